@@ -1,0 +1,31 @@
+// npm run bench: measurements, never pass/fail. Each section prints figures and, where
+// there is a baseline, the ratio against it measured in the same run.
+import { execSync } from 'node:child_process';
+import { buildReport } from './build-report';
+
+const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
+
+function section(title: string) {
+  console.log(`\n== ${title}`);
+}
+
+section('Build report: JS per route on a first visit (gzip -9)');
+execSync('npm run --silent build', { stdio: 'ignore' });
+const report = buildReport();
+const baseline = report.find((r) => r.route === '/signin')?.gzipBytes ?? 1;
+console.log('route'.padEnd(22), 'raw'.padStart(12), 'gzip'.padStart(12), ' vs /signin');
+for (const r of report) {
+  console.log(
+    r.route.padEnd(22),
+    kib(r.rawBytes).padStart(12),
+    kib(r.gzipBytes).padStart(12),
+    ` ${(r.gzipBytes / baseline).toFixed(2)}x`,
+  );
+}
+const signin = report.find((r) => r.route === '/signin');
+if (signin) {
+  const budget = 150 * 1024;
+  console.log(
+    `/signin budget: ${kib(signin.gzipBytes)} of ${kib(budget)} (${((signin.gzipBytes / budget) * 100).toFixed(0)}%)`,
+  );
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Every test, in the order CI runs them: static checks, unit and machine tests, the server
+# suite on PGlite and again on PostgreSQL, a production build, then end-to-end in Chromium.
+# Installs Debian's chromium and postgresql when missing. Prints "N passed, N failed" last.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+results=.tmp/test-results
+rm -rf "$results" && mkdir -p "$results"
+failed_steps=()
+
+step() {
+  local name=$1
+  shift
+  echo "::: $name"
+  if ! "$@"; then failed_steps+=("$name"); fi
+}
+
+bash scripts/system-deps.sh || { echo "could not install system packages"; exit 1; }
+
+vitest_json() { npx vitest run --reporter=default --reporter=json --outputFile.json="$results/$1.json" "${@:2}"; }
+
+step "check (format, lint, types)" npm run --silent check
+step "unit and server (PGlite)" vitest_json unit --project unit --project server
+
+# shellcheck source=scripts/pg.sh
+source scripts/pg.sh
+if pg_start; then
+  export TEST_DATABASE_URL=$PG_URL
+  step "server (PostgreSQL)" vitest_json server-pg --project server
+  unset TEST_DATABASE_URL
+  pg_stop
+else
+  failed_steps+=("start PostgreSQL")
+fi
+
+step "build" npm run --silent build
+step "end-to-end (Chromium)" vitest_json e2e --project e2e
+
+node --import tsx scripts/summarize-tests.ts "$results" "${failed_steps[@]}"

@@ -1,0 +1,54 @@
+/**
+ * Roles as CASL rules. The rules of a user's role travel inside the access token (`ability`
+ * claim, packed), so the client can hide what the server would refuse and the server can
+ * authorize without a database read. See server/ROLES.md.
+ */
+import { createMongoAbility, type MongoAbility, type RawRuleOf } from '@casl/ability';
+import { packRules, unpackRules, type PackRule } from '@casl/ability/extra';
+import type { Role } from '../../src/api/schemas';
+
+export type Action = 'manage' | 'create' | 'read' | 'update' | 'delete' | 'access';
+export type Subject =
+  'all' | 'Asset' | 'CageMesh' | 'Tag' | 'UserAsset' | 'User' | 'Application' | 'PrivateApi';
+export type AppAbility = MongoAbility<[Action, Subject]>;
+type AppRule = RawRuleOf<AppAbility>;
+export type PackedRules = PackRule<AppRule>[];
+
+/** The rules each role grants; `userId` is the signed-in user's id for "own" conditions. */
+function rulesFor(role: Role, userId: string): AppRule[] {
+  switch (role) {
+    case 'admin':
+      return [{ action: 'manage', subject: 'all' }];
+    case 'developer':
+      return [
+        { action: 'read', subject: 'all' },
+        { action: ['create', 'update'], subject: ['Asset', 'CageMesh', 'Tag'] },
+        { action: 'update', subject: 'User', conditions: { _id: userId } },
+        { action: 'access', subject: 'PrivateApi' },
+      ];
+    case 'user':
+      return [
+        { action: 'read', subject: ['Asset', 'Tag', 'CageMesh'] },
+        { action: 'read', subject: 'UserAsset', conditions: { userId } },
+        { action: 'update', subject: 'User', conditions: { _id: userId } },
+      ];
+    case 'anonymous':
+      return [
+        { action: 'read', subject: 'Asset' },
+        { action: 'read', subject: 'UserAsset', conditions: { userId } },
+      ];
+  }
+}
+
+/** Packs a role's rules for the token's `ability` claim. */
+export function packedRulesFor(role: Role, userId: string): PackedRules {
+  return packRules(rulesFor(role, userId));
+}
+
+/** Rebuilds an ability from a token's packed rules; throws when the claim is not packed rules. */
+export function abilityFromPacked(packed: unknown): AppAbility {
+  if (!Array.isArray(packed) || !packed.every((rule) => Array.isArray(rule))) {
+    throw new TypeError('ability claim is not a list of packed rules');
+  }
+  return createMongoAbility<AppAbility>(unpackRules(packed as PackedRules));
+}

@@ -1,0 +1,67 @@
+/**
+ * Short-lived access tokens: HS256 JWTs carrying `sub`, `role`, `iat`, `exp` and the packed
+ * CASL rules of the role in `ability`.
+ */
+import { SignJWT, errors, jwtVerify } from 'jose';
+import { roleSchema, type Role } from '../../src/api/schemas';
+import { abilityFromPacked, packedRulesFor, type AppAbility } from './abilities';
+
+const ALGORITHM = 'HS256';
+
+export interface TokenSettings {
+  secret: string;
+  ttlSeconds: number;
+  now: () => Date;
+}
+
+export interface AccessClaims {
+  userId: string;
+  role: Role;
+  ability: AppAbility;
+}
+
+const keyCache = new Map<string, Uint8Array>();
+function keyOf(secret: string): Uint8Array {
+  let key = keyCache.get(secret);
+  if (!key) {
+    key = new TextEncoder().encode(secret);
+    keyCache.set(secret, key);
+  }
+  return key;
+}
+
+/** Signs an access token for a user with the rules of their role. */
+export async function signAccessToken(
+  settings: TokenSettings,
+  user: { id: string; role: Role },
+): Promise<string> {
+  const iat = Math.floor(settings.now().getTime() / 1000);
+  return new SignJWT({ role: user.role, ability: packedRulesFor(user.role, user.id) })
+    .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+    .setSubject(user.id)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + settings.ttlSeconds)
+    .sign(keyOf(settings.secret));
+}
+
+export type VerifyResult = { ok: true; claims: AccessClaims } | { ok: false; expired: boolean };
+
+/** Verifies signature, expiry and claim shapes; never throws. */
+export async function verifyAccessToken(
+  settings: TokenSettings,
+  token: string,
+): Promise<VerifyResult> {
+  try {
+    const { payload } = await jwtVerify(token, keyOf(settings.secret), {
+      algorithms: [ALGORITHM],
+      currentDate: settings.now(),
+      requiredClaims: ['sub', 'exp', 'iat', 'role', 'ability'],
+    });
+    const role = roleSchema.safeParse(payload.role);
+    if (!role.success || !payload.sub) return { ok: false, expired: false };
+    const ability = abilityFromPacked(payload.ability);
+    return { ok: true, claims: { userId: payload.sub, role: role.data, ability } };
+  } catch (error) {
+    return { ok: false, expired: error instanceof errors.JWTExpired };
+  }
+}

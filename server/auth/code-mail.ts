@@ -1,0 +1,71 @@
+/**
+ * Issuing a one-time code and mailing it. Addresses without an account get a recorded but
+ * unsent code, so answers and rate limits do not reveal whether an account exists.
+ */
+import type { Deps } from '../deps';
+import { fail } from '../http/errors';
+import type { MailMessage } from '../mail';
+import type { UserRow } from '../users';
+import { CODE_TTL_MS, issueCode, type CodePurpose } from './one-time-codes';
+
+const MINUTES = CODE_TTL_MS / 60_000;
+
+function message(
+  to: string,
+  purpose: CodePurpose,
+  code: string,
+  verificationId: string,
+): MailMessage {
+  switch (purpose) {
+    case 'login':
+      return {
+        to,
+        kind: 'login',
+        code,
+        subject: 'Your Avatar Studio sign-in code',
+        text: `Your sign-in code is ${code}. It expires in ${MINUTES} minutes.\nIf you did not ask for it, ignore this mail.`,
+      };
+    case 'verify':
+      return {
+        to,
+        kind: 'verify',
+        code,
+        verificationId,
+        subject: 'Verify your Avatar Studio e-mail address',
+        text: `Your verification code is ${code} (verification id ${verificationId}). It expires in ${MINUTES} minutes.`,
+      };
+    case 'reset':
+      return {
+        to,
+        kind: 'reset',
+        code,
+        subject: 'Reset your Avatar Studio password',
+        text: `Your password reset code is ${code}. It expires in ${MINUTES} minutes.\nIf you did not ask for it, your password stays unchanged.`,
+      };
+  }
+}
+
+/** Issues a `purpose` code for `email` and mails it when `user` exists; returns the code id. */
+export async function sendCode(
+  deps: Deps,
+  email: string,
+  user: UserRow | undefined,
+  purpose: CodePurpose,
+): Promise<string> {
+  const { id, code } = await issueCode(deps.db, {
+    email,
+    userId: user?.id ?? null,
+    purpose,
+    now: deps.now(),
+    secret: deps.config.jwtSecret,
+  });
+  if (user) {
+    try {
+      await deps.mail.send(message(email.toLowerCase(), purpose, code, id));
+    } catch (error) {
+      console.error(`Mail to ${email} failed:`, error);
+      fail(503, 'MAIL_FAILED', 'The mail could not be sent; try again later');
+    }
+  }
+  return id;
+}

@@ -1,0 +1,45 @@
+/**
+ * Bearer-token middleware. `requireAuth` answers 401 for a missing, expired or tampered token;
+ * `requireAbility` answers 403 when the token's rules do not allow the route.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import type { Deps } from '../deps';
+import { fail } from '../http/errors';
+import type { Action, Subject } from './abilities';
+import { verifyAccessToken, type AccessClaims } from './access-token';
+import { tokenSettings } from './session';
+
+export type AuthEnv = { Variables: { auth: AccessClaims } };
+
+/** Reads the bearer token of `c`: undefined when absent, 401 when present but invalid. */
+export async function readBearer(deps: Deps, c: Context): Promise<AccessClaims | undefined> {
+  const header = c.req.header('authorization');
+  if (header === undefined) return undefined;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  if (!match?.[1]) fail(401, 'UNAUTHORIZED', 'Authorization header must be "Bearer <token>"');
+  const result = await verifyAccessToken(tokenSettings(deps), match[1]);
+  if (!result.ok) {
+    fail(401, 'UNAUTHORIZED', result.expired ? 'Access token expired' : 'Invalid access token');
+  }
+  return result.claims;
+}
+
+/** Requires a valid bearer token and stores its claims as `c.get('auth')`. */
+export function requireAuth(deps: Deps): MiddlewareHandler<AuthEnv> {
+  return async (c, next) => {
+    const claims = await readBearer(deps, c);
+    if (!claims) fail(401, 'UNAUTHORIZED', 'Sign in first: this route needs a bearer token');
+    c.set('auth', claims);
+    await next();
+  };
+}
+
+/** Requires that the signed-in user's ability allows `action` on `subject` (after requireAuth). */
+export function requireAbility(action: Action, subject: Subject): MiddlewareHandler<AuthEnv> {
+  return async (c, next) => {
+    if (!c.get('auth').ability.can(action, subject)) {
+      fail(403, 'FORBIDDEN', `Your role may not ${action} ${subject}`);
+    }
+    await next();
+  };
+}

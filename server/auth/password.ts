@@ -1,0 +1,51 @@
+/**
+ * Password hashing with Node's scrypt. The hash string carries its own parameters
+ * (`scrypt$N$r$p$salt$hash`), so the cost can be raised later without breaking old hashes.
+ */
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+const PARAMS = { N: 16384, r: 8, p: 1 } as const;
+const KEY_LENGTH = 32;
+const SALT_LENGTH = 16;
+
+function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
+  });
+}
+
+/** Hashes a password with a fresh random salt. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(SALT_LENGTH);
+  const key = await derive(password, salt, PARAMS);
+  return [
+    'scrypt',
+    PARAMS.N,
+    PARAMS.r,
+    PARAMS.p,
+    salt.toString('base64'),
+    key.toString('base64'),
+  ].join('$');
+}
+
+/** Checks a password against a stored hash in constant time; malformed hashes never match. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !n || !r || !p || salt === undefined || hash === undefined) {
+    return false;
+  }
+  const expected = Buffer.from(hash, 'base64');
+  const options = { N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024 };
+  const actual = await derive(password, Buffer.from(salt, 'base64'), options);
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** A real hash of a random password, checked against when a user does not exist, so an
+ * unknown e-mail takes as long to reject as a wrong password. */
+let decoyHash: Promise<string> | undefined;
+export function getDecoyHash(): Promise<string> {
+  decoyHash ??= hashPassword(randomBytes(16).toString('hex'));
+  return decoyHash;
+}

@@ -1,0 +1,111 @@
+/**
+ * Opaque rotating refresh tokens. Each login starts a family with one absolute expiry; every
+ * refresh marks the presented token rotated and issues its successor in the same family. A
+ * rotated token presented again means it was copied, so the whole family is revoked.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../db';
+import { newId } from '../ids';
+
+interface TokenRow {
+  id: string;
+  user_id: string;
+  family_id: string;
+  expires_at: Date;
+  rotated_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export type RefreshFailure = 'expired' | 'revoked' | 'not_found';
+export type RotateResult =
+  { ok: true; userId: string; refreshToken: string } | { ok: false; reason: RefreshFailure };
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+async function insertToken(
+  db: Db,
+  row: { userId: string; familyId: string; expiresAt: Date; now: Date },
+): Promise<{ id: string; token: string }> {
+  const id = newId();
+  const token = randomBytes(32).toString('base64url');
+  await db.query(
+    `INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, expires_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [id, row.userId, row.familyId, hashToken(token), row.expiresAt, row.now],
+  );
+  return { id, token };
+}
+
+/** Starts a new token family for a fresh login and returns its first token. */
+export async function startRefreshFamily(
+  db: Db,
+  userId: string,
+  now: Date,
+  ttlSeconds: number,
+): Promise<string> {
+  const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
+  const { token } = await insertToken(db, { userId, familyId: newId(), expiresAt, now });
+  return token;
+}
+
+/** Exchanges a refresh token for its successor, atomically; detects reuse. */
+export function rotateRefreshToken(db: Db, token: string, now: Date): Promise<RotateResult> {
+  return db.transaction(async (tx) => {
+    // The row lock makes a concurrent refresh with the same token wait here, then see it
+    // rotated and be treated as reuse.
+    const { rows } = await tx.query<TokenRow>(
+      `SELECT id, user_id, family_id, expires_at, rotated_at, revoked_at
+       FROM refresh_tokens WHERE token_hash = $1 FOR UPDATE`,
+      [hashToken(token)],
+    );
+    const row = rows[0];
+    if (!row) return { ok: false, reason: 'not_found' };
+    if (row.revoked_at) return { ok: false, reason: 'revoked' };
+    if (row.rotated_at) {
+      await revokeFamily(tx, row.family_id, now);
+      return { ok: false, reason: 'revoked' };
+    }
+    if (row.expires_at.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
+    const next = await insertToken(tx, {
+      userId: row.user_id,
+      familyId: row.family_id,
+      expiresAt: row.expires_at,
+      now,
+    });
+    await tx.query('UPDATE refresh_tokens SET rotated_at = $2, replaced_by = $3 WHERE id = $1', [
+      row.id,
+      now,
+      next.id,
+    ]);
+    return { ok: true, userId: row.user_id, refreshToken: next.token };
+  });
+}
+
+async function revokeFamily(db: Db, familyId: string, now: Date): Promise<void> {
+  await db.query(
+    'UPDATE refresh_tokens SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL',
+    [familyId, now],
+  );
+}
+
+/** Revokes the family of `token` (logout); false when the token was never issued. */
+export async function revokeFamilyOf(db: Db, token: string, now: Date): Promise<boolean> {
+  const { rows } = await db.query<{ family_id: string }>(
+    'SELECT family_id FROM refresh_tokens WHERE token_hash = $1',
+    [hashToken(token)],
+  );
+  const row = rows[0];
+  if (!row) return false;
+  await revokeFamily(db, row.family_id, now);
+  return true;
+}
+
+/** Revokes every session of a user (password reset, account upgrade). */
+export async function revokeAllForUser(db: Db, userId: string, now: Date): Promise<void> {
+  await db.query(
+    'UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL',
+    [userId, now],
+  );
+}

@@ -1,0 +1,96 @@
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, loadConfig } from './config';
+
+const SECRET = 's'.repeat(40);
+
+describe('loadConfig', () => {
+  it('has working defaults', () => {
+    const config = loadConfig({ JWT_SECRET: SECRET });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      adminEmail: DEFAULT_ADMIN_EMAIL,
+      adminPassword: DEFAULT_ADMIN_PASSWORD,
+      adminDefaults: { email: true, password: true },
+      accessTokenTtl: 900,
+      refreshTokenTtl: 30 * 24 * 3600,
+      jwtSecretSource: 'env',
+      nodeEnv: 'development',
+    });
+    expect(config.dataDir).toBe(join(process.cwd(), '.data'));
+    expect(config.staticDir).toBe(join(process.cwd(), 'dist'));
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      JWT_SECRET: SECRET,
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://u@db/app',
+      ADMIN_EMAIL: 'Boss@Example.com',
+      ADMIN_PASSWORD: 'boss-password',
+      ACCESS_TOKEN_TTL: '60',
+      REFRESH_TOKEN_TTL: '3600',
+      SMTP_URL: 'smtp://mail:25',
+      MAIL_FROM: 'me@example.com',
+      NODE_ENV: 'production',
+      STATIC_DIR: '/srv/app',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      host: '0.0.0.0',
+      databaseUrl: 'postgres://u@db/app',
+      adminEmail: 'boss@example.com',
+      adminDefaults: { email: false, password: false },
+      accessTokenTtl: 60,
+      refreshTokenTtl: 3600,
+      smtpUrl: 'smtp://mail:25',
+      mailFrom: 'me@example.com',
+      nodeEnv: 'production',
+      staticDir: '/srv/app',
+    });
+  });
+
+  it('lists every bad value in one error', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: 'abc',
+        ACCESS_TOKEN_TTL: '-5',
+        ADMIN_EMAIL: 'nope',
+        ADMIN_PASSWORD: 'short',
+        JWT_SECRET: 'short',
+        DATABASE_URL: 'mysql://x',
+        SMTP_URL: 'http://x',
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const { problems, message } = error as ConfigError;
+    expect(problems).toHaveLength(7);
+    expect(message).toContain('PORT must be an integer from 1 to 65535 (got "abc")');
+    expect(message).toContain('ACCESS_TOKEN_TTL');
+  });
+
+  it('generates the JWT secret once and keeps it in DATA_DIR', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'config-')), 'data');
+    const first = loadConfig({ DATA_DIR: dir });
+    expect(first.jwtSecretSource).toBe('generated');
+    expect(first.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(join(dir, 'jwt-secret'), 'utf8').trim()).toBe(first.jwtSecret);
+    expect(statSync(join(dir, 'jwt-secret')).mode & 0o777).toBe(0o600);
+    const second = loadConfig({ DATA_DIR: dir });
+    expect(second).toMatchObject({ jwtSecret: first.jwtSecret, jwtSecretSource: 'file' });
+  });
+
+  it('refuses a damaged secret file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-'));
+    writeFileSync(join(dir, 'jwt-secret'), 'short\n');
+    expect(() => loadConfig({ DATA_DIR: dir })).toThrow(ConfigError);
+  });
+});

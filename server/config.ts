@@ -1,0 +1,147 @@
+/**
+ * Server configuration from environment variables. Every value is checked once at start, and all
+ * problems are reported together so a misconfigured deployment fails fast with a readable message.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { emailSchema, passwordSchema } from '../src/api/schemas';
+
+export const DEFAULT_ADMIN_EMAIL = 'admin@avatar.studio';
+export const DEFAULT_ADMIN_PASSWORD = 'avatar-studio-admin';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Absolute path of the data folder (PGlite files, generated JWT secret). */
+  dataDir: string;
+  /** PostgreSQL connection string; when absent the embedded PGlite database is used. */
+  databaseUrl: string | undefined;
+  adminEmail: string;
+  adminPassword: string;
+  /** Which admin credentials came from defaults, so the start banner can warn about them. */
+  adminDefaults: { email: boolean; password: boolean };
+  /** Access-token lifetime in seconds. */
+  accessTokenTtl: number;
+  /** Absolute lifetime of a refresh-token family in seconds. */
+  refreshTokenTtl: number;
+  jwtSecret: string;
+  jwtSecretSource: 'env' | 'file' | 'generated';
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  nodeEnv: string;
+  /** Absolute path of the built SPA. */
+  staticDir: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Builds the typed configuration from `env`, throwing a ConfigError that lists every bad value. */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const str = (name: string) => {
+    const value = env[name]?.trim();
+    return value === '' ? undefined : value;
+  };
+  const int = (name: string, fallback: number, min: number, max: number) => {
+    const raw = str(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+
+  const port = int('PORT', 8080, 1, 65535);
+  const accessTokenTtl = int('ACCESS_TOKEN_TTL', 900, 1, 24 * 3600);
+  const refreshTokenTtl = int('REFRESH_TOKEN_TTL', 30 * 24 * 3600, 1, 365 * 24 * 3600);
+
+  const adminEmail = str('ADMIN_EMAIL')?.toLowerCase() ?? DEFAULT_ADMIN_EMAIL;
+  if (!emailSchema.safeParse(adminEmail).success) {
+    problems.push(`ADMIN_EMAIL must be an e-mail address (got "${adminEmail}")`);
+  }
+  const adminPassword = str('ADMIN_PASSWORD') ?? DEFAULT_ADMIN_PASSWORD;
+  if (!passwordSchema.safeParse(adminPassword).success) {
+    problems.push('ADMIN_PASSWORD must be 8 to 128 characters long');
+  }
+
+  const databaseUrl = str('DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  const smtpUrl = str('SMTP_URL');
+  if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) {
+    problems.push('SMTP_URL must start with smtp:// or smtps://');
+  }
+
+  const envSecret = str('JWT_SECRET');
+  if (envSecret !== undefined && envSecret.length < 32) {
+    problems.push('JWT_SECRET must be at least 32 characters long');
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const dataDir = resolve(str('DATA_DIR') ?? '.data');
+  const secret = envSecret
+    ? { jwtSecret: envSecret, jwtSecretSource: 'env' as const }
+    : loadOrCreateSecret(dataDir);
+
+  return {
+    port,
+    host: str('HOST') ?? '127.0.0.1',
+    dataDir,
+    databaseUrl,
+    adminEmail,
+    adminPassword,
+    adminDefaults: {
+      email: str('ADMIN_EMAIL') === undefined,
+      password: str('ADMIN_PASSWORD') === undefined,
+    },
+    accessTokenTtl,
+    refreshTokenTtl,
+    ...secret,
+    smtpUrl,
+    mailFrom: str('MAIL_FROM') ?? 'Avatar Studio <no-reply@avatar.studio>',
+    nodeEnv: str('NODE_ENV') ?? 'development',
+    staticDir: resolve(str('STATIC_DIR') ?? 'dist'),
+  };
+}
+
+/** The secret is generated once and kept in the data folder so a restart keeps sessions valid. */
+function loadOrCreateSecret(dataDir: string): Pick<Config, 'jwtSecret' | 'jwtSecretSource'> {
+  const file = join(dataDir, 'jwt-secret');
+  const stored = readSecret(file);
+  if (stored !== undefined) return { jwtSecret: stored, jwtSecretSource: 'file' };
+  const jwtSecret = randomBytes(48).toString('base64url');
+  mkdirSync(dataDir, { recursive: true });
+  try {
+    // Exclusive create: when two servers start on one data folder, the first secret wins.
+    writeFileSync(file, `${jwtSecret}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    const winner =
+      (error as NodeJS.ErrnoException).code === 'EEXIST' ? readSecret(file) : undefined;
+    if (winner === undefined) throw error;
+    return { jwtSecret: winner, jwtSecretSource: 'file' };
+  }
+  return { jwtSecret, jwtSecretSource: 'generated' };
+}
+
+function readSecret(file: string): string | undefined {
+  try {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (stored.length < 32) throw new ConfigError([`${file} must hold at least 32 characters`]);
+    return stored;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The single error vocabulary of the API. Routes throw `ApiError`s (usually through `fail`);
+ * `onError` turns anything thrown into the `{ status, code, message }` body and never leaks a
+ * stack trace.
+ */
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ApiErrorBody } from '../../src/api/schemas';
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
+
+class ApiError extends Error {
+  constructor(
+    readonly status: ErrorStatus,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** Throws an ApiError; typed `never` so callers can use it in expressions. */
+export function fail(status: ErrorStatus, code: string, message: string): never {
+  throw new ApiError(status, code, message);
+}
+
+/** Sends an error body with the status it names. */
+export function errorResponse(c: Context, status: ErrorStatus, code: string, message: string) {
+  const body: ApiErrorBody = { status, code, message };
+  return c.json(body, status);
+}
+
+const HTTP_CODES: Partial<Record<number, string>> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+};
+
+/** Global error handler: known errors keep their status, anything else is a logged 500. */
+export function onError(error: Error, c: Context) {
+  if (error instanceof ApiError) return errorResponse(c, error.status, error.code, error.message);
+  if (error instanceof HTTPException && error.status < 500) {
+    const status = error.status;
+    const body: ApiErrorBody = {
+      status,
+      code: HTTP_CODES[status] ?? 'BAD_REQUEST',
+      message: error.message || 'Bad request',
+    };
+    return c.json(body, status);
+  }
+  console.error(`Unhandled error on ${c.req.method} ${c.req.path}:`, error);
+  return errorResponse(c, 500, 'INTERNAL_ERROR', 'Something went wrong on our side');
+}

@@ -1,0 +1,108 @@
+/**
+ * Entry point of `npm start` / `npm run serve`: config, database, migrations, seed, then the
+ * API and the built SPA on one port. SIGINT/SIGTERM close the server and the database cleanly
+ * (PGlite must be closed to flush its files).
+ */
+import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import { createApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { createPgDb, createPgliteDb, type Db } from './db';
+import { createDevMailbox, createSmtpTransport, type DevMailbox, type MailTransport } from './mail';
+import { pruneExpired } from './maintenance';
+import { migrate } from './migrate';
+import { seed } from './seed';
+import { hasSpa } from './static';
+
+const PRUNE_INTERVAL_MS = 3600 * 1000;
+const SHUTDOWN_GRACE_MS = 5000;
+
+function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+function openDb(config: Config): Promise<Db> {
+  return config.databaseUrl
+    ? Promise.resolve(createPgDb(config.databaseUrl))
+    : createPgliteDb(join(config.dataDir, 'pg'));
+}
+
+function openMail(config: Config): { mail: MailTransport; mailbox?: DevMailbox } {
+  if (config.smtpUrl) return { mail: createSmtpTransport(config.smtpUrl, config.mailFrom) };
+  if (config.nodeEnv === 'production') {
+    console.warn('SMTP_URL is not set: mails are only written to this log.');
+  }
+  const mailbox = createDevMailbox({ log: (line) => console.log(line) });
+  return { mail: mailbox, mailbox };
+}
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const db = await openDb(config);
+  const applied = await migrate(db);
+  if (applied.length > 0) console.log(`Applied migrations: ${applied.join(', ')}`);
+  const seeded = await seed(db, config);
+  if (seeded.assetsSeeded > 0) console.log(`Seeded ${seeded.assetsSeeded} demo assets.`);
+  await pruneExpired(db, new Date());
+  const pruner = setInterval(() => {
+    pruneExpired(db, new Date()).catch((error: unknown) => console.error('Pruning failed:', error));
+  }, PRUNE_INTERVAL_MS);
+  pruner.unref();
+
+  const app = createApp({ db, config, ...openMail(config) });
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+    const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+    console.log(`Avatar Studio API listening on http://${host}:${info.port}`);
+    console.log(
+      `Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${join(config.dataDir, 'pg')}`}`,
+    );
+    const defaults = config.adminDefaults.email || config.adminDefaults.password;
+    console.log(
+      `Admin: ${config.adminEmail} / ${config.adminPassword}` +
+        (defaults ? ' (defaults: set ADMIN_EMAIL and ADMIN_PASSWORD to change)' : '') +
+        (seeded.adminCreated ? '' : ' (account already existed: its stored password is kept)'),
+    );
+    if (!hasSpa(config.staticDir)) {
+      console.log(
+        `No index.html in ${config.staticDir}: serving the API only (run npm run build).`,
+      );
+    }
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: shutting down.`);
+    clearInterval(pruner);
+    // Idle keep-alive connections would hold close() open; busy ones get a few seconds.
+    if ('closeIdleConnections' in server) {
+      server.closeIdleConnections();
+      setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
+    }
+    server.close(() => {
+      db.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error('Closing the database failed:', error);
+          process.exit(1);
+        },
+      );
+    });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error('Start-up failed:', error);
+  process.exit(1);
+});

@@ -1,0 +1,15 @@
+/**
+ * Housekeeping: rows that can no longer matter (dead codes, old failures, expired token
+ * families) are deleted so the tables stay small.
+ */
+import type { Db } from './db';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** Deletes codes and failures older than a day and token rows of families expired a day ago. */
+export async function pruneExpired(db: Db, now: Date): Promise<void> {
+  const dayAgo = new Date(now.getTime() - DAY_MS);
+  await db.query('DELETE FROM one_time_codes WHERE created_at < $1', [dayAgo]);
+  await db.query('DELETE FROM auth_failures WHERE created_at < $1', [dayAgo]);
+  await db.query('DELETE FROM refresh_tokens WHERE expires_at < $1', [dayAgo]);
+}

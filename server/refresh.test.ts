@@ -1,0 +1,156 @@
+import { SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { authResultSchema } from '../src/api/schemas';
+import { dataOf, expectError, TEST_SECRET, useTestApp } from './test-app';
+
+const t = useTestApp();
+
+const refresh = (refreshToken: string, token?: string) =>
+  t.post('/v1/auth/refresh', { token, refreshToken });
+
+async function refreshOk(refreshToken: string) {
+  return authResultSchema.parse(dataOf(await refresh(refreshToken)));
+}
+
+function refreshMessage(response: Awaited<ReturnType<typeof refresh>>) {
+  return expectError(response, 401).message;
+}
+
+describe('POST /v1/auth/refresh', () => {
+  it('rotates the refresh token and answers a working access token with the user', async () => {
+    const session = await t.signUp();
+    t.advance(60_000);
+    const next = await refreshOk(session.refreshToken);
+    expect(next).toMatchObject({ _id: session._id, email: session.email, role: 'user' });
+    expect(next.refreshToken).not.toBe(session.refreshToken);
+    expect(next.token).not.toBe(session.token);
+    expect(dataOf(await t.get('/v1/users/me', next.token))).toMatchObject({ _id: session._id });
+    // The successor rotates too.
+    await refreshOk(next.refreshToken);
+  });
+
+  it('treats reuse of a rotated token as theft: the whole family is revoked', async () => {
+    const session = await t.signUp();
+    const second = await refreshOk(session.refreshToken);
+    expect(refreshMessage(await refresh(session.refreshToken))).toBe('Refresh token revoked');
+    // The newest token of the family no longer works either.
+    expect(refreshMessage(await refresh(second.refreshToken))).toBe('Refresh token revoked');
+  });
+
+  it('leaves the other sessions of the user alone on reuse', async () => {
+    const session = await t.signUp();
+    const other = await t.login(session.email!, 'password-123');
+    await refreshOk(session.refreshToken);
+    expectError(await refresh(session.refreshToken), 401);
+    await refreshOk(other.refreshToken);
+  });
+
+  it('lets exactly one of several concurrent refreshes with the same token succeed', async () => {
+    const session = await t.signUp();
+    // Open several pooled connections first (PostgreSQL), so the refreshes really overlap.
+    await Promise.all(Array.from({ length: 5 }, () => t.db.query('SELECT 1')));
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => refresh(session.refreshToken)),
+    );
+    expect(responses.map((r) => r.status).sort()).toEqual([200, 401, 401, 401, 401]);
+    for (const loser of responses.filter((r) => r.status === 401)) {
+      expect(expectError(loser, 401).message).toBe('Refresh token revoked');
+    }
+  });
+
+  it('keeps the absolute family expiry across rotations', async () => {
+    const session = await t.signUp();
+    const ttlMs = t.config.refreshTokenTtl * 1000;
+    t.advance(ttlMs - 60_000);
+    const rotated = await refreshOk(session.refreshToken);
+    t.advance(60_000);
+    expect(refreshMessage(await refresh(rotated.refreshToken))).toBe('Refresh token expired');
+  });
+
+  it('answers "Refresh token not found" for a token never issued', async () => {
+    expect(refreshMessage(await refresh('x'.repeat(43)))).toBe('Refresh token not found');
+  });
+
+  it('rejects missing or wrongly typed fields with 400', async () => {
+    expectError(await t.post('/v1/auth/refresh', {}), 400, 'VALIDATION_ERROR');
+    expectError(await t.post('/v1/auth/refresh', { refreshToken: '' }), 400, 'VALIDATION_ERROR');
+    expectError(await t.post('/v1/auth/refresh', { refreshToken: 42 }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await t.post('/v1/auth/refresh', { refreshToken: 'abc', token: 1 }),
+      400,
+      'VALIDATION_ERROR',
+    );
+  });
+});
+
+describe('POST /v1/auth/logout', () => {
+  it('revokes the session', async () => {
+    const session = await t.signUp();
+    const rotated = await refreshOk(session.refreshToken);
+    expect(dataOf(await t.post('/v1/auth/logout', { refreshToken: rotated.refreshToken }))).toEqual(
+      { success: true },
+    );
+    expect(refreshMessage(await refresh(rotated.refreshToken))).toBe('Refresh token revoked');
+    // Logging out twice is harmless.
+    dataOf(await t.post('/v1/auth/logout', { refreshToken: rotated.refreshToken }));
+  });
+
+  it('answers 401 for an unknown token and 400 for a missing one', async () => {
+    const response = await t.post('/v1/auth/logout', { refreshToken: 'unknown-token' });
+    expect(refreshMessage(response)).toBe('Refresh token not found');
+    expectError(await t.post('/v1/auth/logout', {}), 400, 'VALIDATION_ERROR');
+  });
+});
+
+describe('access tokens', () => {
+  const sign = (claims: Record<string, unknown>, secret = TEST_SECRET, expiresIn = 600) => {
+    const iat = Math.floor(t.clock.current.getTime() / 1000);
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('someone')
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + expiresIn)
+      .sign(new TextEncoder().encode(secret));
+  };
+
+  it('expire after ACCESS_TOKEN_TTL', async () => {
+    const session = await t.signUp();
+    t.advance((t.config.accessTokenTtl - 1) * 1000);
+    dataOf(await t.get('/v1/users/me', session.token));
+    t.advance(2000);
+    const body = expectError(await t.get('/v1/users/me', session.token), 401, 'UNAUTHORIZED');
+    expect(body.message).toBe('Access token expired');
+  });
+
+  it('are rejected when missing, malformed, tampered or signed with another key', async () => {
+    const session = await t.signUp();
+    const [header, payload, signature] = session.token.split('.') as [string, string, string];
+    const flipped = `${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`;
+    const forgedPayload = Buffer.from(
+      JSON.stringify({
+        ...JSON.parse(Buffer.from(payload, 'base64url').toString()),
+        role: 'admin',
+      }),
+    ).toString('base64url');
+    const badTokens = [
+      `${header}.${payload}.${flipped}`,
+      `${header}.${forgedPayload}.${signature}`,
+      await sign(
+        { role: 'admin', ability: [['manage', 'all']] },
+        'another-secret-another-secret-xx',
+      ),
+      await sign({ role: 'admin' }), // no ability claim
+      await sign({ role: 'emperor', ability: [] }),
+      await sign({ role: 'user', ability: 'everything' }),
+      'garbage',
+    ];
+    for (const token of badTokens) {
+      expectError(await t.get('/v1/users/me', token), 401, 'UNAUTHORIZED');
+    }
+    expectError(await t.get('/v1/users/me'), 401, 'UNAUTHORIZED');
+    const basic = await t.request('GET', '/v1/users/me', {
+      headers: { authorization: `Basic ${session.token}` },
+    });
+    expectError(basic, 401, 'UNAUTHORIZED');
+  });
+});

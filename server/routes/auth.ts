@@ -1,0 +1,206 @@
+/**
+ * /v1/auth: sign-up (registered, anonymous, passwordless), login by password or code, token
+ * refresh, logout and password re-authentication.
+ */
+import { Hono } from 'hono';
+import {
+  emailOnlyBodySchema,
+  loginBodySchema,
+  logoutBodySchema,
+  passwordIdVerificationBodySchema,
+  refreshBodySchema,
+  signupBodySchema,
+  type SignupResult,
+} from '../../src/api/schemas';
+import { signAccessToken } from '../auth/access-token';
+import { sendCode } from '../auth/code-mail';
+import {
+  LOGIN_FAILURES,
+  REAUTH_FAILURES,
+  assertUnderFailureLimit,
+  recordFailure,
+} from '../auth/failure-limit';
+import { readBearer, requireAuth, type AuthEnv } from '../auth/middleware';
+import { consumeCode } from '../auth/one-time-codes';
+import { getDecoyHash, hashPassword, verifyPassword } from '../auth/password';
+import {
+  revokeAllForUser,
+  revokeFamilyOf,
+  rotateRefreshToken,
+  type RefreshFailure,
+} from '../auth/refresh-tokens';
+import { startSession, tokenSettings } from '../auth/session';
+import { PG_UNIQUE_VIOLATION, isDbError } from '../db';
+import type { Deps } from '../deps';
+import { fail } from '../http/errors';
+import { readBody } from '../http/validate';
+import {
+  createUser,
+  findUserByEmail,
+  findUserById,
+  markVerified,
+  toWireUser,
+  upgradeAnonymousUser,
+  type UserRow,
+} from '../users';
+
+const REFRESH_FAILURES: Record<RefreshFailure, { code: string; message: string }> = {
+  expired: { code: 'REFRESH_TOKEN_EXPIRED', message: 'Refresh token expired' },
+  revoked: { code: 'REFRESH_TOKEN_REVOKED', message: 'Refresh token revoked' },
+  not_found: { code: 'REFRESH_TOKEN_NOT_FOUND', message: 'Refresh token not found' },
+};
+
+function emailTaken(): never {
+  fail(409, 'CONFLICT', 'An account with this e-mail address already exists');
+}
+
+/** Routes mounted at /v1/auth. */
+export function authRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AuthEnv>();
+
+  // Without e-mail: a new anonymous user. With e-mail and password: a registered user; when
+  // the caller is signed in as an anonymous user, that user is upgraded in place (same _id,
+  // assets and wallets) and its anonymous sessions are revoked.
+  app.post('/signup', async (c) => {
+    const body = await readBody(c, signupBodySchema);
+    const caller = await readBearer(deps, c);
+    const now = deps.now();
+    if (body.email === undefined) {
+      if (body.password !== undefined) {
+        fail(400, 'VALIDATION_ERROR', 'email: Required when a password is given');
+      }
+      const user = await createUser(db, {
+        email: null,
+        passwordHash: null,
+        role: 'anonymous',
+        now,
+      });
+      return c.json({ data: await startSession(deps, db, user) });
+    }
+    if (body.password === undefined) {
+      fail(400, 'VALIDATION_ERROR', 'password: Required when signing up with an e-mail address');
+    }
+    const { email } = body;
+    const passwordHash = await hashPassword(body.password);
+    let user: UserRow;
+    try {
+      user = await db.transaction(async (tx) => {
+        if (await findUserByEmail(tx, email)) emailTaken();
+        if (caller?.role === 'anonymous') {
+          const upgraded = await upgradeAnonymousUser(tx, caller.userId, email, passwordHash);
+          if (upgraded) {
+            await revokeAllForUser(tx, upgraded.id, now);
+            return upgraded;
+          }
+        }
+        return createUser(tx, { email, passwordHash, role: 'user', now });
+      });
+    } catch (error) {
+      if (isDbError(error, PG_UNIQUE_VIOLATION)) emailTaken();
+      throw error;
+    }
+    // The account exists either way; a failed mail can be re-sent with POST /v1/users/verify.
+    const verificationId = await sendCode(deps, email, user, 'verify').catch((error: unknown) => {
+      console.error(`Verification mail for ${email} not sent:`, error);
+      return undefined;
+    });
+    const data: SignupResult = { ...(await startSession(deps, db, user)), verificationId };
+    return c.json({ data });
+  });
+
+  app.post('/signup/passwordless', async (c) => {
+    const { email } = await readBody(c, emailOnlyBodySchema);
+    let user = await findUserByEmail(db, email);
+    if (!user) {
+      try {
+        user = await createUser(db, { email, passwordHash: null, role: 'user', now: deps.now() });
+      } catch (error) {
+        // A concurrent request created it first: use that account.
+        if (!isDbError(error, PG_UNIQUE_VIOLATION)) throw error;
+        user = await findUserByEmail(db, email);
+      }
+    }
+    await sendCode(deps, email, user, 'login');
+    return c.json({ data: { sent: true } });
+  });
+
+  app.post('/request-login-code', async (c) => {
+    const { email } = await readBody(c, emailOnlyBodySchema);
+    await sendCode(deps, email, await findUserByEmail(db, email), 'login');
+    return c.json({ data: { sent: true } });
+  });
+
+  app.post('/login', async (c) => {
+    const body = await readBody(c, loginBodySchema);
+    const now = deps.now();
+    let user: UserRow | undefined;
+    if ('password' in body) {
+      const key = `login:${body.email.toLowerCase()}`;
+      await assertUnderFailureLimit(db, key, LOGIN_FAILURES, now);
+      user = await findUserByEmail(db, body.email);
+      // Unknown users are checked against a decoy hash so both failures take equally long.
+      const hash = user?.password_hash ?? (await getDecoyHash());
+      const ok = await verifyPassword(body.password, hash);
+      if (!ok || !user?.password_hash) {
+        await recordFailure(db, key, now);
+        fail(401, 'INVALID_CREDENTIALS', 'Wrong e-mail address or password');
+      }
+    } else {
+      const result = await consumeCode(db, {
+        lookup: { email: body.email },
+        purpose: 'login',
+        code: body.code,
+        now,
+        secret: deps.config.jwtSecret,
+      });
+      if (!result.ok || result.userId === null) {
+        fail(401, 'INVALID_CREDENTIALS', 'Invalid or expired sign-in code');
+      }
+      // The code reached the mailbox, which proves the address belongs to the user.
+      user = await markVerified(db, result.userId, now);
+    }
+    return c.json({ data: await startSession(deps, db, user) });
+  });
+
+  // `token` (the old access token) is accepted for compatibility; the refresh token alone
+  // identifies the session.
+  app.post('/refresh', async (c) => {
+    const { refreshToken } = await readBody(c, refreshBodySchema);
+    const result = await rotateRefreshToken(db, refreshToken, deps.now());
+    if (!result.ok) {
+      const failure = REFRESH_FAILURES[result.reason];
+      fail(401, failure.code, failure.message);
+    }
+    const user = await findUserById(db, result.userId);
+    if (!user) fail(401, REFRESH_FAILURES.not_found.code, REFRESH_FAILURES.not_found.message);
+    const token = await signAccessToken(tokenSettings(deps), user);
+    return c.json({ data: { ...toWireUser(user), token, refreshToken: result.refreshToken } });
+  });
+
+  app.post('/logout', async (c) => {
+    const { refreshToken } = await readBody(c, logoutBodySchema);
+    if (!(await revokeFamilyOf(db, refreshToken, deps.now()))) {
+      fail(401, REFRESH_FAILURES.not_found.code, REFRESH_FAILURES.not_found.message);
+    }
+    return c.json({ data: { success: true } });
+  });
+
+  // Re-authentication before sensitive actions: confirms the signed-in user's password.
+  app.post('/password-id-verification', requireAuth(deps), async (c) => {
+    const { password } = await readBody(c, passwordIdVerificationBodySchema);
+    const { userId } = c.get('auth');
+    const now = deps.now();
+    const key = `reauth:${userId}`;
+    await assertUnderFailureLimit(db, key, REAUTH_FAILURES, now);
+    const user = await findUserById(db, userId);
+    if (!user) fail(401, 'UNAUTHORIZED', 'The signed-in user no longer exists');
+    const verified = user.password_hash
+      ? await verifyPassword(password, user.password_hash)
+      : false;
+    if (!verified) await recordFailure(db, key, now);
+    return c.json({ data: { verified } });
+  });
+
+  return app;
+}

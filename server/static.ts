@@ -1,0 +1,54 @@
+/**
+ * Serves the built SPA next to the API: hashed files under /assets/ are cached forever, every
+ * other file and the index.html fallback (client-side routes) are revalidated on each load.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { Context, Env, Hono, MiddlewareHandler } from 'hono';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const NO_CACHE = 'no-cache';
+
+/** True for paths the API owns; the SPA never answers them. */
+function isApiPath(path: string): boolean {
+  return /^\/(v1|private|dev|healthz)(\/|$)/.test(path);
+}
+
+/** True when `dir` holds a built SPA. */
+export function hasSpa(dir: string): boolean {
+  return existsSync(join(dir, 'index.html'));
+}
+
+/** Adds the SPA routes to `app`; returns false (and adds nothing) without `dir`/index.html. */
+export function mountSpa<E extends Env>(app: Hono<E>, dir: string): boolean {
+  if (!hasSpa(dir)) return false;
+  const files = serveStatic<E>({ root: dir });
+  const index = serveStatic<E>({ root: dir, path: 'index.html' });
+  // Returns the file's response, or undefined when serveStatic found nothing.
+  const serve = async (
+    handler: MiddlewareHandler<E>,
+    c: Context<E, string>,
+    cacheControl: string,
+  ) => {
+    let found = true;
+    const response = await handler(c, () => {
+      found = false;
+      return Promise.resolve();
+    });
+    if (!found || !(response instanceof Response)) return undefined;
+    response.headers.set('Cache-Control', cacheControl);
+    return response;
+  };
+  app.on(['GET', 'HEAD'], '*', async (c, next) => {
+    const path = c.req.path;
+    if (isApiPath(path)) return next();
+    const hashed = path.startsWith('/assets/');
+    const file = await serve(files, c, hashed ? IMMUTABLE : NO_CACHE);
+    if (file) return file;
+    // A missing hashed file is a real 404: answering HTML for a script fails more confusingly.
+    if (hashed) return next();
+    return (await serve(index, c, NO_CACHE)) ?? next();
+  });
+  return true;
+}

@@ -1,0 +1,155 @@
+/**
+ * Test harness: a real app on a fresh database with a controllable clock and an in-memory
+ * mailbox, plus small request helpers. Each test file calls `useTestApp()` once.
+ */
+import { afterAll, beforeAll, expect } from 'vitest';
+import { apiErrorSchema, authResultSchema, type AuthResult, type Role } from '../src/api/schemas';
+import { createApp } from './app';
+import { hashPassword } from './auth/password';
+import { loadConfig, type Config } from './config';
+import type { Db } from './db';
+import { createDevMailbox, type DevMailbox, type MailKind } from './mail';
+import { seed } from './seed';
+import { createTestDb, type TestDb } from './test-db';
+import { createUser } from './users';
+
+export const TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256!';
+export const ADMIN = { email: 'admin@test.avatar', password: 'admin-password' };
+
+/** A configuration as the server would load it, with test values and `env` overrides. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    JWT_SECRET: TEST_SECRET,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    DATA_DIR: '/nonexistent/avatar-studio-test',
+    STATIC_DIR: '/nonexistent/avatar-studio-test-dist',
+    NODE_ENV: 'test',
+    ...env,
+  });
+}
+
+export interface JsonResponse {
+  status: number;
+  body: unknown;
+  headers: Headers;
+}
+
+let emailCounter = 0;
+/** A fresh address per call, so rate limits of one test never touch another. */
+export function uniqueEmail(prefix = 'user'): string {
+  emailCounter += 1;
+  return `${prefix}.${emailCounter}.${process.pid}@example.com`;
+}
+
+/** Asserts that `response` is an API error with `status` (and `code` when given). */
+export function expectError(response: JsonResponse, status: number, code?: string) {
+  expect(response.status, JSON.stringify(response.body)).toBe(status);
+  const body = apiErrorSchema.parse(response.body);
+  expect(body.status).toBe(status);
+  if (code !== undefined) expect(body.code).toBe(code);
+  return body;
+}
+
+/** The `data` of a successful response. */
+export function dataOf(response: JsonResponse): unknown {
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return (response.body as { data: unknown }).data;
+}
+
+export function useTestApp(env: Record<string, string> = {}) {
+  const clock = { current: new Date('2030-01-01T00:00:00.000Z') };
+  const now = () => new Date(clock.current);
+  const mailbox: DevMailbox = createDevMailbox({ now });
+  const config = testConfig(env);
+  let testDb: TestDb | undefined;
+  let app: ReturnType<typeof createApp> | undefined;
+
+  beforeAll(async () => {
+    testDb = await createTestDb();
+    await seed(testDb.db, config, now());
+    app = createApp({ db: testDb.db, mail: mailbox, mailbox, config, now });
+  });
+  afterAll(async () => {
+    await testDb?.close();
+  });
+
+  const request = async (
+    method: string,
+    path: string,
+    options: {
+      body?: unknown;
+      raw?: string;
+      token?: string;
+      headers?: Record<string, string>;
+    } = {},
+  ): Promise<JsonResponse> => {
+    if (!app) throw new Error('useTestApp: app not ready (call inside a test)');
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined;
+    if (options.raw !== undefined) body = options.raw;
+    else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await app.request(path, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // Non-JSON answers (static files) are returned as text.
+    }
+    return { status: response.status, body: parsed, headers: response.headers };
+  };
+
+  const harness = {
+    clock,
+    config,
+    mailbox,
+    get db(): Db {
+      if (!testDb) throw new Error('useTestApp: db not ready');
+      return testDb.db;
+    },
+    request,
+    get: (path: string, token?: string) => request('GET', path, { token }),
+    post: (path: string, body: unknown, token?: string) => request('POST', path, { body, token }),
+    patch: (path: string, body: unknown, token?: string) => request('PATCH', path, { body, token }),
+    /** Moves the clock forward. */
+    advance(ms: number) {
+      clock.current = new Date(clock.current.getTime() + ms);
+    },
+    /** The newest mail of `kind` sent to `email`. */
+    lastMail(email: string, kind: MailKind) {
+      const mail = mailbox.list(email).find((m) => m.kind === kind);
+      if (!mail) throw new Error(`no ${kind} mail for ${email}`);
+      return mail;
+    },
+    /** Signs up a registered user through the API. */
+    async signUp(email = uniqueEmail(), password = 'password-123'): Promise<AuthResult> {
+      return authResultSchema.parse(
+        dataOf(await harness.post('/v1/auth/signup', { email, password })),
+      );
+    },
+    /** Logs in with e-mail and password through the API. */
+    async login(email: string, password: string): Promise<AuthResult> {
+      return authResultSchema.parse(
+        dataOf(await harness.post('/v1/auth/login', { email, password })),
+      );
+    },
+    /** Creates a user with `role` directly in the database and logs it in. */
+    async loginAs(role: Exclude<Role, 'anonymous'>): Promise<AuthResult> {
+      const email = uniqueEmail(role);
+      const password = 'password-123';
+      await createUser(harness.db, {
+        email,
+        passwordHash: await hashPassword(password),
+        role,
+        now: now(),
+      });
+      return harness.login(email, password);
+    },
+  };
+  return harness;
+}

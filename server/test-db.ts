@@ -1,0 +1,49 @@
+/**
+ * A fresh database per test file: in-memory PGlite by default, or — when TEST_DATABASE_URL
+ * names a PostgreSQL server — a uniquely named database created there and dropped afterwards.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { createPgDb, createPgliteDb, type Db } from './db';
+import { migrate } from './migrate';
+
+export interface TestDb {
+  db: Db;
+  /** Closes the connection and drops the database (PostgreSQL). */
+  close(): Promise<void>;
+}
+
+async function onServer(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates a migrated (unless `migrated: false`) empty database for one test file. */
+export async function createTestDb(options: { migrated?: boolean } = {}): Promise<TestDb> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  let testDb: TestDb;
+  if (!serverUrl) {
+    const db = await createPgliteDb();
+    testDb = { db, close: () => db.close() };
+  } else {
+    const name = `avatar_studio_test_${process.pid}_${randomBytes(6).toString('hex')}`;
+    await onServer(serverUrl, `CREATE DATABASE ${name}`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    const db = createPgDb(url.toString());
+    testDb = {
+      db,
+      close: async () => {
+        await db.close();
+        await onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      },
+    };
+  }
+  if (options.migrated ?? true) await migrate(testDb.db);
+  return testDb;
+}

@@ -1,0 +1,210 @@
+import { describe, expect, it } from 'vitest';
+import { userSchema, verifyRequestResultSchema } from '../src/api/schemas';
+import { CODE_TTL_MS, MAX_ATTEMPTS } from './auth/one-time-codes';
+import { dataOf, expectError, uniqueEmail, useTestApp } from './test-app';
+
+const t = useTestApp();
+const PASSWORD = 'password-123';
+const NEW_PASSWORD = 'new-password-456';
+
+function otherCode(code: string) {
+  return code === '111111' ? '222222' : '111111';
+}
+
+describe('password reset', () => {
+  async function requestReset(email: string) {
+    expect(dataOf(await t.post('/v1/users/reset-password', { email }))).toEqual({ sent: true });
+    return t.lastMail(email, 'reset').code!;
+  }
+
+  it('sets the new password, marks it updated and signs out every session', async () => {
+    const email = uniqueEmail();
+    const first = await t.signUp(email, PASSWORD);
+    const second = await t.login(email, PASSWORD);
+    const code = await requestReset(email);
+    const user = userSchema.parse(
+      dataOf(await t.patch('/v1/users/password-by-code', { email, code, password: NEW_PASSWORD })),
+    );
+    expect(user).toMatchObject({
+      _id: first._id,
+      settings: { isPasswordUpdated: true, isEmailVerified: true },
+    });
+    for (const session of [first, second]) {
+      const refresh = await t.post('/v1/auth/refresh', { refreshToken: session.refreshToken });
+      expect(expectError(refresh, 401).message).toBe('Refresh token revoked');
+    }
+    expectError(await t.post('/v1/auth/login', { email, password: PASSWORD }), 401);
+    await t.login(email, NEW_PASSWORD);
+  });
+
+  it('answers the same for an unknown address, mails nothing, and no code works', async () => {
+    const email = uniqueEmail();
+    expect(dataOf(await t.post('/v1/users/reset-password', { email }))).toEqual({ sent: true });
+    expect(t.mailbox.list(email)).toEqual([]);
+    expectError(
+      await t.patch('/v1/users/password-by-code', {
+        email,
+        code: '123456',
+        password: NEW_PASSWORD,
+      }),
+      400,
+      'INVALID_CODE',
+    );
+  });
+
+  it('uses a code once', async () => {
+    const email = uniqueEmail();
+    await t.signUp(email);
+    const code = await requestReset(email);
+    dataOf(await t.patch('/v1/users/password-by-code', { email, code, password: NEW_PASSWORD }));
+    const again = await t.patch('/v1/users/password-by-code', { email, code, password: PASSWORD });
+    expectError(again, 400, 'INVALID_CODE');
+  });
+
+  it('rejects wrong and expired codes, and dies after five wrong attempts', async () => {
+    const email = uniqueEmail();
+    await t.signUp(email);
+    let code = await requestReset(email);
+    t.advance(CODE_TTL_MS + 1);
+    const expired = await t.patch('/v1/users/password-by-code', {
+      email,
+      code,
+      password: NEW_PASSWORD,
+    });
+    expect(expectError(expired, 400, 'INVALID_CODE').message).toMatch(/expired/);
+
+    code = await requestReset(email);
+    for (let i = 0; i < MAX_ATTEMPTS; i += 1) {
+      const wrong = { email, code: otherCode(code), password: NEW_PASSWORD };
+      expectError(await t.patch('/v1/users/password-by-code', wrong), 400, 'INVALID_CODE');
+    }
+    expectError(
+      await t.patch('/v1/users/password-by-code', { email, code, password: NEW_PASSWORD }),
+      429,
+      'TOO_MANY_ATTEMPTS',
+    );
+    await t.login(email, PASSWORD);
+  });
+
+  it('validates its inputs', async () => {
+    const email = uniqueEmail();
+    for (const body of [
+      { email, code: '123456' },
+      { email, code: '123456', password: 'short' },
+      { email, code: '12345', password: NEW_PASSWORD },
+      { email: 'nope', code: '123456', password: NEW_PASSWORD },
+    ]) {
+      expectError(await t.patch('/v1/users/password-by-code', body), 400, 'VALIDATION_ERROR');
+    }
+    expectError(
+      await t.post('/v1/users/reset-password', { email: 'nope' }),
+      400,
+      'VALIDATION_ERROR',
+    );
+  });
+});
+
+describe('POST /v1/users/verify', () => {
+  it('completes the verification mailed at sign-up', async () => {
+    const email = uniqueEmail();
+    const signedUp = await t.signUp(email);
+    const mail = t.lastMail(email, 'verify');
+    const user = userSchema.parse(
+      dataOf(
+        await t.post('/v1/users/verify', { verificationId: mail.verificationId, code: mail.code }),
+      ),
+    );
+    expect(user).toMatchObject({ _id: signedUp._id, settings: { isEmailVerified: true } });
+    expect(user.verifiedAt).toBe(t.clock.current.toISOString());
+    // Used up.
+    const again = await t.post('/v1/users/verify', {
+      verificationId: mail.verificationId,
+      code: mail.code,
+    });
+    expectError(again, 400, 'INVALID_CODE');
+    // A later login shows the verified state.
+    expect((await t.login(email, PASSWORD)).settings.isEmailVerified).toBe(true);
+  });
+
+  it('re-sends a code whose id matches the mail, superseding the previous one', async () => {
+    const email = uniqueEmail();
+    await t.signUp(email);
+    const first = t.lastMail(email, 'verify');
+    const { verificationId } = verifyRequestResultSchema.parse(
+      dataOf(await t.post('/v1/users/verify', { email })),
+    );
+    const second = t.lastMail(email, 'verify');
+    expect(second.verificationId).toBe(verificationId);
+    expectError(
+      await t.post('/v1/users/verify', { verificationId: first.verificationId, code: first.code }),
+      400,
+      'INVALID_CODE',
+    );
+    dataOf(await t.post('/v1/users/verify', { verificationId, code: second.code }));
+  });
+
+  it('rejects wrong codes and unknown verification ids with 400', async () => {
+    const email = uniqueEmail();
+    await t.signUp(email);
+    const mail = t.lastMail(email, 'verify');
+    expectError(
+      await t.post('/v1/users/verify', {
+        verificationId: mail.verificationId,
+        code: otherCode(mail.code!),
+      }),
+      400,
+      'INVALID_CODE',
+    );
+    expectError(
+      await t.post('/v1/users/verify', { verificationId: 'no-such-id', code: '123456' }),
+      400,
+      'INVALID_CODE',
+    );
+  });
+
+  it('answers a verification id for unknown addresses without mailing', async () => {
+    const email = uniqueEmail();
+    verifyRequestResultSchema.parse(dataOf(await t.post('/v1/users/verify', { email })));
+    expect(t.mailbox.list(email)).toEqual([]);
+  });
+
+  it('validates its inputs', async () => {
+    for (const body of [
+      {},
+      { email: 'nope' },
+      { verificationId: 'x' },
+      { verificationId: 'x', code: 'abc' },
+    ]) {
+      expectError(await t.post('/v1/users/verify', body), 400, 'VALIDATION_ERROR');
+    }
+  });
+});
+
+describe('GET /v1/users/email/:email', () => {
+  it('tells whether an account uses the address, ignoring case', async () => {
+    const email = uniqueEmail();
+    await t.signUp(email);
+    expect(dataOf(await t.get(`/v1/users/email/${encodeURIComponent(email)}`))).toEqual({
+      exists: true,
+    });
+    expect(dataOf(await t.get(`/v1/users/email/${email.toUpperCase()}`))).toEqual({ exists: true });
+    expect(dataOf(await t.get(`/v1/users/email/${uniqueEmail()}`))).toEqual({ exists: false });
+  });
+
+  it('answers 400 for a malformed address', async () => {
+    expectError(await t.get('/v1/users/email/not-an-email'), 400, 'VALIDATION_ERROR');
+    expectError(await t.get('/v1/users/email/%E0%A4%A'), 400);
+  });
+});
+
+describe('GET /v1/users/me', () => {
+  it('answers the signed-in user', async () => {
+    const session = await t.signUp();
+    const me = userSchema.parse(dataOf(await t.get('/v1/users/me', session.token)));
+    expect(me).toMatchObject({ _id: session._id, email: session.email, role: 'user' });
+  });
+
+  it('needs a bearer token', async () => {
+    expectError(await t.get('/v1/users/me'), 401, 'UNAUTHORIZED');
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * User records: reads, writes and the wire shape (`userSchema`) the client stores as its session.
+ */
+import type { Role, User } from '../src/api/schemas';
+import type { Db } from './db';
+import { newId } from './ids';
+
+export interface UserRow {
+  id: string;
+  email: string | null;
+  password_hash: string | null;
+  role: Role;
+  verified_at: Date | null;
+  password_updated: boolean;
+  assets: string[];
+  wallets: string[];
+  created_at: Date;
+}
+
+const COLUMNS =
+  'id, email, password_hash, role, verified_at, password_updated, assets, wallets, created_at';
+
+/** The user as the API shows it. */
+export function toWireUser(row: UserRow): User {
+  return {
+    _id: row.id,
+    email: row.email,
+    verifiedAt: row.verified_at?.toISOString() ?? null,
+    role: row.role,
+    assets: row.assets,
+    wallets: row.wallets,
+    settings: {
+      isPasswordUpdated: row.password_updated,
+      isEmailVerified: row.verified_at !== null,
+    },
+  };
+}
+
+/** Finds a user by id; `forUpdate` locks the row until the transaction ends. */
+export async function findUserById(
+  db: Db,
+  id: string,
+  forUpdate = false,
+): Promise<UserRow | undefined> {
+  const lock = forUpdate ? ' FOR UPDATE' : '';
+  const { rows } = await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1${lock}`, [
+    id,
+  ]);
+  return rows[0];
+}
+
+/** Finds a user by e-mail, ignoring case. */
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  const { rows } = await db.query<UserRow>(
+    `SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1)`,
+    [email],
+  );
+  return rows[0];
+}
+
+export interface NewUser {
+  email: string | null;
+  passwordHash: string | null;
+  role: Role;
+  verifiedAt?: Date | null;
+  now: Date;
+}
+
+/** Inserts a user; a taken e-mail raises the database's unique violation. */
+export async function createUser(db: Db, user: NewUser): Promise<UserRow> {
+  const { rows } = await db.query<UserRow>(
+    `INSERT INTO users (id, email, password_hash, role, verified_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+    [
+      newId(),
+      user.email?.toLowerCase() ?? null,
+      user.passwordHash,
+      user.role,
+      user.verifiedAt ?? null,
+      user.now,
+    ],
+  );
+  return rows[0]!;
+}
+
+/** Turns an anonymous user into a registered one, keeping its id, assets and wallets. */
+export async function upgradeAnonymousUser(
+  db: Db,
+  id: string,
+  email: string,
+  passwordHash: string,
+): Promise<UserRow | undefined> {
+  const { rows } = await db.query<UserRow>(
+    `UPDATE users SET email = $2, password_hash = $3, role = 'user'
+     WHERE id = $1 AND role = 'anonymous' RETURNING ${COLUMNS}`,
+    [id, email.toLowerCase(), passwordHash],
+  );
+  return rows[0];
+}
+
+/** Marks the user's e-mail verified (first verification time wins). */
+export async function markVerified(db: Db, id: string, now: Date): Promise<UserRow> {
+  const { rows } = await db.query<UserRow>(
+    `UPDATE users SET verified_at = COALESCE(verified_at, $2) WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, now],
+  );
+  return rows[0]!;
+}
+
+/** Replaces the password hash and records that the password was changed. */
+export async function setPassword(db: Db, id: string, passwordHash: string): Promise<UserRow> {
+  const { rows } = await db.query<UserRow>(
+    `UPDATE users SET password_hash = $2, password_updated = true WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, passwordHash],
+  );
+  return rows[0]!;
+}

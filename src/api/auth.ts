@@ -1,0 +1,80 @@
+/** Auth endpoints (spec §7 "Auth and users"). All are public: the refresh rule never runs for them. */
+import type { z } from 'zod/mini';
+import { apiRequest, postRefresh, type Outcome, type SilentFlag } from './http';
+import {
+  authResultSchema,
+  emailOnlyBodySchema,
+  loginBodySchema,
+  logoutResultSchema,
+  passwordIdVerificationBodySchema,
+  passwordIdVerificationResultSchema,
+  sentResultSchema,
+  signupBodySchema,
+  signupResultSchema,
+  type AuthResult,
+  type SignupResult,
+} from './schemas';
+
+export type SignupBody = z.input<typeof signupBodySchema> & SilentFlag;
+export type LoginBody = z.input<typeof loginBodySchema> & SilentFlag;
+export type EmailBody = z.input<typeof emailOnlyBodySchema> & SilentFlag;
+export type Sent = z.output<typeof sentResultSchema>;
+
+/** Creates an account; without an e-mail the account is anonymous (a guest). */
+export function signup<B extends SignupBody>(body: B): Promise<Outcome<B, SignupResult>> {
+  return apiRequest('v1/auth/signup', signupResultSchema, {
+    method: 'post',
+    json: body,
+    auth: false,
+  });
+}
+
+/** Starts a password-less sign-up: the server mails a login code. */
+export function signupPasswordless<B extends EmailBody>(body: B): Promise<Outcome<B, Sent>> {
+  return apiRequest('v1/auth/signup/passwordless', sentResultSchema, {
+    method: 'post',
+    json: body,
+    auth: false,
+  });
+}
+
+/** Mails a one-time login code to an existing account. */
+export function requestLoginCode<B extends EmailBody>(body: B): Promise<Outcome<B, Sent>> {
+  return apiRequest('v1/auth/request-login-code', sentResultSchema, {
+    method: 'post',
+    json: body,
+    auth: false,
+  });
+}
+
+/** Logs in with e-mail and password or e-mail and a mailed code. */
+export function login<B extends LoginBody>(body: B): Promise<Outcome<B, AuthResult>> {
+  return apiRequest('v1/auth/login', authResultSchema, { method: 'post', json: body, auth: false });
+}
+
+/**
+ * Rotates the token pair directly. App code should not need it: the session rule in http.ts
+ * refreshes before authenticated requests, single-flighted and locked across tabs.
+ */
+export const refresh = postRefresh;
+
+/** Revokes the refresh token on the server. */
+export function logout(body: {
+  refreshToken: string;
+}): Promise<z.output<typeof logoutResultSchema>> {
+  return apiRequest('v1/auth/logout', logoutResultSchema, {
+    method: 'post',
+    json: body,
+    auth: false,
+  });
+}
+
+/** Checks the signed-in user's password (before sensitive changes). */
+export function passwordIdVerification(
+  body: z.input<typeof passwordIdVerificationBodySchema>,
+): Promise<z.output<typeof passwordIdVerificationResultSchema>> {
+  return apiRequest('v1/auth/password-id-verification', passwordIdVerificationResultSchema, {
+    method: 'post',
+    json: body,
+  });
+}

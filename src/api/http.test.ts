@@ -1,0 +1,429 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { countByType } from './assets';
+import { login, signupPasswordless } from './auth';
+import { ApiError } from './errors';
+import { apiRequest, configureHttp, DEFAULT_TIMEOUT_MS, REFRESH_LOCK_NAME } from './http';
+import { countByTypeSchema, type RefreshResult } from './schemas';
+import { configureSession, type SessionBridge, type SessionTokens } from './session-bridge';
+import { fakeJwt, freshToken, jsonResponse, scriptedFetch, type RecordedCall } from './testing';
+
+const expiredToken = () => freshToken(Date.now() - 3_600_000, 60);
+const COUNTS = [{ type: 'outfit', count: 2 }];
+
+/** A session bridge over an in-memory "storage" slot, like app-session's over localStorage. */
+function fakeSession(initial: SessionTokens) {
+  let stored = initial;
+  const onRefreshed = vi.fn((data: RefreshResult) => {
+    stored = { ...stored, ...data };
+  });
+  const onSessionInvalid = vi.fn();
+  const bridge: SessionBridge = { getTokens: () => stored, onRefreshed, onSessionInvalid };
+  configureSession(bridge);
+  return {
+    onRefreshed,
+    onSessionInvalid,
+    read: () => stored,
+    write: (next: SessionTokens) => {
+      stored = next;
+    },
+  };
+}
+
+/** An API whose countByType answers only a bearer of `validToken()`, and whose refresh rotates. */
+function fakeApi(overrides: Parameters<typeof scriptedFetch>[0] = {}) {
+  let rotation = 0;
+  let current = '';
+  const server = scriptedFetch({
+    'POST v1/auth/refresh': async () => {
+      // Yield so that concurrent requests really overlap with the refresh in flight.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      rotation += 1;
+      current = freshToken(Date.now(), 900, { jti: rotation });
+      return jsonResponse(200, { data: { token: current, refreshToken: `refresh-${rotation}` } });
+    },
+    'GET v1/assets/countByType': ({ authorization }) =>
+      authorization === `Bearer ${current}`
+        ? jsonResponse(200, { data: COUNTS })
+        : jsonResponse(401, { status: 401, code: 'UNAUTHORIZED', message: 'Bad token' }),
+    ...overrides,
+  });
+  configureHttp({ baseUrl: 'http://api.test/', fetch: server.fetch });
+  return {
+    calls: server.calls,
+    callsTo: (path: string) => server.calls.filter((call: RecordedCall) => call.path === path),
+    useToken: (token: string) => {
+      current = token;
+    },
+  };
+}
+
+const rejection = async (promise: Promise<unknown>): Promise<ApiError> => {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ApiError);
+    return error as ApiError;
+  }
+  throw new Error('expected a rejection');
+};
+
+beforeEach(() => {
+  configureHttp({ timeoutMs: DEFAULT_TIMEOUT_MS });
+});
+
+afterEach(() => {
+  configureSession(null);
+  vi.useRealTimers();
+});
+
+describe('session refresh rule in the beforeRequest hook', () => {
+  it('shares one refresh between 20 concurrent requests with an expired token', async () => {
+    const api = fakeApi();
+    const session = fakeSession({
+      token: expiredToken(),
+      refreshToken: 'refresh-0',
+      _id: 'u1',
+      email: 'a@b.c',
+    });
+
+    const results = await Promise.all(Array.from({ length: 20 }, () => countByType()));
+
+    expect(results).toEqual(Array.from({ length: 20 }, () => COUNTS));
+    expect(api.callsTo('v1/auth/refresh')).toHaveLength(1);
+    expect(api.callsTo('v1/auth/refresh')[0]?.body).toMatchObject({ refreshToken: 'refresh-0' });
+    const newToken = session.read().token;
+    expect(api.callsTo('v1/assets/countByType').map((call) => call.authorization)).toEqual(
+      Array.from({ length: 20 }, () => `Bearer ${newToken}`),
+    );
+    expect(session.onRefreshed).toHaveBeenCalledTimes(1);
+    expect(session.onSessionInvalid).not.toHaveBeenCalled();
+  });
+
+  it('sends a fresh token as is, without refreshing', async () => {
+    const api = fakeApi();
+    const token = freshToken();
+    api.useToken(token);
+    fakeSession({ token, refreshToken: 'r', _id: 'u1', email: 'a@b.c' });
+
+    await countByType();
+
+    expect(api.callsTo('v1/auth/refresh')).toHaveLength(0);
+    expect(api.calls[0]?.authorization).toBe(`Bearer ${token}`);
+  });
+
+  it('refreshes when the token is missing but a refresh token exists', async () => {
+    const api = fakeApi();
+    fakeSession({ token: null, refreshToken: 'r', _id: 'u1', email: 'a@b.c' });
+
+    await countByType();
+
+    expect(api.callsTo('v1/auth/refresh')[0]?.body).toEqual({ refreshToken: 'r' });
+  });
+
+  it('refreshes before every batch of an anonymous session', async () => {
+    const api = fakeApi();
+    fakeSession({ token: freshToken(), refreshToken: 'r', _id: 'guest', email: null });
+
+    await countByType();
+    await countByType();
+
+    expect(api.callsTo('v1/auth/refresh')).toHaveLength(2);
+  });
+
+  it('sends no Authorization and does not refresh without any tokens', async () => {
+    const api = fakeApi({
+      'GET v1/assets/countByType': () => jsonResponse(200, { data: COUNTS }),
+    });
+    fakeSession({ token: null, refreshToken: null });
+
+    await countByType();
+
+    expect(api.calls).toHaveLength(1);
+    expect(api.calls[0]?.authorization).toBeNull();
+  });
+
+  it('does not apply the rule to public auth calls but still sends the bearer token', async () => {
+    const token = expiredToken();
+    const api = fakeApi({
+      'POST v1/auth/login': () =>
+        jsonResponse(401, { status: 401, code: 'INVALID_CREDENTIALS', message: 'Wrong password' }),
+    });
+    const session = fakeSession({ token, refreshToken: 'r', _id: 'u1', email: 'a@b.c' });
+
+    const error = await rejection(login({ email: 'a@b.c', password: 'nope' }));
+
+    expect(error).toMatchObject({
+      status: 401,
+      code: 'INVALID_CREDENTIALS',
+      message: 'Wrong password',
+    });
+    expect(api.calls.map((call) => call.path)).toEqual(['v1/auth/login']);
+    expect(api.calls[0]?.authorization).toBe(`Bearer ${token}`);
+    // A wrong password is not a dead session.
+    expect(session.onSessionInvalid).not.toHaveBeenCalled();
+  });
+
+  it('ends the session on a 401 from an authenticated request', async () => {
+    fakeApi(); // its countByType rejects any token it did not issue
+    const session = fakeSession({
+      token: freshToken(),
+      refreshToken: 'r',
+      _id: 'u1',
+      email: 'a@b.c',
+    });
+
+    const error = await rejection(countByType());
+
+    expect(error.status).toBe(401);
+    expect(session.onSessionInvalid).toHaveBeenCalledTimes(1);
+  });
+
+  it.each([
+    [401, 'Refresh token expired'],
+    [401, 'Refresh token revoked'],
+    [401, 'Refresh token not found'],
+    [400, 'Refresh token revoked'],
+    [404, 'Gone'],
+  ])('ends the session when the refresh fails with %i "%s"', async (status, message) => {
+    const api = fakeApi({
+      'POST v1/auth/refresh': () =>
+        jsonResponse(status, { status, code: 'REFRESH_FAILED', message }),
+    });
+    const session = fakeSession({
+      token: expiredToken(),
+      refreshToken: 'r',
+      _id: 'u1',
+      email: 'a@b.c',
+    });
+
+    const errors = await Promise.all([rejection(countByType()), rejection(countByType())]);
+
+    expect(errors.map((error) => error.message)).toEqual([message, message]);
+    expect(session.onSessionInvalid).toHaveBeenCalledTimes(1);
+    expect(session.onRefreshed).not.toHaveBeenCalled();
+    expect(api.callsTo('v1/assets/countByType')).toHaveLength(0);
+  });
+
+  it('keeps the session when the refresh fails for another reason', async () => {
+    fakeApi({
+      'POST v1/auth/refresh': () =>
+        jsonResponse(503, { status: 503, code: 'UNAVAILABLE', message: 'Try later' }),
+    });
+    const session = fakeSession({
+      token: expiredToken(),
+      refreshToken: 'r',
+      _id: 'u1',
+      email: 'a@b.c',
+    });
+
+    const error = await rejection(countByType());
+
+    expect(error).toMatchObject({ status: 503, service: 'assets' });
+    expect(session.onSessionInvalid).not.toHaveBeenCalled();
+  });
+
+  describe('with Web Locks', () => {
+    const requested: string[] = [];
+    let beforeGrant: () => void = () => {};
+
+    beforeEach(() => {
+      requested.length = 0;
+      beforeGrant = () => {};
+      Object.defineProperty(navigator, 'locks', {
+        configurable: true,
+        value: {
+          request: async <T>(name: string, callback: () => Promise<T>) => {
+            requested.push(name);
+            beforeGrant();
+            return callback();
+          },
+        },
+      });
+    });
+
+    afterEach(() => {
+      Reflect.deleteProperty(navigator, 'locks');
+    });
+
+    it('refreshes under the cross-tab lock', async () => {
+      const api = fakeApi();
+      fakeSession({ token: expiredToken(), refreshToken: 'r', _id: 'u1', email: 'a@b.c' });
+
+      await Promise.all([countByType(), countByType()]);
+
+      expect(requested).toEqual([REFRESH_LOCK_NAME]);
+      expect(api.callsTo('v1/auth/refresh')).toHaveLength(1);
+    });
+
+    it('uses the pair another tab rotated while this one waited for the lock', async () => {
+      const api = fakeApi();
+      const session = fakeSession({
+        token: expiredToken(),
+        refreshToken: 'r',
+        _id: 'u1',
+        email: 'a@b.c',
+      });
+      const otherTabsToken = freshToken();
+      api.useToken(otherTabsToken);
+      beforeGrant = () =>
+        session.write({ ...session.read(), token: otherTabsToken, refreshToken: 'r2' });
+
+      await countByType();
+
+      expect(api.callsTo('v1/auth/refresh')).toHaveLength(0);
+      expect(api.calls[0]?.authorization).toBe(`Bearer ${otherTabsToken}`);
+      expect(session.onRefreshed).not.toHaveBeenCalled();
+    });
+  });
+});
+
+describe('body handling', () => {
+  it('strips the silent flag and resolves statuses >= 300 with the parsed body', async () => {
+    const conflict = { status: 409, code: 'EMAIL_TAKEN', message: 'Taken' };
+    const api = fakeApi({
+      'POST v1/auth/signup/passwordless': ({ body }) =>
+        (body as { email: string }).email === 'taken@b.c'
+          ? jsonResponse(409, conflict)
+          : jsonResponse(200, { data: { sent: true } }),
+    });
+
+    const failed = await signupPasswordless({ email: 'taken@b.c', silent: true });
+    const sent = await signupPasswordless({ email: 'new@b.c', silent: true });
+
+    expect(failed).toEqual({ ok: false, status: 409, body: conflict });
+    expect(sent).toEqual({ ok: true, status: 200, data: { sent: true } });
+    expect(api.calls.map((call) => call.body)).toEqual([
+      { email: 'taken@b.c' },
+      { email: 'new@b.c' },
+    ]);
+  });
+
+  it('rejects statuses >= 300 without the silent flag, keeping the server code and message', async () => {
+    fakeApi({
+      'POST v1/auth/signup/passwordless': () =>
+        jsonResponse(409, { status: 409, code: 'EMAIL_TAKEN', message: 'Taken' }),
+    });
+
+    const error = await rejection(signupPasswordless({ email: 'taken@b.c' }));
+
+    expect(error).toMatchObject({ status: 409, code: 'EMAIL_TAKEN', message: 'Taken' });
+    expect(error.data).toEqual({ status: 409, code: 'EMAIL_TAKEN', message: 'Taken' });
+  });
+});
+
+describe('error normalisation', () => {
+  it('turns a network failure into FETCH_ERROR', async () => {
+    configureHttp({
+      baseUrl: 'http://api.test/',
+      fetch: () => Promise.reject(new TypeError('Failed to fetch')),
+    });
+
+    expect(await rejection(login({ email: 'a@b.c', password: 'pw' }))).toMatchObject({
+      status: 'FETCH_ERROR',
+      code: 'FETCH_ERROR',
+    });
+  });
+
+  it('turns a request that outlives the timeout into TIMEOUT_ERROR', async () => {
+    vi.useFakeTimers();
+    configureHttp({
+      baseUrl: 'http://api.test/',
+      timeoutMs: 5_000,
+      // A server that never answers; the abort from ky's timeout ends it.
+      fetch: (input) =>
+        new Promise((_, reject) => {
+          (input as Request).signal.addEventListener('abort', () => reject(new Error('aborted')));
+        }),
+    });
+
+    const pending = rejection(login({ email: 'a@b.c', password: 'pw' }));
+    await vi.advanceTimersByTimeAsync(4_999);
+    let settled = false;
+    void pending.finally(() => {
+      settled = true;
+    });
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+
+    expect(await pending).toMatchObject({ status: 'TIMEOUT_ERROR' });
+  });
+
+  it('turns a body that is not JSON into PARSING_ERROR', async () => {
+    configureHttp({
+      baseUrl: 'http://api.test/',
+      fetch: () => Promise.resolve(new Response('<html>oops</html>', { status: 200 })),
+    });
+
+    expect(await rejection(login({ email: 'a@b.c', password: 'pw' }))).toMatchObject({
+      status: 'PARSING_ERROR',
+    });
+  });
+
+  it('turns a body of the wrong shape into PARSING_ERROR', async () => {
+    fakeApi({ 'POST v1/auth/login': () => jsonResponse(200, { data: { token: 1 } }) });
+
+    expect(await rejection(login({ email: 'a@b.c', password: 'pw' }))).toMatchObject({
+      status: 'PARSING_ERROR',
+    });
+  });
+
+  it('keeps the HTTP status when an error body is not JSON', async () => {
+    configureHttp({
+      baseUrl: 'http://api.test/',
+      fetch: () =>
+        Promise.resolve(new Response('Bad gateway', { status: 502, statusText: 'Bad Gateway' })),
+    });
+
+    expect(
+      await rejection(apiRequest('v1/anything', countByTypeSchema, { auth: false })),
+    ).toMatchObject({
+      status: 502,
+      code: 'HTTP_502',
+      message: 'Bad Gateway',
+    });
+  });
+});
+
+describe('service tagging', () => {
+  it('tags failures of the assets module with its service name', async () => {
+    fakeApi({
+      'GET v1/assets/countByType?type=outfit': () =>
+        jsonResponse(500, { status: 500, code: 'INTERNAL', message: 'Boom' }),
+    });
+    fakeSession({ token: freshToken(), refreshToken: 'r', _id: 'u1', email: 'a@b.c' });
+
+    const error = await rejection(countByType({ type: 'outfit' }));
+
+    expect(error).toMatchObject({ status: 500, code: 'INTERNAL', service: 'assets' });
+    expect(error.toJSON()).toEqual({
+      status: 500,
+      code: 'INTERNAL',
+      message: 'Boom',
+      service: 'assets',
+    });
+  });
+
+  it('leaves errors of untagged modules without a service', async () => {
+    fakeApi({
+      'POST v1/auth/login': () =>
+        jsonResponse(500, { status: 500, code: 'INTERNAL', message: 'Boom' }),
+    });
+
+    expect((await rejection(login({ email: 'a@b.c', password: 'pw' }))).service).toBeUndefined();
+  });
+});
+
+it('treats a token that is not a JWT as needing a refresh', async () => {
+  const api = fakeApi();
+  fakeSession({
+    token: fakeJwt({ sub: 'u1' }).slice(0, 10),
+    refreshToken: 'r',
+    _id: 'u1',
+    email: 'a@b.c',
+  });
+
+  await countByType();
+
+  expect(api.callsTo('v1/auth/refresh')).toHaveLength(1);
+});

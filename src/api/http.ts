@@ -1,0 +1,239 @@
+/**
+ * The app's one HTTP client: a ky instance with the spec §7 session refresh rule in a single
+ * beforeRequest hook, plus `apiRequest`, the typed, validated call every resource module uses.
+ *
+ * The session itself lives in src/machines; it plugs in through `configureSession` so that this
+ * layer never imports a machine.
+ */
+import ky, { type KyInstance, type Options, type SearchParamsOption } from 'ky';
+import { jwtDecode } from 'jwt-decode';
+import { z } from 'zod/mini';
+import { isSessionEndingError, toApiError } from './errors';
+import { envelope, refreshResultSchema, type RefreshResult } from './schemas';
+import { sessionBridge as bridgeNow, type SessionTokens } from './session-bridge';
+
+/** Refresh when the access token expires within this margin. */
+export const REFRESH_MARGIN_MS = 30_000;
+/** Tokens issued before this instant (2022-07-19 UTC) predate the ability claim format. */
+export const TOKEN_CUTOFF = Date.UTC(2022, 6, 19);
+/** Web Lock that serialises refreshes across tabs. */
+export const REFRESH_LOCK_NAME = 'avatar-studio:refresh';
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface HttpConfig {
+  /** Base the relative API paths (`v1/auth/login`) resolve against. */
+  baseUrl: string | URL;
+  /** Per-attempt timeout; `false` disables it. */
+  timeoutMs: number | false;
+  /** Replaces the global fetch (tests, instrumentation). */
+  fetch?: typeof globalThis.fetch;
+}
+
+/** Per-request data the hooks read from ky's `context`. */
+interface RequestContext {
+  /** Auth endpoints and other public calls: no refresh rule, a 401 does not end the session. */
+  isPublic?: boolean;
+}
+
+interface AccessTokenClaims {
+  exp?: number;
+  iat?: number;
+  ability?: unknown;
+}
+
+/** Spec §7: whether the access token must be refreshed before an authenticated request. */
+export function needsRefresh(
+  token: string | null | undefined,
+  session: Pick<SessionTokens, '_id' | 'email'> | null | undefined,
+  nowMs: number,
+): boolean {
+  if (!token) return true;
+  if (session?._id && !session.email) return true;
+  let claims: AccessTokenClaims;
+  try {
+    claims = jwtDecode<AccessTokenClaims>(token);
+  } catch {
+    return true;
+  }
+  if (claims.ability === undefined || claims.ability === null) return true;
+  // A token without exp or iat cannot prove it is fresh, so it is treated like an old one.
+  if (typeof claims.exp !== 'number' || claims.exp * 1000 - nowMs <= REFRESH_MARGIN_MS) return true;
+  return typeof claims.iat !== 'number' || claims.iat * 1000 < TOKEN_CUTOFF;
+}
+
+let inFlightRefresh: Promise<SessionTokens | null> | null = null;
+
+const contextOf = (options: { context: Record<string, unknown> }) =>
+  options.context as RequestContext;
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+
+/** Runs `work` under the cross-tab refresh lock when the browser has Web Locks. */
+async function withRefreshLock<T>(work: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  // jsdom and older browsers have no Web Locks; in-tab single-flighting still applies there.
+  if (locks === undefined) return work();
+  return locks.request(REFRESH_LOCK_NAME, work);
+}
+
+async function refreshInsideLock(): Promise<SessionTokens | null> {
+  const session = bridgeNow();
+  // Re-read under the lock: another tab may have rotated the pair while this one waited.
+  const tokens = session?.getTokens() ?? null;
+  if (!session || !tokens?.refreshToken || !needsRefresh(tokens.token, tokens, Date.now())) {
+    return tokens;
+  }
+  try {
+    const data = await postRefresh({ token: tokens.token, refreshToken: tokens.refreshToken });
+    session.onRefreshed(data);
+    return { ...tokens, ...data };
+  } catch (error) {
+    const apiError = toApiError(error);
+    if (isSessionEndingError(apiError)) session.onSessionInvalid();
+    throw apiError;
+  }
+}
+
+/** Refreshes the session now; concurrent callers share one in-flight refresh call. */
+export function refreshSession(): Promise<SessionTokens | null> {
+  inFlightRefresh ??= withRefreshLock(refreshInsideLock).finally(() => {
+    inFlightRefresh = null;
+  });
+  return inFlightRefresh;
+}
+
+async function tokensForAuthenticatedRequest(): Promise<SessionTokens | null> {
+  const tokens = bridgeNow()?.getTokens() ?? null;
+  if (!tokens?.refreshToken || !needsRefresh(tokens.token, tokens, Date.now())) return tokens;
+  return refreshSession();
+}
+
+function createClient(config: HttpConfig): KyInstance {
+  return ky.create({
+    baseUrl: config.baseUrl,
+    timeout: config.timeoutMs,
+    // Retries belong to the query cache, which knows which calls are idempotent.
+    retry: 0,
+    headers: { accept: 'application/json' },
+    ...(config.fetch ? { fetch: config.fetch } : {}),
+    hooks: {
+      init: [
+        (options) => {
+          // `silent` is a client-only flag: it never reaches the server, and it turns
+          // non-2xx answers into values instead of rejections.
+          if (!isPlainObject(options.json) || !('silent' in options.json)) return;
+          const { silent, ...body } = options.json;
+          options.json = body;
+          if (silent === true) options.throwHttpErrors = false;
+        },
+      ],
+      beforeRequest: [
+        async ({ request, options }) => {
+          const tokens = contextOf(options).isPublic
+            ? (bridgeNow()?.getTokens() ?? null)
+            : await tokensForAuthenticatedRequest();
+          if (tokens?.token) request.headers.set('authorization', `Bearer ${tokens.token}`);
+        },
+      ],
+      afterResponse: [
+        ({ response, options }) => {
+          if (response.status === 401 && !contextOf(options).isPublic)
+            bridgeNow()?.onSessionInvalid();
+        },
+      ],
+    },
+  });
+}
+
+function defaultBaseUrl(): URL {
+  const configured: unknown = import.meta.env.VITE_API_BASE;
+  const base = typeof configured === 'string' && configured !== '' ? configured : '/';
+  const origin = typeof location === 'undefined' ? 'http://localhost/' : location.href;
+  // Without a trailing slash, URL resolution would replace the base's last path segment.
+  return new URL(base.endsWith('/') ? base : `${base}/`, origin);
+}
+
+let config: HttpConfig = { baseUrl: defaultBaseUrl(), timeoutMs: DEFAULT_TIMEOUT_MS };
+let client = createClient(config);
+
+/** Rebuilds the app's ky instance with other settings (base URL, timeout, fetch). */
+export function configureHttp(changes: Partial<HttpConfig>): void {
+  config = { ...config, ...changes };
+  client = createClient(config);
+}
+
+/** The app's ky instance, for calls apiRequest does not cover (uploads, blobs). */
+export function httpClient(): KyInstance {
+  return client;
+}
+
+type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface RequestOptions<B = unknown> {
+  method?: HttpMethod;
+  /** JSON body; a `silent: true` flag in it is stripped and makes statuses >= 300 resolve. */
+  json?: B;
+  searchParams?: SearchParamsOption;
+  /** false marks a public call: the refresh rule is skipped and a 401 does not end the session. */
+  auth?: boolean;
+  timeout?: number | false;
+  signal?: AbortSignal;
+}
+
+/** Marks a request body as silent; see SilentResult. */
+export interface SilentFlag {
+  silent?: true;
+}
+
+/** What a silent call resolves to: HTTP failures come back as values, transport failures still reject. */
+export type SilentResult<T> =
+  { ok: true; status: number; data: T } | { ok: false; status: number; body: unknown };
+
+/** A silent body (`silent: true` literal) makes the call resolve to SilentResult. */
+export type Outcome<B, T> = B extends { silent: true } ? SilentResult<T> : T;
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  // A SyntaxError here becomes a PARSING_ERROR in toApiError.
+  return text === '' ? undefined : JSON.parse(text);
+}
+
+/** Sends one API call and validates the `{ data }` envelope; rejects with ApiError only. */
+export async function apiRequest<S extends z.core.$ZodType, B = undefined>(
+  path: string,
+  schema: S,
+  options: RequestOptions<B> = {},
+): Promise<Outcome<B, z.output<S>>> {
+  const { method = 'get', json, searchParams, auth = true, timeout, signal } = options;
+  const kyOptions: Options = {
+    method,
+    context: { isPublic: !auth } satisfies RequestContext,
+    ...(json === undefined ? {} : { json }),
+    ...(searchParams === undefined ? {} : { searchParams }),
+    ...(timeout === undefined ? {} : { timeout }),
+    ...(signal === undefined ? {} : { signal }),
+  };
+  try {
+    const response = await client(path, kyOptions);
+    const body = await readJson(response);
+    if (!response.ok) {
+      // Only reachable for silent calls: the others were rejected by ky already.
+      return { ok: false, status: response.status, body } as Outcome<B, z.output<S>>;
+    }
+    const { data } = z.parse(envelope(schema), body) as { data: z.output<S> };
+    const silent = isPlainObject(json) && json.silent === true;
+    return (silent ? { ok: true, status: response.status, data } : data) as Outcome<B, z.output<S>>;
+  } catch (error) {
+    throw toApiError(error);
+  }
+}
+
+/** Rotates the token pair (POST v1/auth/refresh); the session rule is the usual caller. */
+export function postRefresh(body: {
+  token?: string | null;
+  refreshToken: string;
+}): Promise<RefreshResult> {
+  const json = body.token ? body : { refreshToken: body.refreshToken };
+  return apiRequest('v1/auth/refresh', refreshResultSchema, { method: 'post', json, auth: false });
+}

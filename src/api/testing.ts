@@ -1,0 +1,63 @@
+/**
+ * Test doubles for the HTTP layer: unsigned JWTs with chosen claims and a scripted fetch.
+ * Used by the api and machines tests only.
+ */
+
+const base64Url = (value: unknown) =>
+  btoa(JSON.stringify(value)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+
+/** An unsigned JWT carrying `claims` (the client never verifies signatures). */
+export function fakeJwt(claims: Record<string, unknown>): string {
+  return `${base64Url({ alg: 'HS256', typ: 'JWT' })}.${base64Url(claims)}.signature`;
+}
+
+/** A currently valid access token: issued now, expiring in `ttlSeconds`, with an ability claim. */
+export function freshToken(nowMs = Date.now(), ttlSeconds = 900, extra: object = {}): string {
+  const iat = Math.floor(nowMs / 1000);
+  return fakeJwt({
+    sub: 'u1',
+    role: 'user',
+    ability: [['read', 'Asset']],
+    iat,
+    exp: iat + ttlSeconds,
+    ...extra,
+  });
+}
+
+/** A JSON response like the API's. */
+export function jsonResponse(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+export interface RecordedCall {
+  method: string;
+  path: string;
+  authorization: string | null;
+  body: unknown;
+}
+
+type Handler = (call: RecordedCall, request: Request) => Response | Promise<Response>;
+
+/** A fetch that routes `METHOD path` (path without the leading slash) to handlers and records calls. */
+export function scriptedFetch(routes: Record<string, Handler>) {
+  const calls: RecordedCall[] = [];
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const request = input instanceof Request ? input : new Request(input, init);
+    const url = new URL(request.url);
+    const text = await request.text();
+    const call: RecordedCall = {
+      method: request.method,
+      path: `${url.pathname.slice(1)}${url.search}`,
+      authorization: request.headers.get('authorization'),
+      body: text === '' ? undefined : (JSON.parse(text) as unknown),
+    };
+    calls.push(call);
+    const handler = routes[`${call.method} ${call.path}`];
+    if (!handler) return jsonResponse(404, { status: 404, code: 'NOT_FOUND', message: 'No route' });
+    return handler(call, request);
+  };
+  return { fetch, calls };
+}

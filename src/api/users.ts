@@ -1,0 +1,60 @@
+/** User account endpoints (spec §7 "Auth and users"). */
+import { z } from 'zod/mini';
+import { apiRequest } from './http';
+import {
+  emailExistsResultSchema,
+  passwordByCodeBodySchema,
+  resetPasswordBodySchema,
+  userSchema,
+  verifyRequestResultSchema,
+  type User,
+} from './schemas';
+
+type VerifyRequest = { email: string };
+type VerifyCompletion = { verificationId: string; code: string };
+
+// The account-recovery and verification calls must work signed out, so they are public;
+// http.ts still attaches the bearer token when one exists.
+
+/** Mails a password-reset code. */
+export function resetPassword(body: z.input<typeof resetPasswordBodySchema>): Promise<unknown> {
+  return apiRequest('v1/users/reset-password', z.unknown(), {
+    method: 'post',
+    json: body,
+    auth: false,
+  });
+}
+
+/** Sets a new password with a mailed reset code. */
+export function passwordByCode(body: z.input<typeof passwordByCodeBodySchema>): Promise<User> {
+  return apiRequest('v1/users/password-by-code', userSchema, {
+    method: 'patch',
+    json: body,
+    auth: false,
+  });
+}
+
+/** Without a code: (re)sends the verification mail. With verificationId and code: completes it. */
+export function verify(body: VerifyRequest): Promise<z.output<typeof verifyRequestResultSchema>>;
+export function verify(body: VerifyCompletion): Promise<User>;
+export function verify(body: VerifyRequest | VerifyCompletion) {
+  const options = { method: 'post', json: body, auth: false } as const;
+  return 'code' in body
+    ? apiRequest('v1/users/verify', userSchema, options)
+    : apiRequest('v1/users/verify', verifyRequestResultSchema, options);
+}
+
+/** Whether an account with this e-mail exists. */
+export async function emailExists(email: string): Promise<boolean> {
+  const { exists } = await apiRequest(
+    `v1/users/email/${encodeURIComponent(email)}`,
+    emailExistsResultSchema,
+    { auth: false },
+  );
+  return exists;
+}
+
+/** The signed-in user. */
+export function me(): Promise<User> {
+  return apiRequest('v1/users/me', userSchema);
+}

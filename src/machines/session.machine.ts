@@ -1,0 +1,338 @@
+/**
+ * The user session (spec §3 record, §4 transitions). Persistence and tab coordination live in
+ * session-persistence.ts and app-session.ts; this machine only knows the record and its rules.
+ */
+import { assertEvent, assign, fromPromise, setup, type DoneActorEvent } from 'xstate';
+import type { ApiErrorInfo } from '../api/errors';
+import type { AuthResult, RefreshResult, SignupResult, User } from '../api/schemas';
+
+export interface SessionSettings {
+  isPasswordUpdated: boolean;
+  isEmailVerified: boolean;
+}
+
+/** The `data` part of the spec §3 record. `assets` and `wallets` are set-like: no duplicates. */
+export interface SessionUser {
+  token: string | null;
+  refreshToken: string | null;
+  _id: string | null;
+  email: string | null;
+  verifiedAt: string | null;
+  assets: string[];
+  wallets: string[];
+  settings: SessionSettings;
+}
+
+/** The last failure, in the plain form the UI shows (an ApiError's status, code and message). */
+export type SessionError = ApiErrorInfo;
+
+export interface SessionContext {
+  data: SessionUser;
+  isLoggingOut: boolean;
+  isCreating: boolean;
+  /** True once the record holds a user id (restored from storage or set by a login). */
+  isRestored: boolean;
+  error: SessionError | null;
+  /** The verificationId of the last e-mail sign-up, for the "check your mail" step. Never persisted. */
+  lastVerificationId: string | null;
+}
+
+/** The persisted part of the record another tab can hand over (see session-persistence.ts). */
+export interface SessionRecord {
+  data: SessionUser;
+}
+
+export type PasswordCredentials = { email: string; password: string };
+export type CodeCredentials = { email: string; code: string };
+export type SignupCredentials = { email?: string; password?: string };
+
+export type SessionEvent =
+  | ({ type: 'LOGIN' } & (PasswordCredentials | CodeCredentials))
+  | ({ type: 'LOGIN_VERIFIED' } & PasswordCredentials)
+  | ({ type: 'SIGNUP' } & SignupCredentials)
+  | { type: 'LOGOUT' }
+  | { type: 'REFRESHED'; data: RefreshResult }
+  | { type: 'PASSWORD_UPDATED' }
+  | { type: 'EMAIL_VERIFIED'; verificationId?: string; user?: Partial<User> }
+  | { type: 'RESET' }
+  | { type: 'SESSION_INVALID' }
+  | { type: 'SYNC'; record: SessionRecord | null }
+  | { type: 'CLEAR_ERROR' };
+
+export const USER_NOT_VERIFIED: SessionError = {
+  status: 403,
+  code: 'USER_NOT_VERIFIED',
+  message: 'This e-mail address has not been verified yet.',
+};
+
+/** The logged-out, not anonymous user. */
+export function defaultSessionUser(): SessionUser {
+  return {
+    token: null,
+    refreshToken: null,
+    _id: null,
+    email: null,
+    verifiedAt: null,
+    assets: [],
+    wallets: [],
+    settings: { isPasswordUpdated: false, isEmailVerified: false },
+  };
+}
+
+/** The whole store after a reset. */
+export function defaultSessionContext(): SessionContext {
+  return {
+    data: defaultSessionUser(),
+    isLoggingOut: false,
+    isCreating: false,
+    isRestored: false,
+    error: null,
+    lastVerificationId: null,
+  };
+}
+
+/** A fresh store holding `data`, as after a restore or a login. */
+export function sessionContextFrom(data: SessionUser): SessionContext {
+  return { ...defaultSessionContext(), data, isRestored: Boolean(data._id) };
+}
+
+/** Spec §4: logged in when both tokens are present. */
+export function isLoggedIn({ data }: { data: SessionUser }): boolean {
+  return Boolean(data.token && data.refreshToken);
+}
+
+/** Spec §4: anonymous (guest) when there is a user id but no e-mail. */
+export function isAnonymous({ data }: { data: SessionUser }): boolean {
+  return Boolean(data._id) && !data.email;
+}
+
+const unique = (values: readonly string[]) => [...new Set(values)];
+
+type UserPatch = Partial<Omit<User, 'settings'>> & {
+  settings?: Partial<SessionSettings>;
+  token?: string;
+  refreshToken?: string;
+};
+
+/** Merges server fields into the user; fields the server left out keep their value. */
+export function mergeUser(user: SessionUser, patch: UserPatch): SessionUser {
+  return {
+    token: patch.token ?? user.token,
+    refreshToken: patch.refreshToken ?? user.refreshToken,
+    _id: patch._id ?? user._id,
+    email: patch.email === undefined ? user.email : patch.email,
+    verifiedAt: patch.verifiedAt === undefined ? user.verifiedAt : patch.verifiedAt,
+    assets: unique(patch.assets ?? user.assets),
+    wallets: unique(patch.wallets ?? user.wallets),
+    settings: { ...user.settings, ...patch.settings },
+  };
+}
+
+/** The request code (ky, zod schemas) loads on the first call, not with the sign-in page. */
+const authApi = () => import('../api/auth');
+
+/** src/api rejects with ApiError only; anything else is reported as an unknown failure. */
+const errorInfo = (error: unknown): SessionError => {
+  const { status, code, message } = (error ?? {}) as Partial<SessionError>;
+  return {
+    status: status ?? 'FETCH_ERROR',
+    code: code ?? 'UNKNOWN_ERROR',
+    message: message ?? String(error),
+  };
+};
+
+const loginInput = (event: SessionEvent): PasswordCredentials | CodeCredentials => {
+  assertEvent(event, ['LOGIN', 'LOGIN_VERIFIED']);
+  return 'code' in event
+    ? { email: event.email, code: event.code }
+    : { email: event.email, password: event.password };
+};
+
+const signupInput = (event: SessionEvent): SignupCredentials => {
+  assertEvent(event, 'SIGNUP');
+  const { type: _type, ...credentials } = event;
+  return credentials;
+};
+
+/** The refresh token of a login answer that is about to be discarded. */
+const refreshTokenOfDoneEvent = (event: unknown): string =>
+  (event as DoneActorEvent<AuthResult>).output.refreshToken;
+
+export const sessionMachine = setup({
+  types: {
+    context: {} as SessionContext,
+    events: {} as SessionEvent,
+    input: {} as SessionContext | undefined,
+  },
+  actors: {
+    login: fromPromise<AuthResult, PasswordCredentials | CodeCredentials>(async ({ input }) =>
+      (await authApi()).login(input),
+    ),
+    signup: fromPromise<SignupResult, SignupCredentials>(async ({ input }) =>
+      (await authApi()).signup(input),
+    ),
+    logout: fromPromise<unknown, { refreshToken: string }>(async ({ input }) =>
+      (await authApi()).logout(input),
+    ),
+  },
+  actions: {
+    resetStore: assign(() => defaultSessionContext()),
+    setUser: assign((_, params: { result: AuthResult }) =>
+      sessionContextFrom(mergeUser(defaultSessionUser(), params.result)),
+    ),
+    rememberVerificationId: assign((_, params: { verificationId: string | undefined }) => ({
+      lastVerificationId: params.verificationId ?? null,
+    })),
+    startCreating: assign({ isCreating: true }),
+    stopCreating: assign({ isCreating: false }),
+    startLoggingOut: assign({ isLoggingOut: true }),
+    setError: assign((_, params: { error: SessionError }) => ({ error: params.error })),
+    clearError: assign({ error: null }),
+    mergeRefreshed: assign(({ context }, params: { data: RefreshResult }) => {
+      const data = mergeUser(context.data, params.data);
+      return { data, isRestored: Boolean(data._id) };
+    }),
+    markPasswordUpdated: assign(({ context }) => ({
+      data: mergeUser(context.data, { settings: { isPasswordUpdated: true } }),
+    })),
+    markEmailVerified: assign(({ context }, params: { user: Partial<User> | undefined }) => ({
+      data: mergeUser(context.data, {
+        verifiedAt: params.user?.verifiedAt,
+        settings: { isEmailVerified: true },
+      }),
+    })),
+    // Only the persisted part comes from the other tab; this tab's flags and error stay its own.
+    adoptRecord: assign(({ context }, params: { record: SessionRecord | null }) =>
+      params.record
+        ? { ...context, data: params.record.data, isRestored: Boolean(params.record.data._id) }
+        : defaultSessionContext(),
+    ),
+    /** Navigation to /signin?reason=login_required; the app supplies it with `.provide`. */
+    redirectToSignin: () => {},
+  },
+  guards: {
+    hasRefreshToken: ({ context }) => Boolean(context.data.refreshToken),
+    isVerified: (_, params: { result: AuthResult }) => Boolean(params.result.verifiedAt),
+  },
+}).createMachine({
+  id: 'session',
+  context: ({ input }) => input ?? defaultSessionContext(),
+  initial: 'idle',
+  on: {
+    REFRESHED: {
+      actions: { type: 'mergeRefreshed', params: ({ event }) => ({ data: event.data }) },
+    },
+    PASSWORD_UPDATED: { actions: 'markPasswordUpdated' },
+    EMAIL_VERIFIED: {
+      // Only completing a verification carries its id; asking for a mail does not.
+      guard: ({ event }) => Boolean(event.verificationId),
+      actions: { type: 'markEmailVerified', params: ({ event }) => ({ user: event.user }) },
+    },
+    SYNC: { actions: { type: 'adoptRecord', params: ({ event }) => ({ record: event.record }) } },
+    CLEAR_ERROR: { actions: 'clearError' },
+    RESET: { target: '.idle', actions: 'resetStore' },
+    SESSION_INVALID: { target: '.idle', actions: ['resetStore', 'redirectToSignin'] },
+  },
+  states: {
+    idle: {
+      on: {
+        LOGIN: { target: 'authenticating.login', actions: 'resetStore' },
+        LOGIN_VERIFIED: { target: 'authenticating.verifiedLogin', actions: 'resetStore' },
+        SIGNUP: { target: 'authenticating.signup', actions: ['resetStore', 'startCreating'] },
+        LOGOUT: [
+          { guard: 'hasRefreshToken', target: 'loggingOut' },
+          // Nothing to revoke on the server: just forget the session.
+          { actions: 'resetStore' },
+        ],
+      },
+    },
+    authenticating: {
+      initial: 'login',
+      states: {
+        login: {
+          invoke: {
+            src: 'login',
+            input: ({ event }) => loginInput(event),
+            onDone: {
+              target: '#session.idle',
+              actions: { type: 'setUser', params: ({ event }) => ({ result: event.output }) },
+            },
+            onError: {
+              target: '#session.idle',
+              actions: {
+                type: 'setError',
+                params: ({ event }) => ({ error: errorInfo(event.error) }),
+              },
+            },
+          },
+        },
+        verifiedLogin: {
+          invoke: {
+            src: 'login',
+            input: ({ event }) => loginInput(event),
+            onDone: [
+              {
+                guard: { type: 'isVerified', params: ({ event }) => ({ result: event.output }) },
+                target: '#session.idle',
+                actions: { type: 'setUser', params: ({ event }) => ({ result: event.output }) },
+              },
+              { target: 'discardingUnverified' },
+            ],
+            onError: {
+              target: '#session.idle',
+              actions: {
+                type: 'setError',
+                params: ({ event }) => ({ error: errorInfo(event.error) }),
+              },
+            },
+          },
+        },
+        discardingUnverified: {
+          // The user was never stored; the server-side session it opened is revoked right away.
+          entry: { type: 'setError', params: { error: USER_NOT_VERIFIED } },
+          invoke: {
+            src: 'logout',
+            input: ({ event }) => ({ refreshToken: refreshTokenOfDoneEvent(event) }),
+            onDone: { target: '#session.idle' },
+            onError: { target: '#session.idle' },
+          },
+        },
+        signup: {
+          invoke: {
+            src: 'signup',
+            input: ({ event }) => signupInput(event),
+            onDone: {
+              target: '#session.idle',
+              actions: [
+                { type: 'setUser', params: ({ event }) => ({ result: event.output }) },
+                {
+                  type: 'rememberVerificationId',
+                  params: ({ event }) => ({ verificationId: event.output.verificationId }),
+                },
+              ],
+            },
+            onError: {
+              target: '#session.idle',
+              actions: [
+                'stopCreating',
+                { type: 'setError', params: ({ event }) => ({ error: errorInfo(event.error) }) },
+              ],
+            },
+          },
+        },
+      },
+    },
+    loggingOut: {
+      entry: 'startLoggingOut',
+      invoke: {
+        src: 'logout',
+        input: ({ context }) => ({ refreshToken: context.data.refreshToken ?? '' }),
+        // Whatever the server says, the local session is over.
+        onDone: { target: 'idle', actions: 'resetStore' },
+        onError: { target: 'idle', actions: 'resetStore' },
+      },
+    },
+  },
+});
+
+export type SessionMachine = typeof sessionMachine;

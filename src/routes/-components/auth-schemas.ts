@@ -1,0 +1,39 @@
+import { z } from 'zod/mini';
+
+// Client-side form rules. Messages are i18n keys, translated by the form.
+const required = z.minLength(1, 'form.required');
+const email = z.pipe(z.string().check(z.trim(), required), z.email('form.invalidEmail'));
+const password = z.string().check(required);
+const newPassword = z
+  .string()
+  .check(
+    required,
+    z.minLength(8, 'form.passwordTooShort'),
+    z.maxLength(128, 'form.passwordTooLong'),
+  );
+const code = z.string().check(z.trim(), required, z.regex(/^\d{6}$/, 'form.invalidCode'));
+
+const samePasswords = z.refine<{ password: string; confirmPassword: string }>(
+  (v) => v.password === v.confirmPassword,
+  {
+    message: 'form.passwordsDiffer',
+    path: ['confirmPassword'],
+  },
+);
+
+export const signinForm = z.object({ email, password });
+export const emailForm = z.object({ email });
+export const codeForm = z.object({ code });
+export const signupForm = z
+  .object({ email, password: newPassword, confirmPassword: password })
+  .check(samePasswords);
+export const resetForm = z
+  .object({ code, password: newPassword, confirmPassword: password })
+  .check(samePasswords);
+
+/** A search param that is ignored (undefined) when missing or malformed, never an error page. */
+export const lenient = <T extends z.core.$ZodType>(schema: T) =>
+  z.catch(z.optional(schema), undefined);
+
+export const safeRedirect = lenient(z.string().check(z.regex(/^\/(?!\/)/)));
+export const optionalEmail = lenient(z.string().check(z.maxLength(254)));

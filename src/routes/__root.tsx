@@ -1,0 +1,43 @@
+import {
+  createRootRouteWithContext,
+  Link,
+  Outlet,
+  type ErrorComponentProps,
+} from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { Alert } from '../ui/dom/alert';
+import { AuthCard } from '../ui/dom/auth-card';
+import type { RouterContext } from './-components/router-context';
+
+export const Route = createRootRouteWithContext<RouterContext>()({
+  component: Outlet,
+  notFoundComponent: NotFound,
+  errorComponent: RouteError,
+});
+
+function NotFound() {
+  const { t } = useTranslation();
+  return (
+    <AuthCard appName={t('app.name')} title={t('app.notFound')}>
+      <Link to="/">{t('app.backHome')}</Link>
+    </AuthCard>
+  );
+}
+
+function RouteError({ error, reset }: ErrorComponentProps) {
+  const { t } = useTranslation();
+  return (
+    <AuthCard appName={t('app.name')} title={t('app.unexpectedError', { message: '' })}>
+      <Alert tone="error">
+        {t('app.unexpectedError', {
+          message: error instanceof Error ? error.message : String(error),
+        })}
+      </Alert>
+      <p>
+        <button type="button" className="button" onClick={reset}>
+          {t('app.retry')}
+        </button>
+      </p>
+    </AuthCard>
+  );
+}

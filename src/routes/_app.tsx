@@ -1,0 +1,81 @@
+import { createFileRoute, Link, Outlet, redirect, useNavigate } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import { useEffect } from 'react';
+import { Button } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import {
+  selectIsAnonymous,
+  selectIsLoggedIn,
+  selectIsLoggingOut,
+  selectUser,
+} from '../machines/app-session';
+import { AppShell } from '../ui/dom/app-shell';
+import { Spinner } from '../ui/dom/spinner';
+import { useSessionActor } from './-components/use-session';
+
+export const Route = createFileRoute('/_app')({
+  beforeLoad: ({ context, location }) => {
+    if (!selectIsLoggedIn(context.session.getSnapshot())) {
+      throw redirect({ to: '/signin', search: { redirect: location.href } });
+    }
+  },
+  component: Shell,
+});
+
+/** Screens of the signed-in app; later issues add theirs here. */
+const NAV = [{ to: '/', label: 'nav.dashboard' }] as const;
+
+function Shell() {
+  const { t } = useTranslation();
+  const actor = useSessionActor();
+  const navigate = useNavigate();
+  const isLoggedIn = useSelector(actor, selectIsLoggedIn);
+  const isAnonymous = useSelector(actor, selectIsAnonymous);
+  const isLoggingOut = useSelector(actor, selectIsLoggingOut);
+  const email = useSelector(actor, (s) => selectUser(s).email);
+
+  // Covers sign-out here, a sign-out in another tab and an ended session.
+  useEffect(() => {
+    if (!isLoggedIn && !isLoggingOut) void navigate({ to: '/signin' });
+  }, [isLoggedIn, isLoggingOut, navigate]);
+
+  return (
+    <AppShell
+      appName={t('app.name')}
+      skipLabel={t('app.skipToContent')}
+      navLabel={t('nav.label')}
+      nav={NAV.map((item) => (
+        <Link key={item.to} to={item.to} activeOptions={{ exact: true }}>
+          {t(item.label)}
+        </Link>
+      ))}
+      account={
+        <>
+          {isAnonymous ? (
+            <>
+              <span>{t('nav.guest')}</span>
+              <Link to="/signup">{t('nav.createAccount')}</Link>
+            </>
+          ) : (
+            <span>{t('nav.signedInAs', { email })}</span>
+          )}
+          <Button
+            className="button"
+            isPending={isLoggingOut}
+            onPress={() => actor.send({ type: 'LOGOUT' })}
+          >
+            {isLoggingOut ? (
+              <>
+                <Spinner /> {t('nav.signingOut')}
+              </>
+            ) : (
+              t('nav.signOut')
+            )}
+          </Button>
+        </>
+      }
+    >
+      <Outlet />
+    </AppShell>
+  );
+}

@@ -1,0 +1,100 @@
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { useCallback } from 'react';
+import { Button } from 'react-aria-components';
+import { z } from 'zod/mini';
+import { requestLoginCode, signupPasswordless } from '../api/auth';
+import { emailExists } from '../api/users';
+import { Alert } from '../ui/dom/alert';
+import { AuthCard } from '../ui/dom/auth-card';
+import { SchemaForm } from '../ui/dom/schema-form';
+import { codeForm, emailForm, optionalEmail } from './-components/auth-schemas';
+import { useAsyncAction } from './-components/use-async-action';
+import { useSessionForm } from './-components/use-session-form';
+
+export const Route = createFileRoute('/passwordless')({
+  validateSearch: z.object({ email: optionalEmail }),
+  component: Passwordless,
+});
+
+/** Mails a login code: existing accounts get a login code, new addresses an account too. */
+async function sendCode(email: string) {
+  const exists = await emailExists(email);
+  await (exists ? requestLoginCode({ email }) : signupPasswordless({ email }));
+}
+
+function Passwordless() {
+  // The e-mail lives in the address so a reload keeps the step.
+  const { email } = Route.useSearch();
+  const navigate = useNavigate({ from: Route.fullPath });
+  const session = useSessionForm('/');
+  const { t } = session;
+  const request = useAsyncAction(
+    useCallback(
+      async (address: string) => {
+        await sendCode(address);
+        await navigate({ search: { email: address } });
+      },
+      [navigate],
+    ),
+  );
+
+  return (
+    <AuthCard
+      appName={t('app.name')}
+      title={t('passwordless.title')}
+      intro={email ? t('passwordless.sent', { email }) : t('passwordless.intro')}
+      footer={<Link to="/signin">{t('signup.signIn')}</Link>}
+    >
+      {email ? (
+        <>
+          <SchemaForm
+            key="code"
+            label={t('passwordless.title')}
+            schema={codeForm}
+            defaultValues={{ code: '' }}
+            fields={[
+              {
+                name: 'code',
+                label: t('form.code'),
+                autoComplete: 'one-time-code',
+                inputMode: 'numeric',
+                description: t('form.codeHint'),
+                autoFocus: true,
+              },
+            ]}
+            submitLabel={t('passwordless.submit')}
+            pendingLabel={t('passwordless.pending')}
+            isPending={session.isBusy}
+            error={session.errorText}
+            onSubmit={({ code }) => session.actor.send({ type: 'LOGIN', email, code })}
+          />
+          {request.error && <Alert tone="error">{request.error}</Alert>}
+          <p className="row-actions">
+            <Button
+              className="button link"
+              isPending={request.isPending}
+              onPress={() => void request.run(email)}
+            >
+              {t('passwordless.resend')}
+            </Button>{' '}
+            <Link to="/passwordless" search={{}}>
+              {t('passwordless.otherEmail')}
+            </Link>
+          </p>
+        </>
+      ) : (
+        <SchemaForm
+          key="email"
+          label={t('passwordless.title')}
+          schema={emailForm}
+          defaultValues={{ email: '' }}
+          fields={[{ name: 'email', label: t('form.email'), type: 'email', autoComplete: 'email' }]}
+          submitLabel={t('passwordless.send')}
+          pendingLabel={t('passwordless.sending')}
+          error={request.error}
+          onSubmit={({ email: address }) => request.run(address)}
+        />
+      )}
+    </AuthCard>
+  );
+}

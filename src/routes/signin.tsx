@@ -1,0 +1,125 @@
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { Button } from 'react-aria-components';
+import { z } from 'zod/mini';
+import { Alert } from '../ui/dom/alert';
+import { AuthCard } from '../ui/dom/auth-card';
+import { SchemaForm } from '../ui/dom/schema-form';
+import { Spinner } from '../ui/dom/spinner';
+import { lenient, optionalEmail, safeRedirect, signinForm } from './-components/auth-schemas';
+import { describeError } from './-components/describe-error';
+import { useSessionForm } from './-components/use-session-form';
+
+const searchSchema = z.object({
+  reason: lenient(z.enum(['login_required'])),
+  notice: lenient(z.enum(['password_reset', 'email_verified'])),
+  email: optionalEmail,
+  redirect: safeRedirect,
+});
+
+export const Route = createFileRoute('/signin')({
+  validateSearch: searchSchema,
+  component: SignIn,
+});
+
+const NOTICES = {
+  password_reset: 'signin.passwordReset',
+  email_verified: 'signin.emailVerified',
+} as const;
+
+function SignIn() {
+  const search = Route.useSearch();
+  const navigate = useNavigate();
+  const { actor, isBusy, error, errorText, t } = useSessionForm(search.redirect ?? '/', {
+    allowAnonymous: true,
+  });
+  const [action, setAction] = useState<'signin' | 'guest' | null>(null);
+  const [email, setEmail] = useState(search.email ?? '');
+  const [resendError, setResendError] = useState<string | null>(null);
+  const [resending, setResending] = useState(false);
+  const notVerified = (error as { code?: string } | null)?.code === 'USER_NOT_VERIFIED';
+
+  const resend = async () => {
+    setResending(true);
+    setResendError(null);
+    try {
+      // Loaded on demand: the sign-in page itself ships no request code.
+      const { verify } = await import('../api/users');
+      const { verificationId } = await verify({ email });
+      await navigate({ to: '/verify-email', search: { verificationId, email } });
+    } catch (e) {
+      setResendError(describeError(e, t));
+    } finally {
+      setResending(false);
+    }
+  };
+
+  return (
+    <AuthCard
+      appName={t('app.name')}
+      title={t('signin.title')}
+      footer={
+        <>
+          <span>
+            {t('signin.noAccount')} <Link to="/signup">{t('signin.signUp')}</Link>
+          </span>
+          <Link to="/forgot-password" search={{ email: email || undefined }}>
+            {t('signin.forgot')}
+          </Link>
+          <Link to="/passwordless">{t('signin.passwordless')}</Link>
+        </>
+      }
+    >
+      {search.reason === 'login_required' && <Alert tone="info">{t('signin.loginRequired')}</Alert>}
+      {search.notice && <Alert tone="success">{t(NOTICES[search.notice])}</Alert>}
+      <SchemaForm
+        label={t('signin.title')}
+        schema={signinForm}
+        defaultValues={{ email: search.email ?? '', password: '' }}
+        fields={[
+          { name: 'email', label: t('form.email'), type: 'email', autoComplete: 'email' },
+          {
+            name: 'password',
+            label: t('form.password'),
+            type: 'password',
+            autoComplete: 'current-password',
+          },
+        ]}
+        submitLabel={t('signin.submit')}
+        pendingLabel={t('signin.pending')}
+        isPending={isBusy && action === 'signin'}
+        error={action === 'signin' ? (resendError ?? errorText) : null}
+        errorAction={
+          notVerified ? (
+            <Button className="button" onPress={() => void resend()} isPending={resending}>
+              {resending && <Spinner />} {t('signin.resendVerification')}
+            </Button>
+          ) : null
+        }
+        onSubmit={(values) => {
+          setAction('signin');
+          setEmail(values.email);
+          actor.send({ type: 'LOGIN_VERIFIED', email: values.email, password: values.password });
+        }}
+      />
+      <div className="divider">{t('signin.or')}</div>
+      {action === 'guest' && errorText && !isBusy && <Alert tone="error">{errorText}</Alert>}
+      <Button
+        className="button wide"
+        isPending={isBusy && action === 'guest'}
+        onPress={() => {
+          setAction('guest');
+          actor.send({ type: 'SIGNUP' });
+        }}
+      >
+        {isBusy && action === 'guest' ? (
+          <>
+            <Spinner /> {t('signin.guestPending')}
+          </>
+        ) : (
+          t('signin.guest')
+        )}
+      </Button>
+    </AuthCard>
+  );
+}

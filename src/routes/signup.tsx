@@ -1,0 +1,72 @@
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import { useEffect, useState } from 'react';
+import { selectLastVerificationId } from '../machines/app-session';
+import { AuthCard } from '../ui/dom/auth-card';
+import { SchemaForm } from '../ui/dom/schema-form';
+import { signupForm } from './-components/auth-schemas';
+import { useSessionForm } from './-components/use-session-form';
+
+export const Route = createFileRoute('/signup')({
+  component: SignUp,
+});
+
+function SignUp() {
+  const navigate = useNavigate();
+  const { actor, isBusy, errorText, isSignedIn, t } = useSessionForm(null);
+  const verificationId = useSelector(actor, selectLastVerificationId);
+  const [email, setEmail] = useState('');
+  const [submitted, setSubmitted] = useState(false);
+
+  useEffect(() => {
+    if (submitted && isSignedIn) {
+      void navigate({
+        to: '/verify-email',
+        search: { verificationId: verificationId ?? undefined, email },
+      });
+    }
+  }, [submitted, isSignedIn, verificationId, email, navigate]);
+
+  return (
+    <AuthCard
+      appName={t('app.name')}
+      title={t('signup.title')}
+      footer={
+        <span>
+          {t('signup.haveAccount')} <Link to="/signin">{t('signup.signIn')}</Link>
+        </span>
+      }
+    >
+      <SchemaForm
+        label={t('signup.title')}
+        schema={signupForm}
+        defaultValues={{ email: '', password: '', confirmPassword: '' }}
+        fields={[
+          { name: 'email', label: t('form.email'), type: 'email', autoComplete: 'email' },
+          {
+            name: 'password',
+            label: t('form.password'),
+            type: 'password',
+            autoComplete: 'new-password',
+            description: t('form.passwordHint'),
+          },
+          {
+            name: 'confirmPassword',
+            label: t('form.confirmPassword'),
+            type: 'password',
+            autoComplete: 'new-password',
+          },
+        ]}
+        submitLabel={t('signup.submit')}
+        pendingLabel={t('signup.pending')}
+        isPending={isBusy}
+        error={submitted ? errorText : null}
+        onSubmit={(values) => {
+          setSubmitted(true);
+          setEmail(values.email);
+          actor.send({ type: 'SIGNUP', email: values.email, password: values.password });
+        }}
+      />
+    </AuthCard>
+  );
+}
