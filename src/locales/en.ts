@@ -102,6 +102,5 @@ export const en = {
     empty: 'No assets yet.',
     loading: 'Loading asset counts',
     failed: 'The asset counts could not be loaded.',
-    guestNotice: 'You are browsing as a guest.',
   },
 } as const;

@@ -1,7 +1,13 @@
-import { createFileRoute, Link, Outlet, redirect, useNavigate } from '@tanstack/react-router';
+import {
+  createFileRoute,
+  Link,
+  Outlet,
+  redirect,
+  useNavigate,
+  useRouter,
+} from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
-import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import {
   selectIsAnonymous,
@@ -10,7 +16,7 @@ import {
   selectUser,
 } from '../machines/app-session';
 import { AppShell } from '../ui/dom/app-shell';
-import { Spinner } from '../ui/dom/spinner';
+import { ActionButton } from '../ui/dom/action-button';
 import { useSessionActor } from './-components/use-session';
 
 export const Route = createFileRoute('/_app')({
@@ -29,15 +35,18 @@ function Shell() {
   const { t } = useTranslation();
   const actor = useSessionActor();
   const navigate = useNavigate();
+  const router = useRouter();
   const isLoggedIn = useSelector(actor, selectIsLoggedIn);
   const isAnonymous = useSelector(actor, selectIsAnonymous);
   const isLoggingOut = useSelector(actor, selectIsLoggingOut);
   const email = useSelector(actor, (s) => selectUser(s).email);
 
-  // Covers sign-out here, a sign-out in another tab and an ended session.
+  // Covers sign-out here and in another tab. An ended session has already been sent to
+  // /signin?reason=login_required by the session machine; that notice must stay.
   useEffect(() => {
-    if (!isLoggedIn && !isLoggingOut) void navigate({ to: '/signin' });
-  }, [isLoggedIn, isLoggingOut, navigate]);
+    if (isLoggedIn || isLoggingOut) return;
+    if (router.history.location.pathname !== '/signin') void navigate({ to: '/signin' });
+  }, [isLoggedIn, isLoggingOut, navigate, router]);
 
   return (
     <AppShell
@@ -59,19 +68,13 @@ function Shell() {
           ) : (
             <span>{t('nav.signedInAs', { email })}</span>
           )}
-          <Button
-            className="button"
+          <ActionButton
             isPending={isLoggingOut}
+            pendingLabel={t('nav.signingOut')}
             onPress={() => actor.send({ type: 'LOGOUT' })}
           >
-            {isLoggingOut ? (
-              <>
-                <Spinner /> {t('nav.signingOut')}
-              </>
-            ) : (
-              t('nav.signOut')
-            )}
-          </Button>
+            {t('nav.signOut')}
+          </ActionButton>
         </>
       }
     >

@@ -1,9 +1,9 @@
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useCallback } from 'react';
-import { Button } from 'react-aria-components';
 import { z } from 'zod/mini';
 import { requestLoginCode, signupPasswordless } from '../api/auth';
 import { emailExists } from '../api/users';
+import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
@@ -70,13 +70,13 @@ function Passwordless() {
           />
           {request.error && <Alert tone="error">{request.error}</Alert>}
           <p className="row-actions">
-            <Button
-              className="button link"
+            <ActionButton
+              variant="link"
               isPending={request.isPending}
               onPress={() => void request.run(email)}
             >
               {t('passwordless.resend')}
-            </Button>{' '}
+            </ActionButton>{' '}
             <Link to="/passwordless" search={{}}>
               {t('passwordless.otherEmail')}
             </Link>

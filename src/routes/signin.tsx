@@ -1,11 +1,10 @@
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
-import { Button } from 'react-aria-components';
 import { z } from 'zod/mini';
+import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
-import { Spinner } from '../ui/dom/spinner';
 import { lenient, optionalEmail, safeRedirect, signinForm } from './-components/auth-schemas';
 import { describeError } from './-components/describe-error';
 import { useSessionForm } from './-components/use-session-form';
@@ -91,9 +90,9 @@ function SignIn() {
         error={action === 'signin' ? (resendError ?? errorText) : null}
         errorAction={
           notVerified ? (
-            <Button className="button" onPress={() => void resend()} isPending={resending}>
-              {resending && <Spinner />} {t('signin.resendVerification')}
-            </Button>
+            <ActionButton isPending={resending} onPress={() => void resend()}>
+              {t('signin.resendVerification')}
+            </ActionButton>
           ) : null
         }
         onSubmit={(values) => {
@@ -104,22 +103,17 @@ function SignIn() {
       />
       <div className="divider">{t('signin.or')}</div>
       {action === 'guest' && errorText && !isBusy && <Alert tone="error">{errorText}</Alert>}
-      <Button
-        className="button wide"
+      <ActionButton
+        wide
         isPending={isBusy && action === 'guest'}
+        pendingLabel={t('signin.guestPending')}
         onPress={() => {
           setAction('guest');
           actor.send({ type: 'SIGNUP' });
         }}
       >
-        {isBusy && action === 'guest' ? (
-          <>
-            <Spinner /> {t('signin.guestPending')}
-          </>
-        ) : (
-          t('signin.guest')
-        )}
-      </Button>
+        {t('signin.guest')}
+      </ActionButton>
     </AuthCard>
   );
 }

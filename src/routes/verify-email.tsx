@@ -1,11 +1,11 @@
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { useCallback, useState } from 'react';
-import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { verify } from '../api/users';
 import { selectIsLoggedIn, selectUser } from '../machines/app-session';
+import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
@@ -95,13 +95,13 @@ function VerifyEmail() {
       {resend.error && <Alert tone="error">{resend.error}</Alert>}
       {email && (
         <p>
-          <Button
-            className="button link"
+          <ActionButton
+            variant="link"
             isPending={resend.isPending}
             onPress={() => void resend.run(email)}
           >
             {t('verify.resend')}
-          </Button>
+          </ActionButton>
         </p>
       )}
     </AuthCard>

@@ -164,11 +164,15 @@ describe('accounts in the browser', () => {
 
   it('sends a visitor without a session to sign-in, and back after signing in', async () => {
     const page = await newPage();
-    await page.goto(`${server.url}/signin`);
-    await page.evaluate(() => localStorage.clear());
     await page.goto(`${server.url}/`);
-    await page.waitForURL(/\/signin\?redirect=/);
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.waitForURL(/\/signin\?redirect=%2F/);
+    // The admin seeded on first start (default credentials, see README).
+    await page.getByLabel('E-mail').fill('admin@avatar.studio');
+    await page.getByLabel('Password').fill('avatar-studio-admin');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+    await page.getByText('Signed in as admin@avatar.studio').waitFor();
     await page.close();
   });
 

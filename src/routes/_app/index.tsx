@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { countByType } from '../../api/assets';
+import { ActionButton } from '../../ui/dom/action-button';
 import { Alert } from '../../ui/dom/alert';
 import { CountCards } from '../../ui/dom/count-cards';
 import { describeError } from '../-components/describe-error';
@@ -20,9 +20,7 @@ function Dashboard() {
       {counts.isError ? (
         <Alert tone="error">
           {t('dashboard.failed')} {describeError(counts.error, t)}
-          <Button className="button" onPress={() => void counts.refetch()}>
-            {t('app.retry')}
-          </Button>
+          <ActionButton onPress={() => void counts.refetch()}>{t('app.retry')}</ActionButton>
         </Alert>
       ) : (
         <CountCards

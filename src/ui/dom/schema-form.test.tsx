@@ -51,6 +51,24 @@ describe('SchemaForm', () => {
     expect(screen.queryByText('The code is 6 digits')).not.toBeInTheDocument();
   });
 
+  it('shows the error of a field that was left without typing', async () => {
+    const { user } = renderForm();
+    await user.click(screen.getByLabelText('E-mail'));
+    await user.tab();
+    expect(await screen.findByText('Required')).toBeInTheDocument();
+    expect(screen.getByLabelText('E-mail')).toHaveAccessibleDescription('Required');
+  });
+
+  it('ignores presses on the submit button while pending', async () => {
+    const { user, onSubmit } = renderForm({
+      isPending: true,
+      defaultValues: { email: 'a@b.co', code: '123456' },
+    });
+    await user.click(screen.getByRole('button', { name: /Sending/ }));
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: /Sending/ })).toHaveAttribute('aria-busy', 'true');
+  });
+
   it('blocks a submit with errors, announces it and focuses the first invalid field', async () => {
     const { user, onSubmit } = renderForm();
     await user.click(screen.getByRole('button', { name: 'Send' }));
@@ -80,5 +98,18 @@ describe('SchemaForm', () => {
     renderForm({ isPending: true, error: 'hidden while pending' });
     expect(screen.getByRole('button', { name: /Sending/ })).toBeInTheDocument();
     expect(screen.queryByText('hidden while pending')).not.toBeInTheDocument();
+  });
+});
+
+describe('SchemaForm after a blocked submit', () => {
+  it('submits once the errors are fixed', async () => {
+    const { user, onSubmit } = renderForm();
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSubmit).not.toHaveBeenCalled();
+    await user.type(screen.getByLabelText('E-mail'), 'ada@example.test');
+    await user.type(screen.getByLabelText('Code'), '123456');
+    expect(screen.queryByText('Please fix the highlighted fields.')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSubmit).toHaveBeenCalledWith({ email: 'ada@example.test', code: '123456' });
   });
 });

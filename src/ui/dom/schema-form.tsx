@@ -1,10 +1,10 @@
-import { useForm } from '@tanstack/react-form';
-import { useRef, type ReactNode } from 'react';
-import { Button, FieldError, Form, Input, Label, Text, TextField } from 'react-aria-components';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod/mini';
+import { ActionButton } from './action-button';
 import { Alert } from './alert';
-import { Spinner } from './spinner';
+import { TextField } from './text-field';
+import { useSchemaForm } from './use-schema-form';
 
 export interface FieldSpec<Name extends string> {
   name: Name;
@@ -39,91 +39,54 @@ interface SchemaFormProps<Values extends StringRecord> {
 
 /**
  * A form built from a zod schema: validates on change, blur and submit, shows a field's
- * error once it was touched or the form submitted, blocks a submit with errors and
- * moves focus to the first invalid field.
+ * error once it was touched or the form submitted, blocks a submit with errors and moves
+ * focus to the first invalid field.
  */
 export function SchemaForm<Values extends StringRecord>(props: SchemaFormProps<Values>) {
   const { t } = useTranslation();
-  const formRef = useRef<HTMLFormElement>(null);
-  const form = useForm({
-    defaultValues: props.defaultValues,
-    validators: { onChange: props.schema, onBlur: props.schema, onSubmit: props.schema },
-    onSubmit: async ({ value }) => {
-      await props.onSubmit(value);
-    },
-    onSubmitInvalid: () => {
-      formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-    },
-  });
+  const { formRef, field, handleSubmit, isSubmitting, isBlocked } = useSchemaForm(props);
+  const pending = isSubmitting || Boolean(props.isPending);
 
   return (
-    <Form
-      ref={formRef}
+    <form
       aria-label={props.label}
       className="schema-form"
-      validationBehavior="aria"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void form.handleSubmit();
-      }}
+      noValidate
+      ref={formRef}
+      onSubmit={(event) => void handleSubmit(event)}
     >
-      {props.fields.map((spec) => (
-        <form.Field key={spec.name} name={spec.name as never}>
-          {(field) => {
-            const attempted = form.state.submissionAttempts > 0;
-            const issue = field.state.meta.errors[0] as { message?: string } | string | undefined;
-            const message = typeof issue === 'string' ? issue : issue?.message;
-            const showError = Boolean(message) && (field.state.meta.isTouched || attempted);
-            return (
-              <TextField
-                className="field"
-                name={spec.name}
-                type={spec.type ?? 'text'}
-                value={field.state.value as unknown as string}
-                onChange={(value) => field.handleChange(value as never)}
-                onBlur={field.handleBlur}
-                isInvalid={showError}
-                autoComplete={spec.autoComplete}
-                inputMode={spec.inputMode}
-                autoFocus={spec.autoFocus}
-              >
-                <Label>{spec.label}</Label>
-                <Input />
-                {spec.description && <Text slot="description">{spec.description}</Text>}
-                <FieldError>{showError && message ? t(message) : null}</FieldError>
-              </TextField>
-            );
-          }}
-        </form.Field>
-      ))}
-      <form.Subscribe
-        selector={(state) => [state.isSubmitting, state.submissionAttempts, state.isValid] as const}
+      {props.fields.map((spec) => {
+        const state = field(spec.name);
+        return (
+          <TextField
+            key={spec.name}
+            {...state}
+            error={state.error ? t(state.error) : null}
+            label={spec.label}
+            type={spec.type ?? 'text'}
+            autoComplete={spec.autoComplete}
+            inputMode={spec.inputMode}
+            autoFocus={spec.autoFocus}
+            description={spec.description}
+          />
+        );
+      })}
+      {isBlocked && <Alert tone="error">{t('form.fixErrors')}</Alert>}
+      {props.error && !pending && (
+        <Alert tone="error">
+          {props.error}
+          {props.errorAction}
+        </Alert>
+      )}
+      {props.children}
+      <ActionButton
+        type="submit"
+        variant="primary"
+        isPending={pending}
+        pendingLabel={props.pendingLabel}
       >
-        {([isSubmitting, attempts, isValid]) => {
-          const pending = isSubmitting || Boolean(props.isPending);
-          return (
-            <>
-              {attempts > 0 && !isValid && <Alert tone="error">{t('form.fixErrors')}</Alert>}
-              {props.error && !pending && (
-                <Alert tone="error">
-                  {props.error}
-                  {props.errorAction}
-                </Alert>
-              )}
-              {props.children}
-              <Button type="submit" className="button primary" isPending={pending}>
-                {pending ? (
-                  <>
-                    <Spinner /> {props.pendingLabel}
-                  </>
-                ) : (
-                  props.submitLabel
-                )}
-              </Button>
-            </>
-          );
-        }}
-      </form.Subscribe>
-    </Form>
+        {props.submitLabel}
+      </ActionButton>
+    </form>
   );
 }

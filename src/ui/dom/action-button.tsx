@@ -1,0 +1,54 @@
+import type { ReactNode } from 'react';
+import { Spinner } from './spinner';
+
+interface ActionButtonProps {
+  children: ReactNode;
+  /** While pending the button shows a spinner and this label, and ignores presses. */
+  isPending?: boolean;
+  pendingLabel?: string;
+  onPress?: () => void;
+  type?: 'button' | 'submit';
+  variant?: 'primary' | 'secondary' | 'link';
+  wide?: boolean;
+}
+
+/**
+ * A button with a pending state. It stays focusable while pending (aria-disabled, not
+ * disabled) so keyboard users keep their place, and screen readers hear it is busy.
+ */
+export function ActionButton({
+  children,
+  isPending = false,
+  pendingLabel,
+  onPress,
+  type = 'button',
+  variant = 'secondary',
+  wide = false,
+}: ActionButtonProps) {
+  return (
+    <button
+      type={type}
+      className={['button', variant === 'secondary' ? '' : variant, wide ? 'wide' : '']
+        .filter(Boolean)
+        .join(' ')}
+      aria-disabled={isPending || undefined}
+      aria-busy={isPending || undefined}
+      data-pending={isPending || undefined}
+      onClick={(event) => {
+        if (isPending) {
+          event.preventDefault();
+          return;
+        }
+        onPress?.();
+      }}
+    >
+      {isPending ? (
+        <>
+          <Spinner /> {pendingLabel ?? children}
+        </>
+      ) : (
+        children
+      )}
+    </button>
+  );
+}
