@@ -1,6 +1,7 @@
 /**
  * Serves the built SPA next to the API: hashed files under /assets/ are cached forever, every
  * other file and the index.html fallback (client-side routes) are revalidated on each load.
+ * Brotli or gzip copies made at build time are sent to browsers that accept them.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,8 +24,9 @@ export function hasSpa(dir: string): boolean {
 /** Adds the SPA routes to `app`; returns false (and adds nothing) without `dir`/index.html. */
 export function mountSpa<E extends Env>(app: Hono<E>, dir: string): boolean {
   if (!hasSpa(dir)) return false;
-  const files = serveStatic<E>({ root: dir });
-  const index = serveStatic<E>({ root: dir, path: 'index.html' });
+  // The build writes .br/.gz beside each file (scripts/compress-dist.ts).
+  const files = serveStatic<E>({ root: dir, precompressed: true });
+  const index = serveStatic<E>({ root: dir, path: 'index.html', precompressed: true });
   // Returns the file's response, or undefined when serveStatic found nothing.
   const serve = async (
     handler: MiddlewareHandler<E>,
