@@ -5,6 +5,7 @@ import { passwordByCode, resetPassword } from '../api/users';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
 import { emailForm, lenient, optionalEmail, resetForm } from './-components/auth-schemas';
+import { authFields } from './-components/auth-fields';
 import { useAsyncAction } from './-components/use-async-action';
 import { useSessionForm } from './-components/use-session-form';
 
@@ -40,6 +41,7 @@ function ForgotPassword() {
     ),
   );
 
+  const fields = authFields(t);
   const codeStep = step === 'code' && email;
   return (
     <AuthCard
@@ -54,29 +56,7 @@ function ForgotPassword() {
           label={t('forgot.title')}
           schema={resetForm}
           defaultValues={{ code: '', password: '', confirmPassword: '' }}
-          fields={[
-            {
-              name: 'code',
-              label: t('form.code'),
-              autoComplete: 'one-time-code',
-              inputMode: 'numeric',
-              description: t('form.codeHint'),
-              autoFocus: true,
-            },
-            {
-              name: 'password',
-              label: t('form.newPassword'),
-              type: 'password',
-              autoComplete: 'new-password',
-              description: t('form.passwordHint'),
-            },
-            {
-              name: 'confirmPassword',
-              label: t('form.confirmPassword'),
-              type: 'password',
-              autoComplete: 'new-password',
-            },
-          ]}
+          fields={[fields.code, ...fields.newPassword(t('form.newPassword'))]}
           submitLabel={t('forgot.submit')}
           pendingLabel={t('forgot.pending')}
           error={change.error}
@@ -88,7 +68,7 @@ function ForgotPassword() {
           label={t('forgot.title')}
           schema={emailForm}
           defaultValues={{ email: email ?? '' }}
-          fields={[{ name: 'email', label: t('form.email'), type: 'email', autoComplete: 'email' }]}
+          fields={[fields.email]}
           submitLabel={t('forgot.send')}
           pendingLabel={t('forgot.sending')}
           error={request.error}

@@ -8,6 +8,7 @@ import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
 import { codeForm, emailForm, optionalEmail } from './-components/auth-schemas';
+import { authFields } from './-components/auth-fields';
 import { useAsyncAction } from './-components/use-async-action';
 import { useSessionForm } from './-components/use-session-form';
 
@@ -38,6 +39,7 @@ function Passwordless() {
     ),
   );
 
+  const fields = authFields(t);
   return (
     <AuthCard
       appName={t('app.name')}
@@ -52,16 +54,7 @@ function Passwordless() {
             label={t('passwordless.title')}
             schema={codeForm}
             defaultValues={{ code: '' }}
-            fields={[
-              {
-                name: 'code',
-                label: t('form.code'),
-                autoComplete: 'one-time-code',
-                inputMode: 'numeric',
-                description: t('form.codeHint'),
-                autoFocus: true,
-              },
-            ]}
+            fields={[fields.code]}
             submitLabel={t('passwordless.submit')}
             pendingLabel={t('passwordless.pending')}
             isPending={session.isBusy}
@@ -88,7 +81,7 @@ function Passwordless() {
           label={t('passwordless.title')}
           schema={emailForm}
           defaultValues={{ email: '' }}
-          fields={[{ name: 'email', label: t('form.email'), type: 'email', autoComplete: 'email' }]}
+          fields={[fields.email]}
           submitLabel={t('passwordless.send')}
           pendingLabel={t('passwordless.sending')}
           error={request.error}

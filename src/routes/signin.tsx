@@ -7,6 +7,7 @@ import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
 import { lenient, optionalEmail, safeRedirect, signinForm } from './-components/auth-schemas';
 import { describeError } from './-components/describe-error';
+import { authFields } from './-components/auth-fields';
 import { useSessionForm } from './-components/use-session-form';
 
 const searchSchema = z.object({
@@ -75,15 +76,7 @@ function SignIn() {
         label={t('signin.title')}
         schema={signinForm}
         defaultValues={{ email: search.email ?? '', password: '' }}
-        fields={[
-          { name: 'email', label: t('form.email'), type: 'email', autoComplete: 'email' },
-          {
-            name: 'password',
-            label: t('form.password'),
-            type: 'password',
-            autoComplete: 'current-password',
-          },
-        ]}
+        fields={[authFields(t).email, authFields(t).currentPassword]}
         submitLabel={t('signin.submit')}
         pendingLabel={t('signin.pending')}
         isPending={isBusy && action === 'signin'}

@@ -5,6 +5,7 @@ import { selectLastVerificationId } from '../machines/app-session';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
 import { signupForm } from './-components/auth-schemas';
+import { authFields } from './-components/auth-fields';
 import { useSessionForm } from './-components/use-session-form';
 
 export const Route = createFileRoute('/signup')({
@@ -41,22 +42,7 @@ function SignUp() {
         label={t('signup.title')}
         schema={signupForm}
         defaultValues={{ email: '', password: '', confirmPassword: '' }}
-        fields={[
-          { name: 'email', label: t('form.email'), type: 'email', autoComplete: 'email' },
-          {
-            name: 'password',
-            label: t('form.password'),
-            type: 'password',
-            autoComplete: 'new-password',
-            description: t('form.passwordHint'),
-          },
-          {
-            name: 'confirmPassword',
-            label: t('form.confirmPassword'),
-            type: 'password',
-            autoComplete: 'new-password',
-          },
-        ]}
+        fields={[authFields(t).email, ...authFields(t).newPassword(t('form.password'))]}
         submitLabel={t('signup.submit')}
         pendingLabel={t('signup.pending')}
         isPending={isBusy}

@@ -10,6 +10,7 @@ import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
 import { codeForm, lenient, optionalEmail } from './-components/auth-schemas';
+import { authFields } from './-components/auth-fields';
 import { useAsyncAction } from './-components/use-async-action';
 import { useSessionActor } from './-components/use-session';
 
@@ -76,16 +77,7 @@ function VerifyEmail() {
           label={t('verify.title')}
           schema={codeForm}
           defaultValues={{ code: search.code ?? '' }}
-          fields={[
-            {
-              name: 'code',
-              label: t('form.code'),
-              autoComplete: 'one-time-code',
-              inputMode: 'numeric',
-              description: t('form.codeHint'),
-              autoFocus: true,
-            },
-          ]}
+          fields={[authFields(t).code]}
           submitLabel={t('verify.submit')}
           pendingLabel={t('verify.pending')}
           error={confirm.error}

@@ -190,6 +190,40 @@ describe('accounts in the browser', () => {
   });
 });
 
+describe('an expired session', () => {
+  let shortLived: TestServer;
+  const REFRESH_TTL_S = 4;
+
+  beforeAll(async () => {
+    // Access tokens always inside the 30 s refresh margin, refresh families that die fast.
+    shortLived = await startServer({
+      ACCESS_TOKEN_TTL: '1',
+      REFRESH_TOKEN_TTL: String(REFRESH_TTL_S),
+    });
+  });
+  afterAll(() => shortLived?.stop());
+
+  it('is sent to /signin?reason=login_required once its refresh token expires', async () => {
+    const page = await newPage();
+    await page.goto(`${shortLived.url}/signin`);
+    const signedInAt = Date.now();
+    await page.getByLabel('E-mail').fill('admin@avatar.studio');
+    await page.getByLabel('Password').fill('avatar-studio-admin');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByText('Total').waitFor();
+    await page.waitForTimeout(Math.max(0, signedInAt + REFRESH_TTL_S * 1000 + 500 - Date.now()));
+    const refreshAnswer = page.waitForResponse((r) => r.url().endsWith('/v1/auth/refresh'));
+    await page.reload();
+    expect(await (await refreshAnswer).json()).toMatchObject({
+      status: 401,
+      message: 'Refresh token expired',
+    });
+    await page.waitForURL(/\/signin\?reason=login_required/);
+    await page.getByText('Your session has ended. Please sign in again.').waitFor();
+    await page.close();
+  });
+});
+
 /** Replaces the stored access token with one that expired a minute ago (same claims). */
 async function expireStoredToken(page: Page, replace: { refreshToken?: string } = {}) {
   await page.evaluate((replace) => {
