@@ -123,3 +123,54 @@ export const devMailSchema = z.object({
   sentAt: z.string(),
 });
 export type DevMail = z.infer<typeof devMailSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Lists (spec §3 list query/response, §7 "Lists"). Shared by every list endpoint and the list
+// machine. Query: page (>= 1), limit (1-100), order (`field` or `-field`), plus filter fields
+// (arrays repeat the parameter: ?type=hair&type=top).
+
+export const LIST_DEFAULT_LIMIT = 10;
+export const LIST_MAX_LIMIT = 100;
+
+export const paginationSchema = z.object({
+  page: z.number(),
+  limit: z.number(),
+  totalDocs: z.number(),
+  totalPages: z.number(),
+  hasNextPage: z.boolean(),
+});
+export type Pagination = z.infer<typeof paginationSchema>;
+
+/** A list answer: `{ data: [...], pagination }`; every row has an `id`. */
+export const listResponseSchema = <T extends z.core.$ZodType>(row: T) =>
+  z.object({ data: z.array(row), pagination: paginationSchema });
+
+/** Body of the order-update endpoints: the new 1-based position within the filtered list. */
+export const positionBodySchema = z.object({
+  position: z.number().check(z.int(), z.minimum(1)),
+  filter: z.optional(z.record(z.string(), z.unknown())),
+});
+
+export const genderSchema = z.enum(['male', 'female', 'unisex']);
+export type Gender = z.infer<typeof genderSchema>;
+
+export const tagSchema = z.object({ id: z.string(), name: z.string() });
+export type Tag = z.infer<typeof tagSchema>;
+
+export const applicationSchema = z.object({ id: z.string(), name: z.string() });
+export type Application = z.infer<typeof applicationSchema>;
+
+export const assetSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  gender: genderSchema,
+  iconUrl: z.nullable(z.string()),
+  modelUrl: z.nullable(z.string()),
+  locked: z.boolean(),
+  position: z.number(),
+  tags: z.array(tagSchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Asset = z.infer<typeof assetSchema>;
