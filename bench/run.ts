@@ -2,6 +2,7 @@
 // there is a baseline, the ratio against it measured in the same run.
 import { execSync } from 'node:child_process';
 import { buildReport } from './build-report';
+import { benchServerList } from './server-list';
 
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
@@ -29,3 +30,6 @@ if (signin) {
     `/signin budget: ${kib(signin.gzipBytes)} of ${kib(budget)} (${((signin.gzipBytes / budget) * 100).toFixed(0)}%)`,
   );
 }
+
+section('Server list latency with 100,000 assets (PGlite, in process)');
+await benchServerList();

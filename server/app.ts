@@ -6,10 +6,15 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { requireAbility, requireAuth, type AuthEnv } from './auth/middleware';
 import type { Deps } from './deps';
-import { errorResponse, onError } from './http/errors';
+import { errorResponse, fail, onError } from './http/errors';
+import { applicationAssetRoutes, applicationRoutes } from './routes/applications';
 import { assetRoutes } from './routes/assets';
 import { authRoutes } from './routes/auth';
+import { cageMeshRoutes } from './routes/cage-meshes';
 import { devRoutes } from './routes/dev';
+import { morphQueueRoutes, morphedAssetRoutes } from './routes/morphs';
+import { tagRoutes } from './routes/tags';
+import { userAssetRoutes } from './routes/user-assets';
 import { userRoutes } from './routes/users';
 import { mountSpa } from './static';
 
@@ -34,6 +39,12 @@ export function createApp(input: AppDeps) {
     }),
   );
 
+  // PostgreSQL text cannot hold NUL, so a %00 in a path or query value is refused up front.
+  app.use('*', async (c, next) => {
+    if (c.req.url.includes('%00')) fail(400, 'VALIDATION_ERROR', 'The URL must not contain %00');
+    await next();
+  });
+
   app.get('/healthz', async (c) => {
     try {
       await deps.db.query('SELECT 1');
@@ -46,11 +57,22 @@ export function createApp(input: AppDeps) {
 
   app.route('/v1/auth', authRoutes(deps));
   app.route('/v1/users', userRoutes(deps));
-  app.route('/v1/assets', assetRoutes(deps));
+  app.route('/v1/tags', tagRoutes(deps));
+  app.route('/v1/cage-meshes', cageMeshRoutes(deps));
+  app.route('/v1/user-assets', userAssetRoutes(deps));
 
   // Everything under /private/v1 is for roles with the PrivateApi ability (admin, developer).
   app.use('/private/v1/*', requireAuth(deps), requireAbility('access', 'PrivateApi'));
-  app.route('/private/v1/assets', assetRoutes(deps));
+  app.route('/private/v1/cage-meshes', cageMeshRoutes(deps, { createOnly: true }));
+  app.route('/private/v1/morphed-assets', morphedAssetRoutes(deps));
+  app.route('/private/v1/user-assets', userAssetRoutes(deps, { manage: true }));
+  // The same handlers on both mounts.
+  for (const prefix of ['/v1', '/private/v1']) {
+    app.route(`${prefix}/assets`, assetRoutes(deps));
+    app.route(`${prefix}/applications`, applicationRoutes(deps));
+    app.route(`${prefix}/application-assets`, applicationAssetRoutes(deps));
+    app.route(`${prefix}/morphed-asset-queue`, morphQueueRoutes(deps));
+  }
 
   if (deps.config.nodeEnv !== 'production' && deps.mailbox) {
     app.route('/dev', devRoutes(deps.mailbox));

@@ -5,9 +5,10 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 
-type SqlParam = string | number | boolean | Date | null | readonly string[];
+export type SqlParam = string | number | boolean | Date | null | readonly string[];
 
 export interface Db {
   /** Runs one statement with `$1`-style parameters. */
@@ -65,7 +66,9 @@ function isAlive(pid: number): boolean {
 /** Opens the embedded database persisted in `dir`, or an in-memory one when `dir` is undefined. */
 export async function createPgliteDb(dir?: string): Promise<Db> {
   const unlock = dir === undefined ? () => undefined : lockDataDir(dir);
-  const pglite = dir === undefined ? new PGlite() : new PGlite(dir);
+  // pg_trgm backs the trigram indexes of the list `search` filters (migration 002).
+  const extensions = { pg_trgm };
+  const pglite = dir === undefined ? new PGlite({ extensions }) : new PGlite(dir, { extensions });
   try {
     await pglite.waitReady;
   } catch (error) {

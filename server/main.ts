@@ -11,7 +11,7 @@ import { createPgDb, createPgliteDb, type Db } from './db';
 import { createDevMailbox, createSmtpTransport, type DevMailbox, type MailTransport } from './mail';
 import { pruneExpired } from './maintenance';
 import { migrate } from './migrate';
-import { seed } from './seed';
+import { DEMO_USER, seed } from './seed';
 import { hasSpa } from './static';
 
 const PRUNE_INTERVAL_MS = 3600 * 1000;
@@ -60,21 +60,24 @@ async function main(): Promise<void> {
   const app = createApp({ db, config, ...openMail(config) });
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
-    console.log(`Avatar Studio API listening on http://${host}:${info.port}`);
-    console.log(
-      `Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${join(config.dataDir, 'pg')}`}`,
-    );
     const defaults = config.adminDefaults.email || config.adminDefaults.password;
-    console.log(
+    // One write, so whoever reads the log sees the whole banner at once.
+    const banner = [
+      `Avatar Studio API listening on http://${host}:${info.port}`,
+      `Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${join(config.dataDir, 'pg')}`}`,
       `Admin: ${config.adminEmail} / ${config.adminPassword}` +
         (defaults ? ' (defaults: set ADMIN_EMAIL and ADMIN_PASSWORD to change)' : '') +
         (seeded.adminCreated ? '' : ' (account already existed: its stored password is kept)'),
-    );
+    ];
+    if (seeded.catalogueSeeded) {
+      banner.push(`Demo user: ${DEMO_USER.email} / ${DEMO_USER.password}`);
+    }
     if (!hasSpa(config.staticDir)) {
-      console.log(
+      banner.push(
         `No index.html in ${config.staticDir}: serving the API only (run npm run build).`,
       );
     }
+    console.log(banner.join('\n'));
   });
 
   let stopping = false;

@@ -48,8 +48,16 @@ describe('migrate', () => {
 describe('seed', () => {
   it('creates the admin and the demo assets once', async () => {
     const config = { adminEmail: ADMIN.email, adminPassword: ADMIN.password };
-    expect(await seed(testDb.db, config)).toEqual({ adminCreated: true, assetsSeeded: 300 });
-    expect(await seed(testDb.db, config)).toEqual({ adminCreated: false, assetsSeeded: 0 });
+    expect(await seed(testDb.db, config)).toEqual({
+      adminCreated: true,
+      assetsSeeded: 300,
+      catalogueSeeded: true,
+    });
+    expect(await seed(testDb.db, config)).toEqual({
+      adminCreated: false,
+      assetsSeeded: 0,
+      catalogueSeeded: false,
+    });
     const admin = await findUserByEmail(testDb.db, ADMIN.email);
     expect(admin).toMatchObject({ role: 'admin' });
     expect(admin?.verified_at).toBeInstanceOf(Date);

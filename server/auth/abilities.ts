@@ -3,14 +3,29 @@
  * claim, packed), so the client can hide what the server would refuse and the server can
  * authorize without a database read. See server/ROLES.md.
  */
-import { createMongoAbility, type MongoAbility, type RawRuleOf } from '@casl/ability';
+import {
+  createMongoAbility,
+  type ForcedSubject,
+  type MongoAbility,
+  type RawRuleOf,
+} from '@casl/ability';
 import { packRules, unpackRules, type PackRule } from '@casl/ability/extra';
 import type { Role } from '../../src/api/schemas';
 
 export type Action = 'manage' | 'create' | 'read' | 'update' | 'delete' | 'access';
 export type Subject =
-  'all' | 'Asset' | 'CageMesh' | 'Tag' | 'UserAsset' | 'User' | 'Application' | 'PrivateApi';
-export type AppAbility = MongoAbility<[Action, Subject]>;
+  | 'all'
+  | 'Asset'
+  | 'CageMesh'
+  | 'Tag'
+  | 'UserAsset'
+  | 'User'
+  | 'Application'
+  | 'MorphedAsset'
+  | 'PrivateApi';
+/** A record checked against conditions, e.g. `subject('UserAsset', { userId })`. */
+type SubjectRecord = ForcedSubject<Exclude<Subject, 'all'>> & { userId?: string; _id?: string };
+export type AppAbility = MongoAbility<[Action, Subject | SubjectRecord]>;
 type AppRule = RawRuleOf<AppAbility>;
 export type PackedRules = PackRule<AppRule>[];
 
@@ -22,7 +37,7 @@ function rulesFor(role: Role, userId: string): AppRule[] {
     case 'developer':
       return [
         { action: 'read', subject: 'all' },
-        { action: ['create', 'update'], subject: ['Asset', 'CageMesh', 'Tag'] },
+        { action: ['create', 'update'], subject: ['Asset', 'CageMesh', 'Tag', 'Application'] },
         { action: 'update', subject: 'User', conditions: { _id: userId } },
         { action: 'access', subject: 'PrivateApi' },
       ];

@@ -17,11 +17,17 @@ export async function readBody<T extends z.core.$ZodType>(
   }
   const text = await c.req.text();
   let json: unknown;
+  let hasNul = false;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(text, (_key, value: unknown) => {
+      if (typeof value === 'string' && value.includes('\0')) hasNul = true;
+      return value;
+    });
   } catch {
     fail(400, 'INVALID_JSON', 'The request body is not valid JSON');
   }
+  // PostgreSQL text cannot hold NUL; refuse it here instead of failing in the database.
+  if (hasNul) fail(400, 'VALIDATION_ERROR', 'body: Text must not contain NUL characters');
   return check(schema, json, 'body');
 }
 

@@ -1,0 +1,261 @@
+/**
+ * The one implementation of the list protocol (README "Lists"): query parsing (page, limit,
+ * order, filters), SQL where clauses from filter definitions, and the count + page queries.
+ * Every list endpoint describes itself as a `ListSpec`; field names reach SQL only through the
+ * spec's allow-lists, values only as parameters.
+ */
+import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, type Pagination } from '../src/api/schemas';
+import type { Db, SqlParam } from './db';
+import { fail } from './http/errors';
+
+/** Collects `$n` parameters while a statement is being assembled. */
+export class SqlParams {
+  readonly values: SqlParam[] = [];
+  /** Adds a value and returns its placeholder. */
+  add(value: SqlParam): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+export interface FilterDef {
+  /** Accepts several values (the parameter repeated); they reach SQL as one text[] parameter. */
+  multiple?: boolean;
+  /** The values allowed; anything else is a 400. */
+  values?: readonly string[];
+  /** The condition, given the placeholder of the value (text, or text[] when `multiple`). */
+  where: (placeholder: string) => string;
+  /** Turns the validated value into the parameter (e.g. a LIKE pattern). */
+  param?: (value: string) => SqlParam;
+}
+
+export interface ListSpec<Row> {
+  /** FROM clause, with the aliases the other fragments use. */
+  from: string;
+  /** SELECT list. */
+  columns: string;
+  /** Sortable fields (as clients name them) and their SQL expressions. */
+  orders: Record<string, string>;
+  /** `field` or `-field` used without an `order` parameter. */
+  defaultOrder: string;
+  /** The unique column that breaks ties so paging is deterministic. */
+  idColumn: string;
+  filters: Record<string, FilterDef>;
+  /** Filters a list query must carry (e.g. applicationId of application assets). */
+  requiredFilters?: readonly string[];
+  /** Maps a database row (typed by the spec's own row interface) to the wire row. */
+  toRow: (row: never) => Row;
+}
+
+export type FilterValues = Record<string, string[]>;
+
+export interface ListQuery {
+  page: number;
+  limit: number;
+  order: { field: string; descending: boolean };
+  filters: FilterValues;
+}
+
+export interface ListResult<Row> {
+  data: Row[];
+  pagination: Pagination;
+}
+
+const MAX_FILTER_VALUES = 100;
+const MAX_VALUE_LENGTH = 200;
+
+function invalid(message: string): never {
+  fail(400, 'VALIDATION_ERROR', message);
+}
+
+function single(name: string, values: readonly string[] | undefined): string | undefined {
+  if (values === undefined || values.length === 0) return undefined;
+  if (values.length > 1) invalid(`${name}: Give at most one value`);
+  return values[0];
+}
+
+function integer(name: string, raw: string | undefined, fallback: number, max?: number): number {
+  if (raw === undefined) return fallback;
+  const value = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= 1) || (max !== undefined && value > max)) {
+    invalid(`${name}: Expected an integer from 1${max === undefined ? '' : ` to ${max}`}`);
+  }
+  return value;
+}
+
+/** Parses `field` / `-field` against the spec's sortable fields. */
+function parseOrder(spec: ListSpec<unknown>, raw: string): ListQuery['order'] {
+  const descending = raw.startsWith('-');
+  const field = descending ? raw.slice(1) : raw;
+  if (!Object.hasOwn(spec.orders, field)) {
+    invalid(
+      `order: Sort by one of ${Object.keys(spec.orders).join(', ')} (prefix - for descending)`,
+    );
+  }
+  return { field, descending };
+}
+
+/**
+ * Validates filter values against the spec: unknown names, several values for a single-valued
+ * filter, values outside the allowed set and oversized input are 400s. Empty values are dropped.
+ */
+export function parseFilters(
+  spec: ListSpec<unknown>,
+  input: Record<string, readonly string[]>,
+): FilterValues {
+  const filters: FilterValues = {};
+  for (const [name, raw] of Object.entries(input)) {
+    const def = Object.hasOwn(spec.filters, name) ? spec.filters[name] : undefined;
+    if (!def) {
+      const known = Object.keys(spec.filters);
+      invalid(
+        `${name}: Unknown filter; this list accepts ${known.length > 0 ? known.join(', ') : 'none'}`,
+      );
+    }
+    const values = raw.filter((value) => value !== '');
+    if (values.length === 0) continue;
+    if (!def.multiple && values.length > 1) invalid(`${name}: Give at most one value`);
+    if (values.length > MAX_FILTER_VALUES) invalid(`${name}: At most ${MAX_FILTER_VALUES} values`);
+    for (const value of values) {
+      if (value.length > MAX_VALUE_LENGTH) invalid(`${name}: Values are at most 200 characters`);
+      if (def.values && !def.values.includes(value)) {
+        invalid(`${name}: Expected one of ${def.values.join(', ')}`);
+      }
+    }
+    filters[name] = values;
+  }
+  return filters;
+}
+
+/**
+ * Turns a JSON filter object (the `filter` of an order-update body) into the string values the
+ * query string would carry: scalars become one value, arrays several.
+ */
+export function filterFromJson(
+  spec: ListSpec<unknown>,
+  json: Record<string, unknown> | undefined,
+): FilterValues {
+  const input: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(json ?? {})) {
+    const items = Array.isArray(value) ? (value as unknown[]) : [value];
+    input[name] = items.flatMap((item) => {
+      if (item === null || item === undefined) return [];
+      if (typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean') {
+        return [String(item)];
+      }
+      invalid(`filter.${name}: Expected a string, number, boolean or an array of them`);
+    });
+  }
+  return parseFilters(spec, input);
+}
+
+/** Parses a list query string (`c.req.queries()`): page, limit, order and the spec's filters. */
+export function parseListQuery(
+  spec: ListSpec<unknown>,
+  query: Record<string, string[]>,
+): ListQuery {
+  const { page, limit, order, ...rest } = query;
+  const parsed: ListQuery = {
+    page: integer('page', single('page', page), 1),
+    limit: integer('limit', single('limit', limit), LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT),
+    order: parseOrder(spec, single('order', order) ?? spec.defaultOrder),
+    filters: parseFilters(spec, rest),
+  };
+  for (const name of spec.requiredFilters ?? []) {
+    if (!parsed.filters[name]) invalid(`${name}: Required`);
+  }
+  return parsed;
+}
+
+/** The SQL conditions of `filters` (ANDed by the caller), with their values added to `params`. */
+export function filterConditions(
+  spec: ListSpec<unknown>,
+  filters: FilterValues,
+  params: SqlParams,
+): string[] {
+  return Object.entries(filters).map(([name, values]) => {
+    const def = spec.filters[name]!;
+    const convert = def.param ?? ((value: string) => value);
+    const placeholder = def.multiple
+      ? params.add(values.map((value) => String(convert(value))))
+      : params.add(convert(values[0]!));
+    return `(${def.where(placeholder)})`;
+  });
+}
+
+/** `ORDER BY` for a parsed order: the sort expression, then the id in the same direction. */
+export function orderBy(spec: ListSpec<unknown>, order: ListQuery['order']): string {
+  const direction = order.descending ? 'DESC' : 'ASC';
+  return `${spec.orders[order.field]!} ${direction}, ${spec.idColumn} ${direction}`;
+}
+
+/** Extra conditions of one endpoint (e.g. the user of a user's assets), adding their params. */
+export type ListScope = (params: SqlParams) => string[];
+
+/** Runs the count and the page query of a list. */
+export async function runList<Row>(
+  db: Db,
+  spec: ListSpec<Row>,
+  query: ListQuery,
+  scope?: ListScope,
+): Promise<ListResult<Row>> {
+  const params = new SqlParams();
+  const conditions = [...(scope?.(params) ?? []), ...filterConditions(spec, query.filters, params)];
+  const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+  const countParams = [...params.values];
+  const limit = params.add(query.limit);
+  const offset = params.add((query.page - 1) * query.limit);
+  const [count, page] = await Promise.all([
+    db.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM ${spec.from} ${where}`,
+      countParams,
+    ),
+    db.query<never>(
+      `SELECT ${spec.columns} FROM ${spec.from} ${where}
+       ORDER BY ${orderBy(spec, query.order)} LIMIT ${limit} OFFSET ${offset}`,
+      params.values,
+    ),
+  ]);
+  const totalDocs = count.rows[0]?.total ?? 0;
+  const totalPages = Math.ceil(totalDocs / query.limit);
+  return {
+    data: page.rows.map(spec.toRow),
+    pagination: {
+      page: query.page,
+      limit: query.limit,
+      totalDocs,
+      totalPages,
+      hasNextPage: query.page < totalPages,
+    },
+  };
+}
+
+// Filter builders shared by the specs.
+
+/** `search`: case-insensitive substring match (served by the trigram indexes). */
+export function searchFilter(column: string): FilterDef {
+  return {
+    where: (p) => `${column} ILIKE ${p}`,
+    param: (value) => `%${value.replace(/[\\%_]/g, (char) => `\\${char}`)}%`,
+  };
+}
+
+/** A column equal to any of the given values. */
+export function anyOfFilter(column: string, values?: readonly string[]): FilterDef {
+  return { multiple: true, values, where: (p) => `${column} = ANY(${p}::text[])` };
+}
+
+/** `true` / `false`. */
+export function booleanFilter(column: string): FilterDef {
+  return { values: ['true', 'false'], where: (p) => `${column} = ${p}::boolean` };
+}
+
+/** Timestamps as the API shows them. */
+export function isoString(value: unknown): string {
+  return value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
+}
+
+/** Optional timestamps. */
+export function isoOrNull(value: unknown): string | null {
+  return value === null || value === undefined ? null : isoString(value);
+}

@@ -1,0 +1,114 @@
+/**
+ * /v1/cage-meshes (and POST /private/v1/cage-meshes): the body meshes assets are fitted to.
+ */
+import { Hono } from 'hono';
+import {
+  cageMeshCreateBodySchema,
+  cageMeshPatchBodySchema,
+  genderSchema,
+  type CageMesh,
+  type Gender,
+} from '../../src/api/schemas';
+import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import type { Db } from '../db';
+import type { Deps } from '../deps';
+import { fail } from '../http/errors';
+import { readBody } from '../http/validate';
+import { newId } from '../ids';
+import {
+  anyOfFilter,
+  isoString,
+  parseListQuery,
+  runList,
+  searchFilter,
+  type ListSpec,
+} from '../list';
+
+interface CageMeshDbRow {
+  id: string;
+  name: string;
+  gender: Gender;
+  body_type: string | null;
+  model_url: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const cageMeshListSpec: ListSpec<CageMesh> = {
+  from: 'cage_meshes m',
+  columns: 'm.id, m.name, m.gender, m.body_type, m.model_url, m.created_at, m.updated_at',
+  orders: { name: 'm.name', createdAt: 'm.created_at', updatedAt: 'm.updated_at' },
+  defaultOrder: 'name',
+  idColumn: 'm.id',
+  filters: {
+    search: searchFilter('m.name'),
+    gender: anyOfFilter('m.gender', genderSchema.options),
+  },
+  toRow: (row: CageMeshDbRow) => ({
+    id: row.id,
+    name: row.name,
+    gender: row.gender,
+    bodyType: row.body_type,
+    modelUrl: row.model_url,
+    createdAt: isoString(row.created_at),
+    updatedAt: isoString(row.updated_at),
+  }),
+};
+
+async function getCageMesh(db: Db, id: string): Promise<CageMesh> {
+  const { rows } = await db.query<CageMeshDbRow>(
+    `SELECT ${cageMeshListSpec.columns} FROM cage_meshes m WHERE m.id = $1`,
+    [id],
+  );
+  if (!rows[0]) fail(404, 'NOT_FOUND', `No cage mesh with id ${id}`);
+  return cageMeshListSpec.toRow(rows[0] as never);
+}
+
+/** Routes mounted at /v1/cage-meshes; `{ createOnly: true }` for /private/v1/cage-meshes. */
+export function cageMeshRoutes(deps: Deps, options: { createOnly?: boolean } = {}) {
+  const { db } = deps;
+  const app = new Hono<AuthEnv>();
+  app.use('*', requireAuth(deps));
+
+  app.post('/', requireAbility('create', 'CageMesh'), async (c) => {
+    const body = await readBody(c, cageMeshCreateBodySchema);
+    const id = newId();
+    await db.query(
+      `INSERT INTO cage_meshes (id, name, gender, body_type, model_url, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $6)`,
+      [id, body.name, body.gender, body.bodyType ?? null, body.modelUrl ?? null, deps.now()],
+    );
+    return c.json({ data: await getCageMesh(db, id) });
+  });
+  if (options.createOnly) return app;
+
+  app.get('/', requireAbility('read', 'CageMesh'), async (c) => {
+    const query = parseListQuery(cageMeshListSpec, c.req.queries());
+    return c.json(await runList(db, cageMeshListSpec, query));
+  });
+
+  app.get('/:id', requireAbility('read', 'CageMesh'), async (c) => {
+    return c.json({ data: await getCageMesh(db, c.req.param('id')) });
+  });
+
+  // Only the fields present in the body change; `null` clears bodyType or modelUrl.
+  app.patch('/:id', requireAbility('update', 'CageMesh'), async (c) => {
+    const body = await readBody(c, cageMeshPatchBodySchema);
+    const current = await getCageMesh(db, c.req.param('id'));
+    await db.query(
+      `UPDATE cage_meshes SET name = $2, gender = $3, body_type = $4, model_url = $5,
+         updated_at = $6 WHERE id = $1`,
+      [
+        current.id,
+        body.name ?? current.name,
+        body.gender ?? current.gender,
+        body.bodyType === undefined ? current.bodyType : body.bodyType,
+        body.modelUrl === undefined ? current.modelUrl : body.modelUrl,
+        deps.now(),
+      ],
+    );
+    return c.json({ data: await getCageMesh(db, current.id) });
+  });
+
+  return app;
+}

@@ -1,0 +1,106 @@
+/**
+ * Assets assigned to users: GET /v1/user-assets/{userId} and, under /private/v1, also adding
+ * and removing assignments. users.assets mirrors user_assets in the same transaction.
+ */
+import { Hono, type Context } from 'hono';
+import { subject } from '@casl/ability';
+import { userAssetsBodySchema, type Asset, type UserAssetsResult } from '../../src/api/schemas';
+import { requireAuth, type AuthEnv } from '../auth/middleware';
+import type { Db } from '../db';
+import type { Deps } from '../deps';
+import { fail } from '../http/errors';
+import { readBody } from '../http/validate';
+import { parseListQuery, runList, type ListSpec } from '../list';
+import { findUserById } from '../users';
+import { assetListSpec } from './assets';
+
+const { search, type } = assetListSpec.filters;
+const userAssetListSpec: ListSpec<Asset> = {
+  ...assetListSpec,
+  orders: { name: 'a.name', createdAt: 'a.created_at' },
+  defaultOrder: 'name',
+  filters: { search: search!, type: type! },
+};
+
+/** The user of the path, after checking the caller may `action` its assets (404 unknown). */
+async function targetUser(
+  deps: Deps,
+  c: Context<AuthEnv>,
+  action: 'read' | 'update',
+): Promise<string> {
+  const userId = c.req.param('userId') ?? '';
+  // Own assets for users and anonymous users, any for roles with unconditioned rules.
+  if (!c.get('auth').ability.can(action, subject('UserAsset', { userId }))) {
+    fail(403, 'FORBIDDEN', `Your role may not ${action} the assets of this user`);
+  }
+  if (!(await findUserById(deps.db, userId))) fail(404, 'NOT_FOUND', `No user with id ${userId}`);
+  return userId;
+}
+
+/** Rewrites users.assets from user_assets (oldest assignment first). */
+async function syncUserAssets(tx: Db, userId: string): Promise<UserAssetsResult> {
+  const { rows } = await tx.query<{ assets: string[] }>(
+    `UPDATE users SET assets = ARRAY(
+       SELECT asset_id FROM user_assets WHERE user_id = $1 ORDER BY created_at, asset_id)
+     WHERE id = $1 RETURNING assets`,
+    [userId],
+  );
+  return { userId, assetIds: rows[0]?.assets ?? [] };
+}
+
+/** Routes mounted at /v1/user-assets; `{ manage: true }` adds POST and DELETE (private). */
+export function userAssetRoutes(deps: Deps, options: { manage?: boolean } = {}) {
+  const { db } = deps;
+  const app = new Hono<AuthEnv>();
+  app.use('*', requireAuth(deps));
+
+  app.get('/:userId', async (c) => {
+    const userId = await targetUser(deps, c, 'read');
+    const query = parseListQuery(userAssetListSpec, c.req.queries());
+    const scope = (params: { add(value: string): string }) => [
+      `EXISTS (SELECT 1 FROM user_assets x WHERE x.asset_id = a.id AND x.user_id = ${params.add(userId)})`,
+    ];
+    return c.json(await runList(db, userAssetListSpec, query, scope));
+  });
+  if (!options.manage) return app;
+
+  // Unknown asset ids are refused as a whole (400 naming them) so nothing is half-applied.
+  app.post('/:userId', async (c) => {
+    const userId = await targetUser(deps, c, 'update');
+    const { assetIds } = await readBody(c, userAssetsBodySchema);
+    const data = await db.transaction(async (tx) => {
+      const { rows } = await tx.query<{ id: string }>(
+        'SELECT id FROM assets WHERE id = ANY($1::text[])',
+        [assetIds],
+      );
+      const known = new Set(rows.map((row) => row.id));
+      const unknown = assetIds.filter((id) => !known.has(id));
+      if (unknown.length > 0) {
+        fail(400, 'VALIDATION_ERROR', `assetIds: Unknown assets ${unknown.join(', ')}`);
+      }
+      await tx.query(
+        `INSERT INTO user_assets (user_id, asset_id, created_at)
+         SELECT $1, id, $3 FROM unnest($2::text[]) AS id ON CONFLICT DO NOTHING`,
+        [userId, assetIds, deps.now()],
+      );
+      return syncUserAssets(tx, userId);
+    });
+    return c.json({ data });
+  });
+
+  // Removing an asset the user does not have is a no-op.
+  app.delete('/:userId', async (c) => {
+    const userId = await targetUser(deps, c, 'update');
+    const { assetIds } = await readBody(c, userAssetsBodySchema);
+    const data = await db.transaction(async (tx) => {
+      await tx.query('DELETE FROM user_assets WHERE user_id = $1 AND asset_id = ANY($2::text[])', [
+        userId,
+        assetIds,
+      ]);
+      return syncUserAssets(tx, userId);
+    });
+    return c.json({ data });
+  });
+
+  return app;
+}

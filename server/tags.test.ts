@@ -1,0 +1,112 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assetSchema, listResponseSchema, tagRowSchema } from '../src/api/schemas';
+import { dataOf, expectError, useTestApp } from './test-app';
+
+const t = useTestApp();
+let admin = '';
+let developer = '';
+let user = '';
+beforeAll(async () => {
+  admin = (await t.loginAs('admin')).token;
+  developer = (await t.loginAs('developer')).token;
+  user = (await t.signUp()).token;
+});
+
+const tagList = listResponseSchema(tagRowSchema);
+const put = (path: string, body: unknown, token?: string) =>
+  t.request('PUT', path, { body, token });
+const tagOf = (response: Parameters<typeof dataOf>[0]) => tagRowSchema.parse(dataOf(response));
+
+async function someAssetId(): Promise<string> {
+  const { rows } = await t.db.query<{ id: string }>(
+    'SELECT id FROM assets ORDER BY position LIMIT 1',
+  );
+  return rows[0]!.id;
+}
+
+describe('GET /v1/tags', () => {
+  it('lists the seeded tags with their asset counts', async () => {
+    const page = tagList.parse((await t.get('/v1/tags?limit=100', user)).body);
+    expect(page.pagination.totalDocs).toBe(12);
+    const names = page.data.map((tag) => tag.name);
+    expect(names).toEqual([...names].sort());
+    const { rows } = await t.db.query<{ tag_id: string; count: number }>(
+      'SELECT tag_id, count(*)::int AS count FROM asset_tags GROUP BY tag_id',
+    );
+    for (const tag of page.data) {
+      expect(tag.assetCount).toBe(rows.find((row) => row.tag_id === tag.id)?.count ?? 0);
+    }
+    const byCount = tagList.parse((await t.get('/v1/tags?order=-assetCount&limit=100', user)).body);
+    const counts = byCount.data.map((tag) => tag.assetCount);
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    const search = tagList.parse((await t.get('/v1/tags?search=sci', user)).body);
+    expect(search.data.map((tag) => tag.name)).toEqual(['Sci-Fi']);
+  });
+
+  it('finds one by id (autocomplete) or answers 404', async () => {
+    const [first] = tagList.parse((await t.get('/v1/tags', user)).body).data;
+    expect(tagOf(await t.get(`/v1/tags/${first!.id}`, user))).toEqual(first);
+    expectError(await t.get('/v1/tags/nope', user), 404);
+  });
+
+  it('needs read Tag', async () => {
+    const anonymous = dataOf(await t.post('/v1/auth/signup', {})) as { token: string };
+    expectError(await t.get('/v1/tags', anonymous.token), 403);
+    expectError(await t.get('/v1/tags'), 401);
+  });
+});
+
+describe('tag writes', () => {
+  it('creates, refuses duplicates ignoring case, renames and deletes', async () => {
+    const tag = tagOf(await t.post('/v1/tags', { name: '  Neon Nights ' }, developer));
+    expect(tag).toMatchObject({ name: 'Neon Nights', assetCount: 0 });
+    expectError(await t.post('/v1/tags', { name: 'neon nights' }, developer), 409, 'CONFLICT');
+    expectError(await t.post('/v1/tags', { name: 'casual' }, developer), 409);
+    expectError(await t.post('/v1/tags', { name: '   ' }, developer), 400, 'VALIDATION_ERROR');
+    expectError(await t.post('/v1/tags', { name: 'x' }, user), 403);
+
+    const renamed = tagOf(await put(`/v1/tags/${tag.id}`, { name: 'Neon' }, developer));
+    expect(renamed.name).toBe('Neon');
+    expectError(await put(`/v1/tags/${tag.id}`, { name: 'WINTER' }, developer), 409);
+    expect(tagOf(await put(`/v1/tags/${tag.id}`, { name: 'neon' }, developer))).toMatchObject({
+      name: 'neon',
+    });
+    expectError(await put('/v1/tags/nope', { name: 'Other' }, developer), 404);
+    expectError(await put(`/v1/tags/${tag.id}`, {}, developer), 400);
+
+    // Delete takes it off its assets too.
+    const assetId = await someAssetId();
+    dataOf(await t.post('/v1/tags/set-tag', { assetId, tagId: tag.id }, developer));
+    expectError(await t.request('DELETE', `/v1/tags/${tag.id}`, { token: developer }), 403);
+    const deleted = tagOf(await t.request('DELETE', `/v1/tags/${tag.id}`, { token: admin }));
+    expect(deleted.assetCount).toBe(1);
+    const asset = assetSchema.parse(dataOf(await t.get(`/v1/assets/${assetId}`, admin)));
+    expect(asset.tags.map((x) => x.id)).not.toContain(tag.id);
+    expectError(await t.request('DELETE', `/v1/tags/${tag.id}`, { token: admin }), 404);
+  });
+
+  it('sets and removes a tag on an asset (idempotent)', async () => {
+    const tag = tagOf(await t.post('/v1/tags', { name: 'Glow' }, admin));
+    const assetId = await someAssetId();
+    for (let i = 0; i < 2; i += 1) {
+      const asset = assetSchema.parse(
+        dataOf(await t.post('/v1/tags/set-tag', { assetId, tagId: tag.id }, developer)),
+      );
+      expect(asset.tags.filter((x) => x.id === tag.id)).toEqual([{ id: tag.id, name: 'Glow' }]);
+    }
+    expect(tagOf(await t.get(`/v1/tags/${tag.id}`, user)).assetCount).toBe(1);
+    const filtered = listResponseSchema(assetSchema).parse(
+      (await t.get(`/v1/assets?tagId=${tag.id}`, user)).body,
+    );
+    expect(filtered.data.map((asset) => asset.id)).toEqual([assetId]);
+    const removed = assetSchema.parse(
+      dataOf(await t.post('/v1/tags/remove-tag', { assetId, tagId: tag.id }, developer)),
+    );
+    expect(removed.tags.map((x) => x.id)).not.toContain(tag.id);
+
+    expectError(await t.post('/v1/tags/set-tag', { assetId, tagId: 'nope' }, admin), 404);
+    expectError(await t.post('/v1/tags/set-tag', { assetId: 'nope', tagId: tag.id }, admin), 404);
+    expectError(await t.post('/v1/tags/set-tag', { assetId }, admin), 400);
+    expectError(await t.post('/v1/tags/remove-tag', { assetId, tagId: tag.id }, user), 403);
+  });
+});
