@@ -199,14 +199,9 @@ async function readJson(response: Response): Promise<unknown> {
   return text === '' ? undefined : JSON.parse(text);
 }
 
-/** Sends one API call and validates the `{ data }` envelope; rejects with ApiError only. */
-export async function apiRequest<S extends z.core.$ZodType, B = undefined>(
-  path: string,
-  schema: S,
-  options: RequestOptions<B> = {},
-): Promise<Outcome<B, z.output<S>>> {
+function toKyOptions<B>(options: RequestOptions<B>): Options {
   const { method = 'get', json, searchParams, auth = true, timeout, signal } = options;
-  const kyOptions: Options = {
+  return {
     method,
     context: { isPublic: !auth } satisfies RequestContext,
     ...(json === undefined ? {} : { json }),
@@ -214,8 +209,17 @@ export async function apiRequest<S extends z.core.$ZodType, B = undefined>(
     ...(timeout === undefined ? {} : { timeout }),
     ...(signal === undefined ? {} : { signal }),
   };
+}
+
+/** Sends one API call and validates the `{ data }` envelope; rejects with ApiError only. */
+export async function apiRequest<S extends z.core.$ZodType, B = undefined>(
+  path: string,
+  schema: S,
+  options: RequestOptions<B> = {},
+): Promise<Outcome<B, z.output<S>>> {
+  const { json } = options;
   try {
-    const response = await client(path, kyOptions);
+    const response = await client(path, toKyOptions(options));
     const body = await readJson(response);
     if (!response.ok) {
       // Only reachable for silent calls: the others were rejected by ky already.
@@ -224,6 +228,23 @@ export async function apiRequest<S extends z.core.$ZodType, B = undefined>(
     const { data } = z.parse(envelope(schema), body) as { data: z.output<S> };
     const silent = isPlainObject(json) && json.silent === true;
     return (silent ? { ok: true, status: response.status, data } : data) as Outcome<B, z.output<S>>;
+  } catch (error) {
+    throw toApiError(error);
+  }
+}
+
+/**
+ * Sends one API call and validates the whole answer, for answers that carry more than `data`
+ * (list pages have `pagination` beside it). No silent mode; rejects with ApiError only.
+ */
+export async function apiList<S extends z.core.$ZodType>(
+  path: string,
+  schema: S,
+  options: Omit<RequestOptions<never>, 'json'> = {},
+): Promise<z.output<S>> {
+  try {
+    const response = await client(path, toKyOptions(options));
+    return z.parse(schema, await readJson(response));
   } catch (error) {
     throw toApiError(error);
   }

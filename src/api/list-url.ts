@@ -1,0 +1,111 @@
+/**
+ * List state in the address query string (spec §2, §4, §5): `filter` (a JSON object), `order`
+ * (`field` or `-field`) and `page`. Built for TanStack Router's `validateSearch`, whose default
+ * parser has already JSON-decoded values that looked like JSON, so both forms are accepted.
+ */
+import { z } from 'zod/mini';
+import {
+  cleanFilter,
+  decodeOrder,
+  encodeOrder,
+  isFilterActive,
+  sortOf,
+  type ListFilter,
+  type ListOrder,
+} from './list-query';
+
+/** The list state the address carries. */
+export interface ListUrlState {
+  filter: ListFilter;
+  order: ListOrder;
+  page: number;
+}
+
+/** The search object written to the address; the router JSON-encodes `filter`. */
+export interface ListSearch {
+  filter?: ListFilter;
+  order?: string;
+  page?: number;
+}
+
+export interface ListSearchOptions {
+  /** Fields the list may be sorted by; an `order` on any other field falls back to the default. */
+  sortFields?: readonly string[];
+  defaultOrder?: ListOrder;
+}
+
+/** Only scalar and scalar-array values ever reach a request, whatever the list's schema allows. */
+const filterShape = z.record(
+  z.string(),
+  z.union([
+    z.string(),
+    z.number(),
+    z.boolean(),
+    z.null(),
+    z.array(z.union([z.string(), z.number(), z.boolean()])),
+  ]),
+);
+
+function parseFilter(raw: unknown, filterSchema: z.core.$ZodType): ListFilter {
+  if (raw === undefined || raw === '') return {};
+  try {
+    const value: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
+    z.parse(filterSchema, value);
+    // The list's schema validates; the generic shape keeps the type honest for what is kept.
+    return cleanFilter(z.parse(filterShape, value));
+  } catch (error) {
+    console.warn('Error parsing filters', error);
+    return {};
+  }
+}
+
+function parseOrder(raw: unknown, options: ListSearchOptions): ListOrder {
+  const fallback = options.defaultOrder ?? {};
+  if (typeof raw !== 'string') return fallback;
+  const order = decodeOrder(raw);
+  const field = sortOf(order)?.field;
+  if (field === undefined) return fallback;
+  return !options.sortFields || options.sortFields.includes(field) ? order : fallback;
+}
+
+function parsePage(raw: unknown): number {
+  const page = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  return typeof page === 'number' && Number.isInteger(page) && page >= 1 ? page : 1;
+}
+
+/**
+ * Reads list state from raw search params. A filter that is not JSON or does not fit
+ * `filterSchema` logs 'Error parsing filters' and counts as none; a malformed page is 1.
+ */
+export function parseListSearch(
+  raw: Record<string, unknown>,
+  filterSchema: z.core.$ZodType,
+  options: ListSearchOptions = {},
+): ListUrlState {
+  return {
+    filter: parseFilter(raw.filter, filterSchema),
+    order: parseOrder(raw.order, options),
+    page: parsePage(raw.page),
+  };
+}
+
+/** The search object for list state; infinite lists leave the page out, no filter drops the param. */
+export function toListSearch(
+  state: ListUrlState,
+  { mode }: { mode: 'paged' | 'infinite' },
+): ListSearch {
+  const order = encodeOrder(state.order);
+  return {
+    ...(isFilterActive(state.filter) ? { filter: cleanFilter(state.filter) } : {}),
+    ...(order === undefined ? {} : { order }),
+    ...(mode === 'paged' ? { page: state.page } : {}),
+  };
+}
+
+/** A `validateSearch` for a list route: raw params in, the normalised list search out. */
+export function listSearchValidator(
+  filterSchema: z.core.$ZodType,
+  options: ListSearchOptions & { mode: 'paged' | 'infinite' },
+): (raw: Record<string, unknown>) => ListSearch {
+  return (raw) => toListSearch(parseListSearch(raw, filterSchema, options), options);
+}

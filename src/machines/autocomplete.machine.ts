@@ -1,0 +1,254 @@
+/**
+ * The autocomplete filter (spec §3 filter definition, §4 "Autocomplete filter", §7, §8, §9):
+ * typing searches the configured endpoint (debounced 150 ms, 5 options, newest answer only),
+ * selected ids are looked up by id on start to show their labels, and every selection change
+ * is emitted as the filter's new value.
+ */
+import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import type { ApiErrorInfo } from '../api/errors';
+import type { ListFilter, ListQuery, ListRow } from '../api/list-query';
+import { anyRowSchema, fetchList, findById } from '../api/lists';
+
+/** Spec §9. */
+export const AUTOCOMPLETE_LIMIT = 5;
+export const AUTOCOMPLETE_DEBOUNCE_MS = 150;
+export const DEFAULT_SEARCH_FIELD = 'search';
+export const DEFAULT_DISPLAY_FIELD = 'name';
+
+/** A filter value: one id, or a list of ids when `multiple`. */
+export type AutocompleteValue = string | readonly string[] | null | undefined;
+
+export interface AutocompleteInput {
+  endpoint: string;
+  /** Where `GET <findByIdEndpoint>/{id}` reads a selected row; defaults to `endpoint`. */
+  findByIdEndpoint?: string;
+  searchField?: string;
+  displayField?: string;
+  extraQueryParams?: ListFilter;
+  multiple?: boolean;
+  value?: AutocompleteValue;
+}
+
+export interface AutocompleteOption {
+  value: string;
+  label: string;
+}
+
+export interface AutocompleteContext {
+  endpoint: string;
+  findByIdEndpoint: string;
+  searchField: string;
+  displayField: string;
+  extraQueryParams: ListFilter;
+  multiple: boolean;
+  text: string;
+  options: AutocompleteOption[];
+  /** The last search answered nothing: the UI shows "No Results". */
+  noResults: boolean;
+  /** Labels start as the ids and are replaced once the find-by-id calls answer. */
+  selected: AutocompleteOption[];
+  error: ApiErrorInfo | null;
+}
+
+export type AutocompleteEvent =
+  | { type: 'TYPE'; text: string }
+  | { type: 'SELECT'; option: AutocompleteOption }
+  | { type: 'REMOVE'; value: string }
+  | { type: 'CLEAR' }
+  /** The value changed from outside (Clear Filters, the address): labels are looked up again. */
+  | { type: 'SET_VALUE'; value: AutocompleteValue };
+
+/** The new filter value after each selection change. */
+export type AutocompleteEmitted = { type: 'VALUE_CHANGED'; value: string | string[] | null };
+
+export interface SearchInput {
+  endpoint: string;
+  query: ListQuery;
+}
+
+export interface FindSelectedInput {
+  endpoint: string;
+  ids: string[];
+}
+
+/** The ids of a value; spec §8: a multiple autocomplete given a non-array warns and wraps it. */
+export function selectedIds(value: AutocompleteValue, multiple: boolean): string[] {
+  if (value === null || value === undefined || value === '') return [];
+  if (typeof value === 'string') {
+    if (multiple)
+      console.warn('Autocomplete: the value of a multiple autocomplete must be an array', value);
+    return [value];
+  }
+  return multiple ? [...value] : value.slice(0, 1);
+}
+
+/** An option for a row: its id and the display field (the id when that is missing). */
+export function toOption(row: ListRow, displayField: string): AutocompleteOption {
+  const label = (row as unknown as Record<string, unknown>)[displayField];
+  return {
+    value: row.id,
+    label: typeof label === 'string' || typeof label === 'number' ? String(label) : row.id,
+  };
+}
+
+const valueOf = (context: AutocompleteContext): string | string[] | null => {
+  const ids = context.selected.map((option) => option.value);
+  return context.multiple ? ids : (ids[0] ?? null);
+};
+
+const errorInfo = (error: unknown): ApiErrorInfo => {
+  const { status, code, message } = (error ?? {}) as Partial<ApiErrorInfo>;
+  return {
+    status: status ?? 'FETCH_ERROR',
+    code: code ?? 'UNKNOWN_ERROR',
+    message: message ?? String(error),
+  };
+};
+
+const placeholders = (ids: readonly string[]) => ids.map((id) => ({ value: id, label: id }));
+
+export const autocompleteMachine = setup({
+  types: {
+    context: {} as AutocompleteContext,
+    events: {} as AutocompleteEvent,
+    input: {} as AutocompleteInput,
+    emitted: {} as AutocompleteEmitted,
+  },
+  delays: { DEBOUNCE: AUTOCOMPLETE_DEBOUNCE_MS },
+  actors: {
+    search: fromPromise<ListRow[], SearchInput>(async ({ input, signal }) => {
+      const answer = await fetchList(input.endpoint, input.query, anyRowSchema, { signal });
+      return answer.data;
+    }),
+    // One find-by-id call per selected id (spec §7); an id that cannot be read keeps its id as label.
+    findSelected: fromPromise<ListRow[], FindSelectedInput>(async ({ input, signal }) => {
+      const results = await Promise.allSettled(
+        input.ids.map((id) => findById(input.endpoint, id, anyRowSchema, { signal })),
+      );
+      return results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    }),
+  },
+  actions: {
+    setText: assign(({ event }) => {
+      assertEvent(event, 'TYPE');
+      return { text: event.text };
+    }),
+    showOptions: assign(({ context }, rows: ListRow[]) => ({
+      options: rows.map((row) => toOption(row, context.displayField)),
+      noResults: rows.length === 0,
+      error: null,
+    })),
+    setError: assign((_, params: { error: unknown }) => ({ error: errorInfo(params.error) })),
+    labelSelected: assign(({ context }, rows: ListRow[]) => ({
+      selected: context.selected.map((option) => {
+        const row = rows.find((candidate) => candidate.id === option.value);
+        return row ? toOption(row, context.displayField) : option;
+      }),
+    })),
+    select: assign(({ context, event }) => {
+      assertEvent(event, 'SELECT');
+      if (!context.multiple) return { selected: [event.option] };
+      const known = context.selected.some((option) => option.value === event.option.value);
+      return { selected: known ? context.selected : [...context.selected, event.option] };
+    }),
+    remove: assign(({ context, event }) => {
+      assertEvent(event, 'REMOVE');
+      return { selected: context.selected.filter((option) => option.value !== event.value) };
+    }),
+    clear: assign({ selected: [] }),
+    adoptValue: assign(({ context, event }) => {
+      assertEvent(event, 'SET_VALUE');
+      return { selected: placeholders(selectedIds(event.value, context.multiple)) };
+    }),
+    emitValue: emit(({ context }) => ({ type: 'VALUE_CHANGED' as const, value: valueOf(context) })),
+  },
+  guards: {
+    hasSelection: ({ context }) => context.selected.length > 0,
+  },
+}).createMachine({
+  id: 'autocomplete',
+  context: ({ input }) => {
+    const multiple = input.multiple ?? false;
+    return {
+      endpoint: input.endpoint,
+      findByIdEndpoint: input.findByIdEndpoint ?? input.endpoint,
+      searchField: input.searchField ?? DEFAULT_SEARCH_FIELD,
+      displayField: input.displayField ?? DEFAULT_DISPLAY_FIELD,
+      extraQueryParams: input.extraQueryParams ?? {},
+      multiple,
+      text: '',
+      options: [],
+      noResults: false,
+      selected: placeholders(selectedIds(input.value, multiple)),
+      error: null,
+    };
+  },
+  type: 'parallel',
+  on: {
+    SELECT: { actions: ['select', 'emitValue'] },
+    REMOVE: { actions: ['remove', 'emitValue'] },
+    CLEAR: { actions: ['clear', 'emitValue'] },
+  },
+  states: {
+    labels: {
+      initial: 'checking',
+      on: { SET_VALUE: { target: '.checking', actions: 'adoptValue' } },
+      states: {
+        checking: { always: [{ guard: 'hasSelection', target: 'resolving' }, { target: 'ready' }] },
+        resolving: {
+          invoke: {
+            src: 'findSelected',
+            input: ({ context }): FindSelectedInput => ({
+              endpoint: context.findByIdEndpoint,
+              ids: context.selected.map((option) => option.value),
+            }),
+            onDone: {
+              target: 'ready',
+              actions: { type: 'labelSelected', params: ({ event }) => event.output },
+            },
+            onError: { target: 'ready' },
+          },
+        },
+        ready: {},
+      },
+    },
+    search: {
+      initial: 'idle',
+      on: { TYPE: { target: '.debouncing', actions: 'setText' } },
+      states: {
+        idle: {},
+        debouncing: { after: { DEBOUNCE: 'searching' } },
+        searching: {
+          // Re-entering on TYPE stops this read: a late answer of an older text is never shown.
+          invoke: {
+            src: 'search',
+            input: ({ context }): SearchInput => ({
+              endpoint: context.endpoint,
+              query: {
+                limit: AUTOCOMPLETE_LIMIT,
+                filter: { [context.searchField]: context.text, ...context.extraQueryParams },
+              },
+            }),
+            onDone: {
+              target: 'idle',
+              actions: { type: 'showOptions', params: ({ event }) => event.output },
+            },
+            onError: {
+              target: 'idle',
+              actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+      },
+    },
+  },
+});
+
+export type AutocompleteMachine = typeof autocompleteMachine;
+export type AutocompleteSnapshot = SnapshotFrom<AutocompleteMachine>;
+
+export const selectOptions = (snapshot: AutocompleteSnapshot) => snapshot.context.options;
+export const selectSelected = (snapshot: AutocompleteSnapshot) => snapshot.context.selected;
+export const selectNoResults = (snapshot: AutocompleteSnapshot) => snapshot.context.noResults;
+export const selectIsSearching = (snapshot: AutocompleteSnapshot) =>
+  !snapshot.matches({ search: 'idle' });

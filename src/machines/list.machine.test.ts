@@ -1,0 +1,700 @@
+/**
+ * Model-based tests: small abstract models of the spec §4/§5 list rules (no invokes or delays,
+ * so xstate/graph accepts them) generate paths; each path drives the real list machine on a
+ * simulated clock, with fake fetchPage/reorder actors whose calls the path's events settle.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { assign, createActor, fromPromise, setup, SimulatedClock } from 'xstate';
+import { createTestModel } from 'xstate/graph';
+import { ApiError } from '../api/errors';
+import type { ListRow } from '../api/list-query';
+import type { ListResponse } from '../api/lists';
+import {
+  LIST_DEBOUNCE_MS,
+  listMachine,
+  moveRow,
+  selectIsLoadingMore,
+  selectStatus,
+  type FetchPageInput,
+  type ListEmitted,
+  type ListInput,
+  type ReorderInput,
+} from './list.machine';
+
+// ---------------------------------------------------------------- the fake server
+
+interface Row extends ListRow {
+  name: string;
+  type: string;
+}
+
+/** 23 rows (3 pages of 10); the first 5 are tops (1 page); no row is hair. */
+const ROWS: Row[] = Array.from({ length: 23 }, (_, index) => ({
+  id: `r${String(index + 1).padStart(2, '0')}`,
+  name: `Row ${String(index + 1).padStart(2, '0')}`,
+  type: index < 5 ? 'top' : 'bottom',
+}));
+
+function serverAnswer({ query }: FetchPageInput): ListResponse {
+  const { page, limit, order, filter } = query;
+  const matching = ROWS.filter((row) => !filter.type || row.type === filter.type);
+  if (order.name === 'desc') matching.reverse();
+  const totalDocs = matching.length;
+  const totalPages = Math.ceil(totalDocs / limit);
+  return {
+    data: matching.slice((page - 1) * limit, page * limit),
+    pagination: { page, limit, totalDocs, totalPages, hasNextPage: page < totalPages },
+  };
+}
+
+const FAILURE = new ApiError({ status: 500, code: 'HTTP_500', message: 'Server error' });
+
+interface Deferred<I, O> {
+  input: I;
+  signal: AbortSignal;
+  settled: boolean;
+  settle: (outcome: { ok: O } | { error: Error }) => Promise<void>;
+}
+
+/** Lets the actor react to a settled promise; the simulated clock does not touch real timers. */
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function harness(input: Partial<ListInput> = {}) {
+  const fetches: Deferred<FetchPageInput, ListResponse>[] = [];
+  const reorders: Deferred<ReorderInput, unknown>[] = [];
+  const fake =
+    <I, O>(calls: Deferred<I, O>[]) =>
+    ({ input: callInput, signal }: { input: I; signal: AbortSignal }) =>
+      new Promise<O>((resolve, reject) => {
+        const call: Deferred<I, O> = {
+          input: callInput,
+          signal,
+          settled: false,
+          settle: async (outcome) => {
+            call.settled = true;
+            if ('ok' in outcome) resolve(outcome.ok);
+            else reject(outcome.error);
+            await flush();
+          },
+        };
+        calls.push(call);
+      });
+  const invalidateCache = vi.fn();
+  const clock = new SimulatedClock();
+  const actor = createActor(
+    listMachine.provide({
+      actors: {
+        fetchPage: fromPromise(fake<FetchPageInput, ListResponse>(fetches)),
+        reorder: fromPromise(fake<ReorderInput, unknown>(reorders)),
+      },
+      actions: { invalidateCache },
+    }),
+    {
+      input: { endpoint: 'v1/rows', reorder: { endpoint: 'v1/rows/{id}/position' }, ...input },
+      clock,
+    },
+  );
+  const emitted: ListEmitted[] = [];
+  actor.on('*', (event) => emitted.push(event));
+  actor.start();
+  /** Reads that are neither answered nor superseded. */
+  const live = () => fetches.filter((call) => !call.settled && !call.signal.aborted);
+  return {
+    actor,
+    clock,
+    fetches,
+    reorders,
+    emitted,
+    invalidateCache,
+    live,
+    context: () => actor.getSnapshot().context,
+    /** The one read in flight; fails the test when there are none or several. */
+    current: () => {
+      const calls = live();
+      expect(calls).toHaveLength(1);
+      return calls[0] as Deferred<FetchPageInput, ListResponse>;
+    },
+    lastReorder: () => {
+      const call = reorders.at(-1);
+      if (!call) throw new Error('no reorder was invoked');
+      return call;
+    },
+  };
+}
+
+type Harness = ReturnType<typeof harness>;
+
+// ---------------------------------------------------------------- paged mode: the model
+
+type FilterKind = 'none' | 'top' | 'hair';
+type SortKind = 'none' | 'desc' | 'asc';
+
+interface ModelContext {
+  page: number;
+  filter: FilterKind;
+  sort: SortKind;
+  totalPages: number;
+  totalDocs: number;
+  /** Simulated ms since the last change while a request waits for its debounce. */
+  elapsed: number;
+  /** The page the read in flight asks for (a clamp can re-read another one). */
+  reading: number;
+  /** Whether a read is in flight (a change supersedes it). */
+  inFlight: boolean;
+  /** Whether a superseded read is still unanswered; it answers late, just before the newest. */
+  superseded: boolean;
+  /** The optimistic change shown on top of the server's rows. */
+  moved: 'none' | 'drag' | 'last';
+}
+
+type ModelEvent = {
+  type:
+    | 'HALF_TICK'
+    | 'ANSWER'
+    | 'FAIL'
+    | 'RETRY'
+    | 'FILTER_TOP'
+    | 'FILTER_HAIR'
+    | 'CLEAR_FILTERS'
+    | 'SORT_NAME'
+    | 'NEXT_PAGE'
+    | 'PAGE_99'
+    | 'DRAG'
+    | 'MENU_LAST'
+    | 'MENU_BELOW'
+    | 'REORDER_OK'
+    | 'REORDER_FAIL';
+};
+
+/** HALF_TICK first moves the clock to 1 ms before the debounce ends, then over it. */
+const JUST_BEFORE_MS = LIST_DEBOUNCE_MS - 1;
+const LIMIT = 10;
+
+const modelQuery = (m: { filter: FilterKind; sort?: SortKind }, page: number): FetchPageInput => ({
+  endpoint: 'v1/rows',
+  rowSchema: undefined as never,
+  query: {
+    page,
+    limit: LIMIT,
+    order: m.sort === undefined || m.sort === 'none' ? {} : { name: m.sort },
+    filter: m.filter === 'none' ? {} : { type: m.filter },
+  },
+  fresh: false,
+});
+
+const clamp = (page: number, totalPages: number) =>
+  Math.max(1, totalPages > 0 ? Math.min(page, totalPages) : page);
+
+/** The spec §4 answer rule: totals only when > 0, a page beyond the end is read again. */
+const answered = (m: ModelContext) => {
+  const { pagination } = serverAnswer(modelQuery(m, m.reading));
+  const totalPages = pagination.totalPages > 0 ? pagination.totalPages : m.totalPages;
+  const totalDocs = pagination.totalDocs > 0 ? pagination.totalDocs : m.totalDocs;
+  const page = clamp(m.page, totalPages);
+  return { totalPages, totalDocs, page, rereads: m.reading > page };
+};
+
+const rowsOnPage = (m: ModelContext) => serverAnswer(modelQuery(m, m.page)).data;
+
+const nextSort = (sort: SortKind): SortKind => (sort === 'desc' ? 'asc' : 'desc');
+
+/** A query change: page 1 for a new filter or sort, and the debounce starts over. */
+const change = (update: (m: ModelContext) => Partial<ModelContext>) =>
+  assign<ModelContext, ModelEvent, undefined, ModelEvent, never>(({ context }) => ({
+    ...update(context),
+    elapsed: 0,
+    superseded: context.superseded || context.inFlight,
+    inFlight: false,
+    moved: 'none' as const,
+  }));
+
+/** The query-change transitions of the model, aimed at the state that waits for the debounce. */
+const queryChanges = (target: string) =>
+  ({
+    FILTER_TOP: {
+      guard: { type: 'filterChanges', params: 'top' },
+      target,
+      actions: change(() => ({ filter: 'top', page: 1 })),
+    },
+    FILTER_HAIR: {
+      guard: { type: 'filterChanges', params: 'hair' },
+      target,
+      actions: change(() => ({ filter: 'hair', page: 1 })),
+    },
+    CLEAR_FILTERS: {
+      guard: { type: 'filterChanges', params: 'none' },
+      target,
+      actions: change(() => ({ filter: 'none', page: 1 })),
+    },
+    SORT_NAME: {
+      target,
+      actions: change((m) => ({ sort: nextSort(m.sort), page: 1 })),
+    },
+    NEXT_PAGE: {
+      guard: { type: 'pageChanges', params: 0 },
+      target,
+      actions: change((m) => ({ page: clamp(m.page + 1, m.totalPages) })),
+    },
+    PAGE_99: {
+      guard: { type: 'pageChanges', params: 99 },
+      target,
+      actions: change((m) => ({ page: clamp(99, m.totalPages) })),
+    },
+  }) as const;
+
+const paged = setup({
+  types: { context: {} as ModelContext, events: {} as ModelEvent },
+  guards: {
+    filterChanges: ({ context }, kind: FilterKind) => context.filter !== kind,
+    // "Next" needs a known end, or the model would page on forever before the first answer.
+    pageChanges: ({ context }, page: number) =>
+      page === 0
+        ? context.totalPages > 0 && clamp(context.page + 1, context.totalPages) !== context.page
+        : clamp(page, context.totalPages) !== context.page,
+    halfway: ({ context }) => context.elapsed === 0,
+    rereads: ({ context }) => answered(context).rereads,
+    hasRows: ({ context }) => rowsOnPage(context).length > 0,
+    canDrag: ({ context }) => rowsOnPage(context).length >= 3,
+    leavesPage: ({ context }) => context.moved === 'last' && context.page < context.totalPages,
+  },
+}).createMachine({
+  id: 'pagedModel',
+  context: {
+    page: 1,
+    filter: 'none',
+    sort: 'none',
+    totalPages: 0,
+    totalDocs: 0,
+    elapsed: 0,
+    reading: 1,
+    inFlight: false,
+    superseded: false,
+    moved: 'none',
+  },
+  initial: 'uninitialized',
+  on: {
+    ...queryChanges('.debouncing'),
+  },
+  states: {
+    uninitialized: {
+      on: {
+        HALF_TICK: [
+          {
+            guard: 'halfway',
+            target: 'uninitialized',
+            actions: assign({ elapsed: JUST_BEFORE_MS }),
+          },
+          { target: 'fetching', actions: assign(({ context }) => ({ reading: context.page })) },
+        ],
+        // A change before the first read only restarts its debounce.
+        ...queryChanges('uninitialized'),
+      },
+    },
+    debouncing: {
+      on: {
+        HALF_TICK: [
+          { guard: 'halfway', target: 'debouncing', actions: assign({ elapsed: JUST_BEFORE_MS }) },
+          { target: 'fetching', actions: assign(({ context }) => ({ reading: context.page })) },
+        ],
+      },
+    },
+    fetching: {
+      // Cleared by the answer, not on exit: a change must still see the read it supersedes.
+      entry: assign({ inFlight: true }),
+      on: {
+        ANSWER: [
+          {
+            guard: 'rereads',
+            target: 'fetching',
+            reenter: true,
+            actions: assign(({ context }) => {
+              const { totalPages, totalDocs, page } = answered(context);
+              return { totalPages, totalDocs, page, reading: page, superseded: false };
+            }),
+          },
+          {
+            target: 'success',
+            actions: assign(({ context }) => {
+              const { totalPages, totalDocs, page } = answered(context);
+              return {
+                totalPages,
+                totalDocs,
+                page,
+                moved: 'none' as const,
+                inFlight: false,
+                superseded: false,
+              };
+            }),
+          },
+        ],
+        FAIL: { target: 'error', actions: assign({ inFlight: false, superseded: false }) },
+      },
+    },
+    success: {
+      on: {
+        DRAG: { guard: 'canDrag', target: 'reordering', actions: assign({ moved: 'drag' }) },
+        MENU_LAST: { guard: 'hasRows', target: 'reordering', actions: assign({ moved: 'last' }) },
+        MENU_BELOW: { guard: 'hasRows', target: 'reordering', actions: assign({ moved: 'last' }) },
+      },
+    },
+    reordering: {
+      on: {
+        REORDER_OK: [
+          {
+            guard: 'leavesPage',
+            target: 'fetching',
+            actions: assign(({ context }) => ({ reading: context.page })),
+          },
+          { target: 'success' },
+        ],
+        REORDER_FAIL: { target: 'success', actions: assign({ moved: 'none' }) },
+      },
+    },
+    error: {
+      on: { RETRY: 'fetching' },
+    },
+  },
+});
+
+// ---------------------------------------------------------------- paged mode: checks and events
+
+type ModelSnapshot = { context: ModelContext };
+
+/** What the table shows: the server's page with the optimistic move on top. */
+function expectedRows(m: ModelContext): ListRow[] {
+  const rows = rowsOnPage(m);
+  if (m.moved === 'drag') return moveRow(rows, 0, 2);
+  if (m.moved === 'last') {
+    return m.page < m.totalPages ? rows.slice(1) : moveRow(rows, 0, rows.length);
+  }
+  return rows;
+}
+
+function expectQuery(h: Harness, m: ModelContext) {
+  const { page, limit, order, filter } = h.context();
+  expect({ page, limit, order, filter }).toEqual(modelQuery(m, m.page).query);
+}
+
+function pagedChecks(h: Harness) {
+  const waiting =
+    (status: 'uninitialized' | 'loading') =>
+    ({ context: m }: ModelSnapshot) => {
+      expect(selectStatus(h.actor.getSnapshot())).toBe(status);
+      expectQuery(h, m);
+      // Debounced: nothing is asked until the input has been still for 250 ms.
+      expect(h.live()).toEqual([]);
+    };
+  const shown = ({ context: m }: ModelSnapshot) => {
+    expectQuery(h, m);
+    expect(h.context().rows).toEqual(expectedRows(m));
+    expect(h.context().totalPages).toBe(m.totalPages);
+    expect(h.context().totalDocs).toBe(m.totalDocs);
+    expect(h.context().error).toBeNull();
+  };
+  return {
+    uninitialized: waiting('uninitialized'),
+    debouncing: waiting('loading'),
+    fetching: ({ context: m }: ModelSnapshot) => {
+      expect(selectStatus(h.actor.getSnapshot())).toBe('loading');
+      expectQuery(h, m);
+      expect(h.current().input.query).toEqual(modelQuery(m, m.reading).query);
+    },
+    success: (snapshot: ModelSnapshot) => {
+      expect(h.actor.getSnapshot().matches({ success: 'idle' })).toBe(true);
+      shown(snapshot);
+      expect(h.live()).toEqual([]);
+    },
+    reordering: (snapshot: ModelSnapshot) => {
+      expect(h.actor.getSnapshot().matches({ success: 'reordering' })).toBe(true);
+      shown(snapshot);
+      const m = snapshot.context;
+      const offset = (m.page - 1) * LIMIT;
+      expect(h.lastReorder().input).toEqual({
+        endpoint: 'v1/rows/{id}/position',
+        id: rowsOnPage(m)[0]?.id,
+        // Drag: row 1 of the page to its third place; menu: past the end means last place.
+        position: m.moved === 'drag' ? offset + 3 : m.totalDocs,
+        filter: modelQuery(m, 1).query.filter,
+      });
+    },
+    error: ({ context: m }: ModelSnapshot) => {
+      expect(selectStatus(h.actor.getSnapshot())).toBe('error');
+      expectQuery(h, m);
+      expect(h.context().error).toEqual({ status: 500, code: 'HTTP_500', message: 'Server error' });
+    },
+  };
+}
+
+function pagedEvents(h: Harness) {
+  const send = (event: Parameters<Harness['actor']['send']>[0]) => () => {
+    h.actor.send(event);
+  };
+  const firstRowId = () => h.context().rows[0]?.id ?? '';
+  /** Superseded reads answer now, before the newest, with rows of their own outdated query. */
+  const answerLate = async (m: ModelContext) => {
+    const stale = h.fetches.filter((call) => !call.settled && call.signal.aborted);
+    expect(stale.length > 0).toBe(m.superseded);
+    const before = h.actor.getSnapshot();
+    for (const call of stale) await call.settle({ ok: serverAnswer(call.input) });
+    expect(h.actor.getSnapshot()).toBe(before);
+  };
+  return {
+    // `state` is where the step leads: still waiting after the first tick, reading after the second.
+    HALF_TICK: ({ state }: { state: ModelSnapshot & { value: unknown } }) =>
+      h.clock.increment(state.value === 'fetching' ? 1 : JUST_BEFORE_MS),
+    ANSWER: async ({ state }: { state: ModelSnapshot }) => {
+      await answerLate(state.context);
+      const call = h.current();
+      await call.settle({ ok: serverAnswer(call.input) });
+    },
+    FAIL: async ({ state }: { state: ModelSnapshot }) => {
+      await answerLate(state.context);
+      await h.current().settle({ error: FAILURE });
+    },
+    RETRY: send({ type: 'RETRY' }),
+    FILTER_TOP: send({ type: 'SET_FILTER', field: 'type', value: 'top' }),
+    FILTER_HAIR: send({ type: 'SET_FILTERS', filter: { type: 'hair', tags: [] } }),
+    CLEAR_FILTERS: send({ type: 'CLEAR_FILTERS' }),
+    SORT_NAME: send({ type: 'SORT', field: 'name' }),
+    NEXT_PAGE: () => h.actor.send({ type: 'SET_PAGE', page: h.context().page + 1 }),
+    PAGE_99: send({ type: 'SET_PAGE', page: 99 }),
+    DRAG: () => h.actor.send({ type: 'MOVE', id: firstRowId(), toIndex: 2 }),
+    MENU_LAST: () => h.actor.send({ type: 'SET_ORDER', id: firstRowId(), position: 999 }),
+    MENU_BELOW: () => h.actor.send({ type: 'SET_ORDER', id: firstRowId(), position: -1 }),
+    REORDER_OK: async () => {
+      const call = h.lastReorder();
+      const invalidations = h.invalidateCache.mock.calls.length;
+      await call.settle({ ok: { id: call.input.id } });
+      expect(h.invalidateCache).toHaveBeenCalledTimes(invalidations + 1);
+      expect(h.emitted.at(-1)).toEqual({
+        type: 'REORDERED',
+        id: call.input.id,
+        position: call.input.position,
+      });
+    },
+    REORDER_FAIL: async () => {
+      const call = h.lastReorder();
+      const invalidations = h.invalidateCache.mock.calls.length;
+      await call.settle({ error: FAILURE });
+      expect(h.invalidateCache).toHaveBeenCalledTimes(invalidations);
+      expect(h.emitted.at(-1)).toMatchObject({ type: 'REORDER_FAILED', id: call.input.id });
+    },
+  };
+}
+
+// ---------------------------------------------------------------- paged mode: the tests
+
+const REORDERS: readonly ModelEvent['type'][] = ['DRAG', 'MENU_LAST', 'MENU_BELOW'];
+const pagedModel = createTestModel(paged, {
+  // Reordering is explored on unsorted lists only: the machine treats sorted ones alike.
+  filterEvents: (snapshot, event) =>
+    !REORDERS.includes(event.type) || snapshot.context.sort === 'none',
+});
+const pagedPaths = pagedModel.getShortestPaths();
+/** The model's states are flat, so a state value is its name. */
+const stateName = (value: unknown) => (typeof value === 'string' ? value : 'uninitialized');
+const describePath = (path: { steps: { event: { type: string } }[] }) =>
+  path.steps.map((step) => step.event.type).join(' → ') || '(initial)';
+
+describe('list machine, paged mode, driven from the §4/§5 model', () => {
+  it('exercises every transition of the model', () => {
+    const exercised = new Set(
+      pagedPaths.flatMap((path) =>
+        path.steps.map((step, index) => {
+          const from =
+            index === 0 ? 'uninitialized' : stateName(path.steps[index - 1]?.state.value);
+          return `${from} ${step.event.type}`;
+        }),
+      ),
+    );
+    const declared = Object.entries(paged.config.states ?? {}).flatMap(([state, node]) =>
+      Object.keys({ ...paged.config.on, ...node?.on }).map((event) => `${state} ${event}`),
+    );
+    // Nothing can be cleared or paged before the first read.
+    const unreachable = ['uninitialized CLEAR_FILTERS', 'uninitialized NEXT_PAGE'];
+    expect(declared.filter((t) => !exercised.has(t) && !unreachable.includes(t))).toEqual([]);
+  });
+
+  it.each(pagedPaths.map((path) => [describePath(path), path] as const))(
+    '%s',
+    async (_name, path) => {
+      const h = harness();
+      await path.test({ states: pagedChecks(h), events: pagedEvents(h) });
+      h.actor.stop();
+    },
+  );
+});
+
+// ---------------------------------------------------------------- infinite mode
+
+interface InfiniteContext {
+  page: number;
+  filter: 'none' | 'top';
+  totalPages: number;
+  /** The page the read in flight asks for; pages 1..page are read in turn. */
+  reading: number;
+  fresh: boolean;
+  /** LOAD_MORE keeps the rows on screen and reads only the new page. */
+  append: boolean;
+}
+
+type InfiniteEvent = {
+  type: 'TICK' | 'ANSWER' | 'FAIL' | 'RETRY' | 'LOAD_MORE' | 'FILTER_TOP' | 'CLEAR' | 'REFRESH';
+};
+
+const infiniteQuery = (m: InfiniteContext, page: number) => modelQuery(m, page).query;
+const infiniteTotal = (m: InfiniteContext) => serverAnswer(modelQuery(m, 1)).pagination;
+
+const restartAt = (changes: Partial<InfiniteContext>) =>
+  assign<InfiniteContext, InfiniteEvent, undefined, InfiniteEvent, never>(() => ({
+    ...changes,
+    page: 1,
+    reading: 1,
+    fresh: false,
+    append: false,
+  }));
+
+const infinite = setup({
+  types: { context: {} as InfiniteContext, events: {} as InfiniteEvent },
+  guards: {
+    readsOn: ({ context }) => context.reading < context.page,
+    hasMore: ({ context }) => context.page < infiniteTotal(context).totalPages,
+  },
+}).createMachine({
+  id: 'infiniteModel',
+  context: { page: 1, filter: 'none', totalPages: 0, reading: 1, fresh: false, append: false },
+  initial: 'waiting',
+  on: {
+    FILTER_TOP: {
+      guard: ({ context }) => context.filter !== 'top',
+      target: '.waiting',
+      actions: restartAt({ filter: 'top' }),
+    },
+    CLEAR: {
+      guard: ({ context }) => context.filter !== 'none',
+      target: '.waiting',
+      actions: restartAt({ filter: 'none' }),
+    },
+    REFRESH: {
+      target: '.waiting',
+      actions: assign({ reading: 1, fresh: true, append: false }),
+    },
+  },
+  states: {
+    waiting: { on: { TICK: 'fetching' } },
+    fetching: {
+      on: {
+        ANSWER: [
+          {
+            guard: 'readsOn',
+            target: 'fetching',
+            reenter: true,
+            actions: assign(({ context }) => ({ reading: context.reading + 1 })),
+          },
+          {
+            target: 'success',
+            actions: assign(({ context }) => ({
+              totalPages: infiniteTotal(context).totalPages,
+              fresh: false,
+              append: false,
+            })),
+          },
+        ],
+        FAIL: 'error',
+      },
+    },
+    success: {
+      on: {
+        LOAD_MORE: {
+          guard: 'hasMore',
+          target: 'waiting',
+          actions: assign(({ context }) => ({
+            page: context.page + 1,
+            reading: context.page + 1,
+            append: true,
+          })),
+        },
+      },
+    },
+    error: { on: { RETRY: 'fetching' } },
+  },
+});
+
+/** Infinite lists show pages 1..page of the server's list, concatenated. */
+const infiniteRows = (m: InfiniteContext) =>
+  Array.from({ length: m.page }, (_, index) => serverAnswer(modelQuery(m, index + 1)).data).flat();
+
+function infiniteChecks(h: Harness) {
+  return {
+    waiting: ({ context: m }: { context: InfiniteContext }) => {
+      expect(['uninitialized', 'loading']).toContain(selectStatus(h.actor.getSnapshot()));
+      expect(h.live()).toEqual([]);
+      expect(selectIsLoadingMore(h.actor.getSnapshot())).toBe(m.append);
+    },
+    fetching: ({ context: m }: { context: InfiniteContext }) => {
+      expect(selectStatus(h.actor.getSnapshot())).toBe('loading');
+      expect(h.context().page).toBe(m.page);
+      const { input } = h.current();
+      expect(input.query).toEqual(infiniteQuery(m, m.reading));
+      expect(input.fresh).toBe(m.fresh);
+      // While more pages load the earlier rows stay on screen.
+      if (m.append) expect(h.context().rows).toEqual(infiniteRows({ ...m, page: m.page - 1 }));
+    },
+    success: ({ context: m }: { context: InfiniteContext }) => {
+      expect(h.actor.getSnapshot().matches({ success: 'idle' })).toBe(true);
+      expect(h.context().page).toBe(m.page);
+      expect(h.context().rows).toEqual(infiniteRows(m));
+      expect(h.context().hasNextPage).toBe(m.page < m.totalPages);
+    },
+    error: () => {
+      expect(selectStatus(h.actor.getSnapshot())).toBe('error');
+    },
+  };
+}
+
+function infiniteEvents(h: Harness) {
+  const send = (event: Parameters<Harness['actor']['send']>[0]) => () => {
+    h.actor.send(event);
+  };
+  return {
+    TICK: () => h.clock.increment(LIST_DEBOUNCE_MS),
+    ANSWER: async () => {
+      const call = h.current();
+      await call.settle({ ok: serverAnswer(call.input) });
+    },
+    FAIL: () => h.current().settle({ error: FAILURE }),
+    RETRY: send({ type: 'RETRY' }),
+    LOAD_MORE: send({ type: 'LOAD_MORE' }),
+    FILTER_TOP: send({ type: 'SET_FILTER', field: 'type', value: 'top' }),
+    CLEAR: send({ type: 'CLEAR_FILTERS' }),
+    REFRESH: send({ type: 'REFRESH' }),
+  };
+}
+
+const infinitePaths = createTestModel(infinite).getShortestPaths();
+
+describe('list machine, infinite mode, driven from the §4 model', () => {
+  it.each(infinitePaths.map((path) => [describePath(path), path] as const))(
+    '%s',
+    async (_name, path) => {
+      const h = harness({ mode: 'infinite' });
+      await path.test({ states: infiniteChecks(h), events: infiniteEvents(h) });
+      h.actor.stop();
+    },
+  );
+
+  it('reads only the new page on LOAD_MORE, and pages 1..n on a start at page n', async () => {
+    const h = harness({ mode: 'infinite', initialPage: 3 });
+    h.clock.increment(LIST_DEBOUNCE_MS);
+    for (const page of [1, 2, 3]) {
+      const call = h.current();
+      expect(call.input.query.page).toBe(page);
+      await call.settle({ ok: serverAnswer(call.input) });
+    }
+    expect(h.context().rows.map((row) => row.id)).toEqual(ROWS.map((row) => row.id));
+    expect(h.fetches).toHaveLength(3);
+    h.actor.send({ type: 'LOAD_MORE' }); // no next page: ignored
+    h.clock.increment(LIST_DEBOUNCE_MS);
+    expect(h.fetches).toHaveLength(3);
+  });
+});

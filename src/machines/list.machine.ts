@@ -1,0 +1,515 @@
+/**
+ * The shared list screen's state (spec §2 list screen, §4 list load states, paging, sort,
+ * reorder; §5 filter rules; §7 "Lists"; §9 list constants). One actor per list screen: the
+ * route binds the table, filter bar and pager to it; every request and order update is a named
+ * actor so tests swap them with `.provide`.
+ */
+import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import type { ApiErrorInfo } from '../api/errors';
+import {
+  clampPage,
+  cleanFilter,
+  isFilterActive,
+  moveRow,
+  targetPosition,
+  toggleSort,
+  type FilterValue,
+  type ListFilter,
+  type ListOrder,
+  type ListRow,
+} from '../api/list-query';
+import {
+  anyRowSchema,
+  invalidateList,
+  readList,
+  updatePosition,
+  type ListResponse,
+  type RowSchema,
+} from '../api/lists';
+import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from '../api/schemas';
+
+export {
+  clampPage,
+  cleanFilter,
+  isFilterActive,
+  moveRow,
+  targetPosition,
+  toggleSort,
+} from '../api/list-query';
+
+/** Spec §9: list requests wait this long for the input to settle. */
+export const LIST_DEBOUNCE_MS = 250;
+
+export type ListMode = 'paged' | 'infinite';
+
+export interface ListInput {
+  /** The list endpoint, e.g. `v1/assets`. */
+  endpoint: string;
+  /** Validates each row; defaults to "has a string id". */
+  rowSchema?: RowSchema;
+  limit?: number;
+  initialPage?: number;
+  initialOrder?: ListOrder;
+  initialFilter?: ListFilter;
+  mode?: ListMode;
+  /** Turns drag and menu reordering on; `{id}` in the endpoint is the row id (else appended). */
+  reorder?: { endpoint: string };
+}
+
+/** The read in progress: pages `next`..page (infinite mode collects them into `rows`). */
+interface PendingLoad {
+  next: number;
+  rows: ListRow[];
+  /** Skips the cache (REFRESH). */
+  fresh: boolean;
+  /** LOAD_MORE: the rows on screen stay and the new page is added below them. */
+  append: boolean;
+}
+
+/** An optimistic move waiting for the server. */
+interface PendingMove {
+  id: string;
+  /** The new 1-based position in the whole filtered list. */
+  position: number;
+  /** The rows before the move, restored when the server rejects it. */
+  previousRows: ListRow[];
+  /** False when the row moved to another page: the page is read again once the move is stored. */
+  staysInView: boolean;
+}
+
+export interface ListContext {
+  endpoint: string;
+  rowSchema: RowSchema;
+  mode: ListMode;
+  reorderEndpoint: string | null;
+  page: number;
+  limit: number;
+  order: ListOrder;
+  /** Never holds empty values (spec §5). */
+  filter: ListFilter;
+  /** Paged: the current page. Infinite: pages 1..page concatenated. */
+  rows: ListRow[];
+  totalDocs: number;
+  totalPages: number;
+  hasNextPage: boolean;
+  error: ApiErrorInfo | null;
+  load: PendingLoad;
+  move: PendingMove | null;
+}
+
+/** Changes of what the list shows; each restarts the debounce of the next request. */
+type QueryEvent =
+  | { type: 'SET_FILTER'; field: string; value: FilterValue }
+  | { type: 'SET_FILTERS'; filter: ListFilter }
+  | { type: 'CLEAR_FILTERS' }
+  | { type: 'SORT'; field: string }
+  | { type: 'SET_PAGE'; page: number }
+  | { type: 'SET_LIMIT'; limit: number }
+  /** Adopts state from elsewhere (the address on back/forward); omitted parts stay. */
+  | { type: 'SET_QUERY'; filter?: ListFilter; order?: ListOrder; page?: number };
+
+export type ListEvent =
+  | QueryEvent
+  | { type: 'REFRESH' }
+  | { type: 'RETRY' }
+  | { type: 'LOAD_MORE' }
+  /** Drag reorder: to an index of the visible rows, or to a 1-based position in the whole list. */
+  | { type: 'MOVE'; id: string; toIndex: number }
+  | { type: 'MOVE'; id: string; position: number }
+  /** Menu reorder: above the total or below 0 means last place. */
+  | { type: 'SET_ORDER'; id: string; position: number };
+
+/** Notifications for `actor.on(...)`: spec §8 makes a failed reorder a silent revert, so showing it is optional. */
+export type ListEmitted =
+  | { type: 'REORDERED'; id: string; position: number }
+  | { type: 'REORDER_FAILED'; id: string; position: number; error: ApiErrorInfo };
+
+export interface FetchPageInput {
+  endpoint: string;
+  rowSchema: RowSchema;
+  query: { page: number; limit: number; order: ListOrder; filter: ListFilter };
+  fresh: boolean;
+}
+
+export interface ReorderInput {
+  endpoint: string;
+  id: string;
+  position: number;
+  filter: ListFilter;
+}
+
+const QUERY_EVENTS = [
+  'SET_FILTER',
+  'SET_FILTERS',
+  'CLEAR_FILTERS',
+  'SORT',
+  'SET_PAGE',
+  'SET_LIMIT',
+  'SET_QUERY',
+] as const;
+
+type QueryState = Pick<ListContext, 'page' | 'limit' | 'order' | 'filter'>;
+
+const clampLimit = (limit: number) =>
+  Number.isFinite(limit)
+    ? Math.min(Math.max(Math.floor(limit), 1), LIST_MAX_LIMIT)
+    : LIST_DEFAULT_LIMIT;
+
+// Key order must not make equal filters look different (the address may list them in any order).
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b)))
+      : inner,
+  );
+
+const sameQuery = (a: QueryState, b: QueryState) =>
+  a.page === b.page &&
+  a.limit === b.limit &&
+  canonical(a.order) === canonical(b.order) &&
+  canonical(a.filter) === canonical(b.filter);
+
+/** The query after a change; spec §4: a new filter, sort or page size starts again at page 1. */
+function nextQuery(context: ListContext, event: QueryEvent): QueryState {
+  const current: QueryState = {
+    page: context.page,
+    limit: context.limit,
+    order: context.order,
+    filter: context.filter,
+  };
+  const restart = (changes: Partial<QueryState>): QueryState => {
+    const next = { ...current, ...changes };
+    const changed =
+      canonical(next.filter) !== canonical(current.filter) ||
+      canonical(next.order) !== canonical(current.order) ||
+      next.limit !== current.limit;
+    return changed ? { ...next, page: 1 } : current;
+  };
+  switch (event.type) {
+    case 'SET_FILTER':
+      return restart({ filter: cleanFilter({ ...context.filter, [event.field]: event.value }) });
+    case 'SET_FILTERS':
+      return restart({ filter: cleanFilter(event.filter) });
+    case 'CLEAR_FILTERS':
+      return restart({ filter: {} });
+    case 'SORT':
+      return restart({ order: toggleSort(context.order, event.field) });
+    case 'SET_LIMIT':
+      return restart({ limit: clampLimit(event.limit) });
+    case 'SET_PAGE':
+      return { ...current, page: clampPage(event.page, context.totalPages) };
+    case 'SET_QUERY': {
+      const next = restart({
+        ...(event.filter === undefined ? {} : { filter: cleanFilter(event.filter) }),
+        ...(event.order === undefined ? {} : { order: event.order }),
+      });
+      return event.page === undefined
+        ? next
+        : { ...next, page: clampPage(event.page, context.totalPages) };
+    }
+  }
+}
+
+/** A read of `page` from scratch; infinite lists show pages 1..page, so they read from page 1. */
+const readFrom = (mode: ListMode, page: number, fresh = false): PendingLoad => ({
+  next: mode === 'infinite' ? 1 : page,
+  rows: [],
+  fresh,
+  append: false,
+});
+
+/** What an answer does: totals only when > 0 (spec §5), then either read on or show the rows. */
+function afterPage(context: ListContext, answer: ListResponse) {
+  const { pagination } = answer;
+  const totalPages = pagination.totalPages > 0 ? pagination.totalPages : context.totalPages;
+  const totalDocs = pagination.totalDocs > 0 ? pagination.totalDocs : context.totalDocs;
+  const page = clampPage(context.page, totalPages);
+  const read = context.load.next;
+  const totals = { totalPages, totalDocs, hasNextPage: pagination.hasNextPage };
+  if (context.mode === 'paged') {
+    // The page asked for lies beyond the end (a stale address, deleted rows): read the last one.
+    if (read > page) return { done: false, ...totals, page, load: { ...context.load, next: page } };
+    return { done: true, ...totals, page, rows: answer.data };
+  }
+  const rows = [...context.load.rows, ...answer.data];
+  if (read < page && pagination.hasNextPage) {
+    return { done: false, ...totals, page, load: { ...context.load, next: read + 1, rows } };
+  }
+  return { done: true, ...totals, page: Math.min(page, read), rows };
+}
+
+/** The visible index of a 1-based position in the whole list. */
+const indexOfPosition = (context: ListContext, position: number) =>
+  position - 1 - (context.mode === 'paged' ? (context.page - 1) * context.limit : 0);
+
+/** The optimistic move for a MOVE or SET_ORDER, or null when it changes nothing. */
+function plannedMove(context: ListContext, event: ListEvent): PendingMove | null {
+  assertEvent(event, ['MOVE', 'SET_ORDER']);
+  const from = context.rows.findIndex((row) => row.id === event.id);
+  if (from < 0) return null;
+  const offset = indexOfPosition(context, 1) * -1;
+  const position =
+    'toIndex' in event
+      ? offset + Math.min(Math.max(event.toIndex, 0), context.rows.length - 1) + 1
+      : targetPosition(event.position, context.totalDocs);
+  if (position === offset + from + 1) return null;
+  const to = indexOfPosition(context, position);
+  return {
+    id: event.id,
+    position,
+    previousRows: context.rows,
+    staysInView: to >= 0 && to < context.rows.length,
+  };
+}
+
+function movedRows(context: ListContext, move: PendingMove): ListRow[] {
+  const from = context.rows.findIndex((row) => row.id === move.id);
+  if (move.staysInView) return moveRow(context.rows, from, indexOfPosition(context, move.position));
+  return context.rows.filter((row) => row.id !== move.id);
+}
+
+/** src/api rejects with ApiError only; anything else is reported as an unknown failure. */
+const errorInfo = (error: unknown): ApiErrorInfo => {
+  const { status, code, message } = (error ?? {}) as Partial<ApiErrorInfo>;
+  return {
+    status: status ?? 'FETCH_ERROR',
+    code: code ?? 'UNKNOWN_ERROR',
+    message: message ?? String(error),
+  };
+};
+
+/** The query-change transitions, aimed at `target` (the debounce state to (re)enter). */
+const queryChanges = (target: string, reenter: boolean) =>
+  Object.fromEntries(
+    QUERY_EVENTS.map((type) => [
+      type,
+      { guard: 'changesQuery', target, reenter, actions: 'applyQueryChange' } as const,
+    ]),
+  ) as Record<
+    (typeof QUERY_EVENTS)[number],
+    { guard: 'changesQuery'; target: string; reenter: boolean; actions: 'applyQueryChange' }
+  >;
+
+/** The context a list starts with. */
+export function initialListContext(input: ListInput): ListContext {
+  const mode = input.mode ?? 'paged';
+  const page = clampPage(input.initialPage ?? 1, 0);
+  return {
+    endpoint: input.endpoint,
+    rowSchema: input.rowSchema ?? anyRowSchema,
+    mode,
+    reorderEndpoint: input.reorder?.endpoint ?? null,
+    page,
+    limit: clampLimit(input.limit ?? LIST_DEFAULT_LIMIT),
+    order: input.initialOrder ?? {},
+    filter: cleanFilter(input.initialFilter ?? {}),
+    rows: [],
+    totalDocs: 0,
+    totalPages: 0,
+    hasNextPage: false,
+    error: null,
+    load: readFrom(mode, page),
+    move: null,
+  };
+}
+
+export const listMachine = setup({
+  types: {
+    context: {} as ListContext,
+    events: {} as ListEvent,
+    input: {} as ListInput,
+    emitted: {} as ListEmitted,
+  },
+  delays: { DEBOUNCE: LIST_DEBOUNCE_MS },
+  actors: {
+    fetchPage: fromPromise<ListResponse, FetchPageInput>(({ input, signal }) =>
+      readList(input.endpoint, input.query, input.rowSchema, { signal, fresh: input.fresh }),
+    ),
+    // No abort signal: once sent, an order update is left to finish even if the screen moves on.
+    reorder: fromPromise<unknown, ReorderInput>(({ input }) =>
+      updatePosition(input.endpoint, {
+        id: input.id,
+        position: input.position,
+        filter: input.filter,
+      }),
+    ),
+  },
+  actions: {
+    applyQueryChange: assign(({ context, event }) => {
+      assertEvent(event, QUERY_EVENTS);
+      const query = nextQuery(context, event);
+      return { ...query, load: readFrom(context.mode, query.page) };
+    }),
+    startRefresh: assign(({ context }) => ({ load: readFrom(context.mode, context.page, true) })),
+    startLoadMore: assign(({ context }) => ({
+      page: context.page + 1,
+      load: { next: context.page + 1, rows: context.rows, fresh: false, append: true },
+    })),
+    takePage: assign(({ context }, answer: ListResponse) => {
+      const { done: _done, ...changes } = afterPage(context, answer);
+      return { ...changes, error: null };
+    }),
+    setError: assign((_, params: { error: unknown }) => ({ error: errorInfo(params.error) })),
+    clearError: assign({ error: null }),
+    moveOptimistically: assign(({ context, event }) => {
+      const move = plannedMove(context, event);
+      return move ? { move, rows: movedRows(context, move) } : {};
+    }),
+    revertMove: assign(({ context }) => ({
+      rows: context.move?.previousRows ?? context.rows,
+      move: null,
+    })),
+    forgetMove: assign({ move: null }),
+    emitReordered: emit(({ context }) => ({
+      type: 'REORDERED' as const,
+      id: context.move?.id ?? '',
+      position: context.move?.position ?? 0,
+    })),
+    emitReorderFailed: emit(({ context }, params: { error: unknown }) => ({
+      type: 'REORDER_FAILED' as const,
+      id: context.move?.id ?? '',
+      position: context.move?.position ?? 0,
+      error: errorInfo(params.error),
+    })),
+    /** Cached pages hold the old order once a move is stored. */
+    invalidateCache: ({ context }) => {
+      void invalidateList(context.endpoint);
+    },
+    rereadPages: assign(({ context }) => ({ load: readFrom(context.mode, context.page) })),
+  },
+  guards: {
+    changesQuery: ({ context, event }) => {
+      assertEvent(event, QUERY_EVENTS);
+      return !sameQuery(nextQuery(context, event), context);
+    },
+    readsOn: ({ context }, answer: ListResponse) => !afterPage(context, answer).done,
+    canLoadMore: ({ context }) => context.mode === 'infinite' && context.hasNextPage,
+    canMove: ({ context, event }) =>
+      context.reorderEndpoint !== null && plannedMove(context, event) !== null,
+    moveLeftView: ({ context }) => context.move?.staysInView === false,
+  },
+}).createMachine({
+  id: 'list',
+  context: ({ input }) => initialListContext(input),
+  initial: 'uninitialized',
+  on: {
+    ...queryChanges('.loading', false),
+    REFRESH: { target: '.loading', actions: 'startRefresh' },
+  },
+  states: {
+    /** Nothing read yet: the first request waits for the debounce like every other. */
+    uninitialized: {
+      on: queryChanges('uninitialized', true),
+      after: { DEBOUNCE: 'loading.fetching' },
+    },
+    loading: {
+      initial: 'debouncing',
+      states: {
+        debouncing: { after: { DEBOUNCE: 'fetching' } },
+        fetching: {
+          // Leaving this state stops the read: its signal aborts the request and a late answer
+          // is dropped with the stopped actor, so only the newest request is ever applied.
+          invoke: {
+            src: 'fetchPage',
+            input: ({ context }): FetchPageInput => ({
+              endpoint: context.endpoint,
+              rowSchema: context.rowSchema,
+              query: {
+                page: context.load.next,
+                limit: context.limit,
+                order: context.order,
+                filter: context.filter,
+              },
+              fresh: context.load.fresh,
+            }),
+            onDone: [
+              {
+                guard: { type: 'readsOn', params: ({ event }) => event.output },
+                target: 'fetching',
+                reenter: true,
+                actions: { type: 'takePage', params: ({ event }) => event.output },
+              },
+              {
+                target: '#list.success',
+                actions: { type: 'takePage', params: ({ event }) => event.output },
+              },
+            ],
+            onError: {
+              target: '#list.error',
+              actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+      },
+    },
+    success: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            LOAD_MORE: { guard: 'canLoadMore', target: '#list.loading', actions: 'startLoadMore' },
+            MOVE: { guard: 'canMove', target: 'reordering', actions: 'moveOptimistically' },
+            SET_ORDER: { guard: 'canMove', target: 'reordering', actions: 'moveOptimistically' },
+          },
+        },
+        reordering: {
+          invoke: {
+            src: 'reorder',
+            input: ({ context }): ReorderInput => ({
+              endpoint: context.reorderEndpoint ?? '',
+              id: context.move?.id ?? '',
+              position: context.move?.position ?? 1,
+              filter: context.filter,
+            }),
+            onDone: [
+              {
+                guard: 'moveLeftView',
+                target: '#list.loading.fetching',
+                actions: ['invalidateCache', 'emitReordered', 'forgetMove', 'rereadPages'],
+              },
+              { target: 'idle', actions: ['invalidateCache', 'emitReordered', 'forgetMove'] },
+            ],
+            onError: {
+              target: 'idle',
+              actions: [
+                { type: 'emitReorderFailed', params: ({ event }) => ({ error: event.error }) },
+                'revertMove',
+              ],
+            },
+          },
+        },
+      },
+    },
+    error: {
+      on: { RETRY: { target: 'loading.fetching', actions: 'clearError' } },
+    },
+  },
+});
+
+export type ListMachine = typeof listMachine;
+export type ListSnapshot = SnapshotFrom<ListMachine>;
+
+/** The spec §4 load state; `success` covers a reorder in flight. */
+export type ListStatus = 'uninitialized' | 'loading' | 'success' | 'error';
+
+// Narrow selectors for `useSelector` (one value each, stable references).
+export const selectStatus = (snapshot: ListSnapshot): ListStatus =>
+  typeof snapshot.value === 'string'
+    ? snapshot.value
+    : (Object.keys(snapshot.value)[0] as ListStatus);
+export const selectRows = (snapshot: ListSnapshot) => snapshot.context.rows;
+export const selectPage = (snapshot: ListSnapshot) => snapshot.context.page;
+export const selectLimit = (snapshot: ListSnapshot) => snapshot.context.limit;
+export const selectOrder = (snapshot: ListSnapshot) => snapshot.context.order;
+export const selectFilter = (snapshot: ListSnapshot) => snapshot.context.filter;
+export const selectTotalDocs = (snapshot: ListSnapshot) => snapshot.context.totalDocs;
+export const selectTotalPages = (snapshot: ListSnapshot) => snapshot.context.totalPages;
+export const selectHasNextPage = (snapshot: ListSnapshot) => snapshot.context.hasNextPage;
+export const selectError = (snapshot: ListSnapshot) => snapshot.context.error;
+export const selectIsFilterActive = (snapshot: ListSnapshot) =>
+  isFilterActive(snapshot.context.filter);
+export const selectIsReordering = (snapshot: ListSnapshot) =>
+  snapshot.matches({ success: 'reordering' });
+/** Infinite mode: a next page is on its way while the earlier rows stay on screen. */
+export const selectIsLoadingMore = (snapshot: ListSnapshot) =>
+  snapshot.matches('loading') && snapshot.context.load.append;
