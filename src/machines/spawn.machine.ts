@@ -1,0 +1,118 @@
+import { assign, emit, setup, type SnapshotFrom } from 'xstate';
+
+/** Spec §9: each spawn effect or animation fades out over 0.5 s at its end. */
+export const FADE_OUT_MS = 500;
+
+export type SpawnEvent =
+  /** A new model source: start over. */
+  | { type: 'LOAD' }
+  /** The model is ready; the flags say whether an effect / a spawn animation will play. */
+  | { type: 'MODEL_LOADED'; effect: boolean; animation: boolean }
+  | { type: 'MODEL_FAILED'; error: unknown }
+  /** The effect's (or animation's) last loop reached its last frame, which it now holds. */
+  | { type: 'EFFECT_ENDED' }
+  | { type: 'ANIMATION_ENDED' };
+
+/** What the machine tells its owner (the view turns these into callbacks). */
+export type SpawnEmitted =
+  { type: 'loaded' } | { type: 'spawnFinished' } | { type: 'error'; error: unknown };
+
+/**
+ * The viewer's spawn sequence (spec §2): the model loads, then the spawn effect and the
+ * spawn animation play side by side, each fading out over FADE_OUT_MS at its end; spawning is
+ * finished when both are done. A part that is missing counts as done at once. The view
+ * supplies the notify* actions (callbacks) with `.provide()`.
+ */
+export const spawnMachine = setup({
+  types: {
+    events: {} as SpawnEvent,
+    context: {} as { effect: boolean; animation: boolean },
+    emitted: {} as SpawnEmitted,
+  },
+  actions: {
+    // By default the notifications are emitted (actor.on('spawnFinished', ...)); tests may
+    // replace them with .provide().
+    notifyLoaded: emit({ type: 'loaded' }),
+    notifySpawnFinished: emit({ type: 'spawnFinished' }),
+    notifyError: emit((_, params: { error: unknown }) => ({ type: 'error', error: params.error })),
+  },
+  delays: { FADE_OUT: FADE_OUT_MS },
+  guards: {
+    hasEffect: ({ context }) => context.effect,
+    hasAnimation: ({ context }) => context.animation,
+  },
+}).createMachine({
+  id: 'spawn',
+  context: { effect: false, animation: false },
+  initial: 'loading',
+  on: { LOAD: { target: '.loading', reenter: true } },
+  states: {
+    loading: {
+      on: {
+        MODEL_LOADED: {
+          target: 'spawning',
+          actions: [
+            assign({
+              effect: ({ event }) => event.effect,
+              animation: ({ event }) => event.animation,
+            }),
+            'notifyLoaded',
+          ],
+        },
+        MODEL_FAILED: {
+          target: 'error',
+          actions: { type: 'notifyError', params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+    },
+    spawning: {
+      type: 'parallel',
+      onDone: 'spawned',
+      states: {
+        effect: {
+          initial: 'starting',
+          states: {
+            starting: { always: [{ guard: 'hasEffect', target: 'playing' }, { target: 'done' }] },
+            playing: { on: { EFFECT_ENDED: 'fading' } },
+            fading: { after: { FADE_OUT: 'done' } },
+            done: { type: 'final' },
+          },
+        },
+        animation: {
+          initial: 'starting',
+          states: {
+            starting: {
+              always: [{ guard: 'hasAnimation', target: 'playing' }, { target: 'done' }],
+            },
+            playing: { on: { ANIMATION_ENDED: 'fading' } },
+            fading: { after: { FADE_OUT: 'done' } },
+            done: { type: 'final' },
+          },
+        },
+      },
+    },
+    spawned: { entry: 'notifySpawnFinished' },
+    error: {},
+  },
+});
+
+type SpawnSnapshot = SnapshotFrom<typeof spawnMachine>;
+
+/** What a view shows for one part of the spawn: playing, fading out, or gone. */
+export type SpawnPartPhase = 'playing' | 'fading' | 'done';
+
+/** The coarse state the viewer exposes as `data-state`. */
+export type ViewerState = 'loading' | 'spawning' | 'spawned' | 'error';
+
+export const selectViewerState = (snapshot: SpawnSnapshot): ViewerState =>
+  (['spawning', 'spawned', 'error'] as const).find((s) => snapshot.matches(s)) ?? 'loading';
+
+function partPhase(snapshot: SpawnSnapshot, part: 'effect' | 'animation'): SpawnPartPhase {
+  if (snapshot.matches({ spawning: { [part]: 'playing' } })) return 'playing';
+  if (snapshot.matches({ spawning: { [part]: 'fading' } })) return 'fading';
+  // Before spawning the part has not started; the view shows nothing of it either way.
+  return snapshot.matches('loading') ? 'playing' : 'done';
+}
+
+export const selectEffectPhase = (snapshot: SpawnSnapshot) => partPhase(snapshot, 'effect');
+export const selectAnimationPhase = (snapshot: SpawnSnapshot) => partPhase(snapshot, 'animation');

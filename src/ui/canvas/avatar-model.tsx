@@ -1,0 +1,194 @@
+import { useFrame, useThree } from '@react-three/fiber';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import {
+  AnimationMixer,
+  Box3,
+  Group,
+  LoopOnce,
+  LoopRepeat,
+  MathUtils,
+  Mesh,
+  MeshStandardMaterial,
+  Sphere,
+  Vector3,
+  type AnimationAction,
+  type AnimationClip,
+  type BufferGeometry,
+  type PerspectiveCamera,
+} from 'three';
+import { clone as cloneSkinned } from 'three/examples/jsm/utils/SkeletonUtils.js';
+import type { ModelAsset } from './model-cache';
+import type { Pose } from './pose';
+
+/** Spec §9: default emissive intensity of the avatar's glowing materials. */
+export const EMISSIVE_INTENSITY = 3.3;
+/** Spec §9: the effect / animation fade-out, in seconds. */
+export const FADE_OUT_S = 0.5;
+/** Longest step the animations take per frame: after an idle pause, no jump to the end. */
+const MAX_STEP_S = 0.1;
+
+export type PartPhase = 'playing' | 'fading' | 'done';
+
+export interface AvatarModelProps {
+  models: ModelAsset[];
+  idle?: AnimationClip;
+  spawnClip?: AnimationClip;
+  spawnLoop: number;
+  animationPhase: PartPhase;
+  onAnimationEnded: () => void;
+  emotion?: Record<string, number>;
+  pose: Pose;
+  snap: boolean;
+  float: boolean;
+  fit: boolean;
+  shadows: boolean;
+}
+
+/** The avatar: cloned from the cached models, animated, posed by the user, framed if asked. */
+export function AvatarModel(props: AvatarModelProps) {
+  const { models, idle, spawnClip, spawnLoop, animationPhase, emotion, pose } = props;
+  const root = useRef<Group>(null);
+  const { camera, invalidate } = useThree();
+
+  // Each viewer animates its own skeleton; geometry and materials stay shared with the cache.
+  const avatar = useMemo(() => {
+    const group = new Group();
+    for (const { scene } of models) group.add(cloneSkinned(scene));
+    group.traverse((object) => {
+      if (!(object instanceof Mesh)) return;
+      object.castShadow = object.receiveShadow = true;
+      for (const material of [object.material].flat()) {
+        if (
+          material instanceof MeshStandardMaterial &&
+          (material.emissiveMap || material.emissive.getHex())
+        ) {
+          material.emissiveIntensity = EMISSIVE_INTENSITY;
+        }
+      }
+    });
+    return group;
+  }, [models]);
+
+  const mixer = useMemo(() => new AnimationMixer(avatar), [avatar]);
+  const actions = useRef<{ idle?: AnimationAction; spawn?: AnimationAction }>({});
+
+  useEffect(() => {
+    const idleAction = idle && mixer.clipAction(idle);
+    const spawnAction =
+      spawnClip && animationPhase === 'playing' ? mixer.clipAction(spawnClip) : undefined;
+    actions.current = { idle: idleAction, spawn: spawnAction };
+    if (spawnAction) {
+      spawnAction.setLoop(spawnLoop > 1 ? LoopRepeat : LoopOnce, spawnLoop);
+      // Holds the last frame once the loops are done.
+      spawnAction.clampWhenFinished = true;
+      spawnAction.play();
+    } else {
+      idleAction?.play();
+    }
+    const onFinished = ({ action }: { action: AnimationAction }) => {
+      if (action === spawnAction) props.onAnimationEnded();
+    };
+    mixer.addEventListener('finished', onFinished);
+    invalidate();
+    return () => {
+      mixer.removeEventListener('finished', onFinished);
+      mixer.stopAllAction();
+    };
+    // The spawn animation starts once per model; later phase changes are handled below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [mixer, idle, spawnClip, spawnLoop]);
+
+  useEffect(() => {
+    const { idle: idleAction, spawn } = actions.current;
+    // With an idle clip the spawn animation cross-fades into it; without one it keeps
+    // holding its last frame (a fade to the bind pose would snap into a T-pose).
+    if (animationPhase === 'fading' && spawn && idleAction) {
+      idleAction.reset().play();
+      spawn.crossFadeTo(idleAction, FADE_OUT_S, false);
+      invalidate();
+    }
+  }, [animationPhase, invalidate]);
+
+  // Emotion: every named morph target is set, index 0 included; targets no longer named go back to 0.
+  const shownEmotion = useRef<Record<string, number>>({});
+  useEffect(() => {
+    const next = emotion ?? {};
+    const names = new Set([...Object.keys(shownEmotion.current), ...Object.keys(next)]);
+    avatar.traverse((object) => {
+      const mesh = object as Mesh;
+      if (!mesh.morphTargetDictionary || !mesh.morphTargetInfluences) return;
+      for (const name of names) {
+        const index = mesh.morphTargetDictionary[name];
+        if (index !== undefined) mesh.morphTargetInfluences[index] = next[name] ?? 0;
+      }
+    });
+    shownEmotion.current = next;
+    invalidate();
+  }, [avatar, emotion, invalidate]);
+
+  // Fit: move the camera back until the model's bounding sphere fills the view.
+  useLayoutEffect(() => {
+    const perspective = camera as PerspectiveCamera;
+    if (!props.fit || !root.current) {
+      perspective.position.set(0, 0, 5);
+      perspective.lookAt(0, 0, 0);
+      invalidate();
+      return;
+    }
+    root.current.updateWorldMatrix(true, true);
+    // Bind-pose bounds of every mesh: skinned bounds would need bone matrices, which are
+    // only current after a render.
+    const box = new Box3();
+    avatar.traverse((object) => {
+      if (!(object instanceof Mesh)) return;
+      const geometry = object.geometry as BufferGeometry;
+      if (!geometry.boundingBox) geometry.computeBoundingBox();
+      if (geometry.boundingBox)
+        box.union(geometry.boundingBox.clone().applyMatrix4(object.matrixWorld));
+    });
+    const sphere = box.getBoundingSphere(new Sphere());
+    const distance = sphere.radius / Math.sin(MathUtils.degToRad(perspective.fov / 2));
+    perspective.position.copy(sphere.center).add(new Vector3(0, 0, distance));
+    perspective.lookAt(sphere.center);
+    perspective.updateProjectionMatrix();
+    invalidate();
+  }, [avatar, camera, props.fit, invalidate]);
+
+  useEffect(() => () => mixer.uncacheRoot(avatar), [mixer, avatar]);
+
+  useFrame((state, delta) => {
+    const group = root.current;
+    if (!group) return;
+    const step = Math.min(delta, MAX_STEP_S);
+    mixer.update(step);
+    let moving = isAnimating(actions.current);
+    if (props.snap && pose.snapBack(step)) moving = true;
+    pose.applyTo(group);
+    if (props.float) {
+      // A gentle sway: a few centimetres up and down and a slight roll.
+      const t = state.clock.elapsedTime;
+      group.position.y = Math.sin(t * 1.2) * 0.04;
+      group.rotation.z = Math.sin(t * 0.8) * 0.015;
+      moving = true;
+    } else {
+      group.position.y = group.rotation.z = 0;
+    }
+    if (moving) state.invalidate();
+  });
+
+  return (
+    <group ref={root}>
+      <primitive object={avatar} />
+      {props.shadows && (
+        <mesh rotation-x={-Math.PI / 2} receiveShadow>
+          <planeGeometry args={[6, 6]} />
+          <shadowMaterial opacity={0.25} />
+        </mesh>
+      )}
+    </group>
+  );
+}
+
+function isAnimating({ idle, spawn }: { idle?: AnimationAction; spawn?: AnimationAction }) {
+  return Boolean(idle?.isRunning() || spawn?.isRunning());
+}

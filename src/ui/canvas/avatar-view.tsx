@@ -1,0 +1,397 @@
+import { Canvas, type RootState } from '@react-three/fiber';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent,
+  type PointerEvent,
+  type Ref,
+} from 'react';
+import { AvatarModel, type PartPhase } from './avatar-model';
+import { Pose } from './pose';
+import { DEFAULT_DRACO_DECODER_PATH } from './decoders';
+import { DotLoader } from './dot-loader';
+import { EnvironmentLighting } from './environment-lighting';
+import { DEFAULT_ENVIRONMENT } from './environments';
+import { acquireModel, releaseModel, type DecoderOptions, type ModelAsset } from './model-cache';
+import { INVALID_MODEL_WARNING, isValidModelSource, type ModelSource } from './model-source';
+import type { AoMode, Quality } from './quality';
+import { SpawnEffect } from './spawn-effect';
+import { useReducedMotion } from './use-reduced-motion';
+
+const PostEffects = lazy(() => import('./post-effects'));
+
+/** Spec §9: radians of rotation per pixel dragged. */
+export const ROTATION_PER_PIXEL = 0.005;
+/** Radians per arrow-key press. */
+const ROTATION_PER_KEY = 0.1;
+/** Spec §9: ambient light intensity. */
+export const AMBIENT_INTENSITY = 0.5;
+/** Spec §9: shadow map size. */
+export const SHADOW_MAP_SIZE = 512;
+/** Spec §9: default capture format and quality (quality applies to lossy formats only). */
+export const CAPTURE_DEFAULTS = { type: 'image/png', quality: 0.1 } as const;
+const LOSSY = new Set(['image/jpeg', 'image/webp']);
+/** Without a restored WebGL context after this long, the viewer shows its error state. */
+const CONTEXT_RESTORE_TIMEOUT_MS = 5000;
+
+export type ViewerState = 'loading' | 'spawning' | 'spawned' | 'error';
+
+/** Spec §3: the spawn effect (its own clip, or one from animationSrc) played `loop` times. */
+export interface SpawnEffectOptions {
+  src: ModelSource;
+  animationSrc?: ModelSource;
+  loop?: number;
+}
+export interface SpawnAnimationOptions {
+  src: ModelSource;
+  loop?: number;
+}
+
+export interface AvatarViewerHandle {
+  /** The current picture as a data URL (default image/png; quality only for lossy types). */
+  capture: (type?: string, quality?: number) => string | null;
+}
+
+/** Every option of the embeddable viewer (spec §2, §3). */
+export interface AvatarViewerOptions {
+  modelSrc: ModelSource | ModelSource[];
+  /** Uniform scale of the avatar. */
+  scale?: number;
+  /** A preset name (see environments.ts) or the location of an .hdr/.exr file. */
+  environment?: string;
+  /** Where the avatar's feet stand; the camera looks at (0, 0, 0) from (0, 0, 5). */
+  position?: [number, number, number];
+  style?: CSSProperties;
+  className?: string;
+  shadows?: boolean;
+  float?: boolean;
+  fit?: boolean;
+  snap?: boolean;
+  lockVertical?: boolean;
+  /** Morph target name → influence (0..1). */
+  emotion?: Record<string, number>;
+  /** An idle animation played in a loop once spawned. */
+  animationSrc?: ModelSource;
+  spawnEffect?: SpawnEffectOptions;
+  spawnAnimation?: SpawnAnimationOptions;
+  /** Ambient-occlusion display mode; no occlusion pass without it. */
+  ao?: AoMode;
+  quality?: Quality;
+  /** Folder holding draco_decoder.wasm and draco_wasm_wrapper.js. */
+  dracoDecoderPath?: string;
+  /** An ES module exporting MeshoptDecoder (default: three's, bundled). */
+  meshoptDecoderPath?: string;
+  /** Accessible name of the viewer. */
+  label?: string;
+  ref?: Ref<AvatarViewerHandle>;
+}
+
+/** What the spawn sequencer (src/machines/spawn.machine.ts) tells the view and hears back. */
+export interface SpawnBinding {
+  state: ViewerState;
+  effectPhase: PartPhase;
+  animationPhase: PartPhase;
+  onLoadStart: () => void;
+  onModelLoaded: (parts: { effect: boolean; animation: boolean }) => void;
+  onModelFailed: (error: unknown) => void;
+  onEffectEnded: () => void;
+  onAnimationEnded: () => void;
+}
+
+interface Loaded {
+  models: ModelAsset[];
+  effect?: ModelAsset;
+  effectClip?: ModelAsset['animations'][number];
+  spawnClip?: ModelAsset['animations'][number];
+  idle?: ModelAsset['animations'][number];
+}
+
+/** The avatar viewer's view: canvas, loading and error states, interaction. */
+export function AvatarView(props: AvatarViewerOptions & SpawnBinding) {
+  const valid = isValidModelSource(props.modelSrc);
+  useEffect(() => {
+    if (!valid) console.warn(INVALID_MODEL_WARNING);
+  }, [valid, props.modelSrc]);
+  return valid ? <ValidAvatarView {...props} /> : null;
+}
+
+function ValidAvatarView({ ref, ...props }: AvatarViewerOptions & SpawnBinding) {
+  const { state, label = '3D avatar viewer' } = props;
+  const reducedMotion = useReducedMotion();
+  const loaded = useLoadedAssets(
+    {
+      models: [props.modelSrc].flat(),
+      // Reduced motion: no spawn motion at all, so those parts count as done at once.
+      effect: reducedMotion ? undefined : props.spawnEffect?.src,
+      effectAnimation: reducedMotion ? undefined : props.spawnEffect?.animationSrc,
+      spawnAnimation: reducedMotion ? undefined : props.spawnAnimation?.src,
+      idle: props.animationSrc,
+    },
+    {
+      dracoDecoderPath: props.dracoDecoderPath ?? DEFAULT_DRACO_DECODER_PATH,
+      meshoptDecoderPath: props.meshoptDecoderPath,
+    },
+    props,
+  );
+  const [pose] = useState(() => new Pose());
+  const three = useRef<RootState | null>(null);
+  const [generation, setGeneration] = useState(0);
+  const { onModelFailed } = props;
+
+  useImperativeHandle(ref, () => ({
+    capture: (type = CAPTURE_DEFAULTS.type, quality = CAPTURE_DEFAULTS.quality) =>
+      three.current?.gl.domElement.toDataURL(type, LOSSY.has(type) ? quality : undefined) ?? null,
+  }));
+
+  // A lost context is restored by remounting the canvas; if the browser never gives it
+  // back, the viewer shows its error state.
+  const onCreated = useCallback(
+    (root: RootState) => {
+      three.current = root;
+      const canvas = root.gl.domElement;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      canvas.addEventListener('webglcontextlost', (event) => {
+        event.preventDefault();
+        timer = setTimeout(
+          () => onModelFailed(new Error('WebGL context lost')),
+          CONTEXT_RESTORE_TIMEOUT_MS,
+        );
+      });
+      canvas.addEventListener('webglcontextrestored', () => {
+        clearTimeout(timer);
+        setGeneration((g) => g + 1);
+      });
+    },
+    [onModelFailed],
+  );
+
+  const turn = (yaw: number, pitch: number) => {
+    pose.turn(yaw, pitch, props.lockVertical ?? false);
+    three.current?.invalidate();
+  };
+  const last = useRef<{ x: number; y: number } | null>(null);
+  const onPointerDown = (event: PointerEvent) => {
+    event.currentTarget.setPointerCapture(event.pointerId);
+    last.current = { x: event.clientX, y: event.clientY };
+    pose.grab();
+  };
+  const onPointerMove = (event: PointerEvent) => {
+    if (!last.current) return;
+    turn(
+      (event.clientX - last.current.x) * ROTATION_PER_PIXEL,
+      (event.clientY - last.current.y) * ROTATION_PER_PIXEL,
+    );
+    last.current = { x: event.clientX, y: event.clientY };
+  };
+  const onPointerUp = () => {
+    last.current = null;
+    pose.release();
+    // Starts the snap back, if any.
+    three.current?.invalidate();
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    const step = {
+      ArrowLeft: [-ROTATION_PER_KEY, 0],
+      ArrowRight: [ROTATION_PER_KEY, 0],
+      ArrowUp: [0, -ROTATION_PER_KEY],
+      ArrowDown: [0, ROTATION_PER_KEY],
+    }[event.key];
+    if (!step) return;
+    event.preventDefault();
+    turn(step[0]!, step[1]!);
+  };
+
+  const spawning = state === 'spawning' || state === 'spawned';
+  const [x = 0, y = -1, z = 0] = props.position ?? [];
+  const dpr = typeof window === 'undefined' ? 1 : window.devicePixelRatio;
+
+  return (
+    <div
+      role="img"
+      aria-roledescription="interactive 3D avatar"
+      aria-label={label}
+      aria-busy={state === 'loading'}
+      data-state={state}
+      tabIndex={0}
+      className={props.className}
+      style={{
+        position: 'relative',
+        width: '100%',
+        height: '100%',
+        // Vertical swipes scroll the page when vertical movement is locked.
+        touchAction: props.lockVertical ? 'pan-y' : 'none',
+        cursor: 'grab',
+        ...props.style,
+      }}
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
+      onPointerUp={onPointerUp}
+      onPointerCancel={onPointerUp}
+      onKeyDown={onKeyDown}
+    >
+      {state !== 'error' && (
+        <Canvas
+          key={generation}
+          frameloop="demand"
+          dpr={[dpr / 2, 2]}
+          camera={{ fov: 50, position: [0, 0, 5] }}
+          gl={{ alpha: true, antialias: true, preserveDrawingBuffer: true }}
+          shadows={props.shadows}
+          onCreated={onCreated}
+          style={{ background: 'transparent' }}
+        >
+          <ambientLight intensity={AMBIENT_INTENSITY} />
+          {props.shadows && (
+            <directionalLight
+              castShadow
+              position={[2, 4, 3]}
+              intensity={1}
+              shadow-mapSize={[SHADOW_MAP_SIZE, SHADOW_MAP_SIZE]}
+            />
+          )}
+          <Suspense fallback={null}>
+            <EnvironmentLighting environment={props.environment ?? DEFAULT_ENVIRONMENT} />
+          </Suspense>
+          {spawning && loaded && (
+            <group position={[x, y, z]} scale={props.scale ?? 1}>
+              <AvatarModel
+                models={loaded.models}
+                idle={loaded.idle}
+                spawnClip={loaded.spawnClip}
+                spawnLoop={props.spawnAnimation?.loop ?? 1}
+                animationPhase={props.animationPhase}
+                onAnimationEnded={props.onAnimationEnded}
+                emotion={props.emotion}
+                pose={pose}
+                snap={props.snap ?? false}
+                float={(props.float ?? false) && !reducedMotion}
+                fit={props.fit ?? false}
+                shadows={props.shadows ?? false}
+              />
+              {loaded.effect && props.effectPhase !== 'done' && (
+                <SpawnEffect
+                  effect={loaded.effect}
+                  clip={loaded.effectClip}
+                  loop={props.spawnEffect?.loop ?? 1}
+                  phase={props.effectPhase}
+                  onEnded={props.onEffectEnded}
+                />
+              )}
+            </group>
+          )}
+          {props.ao && spawning && (
+            <Suspense fallback={null}>
+              <PostEffects mode={props.ao} quality={props.quality} />
+            </Suspense>
+          )}
+        </Canvas>
+      )}
+      {state === 'loading' && <DotLoader label="Loading avatar" />}
+      {state === 'error' && (
+        <p
+          role="alert"
+          style={{
+            position: 'absolute',
+            inset: 0,
+            margin: 'auto',
+            height: '1.5em',
+            textAlign: 'center',
+          }}
+        >
+          The avatar could not be loaded.
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A stable identity for a source (Blobs by object identity) to key loads on. */
+const blobIds = new WeakMap<Blob, number>();
+let nextBlobId = 0;
+function sourceKey(source: ModelSource | ModelSource[] | undefined): string {
+  if (source === undefined) return '';
+  if (Array.isArray(source)) return JSON.stringify(source.map(sourceKey));
+  if (typeof source === 'string') return source;
+  if (!blobIds.has(source)) blobIds.set(source, ++nextBlobId);
+  return `blob:${blobIds.get(source)}`;
+}
+
+/**
+ * Loads the model (and the optional effect and animations) through the model cache and
+ * reports the outcome. Optional parts that fail to load are skipped with a warning; only the
+ * model itself decides between spawning and the error state.
+ */
+function useLoadedAssets(
+  sources: {
+    models: ModelSource[];
+    effect?: ModelSource;
+    effectAnimation?: ModelSource;
+    spawnAnimation?: ModelSource;
+    idle?: ModelSource;
+  },
+  decoders: DecoderOptions,
+  callbacks: Pick<SpawnBinding, 'onLoadStart' | 'onModelLoaded' | 'onModelFailed'>,
+) {
+  const [loaded, setLoaded] = useState<(Loaded & { key: string }) | null>(null);
+  const key = JSON.stringify(Object.values(sources).map(sourceKey)) + JSON.stringify(decoders);
+  // The load effect runs per key; it reads the newest values through this ref.
+  const latest = useRef({ sources, decoders, callbacks });
+  useEffect(() => {
+    latest.current = { sources, decoders, callbacks };
+  });
+
+  useEffect(() => {
+    const { callbacks: current, sources: wanted, decoders: options } = latest.current;
+    let cancelled = false;
+    const held: ModelSource[] = [];
+    const take = (source: ModelSource) => {
+      held.push(source);
+      return acquireModel(source, options);
+    };
+    const optional = (source: ModelSource | undefined) =>
+      source === undefined
+        ? Promise.resolve(undefined)
+        : take(source).catch((error: unknown) => {
+            console.warn('Optional viewer asset could not be loaded', source, error);
+            return undefined;
+          });
+    current.onLoadStart();
+    void (async () => {
+      try {
+        const [models, effect, effectAnimation, spawnAnimation, idle] = await Promise.all([
+          Promise.all(wanted.models.map(take)),
+          optional(wanted.effect),
+          optional(wanted.effectAnimation),
+          optional(wanted.spawnAnimation),
+          optional(wanted.idle),
+        ]);
+        if (cancelled) return;
+        const next = {
+          key,
+          models,
+          effect,
+          effectClip: (effectAnimation ?? effect)?.animations[0],
+          spawnClip: spawnAnimation?.animations[0],
+          idle: idle?.animations[0],
+        };
+        setLoaded(next);
+        current.onModelLoaded({ effect: Boolean(next.effect), animation: Boolean(next.spawnClip) });
+      } catch (error) {
+        if (!cancelled) current.onModelFailed(error);
+      }
+    })();
+    return () => {
+      cancelled = true;
+      held.forEach(releaseModel);
+    };
+  }, [key]);
+
+  // Until the current sources are in, nothing of the previous model is shown.
+  return loaded?.key === key ? loaded : null;
+}

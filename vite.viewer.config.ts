@@ -1,0 +1,27 @@
+// npm run build:viewer: the avatar viewer as an ES module library in dist-viewer/, for other
+// React apps. react, react-dom and three are peer dependencies (externals); the Draco decoder
+// is copied to dist-viewer/decoders/draco/ for the host app to serve (see dracoDecoderPath).
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { viewerDecoders } from './vite.config';
+
+const PEERS = /^(react|react-dom|three)(\/|$)/;
+
+export default defineConfig({
+  plugins: [react(), viewerDecoders()],
+  publicDir: false,
+  build: {
+    outDir: 'dist-viewer',
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: true,
+    lib: {
+      entry: 'src/viewer.tsx',
+      formats: ['es'],
+      fileName: 'avatar-viewer',
+    },
+    rolldownOptions: {
+      external: (id) => PEERS.test(id),
+    },
+  },
+});
