@@ -10,15 +10,28 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as AppRouteImport } from './routes/_app'
+import { Route as EmbedRouteImport } from './routes/embed'
 import { Route as ForgotPasswordRouteImport } from './routes/forgot-password'
 import { Route as PasswordlessRouteImport } from './routes/passwordless'
 import { Route as SigninRouteImport } from './routes/signin'
 import { Route as SignupRouteImport } from './routes/signup'
 import { Route as VerifyEmailRouteImport } from './routes/verify-email'
 import { Route as AppIndexRouteImport } from './routes/_app/index'
+import { Route as AppAssetsRouteImport } from './routes/_app/assets'
+import { Route as AppCageMeshesRouteImport } from './routes/_app/cage-meshes'
+import { Route as AppMorphQueueRouteImport } from './routes/_app/morph-queue'
+import { Route as AppMorphedAssetsRouteImport } from './routes/_app/morphed-assets'
+import { Route as AppTagsRouteImport } from './routes/_app/tags'
+import { Route as AppApplicationsIndexRouteImport } from './routes/_app/applications.index'
+import { Route as AppApplicationsApplicationIdAssetsRouteImport } from './routes/_app/applications.$applicationId.assets'
 
 const AppRoute = AppRouteImport.update({
   id: '/_app',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const EmbedRoute = EmbedRouteImport.update({
+  id: '/embed',
+  path: '/embed',
   getParentRoute: () => rootRouteImport,
 } as any)
 const ForgotPasswordRoute = ForgotPasswordRouteImport.update({
@@ -51,63 +64,148 @@ const AppIndexRoute = AppIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AppRoute,
 } as any)
+const AppAssetsRoute = AppAssetsRouteImport.update({
+  id: '/assets',
+  path: '/assets',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppCageMeshesRoute = AppCageMeshesRouteImport.update({
+  id: '/cage-meshes',
+  path: '/cage-meshes',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppMorphQueueRoute = AppMorphQueueRouteImport.update({
+  id: '/morph-queue',
+  path: '/morph-queue',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppMorphedAssetsRoute = AppMorphedAssetsRouteImport.update({
+  id: '/morphed-assets',
+  path: '/morphed-assets',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppTagsRoute = AppTagsRouteImport.update({
+  id: '/tags',
+  path: '/tags',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppApplicationsIndexRoute = AppApplicationsIndexRouteImport.update({
+  id: '/applications/',
+  path: '/applications/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppApplicationsApplicationIdAssetsRoute =
+  AppApplicationsApplicationIdAssetsRouteImport.update({
+    id: '/applications/$applicationId/assets',
+    path: '/applications/$applicationId/assets',
+    getParentRoute: () => AppRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof AppIndexRoute
+  '/embed': typeof EmbedRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/passwordless': typeof PasswordlessRoute
   '/signin': typeof SigninRoute
   '/signup': typeof SignupRoute
   '/verify-email': typeof VerifyEmailRoute
+  '/assets': typeof AppAssetsRoute
+  '/cage-meshes': typeof AppCageMeshesRoute
+  '/morph-queue': typeof AppMorphQueueRoute
+  '/morphed-assets': typeof AppMorphedAssetsRoute
+  '/tags': typeof AppTagsRoute
+  '/applications/': typeof AppApplicationsIndexRoute
+  '/applications/$applicationId/assets': typeof AppApplicationsApplicationIdAssetsRoute
 }
 export interface FileRoutesByTo {
+  '/embed': typeof EmbedRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/passwordless': typeof PasswordlessRoute
   '/signin': typeof SigninRoute
   '/signup': typeof SignupRoute
   '/verify-email': typeof VerifyEmailRoute
+  '/assets': typeof AppAssetsRoute
+  '/cage-meshes': typeof AppCageMeshesRoute
+  '/morph-queue': typeof AppMorphQueueRoute
+  '/morphed-assets': typeof AppMorphedAssetsRoute
+  '/tags': typeof AppTagsRoute
   '/': typeof AppIndexRoute
+  '/applications': typeof AppApplicationsIndexRoute
+  '/applications/$applicationId/assets': typeof AppApplicationsApplicationIdAssetsRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/_app': typeof AppRouteWithChildren
+  '/embed': typeof EmbedRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/passwordless': typeof PasswordlessRoute
   '/signin': typeof SigninRoute
   '/signup': typeof SignupRoute
   '/verify-email': typeof VerifyEmailRoute
+  '/_app/assets': typeof AppAssetsRoute
+  '/_app/cage-meshes': typeof AppCageMeshesRoute
+  '/_app/morph-queue': typeof AppMorphQueueRoute
+  '/_app/morphed-assets': typeof AppMorphedAssetsRoute
+  '/_app/tags': typeof AppTagsRoute
   '/_app/': typeof AppIndexRoute
+  '/_app/applications/': typeof AppApplicationsIndexRoute
+  '/_app/applications/$applicationId/assets': typeof AppApplicationsApplicationIdAssetsRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/embed'
     | '/forgot-password'
     | '/passwordless'
     | '/signin'
     | '/signup'
     | '/verify-email'
+    | '/assets'
+    | '/cage-meshes'
+    | '/morph-queue'
+    | '/morphed-assets'
+    | '/tags'
+    | '/applications/'
+    | '/applications/$applicationId/assets'
   fileRoutesByTo: FileRoutesByTo
   to:
+    | '/embed'
     | '/forgot-password'
     | '/passwordless'
     | '/signin'
     | '/signup'
     | '/verify-email'
+    | '/assets'
+    | '/cage-meshes'
+    | '/morph-queue'
+    | '/morphed-assets'
+    | '/tags'
     | '/'
+    | '/applications'
+    | '/applications/$applicationId/assets'
   id:
     | '__root__'
     | '/_app'
+    | '/embed'
     | '/forgot-password'
     | '/passwordless'
     | '/signin'
     | '/signup'
     | '/verify-email'
+    | '/_app/assets'
+    | '/_app/cage-meshes'
+    | '/_app/morph-queue'
+    | '/_app/morphed-assets'
+    | '/_app/tags'
     | '/_app/'
+    | '/_app/applications/'
+    | '/_app/applications/$applicationId/assets'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   AppRoute: typeof AppRouteWithChildren
+  EmbedRoute: typeof EmbedRoute
   ForgotPasswordRoute: typeof ForgotPasswordRoute
   PasswordlessRoute: typeof PasswordlessRoute
   SigninRoute: typeof SigninRoute
@@ -122,6 +220,13 @@ declare module '@tanstack/react-router' {
       path: ''
       fullPath: '/'
       preLoaderRoute: typeof AppRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/embed': {
+      id: '/embed'
+      path: '/embed'
+      fullPath: '/embed'
+      preLoaderRoute: typeof EmbedRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/forgot-password': {
@@ -166,21 +271,86 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppIndexRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/assets': {
+      id: '/_app/assets'
+      path: '/assets'
+      fullPath: '/assets'
+      preLoaderRoute: typeof AppAssetsRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/cage-meshes': {
+      id: '/_app/cage-meshes'
+      path: '/cage-meshes'
+      fullPath: '/cage-meshes'
+      preLoaderRoute: typeof AppCageMeshesRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/morph-queue': {
+      id: '/_app/morph-queue'
+      path: '/morph-queue'
+      fullPath: '/morph-queue'
+      preLoaderRoute: typeof AppMorphQueueRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/morphed-assets': {
+      id: '/_app/morphed-assets'
+      path: '/morphed-assets'
+      fullPath: '/morphed-assets'
+      preLoaderRoute: typeof AppMorphedAssetsRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/tags': {
+      id: '/_app/tags'
+      path: '/tags'
+      fullPath: '/tags'
+      preLoaderRoute: typeof AppTagsRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/applications/': {
+      id: '/_app/applications/'
+      path: '/applications'
+      fullPath: '/applications/'
+      preLoaderRoute: typeof AppApplicationsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/applications/$applicationId/assets': {
+      id: '/_app/applications/$applicationId/assets'
+      path: '/applications/$applicationId/assets'
+      fullPath: '/applications/$applicationId/assets'
+      preLoaderRoute: typeof AppApplicationsApplicationIdAssetsRouteImport
+      parentRoute: typeof AppRoute
+    }
   }
 }
 
 interface AppRouteChildren {
+  AppAssetsRoute: typeof AppAssetsRoute
+  AppCageMeshesRoute: typeof AppCageMeshesRoute
+  AppMorphQueueRoute: typeof AppMorphQueueRoute
+  AppMorphedAssetsRoute: typeof AppMorphedAssetsRoute
+  AppTagsRoute: typeof AppTagsRoute
   AppIndexRoute: typeof AppIndexRoute
+  AppApplicationsIndexRoute: typeof AppApplicationsIndexRoute
+  AppApplicationsApplicationIdAssetsRoute: typeof AppApplicationsApplicationIdAssetsRoute
 }
 
 const AppRouteChildren: AppRouteChildren = {
+  AppAssetsRoute: AppAssetsRoute,
+  AppCageMeshesRoute: AppCageMeshesRoute,
+  AppMorphQueueRoute: AppMorphQueueRoute,
+  AppMorphedAssetsRoute: AppMorphedAssetsRoute,
+  AppTagsRoute: AppTagsRoute,
   AppIndexRoute: AppIndexRoute,
+  AppApplicationsIndexRoute: AppApplicationsIndexRoute,
+  AppApplicationsApplicationIdAssetsRoute:
+    AppApplicationsApplicationIdAssetsRoute,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)
 
 const rootRouteChildren: RootRouteChildren = {
   AppRoute: AppRouteWithChildren,
+  EmbedRoute: EmbedRoute,
   ForgotPasswordRoute: ForgotPasswordRoute,
   PasswordlessRoute: PasswordlessRoute,
   SigninRoute: SigninRoute,

@@ -28,8 +28,16 @@ export const Route = createFileRoute('/_app')({
   component: Shell,
 });
 
-/** Screens of the signed-in app; later issues add theirs here. */
-const NAV = [{ to: '/', label: 'nav.dashboard' }] as const;
+/** Screens of the signed-in app, in the order of the navigation bar. */
+const NAV = [
+  { to: '/', label: 'nav.dashboard' },
+  { to: '/assets', label: 'nav.assets' },
+  { to: '/applications', label: 'nav.applications' },
+  { to: '/morph-queue', label: 'nav.morphQueue' },
+  { to: '/morphed-assets', label: 'nav.morphedAssets' },
+  { to: '/cage-meshes', label: 'nav.cageMeshes' },
+  { to: '/tags', label: 'nav.tags' },
+] as const;
 
 function Shell() {
   const { t } = useTranslation();
@@ -54,7 +62,7 @@ function Shell() {
       skipLabel={t('app.skipToContent')}
       navLabel={t('nav.label')}
       nav={NAV.map((item) => (
-        <Link key={item.to} to={item.to} activeOptions={{ exact: true }}>
+        <Link key={item.to} to={item.to} activeOptions={{ exact: item.to === '/' }}>
           {t(item.label)}
         </Link>
       ))}

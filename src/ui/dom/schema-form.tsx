@@ -35,6 +35,10 @@ interface SchemaFormProps<Values extends StringRecord> {
   /** Extra content under the error (for example a resend button). */
   errorAction?: ReactNode;
   children?: ReactNode;
+  /** Empty the form after a successful submit (a handler answering `false` failed). */
+  resetOnSuccess?: boolean;
+  /** `inline` lays the fields and the button out in one row (toolbars). */
+  layout?: 'stacked' | 'inline';
 }
 
 /**
@@ -50,7 +54,7 @@ export function SchemaForm<Values extends StringRecord>(props: SchemaFormProps<V
   return (
     <form
       aria-label={props.label}
-      className="schema-form"
+      className={props.layout === 'inline' ? 'schema-form inline' : 'schema-form'}
       noValidate
       ref={formRef}
       onSubmit={(event) => void handleSubmit(event)}

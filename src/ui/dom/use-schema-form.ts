@@ -24,6 +24,8 @@ export function useSchemaForm<Values extends Record<string, string>>(options: {
   schema: z.ZodMiniType<Values, Values>;
   defaultValues: Values;
   onSubmit: (values: Values) => unknown;
+  /** Empty the form after a submit whose handler did not answer `false`. */
+  resetOnSuccess?: boolean;
 }) {
   const [values, setValues] = useState(options.defaultValues);
   const [touched, setTouched] = useState<Partial<Record<keyof Values, boolean>>>({});
@@ -64,7 +66,12 @@ export function useSchemaForm<Values extends Record<string, string>>(options: {
     }
     setSubmitting(true);
     try {
-      await options.onSubmit(values);
+      const outcome = await options.onSubmit(values);
+      if (options.resetOnSuccess && outcome !== false) {
+        setValues(options.defaultValues);
+        setTouched({});
+        setSubmitCount(0);
+      }
     } finally {
       setSubmitting(false);
     }

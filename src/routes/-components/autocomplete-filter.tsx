@@ -1,0 +1,82 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  autocompleteMachine,
+  selectNoResults,
+  selectOptions,
+  selectSelected,
+} from '../../machines/autocomplete.machine';
+import { AutocompleteField } from '../../ui/dom/list/autocomplete-field';
+import type { FilterDef, FilterValue } from '../../ui/dom/list/filter-bar';
+
+interface AutocompleteFilterProps {
+  filter: FilterDef;
+  value: FilterValue;
+  onChange: (value: FilterValue) => void;
+}
+
+/** Binds one autocomplete filter definition to its machine and the combo box. */
+export function AutocompleteFilter({ filter, value, onChange }: AutocompleteFilterProps) {
+  const { t } = useTranslation();
+  const actor = useActorRef(autocompleteMachine, {
+    input: {
+      endpoint: filter.endpoint ?? '',
+      ...(filter.findByIdEndpoint ? { findByIdEndpoint: filter.findByIdEndpoint } : {}),
+      ...(filter.searchField ? { searchField: filter.searchField } : {}),
+      ...(filter.displayField ? { displayField: filter.displayField } : {}),
+      ...(filter.extraQueryParams ? { extraQueryParams: filter.extraQueryParams } : {}),
+      multiple: Boolean(filter.multiple),
+      value,
+    },
+  });
+  const options = useSelector(actor, selectOptions);
+  const selected = useSelector(actor, selectSelected);
+  const noResults = useSelector(actor, selectNoResults);
+  const text = useSelector(actor, (s) => s.context.text);
+
+  // The machine emits each change; the list stores it (and may hand it back changed).
+  const onChangeRef = useRef(onChange);
+  useEffect(() => {
+    onChangeRef.current = onChange;
+  });
+  const emitted = useRef<string>('');
+  useEffect(() => {
+    const subscription = actor.on('VALUE_CHANGED', ({ value: next }) => {
+      emitted.current = JSON.stringify(next ?? null);
+      onChangeRef.current(next ?? undefined);
+    });
+    return () => subscription.unsubscribe();
+  }, [actor]);
+  useEffect(() => {
+    const key = JSON.stringify(value ?? null);
+    if (key === emitted.current) return;
+    emitted.current = key;
+    actor.send({ type: 'SET_VALUE', value });
+  }, [value, actor]);
+
+  return (
+    <AutocompleteField
+      label={filter.label}
+      placeholder={filter.placeholder}
+      options={options.map((o) => ({ id: o.value, label: o.label }))}
+      inputValue={text}
+      onInputChange={(next) => actor.send({ type: 'TYPE', text: next })}
+      selected={selected.map((o) => ({ id: o.value, label: o.label }))}
+      onSelect={(id) => {
+        const option = options.find((o) => o.value === id);
+        if (option) actor.send({ type: 'SELECT', option });
+      }}
+      onRemove={(id) => actor.send({ type: 'REMOVE', value: id })}
+      multiple={filter.multiple}
+      limitTags={filter.limitTags}
+      noResults={noResults}
+      labels={{
+        noResults: t('list.noResults'),
+        remove: (label) => t('list.removeValue', { label }),
+        more: (count) => t('list.moreValues', { count }),
+        clear: filter.clearButtonText ?? t('list.clearValue'),
+      }}
+    />
+  );
+}

@@ -1,0 +1,33 @@
+import type { ReactNode } from 'react';
+
+/** Cell renderers the list screens share. */
+export const dateCell = (iso: string | null | undefined): ReactNode =>
+  iso ? (
+    <time dateTime={iso}>
+      {new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}
+    </time>
+  ) : (
+    '—'
+  );
+
+export const badgeCell = (text: string, tone?: string): ReactNode => (
+  <span className={tone ? `badge ${tone}` : 'badge'}>{text}</span>
+);
+
+export const assetNameCell = (asset: { name: string; iconUrl: string | null }): ReactNode => (
+  <span className="asset-name">
+    {asset.iconUrl ? (
+      <img
+        className="asset-icon"
+        src={asset.iconUrl}
+        alt=""
+        loading="lazy"
+        // A missing icon shows the empty tile rather than a broken image.
+        onError={(event) => event.currentTarget.removeAttribute('src')}
+      />
+    ) : (
+      <span className="asset-icon" aria-hidden="true" />
+    )}
+    {asset.name}
+  </span>
+);

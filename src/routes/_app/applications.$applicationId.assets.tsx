@@ -1,0 +1,77 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
+import { listSearchValidator } from '../../api/list-url';
+import { applicationAssetSchema, type ApplicationAsset } from '../../api/schemas';
+import { ASSET_TYPES, toOptions } from '../-components/asset-options';
+import { assetNameCell, badgeCell } from '../-components/cells';
+import { ListScreen, type ListScreenConfig } from '../-components/list-screen';
+import { moveActions } from '../-components/move-actions';
+
+const SORT_FIELDS = ['position', 'name', 'createdAt'] as const;
+const DEFAULT_ORDER = { position: 'asc' } as const;
+const filterSchema = z.strictObject({
+  search: z.optional(z.string()),
+  type: z.optional(z.array(z.enum(ASSET_TYPES))),
+});
+
+export const Route = createFileRoute('/_app/applications/$applicationId/assets')({
+  validateSearch: listSearchValidator(filterSchema, {
+    mode: 'paged',
+    sortFields: SORT_FIELDS,
+    defaultOrder: DEFAULT_ORDER,
+  }),
+  component: ApplicationAssetsScreen,
+});
+
+/** The assets of one application, in the order the application offers them: drag to reorder. */
+function ApplicationAssetsScreen() {
+  const { t } = useTranslation();
+  const search = Route.useSearch();
+  const { applicationId } = Route.useParams();
+  const config = useMemo<ListScreenConfig<ApplicationAsset>>(
+    () => ({
+      title: t('applications.assetsTitle'),
+      endpoint: `v1/application-assets?applicationId=${encodeURIComponent(applicationId)}`,
+      rowSchema: applicationAssetSchema,
+      filterSchema,
+      sortFields: SORT_FIELDS,
+      defaultOrder: DEFAULT_ORDER,
+      mode: 'paged',
+      urlState: true,
+      limit: 20,
+      reorder: { endpoint: 'v1/application-assets/{id}/position', drag: true },
+      rowLabel: (row) => row.asset.name,
+      filters: [
+        { field: 'search', type: 'text', label: t('list.search'), visibleOnMobile: true },
+        {
+          field: 'type',
+          type: 'multi-select',
+          label: t('assets.type'),
+          options: toOptions(ASSET_TYPES),
+        },
+      ],
+      columns: [
+        {
+          field: 'name',
+          headerName: t('assets.name'),
+          sortable: true,
+          render: (row) => assetNameCell(row.asset),
+        },
+        { field: 'type', headerName: t('assets.type'), render: (row) => badgeCell(row.asset.type) },
+        { field: 'gender', headerName: t('assets.gender'), render: (row) => row.asset.gender },
+        {
+          field: 'position',
+          headerName: t('assets.position'),
+          sortable: true,
+          headerAlign: 'right',
+          cellAlign: 'right',
+        },
+      ],
+      rowActions: () => moveActions<ApplicationAsset>(t),
+    }),
+    [t, applicationId],
+  );
+  return <ListScreen key={applicationId} config={config} search={search} />;
+}

@@ -1,0 +1,60 @@
+import { createFileRoute, Link } from '@tanstack/react-router';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
+import { listSearchValidator } from '../../api/list-url';
+import { applicationRowSchema, type ApplicationRow } from '../../api/schemas';
+import { dateCell } from '../-components/cells';
+import { ListScreen, type ListScreenConfig } from '../-components/list-screen';
+
+const SORT_FIELDS = ['name', 'createdAt'] as const;
+const DEFAULT_ORDER = { name: 'asc' } as const;
+const filterSchema = z.strictObject({ search: z.optional(z.string()) });
+
+export const Route = createFileRoute('/_app/applications/')({
+  validateSearch: listSearchValidator(filterSchema, {
+    mode: 'paged',
+    sortFields: SORT_FIELDS,
+    defaultOrder: DEFAULT_ORDER,
+  }),
+  component: ApplicationsScreen,
+});
+
+function ApplicationsScreen() {
+  const { t } = useTranslation();
+  const search = Route.useSearch();
+  const config = useMemo<ListScreenConfig<ApplicationRow>>(
+    () => ({
+      title: t('applications.title'),
+      endpoint: 'v1/applications',
+      rowSchema: applicationRowSchema,
+      filterSchema,
+      sortFields: SORT_FIELDS,
+      defaultOrder: DEFAULT_ORDER,
+      mode: 'paged',
+      urlState: true,
+      rowLabel: (a) => a.name,
+      filters: [{ field: 'search', type: 'text', label: t('list.search'), visibleOnMobile: true }],
+      columns: [
+        {
+          field: 'name',
+          headerName: t('assets.name'),
+          sortable: true,
+          render: (a) => (
+            <Link to="/applications/$applicationId/assets" params={{ applicationId: a.id }}>
+              {a.name}
+            </Link>
+          ),
+        },
+        {
+          field: 'createdAt',
+          headerName: t('assets.created'),
+          sortable: true,
+          render: (a) => dateCell(a.createdAt),
+        },
+      ],
+    }),
+    [t],
+  );
+  return <ListScreen config={config} search={search} />;
+}

@@ -1,0 +1,151 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
+import { deleteAsset, lockAsset, unlockAsset } from '../../api/assets';
+import { listSearchValidator } from '../../api/list-url';
+import { assetSchema, type Asset } from '../../api/schemas';
+import { ASSET_TYPES, GENDERS, toOptions } from '../-components/asset-options';
+import { assetNameCell, badgeCell, dateCell } from '../-components/cells';
+import { ListScreen, type ListScreenConfig } from '../-components/list-screen';
+import { moveActions } from '../-components/move-actions';
+
+const SORT_FIELDS = ['name', 'type', 'gender', 'position', 'createdAt', 'updatedAt'] as const;
+const DEFAULT_ORDER = { position: 'asc' } as const;
+
+const filterSchema = z.strictObject({
+  search: z.optional(z.string()),
+  type: z.optional(z.array(z.enum(ASSET_TYPES))),
+  gender: z.optional(z.array(z.enum(GENDERS))),
+  applicationId: z.optional(z.array(z.string())),
+  tagId: z.optional(z.array(z.string())),
+  locked: z.optional(z.enum(['true', 'false'])),
+});
+
+export const Route = createFileRoute('/_app/assets')({
+  validateSearch: listSearchValidator(filterSchema, {
+    mode: 'paged',
+    sortFields: SORT_FIELDS,
+    defaultOrder: DEFAULT_ORDER,
+  }),
+  component: AssetsScreen,
+});
+
+function AssetsScreen() {
+  const { t } = useTranslation();
+  const search = Route.useSearch();
+  const config = useMemo<ListScreenConfig<Asset>>(
+    () => ({
+      title: t('assets.title'),
+      endpoint: 'v1/assets',
+      rowSchema: assetSchema,
+      filterSchema,
+      sortFields: SORT_FIELDS,
+      defaultOrder: DEFAULT_ORDER,
+      mode: 'paged',
+      urlState: true,
+      reorder: { endpoint: 'v1/assets/{id}/position' },
+      rowLabel: (asset) => asset.name,
+      filters: [
+        { field: 'search', type: 'text', label: t('list.search'), visibleOnMobile: true },
+        {
+          field: 'type',
+          type: 'multi-select',
+          label: t('assets.type'),
+          options: toOptions(ASSET_TYPES),
+        },
+        {
+          field: 'gender',
+          type: 'multi-select',
+          label: t('assets.gender'),
+          options: toOptions(GENDERS),
+        },
+        {
+          field: 'applicationId',
+          type: 'autocomplete',
+          label: t('assets.application'),
+          endpoint: 'v1/applications',
+          findByIdEndpoint: 'v1/applications',
+          multiple: true,
+          limitTags: 2,
+        },
+        {
+          field: 'tagId',
+          type: 'autocomplete',
+          label: t('assets.tags'),
+          endpoint: 'v1/tags',
+          findByIdEndpoint: 'v1/tags',
+          multiple: true,
+          limitTags: 2,
+        },
+        {
+          field: 'locked',
+          type: 'single-select',
+          label: t('assets.lockState'),
+          position: 'right',
+          options: [
+            { value: 'true', label: t('assets.locked') },
+            { value: 'false', label: t('assets.unlocked') },
+          ],
+        },
+      ],
+      columns: [
+        { field: 'name', headerName: t('assets.name'), sortable: true, render: assetNameCell },
+        {
+          field: 'type',
+          headerName: t('assets.type'),
+          sortable: true,
+          render: (a) => badgeCell(a.type),
+        },
+        { field: 'gender', headerName: t('assets.gender'), sortable: true },
+        {
+          field: 'tags',
+          headerName: t('assets.tags'),
+          render: (a) => a.tags.map((tag) => tag.name).join(', ') || '—',
+        },
+        {
+          field: 'locked',
+          headerName: t('assets.lockState'),
+          render: (a) =>
+            a.locked ? badgeCell(t('assets.locked'), 'locked') : t('assets.unlocked'),
+        },
+        {
+          field: 'position',
+          headerName: t('assets.position'),
+          sortable: true,
+          tooltip: t('assets.positionTooltip'),
+          headerAlign: 'right',
+          cellAlign: 'right',
+        },
+        {
+          field: 'updatedAt',
+          headerName: t('assets.updated'),
+          sortable: true,
+          render: (a) => dateCell(a.updatedAt),
+        },
+      ],
+      rowActions: (asset, list) => [
+        asset.locked
+          ? {
+              title: t('assets.unlock'),
+              onAction: () => void list.run(() => unlockAsset(asset.id)),
+            }
+          : { title: t('assets.lock'), onAction: () => void list.run(() => lockAsset(asset.id)) },
+        ...moveActions<Asset>(t),
+        {
+          title: t('assets.delete'),
+          color: 'danger',
+          isDisabled: asset.locked,
+          confirm: {
+            title: t('assets.deleteTitle', { name: asset.name }),
+            body: t('assets.deleteBody'),
+            confirmLabel: t('assets.delete'),
+          },
+          onAction: () => void list.run(() => deleteAsset(asset.id)),
+        },
+      ],
+    }),
+    [t],
+  );
+  return <ListScreen config={config} search={search} />;
+}

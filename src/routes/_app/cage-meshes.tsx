@@ -1,0 +1,74 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
+import { listSearchValidator } from '../../api/list-url';
+import { cageMeshSchema, type CageMesh } from '../../api/schemas';
+import { GENDERS, toOptions } from '../-components/asset-options';
+import { dateCell } from '../-components/cells';
+import { ListScreen, type ListScreenConfig } from '../-components/list-screen';
+
+const SORT_FIELDS = ['name', 'createdAt', 'updatedAt'] as const;
+const DEFAULT_ORDER = { updatedAt: 'desc' } as const;
+const filterSchema = z.strictObject({
+  search: z.optional(z.string()),
+  gender: z.optional(z.array(z.enum(GENDERS))),
+});
+
+export const Route = createFileRoute('/_app/cage-meshes')({
+  validateSearch: listSearchValidator(filterSchema, {
+    mode: 'paged',
+    sortFields: SORT_FIELDS,
+    defaultOrder: DEFAULT_ORDER,
+  }),
+  component: CageMeshesScreen,
+});
+
+function CageMeshesScreen() {
+  const { t } = useTranslation();
+  const search = Route.useSearch();
+  const config = useMemo<ListScreenConfig<CageMesh>>(
+    () => ({
+      title: t('cageMeshes.title'),
+      endpoint: 'v1/cage-meshes',
+      rowSchema: cageMeshSchema,
+      filterSchema,
+      sortFields: SORT_FIELDS,
+      defaultOrder: DEFAULT_ORDER,
+      mode: 'paged',
+      urlState: true,
+      rowLabel: (mesh) => mesh.name,
+      filters: [
+        { field: 'search', type: 'text', label: t('list.search'), visibleOnMobile: true },
+        {
+          field: 'gender',
+          type: 'multi-select',
+          label: t('assets.gender'),
+          options: toOptions(GENDERS),
+        },
+      ],
+      columns: [
+        { field: 'name', headerName: t('assets.name'), sortable: true },
+        { field: 'gender', headerName: t('assets.gender') },
+        {
+          field: 'bodyType',
+          headerName: t('cageMeshes.bodyType'),
+          render: (m) => m.bodyType ?? '—',
+        },
+        {
+          field: 'modelUrl',
+          headerName: t('cageMeshes.model'),
+          render: (m) => (m.modelUrl ? <a href={m.modelUrl}>{t('cageMeshes.download')}</a> : '—'),
+        },
+        {
+          field: 'updatedAt',
+          headerName: t('assets.updated'),
+          sortable: true,
+          render: (m) => dateCell(m.updatedAt),
+        },
+      ],
+    }),
+    [t],
+  );
+  return <ListScreen config={config} search={search} />;
+}

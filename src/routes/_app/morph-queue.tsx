@@ -1,0 +1,80 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
+import { listSearchValidator } from '../../api/list-url';
+import { morphQueueEntrySchema, morphStatusSchema, type MorphQueueEntry } from '../../api/schemas';
+import { badgeCell, dateCell } from '../-components/cells';
+import { ListScreen, type ListScreenConfig } from '../-components/list-screen';
+
+const SORT_FIELDS = ['createdAt', 'updatedAt', 'status'] as const;
+const DEFAULT_ORDER = { createdAt: 'desc' } as const;
+const STATUSES = morphStatusSchema.options;
+const filterSchema = z.strictObject({
+  search: z.optional(z.string()),
+  status: z.optional(z.array(morphStatusSchema)),
+});
+
+export const Route = createFileRoute('/_app/morph-queue')({
+  validateSearch: listSearchValidator(filterSchema, {
+    mode: 'infinite',
+    sortFields: SORT_FIELDS,
+    defaultOrder: DEFAULT_ORDER,
+  }),
+  component: MorphQueueScreen,
+});
+
+/** The morph queue scrolls endlessly: new pages load as the end comes into view. */
+function MorphQueueScreen() {
+  const { t } = useTranslation();
+  const search = Route.useSearch();
+  const config = useMemo<ListScreenConfig<MorphQueueEntry>>(
+    () => ({
+      title: t('morphs.queueTitle'),
+      endpoint: 'v1/morphed-asset-queue',
+      rowSchema: morphQueueEntrySchema,
+      filterSchema,
+      sortFields: SORT_FIELDS,
+      defaultOrder: DEFAULT_ORDER,
+      mode: 'infinite',
+      urlState: true,
+      limit: 20,
+      rowLabel: (entry) => entry.sourceAssetName,
+      filters: [
+        { field: 'search', type: 'text', label: t('list.search'), visibleOnMobile: true },
+        {
+          field: 'status',
+          type: 'multi-select',
+          label: t('morphs.status'),
+          visibleOnMobile: true,
+          options: STATUSES.map((s) => ({ value: s, label: t(`morphs.statuses.${s}`) })),
+        },
+      ],
+      columns: [
+        { field: 'sourceAssetName', headerName: t('morphs.source') },
+        {
+          field: 'status',
+          headerName: t('morphs.status'),
+          sortable: true,
+          render: (e) => badgeCell(t(`morphs.statuses.${e.status}`), e.status),
+        },
+        {
+          field: 'progress',
+          headerName: t('morphs.progress'),
+          headerAlign: 'right',
+          cellAlign: 'right',
+          render: (e) => `${e.progress}%`,
+        },
+        { field: 'error', headerName: t('morphs.error'), render: (e) => e.error ?? '—' },
+        {
+          field: 'createdAt',
+          headerName: t('assets.created'),
+          sortable: true,
+          render: (e) => dateCell(e.createdAt),
+        },
+      ],
+    }),
+    [t],
+  );
+  return <ListScreen config={config} search={search} />;
+}

@@ -1,0 +1,56 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
+import { listSearchValidator } from '../../api/list-url';
+import { morphedAssetSchema, type MorphedAsset } from '../../api/schemas';
+import { dateCell } from '../-components/cells';
+import { ListScreen, type ListScreenConfig } from '../-components/list-screen';
+
+const SORT_FIELDS = ['name', 'createdAt'] as const;
+const DEFAULT_ORDER = { createdAt: 'desc' } as const;
+const filterSchema = z.strictObject({ search: z.optional(z.string()) });
+
+export const Route = createFileRoute('/_app/morphed-assets')({
+  validateSearch: listSearchValidator(filterSchema, {
+    mode: 'paged',
+    sortFields: SORT_FIELDS,
+    defaultOrder: DEFAULT_ORDER,
+  }),
+  component: MorphedAssetsScreen,
+});
+
+function MorphedAssetsScreen() {
+  const { t } = useTranslation();
+  const search = Route.useSearch();
+  const config = useMemo<ListScreenConfig<MorphedAsset>>(
+    () => ({
+      title: t('morphs.title'),
+      endpoint: 'private/v1/morphed-assets',
+      rowSchema: morphedAssetSchema,
+      filterSchema,
+      sortFields: SORT_FIELDS,
+      defaultOrder: DEFAULT_ORDER,
+      mode: 'paged',
+      urlState: true,
+      rowLabel: (m) => m.name,
+      filters: [{ field: 'search', type: 'text', label: t('list.search'), visibleOnMobile: true }],
+      columns: [
+        { field: 'name', headerName: t('assets.name'), sortable: true },
+        {
+          field: 'modelUrl',
+          headerName: t('cageMeshes.model'),
+          render: (m) => (m.modelUrl ? <a href={m.modelUrl}>{t('cageMeshes.download')}</a> : '—'),
+        },
+        {
+          field: 'createdAt',
+          headerName: t('assets.created'),
+          sortable: true,
+          render: (m) => dateCell(m.createdAt),
+        },
+      ],
+    }),
+    [t],
+  );
+  return <ListScreen config={config} search={search} />;
+}

@@ -1,0 +1,100 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
+import { listSearchValidator } from '../../api/list-url';
+import { tagRowSchema, type TagRow } from '../../api/schemas';
+import { createTag, deleteTag, renameTag } from '../../api/tags';
+import { SchemaForm } from '../../ui/dom/schema-form';
+import { dateCell } from '../-components/cells';
+import { ListScreen, type ListScreenConfig } from '../-components/list-screen';
+
+const SORT_FIELDS = ['name', 'createdAt', 'assetCount'] as const;
+const DEFAULT_ORDER = { name: 'asc' } as const;
+const filterSchema = z.strictObject({ search: z.optional(z.string()) });
+const newTagForm = z.object({
+  name: z
+    .string()
+    .check(z.trim(), z.minLength(1, 'form.required'), z.maxLength(60, 'tags.tooLong')),
+});
+
+export const Route = createFileRoute('/_app/tags')({
+  validateSearch: listSearchValidator(filterSchema, {
+    mode: 'paged',
+    sortFields: SORT_FIELDS,
+    defaultOrder: DEFAULT_ORDER,
+  }),
+  component: TagsScreen,
+});
+
+function TagsScreen() {
+  const { t } = useTranslation();
+  const search = Route.useSearch();
+  const config = useMemo<ListScreenConfig<TagRow>>(
+    () => ({
+      title: t('tags.title'),
+      endpoint: 'v1/tags',
+      rowSchema: tagRowSchema,
+      filterSchema,
+      sortFields: SORT_FIELDS,
+      defaultOrder: DEFAULT_ORDER,
+      mode: 'paged',
+      urlState: true,
+      rowLabel: (tag) => tag.name,
+      filters: [{ field: 'search', type: 'text', label: t('list.search'), visibleOnMobile: true }],
+      columns: [
+        { field: 'name', headerName: t('tags.name'), sortable: true },
+        {
+          field: 'assetCount',
+          headerName: t('tags.assets'),
+          sortable: true,
+          headerAlign: 'right',
+          cellAlign: 'right',
+        },
+        {
+          field: 'createdAt',
+          headerName: t('assets.created'),
+          sortable: true,
+          render: (tag) => dateCell(tag.createdAt),
+        },
+      ],
+      toolbar: (list) => (
+        <SchemaForm
+          layout="inline"
+          label={t('tags.new')}
+          schema={newTagForm}
+          defaultValues={{ name: '' }}
+          fields={[{ name: 'name', label: t('tags.name') }]}
+          submitLabel={t('tags.add')}
+          pendingLabel={t('tags.adding')}
+          resetOnSuccess
+          onSubmit={({ name }) => list.run(() => createTag(name))}
+        />
+      ),
+      rowActions: (tag, list) => [
+        {
+          title: t('tags.rename'),
+          prompt: {
+            title: t('tags.renameTitle'),
+            label: t('tags.name'),
+            defaultValue: tag.name,
+            confirmLabel: t('tags.rename'),
+          },
+          onAction: (_, name) => void (name && list.run(() => renameTag(tag.id, name))),
+        },
+        {
+          title: t('assets.delete'),
+          color: 'danger',
+          confirm: {
+            title: t('tags.deleteTitle', { name: tag.name }),
+            body: t('tags.deleteBody', { count: tag.assetCount }),
+            confirmLabel: t('assets.delete'),
+          },
+          onAction: () => void list.run(() => deleteTag(tag.id)),
+        },
+      ],
+    }),
+    [t],
+  );
+  return <ListScreen config={config} search={search} />;
+}

@@ -1,0 +1,114 @@
+import {
+  Button,
+  ComboBox,
+  Input,
+  Label,
+  ListBox,
+  ListBoxItem,
+  Popover,
+  Tag,
+  TagGroup,
+  TagList,
+  type Key,
+} from 'react-aria-components';
+
+export interface AutocompleteOption {
+  id: string;
+  label: string;
+}
+
+interface AutocompleteFieldProps {
+  label: string;
+  placeholder?: string | undefined;
+  /** The options for the typed text (at most 5, from the filter's endpoint). */
+  options: AutocompleteOption[];
+  inputValue: string;
+  onInputChange: (text: string) => void;
+  /** The chosen values with their labels (looked up by id on first load). */
+  selected: AutocompleteOption[];
+  onSelect: (id: string) => void;
+  onRemove: (id: string) => void;
+  multiple?: boolean | undefined;
+  /** How many chosen values show as tags before "+N". */
+  limitTags?: number | undefined;
+  noResults: boolean;
+  labels: {
+    noResults: string;
+    remove: (label: string) => string;
+    more: (count: number) => string;
+    /** The filter's clearButtonText (default Clear). */
+    clear: string;
+  };
+}
+
+/**
+ * The autocomplete filter (spec §3): a combo box whose options come from an endpoint, with
+ * the chosen values as removable tags when it takes several.
+ */
+export function AutocompleteField(props: AutocompleteFieldProps) {
+  const shown = props.limitTags ? props.selected.slice(0, props.limitTags) : props.selected;
+  const hidden = props.selected.length - shown.length;
+  const single = !props.multiple ? props.selected[0] : undefined;
+  return (
+    <div className="filter filter-autocomplete">
+      <ComboBox
+        className="combo"
+        inputValue={props.inputValue}
+        onInputChange={props.onInputChange}
+        selectedKey={single?.id ?? null}
+        onSelectionChange={(key: Key | null) => {
+          if (key !== null) props.onSelect(String(key));
+        }}
+        items={props.options}
+        menuTrigger="input"
+        allowsEmptyCollection
+      >
+        <Label className="filter-label">{props.label}</Label>
+        <div className="combo-input">
+          <Input placeholder={props.placeholder} />
+          <Button className="select-toggle" excludeFromTabOrder>
+            ▾
+          </Button>
+        </div>
+        <Popover className="menu-popover">
+          <ListBox
+            className="menu"
+            renderEmptyState={() =>
+              props.noResults ? <div className="menu-empty">{props.labels.noResults}</div> : null
+            }
+          >
+            {(option: AutocompleteOption) => (
+              <ListBoxItem id={option.id} className="menu-item" textValue={option.label}>
+                {option.label}
+              </ListBoxItem>
+            )}
+          </ListBox>
+        </Popover>
+      </ComboBox>
+      {single && (
+        <Button className="button link" onPress={() => props.onRemove(single.id)}>
+          {props.labels.clear}
+        </Button>
+      )}
+      {props.multiple && props.selected.length > 0 && (
+        <TagGroup
+          aria-label={props.label}
+          className="tag-group"
+          onRemove={(keys) => keys.forEach((key) => props.onRemove(String(key)))}
+        >
+          <TagList className="tag-list">
+            {shown.map((option) => (
+              <Tag key={option.id} id={option.id} textValue={option.label} className="tag">
+                {option.label}
+                <Button slot="remove" aria-label={props.labels.remove(option.label)}>
+                  ×
+                </Button>
+              </Tag>
+            ))}
+          </TagList>
+          {hidden > 0 && <span className="tag more">{props.labels.more(hidden)}</span>}
+        </TagGroup>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,225 @@
+import { useState, type ReactNode } from 'react';
+import {
+  Button,
+  Dialog,
+  Heading,
+  Input,
+  Label,
+  ListBox,
+  ListBoxItem,
+  Modal,
+  Popover,
+  SearchField,
+  Select,
+  SelectValue,
+  type Key,
+} from 'react-aria-components';
+import { useMediaQuery } from '../use-media-query';
+
+export type FilterValue = string | string[] | undefined;
+export type FilterValues = Record<string, FilterValue>;
+
+/** Spec §3 filter definition. */
+export interface FilterDef {
+  field: string;
+  type: 'text' | 'multi-select' | 'single-select' | 'autocomplete';
+  label: string;
+  value?: FilterValue;
+  placeholder?: string;
+  options?: { value: string; label: string }[];
+  preselectValue?: string;
+  position?: 'left' | 'right';
+  visibleOnMobile?: boolean;
+  hiddenWithOneOption?: boolean;
+  icon?: ReactNode;
+  /** Autocomplete: the query parameter the typed text goes in (default `search`). */
+  searchField?: string;
+  /** Autocomplete: the row field shown as the option label (default `name`). */
+  displayField?: string;
+  endpoint?: string;
+  findByIdEndpoint?: string;
+  multiple?: boolean;
+  limitTags?: number;
+  extraQueryParams?: Record<string, string>;
+  clearButtonText?: string;
+}
+
+export interface FilterBarLabels {
+  filters: string;
+  allFilters: string;
+  apply: string;
+  cancel: string;
+  clear: string;
+  /** Placeholder of a select filter with nothing chosen. */
+  any: string;
+}
+
+interface FilterBarProps {
+  filters: FilterDef[];
+  values: FilterValues;
+  onChange: (field: string, value: FilterValue) => void;
+  /** Replaces every value at once (the mobile overlay's Apply). */
+  onApply: (values: FilterValues) => void;
+  onClear: () => void;
+  isActive: boolean;
+  labels: FilterBarLabels;
+  /** Renders an autocomplete filter; the route binds it to its machine. */
+  renderAutocomplete: (
+    filter: FilterDef,
+    value: FilterValue,
+    onChange: (value: FilterValue) => void,
+  ) => ReactNode;
+}
+
+/** The medium breakpoint: below it the bar collapses to mobile filters + "All Filters". */
+export const MOBILE_QUERY = '(max-width: 767px)';
+
+/** A Select's value (a key, a key list or null) as a filter value. */
+const toFilterValue = (next: unknown): FilterValue => {
+  const key = (k: unknown) => (typeof k === 'string' || typeof k === 'number' ? String(k) : null);
+  if (Array.isArray(next)) return next.map(key).filter((k): k is string => k !== null);
+  return key(next) ?? undefined;
+};
+
+const isHidden = (f: FilterDef) => Boolean(f.hiddenWithOneOption && (f.options?.length ?? 0) <= 1);
+
+function FilterControl(props: {
+  filter: FilterDef;
+  anyLabel: string;
+  value: FilterValue;
+  onChange: (value: FilterValue) => void;
+  renderAutocomplete: FilterBarProps['renderAutocomplete'];
+}) {
+  const { filter, value, onChange } = props;
+  switch (filter.type) {
+    case 'text':
+      return (
+        <SearchField
+          className="filter filter-text"
+          value={typeof value === 'string' ? value : ''}
+          onChange={(text) => onChange(text)}
+        >
+          <Label className="filter-label">
+            {filter.icon && <span aria-hidden="true">{filter.icon} </span>}
+            {filter.label}
+          </Label>
+          <Input placeholder={filter.placeholder} />
+          <Button className="search-clear" aria-label={filter.clearButtonText ?? 'Clear'}>
+            ×
+          </Button>
+        </SearchField>
+      );
+    case 'single-select':
+    case 'multi-select': {
+      const multiple = filter.type === 'multi-select';
+      const selected: Key[] = Array.isArray(value) ? value : value ? [value] : [];
+      return (
+        <Select
+          className="filter filter-select"
+          selectionMode={multiple ? 'multiple' : 'single'}
+          value={multiple ? selected : (selected[0] ?? null)}
+          onChange={(next: unknown) => onChange(toFilterValue(next))}
+          placeholder={filter.placeholder ?? props.anyLabel}
+        >
+          <Label className="filter-label">{filter.label}</Label>
+          <Button className="select-button">
+            <SelectValue />
+            <span aria-hidden="true">▾</span>
+          </Button>
+          <Popover className="menu-popover">
+            <ListBox className="menu" items={filter.options ?? []}>
+              {(option) => (
+                <ListBoxItem id={option.value} className="menu-item" textValue={option.label}>
+                  {option.label}
+                </ListBoxItem>
+              )}
+            </ListBox>
+          </Popover>
+        </Select>
+      );
+    }
+    case 'autocomplete':
+      return <>{props.renderAutocomplete(filter, value, onChange)}</>;
+  }
+}
+
+/**
+ * The filter bar above a list (spec §2): filters on the left or right; below the medium
+ * breakpoint only `visibleOnMobile` filters show and "All Filters" opens a full-screen
+ * overlay whose edits apply only on Apply (Cancel discards them).
+ */
+export function FilterBar(props: FilterBarProps) {
+  const isMobile = useMediaQuery(MOBILE_QUERY);
+  const [draft, setDraft] = useState<FilterValues | null>(null);
+  const visible = props.filters.filter((f) => !isHidden(f) && (!isMobile || f.visibleOnMobile));
+  const control = (
+    filter: FilterDef,
+    values: FilterValues,
+    onChange: FilterBarProps['onChange'],
+  ) => (
+    <FilterControl
+      key={filter.field}
+      filter={filter}
+      anyLabel={props.labels.any}
+      value={values[filter.field]}
+      onChange={(value) => onChange(filter.field, value)}
+      renderAutocomplete={props.renderAutocomplete}
+    />
+  );
+  const side = (position: 'left' | 'right') =>
+    visible
+      .filter((f) => (f.position ?? 'left') === position)
+      .map((f) => control(f, props.values, props.onChange));
+
+  return (
+    <div className="filter-bar" role="search" aria-label={props.labels.filters}>
+      <div className="filter-side left">{side('left')}</div>
+      <div className="filter-side right">
+        {side('right')}
+        {isMobile && (
+          <Button className="button" onPress={() => setDraft({ ...props.values })}>
+            {props.labels.allFilters}
+          </Button>
+        )}
+        {props.isActive && (
+          <Button className="button link" onPress={props.onClear}>
+            {props.labels.clear}
+          </Button>
+        )}
+      </div>
+      <Modal
+        isOpen={draft !== null}
+        onOpenChange={(open) => !open && setDraft(null)}
+        className="modal fullscreen"
+      >
+        <Dialog className="dialog filter-overlay">
+          <Heading slot="title">{props.labels.allFilters}</Heading>
+          <div className="filter-overlay-fields">
+            {draft &&
+              props.filters
+                .filter((f) => !isHidden(f))
+                .map((f) =>
+                  control(f, draft, (field, value) =>
+                    setDraft((d) => ({ ...(d ?? {}), [field]: value })),
+                  ),
+                )}
+          </div>
+          <div className="dialog-actions">
+            <Button className="button" onPress={() => setDraft(null)}>
+              {props.labels.cancel}
+            </Button>
+            <Button
+              className="button primary"
+              onPress={() => {
+                if (draft) props.onApply(draft);
+                setDraft(null);
+              }}
+            >
+              {props.labels.apply}
+            </Button>
+          </div>
+        </Dialog>
+      </Modal>
+    </div>
+  );
+}
