@@ -30,6 +30,8 @@ export default defineConfig({
           testTimeout: 90_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          // The UI debounces and fetches: give polled expectations as long as a locator gets.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
     ],

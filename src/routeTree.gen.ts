@@ -24,6 +24,7 @@ import { Route as AppMorphedAssetsRouteImport } from './routes/_app/morphed-asse
 import { Route as AppTagsRouteImport } from './routes/_app/tags'
 import { Route as AppApplicationsIndexRouteImport } from './routes/_app/applications.index'
 import { Route as AppApplicationsApplicationIdAssetsRouteImport } from './routes/_app/applications.$applicationId.assets'
+import { Route as AppUsersUserIdAssetsRouteImport } from './routes/_app/users.$userId.assets'
 
 const AppRoute = AppRouteImport.update({
   id: '/_app',
@@ -100,6 +101,11 @@ const AppApplicationsApplicationIdAssetsRoute =
     path: '/applications/$applicationId/assets',
     getParentRoute: () => AppRoute,
   } as any)
+const AppUsersUserIdAssetsRoute = AppUsersUserIdAssetsRouteImport.update({
+  id: '/users/$userId/assets',
+  path: '/users/$userId/assets',
+  getParentRoute: () => AppRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof AppIndexRoute
@@ -116,6 +122,7 @@ export interface FileRoutesByFullPath {
   '/tags': typeof AppTagsRoute
   '/applications/': typeof AppApplicationsIndexRoute
   '/applications/$applicationId/assets': typeof AppApplicationsApplicationIdAssetsRoute
+  '/users/$userId/assets': typeof AppUsersUserIdAssetsRoute
 }
 export interface FileRoutesByTo {
   '/embed': typeof EmbedRoute
@@ -132,6 +139,7 @@ export interface FileRoutesByTo {
   '/': typeof AppIndexRoute
   '/applications': typeof AppApplicationsIndexRoute
   '/applications/$applicationId/assets': typeof AppApplicationsApplicationIdAssetsRoute
+  '/users/$userId/assets': typeof AppUsersUserIdAssetsRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -150,6 +158,7 @@ export interface FileRoutesById {
   '/_app/': typeof AppIndexRoute
   '/_app/applications/': typeof AppApplicationsIndexRoute
   '/_app/applications/$applicationId/assets': typeof AppApplicationsApplicationIdAssetsRoute
+  '/_app/users/$userId/assets': typeof AppUsersUserIdAssetsRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -168,6 +177,7 @@ export interface FileRouteTypes {
     | '/tags'
     | '/applications/'
     | '/applications/$applicationId/assets'
+    | '/users/$userId/assets'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/embed'
@@ -184,6 +194,7 @@ export interface FileRouteTypes {
     | '/'
     | '/applications'
     | '/applications/$applicationId/assets'
+    | '/users/$userId/assets'
   id:
     | '__root__'
     | '/_app'
@@ -201,6 +212,7 @@ export interface FileRouteTypes {
     | '/_app/'
     | '/_app/applications/'
     | '/_app/applications/$applicationId/assets'
+    | '/_app/users/$userId/assets'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -320,6 +332,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppApplicationsApplicationIdAssetsRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/users/$userId/assets': {
+      id: '/_app/users/$userId/assets'
+      path: '/users/$userId/assets'
+      fullPath: '/users/$userId/assets'
+      preLoaderRoute: typeof AppUsersUserIdAssetsRouteImport
+      parentRoute: typeof AppRoute
+    }
   }
 }
 
@@ -332,6 +351,7 @@ interface AppRouteChildren {
   AppIndexRoute: typeof AppIndexRoute
   AppApplicationsIndexRoute: typeof AppApplicationsIndexRoute
   AppApplicationsApplicationIdAssetsRoute: typeof AppApplicationsApplicationIdAssetsRoute
+  AppUsersUserIdAssetsRoute: typeof AppUsersUserIdAssetsRoute
 }
 
 const AppRouteChildren: AppRouteChildren = {
@@ -344,6 +364,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppApplicationsIndexRoute: AppApplicationsIndexRoute,
   AppApplicationsApplicationIdAssetsRoute:
     AppApplicationsApplicationIdAssetsRoute,
+  AppUsersUserIdAssetsRoute: AppUsersUserIdAssetsRoute,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)

@@ -194,6 +194,15 @@ export const en = {
     title: 'Applications',
     assetsTitle: 'Application assets',
   },
+  userAssets: {
+    title: 'User assets',
+    pick: 'Assets to add',
+    add_one: 'Add {{count}} asset',
+    add_other: 'Add {{count}} assets',
+    remove: 'Remove',
+    removeTitle: 'Remove {{name}} from this user?',
+    removeBody: 'The user no longer has this asset. It stays in the catalogue.',
+  },
   dashboard: {
     title: 'Dashboard',
     assetsByType: 'Assets by type',

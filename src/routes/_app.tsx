@@ -48,6 +48,7 @@ function Shell() {
   const isAnonymous = useSelector(actor, selectIsAnonymous);
   const isLoggingOut = useSelector(actor, selectIsLoggingOut);
   const email = useSelector(actor, (s) => selectUser(s).email);
+  const userId = useSelector(actor, (s) => selectUser(s)._id);
 
   // Covers sign-out here and in another tab. An ended session has already been sent to
   // /signin?reason=login_required by the session machine; that notice must stay.
@@ -61,11 +62,20 @@ function Shell() {
       appName={t('app.name')}
       skipLabel={t('app.skipToContent')}
       navLabel={t('nav.label')}
-      nav={NAV.map((item) => (
-        <Link key={item.to} to={item.to} activeOptions={{ exact: item.to === '/' }}>
-          {t(item.label)}
-        </Link>
-      ))}
+      nav={
+        <>
+          {NAV.map((item) => (
+            <Link key={item.to} to={item.to} activeOptions={{ exact: item.to === '/' }}>
+              {t(item.label)}
+            </Link>
+          ))}
+          {userId && (
+            <Link to="/users/$userId/assets" params={{ userId }}>
+              {t('nav.myAssets')}
+            </Link>
+          )}
+        </>
+      }
       account={
         <>
           {isAnonymous ? (

@@ -118,16 +118,24 @@ export function ListScreen<Row extends { id: string }>({
       ),
   };
 
-  // The machine is the source of truth; the address follows it (replace, so typing in a
-  // search box does not flood the history) ...
+  // The machine is the source of truth; the address follows it. Paging, sorting and choosing
+  // filters add history entries (Back undoes them); typing in a text filter and the first
+  // normalisation replace the current entry so the history is not flooded.
   const written = useRef('');
   useEffect(() => {
     if (!config.urlState) return;
     const next = toListSearch({ filter, order, page }, { mode: config.mode });
     const key = JSON.stringify(next);
     if (key === written.current) return;
+    const previous = written.current ? (JSON.parse(written.current) as ListSearch) : null;
     written.current = key;
-    void navigate({ to: '.', search: next as never, replace: true });
+    const typing =
+      previous !== null &&
+      previous.filter?.search !== next.filter?.search &&
+      JSON.stringify({ ...previous.filter, search: undefined }) ===
+        JSON.stringify({ ...next.filter, search: undefined }) &&
+      previous.order === next.order;
+    void navigate({ to: '.', search: next as never, replace: previous === null || typing });
   }, [config.urlState, config.mode, filter, order, page, navigate]);
 
   // ... and adopts the address when it changes from outside (back, forward, a pasted link).

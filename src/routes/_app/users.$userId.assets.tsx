@@ -1,0 +1,127 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
+import { listSearchValidator } from '../../api/list-url';
+import { assetSchema, type Asset } from '../../api/schemas';
+import { addUserAssets, removeUserAssets } from '../../api/user-assets';
+import { selectRole } from '../../machines/app-session';
+import { ActionButton } from '../../ui/dom/action-button';
+import type { FilterValue } from '../../ui/dom/list/filter-bar';
+import { ASSET_TYPES, toOptions } from '../-components/asset-options';
+import { AutocompleteFilter } from '../-components/autocomplete-filter';
+import { assetNameCell, badgeCell } from '../-components/cells';
+import { ListScreen, type ListControls, type ListScreenConfig } from '../-components/list-screen';
+import { useSessionActor } from '../-components/use-session';
+
+const SORT_FIELDS = ['name', 'createdAt'] as const;
+const DEFAULT_ORDER = { name: 'asc' } as const;
+const filterSchema = z.strictObject({
+  search: z.optional(z.string()),
+  type: z.optional(z.array(z.enum(ASSET_TYPES))),
+});
+
+export const Route = createFileRoute('/_app/users/$userId/assets')({
+  validateSearch: listSearchValidator(filterSchema, {
+    mode: 'paged',
+    sortFields: SORT_FIELDS,
+    defaultOrder: DEFAULT_ORDER,
+  }),
+  component: UserAssetsScreen,
+});
+
+/** Picks assets with the autocomplete and assigns them to the user. */
+function AddAssets({ userId, list }: { userId: string; list: ListControls }) {
+  const { t } = useTranslation();
+  const [value, setValue] = useState<FilterValue>(undefined);
+  const [busy, setBusy] = useState(false);
+  const ids = Array.isArray(value) ? value : [];
+  return (
+    <div className="toolbar">
+      <AutocompleteFilter
+        filter={{
+          field: 'assetIds',
+          type: 'autocomplete',
+          label: t('userAssets.pick'),
+          endpoint: 'v1/assets',
+          findByIdEndpoint: 'v1/assets',
+          multiple: true,
+          limitTags: 3,
+        }}
+        value={value}
+        onChange={setValue}
+      />
+      <ActionButton
+        variant="primary"
+        isPending={busy}
+        onPress={() => {
+          if (ids.length === 0) return;
+          setBusy(true);
+          void list
+            .run(() => addUserAssets(userId, ids))
+            .then((ok) => {
+              setBusy(false);
+              if (ok) setValue([]);
+            });
+        }}
+      >
+        {t('userAssets.add', { count: ids.length })}
+      </ActionButton>
+    </div>
+  );
+}
+
+/** The assets assigned to one user; admins add and remove them. */
+function UserAssetsScreen() {
+  const { t } = useTranslation();
+  const search = Route.useSearch();
+  const { userId } = Route.useParams();
+  const isAdmin = useSelector(useSessionActor(), selectRole) === 'admin';
+  const config = useMemo<ListScreenConfig<Asset>>(
+    () => ({
+      title: t('userAssets.title'),
+      endpoint: `v1/user-assets/${encodeURIComponent(userId)}`,
+      rowSchema: assetSchema,
+      filterSchema,
+      sortFields: SORT_FIELDS,
+      defaultOrder: DEFAULT_ORDER,
+      mode: 'paged',
+      urlState: true,
+      rowLabel: (asset) => asset.name,
+      filters: [
+        { field: 'search', type: 'text', label: t('list.search'), visibleOnMobile: true },
+        {
+          field: 'type',
+          type: 'multi-select',
+          label: t('assets.type'),
+          options: toOptions(ASSET_TYPES),
+        },
+      ],
+      columns: [
+        { field: 'name', headerName: t('assets.name'), sortable: true, render: assetNameCell },
+        { field: 'type', headerName: t('assets.type'), render: (a) => badgeCell(a.type) },
+        { field: 'gender', headerName: t('assets.gender') },
+      ],
+      ...(isAdmin
+        ? {
+            toolbar: (list: ListControls) => <AddAssets userId={userId} list={list} />,
+            rowActions: (asset: Asset, list: ListControls) => [
+              {
+                title: t('userAssets.remove'),
+                color: 'danger' as const,
+                confirm: {
+                  title: t('userAssets.removeTitle', { name: asset.name }),
+                  body: t('userAssets.removeBody'),
+                  confirmLabel: t('userAssets.remove'),
+                },
+                onAction: () => void list.run(() => removeUserAssets(userId, [asset.id])),
+              },
+            ],
+          }
+        : {}),
+    }),
+    [t, userId, isAdmin],
+  );
+  return <ListScreen key={userId} config={config} search={search} />;
+}

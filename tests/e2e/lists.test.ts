@@ -1,0 +1,271 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../helpers/browser';
+import { startServer, type TestServer } from '../helpers/server';
+
+let server: TestServer;
+let browser: Awaited<ReturnType<typeof launchBrowser>>;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A fresh profile signed in as the seeded admin. */
+async function adminPage(viewport?: { width: number; height: number }) {
+  const context = await browser.newContext(viewport);
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  await page.goto(`${server.url}/signin`);
+  await page.getByLabel('E-mail').fill('admin@avatar.studio');
+  await page.getByLabel('Password').fill('avatar-studio-admin');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  return page;
+}
+
+const grid = (page: Page) => page.getByRole('grid');
+const ROW_HEADERS = '[role="grid"] [role="row"]:not(.skeleton-row) [role="rowheader"]';
+/** The text of the first cell (the row header) of each loaded body row. */
+const names = (page: Page) => page.locator(ROW_HEADERS).allInnerTexts();
+const search = (page: Page) => new URL(page.url()).searchParams;
+
+/** Waits until the list state in the address satisfies `check` (history updates, no loads). */
+async function waitForSearch(page: Page, check: (params: URLSearchParams) => boolean) {
+  const deadline = Date.now() + 15_000;
+  while (!check(search(page))) {
+    if (Date.now() > deadline) throw new Error(`the address never matched: ${page.url()}`);
+    await page.waitForTimeout(50);
+  }
+}
+
+async function waitForRows(page: Page, count?: number) {
+  await page.waitForFunction((n) => {
+    const rows = document.querySelectorAll('[role="grid"] [role="rowheader"]');
+    return n === undefined ? rows.length > 0 : rows.length === n;
+  }, count);
+}
+
+describe('the assets list', () => {
+  it('filters, sorts and pages, and reload and back restore it exactly', async () => {
+    const page = await adminPage();
+    await page.goto(`${server.url}/assets`);
+    await waitForRows(page, 10);
+    await page.getByText('300 items').waitFor();
+
+    // Sort: an unsorted column starts descending, a second press flips it.
+    await page.getByRole('columnheader', { name: /Name/ }).click();
+    await waitForSearch(page, (p) => p.get('order') === '-name');
+    await expect
+      .poll(() => page.getByRole('columnheader', { name: /Name/ }).getAttribute('aria-sort'))
+      .toBe('descending');
+    const sortedDescending = async () => {
+      const shown = await names(page);
+      return shown.length === 10 && shown.join('|') === [...shown].sort().reverse().join('|');
+    };
+    await expect.poll(sortedDescending).toBe(true);
+
+    // Filter by type: the page resets to 1 and the filter lands in the address.
+    await page
+      .getByRole('navigation', { name: 'Pages' })
+      .getByRole('button', { name: 'Page 2' })
+      .click();
+    await waitForSearch(page, (p) => p.get('page') === '2');
+    await page.getByRole('search').getByRole('button', { name: /Type/ }).click();
+    await page.getByRole('option', { name: 'Hair' }).click();
+    await page.keyboard.press('Escape');
+    await waitForSearch(page, (p) => p.get('filter') === '{"type":["hair"]}');
+    expect(search(page).get('page')).toBe('1');
+    await page.getByText('40 items').waitFor();
+    const hairPage1 = await names(page);
+
+    await page
+      .getByRole('navigation', { name: 'Pages' })
+      .getByRole('button', { name: 'Next' })
+      .click();
+    await waitForSearch(page, (p) => p.get('page') === '2');
+    await page.waitForFunction(
+      (first) =>
+        document.querySelector('[role="row"]:not(.skeleton-row) [role="rowheader"]')
+          ?.textContent !== first,
+      hairPage1[0],
+    );
+    const hairPage2 = await names(page);
+    expect(hairPage2).not.toEqual(hairPage1);
+
+    await page.reload();
+    await waitForRows(page);
+    await page.getByText('40 items').waitFor();
+    expect(await names(page)).toEqual(hairPage2);
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Page 2' }).getAttribute('aria-current'))
+      .toBe('page');
+
+    // Back returns to page 1 of the same filtered, sorted list.
+    await page.goBack();
+    await waitForSearch(page, (p) => p.get('page') === '1');
+    await expect.poll(() => names(page)).toEqual(hairPage1);
+    await page.close();
+  });
+
+  it('ignores a malformed filter in the address with a warning and still works', async () => {
+    const page = await adminPage();
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    await page.goto(`${server.url}/assets?filter=%7Bnot-json&page=1`);
+    await waitForRows(page, 10);
+    await page.getByText('300 items').waitFor();
+    expect(warnings.some((text) => text.includes('Error parsing filters'))).toBe(true);
+
+    await page.goto(`${server.url}/assets?filter=${encodeURIComponent('{"colour":"red"}')}`);
+    await page.getByText('300 items').waitFor();
+    expect(search(page).get('filter')).toBeNull();
+    await page.close();
+  });
+
+  it('shows the empty state for a search that matches nothing, and Clear Filters restores', async () => {
+    const page = await adminPage();
+    await page.goto(`${server.url}/assets`);
+    await waitForRows(page, 10);
+    await page.getByRole('searchbox', { name: 'Search' }).fill('zzzz-no-such-asset');
+    await page.getByText('No listings matched your search query').waitFor();
+    await page.getByRole('button', { name: 'Clear Filters', exact: true }).click();
+    await waitForRows(page, 10);
+    expect(search(page).get('filter')).toBeNull();
+    await page.close();
+  });
+
+  it('moves an asset to the top from its row menu', async () => {
+    const page = await adminPage();
+    await page.goto(`${server.url}/assets?page=3`);
+    await page.getByText('300 items').waitFor();
+    await waitForRows(page, 10);
+    const [name] = await names(page);
+    expect(name).toBeTruthy();
+    await page
+      .getByRole('button', { name: `Actions: ${name}` })
+      .first()
+      .click();
+    await page.getByRole('menuitem', { name: 'Move' }).click();
+    await page.getByRole('menuitem', { name: 'Move to top' }).click();
+    await page
+      .getByRole('navigation', { name: 'Pages' })
+      .getByRole('button', { name: 'Page 1' })
+      .click();
+    await waitForSearch(page, (p) => p.get('page') === '1');
+    await expect.poll(async () => (await names(page))[0]).toBe(name);
+    await page.close();
+  });
+});
+
+describe('reordering an application by drag and drop', () => {
+  async function openApplication(page: Page, index: number) {
+    await page.goto(`${server.url}/applications`);
+    await waitForRows(page);
+    await grid(page).getByRole('link').nth(index).click();
+    await page.getByRole('heading', { name: 'Application assets' }).waitFor();
+    await page.getByText(/^\d+ items$/).waitFor();
+    await expect.poll(async () => (await names(page)).length).toBeGreaterThan(3);
+  }
+
+  /**
+   * Moves row `from` to just after row `to` with the keyboard, as a keyboard user would: Enter
+   * on the row's drag handle, arrows to the drop position ("Insert between …"), Enter to drop.
+   */
+  async function dragWithKeyboard(page: Page, from: number, to: number) {
+    const rows = await names(page);
+    // Focus lands on the row; the right arrow moves into its first cell, the drag handle.
+    await page.getByRole('button', { name: `Drag to reorder ${rows[from]}` }).focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    const target = `${rows[to]} and ${rows[to + 1]}`;
+    for (let i = 0; i < 12; i++) {
+      const label = await page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+      if (label?.includes(target)) break;
+      await page.keyboard.press('ArrowDown');
+    }
+    await page.keyboard.press('Enter');
+  }
+
+  it('moves the row at once and keeps the new order after a reload', async () => {
+    const page = await adminPage();
+    await openApplication(page, 0);
+    const before = await names(page);
+    await dragWithKeyboard(page, 0, 2);
+    const expected = [before[1], before[2], before[0], ...before.slice(3)];
+    await expect.poll(() => names(page)).toEqual(expected);
+    await page.reload();
+    await waitForRows(page);
+    await expect.poll(() => names(page)).toEqual(expected);
+    await page.close();
+  });
+
+  it('puts the previous order back and says so when saving fails', async () => {
+    const page = await adminPage();
+    await openApplication(page, 1);
+    await page.route('**/v1/application-assets/*/position', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ status: 500, code: 'INTERNAL_ERROR', message: 'Unexpected error' }),
+      }),
+    );
+    const before = await names(page);
+    await dragWithKeyboard(page, 0, 2);
+    await page.getByText('The new order could not be saved').waitFor();
+    await expect.poll(() => names(page)).toEqual(before);
+    await page.close();
+  });
+});
+
+describe('the morph queue (infinite scroll)', () => {
+  it('loads the next page as the end of the list scrolls into view, one request per page', async () => {
+    const page = await adminPage();
+    const requests: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/v1/morphed-asset-queue?')) requests.push(request.url());
+    });
+    await page.goto(`${server.url}/morph-queue`);
+    await waitForRows(page, 20);
+    expect(search(page).get('page')).toBeNull();
+    await page.locator(ROW_HEADERS).last().scrollIntoViewIfNeeded();
+    await waitForRows(page, 40);
+    const pages = requests.map((url) => new URL(url).searchParams.get('page'));
+    expect(pages).toEqual(['1', '2']);
+    expect(search(page).get('page')).toBeNull();
+    await page.close();
+  });
+});
+
+describe('filters on a phone', () => {
+  it('shows only mobile filters, and the overlay applies on Apply and discards on Cancel', async () => {
+    const page = await adminPage({ width: 390, height: 844 });
+    await page.goto(`${server.url}/assets`);
+    await waitForRows(page, 10);
+    expect(await page.getByRole('search').getByRole('button', { name: /Type/ }).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'All Filters' }).click();
+    const dialog = page.getByRole('dialog', { name: 'All Filters' });
+    await dialog.getByRole('searchbox', { name: 'Search' }).fill('Festival');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(search(page).get('filter')).toBeNull();
+
+    await page.getByRole('button', { name: 'All Filters' }).click();
+    await dialog.getByRole('searchbox', { name: 'Search' }).fill('Festival');
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await waitForSearch(page, (p) => p.get('filter') === '{"search":"Festival"}');
+    await expect
+      .poll(async () => (await names(page)).every((n) => n.includes('Festival')))
+      .toBe(true);
+    await page.screenshot({ path: `${server.dataDir}/phone-assets.png` });
+    await page.close();
+  });
+});
