@@ -14,6 +14,8 @@ export const badgeCell = (text: string, tone?: string): ReactNode => (
   <span className={tone ? `badge ${tone}` : 'badge'}>{text}</span>
 );
 
+const BLANK_IMAGE = 'data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==';
+
 export const assetNameCell = (asset: { name: string; iconUrl: string | null }): ReactNode => (
   <span className="asset-name">
     {asset.iconUrl ? (
@@ -23,7 +25,9 @@ export const assetNameCell = (asset: { name: string; iconUrl: string | null }): 
         alt=""
         loading="lazy"
         // A missing icon shows the empty tile rather than a broken image.
-        onError={(event) => event.currentTarget.removeAttribute('src')}
+        onError={(event) => {
+          event.currentTarget.src = BLANK_IMAGE;
+        }}
       />
     ) : (
       <span className="asset-icon" aria-hidden="true" />

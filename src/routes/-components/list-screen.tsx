@@ -176,7 +176,7 @@ export function ListScreen<Row extends { id: string }>({
       <div className="list-header">
         <h1 id="list-title">{config.title}</h1>
         {status === 'success' && (
-          <span className="badge">{t('list.total', { count: totalDocs })}</span>
+          <span className="count">{t('list.total', { count: totalDocs })}</span>
         )}
         {config.toolbar?.(controls)}
       </div>

@@ -64,7 +64,7 @@ function TagsScreen() {
           label={t('tags.new')}
           schema={newTagForm}
           defaultValues={{ name: '' }}
-          fields={[{ name: 'name', label: t('tags.name') }]}
+          fields={[{ name: 'name', label: t('tags.name'), placeholder: t('tags.new') }]}
           submitLabel={t('tags.add')}
           pendingLabel={t('tags.adding')}
           resetOnSuccess

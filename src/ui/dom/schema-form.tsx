@@ -14,6 +14,7 @@ export interface FieldSpec<Name extends string> {
   description?: string;
   inputMode?: 'numeric' | 'email' | 'text';
   autoFocus?: boolean;
+  placeholder?: string;
 }
 
 type StringRecord = Record<string, string>;
@@ -71,6 +72,7 @@ export function SchemaForm<Values extends StringRecord>(props: SchemaFormProps<V
             autoComplete={spec.autoComplete}
             inputMode={spec.inputMode}
             autoFocus={spec.autoFocus}
+            placeholder={spec.placeholder}
             description={spec.description}
           />
         );

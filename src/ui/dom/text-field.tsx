@@ -10,6 +10,7 @@ interface TextFieldProps {
   autoComplete?: string | undefined;
   inputMode?: 'numeric' | 'email' | 'text' | undefined;
   autoFocus?: boolean | undefined;
+  placeholder?: string | undefined;
   description?: string | undefined;
   /** Shown, and the input marked invalid, when set. */
   error?: string | null | undefined;
@@ -40,6 +41,7 @@ export function TextField(props: TextFieldProps) {
         autoComplete={props.autoComplete}
         inputMode={props.inputMode}
         autoFocus={props.autoFocus}
+        placeholder={props.placeholder}
         aria-invalid={props.error ? true : undefined}
         aria-describedby={describedBy || undefined}
       />
