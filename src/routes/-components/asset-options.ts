@@ -1,3 +1,6 @@
+import type { TFunction } from 'i18next';
+import type { FilterDef } from '../../ui/dom/list/filter-bar';
+
 /** The asset types and genders the platform knows, as filter options. */
 export const ASSET_TYPES = [
   'beard',
@@ -17,3 +20,23 @@ export const GENDERS = ['male', 'female', 'unisex'] as const;
 const label = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
 export const toOptions = (values: readonly string[]) =>
   values.map((value) => ({ value, label: label(value) }));
+
+/** Filter definitions several list screens share. */
+export const searchFilter = (t: TFunction): FilterDef => ({
+  field: 'search',
+  type: 'text',
+  label: t('list.search'),
+  visibleOnMobile: true,
+});
+export const typeFilter = (t: TFunction): FilterDef => ({
+  field: 'type',
+  type: 'multi-select',
+  label: t('assets.type'),
+  options: toOptions(ASSET_TYPES),
+});
+export const genderFilter = (t: TFunction): FilterDef => ({
+  field: 'gender',
+  type: 'multi-select',
+  label: t('assets.gender'),
+  options: toOptions(GENDERS),
+});

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { listSearchValidator } from '../../api/list-url';
 import { applicationAssetSchema, type ApplicationAsset } from '../../api/schemas';
-import { ASSET_TYPES, toOptions } from '../-components/asset-options';
+import { ASSET_TYPES, searchFilter, typeFilter } from '../-components/asset-options';
 import { assetNameCell, badgeCell } from '../-components/cells';
 import { ListScreen, type ListScreenConfig } from '../-components/list-screen';
 import { moveActions } from '../-components/move-actions';
@@ -43,15 +43,7 @@ function ApplicationAssetsScreen() {
       limit: 20,
       reorder: { endpoint: 'v1/application-assets/{id}/position', drag: true },
       rowLabel: (row) => row.asset.name,
-      filters: [
-        { field: 'search', type: 'text', label: t('list.search'), visibleOnMobile: true },
-        {
-          field: 'type',
-          type: 'multi-select',
-          label: t('assets.type'),
-          options: toOptions(ASSET_TYPES),
-        },
-      ],
+      filters: [searchFilter(t), typeFilter(t)],
       columns: [
         {
           field: 'name',

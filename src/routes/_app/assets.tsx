@@ -5,7 +5,13 @@ import { z } from 'zod/mini';
 import { deleteAsset, lockAsset, unlockAsset } from '../../api/assets';
 import { listSearchValidator } from '../../api/list-url';
 import { assetSchema, type Asset } from '../../api/schemas';
-import { ASSET_TYPES, GENDERS, toOptions } from '../-components/asset-options';
+import {
+  ASSET_TYPES,
+  GENDERS,
+  genderFilter,
+  searchFilter,
+  typeFilter,
+} from '../-components/asset-options';
 import { assetNameCell, badgeCell, dateCell } from '../-components/cells';
 import { ListScreen, type ListScreenConfig } from '../-components/list-screen';
 import { moveActions } from '../-components/move-actions';
@@ -47,19 +53,9 @@ function AssetsScreen() {
       reorder: { endpoint: 'v1/assets/{id}/position' },
       rowLabel: (asset) => asset.name,
       filters: [
-        { field: 'search', type: 'text', label: t('list.search'), visibleOnMobile: true },
-        {
-          field: 'type',
-          type: 'multi-select',
-          label: t('assets.type'),
-          options: toOptions(ASSET_TYPES),
-        },
-        {
-          field: 'gender',
-          type: 'multi-select',
-          label: t('assets.gender'),
-          options: toOptions(GENDERS),
-        },
+        searchFilter(t),
+        typeFilter(t),
+        genderFilter(t),
         {
           field: 'applicationId',
           type: 'autocomplete',

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { listSearchValidator } from '../../api/list-url';
 import { cageMeshSchema, type CageMesh } from '../../api/schemas';
-import { GENDERS, toOptions } from '../-components/asset-options';
+import { GENDERS, genderFilter, searchFilter } from '../-components/asset-options';
 import { dateCell } from '../-components/cells';
 import { ListScreen, type ListScreenConfig } from '../-components/list-screen';
 
@@ -38,15 +38,7 @@ function CageMeshesScreen() {
       mode: 'paged',
       urlState: true,
       rowLabel: (mesh) => mesh.name,
-      filters: [
-        { field: 'search', type: 'text', label: t('list.search'), visibleOnMobile: true },
-        {
-          field: 'gender',
-          type: 'multi-select',
-          label: t('assets.gender'),
-          options: toOptions(GENDERS),
-        },
-      ],
+      filters: [searchFilter(t), genderFilter(t)],
       columns: [
         { field: 'name', headerName: t('assets.name'), sortable: true },
         { field: 'gender', headerName: t('assets.gender') },

@@ -5,6 +5,7 @@ import { z } from 'zod/mini';
 import { listSearchValidator } from '../../api/list-url';
 import { morphQueueEntrySchema, morphStatusSchema, type MorphQueueEntry } from '../../api/schemas';
 import { badgeCell, dateCell } from '../-components/cells';
+import { searchFilter } from '../-components/asset-options';
 import { ListScreen, type ListScreenConfig } from '../-components/list-screen';
 
 const SORT_FIELDS = ['createdAt', 'updatedAt', 'status'] as const;
@@ -41,7 +42,7 @@ function MorphQueueScreen() {
       limit: 20,
       rowLabel: (entry) => entry.sourceAssetName,
       filters: [
-        { field: 'search', type: 'text', label: t('list.search'), visibleOnMobile: true },
+        searchFilter(t),
         {
           field: 'status',
           type: 'multi-select',

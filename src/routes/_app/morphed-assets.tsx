@@ -5,6 +5,7 @@ import { z } from 'zod/mini';
 import { listSearchValidator } from '../../api/list-url';
 import { morphedAssetSchema, type MorphedAsset } from '../../api/schemas';
 import { dateCell } from '../-components/cells';
+import { searchFilter } from '../-components/asset-options';
 import { ListScreen, type ListScreenConfig } from '../-components/list-screen';
 
 const SORT_FIELDS = ['name', 'createdAt'] as const;
@@ -34,7 +35,7 @@ function MorphedAssetsScreen() {
       mode: 'paged',
       urlState: true,
       rowLabel: (m) => m.name,
-      filters: [{ field: 'search', type: 'text', label: t('list.search'), visibleOnMobile: true }],
+      filters: [searchFilter(t)],
       columns: [
         { field: 'name', headerName: t('assets.name'), sortable: true },
         {

@@ -7,6 +7,7 @@ import { tagRowSchema, type TagRow } from '../../api/schemas';
 import { createTag, deleteTag, renameTag } from '../../api/tags';
 import { SchemaForm } from '../../ui/dom/schema-form';
 import { dateCell } from '../-components/cells';
+import { searchFilter } from '../-components/asset-options';
 import { ListScreen, type ListScreenConfig } from '../-components/list-screen';
 
 const SORT_FIELDS = ['name', 'createdAt', 'assetCount'] as const;
@@ -41,7 +42,7 @@ function TagsScreen() {
       mode: 'paged',
       urlState: true,
       rowLabel: (tag) => tag.name,
-      filters: [{ field: 'search', type: 'text', label: t('list.search'), visibleOnMobile: true }],
+      filters: [searchFilter(t)],
       columns: [
         { field: 'name', headerName: t('tags.name'), sortable: true },
         {

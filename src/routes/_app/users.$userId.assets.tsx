@@ -9,7 +9,7 @@ import { addUserAssets, removeUserAssets } from '../../api/user-assets';
 import { selectRole } from '../../machines/app-session';
 import { ActionButton } from '../../ui/dom/action-button';
 import type { FilterValue } from '../../ui/dom/list/filter-bar';
-import { ASSET_TYPES, toOptions } from '../-components/asset-options';
+import { ASSET_TYPES, searchFilter, typeFilter } from '../-components/asset-options';
 import { AutocompleteFilter } from '../-components/autocomplete-filter';
 import { assetNameCell, badgeCell } from '../-components/cells';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../-components/list-screen';
@@ -89,15 +89,7 @@ function UserAssetsScreen() {
       mode: 'paged',
       urlState: true,
       rowLabel: (asset) => asset.name,
-      filters: [
-        { field: 'search', type: 'text', label: t('list.search'), visibleOnMobile: true },
-        {
-          field: 'type',
-          type: 'multi-select',
-          label: t('assets.type'),
-          options: toOptions(ASSET_TYPES),
-        },
-      ],
+      filters: [searchFilter(t), typeFilter(t)],
       columns: [
         { field: 'name', headerName: t('assets.name'), sortable: true, render: assetNameCell },
         { field: 'type', headerName: t('assets.type'), render: (a) => badgeCell(a.type) },
