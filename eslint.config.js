@@ -21,6 +21,7 @@ export default tseslint.config(
       'src/routeTree.gen.ts',
       'bench/.out',
       'bench/peers',
+      'bench/viewer/node_modules',
       'coverage',
       'public',
     ],

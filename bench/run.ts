@@ -33,3 +33,6 @@ if (signin) {
 
 section('Server list latency with 100,000 assets (PGlite, in process)');
 await benchServerList();
+
+section('Viewer: ours against visage and <model-viewer> (bench/viewer, headless Chromium)');
+await (await import('./viewer/run')).benchViewer();

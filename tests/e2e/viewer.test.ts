@@ -34,8 +34,8 @@ interface Session {
   warnings: string[];
 }
 
-/** A page whose /fixtures/* come from ../shared/fixtures and every other host is blocked. */
-async function open(query: string): Promise<Session> {
+/** A context whose /fixtures/* come from ../shared/fixtures and every other host is blocked. */
+async function fixtureContext() {
   const context = await browser.newContext(SIZE);
   const foreign: string[] = [];
   await context.route('**/*', async (route) => {
@@ -52,6 +52,12 @@ async function open(query: string): Promise<Session> {
     }
     return route.fallback();
   });
+  return { context, foreign };
+}
+
+/** /embed with `query` in such a context. */
+async function open(query: string): Promise<Session> {
+  const { context, foreign } = await fixtureContext();
   const page = await context.newPage();
   page.setDefaultTimeout(60_000);
   const warnings: string[] = [];
@@ -151,6 +157,46 @@ describe('the embeddable avatar viewer', () => {
     const { page, context } = await open('modelSrc=/missing/avatar.glb');
     await waitForState(page, 'error');
     await page.getByRole('alert').waitFor();
+    await context.close();
+  });
+
+  it('draws ambient occlusion (ao=Combined, quality=Low) from its lazy chunk', async () => {
+    const { page, context, foreign, warnings } = await open(
+      'modelSrc=/fixtures/avatars/male-emissive.glb&fit=true&ao=Combined&quality=Low',
+    );
+    await waitForState(page, 'spawned');
+    const loadedPostEffects = () =>
+      page.evaluate(() =>
+        performance.getEntriesByType('resource').some((e) => /post-effects/.test(e.name)),
+      );
+    await expect.poll(loadedPostEffects).toBe(true);
+    await expect.poll(() => centreOpaquePixels(page), { timeout: 30_000 }).toBeGreaterThan(0);
+    expect(foreign).toEqual([]);
+    expect(warnings.filter((w) => /Environment/.test(w))).toEqual([]);
+    await context.close();
+  });
+
+  it('tells the embedding page: loaded, then spawnFinished', async () => {
+    const { context } = await fixtureContext();
+    const page = await context.newPage();
+    // A same-origin parent page. A parent faked with page.route (no real address) framing
+    // 127.0.0.1 is refused by Chromium's Local Network Access checks
+    // (ERR_BLOCKED_BY_LOCAL_NETWORK_ACCESS_CHECKS), which says nothing about /embed itself.
+    await page.goto(`${server.url}/healthz`);
+    await page.evaluate((src) => {
+      const seen: unknown[] = [];
+      (window as unknown as { seen: unknown[] }).seen = seen;
+      window.addEventListener('message', (event) => seen.push(event.data));
+      const frame = document.createElement('iframe');
+      frame.src = src;
+      frame.width = frame.height = '320';
+      document.body.append(frame);
+    }, `${server.url}/embed?modelSrc=/fixtures/avatars/male-emissive.glb&fit=true`);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { seen: unknown[] }).seen), {
+        timeout: 60_000,
+      })
+      .toEqual([{ type: 'loaded' }, { type: 'spawnFinished' }]);
     await context.close();
   });
 });

@@ -1,18 +1,72 @@
-import { Environment } from '@react-three/drei';
-import { Component, use, type ReactNode } from 'react';
+import { useThree } from '@react-three/fiber';
+import { Component, use, useLayoutEffect, type ReactNode } from 'react';
+import {
+  EquirectangularReflectionMapping,
+  LinearSRGBColorSpace,
+  type DataTexture,
+  type Scene,
+  type Texture,
+} from 'three';
 import { environmentFile } from './environments';
 
 /** Image-based lighting from a preset (served by the app) or a file location. */
 export function EnvironmentLighting({ environment }: { environment: string }) {
   return (
     <LightingBoundary environment={environment}>
-      <PresetOrFile environment={environment} />
+      <SceneEnvironment environment={environment} />
     </LightingBoundary>
   );
 }
 
-function PresetOrFile({ environment }: { environment: string }) {
-  return <Environment files={use(environmentFile(environment))} />;
+/** Lights the scene with the environment map; the previous one comes back on unmount. */
+function SceneEnvironment({ environment }: { environment: string }) {
+  const texture = use(environmentTexture(environment));
+  const scene = useThree((s) => s.scene);
+  const invalidate = useThree((s) => s.invalidate);
+  useLayoutEffect(() => {
+    const previous = swapEnvironment(scene, texture);
+    invalidate();
+    return () => void swapEnvironment(scene, previous);
+  }, [scene, texture, invalidate]);
+  return null;
+}
+
+/** Sets the scene's environment map and returns the one it replaces. */
+function swapEnvironment(scene: Scene, texture: Texture | null): Texture | null {
+  const previous = scene.environment;
+  scene.environment = texture;
+  return previous;
+}
+
+const textures = new Map<string, Promise<DataTexture>>();
+
+/**
+ * The equirectangular environment map of `environment`, loaded once per page with three's
+ * own EXR or HDR loader (each in its own chunk, fetched only when that format is used).
+ */
+function environmentTexture(environment: string): Promise<DataTexture> {
+  let texture = textures.get(environment);
+  if (!texture) {
+    texture = environmentFile(environment).then(async (file) => {
+      const loader = isExr(file)
+        ? new (await import('three/examples/jsm/loaders/EXRLoader.js')).EXRLoader()
+        : new (await import('three/examples/jsm/loaders/HDRLoader.js')).HDRLoader();
+      const map = await loader.loadAsync(file);
+      map.mapping = EquirectangularReflectionMapping;
+      map.colorSpace = LinearSRGBColorSpace;
+      return map;
+    });
+    // A failed load is not kept: the next attempt tries again.
+    texture.catch(() => textures.delete(environment));
+    textures.set(environment, texture);
+  }
+  return texture;
+}
+
+/** EXR by data URL type (presets are data:application/exr) or by file extension; else HDR. */
+function isExr(file: string): boolean {
+  if (file.startsWith('data:')) return /^data:[^;,]*exr/i.test(file);
+  return /\.exr$/i.test(file.split(/[?#]/)[0] ?? '');
 }
 
 /** A broken environment file leaves the avatar lit by the ambient light only, never blank. */

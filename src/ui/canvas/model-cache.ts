@@ -1,6 +1,5 @@
 import { get as idbGet, set as idbSet } from 'idb-keyval';
 import type { AnimationClip, Material, Object3D, Texture } from 'three';
-import { FBXLoader } from 'three/examples/jsm/loaders/FBXLoader.js';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { dracoLoader, meshoptDecoder } from './decoders';
 import { normalizeMixamoClip } from './mixamo';
@@ -91,6 +90,8 @@ async function loadModel(source: ModelSource, decoders: DecoderOptions): Promise
 async function parseModel(bytes: ArrayBuffer, decoders: DecoderOptions): Promise<ModelAsset> {
   const header = new TextDecoder().decode(bytes.slice(0, 4));
   if (header !== 'glTF') {
+    // FBX is rare: its loader (and fflate) is a chunk of its own, fetched only when needed.
+    const { FBXLoader } = await import('three/examples/jsm/loaders/FBXLoader.js');
     const group = new FBXLoader().parse(bytes, '');
     return { scene: group, animations: group.animations.map(normalizeMixamoClip) };
   }
