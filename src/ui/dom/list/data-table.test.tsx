@@ -155,3 +155,90 @@ describe('DataTable', () => {
     expect(within(first).getByRole('button', { name: 'Drag Aviator' })).toBeInTheDocument();
   });
 });
+
+describe('DataTable row menu dialogs', () => {
+  it('asks before a confirmed action and runs it only on confirm', async () => {
+    const user = userEvent.setup();
+    const onDelete = vi.fn();
+    render(
+      <DataTable
+        columns={columns}
+        rows={rows}
+        labels={labels}
+        rowLabel={(r) => r.name}
+        rowActions={() => [
+          {
+            title: 'Delete',
+            confirm: { title: 'Delete it?', body: 'No undo.', confirmLabel: 'Delete now' },
+            onAction: onDelete,
+          },
+        ]}
+      />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Actions: Aviator' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete it?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(onDelete).not.toHaveBeenCalled();
+
+    await user.click(screen.getByRole('button', { name: 'Actions: Aviator' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    await user.click(await screen.findByRole('button', { name: 'Delete now' }));
+    expect(onDelete).toHaveBeenCalledWith(rows[0]);
+  });
+
+  it('asks for a text and hands it to the action', async () => {
+    const user = userEvent.setup();
+    const onRename = vi.fn();
+    render(
+      <DataTable
+        columns={columns}
+        rows={rows}
+        labels={labels}
+        rowLabel={(r) => r.name}
+        rowActions={(row) => [
+          {
+            title: 'Rename',
+            prompt: {
+              title: 'Rename it',
+              label: 'New name',
+              defaultValue: row.name,
+              confirmLabel: 'Save',
+            },
+            onAction: onRename,
+          },
+        ]}
+      />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Actions: Beanie' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Rename' }));
+    const field = await screen.findByRole('textbox', { name: 'New name' });
+    expect(field).toHaveValue('Beanie');
+    await user.clear(field);
+    await user.type(field, 'Bobble hat');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(onRename).toHaveBeenCalledWith(rows[1], 'Bobble hat');
+  });
+
+  it('asks for a position when a move item has none', async () => {
+    const user = userEvent.setup();
+    const onSetOrder = vi.fn();
+    render(
+      <DataTable
+        columns={columns}
+        rows={rows}
+        labels={labels}
+        rowLabel={(r) => r.name}
+        onSetOrder={onSetOrder}
+        rowActions={() => [{ type: 'setOrder', title: 'Move to position…' }]}
+      />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Actions: Beanie' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Move to position…' }));
+    const field = await screen.findByRole('textbox', { name: 'Position' });
+    await user.clear(field);
+    await user.type(field, '7');
+    await user.click(screen.getByRole('button', { name: 'Move' }));
+    expect(onSetOrder).toHaveBeenCalledWith(rows[1], 7);
+  });
+});

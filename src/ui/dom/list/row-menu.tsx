@@ -93,6 +93,52 @@ function renderItems<Row>(
   });
 }
 
+interface FormDialogProps {
+  isOpen: boolean;
+  onClose: () => void;
+  title: string;
+  submitLabel: string;
+  cancelLabel: string;
+  /** Answer `false` to keep the dialog open (nothing valid to submit). */
+  onSubmit: () => unknown;
+  /** `danger` makes it an alert dialog with a red confirm button that starts on Cancel. */
+  tone?: 'default' | 'danger';
+  children: ReactNode;
+}
+
+/** The modal the row menu asks its questions in: a title, fields, Cancel and a submit button. */
+function FormDialog(props: FormDialogProps) {
+  const danger = props.tone === 'danger';
+  return (
+    <Modal
+      isOpen={props.isOpen}
+      onOpenChange={(open) => !open && props.onClose()}
+      isDismissable
+      className="modal"
+    >
+      <Dialog className="dialog" role={danger ? 'alertdialog' : 'dialog'}>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (props.onSubmit() !== false) props.onClose();
+          }}
+        >
+          <Heading slot="title">{props.title}</Heading>
+          {props.children}
+          <div className="dialog-actions">
+            <Button className="button" onPress={props.onClose} autoFocus={danger}>
+              {props.cancelLabel}
+            </Button>
+            <Button type="submit" className={danger ? 'button danger' : 'button primary'}>
+              {props.submitLabel}
+            </Button>
+          </div>
+        </form>
+      </Dialog>
+    </Modal>
+  );
+}
+
 /** A row's "⋯" menu: nested submenus, keyboard accessible, with a position prompt. */
 export function RowMenu<Row>({ label, items, row, onSetOrder }: RowMenuProps<Row>) {
   const { t } = useTranslation();
@@ -123,103 +169,54 @@ export function RowMenu<Row>({ label, items, row, onSetOrder }: RowMenuProps<Row
           <Menu className="menu">{renderItems(items, row, choose)}</Menu>
         </Popover>
       </MenuTrigger>
-      <Modal isOpen={asking} onOpenChange={setAsking} isDismissable className="modal">
-        <Dialog className="dialog">
-          {({ close }) => (
-            <form
-              onSubmit={(event) => {
-                event.preventDefault();
-                onSetOrder?.(row, position);
-                close();
-              }}
-            >
-              <Heading slot="title">{t('list.moveTitle')}</Heading>
-              <NumberField
-                value={position}
-                onChange={setPosition}
-                minValue={-1}
-                step={1}
-                className="field"
-                autoFocus
-              >
-                <Label>{t('list.position')}</Label>
-                <Input />
-              </NumberField>
-              <p className="field-description">{t('list.positionHint')}</p>
-              <div className="dialog-actions">
-                <Button className="button" onPress={close}>
-                  {t('list.cancel')}
-                </Button>
-                <Button type="submit" className="button primary">
-                  {t('list.move')}
-                </Button>
-              </div>
-            </form>
-          )}
-        </Dialog>
-      </Modal>
-      <Modal
+      <FormDialog
+        isOpen={asking}
+        onClose={() => setAsking(false)}
+        title={t('list.moveTitle')}
+        submitLabel={t('list.move')}
+        cancelLabel={t('list.cancel')}
+        onSubmit={() => onSetOrder?.(row, position)}
+      >
+        <NumberField
+          value={position}
+          onChange={setPosition}
+          minValue={-1}
+          step={1}
+          className="field"
+          autoFocus
+        >
+          <Label>{t('list.position')}</Label>
+          <Input />
+        </NumberField>
+        <p className="field-description">{t('list.positionHint')}</p>
+      </FormDialog>
+      <FormDialog
         isOpen={prompting !== null}
-        onOpenChange={(open) => !open && setPrompting(null)}
-        isDismissable
-        className="modal"
+        onClose={() => setPrompting(null)}
+        title={prompting?.prompt?.title ?? ''}
+        submitLabel={prompting?.prompt?.confirmLabel ?? ''}
+        cancelLabel={t('list.cancel')}
+        onSubmit={() => {
+          if (!text.trim()) return false;
+          return prompting?.onAction?.(row, text.trim());
+        }}
       >
-        <Dialog className="dialog">
-          {({ close }) => (
-            <form
-              onSubmit={(event) => {
-                event.preventDefault();
-                if (!text.trim()) return;
-                prompting?.onAction?.(row, text.trim());
-                close();
-              }}
-            >
-              <Heading slot="title">{prompting?.prompt?.title}</Heading>
-              <TextField value={text} onChange={setText} className="field" autoFocus isRequired>
-                <Label>{prompting?.prompt?.label}</Label>
-                <Input />
-              </TextField>
-              <div className="dialog-actions">
-                <Button className="button" onPress={close}>
-                  {t('list.cancel')}
-                </Button>
-                <Button type="submit" className="button primary">
-                  {prompting?.prompt?.confirmLabel}
-                </Button>
-              </div>
-            </form>
-          )}
-        </Dialog>
-      </Modal>
-      <Modal
+        <TextField value={text} onChange={setText} className="field" autoFocus isRequired>
+          <Label>{prompting?.prompt?.label}</Label>
+          <Input />
+        </TextField>
+      </FormDialog>
+      <FormDialog
         isOpen={confirming !== null}
-        onOpenChange={(open) => !open && setConfirming(null)}
-        isDismissable
-        className="modal"
+        onClose={() => setConfirming(null)}
+        title={confirming?.confirm?.title ?? ''}
+        submitLabel={confirming?.confirm?.confirmLabel ?? ''}
+        cancelLabel={t('list.cancel')}
+        tone="danger"
+        onSubmit={() => confirming?.onAction?.(row)}
       >
-        <Dialog className="dialog" role="alertdialog">
-          {({ close }) => (
-            <>
-              <Heading slot="title">{confirming?.confirm?.title}</Heading>
-              <p>{confirming?.confirm?.body}</p>
-              <div className="dialog-actions">
-                <Button className="button" onPress={close} autoFocus>
-                  {t('list.cancel')}
-                </Button>
-                <Button
-                  className="button danger"
-                  onPress={() => {
-                    confirming?.onAction?.(row);
-                    close();
-                  }}
-                >
-                  {confirming?.confirm?.confirmLabel}
-                </Button>
-              </div>
-            </>
-          )}
-        </Dialog>
-      </Modal>
+        <p>{confirming?.confirm?.body}</p>
+      </FormDialog>
     </>
   );
 }
