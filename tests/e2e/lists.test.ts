@@ -181,16 +181,20 @@ describe('reordering an application by drag and drop', () => {
    */
   async function dragWithKeyboard(page: Page, from: number, to: number) {
     const rows = await names(page);
+    const handle = `Drag to reorder ${rows[from]}`;
+    const focused = () =>
+      page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
     // Focus lands on the row; the right arrow moves into its first cell, the drag handle.
-    await page.getByRole('button', { name: `Drag to reorder ${rows[from]}` }).focus();
+    await page.getByRole('button', { name: handle }).focus();
     await page.keyboard.press('ArrowRight');
+    await expect.poll(focused).toBe(handle);
     await page.keyboard.press('Enter');
+    await expect.poll(focused).toMatch(/^Insert/);
     const target = `${rows[to]} and ${rows[to + 1]}`;
-    for (let i = 0; i < 12; i++) {
-      const label = await page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
-      if (label?.includes(target)) break;
+    for (let i = 0; i < 12 && !(await focused()).includes(target); i++) {
       await page.keyboard.press('ArrowDown');
     }
+    expect(await focused()).toContain(target);
     await page.keyboard.press('Enter');
   }
 
