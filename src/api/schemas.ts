@@ -160,13 +160,36 @@ export type Tag = z.infer<typeof tagSchema>;
 export const applicationSchema = z.object({ id: z.string(), name: z.string() });
 export type Application = z.infer<typeof applicationSchema>;
 
+/** The asset types the platform knows. */
+export const ASSET_TYPES = [
+  'beard',
+  'body',
+  'bottom',
+  'facewear',
+  'footwear',
+  'glasses',
+  'hair',
+  'headwear',
+  'outfit',
+  'top',
+] as const;
+export const assetTypeSchema = z.enum(ASSET_TYPES);
+
 export const assetSchema = z.object({
   id: z.string(),
   name: z.string(),
   type: z.string(),
   gender: genderSchema,
+  description: z.string(),
   iconUrl: z.nullable(z.string()),
   modelUrl: z.nullable(z.string()),
+  /** Base colour texture (PNG or JPEG). */
+  textureUrl: z.nullable(z.string()),
+  normalMapUrl: z.nullable(z.string()),
+  /** The layered source file (.psd). */
+  sourceUrl: z.nullable(z.string()),
+  isTemplate: z.boolean(),
+  templateId: z.nullable(z.string()),
   locked: z.boolean(),
   position: z.number(),
   tags: z.array(tagSchema),
@@ -174,6 +197,79 @@ export const assetSchema = z.object({
   updatedAt: z.string(),
 });
 export type Asset = z.infer<typeof assetSchema>;
+
+// Asset editing (issue 4). Stored file addresses are the `url` an upload answered with
+// (POST /v1/uploads/{kind}); null clears a file.
+
+const assetNameSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(120));
+const fileUrlSchema = z.nullable(z.string().check(z.minLength(1), z.maxLength(2048)));
+
+/** POST /v1/assets. */
+export const assetCreateBodySchema = z.object({
+  name: assetNameSchema,
+  type: assetTypeSchema,
+  gender: genderSchema,
+  description: z.optional(z.string().check(z.maxLength(2000))),
+  iconUrl: z.optional(fileUrlSchema),
+  modelUrl: z.optional(fileUrlSchema),
+  textureUrl: z.optional(fileUrlSchema),
+  normalMapUrl: z.optional(fileUrlSchema),
+  sourceUrl: z.optional(fileUrlSchema),
+  isTemplate: z.optional(z.boolean()),
+  /** Tag ids; replaces the asset's tags. */
+  tagIds: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(50))),
+});
+export type AssetCreateBody = z.infer<typeof assetCreateBodySchema>;
+/** PATCH /v1/assets/{id}: any subset. 409 ASSET_LOCKED when the asset is locked. */
+export const assetPatchBodySchema = z.partial(assetCreateBodySchema);
+export type AssetPatchBody = z.infer<typeof assetPatchBodySchema>;
+/** POST /private/v1/assets/using-template: a new asset copied from a template asset. */
+export const assetFromTemplateBodySchema = z.object({
+  templateId: z.string().check(z.minLength(1)),
+  name: z.optional(assetNameSchema),
+});
+
+/** What an upload is for; each kind has its own size limit and accepted types (src/files). */
+export const uploadKindSchema = z.enum(['model', 'icon', 'texture', 'source']);
+export type UploadKind = z.infer<typeof uploadKindSchema>;
+/** POST /v1/uploads/{kind} answers with where the stored file is served. */
+export const uploadResultSchema = z.object({
+  url: z.string(),
+  size: z.number(),
+  contentType: z.string(),
+});
+export type UploadResult = z.infer<typeof uploadResultSchema>;
+
+/** One entry of the back-office changelog (GET /v1/assets/{id}/backoffice-changelog). */
+export const assetEventSchema = z.object({
+  id: z.string(),
+  assetId: z.string(),
+  /** `asset.<event>.v<version>`, see server/events.ts. */
+  routingKey: z.string(),
+  actorId: z.nullable(z.string()),
+  actorEmail: z.nullable(z.string()),
+  data: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+});
+export type AssetEvent = z.infer<typeof assetEventSchema>;
+
+/** POST /v1/assets/validate: the Khronos glTF validator's verdict on a stored model. */
+export const assetValidateBodySchema = z.object({ modelUrl: z.string().check(z.minLength(1)) });
+export const validationMessageSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  severity: z.number(),
+  pointer: z.optional(z.string()),
+});
+export const validationReportSchema = z.object({
+  valid: z.boolean(),
+  errors: z.array(validationMessageSchema),
+  warnings: z.array(validationMessageSchema),
+  infos: z.number(),
+  hints: z.number(),
+  stats: z.record(z.string(), z.unknown()),
+});
+export type ValidationReport = z.infer<typeof validationReportSchema>;
 
 // Catalogue rows of the reference API (appended by server/). Timestamps are ISO strings.
 

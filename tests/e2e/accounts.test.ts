@@ -131,6 +131,8 @@ describe('accounts in the browser', () => {
     await page.waitForURL(/\/signin/);
 
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    // The sign-in form also has an E-mail field: wait until the reset form has replaced it.
+    await page.getByRole('button', { name: 'Send code' }).waitFor();
     await page.getByLabel('E-mail').fill(email);
     await page.getByRole('button', { name: 'Send code' }).click();
     const mail = await waitForMail(server.url, email, 'reset');

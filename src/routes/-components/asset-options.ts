@@ -1,20 +1,10 @@
 import type { TFunction } from 'i18next';
+import { ASSET_TYPES } from '../../api/schemas';
 import type { FilterDef } from '../../ui/dom/list/filter-bar';
 
-/** The asset types and genders the platform knows, as filter options. */
-export const ASSET_TYPES = [
-  'beard',
-  'body',
-  'bottom',
-  'facewear',
-  'footwear',
-  'glasses',
-  'hair',
-  'headwear',
-  'outfit',
-  'top',
-] as const;
+export { ASSET_TYPES };
 
+/** The genders the platform knows, as filter options. */
 export const GENDERS = ['male', 'female', 'unisex'] as const;
 
 const label = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);

@@ -1,0 +1,63 @@
+/**
+ * The asset event log (spec §3 "Asset event routing keys"). Every mutation of an asset appends
+ * its events in the same transaction as the change, so the log never disagrees with the data;
+ * GET /v1/assets/{id}/backoffice-changelog reads them back. A message bus could publish these
+ * rows later (an outbox); the reference API only stores them.
+ */
+import type { Db } from './db';
+import { newId } from './ids';
+
+/**
+ * Routing keys of the asset service: `asset.<event>.v<version>`. Every key is version 1
+ * except the second "updated" event, which carries the full asset after the change (v2).
+ */
+export const ASSET_EVENT_KEYS = {
+  created: 'asset.created.v1',
+  deleted: 'asset.deleted.v1',
+  /** Lock and unlock both publish it, with `{ locked }` in the data. */
+  locked: 'asset.locked.v1',
+  /** The changed fields: `{ changes: { field: { from, to } } }`. */
+  updated: 'asset.updated.v1',
+  /** The whole asset after the change: `{ asset }`. */
+  updatedV2: 'asset.updated.v2',
+  modelUpdated: 'asset.model-updated.v1',
+  typeOrGenderChanged: 'asset.type-or-gender-changed.v1',
+  addedToApplication: 'asset.added-to-application.v1',
+  applicationUpdated: 'asset.application-updated.v1',
+  /** Removed from an application. */
+  applicationDeleted: 'asset.application-deleted.v1',
+  bulkDeleted: 'asset.bulk-deleted.v1',
+  morphQueueEntryCreated: 'asset.morph-queue-entry-created.v1',
+  exported: 'asset.assets-exported.v1',
+  cageMeshUpdated: 'asset.cage-mesh-updated.v1',
+  userAssetsAdded: 'asset.user-assets-added.v1',
+  userAssetsRemoved: 'asset.user-assets-removed.v1',
+} as const;
+
+export type AssetEventName = keyof typeof ASSET_EVENT_KEYS;
+export type AssetEventKey = (typeof ASSET_EVENT_KEYS)[AssetEventName];
+
+export interface AssetEventInput {
+  assetId: string;
+  event: AssetEventName;
+  /** The user who made the change; null for the system (the morph worker). */
+  actorId: string | null;
+  data?: Record<string, unknown>;
+  at: Date;
+}
+
+/** Appends events; call it inside the transaction that makes the change. */
+export async function recordAssetEvents(db: Db, events: readonly AssetEventInput[]) {
+  for (const { assetId, event, actorId, data = {}, at } of events) {
+    await db.query(
+      `INSERT INTO asset_events (id, asset_id, routing_key, actor_id, data, created_at)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6)`,
+      [newId(), assetId, ASSET_EVENT_KEYS[event], actorId, JSON.stringify(data), at],
+    );
+  }
+}
+
+/** Appends one event; see recordAssetEvents. */
+export function recordAssetEvent(db: Db, event: AssetEventInput) {
+  return recordAssetEvents(db, [event]);
+}
