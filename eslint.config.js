@@ -52,6 +52,11 @@ export default tseslint.config(
     'src/api is the bottom layer: it imports no machines, routes, ui or React.',
   ),
   layer(
+    ['src/files/**'],
+    ['**/machines/**', '**/routes/**', '**/ui/**', 'react', 'react-dom', 'ky', '**/server/**'],
+    'src/files reads file headers: plain TypeScript, no machines, ui, routes or React.',
+  ),
+  layer(
     ['src/machines/**'],
     ['**/routes/**', '**/ui/**', 'react', 'react-dom', '@xstate/react', '**/server/**'],
     'Machines never import React, ui or routes.',
@@ -65,6 +70,6 @@ export default tseslint.config(
   layer(
     ['server/**'],
     ['**/src/machines/**', '**/src/routes/**', '**/src/ui/**', 'react'],
-    'server/ shares only src/api/schemas.ts with the client.',
+    'server/ shares only src/api/schemas.ts and src/files with the client.',
   ),
 );
