@@ -2,6 +2,7 @@
  * The reference platform API as a Hono app: `createApp` wires routes to their dependencies.
  * Tests call it with an in-memory database and a fake clock; server/main.ts serves it.
  */
+import { join } from 'node:path';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { requireAbility, requireAuth, type AuthEnv } from './auth/middleware';
@@ -17,15 +18,21 @@ import { tagRoutes } from './routes/tags';
 import { userAssetRoutes } from './routes/user-assets';
 import { userRoutes } from './routes/users';
 import { mountSpa } from './static';
+import { createLocalStorage } from './storage';
 
 /** JSON bodies of this API are small; anything bigger is refused before it is read. */
 const MAX_BODY_BYTES = 1024 * 1024;
 
-export type AppDeps = Omit<Deps, 'now'> & Partial<Pick<Deps, 'now'>>;
+/** Deps with defaults: the real clock, and file storage under DATA_DIR/files. */
+export type AppDeps = Omit<Deps, 'now' | 'storage'> & Partial<Pick<Deps, 'now' | 'storage'>>;
 
 /** Builds the API (plus the SPA from config.staticDir when it has an index.html). */
 export function createApp(input: AppDeps) {
-  const deps: Deps = { ...input, now: input.now ?? (() => new Date()) };
+  const deps: Deps = {
+    ...input,
+    now: input.now ?? (() => new Date()),
+    storage: input.storage ?? createLocalStorage(join(input.config.dataDir, 'files')),
+  };
   const app = new Hono<AuthEnv>();
   app.onError(onError);
   app.notFound((c) =>

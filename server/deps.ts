@@ -1,11 +1,14 @@
 import type { Config } from './config';
 import type { Db } from './db';
 import type { DevMailbox, MailTransport } from './mail';
+import type { Storage } from './storage';
 
 /** Everything a route needs from the outside world; tests pass fakes (clock, mailbox, db). */
 export interface Deps {
   db: Db;
   mail: MailTransport;
+  /** Uploaded files (local disk under DATA_DIR/files by default). */
+  storage: Storage;
   config: Config;
   /** The clock every expiry, rate limit and token timestamp is measured with. */
   now: () => Date;

@@ -2,6 +2,9 @@
  * Test harness: a real app on a fresh database with a controllable clock and an in-memory
  * mailbox, plus small request helpers. Each test file calls `useTestApp()` once.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { apiErrorSchema, authResultSchema, type AuthResult, type Role } from '../src/api/schemas';
 import { createApp } from './app';
@@ -10,6 +13,7 @@ import { loadConfig, type Config } from './config';
 import type { Db } from './db';
 import { createDevMailbox, type DevMailbox, type MailKind } from './mail';
 import { seed } from './seed';
+import { createLocalStorage, type Storage } from './storage';
 import { createTestDb, type TestDb } from './test-db';
 import { createUser } from './users';
 
@@ -64,14 +68,19 @@ export function useTestApp(env: Record<string, string> = {}) {
   const config = testConfig(env);
   let testDb: TestDb | undefined;
   let app: ReturnType<typeof createApp> | undefined;
+  let storageDir: string | undefined;
+  let storage: Storage | undefined;
 
   beforeAll(async () => {
     testDb = await createTestDb();
     await seed(testDb.db, config, now());
-    app = createApp({ db: testDb.db, mail: mailbox, mailbox, config, now });
+    storageDir = await mkdtemp(join(tmpdir(), 'avatar-studio-files-'));
+    storage = createLocalStorage(storageDir);
+    app = createApp({ db: testDb.db, mail: mailbox, mailbox, config, now, storage });
   });
   afterAll(async () => {
     await testDb?.close();
+    if (storageDir) await rm(storageDir, { recursive: true, force: true });
   });
 
   const request = async (
@@ -108,6 +117,10 @@ export function useTestApp(env: Record<string, string> = {}) {
     clock,
     config,
     mailbox,
+    get storage(): Storage {
+      if (!storage) throw new Error('useTestApp: storage not ready');
+      return storage;
+    },
     get db(): Db {
       if (!testDb) throw new Error('useTestApp: db not ready');
       return testDb.db;

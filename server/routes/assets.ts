@@ -42,8 +42,14 @@ interface AssetDbRow {
   name: string;
   type: string;
   gender: Gender;
+  description: string;
   icon_url: string | null;
   model_url: string | null;
+  texture_url: string | null;
+  normal_map_url: string | null;
+  source_url: string | null;
+  is_template: boolean;
+  template_id: string | null;
   locked: boolean;
   position: number;
   tags: { id: string; name: string }[];
@@ -52,7 +58,8 @@ interface AssetDbRow {
 }
 
 /** Asset columns of alias `a`, tags aggregated so a page is one query. */
-const ASSET_COLUMNS = `a.id, a.name, a.type, a.gender, a.icon_url, a.model_url, a.locked,
+const ASSET_COLUMNS = `a.id, a.name, a.type, a.gender, a.description, a.icon_url, a.model_url,
+  a.texture_url, a.normal_map_url, a.source_url, a.is_template, a.template_id, a.locked,
   a.position, a.created_at, a.updated_at,
   COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name) ORDER BY t.name, t.id)
             FROM asset_tags x JOIN tags t ON t.id = x.tag_id WHERE x.asset_id = a.id),
@@ -64,8 +71,14 @@ function toAsset(row: AssetDbRow): Asset {
     name: row.name,
     type: row.type,
     gender: row.gender,
+    description: row.description,
     iconUrl: row.icon_url,
     modelUrl: row.model_url,
+    textureUrl: row.texture_url,
+    normalMapUrl: row.normal_map_url,
+    sourceUrl: row.source_url,
+    isTemplate: row.is_template,
+    templateId: row.template_id,
     locked: row.locked,
     position: row.position,
     tags: row.tags,
