@@ -15,6 +15,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist',
+      'dist-dev',
       'node_modules',
       '.data',
       '.tmp',

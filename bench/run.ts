@@ -2,7 +2,9 @@
 // there is a baseline, the ratio against it measured in the same run.
 import { execSync } from 'node:child_process';
 import { buildReport } from './build-report';
+import { benchFileValidation } from './files/validate';
 import { benchServerList } from './server-list';
+import { benchServerUpload } from './server-upload';
 
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
@@ -33,6 +35,15 @@ if (signin) {
 
 section('Server list latency with 100,000 assets (PGlite, in process)');
 await benchServerList();
+
+section('Server memory while a 50 MB model uploads (streamed; target growth under 20 MB)');
+await benchServerUpload();
+
+section('Upload validation of a 50 MB PNG: header rules and chunk walk against a full decode');
+await benchFileValidation();
+
+section('List screens in Chromium: requests while typing, infinite paging, scrolling');
+await (await import('./lists')).benchLists();
 
 section('Viewer: ours against visage and <model-viewer> (bench/viewer, headless Chromium)');
 await (await import('./viewer/run')).benchViewer();

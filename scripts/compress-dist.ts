@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|map)$/;
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|map|wasm)$/;
 const MIN_BYTES = 1024;
 
 function* files(dir: string): Generator<string> {

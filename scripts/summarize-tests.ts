@@ -7,7 +7,19 @@ interface VitestJsonReport {
   numFailedTests?: number;
   numPendingTests?: number;
   numTodoTests?: number;
+  testResults?: { assertionResults?: { meta?: { machineCoverage?: MachineCoverage } }[] }[];
 }
+
+/** What src/machines/testing/path-tests.ts puts in the meta of each machine's coverage test. */
+interface MachineCoverage {
+  machine: string;
+  paths: number;
+  states: { reached: number; total: number };
+  transitions: { reached: number; total: number };
+  unreached: string[];
+}
+
+const coverage = new Map<string, MachineCoverage>();
 
 const [dir = '.tmp/test-results', ...failedSteps] = process.argv.slice(2);
 let passed = 0;
@@ -19,9 +31,22 @@ for (const file of existsSync(dir) ? readdirSync(dir) : []) {
   passed += report.numPassedTests ?? 0;
   failed += report.numFailedTests ?? 0;
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  for (const result of report.testResults ?? []) {
+    for (const assertion of result.assertionResults ?? []) {
+      const machine = assertion.meta?.machineCoverage;
+      if (machine) coverage.set(machine.machine, machine);
+    }
+  }
   console.log(
     `${file.replace(/\.json$/, '').padEnd(10)} ${report.numPassedTests} passed, ${report.numFailedTests} failed`,
   );
+}
+// Model-based path tests, per machine: how much of the real machine their paths reached.
+for (const { machine, paths, states, transitions, unreached } of coverage.values()) {
+  console.log(
+    `machine ${machine}: ${paths} paths, states ${states.reached}/${states.total}, transitions ${transitions.reached}/${transitions.total}`,
+  );
+  for (const key of unreached) console.log(`  unreached: ${key}`);
 }
 for (const step of failedSteps) console.log(`failed step: ${step}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);

@@ -35,6 +35,8 @@ else
 fi
 
 step "build" npm run --silent build
+# The inspector's end-to-end test needs a development build (dist-dev/, about 10 s).
+step "development build" npm run --silent build:dev
 step "end-to-end (Chromium)" vitest_json e2e --project e2e
 
 node --import tsx scripts/summarize-tests.ts "$results" "${failed_steps[@]}"

@@ -4,17 +4,25 @@
  */
 import { join } from 'node:path';
 import { Hono } from 'hono';
+import { except } from 'hono/combine';
 import { bodyLimit } from 'hono/body-limit';
 import { requireAbility, requireAuth, type AuthEnv } from './auth/middleware';
 import type { Deps } from './deps';
 import { errorResponse, fail, onError } from './http/errors';
-import { applicationAssetRoutes, applicationRoutes } from './routes/applications';
+import {
+  applicationAssetRoutes,
+  applicationMorphedAssetRoutes,
+  applicationRoutes,
+} from './routes/applications';
+import { assetApplicationRoutes } from './routes/asset-applications';
 import { assetRoutes } from './routes/assets';
 import { authRoutes } from './routes/auth';
 import { cageMeshRoutes } from './routes/cage-meshes';
 import { devRoutes } from './routes/dev';
-import { morphQueueRoutes, morphedAssetRoutes } from './routes/morphs';
+import { fileRoutes } from './routes/files';
+import { morphGenerateRoutes, morphQueueRoutes, morphedAssetRoutes } from './routes/morphs';
 import { tagRoutes } from './routes/tags';
+import { uploadRoutes } from './routes/uploads';
 import { userAssetRoutes } from './routes/user-assets';
 import { userRoutes } from './routes/users';
 import { mountSpa } from './static';
@@ -22,6 +30,8 @@ import { createLocalStorage } from './storage';
 
 /** JSON bodies of this API are small; anything bigger is refused before it is read. */
 const MAX_BODY_BYTES = 1024 * 1024;
+/** Where files are uploaded (raw bytes, not JSON). */
+const UPLOADS_PATH = '/v1/uploads/';
 
 /** Deps with defaults: the real clock, and file storage under DATA_DIR/files. */
 export type AppDeps = Omit<Deps, 'now' | 'storage'> & Partial<Pick<Deps, 'now' | 'storage'>>;
@@ -38,12 +48,17 @@ export function createApp(input: AppDeps) {
   app.notFound((c) =>
     errorResponse(c, 404, 'NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`),
   );
+  // Uploads stream their bytes to storage under their own per-kind limits (routes/uploads.ts);
+  // the JSON limit would buffer them.
   app.use(
     '*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => errorResponse(c, 413, 'PAYLOAD_TOO_LARGE', 'The request body is too large'),
-    }),
+    except(
+      `${UPLOADS_PATH}*`,
+      bodyLimit({
+        maxSize: MAX_BODY_BYTES,
+        onError: (c) => errorResponse(c, 413, 'PAYLOAD_TOO_LARGE', 'The request body is too large'),
+      }),
+    ),
   );
 
   // PostgreSQL text cannot hold NUL, so a %00 in a path or query value is refused up front.
@@ -67,6 +82,9 @@ export function createApp(input: AppDeps) {
   app.route('/v1/tags', tagRoutes(deps));
   app.route('/v1/cage-meshes', cageMeshRoutes(deps));
   app.route('/v1/user-assets', userAssetRoutes(deps));
+  app.route('/v1/morphed-assets', morphGenerateRoutes(deps));
+  app.route('/v1/uploads', uploadRoutes(deps));
+  app.route('/files', fileRoutes(deps));
 
   // Everything under /private/v1 is for roles with the PrivateApi ability (admin, developer).
   app.use('/private/v1/*', requireAuth(deps), requireAbility('access', 'PrivateApi'));
@@ -75,9 +93,11 @@ export function createApp(input: AppDeps) {
   app.route('/private/v1/user-assets', userAssetRoutes(deps, { manage: true }));
   // The same handlers on both mounts.
   for (const prefix of ['/v1', '/private/v1']) {
-    app.route(`${prefix}/assets`, assetRoutes(deps));
+    app.route(`${prefix}/assets`, assetRoutes(deps, { privateApi: prefix === '/private/v1' }));
+    app.route(`${prefix}/assets`, assetApplicationRoutes(deps));
     app.route(`${prefix}/applications`, applicationRoutes(deps));
     app.route(`${prefix}/application-assets`, applicationAssetRoutes(deps));
+    app.route(`${prefix}/application-morphed-assets`, applicationMorphedAssetRoutes(deps));
     app.route(`${prefix}/morphed-asset-queue`, morphQueueRoutes(deps));
   }
 

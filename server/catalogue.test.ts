@@ -165,7 +165,7 @@ describe('cage meshes', () => {
       dataOf(
         await t.post(
           '/private/v1/cage-meshes',
-          { name: 'Kid', gender: 'unisex', bodyType: 'child', modelUrl: '/m.glb' },
+          { name: 'Kid', gender: 'unisex', bodyType: 'child' },
           admin,
         ),
       ),

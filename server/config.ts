@@ -32,6 +32,9 @@ export interface Config {
   nodeEnv: string;
   /** Absolute path of the built SPA. */
   staticDir: string;
+  /** Asset services (issue 4): an icon renderer and a texture predictor; unset answers 501. */
+  iconRendererUrl: string | undefined;
+  texturePredictorUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -83,6 +86,19 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('SMTP_URL must start with smtp:// or smtps://');
   }
 
+  const serviceUrl = (name: string) => {
+    const value = str(name);
+    if (
+      value !== undefined &&
+      !(URL.canParse(value) && /^https?:$/.test(new URL(value).protocol))
+    ) {
+      problems.push(`${name} must be an http:// or https:// URL (got "${value}")`);
+    }
+    return value;
+  };
+  const iconRendererUrl = serviceUrl('ICON_RENDERER_URL');
+  const texturePredictorUrl = serviceUrl('TEXTURE_PREDICTOR_URL');
+
   const envSecret = str('JWT_SECRET');
   if (envSecret !== undefined && envSecret.length < 32) {
     problems.push('JWT_SECRET must be at least 32 characters long');
@@ -113,6 +129,8 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: str('MAIL_FROM') ?? 'Avatar Studio <no-reply@avatar.studio>',
     nodeEnv: str('NODE_ENV') ?? 'development',
     staticDir: resolve(str('STATIC_DIR') ?? 'dist'),
+    iconRendererUrl,
+    texturePredictorUrl,
   };
 }
 

@@ -4,8 +4,10 @@
  * GET /v1/assets/{id}/backoffice-changelog reads them back. A message bus could publish these
  * rows later (an outbox); the reference API only stores them.
  */
+import type { AssetEvent } from '../src/api/schemas';
 import type { Db } from './db';
 import { newId } from './ids';
+import { anyOfFilter, isoString, type ListSpec } from './list';
 
 /**
  * Routing keys of the asset service: `asset.<event>.v<version>`. Every key is version 1
@@ -61,3 +63,36 @@ export async function recordAssetEvents(db: Db, events: readonly AssetEventInput
 export function recordAssetEvent(db: Db, event: AssetEventInput) {
   return recordAssetEvents(db, [event]);
 }
+
+interface AssetEventDbRow {
+  id: string;
+  asset_id: string;
+  routing_key: string;
+  actor_id: string | null;
+  actor_email: string | null;
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+/**
+ * The back-office changelog of one asset (scope it with `e.asset_id`): newest first, the
+ * events of one change in the order they were recorded (`seq`), each with its actor's e-mail.
+ */
+export const assetEventListSpec: ListSpec<AssetEvent> = {
+  from: 'asset_events e LEFT JOIN users u ON u.id = e.actor_id',
+  columns:
+    'e.id, e.asset_id, e.routing_key, e.actor_id, u.email AS actor_email, e.data, e.created_at',
+  orders: { createdAt: 'e.created_at' },
+  defaultOrder: '-createdAt',
+  idColumn: 'e.seq',
+  filters: { routingKey: anyOfFilter('e.routing_key', Object.values(ASSET_EVENT_KEYS)) },
+  toRow: (row: AssetEventDbRow) => ({
+    id: row.id,
+    assetId: row.asset_id,
+    routingKey: row.routing_key,
+    actorId: row.actor_id,
+    actorEmail: row.actor_email,
+    data: row.data,
+    createdAt: isoString(row.created_at),
+  }),
+};

@@ -1,7 +1,8 @@
 /**
- * Entry point of `npm start` / `npm run serve`: config, database, migrations, seed, then the
- * API and the built SPA on one port. SIGINT/SIGTERM close the server and the database cleanly
- * (PGlite must be closed to flush its files).
+ * Entry point of `npm start` / `npm run serve`: config, database, migrations, seed, the morph
+ * worker, then the API and the built SPA on one port. SIGINT/SIGTERM close the server, let the
+ * worker finish its entries, and close the database cleanly (PGlite must be closed to flush its
+ * files).
  */
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
@@ -11,15 +12,17 @@ import { createPgDb, createPgliteDb, type Db } from './db';
 import { createDevMailbox, createSmtpTransport, type DevMailbox, type MailTransport } from './mail';
 import { pruneExpired } from './maintenance';
 import { migrate } from './migrate';
+import { morphWorkerEnabled, startMorphWorker } from './morph-worker';
 import { DEMO_USER, seed } from './seed';
 import { hasSpa } from './static';
+import { createLocalStorage } from './storage';
 
 const PRUNE_INTERVAL_MS = 3600 * 1000;
 const SHUTDOWN_GRACE_MS = 5000;
 
-function loadConfigOrExit(): Config {
+function loadConfigOrExit(): { config: Config; morphWorker: boolean } {
   try {
-    return loadConfig();
+    return { config: loadConfig(), morphWorker: morphWorkerEnabled(process.env) };
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -45,7 +48,7 @@ function openMail(config: Config): { mail: MailTransport; mailbox?: DevMailbox }
 }
 
 async function main(): Promise<void> {
-  const config = loadConfigOrExit();
+  const { config, morphWorker } = loadConfigOrExit();
   const db = await openDb(config);
   const applied = await migrate(db);
   if (applied.length > 0) console.log(`Applied migrations: ${applied.join(', ')}`);
@@ -57,7 +60,9 @@ async function main(): Promise<void> {
   }, PRUNE_INTERVAL_MS);
   pruner.unref();
 
-  const app = createApp({ db, config, ...openMail(config) });
+  const storage = createLocalStorage(join(config.dataDir, 'files'));
+  const worker = morphWorker ? startMorphWorker({ db, storage, now: () => new Date() }) : undefined;
+  const app = createApp({ db, config, storage, ...openMail(config) });
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
     const defaults = config.adminDefaults.email || config.adminDefaults.password;
@@ -69,6 +74,7 @@ async function main(): Promise<void> {
         (defaults ? ' (defaults: set ADMIN_EMAIL and ADMIN_PASSWORD to change)' : '') +
         (seeded.adminCreated ? '' : ' (account already existed: its stored password is kept)'),
     ];
+    banner.push(`Morph worker: ${worker ? 'running' : 'off (MORPH_WORKER=off)'}`);
     if (seeded.catalogueSeeded) {
       banner.push(`Demo user: ${DEMO_USER.email} / ${DEMO_USER.password}`);
     }
@@ -91,15 +97,16 @@ async function main(): Promise<void> {
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
     }
-    server.close(() => {
-      db.close().then(
+    const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+    Promise.all([serverClosed, worker?.stop()])
+      .then(() => db.close())
+      .then(
         () => process.exit(0),
         (error: unknown) => {
           console.error('Closing the database failed:', error);
           process.exit(1);
         },
       );
-    });
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -45,7 +45,9 @@ export function mountSpa<E extends Env>(app: Hono<E>, dir: string): boolean {
   app.on(['GET', 'HEAD'], '*', async (c, next) => {
     const path = c.req.path;
     if (isApiPath(path)) return next();
-    const hashed = path.startsWith('/assets/');
+    // Build files live under /assets/ and always have an extension; /assets/new or
+    // /assets/<id> are client-side routes of the same name.
+    const hashed = /^\/assets\/[^/]+\.[a-z0-9]+$/i.test(path);
     const file = await serve(files, c, hashed ? IMMUTABLE : NO_CACHE);
     if (file) return file;
     // A missing hashed file is a real 404: answering HTML for a script fails more confusingly.

@@ -7,7 +7,7 @@
  * the extension of the type sniffed from their first bytes: a client-supplied name never
  * becomes a path.
  */
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, openAsBlob } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -25,16 +25,23 @@ export interface StoredFile {
 export interface PutOptions {
   /** Refuse (StorageLimitError) once more than this many bytes arrived. */
   maxBytes: number;
-  /** Called with the sniffed type once the first bytes arrived; throw to refuse the file. */
-  accept?: (contentType: SniffedType) => void;
+  /**
+   * Called once the first bytes arrived, with the sniffed type and those bytes (at least
+   * SNIFF_BYTES of them unless the file is shorter); throw to refuse the file.
+   */
+  accept?: (contentType: SniffedType, head: Uint8Array) => void;
 }
 
 export interface Storage {
   put(body: ReadableStream<Uint8Array>, options: PutOptions): Promise<StoredFile>;
+  /** The file's key, size and type without opening it, or undefined when the key is unknown. */
+  stat(key: string): Promise<StoredFile | undefined>;
   /** The file's bytes as a stream, or undefined when the key is unknown. */
   get(key: string): Promise<{ stream: ReadableStream<Uint8Array>; file: StoredFile } | undefined>;
   /** The file's bytes, or undefined when the key is unknown (for small-to-medium reads). */
   read(key: string): Promise<Uint8Array | undefined>;
+  /** The file as a Blob whose slices read only their bytes (header checks), or undefined. */
+  blob(key: string): Promise<Blob | undefined>;
   delete(key: string): Promise<void>;
 }
 
@@ -56,6 +63,21 @@ const TYPES = new Map(Object.entries(EXTENSIONS).map(([type, ext]) => [ext, type
 
 /** Keys are 24 hex characters and a known extension; anything else is not a stored file. */
 const KEY_PATTERN = /^[0-9a-f]{24}\.([a-z]{3})$/;
+
+/** Where a stored file is served: its address is this prefix and the key. */
+export const FILES_PATH = '/files/';
+
+/** The address of a stored file, as uploads answer it and asset fields hold it. */
+export function fileUrl(key: string): string {
+  return `${FILES_PATH}${key}`;
+}
+
+/** The key of a `/files/<key>` address of this server, or undefined for any other string. */
+export function keyOfFileUrl(url: string): string | undefined {
+  if (!url.startsWith(FILES_PATH)) return undefined;
+  const key = url.slice(FILES_PATH.length);
+  return contentTypeOfKey(key) ? key : undefined;
+}
 
 /** The content type a key stands for, or undefined for a malformed key. */
 export function contentTypeOfKey(key: string): SniffedType | undefined {
@@ -85,14 +107,14 @@ export function createLocalStorage(dir: string): Storage {
             head = joined;
             if (head.byteLength >= SNIFF_BYTES) {
               contentType = sniffContentType(head);
-              accept?.(contentType);
+              accept?.(contentType, head);
             }
           }
           yield chunk;
         }
         if (contentType === undefined) {
           contentType = sniffContentType(head);
-          accept?.(contentType);
+          accept?.(contentType, head);
         }
       };
       try {
@@ -111,22 +133,33 @@ export function createLocalStorage(dir: string): Storage {
       return { key, size, contentType: type };
     },
 
-    async get(key) {
+    async stat(key) {
       const contentType = contentTypeOfKey(key);
       if (!contentType) return undefined;
       try {
-        const { size } = await stat(pathOf(key));
-        const stream = Readable.toWeb(createReadStream(pathOf(key))) as ReadableStream<Uint8Array>;
-        return { stream, file: { key, size, contentType } };
+        const found = await stat(pathOf(key));
+        return found.isFile() ? { key, size: found.size, contentType } : undefined;
       } catch {
         return undefined;
       }
+    },
+
+    async get(key) {
+      const file = await this.stat(key);
+      if (!file) return undefined;
+      const stream = Readable.toWeb(createReadStream(pathOf(key))) as ReadableStream<Uint8Array>;
+      return { stream, file };
     },
 
     async read(key) {
       const found = await this.get(key);
       if (!found) return undefined;
       return new Uint8Array(await new Response(found.stream).arrayBuffer());
+    },
+
+    async blob(key) {
+      if (!(await this.stat(key))) return undefined;
+      return openAsBlob(pathOf(key));
     },
 
     async delete(key) {

@@ -89,6 +89,8 @@ export function useTestApp(env: Record<string, string> = {}) {
     options: {
       body?: unknown;
       raw?: string;
+      /** Raw bytes, or a stream sent without Content-Length (chunked). */
+      bytes?: Uint8Array | ReadableStream<Uint8Array>;
       token?: string;
       headers?: Record<string, string>;
     } = {},
@@ -96,13 +98,16 @@ export function useTestApp(env: Record<string, string> = {}) {
     if (!app) throw new Error('useTestApp: app not ready (call inside a test)');
     const headers: Record<string, string> = { ...options.headers };
     if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-    let body: string | undefined;
+    let body: string | Uint8Array | ReadableStream<Uint8Array> | undefined;
     if (options.raw !== undefined) body = options.raw;
+    else if (options.bytes !== undefined) body = options.bytes;
     else if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await app.request(path, { method, headers, body });
+    // A stream body needs duplex 'half' (a Node fetch requirement, not yet in the DOM types).
+    const init = { method, headers, body, duplex: 'half' } as RequestInit;
+    const response = await app.request(path, init);
     const text = await response.text();
     let parsed: unknown = text;
     try {
@@ -120,6 +125,11 @@ export function useTestApp(env: Record<string, string> = {}) {
     get storage(): Storage {
       if (!storage) throw new Error('useTestApp: storage not ready');
       return storage;
+    },
+    /** The folder `storage` keeps its files in. */
+    get storageDir(): string {
+      if (!storageDir) throw new Error('useTestApp: storage not ready');
+      return storageDir;
     },
     get db(): Db {
       if (!testDb) throw new Error('useTestApp: db not ready');

@@ -17,12 +17,16 @@ import { Route as SigninRouteImport } from './routes/signin'
 import { Route as SignupRouteImport } from './routes/signup'
 import { Route as VerifyEmailRouteImport } from './routes/verify-email'
 import { Route as AppIndexRouteImport } from './routes/_app/index'
-import { Route as AppAssetsRouteImport } from './routes/_app/assets'
-import { Route as AppCageMeshesRouteImport } from './routes/_app/cage-meshes'
 import { Route as AppMorphQueueRouteImport } from './routes/_app/morph-queue'
 import { Route as AppMorphedAssetsRouteImport } from './routes/_app/morphed-assets'
 import { Route as AppTagsRouteImport } from './routes/_app/tags'
 import { Route as AppApplicationsIndexRouteImport } from './routes/_app/applications.index'
+import { Route as AppAssetsIndexRouteImport } from './routes/_app/assets.index'
+import { Route as AppAssetsAssetIdRouteImport } from './routes/_app/assets.$assetId'
+import { Route as AppAssetsNewRouteImport } from './routes/_app/assets.new'
+import { Route as AppCageMeshesIndexRouteImport } from './routes/_app/cage-meshes.index'
+import { Route as AppCageMeshesCageMeshIdRouteImport } from './routes/_app/cage-meshes.$cageMeshId'
+import { Route as AppCageMeshesNewRouteImport } from './routes/_app/cage-meshes.new'
 import { Route as AppApplicationsApplicationIdAssetsRouteImport } from './routes/_app/applications.$applicationId.assets'
 import { Route as AppUsersUserIdAssetsRouteImport } from './routes/_app/users.$userId.assets'
 
@@ -65,16 +69,6 @@ const AppIndexRoute = AppIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AppRoute,
 } as any)
-const AppAssetsRoute = AppAssetsRouteImport.update({
-  id: '/assets',
-  path: '/assets',
-  getParentRoute: () => AppRoute,
-} as any)
-const AppCageMeshesRoute = AppCageMeshesRouteImport.update({
-  id: '/cage-meshes',
-  path: '/cage-meshes',
-  getParentRoute: () => AppRoute,
-} as any)
 const AppMorphQueueRoute = AppMorphQueueRouteImport.update({
   id: '/morph-queue',
   path: '/morph-queue',
@@ -93,6 +87,36 @@ const AppTagsRoute = AppTagsRouteImport.update({
 const AppApplicationsIndexRoute = AppApplicationsIndexRouteImport.update({
   id: '/applications/',
   path: '/applications/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppAssetsIndexRoute = AppAssetsIndexRouteImport.update({
+  id: '/assets/',
+  path: '/assets/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppAssetsAssetIdRoute = AppAssetsAssetIdRouteImport.update({
+  id: '/assets/$assetId',
+  path: '/assets/$assetId',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppAssetsNewRoute = AppAssetsNewRouteImport.update({
+  id: '/assets/new',
+  path: '/assets/new',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppCageMeshesIndexRoute = AppCageMeshesIndexRouteImport.update({
+  id: '/cage-meshes/',
+  path: '/cage-meshes/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppCageMeshesCageMeshIdRoute = AppCageMeshesCageMeshIdRouteImport.update({
+  id: '/cage-meshes/$cageMeshId',
+  path: '/cage-meshes/$cageMeshId',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppCageMeshesNewRoute = AppCageMeshesNewRouteImport.update({
+  id: '/cage-meshes/new',
+  path: '/cage-meshes/new',
   getParentRoute: () => AppRoute,
 } as any)
 const AppApplicationsApplicationIdAssetsRoute =
@@ -115,12 +139,16 @@ export interface FileRoutesByFullPath {
   '/signin': typeof SigninRoute
   '/signup': typeof SignupRoute
   '/verify-email': typeof VerifyEmailRoute
-  '/assets': typeof AppAssetsRoute
-  '/cage-meshes': typeof AppCageMeshesRoute
   '/morph-queue': typeof AppMorphQueueRoute
   '/morphed-assets': typeof AppMorphedAssetsRoute
   '/tags': typeof AppTagsRoute
+  '/assets/$assetId': typeof AppAssetsAssetIdRoute
+  '/assets/new': typeof AppAssetsNewRoute
+  '/cage-meshes/$cageMeshId': typeof AppCageMeshesCageMeshIdRoute
+  '/cage-meshes/new': typeof AppCageMeshesNewRoute
   '/applications/': typeof AppApplicationsIndexRoute
+  '/assets/': typeof AppAssetsIndexRoute
+  '/cage-meshes/': typeof AppCageMeshesIndexRoute
   '/applications/$applicationId/assets': typeof AppApplicationsApplicationIdAssetsRoute
   '/users/$userId/assets': typeof AppUsersUserIdAssetsRoute
 }
@@ -131,13 +159,17 @@ export interface FileRoutesByTo {
   '/signin': typeof SigninRoute
   '/signup': typeof SignupRoute
   '/verify-email': typeof VerifyEmailRoute
-  '/assets': typeof AppAssetsRoute
-  '/cage-meshes': typeof AppCageMeshesRoute
   '/morph-queue': typeof AppMorphQueueRoute
   '/morphed-assets': typeof AppMorphedAssetsRoute
   '/tags': typeof AppTagsRoute
   '/': typeof AppIndexRoute
+  '/assets/$assetId': typeof AppAssetsAssetIdRoute
+  '/assets/new': typeof AppAssetsNewRoute
+  '/cage-meshes/$cageMeshId': typeof AppCageMeshesCageMeshIdRoute
+  '/cage-meshes/new': typeof AppCageMeshesNewRoute
   '/applications': typeof AppApplicationsIndexRoute
+  '/assets': typeof AppAssetsIndexRoute
+  '/cage-meshes': typeof AppCageMeshesIndexRoute
   '/applications/$applicationId/assets': typeof AppApplicationsApplicationIdAssetsRoute
   '/users/$userId/assets': typeof AppUsersUserIdAssetsRoute
 }
@@ -150,13 +182,17 @@ export interface FileRoutesById {
   '/signin': typeof SigninRoute
   '/signup': typeof SignupRoute
   '/verify-email': typeof VerifyEmailRoute
-  '/_app/assets': typeof AppAssetsRoute
-  '/_app/cage-meshes': typeof AppCageMeshesRoute
   '/_app/morph-queue': typeof AppMorphQueueRoute
   '/_app/morphed-assets': typeof AppMorphedAssetsRoute
   '/_app/tags': typeof AppTagsRoute
   '/_app/': typeof AppIndexRoute
+  '/_app/assets/$assetId': typeof AppAssetsAssetIdRoute
+  '/_app/assets/new': typeof AppAssetsNewRoute
+  '/_app/cage-meshes/$cageMeshId': typeof AppCageMeshesCageMeshIdRoute
+  '/_app/cage-meshes/new': typeof AppCageMeshesNewRoute
   '/_app/applications/': typeof AppApplicationsIndexRoute
+  '/_app/assets/': typeof AppAssetsIndexRoute
+  '/_app/cage-meshes/': typeof AppCageMeshesIndexRoute
   '/_app/applications/$applicationId/assets': typeof AppApplicationsApplicationIdAssetsRoute
   '/_app/users/$userId/assets': typeof AppUsersUserIdAssetsRoute
 }
@@ -170,12 +206,16 @@ export interface FileRouteTypes {
     | '/signin'
     | '/signup'
     | '/verify-email'
-    | '/assets'
-    | '/cage-meshes'
     | '/morph-queue'
     | '/morphed-assets'
     | '/tags'
+    | '/assets/$assetId'
+    | '/assets/new'
+    | '/cage-meshes/$cageMeshId'
+    | '/cage-meshes/new'
     | '/applications/'
+    | '/assets/'
+    | '/cage-meshes/'
     | '/applications/$applicationId/assets'
     | '/users/$userId/assets'
   fileRoutesByTo: FileRoutesByTo
@@ -186,13 +226,17 @@ export interface FileRouteTypes {
     | '/signin'
     | '/signup'
     | '/verify-email'
-    | '/assets'
-    | '/cage-meshes'
     | '/morph-queue'
     | '/morphed-assets'
     | '/tags'
     | '/'
+    | '/assets/$assetId'
+    | '/assets/new'
+    | '/cage-meshes/$cageMeshId'
+    | '/cage-meshes/new'
     | '/applications'
+    | '/assets'
+    | '/cage-meshes'
     | '/applications/$applicationId/assets'
     | '/users/$userId/assets'
   id:
@@ -204,13 +248,17 @@ export interface FileRouteTypes {
     | '/signin'
     | '/signup'
     | '/verify-email'
-    | '/_app/assets'
-    | '/_app/cage-meshes'
     | '/_app/morph-queue'
     | '/_app/morphed-assets'
     | '/_app/tags'
     | '/_app/'
+    | '/_app/assets/$assetId'
+    | '/_app/assets/new'
+    | '/_app/cage-meshes/$cageMeshId'
+    | '/_app/cage-meshes/new'
     | '/_app/applications/'
+    | '/_app/assets/'
+    | '/_app/cage-meshes/'
     | '/_app/applications/$applicationId/assets'
     | '/_app/users/$userId/assets'
   fileRoutesById: FileRoutesById
@@ -283,20 +331,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppIndexRouteImport
       parentRoute: typeof AppRoute
     }
-    '/_app/assets': {
-      id: '/_app/assets'
-      path: '/assets'
-      fullPath: '/assets'
-      preLoaderRoute: typeof AppAssetsRouteImport
-      parentRoute: typeof AppRoute
-    }
-    '/_app/cage-meshes': {
-      id: '/_app/cage-meshes'
-      path: '/cage-meshes'
-      fullPath: '/cage-meshes'
-      preLoaderRoute: typeof AppCageMeshesRouteImport
-      parentRoute: typeof AppRoute
-    }
     '/_app/morph-queue': {
       id: '/_app/morph-queue'
       path: '/morph-queue'
@@ -325,6 +359,48 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppApplicationsIndexRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/assets/': {
+      id: '/_app/assets/'
+      path: '/assets'
+      fullPath: '/assets/'
+      preLoaderRoute: typeof AppAssetsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/assets/$assetId': {
+      id: '/_app/assets/$assetId'
+      path: '/assets/$assetId'
+      fullPath: '/assets/$assetId'
+      preLoaderRoute: typeof AppAssetsAssetIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/assets/new': {
+      id: '/_app/assets/new'
+      path: '/assets/new'
+      fullPath: '/assets/new'
+      preLoaderRoute: typeof AppAssetsNewRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/cage-meshes/': {
+      id: '/_app/cage-meshes/'
+      path: '/cage-meshes'
+      fullPath: '/cage-meshes/'
+      preLoaderRoute: typeof AppCageMeshesIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/cage-meshes/$cageMeshId': {
+      id: '/_app/cage-meshes/$cageMeshId'
+      path: '/cage-meshes/$cageMeshId'
+      fullPath: '/cage-meshes/$cageMeshId'
+      preLoaderRoute: typeof AppCageMeshesCageMeshIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/cage-meshes/new': {
+      id: '/_app/cage-meshes/new'
+      path: '/cage-meshes/new'
+      fullPath: '/cage-meshes/new'
+      preLoaderRoute: typeof AppCageMeshesNewRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/applications/$applicationId/assets': {
       id: '/_app/applications/$applicationId/assets'
       path: '/applications/$applicationId/assets'
@@ -343,25 +419,33 @@ declare module '@tanstack/react-router' {
 }
 
 interface AppRouteChildren {
-  AppAssetsRoute: typeof AppAssetsRoute
-  AppCageMeshesRoute: typeof AppCageMeshesRoute
   AppMorphQueueRoute: typeof AppMorphQueueRoute
   AppMorphedAssetsRoute: typeof AppMorphedAssetsRoute
   AppTagsRoute: typeof AppTagsRoute
   AppIndexRoute: typeof AppIndexRoute
+  AppAssetsAssetIdRoute: typeof AppAssetsAssetIdRoute
+  AppAssetsNewRoute: typeof AppAssetsNewRoute
+  AppCageMeshesCageMeshIdRoute: typeof AppCageMeshesCageMeshIdRoute
+  AppCageMeshesNewRoute: typeof AppCageMeshesNewRoute
   AppApplicationsIndexRoute: typeof AppApplicationsIndexRoute
+  AppAssetsIndexRoute: typeof AppAssetsIndexRoute
+  AppCageMeshesIndexRoute: typeof AppCageMeshesIndexRoute
   AppApplicationsApplicationIdAssetsRoute: typeof AppApplicationsApplicationIdAssetsRoute
   AppUsersUserIdAssetsRoute: typeof AppUsersUserIdAssetsRoute
 }
 
 const AppRouteChildren: AppRouteChildren = {
-  AppAssetsRoute: AppAssetsRoute,
-  AppCageMeshesRoute: AppCageMeshesRoute,
   AppMorphQueueRoute: AppMorphQueueRoute,
   AppMorphedAssetsRoute: AppMorphedAssetsRoute,
   AppTagsRoute: AppTagsRoute,
   AppIndexRoute: AppIndexRoute,
+  AppAssetsAssetIdRoute: AppAssetsAssetIdRoute,
+  AppAssetsNewRoute: AppAssetsNewRoute,
+  AppCageMeshesCageMeshIdRoute: AppCageMeshesCageMeshIdRoute,
+  AppCageMeshesNewRoute: AppCageMeshesNewRoute,
   AppApplicationsIndexRoute: AppApplicationsIndexRoute,
+  AppAssetsIndexRoute: AppAssetsIndexRoute,
+  AppCageMeshesIndexRoute: AppCageMeshesIndexRoute,
   AppApplicationsApplicationIdAssetsRoute:
     AppApplicationsApplicationIdAssetsRoute,
   AppUsersUserIdAssetsRoute: AppUsersUserIdAssetsRoute,

@@ -3,6 +3,7 @@
 // always loaded lazily: nothing on the app's start-up path imports it.
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef } from 'react';
+import { inspect } from './inspect';
 import {
   selectAnimationPhase,
   selectEffectPhase,
@@ -45,7 +46,7 @@ export function AvatarViewer({
   useEffect(() => {
     callbacks.current = { onLoading, onLoaded, onSpawnFinished, onError };
   });
-  const actor = useActorRef(spawnMachine);
+  const actor = useActorRef(spawnMachine, { inspect });
   useEffect(() => {
     const subscriptions = [
       actor.on('loaded', () => callbacks.current.onLoaded?.()),

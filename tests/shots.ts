@@ -41,6 +41,41 @@ try {
     await shot('dashboard');
     await ctx.close();
   }
+  // Asset and cage mesh editing (issue 4), as the seeded admin.
+  for (const [tag, viewport] of [
+    ['desktop', { width: 1280, height: 800 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
+    const ctx = await b.newContext(viewport);
+    const page = await ctx.newPage();
+    const shot = (name: string) =>
+      page.screenshot({ path: `${out}/${tag}-${name}.png`, fullPage: true });
+    await page.goto(`${server.url}/signin`);
+    await page.getByLabel('E-mail').fill('admin@avatar.studio');
+    await page.getByLabel('Password').fill('avatar-studio-admin');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByText('Total').waitFor();
+    // The editing screens open through the list's links (see tests/e2e/assets.test.ts).
+    await page.goto(`${server.url}/assets`);
+    await page.getByRole('link', { name: 'New asset' }).click();
+    await page.getByRole('button', { name: 'Create asset' }).click();
+    await page.getByText('Please fix the highlighted fields.').waitFor();
+    await shot('asset-new-errors');
+    await page.goto(`${server.url}/assets`);
+    await page.locator('[role="rowheader"] a').first().click();
+    await page.getByText('Changelog').waitFor();
+    // The first asset may already be locked (by the desktop pass).
+    const lock = page.getByRole('button', { name: 'Lock', exact: true });
+    const locked = page.getByText('Locked: this asset');
+    await lock.or(locked).first().waitFor();
+    if (await lock.isVisible()) await lock.click();
+    await locked.waitFor();
+    await shot('asset-locked');
+    await page.goto(`${server.url}/cage-meshes/new`);
+    await page.getByRole('heading', { name: 'New cage mesh' }).waitFor();
+    await shot('cage-mesh-new');
+    await ctx.close();
+  }
 } finally {
   await b.close();
   await server.stop();

@@ -14,13 +14,15 @@ CREATE INDEX assets_is_template_idx ON assets (is_template) WHERE is_template;
 
 -- Every mutation of an asset appends one row per routing key it publishes. asset_id is not a
 -- foreign key: the events of a deleted asset stay readable. actor_id is the user who made the
--- change (NULL for the system, e.g. the morph worker).
+-- change (NULL for the system, e.g. the morph worker). seq numbers rows in insertion order,
+-- so the events of one transaction (which share created_at) keep the order they were recorded.
 CREATE TABLE asset_events (
   id text PRIMARY KEY,
+  seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
   asset_id text NOT NULL,
   routing_key text NOT NULL,
   actor_id text,
   data jsonb NOT NULL DEFAULT '{}',
   created_at timestamptz NOT NULL
 );
-CREATE INDEX asset_events_asset_idx ON asset_events (asset_id, created_at, id);
+CREATE INDEX asset_events_asset_idx ON asset_events (asset_id, created_at, seq);

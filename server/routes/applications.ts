@@ -1,19 +1,23 @@
 /**
- * Applications and the ordered assets placed in them: /v1/applications and
- * /v1/application-assets (also under /private/v1).
+ * Applications and what is placed in them: /v1/applications, /v1/application-assets (ordered
+ * assets) and /v1/application-morphed-assets (all also under /private/v1).
  */
 import { Hono } from 'hono';
 import {
+  applicationMorphedAssetBodySchema,
   positionBodySchema,
   type ApplicationAsset,
+  type ApplicationMorphedAsset,
   type ApplicationRow,
   type AssetSummary,
 } from '../../src/api/schemas';
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
-import type { Db } from '../db';
+import { isDbError, PG_UNIQUE_VIOLATION, type Db } from '../db';
 import type { Deps } from '../deps';
+import { recordAssetEvent, recordAssetEvents } from '../events';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
+import { newId } from '../ids';
 import {
   anyOfFilter,
   filterFromJson,
@@ -22,9 +26,11 @@ import {
   parseListQuery,
   runList,
   searchFilter,
+  type FilterValues,
   type ListSpec,
 } from '../list';
 import { applicationLockKey, moveToPosition } from '../positions';
+import { morphedListSpec } from './morphs';
 
 interface ApplicationDbRow {
   id: string;
@@ -48,7 +54,7 @@ const applicationListSpec: ListSpec<ApplicationRow> = {
   }),
 };
 
-interface ApplicationAssetDbRow {
+export interface ApplicationAssetDbRow {
   id: string;
   application_id: string;
   asset_id: string;
@@ -58,7 +64,7 @@ interface ApplicationAssetDbRow {
   asset: AssetSummary;
 }
 
-const applicationAssetListSpec: ListSpec<ApplicationAsset> = {
+export const applicationAssetListSpec: ListSpec<ApplicationAsset> = {
   from: 'application_assets aa JOIN assets a ON a.id = aa.asset_id',
   columns: `aa.id, aa.application_id, aa.asset_id, aa.position, aa.synced_at, aa.created_at,
     json_build_object('id', a.id, 'name', a.name, 'type', a.type, 'gender', a.gender,
@@ -90,6 +96,24 @@ async function getApplicationAsset(db: Db, id: string): Promise<ApplicationAsset
   );
   if (!rows[0]) fail(404, 'NOT_FOUND', `No application asset with id ${id}`);
   return applicationAssetListSpec.toRow(rows[0] as never);
+}
+
+/**
+ * Moves application asset `id` to `position` within its application (among the rows matching
+ * `filters`; README "Order updates"). Run it in a transaction; answers false when `id` is not
+ * in that application.
+ */
+export function moveApplicationAsset(
+  tx: Db,
+  applicationId: string,
+  move: { id: string; position: number; filters: FilterValues },
+): Promise<boolean> {
+  return moveToPosition(
+    tx,
+    applicationAssetListSpec,
+    { table: 'application_assets', alias: 'aa', lockKey: applicationLockKey(applicationId) },
+    { ...move, scope: (params) => [`aa.application_id = ${params.add(applicationId)}`] },
+  );
 }
 
 /** Routes mounted at /v1/applications and /private/v1/applications. */
@@ -133,26 +157,136 @@ export function applicationAssetRoutes(deps: Deps) {
     const filters = filterFromJson(applicationAssetListSpec, body.filter);
     const { applicationId } = await getApplicationAsset(db, c.req.param('id'));
     const found = await db.transaction((tx) =>
-      moveToPosition(
-        tx,
-        applicationAssetListSpec,
-        {
-          table: 'application_assets',
-          alias: 'aa',
-          lockKey: applicationLockKey(applicationId),
-        },
-        {
-          id: c.req.param('id'),
-          position: body.position,
-          filters,
-          scope: (params) => [`aa.application_id = ${params.add(applicationId)}`],
-        },
-      ),
+      moveApplicationAsset(tx, applicationId, {
+        id: c.req.param('id'),
+        position: body.position,
+        filters,
+      }),
     );
     // Deleted between the lookup and the lock.
     if (!found) fail(404, 'NOT_FOUND', `No application asset with id ${c.req.param('id')}`);
     return c.json({ data: await getApplicationAsset(db, c.req.param('id')) });
   });
 
+  // Marks the application's copy as synced with its parent asset now. The copy holds no fields
+  // of its own in this API, so syncing records the time (syncedAt) and the event only.
+  app.post('/:id/sync-with-parent', auth, requireAbility('update', 'Application'), async (c) => {
+    const id = c.req.param('id');
+    const { userId } = c.get('auth');
+    await db.transaction(async (tx) => {
+      const now = deps.now();
+      const { rows } = await tx.query<{ asset_id: string; application_id: string }>(
+        'UPDATE application_assets SET synced_at = $2 WHERE id = $1 RETURNING asset_id, application_id',
+        [id, now],
+      );
+      if (!rows[0]) fail(404, 'NOT_FOUND', `No application asset with id ${id}`);
+      await recordAssetEvent(tx, {
+        assetId: rows[0].asset_id,
+        event: 'applicationUpdated',
+        actorId: userId,
+        data: { applicationId: rows[0].application_id, applicationAssetId: id, synced: true },
+        at: now,
+      });
+    });
+    return c.json({ data: await getApplicationAsset(db, id) });
+  });
+
   return app;
+}
+
+interface PlacementDbRow {
+  placement_id: string;
+  application_id: string;
+  placed_at: Date;
+}
+
+/**
+ * Routes mounted at /v1/application-morphed-assets and /private/v1/application-morphed-assets:
+ * POST places morphed assets in an application (all or none) and records addedToApplication on
+ * each one's source asset.
+ */
+export function applicationMorphedAssetRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AuthEnv>();
+
+  app.post('/', requireAuth(deps), requireAbility('update', 'Application'), async (c) => {
+    const body = await readBody(c, applicationMorphedAssetBodySchema);
+    const { applicationId } = body;
+    const morphedIds = [
+      ...new Set('morphedAssetId' in body ? [body.morphedAssetId] : body.morphedAssetIds),
+    ];
+    const { userId } = c.get('auth');
+    const placed = await db.transaction(async (tx) => {
+      const application = await tx.query('SELECT id FROM applications WHERE id = $1', [
+        applicationId,
+      ]);
+      if (application.rows.length === 0) {
+        fail(400, 'VALIDATION_ERROR', `applicationId: No application with id ${applicationId}`);
+      }
+      const { rows: morphed } = await tx.query<{ id: string; source_asset_id: string }>(
+        'SELECT id, source_asset_id FROM morphed_assets WHERE id = ANY($1::text[])',
+        [morphedIds],
+      );
+      const unknown = morphedIds.filter((id) => !morphed.some((row) => row.id === id));
+      if (unknown.length > 0) {
+        fail(400, 'VALIDATION_ERROR', `No morphed assets with ids ${unknown.join(', ')}`);
+      }
+      const now = deps.now();
+      const ids = morphedIds.map(() => newId());
+      try {
+        await tx.query(
+          `INSERT INTO application_morphed_assets (id, application_id, morphed_asset_id, created_at)
+           SELECT v.id, $2, v.morphed_asset_id, $3
+           FROM unnest($1::text[], $4::text[]) AS v(id, morphed_asset_id)`,
+          [ids, applicationId, now, morphedIds],
+        );
+      } catch (error) {
+        if (!isDbError(error, PG_UNIQUE_VIOLATION)) throw error;
+        fail(409, 'CONFLICT', 'A morphed asset is already in this application');
+      }
+      await recordAssetEvents(
+        tx,
+        morphedIds.map((morphedAssetId, i) => ({
+          assetId: morphed.find((row) => row.id === morphedAssetId)!.source_asset_id,
+          event: 'addedToApplication' as const,
+          actorId: userId,
+          data: { applicationId, morphedAssetId, applicationMorphedAssetId: ids[i] },
+          at: now,
+        })),
+      );
+      return ids;
+    });
+    return c.json({ data: await applicationMorphedAssets(db, placed) });
+  });
+
+  return app;
+}
+
+/** Placed morphed assets by placement id, in the order of `ids`. */
+async function applicationMorphedAssets(
+  db: Db,
+  ids: readonly string[],
+): Promise<ApplicationMorphedAsset[]> {
+  const { rows } = await db.query<PlacementDbRow>(
+    `SELECT am.id AS placement_id, am.application_id, am.created_at AS placed_at,
+       ${morphedListSpec.columns}
+     FROM application_morphed_assets am JOIN ${morphedListSpec.from} ON m.id = am.morphed_asset_id
+     WHERE am.id = ANY($1::text[])`,
+    [ids],
+  );
+  const byId = new Map(rows.map((row) => [row.placement_id, row]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    if (!row) return [];
+    const morphedAsset = morphedListSpec.toRow(row as never);
+    return [
+      {
+        id,
+        applicationId: row.application_id,
+        morphedAssetId: morphedAsset.id,
+        createdAt: isoString(row.placed_at),
+        morphedAsset,
+      },
+    ];
+  });
 }

@@ -1,5 +1,7 @@
 /**
  * /v1/cage-meshes (and POST /private/v1/cage-meshes): the body meshes assets are fitted to.
+ * A cage mesh is linked to no asset (README "Cage meshes"), so its changes record no asset
+ * event.
  */
 import { Hono } from 'hono';
 import {
@@ -23,6 +25,7 @@ import {
   searchFilter,
   type ListSpec,
 } from '../list';
+import { storedFileFor } from './assets';
 
 interface CageMeshDbRow {
   id: string;
@@ -55,6 +58,15 @@ const cageMeshListSpec: ListSpec<CageMesh> = {
   }),
 };
 
+/** `modelUrl` must be a GLB stored on this server (`/files/<key>` of an upload); else 400. */
+async function checkModelUrl(deps: Deps, modelUrl: string | null | undefined) {
+  if (typeof modelUrl !== 'string') return;
+  const file = await storedFileFor(deps.storage, 'modelUrl', modelUrl, 'model');
+  if (file.contentType !== 'model/gltf-binary') {
+    fail(400, 'VALIDATION_ERROR', 'modelUrl: Expected a GLB (model/gltf-binary)');
+  }
+}
+
 async function getCageMesh(db: Db, id: string): Promise<CageMesh> {
   const { rows } = await db.query<CageMeshDbRow>(
     `SELECT ${cageMeshListSpec.columns} FROM cage_meshes m WHERE m.id = $1`,
@@ -72,6 +84,7 @@ export function cageMeshRoutes(deps: Deps, options: { createOnly?: boolean } = {
 
   app.post('/', requireAbility('create', 'CageMesh'), async (c) => {
     const body = await readBody(c, cageMeshCreateBodySchema);
+    await checkModelUrl(deps, body.modelUrl);
     const id = newId();
     await db.query(
       `INSERT INTO cage_meshes (id, name, gender, body_type, model_url, created_at, updated_at)
@@ -95,6 +108,7 @@ export function cageMeshRoutes(deps: Deps, options: { createOnly?: boolean } = {
   app.patch('/:id', requireAbility('update', 'CageMesh'), async (c) => {
     const body = await readBody(c, cageMeshPatchBodySchema);
     const current = await getCageMesh(db, c.req.param('id'));
+    await checkModelUrl(deps, body.modelUrl);
     await db.query(
       `UPDATE cage_meshes SET name = $2, gender = $3, body_type = $4, model_url = $5,
          updated_at = $6 WHERE id = $1`,

@@ -1,9 +1,11 @@
 /**
- * Morphed assets and their generation queue: /v1/morphed-asset-queue (also private) and
- * /private/v1/morphed-assets. Statuses are `morphStatusSchema` (README "Morph queue").
+ * Morphed assets and their generation queue: /v1/morphed-asset-queue (also private),
+ * POST /v1/morphed-assets/generate and /private/v1/morphed-assets. Statuses are
+ * `morphStatusSchema`; server/morph-worker.ts does the work (README "Morph queue").
  */
 import { Hono, type Context } from 'hono';
 import {
+  morphGenerateBodySchema,
   morphStatusSchema,
   type MorphQueueEntry,
   type MorphStatus,
@@ -11,8 +13,12 @@ import {
   type MorphedAsset,
 } from '../../src/api/schemas';
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import type { Db } from '../db';
 import type { Deps } from '../deps';
+import { recordAssetEvents } from '../events';
 import { fail } from '../http/errors';
+import { readBody } from '../http/validate';
+import { newId } from '../ids';
 import {
   anyOfFilter,
   isoString,
@@ -69,7 +75,7 @@ interface MorphedDbRow {
   created_at: Date;
 }
 
-const morphedListSpec: ListSpec<MorphedAsset> = {
+export const morphedListSpec: ListSpec<MorphedAsset> = {
   from: 'morphed_assets m',
   columns: 'm.id, m.source_asset_id, m.body_asset_id, m.name, m.model_url, m.created_at',
   orders: { createdAt: 'm.created_at', name: 'm.name' },
@@ -132,11 +138,104 @@ function morphStatusHandler(deps: Deps) {
   };
 }
 
+/** Queue entries by id, in the order of `ids`. */
+async function queueEntries(db: Db, ids: readonly string[]): Promise<MorphQueueEntry[]> {
+  const { rows } = await db.query<QueueDbRow>(
+    `SELECT ${queueListSpec.columns} FROM ${queueListSpec.from} WHERE q.id = ANY($1::text[])`,
+    [ids],
+  );
+  const byId = new Map(rows.map((row) => [row.id, queueListSpec.toRow(row as never)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+interface GenerateAssetRow {
+  id: string;
+  name: string;
+  type: string;
+  model_url: string | null;
+}
+
+/**
+ * POST …/generate: queues one entry per body asset (the source fitted onto that body) and
+ * records morphQueueEntryCreated on the source asset; the worker picks the entries up.
+ */
+function generateHandler(deps: Deps) {
+  return async (c: Context<AuthEnv>) => {
+    const body = await readBody(c, morphGenerateBodySchema);
+    const { sourceAssetId } = body;
+    const bodyAssetIds = [...new Set(body.bodyAssetIds)];
+    if (bodyAssetIds.includes(sourceAssetId)) {
+      fail(400, 'VALIDATION_ERROR', 'bodyAssetIds: An asset cannot be morphed onto itself');
+    }
+    const { userId } = c.get('auth');
+    const ids = await deps.db.transaction(async (tx) => {
+      const { rows } = await tx.query<GenerateAssetRow>(
+        'SELECT id, name, type, model_url FROM assets WHERE id = ANY($1::text[])',
+        [[sourceAssetId, ...bodyAssetIds]],
+      );
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      const source = byId.get(sourceAssetId);
+      if (!source)
+        fail(400, 'VALIDATION_ERROR', `sourceAssetId: No asset with id ${sourceAssetId}`);
+      const unknown = bodyAssetIds.filter((id) => !byId.has(id));
+      if (unknown.length > 0) {
+        fail(400, 'VALIDATION_ERROR', `bodyAssetIds: No assets with ids ${unknown.join(', ')}`);
+      }
+      const bodies = bodyAssetIds.map((id) => byId.get(id)!);
+      const notBodies = bodies.filter((asset) => asset.type !== 'body');
+      if (notBodies.length > 0) {
+        const names = notBodies.map((asset) => `${asset.id} (${asset.type})`).join(', ');
+        fail(400, 'VALIDATION_ERROR', `bodyAssetIds: Not body assets: ${names}`);
+      }
+      for (const asset of [source, ...bodies]) {
+        if (!asset.model_url) {
+          fail(409, 'MODEL_MISSING', `The asset "${asset.name}" has no model; upload one first`);
+        }
+      }
+      const now = deps.now();
+      const entryIds = bodyAssetIds.map(() => newId());
+      await tx.query(
+        `INSERT INTO morph_queue (id, source_asset_id, body_asset_id, status, progress,
+           created_at, updated_at)
+         SELECT v.id, $2, v.body_asset_id, 'queued', 0, $3, $3
+         FROM unnest($1::text[], $4::text[]) AS v(id, body_asset_id)`,
+        [entryIds, sourceAssetId, now, bodyAssetIds],
+      );
+      await recordAssetEvents(
+        tx,
+        entryIds.map((queueEntryId, i) => ({
+          assetId: sourceAssetId,
+          event: 'morphQueueEntryCreated' as const,
+          actorId: userId,
+          data: { queueEntryId, bodyAssetId: bodyAssetIds[i] },
+          at: now,
+        })),
+      );
+      return entryIds;
+    });
+    return c.json({ data: await queueEntries(deps.db, ids) });
+  };
+}
+
+/** Routes mounted at /v1/morphed-assets: generation only (the lists are private). */
+export function morphGenerateRoutes(deps: Deps) {
+  const app = new Hono<AuthEnv>();
+  app.post(
+    '/generate',
+    requireAuth(deps),
+    requireAbility('update', 'Asset'),
+    generateHandler(deps),
+  );
+  return app;
+}
+
 /** Routes mounted at /private/v1/morphed-assets. */
 export function morphedAssetRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
   app.use('*', requireAuth(deps), requireAbility('read', 'MorphedAsset'));
+
+  app.post('/generate', requireAbility('update', 'Asset'), generateHandler(deps));
 
   app.get('/', async (c) => {
     const query = parseListQuery(morphedListSpec, c.req.queries());

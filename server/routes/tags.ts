@@ -7,11 +7,12 @@ import { assetTagBodySchema, tagBodySchema, type TagRow } from '../../src/api/sc
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import { PG_UNIQUE_VIOLATION, isDbError, type Db } from '../db';
 import type { Deps } from '../deps';
+import { recordAssetEvents } from '../events';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import { newId } from '../ids';
 import { isoString, parseListQuery, runList, searchFilter, type ListSpec } from '../list';
-import { getAsset } from './assets';
+import { assetForChange, getAsset, sortedTagIds, updateEvents } from './assets';
 
 interface TagDbRow {
   id: string;
@@ -83,22 +84,35 @@ export function tagRoutes(deps: Deps) {
     return c.json({ data: await getTag(db, id) });
   });
 
-  // Tagging changes the asset, so it needs `update Asset` (and the tag must exist).
+  // Tagging changes the asset, so it needs `update Asset`, the tag must exist, and a locked
+  // asset is refused (409). A change records the asset's update events; a no-op records none.
   for (const [path, sql] of [
     [
       '/set-tag',
       `INSERT INTO asset_tags (asset_id, tag_id, created_at) VALUES ($1, $2, $3)
-       ON CONFLICT DO NOTHING`,
+       ON CONFLICT DO NOTHING RETURNING asset_id`,
     ],
-    ['/remove-tag', 'DELETE FROM asset_tags WHERE asset_id = $1 AND tag_id = $2'],
+    [
+      '/remove-tag',
+      'DELETE FROM asset_tags WHERE asset_id = $1 AND tag_id = $2 RETURNING asset_id',
+    ],
   ] as const) {
     app.post(path, requireAbility('update', 'Asset'), async (c) => {
       const { assetId, tagId } = await readBody(c, assetTagBodySchema);
-      await getAsset(db, assetId);
-      await getTag(db, tagId);
-      const params = path === '/set-tag' ? [assetId, tagId, deps.now()] : [assetId, tagId];
-      await db.query(sql, params);
-      return c.json({ data: await getAsset(db, assetId) });
+      const at = deps.now();
+      const data = await db.transaction(async (tx) => {
+        const before = await assetForChange(tx, assetId);
+        await getTag(tx, tagId);
+        const params = path === '/set-tag' ? [assetId, tagId, at] : [assetId, tagId];
+        const { rows } = await tx.query(sql, params);
+        if (rows.length === 0) return before;
+        await tx.query('UPDATE assets SET updated_at = $2 WHERE id = $1', [assetId, at]);
+        const after = await getAsset(tx, assetId);
+        const changes = { tagIds: { from: sortedTagIds(before), to: sortedTagIds(after) } };
+        await recordAssetEvents(tx, updateEvents(after, changes, c.get('auth').userId, at));
+        return after;
+      });
+      return c.json({ data });
     });
   }
 

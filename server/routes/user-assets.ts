@@ -1,6 +1,7 @@
 /**
  * Assets assigned to users: GET /v1/user-assets/{userId} and, under /private/v1, also adding
- * and removing assignments. users.assets mirrors user_assets in the same transaction.
+ * and removing assignments. users.assets mirrors user_assets in the same transaction, which
+ * also records an asset event (user-assets-added / -removed) per asset that changed.
  */
 import { Hono, type Context } from 'hono';
 import { subject } from '@casl/ability';
@@ -8,6 +9,7 @@ import { userAssetsBodySchema, type Asset, type UserAssetsResult } from '../../s
 import { requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Db } from '../db';
 import type { Deps } from '../deps';
+import { recordAssetEvents } from '../events';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import { parseListQuery, runList, type ListSpec } from '../list';
@@ -48,6 +50,21 @@ async function syncUserAssets(tx: Db, userId: string): Promise<UserAssetsResult>
   return { userId, assetIds: rows[0]?.assets ?? [] };
 }
 
+/** One event per asset actually assigned or unassigned, with the user it concerns. */
+function recordUserAssetEvents(
+  tx: Db,
+  event: 'userAssetsAdded' | 'userAssetsRemoved',
+  rows: { asset_id: string }[],
+  actorId: string,
+  userId: string,
+  at: Date,
+) {
+  return recordAssetEvents(
+    tx,
+    rows.map((row) => ({ assetId: row.asset_id, event, actorId, data: { userId }, at })),
+  );
+}
+
 /** Routes mounted at /v1/user-assets; `{ manage: true }` adds POST and DELETE (private). */
 export function userAssetRoutes(deps: Deps, options: { manage?: boolean } = {}) {
   const { db } = deps;
@@ -78,10 +95,20 @@ export function userAssetRoutes(deps: Deps, options: { manage?: boolean } = {}) 
       if (unknown.length > 0) {
         fail(400, 'VALIDATION_ERROR', `assetIds: Unknown assets ${unknown.join(', ')}`);
       }
-      await tx.query(
+      const at = deps.now();
+      const added = await tx.query<{ asset_id: string }>(
         `INSERT INTO user_assets (user_id, asset_id, created_at)
-         SELECT $1, id, $3 FROM unnest($2::text[]) AS id ON CONFLICT DO NOTHING`,
-        [userId, assetIds, deps.now()],
+         SELECT $1, id, $3 FROM unnest($2::text[]) AS id ON CONFLICT DO NOTHING
+         RETURNING asset_id`,
+        [userId, assetIds, at],
+      );
+      await recordUserAssetEvents(
+        tx,
+        'userAssetsAdded',
+        added.rows,
+        c.get('auth').userId,
+        userId,
+        at,
       );
       return syncUserAssets(tx, userId);
     });
@@ -93,10 +120,20 @@ export function userAssetRoutes(deps: Deps, options: { manage?: boolean } = {}) 
     const userId = await targetUser(deps, c, 'update');
     const { assetIds } = await readBody(c, userAssetsBodySchema);
     const data = await db.transaction(async (tx) => {
-      await tx.query('DELETE FROM user_assets WHERE user_id = $1 AND asset_id = ANY($2::text[])', [
+      const removed = await tx.query<{ asset_id: string }>(
+        `DELETE FROM user_assets WHERE user_id = $1 AND asset_id = ANY($2::text[])
+         RETURNING asset_id`,
+        [userId, assetIds],
+      );
+      const at = deps.now();
+      await recordUserAssetEvents(
+        tx,
+        'userAssetsRemoved',
+        removed.rows,
+        c.get('auth').userId,
         userId,
-        assetIds,
-      ]);
+        at,
+      );
       return syncUserAssets(tx, userId);
     });
     return c.json({ data });

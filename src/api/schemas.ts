@@ -259,7 +259,10 @@ export const validationMessageSchema = z.object({
   code: z.string(),
   message: z.string(),
   severity: z.number(),
+  /** JSON pointer into the glTF document, for problems of the document. */
   pointer: z.optional(z.string()),
+  /** Byte offset in the file, for problems of the binary container. */
+  offset: z.optional(z.number()),
 });
 export const validationReportSchema = z.object({
   valid: z.boolean(),
@@ -270,6 +273,13 @@ export const validationReportSchema = z.object({
   stats: z.record(z.string(), z.unknown()),
 });
 export type ValidationReport = z.infer<typeof validationReportSchema>;
+/**
+ * POST /v1/assets/predict-texture: a base colour texture predicted for a stored model; the
+ * answer is the stored texture as an `UploadResult` (501 where no predictor is configured).
+ */
+export const assetPredictTextureBodySchema = z.object({
+  modelUrl: z.string().check(z.minLength(1)),
+});
 
 // Catalogue rows of the reference API (appended by server/). Timestamps are ISO strings.
 
@@ -393,3 +403,84 @@ export const userAssetsResultSchema = z.object({
   assetIds: z.array(z.string()),
 });
 export type UserAssetsResult = z.infer<typeof userAssetsResultSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Morphs, asset applications, export (issue 4). server/README.md "Morph queue", "Applications".
+
+const idSchema = z.string().check(z.minLength(1), z.maxLength(200));
+
+/** POST /v1/morphed-assets/generate: one queue entry per body asset (answers the entries). */
+export const morphGenerateBodySchema = z.object({
+  sourceAssetId: idSchema,
+  bodyAssetIds: z.array(idSchema).check(z.minLength(1), z.maxLength(20)),
+});
+export type MorphGenerateBody = z.infer<typeof morphGenerateBodySchema>;
+export const morphGenerateResultSchema = z.array(morphQueueEntrySchema);
+
+/** A row of GET /v1/assets/{id}/application: an application holding the asset. */
+export const assetApplicationSchema = z.extend(applicationAssetSchema, {
+  applicationName: z.string(),
+});
+export type AssetApplication = z.infer<typeof assetApplicationSchema>;
+
+/** POST /v1/assets/{id}/application: add at `position` (1-based; default and past the end: last). */
+export const assetApplicationAddBodySchema = z.object({
+  applicationId: idSchema,
+  position: z.optional(z.number().check(z.int(), z.minimum(1))),
+});
+/** PATCH /v1/assets/{id}/application: move within the application. */
+export const assetApplicationMoveBodySchema = z.object({
+  applicationId: idSchema,
+  position: z.number().check(z.int(), z.minimum(1)),
+});
+/** DELETE /v1/assets/{id}/application. */
+export const assetApplicationRemoveBodySchema = z.object({ applicationId: idSchema });
+
+/**
+ * POST /v1/application-morphed-assets: place one (`morphedAssetId`) or several
+ * (`morphedAssetIds`) morphed assets in an application.
+ */
+export const applicationMorphedAssetBodySchema = z.union([
+  z.object({ applicationId: idSchema, morphedAssetId: idSchema }),
+  z.object({
+    applicationId: idSchema,
+    morphedAssetIds: z.array(idSchema).check(z.minLength(1), z.maxLength(100)),
+  }),
+]);
+/** A morphed asset placed in an application. */
+export const applicationMorphedAssetSchema = z.object({
+  id: z.string(),
+  applicationId: z.string(),
+  morphedAssetId: z.string(),
+  createdAt: z.string(),
+  morphedAsset: morphedAssetSchema,
+});
+export type ApplicationMorphedAsset = z.infer<typeof applicationMorphedAssetSchema>;
+
+/**
+ * GET /v1/assets/export/{applicationId}: the downloaded file (not enveloped), assets in their
+ * application order. Site-relative file URLs are made absolute against the request's origin.
+ */
+export const assetExportSchema = z.object({
+  application: applicationSchema,
+  exportedAt: z.string(),
+  assets: z.array(
+    z.object({
+      position: z.number(),
+      id: z.string(),
+      name: z.string(),
+      type: z.string(),
+      gender: genderSchema,
+      description: z.string(),
+      locked: z.boolean(),
+      syncedAt: z.nullable(z.string()),
+      modelUrl: z.nullable(z.string()),
+      iconUrl: z.nullable(z.string()),
+      textureUrl: z.nullable(z.string()),
+      normalMapUrl: z.nullable(z.string()),
+      sourceUrl: z.nullable(z.string()),
+    }),
+  ),
+  morphedAssets: z.array(morphedAssetSchema),
+});
+export type AssetExport = z.infer<typeof assetExportSchema>;

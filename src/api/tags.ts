@@ -1,23 +1,56 @@
 /** Tag endpoints (spec §7 "Cage meshes and tags"). Every failure carries `service: 'tags'`. */
 import { z } from 'zod/mini';
+import type { Page } from './assets';
 import { tagService } from './errors';
-import { apiRequest } from './http';
-import { tagSchema, type Tag } from './schemas';
+import { apiList, apiRequest } from './http';
+import type { ListQuery } from './list-query';
+import { encodeListQuery } from './lists';
+import {
+  assetSchema,
+  listResponseSchema,
+  tagRowSchema,
+  tagSchema,
+  type Asset,
+  type Tag,
+  type TagRow,
+} from './schemas';
 
 const tagsService = tagService('tags');
 const path = (tagId: string) => `v1/tags/${encodeURIComponent(tagId)}`;
+const tagPageSchema = listResponseSchema(tagRowSchema);
+
+/** One page of tags (search, order, page and limit as on the list screens). */
+export function listTags(list: ListQuery = {}): Promise<Page<TagRow>> {
+  return tagsService(() =>
+    apiList('v1/tags', tagPageSchema, { searchParams: encodeListQuery(list) }),
+  );
+}
 
 /** Creates a tag. */
 export function createTag(name: string): Promise<Tag> {
-  return tagsService(apiRequest('v1/tags', tagSchema, { method: 'post', json: { name } }));
+  return tagsService(() => apiRequest('v1/tags', tagSchema, { method: 'post', json: { name } }));
 }
 
 /** Renames a tag. */
 export function renameTag(tagId: string, name: string): Promise<Tag> {
-  return tagsService(apiRequest(path(tagId), tagSchema, { method: 'put', json: { name } }));
+  return tagsService(() => apiRequest(path(tagId), tagSchema, { method: 'put', json: { name } }));
 }
 
 /** Deletes a tag (and takes it off every asset). */
 export function deleteTag(tagId: string): Promise<unknown> {
-  return tagsService(apiRequest(path(tagId), z.unknown(), { method: 'delete' }));
+  return tagsService(() => apiRequest(path(tagId), z.unknown(), { method: 'delete' }));
+}
+
+/** Puts a tag on an asset; answers the asset with its tags. */
+export function setTag(assetId: string, tagId: string): Promise<Asset> {
+  return tagsService(() =>
+    apiRequest('v1/tags/set-tag', assetSchema, { method: 'post', json: { assetId, tagId } }),
+  );
+}
+
+/** Takes a tag off an asset; answers the asset with its tags. */
+export function removeTag(assetId: string, tagId: string): Promise<Asset> {
+  return tagsService(() =>
+    apiRequest('v1/tags/remove-tag', assetSchema, { method: 'post', json: { assetId, tagId } }),
+  );
 }

@@ -1,21 +1,56 @@
-/** User asset endpoints (spec §7 "User assets"). Failures carry `service: 'userAssets'`. */
-import { z } from 'zod/mini';
+/**
+ * User asset endpoints (spec §7 "User assets"). The public read fails with
+ * `service: 'userAssets'`; the private calls (admins and developers) with
+ * `service: 'privateUserAssets'`.
+ */
+import { apiBase, type ApiScope, type Page } from './assets';
 import { tagService } from './errors';
-import { apiRequest } from './http';
+import { apiList, apiRequest } from './http';
+import type { ListQuery } from './list-query';
+import { encodeListQuery } from './lists';
+import {
+  assetSchema,
+  listResponseSchema,
+  userAssetsResultSchema,
+  type Asset,
+  type UserAssetsResult,
+} from './schemas';
 
-const userAssetsService = tagService('userAssets');
-const privatePath = (userId: string) => `private/v1/user-assets/${encodeURIComponent(userId)}`;
+const services = {
+  public: tagService('userAssets'),
+  private: tagService('privateUserAssets'),
+} as const;
+const path = (userId: string, scope: ApiScope = 'public') =>
+  `${apiBase(scope)}/user-assets/${encodeURIComponent(userId)}`;
+const assetPageSchema = listResponseSchema(assetSchema);
 
-/** Assigns assets to a user (admins). */
-export function addUserAssets(userId: string, assetIds: string[]): Promise<unknown> {
-  return userAssetsService(
-    apiRequest(privatePath(userId), z.unknown(), { method: 'post', json: { assetIds } }),
+/** One page of the assets assigned to a user (own assets, or anyone's for admins). */
+export function listUserAssets(
+  userId: string,
+  list: ListQuery = {},
+  { scope = 'public' }: { scope?: ApiScope } = {},
+): Promise<Page<Asset>> {
+  return services[scope](() =>
+    apiList(path(userId, scope), assetPageSchema, { searchParams: encodeListQuery(list) }),
   );
 }
 
-/** Takes assets away from a user (admins). */
-export function removeUserAssets(userId: string, assetIds: string[]): Promise<unknown> {
-  return userAssetsService(
-    apiRequest(privatePath(userId), z.unknown(), { method: 'delete', json: { assetIds } }),
+/** Assigns assets to a user (private). */
+export function addUserAssets(userId: string, assetIds: string[]): Promise<UserAssetsResult> {
+  return services.private(() =>
+    apiRequest(path(userId, 'private'), userAssetsResultSchema, {
+      method: 'post',
+      json: { assetIds },
+    }),
+  );
+}
+
+/** Takes assets away from a user (private). */
+export function removeUserAssets(userId: string, assetIds: string[]): Promise<UserAssetsResult> {
+  return services.private(() =>
+    apiRequest(path(userId, 'private'), userAssetsResultSchema, {
+      method: 'delete',
+      json: { assetIds },
+    }),
   );
 }

@@ -4,6 +4,7 @@
  * route all read this one table.
  */
 import type { UploadKind } from '../api/schemas';
+import type { ColorTypeName } from './image-header';
 import type { SniffedType } from './sniff';
 
 /** Spec §9: MB means 1024 × 1024 bytes. */
@@ -20,10 +21,10 @@ export const FILE_LIMITS = {
 /** Spec §3 "File validation options". Absent options are not checked. */
 export interface FileValidationOptions {
   maxImageDimensions?: { width: number; height: number };
-  /** PNG colour type name, see image-header.ts (e.g. 'rgba'). */
-  colorType?: string;
+  /** Colour type name, see image-header.ts (e.g. 'rgba'). */
+  colorType?: ColorTypeName;
   bitDepth?: number;
-  /** ICC profile name; a file without a profile passes. */
+  /** Colour profile name (see colorSpaceMatches in validate.ts); a file without one passes. */
   colorSpace?: string;
 }
 

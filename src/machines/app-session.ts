@@ -6,6 +6,7 @@ import { jwtDecode } from 'jwt-decode';
 import { createActor, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { z } from 'zod/mini';
 import { configureSession } from '../api/session-bridge';
+import { inspect } from '../inspect';
 import {
   parseRecord,
   persist,
@@ -53,7 +54,7 @@ export function createAppSession(options: AppSessionOptions): AppSession {
   const machine = (options.machine ?? sessionMachine).provide({
     actions: { redirectToSignin: () => options.redirectToSignin() },
   });
-  const actor = createActor(machine, { input: restore(storage) });
+  const actor = createActor(machine, { input: restore(storage), inspect });
   const channel =
     typeof BroadcastChannel === 'undefined'
       ? null

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, SimulatedClock } from 'xstate';
+import { assign, createActor, fromPromise, setup, SimulatedClock } from 'xstate';
 import { configureHttp, DEFAULT_TIMEOUT_MS } from '../api/http';
 import type { ListRow } from '../api/list-query';
 import { jsonResponse, scriptedFetch } from '../api/testing';
@@ -14,30 +14,45 @@ import {
   type FindSelectedInput,
   type SearchInput,
 } from './autocomplete.machine';
+import { describeMachinePaths, pathSuite, type PathTools } from './testing/path-tests';
 
 interface Call<I> {
   input: I;
+  signal: AbortSignal;
+  settled: boolean;
   resolve: (rows: ListRow[]) => Promise<void>;
+  reject: (error: Error) => Promise<void>;
 }
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-function harness(input: Partial<AutocompleteInput> = {}) {
+function harness(
+  input: Partial<AutocompleteInput> = {},
+  { inspect, clock = new SimulatedClock() }: Partial<PathTools> = {},
+) {
   const searches: Call<SearchInput>[] = [];
   const lookups: Call<FindSelectedInput>[] = [];
   const fake =
     <I>(calls: Call<I>[]) =>
-    ({ input: callInput }: { input: I }) =>
-      new Promise<ListRow[]>((resolve) => {
-        calls.push({
+    ({ input: callInput, signal }: { input: I; signal: AbortSignal }) =>
+      new Promise<ListRow[]>((resolve, reject) => {
+        const call: Call<I> = {
           input: callInput,
+          signal,
+          settled: false,
           resolve: async (rows) => {
+            call.settled = true;
             resolve(rows);
             await flush();
           },
-        });
+          reject: async (error) => {
+            call.settled = true;
+            reject(error);
+            await flush();
+          },
+        };
+        calls.push(call);
       });
-  const clock = new SimulatedClock();
   const actor = createActor(
     autocompleteMachine.provide({
       actors: {
@@ -45,7 +60,7 @@ function harness(input: Partial<AutocompleteInput> = {}) {
         findSelected: fromPromise(fake<FindSelectedInput>(lookups)),
       },
     }),
-    { input: { endpoint: 'v1/tags', ...input }, clock },
+    { input: { endpoint: 'v1/tags', ...input }, clock, inspect },
   );
   const emitted: AutocompleteEmitted[] = [];
   actor.on('VALUE_CHANGED', (event) => emitted.push(event));
@@ -173,4 +188,221 @@ describe('autocomplete machine', () => {
     expect(api.calls.map((call) => call.path)).toEqual(['v1/tags/t1', 'v1/tags?limit=5&search=ha']);
     actor.stop();
   });
+});
+
+// ---------------------------------------------------------------- model-based paths
+
+/** The tags the fake server knows; `t2` is only ever picked from the options. */
+const NAMES: Record<string, string> = { t1: 'Hair', t3: 'Shoes' };
+const TOP = { value: 't2', label: 'Top' };
+
+interface SelectionContext {
+  /** Selected ids, in order (a multiple autocomplete). */
+  selected: string[];
+  /** Ids whose label the find-by-id answer brought. */
+  labelled: string[];
+  /** The ids of the lookup in flight. */
+  lookingUp: string[];
+}
+
+type SelectionEvent = {
+  type:
+    | 'SELECT_TOP'
+    | 'REMOVE_T1'
+    | 'CLEAR'
+    | 'SET_VALUE_T3'
+    | 'SET_VALUE_NONE'
+    | 'LOOKUP_OK'
+    | 'LOOKUP_FAIL';
+};
+
+/**
+ * Spec §4 "Autocomplete filter", the value: the labels of the initial value (`t1`) are looked
+ * up; selections change the value at any time, a value set from outside is looked up again.
+ * The search runs in its own region of the machine and has a model of its own below.
+ */
+const selectionModel = setup({
+  types: { context: {} as SelectionContext, events: {} as SelectionEvent },
+}).createMachine({
+  id: 'selectionModel',
+  context: { selected: ['t1'], labelled: [], lookingUp: ['t1'] },
+  initial: 'resolving',
+  on: {
+    SELECT_TOP: {
+      guard: ({ context }) => !context.selected.includes('t2'),
+      actions: assign({ selected: ({ context }) => [...context.selected, 't2'] }),
+    },
+    REMOVE_T1: {
+      guard: ({ context }) => context.selected.includes('t1'),
+      actions: assign({ selected: ({ context }) => context.selected.filter((id) => id !== 't1') }),
+    },
+    CLEAR: {
+      guard: ({ context }) => context.selected.length > 0,
+      actions: assign({ selected: [] }),
+    },
+    SET_VALUE_T3: {
+      guard: ({ context }) => context.selected.join() !== 't3',
+      target: '.resolving',
+      actions: assign({ selected: ['t3'], labelled: [], lookingUp: ['t3'] }),
+    },
+    SET_VALUE_NONE: {
+      guard: ({ context }) => context.selected.length > 0,
+      target: '.ready',
+      actions: assign({ selected: [], labelled: [], lookingUp: [] }),
+    },
+  },
+  states: {
+    resolving: {
+      on: {
+        LOOKUP_OK: {
+          target: 'ready',
+          actions: assign({ labelled: ({ context }) => context.lookingUp, lookingUp: [] }),
+        },
+        LOOKUP_FAIL: { target: 'ready', actions: assign({ lookingUp: [] }) },
+      },
+    },
+    ready: {},
+  },
+});
+
+interface SearchContext {
+  text: string;
+  result: 'none' | 'found' | 'empty' | 'failed';
+}
+
+type SearchEvent = { type: 'TYPE' | 'TICK' | 'ANSWER' | 'ANSWER_EMPTY' | 'FAIL' };
+
+/**
+ * Spec §4 "Autocomplete filter", the search: 150 ms after the last keystroke the options are
+ * read. Typing is modelled twice at most ("h", then "ha"), enough to supersede a search.
+ */
+const searchModel = setup({
+  types: { context: {} as SearchContext, events: {} as SearchEvent },
+}).createMachine({
+  id: 'searchModel',
+  context: { text: '', result: 'none' },
+  initial: 'idle',
+  on: {
+    TYPE: {
+      guard: ({ context }) => context.text.length < 2,
+      target: '.debouncing',
+      actions: assign({ text: ({ context }) => (context.text ? 'ha' : 'h') }),
+    },
+  },
+  states: {
+    idle: {},
+    debouncing: { on: { TICK: 'searching' } },
+    searching: {
+      on: {
+        ANSWER: { target: 'idle', actions: assign({ result: 'found' }) },
+        ANSWER_EMPTY: { target: 'idle', actions: assign({ result: 'empty' }) },
+        // The options shown before stay; the error is reported.
+        FAIL: { target: 'idle', actions: assign({ result: 'failed' }) },
+      },
+    },
+  },
+});
+
+type Harness = ReturnType<typeof harness>;
+type Step<C> = { state: { context: C } };
+
+const live = <I>(calls: Call<I>[]) => calls.filter((call) => !call.settled && !call.signal.aborted);
+
+const only = <I>(calls: Call<I>[]) => {
+  const inFlight = live(calls);
+  expect(inFlight).toHaveLength(1);
+  return inFlight[0] as Call<I>;
+};
+
+function selectionChecks(h: Harness) {
+  const selection = ({ context: m }: { context: SelectionContext }) =>
+    expect(selectSelected(h.snapshot())).toEqual(
+      m.selected.map((id) =>
+        id === 't2' ? TOP : { value: id, label: m.labelled.includes(id) ? NAMES[id] : id },
+      ),
+    );
+  return {
+    resolving: (state: { context: SelectionContext }) => {
+      selection(state);
+      expect(only(h.lookups).input.ids).toEqual(state.context.lookingUp);
+    },
+    ready: (state: { context: SelectionContext }) => {
+      selection(state);
+      expect(live(h.lookups)).toEqual([]);
+    },
+  };
+}
+
+function selectionEvents(h: Harness) {
+  /** A selection change emits the new value at once. */
+  const change = (event: Parameters<Harness['actor']['send']>[0]) => () => {
+    h.actor.send(event);
+    const ids = selectSelected(h.snapshot()).map((option) => option.value);
+    expect(h.emitted.at(-1)).toEqual({ type: 'VALUE_CHANGED', value: ids });
+  };
+  return {
+    SELECT_TOP: change({ type: 'SELECT', option: TOP }),
+    REMOVE_T1: change({ type: 'REMOVE', value: 't1' }),
+    CLEAR: change({ type: 'CLEAR' }),
+    SET_VALUE_T3: () => h.actor.send({ type: 'SET_VALUE', value: ['t3'] }),
+    SET_VALUE_NONE: () => h.actor.send({ type: 'SET_VALUE', value: [] }),
+    LOOKUP_OK: () => {
+      const call = only(h.lookups);
+      return call.resolve(call.input.ids.map((id) => tag(id, NAMES[id] ?? id)));
+    },
+    LOOKUP_FAIL: () => only(h.lookups).reject(new Error('offline')),
+  };
+}
+
+function searchChecks(h: Harness) {
+  const shown = ({ context: m }: { context: SearchContext }) => {
+    expect(h.snapshot().context.text).toBe(m.text);
+    expect(selectOptions(h.snapshot())).toEqual(
+      m.result === 'found' ? [{ value: 't1', label: 'Hair' }] : [],
+    );
+    expect(selectNoResults(h.snapshot())).toBe(m.result === 'empty');
+    expect(h.snapshot().context.error !== null).toBe(m.result === 'failed');
+  };
+  return {
+    idle: (state: { context: SearchContext }) => {
+      shown(state);
+      expect(live(h.searches)).toEqual([]);
+    },
+    // Debounced: nothing is asked until the text has been still for 150 ms.
+    debouncing: () => expect(live(h.searches)).toEqual([]),
+    searching: ({ context: m }: { context: SearchContext }) =>
+      expect(only(h.searches).input.query).toEqual({ limit: 5, filter: { search: m.text } }),
+  };
+}
+
+function searchEvents(h: Harness) {
+  return {
+    TYPE: ({ state }: Step<SearchContext>) =>
+      h.actor.send({ type: 'TYPE', text: state.context.text }),
+    TICK: () => h.clock.increment(AUTOCOMPLETE_DEBOUNCE_MS),
+    ANSWER: () => only(h.searches).resolve([tag('t1', 'Hair')]),
+    ANSWER_EMPTY: () => only(h.searches).resolve([]),
+    FAIL: () => only(h.searches).reject(new Error('offline')),
+  };
+}
+
+describeMachinePaths(autocompleteMachine, {
+  suites: [
+    pathSuite({
+      name: 'the value (spec §4 model)',
+      model: selectionModel,
+      system: (tools) => {
+        const h = harness({ multiple: true, value: ['t1'] }, tools);
+        return { actor: h.actor, states: selectionChecks(h), events: selectionEvents(h) };
+      },
+    }),
+    pathSuite({
+      name: 'the search (spec §4 model)',
+      model: searchModel,
+      system: (tools) => {
+        const h = harness({}, tools);
+        return { actor: h.actor, states: searchChecks(h), events: searchEvents(h) };
+      },
+    }),
+  ],
 });

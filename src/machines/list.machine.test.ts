@@ -5,7 +5,6 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { assign, createActor, fromPromise, setup, SimulatedClock } from 'xstate';
-import { createTestModel } from 'xstate/graph';
 import { ApiError } from '../api/errors';
 import type { ListRow } from '../api/list-query';
 import type { ListResponse } from '../api/lists';
@@ -20,6 +19,7 @@ import {
   type ListInput,
   type ReorderInput,
 } from './list.machine';
+import { describeMachinePaths, pathSuite, type PathTools } from './testing/path-tests';
 
 // ---------------------------------------------------------------- the fake server
 
@@ -59,7 +59,10 @@ interface Deferred<I, O> {
 /** Lets the actor react to a settled promise; the simulated clock does not touch real timers. */
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-function harness(input: Partial<ListInput> = {}) {
+function harness(
+  input: Partial<ListInput> = {},
+  { inspect, clock = new SimulatedClock() }: Partial<PathTools> = {},
+) {
   const fetches: Deferred<FetchPageInput, ListResponse>[] = [];
   const reorders: Deferred<ReorderInput, unknown>[] = [];
   const fake =
@@ -80,7 +83,6 @@ function harness(input: Partial<ListInput> = {}) {
         calls.push(call);
       });
   const invalidateCache = vi.fn();
-  const clock = new SimulatedClock();
   const actor = createActor(
     listMachine.provide({
       actors: {
@@ -92,6 +94,7 @@ function harness(input: Partial<ListInput> = {}) {
     {
       input: { endpoint: 'v1/rows', reorder: { endpoint: 'v1/rows/{id}/position' }, ...input },
       clock,
+      inspect,
     },
   );
   const emitted: ListEmitted[] = [];
@@ -482,47 +485,21 @@ function pagedEvents(h: Harness) {
   };
 }
 
-// ---------------------------------------------------------------- paged mode: the tests
+// ---------------------------------------------------------------- paged mode: the suite
 
 const REORDERS: readonly ModelEvent['type'][] = ['DRAG', 'MENU_LAST', 'MENU_BELOW'];
-const pagedModel = createTestModel(paged, {
-  // Reordering is explored on unsorted lists only: the machine treats sorted ones alike.
-  filterEvents: (snapshot, event) =>
-    !REORDERS.includes(event.type) || snapshot.context.sort === 'none',
-});
-const pagedPaths = pagedModel.getShortestPaths();
-/** The model's states are flat, so a state value is its name. */
-const stateName = (value: unknown) => (typeof value === 'string' ? value : 'uninitialized');
-const describePath = (path: { steps: { event: { type: string } }[] }) =>
-  path.steps.map((step) => step.event.type).join(' → ') || '(initial)';
-
-describe('list machine, paged mode, driven from the §4/§5 model', () => {
-  it('exercises every transition of the model', () => {
-    const exercised = new Set(
-      pagedPaths.flatMap((path) =>
-        path.steps.map((step, index) => {
-          const from =
-            index === 0 ? 'uninitialized' : stateName(path.steps[index - 1]?.state.value);
-          return `${from} ${step.event.type}`;
-        }),
-      ),
-    );
-    const declared = Object.entries(paged.config.states ?? {}).flatMap(([state, node]) =>
-      Object.keys({ ...paged.config.on, ...node?.on }).map((event) => `${state} ${event}`),
-    );
-    // Nothing can be cleared or paged before the first read.
-    const unreachable = ['uninitialized CLEAR_FILTERS', 'uninitialized NEXT_PAGE'];
-    expect(declared.filter((t) => !exercised.has(t) && !unreachable.includes(t))).toEqual([]);
-  });
-
-  it.each(pagedPaths.map((path) => [describePath(path), path] as const))(
-    '%s',
-    async (_name, path) => {
-      const h = harness();
-      await path.test({ states: pagedChecks(h), events: pagedEvents(h) });
-      h.actor.stop();
-    },
-  );
+const pagedSuite = pathSuite({
+  name: 'paged mode (spec §4/§5 model)',
+  model: paged,
+  options: {
+    // Reordering is explored on unsorted lists only: the machine treats sorted ones alike.
+    filterEvents: (snapshot, event) =>
+      snapshot.can(event) && (!REORDERS.includes(event.type) || snapshot.context.sort === 'none'),
+  },
+  system: (tools) => {
+    const h = harness({}, tools);
+    return { actor: h.actor, states: pagedChecks(h), events: pagedEvents(h) };
+  },
 });
 
 // ---------------------------------------------------------------- infinite mode
@@ -671,18 +648,136 @@ function infiniteEvents(h: Harness) {
   };
 }
 
-const infinitePaths = createTestModel(infinite).getShortestPaths();
+const infiniteSuite = pathSuite({
+  name: 'infinite mode (spec §4 model)',
+  model: infinite,
+  system: (tools) => {
+    const h = harness({ mode: 'infinite' }, tools);
+    return { actor: h.actor, states: infiniteChecks(h), events: infiniteEvents(h) };
+  },
+});
 
-describe('list machine, infinite mode, driven from the §4 model', () => {
-  it.each(infinitePaths.map((path) => [describePath(path), path] as const))(
-    '%s',
-    async (_name, path) => {
-      const h = harness({ mode: 'infinite' });
-      await path.test({ states: infiniteChecks(h), events: infiniteEvents(h) });
-      h.actor.stop();
+// ---------------------------------------------------------------- other query changes
+
+interface QueryContext {
+  filter: FilterKind;
+  sort: SortKind;
+  limit: 10 | 5;
+}
+
+type QueryModelEvent = { type: 'CLEAR' | 'SET_LIMIT' | 'SET_QUERY' | 'TICK' | 'ANSWER' };
+
+const queryQuery = (m: QueryContext) => ({
+  page: 1,
+  limit: m.limit,
+  order: m.sort === 'none' ? {} : { name: m.sort },
+  filter: m.filter === 'none' ? {} : { type: m.filter },
+});
+
+/**
+ * The page size, the address (`SET_QUERY`) and a cleared start filter change the query like the
+ * filter bar does, before the first read (the debounce starts over) as after it. The list
+ * starts filtered to tops, as from an address.
+ */
+const queryModel = setup({
+  types: { context: {} as QueryContext, events: {} as QueryModelEvent },
+}).createMachine({
+  id: 'queryModel',
+  context: { filter: 'top', sort: 'none', limit: 10 },
+  initial: 'uninitialized',
+  states: {
+    uninitialized: {
+      on: {
+        CLEAR: {
+          guard: ({ context }) => context.filter !== 'none',
+          target: 'uninitialized',
+          actions: assign({ filter: 'none' }),
+        },
+        SET_LIMIT: {
+          guard: ({ context }) => context.limit === 10,
+          target: 'uninitialized',
+          actions: assign({ limit: 5 }),
+        },
+        SET_QUERY: {
+          guard: ({ context }) => context.sort === 'none',
+          target: 'uninitialized',
+          actions: assign({ sort: 'desc' }),
+        },
+        TICK: 'fetching',
+      },
     },
-  );
+    fetching: { on: { ANSWER: 'success' } },
+    success: {
+      on: {
+        SET_LIMIT: {
+          guard: ({ context }) => context.limit === 10,
+          target: 'debouncing',
+          actions: assign({ limit: 5 }),
+        },
+        SET_QUERY: {
+          guard: ({ context }) => context.sort === 'none',
+          target: 'debouncing',
+          actions: assign({ sort: 'desc' }),
+        },
+      },
+    },
+    debouncing: { on: { TICK: 'fetching' } },
+  },
+});
 
+function queryChecks(h: Harness) {
+  const query = ({ context: m }: { context: QueryContext }) => {
+    const { page, limit, order, filter } = h.context();
+    expect({ page, limit, order, filter }).toEqual(queryQuery(m));
+  };
+  const waiting = (status: 'uninitialized' | 'loading') => (state: { context: QueryContext }) => {
+    expect(selectStatus(h.actor.getSnapshot())).toBe(status);
+    query(state);
+    expect(h.live()).toEqual([]);
+  };
+  return {
+    uninitialized: waiting('uninitialized'),
+    debouncing: waiting('loading'),
+    fetching: (state: { context: QueryContext }) => {
+      query(state);
+      expect(h.current().input.query).toEqual(queryQuery(state.context));
+    },
+    success: (state: { context: QueryContext }) => {
+      query(state);
+      const answer = serverAnswer({
+        ...modelQuery(state.context, 1),
+        query: queryQuery(state.context),
+      });
+      expect(h.context().rows).toEqual(answer.data);
+    },
+  };
+}
+
+function queryEvents(h: Harness) {
+  return {
+    CLEAR: () => h.actor.send({ type: 'CLEAR_FILTERS' }),
+    SET_LIMIT: () => h.actor.send({ type: 'SET_LIMIT', limit: 5 }),
+    SET_QUERY: () => h.actor.send({ type: 'SET_QUERY', order: { name: 'desc' } }),
+    TICK: () => h.clock.increment(LIST_DEBOUNCE_MS),
+    ANSWER: async () => {
+      const call = h.current();
+      await call.settle({ ok: serverAnswer(call.input) });
+    },
+  };
+}
+
+const querySuite = pathSuite({
+  name: 'page size and address (spec §4/§5 model)',
+  model: queryModel,
+  system: (tools) => {
+    const h = harness({ initialFilter: { type: 'top' } }, tools);
+    return { actor: h.actor, states: queryChecks(h), events: queryEvents(h) };
+  },
+});
+
+describeMachinePaths(listMachine, { suites: [pagedSuite, infiniteSuite, querySuite] });
+
+describe('list machine, infinite mode', () => {
   it('reads only the new page on LOAD_MORE, and pages 1..n on a start at page n', async () => {
     const h = harness({ mode: 'infinite', initialPage: 3 });
     h.clock.increment(LIST_DEBOUNCE_MS);

@@ -5,7 +5,6 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { assign, createActor, fromPromise, setup } from 'xstate';
-import { createTestModel } from 'xstate/graph';
 import { ApiError } from '../api/errors';
 import type { AuthResult, SignupResult } from '../api/schemas';
 import {
@@ -19,6 +18,7 @@ import {
   type SessionRecord,
   type SignupCredentials,
 } from './session.machine';
+import { describeMachinePaths, pathSuite, type PathTools } from './testing/path-tests';
 
 // ---------------------------------------------------------------- the abstract model
 
@@ -103,6 +103,8 @@ const model = setup({
           guard: ({ context }) => context.error !== null,
           actions: assign({ error: null }),
         },
+        // Nothing to revoke: the store is reset (error included) without calling the server.
+        LOGOUT: { actions: assign({ error: null }) },
       },
     },
     loggingIn: {
@@ -223,7 +225,7 @@ interface FakeCall {
   settle: (outcome: { ok: unknown } | { error: unknown }) => Promise<void>;
 }
 
-function harness() {
+function harness({ inspect }: Partial<PathTools> = {}) {
   const calls: FakeCall[] = [];
   const fake =
     <I, O>(kind: FakeCall['kind']) =>
@@ -259,7 +261,7 @@ function harness() {
       },
       actions: { redirectToSignin },
     }),
-    { input: undefined },
+    { input: undefined, inspect },
   ).start();
   let redirectsBeforeEvent = 0;
   let lastEvent = '';
@@ -471,43 +473,30 @@ function eventExecutors(h: Harness) {
 // ---------------------------------------------------------------- the tests
 
 const EDITS: readonly ModelEvent['type'][] = ['REFRESHED', 'PASSWORD_UPDATED', 'EMAIL_VERIFIED'];
-const testModel = createTestModel(model, {
-  // One vertex per (source state, event, resulting snapshot): every modelled transition,
-  // self-loops and ignored events included, ends up on some path.
-  serializeTransition: (_snapshot, event, previous) =>
-    ` via ${event?.type ?? 'start'} from ${JSON.stringify(previous?.value ?? null)}`,
-  // Edits are explored on one kind of user only: the merge rules do not depend on the kind,
-  // and exploring them on every kind would multiply the paths without testing anything new.
-  filterEvents: (snapshot, event) =>
-    !EDITS.includes(event.type) || snapshot.context.user === 'password',
-});
-const paths = testModel.getShortestPaths();
-const describePath = (path: (typeof paths)[number]) =>
-  path.steps.map((step) => step.event.type).join(' → ') || '(initial)';
 
-describe('session machine, driven from the §4 model', () => {
-  it('exercises every transition of the model', () => {
-    const exercised = new Set(
-      paths.flatMap((path) =>
-        path.steps.map((step, index) => {
-          const from = index === 0 ? 'loggedOut' : String(path.steps[index - 1]?.state.value);
-          return `${from} ${step.event.type}`;
-        }),
-      ),
-    );
-    const declared = Object.entries(model.config.states ?? {}).flatMap(([state, node]) =>
-      Object.keys(node?.on ?? {}).map((event) => `${state} ${event}`),
-    );
-    expect([...declared].filter((transition) => !exercised.has(transition))).toEqual([]);
-  });
-
-  it.each(paths.map((path) => [describePath(path), path] as const))('%s', async (_name, path) => {
-    const h = harness();
-    expect(h.actor.getSnapshot().value).toBe('idle');
-    expect(h.context().data).toEqual(defaultSessionUser());
-    await path.test({ states: stateChecks(h), events: eventExecutors(h) });
-    h.actor.stop();
-  });
+describeMachinePaths(sessionMachine, {
+  suites: [
+    pathSuite({
+      name: 'spec §4 model',
+      model,
+      options: {
+        // One vertex per (source state, event, resulting snapshot): every modelled transition,
+        // self-loops and ignored events included, ends up on some path.
+        serializeTransition: (_snapshot, event, previous) =>
+          ` via ${event?.type ?? 'start'} from ${JSON.stringify(previous?.value ?? null)}`,
+        // Edits are explored on one kind of user only: the merge rules do not depend on the kind,
+        // and exploring them on every kind would multiply the paths without testing anything new.
+        filterEvents: (snapshot, event) =>
+          !EDITS.includes(event.type) || snapshot.context.user === 'password',
+      },
+      system: (tools) => {
+        const h = harness(tools);
+        expect(h.actor.getSnapshot().value).toBe('idle');
+        expect(h.context().data).toEqual(defaultSessionUser());
+        return { actor: h.actor, states: stateChecks(h), events: eventExecutors(h) };
+      },
+    }),
+  ],
 });
 
 describe('session machine details', () => {

@@ -1,6 +1,6 @@
-import { createActor, createMachine, SimulatedClock, type Snapshot } from 'xstate';
-import { createTestModel } from 'xstate/graph';
+import { assign, createActor, createMachine, SimulatedClock } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { describeMachinePaths, pathSuite, type PathTools } from './testing/path-tests';
 import {
   FADE_OUT_MS,
   selectAnimationPhase,
@@ -13,7 +13,8 @@ import {
  * Abstract model of spec §2 (no `after`, so xstate/graph can walk it): the model loads with or
  * without an effect and a spawn animation (or fails); each part plays, ends, fades for 0.5 s;
  * both done means spawned. `FADE_ELAPSED` stands for the simulated clock moving by 0.5 s.
- * State names spell what the real actor must show: "<effect>/<animation>".
+ * A new model source (`LOAD`) starts over from any state; the model takes it once per path, so
+ * that the states after it are new ones the paths walk again.
  */
 /** One part that is already playing: it ends, then fades out over 0.5 s. */
 function partTree(name: 'EFFECT' | 'ANIMATION') {
@@ -29,7 +30,12 @@ function partTree(name: 'EFFECT' | 'ANIMATION') {
 
 const model = createMachine({
   id: 'abstract',
+  types: {} as { context: { reloaded: boolean } },
+  context: { reloaded: false },
   initial: 'loading',
+  on: {
+    LOAD: { target: '.loading', actions: assign({ reloaded: true }) },
+  },
   states: {
     loading: {
       on: {
@@ -59,7 +65,7 @@ const model = createMachine({
 type Phase = 'playing' | 'fading' | 'done';
 
 /** What the real actor must show in an abstract state. */
-function expected(snapshot: Snapshot<unknown> & { value: unknown }): {
+function expected(snapshot: { value: unknown }): {
   state: string;
   effect?: Phase;
   animation?: Phase;
@@ -83,8 +89,8 @@ function expected(snapshot: Snapshot<unknown> & { value: unknown }): {
     : { state: 'spawning', ...phases, callbacks: 0 };
 }
 
-function systemUnderTest() {
-  const clock = new SimulatedClock();
+function systemUnderTest({ inspect, clock }: Partial<PathTools> = {}) {
+  clock ??= new SimulatedClock();
   const calls = { loaded: 0, spawnFinished: 0, errors: [] as unknown[] };
   const actor = createActor(
     spawnMachine.provide({
@@ -94,62 +100,58 @@ function systemUnderTest() {
         notifyError: (_, { error }) => void calls.errors.push(error),
       },
     }),
-    { clock },
+    { clock, inspect },
   ).start();
   return { clock, calls, actor };
 }
 
-describe('spawn machine (model-based)', () => {
-  const testModel = createTestModel(model);
-  const paths = testModel.getSimplePaths();
-
-  it('walks every abstract state', () => {
-    const visited = new Set(
-      paths.flatMap((p) =>
-        [p.state, ...p.steps.map((s) => s.state)].map((s) => JSON.stringify(s.value)),
-      ),
-    );
-    const reachable = new Set(
-      Object.values(testModel.getAdjacencyMap()).map(({ state }) =>
-        JSON.stringify((state as { value: unknown }).value),
-      ),
-    );
-    expect([...visited].sort()).toEqual([...reachable].sort());
-  });
-
-  for (const path of paths) {
-    it(path.description, async () => {
-      const sut = systemUnderTest();
-      const send = sut.actor.send.bind(sut.actor);
-      await path.test({
-        states: {
-          '*': (abstract) => {
-            const want = expected(abstract as Snapshot<unknown> & { value: unknown });
-            const real = sut.actor.getSnapshot();
-            expect(selectViewerState(real)).toBe(want.state);
-            if (want.effect && want.state === 'spawning') {
-              expect(selectEffectPhase(real)).toBe(want.effect);
-              expect(selectAnimationPhase(real)).toBe(want.animation);
-            }
-            // The spawn-finished callback fires exactly once, and only when both parts are done.
-            expect(sut.calls.spawnFinished).toBe(want.callbacks);
-            if (want.state === 'error') expect(sut.calls.errors).toHaveLength(1);
+describeMachinePaths(spawnMachine, {
+  suites: [
+    pathSuite({
+      name: 'spawn sequence (spec §2 model)',
+      model,
+      options: {
+        filterEvents: (snapshot, event) => event.type !== 'LOAD' || !snapshot.context.reloaded,
+      },
+      system: ({ inspect, clock }) => {
+        const sut = systemUnderTest({ inspect, clock });
+        const send = sut.actor.send.bind(sut.actor);
+        return {
+          actor: sut.actor,
+          states: {
+            '*': (abstract) => {
+              const want = expected(abstract);
+              const real = sut.actor.getSnapshot();
+              expect(selectViewerState(real)).toBe(want.state);
+              if (want.effect && want.state === 'spawning') {
+                expect(selectEffectPhase(real)).toBe(want.effect);
+                expect(selectAnimationPhase(real)).toBe(want.animation);
+              }
+              // The spawn-finished callback fires exactly once, and only when both parts are done.
+              expect(sut.calls.spawnFinished).toBe(want.callbacks);
+              if (want.state === 'error') expect(sut.calls.errors).toHaveLength(1);
+            },
           },
-        },
-        events: {
-          LOAD_FULL: () => send({ type: 'MODEL_LOADED', effect: true, animation: true }),
-          LOAD_NO_EFFECT: () => send({ type: 'MODEL_LOADED', effect: false, animation: true }),
-          LOAD_NO_ANIMATION: () => send({ type: 'MODEL_LOADED', effect: true, animation: false }),
-          LOAD_BARE: () => send({ type: 'MODEL_LOADED', effect: false, animation: false }),
-          LOAD_FAILED: () => send({ type: 'MODEL_FAILED', error: new Error('404') }),
-          EFFECT_ENDED: () => send({ type: 'EFFECT_ENDED' }),
-          ANIMATION_ENDED: () => send({ type: 'ANIMATION_ENDED' }),
-          FADE_ELAPSED: () => sut.clock.increment(FADE_OUT_MS),
-        },
-      });
-      sut.actor.stop();
-    });
-  }
+          events: {
+            LOAD_FULL: () => send({ type: 'MODEL_LOADED', effect: true, animation: true }),
+            LOAD_NO_EFFECT: () => send({ type: 'MODEL_LOADED', effect: false, animation: true }),
+            LOAD_NO_ANIMATION: () => send({ type: 'MODEL_LOADED', effect: true, animation: false }),
+            LOAD_BARE: () => send({ type: 'MODEL_LOADED', effect: false, animation: false }),
+            LOAD_FAILED: () => send({ type: 'MODEL_FAILED', error: new Error('404') }),
+            EFFECT_ENDED: () => send({ type: 'EFFECT_ENDED' }),
+            ANIMATION_ENDED: () => send({ type: 'ANIMATION_ENDED' }),
+            FADE_ELAPSED: () => sut.clock.increment(FADE_OUT_MS),
+            // The callbacks are counted per loaded model.
+            LOAD: () => {
+              sut.calls.spawnFinished = 0;
+              sut.calls.errors.length = 0;
+              send({ type: 'LOAD' });
+            },
+          },
+        };
+      },
+    }),
+  ],
 });
 
 describe('spawn machine timing', () => {

@@ -4,16 +4,33 @@ import {
   Outlet,
   type ErrorComponentProps,
 } from '@tanstack/react-router';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
 import type { RouterContext } from './-components/router-context';
 
+/** The state machine inspector panel: development builds only (src/inspect-panel.tsx). */
+const DevInspector = import.meta.env.DEV ? lazy(() => import('../inspect-panel')) : null;
+
 export const Route = createRootRouteWithContext<RouterContext>()({
-  component: Outlet,
+  component: Root,
   notFoundComponent: NotFound,
   errorComponent: RouteError,
 });
+
+function Root() {
+  return (
+    <>
+      <Outlet />
+      {DevInspector && (
+        <Suspense fallback={null}>
+          <DevInspector />
+        </Suspense>
+      )}
+    </>
+  );
+}
 
 function NotFound() {
   const { t } = useTranslation();

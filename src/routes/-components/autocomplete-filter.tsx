@@ -1,6 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { inspect } from '../../inspect';
 import {
   autocompleteMachine,
   selectNoResults,
@@ -20,6 +21,7 @@ interface AutocompleteFilterProps {
 export function AutocompleteFilter({ filter, value, onChange }: AutocompleteFilterProps) {
   const { t } = useTranslation();
   const actor = useActorRef(autocompleteMachine, {
+    inspect,
     input: {
       endpoint: filter.endpoint ?? '',
       ...(filter.findByIdEndpoint ? { findByIdEndpoint: filter.findByIdEndpoint } : {}),

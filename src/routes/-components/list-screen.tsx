@@ -4,6 +4,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ListOrder } from '../../api/list-query';
 import { parseListSearch, toListSearch, type ListSearch } from '../../api/list-url';
+import { inspect } from '../../inspect';
 import type { RowSchema } from '../../api/lists';
 import {
   isFilterActive,
@@ -81,6 +82,7 @@ export function ListScreen<Row extends { id: string }>({
     ? parseListSearch(search as Record<string, unknown>, config.filterSchema, config)
     : { filter: {}, order: config.defaultOrder, page: 1 };
   const actor = useActorRef(listMachine, {
+    inspect,
     input: {
       endpoint: config.endpoint,
       rowSchema: config.rowSchema,

@@ -2,8 +2,10 @@ import { createFileRoute, Link } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
+import { exportApplicationAssets } from '../../api/assets';
 import { listSearchValidator } from '../../api/list-url';
 import { applicationRowSchema, type ApplicationRow } from '../../api/schemas';
+import { downloadBlob } from '../../ui/dom/download';
 import { dateCell } from '../-components/cells';
 import { searchFilter } from '../-components/asset-options';
 import { ListScreen, type ListScreenConfig } from '../-components/list-screen';
@@ -52,6 +54,16 @@ function ApplicationsScreen() {
           headerName: t('assets.created'),
           sortable: true,
           render: (a) => dateCell(a.createdAt),
+        },
+      ],
+      rowActions: (application, list) => [
+        {
+          title: t('assets.exportAssets'),
+          onAction: () =>
+            void list.run(async () => {
+              const file = await exportApplicationAssets(application.id);
+              downloadBlob(file.blob, file.filename);
+            }),
         },
       ],
     }),

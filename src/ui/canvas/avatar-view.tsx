@@ -17,7 +17,7 @@ import { Pose } from './pose';
 import { DEFAULT_DRACO_DECODER_PATH } from './decoders';
 import { DotLoader } from './dot-loader';
 import { EnvironmentLighting } from './environment-lighting';
-import { DEFAULT_ENVIRONMENT } from './environments';
+import { DEFAULT_ENVIRONMENT, environmentFile } from './environments';
 import { acquireModel, releaseModel, type DecoderOptions, type ModelAsset } from './model-cache';
 import { INVALID_MODEL_WARNING, isValidModelSource, type ModelSource } from './model-source';
 import type { AoMode, Quality } from './quality';
@@ -85,6 +85,8 @@ export interface AvatarViewerOptions {
   quality?: Quality;
   /** Folder holding draco_decoder.wasm and draco_wasm_wrapper.js. */
   dracoDecoderPath?: string;
+  /** Folder holding the environment presets' .exr files (default: the app's `environments/`). */
+  environmentPath?: string;
   /** An ES module exporting MeshoptDecoder (default: three's, bundled). */
   meshoptDecoderPath?: string;
   /** Accessible name of the viewer. */
@@ -256,7 +258,12 @@ function ValidAvatarView({ ref, ...props }: AvatarViewerOptions & SpawnBinding) 
             />
           )}
           <Suspense fallback={null}>
-            <EnvironmentLighting environment={props.environment ?? DEFAULT_ENVIRONMENT} />
+            <EnvironmentLighting
+              file={environmentFile(
+                props.environment ?? DEFAULT_ENVIRONMENT,
+                props.environmentPath,
+              )}
+            />
           </Suspense>
           {spawning && loaded && (
             <group position={[x, y, z]} scale={props.scale ?? 1}>

@@ -7,20 +7,19 @@ import {
   type Scene,
   type Texture,
 } from 'three';
-import { environmentFile } from './environments';
 
-/** Image-based lighting from a preset (served by the app) or a file location. */
-export function EnvironmentLighting({ environment }: { environment: string }) {
+/** Image-based lighting from an .exr or .hdr file (see environmentFile for the presets). */
+export function EnvironmentLighting({ file }: { file: string }) {
   return (
-    <LightingBoundary environment={environment}>
-      <SceneEnvironment environment={environment} />
+    <LightingBoundary file={file}>
+      <SceneEnvironment file={file} />
     </LightingBoundary>
   );
 }
 
 /** Lights the scene with the environment map; the previous one comes back on unmount. */
-function SceneEnvironment({ environment }: { environment: string }) {
-  const texture = use(environmentTexture(environment));
+function SceneEnvironment({ file }: { file: string }) {
+  const texture = use(environmentTexture(file));
   const scene = useThree((s) => s.scene);
   const invalidate = useThree((s) => s.invalidate);
   useLayoutEffect(() => {
@@ -41,13 +40,13 @@ function swapEnvironment(scene: Scene, texture: Texture | null): Texture | null 
 const textures = new Map<string, Promise<DataTexture>>();
 
 /**
- * The equirectangular environment map of `environment`, loaded once per page with three's
- * own EXR or HDR loader (each in its own chunk, fetched only when that format is used).
+ * The equirectangular environment map in `file`, loaded once per page with three's own EXR or
+ * HDR loader (each in its own chunk, fetched only when that format is used).
  */
-function environmentTexture(environment: string): Promise<DataTexture> {
-  let texture = textures.get(environment);
+function environmentTexture(file: string): Promise<DataTexture> {
+  let texture = textures.get(file);
   if (!texture) {
-    texture = environmentFile(environment).then(async (file) => {
+    texture = (async () => {
       const loader = isExr(file)
         ? new (await import('three/examples/jsm/loaders/EXRLoader.js')).EXRLoader()
         : new (await import('three/examples/jsm/loaders/HDRLoader.js')).HDRLoader();
@@ -55,15 +54,15 @@ function environmentTexture(environment: string): Promise<DataTexture> {
       map.mapping = EquirectangularReflectionMapping;
       map.colorSpace = LinearSRGBColorSpace;
       return map;
-    });
+    })();
     // A failed load is not kept: the next attempt tries again.
-    texture.catch(() => textures.delete(environment));
-    textures.set(environment, texture);
+    texture.catch(() => textures.delete(file));
+    textures.set(file, texture);
   }
   return texture;
 }
 
-/** EXR by data URL type (presets are data:application/exr) or by file extension; else HDR. */
+/** EXR by data URL type or by file extension (presets are .exr); else HDR. */
 function isExr(file: string): boolean {
   if (file.startsWith('data:')) return /^data:[^;,]*exr/i.test(file);
   return /\.exr$/i.test(file.split(/[?#]/)[0] ?? '');
@@ -71,7 +70,7 @@ function isExr(file: string): boolean {
 
 /** A broken environment file leaves the avatar lit by the ambient light only, never blank. */
 class LightingBoundary extends Component<
-  { environment: string; children: ReactNode },
+  { file: string; children: ReactNode },
   { failed: string | null }
 > {
   state = { failed: null as string | null };
@@ -79,10 +78,10 @@ class LightingBoundary extends Component<
     return { failed: 'yes' };
   }
   componentDidCatch(error: unknown) {
-    console.warn(`Environment "${this.props.environment}" could not be loaded`, error);
+    console.warn(`Environment "${this.props.file}" could not be loaded`, error);
   }
-  componentDidUpdate(previous: { environment: string }) {
-    if (previous.environment !== this.props.environment && this.state.failed) {
+  componentDidUpdate(previous: { file: string }) {
+    if (previous.file !== this.props.file && this.state.failed) {
       this.setState({ failed: null });
     }
   }

@@ -93,7 +93,7 @@ function renderItems<Row>(
   });
 }
 
-interface FormDialogProps {
+export interface FormDialogProps {
   isOpen: boolean;
   onClose: () => void;
   title: string;
@@ -107,7 +107,7 @@ interface FormDialogProps {
 }
 
 /** The modal the row menu asks its questions in: a title, fields, Cancel and a submit button. */
-function FormDialog(props: FormDialogProps) {
+export function FormDialog(props: FormDialogProps) {
   const danger = props.tone === 'danger';
   return (
     <Modal

@@ -1,4 +1,4 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, Link } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
@@ -28,7 +28,7 @@ const filterSchema = z.strictObject({
   locked: z.optional(z.enum(['true', 'false'])),
 });
 
-export const Route = createFileRoute('/_app/assets')({
+export const Route = createFileRoute('/_app/assets/')({
   validateSearch: listSearchValidator(filterSchema, {
     mode: 'paged',
     sortFields: SORT_FIELDS,
@@ -52,6 +52,11 @@ function AssetsScreen() {
       urlState: true,
       reorder: { endpoint: 'v1/assets/{id}/position' },
       rowLabel: (asset) => asset.name,
+      toolbar: () => (
+        <Link to="/assets/new" className="button primary">
+          {t('assets.new')}
+        </Link>
+      ),
       filters: [
         searchFilter(t),
         typeFilter(t),
@@ -86,7 +91,16 @@ function AssetsScreen() {
         },
       ],
       columns: [
-        { field: 'name', headerName: t('assets.name'), sortable: true, render: assetNameCell },
+        {
+          field: 'name',
+          headerName: t('assets.name'),
+          sortable: true,
+          render: (a) => (
+            <Link to="/assets/$assetId" params={{ assetId: a.id }}>
+              {assetNameCell(a)}
+            </Link>
+          ),
+        },
         {
           field: 'type',
           headerName: t('assets.type'),

@@ -1,4 +1,4 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, Link } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
@@ -15,7 +15,7 @@ const filterSchema = z.strictObject({
   gender: z.optional(z.array(z.enum(GENDERS))),
 });
 
-export const Route = createFileRoute('/_app/cage-meshes')({
+export const Route = createFileRoute('/_app/cage-meshes/')({
   validateSearch: listSearchValidator(filterSchema, {
     mode: 'paged',
     sortFields: SORT_FIELDS,
@@ -38,9 +38,23 @@ function CageMeshesScreen() {
       mode: 'paged',
       urlState: true,
       rowLabel: (mesh) => mesh.name,
+      toolbar: () => (
+        <Link to="/cage-meshes/new" className="button primary">
+          {t('cageMeshes.new')}
+        </Link>
+      ),
       filters: [searchFilter(t), genderFilter(t)],
       columns: [
-        { field: 'name', headerName: t('assets.name'), sortable: true },
+        {
+          field: 'name',
+          headerName: t('assets.name'),
+          sortable: true,
+          render: (m) => (
+            <Link to="/cage-meshes/$cageMeshId" params={{ cageMeshId: m.id }}>
+              {m.name}
+            </Link>
+          ),
+        },
         { field: 'gender', headerName: t('assets.gender') },
         {
           field: 'bodyType',

@@ -1,0 +1,314 @@
+/**
+ * The morph queue worker (server/README.md "Morph queue"). It claims the oldest queued entry
+ * with `FOR UPDATE SKIP LOCKED` in a short transaction, so any number of server processes can
+ * share one PostgreSQL queue without two of them taking the same entry; does the model work
+ * (server/morph.ts) outside any lock, reporting progress; and ends the entry completed (with
+ * its morphed asset) or failed (with the reason).
+ *
+ * Every write after the claim names the entry's `attempts` as it was claimed: once lease
+ * recovery has handed the entry to someone else, the old claimant's writes match nothing and
+ * its result is thrown away, so an entry ends exactly once.
+ */
+import { FILE_LIMITS } from '../src/files/rules';
+import { ConfigError } from './config';
+import type { Deps } from './deps';
+import { newId } from './ids';
+import { MorphError, morphModel } from './morph';
+import { fileUrl, keyOfFileUrl, StorageLimitError, type Storage } from './storage';
+
+export interface MorphWorkerOptions {
+  /** How long an idle loop waits before looking at an empty queue again. */
+  pollMs?: number;
+  /** Entries processed at once by this process; 0 starts no loop (call runOnce yourself). */
+  concurrency?: number;
+  /** An entry in processing without an update for this long was abandoned by its worker. */
+  leaseMs?: number;
+  /** Claims an entry gets; an abandoned entry that had this many fails instead of re-queueing. */
+  maxAttempts?: number;
+  /** Where unexpected errors (database down, full disk) are reported. */
+  onError?: (error: unknown) => void;
+}
+
+export interface MorphWorker {
+  /** Claims and processes the oldest queued entry; false when none was queued. */
+  runOnce(): Promise<boolean>;
+  /** Stops polling and waits for the entries in progress to end. */
+  stop(): Promise<void>;
+}
+
+export const MORPH_LEASE_MS = 5 * 60 * 1000;
+const MORPH_MAX_ATTEMPTS = 3;
+/** Progress reported after the inputs are read, the model is built, and the file is stored. */
+const MORPH_PROGRESS = { read: 10, built: 50, stored: 90 } as const;
+
+type WorkerDeps = Pick<Deps, 'db' | 'storage' | 'now'>;
+
+interface Claim {
+  id: string;
+  sourceAssetId: string;
+  bodyAssetId: string;
+  /** The entry's attempts after this claim: the claim's token in later writes. */
+  attempts: number;
+}
+
+/** This claim no longer owns its entry (recovered and re-claimed elsewhere, or deleted). */
+class LeaseLost extends Error {}
+
+/** `MORPH_WORKER`: unset or `on` runs the worker in this process, `off` does not. */
+export function morphWorkerEnabled(env: Record<string, string | undefined>): boolean {
+  const value = env.MORPH_WORKER?.trim() ?? '';
+  if (value === '' || value === 'on') return true;
+  if (value === 'off') return false;
+  throw new ConfigError([`MORPH_WORKER must be "on" or "off" (got "${value}")`]);
+}
+
+/** Re-queues (or, out of attempts, fails) entries whose worker stopped while processing them. */
+async function recoverAbandoned(deps: WorkerDeps, leaseMs: number, maxAttempts: number) {
+  const now = deps.now();
+  await deps.db.query(
+    `UPDATE morph_queue SET
+       status = CASE WHEN attempts < $2 THEN 'queued' ELSE 'failed' END,
+       progress = CASE WHEN attempts < $2 THEN 0 ELSE progress END,
+       error = CASE WHEN attempts < $2 THEN NULL ELSE $3::text END,
+       updated_at = $4
+     WHERE status = 'processing' AND updated_at < $1`,
+    [
+      new Date(now.getTime() - leaseMs),
+      maxAttempts,
+      `Gave up after ${maxAttempts} attempts: the worker stopped each time before finishing`,
+      now,
+    ],
+  );
+}
+
+async function claimNext(deps: WorkerDeps): Promise<Claim | undefined> {
+  return deps.db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ id: string }>(
+      `SELECT id FROM morph_queue WHERE status = 'queued'
+       ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+    );
+    if (!rows[0]) return undefined;
+    const { rows: claimed } = await tx.query<{
+      source_asset_id: string;
+      body_asset_id: string;
+      attempts: number;
+    }>(
+      `UPDATE morph_queue SET status = 'processing', progress = 0, error = NULL,
+         attempts = attempts + 1, updated_at = $2
+       WHERE id = $1 RETURNING source_asset_id, body_asset_id, attempts`,
+      [rows[0].id, deps.now()],
+    );
+    const row = claimed[0]!;
+    return {
+      id: rows[0].id,
+      sourceAssetId: row.source_asset_id,
+      bodyAssetId: row.body_asset_id,
+      attempts: row.attempts,
+    };
+  });
+}
+
+/** Updates the progress (and so the lease) of a claimed entry; throws LeaseLost when not ours. */
+async function reportProgress(deps: WorkerDeps, claim: Claim, progress: number) {
+  const { rows } = await deps.db.query(
+    `UPDATE morph_queue SET progress = $3, updated_at = $4
+     WHERE id = $1 AND attempts = $2 AND status = 'processing' RETURNING id`,
+    [claim.id, claim.attempts, progress, deps.now()],
+  );
+  if (rows.length === 0) throw new LeaseLost();
+}
+
+interface AssetModel {
+  id: string;
+  name: string;
+  modelUrl: string | null;
+}
+
+/** The stored model of the source or body asset, or a MorphError saying why there is none. */
+async function readAssetModel(
+  storage: Storage,
+  role: 'source' | 'body',
+  asset: AssetModel | undefined,
+): Promise<Uint8Array> {
+  if (!asset) throw new MorphError(`The ${role} asset no longer exists`);
+  if (!asset.modelUrl) throw new MorphError(`The ${role} asset "${asset.name}" has no model`);
+  const key = keyOfFileUrl(asset.modelUrl);
+  if (!key) {
+    throw new MorphError(
+      `The ${role} asset's model ${asset.modelUrl} is not a file stored on this server`,
+    );
+  }
+  const bytes = await storage.read(key);
+  if (!bytes) throw new MorphError(`The ${role} asset's model ${asset.modelUrl} is missing`);
+  return bytes;
+}
+
+/** Stores the morphed model as a GLB (same limit as an uploaded model). */
+async function storeModel(storage: Storage, glb: Uint8Array<ArrayBuffer>) {
+  try {
+    return await storage.put(new Blob([glb]).stream(), {
+      maxBytes: FILE_LIMITS.glb,
+      accept: (type) => {
+        if (type !== 'model/gltf-binary') throw new MorphError('The morph did not produce a GLB');
+      },
+    });
+  } catch (error) {
+    if (error instanceof StorageLimitError) {
+      throw new MorphError(`The morphed model is larger than ${error.maxBytes} bytes`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Records the result: the (source, body) pair's morphed asset gets the new model (created on
+ * the first run, replaced on later ones) and the entry completes. Answers the model address
+ * this replaced, or throws LeaseLost.
+ */
+async function complete(
+  deps: WorkerDeps,
+  claim: Claim,
+  names: { source: string; body: string },
+  modelUrl: string,
+): Promise<string | null> {
+  return deps.db.transaction(async (tx) => {
+    const { rows: owned } = await tx.query(
+      `SELECT id FROM morph_queue WHERE id = $1 AND attempts = $2 AND status = 'processing'
+       FOR UPDATE`,
+      [claim.id, claim.attempts],
+    );
+    if (owned.length === 0) throw new LeaseLost();
+    const { rows: previous } = await tx.query<{ model_url: string | null }>(
+      `SELECT model_url FROM morphed_assets WHERE source_asset_id = $1 AND body_asset_id = $2
+       FOR UPDATE`,
+      [claim.sourceAssetId, claim.bodyAssetId],
+    );
+    const now = deps.now();
+    const { rows } = await tx.query<{ id: string }>(
+      `INSERT INTO morphed_assets (id, source_asset_id, body_asset_id, name, model_url, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (source_asset_id, body_asset_id)
+       DO UPDATE SET name = EXCLUDED.name, model_url = EXCLUDED.model_url
+       RETURNING id`,
+      [
+        newId(),
+        claim.sourceAssetId,
+        claim.bodyAssetId,
+        `${names.source} on ${names.body}`,
+        modelUrl,
+        now,
+      ],
+    );
+    await tx.query(
+      `UPDATE morph_queue SET status = 'completed', progress = 100, error = NULL,
+         morphed_asset_id = $2, updated_at = $3 WHERE id = $1`,
+      [claim.id, rows[0]!.id, now],
+    );
+    return previous[0]?.model_url ?? null;
+  });
+}
+
+async function failEntry(deps: WorkerDeps, claim: Claim, message: string) {
+  await deps.db.query(
+    `UPDATE morph_queue SET status = 'failed', error = $3, updated_at = $4
+     WHERE id = $1 AND attempts = $2 AND status = 'processing'`,
+    [claim.id, claim.attempts, message, deps.now()],
+  );
+}
+
+/** Builds, stores and records the morphed model of a claimed entry; never throws for bad input. */
+async function processClaim(deps: WorkerDeps, claim: Claim, onError: (error: unknown) => void) {
+  const { db, storage } = deps;
+  let storedKey: string | undefined;
+  try {
+    const { rows } = await db.query<AssetModel>(
+      'SELECT id, name, model_url AS "modelUrl" FROM assets WHERE id = ANY($1::text[])',
+      [[claim.sourceAssetId, claim.bodyAssetId]],
+    );
+    const source = rows.find((row) => row.id === claim.sourceAssetId);
+    const body = rows.find((row) => row.id === claim.bodyAssetId);
+    const sourceBytes = await readAssetModel(storage, 'source', source);
+    const bodyBytes = await readAssetModel(storage, 'body', body);
+    await reportProgress(deps, claim, MORPH_PROGRESS.read);
+    const glb = await morphModel(sourceBytes, bodyBytes, {
+      morphedFrom: claim.sourceAssetId,
+      body: claim.bodyAssetId,
+    });
+    await reportProgress(deps, claim, MORPH_PROGRESS.built);
+    storedKey = (await storeModel(storage, glb)).key;
+    await reportProgress(deps, claim, MORPH_PROGRESS.stored);
+    const names = { source: source!.name, body: body!.name };
+    const replaced = await complete(deps, claim, names, fileUrl(storedKey));
+    storedKey = undefined;
+    // The pair's earlier model is no longer referenced by its morphed asset.
+    const oldKey = replaced === null ? undefined : keyOfFileUrl(replaced);
+    if (oldKey) await storage.delete(oldKey);
+  } catch (error) {
+    if (storedKey) await storage.delete(storedKey).catch(onError);
+    if (error instanceof LeaseLost) return;
+    if (error instanceof MorphError) return failEntry(deps, claim, error.message);
+    onError(error);
+    await failEntry(deps, claim, 'The morph failed unexpectedly; the server log has the details');
+  }
+}
+
+/**
+ * Starts the worker: first re-queues entries abandoned by a stopped worker (in processing for
+ * longer than the lease), then runs `concurrency` loops that each claim and process entries,
+ * waiting `pollMs` whenever the queue is empty.
+ */
+export function startMorphWorker(deps: WorkerDeps, options: MorphWorkerOptions = {}): MorphWorker {
+  const {
+    pollMs = 1000,
+    concurrency = 1,
+    leaseMs = MORPH_LEASE_MS,
+    maxAttempts = MORPH_MAX_ATTEMPTS,
+    onError = (error: unknown) => console.error('Morph worker:', error),
+  } = options;
+  // A failed recovery is reported once; the worker still serves the queued entries.
+  const recovered = recoverAbandoned(deps, leaseMs, maxAttempts).catch(onError);
+  let stopped = false;
+  const sleepers = new Set<() => void>();
+
+  const runOnce = async (): Promise<boolean> => {
+    await recovered;
+    const claim = await claimNext(deps);
+    if (!claim) return false;
+    await processClaim(deps, claim, onError);
+    return true;
+  };
+
+  const idle = () =>
+    new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, pollMs);
+      sleepers.add(wake);
+    });
+
+  const loop = async () => {
+    while (!stopped) {
+      let worked = false;
+      try {
+        worked = await runOnce();
+      } catch (error) {
+        // Database trouble: report it and try again after a pause.
+        onError(error);
+      }
+      if (!worked && !stopped) await idle();
+    }
+  };
+  const loops = Array.from({ length: concurrency }, loop);
+
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      for (const wake of [...sleepers]) wake();
+      await Promise.all([...loops, recovered]);
+    },
+  };
+}

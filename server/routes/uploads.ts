@@ -1,0 +1,137 @@
+/**
+ * POST /v1/uploads/{kind}: the request body is the file's raw bytes (not multipart), streamed
+ * into the storage as it arrives, never buffered whole. The kind's rule (src/files/rules.ts)
+ * bounds the size (413 as soon as it is exceeded, from Content-Length when given) and lists the
+ * accepted types, sniffed from the bytes (415); the client's Content-Type and file name are
+ * ignored. Once stored, the file passes the same content checks as in the upload control
+ * (src/files/validate.ts: glTF and PSD headers, image headers and the kind's image rules) or
+ * is deleted again (400).
+ */
+import { Hono, type Context } from 'hono';
+import type { UploadKind, UploadResult } from '../../src/api/schemas';
+import { uploadKindSchema } from '../../src/api/schemas';
+import { UPLOAD_RULES, type UploadRule } from '../../src/files/rules';
+import type { SniffedType } from '../../src/files/sniff';
+import { validateFileContent } from '../../src/files/validate';
+import type { AppAbility } from '../auth/abilities';
+import { requireAuth, type AuthEnv } from '../auth/middleware';
+import type { Deps } from '../deps';
+import { fail } from '../http/errors';
+import { readParam } from '../http/validate';
+import { StorageLimitError, fileUrl, type Storage, type StoredFile } from '../storage';
+
+/** Who may upload a kind: asset editors, and for models also cage-mesh editors. */
+function mayUpload(ability: AppAbility, kind: UploadKind): boolean {
+  const subjects = kind === 'model' ? (['Asset', 'CageMesh'] as const) : (['Asset'] as const);
+  return subjects.some(
+    (subject) => ability.can('create', subject) || ability.can('update', subject),
+  );
+}
+
+/** How messages name an upload of each kind. */
+const KIND_NAMES: Record<UploadKind, string> = {
+  model: 'A model',
+  icon: 'An icon',
+  texture: 'A texture',
+  source: 'A source file',
+};
+
+function describeTypes(types: readonly string[]): string {
+  return types.length === 1 ? types[0]! : `${types.slice(0, -1).join(', ')} or ${types.at(-1)!}`;
+}
+
+/**
+ * Streams `body` into `storage` under the rule of `kind`: 413 past the size limit, 415 for a
+ * type the kind does not accept, 400 below the minimum size or when the content checks fail.
+ * A refused file is never kept.
+ */
+export async function storeUpload(
+  storage: Storage,
+  kind: UploadKind,
+  body: ReadableStream<Uint8Array>,
+): Promise<StoredFile> {
+  const rule = UPLOAD_RULES[kind];
+  const accepted = Object.keys(rule.accept) as SniffedType[];
+  let stored: StoredFile;
+  try {
+    stored = await storage.put(body, {
+      maxBytes: rule.maxSize,
+      // Refused from its first bytes, before the rest is written.
+      accept: (contentType, head) => {
+        if (head.byteLength === 0) fail(400, 'VALIDATION_ERROR', 'The file is empty');
+        if (!accepted.includes(contentType)) {
+          fail(
+            415,
+            'UNSUPPORTED_MEDIA_TYPE',
+            `${KIND_NAMES[kind]} must be ${describeTypes(accepted)}; this file is ${contentType}`,
+          );
+        }
+      },
+    });
+  } catch (error) {
+    if (error instanceof StorageLimitError) tooLarge(kind, rule.maxSize);
+    throw error;
+  }
+  const problem =
+    stored.size < rule.minSize
+      ? `${KIND_NAMES[kind]} is at least ${rule.minSize} bytes; this file has ${stored.size}`
+      : await contentProblem(storage, stored, rule);
+  if (problem !== undefined) {
+    await storage.delete(stored.key);
+    fail(400, 'VALIDATION_ERROR', problem);
+  }
+  return stored;
+}
+
+/**
+ * What the shared content checks (src/files/validate.ts: GLB and PSD headers, image headers,
+ * PNG checksums, the kind's image rules) find wrong with a stored file, as a message that
+ * starts with the translation key of the failure; undefined when the file passes.
+ */
+async function contentProblem(
+  storage: Storage,
+  stored: StoredFile,
+  rule: UploadRule,
+): Promise<string | undefined> {
+  const blob = await storage.blob(stored.key);
+  if (!blob) return 'The stored file disappeared';
+  const error = await validateFileContent(blob, rule);
+  if (!error) return undefined;
+  const values = Object.entries(error.values ?? {}).map(([name, value]) => `${name} ${value}`);
+  return [error.key, error.detail, values.length > 0 ? values.join(', ') : undefined]
+    .filter((part) => part !== undefined)
+    .join(': ');
+}
+
+function tooLarge(kind: UploadKind, maxBytes: number): never {
+  const mb = maxBytes / (1024 * 1024);
+  fail(413, 'PAYLOAD_TOO_LARGE', `${KIND_NAMES[kind]} is at most ${mb} MB (${maxBytes} bytes)`);
+}
+
+/** Content-Length as a number, or undefined when absent or not a plain integer. */
+function contentLength(c: Context): number | undefined {
+  const raw = c.req.header('content-length');
+  return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : undefined;
+}
+
+/** Routes mounted at /v1/uploads (outside the global JSON body limit, see app.ts). */
+export function uploadRoutes(deps: Deps) {
+  const app = new Hono<AuthEnv>();
+
+  app.post('/:kind', requireAuth(deps), async (c) => {
+    const kind = readParam(uploadKindSchema, c.req.param('kind'), 'kind');
+    if (!mayUpload(c.get('auth').ability, kind)) {
+      fail(403, 'FORBIDDEN', `Your role may not upload a ${kind}`);
+    }
+    const rule = UPLOAD_RULES[kind];
+    const declared = contentLength(c);
+    if (declared !== undefined && declared > rule.maxSize) tooLarge(kind, rule.maxSize);
+    const body = c.req.raw.body;
+    if (!body || declared === 0) fail(400, 'VALIDATION_ERROR', 'The file is empty');
+    const { key, size, contentType } = await storeUpload(deps.storage, kind, body);
+    const data: UploadResult = { url: fileUrl(key), size, contentType };
+    return c.json({ data });
+  });
+
+  return app;
+}

@@ -1,0 +1,206 @@
+import { readdir } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { authResultSchema, uploadResultSchema } from '../src/api/schemas';
+import { MB } from '../src/files/rules';
+import { dataOf, expectError, useTestApp } from './test-app';
+import { glbOfSize, jpegBytes, psdBytes, readAvatar, readPng, uploadFile } from './test-files';
+
+const t = useTestApp();
+
+const upload = (kind: string, bytes: Uint8Array | ReadableStream<Uint8Array>, token?: string) =>
+  t.request('POST', `/v1/uploads/${kind}`, { bytes, token });
+
+/** A stream of `total` bytes in 64 KiB chunks, starting with `head`; counts what was pulled. */
+function streamOf(head: Uint8Array, total: number) {
+  const pulled = { bytes: 0 };
+  const chunk = 64 * 1024;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (pulled.bytes >= total) return controller.close();
+      const part = new Uint8Array(Math.min(chunk, total - pulled.bytes));
+      if (pulled.bytes === 0) part.set(head.subarray(0, part.length));
+      pulled.bytes += part.length;
+      controller.enqueue(part);
+    },
+  });
+  return { stream, pulled };
+}
+
+/** Stored files (temporary partial uploads included). */
+const storedFiles = async () => readdir(t.storageDir).catch(() => []);
+
+async function tokens() {
+  const admin = (await t.loginAs('admin')).token;
+  const developer = (await t.loginAs('developer')).token;
+  const user = (await t.signUp()).token;
+  const anonymous = authResultSchema.parse(dataOf(await t.post('/v1/auth/signup', {}))).token;
+  return { admin, developer, user, anonymous };
+}
+
+describe('POST /v1/uploads/{kind}', () => {
+  it('stores a model and serves the same bytes back', async () => {
+    const { developer } = await tokens();
+    const bytes = readAvatar('female-idle.glb');
+    const stored = await uploadFile(t.request, 'model', bytes, developer);
+    expect(stored.url).toMatch(/^\/files\/[0-9a-f]{24}\.glb$/);
+    expect(stored).toMatchObject({ size: bytes.byteLength, contentType: 'model/gltf-binary' });
+
+    const response = await t.request('GET', stored.url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('model/gltf-binary');
+  });
+
+  it('accepts each kind with the types its rule lists, whatever Content-Type the client says', async () => {
+    const { admin } = await tokens();
+    const cases = [
+      ['icon', readPng(), 'image/png'],
+      ['texture', readPng('basn2c08.png'), 'image/png'],
+      ['texture', await jpegBytes(), 'image/jpeg'],
+      ['source', psdBytes(), 'image/vnd.adobe.photoshop'],
+    ] as const;
+    for (const [kind, bytes, contentType] of cases) {
+      const response = await t.request('POST', `/v1/uploads/${kind}`, {
+        bytes,
+        token: admin,
+        headers: { 'content-type': 'text/plain' },
+      });
+      expect(uploadResultSchema.parse(dataOf(response)).contentType).toBe(contentType);
+    }
+  });
+
+  it('is for roles that edit assets: 401 without a token, 403 for users and anonymous users', async () => {
+    const { user, anonymous } = await tokens();
+    expectError(await upload('icon', readPng()), 401, 'UNAUTHORIZED');
+    expectError(await upload('icon', readPng(), user), 403, 'FORBIDDEN');
+    expectError(await upload('model', glbOfSize(100), anonymous), 403, 'FORBIDDEN');
+  });
+
+  it('refuses a type the kind does not accept (415), judged by the bytes', async () => {
+    const { admin } = await tokens();
+    const error = expectError(
+      await t.request('POST', '/v1/uploads/model', {
+        bytes: readPng(),
+        token: admin,
+        headers: { 'content-type': 'model/gltf-binary' },
+      }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+    expect(error.message).toBe('A model must be model/gltf-binary; this file is image/png');
+    expectError(await upload('icon', await jpegBytes(), admin), 415);
+    expectError(await upload('source', readPng(), admin), 415);
+    expect(await storedFiles()).not.toContainEqual(expect.stringMatching(/^\.upload-/));
+  });
+
+  it('answers 413 from Content-Length before reading the body', async () => {
+    const { admin } = await tokens();
+    const { stream, pulled } = streamOf(readPng(), 6 * MB);
+    const response = await t.request('POST', '/v1/uploads/icon', {
+      bytes: stream,
+      token: admin,
+      headers: { 'content-length': String(5 * MB + 1) },
+    });
+    expect(expectError(response, 413, 'PAYLOAD_TOO_LARGE').message).toBe(
+      'An icon is at most 5 MB (5242880 bytes)',
+    );
+    expect(pulled.bytes).toBeLessThan(1 * MB);
+  });
+
+  it('answers 413 while streaming a body without Content-Length and keeps no partial file', async () => {
+    const { admin } = await tokens();
+    const before = await storedFiles();
+    const { stream, pulled } = streamOf(glbOfSize(64), 50 * MB + 1);
+    expectError(
+      await t.request('POST', '/v1/uploads/model', { bytes: stream, token: admin }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
+    expect(pulled.bytes).toBeGreaterThan(50 * MB);
+    expect(await storedFiles()).toEqual(before);
+  });
+
+  it('is not held to the 1 MB limit of JSON bodies', async () => {
+    const { admin } = await tokens();
+    const stored = await uploadFile(t.request, 'model', glbOfSize(3 * MB), admin);
+    expect(stored.size).toBe(3 * MB);
+  });
+
+  it('refuses empty, too small and damaged files and images that break the icon rules (400)', async () => {
+    const { admin } = await tokens();
+    const before = await storedFiles();
+    const message = async (kind: string, bytes: Uint8Array) =>
+      expectError(await upload(kind, bytes, admin), 400, 'VALIDATION_ERROR').message;
+
+    expect(await message('icon', new Uint8Array(0))).toBe('The file is empty');
+    expect(await message('icon', readPng().subarray(0, 40))).toBe(
+      'An icon is at least 67 bytes; this file has 40',
+    );
+    const version1 = glbOfSize(100);
+    version1[4] = 1;
+    expect(await message('model', version1)).toBe(
+      'fileInput.notGlb: glTF version 1: only version 2 is supported',
+    );
+    expect(await message('model', readAvatar('maleIdle.glb').subarray(0, 5000))).toBe(
+      'fileInput.corrupt: The header gives a length of 505192 bytes but the file has 5000',
+    );
+    // basn2c08.png is RGB; the icon must be RGBA.
+    expect(await message('icon', readPng('basn2c08.png'))).toBe(
+      'fileInput.wrongColorType: expected rgba, actual rgb',
+    );
+    // PngSuite's x*.png files are damaged on purpose (here a broken IHDR checksum).
+    expect(await message('texture', readPng('xcsn0g01.png'))).toMatch(/^fileInput\.corrupt: /);
+    expect(await storedFiles()).toEqual(before);
+  });
+
+  it('refuses an unknown kind', async () => {
+    const { admin } = await tokens();
+    expectError(await upload('video', readPng(), admin), 400, 'VALIDATION_ERROR');
+  });
+});
+
+describe('GET /files/{key}', () => {
+  it('serves without a token, with its type, length and a year of immutable caching', async () => {
+    const { admin } = await tokens();
+    const bytes = readPng();
+    const { url } = await uploadFile(t.request, 'icon', bytes, admin);
+    const response = await t.request('GET', url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/png');
+    expect(response.headers.get('content-length')).toBe(String(bytes.byteLength));
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('etag')).toBe(`"${url.slice('/files/'.length)}"`);
+  });
+
+  it('answers 304 to a matching If-None-Match', async () => {
+    const { admin } = await tokens();
+    const { url } = await uploadFile(t.request, 'icon', readPng(), admin);
+    const etag = (await t.request('GET', url)).headers.get('etag')!;
+    const response = await t.request('GET', url, {
+      headers: { 'if-none-match': `"other", ${etag}` },
+    });
+    expect(response.status).toBe(304);
+    expect(response.body).toBe('');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await t.request('GET', url, { headers: { 'if-none-match': '"other"' } })).status).toBe(
+      200,
+    );
+  });
+
+  it('answers 404 for unknown and malformed keys, so no path leaves the files folder', async () => {
+    for (const path of [
+      '/files/0123456789abcdef01234567.png',
+      '/files/..%2F..%2Fpackage.json',
+      '/files/..%2Fserver%2Fapp.ts',
+      '/files/%2Fetc%2Fpasswd',
+      '/files//etc/passwd',
+      '/files/a/b',
+      '/files/0123456789ABCDEF01234567.png',
+      '/files/0123456789abcdef01234567.exe',
+    ]) {
+      expectError(await t.request('GET', path), 404, 'NOT_FOUND');
+    }
+    // A NUL never reaches the route (refused for every URL).
+    expectError(await t.request('GET', '/files/0123456789abcdef01234567%00.png'), 400);
+  });
+});

@@ -1,0 +1,524 @@
+/**
+ * Every call of spec §7 "Assets", "Cage meshes and tags" and "User assets": the method, path,
+ * query and body it sends, what it answers, and the service name its failures carry (§8).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import * as assets from './assets';
+import * as cageMeshes from './cage-meshes';
+import { ApiError } from './errors';
+import { configureHttp } from './http';
+import * as morphs from './morphs';
+import type { Asset } from './schemas';
+import { configureSession } from './session-bridge';
+import * as tags from './tags';
+import { freshToken, jsonResponse, scriptedFetch } from './testing';
+import * as userAssets from './user-assets';
+
+const NOW = '2026-01-01T00:00:00.000Z';
+const ASSET: Asset = {
+  id: 'a 1',
+  name: 'Jacket',
+  type: 'top',
+  gender: 'unisex',
+  description: '',
+  iconUrl: null,
+  modelUrl: '/files/m.glb',
+  textureUrl: null,
+  normalMapUrl: null,
+  sourceUrl: null,
+  isTemplate: false,
+  templateId: null,
+  locked: false,
+  position: 1,
+  tags: [],
+  createdAt: NOW,
+  updatedAt: NOW,
+};
+const PAGINATION = { page: 1, limit: 10, totalDocs: 1, totalPages: 1, hasNextPage: false };
+const page = (row: unknown) => ({ data: [row], pagination: PAGINATION });
+const APP_ASSET = {
+  id: 'aa1',
+  applicationId: 'app1',
+  assetId: 'a 1',
+  position: 2,
+  syncedAt: null,
+  createdAt: NOW,
+  asset: { id: 'a 1', name: 'Jacket', type: 'top', gender: 'unisex', iconUrl: null, locked: false },
+};
+const EVENT = {
+  id: 'e1',
+  assetId: 'a 1',
+  routingKey: 'asset.created.v1',
+  actorId: 'u1',
+  actorEmail: 'admin@avatar.studio',
+  data: {},
+  createdAt: NOW,
+};
+const REPORT = { valid: true, errors: [], warnings: [], infos: 0, hints: 0, stats: {} };
+const CAGE = {
+  id: 'c1',
+  name: 'Cage',
+  gender: 'male',
+  bodyType: null,
+  modelUrl: null,
+  createdAt: NOW,
+  updatedAt: NOW,
+};
+const TAG_ROW = { id: 't1', name: 'Summer', assetCount: 1, createdAt: NOW, updatedAt: NOW };
+const QUEUE = {
+  id: 'q1',
+  sourceAssetId: 'a 1',
+  sourceAssetName: 'Jacket',
+  bodyAssetId: 'b1',
+  status: 'queued',
+  progress: 0,
+  error: null,
+  morphedAssetId: null,
+  createdAt: NOW,
+  updatedAt: NOW,
+};
+const STATUS = [{ id: 'q1', status: 'completed', progress: 1, error: null, morphedAssetId: 'm1' }];
+const MORPHED = {
+  id: 'm1',
+  sourceAssetId: 'a 1',
+  bodyAssetId: 'b1',
+  name: 'Jacket on body',
+  modelUrl: null,
+  createdAt: NOW,
+};
+const USER_ASSETS = { userId: 'u 2', assetIds: ['a 1'] };
+
+interface Case {
+  name: string;
+  call: () => Promise<unknown>;
+  /** `METHOD path?query` as the server sees it. */
+  route: string;
+  body?: unknown;
+  /** The whole answer (list calls answer `{ data, pagination }`). */
+  answer: unknown;
+  /** What the call resolves to; defaults to `answer.data`. */
+  result?: unknown;
+  service: string;
+}
+
+const withData = (data: unknown) => ({ data });
+
+const CASES: Case[] = [
+  // Assets, public and private.
+  {
+    name: 'listAssets',
+    call: () => assets.listAssets({ page: 2, limit: 5, order: { name: 'desc' } }),
+    route: 'GET v1/assets?page=2&limit=5&order=-name',
+    answer: page(ASSET),
+    result: page(ASSET),
+    service: 'assets',
+  },
+  {
+    name: 'listAssets (private)',
+    call: () => assets.listAssets({ filter: { type: ['hair', 'top'] } }, { scope: 'private' }),
+    route: 'GET private/v1/assets?type=hair&type=top',
+    answer: page(ASSET),
+    result: page(ASSET),
+    service: 'assets',
+  },
+  ...(['authorized', 'editable', 'authorize-default'] as const).map((kind) => ({
+    name: `listAssetsFor ${kind}`,
+    call: () => assets.listAssetsFor(kind, { page: 1 }),
+    route: `GET v1/assets/${kind}?page=1`,
+    answer: page(ASSET),
+    result: page(ASSET),
+    service: 'assets',
+  })),
+  {
+    name: 'countByType (private)',
+    call: () => assets.countByType({ type: 'top' }, { scope: 'private' }),
+    route: 'GET private/v1/assets/countByType?type=top',
+    answer: withData([{ type: 'top', count: 1 }]),
+    service: 'assets',
+  },
+  {
+    name: 'getAsset',
+    call: () => assets.getAsset('a 1'),
+    route: 'GET v1/assets/a%201',
+    answer: withData(ASSET),
+    service: 'assets',
+  },
+  {
+    name: 'createAsset',
+    call: () => assets.createAsset({ name: 'Jacket', type: 'top', gender: 'unisex' }),
+    route: 'POST v1/assets',
+    body: { name: 'Jacket', type: 'top', gender: 'unisex' },
+    answer: withData(ASSET),
+    service: 'assets',
+  },
+  {
+    name: 'createAsset (private)',
+    call: () =>
+      assets.createAsset({ name: 'J', type: 'top', gender: 'male' }, { scope: 'private' }),
+    route: 'POST private/v1/assets',
+    body: { name: 'J', type: 'top', gender: 'male' },
+    answer: withData(ASSET),
+    service: 'assets',
+  },
+  {
+    name: 'createAssetFromTemplate (private only)',
+    call: () => assets.createAssetFromTemplate({ templateId: 't 1', name: 'Copy' }),
+    route: 'POST private/v1/assets/using-template',
+    body: { templateId: 't 1', name: 'Copy' },
+    answer: withData(ASSET),
+    service: 'assets',
+  },
+  {
+    name: 'updateAsset',
+    call: () => assets.updateAsset('a 1', { name: 'Coat', iconUrl: null }),
+    route: 'PATCH v1/assets/a%201',
+    body: { name: 'Coat', iconUrl: null },
+    answer: withData(ASSET),
+    service: 'assets',
+  },
+  {
+    name: 'deleteAsset (private)',
+    call: () => assets.deleteAsset('a 1', { scope: 'private' }),
+    route: 'DELETE private/v1/assets/a%201',
+    answer: withData(ASSET),
+    service: 'assets',
+  },
+  {
+    name: 'lockAsset',
+    call: () => assets.lockAsset('a 1'),
+    route: 'PUT v1/assets/a%201/lock',
+    body: {},
+    answer: withData(ASSET),
+    service: 'assets',
+  },
+  {
+    name: 'unlockAsset (private)',
+    call: () => assets.unlockAsset('a 1', { scope: 'private' }),
+    route: 'PUT private/v1/assets/a%201/unlock',
+    body: {},
+    answer: withData(ASSET),
+    service: 'assets',
+  },
+  {
+    name: 'generateIconFromModel',
+    call: () => assets.generateIconFromModel('a 1'),
+    route: 'POST v1/assets/a%201/generate-icon-from-model',
+    body: {},
+    answer: withData(ASSET),
+    service: 'assets',
+  },
+  {
+    name: 'predictTexture',
+    call: () => assets.predictTexture({ modelUrl: '/files/m.glb' }),
+    route: 'POST v1/assets/predict-texture',
+    body: { modelUrl: '/files/m.glb' },
+    answer: withData({ url: '/files/t.png', size: 10, contentType: 'image/png' }),
+    service: 'assets',
+  },
+  {
+    name: 'validateAsset',
+    call: () => assets.validateAsset({ modelUrl: '/files/m.glb' }),
+    route: 'POST v1/assets/validate',
+    body: { modelUrl: '/files/m.glb' },
+    answer: withData(REPORT),
+    service: 'assets',
+  },
+  {
+    name: 'assetChangelog',
+    call: () => assets.assetChangelog('a 1', { page: 2, limit: 5 }),
+    route: 'GET v1/assets/a%201/backoffice-changelog?page=2&limit=5',
+    answer: page(EVENT),
+    result: page(EVENT),
+    service: 'assets',
+  },
+  {
+    name: 'assetApplications',
+    call: () => assets.assetApplications('a 1', { limit: 50 }),
+    route: 'GET v1/assets/a%201/application?limit=50',
+    answer: page({ ...APP_ASSET, applicationName: 'Summer' }),
+    result: page({ ...APP_ASSET, applicationName: 'Summer' }),
+    service: 'assets',
+  },
+  {
+    name: 'addAssetToApplication',
+    call: () => assets.addAssetToApplication('a 1', { applicationId: 'app1' }),
+    route: 'POST v1/assets/a%201/application',
+    body: { applicationId: 'app1' },
+    answer: withData({ ...APP_ASSET, applicationName: 'Summer' }),
+    service: 'assets',
+  },
+  {
+    name: 'updateAssetApplication',
+    call: () => assets.updateAssetApplication('a 1', { applicationId: 'app1', position: 2 }),
+    route: 'PATCH v1/assets/a%201/application',
+    body: { applicationId: 'app1', position: 2 },
+    answer: withData({ ...APP_ASSET, applicationName: 'Summer' }),
+    service: 'assets',
+  },
+  {
+    name: 'removeAssetFromApplication',
+    call: () => assets.removeAssetFromApplication('a 1', { applicationId: 'app1' }),
+    route: 'DELETE v1/assets/a%201/application',
+    body: { applicationId: 'app1' },
+    answer: withData(APP_ASSET),
+    service: 'assets',
+  },
+  {
+    name: 'syncWithParent (private)',
+    call: () => assets.syncWithParent('aa1', { scope: 'private' }),
+    route: 'POST private/v1/application-assets/aa1/sync-with-parent',
+    body: {},
+    answer: withData(APP_ASSET),
+    service: 'assets',
+  },
+  {
+    name: 'addApplicationMorphedAssets',
+    call: () =>
+      assets.addApplicationMorphedAssets({ applicationId: 'app1', morphedAssetIds: ['m1'] }),
+    route: 'POST v1/application-morphed-assets',
+    body: { applicationId: 'app1', morphedAssetIds: ['m1'] },
+    answer: withData([]),
+    service: 'assets',
+  },
+  // Morphs (asset service).
+  {
+    name: 'generateMorphedAssets',
+    call: () => morphs.generateMorphedAssets({ sourceAssetId: 'a 1', bodyAssetIds: ['b1'] }),
+    route: 'POST v1/morphed-assets/generate',
+    body: { sourceAssetId: 'a 1', bodyAssetIds: ['b1'] },
+    answer: withData([QUEUE]),
+    service: 'assets',
+  },
+  {
+    name: 'morphQueueStatus',
+    call: () => morphs.morphQueueStatus(['q1', 'q2']),
+    route: 'GET v1/morphed-asset-queue/status?ids=q1&ids=q2',
+    answer: withData(STATUS),
+    service: 'assets',
+  },
+  {
+    name: 'listMorphQueue (private)',
+    call: () => morphs.listMorphQueue({ page: 1 }, { scope: 'private' }),
+    route: 'GET private/v1/morphed-asset-queue?page=1',
+    answer: page(QUEUE),
+    result: page(QUEUE),
+    service: 'assets',
+  },
+  {
+    name: 'morphedAssetsStatus',
+    call: () => morphs.morphedAssetsStatus(['q1']),
+    route: 'GET private/v1/morphed-assets/status?ids=q1',
+    answer: withData(STATUS),
+    service: 'assets',
+  },
+  {
+    name: 'listMorphedAssets',
+    call: () => morphs.listMorphedAssets({ page: 3 }),
+    route: 'GET private/v1/morphed-assets?page=3',
+    answer: page(MORPHED),
+    result: page(MORPHED),
+    service: 'assets',
+  },
+  // Cage meshes.
+  {
+    name: 'listCageMeshes',
+    call: () => cageMeshes.listCageMeshes({ filter: { search: 'x' } }),
+    route: 'GET v1/cage-meshes?search=x',
+    answer: page(CAGE),
+    result: page(CAGE),
+    service: 'cageMeshes',
+  },
+  {
+    name: 'getCageMesh',
+    call: () => cageMeshes.getCageMesh('c 1'),
+    route: 'GET v1/cage-meshes/c%201',
+    answer: withData(CAGE),
+    service: 'cageMeshes',
+  },
+  {
+    name: 'createCageMesh',
+    call: () => cageMeshes.createCageMesh({ name: 'Cage', gender: 'male' }),
+    route: 'POST v1/cage-meshes',
+    body: { name: 'Cage', gender: 'male' },
+    answer: withData(CAGE),
+    service: 'cageMeshes',
+  },
+  {
+    name: 'createCageMesh (private)',
+    call: () => cageMeshes.createCageMesh({ name: 'Cage', gender: 'male' }, { scope: 'private' }),
+    route: 'POST private/v1/cage-meshes',
+    body: { name: 'Cage', gender: 'male' },
+    answer: withData(CAGE),
+    service: 'privateCageMeshes',
+  },
+  {
+    name: 'updateCageMesh',
+    call: () => cageMeshes.updateCageMesh('c1', { bodyType: 'slim', modelUrl: null }),
+    route: 'PATCH v1/cage-meshes/c1',
+    body: { bodyType: 'slim', modelUrl: null },
+    answer: withData(CAGE),
+    service: 'cageMeshes',
+  },
+  // Tags.
+  {
+    name: 'listTags',
+    call: () => tags.listTags({ filter: { search: 'sum' }, limit: 5 }),
+    route: 'GET v1/tags?limit=5&search=sum',
+    answer: page(TAG_ROW),
+    result: page(TAG_ROW),
+    service: 'tags',
+  },
+  {
+    name: 'createTag',
+    call: () => tags.createTag('Summer'),
+    route: 'POST v1/tags',
+    body: { name: 'Summer' },
+    answer: withData({ id: 't1', name: 'Summer' }),
+    service: 'tags',
+  },
+  {
+    name: 'renameTag',
+    call: () => tags.renameTag('t 1', 'Winter'),
+    route: 'PUT v1/tags/t%201',
+    body: { name: 'Winter' },
+    answer: withData({ id: 't1', name: 'Winter' }),
+    service: 'tags',
+  },
+  {
+    name: 'deleteTag',
+    call: () => tags.deleteTag('t1'),
+    route: 'DELETE v1/tags/t1',
+    answer: withData({ id: 't1', name: 'Winter' }),
+    service: 'tags',
+  },
+  {
+    name: 'setTag',
+    call: () => tags.setTag('a 1', 't1'),
+    route: 'POST v1/tags/set-tag',
+    body: { assetId: 'a 1', tagId: 't1' },
+    answer: withData(ASSET),
+    service: 'tags',
+  },
+  {
+    name: 'removeTag',
+    call: () => tags.removeTag('a 1', 't1'),
+    route: 'POST v1/tags/remove-tag',
+    body: { assetId: 'a 1', tagId: 't1' },
+    answer: withData(ASSET),
+    service: 'tags',
+  },
+  // User assets.
+  {
+    name: 'listUserAssets',
+    call: () => userAssets.listUserAssets('u 2', { page: 1 }),
+    route: 'GET v1/user-assets/u%202?page=1',
+    answer: page(ASSET),
+    result: page(ASSET),
+    service: 'userAssets',
+  },
+  {
+    name: 'listUserAssets (private)',
+    call: () => userAssets.listUserAssets('u 2', {}, { scope: 'private' }),
+    route: 'GET private/v1/user-assets/u%202',
+    answer: page(ASSET),
+    result: page(ASSET),
+    service: 'privateUserAssets',
+  },
+  {
+    name: 'addUserAssets',
+    call: () => userAssets.addUserAssets('u 2', ['a 1']),
+    route: 'POST private/v1/user-assets/u%202',
+    body: { assetIds: ['a 1'] },
+    answer: withData(USER_ASSETS),
+    service: 'privateUserAssets',
+  },
+  {
+    name: 'removeUserAssets',
+    call: () => userAssets.removeUserAssets('u 2', ['a 1']),
+    route: 'DELETE private/v1/user-assets/u%202',
+    body: { assetIds: ['a 1'] },
+    answer: withData(USER_ASSETS),
+    service: 'privateUserAssets',
+  },
+];
+
+function serve(route: string, status: number, answer: unknown) {
+  const server = scriptedFetch({ [route]: () => jsonResponse(status, answer) });
+  configureHttp({ baseUrl: 'http://api.test/', fetch: server.fetch });
+  return server;
+}
+
+beforeEach(() => {
+  configureSession({
+    getTokens: () => ({ token: freshToken(), refreshToken: 'r', _id: 'u1', email: 'a@b.c' }),
+    onRefreshed: () => undefined,
+    onSessionInvalid: () => undefined,
+  });
+});
+
+afterEach(() => {
+  configureSession(null);
+});
+
+describe.each(CASES)('$name', ({ call, route, body, answer, result, service }) => {
+  it(`sends ${route} with its body and reads the answer`, async () => {
+    const server = serve(route, 200, answer);
+    const value = await call();
+    expect(server.calls).toHaveLength(1);
+    const [sent] = server.calls;
+    expect(`${sent?.method} ${sent?.path}`).toBe(route);
+    expect(sent?.body).toEqual(body);
+    expect(sent?.authorization).toMatch(/^Bearer /);
+    expect(value).toEqual(result ?? (answer as { data: unknown }).data);
+  });
+
+  it(`tags a failure with service '${service}'`, async () => {
+    serve(route, 409, { status: 409, code: 'ASSET_LOCKED', message: 'Locked' });
+    const error: unknown = await call().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 409, code: 'ASSET_LOCKED', message: 'Locked', service });
+  });
+});
+
+describe('exportApplicationAssets', () => {
+  it('downloads the file with the name the server gave it', async () => {
+    const server = scriptedFetch({
+      'GET v1/assets/export/app%201': () =>
+        new Response('{"assets":[]}', {
+          headers: {
+            'content-type': 'application/json',
+            'content-disposition': 'attachment; filename="summer-assets.json"',
+          },
+        }),
+    });
+    configureHttp({ baseUrl: 'http://api.test/', fetch: server.fetch });
+    const file = await assets.exportApplicationAssets('app 1');
+    expect(file.filename).toBe('summer-assets.json');
+    expect(await file.blob.text()).toBe('{"assets":[]}');
+  });
+
+  it('tags a failure with the assets service', async () => {
+    serve('GET private/v1/assets/export/x', 404, {
+      status: 404,
+      code: 'NOT_FOUND',
+      message: 'No application',
+    });
+    await expect(assets.exportApplicationAssets('x', { scope: 'private' })).rejects.toMatchObject({
+      status: 404,
+      service: 'assets',
+    });
+  });
+
+  it.each([
+    ['attachment; filename="a b.json"', 'a b.json'],
+    ["attachment; filename*=UTF-8''%C3%A9t%C3%A9.json", 'été.json'],
+    ['attachment; filename=plain.json', 'plain.json'],
+    [null, 'fallback.json'],
+    ['inline', 'fallback.json'],
+  ])('reads the file name of %s', (header, name) => {
+    expect(assets.filenameOf(header, 'fallback.json')).toBe(name);
+  });
+});

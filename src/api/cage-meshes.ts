@@ -1,0 +1,60 @@
+/**
+ * Cage mesh endpoints (spec §7 "Cage meshes and tags"). Public calls fail with
+ * `service: 'cageMeshes'`, the private create with `service: 'privateCageMeshes'`.
+ */
+import type { z } from 'zod/mini';
+import { apiBase, type ApiScope, type Page } from './assets';
+import { tagService } from './errors';
+import { apiList, apiRequest } from './http';
+import type { ListQuery } from './list-query';
+import { encodeListQuery } from './lists';
+import {
+  cageMeshCreateBodySchema,
+  cageMeshPatchBodySchema,
+  cageMeshSchema,
+  listResponseSchema,
+  type CageMesh,
+} from './schemas';
+
+export type CageMeshCreateBody = z.input<typeof cageMeshCreateBodySchema>;
+export type CageMeshPatchBody = z.input<typeof cageMeshPatchBodySchema>;
+
+const cageMeshesService = tagService('cageMeshes');
+const privateCageMeshesService = tagService('privateCageMeshes');
+const path = (id: string) => `v1/cage-meshes/${encodeURIComponent(id)}`;
+const cageMeshPageSchema = listResponseSchema(cageMeshSchema);
+
+/** One page of cage meshes. */
+export function listCageMeshes(list: ListQuery = {}): Promise<Page<CageMesh>> {
+  return cageMeshesService(() =>
+    apiList('v1/cage-meshes', cageMeshPageSchema, { searchParams: encodeListQuery(list) }),
+  );
+}
+
+/** One cage mesh. */
+export function getCageMesh(
+  id: string,
+  { signal }: { signal?: AbortSignal } = {},
+): Promise<CageMesh> {
+  return cageMeshesService(() =>
+    apiRequest(path(id), cageMeshSchema, signal === undefined ? {} : { signal }),
+  );
+}
+
+/** Creates a cage mesh under `v1/` or (scope `private`) `private/v1/`. */
+export function createCageMesh(
+  body: CageMeshCreateBody,
+  { scope = 'public' }: { scope?: ApiScope } = {},
+): Promise<CageMesh> {
+  const service = scope === 'private' ? privateCageMeshesService : cageMeshesService;
+  return service(() =>
+    apiRequest(`${apiBase(scope)}/cage-meshes`, cageMeshSchema, { method: 'post', json: body }),
+  );
+}
+
+/** Changes some fields of a cage mesh. */
+export function updateCageMesh(id: string, body: CageMeshPatchBody): Promise<CageMesh> {
+  return cageMeshesService(() =>
+    apiRequest(path(id), cageMeshSchema, { method: 'patch', json: body }),
+  );
+}

@@ -1,0 +1,79 @@
+/**
+ * Morph endpoints (spec §7 "Assets": morphed assets and their queue). They belong to the asset
+ * service, so every failure carries `service: 'assets'`. The queue's statuses are
+ * queued -> processing -> completed | failed (see morphStatusSchema).
+ */
+import { apiBase, type ApiScope, type Page } from './assets';
+import { tagService } from './errors';
+import { apiList, apiRequest } from './http';
+import type { ListQuery } from './list-query';
+import { encodeListQuery } from './lists';
+import {
+  listResponseSchema,
+  morphedAssetSchema,
+  morphGenerateResultSchema,
+  morphQueueEntrySchema,
+  morphStatusListSchema,
+  type MorphedAsset,
+  type MorphQueueEntry,
+  type MorphStatusList,
+} from './schemas';
+
+const assetsService = tagService('assets');
+const statusQuery = (ids: readonly string[]) => new URLSearchParams(ids.map((id) => ['ids', id]));
+
+/** Queues one morph job per body asset: the source asset fitted onto each body. */
+export function generateMorphedAssets(body: {
+  sourceAssetId: string;
+  bodyAssetIds: string[];
+}): Promise<MorphQueueEntry[]> {
+  return assetsService(() =>
+    apiRequest('v1/morphed-assets/generate', morphGenerateResultSchema, {
+      method: 'post',
+      json: body,
+    }),
+  );
+}
+
+/** The status of queue entries (`v1/morphed-asset-queue/status?ids=`); unknown ids are left out. */
+export function morphQueueStatus(
+  ids: readonly string[],
+  { scope, signal }: { scope?: ApiScope; signal?: AbortSignal } = {},
+): Promise<MorphStatusList> {
+  return assetsService(() =>
+    apiRequest(`${apiBase(scope)}/morphed-asset-queue/status`, morphStatusListSchema, {
+      searchParams: statusQuery(ids),
+      ...(signal === undefined ? {} : { signal }),
+    }),
+  );
+}
+
+/** One page of the morph queue. */
+export function listMorphQueue(
+  list: ListQuery = {},
+  { scope }: { scope?: ApiScope } = {},
+): Promise<Page<MorphQueueEntry>> {
+  return assetsService(() =>
+    apiList(`${apiBase(scope)}/morphed-asset-queue`, listResponseSchema(morphQueueEntrySchema), {
+      searchParams: encodeListQuery(list),
+    }),
+  );
+}
+
+/** The generation status of queue entries, as the private morphed-assets service reports it. */
+export function morphedAssetsStatus(ids: readonly string[]): Promise<MorphStatusList> {
+  return assetsService(() =>
+    apiRequest('private/v1/morphed-assets/status', morphStatusListSchema, {
+      searchParams: statusQuery(ids),
+    }),
+  );
+}
+
+/** One page of morphed assets (private). */
+export function listMorphedAssets(list: ListQuery = {}): Promise<Page<MorphedAsset>> {
+  return assetsService(() =>
+    apiList('private/v1/morphed-assets', listResponseSchema(morphedAssetSchema), {
+      searchParams: encodeListQuery(list),
+    }),
+  );
+}

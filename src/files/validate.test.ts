@@ -1,0 +1,243 @@
+import { describe, expect, it } from 'vitest';
+import { readImageHeader } from './image-header';
+import { ihdrChunk, pngChunk, pngFile } from './png-writer';
+import { MB, UPLOAD_RULES, type UploadRule } from './rules';
+import {
+  AVATARS,
+  CountingBlob,
+  fixtureBlob,
+  fixtureBytes,
+  fixtureNames,
+  iccpChunk,
+  jpegFile,
+  NodeBlob,
+  PNG_SUITE,
+  withChunksAfterIhdr,
+} from './test-fixtures';
+import { checkDropRules, checkImageRules, formatBytes, validateFileContent } from './validate';
+
+const { icon, texture, model, source } = UPLOAD_RULES;
+
+/** Bytes that are not an ICC profile, so the iCCP chunk's own name is the colour space. */
+const NOT_A_PROFILE = new TextEncoder().encode('profile data');
+
+/** A structurally sound PNG with the given header, an optional named profile and `idat` bytes. */
+function syntheticPng(options: {
+  width: number;
+  height: number;
+  colorType: number;
+  bitDepth: number;
+  profile?: string;
+  idat?: Uint8Array;
+}) {
+  const { profile, idat = new Uint8Array(16) } = options;
+  return pngFile([
+    ihdrChunk(options),
+    ...(profile ? [iccpChunk(profile, NOT_A_PROFILE)] : []),
+    pngChunk('IDAT', idat),
+    pngChunk('IEND'),
+  ]);
+}
+
+describe('formatBytes', () => {
+  it('writes sizes with MB = 1024 × 1024 bytes', () => {
+    expect(formatBytes(5 * MB)).toBe('5 MB');
+    expect(formatBytes(20 * MB)).toBe('20 MB');
+    expect(formatBytes(67)).toBe('67 B');
+    expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatBytes(7.25 * MB)).toBe('7.3 MB');
+  });
+});
+
+describe('checkDropRules', () => {
+  it('accepts by extension or MIME type, as the drop area does', () => {
+    expect(checkDropRules({ name: 'icon.PNG', type: '', size: 1000 }, icon)).toBeNull();
+    expect(checkDropRules({ name: 'blob', type: 'image/png', size: 1000 }, icon)).toBeNull();
+    expect(checkDropRules({ name: 'avatar.glb', type: '', size: 1000 }, model)).toBeNull();
+  });
+
+  it('reports the wrong type, then too small, then too large', () => {
+    expect(checkDropRules({ name: 'photo.jpg', type: 'image/jpeg', size: 1 }, icon)).toMatchObject({
+      key: 'fileInput.wrongType',
+      values: { accepted: '.png' },
+    });
+    expect(checkDropRules({ name: 'tiny.png', type: 'image/png', size: 10 }, icon)).toEqual({
+      key: 'fileInput.tooSmall',
+      values: { min: '67 B', size: '10 B' },
+    });
+    expect(checkDropRules({ name: 'big.png', type: 'image/png', size: 6 * MB }, icon)).toEqual({
+      key: 'fileInput.tooLarge',
+      values: { max: '5 MB', size: '6 MB' },
+    });
+    expect(checkDropRules({ name: 'big.psd', type: '', size: 21 * MB }, source)).toMatchObject({
+      values: { max: '20 MB' },
+    });
+  });
+});
+
+describe('validateFileContent: the spec §5 rule order, first failure wins', () => {
+  const rule: UploadRule = {
+    ...icon,
+    validation: {
+      maxImageDimensions: { width: 1024, height: 512 },
+      colorType: 'rgba',
+      bitDepth: 8,
+      colorSpace: 'sRGB',
+    },
+  };
+  const rows: [title: string, png: Parameters<typeof syntheticPng>[0], expected: unknown][] = [
+    [
+      'too wide (and every other rule broken): size',
+      { width: 1025, height: 10, colorType: 2, bitDepth: 16, profile: 'Adobe RGB (1998)' },
+      {
+        key: 'fileInput.imageSizeTooLarge',
+        values: { width: 1024, height: 512, actualWidth: 1025, actualHeight: 10 },
+      },
+    ],
+    [
+      'too tall only: size',
+      { width: 10, height: 513, colorType: 6, bitDepth: 8 },
+      { key: 'fileInput.imageSizeTooLarge' },
+    ],
+    [
+      'right size, wrong colour type, bit depth and profile: colour type',
+      { width: 1024, height: 512, colorType: 2, bitDepth: 16, profile: 'Adobe RGB (1998)' },
+      { key: 'fileInput.wrongColorType', values: { expected: 'rgba', actual: 'rgb' } },
+    ],
+    [
+      'wrong bit depth and profile: bit depth',
+      { width: 16, height: 16, colorType: 6, bitDepth: 16, profile: 'Adobe RGB (1998)' },
+      { key: 'fileInput.wrongBitDepth', values: { expected: 8, actual: 16 } },
+    ],
+    [
+      'wrong profile only: colour space',
+      { width: 16, height: 16, colorType: 6, bitDepth: 8, profile: 'Adobe RGB (1998)' },
+      {
+        key: 'fileInput.wrongColorSpace',
+        values: { expected: 'sRGB', actual: 'Adobe RGB (1998)' },
+      },
+    ],
+    [
+      'an sRGB-named profile: passes',
+      { width: 16, height: 16, colorType: 6, bitDepth: 8, profile: 'sRGB IEC61966-2.1' },
+      null,
+    ],
+    ['no profile: passes', { width: 1024, height: 512, colorType: 6, bitDepth: 8 }, null],
+  ];
+
+  it.each(rows)('%s', async (_, png, expected) => {
+    const result = await validateFileContent(new NodeBlob([syntheticPng(png)]), rule);
+
+    expect(result).toEqual(expected === null ? null : expect.objectContaining(expected));
+  });
+
+  it('rules without options check nothing past the structure', () => {
+    const header = { width: 9999, height: 9999, colorType: 'cmyk', bitDepth: 12 } as const;
+
+    expect(checkImageRules({ ...header, format: 'jpeg', colorSpace: 'Lab' })).toBeNull();
+  });
+});
+
+describe('validateFileContent: the icon rule on PngSuite', () => {
+  const suite = (name: string) => fixtureBlob(PNG_SUITE, name);
+
+  it('passes an 8-bit RGBA PNG, with no profile, an sRGB chunk or an iCCP named sRGB', async () => {
+    expect(await validateFileContent(suite('basn6a08.png'), icon)).toBeNull();
+    const srgbChunk = withChunksAfterIhdr('basn6a08.png', pngChunk('sRGB', Uint8Array.of(0)));
+    expect(await validateFileContent(srgbChunk, icon)).toBeNull();
+    const srgbProfile = withChunksAfterIhdr('basn6a08.png', iccpChunk('sRGB', NOT_A_PROFILE));
+    expect(await validateFileContent(srgbProfile, icon)).toBeNull();
+  });
+
+  it('refuses RGB, 16 bits and an Adobe RGB profile', async () => {
+    expect(await validateFileContent(suite('basn2c08.png'), icon)).toEqual({
+      key: 'fileInput.wrongColorType',
+      values: { expected: 'rgba', actual: 'rgb' },
+    });
+    expect(await validateFileContent(suite('basn6a16.png'), icon)).toEqual({
+      key: 'fileInput.wrongBitDepth',
+      values: { expected: 8, actual: 16 },
+    });
+    const adobe = withChunksAfterIhdr('basn6a08.png', iccpChunk('Adobe RGB (1998)', NOT_A_PROFILE));
+    expect(await validateFileContent(adobe, icon)).toEqual({
+      key: 'fileInput.wrongColorSpace',
+      values: { expected: 'sRGB', actual: 'Adobe RGB (1998)' },
+    });
+  });
+
+  it.each(fixtureNames(PNG_SUITE, '.png').filter((name) => name.startsWith('x')))(
+    '%s is refused as damaged, with a reason',
+    async (name) => {
+      expect(await validateFileContent(suite(name), texture)).toEqual({
+        key: 'fileInput.corrupt',
+        detail: expect.stringMatching(/\w{4}/) as string,
+      });
+    },
+  );
+});
+
+describe('validateFileContent: types by content', () => {
+  it('refuses a JPEG named .png as the wrong type', async () => {
+    const jpeg = jpegFile({ width: 64, height: 64 });
+
+    expect(await validateFileContent(Object.assign(jpeg, { name: 'icon.png' }), icon)).toEqual({
+      key: 'fileInput.wrongType',
+      values: { accepted: '.png' },
+      detail: 'icon.png contains image/jpeg',
+    });
+  });
+
+  it('applies the texture rule to JPEGs', async () => {
+    expect(await validateFileContent(jpegFile({ width: 2048, height: 2048 }), texture)).toBeNull();
+    expect(await validateFileContent(jpegFile({ width: 2049, height: 8 }), texture)).toMatchObject({
+      key: 'fileInput.imageSizeTooLarge',
+    });
+  });
+
+  it('passes every avatar as a model and refuses a PNG renamed .glb or a cut model', async () => {
+    for (const name of fixtureNames(AVATARS, '.glb')) {
+      expect(await validateFileContent(fixtureBlob(AVATARS, name), model)).toBeNull();
+    }
+    expect(await validateFileContent(fixtureBlob(PNG_SUITE, 'basn6a08.png'), model)).toMatchObject({
+      key: 'fileInput.wrongType',
+      values: { accepted: '.glb' },
+    });
+    const cut = fixtureBytes(AVATARS, 'maleIdle.glb').subarray(0, 100_000);
+    expect(await validateFileContent(new NodeBlob([cut]), model)).toMatchObject({
+      key: 'fileInput.corrupt',
+    });
+  });
+});
+
+describe('a 50 MB PNG', () => {
+  const png = syntheticPng({
+    width: 8000,
+    height: 6000,
+    colorType: 6,
+    bitDepth: 8,
+    idat: new Uint8Array(50 * MB),
+  });
+  const file = () => new CountingBlob([png]);
+
+  it('has its header rules checked from fewer than 64 KiB, well under 50 ms', async () => {
+    const blob = file();
+    const started = performance.now();
+
+    const result = await readImageHeader(blob);
+    const error = result.ok ? checkImageRules(result.header, texture.validation) : result.error;
+
+    expect(performance.now() - started).toBeLessThan(50);
+    expect(error).toMatchObject({ key: 'fileInput.imageSizeTooLarge' });
+    expect(blob.bytesRead).toBeLessThan(64 * 1024);
+  });
+
+  it('is read once, in 1 MiB pieces, by the full content check', async () => {
+    const blob = file();
+
+    expect(await validateFileContent(blob, texture)).toMatchObject({
+      key: 'fileInput.imageSizeTooLarge',
+    });
+    expect(blob.bytesRead).toBeLessThan(blob.size + 64 * 1024);
+    expect(blob.slices).toBeLessThan(60);
+  });
+});

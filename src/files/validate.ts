@@ -1,0 +1,192 @@
+/**
+ * Upload validation shared by the upload control and the server (spec §5 file rules, §8 file
+ * errors). Two stages:
+ * - checkDropRules: what the drop area enforces from the file's name, type and size alone.
+ * - validateFileContent: what the bytes say: the sniffed type, the structure (GLB, PSD, PNG,
+ *   JPEG headers and PNG chunk checksums) and then the image rules in the spec's order.
+ * Both return the first failure as a FileError whose key is a translation key and whose
+ * values fill the translation's placeholders.
+ */
+import { readBytes, unreadable, type ByteSource } from './bytes';
+import { checkGlbHeader, checkPsdHeader } from './glb';
+import { isDamagedPngSignature, readImageHeader, type ImageHeader } from './image-header';
+import { checkPngIntegrity } from './png-integrity';
+import type { FileValidationOptions, UploadRule } from './rules';
+import { sniffContentType, SNIFF_BYTES } from './sniff';
+
+export type FileErrorKey =
+  /** values: width, height (the maximum), actualWidth, actualHeight. */
+  | 'fileInput.imageSizeTooLarge'
+  /** values: expected, actual (colour type names, e.g. 'rgba', 'rgb'). */
+  | 'fileInput.wrongColorType'
+  /** values: expected, actual (bits per channel). */
+  | 'fileInput.wrongBitDepth'
+  /** values: expected, actual (colour profile names). */
+  | 'fileInput.wrongColorSpace'
+  /** No values; `detail` says what is damaged. */
+  | 'fileInput.corrupt'
+  /** values: accepted (extensions, e.g. '.png, .jpg'). */
+  | 'fileInput.wrongType'
+  /** values: max, size (formatted, e.g. '5 MB'). */
+  | 'fileInput.tooLarge'
+  /** values: min, size (formatted, e.g. '67 B'). */
+  | 'fileInput.tooSmall'
+  /** No values; `detail` says why. */
+  | 'fileInput.notGlb';
+
+export interface FileError {
+  key: FileErrorKey;
+  /** Interpolation values of the translation, e.g. `{ max: '5 MB', size: '7.2 MB' }`. */
+  values?: Record<string, string | number>;
+  /** A plain-English explanation for logs, server responses and tooltips. */
+  detail?: string;
+}
+
+/** A byte count for people, with MB = 1024 × 1024 bytes as the spec counts: '5 MB', '1.5 KB'. */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB'] as const;
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${unit === 0 ? value : Math.round(value * 10) / 10} ${units[unit]}`;
+}
+
+/** The extensions a rule accepts, for messages: '.png, .jpg, .jpeg'. */
+const acceptedExtensions = (rule: UploadRule) => Object.values(rule.accept).flat().join(', ');
+
+const wrongType = (rule: UploadRule, detail: string): FileError => ({
+  key: 'fileInput.wrongType',
+  values: { accepted: acceptedExtensions(rule) },
+  detail,
+});
+
+/**
+ * The drop area's checks (type by extension or MIME type as react-dropzone matches them,
+ * then minimum and maximum size), for callers without a drop area such as the server.
+ */
+export function checkDropRules(
+  file: { name?: string; type?: string; size: number },
+  rule: UploadRule,
+): FileError | null {
+  const name = file.name?.toLowerCase() ?? '';
+  const typeAccepted = Object.entries(rule.accept).some(
+    ([mime, extensions]) => file.type === mime || extensions.some((ext) => name.endsWith(ext)),
+  );
+  if (!typeAccepted) {
+    return wrongType(
+      rule,
+      `${file.name ?? 'The file'} (${file.type || 'no type'}) is not accepted`,
+    );
+  }
+  if (file.size < rule.minSize) {
+    return {
+      key: 'fileInput.tooSmall',
+      values: { min: formatBytes(rule.minSize), size: formatBytes(file.size) },
+    };
+  }
+  if (file.size > rule.maxSize) {
+    return {
+      key: 'fileInput.tooLarge',
+      values: { max: formatBytes(rule.maxSize), size: formatBytes(file.size) },
+    };
+  }
+  return null;
+}
+
+/**
+ * Whether a profile name satisfies a required colour space: ignoring case, spaces and
+ * punctuation, the name contains the required one. So 'sRGB IEC61966-2.1', 'sRGB built-in'
+ * and 'sRGB2014' count as sRGB; 'Adobe RGB (1998)' and 'Display P3' do not.
+ */
+export function colorSpaceMatches(actual: string, required: string): boolean {
+  const normalize = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return normalize(actual).includes(normalize(required));
+}
+
+/**
+ * The spec's image rules in order, first failure wins: size (width or height above the
+ * maximum), colour type, bit depth, colour space (only when the image names a profile).
+ */
+export function checkImageRules(
+  header: ImageHeader,
+  options: FileValidationOptions = {},
+): FileError | null {
+  const { maxImageDimensions: max, colorType, bitDepth, colorSpace } = options;
+  if (max && (header.width > max.width || header.height > max.height)) {
+    return {
+      key: 'fileInput.imageSizeTooLarge',
+      values: {
+        width: max.width,
+        height: max.height,
+        actualWidth: header.width,
+        actualHeight: header.height,
+      },
+    };
+  }
+  if (colorType !== undefined && header.colorType !== colorType) {
+    return {
+      key: 'fileInput.wrongColorType',
+      values: { expected: colorType, actual: header.colorType },
+    };
+  }
+  if (bitDepth !== undefined && header.bitDepth !== bitDepth) {
+    return {
+      key: 'fileInput.wrongBitDepth',
+      values: { expected: bitDepth, actual: header.bitDepth },
+    };
+  }
+  if (
+    colorSpace !== undefined &&
+    header.colorSpace !== null &&
+    !colorSpaceMatches(header.colorSpace, colorSpace)
+  ) {
+    return {
+      key: 'fileInput.wrongColorSpace',
+      values: { expected: colorSpace, actual: header.colorSpace },
+    };
+  }
+  return null;
+}
+
+/**
+ * The content checks after the drop area accepted a file: its sniffed type must be one the
+ * rule accepts (a .png holding a JPEG is the wrong type), its structure must be sound, then
+ * checkImageRules. Images are read by header, plus one checksum pass over a PNG's chunks.
+ */
+export async function validateFileContent(
+  file: ByteSource & { name?: string },
+  rule: UploadRule,
+): Promise<FileError | null> {
+  let head: Uint8Array;
+  try {
+    head = await readBytes(file, 0, SNIFF_BYTES);
+  } catch (error) {
+    return unreadable(error);
+  }
+  const sniffed = sniffContentType(head);
+  // A PNG whose signature was damaged is reported as damaged, not as some other type.
+  const damagedPng = rule.accept['image/png'] !== undefined && isDamagedPngSignature(head);
+  if (rule.accept[sniffed] === undefined && !damagedPng) {
+    return wrongType(rule, `${file.name ?? 'The file'} contains ${sniffed}`);
+  }
+  switch (sniffed) {
+    case 'model/gltf-binary':
+      return checkGlbHeader(file);
+    case 'image/vnd.adobe.photoshop':
+      return checkPsdHeader(file);
+    case 'model/fbx':
+      return null;
+    default: {
+      const result = await readImageHeader(file);
+      if (!result.ok) return result.error;
+      if (result.header.format === 'png') {
+        const damage = await checkPngIntegrity(file);
+        if (damage) return damage;
+      }
+      return checkImageRules(result.header, rule.validation);
+    }
+  }
+}

@@ -1,0 +1,262 @@
+/**
+ * Saving an entity form with file fields (assets and cage meshes): every newly chosen file is
+ * uploaded first, one at a time with its progress, then the entity is created or patched with
+ * the stored addresses (form naming rule: field X's file becomes `XUrl`). A failure keeps the
+ * request, so RETRY resumes where it stopped: files already stored are not sent again.
+ */
+import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { createAsset, createAssetFromTemplate, updateAsset, type ApiScope } from '../api/assets';
+import { createCageMesh, updateCageMesh, type CageMeshCreateBody } from '../api/cage-meshes';
+import { toApiError, type ApiErrorInfo } from '../api/errors';
+import type { AssetCreateBody, UploadKind, UploadResult } from '../api/schemas';
+import { uploadFile } from '../api/uploads';
+
+/** What is saved: a new or existing asset (possibly from a template) or cage mesh. */
+export type SaveTarget =
+  | { entity: 'asset'; id?: string; templateId?: string; scope?: ApiScope }
+  | { entity: 'cageMesh'; id?: string; scope?: ApiScope };
+
+/** One file field with a newly chosen file. */
+export interface PendingFile {
+  /** The form field X; its stored address goes to `XUrl`. */
+  field: string;
+  kind: UploadKind;
+  file: File;
+}
+
+export interface SaveRequest {
+  target: SaveTarget;
+  /** The body without the new files' addresses (kept addresses and cleared ones included). */
+  values: Record<string, unknown>;
+  files: PendingFile[];
+}
+
+/** A file of this editor that the server already stores. */
+export interface StoredFile {
+  field: string;
+  file: File;
+  url: string;
+}
+
+/** An entity as the save answers it; only the id is read here. */
+export interface SavedEntity {
+  id: string;
+}
+
+export interface AssetEditorContext {
+  request: SaveRequest | null;
+  stored: StoredFile[];
+  /** Upload progress per field, 0 to 1. */
+  progress: Record<string, number>;
+  error: ApiErrorInfo | null;
+  /** Which step failed, for the message. */
+  failedStep: 'upload' | 'save' | null;
+  saved: SavedEntity | null;
+}
+
+export type AssetEditorEvent =
+  | { type: 'SAVE'; request: SaveRequest }
+  | { type: 'RETRY' }
+  | { type: 'UPLOAD_PROGRESS'; field: string; fraction: number };
+
+export type AssetEditorEmitted = { type: 'SAVED'; entity: SavedEntity };
+
+export interface UploadInput {
+  kind: UploadKind;
+  file: File;
+  onProgress: (fraction: number) => void;
+}
+
+export interface SaveInput {
+  target: SaveTarget;
+  body: Record<string, unknown>;
+}
+
+/** `icon` -> `iconUrl`. */
+export const urlField = (field: string) => `${field}Url`;
+
+const storedUrl = (stored: readonly StoredFile[], pending: PendingFile) =>
+  stored.find((entry) => entry.field === pending.field && entry.file === pending.file)?.url;
+
+/** The first file of the request that is not stored yet. */
+export function nextUpload(context: AssetEditorContext): PendingFile | undefined {
+  return context.request?.files.find((pending) => storedUrl(context.stored, pending) === undefined);
+}
+
+/** The request body with every new file's stored address under `XUrl`. */
+export function bodyOf(request: SaveRequest, stored: readonly StoredFile[]) {
+  const body: Record<string, unknown> = { ...request.values };
+  for (const pending of request.files) body[urlField(pending.field)] = storedUrl(stored, pending);
+  return body;
+}
+
+/** Creates or patches the target with the API of its entity. */
+async function saveEntity({ target, body }: SaveInput): Promise<SavedEntity> {
+  const scope = target.scope === undefined ? {} : { scope: target.scope };
+  if (target.entity === 'cageMesh') {
+    return target.id
+      ? updateCageMesh(target.id, body)
+      : createCageMesh(body as CageMeshCreateBody, scope);
+  }
+  if (target.id) return updateAsset(target.id, body, scope);
+  if (target.templateId) {
+    // The template call copies the template; the form's own values are then applied on top.
+    const name = typeof body.name === 'string' ? body.name : undefined;
+    const copy = await createAssetFromTemplate({
+      templateId: target.templateId,
+      ...(name === undefined ? {} : { name }),
+    });
+    return updateAsset(copy.id, body, { scope: 'private' });
+  }
+  return createAsset(body as AssetCreateBody, scope);
+}
+
+export const assetEditorMachine = setup({
+  types: {
+    context: {} as AssetEditorContext,
+    events: {} as AssetEditorEvent,
+    emitted: {} as AssetEditorEmitted,
+  },
+  actors: {
+    upload: fromPromise<UploadResult, UploadInput>(({ input, signal }) =>
+      uploadFile(input.kind, input.file, {
+        signal,
+        onProgress: ({ fraction }) => input.onProgress(fraction),
+      }),
+    ),
+    save: fromPromise<SavedEntity, SaveInput>(({ input }) => saveEntity(input)),
+  },
+  actions: {
+    start: assign(({ context, event }) => {
+      assertEvent(event, 'SAVE');
+      // Stored files stay known for as long as the form holds them.
+      const files = new Set(event.request.files.map((pending) => pending.file));
+      return {
+        request: event.request,
+        stored: context.stored.filter((entry) => files.has(entry.file)),
+        progress: {},
+        error: null,
+        failedStep: null,
+      };
+    }),
+    clearError: assign({ error: null, failedStep: null }),
+    setProgress: assign(({ context, event }) => {
+      assertEvent(event, 'UPLOAD_PROGRESS');
+      return { progress: { ...context.progress, [event.field]: event.fraction } };
+    }),
+    storeUpload: assign(({ context }, params: { url: string }) => {
+      const pending = nextUpload(context);
+      if (!pending) return {};
+      return {
+        stored: [...context.stored, { field: pending.field, file: pending.file, url: params.url }],
+        progress: { ...context.progress, [pending.field]: 1 },
+      };
+    }),
+    fail: assign((_, params: { error: unknown; step: 'upload' | 'save' }) => ({
+      error: toApiError(params.error).toJSON(),
+      failedStep: params.step,
+    })),
+    keepSaved: assign((_, params: { entity: SavedEntity }) => ({ saved: params.entity })),
+    // A saved entity now carries the files: the next save starts from the form's new state.
+    forgetRequest: assign({ request: null, stored: [], progress: {} }),
+    emitSaved: emit((_, params: { entity: SavedEntity }) => ({
+      type: 'SAVED' as const,
+      entity: params.entity,
+    })),
+  },
+  guards: {
+    hasUpload: ({ context }) => nextUpload(context) !== undefined,
+  },
+}).createMachine({
+  id: 'assetEditor',
+  context: {
+    request: null,
+    stored: [],
+    progress: {},
+    error: null,
+    failedStep: null,
+    saved: null,
+  },
+  initial: 'idle',
+  states: {
+    idle: {
+      on: { SAVE: { target: 'working', actions: 'start' } },
+    },
+    working: {
+      initial: 'next',
+      on: { UPLOAD_PROGRESS: { actions: 'setProgress' } },
+      states: {
+        next: { always: [{ guard: 'hasUpload', target: 'uploading' }, { target: 'saving' }] },
+        uploading: {
+          invoke: {
+            src: 'upload',
+            input: ({ context, self }): UploadInput => {
+              const pending = nextUpload(context)!;
+              return {
+                kind: pending.kind,
+                file: pending.file,
+                onProgress: (fraction) =>
+                  self.send({ type: 'UPLOAD_PROGRESS', field: pending.field, fraction }),
+              };
+            },
+            onDone: {
+              target: 'next',
+              actions: { type: 'storeUpload', params: ({ event }) => ({ url: event.output.url }) },
+            },
+            onError: {
+              target: '#assetEditor.failed',
+              actions: {
+                type: 'fail',
+                params: ({ event }) => ({ error: event.error, step: 'upload' as const }),
+              },
+            },
+          },
+        },
+        saving: {
+          invoke: {
+            src: 'save',
+            input: ({ context }): SaveInput => ({
+              target: context.request!.target,
+              body: bodyOf(context.request!, context.stored),
+            }),
+            onDone: {
+              target: '#assetEditor.saved',
+              actions: [
+                { type: 'keepSaved', params: ({ event }) => ({ entity: event.output }) },
+                'forgetRequest',
+                { type: 'emitSaved', params: ({ event }) => ({ entity: event.output }) },
+              ],
+            },
+            onError: {
+              target: '#assetEditor.failed',
+              actions: {
+                type: 'fail',
+                params: ({ event }) => ({ error: event.error, step: 'save' as const }),
+              },
+            },
+          },
+        },
+      },
+    },
+    saved: {
+      on: { SAVE: { target: 'working', actions: 'start' } },
+    },
+    failed: {
+      on: {
+        RETRY: { target: 'working', actions: 'clearError' },
+        SAVE: { target: 'working', actions: 'start' },
+      },
+    },
+  },
+});
+
+export type AssetEditorMachine = typeof assetEditorMachine;
+export type AssetEditorSnapshot = SnapshotFrom<AssetEditorMachine>;
+
+export const selectIsSaving = (snapshot: AssetEditorSnapshot) => snapshot.matches('working');
+export const selectIsUploading = (snapshot: AssetEditorSnapshot) =>
+  snapshot.matches({ working: 'uploading' });
+export const selectIsSaved = (snapshot: AssetEditorSnapshot) => snapshot.matches('saved');
+export const selectProgress = (snapshot: AssetEditorSnapshot) => snapshot.context.progress;
+export const selectError = (snapshot: AssetEditorSnapshot) => snapshot.context.error;
+export const selectFailedStep = (snapshot: AssetEditorSnapshot) => snapshot.context.failedStep;

@@ -1,0 +1,293 @@
+/**
+ * One file upload field (spec §4 "File upload control", §5 file rules and drop area, §8 file
+ * errors). Empty (highlighted while a drag is over it), validating (the file's header checked
+ * by the `validateFile` actor; a newer selection cancels it), chosen (a valid file, or the
+ * stored address of the current one), or invalid (the last selection's error, with the upload
+ * prompt still offered). Every outcome the form must store is emitted as CHANGED.
+ */
+import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { track } from '../api/analytics';
+import type { UploadKind } from '../api/schemas';
+import { UPLOAD_RULES, type UploadRule } from '../files/rules';
+import {
+  checkDropRules,
+  validateFileContent,
+  type FileError,
+  type FileErrorKey,
+} from '../files/validate';
+
+/** react-dropzone's rejection codes (the values of its `ErrorCode`). */
+export type DropRejectionCode =
+  'file-invalid-type' | 'file-too-large' | 'file-too-small' | 'too-many-files';
+
+export interface UploadInput {
+  kind: UploadKind;
+  /** The form's XFile: validated on start without marking the field touched. */
+  file?: File | null;
+  /** The form's XUrl: a stored file counts as chosen. */
+  url?: string | null;
+}
+
+export interface UploadContext {
+  kind: UploadKind;
+  rule: UploadRule;
+  /** The last file chosen, valid or not (the invalid one stays so the form can report it). */
+  file: File | null;
+  url: string | null;
+  error: FileError | null;
+  /** The user chose or removed a file: errors show from now on (spec §5). */
+  touched: boolean;
+}
+
+export type UploadEvent =
+  | { type: 'DRAG_ENTER' }
+  | { type: 'DRAG_LEAVE' }
+  /** A file the drop area accepted (dropped or picked in the file dialog). */
+  | { type: 'SELECT'; file: File }
+  /** A file the drop area refused, with its rejection codes. */
+  | { type: 'REJECT'; file: File; codes: readonly string[] }
+  | { type: 'REMOVE' }
+  /** The form's value changed from outside (reset, a loaded record): adopted, not tracked. */
+  | { type: 'SYNC'; file: File | null; url: string | null };
+
+/** The value the form stores: the file (null once removed) and its error. */
+export type UploadEmitted = { type: 'CHANGED'; file: File | null; error: FileError | null };
+
+export interface ValidateFileInput {
+  file: File;
+  rule: UploadRule;
+}
+
+const CODE_KEYS: Partial<Record<string, FileErrorKey>> = {
+  'file-invalid-type': 'fileInput.wrongType',
+  'file-too-large': 'fileInput.tooLarge',
+  'file-too-small': 'fileInput.tooSmall',
+} satisfies Partial<Record<DropRejectionCode, FileErrorKey>>;
+
+/**
+ * The drop area's verdict as a file error, or null when its only complaint is "too many
+ * files". react-dropzone and checkDropRules apply the same rules in the same order (type, then
+ * size), so checkDropRules supplies the error with the values its message needs.
+ */
+export function dropRejectionError(
+  file: File,
+  codes: readonly string[],
+  rule: UploadRule,
+): FileError | null {
+  const key = codes.map((code) => CODE_KEYS[code]).find((found) => found !== undefined);
+  if (key === undefined) return null;
+  return (
+    checkDropRules(file, rule) ?? {
+      key,
+      detail: `Refused by the drop area (${codes.join(', ')})`,
+    }
+  );
+}
+
+/** The name shown for a stored file: the last path segment of its address. */
+export function fileNameOfUrl(url: string): string {
+  const path = url.split(/[?#]/, 1)[0] ?? '';
+  const segment = path.replace(/\/+$/, '').split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(segment) || url;
+  } catch {
+    return segment || url;
+  }
+}
+
+const errorOf = (error: unknown): FileError => ({
+  key: 'fileInput.corrupt',
+  detail: error instanceof Error ? error.message : String(error),
+});
+
+export const uploadMachine = setup({
+  types: {
+    context: {} as UploadContext,
+    events: {} as UploadEvent,
+    input: {} as UploadInput,
+    emitted: {} as UploadEmitted,
+  },
+  actors: {
+    /** The size and type rules, then the header rules (spec §5); null when the file passes. */
+    validateFile: fromPromise<FileError | null, ValidateFileInput>(
+      async ({ input }) =>
+        checkDropRules(input.file, input.rule) ??
+        (await validateFileContent(input.file, input.rule)),
+    ),
+  },
+  actions: {
+    choose: assign(({ event }) => {
+      assertEvent(event, ['SELECT', 'REJECT']);
+      return { file: event.file, error: null, touched: true };
+    }),
+    reject: assign(({ context, event }) => {
+      assertEvent(event, 'REJECT');
+      return { error: dropRejectionError(event.file, event.codes, context.rule) };
+    }),
+    takeResult: assign((_, params: { error: FileError | null }) => ({ error: params.error })),
+    adopt: assign(({ event }) => {
+      assertEvent(event, 'SYNC');
+      return { file: event.file, url: event.url, error: null };
+    }),
+    clear: assign({ file: null, url: null, error: null, touched: true }),
+    emitChanged: emit(({ context }) => ({
+      type: 'CHANGED' as const,
+      file: context.file,
+      error: context.error,
+    })),
+    // Spec §4 analytics: the kind, size and error key only, never a name or content.
+    trackSelected: ({ context }) => {
+      track('file selected', { kind: context.kind, size: context.file?.size ?? 0 });
+    },
+    trackError: ({ context }) => {
+      track('file error', {
+        kind: context.kind,
+        size: context.file?.size ?? 0,
+        error: context.error?.key ?? null,
+      });
+    },
+    trackRemoved: ({ context }) => {
+      track('file removed', { kind: context.kind });
+    },
+  },
+  guards: {
+    /** The check found nothing wrong. */
+    passed: (_, params: { error: FileError | null }) => params.error === null,
+    hasFile: ({ context }) => context.file !== null,
+    hasUrl: ({ context }) => context.url !== null,
+    hasValue: ({ context }) =>
+      context.file !== null || context.url !== null || context.error !== null,
+    /**
+     * Only "too many files": the file is taken as the selection. (react-dropzone 19 already
+     * accepts the first file and refuses just the surplus; older versions refuse the batch.)
+     */
+    onlyTooMany: ({ event }) => {
+      assertEvent(event, 'REJECT');
+      return !event.codes.some((code) => CODE_KEYS[code] !== undefined);
+    },
+    differs: ({ context, event }) => {
+      assertEvent(event, 'SYNC');
+      return event.file !== context.file || event.url !== context.url;
+    },
+  },
+}).createMachine({
+  id: 'upload',
+  context: ({ input }) => ({
+    kind: input.kind,
+    rule: UPLOAD_RULES[input.kind],
+    file: input.file ?? null,
+    url: input.url ?? null,
+    error: null,
+    touched: false,
+  }),
+  initial: 'init',
+  on: {
+    // A newer selection re-enters validating: the older check is stopped and its answer dropped.
+    SELECT: { target: '.validating', reenter: true, actions: ['choose', 'trackSelected'] },
+    REJECT: [
+      {
+        guard: 'onlyTooMany',
+        target: '.validating',
+        reenter: true,
+        actions: ['choose', 'trackSelected'],
+      },
+      {
+        target: '.invalid',
+        actions: ['choose', 'trackSelected', 'reject', 'trackError', 'emitChanged'],
+      },
+    ],
+    REMOVE: {
+      guard: 'hasValue',
+      target: '.empty',
+      actions: ['clear', 'trackRemoved', 'emitChanged'],
+    },
+    SYNC: { guard: 'differs', target: '.init', actions: 'adopt' },
+  },
+  states: {
+    /** Shows what the form holds: a file is checked first, a stored address is chosen. */
+    init: {
+      always: [
+        { guard: 'hasFile', target: 'validating' },
+        { guard: 'hasUrl', target: 'chosen' },
+        { target: 'empty' },
+      ],
+    },
+    /** The upload prompt; highlighted while a drag is over the drop area. */
+    empty: {
+      initial: 'idle',
+      states: {
+        idle: { on: { DRAG_ENTER: 'dragging' } },
+        dragging: { on: { DRAG_LEAVE: 'idle' } },
+      },
+    },
+    validating: {
+      invoke: {
+        src: 'validateFile',
+        // Entered only with a file: SELECT, REJECT of too many files, or init with a file.
+        input: ({ context }) => ({ file: context.file as File, rule: context.rule }),
+        onDone: [
+          {
+            guard: { type: 'passed', params: ({ event }) => ({ error: event.output }) },
+            target: 'chosen',
+            actions: [{ type: 'takeResult', params: { error: null } }, 'emitChanged'],
+          },
+          {
+            target: 'invalid',
+            actions: [
+              { type: 'takeResult', params: ({ event }) => ({ error: event.output }) },
+              'trackError',
+              'emitChanged',
+            ],
+          },
+        ],
+        // A validator must answer, not throw; if it does, the file is reported as unreadable.
+        onError: {
+          target: 'invalid',
+          actions: [
+            { type: 'takeResult', params: ({ event }) => ({ error: errorOf(event.error) }) },
+            'trackError',
+            'emitChanged',
+          ],
+        },
+      },
+    },
+    /** A valid file, or the stored file of the record: its name and Remove. */
+    chosen: {},
+    /** The upload prompt with the last selection's error. */
+    invalid: {
+      initial: 'idle',
+      states: {
+        idle: { on: { DRAG_ENTER: 'dragging' } },
+        dragging: { on: { DRAG_LEAVE: 'idle' } },
+      },
+    },
+  },
+});
+
+export type UploadSnapshot = SnapshotFrom<typeof uploadMachine>;
+
+/** What the control shows. */
+export type UploadView = 'empty' | 'validating' | 'chosen' | 'invalid';
+
+export const selectView = (snapshot: UploadSnapshot): UploadView => {
+  if (snapshot.matches('validating')) return 'validating';
+  if (snapshot.matches('chosen')) return 'chosen';
+  if (snapshot.matches('invalid')) return 'invalid';
+  return 'empty';
+};
+
+export const selectIsDragging = (snapshot: UploadSnapshot) =>
+  snapshot.matches({ empty: 'dragging' }) || snapshot.matches({ invalid: 'dragging' });
+
+/** The chosen file's name, or the stored file's, or null. */
+export const selectFileName = (snapshot: UploadSnapshot): string | null => {
+  const { file, url } = snapshot.context;
+  if (file) return file.name;
+  return url === null ? null : fileNameOfUrl(url);
+};
+
+/** Spec §5: the error shows only once the field was touched or the form submitted. */
+export const selectVisibleError = (
+  snapshot: UploadSnapshot,
+  submitted: boolean,
+): FileError | null => (snapshot.context.touched || submitted ? snapshot.context.error : null);

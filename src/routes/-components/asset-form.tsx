@@ -1,0 +1,335 @@
+/**
+ * The asset form (create, create from a template, edit): name, type, gender, description,
+ * template toggle, tags (new assets; existing ones tag from their page) and the five upload
+ * fields under the form naming rule. TanStack Form validates on change, blur and submit with
+ * the shared asset body schema plus the upload fields' own errors; a blocked submit moves
+ * focus to the first invalid field. Saving is the asset editor machine (uploads, then save).
+ */
+import { useForm, useStore } from '@tanstack/react-form';
+import { useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  assetCreateBodySchema,
+  type Asset,
+  type AssetCreateBody,
+  type Gender,
+} from '../../api/schemas';
+import type { FileError } from '../../files/validate';
+import type { SavedEntity } from '../../machines/asset-editor.machine';
+import {
+  CheckboxField,
+  focusFirstInvalid,
+  SelectField,
+  TextAreaField,
+} from '../../ui/dom/form-controls';
+import { TextField } from '../../ui/dom/text-field';
+import type { FilterValue } from '../../ui/dom/list/filter-bar';
+import { ASSET_TYPES, GENDERS, toOptions } from './asset-options';
+import { AutocompleteFilter } from './autocomplete-filter';
+import {
+  fileErrorText,
+  SaveBar,
+  saveRequestOf,
+  schemaErrors,
+  UnsavedChangesGuard,
+  UploadField,
+  useEntitySave,
+  useOnSaved,
+  type FileFieldDef,
+} from './entity-form';
+
+const FILE_FIELDS = ['model', 'icon', 'texture', 'normalMap', 'source'] as const;
+type FileFieldName = (typeof FILE_FIELDS)[number];
+
+export interface AssetFormValues {
+  name: string;
+  type: string;
+  gender: string;
+  description: string;
+  isTemplate: boolean;
+  tagIds: string[];
+  modelFile: File | null;
+  modelUrl: string | null;
+  iconFile: File | null;
+  iconUrl: string | null;
+  textureFile: File | null;
+  textureUrl: string | null;
+  normalMapFile: File | null;
+  normalMapUrl: string | null;
+  sourceFile: File | null;
+  sourceUrl: string | null;
+}
+
+/** The form's values for an asset (or a template copied into a new asset, or a blank one). */
+export function assetFormValues(asset?: Asset): AssetFormValues {
+  return {
+    name: asset?.name ?? '',
+    type: asset?.type ?? '',
+    gender: asset?.gender ?? '',
+    description: asset?.description ?? '',
+    isTemplate: asset?.isTemplate ?? false,
+    tagIds: asset?.tags.map((tag) => tag.id) ?? [],
+    modelFile: null,
+    modelUrl: asset?.modelUrl ?? null,
+    iconFile: null,
+    iconUrl: asset?.iconUrl ?? null,
+    textureFile: null,
+    textureUrl: asset?.textureUrl ?? null,
+    normalMapFile: null,
+    normalMapUrl: asset?.normalMapUrl ?? null,
+    sourceFile: null,
+    sourceUrl: asset?.sourceUrl ?? null,
+  };
+}
+
+interface AssetFormProps {
+  /** Editing this asset; absent: a new one. */
+  asset?: Asset | undefined;
+  /** Creating from this template (private using-template call, then the form's values). */
+  template?: Asset | undefined;
+  /** Read-only (a locked asset). */
+  readOnly?: boolean;
+  onSaved: (asset: Asset) => void;
+}
+
+export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetFormProps) {
+  const { t } = useTranslation();
+  const isNew = asset === undefined;
+  const formRef = useRef<HTMLFormElement>(null);
+  const fileErrors = useRef<Partial<Record<FileFieldName, FileError>>>({});
+  const [blocked, setBlocked] = useState(false);
+
+  const fileDefs = useMemo<Record<FileFieldName, FileFieldDef>>(
+    () => ({
+      model: {
+        field: 'model',
+        kind: 'model',
+        label: t('assetEditor.model'),
+        description: t('assetEditor.modelRule'),
+      },
+      icon: {
+        field: 'icon',
+        kind: 'icon',
+        label: t('assetEditor.icon'),
+        description: t('assetEditor.iconRule'),
+        preview: { width: 128, height: 128 },
+      },
+      texture: {
+        field: 'texture',
+        kind: 'texture',
+        label: t('assetEditor.texture'),
+        description: t('assetEditor.textureRule'),
+        preview: { width: 128, height: 128 },
+      },
+      normalMap: {
+        field: 'normalMap',
+        kind: 'texture',
+        label: t('assetEditor.normalMap'),
+        description: t('assetEditor.textureRule'),
+        preview: { width: 128, height: 128 },
+      },
+      source: {
+        field: 'source',
+        kind: 'source',
+        label: t('assetEditor.source'),
+        description: t('assetEditor.sourceRule'),
+      },
+    }),
+    [t],
+  );
+
+  const bodyOf = (values: AssetFormValues): Record<string, unknown> => ({
+    name: values.name.trim(),
+    type: values.type,
+    gender: values.gender,
+    description: values.description,
+    isTemplate: values.isTemplate,
+    ...(isNew ? { tagIds: values.tagIds } : {}),
+  });
+
+  const validate = ({ value }: { value: AssetFormValues }) => {
+    const fields: Record<string, string> = schemaErrors(assetCreateBodySchema, bodyOf(value), t);
+    for (const name of FILE_FIELDS) {
+      const error = fileErrors.current[name];
+      if (error) fields[`${name}File`] = fileErrorText(error, t);
+    }
+    return Object.keys(fields).length > 0 ? { fields } : undefined;
+  };
+
+  const saver = useEntitySave();
+
+  const form = useForm({
+    // A copy of a template is not a template itself.
+    defaultValues: asset
+      ? assetFormValues(asset)
+      : { ...assetFormValues(template), isTemplate: false },
+    validators: { onChange: validate, onBlur: validate, onSubmit: validate },
+    onSubmit: ({ value }) => {
+      setBlocked(false);
+      const body = bodyOf(value) as AssetCreateBody;
+      const target = asset
+        ? { entity: 'asset' as const, id: asset.id }
+        : { entity: 'asset' as const, ...(template ? { templateId: template.id } : {}) };
+      saver.save(saveRequestOf(target, { ...value }, { ...body }, Object.values(fileDefs)));
+    },
+    onSubmitInvalid: () => {
+      setBlocked(true);
+      // After React has rendered the errors the blocked submit revealed.
+      setTimeout(() => focusFirstInvalid(formRef.current), 0);
+    },
+  });
+
+  useOnSaved(saver, (entity: SavedEntity) => {
+    const saved = entity as Asset;
+    form.reset(assetFormValues(saved));
+    onSaved(saved);
+  });
+  const isDirty = useStore(form.store, (state) => !state.isDefaultValue);
+  const submitted = useStore(form.store, (state) => state.submissionAttempts > 0);
+  const isValid = useStore(form.store, (state) => state.isValid);
+  const files = useStore(form.store, (state) =>
+    Object.fromEntries(FILE_FIELDS.map((name) => [name, state.values[`${name}File`]])),
+  );
+  const disabled = readOnly || saver.isSaving;
+  const errorOf = (meta: { errors: unknown[]; isTouched: boolean }) =>
+    (meta.isTouched || submitted) && typeof meta.errors[0] === 'string' ? meta.errors[0] : null;
+
+  return (
+    <form
+      ref={formRef}
+      className="entity-form"
+      noValidate
+      aria-label={t('assetEditor.details')}
+      onSubmit={(event) => {
+        event.preventDefault();
+        event.stopPropagation();
+        void form.handleSubmit();
+      }}
+    >
+      <UnsavedChangesGuard isBlocking={() => !readOnly && !form.state.isDefaultValue} />
+      <fieldset disabled={readOnly} className="form-section">
+        <legend>{t('assetEditor.details')}</legend>
+        <form.Field name="name">
+          {(field) => (
+            <TextField
+              name="name"
+              label={t('assetEditor.name')}
+              value={field.state.value}
+              onChange={field.handleChange}
+              onBlur={field.handleBlur}
+              error={errorOf(field.state.meta)}
+            />
+          )}
+        </form.Field>
+        <div className="field-row">
+          <form.Field name="type">
+            {(field) => (
+              <SelectField
+                name="type"
+                label={t('assetEditor.type')}
+                placeholder={t('assetEditor.choose')}
+                options={toOptions(ASSET_TYPES)}
+                value={field.state.value}
+                onChange={field.handleChange}
+                onBlur={field.handleBlur}
+                error={errorOf(field.state.meta)}
+              />
+            )}
+          </form.Field>
+          <form.Field name="gender">
+            {(field) => (
+              <SelectField
+                name="gender"
+                label={t('assetEditor.gender')}
+                placeholder={t('assetEditor.choose')}
+                options={toOptions(GENDERS satisfies readonly Gender[])}
+                value={field.state.value}
+                onChange={field.handleChange}
+                onBlur={field.handleBlur}
+                error={errorOf(field.state.meta)}
+              />
+            )}
+          </form.Field>
+        </div>
+        <form.Field name="description">
+          {(field) => (
+            <TextAreaField
+              name="description"
+              label={t('assetEditor.description')}
+              value={field.state.value}
+              onChange={field.handleChange}
+              onBlur={field.handleBlur}
+              error={errorOf(field.state.meta)}
+            />
+          )}
+        </form.Field>
+        <form.Field name="isTemplate">
+          {(field) => (
+            <CheckboxField
+              name="isTemplate"
+              label={t('assetEditor.isTemplate')}
+              description={t('assetEditor.isTemplateHint')}
+              checked={field.state.value}
+              onChange={field.handleChange}
+              onBlur={field.handleBlur}
+            />
+          )}
+        </form.Field>
+        {isNew && (
+          <form.Field name="tagIds">
+            {(field) => (
+              <AutocompleteFilter
+                filter={{
+                  field: 'tagIds',
+                  type: 'autocomplete',
+                  label: t('assetEditor.tags'),
+                  endpoint: 'v1/tags',
+                  findByIdEndpoint: 'v1/tags',
+                  multiple: true,
+                }}
+                value={field.state.value}
+                onChange={(next: FilterValue) =>
+                  field.handleChange(Array.isArray(next) ? next.map(String) : [])
+                }
+              />
+            )}
+          </form.Field>
+        )}
+      </fieldset>
+      <fieldset disabled={readOnly} className="form-section">
+        <legend>{t('assetEditor.files')}</legend>
+        <div className="file-grid">
+          {FILE_FIELDS.map((name) => (
+            <form.Field key={name} name={`${name}File`}>
+              {(field) => (
+                <UploadField
+                  def={fileDefs[name]}
+                  file={field.state.value}
+                  url={form.getFieldValue(`${name}Url`)}
+                  submitted={submitted}
+                  disabled={disabled}
+                  onChange={(file, error) => {
+                    if (error) fileErrors.current[name] = error;
+                    else delete fileErrors.current[name];
+                    // Form naming rule: removing the file also clears its stored address.
+                    if (!file) form.setFieldValue(`${name}Url`, null);
+                    field.handleChange(file);
+                    field.handleBlur();
+                  }}
+                />
+              )}
+            </form.Field>
+          ))}
+        </div>
+      </fieldset>
+      <SaveBar
+        saver={saver}
+        submitLabel={isNew ? t('assetEditor.create') : t('assetEditor.save')}
+        files={files}
+        blocked={blocked && !isValid}
+        disabled={readOnly}
+        isDirty={isDirty}
+      />
+    </form>
+  );
+}

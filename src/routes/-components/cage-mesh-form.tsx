@@ -1,0 +1,183 @@
+/**
+ * The cage mesh form (create and edit): name, gender, body type and the model upload, with the
+ * same validation, save machine and unsaved-changes guard as the asset form.
+ */
+import { useForm, useStore } from '@tanstack/react-form';
+import { useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { cageMeshCreateBodySchema, type CageMesh } from '../../api/schemas';
+import type { FileError } from '../../files/validate';
+import type { SavedEntity } from '../../machines/asset-editor.machine';
+import { focusFirstInvalid, SelectField } from '../../ui/dom/form-controls';
+import { TextField } from '../../ui/dom/text-field';
+import { GENDERS, toOptions } from './asset-options';
+import {
+  fileErrorText,
+  SaveBar,
+  saveRequestOf,
+  schemaErrors,
+  UnsavedChangesGuard,
+  UploadField,
+  useEntitySave,
+  useOnSaved,
+  type FileFieldDef,
+} from './entity-form';
+
+export interface CageMeshFormValues {
+  name: string;
+  gender: string;
+  bodyType: string;
+  modelFile: File | null;
+  modelUrl: string | null;
+}
+
+const valuesOf = (mesh?: CageMesh): CageMeshFormValues => ({
+  name: mesh?.name ?? '',
+  gender: mesh?.gender ?? '',
+  bodyType: mesh?.bodyType ?? '',
+  modelFile: null,
+  modelUrl: mesh?.modelUrl ?? null,
+});
+
+interface CageMeshFormProps {
+  /** Editing this cage mesh; absent: a new one. */
+  cageMesh?: CageMesh | undefined;
+  onSaved: (cageMesh: CageMesh) => void;
+}
+
+export function CageMeshForm({ cageMesh, onSaved }: CageMeshFormProps) {
+  const { t } = useTranslation();
+  const formRef = useRef<HTMLFormElement>(null);
+  const modelError = useRef<FileError | null>(null);
+  const [blocked, setBlocked] = useState(false);
+  const modelDef = useMemo<FileFieldDef>(
+    () => ({
+      field: 'model',
+      kind: 'model',
+      label: t('cageMeshes.model'),
+      description: t('assetEditor.modelRule'),
+    }),
+    [t],
+  );
+
+  const bodyOf = (values: CageMeshFormValues) => ({
+    name: values.name.trim(),
+    gender: values.gender,
+    bodyType: values.bodyType.trim() || null,
+  });
+  const validate = ({ value }: { value: CageMeshFormValues }) => {
+    const fields = schemaErrors(cageMeshCreateBodySchema, bodyOf(value), t);
+    if (modelError.current) fields.modelFile = fileErrorText(modelError.current, t);
+    return Object.keys(fields).length > 0 ? { fields } : undefined;
+  };
+
+  const saver = useEntitySave();
+  const form = useForm({
+    defaultValues: valuesOf(cageMesh),
+    validators: { onChange: validate, onBlur: validate, onSubmit: validate },
+    onSubmit: ({ value }) => {
+      setBlocked(false);
+      const target = { entity: 'cageMesh' as const, ...(cageMesh ? { id: cageMesh.id } : {}) };
+      saver.save(saveRequestOf(target, { ...value }, bodyOf(value), [modelDef]));
+    },
+    onSubmitInvalid: () => {
+      setBlocked(true);
+      setTimeout(() => focusFirstInvalid(formRef.current), 0);
+    },
+  });
+  useOnSaved(saver, (entity: SavedEntity) => {
+    const saved = entity as CageMesh;
+    form.reset(valuesOf(saved));
+    onSaved(saved);
+  });
+  const isDirty = useStore(form.store, (state) => !state.isDefaultValue);
+  const isValid = useStore(form.store, (state) => state.isValid);
+  const submitted = useStore(form.store, (state) => state.submissionAttempts > 0);
+  const modelFile = useStore(form.store, (state) => state.values.modelFile);
+  const errorOf = (meta: { errors: unknown[]; isTouched: boolean }) =>
+    (meta.isTouched || submitted) && typeof meta.errors[0] === 'string' ? meta.errors[0] : null;
+
+  return (
+    <form
+      ref={formRef}
+      className="entity-form"
+      noValidate
+      aria-label={t('cageMeshes.title')}
+      onSubmit={(event) => {
+        event.preventDefault();
+        event.stopPropagation();
+        void form.handleSubmit();
+      }}
+    >
+      <UnsavedChangesGuard isBlocking={() => !form.state.isDefaultValue} />
+      <fieldset className="form-section">
+        <legend>{t('assetEditor.details')}</legend>
+        <form.Field name="name">
+          {(field) => (
+            <TextField
+              name="name"
+              label={t('cageMeshes.name')}
+              value={field.state.value}
+              onChange={field.handleChange}
+              onBlur={field.handleBlur}
+              error={errorOf(field.state.meta)}
+            />
+          )}
+        </form.Field>
+        <div className="field-row">
+          <form.Field name="gender">
+            {(field) => (
+              <SelectField
+                name="gender"
+                label={t('cageMeshes.gender')}
+                placeholder={t('assetEditor.choose')}
+                options={toOptions(GENDERS)}
+                value={field.state.value}
+                onChange={field.handleChange}
+                onBlur={field.handleBlur}
+                error={errorOf(field.state.meta)}
+              />
+            )}
+          </form.Field>
+          <form.Field name="bodyType">
+            {(field) => (
+              <TextField
+                name="bodyType"
+                label={t('cageMeshes.bodyType')}
+                value={field.state.value}
+                onChange={field.handleChange}
+                onBlur={field.handleBlur}
+                error={errorOf(field.state.meta)}
+              />
+            )}
+          </form.Field>
+        </div>
+        <form.Field name="modelFile">
+          {(field) => (
+            <UploadField
+              def={modelDef}
+              file={field.state.value}
+              url={form.getFieldValue('modelUrl')}
+              submitted={submitted}
+              disabled={saver.isSaving}
+              onChange={(file, error) => {
+                modelError.current = error;
+                // Form naming rule: removing the file also clears its stored address.
+                if (!file) form.setFieldValue('modelUrl', null);
+                field.handleChange(file);
+                field.handleBlur();
+              }}
+            />
+          )}
+        </form.Field>
+      </fieldset>
+      <SaveBar
+        saver={saver}
+        submitLabel={cageMesh ? t('assetEditor.save') : t('cageMeshes.create')}
+        files={{ model: modelFile }}
+        blocked={blocked && !isValid}
+        isDirty={isDirty}
+      />
+    </form>
+  );
+}

@@ -1,0 +1,243 @@
+/**
+ * The pieces every entity editor (assets, cage meshes) shares: the save machine binding with
+ * its progress and Retry bar, the form-level validator built from the shared zod body schema,
+ * the upload fields under the form naming rule (XFile / XUrl), and the unsaved-changes guard
+ * (router navigation and the browser's beforeunload).
+ */
+import { useBlocker } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import type { TFunction } from 'i18next';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
+import type { UploadKind } from '../../api/schemas';
+import type { FileError } from '../../files/validate';
+import { inspect } from '../../inspect';
+import {
+  assetEditorMachine,
+  selectError,
+  selectFailedStep,
+  selectIsSaved,
+  selectIsSaving,
+  selectProgress,
+  type PendingFile,
+  type SavedEntity,
+  type SaveRequest,
+} from '../../machines/asset-editor.machine';
+import { ActionButton } from '../../ui/dom/action-button';
+import { Alert } from '../../ui/dom/alert';
+import { FormDialog } from '../../ui/dom/list/row-menu';
+import { describeError } from './describe-error';
+import { FileField } from './file-field';
+
+/** One upload field of a form: X with its kind, label and rule text. */
+export interface FileFieldDef {
+  field: string;
+  kind: UploadKind;
+  label: string;
+  description: string;
+  preview?: { width: number; height: number };
+}
+
+/** The form values of upload field X (form naming rule). */
+export type FileValues<X extends string> = Record<`${X}File`, File | null> &
+  Record<`${X}Url`, string | null>;
+
+/** `{ field: message }` for the first issue of each body field; `rename` maps body fields to form fields. */
+export function schemaErrors(
+  schema: z.core.$ZodType,
+  body: unknown,
+  t: TFunction,
+  rename: Record<string, string> = {},
+): Record<string, string> {
+  const result = z.safeParse(schema, body);
+  const errors: Record<string, string> = {};
+  if (result.success) return errors;
+  for (const issue of result.error.issues) {
+    const field = String(issue.path[0] ?? '');
+    const name = rename[field] ?? field;
+    if (errors[name]) continue;
+    if (issue.code === 'too_small') errors[name] = t('assetEditor.required');
+    else if (issue.code === 'too_big')
+      errors[name] = t('assetEditor.tooLong', { max: String(issue.maximum) });
+    else if (issue.code === 'invalid_value') errors[name] = t('assetEditor.choose');
+    else errors[name] = issue.message;
+  }
+  return errors;
+}
+
+/** The translated text of an upload error. */
+export const fileErrorText = (error: FileError, t: TFunction) => t(error.key, error.values);
+
+/**
+ * The save request of a form: each field with a new file is uploaded (its `XUrl` comes from the
+ * upload); for the others `XUrl` is sent as it is (null when the file was removed).
+ */
+export function saveRequestOf(
+  target: SaveRequest['target'],
+  values: Record<string, unknown>,
+  body: Record<string, unknown>,
+  fields: readonly FileFieldDef[],
+): SaveRequest {
+  const files: PendingFile[] = [];
+  const rest: Record<string, unknown> = { ...body };
+  for (const { field, kind } of fields) {
+    const file = values[`${field}File`];
+    if (file instanceof File) files.push({ field, kind, file });
+    else rest[`${field}Url`] = values[`${field}Url`] ?? null;
+  }
+  return { target, values: rest, files };
+}
+
+/** Binds the save machine (see useOnSaved for what happens after a save). */
+export function useEntitySave() {
+  const actor = useActorRef(assetEditorMachine, { inspect });
+  return {
+    actor,
+    save: (request: SaveRequest) => actor.send({ type: 'SAVE', request }),
+    retry: () => actor.send({ type: 'RETRY' }),
+    isSaving: useSelector(actor, selectIsSaving),
+    isSaved: useSelector(actor, selectIsSaved),
+    progress: useSelector(actor, selectProgress),
+    error: useSelector(actor, selectError),
+    failedStep: useSelector(actor, selectFailedStep),
+  };
+}
+
+/** Runs `handler` once per successful save of `saver`. */
+export function useOnSaved(saver: EntitySave, handler: (entity: SavedEntity) => void) {
+  const handlerRef = useRef(handler);
+  useEffect(() => {
+    handlerRef.current = handler;
+  });
+  const { actor } = saver;
+  useEffect(() => {
+    const subscription = actor.on('SAVED', ({ entity }) => handlerRef.current(entity));
+    return () => subscription.unsubscribe();
+  }, [actor]);
+}
+
+export type EntitySave = ReturnType<typeof useEntitySave>;
+
+interface SaveBarProps {
+  saver: EntitySave;
+  submitLabel: string;
+  /** The files being uploaded by field, for the progress lines. */
+  files: Record<string, File | null>;
+  /** The last submit was blocked by invalid fields. */
+  blocked: boolean;
+  disabled?: boolean;
+  /** The form has changes since the last save. */
+  isDirty: boolean;
+}
+
+/** Submit button, per-file upload progress, "Saved." and the failure with Retry. */
+export function SaveBar({ saver, submitLabel, files, blocked, disabled, isDirty }: SaveBarProps) {
+  const { t } = useTranslation();
+  const uploads = Object.entries(saver.progress).flatMap(([field, fraction]) => {
+    const file = files[field];
+    return file ? [{ field, file, fraction }] : [];
+  });
+  return (
+    <div className="save-bar">
+      {!disabled && (
+        <ActionButton
+          type="submit"
+          variant="primary"
+          isPending={saver.isSaving}
+          pendingLabel={t('assetEditor.saving')}
+        >
+          {submitLabel}
+        </ActionButton>
+      )}
+      {saver.isSaving && uploads.length > 0 && (
+        <ul className="upload-progress" aria-label={t('assetEditor.files')}>
+          {uploads.map(({ field, file, fraction }) => {
+            const percent = Math.round(fraction * 100);
+            return (
+              <li key={field}>
+                <span>
+                  {fraction >= 1
+                    ? t('assetEditor.uploaded', { file: file.name })
+                    : t('assetEditor.uploading', { file: file.name, percent })}
+                </span>
+                <progress max={100} value={percent} aria-label={file.name} />
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {blocked && <Alert tone="error">{t('assetEditor.fixErrors')}</Alert>}
+      {saver.isSaved && !isDirty && <Alert tone="success">{t('assetEditor.saved')}</Alert>}
+      {saver.error && !saver.isSaving && (
+        <Alert tone="error">
+          {t(
+            saver.failedStep === 'upload' ? 'assetEditor.uploadFailed' : 'assetEditor.saveFailed',
+            {
+              message: describeError(saver.error, t),
+            },
+          )}{' '}
+          <ActionButton onPress={saver.retry}>{t('assetEditor.retry')}</ActionButton>
+        </Alert>
+      )}
+    </div>
+  );
+}
+
+interface UploadFieldProps {
+  def: FileFieldDef;
+  file: File | null;
+  url: string | null;
+  submitted: boolean;
+  disabled: boolean;
+  /** XFile changed; on removal the form also clears XUrl. */
+  onChange: (file: File | null, error: FileError | null) => void;
+}
+
+/** One upload field of the form, under the naming rule. */
+export function UploadField({ def, file, url, submitted, disabled, onChange }: UploadFieldProps) {
+  return (
+    <FileField
+      label={def.label}
+      kind={def.kind}
+      file={file}
+      url={url}
+      submitted={submitted}
+      disabled={disabled}
+      description={def.description}
+      {...(def.preview ? { preview: def.preview } : {})}
+      onChange={({ file: next, error }) => onChange(next, error)}
+    />
+  );
+}
+
+/**
+ * Asks before leaving a form with unsaved changes: router navigations get a dialog, closing
+ * or reloading the tab gets the browser's own prompt.
+ */
+export function UnsavedChangesGuard({ isBlocking }: { isBlocking: () => boolean }) {
+  const { t } = useTranslation();
+  // Read when a navigation starts, not at render: a save resets the form just before it
+  // navigates to the saved entity.
+  const blocker = useBlocker({
+    shouldBlockFn: isBlocking,
+    enableBeforeUnload: isBlocking,
+    withResolver: true,
+  });
+  return (
+    <FormDialog
+      isOpen={blocker.status === 'blocked'}
+      onClose={() => blocker.reset?.()}
+      title={t('assetEditor.unsavedTitle')}
+      submitLabel={t('assetEditor.leave')}
+      cancelLabel={t('assetEditor.stay')}
+      tone="danger"
+      onSubmit={() => {
+        blocker.proceed?.();
+        return false;
+      }}
+    >
+      <p>{t('assetEditor.unsavedBody')}</p>
+    </FormDialog>
+  );
+}

@@ -1,0 +1,119 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useRef, type JSX } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { UploadKind } from '../../api/schemas';
+import { UPLOAD_RULES } from '../../files/rules';
+import type { FileError } from '../../files/validate';
+import {
+  selectFileName,
+  selectIsDragging,
+  selectView,
+  selectVisibleError,
+  uploadMachine,
+  type UploadSnapshot,
+} from '../../machines/upload.machine';
+import { inspect } from '../../inspect';
+import { FileDrop } from '../../ui/dom/file-drop';
+
+export interface FileFieldChange {
+  file: File | null;
+  error: FileError | null;
+}
+
+export interface FileFieldProps {
+  /** Visible label; also names the input for assistive tech. */
+  label: string;
+  /** Picks UPLOAD_RULES[kind]: accepted types, min/max size, header rules. */
+  kind: UploadKind;
+  /** Form value XFile: the chosen file, if any. */
+  file: File | null;
+  /** Form value XUrl: the stored address of the current file, if any (shown as its file name). */
+  url: string | null;
+  /** A file was chosen (valid or not: `error` says) or removed (file null). The form clears XUrl on remove. */
+  onChange: (change: FileFieldChange) => void;
+  /** The form was submitted at least once: show the error even if the field was never touched. */
+  submitted: boolean;
+  variant?: 'dropzone' | 'button';
+  /** Show an image preview of this size (images only). */
+  preview?: { width: number; height: number };
+  disabled?: boolean;
+  /** Extra help text under the field (e.g. the rule: "PNG, RGBA 8-bit, up to 1024 × 1024, 5 MB"). */
+  description?: string;
+}
+
+const selectFile = (snapshot: UploadSnapshot) => snapshot.context.file;
+const selectUrl = (snapshot: UploadSnapshot) => snapshot.context.url;
+
+/**
+ * A form's file field (spec §3 form naming rule, §4 upload control): binds the upload machine,
+ * which checks each file with UPLOAD_RULES[kind], to the drop area, and reports every chosen
+ * or removed file to the form with its error.
+ */
+export function FileField({
+  label,
+  kind,
+  file,
+  url,
+  onChange,
+  submitted,
+  variant = 'dropzone',
+  preview,
+  disabled = false,
+  description,
+}: FileFieldProps): JSX.Element {
+  const { t } = useTranslation();
+  const actor = useActorRef(uploadMachine, { input: { kind, file, url }, inspect });
+  const view = useSelector(actor, selectView);
+  const dragging = useSelector(actor, selectIsDragging);
+  const fileName = useSelector(actor, selectFileName);
+  const error = useSelector(actor, (snapshot) => selectVisibleError(snapshot, submitted));
+  const chosenFile = useSelector(actor, selectFile);
+  const chosenUrl = useSelector(actor, selectUrl);
+
+  // The machine emits each outcome; the form stores it (and hands it back as props).
+  const onChangeRef = useRef(onChange);
+  useEffect(() => {
+    onChangeRef.current = onChange;
+  });
+  useEffect(() => {
+    const subscription = actor.on('CHANGED', ({ file: next, error: nextError }) =>
+      onChangeRef.current({ file: next, error: nextError }),
+    );
+    return () => subscription.unsubscribe();
+  }, [actor]);
+  // A value the form set itself (reset, a loaded record); the machine ignores its own.
+  useEffect(() => {
+    actor.send({ type: 'SYNC', file, url });
+  }, [actor, file, url]);
+
+  const rule = UPLOAD_RULES[kind];
+  return (
+    <FileDrop
+      label={label}
+      accept={rule.accept}
+      minSize={rule.minSize}
+      maxSize={rule.maxSize}
+      variant={variant}
+      status={view}
+      fileName={fileName}
+      dragging={dragging}
+      error={error && t(error.key, error.values ?? {})}
+      description={description}
+      disabled={disabled}
+      preview={preview}
+      previewFile={chosenFile}
+      previewUrl={chosenUrl}
+      labels={{
+        upload: t(variant === 'button' ? 'fileInput.uploadButton' : 'fileInput.upload'),
+        dragAndDrop: t('fileInput.dragAndDrop'),
+        remove: t('fileInput.remove'),
+        checking: t('fileInput.checking'),
+      }}
+      onSelect={(next) => actor.send({ type: 'SELECT', file: next })}
+      onReject={(next, codes) => actor.send({ type: 'REJECT', file: next, codes })}
+      onDragEnter={() => actor.send({ type: 'DRAG_ENTER' })}
+      onDragLeave={() => actor.send({ type: 'DRAG_LEAVE' })}
+      onRemove={() => actor.send({ type: 'REMOVE' })}
+    />
+  );
+}

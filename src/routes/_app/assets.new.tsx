@@ -1,0 +1,76 @@
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
+import { getAsset } from '../../api/assets';
+import { Alert } from '../../ui/dom/alert';
+import '../../ui/dom/asset-editor.css';
+import { AssetForm } from '../-components/asset-form';
+import { describeError } from '../-components/describe-error';
+import { useQuery } from '../-components/use-query';
+
+const searchSchema = z.object({ templateId: z.optional(z.string().check(z.minLength(1))) });
+
+export const Route = createFileRoute('/_app/assets/new')({
+  // A malformed templateId is dropped: the page then creates a blank asset.
+  validateSearch: (search: Record<string, unknown>) => {
+    const parsed = z.safeParse(searchSchema, search);
+    return parsed.success ? parsed.data : {};
+  },
+  component: NewAssetPage,
+});
+
+function NewAssetPage() {
+  const { templateId } = Route.useSearch();
+  return templateId ? <FromTemplate key={templateId} templateId={templateId} /> : <NewAsset />;
+}
+
+/** A blank asset. */
+function NewAsset() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <section className="asset-page" aria-labelledby="asset-title">
+      <Link to="/assets">{t('assetEditor.back')}</Link>
+      <h1 id="asset-title">{t('assetEditor.newTitle')}</h1>
+      <AssetForm
+        onSaved={(asset) =>
+          void navigate({ to: '/assets/$assetId', params: { assetId: asset.id }, replace: true })
+        }
+      />
+    </section>
+  );
+}
+
+/** A new asset prefilled from a template (the private using-template call creates it). */
+function FromTemplate({ templateId }: { templateId: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const template = useQuery(['asset', templateId, 'private'], () =>
+    getAsset(templateId, { scope: 'private' }),
+  );
+  return (
+    <section className="asset-page" aria-labelledby="asset-title">
+      <Link to="/assets">{t('assetEditor.back')}</Link>
+      <h1 id="asset-title">
+        {template.data
+          ? t('assetEditor.fromTemplateTitle', { name: template.data.name })
+          : t('assetEditor.newTitle')}
+      </h1>
+      {template.isError && (
+        <Alert tone="error">
+          {t('assetEditor.notFound', { message: describeError(template.error, t) })}
+        </Alert>
+      )}
+      {template.data ? (
+        <AssetForm
+          template={template.data}
+          onSaved={(asset) =>
+            void navigate({ to: '/assets/$assetId', params: { assetId: asset.id }, replace: true })
+          }
+        />
+      ) : (
+        !template.isError && <p role="status">{t('assetEditor.loading')}</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,28 @@
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import '../../ui/dom/asset-editor.css';
+import { CageMeshForm } from '../-components/cage-mesh-form';
+
+export const Route = createFileRoute('/_app/cage-meshes/new')({
+  component: NewCageMesh,
+});
+
+function NewCageMesh() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <section className="asset-page" aria-labelledby="cage-mesh-title">
+      <Link to="/cage-meshes">{t('cageMeshes.back')}</Link>
+      <h1 id="cage-mesh-title">{t('cageMeshes.newTitle')}</h1>
+      <CageMeshForm
+        onSaved={(mesh) =>
+          void navigate({
+            to: '/cage-meshes/$cageMeshId',
+            params: { cageMeshId: mesh.id },
+            replace: true,
+          })
+        }
+      />
+    </section>
+  );
+}

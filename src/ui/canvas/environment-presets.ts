@@ -1,0 +1,20 @@
+/**
+ * Environment preset names and their @pmndrs/assets HDRI file names. Plain data, read by the
+ * viewer (environments.ts) and by the Vite plugin that writes the files (vite.config.ts).
+ */
+export const ENVIRONMENT_PRESET_FILES = {
+  hub: 'hall',
+  sunset: 'sunset',
+  dawn: 'dawn',
+  night: 'night',
+  warehouse: 'warehouse',
+  forest: 'forest',
+  apartment: 'apartment',
+  studio: 'studio',
+  city: 'city',
+  park: 'park',
+  lobby: 'lobby',
+} as const;
+
+/** URL folder (under the base) where the presets are served. */
+export const ENVIRONMENT_URL_DIR = 'environments';

@@ -1,0 +1,167 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { FileDrop, type FileDropProps } from './file-drop';
+
+const LABELS = {
+  upload: 'Upload a file',
+  dragAndDrop: 'or drag and drop',
+  remove: 'Remove',
+  checking: 'Checking the file…',
+};
+
+function renderDrop(props: Partial<FileDropProps> = {}) {
+  const callbacks = {
+    onSelect: vi.fn(),
+    onReject: vi.fn(),
+    onDragEnter: vi.fn(),
+    onDragLeave: vi.fn(),
+    onRemove: vi.fn(),
+  };
+  const all: FileDropProps = {
+    label: 'Texture',
+    accept: { 'image/png': ['.png'] },
+    minSize: 10,
+    maxSize: 1000,
+    status: 'empty',
+    fileName: null,
+    dragging: false,
+    error: null,
+    labels: LABELS,
+    ...callbacks,
+    ...props,
+  };
+  const view = render(<FileDrop {...all} />);
+  return {
+    ...callbacks,
+    view,
+    rerender: (next: Partial<FileDropProps>) => view.rerender(<FileDrop {...all} {...next} />),
+  };
+}
+
+const png = (size: number, name = 'a.png') => {
+  const file = new File(['x'], name, { type: 'image/png' });
+  Object.defineProperty(file, 'size', { value: size });
+  return file;
+};
+const drop = (...files: File[]) =>
+  fireEvent.drop(screen.getByText(LABELS.dragAndDrop).parentElement as HTMLElement, {
+    dataTransfer: {
+      files,
+      types: ['Files'],
+      items: files.map((file) => ({ kind: 'file', type: file.type, getAsFile: () => file })),
+    },
+  });
+
+const createObjectURL = vi.fn((_: Blob) => 'blob:one');
+const revokeObjectURL = vi.fn((_: string) => undefined);
+// jsdom has no object URLs.
+beforeAll(() => {
+  Object.assign(URL, { createObjectURL, revokeObjectURL });
+});
+
+describe('FileDrop', () => {
+  it('hands an accepted file to onSelect', async () => {
+    const { onSelect, onReject } = renderDrop();
+    const file = png(100);
+    drop(file);
+    await waitFor(() => expect(onSelect).toHaveBeenCalledWith(file));
+    expect(onReject).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['file-invalid-type', new File(['hello world'], 'notes.txt', { type: 'text/plain' })],
+    ['file-too-large', png(5000)],
+    ['file-too-small', png(3)],
+  ])('hands a refused file to onReject with the code %s', async (code, file) => {
+    const { onReject, onSelect } = renderDrop();
+    drop(file);
+    await waitFor(() => expect(onReject).toHaveBeenCalledWith(file, [code]));
+    expect(onSelect).not.toHaveBeenCalled();
+  });
+
+  it('takes the first of two files dropped on a single-file field', async () => {
+    const { onSelect, onReject } = renderDrop();
+    const first = png(100, 'first.png');
+    drop(first, png(100, 'second.png'));
+    await waitFor(() => expect(onSelect).toHaveBeenCalledWith(first));
+    expect(onSelect).toHaveBeenCalledTimes(1);
+    expect(onReject).not.toHaveBeenCalled();
+  });
+
+  it('ends the drag when a drop brings no file', async () => {
+    const { onDragLeave, onSelect } = renderDrop({ dragging: true });
+    drop();
+    await waitFor(() => expect(onDragLeave).toHaveBeenCalled());
+    expect(onSelect).not.toHaveBeenCalled();
+  });
+
+  it('announces a check in progress instead of the prompt', () => {
+    renderDrop({ status: 'validating' });
+    expect(screen.getByRole('status')).toHaveTextContent('Checking the file…');
+    expect(screen.queryByRole('button')).not.toBeInTheDocument();
+  });
+
+  it('marks the area while dragging and while invalid', () => {
+    const { rerender } = renderDrop({ dragging: true });
+    const area = screen.getByText(LABELS.dragAndDrop).parentElement;
+    expect(area).toHaveAttribute('data-dragging');
+    rerender({ dragging: false, status: 'invalid', error: 'Too big.' });
+    expect(area).not.toHaveAttribute('data-dragging');
+    expect(area).toHaveAttribute('data-invalid');
+    expect(screen.getByRole('alert')).toHaveTextContent('Too big.');
+  });
+
+  it('previews a stored image by its address', () => {
+    renderDrop({
+      status: 'chosen',
+      fileName: 'icon.png',
+      previewUrl: '/v1/uploads/icon/1/icon.png',
+      preview: { width: 48, height: 32 },
+    });
+    const image = screen.getByRole('img', { name: 'icon.png' });
+    expect(image).toHaveAttribute('src', '/v1/uploads/icon/1/icon.png');
+    expect(image).toHaveAttribute('height', '32');
+  });
+
+  it('frees the object URL of a replaced or unmounted preview', () => {
+    const first = png(100, 'first.png');
+    const { rerender, view } = renderDrop({
+      status: 'chosen',
+      fileName: 'first.png',
+      previewFile: first,
+      preview: { width: 48, height: 48 },
+    });
+    expect(createObjectURL).toHaveBeenLastCalledWith(first);
+    createObjectURL.mockReturnValueOnce('blob:two');
+    const second = png(100, 'second.png');
+    rerender({
+      status: 'chosen',
+      fileName: 'second.png',
+      previewFile: second,
+      preview: { width: 48, height: 48 },
+    });
+    expect(revokeObjectURL).toHaveBeenCalledWith('blob:one');
+    expect(screen.getByRole('img', { name: 'second.png' })).toHaveAttribute('src', 'blob:two');
+    view.unmount();
+    expect(revokeObjectURL).toHaveBeenLastCalledWith('blob:two');
+  });
+
+  it('does not preview a file that is not an image', () => {
+    renderDrop({
+      status: 'chosen',
+      fileName: 'model.glb',
+      previewFile: new File(['glTF'], 'model.glb', { type: 'model/gltf-binary' }),
+      preview: { width: 48, height: 48 },
+    });
+    expect(screen.queryByRole('img')).not.toBeInTheDocument();
+    expect(screen.getByText('model.glb')).toBeInTheDocument();
+  });
+
+  it('removes with the Remove button, described by the file name', () => {
+    const { onRemove } = renderDrop({ status: 'chosen', fileName: 'icon.png' });
+    const remove = screen.getByRole('button', { name: 'Remove' });
+    expect(remove).toHaveAccessibleDescription('icon.png');
+    fireEvent.click(remove);
+    expect(onRemove).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,223 @@
+import { useCallback, useEffect, useId, useRef } from 'react';
+import { useDropzone, type Accept, type FileRejection } from 'react-dropzone';
+import { Spinner } from './spinner';
+
+/** The control's wording, already translated. */
+export interface FileDropLabels {
+  /** The button that opens the file dialog: "Upload a file". */
+  upload: string;
+  /** Beside it in the drop area: "or drag and drop". */
+  dragAndDrop: string;
+  remove: string;
+  /** While the chosen file is being checked. */
+  checking: string;
+}
+
+/** What the field shows: the prompt, a check in progress, the chosen file, or the prompt with an error. */
+export type FileDropStatus = 'empty' | 'validating' | 'chosen' | 'invalid';
+
+export interface FileDropProps {
+  label: string;
+  /** Accepted content types with their extensions (react-dropzone's `accept`). */
+  accept: Accept;
+  minSize: number;
+  maxSize: number;
+  status: FileDropStatus;
+  /** The chosen file's name (or the stored file's); shown when chosen. */
+  fileName: string | null;
+  /** A drag is over the drop area: it is highlighted. */
+  dragging: boolean;
+  /** The error to show under the field (already filtered by "touched or submitted"). */
+  error: string | null;
+  labels: FileDropLabels;
+  onSelect: (file: File) => void;
+  /** The drop area refused the file; `codes` are react-dropzone's rejection codes. */
+  onReject: (file: File, codes: string[]) => void;
+  onDragEnter: () => void;
+  onDragLeave: () => void;
+  onRemove: () => void;
+  /** `button`: only an upload button when empty (no drop area). */
+  variant?: 'dropzone' | 'button';
+  /** Show an image preview of this size when chosen. */
+  preview?: { width: number; height: number } | undefined;
+  /** The chosen image, previewed through an object URL. */
+  previewFile?: File | null;
+  /** The stored image's address, previewed when no file is chosen. */
+  previewUrl?: string | null;
+  description?: string | undefined;
+  disabled?: boolean | undefined;
+}
+
+/**
+ * A file field: a drop area with an upload button, or the chosen file with Remove. The hidden
+ * input (named by the label) and the buttons carry the error through aria-invalid and
+ * aria-describedby, and the error is announced as an alert.
+ */
+export function FileDrop(props: FileDropProps) {
+  const { status, labels, error, dragging, disabled = false, variant = 'dropzone' } = props;
+  const id = useId();
+  const inputId = `${id}-input`;
+  const nameId = `${id}-name`;
+  const descriptionId = `${id}-description`;
+  const errorId = `${id}-error`;
+  const describedBy =
+    [props.description && descriptionId, error && errorId].filter(Boolean).join(' ') || undefined;
+  const invalid = error ? true : undefined;
+
+  const { onSelect, onReject, onDragLeave } = props;
+  const onDrop = useCallback(
+    (accepted: File[], rejections: FileRejection[]) => {
+      const [rejection] = rejections;
+      const [file] = accepted;
+      if (file) onSelect(file);
+      else if (rejection)
+        onReject(
+          rejection.file,
+          rejection.errors.map((e) => String(e.code)),
+        );
+      // A drop without files (text, a link) ends the drag like leaving does.
+      else onDragLeave();
+    },
+    [onSelect, onReject, onDragLeave],
+  );
+  const { getRootProps, getInputProps, open } = useDropzone({
+    accept: props.accept,
+    minSize: props.minSize,
+    maxSize: props.maxSize,
+    multiple: false,
+    disabled,
+    // The upload button opens the dialog; the area itself is not a second tab stop.
+    noClick: true,
+    noKeyboard: true,
+    noDrag: variant === 'button',
+    onDrop,
+    onDragEnter: props.onDragEnter,
+    onDragLeave: props.onDragLeave,
+  });
+
+  const chosen = status === 'chosen';
+  const fieldRef = useRef<HTMLDivElement>(null);
+  const actionRef = useRef<HTMLButtonElement>(null);
+  const shownStatus = useRef(status);
+  // The focused button goes when the field changes (Upload → Remove and back): keyboard users
+  // keep their place on the button that replaced it.
+  useEffect(() => {
+    if (shownStatus.current === status) return;
+    shownStatus.current = status;
+    const focused = document.activeElement;
+    if (focused === document.body || fieldRef.current?.contains(focused)) {
+      actionRef.current?.focus();
+    }
+  }, [status]);
+  const showPreview = chosen && props.preview !== undefined;
+  return (
+    <div className="field file-drop" data-variant={variant} ref={fieldRef}>
+      <label htmlFor={inputId}>{props.label}</label>
+      <div
+        {...getRootProps({
+          className: 'file-drop-area',
+          'data-dragging': dragging || undefined,
+          'data-invalid': invalid,
+          'data-chosen': chosen || undefined,
+          'data-disabled': disabled || undefined,
+        })}
+      >
+        <input
+          {...getInputProps({
+            id: inputId,
+            'aria-label': props.label,
+            'aria-invalid': invalid,
+            'aria-describedby': describedBy,
+          })}
+        />
+        {chosen ? (
+          <>
+            {showPreview && (
+              <Preview
+                file={props.previewFile ?? null}
+                url={props.previewUrl ?? null}
+                alt={props.fileName ?? ''}
+                size={props.preview}
+              />
+            )}
+            <span className="file-drop-name" id={nameId}>
+              {props.fileName}
+            </span>
+            <button
+              ref={actionRef}
+              type="button"
+              className="button"
+              disabled={disabled}
+              aria-describedby={nameId}
+              onClick={props.onRemove}
+            >
+              {labels.remove}
+            </button>
+          </>
+        ) : status === 'validating' ? (
+          <span className="file-drop-status" role="status">
+            <Spinner /> {labels.checking}
+          </span>
+        ) : (
+          <>
+            <button
+              ref={actionRef}
+              type="button"
+              className={variant === 'button' ? 'button' : 'button link'}
+              disabled={disabled}
+              aria-invalid={invalid}
+              aria-describedby={describedBy}
+              onClick={open}
+            >
+              {labels.upload}
+            </button>
+            {variant === 'dropzone' && <span className="file-drop-hint">{labels.dragAndDrop}</span>}
+          </>
+        )}
+      </div>
+      {props.description && (
+        <p className="field-description" id={descriptionId}>
+          {props.description}
+        </p>
+      )}
+      {error && (
+        <p className="field-error" id={errorId} role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+interface PreviewProps {
+  file: File | null;
+  url: string | null;
+  alt: string;
+  size: { width: number; height: number } | undefined;
+}
+
+/** The chosen image at a fixed size; a chosen file's object URL lives as long as the image. */
+function Preview({ file, url, alt, size }: PreviewProps) {
+  // React 19 runs the returned cleanup when the image goes or the file changes.
+  const attach = useCallback(
+    (image: HTMLImageElement | null) => {
+      if (!image || !file) return undefined;
+      const source = URL.createObjectURL(file);
+      image.src = source;
+      return () => URL.revokeObjectURL(source);
+    },
+    [file],
+  );
+  if (file && !file.type.startsWith('image/')) return null;
+  if (!file && !url) return null;
+  return (
+    <img
+      className="file-drop-preview"
+      ref={file ? attach : undefined}
+      src={file ? undefined : (url ?? undefined)}
+      alt={alt}
+      width={size?.width}
+      height={size?.height}
+    />
+  );
+}

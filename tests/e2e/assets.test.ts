@@ -1,0 +1,305 @@
+/**
+ * Asset editing end to end (issue 4): create an asset with a real avatar and icon, each upload
+ * rule's error on the page, lock and unlock with the changelog, and a morph job that reaches
+ * completed. The real server and the built SPA in Debian's Chromium.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ihdrChunk, pngChunk, pngFile } from '../../src/files/png-writer';
+import { iccpChunk, iccProfileV2, withChunksAfterIhdr } from '../../src/files/test-fixtures';
+import { launchBrowser } from '../helpers/browser';
+import { startServer, type TestServer } from '../helpers/server';
+
+const FIXTURES = resolve('..', 'shared', 'fixtures');
+const avatar = (name: string) => readFileSync(resolve(FIXTURES, 'avatars', name));
+const pngSuite = (name: string) => readFileSync(resolve(FIXTURES, 'pngsuite', name));
+const ADMIN = { email: 'admin@avatar.studio', password: 'avatar-studio-admin' };
+
+let server: TestServer;
+let browser: Awaited<ReturnType<typeof launchBrowser>>;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  // One signed-in profile for the whole file: every test opens its own page in it.
+  context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${server.url}/signin`);
+  await page.getByLabel('E-mail').fill(ADMIN.email);
+  await page.getByLabel('Password').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  await page.close();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/**
+ * A page on the assets list; the editing screens are opened from it through the app's links
+ * (the server answers /assets/<file> with the build's hashed files, not with the app).
+ */
+async function assetsPage(filter?: { search: string }): Promise<Page> {
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const query = filter ? `?filter=${encodeURIComponent(JSON.stringify(filter))}` : '';
+  await page.goto(`${server.url}/assets${query}`);
+  return page;
+}
+
+/** The new-asset form, opened with the list's "New asset" button. */
+async function newAssetPage(): Promise<Page> {
+  const page = await assetsPage();
+  await page.getByRole('link', { name: 'New asset' }).click();
+  await page.getByRole('heading', { name: 'New asset' }).waitFor();
+  return page;
+}
+
+/** An asset's page, opened from its row in the list. */
+async function assetPage(name: string): Promise<Page> {
+  const page = await assetsPage({ search: name });
+  await page.getByRole('link', { name }).click();
+  await page.getByRole('heading', { name: `Asset ${name}` }).waitFor();
+  return page;
+}
+
+/** A file for setInputFiles. */
+const upload = (name: string, buffer: Uint8Array, mimeType: string) => ({
+  name,
+  mimeType,
+  buffer: Buffer.from(buffer),
+});
+
+/** An RGBA 8-bit PNG of `width` × 1 pixels, checksummed like a real encoder's. */
+function widePng(width: number): Uint8Array {
+  const row = new Uint8Array(1 + width * 4);
+  return pngFile([
+    ihdrChunk({ width, height: 1, bitDepth: 8, colorType: 6 }),
+    pngChunk('IDAT', deflateSync(row)),
+    pngChunk('IEND'),
+  ]);
+}
+
+/** Fills the details and picks the files of the new-asset form, then creates it. */
+async function createAsset(page: Page, name: string, type: string, model: string) {
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByLabel('Type').selectOption(type);
+  await page.getByLabel('Gender').selectOption('male');
+  await page
+    .getByLabel('Model (.glb)', { exact: true })
+    .setInputFiles(upload(model, avatar(model), 'model/gltf-binary'));
+  await page
+    .getByLabel('Icon (PNG)', { exact: true })
+    .setInputFiles(upload('basn6a08.png', pngSuite('basn6a08.png'), 'image/png'));
+  await page.getByText(model).waitFor();
+  await page.getByText('basn6a08.png').waitFor();
+  await page.getByRole('button', { name: 'Create asset' }).click();
+  await page.waitForURL(/\/assets\/(?!new)[^/?]+$/);
+  await page.getByRole('heading', { name: `Asset ${name}` }).waitFor();
+  return page.url().split('/').pop() ?? '';
+}
+
+/** The changelog section of the asset page. */
+const changelog = (page: Page) => page.getByRole('region', { name: 'Changelog' });
+
+describe('asset editing', () => {
+  let assetId = '';
+
+  it('creates an asset with a real avatar and icon, and the changelog shows it', async () => {
+    const page = await newAssetPage();
+    assetId = await createAsset(page, 'E2E jacket', 'top', 'male-emissive.glb');
+    expect(assetId).not.toBe('');
+
+    // The stored files come back as the form's values, and the icon is served.
+    await expect
+      .poll(() => page.getByLabel('Name', { exact: true }).inputValue())
+      .toBe('E2E jacket');
+    await page.getByText('asset.created.v1').waitFor();
+    await changelog(page).getByText('Created', { exact: true }).waitFor();
+    const stored = await readAsset(assetId);
+    expect(stored.modelUrl).toMatch(/^\/files\//);
+    const icon = await fetch(`${server.url}${stored.iconUrl}`);
+    expect(icon.headers.get('content-type')).toBe('image/png');
+
+    // An edit is saved and says so.
+    await page.getByLabel('Description').fill('A test jacket');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved.').waitFor();
+    await page.getByText('asset.updated.v1').waitFor();
+
+    // Leaving with unsaved changes asks first; "Stay" keeps the page and the typed text.
+    await page.getByLabel('Description').fill('Not saved yet');
+    await page.getByRole('link', { name: 'Back to assets' }).click();
+    const leave = page.getByRole('alertdialog', { name: 'Leave without saving?' });
+    await leave.getByRole('button', { name: 'Stay' }).click();
+    await expect.poll(() => page.getByLabel('Description').inputValue()).toBe('Not saved yet');
+
+    // Form naming rule: removing the icon's file clears iconUrl when saved.
+    const iconField = page.locator('.file-drop').filter({
+      has: page.getByLabel('Icon (PNG)', { exact: true }),
+    });
+    await iconField.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved.').waitFor();
+    await expect.poll(async () => (await readAsset(assetId)).iconUrl).toBeNull();
+    await page.close();
+  });
+
+  it('shows each upload rule’s error and blocks the submit', async () => {
+    const page = await newAssetPage();
+    const model = page.getByLabel('Model (.glb)', { exact: true });
+    const icon = page.getByLabel('Icon (PNG)', { exact: true });
+    const iconError = () =>
+      page.locator('.file-drop').filter({ has: icon }).locator('.field-error').innerText();
+
+    await model.setInputFiles(upload('icon.png', pngSuite('basn6a08.png'), 'image/png'));
+    await page.getByText('This type of file is not accepted. Accepted: .glb.').waitFor();
+
+    const big = new Uint8Array(5 * 1024 * 1024 + 1);
+    big.set(pngSuite('basn6a08.png'));
+    await icon.setInputFiles(upload('huge.png', big, 'image/png'));
+    await expect.poll(iconError).toBe('The file must be at most 5 MB.');
+
+    const rules: Array<[string, Uint8Array, string]> = [
+      ['wide.png', widePng(1025), 'The image must be at most 1024 × 1024 pixels.'],
+      ['basn2c08.png', pngSuite('basn2c08.png'), 'colour type'],
+      ['basn6a16.png', pngSuite('basn6a16.png'), 'bits per channel'],
+      [
+        'adobe.png',
+        new Uint8Array(
+          await withChunksAfterIhdr(
+            'basn6a08.png',
+            iccpChunk('Adobe RGB', iccProfileV2('Adobe RGB (1998)')),
+          ).arrayBuffer(),
+        ),
+        'colour profile must be sRGB',
+      ],
+    ];
+    for (const [name, bytes, message] of rules) {
+      await icon.setInputFiles(upload(name, bytes, 'image/png'));
+      await expect.poll(iconError).toContain(message);
+    }
+
+    // The submit is blocked, and focus goes to the first invalid field (the empty name).
+    await page.getByRole('button', { name: 'Create asset' }).click();
+    await page.getByText('Please fix the highlighted fields.').waitFor();
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('name')))
+      .toBe('name');
+    expect(page.url()).toMatch(/\/assets\/new$/);
+    await page.close();
+  });
+
+  it('locks and unlocks: the form is read-only while locked, the changelog shows both', async () => {
+    const page = await assetPage('E2E jacket');
+    await page.getByRole('button', { name: 'Lock', exact: true }).click();
+    await page.getByText('Locked: this asset cannot be edited').waitFor();
+    await expect.poll(() => page.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
+    await changelog(page).getByText('Locked', { exact: true }).waitFor();
+
+    await page.getByRole('button', { name: 'Unlock', exact: true }).click();
+    await changelog(page).getByText('Unlocked', { exact: true }).waitFor();
+    await expect.poll(() => page.getByLabel('Name', { exact: true }).isDisabled()).toBe(false);
+    expect(await changelog(page).getByText('asset.locked.v1').count()).toBe(2);
+    await page.close();
+  });
+
+  it('generates a morphed asset onto a body and follows the job to completed', async () => {
+    const token = await apiToken();
+    const bodyId = await createBodyAsset(token);
+    const page = await assetPage('E2E jacket');
+    const bodies = page.getByRole('combobox', { name: 'Body assets' });
+    await bodies.fill('E2E body');
+    await page.getByRole('option', { name: 'E2E body' }).click();
+    // Close the options by clicking beside them: while open, the combo box hides the rest of
+    // the page from assistive technology (and so from role queries).
+    await page.locator('#panel-morphed-assets').click();
+    await page.getByRole('button', { name: 'Remove E2E body' }).waitFor();
+    await page.getByRole('button', { name: 'Generate morphed assets' }).click();
+    const job = page.locator('.morph-jobs li').first();
+    await expect
+      .poll(() => job.getAttribute('data-status'), { timeout: 60_000 })
+      .toMatch(/^(completed|failed)$/);
+    // On failure this shows the worker's error message.
+    expect(await job.innerText()).toContain('Completed');
+    await job.getByRole('link', { name: 'Open the morphed asset' }).waitFor();
+    expect(await job.innerText()).toContain(bodyId);
+    await changelog(page).getByText('asset.morph-queue-entry-created.v1').waitFor();
+    await page.close();
+  });
+});
+
+describe('cage mesh editing', () => {
+  it('creates a cage mesh with a model, then edits it', async () => {
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${server.url}/cage-meshes`);
+    await page.getByRole('link', { name: 'New cage mesh' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('E2E cage');
+    await page.getByLabel('Gender').selectOption('female');
+    await page
+      .getByLabel('Model', { exact: true })
+      .setInputFiles(upload('halfBodyAPIv2.glb', avatar('halfBodyAPIv2.glb'), 'model/gltf-binary'));
+    await page.getByText('halfBodyAPIv2.glb').waitFor();
+    await page.getByRole('button', { name: 'Create cage mesh' }).click();
+    await page.getByRole('heading', { name: 'Cage mesh E2E cage' }).waitFor();
+    expect(page.url()).toMatch(/\/cage-meshes\/(?!new)[^/]+$/);
+
+    await page.getByLabel('Body type').fill('slim');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved.').waitFor();
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Body type').inputValue()).toBe('slim');
+    // The stored model is kept (its field offers Remove).
+    await page
+      .locator('.file-drop')
+      .filter({ has: page.getByLabel('Model', { exact: true }) })
+      .getByRole('button', { name: 'Remove' })
+      .waitFor();
+    await page.close();
+  });
+});
+
+/** An access token of the admin, for setting up data through the API. */
+async function apiToken(): Promise<string> {
+  const response = await fetch(`${server.url}/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  return ((await response.json()) as { data: { token: string } }).data.token;
+}
+
+/** The stored asset, read through the API. */
+async function readAsset(id: string): Promise<{ iconUrl: string | null; modelUrl: string | null }> {
+  const response = await fetch(`${server.url}/v1/assets/${id}`, {
+    headers: { authorization: `Bearer ${await apiToken()}` },
+  });
+  return ((await response.json()) as { data: { iconUrl: string | null; modelUrl: string | null } })
+    .data;
+}
+
+/** A body asset with a real model (halfBodyAPIv2.glb), created through the API. */
+async function createBodyAsset(token: string): Promise<string> {
+  const headers = { authorization: `Bearer ${token}` };
+  const stored = await fetch(`${server.url}/v1/uploads/model`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'model/gltf-binary' },
+    body: avatar('halfBodyAPIv2.glb'),
+  });
+  const { url } = ((await stored.json()) as { data: { url: string } }).data;
+  const created = await fetch(`${server.url}/v1/assets`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'E2E body', type: 'body', gender: 'female', modelUrl: url }),
+  });
+  expect(created.status).toBe(200);
+  return ((await created.json()) as { data: { id: string } }).data.id;
+}
