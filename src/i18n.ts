@@ -14,3 +14,19 @@ export function initI18n() {
   });
   return i18next;
 }
+
+let backOffice: Promise<void> | undefined;
+
+/**
+ * Adds the back-office texts (lists, assets, uploads, ...) to the English resources. The
+ * signed-in area loads them before it renders (src/routes/_app.tsx), so the sign-in page
+ * never downloads them.
+ */
+export function loadBackOfficeTexts(): Promise<void> {
+  backOffice ??= import('./locales/en-back-office').then(({ enBackOffice }) => {
+    initI18n().addResourceBundle('en', 'translation', enBackOffice, true, false);
+  });
+  // A failed download (offline) is tried again on the next navigation.
+  backOffice.catch(() => (backOffice = undefined));
+  return backOffice;
+}

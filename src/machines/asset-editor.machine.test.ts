@@ -1,191 +1,445 @@
+/**
+ * Model-based tests (src/machines/testing/path-tests.ts): a small abstract model of saving an
+ * asset or cage mesh form (spec: each new file is uploaded, then the entity is saved with the
+ * stored addresses; a retry skips files already stored) generates paths; each drives the real
+ * machine with fake upload and save actors whose calls the path's events settle, and together
+ * they must reach every state and transition of the real machine. A focused test follows for
+ * what the model leaves to the real save actor: which API call saves which target.
+ */
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
+import { assign, createActor, fromPromise, setup } from 'xstate';
+import { createAsset, createAssetFromTemplate, updateAsset } from '../api/assets';
+import { createCageMesh, updateCageMesh } from '../api/cage-meshes';
 import { ApiError } from '../api/errors';
 import type { UploadResult } from '../api/schemas';
 import {
   assetEditorMachine,
-  bodyOf,
   selectError,
   selectFailedStep,
   selectIsSaved,
+  selectIsSaving,
+  selectIsUploading,
   selectProgress,
+  type AssetEditorEmitted,
+  type PendingFile,
+  type SavedEntity,
   type SaveInput,
   type SaveRequest,
+  type SaveTarget,
   type UploadInput,
 } from './asset-editor.machine';
+import { describeMachinePaths, pathSuite, type PathTools } from './testing/path-tests';
 
-const model = new File(['glTF'], 'avatar.glb', { type: 'model/gltf-binary' });
-const icon = new File(['png'], 'icon.png', { type: 'image/png' });
+vi.mock('../api/assets', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../api/assets')>()),
+  createAsset: vi.fn(),
+  createAssetFromTemplate: vi.fn(),
+  updateAsset: vi.fn(),
+}));
+vi.mock('../api/cage-meshes', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../api/cage-meshes')>()),
+  createCageMesh: vi.fn(),
+  updateCageMesh: vi.fn(),
+}));
 
-/** Runs `work` as a promise: a throw becomes a rejection. */
-const settle = <T>(work: () => T) => new Promise<T>((resolve) => resolve(work()));
+// ---------------------------------------------------------------- the form's requests
 
-const request = (overrides: Partial<SaveRequest> = {}): SaveRequest => ({
-  target: { entity: 'asset' },
-  values: { name: 'Jacket', type: 'top', gender: 'unisex', textureUrl: null },
-  files: [
-    { field: 'model', kind: 'model', file: model },
-    { field: 'icon', kind: 'icon', file: icon },
-  ],
-  ...overrides,
-});
+const MODEL = new File(['glTF'], 'avatar.glb', { type: 'model/gltf-binary' });
+const ICON = new File(['png'], 'icon.png', { type: 'image/png' });
+const OTHER_ICON = new File(['png2'], 'other.png', { type: 'image/png' });
 
-/** An editor whose uploads and save are scripted; each call can be told to fail once. */
-function editor({ failUpload = new Set<string>(), failSave = 0 } = {}) {
-  const uploads: string[] = [];
-  const saves: SaveInput[] = [];
-  let saveFailures = failSave;
-  const actor = createActor(
-    assetEditorMachine.provide({
-      actors: {
-        upload: fromPromise<UploadResult, UploadInput>(({ input }) =>
-          settle(() => {
-            uploads.push(input.file.name);
-            input.onProgress(0.5);
-            if (failUpload.delete(input.file.name)) {
-              throw new ApiError({ status: 413, code: 'FILE_TOO_LARGE', message: 'Too large' });
-            }
-            return { url: `/files/${input.file.name}`, size: input.file.size, contentType: 'x' };
-          }),
-        ),
-        save: fromPromise<{ id: string }, SaveInput>(({ input }) =>
-          settle(() => {
-            saves.push(input);
-            if (saveFailures > 0) {
-              saveFailures -= 1;
-              throw new ApiError({ status: 409, code: 'ASSET_LOCKED', message: 'Locked' });
-            }
-            return { id: 'a1' };
-          }),
-        ),
-      },
-    }),
-  );
-  const saved = vi.fn();
-  actor.on('SAVED', saved);
-  actor.start();
-  return { actor, uploads, saves, saved };
+type RequestKind = 'both' | 'bare' | 'swap';
+
+/** The saves a form makes: both files new, no new file, or the icon replaced by another file. */
+const REQUESTS: Record<RequestKind, SaveRequest> = {
+  both: {
+    target: { entity: 'asset' },
+    values: { name: 'Jacket', type: 'top', gender: 'unisex', textureUrl: null },
+    files: [
+      { field: 'model', kind: 'model', file: MODEL },
+      { field: 'icon', kind: 'icon', file: ICON },
+    ],
+  },
+  bare: {
+    target: { entity: 'asset', id: 'a1', scope: 'private' },
+    values: { name: 'Coat', iconUrl: '/files/kept.png' },
+    files: [],
+  },
+  swap: {
+    target: { entity: 'cageMesh', id: 'c1' },
+    values: { name: 'Cage' },
+    files: [
+      { field: 'model', kind: 'model', file: MODEL },
+      { field: 'icon', kind: 'icon', file: OTHER_ICON },
+    ],
+  },
+};
+
+/** The stored address the fake upload answers for a file. */
+const urlOf = (file: File) => `/files/${file.name}`;
+/** The entity the fake save answers for a target. */
+const savedOf = (target: SaveTarget): SavedEntity => ({ id: target.id ?? 'new-1' });
+
+const UPLOAD_FAILURE = new ApiError({ status: 413, code: 'FILE_TOO_LARGE', message: 'Too large' });
+const SAVE_FAILURE = new ApiError({ status: 409, code: 'ASSET_LOCKED', message: 'Locked' });
+
+// ---------------------------------------------------------------- the fake actors
+
+interface Deferred<I, O> {
+  input: I;
+  settled: boolean;
+  settle: (outcome: { ok: O } | { error: Error }) => Promise<void>;
 }
 
-const settled = (actor: ReturnType<typeof editor>['actor']) =>
-  waitFor(actor, (s) => s.matches('saved') || s.matches('failed'));
+/** Lets the actor take a settled promise. */
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-describe('asset editor machine', () => {
-  it('uploads each new file, then saves with the stored addresses under XUrl', async () => {
-    const { actor, uploads, saves, saved } = editor();
-    actor.send({ type: 'SAVE', request: request() });
-    const snapshot = await settled(actor);
-
-    expect(selectIsSaved(snapshot)).toBe(true);
-    expect(uploads).toEqual(['avatar.glb', 'icon.png']);
-    expect(saves).toEqual([
-      {
-        target: { entity: 'asset' },
-        body: {
-          name: 'Jacket',
-          type: 'top',
-          gender: 'unisex',
-          textureUrl: null,
-          modelUrl: '/files/avatar.glb',
-          iconUrl: '/files/icon.png',
-        },
-      },
-    ]);
-    expect(saved).toHaveBeenCalledWith({ type: 'SAVED', entity: { id: 'a1' } });
-  });
-
-  it('reports the progress of each file', async () => {
-    const { actor } = editor();
-    const seen: Array<Record<string, number>> = [];
-    actor.subscribe((s) => seen.push(selectProgress(s)));
-    actor.send({ type: 'SAVE', request: request() });
-    await settled(actor);
-    expect(seen).toContainEqual({ model: 0.5 });
-    expect(seen).toContainEqual({ model: 1, icon: 0.5 });
-  });
-
-  it('saves at once when there is no new file', async () => {
-    const { actor, uploads, saves } = editor();
-    actor.send({ type: 'SAVE', request: request({ files: [] }) });
-    await settled(actor);
-    expect(uploads).toEqual([]);
-    expect(saves[0]?.body).toEqual(request().values);
-  });
-
-  it('keeps the request on an upload failure and retries without re-sending stored files', async () => {
-    const { actor, uploads, saves } = editor({ failUpload: new Set(['icon.png']) });
-    actor.send({ type: 'SAVE', request: request() });
-    let snapshot = await settled(actor);
-    expect(snapshot.matches('failed')).toBe(true);
-    expect(selectFailedStep(snapshot)).toBe('upload');
-    expect(selectError(snapshot)).toMatchObject({ status: 413, code: 'FILE_TOO_LARGE' });
-    expect(saves).toEqual([]);
-
-    actor.send({ type: 'RETRY' });
-    snapshot = await settled(actor);
-    expect(selectIsSaved(snapshot)).toBe(true);
-    expect(uploads).toEqual(['avatar.glb', 'icon.png', 'icon.png']);
-    expect(saves[0]?.body).toMatchObject({
-      modelUrl: '/files/avatar.glb',
-      iconUrl: '/files/icon.png',
-    });
-  });
-
-  it('retries a refused save without uploading again', async () => {
-    const { actor, uploads, saves } = editor({ failSave: 1 });
-    actor.send({ type: 'SAVE', request: request() });
-    let snapshot = await settled(actor);
-    expect(selectFailedStep(snapshot)).toBe('save');
-    expect(selectError(snapshot)).toMatchObject({ status: 409, message: 'Locked' });
-
-    actor.send({ type: 'RETRY' });
-    snapshot = await settled(actor);
-    expect(selectIsSaved(snapshot)).toBe(true);
-    expect(uploads).toEqual(['avatar.glb', 'icon.png']);
-    expect(saves).toHaveLength(2);
-    expect(saves[1]?.body).toEqual(saves[0]?.body);
-  });
-
-  it('takes changed values on a new SAVE after a failure, keeping files already stored', async () => {
-    const { actor, uploads, saves } = editor({ failSave: 1 });
-    actor.send({ type: 'SAVE', request: request() });
-    await settled(actor);
-    actor.send({
-      type: 'SAVE',
-      request: request({ values: { name: 'Coat', type: 'top', gender: 'male' } }),
-    });
-    const snapshot = await settled(actor);
-    expect(selectIsSaved(snapshot)).toBe(true);
-    expect(uploads).toEqual(['avatar.glb', 'icon.png']);
-    expect(saves[1]?.body).toMatchObject({ name: 'Coat', iconUrl: '/files/icon.png' });
-  });
-
-  it('uploads a file again once it was replaced by another one', async () => {
-    const { actor, uploads } = editor({ failSave: 1 });
-    actor.send({ type: 'SAVE', request: request() });
-    await settled(actor);
-    const other = new File(['png2'], 'other.png', { type: 'image/png' });
-    actor.send({
-      type: 'SAVE',
-      request: request({
-        files: [
-          { field: 'model', kind: 'model', file: model },
-          { field: 'icon', kind: 'icon', file: other },
-        ],
+/** A promise actor whose calls wait in `calls` until the test settles them. */
+const deferred = <I, O>(calls: Deferred<I, O>[]) =>
+  fromPromise<O, I>(
+    ({ input }) =>
+      new Promise<O>((resolve, reject) => {
+        const call: Deferred<I, O> = {
+          input,
+          settled: false,
+          settle: async (outcome) => {
+            call.settled = true;
+            if ('ok' in outcome) resolve(outcome.ok);
+            else reject(outcome.error);
+            await flush();
+          },
+        };
+        calls.push(call);
       }),
-    });
-    await settled(actor);
-    expect(uploads).toEqual(['avatar.glb', 'icon.png', 'other.png']);
-  });
+  );
+
+function harness(tools: PathTools) {
+  const uploads: Deferred<UploadInput, UploadResult>[] = [];
+  const saves: Deferred<SaveInput, SavedEntity>[] = [];
+  const actor = createActor(
+    assetEditorMachine.provide({
+      actors: { upload: deferred(uploads), save: deferred(saves) },
+    }),
+    tools,
+  );
+  const emitted: AssetEditorEmitted[] = [];
+  actor.on('SAVED', (event) => emitted.push(event));
+  actor.start();
+  /** The one call of `calls` in flight; fails the test when there are none or several. */
+  const current = <I, O>(calls: Deferred<I, O>[]) => {
+    const live = calls.filter((call) => !call.settled);
+    expect(live).toHaveLength(1);
+    return live[0] as Deferred<I, O>;
+  };
+  return {
+    actor,
+    uploads,
+    saves,
+    emitted,
+    snapshot: () => actor.getSnapshot(),
+    live: () => [...uploads, ...saves].filter((call) => !call.settled),
+    currentUpload: () => current(uploads),
+    currentSave: () => current(saves),
+  };
+}
+type Harness = ReturnType<typeof harness>;
+
+// ---------------------------------------------------------------- the abstract model
+
+interface EditorModel {
+  /** The request of the last SAVE. */
+  request: RequestKind | null;
+  /** Files the server stores for this request, as `field:name`. */
+  stored: string[];
+  /** Upload progress per field, 0 to 1. */
+  progress: Record<string, number>;
+  failedStep: 'upload' | 'save' | null;
+}
+
+type EditorEvent = {
+  type:
+    | 'SAVE_BOTH'
+    | 'SAVE_BARE'
+    | 'SAVE_SWAP'
+    | 'PROGRESS'
+    | 'UPLOAD_OK'
+    | 'UPLOAD_FAIL'
+    | 'SAVE_OK'
+    | 'SAVE_FAIL'
+    | 'RETRY';
+};
+
+const keyOf = ({ field, file }: PendingFile) => `${field}:${file.name}`;
+
+/** The first file of the request that the server does not store yet. */
+const nextFile = (kind: RequestKind | null, stored: readonly string[]) =>
+  kind === null ? undefined : REQUESTS[kind].files.find((file) => !stored.includes(keyOf(file)));
+
+/** A new SAVE keeps what is stored of the files it still holds; nothing else carries over. */
+const kept = (context: EditorModel, kind: RequestKind) =>
+  context.stored.filter((key) => REQUESTS[kind].files.some((file) => keyOf(file) === key));
+
+const startSave = (kind: RequestKind) => {
+  const start = assign<EditorModel, EditorEvent, undefined, EditorEvent, never>(({ context }) => ({
+    request: kind,
+    stored: kept(context, kind),
+    progress: {},
+    failedStep: null,
+  }));
+  return [
+    {
+      guard: ({ context }: { context: EditorModel }) =>
+        nextFile(kind, kept(context, kind)) !== undefined,
+      target: '#editorModel.uploading',
+      actions: start,
+    },
+    { target: '#editorModel.saving', actions: start },
+  ];
+};
+
+const saves = {
+  SAVE_BOTH: startSave('both'),
+  SAVE_BARE: startSave('bare'),
+  SAVE_SWAP: startSave('swap'),
+};
+
+const storeUpload = assign<EditorModel, EditorEvent, undefined, EditorEvent, never>(
+  ({ context }) => {
+    const file = nextFile(context.request, context.stored) as PendingFile;
+    return {
+      stored: [...context.stored, keyOf(file)],
+      progress: { ...context.progress, [file.field]: 1 },
+    };
+  },
+);
+
+const editorModel = setup({
+  types: { context: {} as EditorModel, events: {} as EditorEvent },
+  guards: {
+    hasUpload: ({ context }) => nextFile(context.request, context.stored) !== undefined,
+    uploadsMore: ({ context }) =>
+      REQUESTS[context.request!].files.length > context.stored.length + 1,
+    noProgress: ({ context }) =>
+      context.progress[nextFile(context.request, context.stored)!.field] === undefined,
+  },
+}).createMachine({
+  id: 'editorModel',
+  context: { request: null, stored: [], progress: {}, failedStep: null },
+  initial: 'idle',
+  states: {
+    idle: { on: saves },
+    uploading: {
+      on: {
+        PROGRESS: {
+          guard: 'noProgress',
+          actions: assign(({ context }) => ({
+            progress: {
+              ...context.progress,
+              [nextFile(context.request, context.stored)!.field]: 0.5,
+            },
+          })),
+        },
+        UPLOAD_OK: [
+          { guard: 'uploadsMore', target: 'uploading', actions: storeUpload },
+          { target: 'saving', actions: storeUpload },
+        ],
+        UPLOAD_FAIL: { target: 'failed', actions: assign({ failedStep: 'upload' }) },
+      },
+    },
+    saving: {
+      on: {
+        // The saved entity carries the files: the next save starts from the form's new state.
+        SAVE_OK: { target: 'saved', actions: assign({ stored: [], progress: {} }) },
+        SAVE_FAIL: { target: 'failed', actions: assign({ failedStep: 'save' }) },
+      },
+    },
+    saved: { on: saves },
+    failed: {
+      on: {
+        RETRY: [
+          { guard: 'hasUpload', target: 'uploading', actions: assign({ failedStep: null }) },
+          { target: 'saving', actions: assign({ failedStep: null }) },
+        ],
+        ...saves,
+      },
+    },
+  },
 });
 
-describe('bodyOf', () => {
-  it('puts each stored address under the field name plus Url', () => {
-    expect(
-      bodyOf(request({ values: { name: 'x' } }), [
-        { field: 'model', file: model, url: '/m' },
-        { field: 'icon', file: icon, url: '/i' },
-      ]),
-    ).toEqual({ name: 'x', modelUrl: '/m', iconUrl: '/i' });
+// ---------------------------------------------------------------- checks and events
+
+type ModelSnapshot = { context: EditorModel };
+
+/** The body a save must send: the form's values plus each new file's stored address. */
+function expectedBody(kind: RequestKind) {
+  const { values, files } = REQUESTS[kind];
+  return {
+    ...values,
+    ...Object.fromEntries(files.map(({ field, file }) => [`${field}Url`, urlOf(file)])),
+  };
+}
+
+function checks(h: Harness) {
+  const busy = (m: EditorModel) => {
+    expect(selectIsSaving(h.snapshot())).toBe(true);
+    expect(selectProgress(h.snapshot())).toEqual(m.progress);
+    expect(selectError(h.snapshot())).toBeNull();
+  };
+  return {
+    idle: () => {
+      expect(h.snapshot().matches('idle')).toBe(true);
+      expect(h.live()).toEqual([]);
+    },
+    uploading: ({ context: m }: ModelSnapshot) => {
+      busy(m);
+      expect(selectIsUploading(h.snapshot())).toBe(true);
+      // Only the first file not stored yet is sent, and nothing is saved meanwhile.
+      const next = nextFile(m.request, m.stored) as PendingFile;
+      expect(h.currentUpload().input).toMatchObject({ kind: next.kind, file: next.file });
+      expect(h.live()).toHaveLength(1);
+    },
+    saving: ({ context: m }: ModelSnapshot) => {
+      busy(m);
+      expect(selectIsUploading(h.snapshot())).toBe(false);
+      const kind = m.request as RequestKind;
+      expect(h.currentSave().input).toEqual({
+        target: REQUESTS[kind].target,
+        body: expectedBody(kind),
+      });
+      expect(h.live()).toHaveLength(1);
+    },
+    saved: ({ context: m }: ModelSnapshot) => {
+      const entity = savedOf(REQUESTS[m.request as RequestKind].target);
+      expect(selectIsSaved(h.snapshot())).toBe(true);
+      expect(h.snapshot().context).toMatchObject({
+        saved: entity,
+        request: null,
+        stored: [],
+        progress: {},
+        error: null,
+      });
+      expect(h.emitted.at(-1)).toEqual({ type: 'SAVED', entity });
+      expect(h.live()).toEqual([]);
+    },
+    failed: ({ context: m }: ModelSnapshot) => {
+      const snapshot = h.snapshot();
+      expect(snapshot.matches('failed')).toBe(true);
+      expect(selectFailedStep(snapshot)).toBe(m.failedStep);
+      expect(selectError(snapshot)).toEqual(
+        (m.failedStep === 'upload' ? UPLOAD_FAILURE : SAVE_FAILURE).toJSON(),
+      );
+      // The progress stays on screen for the retry.
+      expect(selectProgress(snapshot)).toEqual(m.progress);
+      expect(h.live()).toEqual([]);
+    },
+  };
+}
+
+function events(h: Harness) {
+  const save = (kind: RequestKind) => () => {
+    const saved = h.emitted.length;
+    h.actor.send({ type: 'SAVE', request: REQUESTS[kind] });
+    expect(h.emitted).toHaveLength(saved);
+  };
+  return {
+    SAVE_BOTH: save('both'),
+    SAVE_BARE: save('bare'),
+    SAVE_SWAP: save('swap'),
+    PROGRESS: () => h.currentUpload().input.onProgress(0.5),
+    UPLOAD_OK: async () => {
+      const { file } = h.currentUpload().input;
+      await h.currentUpload().settle({
+        ok: { url: urlOf(file), size: file.size, contentType: file.type },
+      });
+    },
+    UPLOAD_FAIL: () => h.currentUpload().settle({ error: UPLOAD_FAILURE }),
+    SAVE_OK: async () => {
+      const call = h.currentSave();
+      await call.settle({ ok: savedOf(call.input.target) });
+    },
+    SAVE_FAIL: () => h.currentSave().settle({ error: SAVE_FAILURE }),
+    RETRY: () => {
+      h.actor.send({ type: 'RETRY' });
+    },
+  };
+}
+
+describeMachinePaths(assetEditorMachine, {
+  suites: [
+    pathSuite({
+      name: 'saving a form with files (model)',
+      model: editorModel,
+      system: (tools) => {
+        const h = harness(tools);
+        return { actor: h.actor, states: checks(h), events: events(h) };
+      },
+    }),
+  ],
+});
+
+// ---------------------------------------------------------------- the real save actor
+
+describe('asset editor save', () => {
+  const entity = { id: 'e1' };
+
+  /** Saves `target` with the real save actor and the API calls mocked; answers the calls made. */
+  async function save(target: SaveTarget) {
+    vi.clearAllMocks();
+    for (const call of [
+      createAsset,
+      createAssetFromTemplate,
+      updateAsset,
+      createCageMesh,
+      updateCageMesh,
+    ]) {
+      vi.mocked(call).mockResolvedValue(entity as never);
+    }
+    const actor = createActor(assetEditorMachine).start();
+    actor.send({ type: 'SAVE', request: { target, values: { name: 'Jacket' }, files: [] } });
+    await vi.waitFor(() => expect(selectIsSaved(actor.getSnapshot())).toBe(true));
+    return {
+      createAsset: vi.mocked(createAsset).mock.calls,
+      createAssetFromTemplate: vi.mocked(createAssetFromTemplate).mock.calls,
+      updateAsset: vi.mocked(updateAsset).mock.calls,
+      createCageMesh: vi.mocked(createCageMesh).mock.calls,
+      updateCageMesh: vi.mocked(updateCageMesh).mock.calls,
+    };
+  }
+  const none = {
+    createAsset: [],
+    createAssetFromTemplate: [],
+    updateAsset: [],
+    createCageMesh: [],
+    updateCageMesh: [],
+  };
+
+  it('creates or patches an asset in its scope', async () => {
+    expect(await save({ entity: 'asset', scope: 'private' })).toEqual({
+      ...none,
+      createAsset: [[{ name: 'Jacket' }, { scope: 'private' }]],
+    });
+    expect(await save({ entity: 'asset', id: 'a1' })).toEqual({
+      ...none,
+      updateAsset: [['a1', { name: 'Jacket' }, {}]],
+    });
+  });
+
+  it('copies a template, then applies the form to the private copy', async () => {
+    expect(await save({ entity: 'asset', templateId: 't1' })).toEqual({
+      ...none,
+      createAssetFromTemplate: [[{ templateId: 't1', name: 'Jacket' }]],
+      updateAsset: [['e1', { name: 'Jacket' }, { scope: 'private' }]],
+    });
+  });
+
+  it('creates or patches a cage mesh', async () => {
+    expect(await save({ entity: 'cageMesh' })).toEqual({
+      ...none,
+      createCageMesh: [[{ name: 'Jacket' }, {}]],
+    });
+    expect(await save({ entity: 'cageMesh', id: 'c1', scope: 'public' })).toEqual({
+      ...none,
+      updateCageMesh: [['c1', { name: 'Jacket' }]],
+    });
   });
 });

@@ -1,16 +1,31 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+/**
+ * Model-based tests (src/machines/testing/path-tests.ts): a small abstract model of following
+ * morph jobs (queue one job per body, read their status about every second until all are done;
+ * a failed read waits 2 s, 4 s, ... up to 16 s and the sixth in a row stops until RETRY)
+ * generates paths; each drives the real machine on a simulated clock, with fake generate and
+ * status actors whose calls the path's events settle, and together they must reach every state
+ * and transition of the real machine.
+ */
+import { expect } from 'vitest';
+import { assign, createActor, fromPromise, not, setup } from 'xstate';
 import { ApiError } from '../api/errors';
 import type { MorphQueueEntry, MorphStatusList } from '../api/schemas';
 import {
   MORPH_POLL_MAX_FAILURES,
   morphJobMachine,
-  pollDelay,
+  selectIsFollowing,
+  selectIsGenerating,
   selectIsStalled,
   selectJobs,
   selectMorphError,
   type GenerateInput,
+  type MorphJob,
 } from './morph-job.machine';
+import { describeMachinePaths, pathSuite, type PathTools } from './testing/path-tests';
+
+// ---------------------------------------------------------------- the fake morph queue
+
+const GENERATE: GenerateInput = { sourceAssetId: 'a1', bodyAssetIds: ['b1', 'b2'] };
 
 const entry = (id: string, bodyAssetId: string): MorphQueueEntry => ({
   id,
@@ -25,138 +40,298 @@ const entry = (id: string, bodyAssetId: string): MorphQueueEntry => ({
   updatedAt: '2026-01-01T00:00:00.000Z',
 });
 
-type Answer = MorphStatusList | Error;
+/** What the jobs of GENERATE show: as queued, while one runs, once both are over. */
+type JobsShown = 'queued' | 'running' | 'done';
 
-/** Runs `work` as a promise: a throw becomes a rejection. */
-const settle = <T>(work: () => T) => new Promise<T>((resolve) => resolve(work()));
+const STATUSES: Record<Exclude<JobsShown, 'queued'>, MorphStatusList> = {
+  running: [
+    { id: 'q1', status: 'processing', progress: 50, error: null, morphedAssetId: null },
+    { id: 'q2', status: 'queued', progress: 0, error: null, morphedAssetId: null },
+  ],
+  done: [
+    { id: 'q1', status: 'completed', progress: 100, error: null, morphedAssetId: 'm1' },
+    { id: 'q2', status: 'failed', progress: 0, error: 'No model', morphedAssetId: null },
+  ],
+};
 
-/** A job machine whose status reads answer the scripted answers in order. */
-function job(answers: Answer[]) {
-  const generated: GenerateInput[] = [];
-  const reads: string[][] = [];
-  const actor = createActor(
-    morphJobMachine.provide({
-      actors: {
-        generate: fromPromise<MorphQueueEntry[], GenerateInput>(({ input }) =>
-          settle(() => {
-            generated.push(input);
-            return input.bodyAssetIds.map((body, index) => entry(`q${index + 1}`, body));
-          }),
-        ),
-        status: fromPromise<MorphStatusList, { ids: string[] }>(({ input }) =>
-          settle(() => {
-            reads.push(input.ids);
-            const answer = answers.shift();
-            if (!answer || answer instanceof Error) throw answer ?? new Error('no answer');
-            return answer;
-          }),
-        ),
-      },
-    }),
-  ).start();
-  return { actor, generated, reads };
+/** The jobs q1 (body b1) and q2 (body b2) as the screen shows them after `statuses`. */
+const jobsOf = (statuses: MorphStatusList): MorphJob[] =>
+  statuses.map((status, index) => ({ ...status, bodyAssetId: `b${index + 1}` }));
+
+const JOBS: Record<JobsShown, MorphJob[]> = {
+  queued: jobsOf(
+    ['q1', 'q2'].map((id) => ({
+      id,
+      status: 'queued',
+      progress: 0,
+      error: null,
+      morphedAssetId: null,
+    })),
+  ),
+  running: jobsOf(STATUSES.running),
+  done: jobsOf(STATUSES.done),
+};
+
+/** The wait before each read, by failed reads in a row: doubling from 1 s, capped at 16 s. */
+const WAIT_MS = [1000, 2000, 4000, 8000, 16_000, 16_000];
+
+const GENERATE_FAILURE = new ApiError({
+  status: 400,
+  code: 'VALIDATION_ERROR',
+  message: 'Not a body',
+});
+const READ_FAILURE = new ApiError({ status: 503, code: 'HTTP_503', message: 'Busy' });
+
+// ---------------------------------------------------------------- the fake actors
+
+interface Deferred<I, O> {
+  input: I;
+  settled: boolean;
+  settle: (outcome: { ok: O } | { error: Error }) => Promise<void>;
 }
 
-const status = (id: string, state: MorphStatusList[number]['status'], progress: number) => ({
-  id,
-  status: state,
-  progress,
-  error: state === 'failed' ? 'No model' : null,
-  morphedAssetId: state === 'completed' ? `m-${id}` : null,
-});
+/** Lets the actor take a settled promise; the simulated clock does not touch real timers. */
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-describe('morph job machine', () => {
-  it('queues one job per body and polls every second until all are done', async () => {
-    const { actor, generated, reads } = job([
-      [status('q1', 'processing', 50), status('q2', 'queued', 0)],
-      [status('q1', 'completed', 100), status('q2', 'failed', 0)],
-    ]);
-    actor.send({ type: 'GENERATE', sourceAssetId: 'a1', bodyAssetIds: ['b1', 'b2'] });
-    await vi.advanceTimersByTimeAsync(0);
-    expect(generated).toEqual([{ sourceAssetId: 'a1', bodyAssetIds: ['b1', 'b2'] }]);
-    expect(selectJobs(actor.getSnapshot()).map((j) => j.status)).toEqual(['queued', 'queued']);
-
-    await vi.advanceTimersByTimeAsync(999);
-    expect(reads).toHaveLength(0);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(reads).toEqual([['q1', 'q2']]);
-    expect(selectJobs(actor.getSnapshot())[0]).toMatchObject({
-      status: 'processing',
-      progress: 50,
-    });
-
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(actor.getSnapshot().matches('finished')).toBe(true);
-    expect(selectJobs(actor.getSnapshot())).toMatchObject([
-      { id: 'q1', bodyAssetId: 'b1', status: 'completed', morphedAssetId: 'm-q1' },
-      { id: 'q2', bodyAssetId: 'b2', status: 'failed', error: 'No model' },
-    ]);
-    await vi.advanceTimersByTimeAsync(10_000);
-    expect(reads).toHaveLength(2);
-  });
-
-  it('backs off after a failed status read and recovers', async () => {
-    const { actor, reads } = job([
-      new ApiError({ status: 503, code: 'HTTP_503', message: 'Busy' }),
-      [status('q1', 'completed', 100)],
-    ]);
-    actor.send({ type: 'GENERATE', sourceAssetId: 'a1', bodyAssetIds: ['b1'] });
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(reads).toHaveLength(1);
-    expect(selectMorphError(actor.getSnapshot())).toMatchObject({ status: 503 });
-    await vi.advanceTimersByTimeAsync(1999);
-    expect(reads).toHaveLength(1);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(reads).toHaveLength(2);
-    expect(actor.getSnapshot().matches('finished')).toBe(true);
-    expect(selectMorphError(actor.getSnapshot())).toBeNull();
-  });
-
-  it(`stops after ${MORPH_POLL_MAX_FAILURES} failed reads in a row; RETRY polls again`, async () => {
-    const failure = new ApiError({ status: 'FETCH_ERROR', code: 'FETCH_ERROR', message: 'Down' });
-    const { actor, reads } = job([
-      ...Array.from({ length: MORPH_POLL_MAX_FAILURES }, () => failure),
-      [status('q1', 'completed', 100)],
-    ]);
-    actor.send({ type: 'GENERATE', sourceAssetId: 'a1', bodyAssetIds: ['b1'] });
-    await vi.advanceTimersByTimeAsync(120_000);
-    expect(reads).toHaveLength(MORPH_POLL_MAX_FAILURES);
-    expect(selectIsStalled(actor.getSnapshot())).toBe(true);
-    expect(selectMorphError(actor.getSnapshot())).toMatchObject({ code: 'FETCH_ERROR' });
-
-    actor.send({ type: 'RETRY' });
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(actor.getSnapshot().matches('finished')).toBe(true);
-  });
-
-  it('shows a refused generation and can try again', async () => {
-    const actor = createActor(
-      morphJobMachine.provide({
-        actors: {
-          generate: fromPromise<MorphQueueEntry[], GenerateInput>(() =>
-            settle(() => {
-              throw new ApiError({ status: 400, code: 'VALIDATION_ERROR', message: 'Not a body' });
-            }),
-          ),
-        },
+/** A promise actor whose calls wait in `calls` until the test settles them. */
+const deferred = <I, O>(calls: Deferred<I, O>[]) =>
+  fromPromise<O, I>(
+    ({ input }) =>
+      new Promise<O>((resolve, reject) => {
+        const call: Deferred<I, O> = {
+          input,
+          settled: false,
+          settle: async (outcome) => {
+            call.settled = true;
+            if ('ok' in outcome) resolve(outcome.ok);
+            else reject(outcome.error);
+            await flush();
+          },
+        };
+        calls.push(call);
       }),
-    ).start();
-    actor.send({ type: 'GENERATE', sourceAssetId: 'a1', bodyAssetIds: ['x'] });
-    await vi.advanceTimersByTimeAsync(0);
-    expect(actor.getSnapshot().matches('idle')).toBe(true);
-    expect(selectMorphError(actor.getSnapshot())).toMatchObject({ message: 'Not a body' });
-  });
+  );
 
-  it('doubles the wait per failure up to the cap', () => {
-    expect([0, 1, 2, 3, 4, 5, 6].map(pollDelay)).toEqual([
-      1000, 2000, 4000, 8000, 16_000, 16_000, 16_000,
-    ]);
-  });
+function harness({ inspect, clock }: PathTools) {
+  const generates: Deferred<GenerateInput, MorphQueueEntry[]>[] = [];
+  const reads: Deferred<{ ids: string[] }, MorphStatusList>[] = [];
+  const actor = createActor(
+    morphJobMachine.provide({
+      actors: { generate: deferred(generates), status: deferred(reads) },
+    }),
+    { inspect, clock },
+  ).start();
+  /** The one call of `calls` in flight; fails the test when there are none or several. */
+  const current = <I, O>(calls: Deferred<I, O>[]) => {
+    const live = calls.filter((call) => !call.settled);
+    expect(live).toHaveLength(1);
+    return live[0] as Deferred<I, O>;
+  };
+  return {
+    actor,
+    clock,
+    snapshot: () => actor.getSnapshot(),
+    live: () => [...generates, ...reads].filter((call) => !call.settled),
+    currentGenerate: () => current(generates),
+    currentRead: () => current(reads),
+  };
+}
+type Harness = ReturnType<typeof harness>;
+
+// ---------------------------------------------------------------- the abstract model
+
+interface MorphModel {
+  jobs: JobsShown | null;
+  /** Failed reads in a row. */
+  failures: number;
+  error: 'generate' | 'read' | null;
+  /** Whether the clock already stands 1 ms before the next read is due. */
+  almostDue: boolean;
+}
+
+type MorphEvent = {
+  type:
+    | 'GENERATE'
+    | 'GENERATE_OK'
+    | 'GENERATE_FAIL'
+    | 'ALMOST_DUE'
+    | 'DUE'
+    | 'READ_RUNNING'
+    | 'READ_DONE'
+    | 'READ_FAIL'
+    | 'RETRY';
+};
+
+const generate = {
+  target: 'generating',
+  actions: assign<MorphModel, MorphEvent, undefined, MorphEvent, never>({
+    jobs: null,
+    failures: 0,
+    error: null,
+  }),
+} as const;
+
+const answered = (jobs: JobsShown) =>
+  assign<MorphModel, MorphEvent, undefined, MorphEvent, never>({ jobs, failures: 0, error: null });
+
+const failedRead = assign<MorphModel, MorphEvent, undefined, MorphEvent, never>(({ context }) => ({
+  failures: context.failures + 1,
+  error: 'read',
+}));
+
+const morphModel = setup({
+  types: { context: {} as MorphModel, events: {} as MorphEvent },
+  guards: {
+    almostDue: ({ context }) => context.almostDue,
+    lastChance: ({ context }) => context.failures + 1 === MORPH_POLL_MAX_FAILURES,
+  },
+}).createMachine({
+  id: 'morphModel',
+  context: { jobs: null, failures: 0, error: null, almostDue: false },
+  initial: 'idle',
+  states: {
+    idle: { on: { GENERATE: generate } },
+    generating: {
+      on: {
+        GENERATE_OK: { target: 'waiting', actions: assign({ jobs: 'queued' }) },
+        GENERATE_FAIL: { target: 'idle', actions: assign({ error: 'generate' }) },
+      },
+    },
+    waiting: {
+      on: {
+        ALMOST_DUE: {
+          guard: not('almostDue'),
+          target: 'waiting',
+          actions: assign({ almostDue: true }),
+        },
+        DUE: { guard: 'almostDue', target: 'reading', actions: assign({ almostDue: false }) },
+      },
+    },
+    reading: {
+      on: {
+        READ_RUNNING: { target: 'waiting', actions: answered('running') },
+        READ_DONE: { target: 'finished', actions: answered('done') },
+        READ_FAIL: [
+          { guard: 'lastChance', target: 'stalled', actions: failedRead },
+          { target: 'waiting', actions: failedRead },
+        ],
+      },
+    },
+    stalled: {
+      on: { RETRY: { target: 'waiting', actions: assign({ failures: 0, error: null }) } },
+    },
+    finished: { on: { GENERATE: generate } },
+  },
+});
+
+// ---------------------------------------------------------------- checks and events
+
+type ModelSnapshot = { context: MorphModel };
+
+/** Nothing is read any more, however long the screen stays open. */
+function expectNoMoreReads(h: Harness) {
+  h.clock.increment(10 * 60_000);
+  expect(h.live()).toEqual([]);
+}
+
+function checks(h: Harness) {
+  const shows = (m: MorphModel) => {
+    expect(selectJobs(h.snapshot())).toEqual(m.jobs ? JOBS[m.jobs] : []);
+    expect(selectMorphError(h.snapshot())).toEqual(
+      m.error === 'generate'
+        ? GENERATE_FAILURE.toJSON()
+        : m.error === 'read'
+          ? READ_FAILURE.toJSON()
+          : null,
+    );
+  };
+  return {
+    idle: ({ context: m }: ModelSnapshot) => {
+      expect(h.snapshot().matches('idle')).toBe(true);
+      shows(m);
+      expect(h.live()).toEqual([]);
+    },
+    generating: ({ context: m }: ModelSnapshot) => {
+      expect(selectIsGenerating(h.snapshot())).toBe(true);
+      shows(m);
+      expect(h.currentGenerate().input).toEqual(GENERATE);
+      expect(h.live()).toHaveLength(1);
+    },
+    waiting: ({ context: m }: ModelSnapshot) => {
+      expect(h.snapshot().matches({ polling: 'waiting' })).toBe(true);
+      expect(selectIsFollowing(h.snapshot())).toBe(true);
+      shows(m);
+      expect(h.live()).toEqual([]);
+    },
+    reading: ({ context: m }: ModelSnapshot) => {
+      expect(h.snapshot().matches({ polling: 'reading' })).toBe(true);
+      expect(selectIsFollowing(h.snapshot())).toBe(true);
+      shows(m);
+      expect(h.currentRead().input).toEqual({ ids: ['q1', 'q2'] });
+      expect(h.live()).toHaveLength(1);
+    },
+    stalled: ({ context: m }: ModelSnapshot) => {
+      expect(selectIsStalled(h.snapshot())).toBe(true);
+      shows(m);
+      expectNoMoreReads(h);
+    },
+    finished: ({ context: m }: ModelSnapshot) => {
+      expect(h.snapshot().matches('finished')).toBe(true);
+      expect(selectIsFollowing(h.snapshot())).toBe(false);
+      shows(m);
+      expectNoMoreReads(h);
+    },
+  };
+}
+
+function events(h: Harness) {
+  return {
+    GENERATE: () => {
+      h.actor.send({ type: 'GENERATE', ...GENERATE });
+    },
+    GENERATE_OK: async () => {
+      const call = h.currentGenerate();
+      await call.settle({
+        ok: call.input.bodyAssetIds.map((body, index) => entry(`q${index + 1}`, body)),
+      });
+    },
+    GENERATE_FAIL: () => h.currentGenerate().settle({ error: GENERATE_FAILURE }),
+    // The next read is due WAIT_MS[failures] after the last answer: not a millisecond earlier.
+    ALMOST_DUE: ({ state }: { state: ModelSnapshot }) => {
+      h.clock.increment((WAIT_MS[state.context.failures] as number) - 1);
+    },
+    DUE: () => {
+      h.clock.increment(1);
+    },
+    READ_RUNNING: () => h.currentRead().settle({ ok: STATUSES.running }),
+    READ_DONE: () => h.currentRead().settle({ ok: STATUSES.done }),
+    READ_FAIL: () => h.currentRead().settle({ error: READ_FAILURE }),
+    RETRY: () => {
+      h.actor.send({ type: 'RETRY' });
+    },
+  };
+}
+
+const system = (tools: PathTools) => {
+  const h = harness(tools);
+  return { actor: h.actor, states: checks(h), events: events(h) };
+};
+
+const ANSWERS: readonly MorphEvent['type'][] = ['READ_RUNNING', 'READ_DONE'];
+
+describeMachinePaths(morphJobMachine, {
+  suites: [
+    pathSuite({ name: 'following morph jobs (model)', model: morphModel, system }),
+    pathSuite({
+      name: 'answers after failed reads (model)',
+      model: morphModel,
+      // Shortest paths answer at the first read; here reads answer only after failures, so that
+      // an answer is seen to end the backoff and clear the error.
+      options: {
+        filterEvents: (snapshot, event) =>
+          snapshot.can(event) && (snapshot.context.failures > 0 || !ANSWERS.includes(event.type)),
+      },
+      system,
+    }),
+  ],
 });

@@ -15,6 +15,7 @@ import {
   selectIsLoggingOut,
   selectUser,
 } from '../machines/app-session';
+import { loadBackOfficeTexts } from '../i18n';
 import { AppShell } from '../ui/dom/app-shell';
 import { ActionButton } from '../ui/dom/action-button';
 import { useSessionActor } from './-components/use-session';
@@ -25,6 +26,7 @@ export const Route = createFileRoute('/_app')({
       throw redirect({ to: '/signin', search: { redirect: location.href } });
     }
   },
+  loader: () => loadBackOfficeTexts(),
   component: Shell,
 });
 

@@ -296,7 +296,13 @@ function ApplicationRow({ row, onChanged }: { row: AssetApplication; onChanged: 
 }
 
 /** The applications holding the asset: add, move, sync with parent, remove. */
-export function AssetApplications({ asset }: { asset: Asset }) {
+/** Sections whose actions add changelog events tell the page through `onEvent`. */
+interface EventSourceProps {
+  asset: Asset;
+  onEvent: () => void;
+}
+
+export function AssetApplications({ asset, onEvent }: EventSourceProps) {
   const { t } = useTranslation();
   const [rows, setRows] = useState<AssetApplication[] | null>(null);
   const [picked, setPicked] = useState<FilterValue>(undefined);
@@ -311,6 +317,7 @@ export function AssetApplications({ asset }: { asset: Asset }) {
   const add = useAsyncAction(async (applicationId: string) => {
     await addAssetToApplication(asset.id, { applicationId });
     setPicked(undefined);
+    onEvent();
     await reload();
   });
   const applicationId = ids(picked)[0];
@@ -323,7 +330,10 @@ export function AssetApplications({ asset }: { asset: Asset }) {
             <ApplicationRow
               key={`${row.id}-${row.position}`}
               row={row}
-              onChanged={() => void reload()}
+              onChanged={() => {
+                onEvent();
+                void reload();
+              }}
             />
           ))}
         </ul>
@@ -354,7 +364,7 @@ export function AssetApplications({ asset }: { asset: Asset }) {
 }
 
 /** Assigns the asset to a user (by id) or takes it away (private user-assets calls). */
-export function AssetUsers({ asset }: { asset: Asset }) {
+export function AssetUsers({ asset, onEvent }: EventSourceProps) {
   const { t } = useTranslation();
   const [userId, setUserId] = useState('');
   const [done, setDone] = useState<string | null>(null);
@@ -363,6 +373,7 @@ export function AssetUsers({ asset }: { asset: Asset }) {
     setDone(null);
     await (add ? addUserAssets(target, [asset.id]) : removeUserAssets(target, [asset.id]));
     setDone(t(add ? 'assetEditor.assigned' : 'assetEditor.unassigned', { userId: target }));
+    onEvent();
   });
   return (
     <Panel title={t('assetEditor.users')}>
@@ -400,7 +411,7 @@ export function AssetUsers({ asset }: { asset: Asset }) {
 }
 
 /** Picks body assets, queues morph jobs and follows them to completion. */
-export function AssetMorphs({ asset }: { asset: Asset }) {
+export function AssetMorphs({ asset, onEvent }: EventSourceProps) {
   const { t } = useTranslation();
   const [bodies, setBodies] = useState<FilterValue>([]);
   const actor = useActorRef(morphJobMachine, { inspect });
@@ -411,6 +422,10 @@ export function AssetMorphs({ asset }: { asset: Asset }) {
   const isStalled = useSelector(actor, selectIsStalled);
   const bodyAssetIds = ids(bodies);
   const message = describeError(error, t);
+  // Queued jobs are recorded on the asset: new jobs mean new changelog events.
+  useEffect(() => {
+    if (jobs.length > 0) onEvent();
+  }, [jobs.length, onEvent]);
   return (
     <Panel title={t('assetEditor.morphs')}>
       <p className="field-description">{t('assetEditor.morphIntro')}</p>
@@ -494,7 +509,7 @@ function eventTitle(event: AssetEvent, t: ReturnType<typeof useTranslation>['t']
 const CHANGELOG_PAGE = 10;
 
 /** The back-office changelog, newest first, "Load more" for older pages. */
-export function AssetChangelog({ asset }: { asset: Asset }) {
+export function AssetChangelog({ asset, revision }: { asset: Asset; revision: number }) {
   const { t } = useTranslation();
   const [events, setEvents] = useState<AssetEvent[]>([]);
   const [page, setPage] = useState(0);
@@ -510,10 +525,11 @@ export function AssetChangelog({ asset }: { asset: Asset }) {
   );
   const load = useAsyncAction(loadPage);
   const { run } = load;
-  // Every change of the asset (its updatedAt) adds events: read the newest page again.
+  // Every change of the asset (its updatedAt) or in a section (revision) adds events: read the
+  // newest page again.
   useEffect(() => {
     void run(1);
-  }, [run, asset.updatedAt, asset.locked, asset.tags.length]);
+  }, [run, asset.updatedAt, asset.locked, asset.tags.length, revision]);
   return (
     <Panel title={t('assetEditor.changelog')}>
       {events.length === 0 && !load.isPending && (

@@ -5,7 +5,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { setAnalyticsSink } from '../../api/analytics';
 import { MB } from '../../files/rules';
 import { fixtureBytes, NodeBlob, PNG_SUITE } from '../../files/test-fixtures';
-import { initI18n } from '../../i18n';
+import { initI18n, loadBackOfficeTexts } from '../../i18n';
 import { FileField, type FileFieldChange, type FileFieldProps } from './file-field';
 
 /**
@@ -75,8 +75,9 @@ let tracked: Array<[string, unknown]>;
 const createObjectURL = vi.fn((_: Blob) => 'blob:preview');
 const revokeObjectURL = vi.fn((_: string) => undefined);
 
-beforeAll(() => {
+beforeAll(async () => {
   initI18n();
+  await loadBackOfficeTexts();
   // jsdom has no object URLs.
   Object.assign(URL, { createObjectURL, revokeObjectURL });
 });

@@ -1,4 +1,5 @@
 import { createFileRoute, Link } from '@tanstack/react-router';
+import { useReducer } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getAsset } from '../../api/assets';
 import { queryClient } from '../../api/query';
@@ -35,6 +36,8 @@ function AssetScreen({ assetId }: { assetId: string }) {
   const query = useQuery(assetKey(assetId), () => getAsset(assetId));
   const asset = query.data;
   const update = (next: Asset) => queryClient.setQueryData(assetKey(assetId), next);
+  // Bumped by sections whose actions add changelog events without changing the asset.
+  const [revision, bumpRevision] = useReducer((n: number) => n + 1, 0);
 
   if (!asset) {
     return (
@@ -64,13 +67,13 @@ function AssetScreen({ assetId }: { assetId: string }) {
         <div className="asset-side">
           <AssetActions asset={asset} onChange={update} />
           <AssetTags asset={asset} onChange={update} />
-          <AssetChangelog asset={asset} />
+          <AssetChangelog asset={asset} revision={revision} />
         </div>
       </div>
       <div className="asset-sections">
-        <AssetApplications asset={asset} />
-        <AssetUsers asset={asset} />
-        <AssetMorphs asset={asset} />
+        <AssetApplications asset={asset} onEvent={bumpRevision} />
+        <AssetUsers asset={asset} onEvent={bumpRevision} />
+        <AssetMorphs asset={asset} onEvent={bumpRevision} />
       </div>
     </section>
   );

@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { initI18n } from '../../../i18n';
+import { initI18n, loadBackOfficeTexts } from '../../../i18n';
 import { DataTable, type DataTableLabels, type ListColumn } from './data-table';
 
 interface Item {
@@ -29,8 +29,9 @@ const rows: Item[] = [
   { id: 'b', name: 'Beanie', type: 'headwear' },
 ];
 
-beforeAll(() => {
+beforeAll(async () => {
   initI18n();
+  await loadBackOfficeTexts();
 });
 
 describe('DataTable', () => {
