@@ -51,14 +51,32 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
   const single = !props.multiple ? props.selected[0] : undefined;
   return (
     <div className="filter filter-autocomplete">
-      <ComboBox
+      <ComboBox<AutocompleteOption, 'single' | 'multiple'>
         className="combo"
         inputValue={props.inputValue}
         onInputChange={props.onInputChange}
-        selectedKey={single?.id ?? null}
-        onSelectionChange={(key: Key | null) => {
-          if (key !== null) props.onSelect(String(key));
-        }}
+        {...(props.multiple
+          ? {
+              // Several values: React Aria keeps the list open for more picks and closes it on
+              // Escape; the chosen ones show as tags below.
+              selectionMode: 'multiple',
+              value: props.selected.map((option) => option.id),
+              onChange: (value: Key | readonly Key[] | null) => {
+                const keys = new Set(Array.isArray(value) ? value.map(String) : []);
+                for (const key of keys) {
+                  if (!props.selected.some((option) => option.id === key)) props.onSelect(key);
+                }
+                for (const option of props.selected) {
+                  if (!keys.has(option.id)) props.onRemove(option.id);
+                }
+              },
+            }
+          : {
+              selectedKey: single?.id ?? null,
+              onSelectionChange: (key: Key | null) => {
+                if (key !== null) props.onSelect(String(key));
+              },
+            })}
         items={props.options}
         menuTrigger="input"
         allowsEmptyCollection
