@@ -10,7 +10,11 @@ import {
   selectViewerState,
   spawnMachine,
 } from './machines/spawn.machine';
-import { AvatarView, type AvatarViewerOptions, type SpawnBinding } from './ui/canvas/avatar-view';
+import {
+  AvatarView,
+  type AvatarViewerOptions,
+  type AvatarViewProps,
+} from './ui/canvas/avatar-view';
 
 export type {
   AvatarViewerHandle,
@@ -60,13 +64,17 @@ export function AvatarViewer({
   const animationPhase = useSelector(actor, selectAnimationPhase);
 
   const binding = useMemo(
-    (): Omit<SpawnBinding, 'state' | 'effectPhase' | 'animationPhase'> => ({
+    (): Omit<
+      AvatarViewProps,
+      keyof AvatarViewerOptions | 'state' | 'effectPhase' | 'animationPhase'
+    > => ({
       onLoadStart: () => {
         actor.send({ type: 'LOAD' });
         callbacks.current.onLoading?.();
       },
       onModelLoaded: (parts) => actor.send({ type: 'MODEL_LOADED', ...parts }),
       onModelFailed: (error) => actor.send({ type: 'MODEL_FAILED', error }),
+      onRenderFailed: (error) => actor.send({ type: 'RENDER_FAILED', error }),
       onEffectEnded: () => actor.send({ type: 'EFFECT_ENDED' }),
       onAnimationEnded: () => actor.send({ type: 'ANIMATION_ENDED' }),
     }),

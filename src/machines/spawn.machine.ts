@@ -9,6 +9,8 @@ export type SpawnEvent =
   /** The model is ready; the flags say whether an effect / a spawn animation will play. */
   | { type: 'MODEL_LOADED'; effect: boolean; animation: boolean }
   | { type: 'MODEL_FAILED'; error: unknown }
+  /** The view can no longer draw (e.g. the WebGL context was lost for good). */
+  | { type: 'RENDER_FAILED'; error: unknown }
   /** The effect's (or animation's) last loop reached its last frame, which it now holds. */
   | { type: 'EFFECT_ENDED' }
   | { type: 'ANIMATION_ENDED' };
@@ -45,7 +47,14 @@ export const spawnMachine = setup({
   id: 'spawn',
   context: { effect: false, animation: false },
   initial: 'loading',
-  on: { LOAD: { target: '.loading', reenter: true } },
+  on: {
+    LOAD: { target: '.loading', reenter: true },
+    // Whatever the spawn was doing, a view that cannot draw is an error until the next LOAD.
+    RENDER_FAILED: {
+      target: '.error',
+      actions: { type: 'notifyError', params: ({ event }) => ({ error: event.error }) },
+    },
+  },
   states: {
     loading: {
       on: {

@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
+import type { AvatarViewerHandle } from '../viewer';
 import { z } from 'zod/mini';
 
 // The viewer (three.js, R3F) lives in its own chunks, loaded only by this route.
@@ -56,7 +57,18 @@ export const Route = createFileRoute('/embed')({
 });
 
 export type EmbedMessage =
-  { type: 'loaded' } | { type: 'spawnFinished' } | { type: 'error'; message: string };
+  | { type: 'loaded' }
+  | { type: 'spawnFinished' }
+  | { type: 'error'; message: string }
+  /** The answer to a capture request: the picture, or null while nothing is drawn. */
+  | { type: 'capture'; dataUrl: string | null };
+
+/** What the embedding page may ask: `{ type: 'capture', mimeType?, quality? }`. */
+const captureRequest = z.object({
+  type: z.literal('capture'),
+  mimeType: z.optional(z.string()),
+  quality: z.optional(z.number()),
+});
 
 /** Tells the embedding page (if any) what happened; the messages carry nothing private. */
 function post(message: EmbedMessage) {
@@ -66,6 +78,23 @@ function post(message: EmbedMessage) {
 /** /embed: the public avatar viewer alone, full-window on a transparent page, for iframes. */
 function Embed() {
   const search = Route.useSearch();
+  const viewer = useRef<AvatarViewerHandle>(null);
+  // The embedding page cannot read a cross-origin canvas: it asks for a capture instead.
+  useEffect(() => {
+    const onMessage = (event: MessageEvent) => {
+      const request = captureRequest.safeParse(event.data);
+      if (event.source !== window.parent || !request.success) return;
+      const { mimeType, quality } = request.data;
+      const reply: EmbedMessage = {
+        type: 'capture',
+        dataUrl: viewer.current?.capture(mimeType, quality) ?? null,
+      };
+      // A sandboxed (opaque-origin) parent can only be answered with '*'.
+      window.parent.postMessage(reply, event.origin === 'null' ? '*' : event.origin);
+    };
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+  }, []);
   useEffect(() => {
     const root = document.documentElement;
     const [rootBackground, bodyBackground] = [
@@ -83,6 +112,7 @@ function Embed() {
     <main style={{ position: 'fixed', inset: 0 }}>
       <Suspense fallback={null}>
         <AvatarViewer
+          ref={viewer}
           modelSrc={search.modelSrc ?? ''}
           environment={search.environment}
           animationSrc={search.animationSrc}

@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser';
 import { startServer, type TestServer } from '../helpers/server';
@@ -68,16 +68,20 @@ async function open(query: string): Promise<Session> {
   return { page, context, foreign, warnings };
 }
 
-const viewer = (page: Page) => page.getByRole('img', { name: '3D avatar viewer' });
+/** A page, or the /embed iframe of a parent page. */
+type Surface = Page | Frame;
 
-async function waitForState(page: Page, state: string) {
-  await page.locator(`[data-state="${state}"]`).waitFor({ timeout: 90_000 });
+const viewer = (surface: Surface) => surface.getByRole('img', { name: '3D avatar viewer' });
+
+async function waitForState(surface: Surface, state: string) {
+  await surface.locator(`[data-state="${state}"]`).waitFor({ timeout: 90_000 });
 }
 
-/** Opaque pixels in the middle tenth of a PNG screenshot of the canvas. */
-async function centreOpaquePixels(page: Page): Promise<number> {
-  const png = await page.locator('canvas').screenshot({ omitBackground: true });
-  return page.evaluate(async (b64) => {
+const shot = (surface: Surface) => surface.locator('canvas').screenshot({ omitBackground: true });
+
+/** Opaque pixels in the middle tenth of a PNG (base64), decoded in the browser. */
+function centreOpaqueIn(surface: Surface, pngBase64: string): Promise<number> {
+  return surface.evaluate(async (b64) => {
     const bitmap = await createImageBitmap(
       await (await fetch(`data:image/png;base64,${b64}`)).blob(),
     );
@@ -90,10 +94,142 @@ async function centreOpaquePixels(page: Page): Promise<number> {
     let opaque = 0;
     for (let i = 3; i < data.length; i += 4) if (data[i]! > 200) opaque++;
     return opaque;
-  }, png.toString('base64'));
+  }, pngBase64);
 }
 
-const shot = (page: Page) => page.locator('canvas').screenshot({ omitBackground: true });
+/** Opaque pixels in the middle tenth of a screenshot of the canvas. */
+async function centreOpaquePixels(surface: Surface): Promise<number> {
+  return centreOpaqueIn(surface, (await shot(surface)).toString('base64'));
+}
+
+/** Drags across the viewer from its centre by (dx, dy) pixels; `release: false` keeps holding. */
+async function drag(page: Page, surface: Surface, dx: number, dy: number, release = true) {
+  const box = (await viewer(surface).boundingBox())!;
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + dx, y + dy, { steps: 4 });
+  if (release) await page.mouse.up();
+}
+
+/** Lets the viewer draw what the last input asked for (it renders on demand, a few frames). */
+const settle = (surface: Surface) =>
+  surface.evaluate(
+    () =>
+      new Promise<void>((done) => {
+        let frames = 6;
+        const next = () => (--frames === 0 ? done() : requestAnimationFrame(next));
+        requestAnimationFrame(next);
+      }),
+  );
+
+/** WebGL objects alive and draw calls made, counted in every frame of a context. */
+interface GlCounters {
+  buffers: number;
+  textures: number;
+  draws: number;
+}
+
+/** Init script: wraps WebGL2's create/delete and draw calls to keep GlCounters. */
+function countWebGl() {
+  const buffers = new Set<unknown>();
+  const textures = new Set<unknown>();
+  let draws = 0;
+  (window as unknown as { glCounters: () => GlCounters }).glCounters = () => ({
+    buffers: buffers.size,
+    textures: textures.size,
+    draws,
+  });
+  const proto = WebGL2RenderingContext.prototype as unknown as Record<
+    string,
+    (...args: unknown[]) => unknown
+  >;
+  const wrap = (name: string, after: (result: unknown, args: unknown[]) => void) => {
+    const original = proto[name]!;
+    proto[name] = function (this: unknown, ...args: unknown[]) {
+      const result = original.apply(this, args);
+      after(result, args);
+      return result;
+    };
+  };
+  wrap('createBuffer', (buffer) => buffers.add(buffer));
+  wrap('deleteBuffer', (_, [buffer]) => buffers.delete(buffer));
+  wrap('createTexture', (texture) => textures.add(texture));
+  wrap('deleteTexture', (_, [texture]) => textures.delete(texture));
+  for (const name of [
+    'drawArrays',
+    'drawElements',
+    'drawArraysInstanced',
+    'drawElementsInstanced',
+  ]) {
+    wrap(name, () => draws++);
+  }
+}
+
+const glCounters = (surface: Surface) =>
+  surface.evaluate(() => (window as unknown as { glCounters: () => GlCounters }).glCounters());
+
+/** Draw calls the viewer makes during `ms` milliseconds. */
+async function drawsDuring(surface: Surface, ms: number) {
+  const before = (await glCounters(surface)).draws;
+  await surface.evaluate((wait) => new Promise((done) => setTimeout(done, wait)), ms);
+  return (await glCounters(surface)).draws - before;
+}
+
+interface Framed {
+  page: Page;
+  frame: Frame;
+  context: BrowserContext;
+  foreign: string[];
+  /** Every message /embed posted to the parent, in order. */
+  messages: () => Promise<{ type: string; dataUrl?: string | null }[]>;
+}
+
+/**
+ * /embed with `query` in an iframe filling a same-origin parent page, which records the
+ * messages the viewer posts. (A parent faked with page.route (no real address) framing
+ * 127.0.0.1 is refused by Chromium's Local Network Access checks
+ * (ERR_BLOCKED_BY_LOCAL_NETWORK_ACCESS_CHECKS), which says nothing about /embed itself.)
+ */
+async function openFramed(query: string): Promise<Framed> {
+  const { context, foreign } = await fixtureContext();
+  await context.addInitScript(countWebGl);
+  const page = await context.newPage();
+  page.setDefaultTimeout(60_000);
+  await page.goto(`${server.url}/healthz`);
+  await page.evaluate((src) => {
+    const seen: unknown[] = [];
+    (window as unknown as { seen: unknown[] }).seen = seen;
+    window.addEventListener('message', (event) => seen.push(event.data));
+    const frame = document.createElement('iframe');
+    frame.src = src;
+    frame.style.cssText = 'position: fixed; inset: 0; width: 100%; height: 100%; border: 0';
+    document.body.append(frame);
+  }, `${server.url}/embed?${query}`);
+  const frame = (await (await page.waitForSelector('iframe')).contentFrame())!;
+  const messages = () =>
+    page.evaluate(() => (window as unknown as { seen: { type: string }[] }).seen.slice());
+  return { page, frame, context, foreign, messages };
+}
+
+/**
+ * Changes /embed's query in place (the router sees history.pushState): the viewer keeps its
+ * canvas and its loaded models, as when an app changes the component's props.
+ */
+async function setQuery(frame: Frame, query: string) {
+  await frame.evaluate((q) => history.pushState(history.state, '', `/embed?${q}`), query);
+  await settle(frame);
+}
+
+const MODEL = 'modelSrc=/fixtures/avatars/male-emissive.glb&fit=true';
+/**
+ * The memory test switches between the two lightest fixtures (about 0.2 s a switch in
+ * SwiftShader, where every switch compiles the shaders again): a skinned avatar without
+ * textures (bone textures) and the textured spawn effect.
+ */
+const SWITCH_MODELS = ['female-animation-catwalk.glb', 'spawn-effect.glb'].map(
+  (file) => `modelSrc=/fixtures/avatars/${file}&fit=true`,
+);
 
 describe('the embeddable avatar viewer', () => {
   it.each(AVATAR_FILES)('spawns %s and paints it in the middle of the canvas', async (file) => {
@@ -102,26 +238,6 @@ describe('the embeddable avatar viewer', () => {
     await waitForState(page, 'spawned');
     expect(await centreOpaquePixels(page)).toBeGreaterThan(0);
     expect(foreign).toEqual([]);
-    await context.close();
-  });
-
-  it('rotates the avatar when dragged, and changes the face with an emotion', async () => {
-    const model = 'modelSrc=/fixtures/avatars/male-emissive.glb&fit=true';
-    const { page, context } = await open(model);
-    await waitForState(page, 'spawned');
-    const before = await shot(page);
-    const box = (await viewer(page).boundingBox())!;
-    await page.mouse.move(box.x + 100, box.y + 160);
-    await page.mouse.down();
-    await page.mouse.move(box.x + 220, box.y + 160, { steps: 4 });
-    await page.mouse.up();
-    await page.waitForTimeout(300);
-    expect((await shot(page)).equals(before)).toBe(false);
-
-    const smiling = await open(`${model}&emotion=${encodeURIComponent('{"mouthOpen":1}')}`);
-    await waitForState(smiling.page, 'spawned');
-    expect((await shot(smiling.page)).equals(before)).toBe(false);
-    await smiling.context.close();
     await context.close();
   });
 
@@ -175,28 +291,161 @@ describe('the embeddable avatar viewer', () => {
     expect(warnings.filter((w) => /Environment/.test(w))).toEqual([]);
     await context.close();
   });
+});
+
+/**
+ * One framed viewer of male-emissive.glb for every option that can change on a live viewer:
+ * each test sets the query it needs (the viewer keeps its canvas and models), so the file
+ * pays for one page load instead of one per option. Tests run in order; each takes its own
+ * "before" picture.
+ */
+describe('a live embedded viewer', () => {
+  let framed: Framed;
+  beforeAll(async () => {
+    framed = await openFramed(MODEL);
+    await waitForState(framed.frame, 'spawned');
+  });
+  afterAll(() => framed?.context.close());
 
   it('tells the embedding page: loaded, then spawnFinished', async () => {
-    const { context } = await fixtureContext();
+    await expect.poll(framed.messages).toEqual([{ type: 'loaded' }, { type: 'spawnFinished' }]);
+    expect(framed.foreign).toEqual([]);
+  });
+
+  it('draws nothing while it stands still, and keeps drawing while it floats', async () => {
+    const { frame } = framed;
+    await setQuery(frame, MODEL);
+    await expect.poll(() => drawsDuring(frame, 500)).toBe(0);
+    const still = await shot(frame);
+
+    await setQuery(frame, `${MODEL}&float=true`);
+    expect(await drawsDuring(frame, 500)).toBeGreaterThan(0);
+    expect((await shot(frame)).equals(still)).toBe(false);
+    const swaying = await shot(frame);
+    await frame.waitForTimeout(300);
+    expect((await shot(frame)).equals(swaying)).toBe(false);
+
+    await setQuery(frame, MODEL);
+    await expect.poll(() => drawsDuring(frame, 500)).toBe(0);
+  });
+
+  it('turns back to the start angle after a drag with snap on', async () => {
+    const { page, frame } = framed;
+    await setQuery(frame, `${MODEL}&snap=true`);
+    const start = await shot(frame);
+    await drag(page, frame, 120, 0, false);
+    await settle(frame);
+    expect((await shot(frame)).equals(start)).toBe(false);
+    await page.mouse.up();
+    await expect.poll(async () => (await shot(frame)).equals(start)).toBe(true);
+  });
+
+  it('tilts on a vertical drag unless lock-vertical is on; turns on a horizontal one', async () => {
+    const { page, frame } = framed;
+    await setQuery(frame, `${MODEL}&lockVertical=true`);
+    const start = await shot(frame);
+    await drag(page, frame, 0, 80);
+    await settle(frame);
+    expect((await shot(frame)).equals(start)).toBe(true);
+    await drag(page, frame, 120, 0);
+    await settle(frame);
+    const turned = await shot(frame);
+    expect(turned.equals(start)).toBe(false);
+
+    await setQuery(frame, MODEL);
+    await drag(page, frame, 0, 80);
+    await settle(frame);
+    expect((await shot(frame)).equals(turned)).toBe(false);
+  });
+
+  it('changes the face with an emotion', async () => {
+    const { frame } = framed;
+    await setQuery(frame, MODEL);
+    const plain = await shot(frame);
+    await setQuery(frame, `${MODEL}&emotion=${encodeURIComponent('{"mouthOpen":1}')}`);
+    await expect.poll(async () => (await shot(frame)).equals(plain)).toBe(false);
+  });
+
+  it('casts a shadow with shadows on', async () => {
+    const { frame } = framed;
+    await setQuery(frame, MODEL);
+    const unshadowed = await shot(frame);
+    await setQuery(frame, `${MODEL}&shadows=true`);
+    await expect.poll(async () => (await shot(frame)).equals(unshadowed)).toBe(false);
+    await setQuery(frame, MODEL);
+    await expect.poll(async () => (await shot(frame)).equals(unshadowed)).toBe(true);
+  });
+
+  it('answers a capture request with a PNG of the avatar', async () => {
+    const { page, frame, messages } = framed;
+    await page.evaluate(() =>
+      document.querySelector('iframe')!.contentWindow!.postMessage({ type: 'capture' }, '*'),
+    );
+    await expect.poll(async () => (await messages()).some((m) => m.type === 'capture')).toBe(true);
+    const { dataUrl } = (await messages()).find((m) => m.type === 'capture')!;
+    expect(dataUrl).toMatch(/^data:image\/png;base64,/);
+    expect(await centreOpaqueIn(frame, dataUrl!.split(',')[1]!)).toBeGreaterThan(0);
+  });
+
+  it('frees every buffer and texture of a model it no longer shows (50 switches)', async () => {
+    const { page, frame, messages } = framed;
+    // A small canvas: the test is about memory, not pixels.
+    await page.evaluate(() => (document.querySelector('iframe')!.style.width = '96px'));
+    const spawned = async () => (await messages()).filter((m) => m.type === 'spawnFinished').length;
+    const switchTo = async (query: string) => {
+      const count = await spawned();
+      await setQuery(frame, query);
+      await expect.poll(spawned).toBe(count + 1);
+      await settle(frame);
+    };
+    const [first, second] = SWITCH_MODELS as [string, string];
+    // Both models parsed and shown once: only what switching leaks can change the counts.
+    await switchTo(second);
+    await switchTo(first);
+    const start = await glCounters(frame);
+    for (let i = 0; i < 50; i++) await switchTo(i % 2 === 0 ? second : first);
+    const end = await glCounters(frame);
+    expect({ buffers: end.buffers, textures: end.textures }).toEqual({
+      buffers: start.buffers,
+      textures: start.textures,
+    });
+    await page.evaluate(() => (document.querySelector('iframe')!.style.width = '100%'));
+  });
+
+  it('paints again after the WebGL context is lost and restored', async () => {
+    const { frame } = framed;
+    await setQuery(frame, MODEL);
+    await waitForState(frame, 'spawned');
+    expect(await centreOpaquePixels(frame)).toBeGreaterThan(0);
+    const lose = () =>
+      frame.evaluate(async () => {
+        const canvas = document.querySelector('canvas')!;
+        const extension = canvas.getContext('webgl2')!.getExtension('WEBGL_lose_context')!;
+        await new Promise((lost) => {
+          canvas.addEventListener('webglcontextlost', lost, { once: true });
+          extension.loseContext();
+        });
+        (window as unknown as { restore: () => void }).restore = () => extension.restoreContext();
+      });
+    await lose();
+    expect(await centreOpaquePixels(frame)).toBe(0);
+    await frame.evaluate(() => (window as unknown as { restore: () => void }).restore());
+    await expect.poll(() => centreOpaquePixels(frame)).toBeGreaterThan(0);
+    await expect(viewer(frame).getAttribute('data-state')).resolves.toBe('spawned');
+  });
+
+  it('loads a model it showed before from IndexedDB when the network fails', async () => {
+    const { context } = framed;
     const page = await context.newPage();
-    // A same-origin parent page. A parent faked with page.route (no real address) framing
-    // 127.0.0.1 is refused by Chromium's Local Network Access checks
-    // (ERR_BLOCKED_BY_LOCAL_NETWORK_ACCESS_CHECKS), which says nothing about /embed itself.
-    await page.goto(`${server.url}/healthz`);
-    await page.evaluate((src) => {
-      const seen: unknown[] = [];
-      (window as unknown as { seen: unknown[] }).seen = seen;
-      window.addEventListener('message', (event) => seen.push(event.data));
-      const frame = document.createElement('iframe');
-      frame.src = src;
-      frame.width = frame.height = '320';
-      document.body.append(frame);
-    }, `${server.url}/embed?modelSrc=/fixtures/avatars/male-emissive.glb&fit=true`);
-    await expect
-      .poll(() => page.evaluate(() => (window as unknown as { seen: unknown[] }).seen), {
-        timeout: 60_000,
-      })
-      .toEqual([{ type: 'loaded' }, { type: 'spawnFinished' }]);
-    await context.close();
+    const blocked: string[] = [];
+    await page.route('**/fixtures/avatars/male-emissive.glb', (route) => {
+      blocked.push(route.request().url());
+      return route.abort();
+    });
+    await page.goto(`${server.url}/embed?${MODEL}`);
+    await waitForState(page, 'spawned');
+    expect(blocked).toHaveLength(1);
+    expect(await centreOpaquePixels(page)).toBeGreaterThan(0);
+    await page.close();
   });
 });

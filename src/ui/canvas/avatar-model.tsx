@@ -17,7 +17,7 @@ import {
   type PerspectiveCamera,
 } from 'three';
 import { clone as cloneSkinned } from 'three/examples/jsm/utils/SkeletonUtils.js';
-import type { ModelAsset } from './model-cache';
+import { disposeClone, type ModelAsset } from './model-cache';
 import type { Pose } from './pose';
 
 /** Spec §9: default emissive intensity of the avatar's glowing materials. */
@@ -154,7 +154,16 @@ export function AvatarModel(props: AvatarModelProps) {
     invalidate();
   }, [avatar, camera, props.fit, invalidate]);
 
-  useEffect(() => () => mixer.uncacheRoot(avatar), [mixer, avatar]);
+  useEffect(
+    () => () => {
+      mixer.uncacheRoot(avatar);
+      disposeClone(avatar);
+    },
+    [mixer, avatar],
+  );
+
+  // Float and snap move the avatar from the next frame on: draw one, even if nothing else moves.
+  useEffect(() => invalidate(), [props.float, props.snap, invalidate]);
 
   useFrame((state, delta) => {
     const group = root.current;

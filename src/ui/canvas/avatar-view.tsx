@@ -114,8 +114,13 @@ interface Loaded {
   idle?: ModelAsset['animations'][number];
 }
 
+export interface AvatarViewProps extends AvatarViewerOptions, SpawnBinding {
+  /** The picture cannot be drawn any more (the WebGL context was lost for good). */
+  onRenderFailed: (error: Error) => void;
+}
+
 /** The avatar viewer's view: canvas, loading and error states, interaction. */
-export function AvatarView(props: AvatarViewerOptions & SpawnBinding) {
+export function AvatarView(props: AvatarViewProps) {
   const valid = isValidModelSource(props.modelSrc);
   useEffect(() => {
     if (!valid) console.warn(INVALID_MODEL_WARNING);
@@ -123,8 +128,8 @@ export function AvatarView(props: AvatarViewerOptions & SpawnBinding) {
   return valid ? <ValidAvatarView {...props} /> : null;
 }
 
-function ValidAvatarView({ ref, ...props }: AvatarViewerOptions & SpawnBinding) {
-  const { state, label = '3D avatar viewer' } = props;
+function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
+  const { label = '3D avatar viewer' } = props;
   const reducedMotion = useReducedMotion();
   const loaded = useLoadedAssets(
     {
@@ -143,35 +148,39 @@ function ValidAvatarView({ ref, ...props }: AvatarViewerOptions & SpawnBinding) 
   );
   const [pose] = useState(() => new Pose());
   const three = useRef<RootState | null>(null);
-  const [generation, setGeneration] = useState(0);
-  const { onModelFailed } = props;
 
   useImperativeHandle(ref, () => ({
     capture: (type = CAPTURE_DEFAULTS.type, quality = CAPTURE_DEFAULTS.quality) =>
       three.current?.gl.domElement.toDataURL(type, LOSSY.has(type) ? quality : undefined) ?? null,
   }));
 
-  // A lost context is restored by remounting the canvas; if the browser never gives it
-  // back, the viewer shows its error state.
-  const onCreated = useCallback(
-    (root: RootState) => {
-      three.current = root;
-      const canvas = root.gl.domElement;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      canvas.addEventListener('webglcontextlost', (event) => {
-        event.preventDefault();
-        timer = setTimeout(
-          () => onModelFailed(new Error('WebGL context lost')),
-          CONTEXT_RESTORE_TIMEOUT_MS,
-        );
-      });
-      canvas.addEventListener('webglcontextrestored', () => {
-        clearTimeout(timer);
-        setGeneration((g) => g + 1);
-      });
-    },
-    [onModelFailed],
-  );
+  // A lost WebGL context that the browser restores is rebuilt by three.js itself (every
+  // resource uploads again) and drawn anew; one not restored within CONTEXT_RESTORE_TIMEOUT_MS
+  // is reported (onRenderFailed), which puts the viewer in its error state until the next model.
+  const { state, onRenderFailed } = props;
+  const restoreTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(restoreTimer.current), []);
+  // The canvas' listeners outlive renders: they call the newest version of this.
+  const lostForGood = useRef(() => {});
+  useEffect(() => {
+    lostForGood.current = () => onRenderFailed(new Error('WebGL context lost'));
+  });
+  const onCreated = useCallback((root: RootState) => {
+    three.current = root;
+    const canvas = root.gl.domElement;
+    canvas.addEventListener('webglcontextlost', (event) => {
+      // Without this the browser never restores the context.
+      event.preventDefault();
+      // R3F drops the context of a canvas it has unmounted: nothing is lost then.
+      if (!canvas.isConnected) return;
+      clearTimeout(restoreTimer.current);
+      restoreTimer.current = setTimeout(() => lostForGood.current(), CONTEXT_RESTORE_TIMEOUT_MS);
+    });
+    canvas.addEventListener('webglcontextrestored', () => {
+      clearTimeout(restoreTimer.current);
+      root.invalidate();
+    });
+  }, []);
 
   const turn = (yaw: number, pitch: number) => {
     pose.turn(yaw, pitch, props.lockVertical ?? false);
@@ -239,7 +248,6 @@ function ValidAvatarView({ ref, ...props }: AvatarViewerOptions & SpawnBinding) 
     >
       {state !== 'error' && (
         <Canvas
-          key={generation}
           frameloop="demand"
           dpr={[dpr / 2, 2]}
           camera={{ fov: 50, position: [0, 0, 5] }}

@@ -1,5 +1,5 @@
-import { get as idbGet, set as idbSet } from 'idb-keyval';
-import type { AnimationClip, Material, Object3D, Texture } from 'three';
+import { createStore, delMany, get, set, update, type UseStore } from 'idb-keyval';
+import type { AnimationClip, Material, Object3D, SkinnedMesh, Texture } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { dracoLoader, meshoptDecoder } from './decoders';
 import { normalizeMixamoClip } from './mixamo';
@@ -61,7 +61,7 @@ export function releaseModel(source: ModelSource) {
  * Frees every geometry, material and texture under `root` on the GPU. three uploads them
  * again if the (cached) object is shown later, so this is safe for shared templates.
  */
-export function disposeObject(root: Object3D) {
+function disposeObject(root: Object3D) {
   root.traverse((object) => {
     const mesh = object as Partial<{
       geometry: { dispose(): void };
@@ -72,7 +72,18 @@ export function disposeObject(root: Object3D) {
   });
 }
 
-export function disposeMaterial(material: Material) {
+/**
+ * Frees what a `SkeletonUtils.clone` of a cached model owns itself: each skinned mesh's
+ * skeleton (its bone texture). Geometry and materials are the template's, freed by
+ * `releaseModel`.
+ */
+export function disposeClone(root: Object3D) {
+  root.traverse((object) => {
+    if ((object as SkinnedMesh).isSkinnedMesh) (object as SkinnedMesh).skeleton.dispose();
+  });
+}
+
+function disposeMaterial(material: Material) {
   for (const value of Object.values(material)) {
     if ((value as Texture | null)?.isTexture) (value as Texture).dispose();
   }
@@ -102,21 +113,87 @@ async function parseModel(bytes: ArrayBuffer, decoders: DecoderOptions): Promise
   return { scene: gltf.scene, animations: gltf.animations.map(normalizeMixamoClip) };
 }
 
-const IDB_PREFIX = 'avatar-viewer:';
+/** Total bytes of downloaded model files kept in IndexedDB; the least recently used go first. */
+export const STORED_BYTES_LIMIT = 100 * 1024 * 1024;
+/** The IndexedDB database and object store holding the downloaded files. */
+export const STORE_NAMES = { database: 'avatar-viewer', store: 'models' } as const;
+/** Key of the size and last-use bookkeeping (model keys are absolute http(s) addresses). */
+const INDEX_KEY = '#index';
+
+/** Size and last use of every stored file, by address. */
+export type StoredIndex = Record<string, { size: number; usedAt: number }>;
+
+let store: UseStore | undefined;
+/** Opened on first use only: a viewer that only shows Blobs or data URLs never touches IDB. */
+const modelStore = () => (store ??= createStore(STORE_NAMES.database, STORE_NAMES.store));
 
 /**
- * The file's bytes. Downloads are kept in IndexedDB under their absolute address, so a
- * revisit loads without the network; storage failures (private mode, quota) only cost that.
+ * Removes the least recently used entries from `index` until the rest fit in `limit` bytes;
+ * returns the removed addresses.
+ */
+export function evictOverLimit(index: StoredIndex, limit: number): string[] {
+  let total = Object.values(index).reduce((sum, entry) => sum + entry.size, 0);
+  const evicted: string[] = [];
+  const oldestFirst = Object.entries(index).sort(([, a], [, b]) => a.usedAt - b.usedAt);
+  for (const [url, { size }] of oldestFirst) {
+    if (total <= limit) break;
+    delete index[url];
+    total -= size;
+    evicted.push(url);
+  }
+  return evicted;
+}
+
+/** Keeps a download for offline revisits, within STORED_BYTES_LIMIT. */
+async function storeBytes(url: string, bytes: ArrayBuffer) {
+  if (bytes.byteLength > STORED_BYTES_LIMIT) return;
+  await set(url, bytes, modelStore());
+  await touchStored(url, bytes.byteLength);
+}
+
+/** Records a use of `url` (and its size), evicting what no longer fits. */
+async function touchStored(url: string, size: number) {
+  let evicted: string[] = [];
+  await update<StoredIndex>(
+    INDEX_KEY,
+    (index = {}) => {
+      const next = { ...index, [url]: { size, usedAt: Date.now() } };
+      evicted = evictOverLimit(next, STORED_BYTES_LIMIT);
+      return next;
+    },
+    modelStore(),
+  );
+  if (evicted.length > 0) await delMany(evicted, modelStore());
+}
+
+/** The stored copy of `url`, if any. */
+async function storedBytes(url: string): Promise<ArrayBuffer | undefined> {
+  const bytes = await get<ArrayBuffer>(url, modelStore());
+  if (bytes) void touchStored(url, bytes.byteLength).catch(() => {});
+  return bytes;
+}
+
+/**
+ * The file's bytes. Addresses are fetched from the network first (a changed avatar at the
+ * same address is never shown stale); a download is kept in IndexedDB under its absolute
+ * address, so when the network fails (offline, host down) a revisit still loads. Blobs and
+ * data URLs carry their bytes and are never stored. Storage failures (private mode, quota)
+ * cost only the offline copy.
  */
 async function modelBytes(source: ModelSource): Promise<{ bytes: ArrayBuffer; keep: () => void }> {
   const keep = () => {};
   if (typeof source !== 'string') return { bytes: await source.arrayBuffer(), keep };
   if (source.startsWith('data:')) return { bytes: await (await fetch(source)).arrayBuffer(), keep };
-  const key = IDB_PREFIX + new URL(source, document.baseURI).href;
-  const stored = await idbGet<ArrayBuffer>(key).catch(() => undefined);
-  if (stored) return { bytes: stored, keep };
-  const response = await fetch(source);
+  const url = new URL(source, document.baseURI).href;
+  let response: Response;
+  try {
+    response = await fetch(url);
+  } catch (networkError) {
+    const stored = await storedBytes(url).catch(() => undefined);
+    if (stored) return { bytes: stored, keep };
+    throw networkError;
+  }
   if (!response.ok) throw new Error(`${source}: HTTP ${response.status}`);
   const bytes = await response.arrayBuffer();
-  return { bytes, keep: () => void idbSet(key, bytes).catch(() => {}) };
+  return { bytes, keep: () => void storeBytes(url, bytes).catch(() => {}) };
 }

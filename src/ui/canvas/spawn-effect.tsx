@@ -10,7 +10,7 @@ import {
 } from 'three';
 import { clone as cloneSkinned } from 'three/examples/jsm/utils/SkeletonUtils.js';
 import { FADE_OUT_S, type PartPhase } from './avatar-model';
-import type { ModelAsset } from './model-cache';
+import { disposeClone, type ModelAsset } from './model-cache';
 
 const MAX_STEP_S = 0.1;
 
@@ -41,7 +41,13 @@ export function SpawnEffect({ effect, clip, loop, phase, onEnded }: SpawnEffectP
     });
     return { object: copy, materials: owned };
   }, [effect]);
-  useEffect(() => () => materials.forEach((m) => m.dispose()), [materials]);
+  useEffect(
+    () => () => {
+      materials.forEach((m) => m.dispose());
+      disposeClone(object);
+    },
+    [materials, object],
+  );
 
   const mixer = useMemo(() => new AnimationMixer(object), [object]);
   const ended = useRef(onEnded);
