@@ -16,6 +16,7 @@ export default tseslint.config(
     ignores: [
       'dist',
       'dist-dev',
+      'dist-viewer',
       'node_modules',
       '.data',
       '.tmp',
