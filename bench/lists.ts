@@ -32,11 +32,15 @@ async function typingRequests(page: Page, url: string): Promise<number> {
   return requests;
 }
 
+/** The highest page of the synthetic queue served so far. */
+let servedPage = 0;
+
 /** A synthetic morph queue of INFINITE_TOTAL entries, served page by page. */
 async function fakeQueue(route: Route) {
   const params = new URL(route.request().url()).searchParams;
   const page = Number(params.get('page') ?? 1);
   const limit = Number(params.get('limit') ?? 20);
+  servedPage = Math.max(servedPage, page);
   const totalPages = Math.ceil(INFINITE_TOTAL / limit);
   const at = new Date('2026-01-01T00:00:00Z').toISOString();
   const data = Array.from(
@@ -71,29 +75,46 @@ async function fakeQueue(route: Route) {
   });
 }
 
-/** Scrolls to the end until `rows` rows are shown; answers the list requests it took. */
-async function scrollUntil(page: Page, rows: number): Promise<number> {
+/**
+ * Brings the last row into view until `page` pages were served; answers the list requests it
+ * took. The table virtualises long lists, so progress is counted in pages served, not rows.
+ */
+async function scrollUntil(page: Page, target: number): Promise<number> {
   let requests = 0;
-  page.on('request', (request) => {
+  const count = (request: { url: () => string }) => {
     if (new URL(request.url()).pathname === '/v1/morphed-asset-queue') requests += 1;
-  });
-  const count = () =>
-    page.locator('[role="grid"] [role="row"]:not(.skeleton-row) [role="rowheader"]').count();
-  const deadline = Date.now() + 120_000;
-  while ((await count()) < rows) {
-    if (Date.now() > deadline) throw new Error(`only ${await count()} rows after 120 s`);
-    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    await page.waitForTimeout(60);
+  };
+  page.on('request', count);
+  const deadline = Date.now() + 180_000;
+  while (servedPage < target) {
+    if (Date.now() > deadline) throw new Error(`only ${servedPage} pages after 180 s`);
+    await page.evaluate(() => {
+      window.scrollTo(0, document.documentElement.scrollHeight);
+      const rows = document.querySelectorAll('[role="grid"] [role="row"]');
+      rows[rows.length - 1]?.scrollIntoView({ block: 'end' });
+    });
+    await page.waitForTimeout(50);
   }
+  await page.waitForTimeout(300);
+  page.off('request', count);
   return requests;
 }
 
-/** Frame intervals (ms) while the page scrolls from top to bottom over ~3 s. */
+/** Frame intervals (ms) while the list scrolls from top to bottom over ~3 s. */
 async function scrollFrameTimes(page: Page): Promise<number[]> {
   return page.evaluate(async () => {
-    window.scrollTo(0, 0);
+    // The table's own scroll area when it has one (virtualised lists), else the page.
+    const grid = document.querySelector('[role="grid"]');
+    let scroller: Element = document.scrollingElement ?? document.documentElement;
+    for (let e: Element | null = grid; e; e = e.parentElement) {
+      if (e.scrollHeight > e.clientHeight + 1 && getComputedStyle(e).overflowY !== 'visible') {
+        scroller = e;
+        break;
+      }
+    }
+    scroller.scrollTop = 0;
     await new Promise((r) => requestAnimationFrame(r));
-    const end = document.documentElement.scrollHeight - window.innerHeight;
+    const end = scroller.scrollHeight - scroller.clientHeight;
     const frames: number[] = [];
     const start = performance.now();
     let last = start;
@@ -102,7 +123,7 @@ async function scrollFrameTimes(page: Page): Promise<number[]> {
         frames.push(now - last);
         last = now;
         const t = Math.min(1, (now - start) / 3000);
-        window.scrollTo(0, end * t);
+        scroller.scrollTop = end * t;
         if (t < 1) requestAnimationFrame(step);
         else resolve();
       };
@@ -122,6 +143,8 @@ export async function benchLists() {
   const browser = await launchBrowser();
   try {
     const context = await browser.newContext();
+    // tsx names the functions it compiles with a `__name` helper the page does not have.
+    await context.addInitScript('window.__name = (fn) => fn');
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
     await signIn(page, server.url);
@@ -134,12 +157,12 @@ export async function benchLists() {
 
     await page.route('**/v1/morphed-asset-queue?*', fakeQueue);
     await page.goto(`${server.url}/morph-queue`);
-    const toPage20 = await scrollUntil(page, 20 * 20);
+    const toPage20 = await scrollUntil(page, 20);
     console.log(
       `infinite list to page 20: ${toPage20} request(s); baseline one per page 20; ` +
         `ratio ${(toPage20 / 20).toFixed(2)} (target 1.00)`,
     );
-    await scrollUntil(page, INFINITE_TOTAL);
+    await scrollUntil(page, INFINITE_TOTAL / 20);
     const ours = await scrollFrameTimes(page);
 
     const plain = await context.newPage();
@@ -150,6 +173,12 @@ export async function benchLists() {
     console.log(
       `scrolling ${INFINITE_TOTAL} rows: p95 frame ${p95(ours).toFixed(1)} ms (${ours.length} frames); ` +
         `plain table p95 ${p95(baseline).toFixed(1)} ms; ratio ${(p95(ours) / Math.max(p95(baseline), 0.1)).toFixed(2)} (target p95 under 16 ms)`,
+    );
+    // Headless Chromium paces frames at 60 Hz (16.7 ms): a p95 at that interval means the
+    // scroll dropped (almost) no frame; longer frames are the dropped ones.
+    const dropped = (frames: number[]) => frames.filter((ms) => ms > 25).length;
+    console.log(
+      `frames over 25 ms: ours ${dropped(ours)} of ${ours.length}, plain table ${dropped(baseline)} of ${baseline.length}`,
     );
   } finally {
     await browser.close();
