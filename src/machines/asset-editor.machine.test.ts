@@ -7,7 +7,7 @@
  * what the model leaves to the real save actor: which API call saves which target.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { assign, createActor, fromPromise, setup } from 'xstate';
+import { assign, createActor, setup } from 'xstate';
 import { createAsset, createAssetFromTemplate, updateAsset } from '../api/assets';
 import { createCageMesh, updateCageMesh } from '../api/cage-meshes';
 import { ApiError } from '../api/errors';
@@ -29,6 +29,7 @@ import {
   type UploadInput,
 } from './asset-editor.machine';
 import { describeMachinePaths, pathSuite, type PathTools } from './testing/path-tests';
+import { deferredActor, type Deferred } from './testing/deferred';
 
 vi.mock('../api/assets', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../api/assets')>()),
@@ -85,40 +86,12 @@ const SAVE_FAILURE = new ApiError({ status: 409, code: 'ASSET_LOCKED', message: 
 
 // ---------------------------------------------------------------- the fake actors
 
-interface Deferred<I, O> {
-  input: I;
-  settled: boolean;
-  settle: (outcome: { ok: O } | { error: Error }) => Promise<void>;
-}
-
-/** Lets the actor take a settled promise. */
-const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
-
-/** A promise actor whose calls wait in `calls` until the test settles them. */
-const deferred = <I, O>(calls: Deferred<I, O>[]) =>
-  fromPromise<O, I>(
-    ({ input }) =>
-      new Promise<O>((resolve, reject) => {
-        const call: Deferred<I, O> = {
-          input,
-          settled: false,
-          settle: async (outcome) => {
-            call.settled = true;
-            if ('ok' in outcome) resolve(outcome.ok);
-            else reject(outcome.error);
-            await flush();
-          },
-        };
-        calls.push(call);
-      }),
-  );
-
 function harness(tools: PathTools) {
   const uploads: Deferred<UploadInput, UploadResult>[] = [];
   const saves: Deferred<SaveInput, SavedEntity>[] = [];
   const actor = createActor(
     assetEditorMachine.provide({
-      actors: { upload: deferred(uploads), save: deferred(saves) },
+      actors: { upload: deferredActor(uploads), save: deferredActor(saves) },
     }),
     tools,
   );

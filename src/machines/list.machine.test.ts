@@ -4,7 +4,7 @@
  * simulated clock, with fake fetchPage/reorder actors whose calls the path's events settle.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { assign, createActor, fromPromise, setup, SimulatedClock } from 'xstate';
+import { assign, createActor, setup, SimulatedClock } from 'xstate';
 import { ApiError } from '../api/errors';
 import type { ListRow } from '../api/list-query';
 import type { ListResponse } from '../api/lists';
@@ -20,6 +20,7 @@ import {
   type ReorderInput,
 } from './list.machine';
 import { describeMachinePaths, pathSuite, type PathTools } from './testing/path-tests';
+import { deferredActor, type Deferred } from './testing/deferred';
 
 // ---------------------------------------------------------------- the fake server
 
@@ -49,45 +50,18 @@ function serverAnswer({ query }: FetchPageInput): ListResponse {
 
 const FAILURE = new ApiError({ status: 500, code: 'HTTP_500', message: 'Server error' });
 
-interface Deferred<I, O> {
-  input: I;
-  signal: AbortSignal;
-  settled: boolean;
-  settle: (outcome: { ok: O } | { error: Error }) => Promise<void>;
-}
-
-/** Lets the actor react to a settled promise; the simulated clock does not touch real timers. */
-const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
-
 function harness(
   input: Partial<ListInput> = {},
   { inspect, clock = new SimulatedClock() }: Partial<PathTools> = {},
 ) {
   const fetches: Deferred<FetchPageInput, ListResponse>[] = [];
   const reorders: Deferred<ReorderInput, unknown>[] = [];
-  const fake =
-    <I, O>(calls: Deferred<I, O>[]) =>
-    ({ input: callInput, signal }: { input: I; signal: AbortSignal }) =>
-      new Promise<O>((resolve, reject) => {
-        const call: Deferred<I, O> = {
-          input: callInput,
-          signal,
-          settled: false,
-          settle: async (outcome) => {
-            call.settled = true;
-            if ('ok' in outcome) resolve(outcome.ok);
-            else reject(outcome.error);
-            await flush();
-          },
-        };
-        calls.push(call);
-      });
   const invalidateCache = vi.fn();
   const actor = createActor(
     listMachine.provide({
       actors: {
-        fetchPage: fromPromise(fake<FetchPageInput, ListResponse>(fetches)),
-        reorder: fromPromise(fake<ReorderInput, unknown>(reorders)),
+        fetchPage: deferredActor<FetchPageInput, ListResponse>(fetches),
+        reorder: deferredActor<ReorderInput, unknown>(reorders),
       },
       actions: { invalidateCache },
     }),

@@ -7,7 +7,7 @@
  * and transition of the real machine.
  */
 import { expect } from 'vitest';
-import { assign, createActor, fromPromise, not, setup } from 'xstate';
+import { assign, createActor, not, setup } from 'xstate';
 import { ApiError } from '../api/errors';
 import type { MorphQueueEntry, MorphStatusList } from '../api/schemas';
 import {
@@ -22,6 +22,7 @@ import {
   type MorphJob,
 } from './morph-job.machine';
 import { describeMachinePaths, pathSuite, type PathTools } from './testing/path-tests';
+import { deferredActor, type Deferred } from './testing/deferred';
 
 // ---------------------------------------------------------------- the fake morph queue
 
@@ -84,40 +85,12 @@ const READ_FAILURE = new ApiError({ status: 503, code: 'HTTP_503', message: 'Bus
 
 // ---------------------------------------------------------------- the fake actors
 
-interface Deferred<I, O> {
-  input: I;
-  settled: boolean;
-  settle: (outcome: { ok: O } | { error: Error }) => Promise<void>;
-}
-
-/** Lets the actor take a settled promise; the simulated clock does not touch real timers. */
-const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
-
-/** A promise actor whose calls wait in `calls` until the test settles them. */
-const deferred = <I, O>(calls: Deferred<I, O>[]) =>
-  fromPromise<O, I>(
-    ({ input }) =>
-      new Promise<O>((resolve, reject) => {
-        const call: Deferred<I, O> = {
-          input,
-          settled: false,
-          settle: async (outcome) => {
-            call.settled = true;
-            if ('ok' in outcome) resolve(outcome.ok);
-            else reject(outcome.error);
-            await flush();
-          },
-        };
-        calls.push(call);
-      }),
-  );
-
 function harness({ inspect, clock }: PathTools) {
   const generates: Deferred<GenerateInput, MorphQueueEntry[]>[] = [];
   const reads: Deferred<{ ids: string[] }, MorphStatusList>[] = [];
   const actor = createActor(
     morphJobMachine.provide({
-      actors: { generate: deferred(generates), status: deferred(reads) },
+      actors: { generate: deferredActor(generates), status: deferredActor(reads) },
     }),
     { inspect, clock },
   ).start();

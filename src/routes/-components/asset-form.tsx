@@ -36,6 +36,8 @@ import {
   useEntitySave,
   useOnSaved,
   type FileFieldDef,
+  fieldBinding,
+  type BoundField,
 } from './entity-form';
 
 const FILE_FIELDS = ['model', 'icon', 'texture', 'normalMap', 'source'] as const;
@@ -191,8 +193,7 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
     Object.fromEntries(FILE_FIELDS.map((name) => [name, state.values[`${name}File`]])),
   );
   const disabled = readOnly || saver.isSaving;
-  const errorOf = (meta: { errors: unknown[]; isTouched: boolean }) =>
-    (meta.isTouched || submitted) && typeof meta.errors[0] === 'string' ? meta.errors[0] : null;
+  const bind = <V,>(field: BoundField<V>) => fieldBinding(field, submitted);
 
   return (
     <form
@@ -210,58 +211,32 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
       <fieldset disabled={readOnly} className="form-section">
         <legend>{t('assetEditor.details')}</legend>
         <form.Field name="name">
-          {(field) => (
-            <TextField
-              name="name"
-              label={t('assetEditor.name')}
-              value={field.state.value}
-              onChange={field.handleChange}
-              onBlur={field.handleBlur}
-              error={errorOf(field.state.meta)}
-            />
-          )}
+          {(field) => <TextField label={t('assetEditor.name')} {...bind(field)} />}
         </form.Field>
         <div className="field-row">
           <form.Field name="type">
             {(field) => (
               <SelectField
-                name="type"
                 label={t('assetEditor.type')}
                 placeholder={t('assetEditor.choose')}
                 options={toOptions(ASSET_TYPES)}
-                value={field.state.value}
-                onChange={field.handleChange}
-                onBlur={field.handleBlur}
-                error={errorOf(field.state.meta)}
+                {...bind(field)}
               />
             )}
           </form.Field>
           <form.Field name="gender">
             {(field) => (
               <SelectField
-                name="gender"
                 label={t('assetEditor.gender')}
                 placeholder={t('assetEditor.choose')}
                 options={toOptions(GENDERS satisfies readonly Gender[])}
-                value={field.state.value}
-                onChange={field.handleChange}
-                onBlur={field.handleBlur}
-                error={errorOf(field.state.meta)}
+                {...bind(field)}
               />
             )}
           </form.Field>
         </div>
         <form.Field name="description">
-          {(field) => (
-            <TextAreaField
-              name="description"
-              label={t('assetEditor.description')}
-              value={field.state.value}
-              onChange={field.handleChange}
-              onBlur={field.handleBlur}
-              error={errorOf(field.state.meta)}
-            />
-          )}
+          {(field) => <TextAreaField label={t('assetEditor.description')} {...bind(field)} />}
         </form.Field>
         <form.Field name="isTemplate">
           {(field) => (

@@ -21,6 +21,8 @@ import {
   useEntitySave,
   useOnSaved,
   type FileFieldDef,
+  fieldBinding,
+  type BoundField,
 } from './entity-form';
 
 export interface CageMeshFormValues {
@@ -94,8 +96,7 @@ export function CageMeshForm({ cageMesh, onSaved }: CageMeshFormProps) {
   const isValid = useStore(form.store, (state) => state.isValid);
   const submitted = useStore(form.store, (state) => state.submissionAttempts > 0);
   const modelFile = useStore(form.store, (state) => state.values.modelFile);
-  const errorOf = (meta: { errors: unknown[]; isTouched: boolean }) =>
-    (meta.isTouched || submitted) && typeof meta.errors[0] === 'string' ? meta.errors[0] : null;
+  const bind = <V,>(field: BoundField<V>) => fieldBinding(field, submitted);
 
   return (
     <form
@@ -113,43 +114,21 @@ export function CageMeshForm({ cageMesh, onSaved }: CageMeshFormProps) {
       <fieldset className="form-section">
         <legend>{t('assetEditor.details')}</legend>
         <form.Field name="name">
-          {(field) => (
-            <TextField
-              name="name"
-              label={t('cageMeshes.name')}
-              value={field.state.value}
-              onChange={field.handleChange}
-              onBlur={field.handleBlur}
-              error={errorOf(field.state.meta)}
-            />
-          )}
+          {(field) => <TextField label={t('cageMeshes.name')} {...bind(field)} />}
         </form.Field>
         <div className="field-row">
           <form.Field name="gender">
             {(field) => (
               <SelectField
-                name="gender"
                 label={t('cageMeshes.gender')}
                 placeholder={t('assetEditor.choose')}
                 options={toOptions(GENDERS)}
-                value={field.state.value}
-                onChange={field.handleChange}
-                onBlur={field.handleBlur}
-                error={errorOf(field.state.meta)}
+                {...bind(field)}
               />
             )}
           </form.Field>
           <form.Field name="bodyType">
-            {(field) => (
-              <TextField
-                name="bodyType"
-                label={t('cageMeshes.bodyType')}
-                value={field.state.value}
-                onChange={field.handleChange}
-                onBlur={field.handleBlur}
-                error={errorOf(field.state.meta)}
-              />
-            )}
+            {(field) => <TextField label={t('cageMeshes.bodyType')} {...bind(field)} />}
           </form.Field>
         </div>
         <form.Field name="modelFile">

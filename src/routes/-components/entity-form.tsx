@@ -67,6 +67,30 @@ export function schemaErrors(
 }
 
 /** The translated text of an upload error. */
+/** What fieldBinding reads from a TanStack Form field. */
+export interface BoundField<V> {
+  name: string;
+  state: { value: V; meta: { errors: unknown[]; isTouched: boolean } };
+  handleChange: (value: V) => void;
+  handleBlur: () => void;
+}
+
+/**
+ * The props a labelled control takes from a form field: name, value, change and blur, and its
+ * first error once the field was touched or the form submitted (spec §5).
+ */
+export function fieldBinding<V>(field: BoundField<V>, submitted: boolean) {
+  const { errors, isTouched } = field.state.meta;
+  const error = errors[0];
+  return {
+    name: field.name,
+    value: field.state.value,
+    onChange: field.handleChange,
+    onBlur: field.handleBlur,
+    error: (isTouched || submitted) && typeof error === 'string' ? error : null,
+  };
+}
+
 export const fileErrorText = (error: FileError, t: TFunction) => t(error.key, error.values);
 
 /**
