@@ -36,7 +36,16 @@ describe('the built SPA', () => {
   });
 
   it('falls back to index.html without caching for client routes', async () => {
-    for (const path of ['/', '/signin?reason=login_required', '/assets-list/42', '/index.html']) {
+    for (const path of [
+      '/',
+      '/signin?reason=login_required',
+      '/assets-list/42',
+      // Client routes that share the build's /assets/ folder name.
+      '/assets',
+      '/assets/new',
+      '/assets/5f2a9c0e1b7d4a6f8e3c2b1a',
+      '/index.html',
+    ]) {
       const response = await app.request(path);
       expect(response.status, path).toBe(200);
       expect(response.headers.get('cache-control')).toBe('no-cache');
