@@ -89,6 +89,9 @@ export const enBackOffice = {
   },
   // Asset and cage mesh editing (issue 4).
   assetEditor: {
+    preview: 'Preview',
+    previewLabel: 'The model of {{name}}',
+    noModel: 'No model yet: upload a .glb to see it here.',
     newTitle: 'New asset',
     fromTemplateTitle: 'New asset from {{name}}',
     editTitle: 'Asset {{name}}',
@@ -188,7 +191,6 @@ export const enBackOffice = {
     loadingMore: 'Loading…',
     by: 'by {{actor}}',
     system: 'the system',
-    preview: 'Preview',
     unsavedTitle: 'Leave without saving?',
     unsavedBody: 'Your changes to this form are not saved yet.',
     leave: 'Leave',

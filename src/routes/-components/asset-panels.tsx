@@ -6,7 +6,7 @@
  */
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   addAssetToApplication,
@@ -52,6 +52,32 @@ function Panel({ title, children }: { title: string; children: ReactNode }) {
       <h2 id={id}>{title}</h2>
       {children}
     </section>
+  );
+}
+
+// The viewer (three.js, R3F) loads with this panel only.
+const AvatarViewer = lazy(() => import('../../viewer'));
+
+/** The asset's model in the avatar viewer: turn it by dragging or with the arrow keys. */
+export function AssetPreview({ asset }: { asset: Asset }) {
+  const { t } = useTranslation();
+  return (
+    <Panel title={t('assetEditor.preview')}>
+      {asset.modelUrl ? (
+        <div className="asset-preview">
+          <Suspense fallback={<p role="status">{t('assetEditor.loading')}</p>}>
+            <AvatarViewer
+              key={asset.modelUrl}
+              modelSrc={asset.modelUrl}
+              fit
+              label={t('assetEditor.previewLabel', { name: asset.name })}
+            />
+          </Suspense>
+        </div>
+      ) : (
+        <p className="field-description">{t('assetEditor.noModel')}</p>
+      )}
+    </Panel>
   );
 }
 

@@ -12,6 +12,7 @@ import {
   AssetApplications,
   AssetChangelog,
   AssetMorphs,
+  AssetPreview,
   AssetTags,
   AssetUsers,
 } from '../-components/asset-panels';
@@ -65,6 +66,7 @@ function AssetScreen({ assetId }: { assetId: string }) {
         {/* Remounted on lock changes so the form's defaults follow the stored asset. */}
         <AssetForm key={`${asset.locked}`} asset={asset} readOnly={asset.locked} onSaved={update} />
         <div className="asset-side">
+          <AssetPreview asset={asset} />
           <AssetActions asset={asset} onChange={update} />
           <AssetTags asset={asset} onChange={update} />
           <AssetChangelog asset={asset} revision={revision} />

@@ -1,5 +1,6 @@
 import { Canvas, type RootState } from '@react-three/fiber';
 import {
+  Component,
   lazy,
   Suspense,
   useCallback,
@@ -10,6 +11,7 @@ import {
   type CSSProperties,
   type KeyboardEvent,
   type PointerEvent,
+  type ReactNode,
   type Ref,
 } from 'react';
 import { AvatarModel, type PartPhase } from './avatar-model';
@@ -247,65 +249,67 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
       onKeyDown={onKeyDown}
     >
       {state !== 'error' && (
-        <Canvas
-          frameloop="demand"
-          dpr={[dpr / 2, 2]}
-          camera={{ fov: 50, position: [0, 0, 5] }}
-          gl={{ alpha: true, antialias: true, preserveDrawingBuffer: true }}
-          shadows={props.shadows}
-          onCreated={onCreated}
-          style={{ background: 'transparent' }}
-        >
-          <ambientLight intensity={AMBIENT_INTENSITY} />
-          {props.shadows && (
-            <directionalLight
-              castShadow
-              position={[2, 4, 3]}
-              intensity={1}
-              shadow-mapSize={[SHADOW_MAP_SIZE, SHADOW_MAP_SIZE]}
-            />
-          )}
-          <Suspense fallback={null}>
-            <EnvironmentLighting
-              file={environmentFile(
-                props.environment ?? DEFAULT_ENVIRONMENT,
-                props.environmentPath,
-              )}
-            />
-          </Suspense>
-          {spawning && loaded && (
-            <group position={[x, y, z]} scale={props.scale ?? 1}>
-              <AvatarModel
-                models={loaded.models}
-                idle={loaded.idle}
-                spawnClip={loaded.spawnClip}
-                spawnLoop={props.spawnAnimation?.loop ?? 1}
-                animationPhase={props.animationPhase}
-                onAnimationEnded={props.onAnimationEnded}
-                emotion={props.emotion}
-                pose={pose}
-                snap={props.snap ?? false}
-                float={(props.float ?? false) && !reducedMotion}
-                fit={props.fit ?? false}
-                shadows={props.shadows ?? false}
+        <CanvasBoundary onError={onRenderFailed}>
+          <Canvas
+            frameloop="demand"
+            dpr={[dpr / 2, 2]}
+            camera={{ fov: 50, position: [0, 0, 5] }}
+            gl={{ alpha: true, antialias: true, preserveDrawingBuffer: true }}
+            shadows={props.shadows}
+            onCreated={onCreated}
+            style={{ background: 'transparent' }}
+          >
+            <ambientLight intensity={AMBIENT_INTENSITY} />
+            {props.shadows && (
+              <directionalLight
+                castShadow
+                position={[2, 4, 3]}
+                intensity={1}
+                shadow-mapSize={[SHADOW_MAP_SIZE, SHADOW_MAP_SIZE]}
               />
-              {loaded.effect && props.effectPhase !== 'done' && (
-                <SpawnEffect
-                  effect={loaded.effect}
-                  clip={loaded.effectClip}
-                  loop={props.spawnEffect?.loop ?? 1}
-                  phase={props.effectPhase}
-                  onEnded={props.onEffectEnded}
-                />
-              )}
-            </group>
-          )}
-          {props.ao && spawning && (
+            )}
             <Suspense fallback={null}>
-              <PostEffects mode={props.ao} quality={props.quality} />
+              <EnvironmentLighting
+                file={environmentFile(
+                  props.environment ?? DEFAULT_ENVIRONMENT,
+                  props.environmentPath,
+                )}
+              />
             </Suspense>
-          )}
-        </Canvas>
+            {spawning && loaded && (
+              <group position={[x, y, z]} scale={props.scale ?? 1}>
+                <AvatarModel
+                  models={loaded.models}
+                  idle={loaded.idle}
+                  spawnClip={loaded.spawnClip}
+                  spawnLoop={props.spawnAnimation?.loop ?? 1}
+                  animationPhase={props.animationPhase}
+                  onAnimationEnded={props.onAnimationEnded}
+                  emotion={props.emotion}
+                  pose={pose}
+                  snap={props.snap ?? false}
+                  float={(props.float ?? false) && !reducedMotion}
+                  fit={props.fit ?? false}
+                  shadows={props.shadows ?? false}
+                />
+                {loaded.effect && props.effectPhase !== 'done' && (
+                  <SpawnEffect
+                    effect={loaded.effect}
+                    clip={loaded.effectClip}
+                    loop={props.spawnEffect?.loop ?? 1}
+                    phase={props.effectPhase}
+                    onEnded={props.onEffectEnded}
+                  />
+                )}
+              </group>
+            )}
+            {props.ao && spawning && (
+              <Suspense fallback={null}>
+                <PostEffects mode={props.ao} quality={props.quality} />
+              </Suspense>
+            )}
+          </Canvas>
+        </CanvasBoundary>
       )}
       {state === 'loading' && <DotLoader label="Loading avatar" />}
       {state === 'error' && (
@@ -324,6 +328,26 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
       )}
     </div>
   );
+}
+
+/**
+ * A canvas that cannot start (no WebGL in this browser, or a renderer crash) reports it, and
+ * the viewer shows its error state instead of taking the page down.
+ */
+class CanvasBoundary extends Component<
+  { onError: (error: Error) => void; children: ReactNode },
+  { failed: boolean }
+> {
+  state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  componentDidCatch(error: unknown) {
+    this.props.onError(error instanceof Error ? error : new Error(String(error)));
+  }
+  render() {
+    return this.state.failed ? null : this.props.children;
+  }
 }
 
 /** A stable identity for a source (Blobs by object identity) to key loads on. */
