@@ -61,6 +61,21 @@ describe('AutocompleteField', () => {
     ).toBeInTheDocument();
   });
 
+  it.each([false, true])(
+    'closes the list on Escape and drops the typed text (multiple: %s)',
+    async (multiple) => {
+      const user = userEvent.setup();
+      render(<Harness options={[{ id: 'a1', label: 'Avatar Arena' }]} multiple={multiple} />);
+      const box = screen.getByRole('combobox', { name: 'Application' });
+      await user.type(box, 'Ava');
+      await screen.findByRole('option', { name: 'Avatar Arena' });
+      expect(box).toHaveAttribute('aria-expanded', 'true');
+      await user.keyboard('{Escape}');
+      expect(box).toHaveAttribute('aria-expanded', 'false');
+      expect(box).toHaveValue('');
+    },
+  );
+
   it('says "No Results" when the search found nothing', async () => {
     const user = userEvent.setup();
     render(<Harness options={[]} noResults />);

@@ -49,6 +49,12 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
   const shown = props.limitTags ? props.selected.slice(0, props.limitTags) : props.selected;
   const hidden = props.selected.length - shown.length;
   const single = !props.multiple ? props.selected[0] : undefined;
+  // With both the selection and the text controlled, React Aria reports a commit (a pick, or
+  // Escape and blur reverting) through the selection callback and expects the text to follow;
+  // left as typed, the list would open again at once and Escape could never close it.
+  const clearText = () => {
+    if (props.inputValue !== '') props.onInputChange('');
+  };
   return (
     <div className="filter filter-autocomplete">
       <ComboBox<AutocompleteOption, 'single' | 'multiple'>
@@ -69,12 +75,14 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
                 for (const option of props.selected) {
                   if (!keys.has(option.id)) props.onRemove(option.id);
                 }
+                clearText();
               },
             }
           : {
               selectedKey: single?.id ?? null,
               onSelectionChange: (key: Key | null) => {
                 if (key !== null) props.onSelect(String(key));
+                else clearText();
               },
             })}
         items={props.options}
