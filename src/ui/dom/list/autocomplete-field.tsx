@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import {
   Button,
   ComboBox,
@@ -49,6 +50,10 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
   const shown = props.limitTags ? props.selected.slice(0, props.limitTags) : props.selected;
   const hidden = props.selected.length - shown.length;
   const single = !props.multiple ? props.selected[0] : undefined;
+  // One array per selection, not per render: React Aria treats a new `value` as a new
+  // selection and resets the typed text.
+  const idsKey = props.selected.map((option) => option.id).join('\u0000');
+  const selectedIds = useMemo(() => (idsKey === '' ? [] : idsKey.split('\u0000')), [idsKey]);
   // With both the selection and the text controlled, React Aria reports a commit (a pick, or
   // Escape and blur reverting) through the selection callback and expects the text to follow;
   // left as typed, the list would open again at once and Escape could never close it.
@@ -66,16 +71,18 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
               // Several values: React Aria keeps the list open for more picks and closes it on
               // Escape; the chosen ones show as tags below.
               selectionMode: 'multiple',
-              value: props.selected.map((option) => option.id),
+              value: selectedIds,
               onChange: (value: Key | readonly Key[] | null) => {
                 const keys = new Set(Array.isArray(value) ? value.map(String) : []);
-                for (const key of keys) {
-                  if (!props.selected.some((option) => option.id === key)) props.onSelect(key);
-                }
-                for (const option of props.selected) {
-                  if (!keys.has(option.id)) props.onRemove(option.id);
-                }
-                clearText();
+                const added = [...keys].filter(
+                  (key) => !props.selected.some((option) => option.id === key),
+                );
+                const removed = props.selected.filter((option) => !keys.has(option.id));
+                added.forEach((key) => props.onSelect(key));
+                removed.forEach((option) => props.onRemove(option.id));
+                // A pick starts the next search afresh. (React Aria also reports unchanged
+                // values, e.g. on blur, while the user is still typing: those keep the text.)
+                if (added.length > 0 || removed.length > 0) clearText();
               },
             }
           : {
@@ -91,7 +98,14 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
       >
         <Label className="filter-label">{props.label}</Label>
         <div className="combo-input">
-          <Input placeholder={props.placeholder} />
+          <Input
+            placeholder={props.placeholder}
+            // Several values: Escape drops the typed text, which closes the list (React Aria
+            // reverts only single selections by itself).
+            onKeyDown={(event) => {
+              if (props.multiple && event.key === 'Escape') clearText();
+            }}
+          />
           <Button className="select-toggle" excludeFromTabOrder>
             ▾
           </Button>
