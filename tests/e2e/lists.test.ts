@@ -184,10 +184,14 @@ describe('reordering an application by drag and drop', () => {
     const handle = `Drag to reorder ${rows[from]}`;
     const focused = () =>
       page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
-    // Focus lands on the row; the right arrow moves into its first cell, the drag handle.
-    await page.getByRole('button', { name: handle }).focus();
-    await page.keyboard.press('ArrowRight');
-    await expect.poll(focused).toBe(handle);
+    // Focus lands on the row; the right arrow moves into its first cell, the drag handle. On a
+    // loaded machine the first attempt can land before the grid is ready for it: try again.
+    for (let attempt = 0; attempt < 5 && (await focused()) !== handle; attempt++) {
+      await page.getByRole('button', { name: handle }).focus();
+      await page.keyboard.press('ArrowRight');
+      await page.waitForTimeout(200 * attempt);
+    }
+    expect(await focused()).toBe(handle);
     await page.keyboard.press('Enter');
     await expect.poll(focused).toMatch(/^Insert/);
     const target = `${rows[to]} and ${rows[to + 1]}`;
