@@ -29,7 +29,7 @@ import {
   type UploadInput,
 } from './asset-editor.machine';
 import { describeMachinePaths, pathSuite, type PathTools } from './testing/path-tests';
-import { deferredActor, type Deferred } from './testing/deferred';
+import { deferredActor, liveCall, type Deferred } from './testing/deferred';
 
 vi.mock('../api/assets', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../api/assets')>()),
@@ -98,12 +98,6 @@ function harness(tools: PathTools) {
   const emitted: AssetEditorEmitted[] = [];
   actor.on('SAVED', (event) => emitted.push(event));
   actor.start();
-  /** The one call of `calls` in flight; fails the test when there are none or several. */
-  const current = <I, O>(calls: Deferred<I, O>[]) => {
-    const live = calls.filter((call) => !call.settled);
-    expect(live).toHaveLength(1);
-    return live[0] as Deferred<I, O>;
-  };
   return {
     actor,
     uploads,
@@ -111,8 +105,8 @@ function harness(tools: PathTools) {
     emitted,
     snapshot: () => actor.getSnapshot(),
     live: () => [...uploads, ...saves].filter((call) => !call.settled),
-    currentUpload: () => current(uploads),
-    currentSave: () => current(saves),
+    currentUpload: () => liveCall(uploads),
+    currentSave: () => liveCall(saves),
   };
 }
 type Harness = ReturnType<typeof harness>;

@@ -22,7 +22,7 @@ import {
   type MorphJob,
 } from './morph-job.machine';
 import { describeMachinePaths, pathSuite, type PathTools } from './testing/path-tests';
-import { deferredActor, type Deferred } from './testing/deferred';
+import { deferredActor, liveCall, type Deferred } from './testing/deferred';
 
 // ---------------------------------------------------------------- the fake morph queue
 
@@ -94,19 +94,13 @@ function harness({ inspect, clock }: PathTools) {
     }),
     { inspect, clock },
   ).start();
-  /** The one call of `calls` in flight; fails the test when there are none or several. */
-  const current = <I, O>(calls: Deferred<I, O>[]) => {
-    const live = calls.filter((call) => !call.settled);
-    expect(live).toHaveLength(1);
-    return live[0] as Deferred<I, O>;
-  };
   return {
     actor,
     clock,
     snapshot: () => actor.getSnapshot(),
     live: () => [...generates, ...reads].filter((call) => !call.settled),
-    currentGenerate: () => current(generates),
-    currentRead: () => current(reads),
+    currentGenerate: () => liveCall(generates),
+    currentRead: () => liveCall(reads),
   };
 }
 type Harness = ReturnType<typeof harness>;

@@ -2,6 +2,7 @@
  * Fake promise actors for machine tests: each call waits in a list until the test settles it,
  * so a test decides when (and how) every API call of the machine answers.
  */
+import { expect } from 'vitest';
 import { fromPromise } from 'xstate';
 
 export interface Deferred<I, O> {
@@ -38,3 +39,10 @@ export const deferredCall =
 /** A promise actor whose calls wait in `calls` until the test settles them. */
 export const deferredActor = <I, O>(calls: Deferred<I, O>[]) =>
   fromPromise<O, I>(deferredCall(calls));
+
+/** The one call of `calls` in flight; fails the test when there are none or several. */
+export function liveCall<I, O>(calls: Deferred<I, O>[]): Deferred<I, O> {
+  const live = calls.filter((call) => !call.settled);
+  expect(live).toHaveLength(1);
+  return live[0]!;
+}

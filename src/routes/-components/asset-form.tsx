@@ -31,7 +31,7 @@ import {
   SaveBar,
   saveRequestOf,
   schemaErrors,
-  UnsavedChangesGuard,
+  EntityForm,
   UploadField,
   useEntitySave,
   useOnSaved,
@@ -196,18 +196,12 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
   const bind = <V,>(field: BoundField<V>) => fieldBinding(field, submitted);
 
   return (
-    <form
-      ref={formRef}
-      className="entity-form"
-      noValidate
-      aria-label={t('assetEditor.details')}
-      onSubmit={(event) => {
-        event.preventDefault();
-        event.stopPropagation();
-        void form.handleSubmit();
-      }}
+    <EntityForm
+      formRef={formRef}
+      label={t('assetEditor.details')}
+      onSubmit={() => form.handleSubmit()}
+      isBlocking={() => !readOnly && !form.state.isDefaultValue}
     >
-      <UnsavedChangesGuard isBlocking={() => !readOnly && !form.state.isDefaultValue} />
       <fieldset disabled={readOnly} className="form-section">
         <legend>{t('assetEditor.details')}</legend>
         <form.Field name="name">
@@ -305,6 +299,6 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
         disabled={readOnly}
         isDirty={isDirty}
       />
-    </form>
+    </EntityForm>
   );
 }

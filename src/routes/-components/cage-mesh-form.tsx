@@ -16,7 +16,7 @@ import {
   SaveBar,
   saveRequestOf,
   schemaErrors,
-  UnsavedChangesGuard,
+  EntityForm,
   UploadField,
   useEntitySave,
   useOnSaved,
@@ -99,18 +99,12 @@ export function CageMeshForm({ cageMesh, onSaved }: CageMeshFormProps) {
   const bind = <V,>(field: BoundField<V>) => fieldBinding(field, submitted);
 
   return (
-    <form
-      ref={formRef}
-      className="entity-form"
-      noValidate
-      aria-label={t('cageMeshes.title')}
-      onSubmit={(event) => {
-        event.preventDefault();
-        event.stopPropagation();
-        void form.handleSubmit();
-      }}
+    <EntityForm
+      formRef={formRef}
+      label={t('cageMeshes.title')}
+      onSubmit={() => form.handleSubmit()}
+      isBlocking={() => !form.state.isDefaultValue}
     >
-      <UnsavedChangesGuard isBlocking={() => !form.state.isDefaultValue} />
       <fieldset className="form-section">
         <legend>{t('assetEditor.details')}</legend>
         <form.Field name="name">
@@ -157,6 +151,6 @@ export function CageMeshForm({ cageMesh, onSaved }: CageMeshFormProps) {
         blocked={blocked && !isValid}
         isDirty={isDirty}
       />
-    </form>
+    </EntityForm>
   );
 }

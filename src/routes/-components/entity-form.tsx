@@ -7,7 +7,7 @@
 import { useBlocker } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { TFunction } from 'i18next';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import type { UploadKind } from '../../api/schemas';
@@ -239,7 +239,42 @@ export function UploadField({ def, file, url, submitted, disabled, onChange }: U
  * Asks before leaving a form with unsaved changes: router navigations get a dialog, closing
  * or reloading the tab gets the browser's own prompt.
  */
-export function UnsavedChangesGuard({ isBlocking }: { isBlocking: () => boolean }) {
+/**
+ * The form element both entity forms use: no native validation (the schema does it), submit
+ * through the form library, and the unsaved-changes guard while `isBlocking()`.
+ */
+export function EntityForm({
+  formRef,
+  label,
+  onSubmit,
+  isBlocking,
+  children,
+}: {
+  formRef: RefObject<HTMLFormElement | null>;
+  label: string;
+  onSubmit: () => unknown;
+  isBlocking: () => boolean;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      ref={formRef}
+      className="entity-form"
+      noValidate
+      aria-label={label}
+      onSubmit={(event) => {
+        event.preventDefault();
+        event.stopPropagation();
+        void onSubmit();
+      }}
+    >
+      <UnsavedChangesGuard isBlocking={isBlocking} />
+      {children}
+    </form>
+  );
+}
+
+function UnsavedChangesGuard({ isBlocking }: { isBlocking: () => boolean }) {
   const { t } = useTranslation();
   // Read when a navigation starts, not at render: a save resets the form just before it
   // navigates to the saved entity.
