@@ -3,6 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser';
 import { startServer, type TestServer } from '../helpers/server';
 
+declare global {
+  interface Window {
+    /** Set by the touch-drag test: reports each pointerdown's pointer type. */
+    recordPointer: (type: string) => Promise<void>;
+  }
+}
+
+/** What DevTools reports of an intercepted drag (Protocol.Input.DragData). */
+interface DragData {
+  items: { mimeType: string; data: string }[];
+  dragOperationsMask: number;
+}
+
 let server: TestServer;
 let browser: Awaited<ReturnType<typeof launchBrowser>>;
 
@@ -202,12 +215,87 @@ describe('reordering an application by drag and drop', () => {
     await page.keyboard.press('Enter');
   }
 
-  it('moves the row at once and keeps the new order after a reload', async () => {
+  /** The centre of row `from`'s drag handle and a point in the lower part of row `to`. */
+  async function dragPoints(page: Page, from: number, to: number) {
+    const handles = page.locator('.drag-handle');
+    const start = (await handles.nth(from).boundingBox())!;
+    const target = (await page
+      .locator('[role="grid"] [role="row"]')
+      .nth(to + 1)
+      .boundingBox())!;
+    return {
+      x: start.x + start.width / 2,
+      y: start.y + start.height / 2,
+      toY: target.y + target.height * 0.75,
+    };
+  }
+
+  /** Moves row `from` to just after row `to` with the mouse: press on the handle, move, release. */
+  async function dragWithMouse(page: Page, from: number, to: number) {
+    const { x, y, toY } = await dragPoints(page, from, to);
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    for (let i = 1; i <= 10; i++) await page.mouse.move(x, y + ((toY - y) * i) / 10);
+    await page.mouse.up();
+  }
+
+  /**
+   * Moves row `from` to just after row `to` with a finger. Chromium's touch emulation turns the
+   * press into touch events and runs its gesture detector, so holding the finger on the handle
+   * is a real long press and Blink starts its touch drag (the page sees pointerType "touch").
+   * Headless Chromium has no system drag loop to carry the drag: DevTools intercepts it and the
+   * test moves and drops it with drag events, as Playwright does for mouse drags.
+   */
+  async function dragWithTouch(page: Page, from: number, to: number) {
+    const { x, y, toY } = await dragPoints(page, from, to);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 1 });
+    await cdp.send('Emulation.setEmitTouchEventsForMouse', {
+      enabled: true,
+      configuration: 'mobile',
+    });
+    await cdp.send('Input.setInterceptDrags', { enabled: true });
+    const touches: string[] = [];
+    await page.exposeFunction('recordPointer', (type: string) => touches.push(type));
+    await page.evaluate(() =>
+      document.addEventListener('pointerdown', (e) => void window.recordPointer(e.pointerType), {
+        capture: true,
+      }),
+    );
+    const intercepted = new Promise<DragData>((resolve, reject) => {
+      cdp.once('Input.dragIntercepted', (event) => resolve(event.data));
+      setTimeout(() => reject(new Error('the long press started no drag')), 10_000);
+    });
+    const finger = (type: 'mousePressed' | 'mouseReleased', atY: number) =>
+      cdp.send('Input.dispatchMouseEvent', { type, x, y: atY, button: 'left', clickCount: 1 });
+    // While DevTools holds the drag, the press and the release are never acknowledged: neither
+    // is awaited (the page answering afterwards shows the input was taken).
+    void finger('mousePressed', y).catch(() => undefined);
+    const data = await intercepted;
+    expect(touches).toEqual(['touch']);
+    await cdp.send('Input.dispatchDragEvent', { type: 'dragEnter', x, y, data });
+    for (let i = 1; i <= 10; i++) {
+      await cdp.send('Input.dispatchDragEvent', {
+        type: 'dragOver',
+        x,
+        y: y + ((toY - y) * i) / 10,
+        data,
+      });
+    }
+    await cdp.send('Input.dispatchDragEvent', { type: 'drop', x, y: toY, data });
+    void finger('mouseReleased', toY).catch(() => undefined);
+  }
+
+  it.each([
+    ['the keyboard', dragWithKeyboard],
+    ['the mouse', dragWithMouse],
+    ['touch', dragWithTouch],
+  ])('moves a row with %s at once and keeps the new order after a reload', async (_, drag) => {
     const page = await adminPage();
     await openApplication(page, 0);
     const before = await names(page);
-    await dragWithKeyboard(page, 0, 2);
-    const expected = [before[1], before[2], before[0], ...before.slice(3)];
+    await drag(page, 0, 3);
+    const expected = [before[1], before[2], before[3], before[0], ...before.slice(4)];
     await expect.poll(() => names(page)).toEqual(expected);
     await page.reload();
     await waitForRows(page);
