@@ -63,10 +63,49 @@ export function viewerAssets(): Plugin {
   };
 }
 
+/**
+ * Builds take three.js from its ES module sources (`three/src/Three.js`, one module per
+ * class) instead of its two-file bundle. In the bundle one module holds every class, so each
+ * class any chunk uses lands in the first chunk; per class, the bundler leaves unused classes
+ * out and puts the rest in the chunks that use them. Each importer gets the sources of the three
+ * it would have loaded. Like three's own build, the shader sources lose their comments and
+ * blank lines. Builds only: tests and the dev server keep the bundle. `applies` limits it to
+ * some importers (the viewer bench builds its peers as they come).
+ */
+export function threeFromSources(applies: (importer: string) => boolean = () => true): Plugin {
+  return {
+    name: 'three-from-sources',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(id, importer) {
+      if (id !== 'three' || !importer || !applies(importer)) return null;
+      return this.resolve('three/src/Three.js', importer, { skipSelf: true });
+    },
+    transform(code, id) {
+      if (!/[\\/]three[\\/]src[\\/].*\.glsl\.js$/.test(id)) return null;
+      return code.replace(/\/\* glsl \*\/`([\s\S]*?)`/g, (_, glsl: string) =>
+        JSON.stringify(
+          glsl
+            .trim()
+            .replace(/\r/g, '')
+            .replace(/[ \t]*\/\/.*\n/g, '')
+            .replace(/[ \t]*\/\*[\s\S]*?\*\//g, '')
+            .replace(/\n{2,}/g, '\n'),
+        ),
+      );
+    },
+  };
+}
+
 const apiTarget = process.env.API_TARGET ?? 'http://127.0.0.1:8081';
 
 export default defineConfig({
-  plugins: [tanstackRouter({ target: 'react', autoCodeSplitting: true }), react(), viewerAssets()],
+  plugins: [
+    tanstackRouter({ target: 'react', autoCodeSplitting: true }),
+    react(),
+    viewerAssets(),
+    threeFromSources(),
+  ],
   server: {
     proxy: {
       '/v1': apiTarget,

@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { threeFromSources } from '../../vite.config';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const APP_ENTRY = here('../../src/viewer.tsx');
@@ -29,7 +30,12 @@ export default defineConfig({
   root: here('pages'),
   base: '/',
   publicDir: false,
-  plugins: [appReactForOurPage(), react()],
+  plugins: [
+    appReactForOurPage(),
+    // Our page is built as the app builds it; the peers' three is left as they ship it.
+    threeFromSources((importer) => !importer.includes('/bench/viewer/node_modules/')),
+    react(),
+  ],
   resolve: {
     // visage bundles qs, which imports Node's util; Vite would hand it an empty module.
     alias: { util: here('util-shim.ts') },

@@ -1,6 +1,5 @@
-import { Canvas, type RootState } from '@react-three/fiber';
+import type { RootState } from '@react-three/fiber';
 import {
-  Component,
   lazy,
   Suspense,
   useCallback,
@@ -11,7 +10,6 @@ import {
   type CSSProperties,
   type KeyboardEvent,
   type PointerEvent,
-  type ReactNode,
   type Ref,
 } from 'react';
 import { AvatarModel, type PartPhase } from './avatar-model';
@@ -25,6 +23,7 @@ import { INVALID_MODEL_WARNING, isValidModelSource, type ModelSource } from './m
 import type { AoMode, Quality } from './quality';
 import { SpawnEffect } from './spawn-effect';
 import { useReducedMotion } from './use-reduced-motion';
+import { ViewerCanvas } from './viewer-canvas';
 
 const PostEffects = lazy(() => import('./post-effects'));
 
@@ -249,67 +248,66 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
       onKeyDown={onKeyDown}
     >
       {state !== 'error' && (
-        <CanvasBoundary onError={onRenderFailed}>
-          <Canvas
-            frameloop="demand"
-            dpr={[dpr / 2, 2]}
-            camera={{ fov: 50, position: [0, 0, 5] }}
-            gl={{ alpha: true, antialias: true, preserveDrawingBuffer: true }}
-            shadows={props.shadows}
-            onCreated={onCreated}
-            style={{ background: 'transparent' }}
-          >
-            <ambientLight intensity={AMBIENT_INTENSITY} />
-            {props.shadows && (
-              <directionalLight
-                castShadow
-                position={[2, 4, 3]}
-                intensity={1}
-                shadow-mapSize={[SHADOW_MAP_SIZE, SHADOW_MAP_SIZE]}
+        <ViewerCanvas
+          onError={onRenderFailed}
+          frameloop="demand"
+          dpr={[dpr / 2, 2]}
+          camera={{ fov: 50, position: [0, 0, 5] }}
+          gl={{ alpha: true, antialias: true, preserveDrawingBuffer: true }}
+          shadows={props.shadows}
+          onCreated={onCreated}
+          style={{ background: 'transparent' }}
+        >
+          <ambientLight intensity={AMBIENT_INTENSITY} />
+          {props.shadows && (
+            <directionalLight
+              castShadow
+              position={[2, 4, 3]}
+              intensity={1}
+              shadow-mapSize={[SHADOW_MAP_SIZE, SHADOW_MAP_SIZE]}
+            />
+          )}
+          <Suspense fallback={null}>
+            <EnvironmentLighting
+              file={environmentFile(
+                props.environment ?? DEFAULT_ENVIRONMENT,
+                props.environmentPath,
+              )}
+            />
+          </Suspense>
+          {spawning && loaded && (
+            <group position={[x, y, z]} scale={props.scale ?? 1}>
+              <AvatarModel
+                models={loaded.models}
+                idle={loaded.idle}
+                spawnClip={loaded.spawnClip}
+                spawnLoop={props.spawnAnimation?.loop ?? 1}
+                animationPhase={props.animationPhase}
+                onAnimationEnded={props.onAnimationEnded}
+                emotion={props.emotion}
+                pose={pose}
+                snap={props.snap ?? false}
+                float={(props.float ?? false) && !reducedMotion}
+                fit={props.fit ?? false}
+                shadows={props.shadows ?? false}
               />
-            )}
-            <Suspense fallback={null}>
-              <EnvironmentLighting
-                file={environmentFile(
-                  props.environment ?? DEFAULT_ENVIRONMENT,
-                  props.environmentPath,
-                )}
-              />
-            </Suspense>
-            {spawning && loaded && (
-              <group position={[x, y, z]} scale={props.scale ?? 1}>
-                <AvatarModel
-                  models={loaded.models}
-                  idle={loaded.idle}
-                  spawnClip={loaded.spawnClip}
-                  spawnLoop={props.spawnAnimation?.loop ?? 1}
-                  animationPhase={props.animationPhase}
-                  onAnimationEnded={props.onAnimationEnded}
-                  emotion={props.emotion}
-                  pose={pose}
-                  snap={props.snap ?? false}
-                  float={(props.float ?? false) && !reducedMotion}
-                  fit={props.fit ?? false}
-                  shadows={props.shadows ?? false}
+              {loaded.effect && props.effectPhase !== 'done' && (
+                <SpawnEffect
+                  effect={loaded.effect}
+                  clip={loaded.effectClip}
+                  loop={props.spawnEffect?.loop ?? 1}
+                  phase={props.effectPhase}
+                  onEnded={props.onEffectEnded}
                 />
-                {loaded.effect && props.effectPhase !== 'done' && (
-                  <SpawnEffect
-                    effect={loaded.effect}
-                    clip={loaded.effectClip}
-                    loop={props.spawnEffect?.loop ?? 1}
-                    phase={props.effectPhase}
-                    onEnded={props.onEffectEnded}
-                  />
-                )}
-              </group>
-            )}
-            {props.ao && spawning && (
-              <Suspense fallback={null}>
-                <PostEffects mode={props.ao} quality={props.quality} />
-              </Suspense>
-            )}
-          </Canvas>
-        </CanvasBoundary>
+              )}
+            </group>
+          )}
+          {props.ao && spawning && (
+            <Suspense fallback={null}>
+              <PostEffects mode={props.ao} quality={props.quality} />
+            </Suspense>
+          )}
+        </ViewerCanvas>
       )}
       {state === 'loading' && <DotLoader label="Loading avatar" />}
       {state === 'error' && (
@@ -328,26 +326,6 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
       )}
     </div>
   );
-}
-
-/**
- * A canvas that cannot start (no WebGL in this browser, or a renderer crash) reports it, and
- * the viewer shows its error state instead of taking the page down.
- */
-class CanvasBoundary extends Component<
-  { onError: (error: Error) => void; children: ReactNode },
-  { failed: boolean }
-> {
-  state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-  componentDidCatch(error: unknown) {
-    this.props.onError(error instanceof Error ? error : new Error(String(error)));
-  }
-  render() {
-    return this.state.failed ? null : this.props.children;
-  }
 }
 
 /** A stable identity for a source (Blobs by object identity) to key loads on. */

@@ -1,7 +1,13 @@
 import { createStore, delMany, get, set, update, type UseStore } from 'idb-keyval';
 import type { AnimationClip, Material, Object3D, SkinnedMesh, Texture } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { dracoLoader, meshoptDecoder } from './decoders';
+import {
+  DRACO_EXTENSION,
+  dracoLoader,
+  glbExtensionsUsed,
+  MESHOPT_EXTENSION,
+  meshoptDecoder,
+} from './decoders';
 import { normalizeMixamoClip } from './mixamo';
 import type { ModelSource } from './model-source';
 
@@ -106,9 +112,15 @@ async function parseModel(bytes: ArrayBuffer, decoders: DecoderOptions): Promise
     const group = new FBXLoader().parse(bytes, '');
     return { scene: group, animations: group.animations.map(normalizeMixamoClip) };
   }
-  const loader = new GLTFLoader()
-    .setDRACOLoader(dracoLoader(decoders.dracoDecoderPath))
-    .setMeshoptDecoder(await meshoptDecoder(decoders.meshoptDecoderPath));
+  // Decoders are fetched only for the models that declare their compression.
+  const used = glbExtensionsUsed(bytes);
+  const loader = new GLTFLoader();
+  if (used.includes(DRACO_EXTENSION)) {
+    loader.setDRACOLoader(await dracoLoader(decoders.dracoDecoderPath));
+  }
+  if (used.includes(MESHOPT_EXTENSION)) {
+    loader.setMeshoptDecoder(await meshoptDecoder(decoders.meshoptDecoderPath));
+  }
   const gltf = await loader.parseAsync(bytes, '');
   return { scene: gltf.scene, animations: gltf.animations.map(normalizeMixamoClip) };
 }
