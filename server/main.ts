@@ -13,6 +13,7 @@ import { createDevMailbox, createSmtpTransport, type DevMailbox, type MailTransp
 import { pruneExpired } from './maintenance';
 import { migrate } from './migrate';
 import { morphWorkerEnabled, startMorphWorker } from './morph-worker';
+import { provideDemoFiles } from './demo-files';
 import { DEMO_USER, seed } from './seed';
 import { hasSpa } from './static';
 import { createLocalStorage } from './storage';
@@ -61,6 +62,8 @@ async function main(): Promise<void> {
   pruner.unref();
 
   const storage = createLocalStorage(join(config.dataDir, 'files'));
+  const demoFiles = await provideDemoFiles(db, storage);
+  if (demoFiles > 0) console.log(`Stored ${demoFiles} demo files.`);
   const worker = morphWorker ? startMorphWorker({ db, storage, now: () => new Date() }) : undefined;
   const app = createApp({ db, config, storage, ...openMail(config) });
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {

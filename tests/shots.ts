@@ -3,7 +3,8 @@ import { launchBrowser } from './helpers/browser';
 import { startServer, waitForMail } from './helpers/server';
 const out = process.argv[2] ?? '/tmp/shots';
 const server = await startServer();
-const b = await launchBrowser();
+// WebGL on, so the asset page's viewer draws the (demo) model.
+const b = await launchBrowser({ webgl: true });
 try {
   for (const [tag, viewport] of [
     ['desktop', { width: 1280, height: 800 }],
@@ -64,6 +65,9 @@ try {
     await page.goto(`${server.url}/assets`);
     await page.locator('[role="rowheader"] a').first().click();
     await page.getByText('Changelog').waitFor();
+    await page.locator('[data-state="spawned"], [data-state="error"]').first().waitFor();
+    await page.waitForTimeout(1500);
+    await shot('asset');
     // The first asset may already be locked (by the desktop pass).
     const lock = page.getByRole('button', { name: 'Lock', exact: true });
     const locked = page.getByText('Locked: this asset');

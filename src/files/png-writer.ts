@@ -1,7 +1,7 @@
 /**
- * Assembles PNG files from chunks. The app never writes PNGs: the tests and the bench build
- * their inputs with it (synthetic headers, extra chunks, large images) so those inputs are
- * checksummed exactly as a real encoder would.
+ * Assembles PNG files from chunks: the tests and the bench build their inputs with it
+ * (synthetic headers, extra chunks, large images) so those inputs are checksummed exactly as a
+ * real encoder would, and the server draws the demo icons with it (server/demo-files.ts).
  */
 import { concat } from './bytes';
 import { crc32 } from './crc32';

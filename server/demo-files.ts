@@ -1,0 +1,199 @@
+/**
+ * Real files for the seeded demo data. The seed writes `/demo/...` placeholders; on start this
+ * stores a small generated file for each one (an icon per colour, a model per asset type, a
+ * body per cage mesh) and points the rows at it, so previews, validation and the morph worker
+ * work on the demo catalogue as on uploads. Each distinct file is stored once and shared
+ * (except a morphed asset's, which the morph worker may replace and delete).
+ */
+import { deflateSync } from 'node:zlib';
+import { Document, NodeIO } from '@gltf-transform/core';
+import { concat } from '../src/files/bytes';
+import { ihdrChunk, pngChunk, pngFile } from '../src/files/png-writer';
+import type { Db } from './db';
+import type { Storage } from './storage';
+
+const DEMO_FILES_LOCK_KEY = 7_314_159_267;
+const DEMO_PREFIX = '/demo/';
+
+/** Colour words of the demo names, as sRGB 0..255. */
+const COLOURS: Record<string, [number, number, number]> = {
+  Black: [40, 40, 46],
+  White: [235, 235, 235],
+  Red: [200, 48, 48],
+  Blue: [46, 94, 200],
+  Olive: [110, 120, 50],
+  Sand: [214, 190, 140],
+  Neon: [60, 230, 120],
+  Pastel: [240, 170, 200],
+  Denim: [70, 100, 150],
+  Gold: [212, 170, 50],
+};
+const FALLBACK_COLOUR: [number, number, number] = [150, 150, 160];
+
+/** Where each asset type sits on a 1.8 m avatar: box size and centre height, in metres. */
+const SHAPES: Record<string, { size: [number, number, number]; y: number }> = {
+  outfit: { size: [0.5, 1.2, 0.3], y: 0.9 },
+  top: { size: [0.5, 0.6, 0.3], y: 1.2 },
+  bottom: { size: [0.4, 0.8, 0.25], y: 0.5 },
+  footwear: { size: [0.35, 0.12, 0.3], y: 0.06 },
+  hair: { size: [0.26, 0.2, 0.26], y: 1.75 },
+  beard: { size: [0.18, 0.1, 0.1], y: 1.55 },
+  glasses: { size: [0.2, 0.05, 0.05], y: 1.65 },
+  headwear: { size: [0.3, 0.15, 0.3], y: 1.85 },
+  facewear: { size: [0.2, 0.12, 0.05], y: 1.6 },
+  body: { size: [0.45, 1.8, 0.25], y: 0.9 },
+};
+const FALLBACK_SHAPE = { size: [0.3, 0.3, 0.3] as [number, number, number], y: 1 };
+
+/** A 128 × 128 RGBA icon: a disc of `colour` on a transparent background. */
+export function demoIcon([r, g, b]: [number, number, number]): Uint8Array {
+  const size = 128;
+  const rows = new Uint8Array(size * (1 + size * 4));
+  for (let y = 0; y < size; y++) {
+    const row = y * (1 + size * 4);
+    for (let x = 0; x < size; x++) {
+      const distance = Math.hypot(x + 0.5 - size / 2, y + 0.5 - size / 2);
+      // One pixel of soft edge.
+      const alpha = Math.round(255 * Math.min(1, Math.max(0, size / 2 - 6 - distance)));
+      rows.set([r, g, b, alpha], row + 1 + x * 4);
+    }
+  }
+  return pngFile([
+    ihdrChunk({ width: size, height: size, bitDepth: 8, colorType: 6 }),
+    pngChunk('IDAT', new Uint8Array(deflateSync(rows))),
+    pngChunk('IEND'),
+  ]);
+}
+
+/** A binary glTF of one box of `size`, centred at height `y`, in `colour`. */
+export async function demoModel(
+  name: string,
+  { size, y }: { size: [number, number, number]; y: number },
+  [r, g, b]: [number, number, number],
+): Promise<Uint8Array> {
+  const document = new Document();
+  const buffer = document.createBuffer();
+  const { positions, normals, indices } = box(size);
+  const accessor = (type: 'VEC3' | 'SCALAR', array: Float32Array | Uint16Array) =>
+    document.createAccessor().setType(type).setArray(array).setBuffer(buffer);
+  const material = document
+    .createMaterial(name)
+    .setBaseColorFactor([(r / 255) ** 2.2, (g / 255) ** 2.2, (b / 255) ** 2.2, 1])
+    .setMetallicFactor(0)
+    .setRoughnessFactor(0.8);
+  const primitive = document
+    .createPrimitive()
+    .setAttribute('POSITION', accessor('VEC3', positions))
+    .setAttribute('NORMAL', accessor('VEC3', normals))
+    .setIndices(accessor('SCALAR', indices))
+    .setMaterial(material);
+  const node = document
+    .createNode(name)
+    .setMesh(document.createMesh(name).addPrimitive(primitive))
+    .setTranslation([0, y, 0]);
+  document.createScene('Scene').addChild(node);
+  return new NodeIO().writeBinary(document);
+}
+
+/** A box's 24 vertices (4 per face, each with its face normal) and 36 indices. */
+function box([w, h, d]: [number, number, number]) {
+  const positions: number[] = [];
+  const normals: number[] = [];
+  const indices: number[] = [];
+  const half = [w / 2, h / 2, d / 2] as const;
+  for (let axis = 0; axis < 3; axis++) {
+    for (const sign of [1, -1]) {
+      const [u, v] = [(axis + 1) % 3, (axis + 2) % 3];
+      const first = positions.length / 3;
+      for (const [su, sv] of [
+        [-1, -1],
+        [1, -1],
+        [1, 1],
+        [-1, 1],
+      ] as const) {
+        const corner = [0, 0, 0];
+        corner[axis] = sign * half[axis]!;
+        corner[u] = su * sign * half[u]!;
+        corner[v] = sv * half[v]!;
+        positions.push(...corner);
+        const normal = [0, 0, 0];
+        normal[axis] = sign;
+        normals.push(...normal);
+      }
+      indices.push(first, first + 1, first + 2, first, first + 2, first + 3);
+    }
+  }
+  return {
+    positions: new Float32Array(positions),
+    normals: new Float32Array(normals),
+    indices: new Uint16Array(indices),
+  };
+}
+
+/**
+ * The file a placeholder stands for, and the key that shares it with other placeholders. A
+ * morphed asset owns its file (the morph worker deletes it when it replaces the model), so
+ * each gets its own.
+ */
+function fileFor(
+  url: string,
+  row: { id: string; name: string },
+): { key: string; make: () => Promise<Uint8Array> } {
+  const { name } = row;
+  const colourWord = name.split(' ')[0] ?? '';
+  const colour = COLOURS[colourWord] ?? FALLBACK_COLOUR;
+  if (url.startsWith('/demo/icons/')) {
+    return { key: `icon:${colourWord}`, make: () => Promise.resolve(demoIcon(colour)) };
+  }
+  // models/<type>-NNN.glb, cage-meshes/<gender>-<body>.glb, morphed/NNN.glb
+  const type = url.startsWith('/demo/models/')
+    ? (/^\/demo\/models\/([a-z]+)-/.exec(url)?.[1] ?? '')
+    : url.startsWith('/demo/cage-meshes/')
+      ? 'body'
+      : 'outfit';
+  const shape = SHAPES[type] ?? FALLBACK_SHAPE;
+  const owned = url.startsWith('/demo/morphed/');
+  return {
+    key: owned ? `morphed:${row.id}` : `model:${type}:${colourWord}`,
+    make: () => demoModel(type || 'demo', shape, colour),
+  };
+}
+
+/** The tables and columns that may hold a `/demo/` placeholder, with the name column. */
+const PLACEHOLDER_COLUMNS = [
+  { table: 'assets', column: 'icon_url' },
+  { table: 'assets', column: 'model_url' },
+  { table: 'cage_meshes', column: 'model_url' },
+  { table: 'morphed_assets', column: 'model_url' },
+] as const;
+
+/**
+ * Stores a file for every `/demo/` placeholder left in the database and points its rows at
+ * it; answers how many files were stored (0 once done). Safe on parallel starts.
+ */
+export async function provideDemoFiles(db: Db, storage: Storage): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [DEMO_FILES_LOCK_KEY]);
+    const stored = new Map<string, string>();
+    for (const { table, column } of PLACEHOLDER_COLUMNS) {
+      const { rows } = await tx.query<{ id: string; name: string; url: string }>(
+        `SELECT id, name, ${column} AS url FROM ${table} WHERE ${column} LIKE $1`,
+        [`${DEMO_PREFIX}%`],
+      );
+      for (const row of rows) {
+        const file = fileFor(row.url, row);
+        let url = stored.get(file.key);
+        if (!url) {
+          const bytes = await file.make();
+          const { key } = await storage.put(new Blob([concat([bytes])]).stream(), {
+            maxBytes: bytes.length,
+          });
+          url = `/files/${key}`;
+          stored.set(file.key, url);
+        }
+        await tx.query(`UPDATE ${table} SET ${column} = $1 WHERE id = $2`, [url, row.id]);
+      }
+    }
+    return stored.size;
+  });
+}
