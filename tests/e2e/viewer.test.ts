@@ -79,8 +79,11 @@ async function waitForState(surface: Surface, state: string) {
 
 const shot = (surface: Surface) => surface.locator('canvas').screenshot({ omitBackground: true });
 
-/** Opaque pixels in the middle tenth of a PNG (base64), decoded in the browser. */
-function centreOpaqueIn(surface: Surface, pngBase64: string): Promise<number> {
+/**
+ * The middle tenth of a PNG (base64), decoded in the browser: how many pixels are opaque and
+ * their mean brightness (0..255).
+ */
+function centreOf(surface: Surface, pngBase64: string) {
   return surface.evaluate(async (b64) => {
     const bitmap = await createImageBitmap(
       await (await fetch(`data:image/png;base64,${b64}`)).blob(),
@@ -92,9 +95,19 @@ function centreOpaqueIn(surface: Surface, pngBase64: string): Promise<number> {
     const h = Math.round(bitmap.height / 10);
     const { data } = ctx.getImageData((bitmap.width - w) / 2, (bitmap.height - h) / 2, w, h);
     let opaque = 0;
-    for (let i = 3; i < data.length; i += 4) if (data[i]! > 200) opaque++;
-    return opaque;
+    let sum = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3]! <= 200) continue;
+      opaque++;
+      sum += (data[i]! + data[i + 1]! + data[i + 2]!) / 3;
+    }
+    return { opaque, brightness: opaque === 0 ? 0 : sum / opaque };
   }, pngBase64);
+}
+
+/** Opaque pixels in the middle tenth of a PNG (base64). */
+async function centreOpaqueIn(surface: Surface, pngBase64: string): Promise<number> {
+  return (await centreOf(surface, pngBase64)).opaque;
 }
 
 /** Opaque pixels in the middle tenth of a screenshot of the canvas. */
@@ -238,6 +251,25 @@ describe('the embeddable avatar viewer', () => {
     await waitForState(page, 'spawned');
     expect(await centreOpaquePixels(page)).toBeGreaterThan(0);
     expect(foreign).toEqual([]);
+    await context.close();
+  });
+
+  it('lights the avatar from its first frame, also when the environment arrives late', async () => {
+    const { context } = await fixtureContext();
+    // The environment file answers well after the model, as on a slow connection.
+    await context.route('**/environments/*', async (route) => {
+      await new Promise((done) => setTimeout(done, 1500));
+      await route.fallback();
+    });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/embed?modelSrc=/fixtures/avatars/male-emissive.glb&fit=true`);
+    await waitForState(page, 'spawned');
+    const first = await centreOf(page, (await shot(page)).toString('base64'));
+    await page.waitForTimeout(2000);
+    await settle(page);
+    const later = await centreOf(page, (await shot(page)).toString('base64'));
+    expect(first.opaque).toBeGreaterThan(0);
+    expect(Math.abs(first.brightness - later.brightness)).toBeLessThan(3);
     await context.close();
   });
 

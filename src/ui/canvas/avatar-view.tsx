@@ -16,7 +16,7 @@ import { AvatarModel, type PartPhase } from './avatar-model';
 import { Pose } from './pose';
 import { DEFAULT_DRACO_DECODER_PATH } from './decoders';
 import { DotLoader } from './dot-loader';
-import { EnvironmentLighting } from './environment-lighting';
+import { EnvironmentLighting, environmentTexture } from './environment-lighting';
 import { DEFAULT_ENVIRONMENT, environmentFile } from './environments';
 import { acquireModel, releaseModel, type DecoderOptions, type ModelAsset } from './model-cache';
 import { INVALID_MODEL_WARNING, isValidModelSource, type ModelSource } from './model-source';
@@ -132,6 +132,10 @@ export function AvatarView(props: AvatarViewProps) {
 function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
   const { label = '3D avatar viewer' } = props;
   const reducedMotion = useReducedMotion();
+  const environment = environmentFile(
+    props.environment ?? DEFAULT_ENVIRONMENT,
+    props.environmentPath,
+  );
   const loaded = useLoadedAssets(
     {
       models: [props.modelSrc].flat(),
@@ -145,6 +149,7 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
       dracoDecoderPath: props.dracoDecoderPath ?? DEFAULT_DRACO_DECODER_PATH,
       meshoptDecoderPath: props.meshoptDecoderPath,
     },
+    environment,
     props,
   );
   const [pose] = useState(() => new Pose());
@@ -268,12 +273,7 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
             />
           )}
           <Suspense fallback={null}>
-            <EnvironmentLighting
-              file={environmentFile(
-                props.environment ?? DEFAULT_ENVIRONMENT,
-                props.environmentPath,
-              )}
-            />
+            <EnvironmentLighting file={environment} />
           </Suspense>
           {spawning && loaded && (
             <group position={[x, y, z]} scale={props.scale ?? 1}>
@@ -342,7 +342,9 @@ function sourceKey(source: ModelSource | ModelSource[] | undefined): string {
 /**
  * Loads the model (and the optional effect and animations) through the model cache and
  * reports the outcome. Optional parts that fail to load are skipped with a warning; only the
- * model itself decides between spawning and the error state.
+ * model itself decides between spawning and the error state. The environment map is awaited
+ * too (not keyed: a new one relights the avatar without a new spawn), so the first frame of
+ * the avatar is lit as it will stay; a broken one leaves the ambient light (LightingBoundary).
  */
 function useLoadedAssets(
   sources: {
@@ -353,18 +355,20 @@ function useLoadedAssets(
     idle?: ModelSource;
   },
   decoders: DecoderOptions,
+  environment: string,
   callbacks: Pick<SpawnBinding, 'onLoadStart' | 'onModelLoaded' | 'onModelFailed'>,
 ) {
   const [loaded, setLoaded] = useState<(Loaded & { key: string }) | null>(null);
   const key = JSON.stringify(Object.values(sources).map(sourceKey)) + JSON.stringify(decoders);
   // The load effect runs per key; it reads the newest values through this ref.
-  const latest = useRef({ sources, decoders, callbacks });
+  const latest = useRef({ sources, decoders, environment, callbacks });
   useEffect(() => {
-    latest.current = { sources, decoders, callbacks };
+    latest.current = { sources, decoders, environment, callbacks };
   });
 
   useEffect(() => {
     const { callbacks: current, sources: wanted, decoders: options } = latest.current;
+    const lighting = environmentTexture(latest.current.environment).catch(() => undefined);
     let cancelled = false;
     const held: ModelSource[] = [];
     const take = (source: ModelSource) => {
@@ -387,6 +391,7 @@ function useLoadedAssets(
           optional(wanted.effectAnimation),
           optional(wanted.spawnAnimation),
           optional(wanted.idle),
+          lighting,
         ]);
         if (cancelled) return;
         const next = {

@@ -37,16 +37,25 @@ function swapEnvironment(scene: Scene, texture: Texture | null): Texture | null 
   return previous;
 }
 
-const textures = new Map<string, Promise<DataTexture>>();
+/** A promise React's `use` reads at once once it has settled (status and value set on it). */
+type TrackedTexture = Promise<DataTexture> & {
+  status?: 'fulfilled' | 'rejected';
+  value?: DataTexture;
+  reason?: unknown;
+};
+
+const textures = new Map<string, TrackedTexture>();
 
 /**
  * The equirectangular environment map in `file`, loaded once per page with three's own EXR or
- * HDR loader (each in its own chunk, fetched only when that format is used).
+ * HDR loader (each in its own chunk, fetched only when that format is used). The viewer asks
+ * for it with the model, so the avatar's first frame is already lit: the promise records its
+ * outcome on itself, and `use` then reads it without suspending.
  */
-function environmentTexture(file: string): Promise<DataTexture> {
+export function environmentTexture(file: string): Promise<DataTexture> {
   let texture = textures.get(file);
   if (!texture) {
-    texture = (async () => {
+    const loading: TrackedTexture = (async () => {
       const loader = isExr(file)
         ? new (await import('three/examples/jsm/loaders/EXRLoader.js')).EXRLoader()
         : new (await import('three/examples/jsm/loaders/HDRLoader.js')).HDRLoader();
@@ -55,9 +64,20 @@ function environmentTexture(file: string): Promise<DataTexture> {
       map.colorSpace = LinearSRGBColorSpace;
       return map;
     })();
-    // A failed load is not kept: the next attempt tries again.
-    texture.catch(() => textures.delete(file));
-    textures.set(file, texture);
+    void loading.then(
+      (value) => {
+        loading.status = 'fulfilled';
+        loading.value = value;
+      },
+      (reason: unknown) => {
+        loading.status = 'rejected';
+        loading.reason = reason;
+        // A failed load is not kept: the next attempt tries again.
+        textures.delete(file);
+      },
+    );
+    textures.set(file, loading);
+    texture = loading;
   }
   return texture;
 }
