@@ -75,18 +75,20 @@ const CATALOGUE: { type: string; count: number; genders: Gender[]; names: string
     names: ['Slim', 'Athletic', 'Average', 'Broad'],
   },
 ];
-const COLOURS = [
-  'Black',
-  'White',
-  'Red',
-  'Blue',
-  'Olive',
-  'Sand',
-  'Neon',
-  'Pastel',
-  'Denim',
-  'Gold',
-];
+/** The colour words of the demo names, with the sRGB colour their demo files are drawn in. */
+export const DEMO_COLOURS: Record<string, [number, number, number]> = {
+  Black: [40, 40, 46],
+  White: [235, 235, 235],
+  Red: [200, 48, 48],
+  Blue: [46, 94, 200],
+  Olive: [110, 120, 50],
+  Sand: [214, 190, 140],
+  Neon: [60, 230, 120],
+  Pastel: [240, 170, 200],
+  Denim: [70, 100, 150],
+  Gold: [212, 170, 50],
+};
+const COLOURS = Object.keys(DEMO_COLOURS);
 
 /** Mulberry32: a tiny seeded PRNG so every fresh database gets the same demo catalogue. */
 function prng(seed: number): () => number {

@@ -1,19 +1,41 @@
-// npm run screenshots [DIR]: every account screen at desktop and phone width, for review.
+// npm run screenshots [DIR]: the account, list, asset and viewer screens at desktop and phone
+// width, for review.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Page } from 'playwright-core';
 import { launchBrowser } from './helpers/browser';
 import { startServer, waitForMail } from './helpers/server';
 const out = process.argv[2] ?? '/tmp/shots';
 const server = await startServer();
-// WebGL on, so the asset page's viewer draws the (demo) model.
+// WebGL on, so the viewers draw their models.
 const b = await launchBrowser({ webgl: true });
-try {
-  for (const [tag, viewport] of [
-    ['desktop', { width: 1280, height: 800 }],
-    ['phone', { width: 390, height: 844 }],
-  ] as const) {
+
+const VIEWPORTS = [
+  ['desktop', { width: 1280, height: 800 }],
+  ['phone', { width: 390, height: 844 }],
+] as const;
+
+/** Runs `take` once per viewport in a fresh profile; `shot(name)` writes `<width>-<name>.png`. */
+async function atEachWidth(
+  take: (page: Page, shot: (name: string) => Promise<unknown>, tag: string) => Promise<void>,
+) {
+  for (const [tag, viewport] of VIEWPORTS) {
     const ctx = await b.newContext(viewport);
     const page = await ctx.newPage();
-    const shot = (name: string) =>
-      page.screenshot({ path: `${out}/${tag}-${name}.png`, fullPage: true });
+    await take(
+      page,
+      (name) => page.screenshot({ path: `${out}/${tag}-${name}.png`, fullPage: true }),
+      tag,
+    );
+    await ctx.close();
+  }
+}
+
+const viewerReady = (page: Page) =>
+  page.locator('[data-state="spawned"], [data-state="error"]').first().waitFor();
+
+try {
+  await atEachWidth(async (page, shot, tag) => {
     await page.goto(`${server.url}/signin?reason=login_required`);
     await shot('signin');
     await page.goto(`${server.url}/signup`);
@@ -40,17 +62,9 @@ try {
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByText('Total').waitFor();
     await shot('dashboard');
-    await ctx.close();
-  }
-  // Asset and cage mesh editing (issue 4), as the seeded admin.
-  for (const [tag, viewport] of [
-    ['desktop', { width: 1280, height: 800 }],
-    ['phone', { width: 390, height: 844 }],
-  ] as const) {
-    const ctx = await b.newContext(viewport);
-    const page = await ctx.newPage();
-    const shot = (name: string) =>
-      page.screenshot({ path: `${out}/${tag}-${name}.png`, fullPage: true });
+  });
+  // Lists, asset and cage mesh editing, as the seeded admin.
+  await atEachWidth(async (page, shot) => {
     await page.goto(`${server.url}/signin`);
     await page.getByLabel('E-mail').fill('admin@avatar.studio');
     await page.getByLabel('Password').fill('avatar-studio-admin');
@@ -65,8 +79,7 @@ try {
     await page.goto(`${server.url}/assets`);
     await page.locator('[role="rowheader"] a').first().click();
     await page.getByText('Changelog').waitFor();
-    await page.locator('[data-state="spawned"], [data-state="error"]').first().waitFor();
-    await page.waitForTimeout(1500);
+    await viewerReady(page);
     await shot('asset');
     // The first asset may already be locked (by the desktop pass).
     const lock = page.getByRole('button', { name: 'Lock', exact: true });
@@ -78,8 +91,29 @@ try {
     await page.goto(`${server.url}/cage-meshes/new`);
     await page.getByRole('heading', { name: 'New cage mesh' }).waitFor();
     await shot('cage-mesh-new');
-    await ctx.close();
-  }
+    // A reorderable list: drag handles in the first column.
+    await page.goto(`${server.url}/applications`);
+    await page.getByRole('grid').getByRole('link').first().click();
+    await page.getByText(/^\d+ items$/).waitFor();
+    await shot('application-assets');
+  });
+  // The embeddable viewer on its own (public, no session).
+  await atEachWidth(async (page, shot) => {
+    // A fixture avatar, answered by the test instead of the server.
+    await page.route(
+      (url) => url.pathname.startsWith('/fixtures/'),
+      (route) =>
+        route.fulfill({
+          body: readFileSync(
+            resolve('..', 'shared', new URL(route.request().url()).pathname.slice(1)),
+          ),
+          contentType: 'model/gltf-binary',
+        }),
+    );
+    await page.goto(`${server.url}/embed?modelSrc=/fixtures/avatars/male-emissive.glb&fit=true`);
+    await viewerReady(page);
+    await shot('embed');
+  });
 } finally {
   await b.close();
   await server.stop();
