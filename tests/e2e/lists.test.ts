@@ -345,6 +345,8 @@ describe('filters on a phone', () => {
     const page = await adminPage({ width: 390, height: 844 });
     await page.goto(`${server.url}/assets`);
     await waitForRows(page, 10);
+    // The wide table scrolls inside its box; the page itself never scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
     expect(await page.getByRole('search').getByRole('button', { name: /Type/ }).count()).toBe(0);
 
     await page.getByRole('button', { name: 'All Filters' }).click();
