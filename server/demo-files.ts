@@ -10,24 +10,12 @@ import { Document, NodeIO } from '@gltf-transform/core';
 import { concat } from '../src/files/bytes';
 import { ihdrChunk, pngChunk, pngFile } from '../src/files/png-writer';
 import type { Db } from './db';
+import { DEMO_COLOURS } from './seed';
 import type { Storage } from './storage';
 
 const DEMO_FILES_LOCK_KEY = 7_314_159_267;
 const DEMO_PREFIX = '/demo/';
 
-/** Colour words of the demo names, as sRGB 0..255. */
-const COLOURS: Record<string, [number, number, number]> = {
-  Black: [40, 40, 46],
-  White: [235, 235, 235],
-  Red: [200, 48, 48],
-  Blue: [46, 94, 200],
-  Olive: [110, 120, 50],
-  Sand: [214, 190, 140],
-  Neon: [60, 230, 120],
-  Pastel: [240, 170, 200],
-  Denim: [70, 100, 150],
-  Gold: [212, 170, 50],
-};
 const FALLBACK_COLOUR: [number, number, number] = [150, 150, 160];
 
 /** Where each asset type sits on a 1.8 m avatar: box size and centre height, in metres. */
@@ -53,9 +41,10 @@ export function demoIcon([r, g, b]: [number, number, number]): Uint8Array {
     const row = y * (1 + size * 4);
     for (let x = 0; x < size; x++) {
       const distance = Math.hypot(x + 0.5 - size / 2, y + 0.5 - size / 2);
-      // One pixel of soft edge.
+      // One pixel of soft edge, and a darker 3-pixel rim so light colours stand out too.
       const alpha = Math.round(255 * Math.min(1, Math.max(0, size / 2 - 6 - distance)));
-      rows.set([r, g, b, alpha], row + 1 + x * 4);
+      const shade = distance > size / 2 - 9 ? 0.7 : 1;
+      rows.set([r * shade, g * shade, b * shade, alpha], row + 1 + x * 4);
     }
   }
   return pngFile([
@@ -141,7 +130,7 @@ function fileFor(
 ): { key: string; make: () => Promise<Uint8Array> } {
   const { name } = row;
   const colourWord = name.split(' ')[0] ?? '';
-  const colour = COLOURS[colourWord] ?? FALLBACK_COLOUR;
+  const colour = DEMO_COLOURS[colourWord] ?? FALLBACK_COLOUR;
   if (url.startsWith('/demo/icons/')) {
     return { key: `icon:${colourWord}`, make: () => Promise.resolve(demoIcon(colour)) };
   }
