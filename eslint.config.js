@@ -61,8 +61,25 @@ export default tseslint.config(
   layer(
     ['src/machines/**'],
     ['**/routes/**', '**/ui/**', 'react', 'react-dom', '@xstate/react', '**/server/**'],
-    'Machines never import React, ui or routes.',
+    'Machines never import React, ui or routes (X.view.tsx beside X.machine.ts binds it to ui).',
   ),
+  {
+    // A machine's view binding: React, the machine and ui components, never routes.
+    files: ['src/machines/**/*.view.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/routes/**', '**/server/**'],
+              message: 'A view binding serves every route: it imports no routes.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   layer(
     ['src/ui/**'],
     ['**/machines/**', '**/routes/**', 'ky', '**/server/**'],

@@ -101,7 +101,19 @@ const apiTarget = process.env.API_TARGET ?? 'http://127.0.0.1:8081';
 
 export default defineConfig({
   plugins: [
-    tanstackRouter({ target: 'react', autoCodeSplitting: true }),
+    tanstackRouter({
+      target: 'react',
+      autoCodeSplitting: true,
+      // A screen's loader travels with its component: loaders read through the query cache,
+      // which (with ky and the request code) stays out of the start-up bundle. The signed-in
+      // layout's loader (its texts) stays in it, as i18next already is.
+      codeSplittingOptions: {
+        splitBehavior: ({ routeId }) =>
+          routeId === '/_app'
+            ? [['component'], ['errorComponent'], ['notFoundComponent']]
+            : [['loader', 'component'], ['errorComponent'], ['notFoundComponent']],
+      },
+    }),
     react(),
     viewerAssets(),
     threeFromSources(),
@@ -120,5 +132,19 @@ export default defineConfig({
     sourcemap: true,
     // bench/ reads the manifest to report the JS each route loads.
     manifest: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              // Every screen starts with these libraries: one chunk instead of the many small
+              // shared chunks automatic splitting makes of them (each costs its own gzip).
+              name: 'start',
+              test: /node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next|xstate|@xstate[\\/]react|use-sync-external-store|@tanstack[\\/](react-router|router-core|history|store|react-store)|zod|cookie-es|seroval|tiny-invariant|tiny-warning)[\\/]/,
+            },
+          ],
+        },
+      },
+    },
   },
 });

@@ -3,12 +3,14 @@
  * its changelog and the application export. Each call exists under `v1/` and `private/v1/`
  * (choose with `scope`) unless it says otherwise. Every failure carries `service: 'assets'`.
  */
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { SearchParamsOption } from 'ky';
 import { z } from 'zod/mini';
 import { tagService } from './errors';
 import { apiList, apiRequest, httpClient } from './http';
 import type { ListQuery } from './list-query';
-import { encodeListQuery } from './lists';
+import { encodeListQuery, invalidateLists } from './lists';
+import { queryClient } from './query';
 import {
   applicationAssetSchema,
   applicationMorphedAssetSchema,
@@ -323,4 +325,111 @@ export function exportApplicationAssets(
       ),
     };
   });
+}
+
+// Queries and what each change refreshes. Every cached read of one asset sits under
+// `['assets', id]`, so "this asset changed" is one prefix.
+
+/** Cache keys of asset reads. */
+export const assetKeys = {
+  /** Prefix of everything read about one asset. */
+  all: (id: string) => ['assets', id] as const,
+  record: (id: string, scope: ApiScope) => ['assets', id, scope] as const,
+  changelog: (id: string) => ['assets', id, 'changelog'] as const,
+  applications: (id: string) => ['assets', id, 'applications'] as const,
+  counts: ['asset-counts'] as const,
+};
+
+/** One asset (the page, the template of a new asset). */
+export const assetQuery = (id: string, { scope = 'public' }: ScopeOption = {}) =>
+  queryOptions({
+    queryKey: assetKeys.record(id, scope),
+    queryFn: ({ signal }) => getAsset(id, { scope, signal }),
+  });
+
+/** Changelog entries per "Load more". */
+export const CHANGELOG_PAGE_SIZE = 10;
+
+/** The asset's back-office changelog, newest first, one page per "Load more". */
+export const assetChangelogQuery = (id: string) =>
+  infiniteQueryOptions({
+    queryKey: assetKeys.changelog(id),
+    queryFn: ({ pageParam }) => assetChangelog(id, { page: pageParam, limit: CHANGELOG_PAGE_SIZE }),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => (last.pagination.hasNextPage ? pages.length + 1 : undefined),
+  });
+
+/** The applications holding the asset (the asset page shows up to 100). */
+export const assetApplicationsQuery = (id: string) =>
+  queryOptions({
+    queryKey: assetKeys.applications(id),
+    queryFn: async () => (await assetApplications(id, { limit: 100 })).data,
+  });
+
+/** How many assets exist per type (the dashboard). */
+export const assetCountsQuery = () =>
+  queryOptions({ queryKey: assetKeys.counts, queryFn: () => countByType() });
+
+/** Lists whose rows are assets or show an asset's fields. */
+const showsAssets = (endpoint: string) =>
+  /(^|\/)(assets|application-assets|user-assets|morphed-assets)(\/|\?|$)/.test(endpoint);
+
+/** Reads of one asset other than its record: stale now, read again while on screen. */
+const invalidateDerived = (id: string) =>
+  queryClient.invalidateQueries({
+    queryKey: assetKeys.all(id),
+    predicate: ({ queryKey }) => queryKey[2] !== 'public' && queryKey[2] !== 'private',
+  });
+
+/**
+ * After a change answered with the stored asset (save, lock, tags, icon): the answer becomes
+ * the cached record, and the changelog and the lists showing assets are read again.
+ */
+export async function assetUpdated(asset: Asset): Promise<void> {
+  queryClient.setQueryData(assetKeys.record(asset.id, 'public'), asset);
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: assetKeys.record(asset.id, 'private') }),
+    invalidateDerived(asset.id),
+    invalidateLists(showsAssets),
+  ]);
+}
+
+/** After a new asset: lists and counts are read again; its page opens with the answer. */
+export async function assetCreated(asset: Asset): Promise<void> {
+  queryClient.setQueryData(assetKeys.record(asset.id, 'public'), asset);
+  await Promise.all([
+    invalidateLists(showsAssets),
+    queryClient.invalidateQueries({ queryKey: assetKeys.counts }),
+  ]);
+}
+
+/**
+ * After a delete: lists and counts are read again, and the asset's own reads go. The page still
+ * showing it keeps its data until it leaves; coming back reads again (and finds it gone).
+ */
+export async function assetDeleted(id: string): Promise<void> {
+  queryClient.removeQueries({ queryKey: assetKeys.all(id), type: 'inactive' });
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: assetKeys.all(id), refetchType: 'none' }),
+    invalidateLists(showsAssets),
+    queryClient.invalidateQueries({ queryKey: assetKeys.counts }),
+  ]);
+}
+
+/**
+ * After a change recorded on the asset that does not answer with it (applications, users,
+ * morph jobs): its applications and changelog are read again, and the lists of `endpoints`.
+ */
+export async function assetRelationsChanged(
+  id: string,
+  shows: (endpoint: string) => boolean = showsAssets,
+): Promise<void> {
+  await Promise.all([invalidateDerived(id), invalidateLists(shows)]);
+}
+
+/** Runs a change of one asset, then brings the cache up to date with its answer. */
+export async function changeAsset(request: Promise<Asset>): Promise<Asset> {
+  const asset = await request;
+  await assetUpdated(asset);
+  return asset;
 }

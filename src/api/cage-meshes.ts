@@ -2,12 +2,14 @@
  * Cage mesh endpoints (spec §7 "Cage meshes and tags"). Public calls fail with
  * `service: 'cageMeshes'`, the private create with `service: 'privateCageMeshes'`.
  */
+import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod/mini';
 import { apiBase, type ApiScope, type Page } from './assets';
 import { tagService } from './errors';
 import { apiList, apiRequest } from './http';
 import type { ListQuery } from './list-query';
-import { encodeListQuery } from './lists';
+import { encodeListQuery, invalidateList } from './lists';
+import { queryClient } from './query';
 import {
   cageMeshCreateBodySchema,
   cageMeshPatchBodySchema,
@@ -57,4 +59,17 @@ export function updateCageMesh(id: string, body: CageMeshPatchBody): Promise<Cag
   return cageMeshesService(() =>
     apiRequest(path(id), cageMeshSchema, { method: 'patch', json: body }),
   );
+}
+
+/** One cage mesh (its page). */
+export const cageMeshQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['cage-meshes', id] as const,
+    queryFn: ({ signal }) => getCageMesh(id, { signal }),
+  });
+
+/** After a create or save: the answer is the cached record and the cage mesh list is read again. */
+export async function cageMeshSaved(mesh: CageMesh): Promise<void> {
+  queryClient.setQueryData(cageMeshQuery(mesh.id).queryKey, mesh);
+  await invalidateList('v1/cage-meshes');
 }

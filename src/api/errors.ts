@@ -2,16 +2,7 @@ import { HTTPError, NetworkError, TimeoutError } from 'ky';
 import { z } from 'zod/mini';
 import { REFRESH_FAILURE_MESSAGES } from './schemas';
 
-/** Failures that never produced a usable HTTP answer. */
-export type FetchFailureStatus = 'FETCH_ERROR' | 'TIMEOUT_ERROR' | 'PARSING_ERROR';
-export type ApiErrorStatus = number | FetchFailureStatus;
-
-/** The plain, serialisable part of an ApiError: what machines keep in context and the UI shows. */
-export interface ApiErrorInfo {
-  status: ApiErrorStatus;
-  code: string;
-  message: string;
-}
+import type { ApiErrorInfo, ApiErrorStatus } from './error-info';
 
 interface ApiErrorInit extends ApiErrorInfo {
   data?: unknown;

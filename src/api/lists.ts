@@ -107,8 +107,17 @@ export async function readList<S extends RowSchema>(
 
 /** Marks every cached page of a list stale, so the next read goes to the network. */
 export function invalidateList(endpoint: string): Promise<void> {
+  return invalidateLists((path) => path === relative(endpoint));
+}
+
+/**
+ * Marks every cached page of the lists whose endpoint `shows` accepts stale. The list machine
+ * reads through `fetchQuery` (no observer), so they are read again when next shown, not now.
+ */
+export function invalidateLists(shows: (endpoint: string) => boolean): Promise<void> {
   return queryClient.invalidateQueries({
-    queryKey: [LIST_KEY, relative(endpoint)],
+    predicate: ({ queryKey: [key, endpoint] }) =>
+      key === LIST_KEY && typeof endpoint === 'string' && shows(endpoint),
     refetchType: 'none',
   });
 }

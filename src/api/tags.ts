@@ -4,7 +4,8 @@ import type { Page } from './assets';
 import { tagService } from './errors';
 import { apiList, apiRequest } from './http';
 import type { ListQuery } from './list-query';
-import { encodeListQuery } from './lists';
+import { encodeListQuery, invalidateLists } from './lists';
+import { queryClient } from './query';
 import {
   assetSchema,
   listResponseSchema,
@@ -53,4 +54,15 @@ export function removeTag(assetId: string, tagId: string): Promise<Asset> {
   return tagsService(() =>
     apiRequest('v1/tags/remove-tag', assetSchema, { method: 'post', json: { assetId, tagId } }),
   );
+}
+
+/**
+ * After a tag was created, renamed or deleted: the tag lists and pickers are read again, and
+ * so is every asset read (assets carry their tags' names).
+ */
+export async function tagsChanged(): Promise<void> {
+  await Promise.all([
+    invalidateLists(() => true),
+    queryClient.invalidateQueries({ queryKey: ['assets'] }),
+  ]);
 }

@@ -3,7 +3,7 @@
  * `service: 'userAssets'`; the private calls (admins and developers) with
  * `service: 'privateUserAssets'`.
  */
-import { apiBase, type ApiScope, type Page } from './assets';
+import { apiBase, assetRelationsChanged, type ApiScope, type Page } from './assets';
 import { tagService } from './errors';
 import { apiList, apiRequest } from './http';
 import type { ListQuery } from './list-query';
@@ -53,4 +53,10 @@ export function removeUserAssets(userId: string, assetIds: string[]): Promise<Us
       json: { assetIds },
     }),
   );
+}
+
+/** After assets were assigned to or taken from a user: user-asset lists and their changelogs. */
+export async function assetsAssigned(assetIds: readonly string[]): Promise<void> {
+  const showsUserAssets = (endpoint: string) => endpoint.startsWith('v1/user-assets');
+  await Promise.all(assetIds.map((id) => assetRelationsChanged(id, showsUserAssets)));
 }

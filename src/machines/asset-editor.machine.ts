@@ -5,10 +5,23 @@
  * request, so RETRY resumes where it stopped: files already stored are not sent again.
  */
 import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from 'xstate';
-import { createAsset, createAssetFromTemplate, updateAsset, type ApiScope } from '../api/assets';
-import { createCageMesh, updateCageMesh, type CageMeshCreateBody } from '../api/cage-meshes';
-import { toApiError, type ApiErrorInfo } from '../api/errors';
-import type { AssetCreateBody, UploadKind, UploadResult } from '../api/schemas';
+import {
+  assetCreated,
+  assetUpdated,
+  createAsset,
+  createAssetFromTemplate,
+  updateAsset,
+  type ApiScope,
+} from '../api/assets';
+import {
+  cageMeshSaved,
+  createCageMesh,
+  updateCageMesh,
+  type CageMeshCreateBody,
+} from '../api/cage-meshes';
+import type { ApiErrorInfo } from '../api/error-info';
+import { toApiError } from '../api/errors';
+import type { Asset, AssetCreateBody, CageMesh, UploadKind, UploadResult } from '../api/schemas';
 import { uploadFile } from '../api/uploads';
 
 /** What is saved: a new or existing asset (possibly from a template) or cage mesh. */
@@ -92,12 +105,28 @@ export function bodyOf(request: SaveRequest, stored: readonly StoredFile[]) {
 
 /** Creates or patches the target with the API of its entity. */
 async function saveEntity({ target, body }: SaveInput): Promise<SavedEntity> {
-  const scope = target.scope === undefined ? {} : { scope: target.scope };
   if (target.entity === 'cageMesh') {
-    return target.id
-      ? updateCageMesh(target.id, body)
-      : createCageMesh(body as CageMeshCreateBody, scope);
+    const mesh = await storeCageMesh(target, body);
+    await cageMeshSaved(mesh);
+    return mesh;
   }
+  const asset = await storeAsset(target, body);
+  // The cache follows the answer: the asset's page, its changelog and the lists showing it.
+  await (target.id ? assetUpdated(asset) : assetCreated(asset));
+  return asset;
+}
+
+type TargetOf<E extends SaveTarget['entity']> = Extract<SaveTarget, { entity: E }>;
+
+function storeCageMesh(target: TargetOf<'cageMesh'>, body: SaveInput['body']): Promise<CageMesh> {
+  const scope = target.scope === undefined ? {} : { scope: target.scope };
+  return target.id
+    ? updateCageMesh(target.id, body)
+    : createCageMesh(body as CageMeshCreateBody, scope);
+}
+
+async function storeAsset(target: TargetOf<'asset'>, body: SaveInput['body']): Promise<Asset> {
+  const scope = target.scope === undefined ? {} : { scope: target.scope };
   if (target.id) return updateAsset(target.id, body, scope);
   if (target.templateId) {
     // The template call copies the template; the form's own values are then applied on top.

@@ -5,7 +5,7 @@
  * is emitted as the filter's new value.
  */
 import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from 'xstate';
-import type { ApiErrorInfo } from '../api/errors';
+import { errorInfo, type ApiErrorInfo } from '../api/error-info';
 import type { ListFilter, ListQuery, ListRow } from '../api/list-query';
 import { anyRowSchema, fetchList, findById } from '../api/lists';
 
@@ -94,15 +94,6 @@ export function toOption(row: ListRow, displayField: string): AutocompleteOption
 const valueOf = (context: AutocompleteContext): string | string[] | null => {
   const ids = context.selected.map((option) => option.value);
   return context.multiple ? ids : (ids[0] ?? null);
-};
-
-const errorInfo = (error: unknown): ApiErrorInfo => {
-  const { status, code, message } = (error ?? {}) as Partial<ApiErrorInfo>;
-  return {
-    status: status ?? 'FETCH_ERROR',
-    code: code ?? 'UNKNOWN_ERROR',
-    message: message ?? String(error),
-  };
 };
 
 const placeholders = (ids: readonly string[]) => ids.map((id) => ({ value: id, label: id }));

@@ -5,7 +5,7 @@
  * actor so tests swap them with `.provide`.
  */
 import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from 'xstate';
-import type { ApiErrorInfo } from '../api/errors';
+import { errorInfo, type ApiErrorInfo } from '../api/error-info';
 import {
   clampPage,
   cleanFilter,
@@ -267,16 +267,6 @@ function movedRows(context: ListContext, move: PendingMove): ListRow[] {
   if (move.staysInView) return moveRow(context.rows, from, indexOfPosition(context, move.position));
   return context.rows.filter((row) => row.id !== move.id);
 }
-
-/** src/api rejects with ApiError only; anything else is reported as an unknown failure. */
-const errorInfo = (error: unknown): ApiErrorInfo => {
-  const { status, code, message } = (error ?? {}) as Partial<ApiErrorInfo>;
-  return {
-    status: status ?? 'FETCH_ERROR',
-    code: code ?? 'UNKNOWN_ERROR',
-    message: message ?? String(error),
-  };
-};
 
 /** The query-change transitions, aimed at `target` (the debounce state to (re)enter). */
 const queryChanges = (target: string, reenter: boolean) =>

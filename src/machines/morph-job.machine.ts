@@ -6,7 +6,10 @@
  * RETRY polls again.
  */
 import { assertEvent, assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
-import { toApiError, type ApiErrorInfo } from '../api/errors';
+import type { ApiErrorInfo } from '../api/error-info';
+import { toApiError } from '../api/errors';
+import { assetRelationsChanged } from '../api/assets';
+import { invalidateLists } from '../api/lists';
 import { generateMorphedAssets, morphQueueStatus } from '../api/morphs';
 import type { MorphQueueEntry, MorphStatus, MorphStatusList } from '../api/schemas';
 
@@ -40,6 +43,9 @@ export interface GenerateInput {
   bodyAssetIds: string[];
 }
 
+/** The morph queue and the morphed assets lists. */
+const showsMorphs = (endpoint: string) => /morph/.test(endpoint);
+
 const isDone = (status: MorphStatus) => status === 'completed' || status === 'failed';
 
 const toJob = (entry: MorphQueueEntry): MorphJob => ({
@@ -62,12 +68,17 @@ export const morphJobMachine = setup({
     events: {} as MorphJobEvent,
   },
   actors: {
-    generate: fromPromise<MorphQueueEntry[], GenerateInput>(({ input }) =>
-      generateMorphedAssets(input),
-    ),
-    status: fromPromise<MorphStatusList, { ids: string[] }>(({ input, signal }) =>
-      morphQueueStatus(input.ids, { signal }),
-    ),
+    generate: fromPromise<MorphQueueEntry[], GenerateInput>(async ({ input }) => {
+      const entries = await generateMorphedAssets(input);
+      // Queued jobs are recorded on the source asset and appear in the morph queue.
+      await assetRelationsChanged(input.sourceAssetId, showsMorphs);
+      return entries;
+    }),
+    status: fromPromise<MorphStatusList, { ids: string[] }>(async ({ input, signal }) => {
+      const statuses = await morphQueueStatus(input.ids, { signal });
+      if (statuses.some((entry) => isDone(entry.status))) await invalidateLists(showsMorphs);
+      return statuses;
+    }),
   },
   delays: {
     POLL: ({ context }) => pollDelay(context.failures),

@@ -3,7 +3,7 @@
  * session-persistence.ts and app-session.ts; this machine only knows the record and its rules.
  */
 import { assertEvent, assign, fromPromise, setup, type DoneActorEvent } from 'xstate';
-import type { ApiErrorInfo } from '../api/errors';
+import { errorInfo, type ApiErrorInfo } from '../api/error-info';
 import type { AuthResult, RefreshResult, SignupResult, User } from '../api/schemas';
 
 export interface SessionSettings {
@@ -130,16 +130,6 @@ export function mergeUser(user: SessionUser, patch: UserPatch): SessionUser {
 
 /** The request code (ky, zod schemas) loads on the first call, not with the sign-in page. */
 const authApi = () => import('../api/auth');
-
-/** src/api rejects with ApiError only; anything else is reported as an unknown failure. */
-const errorInfo = (error: unknown): SessionError => {
-  const { status, code, message } = (error ?? {}) as Partial<SessionError>;
-  return {
-    status: status ?? 'FETCH_ERROR',
-    code: code ?? 'UNKNOWN_ERROR',
-    message: message ?? String(error),
-  };
-};
 
 const loginInput = (event: SessionEvent): PasswordCredentials | CodeCredentials => {
   assertEvent(event, ['LOGIN', 'LOGIN_VERIFIED']);

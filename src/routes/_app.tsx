@@ -6,6 +6,7 @@ import {
   useNavigate,
   useRouter,
 } from '@tanstack/react-router';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +16,7 @@ import {
   selectIsLoggingOut,
   selectUser,
 } from '../machines/app-session';
+import { queryClient } from '../api/query';
 import { loadBackOfficeTexts } from '../i18n';
 import { AppShell } from '../ui/dom/app-shell';
 import { ActionButton } from '../ui/dom/action-button';
@@ -98,7 +100,9 @@ function Shell() {
         </>
       }
     >
-      <Outlet />
+      <QueryClientProvider client={queryClient}>
+        <Outlet />
+      </QueryClientProvider>
     </AppShell>
   );
 }

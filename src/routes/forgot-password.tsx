@@ -1,12 +1,13 @@
+import { useMutation } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
-import { useCallback } from 'react';
 import { z } from 'zod/mini';
+import { describeError } from '../api/error-info';
+import { queryClient } from '../api/query';
 import { passwordByCode, resetPassword } from '../api/users';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
 import { emailForm, lenient, optionalEmail, resetForm } from './-components/auth-schemas';
 import { authFields } from './-components/auth-fields';
-import { useAsyncAction } from './-components/use-async-action';
 import { useSessionForm } from './-components/use-session-form';
 
 export const Route = createFileRoute('/forgot-password')({
@@ -21,24 +22,23 @@ function ForgotPassword() {
   const { email, step } = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
   const { actor, t } = useSessionForm(null);
-  const request = useAsyncAction(
-    useCallback(
-      async (address: string) => {
-        await resetPassword({ email: address });
-        await navigate({ search: { email: address, step: 'code' } });
-      },
-      [navigate],
-    ),
+  // The account screens load before the signed-in area's QueryClientProvider: name the client.
+  const request = useMutation(
+    {
+      mutationFn: (address: string) => resetPassword({ email: address }),
+      onSuccess: (_, address) => navigate({ search: { email: address, step: 'code' } }),
+    },
+    queryClient,
   );
-  const change = useAsyncAction(
-    useCallback(
-      async (address: string, code: string, password: string) => {
-        await passwordByCode({ email: address, code, password });
+  const change = useMutation(
+    {
+      mutationFn: (body: { email: string; code: string; password: string }) => passwordByCode(body),
+      onSuccess: (_, { email: address }) => {
         actor.send({ type: 'PASSWORD_UPDATED' });
-        await navigate({ to: '/signin', search: { notice: 'password_reset', email: address } });
+        return navigate({ to: '/signin', search: { notice: 'password_reset', email: address } });
       },
-      [actor, navigate],
-    ),
+    },
+    queryClient,
   );
 
   const fields = authFields(t);
@@ -59,8 +59,9 @@ function ForgotPassword() {
           fields={[fields.code, ...fields.newPassword(t('form.newPassword'))]}
           submitLabel={t('forgot.submit')}
           pendingLabel={t('forgot.pending')}
-          error={change.error}
-          onSubmit={(v) => change.run(email, v.code, v.password)}
+          isPending={change.isPending}
+          error={describeError(change.error, t)}
+          onSubmit={(v) => change.mutate({ email, code: v.code, password: v.password })}
         />
       ) : (
         <SchemaForm
@@ -71,8 +72,9 @@ function ForgotPassword() {
           fields={[fields.email]}
           submitLabel={t('forgot.send')}
           pendingLabel={t('forgot.sending')}
-          error={request.error}
-          onSubmit={({ email: address }) => request.run(address)}
+          isPending={request.isPending}
+          error={describeError(request.error, t)}
+          onSubmit={({ email: address }) => request.mutate(address)}
         />
       )}
     </AuthCard>

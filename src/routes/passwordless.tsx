@@ -1,7 +1,9 @@
+import { useMutation } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
-import { useCallback } from 'react';
 import { z } from 'zod/mini';
 import { requestLoginCode, signupPasswordless } from '../api/auth';
+import { describeError } from '../api/error-info';
+import { queryClient } from '../api/query';
 import { emailExists } from '../api/users';
 import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
@@ -9,7 +11,6 @@ import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
 import { codeForm, emailForm, optionalEmail } from './-components/auth-schemas';
 import { authFields } from './-components/auth-fields';
-import { useAsyncAction } from './-components/use-async-action';
 import { useSessionForm } from './-components/use-session-form';
 
 export const Route = createFileRoute('/passwordless')({
@@ -29,15 +30,15 @@ function Passwordless() {
   const navigate = useNavigate({ from: Route.fullPath });
   const session = useSessionForm('/');
   const { t } = session;
-  const request = useAsyncAction(
-    useCallback(
-      async (address: string) => {
-        await sendCode(address);
-        await navigate({ search: { email: address } });
-      },
-      [navigate],
-    ),
+  // The account screens load before the signed-in area's QueryClientProvider: name the client.
+  const request = useMutation(
+    {
+      mutationFn: sendCode,
+      onSuccess: (_, address) => navigate({ search: { email: address } }),
+    },
+    queryClient,
   );
+  const requestError = describeError(request.error, t);
 
   const fields = authFields(t);
   return (
@@ -61,12 +62,12 @@ function Passwordless() {
             error={session.errorText}
             onSubmit={({ code }) => session.actor.send({ type: 'LOGIN', email, code })}
           />
-          {request.error && <Alert tone="error">{request.error}</Alert>}
+          {requestError && <Alert tone="error">{requestError}</Alert>}
           <p className="row-actions">
             <ActionButton
               variant="link"
               isPending={request.isPending}
-              onPress={() => void request.run(email)}
+              onPress={() => request.mutate(email)}
             >
               {t('passwordless.resend')}
             </ActionButton>{' '}
@@ -84,8 +85,9 @@ function Passwordless() {
           fields={[fields.email]}
           submitLabel={t('passwordless.send')}
           pendingLabel={t('passwordless.sending')}
-          error={request.error}
-          onSubmit={({ email: address }) => request.run(address)}
+          isPending={request.isPending}
+          error={requestError}
+          onSubmit={({ email: address }) => request.mutate(address)}
         />
       )}
     </AuthCard>

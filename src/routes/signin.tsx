@@ -6,7 +6,7 @@ import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
 import { lenient, optionalEmail, safeRedirect, signinForm } from './-components/auth-schemas';
-import { describeError } from './-components/describe-error';
+import { describeError } from '../api/error-info';
 import { authFields } from './-components/auth-fields';
 import { useSessionForm } from './-components/use-session-form';
 

@@ -1,8 +1,10 @@
+import { useMutation } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
+import { describeError } from '../api/error-info';
+import { queryClient } from '../api/query';
 import { verify } from '../api/users';
 import { selectIsLoggedIn, selectUser } from '../machines/app-session';
 import { ActionButton } from '../ui/dom/action-button';
@@ -11,7 +13,6 @@ import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
 import { codeForm, lenient, optionalEmail } from './-components/auth-schemas';
 import { authFields } from './-components/auth-fields';
-import { useAsyncAction } from './-components/use-async-action';
 import { useSessionActor } from './-components/use-session';
 
 export const Route = createFileRoute('/verify-email')({
@@ -31,31 +32,29 @@ function VerifyEmail() {
   const isLoggedIn = useSelector(actor, selectIsLoggedIn);
   const user = useSelector(actor, selectUser);
   const email = search.email ?? user.email ?? undefined;
-  const [resent, setResent] = useState(false);
 
-  const confirm = useAsyncAction(
-    useCallback(
-      async (verificationId: string, code: string) => {
-        const verified = await verify({ verificationId, code });
+  // The account screens load before the signed-in area's QueryClientProvider: name the client.
+  const confirm = useMutation(
+    {
+      mutationFn: (body: { verificationId: string; code: string }) => verify(body),
+      onSuccess: (verified, { verificationId }) => {
         actor.send({ type: 'EMAIL_VERIFIED', verificationId, user: verified });
-        await (isLoggedIn
+        return isLoggedIn
           ? navigate({ to: '/' })
-          : navigate({ to: '/signin', search: { notice: 'email_verified', email } }));
+          : navigate({ to: '/signin', search: { notice: 'email_verified', email } });
       },
-      [actor, email, isLoggedIn, navigate],
-    ),
+    },
+    queryClient,
   );
-  const resend = useAsyncAction(
-    useCallback(
-      async (address: string) => {
-        setResent(false);
-        const { verificationId } = await verify({ email: address });
-        await navigate({ search: { verificationId, email: address } });
-        setResent(true);
-      },
-      [navigate],
-    ),
+  const resend = useMutation(
+    {
+      mutationFn: (address: string) => verify({ email: address }),
+      onSuccess: ({ verificationId }, address) =>
+        navigate({ search: { verificationId, email: address } }),
+    },
+    queryClient,
   );
+  const resendError = describeError(resend.error, t);
 
   return (
     <AuthCard
@@ -71,7 +70,7 @@ function VerifyEmail() {
       }
     >
       {!search.verificationId && <Alert tone="info">{t('verify.missing')}</Alert>}
-      {resent && <Alert tone="success">{t('verify.resent')}</Alert>}
+      {resend.isSuccess && <Alert tone="success">{t('verify.resent')}</Alert>}
       {search.verificationId && (
         <SchemaForm
           label={t('verify.title')}
@@ -80,17 +79,20 @@ function VerifyEmail() {
           fields={[authFields(t).code]}
           submitLabel={t('verify.submit')}
           pendingLabel={t('verify.pending')}
-          error={confirm.error}
-          onSubmit={({ code }) => confirm.run(search.verificationId ?? '', code)}
+          isPending={confirm.isPending}
+          error={describeError(confirm.error, t)}
+          onSubmit={({ code }) =>
+            confirm.mutate({ verificationId: search.verificationId ?? '', code })
+          }
         />
       )}
-      {resend.error && <Alert tone="error">{resend.error}</Alert>}
+      {resendError && <Alert tone="error">{resendError}</Alert>}
       {email && (
         <p>
           <ActionButton
             variant="link"
             isPending={resend.isPending}
-            onPress={() => void resend.run(email)}
+            onPress={() => resend.mutate(email)}
           >
             {t('verify.resend')}
           </ActionButton>

@@ -211,6 +211,39 @@ describe('asset editing', () => {
     await page.close();
   });
 
+  it('after an action the list, the page and the changelog are current without a reload', async () => {
+    const page = await assetPage('E2E jacket');
+    const row = () => page.getByRole('row').filter({ hasText: 'E2E jacket' });
+    const document = await page.evaluateHandle(() => window.document);
+
+    // Locked on its page; Back returns to the list page read before the lock, which shows it.
+    await page.getByRole('button', { name: 'Lock', exact: true }).click();
+    await page.getByText('Locked: this asset cannot be edited').waitFor();
+    await page.goBack();
+    await expect.poll(() => row().innerText()).toContain('Locked');
+
+    // Unlocked from the list's row menu; the asset's page opens unlocked.
+    await page.getByRole('button', { name: 'Actions: E2E jacket' }).click();
+    await page.getByRole('menuitem', { name: 'Unlock' }).click();
+    await expect.poll(() => row().innerText()).not.toContain('Locked');
+    await row().getByRole('link', { name: 'E2E jacket' }).click();
+    await page.getByRole('heading', { name: 'Asset E2E jacket' }).waitFor();
+    expect(await page.getByText('Locked: this asset cannot be edited').count()).toBe(0);
+
+    // A tag set on the page is in the changelog at once (newest first, after the unlock).
+    const newest = () => changelog(page).getByRole('listitem').first().innerText();
+    await expect.poll(newest).toContain('asset.locked.v1');
+    await page.getByRole('combobox', { name: 'Add a tag' }).fill('Vintage');
+    await page.getByRole('option', { name: 'Vintage' }).click();
+    // Close the options (while open, the combo box hides the page from role queries).
+    await page.locator('#panel-changelog').click();
+    await page.getByRole('button', { name: 'Remove Vintage' }).waitFor();
+    await expect.poll(newest).toMatch(/asset\.updated\.v\d/);
+    // All of it in the document the page first loaded: no reload.
+    expect(await document.evaluate((d) => d === window.document)).toBe(true);
+    await page.close();
+  });
+
   it('generates a morphed asset onto a body and follows the job to completed', async () => {
     const token = await apiToken();
     const bodyId = await createBodyAsset(token);

@@ -6,7 +6,7 @@
  * focus to the first invalid field. Saving is the asset editor machine (uploads, then save).
  */
 import { useForm, useStore } from '@tanstack/react-form';
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   assetCreateBodySchema,
@@ -23,9 +23,8 @@ import {
   TextAreaField,
 } from '../../ui/dom/form-controls';
 import { TextField } from '../../ui/dom/text-field';
-import type { FilterValue } from '../../ui/dom/list/filter-bar';
 import { ASSET_TYPES, GENDERS, toOptions } from './asset-options';
-import { AutocompleteFilter } from './autocomplete-filter';
+import { EntityPicker } from '../../machines/autocomplete.view';
 import {
   fileErrorText,
   SaveBar,
@@ -91,7 +90,8 @@ interface AssetFormProps {
   template?: Asset | undefined;
   /** Read-only (a locked asset). */
   readOnly?: boolean;
-  onSaved: (asset: Asset) => void;
+  /** After a save; the query cache already holds the stored asset. */
+  onSaved?: (asset: Asset) => void;
 }
 
 export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetFormProps) {
@@ -184,8 +184,13 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
   useOnSaved(saver, (entity: SavedEntity) => {
     const saved = entity as Asset;
     form.reset(assetFormValues(saved));
-    onSaved(saved);
+    onSaved?.(saved);
   });
+  // The stored asset changed elsewhere (lock, tags, another tab): the form follows it unless
+  // it holds unsaved edits, which are never overwritten.
+  useEffect(() => {
+    if (asset && form.state.isDefaultValue) form.reset(assetFormValues(asset));
+  }, [asset, form]);
   const isDirty = useStore(form.store, (state) => !state.isDefaultValue);
   const submitted = useStore(form.store, (state) => state.submissionAttempts > 0);
   const isValid = useStore(form.store, (state) => state.isValid);
@@ -247,19 +252,13 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
         {isNew && (
           <form.Field name="tagIds">
             {(field) => (
-              <AutocompleteFilter
-                filter={{
-                  field: 'tagIds',
-                  type: 'autocomplete',
-                  label: t('assetEditor.tags'),
-                  endpoint: 'v1/tags',
-                  findByIdEndpoint: 'v1/tags',
-                  multiple: true,
-                }}
+              <EntityPicker
+                label={t('assetEditor.tags')}
+                field="tagIds"
+                endpoint="v1/tags"
+                multiple
                 value={field.state.value}
-                onChange={(next: FilterValue) =>
-                  field.handleChange(Array.isArray(next) ? next.map(String) : [])
-                }
+                onChange={field.handleChange}
               />
             )}
           </form.Field>

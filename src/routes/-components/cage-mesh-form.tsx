@@ -44,7 +44,8 @@ const valuesOf = (mesh?: CageMesh): CageMeshFormValues => ({
 interface CageMeshFormProps {
   /** Editing this cage mesh; absent: a new one. */
   cageMesh?: CageMesh | undefined;
-  onSaved: (cageMesh: CageMesh) => void;
+  /** After a save; the query cache already holds the stored cage mesh. */
+  onSaved?: (cageMesh: CageMesh) => void;
 }
 
 export function CageMeshForm({ cageMesh, onSaved }: CageMeshFormProps) {
@@ -90,7 +91,7 @@ export function CageMeshForm({ cageMesh, onSaved }: CageMeshFormProps) {
   useOnSaved(saver, (entity: SavedEntity) => {
     const saved = entity as CageMesh;
     form.reset(valuesOf(saved));
-    onSaved(saved);
+    onSaved?.(saved);
   });
   const isDirty = useStore(form.store, (state) => !state.isDefaultValue);
   const isValid = useStore(form.store, (state) => state.isValid);

@@ -27,7 +27,7 @@ import {
 import { ActionButton } from '../../ui/dom/action-button';
 import { Alert } from '../../ui/dom/alert';
 import { FormDialog } from '../../ui/dom/list/row-menu';
-import { describeError } from './describe-error';
+import { describeError } from '../../api/error-info';
 import { FileField } from './file-field';
 
 /** One upload field of a form: X with its kind, label and rule text. */

@@ -8,7 +8,7 @@ import {
   selectIsLoggedIn,
   selectIsAnonymous,
 } from '../../machines/app-session';
-import { describeError } from './describe-error';
+import { describeError } from '../../api/error-info';
 import { useSessionActor } from './use-session';
 
 /**

@@ -6,7 +6,7 @@ import { listSearchValidator } from '../../api/list-url';
 import { applicationAssetSchema, type ApplicationAsset } from '../../api/schemas';
 import { ASSET_TYPES, searchFilter, typeFilter } from '../-components/asset-options';
 import { assetNameCell, badgeCell } from '../-components/cells';
-import { ListScreen, type ListScreenConfig } from '../-components/list-screen';
+import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 import { moveActions } from '../-components/move-actions';
 
 const SORT_FIELDS = ['position', 'name', 'createdAt'] as const;

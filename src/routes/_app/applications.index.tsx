@@ -8,7 +8,7 @@ import { applicationRowSchema, type ApplicationRow } from '../../api/schemas';
 import { downloadBlob } from '../../ui/dom/download';
 import { dateCell } from '../-components/cells';
 import { searchFilter } from '../-components/asset-options';
-import { ListScreen, type ListScreenConfig } from '../-components/list-screen';
+import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 
 const SORT_FIELDS = ['name', 'createdAt'] as const;
 const DEFAULT_ORDER = { name: 'asc' } as const;

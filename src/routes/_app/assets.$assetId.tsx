@@ -1,59 +1,38 @@
-import { createFileRoute, Link } from '@tanstack/react-router';
-import { useReducer } from 'react';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { createFileRoute, Link, type ErrorComponentProps } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { getAsset } from '../../api/assets';
+import { assetApplicationsQuery, assetChangelogQuery, assetQuery } from '../../api/assets';
+import { describeError } from '../../api/error-info';
 import { queryClient } from '../../api/query';
-import type { Asset } from '../../api/schemas';
 import { Alert } from '../../ui/dom/alert';
+import { ActionButton } from '../../ui/dom/action-button';
 import '../../ui/dom/asset-editor.css';
 import { AssetForm } from '../-components/asset-form';
-import {
-  AssetActions,
-  AssetApplications,
-  AssetChangelog,
-  AssetMorphs,
-  AssetPreview,
-  AssetTags,
-  AssetUsers,
-} from '../-components/asset-panels';
 import { badgeCell } from '../-components/cells';
-import { describeError } from '../-components/describe-error';
-import { useQuery } from '../-components/use-query';
+import { AssetActions } from './-asset/asset-actions';
+import { AssetApplications } from './-asset/asset-applications';
+import { AssetChangelog } from './-asset/asset-changelog';
+import { AssetMorphs } from './-asset/asset-morphs';
+import { AssetPreview } from './-asset/asset-preview';
+import { AssetTags } from './-asset/asset-tags';
+import { AssetUsers } from './-asset/asset-users';
 
 export const Route = createFileRoute('/_app/assets/$assetId')({
+  loader: ({ params: { assetId } }) => {
+    // The sections' reads start with the asset's, not after it.
+    void queryClient.prefetchQuery(assetApplicationsQuery(assetId));
+    void queryClient.prefetchInfiniteQuery(assetChangelogQuery(assetId));
+    return queryClient.ensureQueryData(assetQuery(assetId));
+  },
   component: AssetPage,
+  errorComponent: AssetLoadFailed,
 });
 
-const assetKey = (id: string) => ['asset', id] as const;
-
-function AssetPage() {
-  const { assetId } = Route.useParams();
-  return <AssetScreen key={assetId} assetId={assetId} />;
-}
-
 /** One asset: its form (read-only while locked) and its sections. */
-function AssetScreen({ assetId }: { assetId: string }) {
+function AssetPage() {
   const { t } = useTranslation();
-  const query = useQuery(assetKey(assetId), () => getAsset(assetId));
-  const asset = query.data;
-  const update = (next: Asset) => queryClient.setQueryData(assetKey(assetId), next);
-  // Bumped by sections whose actions add changelog events without changing the asset.
-  const [revision, bumpRevision] = useReducer((n: number) => n + 1, 0);
-
-  if (!asset) {
-    return (
-      <section className="asset-page">
-        <Link to="/assets">{t('assetEditor.back')}</Link>
-        {query.isError ? (
-          <Alert tone="error">
-            {t('assetEditor.notFound', { message: describeError(query.error, t) })}
-          </Alert>
-        ) : (
-          <p role="status">{t('assetEditor.loading')}</p>
-        )}
-      </section>
-    );
-  }
+  const { assetId } = Route.useParams();
+  const { data: asset } = useSuspenseQuery(assetQuery(assetId));
   return (
     <section className="asset-page" aria-labelledby="asset-title">
       <Link to="/assets">{t('assetEditor.back')}</Link>
@@ -63,20 +42,33 @@ function AssetScreen({ assetId }: { assetId: string }) {
       </div>
       {asset.locked && <Alert tone="info">{t('assetEditor.lockedNotice')}</Alert>}
       <div className="asset-layout">
-        {/* Remounted on lock changes so the form's defaults follow the stored asset. */}
-        <AssetForm key={`${asset.locked}`} asset={asset} readOnly={asset.locked} onSaved={update} />
+        <AssetForm asset={asset} readOnly={asset.locked} />
         <div className="asset-side">
           <AssetPreview asset={asset} />
-          <AssetActions asset={asset} onChange={update} />
-          <AssetTags asset={asset} onChange={update} />
-          <AssetChangelog asset={asset} revision={revision} />
+          <AssetActions asset={asset} />
+          <AssetTags asset={asset} />
+          <AssetChangelog asset={asset} />
         </div>
       </div>
       <div className="asset-sections">
-        <AssetApplications asset={asset} onEvent={bumpRevision} />
-        <AssetUsers asset={asset} onEvent={bumpRevision} />
-        <AssetMorphs asset={asset} onEvent={bumpRevision} />
+        <AssetApplications asset={asset} />
+        <AssetUsers asset={asset} />
+        <AssetMorphs asset={asset} />
       </div>
+    </section>
+  );
+}
+
+/** The asset could not be read: not found, or the server failed (then Retry). */
+function AssetLoadFailed({ error, reset }: ErrorComponentProps) {
+  const { t } = useTranslation();
+  return (
+    <section className="asset-page">
+      <Link to="/assets">{t('assetEditor.back')}</Link>
+      <Alert tone="error">
+        {t('assetEditor.notFound', { message: describeError(error, t) })}
+        <ActionButton onPress={reset}>{t('app.retry')}</ActionButton>
+      </Alert>
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { createFileRoute, Link } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
-import { deleteAsset, lockAsset, unlockAsset } from '../../api/assets';
+import { assetDeleted, changeAsset, deleteAsset, lockAsset, unlockAsset } from '../../api/assets';
 import { listSearchValidator } from '../../api/list-url';
 import { assetSchema, type Asset } from '../../api/schemas';
 import {
@@ -13,7 +13,7 @@ import {
   typeFilter,
 } from '../-components/asset-options';
 import { assetNameCell, badgeCell, dateCell } from '../-components/cells';
-import { ListScreen, type ListScreenConfig } from '../-components/list-screen';
+import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 import { moveActions } from '../-components/move-actions';
 
 const SORT_FIELDS = ['name', 'type', 'gender', 'position', 'createdAt', 'updatedAt'] as const;
@@ -138,9 +138,12 @@ function AssetsScreen() {
         asset.locked
           ? {
               title: t('assets.unlock'),
-              onAction: () => void list.run(() => unlockAsset(asset.id)),
+              onAction: () => void list.run(() => changeAsset(unlockAsset(asset.id))),
             }
-          : { title: t('assets.lock'), onAction: () => void list.run(() => lockAsset(asset.id)) },
+          : {
+              title: t('assets.lock'),
+              onAction: () => void list.run(() => changeAsset(lockAsset(asset.id))),
+            },
         ...moveActions<Asset>(t),
         {
           title: t('assets.delete'),
@@ -151,7 +154,8 @@ function AssetsScreen() {
             body: t('assets.deleteBody'),
             confirmLabel: t('assets.delete'),
           },
-          onAction: () => void list.run(() => deleteAsset(asset.id)),
+          onAction: () =>
+            void list.run(() => deleteAsset(asset.id).then(() => assetDeleted(asset.id))),
         },
       ],
     }),

@@ -1,12 +1,13 @@
+import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
-import { getAsset } from '../../api/assets';
+import { assetQuery } from '../../api/assets';
+import { queryClient } from '../../api/query';
 import { Alert } from '../../ui/dom/alert';
 import '../../ui/dom/asset-editor.css';
 import { AssetForm } from '../-components/asset-form';
-import { describeError } from '../-components/describe-error';
-import { useQuery } from '../-components/use-query';
+import { describeError } from '../../api/error-info';
 
 const searchSchema = z.object({ templateId: z.optional(z.string().check(z.minLength(1))) });
 
@@ -16,12 +17,18 @@ export const Route = createFileRoute('/_app/assets/new')({
     const parsed = z.safeParse(searchSchema, search);
     return parsed.success ? parsed.data : {};
   },
+  loaderDeps: ({ search }) => ({ templateId: search.templateId }),
+  loader: ({ deps: { templateId } }) =>
+    templateId && void queryClient.prefetchQuery(templateQuery(templateId)),
   component: NewAssetPage,
 });
 
+/** The template is read through the private API (templates need not be public). */
+const templateQuery = (id: string) => assetQuery(id, { scope: 'private' });
+
 function NewAssetPage() {
   const { templateId } = Route.useSearch();
-  return templateId ? <FromTemplate key={templateId} templateId={templateId} /> : <NewAsset />;
+  return templateId ? <FromTemplate templateId={templateId} /> : <NewAsset />;
 }
 
 /** A blank asset. */
@@ -45,9 +52,7 @@ function NewAsset() {
 function FromTemplate({ templateId }: { templateId: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const template = useQuery(['asset', templateId, 'private'], () =>
-    getAsset(templateId, { scope: 'private' }),
-  );
+  const template = useQuery(templateQuery(templateId));
   return (
     <section className="asset-page" aria-labelledby="asset-title">
       <Link to="/assets">{t('assetEditor.back')}</Link>
@@ -63,6 +68,7 @@ function FromTemplate({ templateId }: { templateId: string }) {
       )}
       {template.data ? (
         <AssetForm
+          key={template.data.id}
           template={template.data}
           onSaved={(asset) =>
             void navigate({ to: '/assets/$assetId', params: { assetId: asset.id }, replace: true })

@@ -6,7 +6,7 @@ import { listSearchValidator } from '../../api/list-url';
 import { cageMeshSchema, type CageMesh } from '../../api/schemas';
 import { GENDERS, genderFilter, searchFilter } from '../-components/asset-options';
 import { dateCell } from '../-components/cells';
-import { ListScreen, type ListScreenConfig } from '../-components/list-screen';
+import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 
 const SORT_FIELDS = ['name', 'createdAt', 'updatedAt'] as const;
 const DEFAULT_ORDER = { updatedAt: 'desc' } as const;

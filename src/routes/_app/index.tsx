@@ -1,19 +1,22 @@
+import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { countByType } from '../../api/assets';
+import { assetCountsQuery } from '../../api/assets';
+import { describeError } from '../../api/error-info';
+import { queryClient } from '../../api/query';
 import { ActionButton } from '../../ui/dom/action-button';
 import { Alert } from '../../ui/dom/alert';
 import { CountCards } from '../../ui/dom/count-cards';
-import { describeError } from '../-components/describe-error';
-import { useQuery } from '../-components/use-query';
 
 export const Route = createFileRoute('/_app/')({
+  // Started, not awaited: the cards show their own loading state and a failure with Retry.
+  loader: () => void queryClient.prefetchQuery(assetCountsQuery()),
   component: Dashboard,
 });
 
 function Dashboard() {
   const { t } = useTranslation();
-  const counts = useQuery(['assets', 'countByType'], () => countByType());
+  const counts = useQuery(assetCountsQuery());
   return (
     <>
       <h1>{t('dashboard.title')}</h1>

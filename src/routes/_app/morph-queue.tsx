@@ -6,7 +6,7 @@ import { listSearchValidator } from '../../api/list-url';
 import { morphQueueEntrySchema, morphStatusSchema, type MorphQueueEntry } from '../../api/schemas';
 import { badgeCell, dateCell } from '../-components/cells';
 import { searchFilter } from '../-components/asset-options';
-import { ListScreen, type ListScreenConfig } from '../-components/list-screen';
+import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 
 const SORT_FIELDS = ['createdAt', 'updatedAt', 'status'] as const;
 const DEFAULT_ORDER = { createdAt: 'desc' } as const;

@@ -6,7 +6,7 @@ import { listSearchValidator } from '../../api/list-url';
 import { morphedAssetSchema, type MorphedAsset } from '../../api/schemas';
 import { dateCell } from '../-components/cells';
 import { searchFilter } from '../-components/asset-options';
-import { ListScreen, type ListScreenConfig } from '../-components/list-screen';
+import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 
 const SORT_FIELDS = ['name', 'createdAt'] as const;
 const DEFAULT_ORDER = { createdAt: 'desc' } as const;

@@ -4,11 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { listSearchValidator } from '../../api/list-url';
 import { tagRowSchema, type TagRow } from '../../api/schemas';
-import { createTag, deleteTag, renameTag } from '../../api/tags';
+import { createTag, deleteTag, renameTag, tagsChanged } from '../../api/tags';
 import { SchemaForm } from '../../ui/dom/schema-form';
 import { dateCell } from '../-components/cells';
 import { searchFilter } from '../-components/asset-options';
-import { ListScreen, type ListScreenConfig } from '../-components/list-screen';
+import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 
 const SORT_FIELDS = ['name', 'createdAt', 'assetCount'] as const;
 const DEFAULT_ORDER = { name: 'asc' } as const;
@@ -69,7 +69,7 @@ function TagsScreen() {
           submitLabel={t('tags.add')}
           pendingLabel={t('tags.adding')}
           resetOnSuccess
-          onSubmit={({ name }) => list.run(() => createTag(name))}
+          onSubmit={({ name }) => list.run(() => createTag(name).then(tagsChanged))}
         />
       ),
       rowActions: (tag, list) => [
@@ -81,7 +81,8 @@ function TagsScreen() {
             defaultValue: tag.name,
             confirmLabel: t('tags.rename'),
           },
-          onAction: (_, name) => void (name && list.run(() => renameTag(tag.id, name))),
+          onAction: (_, name) =>
+            void (name && list.run(() => renameTag(tag.id, name).then(tagsChanged))),
         },
         {
           title: t('assets.delete'),
@@ -91,7 +92,7 @@ function TagsScreen() {
             body: t('tags.deleteBody', { count: tag.assetCount }),
             confirmLabel: t('assets.delete'),
           },
-          onAction: () => void list.run(() => deleteTag(tag.id)),
+          onAction: () => void list.run(() => deleteTag(tag.id).then(tagsChanged)),
         },
       ],
     }),

@@ -5,14 +5,13 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { listSearchValidator } from '../../api/list-url';
 import { assetSchema, type Asset } from '../../api/schemas';
-import { addUserAssets, removeUserAssets } from '../../api/user-assets';
+import { addUserAssets, assetsAssigned, removeUserAssets } from '../../api/user-assets';
 import { selectRole } from '../../machines/app-session';
 import { ActionButton } from '../../ui/dom/action-button';
-import type { FilterValue } from '../../ui/dom/list/filter-bar';
 import { ASSET_TYPES, searchFilter, typeFilter } from '../-components/asset-options';
-import { AutocompleteFilter } from '../-components/autocomplete-filter';
+import { EntityPicker } from '../../machines/autocomplete.view';
 import { assetNameCell, badgeCell } from '../-components/cells';
-import { ListScreen, type ListControls, type ListScreenConfig } from '../-components/list-screen';
+import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
 import { useSessionActor } from '../-components/use-session';
 
 const SORT_FIELDS = ['name', 'createdAt'] as const;
@@ -34,23 +33,18 @@ export const Route = createFileRoute('/_app/users/$userId/assets')({
 /** Picks assets with the autocomplete and assigns them to the user. */
 function AddAssets({ userId, list }: { userId: string; list: ListControls }) {
   const { t } = useTranslation();
-  const [value, setValue] = useState<FilterValue>(undefined);
+  const [ids, setIds] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
-  const ids = Array.isArray(value) ? value : [];
   return (
     <div className="toolbar">
-      <AutocompleteFilter
-        filter={{
-          field: 'assetIds',
-          type: 'autocomplete',
-          label: t('userAssets.pick'),
-          endpoint: 'v1/assets',
-          findByIdEndpoint: 'v1/assets',
-          multiple: true,
-          limitTags: 3,
-        }}
-        value={value}
-        onChange={setValue}
+      <EntityPicker
+        label={t('userAssets.pick')}
+        field="assetIds"
+        endpoint="v1/assets"
+        multiple
+        limitTags={3}
+        value={ids}
+        onChange={setIds}
       />
       <ActionButton
         variant="primary"
@@ -59,10 +53,10 @@ function AddAssets({ userId, list }: { userId: string; list: ListControls }) {
           if (ids.length === 0) return;
           setBusy(true);
           void list
-            .run(() => addUserAssets(userId, ids))
+            .run(() => addUserAssets(userId, ids).then(() => assetsAssigned(ids)))
             .then((ok) => {
               setBusy(false);
-              if (ok) setValue([]);
+              if (ok) setIds([]);
             });
         }}
       >
@@ -107,7 +101,10 @@ function UserAssetsScreen() {
                   body: t('userAssets.removeBody'),
                   confirmLabel: t('userAssets.remove'),
                 },
-                onAction: () => void list.run(() => removeUserAssets(userId, [asset.id])),
+                onAction: () =>
+                  void list.run(() =>
+                    removeUserAssets(userId, [asset.id]).then(() => assetsAssigned([asset.id])),
+                  ),
               },
             ],
           }

@@ -1,15 +1,15 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { inspect } from '../../inspect';
+import { inspect } from '../inspect';
 import {
   autocompleteMachine,
   selectNoResults,
   selectOptions,
   selectSelected,
-} from '../../machines/autocomplete.machine';
-import { AutocompleteField } from '../../ui/dom/list/autocomplete-field';
-import type { FilterDef, FilterValue } from '../../ui/dom/list/filter-bar';
+} from './autocomplete.machine';
+import { AutocompleteField } from '../ui/dom/list/autocomplete-field';
+import type { FilterDef, FilterValue } from '../ui/dom/list/filter-bar';
 
 interface AutocompleteFilterProps {
   filter: FilterDef;
@@ -17,7 +17,7 @@ interface AutocompleteFilterProps {
   onChange: (value: FilterValue) => void;
 }
 
-/** Binds one autocomplete filter definition to its machine and the combo box. */
+/** Binds one autocomplete filter definition to its machine and the combo box (spec §4). */
 export function AutocompleteFilter({ filter, value, onChange }: AutocompleteFilterProps) {
   const { t } = useTranslation();
   const actor = useActorRef(autocompleteMachine, {
@@ -82,3 +82,47 @@ export function AutocompleteFilter({ filter, value, onChange }: AutocompleteFilt
     />
   );
 }
+
+interface EntityPickerProps {
+  label: string;
+  /** The form field the picker fills (names the input). */
+  field: string;
+  /** Where options come from; rows are found by id at `<endpoint>/<id>`. */
+  endpoint: string;
+  extraQueryParams?: Record<string, string>;
+  multiple?: boolean;
+  /** With `multiple`: chips shown before "+N more". */
+  limitTags?: number;
+  value: string[];
+  onChange: (ids: string[]) => void;
+}
+
+/** Picks one or more rows of a resource by name (tags, applications, body assets). */
+export function EntityPicker({
+  label,
+  field,
+  endpoint,
+  extraQueryParams,
+  limitTags,
+  ...props
+}: EntityPickerProps) {
+  return (
+    <AutocompleteFilter
+      filter={{
+        field,
+        type: 'autocomplete',
+        label,
+        endpoint,
+        findByIdEndpoint: endpoint,
+        multiple: Boolean(props.multiple),
+        ...(limitTags === undefined ? {} : { limitTags }),
+        ...(extraQueryParams ? { extraQueryParams } : {}),
+      }}
+      value={props.value}
+      onChange={(value) => props.onChange(idsOf(value))}
+    />
+  );
+}
+
+const idsOf = (value: FilterValue): string[] =>
+  Array.isArray(value) ? value.map(String) : typeof value === 'string' && value ? [value] : [];

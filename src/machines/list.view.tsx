@@ -1,11 +1,12 @@
+import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ListOrder } from '../../api/list-query';
-import { parseListSearch, toListSearch, type ListSearch } from '../../api/list-url';
-import { inspect } from '../../inspect';
-import type { RowSchema } from '../../api/lists';
+import type { ListOrder } from '../api/list-query';
+import { parseListSearch, toListSearch, type ListSearch } from '../api/list-url';
+import { inspect } from '../inspect';
+import type { RowSchema } from '../api/lists';
 import {
   isFilterActive,
   listMachine,
@@ -19,21 +20,21 @@ import {
   selectTotalDocs,
   selectTotalPages,
   type ListMode,
-} from '../../machines/list.machine';
-import { ActionButton } from '../../ui/dom/action-button';
-import { Alert } from '../../ui/dom/alert';
-import { DataTable, type ActionMenuItem, type ListColumn } from '../../ui/dom/list/data-table';
+} from './list.machine';
+import { ActionButton } from '../ui/dom/action-button';
+import { Alert } from '../ui/dom/alert';
+import { DataTable, type ActionMenuItem, type ListColumn } from '../ui/dom/list/data-table';
 import {
   FilterBar,
   MOBILE_QUERY,
   type FilterDef,
   type FilterValues,
-} from '../../ui/dom/list/filter-bar';
-import { Pager } from '../../ui/dom/list/pager';
-import { useMediaQuery } from '../../ui/dom/use-media-query';
+} from '../ui/dom/list/filter-bar';
+import { Pager } from '../ui/dom/list/pager';
+import { useMediaQuery } from '../ui/dom/use-media-query';
 import type { z } from 'zod/mini';
-import { describeError } from './describe-error';
-import { AutocompleteFilter } from './autocomplete-filter';
+import { describeError } from '../api/error-info';
+import { AutocompleteFilter } from './autocomplete.view';
 
 /** Everything one list screen needs; the route file only fills this in. */
 export interface ListScreenConfig<Row extends { id: string }> {
@@ -105,18 +106,19 @@ export function ListScreen<Row extends { id: string }>({
   const isLoadingMore = useSelector(actor, selectIsLoadingMore);
   const [notice, setNotice] = useState<string | null>(null);
   const refresh = () => actor.send({ type: 'REFRESH' });
+  // Row actions and toolbars write through one mutation: the list reloads after it, a failure
+  // is shown. What else the change touches, its request function's cache effect updates.
+  const change = useMutation({
+    mutationFn: (work: () => Promise<unknown>) => work(),
+    onSuccess: refresh,
+    onError: (e) => setNotice(describeError(e, t)),
+  });
   const controls: ListControls = {
     refresh,
     run: (work) =>
-      work().then(
-        () => {
-          refresh();
-          return true;
-        },
-        (e: unknown) => {
-          setNotice(describeError(e, t));
-          return false;
-        },
+      change.mutateAsync(work).then(
+        () => true,
+        () => false,
       ),
   };
 

@@ -1,0 +1,50 @@
+/**
+ * The serialisable shape of a failed call and how it reads to a user. Kept apart from
+ * errors.ts (which needs ky) so the session machine and the account screens can use it
+ * without loading the HTTP client at start-up.
+ */
+import type { TFunction } from 'i18next';
+
+/** Failures that never produced a usable HTTP answer. */
+export type FetchFailureStatus = 'FETCH_ERROR' | 'TIMEOUT_ERROR' | 'PARSING_ERROR';
+export type ApiErrorStatus = number | FetchFailureStatus;
+
+/** The plain, serialisable part of an ApiError: what machines keep in context and the UI shows. */
+export interface ApiErrorInfo {
+  status: ApiErrorStatus;
+  code: string;
+  message: string;
+}
+
+/** src/api rejects with ApiError only; anything else is reported as an unknown failure. */
+export function errorInfo(error: unknown): ApiErrorInfo {
+  const { status, code, message } = (error ?? {}) as Partial<ApiErrorInfo>;
+  return {
+    status: status ?? 'FETCH_ERROR',
+    code: code ?? 'UNKNOWN_ERROR',
+    message: message ?? String(error),
+  };
+}
+
+/** Codes with a sentence of their own in the `errors` texts. */
+const KNOWN_CODES = new Set([
+  'FETCH_ERROR',
+  'TIMEOUT_ERROR',
+  'PARSING_ERROR',
+  'USER_NOT_VERIFIED',
+  'INVALID_CREDENTIALS',
+  'RATE_LIMITED',
+]);
+
+/** Turns an API or session error into one sentence for the user; null when there is none. */
+export function describeError(error: unknown, t: TFunction): string | null {
+  if (!error) return null;
+  const e = error as Partial<Record<keyof ApiErrorInfo, unknown>>;
+  const key = [e.code, typeof e.status === 'string' ? e.status : undefined].find(
+    (k): k is string => typeof k === 'string' && KNOWN_CODES.has(k),
+  );
+  if (key) return t(`errors.${key}`);
+  return typeof e.message === 'string' && e.message
+    ? e.message
+    : t('errors.generic', { message: JSON.stringify(error) });
+}

@@ -1,0 +1,113 @@
+import { useMutation } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  assetDeleted,
+  changeAsset,
+  deleteAsset,
+  generateIconFromModel,
+  lockAsset,
+  predictTexture,
+  unlockAsset,
+  validateAsset,
+} from '../../../api/assets';
+import type { Asset } from '../../../api/schemas';
+import { ActionButton } from '../../../ui/dom/action-button';
+import { Alert } from '../../../ui/dom/alert';
+import { FormDialog } from '../../../ui/dom/list/row-menu';
+import { Failure, Panel } from './panel';
+import { ValidationReport } from './validation-report';
+
+/** Lock/unlock, delete, generate the icon, predict a texture, validate the model. */
+export function AssetActions({ asset }: { asset: Asset }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [confirming, setConfirming] = useState(false);
+  const lock = useMutation({
+    mutationFn: () => changeAsset(asset.locked ? unlockAsset(asset.id) : lockAsset(asset.id)),
+  });
+  const remove = useMutation({
+    mutationFn: async () => {
+      await deleteAsset(asset.id);
+      await assetDeleted(asset.id);
+    },
+    onSuccess: () => navigate({ to: '/assets' }),
+  });
+  const icon = useMutation({ mutationFn: () => changeAsset(generateIconFromModel(asset.id)) });
+  const texture = useMutation({
+    mutationFn: () => predictTexture({ modelUrl: asset.modelUrl ?? '' }),
+  });
+  const validate = useMutation({
+    mutationFn: () => validateAsset({ modelUrl: asset.modelUrl ?? '' }),
+  });
+  const hasModel = asset.modelUrl !== null;
+
+  return (
+    <Panel title={t('assetEditor.actions')}>
+      <div className="action-row">
+        <ActionButton
+          isPending={lock.isPending}
+          pendingLabel={asset.locked ? t('assetEditor.unlocking') : t('assetEditor.locking')}
+          onPress={() => lock.mutate()}
+        >
+          {asset.locked ? t('assetEditor.unlock') : t('assetEditor.lock')}
+        </ActionButton>
+        {!asset.locked && (
+          <ActionButton variant="link" onPress={() => setConfirming(true)}>
+            {t('assetEditor.delete')}
+          </ActionButton>
+        )}
+      </div>
+      <div className="action-row">
+        {!asset.locked && (
+          <ActionButton
+            isPending={icon.isPending}
+            pendingLabel={t('assetEditor.generatingIcon')}
+            onPress={() => icon.mutate()}
+          >
+            {t('assetEditor.generateIcon')}
+          </ActionButton>
+        )}
+        {hasModel && (
+          <>
+            <ActionButton
+              isPending={texture.isPending}
+              pendingLabel={t('assetEditor.predictingTexture')}
+              onPress={() => texture.mutate()}
+            >
+              {t('assetEditor.predictTexture')}
+            </ActionButton>
+            <ActionButton
+              isPending={validate.isPending}
+              pendingLabel={t('assetEditor.validating')}
+              onPress={() => validate.mutate()}
+            >
+              {t('assetEditor.validate')}
+            </ActionButton>
+          </>
+        )}
+      </div>
+      {!hasModel && <p className="field-description">{t('assetEditor.needsModel')}</p>}
+      {icon.isSuccess && <Alert tone="info">{t('assetEditor.iconGenerated')}</Alert>}
+      {texture.data && (
+        <Alert tone="info">{t('assetEditor.texturePredicted', { url: texture.data.url })}</Alert>
+      )}
+      {[lock, remove, icon, texture, validate].map((action, index) => (
+        <Failure key={index} error={action.error} />
+      ))}
+      {validate.data && <ValidationReport report={validate.data} />}
+      <FormDialog
+        isOpen={confirming}
+        onClose={() => setConfirming(false)}
+        title={t('assetEditor.deleteTitle', { name: asset.name })}
+        submitLabel={t('assetEditor.delete')}
+        cancelLabel={t('list.cancel')}
+        tone="danger"
+        onSubmit={() => remove.mutate()}
+      >
+        <p>{t('assetEditor.deleteBody')}</p>
+      </FormDialog>
+    </Panel>
+  );
+}

@@ -1,0 +1,97 @@
+import { Link } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { describeError } from '../../../api/error-info';
+import type { Asset } from '../../../api/schemas';
+import { inspect } from '../../../inspect';
+import { EntityPicker } from '../../../machines/autocomplete.view';
+import {
+  morphJobMachine,
+  selectIsFollowing,
+  selectIsGenerating,
+  selectIsStalled,
+  selectJobs,
+  selectMorphError,
+} from '../../../machines/morph-job.machine';
+import { ActionButton } from '../../../ui/dom/action-button';
+import { Alert } from '../../../ui/dom/alert';
+import { Panel } from './panel';
+
+/** Picks body assets, queues morph jobs and follows them to completion. */
+export function AssetMorphs({ asset }: { asset: Asset }) {
+  const { t } = useTranslation();
+  const [bodyAssetIds, setBodies] = useState<string[]>([]);
+  const actor = useActorRef(morphJobMachine, { inspect });
+  const jobs = useSelector(actor, selectJobs);
+  const error = useSelector(actor, selectMorphError);
+  const isGenerating = useSelector(actor, selectIsGenerating);
+  const isFollowing = useSelector(actor, selectIsFollowing);
+  const isStalled = useSelector(actor, selectIsStalled);
+  const message = describeError(error, t);
+  return (
+    <Panel title={t('assetEditor.morphs')}>
+      <p className="field-description">{t('assetEditor.morphIntro')}</p>
+      <EntityPicker
+        label={t('assetEditor.bodies')}
+        field="bodyAssetIds"
+        endpoint="v1/assets"
+        extraQueryParams={{ type: 'body' }}
+        multiple
+        value={bodyAssetIds}
+        onChange={setBodies}
+      />
+      <ActionButton
+        isPending={isGenerating}
+        pendingLabel={t('assetEditor.generatingMorphs')}
+        onPress={() => {
+          if (bodyAssetIds.length === 0 || isFollowing) return;
+          actor.send({ type: 'GENERATE', sourceAssetId: asset.id, bodyAssetIds });
+        }}
+      >
+        {t('assetEditor.generateMorphs')}
+      </ActionButton>
+      {jobs.length > 0 && (
+        <ul className="morph-jobs" aria-live="polite">
+          {jobs.map((job) => {
+            const percent = Math.round(Math.min(100, Math.max(0, job.progress)));
+            return (
+              <li key={job.id} data-status={job.status}>
+                <span>{t('assetEditor.morphJob', { body: job.bodyAssetId })}</span>
+                <span className={`badge ${job.status}`}>
+                  {t('assetEditor.morphProgress', {
+                    status: t(`morphs.statuses.${job.status}`),
+                    percent,
+                  })}
+                </span>
+                <progress max={100} value={percent} aria-label={job.id} />
+                {job.error && <span className="field-error">{job.error}</span>}
+                {job.morphedAssetId && (
+                  <Link
+                    to="/morphed-assets"
+                    search={{ filter: JSON.stringify({ search: asset.name }) } as never}
+                  >
+                    {t('assetEditor.morphResult')}
+                  </Link>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {error && isFollowing && (
+        <Alert tone="info">{t('assetEditor.morphRetrying', { message })}</Alert>
+      )}
+      {error && !isFollowing && (
+        <Alert tone="error">
+          {isStalled ? t('assetEditor.morphStalled', { message }) : message}
+          {isStalled && (
+            <ActionButton onPress={() => actor.send({ type: 'RETRY' })}>
+              {t('assetEditor.retry')}
+            </ActionButton>
+          )}
+        </Alert>
+      )}
+    </Panel>
+  );
+}

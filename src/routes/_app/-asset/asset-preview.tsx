@@ -1,0 +1,30 @@
+import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Asset } from '../../../api/schemas';
+import { Panel } from './panel';
+
+// The viewer (three.js, R3F) loads with this panel only.
+const AvatarViewer = lazy(() => import('../../../viewer'));
+
+/** The asset's model in the avatar viewer: turn it by dragging or with the arrow keys. */
+export function AssetPreview({ asset }: { asset: Asset }) {
+  const { t } = useTranslation();
+  return (
+    <Panel title={t('assetEditor.preview')}>
+      {asset.modelUrl ? (
+        <div className="asset-preview">
+          <Suspense fallback={<p role="status">{t('assetEditor.loading')}</p>}>
+            <AvatarViewer
+              key={asset.modelUrl}
+              modelSrc={asset.modelUrl}
+              fit
+              label={t('assetEditor.previewLabel', { name: asset.name })}
+            />
+          </Suspense>
+        </div>
+      ) : (
+        <p className="field-description">{t('assetEditor.noModel')}</p>
+      )}
+    </Panel>
+  );
+}
