@@ -94,3 +94,11 @@ export function targetPosition(position: number, totalDocs: number): number {
   if (position > totalDocs || position < 0) return Math.max(totalDocs, 1);
   return Math.max(Math.floor(position), 1);
 }
+
+/** JSON with object keys sorted: equal filters and orders give equal text whatever their key order. */
+export const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b)))
+      : inner,
+  );

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/mini';
-import { listSearchValidator, parseListSearch, toListSearch } from './list-url';
+import { defineList, fromListSearch, parseListSearch, toListSearch } from './list-url';
 
 const filterSchema = z.object({
   type: z.optional(z.array(z.string())),
@@ -73,10 +73,15 @@ describe('toListSearch', () => {
     });
   });
 
-  it('round-trips through a validateSearch built from both', () => {
-    const validate = listSearchValidator(filterSchema, { ...options, mode: 'paged' });
-    const search = validate({ filter: '{"gender":"male"}', order: 'name', page: '4' });
+  it('round-trips through the validateSearch of a list definition', () => {
+    const { validateSearch } = defineList({ filterSchema, ...options, mode: 'paged' });
+    const search = validateSearch({ filter: '{"gender":"male"}', order: 'name', page: '4' });
     expect(search).toEqual({ filter: { gender: 'male' }, order: 'name', page: 4 });
-    expect(validate(search as Record<string, unknown>)).toEqual(search);
+    expect(validateSearch(search as Record<string, unknown>)).toEqual(search);
+    expect(fromListSearch(search)).toEqual({
+      filter: { gender: 'male' },
+      order: { name: 'asc' },
+      page: 4,
+    });
   });
 });

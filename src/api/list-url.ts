@@ -5,6 +5,7 @@
  */
 import { z } from 'zod/mini';
 import {
+  canonical,
   cleanFilter,
   decodeOrder,
   encodeOrder,
@@ -23,9 +24,9 @@ export interface ListUrlState {
 
 /** The search object written to the address; the router JSON-encodes `filter`. */
 export interface ListSearch {
-  filter?: ListFilter;
-  order?: string;
-  page?: number;
+  filter?: ListFilter | undefined;
+  order?: string | undefined;
+  page?: number | undefined;
 }
 
 export interface ListSearchOptions {
@@ -89,23 +90,53 @@ export function parseListSearch(
   };
 }
 
-/** The search object for list state; infinite lists leave the page out, no filter drops the param. */
+/**
+ * The search object for list state; infinite lists leave the page out, no filter drops the
+ * param. Dropped params are present as `undefined`: the router keeps raw params a validator
+ * does not answer for, so a malformed `filter` would otherwise survive validation.
+ */
 export function toListSearch(
   state: ListUrlState,
   { mode }: { mode: 'paged' | 'infinite' },
 ): ListSearch {
-  const order = encodeOrder(state.order);
   return {
-    ...(isFilterActive(state.filter) ? { filter: cleanFilter(state.filter) } : {}),
-    ...(order === undefined ? {} : { order }),
-    ...(mode === 'paged' ? { page: state.page } : {}),
+    filter: isFilterActive(state.filter) ? cleanFilter(state.filter) : undefined,
+    order: encodeOrder(state.order),
+    page: mode === 'paged' ? state.page : undefined,
   };
 }
 
-/** A `validateSearch` for a list route: raw params in, the normalised list search out. */
-export function listSearchValidator(
-  filterSchema: z.core.$ZodType,
-  options: ListSearchOptions & { mode: 'paged' | 'infinite' },
-): (raw: Record<string, unknown>) => ListSearch {
-  return (raw) => toListSearch(parseListSearch(raw, filterSchema, options), options);
+/** Whether two list searches say the same (key order aside). */
+export const sameSearch = (a: ListSearch, b: ListSearch) => canonical(a) === canonical(b);
+
+/** The list state of a search the route has already validated (see `defineList`). */
+export function fromListSearch(search: ListSearch): ListUrlState {
+  return {
+    filter: cleanFilter(search.filter ?? {}),
+    order: search.order === undefined ? {} : decodeOrder(search.order),
+    page: search.page ?? 1,
+  };
+}
+
+/** What a list route declares once; its `validateSearch` and its screen both read it. */
+export interface ListDefinition {
+  /** Validates the `filter` search param. */
+  filterSchema: z.core.$ZodType;
+  /** Fields the list may be sorted by; an `order` on any other field falls back to the default. */
+  sortFields: readonly string[];
+  defaultOrder: ListOrder;
+  mode: 'paged' | 'infinite';
+  /** Keep filter, order and page in the address (default true). */
+  urlState?: boolean;
+}
+
+/** A list definition with the route's `validateSearch`: raw params in, the normalised search out. */
+export function defineList<D extends ListDefinition>(
+  definition: D,
+): D & { validateSearch: (raw: Record<string, unknown>) => ListSearch } {
+  return {
+    ...definition,
+    validateSearch: (raw) =>
+      toListSearch(parseListSearch(raw, definition.filterSchema, definition), definition),
+  };
 }

@@ -5,8 +5,10 @@
  * actor so tests swap them with `.provide`.
  */
 import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { fromListSearch, sameSearch, toListSearch, type ListSearch } from '../api/list-url';
 import { errorInfo, type ApiErrorInfo } from '../api/error-info';
 import {
+  canonical,
   clampPage,
   cleanFilter,
   isFilterActive,
@@ -54,6 +56,29 @@ export interface ListInput {
   mode?: ListMode;
   /** Turns drag and menu reordering on; `{id}` in the endpoint is the row id (else appended). */
   reorder?: { endpoint: string };
+  /**
+   * Keep filter, order and page in the address: the list starts from this (validated) search,
+   * `address` says what to write after each change and ADDRESS_CHANGED adopts the address.
+   */
+  search?: ListSearch;
+  /** Single-select filters with a preselectValue (spec §4). */
+  preselect?: readonly Preselect[];
+  /** Below the mobile breakpoint (preselect fills hidden filters too). */
+  isMobile?: boolean;
+}
+
+/** Spec §4: a single-select filter that, while empty, takes this value. */
+export interface Preselect {
+  field: string;
+  value: string;
+  /** Hidden on wide screens (hiddenWithOneOption with one option): preselected on mobile only. */
+  hiddenOnDesktop: boolean;
+}
+
+/** What the address should read; `replace` when the change should not add a history entry. */
+export interface ListAddress {
+  search: ListSearch;
+  replace: boolean;
 }
 
 /** The read in progress: pages `next`..page (infinite mode collects them into `rows`). */
@@ -95,6 +120,10 @@ export interface ListContext {
   error: ApiErrorInfo | null;
   load: PendingLoad;
   move: PendingMove | null;
+  /** Null when the list keeps no state in the address. */
+  address: ListAddress | null;
+  preselect: readonly Preselect[];
+  isMobile: boolean;
 }
 
 /** Changes of what the list shows; each restarts the debounce of the next request. */
@@ -105,8 +134,11 @@ type QueryEvent =
   | { type: 'SORT'; field: string }
   | { type: 'SET_PAGE'; page: number }
   | { type: 'SET_LIMIT'; limit: number }
-  /** Adopts state from elsewhere (the address on back/forward); omitted parts stay. */
-  | { type: 'SET_QUERY'; filter?: ListFilter; order?: ListOrder; page?: number };
+  /** Adopts state from elsewhere; omitted parts stay. */
+  | { type: 'SET_QUERY'; filter?: ListFilter; order?: ListOrder; page?: number }
+  /** The address changed (back, forward, a pasted link): adopted unless it is what we wrote. */
+  | { type: 'ADDRESS_CHANGED'; search: ListSearch }
+  | { type: 'VIEWPORT_CHANGED'; isMobile: boolean };
 
 export type ListEvent =
   | QueryEvent
@@ -146,6 +178,8 @@ const QUERY_EVENTS = [
   'SET_PAGE',
   'SET_LIMIT',
   'SET_QUERY',
+  'ADDRESS_CHANGED',
+  'VIEWPORT_CHANGED',
 ] as const;
 
 type QueryState = Pick<ListContext, 'page' | 'limit' | 'order' | 'filter'>;
@@ -155,22 +189,65 @@ const clampLimit = (limit: number) =>
     ? Math.min(Math.max(Math.floor(limit), 1), LIST_MAX_LIMIT)
     : LIST_DEFAULT_LIMIT;
 
-// Key order must not make equal filters look different (the address may list them in any order).
-const canonical = (value: unknown): string =>
-  JSON.stringify(value, (_key, inner: unknown) =>
-    inner && typeof inner === 'object' && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b)))
-      : inner,
-  );
-
 const sameQuery = (a: QueryState, b: QueryState) =>
   a.page === b.page &&
   a.limit === b.limit &&
   canonical(a.order) === canonical(b.order) &&
   canonical(a.filter) === canonical(b.filter);
 
+/** Spec §4: empty preselect filters take their value (hidden ones only on mobile). */
+function withPreselect(
+  filter: ListFilter,
+  preselect: readonly Preselect[],
+  isMobile: boolean,
+): ListFilter {
+  const filled = preselect.filter(
+    (p) => (isMobile || !p.hiddenOnDesktop) && !isFilterActive({ [p.field]: filter[p.field] }),
+  );
+  return filled.length === 0
+    ? filter
+    : { ...filter, ...Object.fromEntries(filled.map((p) => [p.field, p.value])) };
+}
+
 /** The query after a change; spec §4: a new filter, sort or page size starts again at page 1. */
 function nextQuery(context: ListContext, event: QueryEvent): QueryState {
+  const query = changedQuery(context, event);
+  const isMobile = event.type === 'VIEWPORT_CHANGED' ? event.isMobile : context.isMobile;
+  const filter = withPreselect(query.filter, context.preselect, isMobile);
+  return filter === query.filter || canonical(filter) === canonical(query.filter)
+    ? query
+    : { ...query, filter, page: 1 };
+}
+
+/** Whether the address already shows this search (what was written or adopted). */
+const showsSearch = (address: ListAddress | null, search: ListSearch) =>
+  address !== null && sameSearch(address.search, search);
+
+/**
+ * The address after a query change. Paging, sorting and choosing filters add history entries
+ * (Back undoes them); typing in the search box replaces the entry, so history is not flooded.
+ */
+function nextAddress(
+  context: ListContext,
+  query: QueryState,
+  event: QueryEvent,
+): ListAddress | null {
+  if (context.address === null) return null;
+  // An adopted address is only normalised: that must not add an entry either.
+  if (event.type === 'ADDRESS_CHANGED') {
+    return { search: toListSearch(query, { mode: context.mode }), replace: true };
+  }
+  const search = toListSearch(query, { mode: context.mode });
+  const previous = context.address.search;
+  const typing =
+    previous.filter?.search !== search.filter?.search &&
+    canonical({ ...previous.filter, search: undefined }) ===
+      canonical({ ...search.filter, search: undefined }) &&
+    previous.order === search.order;
+  return { search, replace: typing };
+}
+
+function changedQuery(context: ListContext, event: QueryEvent): QueryState {
   const current: QueryState = {
     page: context.page,
     limit: context.limit,
@@ -207,6 +284,14 @@ function nextQuery(context: ListContext, event: QueryEvent): QueryState {
         ? next
         : { ...next, page: clampPage(event.page, context.totalPages) };
     }
+    case 'ADDRESS_CHANGED': {
+      if (context.address === null || showsSearch(context.address, event.search)) return current;
+      const state = fromListSearch(event.search);
+      const next = restart({ filter: state.filter, order: state.order });
+      return { ...next, page: clampPage(state.page, context.totalPages) };
+    }
+    case 'VIEWPORT_CHANGED':
+      return current;
   }
 }
 
@@ -237,6 +322,9 @@ function afterPage(context: ListContext, answer: ListResponse) {
   }
   return { done: true, ...totals, page: Math.min(page, read), rows };
 }
+
+/** Infinite lists read the next page while the server says there is one. */
+const canLoadMore = (context: ListContext) => context.mode === 'infinite' && context.hasNextPage;
 
 /** The visible index of a 1-based position in the whole list. */
 const indexOfPosition = (context: ListContext, position: number) =>
@@ -283,7 +371,16 @@ const queryChanges = (target: string, reenter: boolean) =>
 /** The context a list starts with. */
 export function initialListContext(input: ListInput): ListContext {
   const mode = input.mode ?? 'paged';
-  const page = clampPage(input.initialPage ?? 1, 0);
+  const fromAddress = input.search ? fromListSearch(input.search) : undefined;
+  const page = clampPage(fromAddress?.page ?? input.initialPage ?? 1, 0);
+  const preselect = input.preselect ?? [];
+  const isMobile = input.isMobile ?? false;
+  const filter = withPreselect(
+    cleanFilter(fromAddress?.filter ?? input.initialFilter ?? {}),
+    preselect,
+    isMobile,
+  );
+  const order = fromAddress?.order ?? input.initialOrder ?? {};
   return {
     endpoint: input.endpoint,
     rowSchema: input.rowSchema ?? anyRowSchema,
@@ -291,8 +388,8 @@ export function initialListContext(input: ListInput): ListContext {
     reorderEndpoint: input.reorder?.endpoint ?? null,
     page,
     limit: clampLimit(input.limit ?? LIST_DEFAULT_LIMIT),
-    order: input.initialOrder ?? {},
-    filter: cleanFilter(input.initialFilter ?? {}),
+    order,
+    filter,
     rows: [],
     totalDocs: 0,
     totalPages: 0,
@@ -300,6 +397,12 @@ export function initialListContext(input: ListInput): ListContext {
     error: null,
     load: readFrom(mode, page),
     move: null,
+    // The first address replaces the entry: it only normalises what the route validated.
+    address: input.search
+      ? { search: toListSearch({ filter, order, page }, { mode }), replace: true }
+      : null,
+    preselect,
+    isMobile,
   };
 }
 
@@ -328,7 +431,16 @@ export const listMachine = setup({
     applyQueryChange: assign(({ context, event }) => {
       assertEvent(event, QUERY_EVENTS);
       const query = nextQuery(context, event);
-      return { ...query, load: readFrom(context.mode, query.page) };
+      return {
+        ...query,
+        load: readFrom(context.mode, query.page),
+        address: nextAddress(context, query, event),
+        isMobile: event.type === 'VIEWPORT_CHANGED' ? event.isMobile : context.isMobile,
+      };
+    }),
+    setViewport: assign(({ event }) => {
+      assertEvent(event, 'VIEWPORT_CHANGED');
+      return { isMobile: event.isMobile };
     }),
     startRefresh: assign(({ context }) => ({ load: readFrom(context.mode, context.page, true) })),
     startLoadMore: assign(({ context }) => ({
@@ -373,7 +485,7 @@ export const listMachine = setup({
       return !sameQuery(nextQuery(context, event), context);
     },
     readsOn: ({ context }, answer: ListResponse) => !afterPage(context, answer).done,
-    canLoadMore: ({ context }) => context.mode === 'infinite' && context.hasNextPage,
+    canLoadMore: ({ context }) => canLoadMore(context),
     canMove: ({ context, event }) =>
       context.reorderEndpoint !== null && plannedMove(context, event) !== null,
     moveLeftView: ({ context }) => context.move?.staysInView === false,
@@ -385,6 +497,11 @@ export const listMachine = setup({
   on: {
     ...queryChanges('.loading', false),
     REFRESH: { target: '.loading', actions: 'startRefresh' },
+    // A viewport change that fills no preselect only remembers the width.
+    VIEWPORT_CHANGED: [
+      { guard: 'changesQuery', target: '.loading', actions: 'applyQueryChange' },
+      { actions: 'setViewport' },
+    ],
   },
   states: {
     /** Nothing read yet: the first request waits for the debounce like every other. */
@@ -498,6 +615,8 @@ export const selectHasNextPage = (snapshot: ListSnapshot) => snapshot.context.ha
 export const selectError = (snapshot: ListSnapshot) => snapshot.context.error;
 export const selectIsFilterActive = (snapshot: ListSnapshot) =>
   isFilterActive(snapshot.context.filter);
+export const selectCanLoadMore = (snapshot: ListSnapshot) => canLoadMore(snapshot.context);
+export const selectAddress = (snapshot: ListSnapshot) => snapshot.context.address;
 export const selectIsReordering = (snapshot: ListSnapshot) =>
   snapshot.matches({ success: 'reordering' });
 /** Infinite mode: a next page is on its way while the earlier rows stay on screen. */

@@ -1,15 +1,16 @@
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ListOrder } from '../api/list-query';
-import { parseListSearch, toListSearch, type ListSearch } from '../api/list-url';
+import { sameSearch, type ListDefinition, type ListSearch } from '../api/list-url';
 import { inspect } from '../inspect';
 import type { RowSchema } from '../api/lists';
 import {
-  isFilterActive,
   listMachine,
+  selectAddress,
+  selectCanLoadMore,
+  selectIsFilterActive,
   selectError,
   selectFilter,
   selectIsLoadingMore,
@@ -19,7 +20,8 @@ import {
   selectStatus,
   selectTotalDocs,
   selectTotalPages,
-  type ListMode,
+  type ListAddress,
+  type Preselect,
 } from './list.machine';
 import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
@@ -32,24 +34,17 @@ import {
 } from '../ui/dom/list/filter-bar';
 import { Pager } from '../ui/dom/list/pager';
 import { useMediaQuery } from '../ui/dom/use-media-query';
-import type { z } from 'zod/mini';
 import { describeError } from '../api/error-info';
 import { AutocompleteFilter } from './autocomplete.view';
 
-/** Everything one list screen needs; the route file only fills this in. */
-export interface ListScreenConfig<Row extends { id: string }> {
+/** Everything one list screen needs; the route's list definition plus what the screen shows. */
+export interface ListScreenConfig<Row extends { id: string }> extends ListDefinition {
   title: string;
+  /** The list endpoint, e.g. `v1/assets`. */
   endpoint: string;
   rowSchema: RowSchema<Row>;
   columns: ListColumn<Row>[];
   filters: FilterDef[];
-  /** Validates the `filter` search param (URL state). */
-  filterSchema: z.core.$ZodType;
-  sortFields: readonly string[];
-  defaultOrder: ListOrder;
-  mode: ListMode;
-  /** Keep filter, order and page in the address. */
-  urlState: boolean;
   limit?: number;
   /** The order-update endpoint (menu reorder); `drag` adds drag handles too. */
   reorder?: { endpoint: string; drag?: boolean };
@@ -79,9 +74,7 @@ export function ListScreen<Row extends { id: string }>({
   const { t } = useTranslation();
   const navigate = useNavigate();
   const isMobile = useMediaQuery(MOBILE_QUERY);
-  const initial = config.urlState
-    ? parseListSearch(search as Record<string, unknown>, config.filterSchema, config)
-    : { filter: {}, order: config.defaultOrder, page: 1 };
+  const urlState = config.urlState !== false;
   const actor = useActorRef(listMachine, {
     inspect,
     input: {
@@ -89,9 +82,10 @@ export function ListScreen<Row extends { id: string }>({
       rowSchema: config.rowSchema,
       limit: config.limit,
       mode: config.mode,
-      initialFilter: initial.filter,
-      initialOrder: initial.order,
-      initialPage: initial.page,
+      initialOrder: config.defaultOrder,
+      ...(urlState ? { search } : {}),
+      preselect: preselectsOf(config.filters),
+      isMobile,
       ...(config.reorder ? { reorder: { endpoint: config.reorder.endpoint } } : {}),
     },
   });
@@ -122,35 +116,23 @@ export function ListScreen<Row extends { id: string }>({
       ),
   };
 
-  // The machine is the source of truth; the address follows it. Paging, sorting and choosing
-  // filters add history entries (Back undoes them); typing in a text filter and the first
-  // normalisation replace the current entry so the history is not flooded.
-  const written = useRef('');
+  // The machine decides what the address says (and whether a change adds a history entry);
+  // the address it did not write (back, forward, a pasted link) is handed to it.
+  const address = useSelector(actor, selectAddress);
+  const writeAddress = useEffectEvent((next: ListAddress) => {
+    if (!sameSearch(next.search, search)) {
+      void navigate({ to: '.', search: next.search as never, replace: next.replace });
+    }
+  });
   useEffect(() => {
-    if (!config.urlState) return;
-    const next = toListSearch({ filter, order, page }, { mode: config.mode });
-    const key = JSON.stringify(next);
-    if (key === written.current) return;
-    const previous = written.current ? (JSON.parse(written.current) as ListSearch) : null;
-    written.current = key;
-    const typing =
-      previous !== null &&
-      previous.filter?.search !== next.filter?.search &&
-      JSON.stringify({ ...previous.filter, search: undefined }) ===
-        JSON.stringify({ ...next.filter, search: undefined }) &&
-      previous.order === next.order;
-    void navigate({ to: '.', search: next as never, replace: previous === null || typing });
-  }, [config.urlState, config.mode, filter, order, page, navigate]);
-
-  // ... and adopts the address when it changes from outside (back, forward, a pasted link).
+    if (address) writeAddress(address);
+  }, [address]);
   useEffect(() => {
-    if (!config.urlState) return;
-    const key = JSON.stringify(search);
-    if (key === written.current) return;
-    written.current = key;
-    const state = parseListSearch(search as Record<string, unknown>, config.filterSchema, config);
-    actor.send({ type: 'SET_QUERY', ...state });
-  }, [search, config, actor]);
+    if (urlState) actor.send({ type: 'ADDRESS_CHANGED', search });
+  }, [urlState, search, actor]);
+  useEffect(() => {
+    actor.send({ type: 'VIEWPORT_CHANGED', isMobile });
+  }, [isMobile, actor]);
 
   useEffect(() => {
     const subscription = actor.on('REORDER_FAILED', () => setNotice(t('list.reorderFailed')));
@@ -162,19 +144,8 @@ export function ListScreen<Row extends { id: string }>({
     return () => clearTimeout(timer);
   }, [notice]);
 
-  // A single-select with preselectValue fills itself when empty (on mobile, hidden ones too).
-  useEffect(() => {
-    for (const f of config.filters) {
-      if (f.type !== 'single-select' || !f.preselectValue || filter[f.field]) continue;
-      const hidden = f.hiddenWithOneOption && (f.options?.length ?? 0) <= 1;
-      const offScreen = hidden || (isMobile && !f.visibleOnMobile);
-      if (!offScreen || isMobile) {
-        actor.send({ type: 'SET_FILTER', field: f.field, value: f.preselectValue });
-      }
-    }
-  }, [config.filters, filter, isMobile, actor]);
-
-  const active = isFilterActive(filter);
+  const active = useSelector(actor, selectIsFilterActive);
+  const canLoadMore = useSelector(actor, selectCanLoadMore);
   return (
     <section className="list-screen" aria-labelledby="list-title">
       <div className="list-header">
@@ -244,7 +215,7 @@ export function ListScreen<Row extends { id: string }>({
           showProgress
           isFiltered={active}
           onClearFilters={() => actor.send({ type: 'CLEAR_FILTERS' })}
-          {...(config.mode === 'infinite' && page < totalPages
+          {...(canLoadMore
             ? { onLoadMore: () => actor.send({ type: 'LOAD_MORE' }), isLoadingMore }
             : {})}
         />
@@ -263,5 +234,20 @@ export function ListScreen<Row extends { id: string }>({
         />
       )}
     </section>
+  );
+}
+
+/** Spec §4: single-select filters with a preselectValue; hidden ones only count on mobile. */
+function preselectsOf(filters: readonly FilterDef[]): Preselect[] {
+  return filters.flatMap((f) =>
+    f.type === 'single-select' && f.preselectValue
+      ? [
+          {
+            field: f.field,
+            value: f.preselectValue,
+            hiddenOnDesktop: Boolean(f.hiddenWithOneOption && (f.options?.length ?? 0) <= 1),
+          },
+        ]
+      : [],
   );
 }

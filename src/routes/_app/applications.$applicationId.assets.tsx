@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
-import { listSearchValidator } from '../../api/list-url';
+import { defineList } from '../../api/list-url';
 import { applicationAssetSchema, type ApplicationAsset } from '../../api/schemas';
 import { ASSET_TYPES, searchFilter, typeFilter } from '../-components/asset-options';
 import { assetNameCell, badgeCell } from '../-components/cells';
@@ -16,12 +16,16 @@ const filterSchema = z.strictObject({
   type: z.optional(z.array(z.enum(ASSET_TYPES))),
 });
 
+/** The list this screen shows: its filters, sorting and paging, in the address too. */
+const list = defineList({
+  filterSchema,
+  sortFields: SORT_FIELDS,
+  defaultOrder: DEFAULT_ORDER,
+  mode: 'paged',
+});
+
 export const Route = createFileRoute('/_app/applications/$applicationId/assets')({
-  validateSearch: listSearchValidator(filterSchema, {
-    mode: 'paged',
-    sortFields: SORT_FIELDS,
-    defaultOrder: DEFAULT_ORDER,
-  }),
+  validateSearch: list.validateSearch,
   component: ApplicationAssetsScreen,
 });
 
@@ -35,11 +39,7 @@ function ApplicationAssetsScreen() {
       title: t('applications.assetsTitle'),
       endpoint: `v1/application-assets?applicationId=${encodeURIComponent(applicationId)}`,
       rowSchema: applicationAssetSchema,
-      filterSchema,
-      sortFields: SORT_FIELDS,
-      defaultOrder: DEFAULT_ORDER,
-      mode: 'paged',
-      urlState: true,
+      ...list,
       limit: 20,
       reorder: { endpoint: 'v1/application-assets/{id}/position', drag: true },
       rowLabel: (row) => row.asset.name,

@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { exportApplicationAssets } from '../../api/assets';
-import { listSearchValidator } from '../../api/list-url';
+import { defineList } from '../../api/list-url';
 import { applicationRowSchema, type ApplicationRow } from '../../api/schemas';
 import { downloadBlob } from '../../ui/dom/download';
 import { dateCell } from '../-components/cells';
@@ -14,12 +14,16 @@ const SORT_FIELDS = ['name', 'createdAt'] as const;
 const DEFAULT_ORDER = { name: 'asc' } as const;
 const filterSchema = z.strictObject({ search: z.optional(z.string()) });
 
+/** The list this screen shows: its filters, sorting and paging, in the address too. */
+const list = defineList({
+  filterSchema,
+  sortFields: SORT_FIELDS,
+  defaultOrder: DEFAULT_ORDER,
+  mode: 'paged',
+});
+
 export const Route = createFileRoute('/_app/applications/')({
-  validateSearch: listSearchValidator(filterSchema, {
-    mode: 'paged',
-    sortFields: SORT_FIELDS,
-    defaultOrder: DEFAULT_ORDER,
-  }),
+  validateSearch: list.validateSearch,
   component: ApplicationsScreen,
 });
 
@@ -31,11 +35,7 @@ function ApplicationsScreen() {
       title: t('applications.title'),
       endpoint: 'v1/applications',
       rowSchema: applicationRowSchema,
-      filterSchema,
-      sortFields: SORT_FIELDS,
-      defaultOrder: DEFAULT_ORDER,
-      mode: 'paged',
-      urlState: true,
+      ...list,
       rowLabel: (a) => a.name,
       filters: [searchFilter(t)],
       columns: [

@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { assetDeleted, changeAsset, deleteAsset, lockAsset, unlockAsset } from '../../api/assets';
-import { listSearchValidator } from '../../api/list-url';
+import { defineList } from '../../api/list-url';
 import { assetSchema, type Asset } from '../../api/schemas';
 import {
   ASSET_TYPES,
@@ -28,12 +28,16 @@ const filterSchema = z.strictObject({
   locked: z.optional(z.enum(['true', 'false'])),
 });
 
+/** The list this screen shows: its filters, sorting and paging, in the address too. */
+const list = defineList({
+  filterSchema,
+  sortFields: SORT_FIELDS,
+  defaultOrder: DEFAULT_ORDER,
+  mode: 'paged',
+});
+
 export const Route = createFileRoute('/_app/assets/')({
-  validateSearch: listSearchValidator(filterSchema, {
-    mode: 'paged',
-    sortFields: SORT_FIELDS,
-    defaultOrder: DEFAULT_ORDER,
-  }),
+  validateSearch: list.validateSearch,
   component: AssetsScreen,
 });
 
@@ -45,11 +49,7 @@ function AssetsScreen() {
       title: t('assets.title'),
       endpoint: 'v1/assets',
       rowSchema: assetSchema,
-      filterSchema,
-      sortFields: SORT_FIELDS,
-      defaultOrder: DEFAULT_ORDER,
-      mode: 'paged',
-      urlState: true,
+      ...list,
       reorder: { endpoint: 'v1/assets/{id}/position' },
       rowLabel: (asset) => asset.name,
       toolbar: () => (

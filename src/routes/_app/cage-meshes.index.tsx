@@ -2,7 +2,7 @@ import { createFileRoute, Link } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
-import { listSearchValidator } from '../../api/list-url';
+import { defineList } from '../../api/list-url';
 import { cageMeshSchema, type CageMesh } from '../../api/schemas';
 import { GENDERS, genderFilter, searchFilter } from '../-components/asset-options';
 import { dateCell } from '../-components/cells';
@@ -15,12 +15,16 @@ const filterSchema = z.strictObject({
   gender: z.optional(z.array(z.enum(GENDERS))),
 });
 
+/** The list this screen shows: its filters, sorting and paging, in the address too. */
+const list = defineList({
+  filterSchema,
+  sortFields: SORT_FIELDS,
+  defaultOrder: DEFAULT_ORDER,
+  mode: 'paged',
+});
+
 export const Route = createFileRoute('/_app/cage-meshes/')({
-  validateSearch: listSearchValidator(filterSchema, {
-    mode: 'paged',
-    sortFields: SORT_FIELDS,
-    defaultOrder: DEFAULT_ORDER,
-  }),
+  validateSearch: list.validateSearch,
   component: CageMeshesScreen,
 });
 
@@ -32,11 +36,7 @@ function CageMeshesScreen() {
       title: t('cageMeshes.title'),
       endpoint: 'v1/cage-meshes',
       rowSchema: cageMeshSchema,
-      filterSchema,
-      sortFields: SORT_FIELDS,
-      defaultOrder: DEFAULT_ORDER,
-      mode: 'paged',
-      urlState: true,
+      ...list,
       rowLabel: (mesh) => mesh.name,
       toolbar: () => (
         <Link to="/cage-meshes/new" className="button primary">

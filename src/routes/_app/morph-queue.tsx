@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
-import { listSearchValidator } from '../../api/list-url';
+import { defineList } from '../../api/list-url';
 import { morphQueueEntrySchema, morphStatusSchema, type MorphQueueEntry } from '../../api/schemas';
 import { badgeCell, dateCell } from '../-components/cells';
 import { searchFilter } from '../-components/asset-options';
@@ -16,12 +16,16 @@ const filterSchema = z.strictObject({
   status: z.optional(z.array(morphStatusSchema)),
 });
 
+/** The list this screen shows: its filters, sorting and paging, in the address too. */
+const list = defineList({
+  filterSchema,
+  sortFields: SORT_FIELDS,
+  defaultOrder: DEFAULT_ORDER,
+  mode: 'infinite',
+});
+
 export const Route = createFileRoute('/_app/morph-queue')({
-  validateSearch: listSearchValidator(filterSchema, {
-    mode: 'infinite',
-    sortFields: SORT_FIELDS,
-    defaultOrder: DEFAULT_ORDER,
-  }),
+  validateSearch: list.validateSearch,
   component: MorphQueueScreen,
 });
 
@@ -34,11 +38,7 @@ function MorphQueueScreen() {
       title: t('morphs.queueTitle'),
       endpoint: 'v1/morphed-asset-queue',
       rowSchema: morphQueueEntrySchema,
-      filterSchema,
-      sortFields: SORT_FIELDS,
-      defaultOrder: DEFAULT_ORDER,
-      mode: 'infinite',
-      urlState: true,
+      ...list,
       limit: 20,
       rowLabel: (entry) => entry.sourceAssetName,
       filters: [

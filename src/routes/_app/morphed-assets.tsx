@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
-import { listSearchValidator } from '../../api/list-url';
+import { defineList } from '../../api/list-url';
 import { morphedAssetSchema, type MorphedAsset } from '../../api/schemas';
 import { dateCell } from '../-components/cells';
 import { searchFilter } from '../-components/asset-options';
@@ -12,12 +12,16 @@ const SORT_FIELDS = ['name', 'createdAt'] as const;
 const DEFAULT_ORDER = { createdAt: 'desc' } as const;
 const filterSchema = z.strictObject({ search: z.optional(z.string()) });
 
+/** The list this screen shows: its filters, sorting and paging, in the address too. */
+const list = defineList({
+  filterSchema,
+  sortFields: SORT_FIELDS,
+  defaultOrder: DEFAULT_ORDER,
+  mode: 'paged',
+});
+
 export const Route = createFileRoute('/_app/morphed-assets')({
-  validateSearch: listSearchValidator(filterSchema, {
-    mode: 'paged',
-    sortFields: SORT_FIELDS,
-    defaultOrder: DEFAULT_ORDER,
-  }),
+  validateSearch: list.validateSearch,
   component: MorphedAssetsScreen,
 });
 
@@ -29,11 +33,7 @@ function MorphedAssetsScreen() {
       title: t('morphs.title'),
       endpoint: 'private/v1/morphed-assets',
       rowSchema: morphedAssetSchema,
-      filterSchema,
-      sortFields: SORT_FIELDS,
-      defaultOrder: DEFAULT_ORDER,
-      mode: 'paged',
-      urlState: true,
+      ...list,
       rowLabel: (m) => m.name,
       filters: [searchFilter(t)],
       columns: [

@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
-import { listSearchValidator } from '../../api/list-url';
+import { defineList } from '../../api/list-url';
 import { tagRowSchema, type TagRow } from '../../api/schemas';
 import { createTag, deleteTag, renameTag, tagsChanged } from '../../api/tags';
 import { SchemaForm } from '../../ui/dom/schema-form';
@@ -19,12 +19,16 @@ const newTagForm = z.object({
     .check(z.trim(), z.minLength(1, 'form.required'), z.maxLength(60, 'tags.tooLong')),
 });
 
+/** The list this screen shows: its filters, sorting and paging, in the address too. */
+const list = defineList({
+  filterSchema,
+  sortFields: SORT_FIELDS,
+  defaultOrder: DEFAULT_ORDER,
+  mode: 'paged',
+});
+
 export const Route = createFileRoute('/_app/tags')({
-  validateSearch: listSearchValidator(filterSchema, {
-    mode: 'paged',
-    sortFields: SORT_FIELDS,
-    defaultOrder: DEFAULT_ORDER,
-  }),
+  validateSearch: list.validateSearch,
   component: TagsScreen,
 });
 
@@ -36,11 +40,7 @@ function TagsScreen() {
       title: t('tags.title'),
       endpoint: 'v1/tags',
       rowSchema: tagRowSchema,
-      filterSchema,
-      sortFields: SORT_FIELDS,
-      defaultOrder: DEFAULT_ORDER,
-      mode: 'paged',
-      urlState: true,
+      ...list,
       rowLabel: (tag) => tag.name,
       filters: [searchFilter(t)],
       columns: [

@@ -3,7 +3,7 @@ import { useSelector } from '@xstate/react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
-import { listSearchValidator } from '../../api/list-url';
+import { defineList } from '../../api/list-url';
 import { assetSchema, type Asset } from '../../api/schemas';
 import { addUserAssets, assetsAssigned, removeUserAssets } from '../../api/user-assets';
 import { selectRole } from '../../machines/app-session';
@@ -21,12 +21,16 @@ const filterSchema = z.strictObject({
   type: z.optional(z.array(z.enum(ASSET_TYPES))),
 });
 
+/** The list this screen shows: its filters, sorting and paging, in the address too. */
+const list = defineList({
+  filterSchema,
+  sortFields: SORT_FIELDS,
+  defaultOrder: DEFAULT_ORDER,
+  mode: 'paged',
+});
+
 export const Route = createFileRoute('/_app/users/$userId/assets')({
-  validateSearch: listSearchValidator(filterSchema, {
-    mode: 'paged',
-    sortFields: SORT_FIELDS,
-    defaultOrder: DEFAULT_ORDER,
-  }),
+  validateSearch: list.validateSearch,
   component: UserAssetsScreen,
 });
 
@@ -77,11 +81,7 @@ function UserAssetsScreen() {
       title: t('userAssets.title'),
       endpoint: `v1/user-assets/${encodeURIComponent(userId)}`,
       rowSchema: assetSchema,
-      filterSchema,
-      sortFields: SORT_FIELDS,
-      defaultOrder: DEFAULT_ORDER,
-      mode: 'paged',
-      urlState: true,
+      ...list,
       rowLabel: (asset) => asset.name,
       filters: [searchFilter(t), typeFilter(t)],
       columns: [

@@ -1,0 +1,162 @@
+/**
+ * The list machine and the address (spec §2, §4): what it writes after each change, whether
+ * the change adds a history entry, what it adopts from the address, and the preselect rule.
+ */
+import { describe, expect, it } from 'vitest';
+import { createActor, SimulatedClock } from 'xstate';
+import type { ListResponse } from '../api/lists';
+import {
+  listMachine,
+  selectAddress,
+  selectCanLoadMore,
+  selectFilter,
+  selectIsFilterActive,
+  selectPage,
+  type FetchPageInput,
+  type ListInput,
+} from './list.machine';
+import { deferredActor, liveCall, type Deferred } from './testing/deferred';
+
+/** Three pages of ten rows. */
+const answer = ({ query }: FetchPageInput): ListResponse => ({
+  data: Array.from({ length: 10 }, (_, i) => ({ id: `p${query.page}-${i}` })),
+  pagination: {
+    page: query.page,
+    limit: 10,
+    totalDocs: 30,
+    totalPages: 3,
+    hasNextPage: query.page < 3,
+  },
+});
+
+function start(input: Partial<ListInput> = {}) {
+  const fetches: Deferred<FetchPageInput, ListResponse>[] = [];
+  const clock = new SimulatedClock();
+  const actor = createActor(
+    listMachine.provide({ actors: { fetchPage: deferredActor(fetches) } }),
+    { input: { endpoint: 'v1/assets', ...input }, clock },
+  ).start();
+  /** Waits out the 250 ms debounce and answers the read it starts. */
+  const load = async () => {
+    clock.increment(250);
+    const call = liveCall(fetches);
+    await call.settle({ ok: answer(call.input) });
+    return call.input.query;
+  };
+  return { actor, clock, fetches, load, snapshot: () => actor.getSnapshot() };
+}
+
+describe('list machine — the address', () => {
+  it('starts from the validated search and writes the same search back (no new entry)', async () => {
+    const { load, snapshot } = start({
+      search: { filter: { type: ['top'] }, order: '-name', page: 2 },
+    });
+    expect(await load()).toMatchObject({
+      page: 2,
+      order: { name: 'desc' },
+      filter: { type: ['top'] },
+    });
+    expect(selectAddress(snapshot())).toEqual({
+      search: { filter: { type: ['top'] }, order: '-name', page: 2 },
+      replace: true,
+    });
+  });
+
+  it('keeps nothing in the address when the list was started without a search', () => {
+    const { snapshot } = start();
+    expect(selectAddress(snapshot())).toBeNull();
+  });
+
+  it('paging, sorting and choosing a filter each add a history entry', async () => {
+    const { actor, load, snapshot } = start({ search: { order: 'name', page: 1 } });
+    await load();
+    actor.send({ type: 'SET_PAGE', page: 2 });
+    expect(selectAddress(snapshot())).toEqual({
+      search: { order: 'name', page: 2 },
+      replace: false,
+    });
+    await load();
+    actor.send({ type: 'SORT', field: 'createdAt' });
+    expect(selectAddress(snapshot())).toEqual({
+      search: { order: '-createdAt', page: 1 },
+      replace: false,
+    });
+    actor.send({ type: 'SET_FILTER', field: 'type', value: ['hair'] });
+    expect(selectAddress(snapshot())?.replace).toBe(false);
+  });
+
+  it('typing in the search box replaces the entry instead of adding one per key', async () => {
+    const { actor, load, snapshot } = start({ search: { order: 'name', page: 1 } });
+    await load();
+    actor.send({ type: 'SET_FILTER', field: 'search', value: 'ja' });
+    actor.send({ type: 'SET_FILTER', field: 'search', value: 'jac' });
+    expect(selectAddress(snapshot())).toEqual({
+      search: { filter: { search: 'jac' }, order: 'name', page: 1 },
+      replace: true,
+    });
+  });
+
+  it('adopts an address it did not write (Back) and reads that page after 250 ms', async () => {
+    const { actor, load, fetches, clock, snapshot } = start({ search: { order: 'name', page: 1 } });
+    await load();
+    actor.send({ type: 'ADDRESS_CHANGED', search: { order: 'name', page: 3 } });
+    expect(selectPage(snapshot())).toBe(3);
+    clock.increment(249);
+    expect(fetches.filter((call) => !call.settled)).toHaveLength(0);
+    clock.increment(1);
+    expect(liveCall(fetches).input.query.page).toBe(3);
+  });
+
+  it('ignores the address it wrote itself: no second read', async () => {
+    const { actor, load, fetches, clock } = start({ search: { order: 'name', page: 1 } });
+    await load();
+    actor.send({ type: 'SET_PAGE', page: 2 });
+    await load();
+    actor.send({ type: 'ADDRESS_CHANGED', search: { page: 2, order: 'name' } });
+    clock.increment(250);
+    expect(fetches.filter((call) => !call.settled)).toHaveLength(0);
+  });
+});
+
+describe('list machine — preselect, active filters and loading more', () => {
+  const preselect = [
+    { field: 'gender', value: 'male', hiddenOnDesktop: false },
+    { field: 'locked', value: 'false', hiddenOnDesktop: true },
+  ];
+
+  it('an empty single-select with preselectValue is set to it; a hidden one only on mobile', () => {
+    const desktop = start({ preselect });
+    expect(selectFilter(desktop.snapshot())).toEqual({ gender: 'male' });
+    const mobile = start({ preselect, isMobile: true });
+    expect(selectFilter(mobile.snapshot())).toEqual({ gender: 'male', locked: 'false' });
+  });
+
+  it('clearing the filters sets the preselected value again; narrowing the window adds hidden ones', async () => {
+    const { actor, load, snapshot } = start({ preselect, search: { page: 1 } });
+    await load();
+    actor.send({ type: 'SET_FILTER', field: 'gender', value: 'female' });
+    actor.send({ type: 'CLEAR_FILTERS' });
+    expect(selectFilter(snapshot())).toEqual({ gender: 'male' });
+    actor.send({ type: 'VIEWPORT_CHANGED', isMobile: true });
+    expect(selectFilter(snapshot())).toEqual({ gender: 'male', locked: 'false' });
+    expect(selectAddress(snapshot())?.search.filter).toEqual({ gender: 'male', locked: 'false' });
+  });
+
+  it('filters count as active only when one holds a value', () => {
+    const { actor, snapshot } = start();
+    expect(selectIsFilterActive(snapshot())).toBe(false);
+    actor.send({ type: 'SET_FILTER', field: 'search', value: '' });
+    expect(selectIsFilterActive(snapshot())).toBe(false);
+    actor.send({ type: 'SET_FILTER', field: 'search', value: 'x' });
+    expect(selectIsFilterActive(snapshot())).toBe(true);
+  });
+
+  it('an infinite list can load more while the server has a next page, a paged one never', async () => {
+    const infinite = start({ mode: 'infinite' });
+    await infinite.load();
+    expect(selectCanLoadMore(infinite.snapshot())).toBe(true);
+    const paged = start();
+    await paged.load();
+    expect(selectCanLoadMore(paged.snapshot())).toBe(false);
+  });
+});
