@@ -65,7 +65,7 @@ export default tseslint.config(
   ),
   {
     // A machine's view binding: React, the machine and ui components, never routes.
-    files: ['src/machines/**/*.view.tsx'],
+    files: ['src/machines/**/*.view.{ts,tsx}', 'src/machines/**/*.view.test.tsx'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -81,6 +81,21 @@ export default tseslint.config(
     },
   },
   layer(
+    ['src/domain/**'],
+    [
+      '**/api/**',
+      '**/machines/**',
+      '**/routes/**',
+      '**/ui/**',
+      'react',
+      'ky',
+      'zod',
+      'zod/*',
+      '**/server/**',
+    ],
+    'src/domain holds pure types and constants every layer may import: it imports nothing.',
+  ),
+  layer(
     ['src/ui/**'],
     ['**/machines/**', '**/routes/**', 'ky', '**/server/**'],
     'ui gets values and callbacks as props: it imports no machines, routes or ky.',
@@ -89,6 +104,6 @@ export default tseslint.config(
   layer(
     ['server/**'],
     ['**/src/machines/**', '**/src/routes/**', '**/src/ui/**', 'react'],
-    'server/ shares only src/api/schemas.ts and src/files with the client.',
+    'server/ shares only src/api/schemas.ts, src/domain and src/files with the client.',
   ),
 );

@@ -21,8 +21,8 @@ export type {
   AvatarViewerOptions,
   SpawnAnimationOptions,
   SpawnEffectOptions,
-  ViewerState,
 } from './ui/canvas/avatar-view';
+export type { ViewerState } from './domain/viewer';
 export { isValidModelSource, INVALID_MODEL_WARNING } from './ui/canvas/model-source';
 export { ENVIRONMENT_PRESETS } from './ui/canvas/environments';
 export { AO_MODES, QUALITIES } from './ui/canvas/quality';

@@ -8,7 +8,7 @@ import type { SearchParamsOption } from 'ky';
 import { z } from 'zod/mini';
 import { tagService } from './errors';
 import { apiList, apiRequest, httpClient } from './http';
-import type { ListQuery } from './list-query';
+import type { ListQuery } from '../domain/list-query';
 import { encodeListQuery, invalidateLists } from './lists';
 import { queryClient } from './query';
 import {

@@ -7,7 +7,7 @@ import type { z } from 'zod/mini';
 import { apiBase, type ApiScope, type Page } from './assets';
 import { tagService } from './errors';
 import { apiList, apiRequest } from './http';
-import type { ListQuery } from './list-query';
+import type { ListQuery } from '../domain/list-query';
 import { encodeListQuery, invalidateList } from './lists';
 import { queryClient } from './query';
 import {

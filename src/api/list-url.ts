@@ -13,7 +13,7 @@ import {
   sortOf,
   type ListFilter,
   type ListOrder,
-} from './list-query';
+} from '../domain/list-query';
 
 /** The list state the address carries. */
 export interface ListUrlState {

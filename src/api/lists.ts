@@ -6,7 +6,7 @@
 import { z } from 'zod/mini';
 import { tagService } from './errors';
 import { apiList, apiRequest } from './http';
-import { cleanFilter, encodeOrder, type ListQuery, type ListRow } from './list-query';
+import { cleanFilter, encodeOrder, type ListQuery, type ListRow } from '../domain/list-query';
 import { CACHE_GC_MS, queryClient } from './query';
 import { listResponseSchema, type Pagination } from './schemas';
 

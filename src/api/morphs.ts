@@ -6,7 +6,7 @@
 import { apiBase, type ApiScope, type Page } from './assets';
 import { tagService } from './errors';
 import { apiList, apiRequest } from './http';
-import type { ListQuery } from './list-query';
+import type { ListQuery } from '../domain/list-query';
 import { encodeListQuery } from './lists';
 import {
   listResponseSchema,

@@ -4,6 +4,7 @@
  * tree-shake, so the sign-in page ships a few KB of validation instead of all of zod.
  */
 import { z } from 'zod/mini';
+import { ASSET_TYPES, GENDERS, type Gender } from '../domain/assets';
 
 /** Roles known to the platform; see README "Roles and permissions". */
 export const roleSchema = z.enum(['admin', 'developer', 'user', 'anonymous']);
@@ -151,8 +152,8 @@ export const positionBodySchema = z.object({
   filter: z.optional(z.record(z.string(), z.unknown())),
 });
 
-export const genderSchema = z.enum(['male', 'female', 'unisex']);
-export type Gender = z.infer<typeof genderSchema>;
+export const genderSchema = z.enum(GENDERS);
+export type { Gender };
 
 export const tagSchema = z.object({ id: z.string(), name: z.string() });
 export type Tag = z.infer<typeof tagSchema>;
@@ -160,19 +161,6 @@ export type Tag = z.infer<typeof tagSchema>;
 export const applicationSchema = z.object({ id: z.string(), name: z.string() });
 export type Application = z.infer<typeof applicationSchema>;
 
-/** The asset types the platform knows. */
-export const ASSET_TYPES = [
-  'beard',
-  'body',
-  'bottom',
-  'facewear',
-  'footwear',
-  'glasses',
-  'hair',
-  'headwear',
-  'outfit',
-  'top',
-] as const;
 export const assetTypeSchema = z.enum(ASSET_TYPES);
 
 export const assetSchema = z.object({

@@ -3,7 +3,7 @@ import { z } from 'zod/mini';
 import type { Page } from './assets';
 import { tagService } from './errors';
 import { apiList, apiRequest } from './http';
-import type { ListQuery } from './list-query';
+import type { ListQuery } from '../domain/list-query';
 import { encodeListQuery, invalidateLists } from './lists';
 import { queryClient } from './query';
 import {

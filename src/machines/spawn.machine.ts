@@ -1,7 +1,8 @@
 import { assign, emit, setup, type SnapshotFrom } from 'xstate';
+import { FADE_OUT_S, type SpawnPartPhase, type ViewerState } from '../domain/viewer';
 
-/** Spec §9: each spawn effect or animation fades out over 0.5 s at its end. */
-export const FADE_OUT_MS = 500;
+/** The fade-out as the machine's delay. */
+export const FADE_OUT_MS = FADE_OUT_S * 1000;
 
 export type SpawnEvent =
   /** A new model source: start over. */
@@ -106,12 +107,6 @@ export const spawnMachine = setup({
 });
 
 type SpawnSnapshot = SnapshotFrom<typeof spawnMachine>;
-
-/** What a view shows for one part of the spawn: playing, fading out, or gone. */
-export type SpawnPartPhase = 'playing' | 'fading' | 'done';
-
-/** The coarse state the viewer exposes as `data-state`. */
-export type ViewerState = 'loading' | 'spawning' | 'spawned' | 'error';
 
 export const selectViewerState = (snapshot: SpawnSnapshot): ViewerState =>
   (['spawning', 'spawned', 'error'] as const).find((s) => snapshot.matches(s)) ?? 'loading';

@@ -8,7 +8,7 @@ import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
-import type { RouterContext } from './-components/router-context';
+import type { RouterContext } from '../machines/session.view';
 
 /** The state machine inspector panel: development builds only (src/inspect-panel.tsx). */
 const DevInspector = import.meta.env.DEV ? lazy(() => import('../inspect-panel')) : null;

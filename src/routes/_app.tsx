@@ -20,7 +20,7 @@ import { queryClient } from '../api/query';
 import { loadBackOfficeTexts } from '../i18n';
 import { AppShell } from '../ui/dom/app-shell';
 import { ActionButton } from '../ui/dom/action-button';
-import { useSessionActor } from './-components/use-session';
+import { useSessionActor } from '../machines/session.view';
 
 export const Route = createFileRoute('/_app')({
   beforeLoad: ({ context, location }) => {

@@ -6,9 +6,9 @@ import { queryClient } from '../api/query';
 import { passwordByCode, resetPassword } from '../api/users';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
-import { emailForm, lenient, optionalEmail, resetForm } from './-components/auth-schemas';
-import { authFields } from './-components/auth-fields';
-import { useSessionForm } from './-components/use-session-form';
+import { emailForm, lenient, optionalEmail, resetForm } from './-account/schemas';
+import { authFields } from './-account/fields';
+import { useSessionForm } from '../machines/session.view';
 
 export const Route = createFileRoute('/forgot-password')({
   validateSearch: z.object({

@@ -9,9 +9,9 @@ import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
-import { codeForm, emailForm, optionalEmail } from './-components/auth-schemas';
-import { authFields } from './-components/auth-fields';
-import { useSessionForm } from './-components/use-session-form';
+import { codeForm, emailForm, optionalEmail } from './-account/schemas';
+import { authFields } from './-account/fields';
+import { useSessionForm } from '../machines/session.view';
 
 export const Route = createFileRoute('/passwordless')({
   validateSearch: z.object({ email: optionalEmail }),

@@ -5,10 +5,10 @@ import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
-import { lenient, optionalEmail, safeRedirect, signinForm } from './-components/auth-schemas';
+import { lenient, optionalEmail, safeRedirect, signinForm } from './-account/schemas';
 import { describeError } from '../api/error-info';
-import { authFields } from './-components/auth-fields';
-import { useSessionForm } from './-components/use-session-form';
+import { authFields } from './-account/fields';
+import { useSessionForm } from '../machines/session.view';
 
 const searchSchema = z.object({
   reason: lenient(z.enum(['login_required'])),

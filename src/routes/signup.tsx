@@ -4,9 +4,9 @@ import { useEffect, useState } from 'react';
 import { selectLastVerificationId } from '../machines/app-session';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
-import { signupForm } from './-components/auth-schemas';
-import { authFields } from './-components/auth-fields';
-import { useSessionForm } from './-components/use-session-form';
+import { signupForm } from './-account/schemas';
+import { authFields } from './-account/fields';
+import { useSessionForm } from '../machines/session.view';
 
 export const Route = createFileRoute('/signup')({
   component: SignUp,

@@ -11,9 +11,9 @@ import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
-import { codeForm, lenient, optionalEmail } from './-components/auth-schemas';
-import { authFields } from './-components/auth-fields';
-import { useSessionActor } from './-components/use-session';
+import { codeForm, lenient, optionalEmail } from './-account/schemas';
+import { authFields } from './-account/fields';
+import { useSessionActor } from '../machines/session.view';
 
 export const Route = createFileRoute('/verify-email')({
   validateSearch: z.object({

@@ -4,10 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
 import { applicationAssetSchema, type ApplicationAsset } from '../../api/schemas';
-import { ASSET_TYPES, searchFilter, typeFilter } from '../-components/asset-options';
-import { assetNameCell, badgeCell } from '../-components/cells';
+import { searchFilter, typeFilter } from '../../ui/dom/list/asset-filters';
+import { ASSET_TYPES } from '../../domain/assets';
+import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
-import { moveActions } from '../-components/move-actions';
+import { moveActions } from '../../ui/dom/list/move-actions';
 
 const SORT_FIELDS = ['position', 'name', 'createdAt'] as const;
 const DEFAULT_ORDER = { position: 'asc' } as const;

@@ -6,8 +6,8 @@ import { exportApplicationAssets } from '../../api/assets';
 import { defineList } from '../../api/list-url';
 import { applicationRowSchema, type ApplicationRow } from '../../api/schemas';
 import { downloadBlob } from '../../ui/dom/download';
-import { dateCell } from '../-components/cells';
-import { searchFilter } from '../-components/asset-options';
+import { dateCell } from '../../ui/dom/list/cells';
+import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 
 const SORT_FIELDS = ['name', 'createdAt'] as const;

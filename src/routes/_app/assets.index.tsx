@@ -5,16 +5,11 @@ import { z } from 'zod/mini';
 import { assetDeleted, changeAsset, deleteAsset, lockAsset, unlockAsset } from '../../api/assets';
 import { defineList } from '../../api/list-url';
 import { assetSchema, type Asset } from '../../api/schemas';
-import {
-  ASSET_TYPES,
-  GENDERS,
-  genderFilter,
-  searchFilter,
-  typeFilter,
-} from '../-components/asset-options';
-import { assetNameCell, badgeCell, dateCell } from '../-components/cells';
+import { genderFilter, searchFilter, typeFilter } from '../../ui/dom/list/asset-filters';
+import { ASSET_TYPES, GENDERS } from '../../domain/assets';
+import { assetNameCell, badgeCell, dateCell } from '../../ui/dom/list/cells';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
-import { moveActions } from '../-components/move-actions';
+import { moveActions } from '../../ui/dom/list/move-actions';
 
 const SORT_FIELDS = ['name', 'type', 'gender', 'position', 'createdAt', 'updatedAt'] as const;
 const DEFAULT_ORDER = { position: 'asc' } as const;

@@ -6,7 +6,7 @@ import { assetQuery } from '../../api/assets';
 import { queryClient } from '../../api/query';
 import { Alert } from '../../ui/dom/alert';
 import '../../ui/dom/asset-editor.css';
-import { AssetForm } from '../-components/asset-form';
+import { AssetForm } from './-asset/asset-form';
 import { describeError } from '../../api/error-info';
 
 const searchSchema = z.object({ templateId: z.optional(z.string().check(z.minLength(1))) });

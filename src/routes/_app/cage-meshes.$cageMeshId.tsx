@@ -7,7 +7,7 @@ import { queryClient } from '../../api/query';
 import { ActionButton } from '../../ui/dom/action-button';
 import { Alert } from '../../ui/dom/alert';
 import '../../ui/dom/asset-editor.css';
-import { CageMeshForm } from '../-components/cage-mesh-form';
+import { CageMeshForm } from './-cage-mesh/cage-mesh-form';
 
 export const Route = createFileRoute('/_app/cage-meshes/$cageMeshId')({
   loader: ({ params }) => queryClient.ensureQueryData(cageMeshQuery(params.cageMeshId)),

@@ -4,8 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
 import { cageMeshSchema, type CageMesh } from '../../api/schemas';
-import { GENDERS, genderFilter, searchFilter } from '../-components/asset-options';
-import { dateCell } from '../-components/cells';
+import { genderFilter, searchFilter } from '../../ui/dom/list/asset-filters';
+import { GENDERS } from '../../domain/assets';
+import { dateCell } from '../../ui/dom/list/cells';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 
 const SORT_FIELDS = ['name', 'createdAt', 'updatedAt'] as const;

@@ -1,7 +1,7 @@
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import '../../ui/dom/asset-editor.css';
-import { CageMeshForm } from '../-components/cage-mesh-form';
+import { CageMeshForm } from './-cage-mesh/cage-mesh-form';
 
 export const Route = createFileRoute('/_app/cage-meshes/new')({
   component: NewCageMesh,

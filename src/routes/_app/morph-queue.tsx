@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
 import { morphQueueEntrySchema, morphStatusSchema, type MorphQueueEntry } from '../../api/schemas';
-import { badgeCell, dateCell } from '../-components/cells';
-import { searchFilter } from '../-components/asset-options';
+import { badgeCell, dateCell } from '../../ui/dom/list/cells';
+import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 
 const SORT_FIELDS = ['createdAt', 'updatedAt', 'status'] as const;

@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
 import { morphedAssetSchema, type MorphedAsset } from '../../api/schemas';
-import { dateCell } from '../-components/cells';
-import { searchFilter } from '../-components/asset-options';
+import { dateCell } from '../../ui/dom/list/cells';
+import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 
 const SORT_FIELDS = ['name', 'createdAt'] as const;

@@ -6,8 +6,8 @@ import { defineList } from '../../api/list-url';
 import { tagRowSchema, type TagRow } from '../../api/schemas';
 import { createTag, deleteTag, renameTag, tagsChanged } from '../../api/tags';
 import { SchemaForm } from '../../ui/dom/schema-form';
-import { dateCell } from '../-components/cells';
-import { searchFilter } from '../-components/asset-options';
+import { dateCell } from '../../ui/dom/list/cells';
+import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 
 const SORT_FIELDS = ['name', 'createdAt', 'assetCount'] as const;

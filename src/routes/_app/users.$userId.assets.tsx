@@ -8,11 +8,12 @@ import { assetSchema, type Asset } from '../../api/schemas';
 import { addUserAssets, assetsAssigned, removeUserAssets } from '../../api/user-assets';
 import { selectRole } from '../../machines/app-session';
 import { ActionButton } from '../../ui/dom/action-button';
-import { ASSET_TYPES, searchFilter, typeFilter } from '../-components/asset-options';
+import { searchFilter, typeFilter } from '../../ui/dom/list/asset-filters';
+import { ASSET_TYPES } from '../../domain/assets';
 import { EntityPicker } from '../../machines/autocomplete.view';
-import { assetNameCell, badgeCell } from '../-components/cells';
+import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
-import { useSessionActor } from '../-components/use-session';
+import { useSessionActor } from '../../machines/session.view';
 
 const SORT_FIELDS = ['name', 'createdAt'] as const;
 const DEFAULT_ORDER = { name: 'asc' } as const;

@@ -19,22 +19,19 @@ import {
 import { clone as cloneSkinned } from 'three/examples/jsm/utils/SkeletonUtils.js';
 import { disposeClone, type ModelAsset } from './model-cache';
 import type { Pose } from './pose';
+import { FADE_OUT_S, type SpawnPartPhase } from '../../domain/viewer';
 
 /** Spec §9: default emissive intensity of the avatar's glowing materials. */
 export const EMISSIVE_INTENSITY = 3.3;
-/** Spec §9: the effect / animation fade-out, in seconds. */
-export const FADE_OUT_S = 0.5;
 /** Longest step the animations take per frame: after an idle pause, no jump to the end. */
 const MAX_STEP_S = 0.1;
-
-export type PartPhase = 'playing' | 'fading' | 'done';
 
 export interface AvatarModelProps {
   models: ModelAsset[];
   idle?: AnimationClip;
   spawnClip?: AnimationClip;
   spawnLoop: number;
-  animationPhase: PartPhase;
+  animationPhase: SpawnPartPhase;
   onAnimationEnded: () => void;
   emotion?: Record<string, number>;
   pose: Pose;

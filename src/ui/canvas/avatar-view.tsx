@@ -12,7 +12,8 @@ import {
   type PointerEvent,
   type Ref,
 } from 'react';
-import { AvatarModel, type PartPhase } from './avatar-model';
+import type { SpawnPartPhase, ViewerState } from '../../domain/viewer';
+import { AvatarModel } from './avatar-model';
 import { Pose } from './pose';
 import { DEFAULT_DRACO_DECODER_PATH } from './decoders';
 import { DotLoader } from './dot-loader';
@@ -40,8 +41,6 @@ export const CAPTURE_DEFAULTS = { type: 'image/png', quality: 0.1 } as const;
 const LOSSY = new Set(['image/jpeg', 'image/webp']);
 /** Without a restored WebGL context after this long, the viewer shows its error state. */
 const CONTEXT_RESTORE_TIMEOUT_MS = 5000;
-
-export type ViewerState = 'loading' | 'spawning' | 'spawned' | 'error';
 
 /** Spec §3: the spawn effect (its own clip, or one from animationSrc) played `loop` times. */
 export interface SpawnEffectOptions {
@@ -98,8 +97,8 @@ export interface AvatarViewerOptions {
 /** What the spawn sequencer (src/machines/spawn.machine.ts) tells the view and hears back. */
 export interface SpawnBinding {
   state: ViewerState;
-  effectPhase: PartPhase;
-  animationPhase: PartPhase;
+  effectPhase: SpawnPartPhase;
+  animationPhase: SpawnPartPhase;
   onLoadStart: () => void;
   onModelLoaded: (parts: { effect: boolean; animation: boolean }) => void;
   onModelFailed: (error: unknown) => void;

@@ -9,7 +9,7 @@ import {
   type Material,
 } from 'three';
 import { clone as cloneSkinned } from 'three/examples/jsm/utils/SkeletonUtils.js';
-import { FADE_OUT_S, type PartPhase } from './avatar-model';
+import { FADE_OUT_S, type SpawnPartPhase } from '../../domain/viewer';
 import { disposeClone, type ModelAsset } from './model-cache';
 
 const MAX_STEP_S = 0.1;
@@ -18,7 +18,7 @@ export interface SpawnEffectProps {
   effect: ModelAsset;
   clip?: AnimationClip;
   loop: number;
-  phase: PartPhase;
+  phase: SpawnPartPhase;
   onEnded: () => void;
 }
 

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { assetChangelogQuery } from '../../../api/assets';
 import type { Asset, AssetEvent } from '../../../api/schemas';
 import { ActionButton } from '../../../ui/dom/action-button';
-import { dateCell } from '../../-components/cells';
+import { dateCell } from '../../../ui/dom/list/cells';
 import { Failure, Panel } from './panel';
 
 /** The translated name of a routing key (`asset.created.v1` -> "Created"), or the key itself. */

@@ -10,9 +10,9 @@ import type { TFunction } from 'i18next';
 import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
-import type { UploadKind } from '../../api/schemas';
-import type { FileError } from '../../files/validate';
-import { inspect } from '../../inspect';
+import type { UploadKind } from '../api/schemas';
+import type { FileError } from '../files/validate';
+import { inspect } from '../inspect';
 import {
   assetEditorMachine,
   selectError,
@@ -23,12 +23,12 @@ import {
   type PendingFile,
   type SavedEntity,
   type SaveRequest,
-} from '../../machines/asset-editor.machine';
-import { ActionButton } from '../../ui/dom/action-button';
-import { Alert } from '../../ui/dom/alert';
-import { FormDialog } from '../../ui/dom/list/row-menu';
-import { describeError } from '../../api/error-info';
-import { FileField } from './file-field';
+} from './asset-editor.machine';
+import { ActionButton } from '../ui/dom/action-button';
+import { Alert } from '../ui/dom/alert';
+import { FormDialog } from '../ui/dom/list/row-menu';
+import { describeError } from '../api/error-info';
+import { FileField } from './file-field.view';
 
 /** One upload field of a form: X with its kind, label and rule text. */
 export interface FileFieldDef {

@@ -13,18 +13,19 @@ import {
   type Asset,
   type AssetCreateBody,
   type Gender,
-} from '../../api/schemas';
-import type { FileError } from '../../files/validate';
-import type { SavedEntity } from '../../machines/asset-editor.machine';
+} from '../../../api/schemas';
+import type { FileError } from '../../../files/validate';
+import type { SavedEntity } from '../../../machines/asset-editor.machine';
 import {
   CheckboxField,
   focusFirstInvalid,
   SelectField,
   TextAreaField,
-} from '../../ui/dom/form-controls';
-import { TextField } from '../../ui/dom/text-field';
-import { ASSET_TYPES, GENDERS, toOptions } from './asset-options';
-import { EntityPicker } from '../../machines/autocomplete.view';
+} from '../../../ui/dom/form-controls';
+import { TextField } from '../../../ui/dom/text-field';
+import { toOptions } from '../../../ui/dom/list/asset-filters';
+import { ASSET_TYPES, GENDERS } from '../../../domain/assets';
+import { EntityPicker } from '../../../machines/autocomplete.view';
 import {
   fileErrorText,
   SaveBar,
@@ -37,7 +38,7 @@ import {
   type FileFieldDef,
   fieldBinding,
   type BoundField,
-} from './entity-form';
+} from '../../../machines/entity-editor.view';
 
 const FILE_FIELDS = ['model', 'icon', 'texture', 'normalMap', 'source'] as const;
 type FileFieldName = (typeof FILE_FIELDS)[number];

@@ -1,4 +1,4 @@
-import { useNavigate } from '@tanstack/react-router';
+import { useNavigate, useRouter } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,9 +7,19 @@ import {
   selectIsBusy,
   selectIsLoggedIn,
   selectIsAnonymous,
-} from '../../machines/app-session';
-import { describeError } from '../../api/error-info';
-import { useSessionActor } from './use-session';
+  type SessionActor,
+} from './app-session';
+import { describeError } from '../api/error-info';
+
+/** What every route can reach through the router context. */
+export interface RouterContext {
+  session: SessionActor;
+}
+
+/** The app's session actor, from the router context. */
+export function useSessionActor(): SessionActor {
+  return useRouter().options.context.session;
+}
 
 /**
  * Binds an account form to the session actor: clears stale errors on mount, exposes

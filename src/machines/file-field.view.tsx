@@ -1,9 +1,9 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, type JSX } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { UploadKind } from '../../api/schemas';
-import { UPLOAD_RULES } from '../../files/rules';
-import type { FileError } from '../../files/validate';
+import type { UploadKind } from '../api/schemas';
+import { UPLOAD_RULES } from '../files/rules';
+import type { FileError } from '../files/validate';
 import {
   selectFileName,
   selectIsDragging,
@@ -11,9 +11,9 @@ import {
   selectVisibleError,
   uploadMachine,
   type UploadSnapshot,
-} from '../../machines/upload.machine';
-import { inspect } from '../../inspect';
-import { FileDrop } from '../../ui/dom/file-drop';
+} from './upload.machine';
+import { inspect } from '../inspect';
+import { FileDrop } from '../ui/dom/file-drop';
 
 export interface FileFieldChange {
   file: File | null;

@@ -1,12 +1,8 @@
 import type { TFunction } from 'i18next';
-import { ASSET_TYPES } from '../../api/schemas';
-import type { FilterDef } from '../../ui/dom/list/filter-bar';
+import { ASSET_TYPES, GENDERS } from '../../../domain/assets';
+import type { FilterDef } from './filter-bar';
 
-export { ASSET_TYPES };
-
-/** The genders the platform knows, as filter options. */
-export const GENDERS = ['male', 'female', 'unisex'] as const;
-
+/** Options labelled by their capitalised value. */
 const label = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
 export const toOptions = (values: readonly string[]) =>
   values.map((value) => ({ value, label: label(value) }));

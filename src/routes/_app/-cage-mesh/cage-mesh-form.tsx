@@ -5,12 +5,13 @@
 import { useForm, useStore } from '@tanstack/react-form';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { cageMeshCreateBodySchema, type CageMesh } from '../../api/schemas';
-import type { FileError } from '../../files/validate';
-import type { SavedEntity } from '../../machines/asset-editor.machine';
-import { focusFirstInvalid, SelectField } from '../../ui/dom/form-controls';
-import { TextField } from '../../ui/dom/text-field';
-import { GENDERS, toOptions } from './asset-options';
+import { cageMeshCreateBodySchema, type CageMesh } from '../../../api/schemas';
+import type { FileError } from '../../../files/validate';
+import type { SavedEntity } from '../../../machines/asset-editor.machine';
+import { focusFirstInvalid, SelectField } from '../../../ui/dom/form-controls';
+import { TextField } from '../../../ui/dom/text-field';
+import { toOptions } from '../../../ui/dom/list/asset-filters';
+import { GENDERS } from '../../../domain/assets';
 import {
   fileErrorText,
   SaveBar,
@@ -23,7 +24,7 @@ import {
   type FileFieldDef,
   fieldBinding,
   type BoundField,
-} from './entity-form';
+} from '../../../machines/entity-editor.view';
 
 export interface CageMeshFormValues {
   name: string;

@@ -2,11 +2,11 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setAnalyticsSink } from '../../api/analytics';
-import { MB } from '../../files/rules';
-import { fixtureBytes, NodeBlob, PNG_SUITE } from '../../files/test-fixtures';
-import { initI18n, loadBackOfficeTexts } from '../../i18n';
-import { FileField, type FileFieldChange, type FileFieldProps } from './file-field';
+import { setAnalyticsSink } from '../api/analytics';
+import { MB } from '../files/rules';
+import { fixtureBytes, NodeBlob, PNG_SUITE } from '../files/test-fixtures';
+import { initI18n, loadBackOfficeTexts } from '../i18n';
+import { FileField, type FileFieldChange, type FileFieldProps } from './file-field.view';
 
 /**
  * A PngSuite image as a browser File. jsdom's Blob cannot be read (it has no arrayBuffer()), so

@@ -1,0 +1,18 @@
+/** The asset types the platform knows. */
+export const ASSET_TYPES = [
+  'beard',
+  'body',
+  'bottom',
+  'facewear',
+  'footwear',
+  'glasses',
+  'hair',
+  'headwear',
+  'outfit',
+  'top',
+] as const;
+export type AssetType = (typeof ASSET_TYPES)[number];
+
+/** The genders an asset is made for. */
+export const GENDERS = ['male', 'female', 'unisex'] as const;
+export type Gender = (typeof GENDERS)[number];
