@@ -6,7 +6,7 @@
  */
 import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { errorInfo, type ApiErrorInfo } from '../api/error-info';
-import type { ListFilter, ListQuery, ListRow } from '../api/list-query';
+import type { ListFilter, ListQuery, ListRow } from '../domain/list-query';
 import { anyRowSchema, fetchList, findById } from '../api/lists';
 
 /** Spec §9. */

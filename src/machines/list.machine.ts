@@ -19,7 +19,7 @@ import {
   type ListFilter,
   type ListOrder,
   type ListRow,
-} from '../api/list-query';
+} from '../domain/list-query';
 import {
   anyRowSchema,
   invalidateList,
@@ -37,7 +37,7 @@ export {
   moveRow,
   targetPosition,
   toggleSort,
-} from '../api/list-query';
+} from '../domain/list-query';
 
 /** Spec §9: list requests wait this long for the input to settle. */
 export const LIST_DEBOUNCE_MS = 250;
