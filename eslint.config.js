@@ -100,7 +100,11 @@ export default tseslint.config(
     ['**/machines/**', '**/routes/**', 'ky', '**/server/**'],
     'ui gets values and callbacks as props: it imports no machines, routes or ky.',
   ),
-  layer(['src/routes/**', 'src/*.{ts,tsx}'], ['ky', '**/server/**'], 'ky stays inside src/api.'),
+  layer(
+    ['src/routes/**', 'src/devtools/**', 'src/*.{ts,tsx}'],
+    ['ky', '**/server/**'],
+    'ky stays inside src/api.',
+  ),
   layer(
     ['server/**'],
     ['**/src/machines/**', '**/src/routes/**', '**/src/ui/**', 'react'],

@@ -12,7 +12,7 @@ import {
   findStalePages,
   generateMachineDocs,
   machinesOfModules,
-} from '../src/machines/machine-docs';
+} from '../src/devtools/machine-docs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const machinesDir = join(root, 'src/machines');

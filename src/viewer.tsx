@@ -3,7 +3,7 @@
 // always loaded lazily: nothing on the app's start-up path imports it.
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef } from 'react';
-import { inspect } from './inspect';
+import { inspect } from './devtools/inspect';
 import {
   selectAnimationPhase,
   selectEffectPhase,

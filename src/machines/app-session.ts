@@ -6,7 +6,7 @@ import { jwtDecode } from 'jwt-decode';
 import { createActor, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { z } from 'zod/mini';
 import { configureSession } from '../api/session-bridge';
-import { inspect } from '../inspect';
+import { inspect } from '../devtools/inspect';
 import {
   parseRecord,
   persist,

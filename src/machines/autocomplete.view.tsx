@@ -1,7 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { inspect } from '../inspect';
+import { inspect } from '../devtools/inspect';
 import {
   autocompleteMachine,
   selectNoResults,

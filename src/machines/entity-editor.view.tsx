@@ -12,7 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import type { UploadKind } from '../api/schemas';
 import type { FileError } from '../files/validate';
-import { inspect } from '../inspect';
+import { inspect } from '../devtools/inspect';
 import {
   assetEditorMachine,
   selectError,

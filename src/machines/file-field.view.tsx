@@ -12,7 +12,7 @@ import {
   uploadMachine,
   type UploadSnapshot,
 } from './upload.machine';
-import { inspect } from '../inspect';
+import { inspect } from '../devtools/inspect';
 import { FileDrop } from '../ui/dom/file-drop';
 
 export interface FileFieldChange {

@@ -4,7 +4,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useEffectEvent, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { sameSearch, type ListDefinition, type ListSearch } from '../api/list-url';
-import { inspect } from '../inspect';
+import { inspect } from '../devtools/inspect';
 import type { RowSchema } from '../api/lists';
 import {
   listMachine,

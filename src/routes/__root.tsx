@@ -11,7 +11,7 @@ import { AuthCard } from '../ui/dom/auth-card';
 import type { RouterContext } from '../machines/session.view';
 
 /** The state machine inspector panel: development builds only (src/inspect-panel.tsx). */
-const DevInspector = import.meta.env.DEV ? lazy(() => import('../inspect-panel')) : null;
+const DevInspector = import.meta.env.DEV ? lazy(() => import('../devtools/inspect-panel')) : null;
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   component: Root,

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../../api/error-info';
 import type { Asset } from '../../../api/schemas';
-import { inspect } from '../../../inspect';
+import { inspect } from '../../../devtools/inspect';
 import { EntityPicker } from '../../../machines/autocomplete.view';
 import {
   morphJobMachine,

@@ -7,7 +7,7 @@
  * code (nor the inspector library) is bundled.
  */
 import type { AnyEventObject, InspectionEvent, MachineContext, Observer } from 'xstate';
-import { createInspectionStore, sanitize, type InspectionStore } from './machines/inspection';
+import { createInspectionStore, sanitize, type InspectionStore } from './inspection';
 
 interface DevInspection {
   observer: Observer<InspectionEvent>;

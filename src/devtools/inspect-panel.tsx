@@ -5,8 +5,8 @@
  */
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { inspection } from './inspect';
-import { InspectorPanel } from './ui/dom/inspector-panel';
-import type { InspectionStore } from './machines/inspection';
+import { InspectorPanel } from '../ui/dom/inspector-panel';
+import type { InspectionStore } from './inspection';
 
 export const INSPECTOR_SHORTCUT = 'Ctrl+Alt+I';
 

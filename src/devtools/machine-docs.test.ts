@@ -8,7 +8,7 @@ import {
 } from './machine-docs';
 
 // The same discovery as `npm run machines`: every machine exported by a *.machine.ts module.
-const entries = machinesOfModules(import.meta.glob('./*.machine.ts', { eager: true }));
+const entries = machinesOfModules(import.meta.glob('../machines/*.machine.ts', { eager: true }));
 const generated = generateMachineDocs(entries);
 // The committed pages, read through Vite as text.
 const committed = new Map(
@@ -56,7 +56,9 @@ describe('machine docs', () => {
 
   it('is deterministic', () => {
     expect(
-      generateMachineDocs(machinesOfModules(import.meta.glob('./*.machine.ts', { eager: true }))),
+      generateMachineDocs(
+        machinesOfModules(import.meta.glob('../machines/*.machine.ts', { eager: true })),
+      ),
     ).toEqual(generated);
   });
 
