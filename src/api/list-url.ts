@@ -109,6 +109,9 @@ export function toListSearch(
 /** Whether two list searches say the same (key order aside). */
 export const sameSearch = (a: ListSearch, b: ListSearch) => canonical(a) === canonical(b);
 
+/** The filter schema of lists that only search. */
+export const searchOnly = z.strictObject({ search: z.optional(z.string()) });
+
 /** The list state of a search the route has already validated (see `defineList`). */
 export function fromListSearch(search: ListSearch): ListUrlState {
   return {

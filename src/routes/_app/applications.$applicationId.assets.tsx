@@ -10,18 +10,13 @@ import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 import { moveActions } from '../../ui/dom/list/move-actions';
 
-const SORT_FIELDS = ['position', 'name', 'createdAt'] as const;
-const DEFAULT_ORDER = { position: 'asc' } as const;
-const filterSchema = z.strictObject({
-  search: z.optional(z.string()),
-  type: z.optional(z.array(z.enum(ASSET_TYPES))),
-});
-
-/** The list this screen shows: its filters, sorting and paging, in the address too. */
 const list = defineList({
-  filterSchema,
-  sortFields: SORT_FIELDS,
-  defaultOrder: DEFAULT_ORDER,
+  filterSchema: z.strictObject({
+    search: z.optional(z.string()),
+    type: z.optional(z.array(z.enum(ASSET_TYPES))),
+  }),
+  sortFields: ['position', 'name', 'createdAt'],
+  defaultOrder: { position: 'asc' },
   mode: 'paged',
 });
 

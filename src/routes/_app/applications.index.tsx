@@ -1,24 +1,18 @@
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod/mini';
 import { exportApplicationAssets } from '../../api/assets';
-import { defineList } from '../../api/list-url';
+import { defineList, searchOnly } from '../../api/list-url';
 import { applicationRowSchema, type ApplicationRow } from '../../api/schemas';
 import { downloadBlob } from '../../ui/dom/download';
 import { dateCell } from '../../ui/dom/list/cells';
 import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 
-const SORT_FIELDS = ['name', 'createdAt'] as const;
-const DEFAULT_ORDER = { name: 'asc' } as const;
-const filterSchema = z.strictObject({ search: z.optional(z.string()) });
-
-/** The list this screen shows: its filters, sorting and paging, in the address too. */
 const list = defineList({
-  filterSchema,
-  sortFields: SORT_FIELDS,
-  defaultOrder: DEFAULT_ORDER,
+  filterSchema: searchOnly,
+  sortFields: ['name', 'createdAt'],
+  defaultOrder: { name: 'asc' },
   mode: 'paged',
 });
 

@@ -5,8 +5,8 @@ import { assetApplicationsQuery, assetChangelogQuery, assetQuery } from '../../a
 import { describeError } from '../../api/error-info';
 import { queryClient } from '../../api/query';
 import { Alert } from '../../ui/dom/alert';
-import { ActionButton } from '../../ui/dom/action-button';
 import '../../ui/dom/asset-editor.css';
+import { LoadFailed } from '../../ui/dom/load-failed';
 import { AssetForm } from './-asset/asset-form';
 import { badgeCell } from '../../ui/dom/list/cells';
 import { AssetActions } from './-asset/asset-actions';
@@ -63,12 +63,11 @@ function AssetPage() {
 function AssetLoadFailed({ error, reset }: ErrorComponentProps) {
   const { t } = useTranslation();
   return (
-    <section className="asset-page">
-      <Link to="/assets">{t('assetEditor.back')}</Link>
-      <Alert tone="error">
-        {t('assetEditor.notFound', { message: describeError(error, t) })}
-        <ActionButton onPress={reset}>{t('app.retry')}</ActionButton>
-      </Alert>
-    </section>
+    <LoadFailed
+      back={<Link to="/assets">{t('assetEditor.back')}</Link>}
+      message={t('assetEditor.notFound', { message: describeError(error, t) })}
+      retryLabel={t('app.retry')}
+      onRetry={reset}
+    />
   );
 }

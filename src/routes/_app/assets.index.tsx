@@ -11,23 +11,17 @@ import { assetNameCell, badgeCell, dateCell } from '../../ui/dom/list/cells';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 import { moveActions } from '../../ui/dom/list/move-actions';
 
-const SORT_FIELDS = ['name', 'type', 'gender', 'position', 'createdAt', 'updatedAt'] as const;
-const DEFAULT_ORDER = { position: 'asc' } as const;
-
-const filterSchema = z.strictObject({
-  search: z.optional(z.string()),
-  type: z.optional(z.array(z.enum(ASSET_TYPES))),
-  gender: z.optional(z.array(z.enum(GENDERS))),
-  applicationId: z.optional(z.array(z.string())),
-  tagId: z.optional(z.array(z.string())),
-  locked: z.optional(z.enum(['true', 'false'])),
-});
-
-/** The list this screen shows: its filters, sorting and paging, in the address too. */
 const list = defineList({
-  filterSchema,
-  sortFields: SORT_FIELDS,
-  defaultOrder: DEFAULT_ORDER,
+  filterSchema: z.strictObject({
+    search: z.optional(z.string()),
+    type: z.optional(z.array(z.enum(ASSET_TYPES))),
+    gender: z.optional(z.array(z.enum(GENDERS))),
+    applicationId: z.optional(z.array(z.string())),
+    tagId: z.optional(z.array(z.string())),
+    locked: z.optional(z.enum(['true', 'false'])),
+  }),
+  sortFields: ['name', 'type', 'gender', 'position', 'createdAt', 'updatedAt'],
+  defaultOrder: { position: 'asc' },
   mode: 'paged',
 });
 

@@ -4,9 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { cageMeshQuery } from '../../api/cage-meshes';
 import { describeError } from '../../api/error-info';
 import { queryClient } from '../../api/query';
-import { ActionButton } from '../../ui/dom/action-button';
-import { Alert } from '../../ui/dom/alert';
 import '../../ui/dom/asset-editor.css';
+import { LoadFailed } from '../../ui/dom/load-failed';
 import { CageMeshForm } from './-cage-mesh/cage-mesh-form';
 
 export const Route = createFileRoute('/_app/cage-meshes/$cageMeshId')({
@@ -32,12 +31,11 @@ function CageMeshPage() {
 function CageMeshLoadFailed({ error, reset }: ErrorComponentProps) {
   const { t } = useTranslation();
   return (
-    <section className="asset-page">
-      <Link to="/cage-meshes">{t('cageMeshes.back')}</Link>
-      <Alert tone="error">
-        {t('cageMeshes.notFound', { message: describeError(error, t) })}
-        <ActionButton onPress={reset}>{t('app.retry')}</ActionButton>
-      </Alert>
-    </section>
+    <LoadFailed
+      back={<Link to="/cage-meshes">{t('cageMeshes.back')}</Link>}
+      message={t('cageMeshes.notFound', { message: describeError(error, t) })}
+      retryLabel={t('app.retry')}
+      onRetry={reset}
+    />
   );
 }

@@ -9,18 +9,13 @@ import { GENDERS } from '../../domain/assets';
 import { dateCell } from '../../ui/dom/list/cells';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 
-const SORT_FIELDS = ['name', 'createdAt', 'updatedAt'] as const;
-const DEFAULT_ORDER = { updatedAt: 'desc' } as const;
-const filterSchema = z.strictObject({
-  search: z.optional(z.string()),
-  gender: z.optional(z.array(z.enum(GENDERS))),
-});
-
-/** The list this screen shows: its filters, sorting and paging, in the address too. */
 const list = defineList({
-  filterSchema,
-  sortFields: SORT_FIELDS,
-  defaultOrder: DEFAULT_ORDER,
+  filterSchema: z.strictObject({
+    search: z.optional(z.string()),
+    gender: z.optional(z.array(z.enum(GENDERS))),
+  }),
+  sortFields: ['name', 'createdAt', 'updatedAt'],
+  defaultOrder: { updatedAt: 'desc' },
   mode: 'paged',
 });
 

@@ -8,19 +8,15 @@ import { badgeCell, dateCell } from '../../ui/dom/list/cells';
 import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 
-const SORT_FIELDS = ['createdAt', 'updatedAt', 'status'] as const;
-const DEFAULT_ORDER = { createdAt: 'desc' } as const;
 const STATUSES = morphStatusSchema.options;
-const filterSchema = z.strictObject({
-  search: z.optional(z.string()),
-  status: z.optional(z.array(morphStatusSchema)),
-});
 
-/** The list this screen shows: its filters, sorting and paging, in the address too. */
 const list = defineList({
-  filterSchema,
-  sortFields: SORT_FIELDS,
-  defaultOrder: DEFAULT_ORDER,
+  filterSchema: z.strictObject({
+    search: z.optional(z.string()),
+    status: z.optional(z.array(morphStatusSchema)),
+  }),
+  sortFields: ['createdAt', 'updatedAt', 'status'],
+  defaultOrder: { createdAt: 'desc' },
   mode: 'infinite',
 });
 

@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
-import { defineList } from '../../api/list-url';
+import { defineList, searchOnly } from '../../api/list-url';
 import { tagRowSchema, type TagRow } from '../../api/schemas';
 import { createTag, deleteTag, renameTag, tagsChanged } from '../../api/tags';
 import { SchemaForm } from '../../ui/dom/schema-form';
@@ -10,20 +10,16 @@ import { dateCell } from '../../ui/dom/list/cells';
 import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 
-const SORT_FIELDS = ['name', 'createdAt', 'assetCount'] as const;
-const DEFAULT_ORDER = { name: 'asc' } as const;
-const filterSchema = z.strictObject({ search: z.optional(z.string()) });
 const newTagForm = z.object({
   name: z
     .string()
     .check(z.trim(), z.minLength(1, 'form.required'), z.maxLength(60, 'tags.tooLong')),
 });
 
-/** The list this screen shows: its filters, sorting and paging, in the address too. */
 const list = defineList({
-  filterSchema,
-  sortFields: SORT_FIELDS,
-  defaultOrder: DEFAULT_ORDER,
+  filterSchema: searchOnly,
+  sortFields: ['name', 'createdAt', 'assetCount'],
+  defaultOrder: { name: 'asc' },
   mode: 'paged',
 });
 

@@ -15,18 +15,13 @@ import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
 import { useSessionActor } from '../../machines/session.view';
 
-const SORT_FIELDS = ['name', 'createdAt'] as const;
-const DEFAULT_ORDER = { name: 'asc' } as const;
-const filterSchema = z.strictObject({
-  search: z.optional(z.string()),
-  type: z.optional(z.array(z.enum(ASSET_TYPES))),
-});
-
-/** The list this screen shows: its filters, sorting and paging, in the address too. */
 const list = defineList({
-  filterSchema,
-  sortFields: SORT_FIELDS,
-  defaultOrder: DEFAULT_ORDER,
+  filterSchema: z.strictObject({
+    search: z.optional(z.string()),
+    type: z.optional(z.array(z.enum(ASSET_TYPES))),
+  }),
+  sortFields: ['name', 'createdAt'],
+  defaultOrder: { name: 'asc' },
   mode: 'paged',
 });
 
