@@ -91,5 +91,3 @@ export function AvatarViewer({
     />
   );
 }
-
-export default AvatarViewer;

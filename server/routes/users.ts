@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import {
   emailSchema,
   passwordByCodeBodySchema,
-  resetPasswordBodySchema,
+  emailOnlyBodySchema,
   verifyBodySchema,
 } from '../../src/api/schemas';
 import { sendCode } from '../auth/code-mail';
@@ -31,7 +31,7 @@ export function userRoutes(deps: Deps) {
   const app = new Hono<AuthEnv>();
 
   app.post('/reset-password', async (c) => {
-    const { email } = await readBody(c, resetPasswordBodySchema);
+    const { email } = await readBody(c, emailOnlyBodySchema);
     await sendCode(deps, email, await findUserByEmail(db, email), 'reset');
     return c.json({ data: { sent: true } });
   });

@@ -331,7 +331,7 @@ export function exportApplicationAssets(
 // `['assets', id]`, so "this asset changed" is one prefix.
 
 /** Cache keys of asset reads. */
-export const assetKeys = {
+const assetKeys = {
   /** Prefix of everything read about one asset. */
   all: (id: string) => ['assets', id] as const,
   record: (id: string, scope: ApiScope) => ['assets', id, scope] as const,
@@ -348,7 +348,7 @@ export const assetQuery = (id: string, { scope = 'public' }: ScopeOption = {}) =
   });
 
 /** Changelog entries per "Load more". */
-export const CHANGELOG_PAGE_SIZE = 10;
+const CHANGELOG_PAGE_SIZE = 10;
 
 /** The asset's back-office changelog, newest first, one page per "Load more". */
 export const assetChangelogQuery = (id: string) =>

@@ -6,7 +6,7 @@
 import type { TFunction } from 'i18next';
 
 /** Failures that never produced a usable HTTP answer. */
-export type FetchFailureStatus = 'FETCH_ERROR' | 'TIMEOUT_ERROR' | 'PARSING_ERROR';
+type FetchFailureStatus = 'FETCH_ERROR' | 'TIMEOUT_ERROR' | 'PARSING_ERROR';
 export type ApiErrorStatus = number | FetchFailureStatus;
 
 /** The plain, serialisable part of an ApiError: what machines keep in context and the UI shows. */

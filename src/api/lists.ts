@@ -22,7 +22,7 @@ export interface ListResponse<R extends ListRow = ListRow> {
 }
 
 /** Spec §7: a page read again within this time comes from the cache. */
-export const LIST_STALE_MS = CACHE_GC_MS;
+const LIST_STALE_MS = CACHE_GC_MS;
 
 const LIST_KEY = 'list';
 

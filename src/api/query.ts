@@ -4,7 +4,7 @@ import { isRetryableError } from './errors';
 /** Spec §7/§9: cached data is kept this long after its last observer goes away. */
 export const CACHE_GC_MS = 60_000;
 export const BACKOFF_BASE_MS = 300;
-export const BACKOFF_MAX_EXPONENT = 5;
+const BACKOFF_MAX_EXPONENT = 5;
 export const MAX_RETRIES = 3;
 /** The jittered delay lies in [JITTER_MIN, JITTER_MIN + 1) times the un-jittered one. */
 const JITTER_MIN = 0.4;

@@ -14,9 +14,9 @@ export const emailSchema = z.email().check(z.maxLength(254));
 /** Password rule for sign-up and reset: 8 to 128 characters. */
 export const passwordSchema = z.string().check(z.minLength(8), z.maxLength(128));
 /** One-time codes (login, verification, reset) are six digits. */
-export const codeSchema = z.string().check(z.regex(/^\d{6}$/));
+const codeSchema = z.string().check(z.regex(/^\d{6}$/));
 
-export const userSettingsSchema = z.object({
+const userSettingsSchema = z.object({
   isPasswordUpdated: z.boolean(),
   isEmailVerified: z.boolean(),
 });
@@ -54,7 +54,6 @@ export const refreshBodySchema = z.object({
   refreshToken: z.string().check(z.minLength(1)),
 });
 export const logoutBodySchema = z.object({ refreshToken: z.string().check(z.minLength(1)) });
-export const resetPasswordBodySchema = emailOnlyBodySchema;
 export const passwordByCodeBodySchema = z.object({
   email: emailSchema,
   code: codeSchema,
@@ -158,10 +157,9 @@ export type { Gender };
 export const tagSchema = z.object({ id: z.string(), name: z.string() });
 export type Tag = z.infer<typeof tagSchema>;
 
-export const applicationSchema = z.object({ id: z.string(), name: z.string() });
-export type Application = z.infer<typeof applicationSchema>;
+const applicationSchema = z.object({ id: z.string(), name: z.string() });
 
-export const assetTypeSchema = z.enum(ASSET_TYPES);
+const assetTypeSchema = z.enum(ASSET_TYPES);
 
 export const assetSchema = z.object({
   id: z.string(),
@@ -243,7 +241,7 @@ export type AssetEvent = z.infer<typeof assetEventSchema>;
 
 /** POST /v1/assets/validate: the Khronos glTF validator's verdict on a stored model. */
 export const assetValidateBodySchema = z.object({ modelUrl: z.string().check(z.minLength(1)) });
-export const validationMessageSchema = z.object({
+const validationMessageSchema = z.object({
   code: z.string(),
   message: z.string(),
   severity: z.number(),
@@ -279,7 +277,7 @@ export const applicationRowSchema = z.extend(applicationSchema, {
 export type ApplicationRow = z.infer<typeof applicationRowSchema>;
 
 /** The part of an asset shown inside other rows (application assets). */
-export const assetSummarySchema = z.pick(assetSchema, {
+const assetSummarySchema = z.pick(assetSchema, {
   id: true,
   name: true,
   type: true,
@@ -402,7 +400,6 @@ export const morphGenerateBodySchema = z.object({
   sourceAssetId: idSchema,
   bodyAssetIds: z.array(idSchema).check(z.minLength(1), z.maxLength(20)),
 });
-export type MorphGenerateBody = z.infer<typeof morphGenerateBodySchema>;
 export const morphGenerateResultSchema = z.array(morphQueueEntrySchema);
 
 /** A row of GET /v1/assets/{id}/application: an application holding the asset. */

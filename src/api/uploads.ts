@@ -40,7 +40,7 @@ function parseHeaders(raw: string): Headers {
 }
 
 /** A fetch that sends `file` through XMLHttpRequest and reports the bytes sent. */
-export function progressFetch(
+function progressFetch(
   file: Blob,
   onProgress: (progress: UploadProgress) => void,
 ): (input: RequestInfo | URL, init?: RequestInit) => Promise<Response> {

@@ -4,7 +4,7 @@ import { apiRequest } from './http';
 import {
   emailExistsResultSchema,
   passwordByCodeBodySchema,
-  resetPasswordBodySchema,
+  emailOnlyBodySchema,
   userSchema,
   verifyRequestResultSchema,
   type User,
@@ -17,7 +17,7 @@ type VerifyCompletion = { verificationId: string; code: string };
 // http.ts still attaches the bearer token when one exists.
 
 /** Mails a password-reset code. */
-export function resetPassword(body: z.input<typeof resetPasswordBodySchema>): Promise<unknown> {
+export function resetPassword(body: z.input<typeof emailOnlyBodySchema>): Promise<unknown> {
   return apiRequest('v1/users/reset-password', z.unknown(), {
     method: 'post',
     json: body,

@@ -8,7 +8,7 @@ import { inspection } from './inspect';
 import { InspectorPanel } from '../ui/dom/inspector-panel';
 import type { InspectionStore } from './inspection';
 
-export const INSPECTOR_SHORTCUT = 'Ctrl+Alt+I';
+const INSPECTOR_SHORTCUT = 'Ctrl+Alt+I';
 
 /** Ctrl+Alt+I by physical key, so that it works on every keyboard layout. */
 const isShortcut = (event: KeyboardEvent) =>

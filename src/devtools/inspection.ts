@@ -115,7 +115,7 @@ function isSecret(key: string, value: unknown): boolean {
 // ---------------------------------------------------------------- the inspection store
 
 /** One running actor as the panel lists it. */
-export interface InspectedActor {
+interface InspectedActor {
   /** Unique in the page (`x:0`); what the event filter matches. */
   sessionId: string;
   /** The actor's id: its invoke id, or the session id of a root actor. */
@@ -130,13 +130,13 @@ export interface InspectedActor {
 }
 
 /** Who sent or received an event. */
-export interface ActorLabel {
+interface ActorLabel {
   sessionId: string;
   machineId: string;
 }
 
 /** One event an actor received. */
-export interface InspectedEvent {
+interface InspectedEvent {
   /** Increases by one per event, for stable keys. */
   seq: number;
   /** Milliseconds since the epoch. */
@@ -151,7 +151,7 @@ export interface InspectedEvent {
   stateAfter: string | null;
 }
 
-export interface InspectionState {
+interface InspectionState {
   actors: readonly InspectedActor[];
   /** Oldest first, at most `limit`. */
   events: readonly InspectedEvent[];
@@ -173,7 +173,7 @@ export interface InspectionStoreOptions {
   schedule?: (notify: () => void) => void;
 }
 
-export const INSPECTION_EVENT_LIMIT = 200;
+const INSPECTION_EVENT_LIMIT = 200;
 
 /** `idle`, `authenticating.login`, or `spawning.effect.playing, spawning.animation.done`. */
 export function formatStateValue(value: unknown): string {

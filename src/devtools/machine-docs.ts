@@ -26,7 +26,7 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const unique = (values: Iterable<string>) => [...new Set(values)].sort(compare);
 
 /** True for XState machines (also ones built by another copy of xstate, e.g. under Vite SSR). */
-export function isStateMachine(value: unknown): value is AnyStateMachine {
+function isStateMachine(value: unknown): value is AnyStateMachine {
   if (value instanceof StateMachine) return true;
   const candidate = value as { config?: unknown; transition?: unknown; root?: unknown } | null;
   return (
@@ -218,7 +218,7 @@ const MERMAID_KEYWORDS = new Set([
  * outside `[A-Za-z0-9_]` replaced by `_` (`list_loading_debouncing`), prefixed with `s_` when it
  * would start with a digit or be a Mermaid keyword, and suffixed `_2`, `_3`, ... on a clash.
  */
-export function mermaidIds(machine: AnyStateMachine): Map<AnyStateNode, string> {
+function mermaidIds(machine: AnyStateMachine): Map<AnyStateNode, string> {
   const ids = new Map<AnyStateNode, string>();
   const taken = new Set<string>();
   for (const node of allNodes(machine.root)) {
@@ -322,7 +322,7 @@ const byName = (usages: Usage[]) => {
 const implementationNames = (record: object | undefined) => Object.keys(record ?? {});
 
 /** The Markdown page of one machine. */
-export function machineToMarkdown(entry: MachineEntry): string {
+function machineToMarkdown(entry: MachineEntry): string {
   const { machine } = entry;
   const nodes = allNodes(machine.root);
   const edges = nodes.flatMap((node) => edgesOf(machine, node));
@@ -435,7 +435,7 @@ export function machineToMarkdown(entry: MachineEntry): string {
 }
 
 /** The index page, `docs/machines/README.md`. */
-export function indexMarkdown(entries: MachineEntry[]): string {
+function indexMarkdown(entries: MachineEntry[]): string {
   const rows = entries.map(({ name, file, exportName, machine }) => {
     const nodes = allNodes(machine.root);
     const events = unique(

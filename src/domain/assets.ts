@@ -11,7 +11,6 @@ export const ASSET_TYPES = [
   'outfit',
   'top',
 ] as const;
-export type AssetType = (typeof ASSET_TYPES)[number];
 
 /** The genders an asset is made for. */
 export const GENDERS = ['male', 'female', 'unisex'] as const;

@@ -7,7 +7,7 @@
 export type SortDirection = 'asc' | 'desc';
 /** Direction per field; lists sort by one field at a time, so it holds at most one entry. */
 export type ListOrder = Readonly<Partial<Record<string, SortDirection>>>;
-export type FilterScalar = string | number | boolean;
+type FilterScalar = string | number | boolean;
 export type FilterValue = FilterScalar | readonly FilterScalar[] | null | undefined;
 export type ListFilter = Readonly<Record<string, FilterValue>>;
 /** Spec §3: every row needs an id. */
@@ -24,10 +24,10 @@ export interface ListQuery {
 }
 
 /** Spec §9: the descending prefix of an encoded sort. */
-export const DESCENDING_PREFIX = '-';
+const DESCENDING_PREFIX = '-';
 
 /** Whether a filter value counts as empty (spec §5: falsy or an empty array). */
-export function isEmptyFilterValue(value: FilterValue): boolean {
+function isEmptyFilterValue(value: FilterValue): boolean {
   return !value || (Array.isArray(value) && value.length === 0);
 }
 

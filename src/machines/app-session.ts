@@ -17,7 +17,7 @@ import {
 } from './session-persistence';
 import { isAnonymous, isLoggedIn, sessionMachine, type SessionMachine } from './session.machine';
 
-export const SESSION_CHANNEL_NAME = 'avatar-studio:session';
+const SESSION_CHANNEL_NAME = 'avatar-studio:session';
 
 export interface AppSessionOptions {
   /** Defaults to localStorage. */
@@ -149,9 +149,7 @@ export const selectRole = (snapshot: SessionSnapshot): string | null => {
 export const selectError = (snapshot: SessionSnapshot) => snapshot.context.error;
 export const selectIsBusy = (snapshot: SessionSnapshot): boolean =>
   snapshot.matches('authenticating');
-export const selectIsCreating = (snapshot: SessionSnapshot): boolean => snapshot.context.isCreating;
 export const selectIsLoggingOut = (snapshot: SessionSnapshot): boolean =>
   snapshot.context.isLoggingOut;
-export const selectIsRestored = (snapshot: SessionSnapshot): boolean => snapshot.context.isRestored;
 export const selectLastVerificationId = (snapshot: SessionSnapshot): string | null =>
   snapshot.context.lastVerificationId;

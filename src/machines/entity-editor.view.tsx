@@ -39,10 +39,6 @@ export interface FileFieldDef {
   preview?: { width: number; height: number };
 }
 
-/** The form values of upload field X (form naming rule). */
-export type FileValues<X extends string> = Record<`${X}File`, File | null> &
-  Record<`${X}Url`, string | null>;
-
 /** `{ field: message }` for the first issue of each body field; `rename` maps body fields to form fields. */
 export function schemaErrors(
   schema: z.core.$ZodType,

@@ -4,7 +4,7 @@ import type { AvatarViewerHandle } from '../viewer';
 import { z } from 'zod/mini';
 
 // The viewer (three.js, R3F) lives in its own chunks, loaded only by this route.
-const AvatarViewer = lazy(() => import('../viewer'));
+const AvatarViewer = lazy(() => import('../viewer').then((m) => ({ default: m.AvatarViewer })));
 
 /**
  * A query parameter that is dropped with a console warning when malformed: an embed with

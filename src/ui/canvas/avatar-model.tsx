@@ -22,7 +22,7 @@ import type { Pose } from './pose';
 import { FADE_OUT_S, type SpawnPartPhase } from '../../domain/viewer';
 
 /** Spec §9: default emissive intensity of the avatar's glowing materials. */
-export const EMISSIVE_INTENSITY = 3.3;
+const EMISSIVE_INTENSITY = 3.3;
 /** Longest step the animations take per frame: after an idle pause, no jump to the end. */
 const MAX_STEP_S = 0.1;
 

@@ -29,15 +29,15 @@ import { ViewerCanvas } from './viewer-canvas';
 const PostEffects = lazy(() => import('./post-effects'));
 
 /** Spec §9: radians of rotation per pixel dragged. */
-export const ROTATION_PER_PIXEL = 0.005;
+const ROTATION_PER_PIXEL = 0.005;
 /** Radians per arrow-key press. */
 const ROTATION_PER_KEY = 0.1;
 /** Spec §9: ambient light intensity. */
-export const AMBIENT_INTENSITY = 0.5;
+const AMBIENT_INTENSITY = 0.5;
 /** Spec §9: shadow map size. */
-export const SHADOW_MAP_SIZE = 512;
+const SHADOW_MAP_SIZE = 512;
 /** Spec §9: default capture format and quality (quality applies to lossy formats only). */
-export const CAPTURE_DEFAULTS = { type: 'image/png', quality: 0.1 } as const;
+const CAPTURE_DEFAULTS = { type: 'image/png', quality: 0.1 } as const;
 const LOSSY = new Set(['image/jpeg', 'image/webp']);
 /** Without a restored WebGL context after this long, the viewer shows its error state. */
 const CONTEXT_RESTORE_TIMEOUT_MS = 5000;
@@ -95,7 +95,7 @@ export interface AvatarViewerOptions {
 }
 
 /** What the spawn sequencer (src/machines/spawn.machine.ts) tells the view and hears back. */
-export interface SpawnBinding {
+interface SpawnBinding {
   state: ViewerState;
   effectPhase: SpawnPartPhase;
   animationPhase: SpawnPartPhase;

@@ -11,9 +11,9 @@ export type EnvironmentPreset = keyof typeof ENVIRONMENT_PRESET_FILES;
 export const ENVIRONMENT_PRESETS = Object.keys(ENVIRONMENT_PRESET_FILES) as EnvironmentPreset[];
 export const DEFAULT_ENVIRONMENT: EnvironmentPreset = 'city';
 
-export const DEFAULT_ENVIRONMENT_PATH = `${import.meta.env.BASE_URL}${ENVIRONMENT_URL_DIR}/`;
+const DEFAULT_ENVIRONMENT_PATH = `${import.meta.env.BASE_URL}${ENVIRONMENT_URL_DIR}/`;
 
-export function isEnvironmentPreset(value: string): value is EnvironmentPreset {
+function isEnvironmentPreset(value: string): value is EnvironmentPreset {
   return Object.hasOwn(ENVIRONMENT_PRESET_FILES, value);
 }
 

@@ -1,7 +1,7 @@
 import { AnimationClip, VectorKeyframeTrack, type KeyframeTrack } from 'three';
 
 /** Mixamo exports work in centimetres; the avatars are in metres. */
-export const MIXAMO_POSITION_SCALE = 0.01;
+const MIXAMO_POSITION_SCALE = 0.01;
 
 const MIXAMO_PREFIX = /^mixamorig:?/;
 

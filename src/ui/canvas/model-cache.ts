@@ -16,7 +16,7 @@ import type { ModelSource } from './model-source';
  * ready for reuse this long (switching back and forth costs no download or parse), then it
  * leaves the cache. Its GPU copies are freed as soon as it is hidden.
  */
-export const MODEL_CACHE_LIFESPAN_S = 100;
+const MODEL_CACHE_LIFESPAN_S = 100;
 
 export interface DecoderOptions {
   dracoDecoderPath: string;
@@ -126,9 +126,9 @@ async function parseModel(bytes: ArrayBuffer, decoders: DecoderOptions): Promise
 }
 
 /** Total bytes of downloaded model files kept in IndexedDB; the least recently used go first. */
-export const STORED_BYTES_LIMIT = 100 * 1024 * 1024;
+const STORED_BYTES_LIMIT = 100 * 1024 * 1024;
 /** The IndexedDB database and object store holding the downloaded files. */
-export const STORE_NAMES = { database: 'avatar-viewer', store: 'models' } as const;
+const STORE_NAMES = { database: 'avatar-viewer', store: 'models' } as const;
 /** Key of the size and last-use bookkeeping (model keys are absolute http(s) addresses). */
 const INDEX_KEY = '#index';
 

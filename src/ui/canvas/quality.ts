@@ -3,7 +3,7 @@ export const AO_MODES = ['Combined', 'AO', 'No AO', 'Split', 'Split AO'] as cons
 export type AoMode = (typeof AO_MODES)[number];
 
 /** Quality presets: occlusion samples, denoise samples, denoise radius (spec §2). */
-export const QUALITY_PRESETS = {
+const QUALITY_PRESETS = {
   Performance: { aoSamples: 8, denoiseSamples: 4, denoiseRadius: 12 },
   Low: { aoSamples: 16, denoiseSamples: 4, denoiseRadius: 12 },
   Medium: { aoSamples: 16, denoiseSamples: 8, denoiseRadius: 12 },
@@ -14,7 +14,7 @@ export type Quality = keyof typeof QUALITY_PRESETS;
 export const QUALITIES = Object.keys(QUALITY_PRESETS) as Quality[];
 
 /** Occlusion defaults of spec §9, used when no quality preset is chosen. */
-export const AO_DEFAULTS = {
+const AO_DEFAULTS = {
   aoSamples: 16,
   aoRadius: 5,
   denoiseSamples: 8,
@@ -23,11 +23,6 @@ export const AO_DEFAULTS = {
   intensity: 5,
   distanceFalloff: 1,
 } as const;
-
-/** Side of the square blue-noise texture the pass samples (spec §9). */
-export const AO_NOISE_SIZE = 128;
-/** Render scale of the half-resolution mode (spec §9). */
-export const AO_HALF_RES_SCALE = 0.5;
 
 export type AoConfig = { -readonly [K in keyof typeof AO_DEFAULTS]: number };
 

@@ -3,7 +3,7 @@ import { useDropzone, type Accept, type FileRejection } from 'react-dropzone';
 import { Spinner } from './spinner';
 
 /** The control's wording, already translated. */
-export interface FileDropLabels {
+interface FileDropLabels {
   /** The button that opens the file dialog: "Upload a file". */
   upload: string;
   /** Beside it in the drop area: "or drag and drop". */
@@ -14,7 +14,7 @@ export interface FileDropLabels {
 }
 
 /** What the field shows: the prompt, a check in progress, the chosen file, or the prompt with an error. */
-export type FileDropStatus = 'empty' | 'validating' | 'chosen' | 'invalid';
+type FileDropStatus = 'empty' | 'validating' | 'chosen' | 'invalid';
 
 export interface FileDropProps {
   label: string;

@@ -6,7 +6,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import './inspector-panel.css';
 
-export interface InspectorActor {
+interface InspectorActor {
   sessionId: string;
   id: string;
   machineId: string;

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } fro
 import { z } from 'zod/mini';
 
 /** The first issue message per field path ("email", "address.city"). */
-export function fieldErrors(schema: z.core.$ZodType, values: unknown): Record<string, string> {
+function fieldErrors(schema: z.core.$ZodType, values: unknown): Record<string, string> {
   const result = z.safeParse(schema, values);
   const errors: Record<string, string> = {};
   if (!result.success) {

@@ -4,7 +4,9 @@ import type { Asset } from '../../../api/schemas';
 import { Panel } from './panel';
 
 // The viewer (three.js, R3F) loads with this panel only.
-const AvatarViewer = lazy(() => import('../../../viewer'));
+const AvatarViewer = lazy(() =>
+  import('../../../viewer').then((m) => ({ default: m.AvatarViewer })),
+);
 
 /** The asset's model in the avatar viewer: turn it by dragging or with the arrow keys. */
 export function AssetPreview({ asset }: { asset: Asset }) {
