@@ -1,4 +1,4 @@
-// The viewer bench (issue: compare our viewer with visage and <model-viewer>): the same model
+// The viewer bench (our viewer against visage and <model-viewer>): the same model
 // in the same headless Chromium with SwiftShader WebGL, viewers alternated run by run.
 // Measurements only, never pass/fail, and never made up: a viewer that cannot be built or
 // fails in a run is reported as such.

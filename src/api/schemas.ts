@@ -93,7 +93,7 @@ export const REFRESH_FAILURE_MESSAGES = [
   'Refresh token not found',
 ] as const;
 
-// Client-side response shapes (appended by the src/api owner).
+// Response shapes the client reads.
 
 /** E-mail sign-up also answers the id of the verification it started. */
 export const signupResultSchema = z.extend(authResultSchema, {
@@ -111,7 +111,7 @@ export type RefreshResult = z.infer<typeof refreshResultSchema>;
 export const sentResultSchema = z.object({ sent: z.boolean() });
 export const logoutResultSchema = z.object({ success: z.boolean() });
 
-// Appended by the reference API (server/).
+// Shapes only the reference API (server/) and its tests use.
 /** One message of the development mailbox, GET /dev/mailbox?to=EMAIL (absent in production). */
 export const devMailSchema = z.object({
   to: z.string(),
@@ -184,7 +184,7 @@ export const assetSchema = z.object({
 });
 export type Asset = z.infer<typeof assetSchema>;
 
-// Asset editing (issue 4). Stored file addresses are the `url` an upload answered with
+// Asset editing. Stored file addresses are the `url` an upload answered with
 // (POST /v1/uploads/{kind}); null clears a file.
 
 const assetNameSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(120));
@@ -267,7 +267,7 @@ export const assetPredictTextureBodySchema = z.object({
   modelUrl: z.string().check(z.minLength(1)),
 });
 
-// Catalogue rows of the reference API (appended by server/). Timestamps are ISO strings.
+// Catalogue rows of the reference API. Timestamps are ISO strings.
 
 /** An application's row in GET /v1/applications. */
 export const applicationRowSchema = z.extend(applicationSchema, {
@@ -391,7 +391,7 @@ export const userAssetsResultSchema = z.object({
 export type UserAssetsResult = z.infer<typeof userAssetsResultSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Morphs, asset applications, export (issue 4). server/README.md "Morph queue", "Applications".
+// Morphs, asset applications, export. server/README.md "Morph queue", "Applications".
 
 const idSchema = z.string().check(z.minLength(1), z.maxLength(200));
 

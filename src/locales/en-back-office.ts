@@ -87,7 +87,7 @@ export const enBackOffice = {
     back: 'Back to cage meshes',
     notFound: 'This cage mesh could not be loaded: {{message}}',
   },
-  // Asset and cage mesh editing (issue 4).
+  // Asset and cage mesh editing.
   assetEditor: {
     preview: 'Preview',
     previewLabel: 'The model of {{name}}',
@@ -251,7 +251,7 @@ export const enBackOffice = {
     loading: 'Loading asset counts',
     failed: 'The asset counts could not be loaded.',
   },
-  // File upload control (issue 4, spec §5 and §8). The error keys are src/files/validate.ts's
+  // File upload control (spec §5 and §8). The error keys are src/files/validate.ts's
   // FileErrorKey; their values are documented there.
   fileInput: {
     upload: 'Upload a file',

@@ -1,5 +1,5 @@
 /**
- * Asset editing end to end (issue 4): create an asset with a real avatar and icon, each upload
+ * Asset editing end to end: create an asset with a real avatar and icon, each upload
  * rule's error on the page, lock and unlock with the changelog, and a morph job that reaches
  * completed. The real server and the built SPA in Debian's Chromium.
  */

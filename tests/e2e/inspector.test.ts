@@ -1,5 +1,5 @@
 /**
- * The state machine inspector (issue 6): the in-app panel of a development build
+ * The state machine inspector: the in-app panel of a development build
  * (`npm run build:dev` writes dist-dev/, which scripts/test.sh builds before this runs), and
  * none of it in the production build (dist/).
  */
