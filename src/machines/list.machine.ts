@@ -13,6 +13,7 @@ import {
   cleanFilter,
   isFilterActive,
   moveRow,
+  sortOf,
   targetPosition,
   toggleSort,
   type FilterValue,
@@ -352,8 +353,30 @@ function plannedMove(context: ListContext, event: ListEvent): PendingMove | null
 
 function movedRows(context: ListContext, move: PendingMove): ListRow[] {
   const from = context.rows.findIndex((row) => row.id === move.id);
-  if (move.staysInView) return moveRow(context.rows, from, indexOfPosition(context, move.position));
-  return context.rows.filter((row) => row.id !== move.id);
+  if (!move.staysInView) return context.rows.filter((row) => row.id !== move.id);
+  const to = indexOfPosition(context, move.position);
+  return renumbered(
+    context,
+    moveRow(context.rows, from, to),
+    Math.min(from, to),
+    Math.max(from, to),
+  );
+}
+
+/**
+ * In a list sorted by `position`, the rows between the two ends of a move keep the positions
+ * their places had, so the Position column reads right at once (the server agrees when it answers).
+ */
+function renumbered(context: ListContext, rows: ListRow[], first: number, last: number): ListRow[] {
+  const sort = sortOf(context.order);
+  if (sort?.field !== 'position') return rows;
+  const positions = context.rows
+    .slice(first, last + 1)
+    .map((row) => (row as ListRow & { position?: unknown }).position);
+  if (!positions.every((value): value is number => typeof value === 'number')) return rows;
+  return rows.map((row, index) =>
+    index < first || index > last ? row : { ...row, position: positions[index - first] },
+  );
 }
 
 /** The query-change transitions, aimed at `target` (the debounce state to (re)enter). */
@@ -609,8 +632,14 @@ export const selectPage = (snapshot: ListSnapshot) => snapshot.context.page;
 export const selectLimit = (snapshot: ListSnapshot) => snapshot.context.limit;
 export const selectOrder = (snapshot: ListSnapshot) => snapshot.context.order;
 export const selectFilter = (snapshot: ListSnapshot) => snapshot.context.filter;
-export const selectTotalDocs = (snapshot: ListSnapshot) => snapshot.context.totalDocs;
-export const selectTotalPages = (snapshot: ListSnapshot) => snapshot.context.totalPages;
+/**
+ * The totals of the answer on screen. The machine keeps the last totals above 0 (spec §5) to
+ * clamp pages, but an answer without rows shows 0 items and no pages, not the old count.
+ */
+export const selectTotalDocs = (snapshot: ListSnapshot) =>
+  snapshot.context.rows.length === 0 ? 0 : snapshot.context.totalDocs;
+export const selectTotalPages = (snapshot: ListSnapshot) =>
+  snapshot.context.rows.length === 0 ? 0 : snapshot.context.totalPages;
 export const selectHasNextPage = (snapshot: ListSnapshot) => snapshot.context.hasNextPage;
 export const selectError = (snapshot: ListSnapshot) => snapshot.context.error;
 export const selectIsFilterActive = (snapshot: ListSnapshot) =>

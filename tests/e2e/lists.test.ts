@@ -149,8 +149,12 @@ describe('the assets list', () => {
     await waitForRows(page, 10);
     await page.getByRole('searchbox', { name: 'Search' }).fill('zzzz-no-such-asset');
     await page.getByText('No listings matched your search query').waitFor();
+    // What is shown describes this answer: no count of the previous one, no pager.
+    await page.getByText('0 items').waitFor();
+    expect(await page.getByRole('navigation', { name: 'Pages' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Clear Filters', exact: true }).click();
     await waitForRows(page, 10);
+    await page.getByText('300 items').waitFor();
     expect(search(page).get('filter')).toBeNull();
     await page.close();
   });
@@ -174,6 +178,34 @@ describe('the assets list', () => {
       .click();
     await waitForSearch(page, (p) => p.get('page') === '1');
     await expect.poll(async () => (await names(page))[0]).toBe(name);
+    await page.close();
+  });
+  it('renumbers the Position column at once when a row moves to the top', async () => {
+    const page = await adminPage();
+    await page.goto(`${server.url}/assets`);
+    await page.getByText('300 items').waitFor();
+    await waitForRows(page, 10);
+    const column = await page
+      .getByRole('columnheader')
+      .evaluateAll((headers) => headers.findIndex((h) => h.textContent?.includes('Position')));
+    const positions = () =>
+      page
+        .locator('[role="grid"] [role="row"]:has([role="rowheader"])')
+        .evaluateAll(
+          (rows, index) => rows.map((row) => row.children[index]?.textContent?.trim() ?? ''),
+          column,
+        );
+    expect((await positions()).slice(0, 4)).toEqual(['1', '2', '3', '4']);
+    const fourth = (await names(page))[3];
+    await page
+      .locator('[role="grid"] [role="row"]:has([role="rowheader"])')
+      .nth(3)
+      .getByRole('button', { name: `Actions: ${fourth}` })
+      .click();
+    await page.getByRole('menuitem', { name: 'Move' }).click();
+    await page.getByRole('menuitem', { name: 'Move to top' }).click();
+    await expect.poll(async () => (await names(page))[0]).toBe(fourth);
+    expect((await positions()).slice(0, 4)).toEqual(['1', '2', '3', '4']);
     await page.close();
   });
 });

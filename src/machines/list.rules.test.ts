@@ -1,6 +1,6 @@
 /**
- * The list machine and the address (spec §2, §4): what it writes after each change, whether
- * the change adds a history entry, what it adopts from the address, and the preselect rule.
+ * List machine rules written by hand (spec §2, §4, §5): the address it writes and adopts, the
+ * preselect rule, what the totals on screen say, and the positions a move shows at once.
  */
 import { describe, expect, it } from 'vitest';
 import { createActor, SimulatedClock } from 'xstate';
@@ -12,10 +12,14 @@ import {
   selectFilter,
   selectIsFilterActive,
   selectPage,
+  selectRows,
+  selectTotalDocs,
+  selectTotalPages,
   type FetchPageInput,
   type ListInput,
 } from './list.machine';
 import { deferredActor, liveCall, type Deferred } from './testing/deferred';
+import type { ListRow } from '../domain/list-query';
 
 /** Three pages of ten rows. */
 const answer = ({ query }: FetchPageInput): ListResponse => ({
@@ -158,5 +162,48 @@ describe('list machine — preselect, active filters and loading more', () => {
     const paged = start();
     await paged.load();
     expect(selectCanLoadMore(paged.snapshot())).toBe(false);
+  });
+});
+
+describe('list machine — what the screen shows after an answer', () => {
+  it('a search that matches nothing shows 0 items and no pages, not the previous totals', async () => {
+    const { actor, clock, fetches, load, snapshot } = start();
+    await load();
+    expect(selectTotalDocs(snapshot())).toBe(30);
+    actor.send({ type: 'SET_FILTER', field: 'search', value: 'no such thing' });
+    clock.increment(250);
+    const empty = { page: 1, limit: 10, totalDocs: 0, totalPages: 0, hasNextPage: false };
+    await liveCall(fetches).settle({ ok: { data: [], pagination: empty } });
+    expect(selectRows(snapshot())).toEqual([]);
+    expect(selectTotalDocs(snapshot())).toBe(0);
+    expect(selectTotalPages(snapshot())).toBe(0);
+  });
+
+  it('moving a row in a list sorted by position renumbers the rows it passed at once', async () => {
+    const fetches: Deferred<FetchPageInput, ListResponse>[] = [];
+    const clock = new SimulatedClock();
+    const actor = createActor(
+      listMachine.provide({
+        actors: { fetchPage: deferredActor(fetches), reorder: deferredActor([]) },
+      }),
+      {
+        input: {
+          endpoint: 'v1/assets',
+          initialOrder: { position: 'asc' },
+          reorder: { endpoint: 'v1/assets/{id}/position' },
+        },
+        clock,
+      },
+    ).start();
+    clock.increment(250);
+    const rows = ['a', 'b', 'c', 'd'].map((id, i) => ({ id, position: i + 1 }));
+    const pagination = { page: 1, limit: 10, totalDocs: 4, totalPages: 1, hasNextPage: false };
+    await liveCall(fetches).settle({ ok: { data: rows, pagination } });
+
+    actor.send({ type: 'SET_ORDER', id: 'd', position: 1 });
+    const shown = (selectRows(actor.getSnapshot()) as (ListRow & { position: number })[]).map(
+      (row) => `${row.id}${row.position}`,
+    );
+    expect(shown).toEqual(['d1', 'a2', 'b3', 'c4']);
   });
 });
