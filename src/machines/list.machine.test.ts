@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { assign, createActor, setup, SimulatedClock } from 'xstate';
 import { ApiError } from '../api/errors';
-import type { ListRow } from '../api/list-query';
+import type { ListRow } from '../domain/list-query';
 import type { ListResponse } from '../api/lists';
 import {
   LIST_DEBOUNCE_MS,
@@ -637,35 +637,76 @@ interface QueryContext {
   filter: FilterKind;
   sort: SortKind;
   limit: 10 | 5;
+  /** Below the mobile breakpoint. */
+  mobile: boolean;
+  /** The preselected gender (a filter hidden on wide screens, so filled on mobile only). */
+  gender: boolean;
 }
 
-type QueryModelEvent = { type: 'CLEAR' | 'SET_LIMIT' | 'SET_QUERY' | 'TICK' | 'ANSWER' };
+type QueryModelEvent = {
+  type: 'CLEAR' | 'SET_LIMIT' | 'SET_QUERY' | 'ADDRESS' | 'NARROW' | 'WIDEN' | 'TICK' | 'ANSWER';
+};
 
 const queryQuery = (m: QueryContext) => ({
   page: 1,
   limit: m.limit,
   order: m.sort === 'none' ? {} : { name: m.sort },
-  filter: m.filter === 'none' ? {} : { type: m.filter },
+  filter: {
+    ...(m.filter === 'none' ? {} : { type: m.filter }),
+    ...(m.gender ? { gender: 'male' } : {}),
+  },
 });
 
+/** Back to an address listing hair, unsorted (preselect fills the gender again on mobile). */
+const addressChanges = ({ context }: { context: QueryContext }) =>
+  context.filter !== 'hair' || context.sort !== 'none' || (context.gender && !context.mobile);
+const adoptAddress = assign<QueryContext, QueryModelEvent, undefined, QueryModelEvent, never>(
+  ({ context }) => ({ filter: 'hair', sort: 'none', gender: context.mobile }),
+);
+/** Narrowing the window fills the hidden preselect filter once. */
+const narrowFills = ({ context }: { context: QueryContext }) => !context.mobile && !context.gender;
+const narrow = assign<QueryContext, QueryModelEvent, undefined, QueryModelEvent, never>({
+  mobile: true,
+  gender: true,
+});
+/** A narrowing that fills nothing, and widening, change no query: the list stays where it is. */
+const viewportOnly = {
+  NARROW: {
+    guard: ({ context }: { context: QueryContext }) => !context.mobile && context.gender,
+    actions: assign<QueryContext, QueryModelEvent, undefined, QueryModelEvent, never>({
+      mobile: true,
+    }),
+  },
+  WIDEN: {
+    guard: ({ context }: { context: QueryContext }) => context.mobile,
+    actions: assign<QueryContext, QueryModelEvent, undefined, QueryModelEvent, never>({
+      mobile: false,
+    }),
+  },
+};
+
 /**
- * The page size, the address (`SET_QUERY`) and a cleared start filter change the query like the
- * filter bar does, before the first read (the debounce starts over) as after it. The list
- * starts filtered to tops, as from an address.
+ * The page size, the address (`SET_QUERY`, `ADDRESS_CHANGED`), a narrower window (preselect)
+ * and a cleared start filter change the query like the filter bar does, before the first read
+ * (the debounce starts over) as after it. The list starts filtered to tops, from an address.
  */
 const queryModel = setup({
   types: { context: {} as QueryContext, events: {} as QueryModelEvent },
 }).createMachine({
   id: 'queryModel',
-  context: { filter: 'top', sort: 'none', limit: 10 },
+  context: { filter: 'top', sort: 'none', limit: 10, mobile: false, gender: false },
   initial: 'uninitialized',
+  on: viewportOnly,
   states: {
     uninitialized: {
       on: {
+        ADDRESS: { guard: addressChanges, target: 'uninitialized', actions: adoptAddress },
+        NARROW: { guard: narrowFills, target: 'uninitialized', actions: narrow },
+        // Clearing keeps the preselected gender only where it is filled (on mobile).
         CLEAR: {
-          guard: ({ context }) => context.filter !== 'none',
+          guard: ({ context }) => context.filter !== 'none' || (context.gender && !context.mobile),
           target: 'uninitialized',
-          actions: assign({ filter: 'none' }),
+          actions: assign(({ context }) => ({ filter: 'none' as const, gender: context.mobile })),
         },
         SET_LIMIT: {
           guard: ({ context }) => context.limit === 10,
@@ -683,6 +724,8 @@ const queryModel = setup({
     fetching: { on: { ANSWER: 'success' } },
     success: {
       on: {
+        ADDRESS: { guard: addressChanges, target: 'debouncing', actions: adoptAddress },
+        NARROW: { guard: narrowFills, target: 'debouncing', actions: narrow },
         SET_LIMIT: {
           guard: ({ context }) => context.limit === 10,
           target: 'debouncing',
@@ -732,6 +775,10 @@ function queryEvents(h: Harness) {
     CLEAR: () => h.actor.send({ type: 'CLEAR_FILTERS' }),
     SET_LIMIT: () => h.actor.send({ type: 'SET_LIMIT', limit: 5 }),
     SET_QUERY: () => h.actor.send({ type: 'SET_QUERY', order: { name: 'desc' } }),
+    ADDRESS: () =>
+      h.actor.send({ type: 'ADDRESS_CHANGED', search: { filter: { type: 'hair' }, page: 1 } }),
+    NARROW: () => h.actor.send({ type: 'VIEWPORT_CHANGED', isMobile: true }),
+    WIDEN: () => h.actor.send({ type: 'VIEWPORT_CHANGED', isMobile: false }),
     TICK: () => h.clock.increment(LIST_DEBOUNCE_MS),
     ANSWER: async () => {
       const call = h.current();
@@ -744,7 +791,13 @@ const querySuite = pathSuite({
   name: 'page size and address (spec §4/§5 model)',
   model: queryModel,
   system: (tools) => {
-    const h = harness({ initialFilter: { type: 'top' } }, tools);
+    const h = harness(
+      {
+        search: { filter: { type: 'top' }, page: 1 },
+        preselect: [{ field: 'gender', value: 'male', hiddenOnDesktop: true }],
+      },
+      tools,
+    );
     return { actor: h.actor, states: queryChecks(h), events: queryEvents(h) };
   },
 });
