@@ -9,7 +9,6 @@ import { ApiError } from '../api/errors';
 import type { ListRow } from '../domain/list-query';
 import type { ListResponse } from '../api/lists';
 import {
-  LIST_DEBOUNCE_MS,
   listMachine,
   moveRow,
   selectIsLoadingMore,
@@ -143,8 +142,8 @@ type ModelEvent = {
     | 'REORDER_FAIL';
 };
 
-/** HALF_TICK first moves the clock to 1 ms before the debounce ends, then over it. */
-const JUST_BEFORE_MS = LIST_DEBOUNCE_MS - 1;
+/** Spec §9: list requests wait 250 ms; HALF_TICK first stops 1 ms short of it, then passes it. */
+const JUST_BEFORE_MS = 249;
 const LIMIT = 10;
 
 const modelQuery = (m: { filter: FilterKind; sort?: SortKind }, page: number): FetchPageInput => ({
@@ -608,7 +607,7 @@ function infiniteEvents(h: Harness) {
     h.actor.send(event);
   };
   return {
-    TICK: () => h.clock.increment(LIST_DEBOUNCE_MS),
+    TICK: () => h.clock.increment(250),
     ANSWER: async () => {
       const call = h.current();
       await call.settle({ ok: serverAnswer(call.input) });
@@ -779,7 +778,7 @@ function queryEvents(h: Harness) {
       h.actor.send({ type: 'ADDRESS_CHANGED', search: { filter: { type: 'hair' }, page: 1 } }),
     NARROW: () => h.actor.send({ type: 'VIEWPORT_CHANGED', isMobile: true }),
     WIDEN: () => h.actor.send({ type: 'VIEWPORT_CHANGED', isMobile: false }),
-    TICK: () => h.clock.increment(LIST_DEBOUNCE_MS),
+    TICK: () => h.clock.increment(250),
     ANSWER: async () => {
       const call = h.current();
       await call.settle({ ok: serverAnswer(call.input) });
@@ -807,7 +806,7 @@ describeMachinePaths(listMachine, { suites: [pagedSuite, infiniteSuite, querySui
 describe('list machine, infinite mode', () => {
   it('reads only the new page on LOAD_MORE, and pages 1..n on a start at page n', async () => {
     const h = harness({ mode: 'infinite', initialPage: 3 });
-    h.clock.increment(LIST_DEBOUNCE_MS);
+    h.clock.increment(250);
     for (const page of [1, 2, 3]) {
       const call = h.current();
       expect(call.input.query.page).toBe(page);
@@ -816,7 +815,7 @@ describe('list machine, infinite mode', () => {
     expect(h.context().rows.map((row) => row.id)).toEqual(ROWS.map((row) => row.id));
     expect(h.fetches).toHaveLength(3);
     h.actor.send({ type: 'LOAD_MORE' }); // no next page: ignored
-    h.clock.increment(LIST_DEBOUNCE_MS);
+    h.clock.increment(250);
     expect(h.fetches).toHaveLength(3);
   });
 });

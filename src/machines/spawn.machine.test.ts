@@ -2,7 +2,6 @@ import { assign, createActor, createMachine, SimulatedClock } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { describeMachinePaths, pathSuite, type PathTools } from './testing/path-tests';
 import {
-  FADE_OUT_MS,
   selectAnimationPhase,
   selectEffectPhase,
   selectViewerState,
@@ -150,7 +149,7 @@ describeMachinePaths(spawnMachine, {
             RENDER_FAILED: () => send({ type: 'RENDER_FAILED', error: new Error('context lost') }),
             EFFECT_ENDED: () => send({ type: 'EFFECT_ENDED' }),
             ANIMATION_ENDED: () => send({ type: 'ANIMATION_ENDED' }),
-            FADE_ELAPSED: () => sut.clock.increment(FADE_OUT_MS),
+            FADE_ELAPSED: () => sut.clock.increment(500),
             // The callbacks are counted per loaded model.
             LOAD: () => {
               sut.calls.spawnFinished = 0;
@@ -169,7 +168,7 @@ describe('spawn machine timing', () => {
     const { actor, clock, calls } = systemUnderTest();
     actor.send({ type: 'MODEL_LOADED', effect: true, animation: false });
     actor.send({ type: 'EFFECT_ENDED' });
-    clock.increment(FADE_OUT_MS - 1);
+    clock.increment(499);
     expect(selectEffectPhase(actor.getSnapshot())).toBe('fading');
     expect(calls.spawnFinished).toBe(0);
     clock.increment(1);
