@@ -9,6 +9,7 @@ import { ApiError } from '../api/errors';
 import type { AuthResult, SignupResult } from '../api/schemas';
 import {
   defaultSessionUser,
+  defaultSessionContext,
   isAnonymous,
   isLoggedIn,
   sessionMachine,
@@ -499,7 +500,7 @@ describeMachinePaths(sessionMachine, {
   ],
 });
 
-describe('session machine details', () => {
+describe('session machine — spec rules', () => {
   it('ignores LOGOUT without a refresh token instead of calling the server', () => {
     const h = harness();
     h.actor.send({ type: 'LOGOUT' });
@@ -518,5 +519,134 @@ describe('session machine details', () => {
         expect(h.context().data).toEqual(SYNC_RECORD.data);
         expect(h.context().error?.code).toBe('X');
       });
+  });
+  it('a password login stores the user with both tokens, so the session counts as logged in', async () => {
+    const h = harness();
+    h.actor.send({ type: 'LOGIN', email: EMAIL, password: 'pw' });
+    expect(h.lastCall()).toMatchObject({ kind: 'login', input: { email: EMAIL, password: 'pw' } });
+    await h.lastCall().settle({ ok: authResult('verified') });
+    expect(h.context().data).toMatchObject({
+      token: 'token-verified',
+      refreshToken: 'refresh-verified',
+      _id: 'id-verified',
+      email: EMAIL,
+    });
+    expect(isLoggedIn(h.context())).toBe(true);
+    expect(isAnonymous(h.context())).toBe(false);
+    expect(h.context().isRestored).toBe(true);
+  });
+
+  it('assets and wallets are kept without duplicates', async () => {
+    const h = harness();
+    h.actor.send({ type: 'LOGIN', email: EMAIL, code: '123456' });
+    await h.lastCall().settle({ ok: authResult('verified') });
+    expect(h.context().data.assets).toEqual(['a1']);
+  });
+
+  it('a failed login leaves the user logged out and keeps the server error for the form', async () => {
+    const h = harness();
+    h.actor.send({ type: 'LOGIN', email: EMAIL, password: 'wrong' });
+    const error = new ApiError({ status: 401, code: 'INVALID_CREDENTIALS', message: 'Wrong' });
+    await h.lastCall().settle({ error });
+    expect(isLoggedIn(h.context())).toBe(false);
+    expect(h.context().error).toEqual({
+      status: 401,
+      code: 'INVALID_CREDENTIALS',
+      message: 'Wrong',
+    });
+    h.actor.send({ type: 'CLEAR_ERROR' });
+    expect(h.context().error).toBeNull();
+  });
+
+  it('a verified login without verifiedAt logs out with the refresh token and raises USER_NOT_VERIFIED', async () => {
+    const h = harness();
+    h.actor.send({ type: 'LOGIN_VERIFIED', email: EMAIL, password: 'pw' });
+    await h.lastCall().settle({ ok: authResult('unverified') });
+    expect(h.lastCall()).toMatchObject({
+      kind: 'logout',
+      input: { refreshToken: 'refresh-unverified' },
+    });
+    expect(h.context().error?.code).toBe('USER_NOT_VERIFIED');
+    expect(isLoggedIn(h.context())).toBe(false);
+    await h.lastCall().settle({ ok: {} });
+    expect(h.actor.getSnapshot().value).toBe('idle');
+    expect(h.context().data.token).toBeNull();
+  });
+
+  it('sign-up without an e-mail creates a guest: a user id and no e-mail is anonymous', async () => {
+    const h = harness();
+    h.actor.send({ type: 'SIGNUP' });
+    expect(h.context().isCreating).toBe(true);
+    await h.lastCall().settle({ ok: authResult('guest') });
+    expect(isLoggedIn(h.context())).toBe(true);
+    expect(isAnonymous(h.context())).toBe(true);
+  });
+
+  it('sign-up with an e-mail remembers its verificationId for the check-your-mail step', async () => {
+    const h = harness();
+    h.actor.send({ type: 'SIGNUP', email: EMAIL, password: 'a-long-password' });
+    await h.lastCall().settle({ ok: { ...authResult('unverified'), verificationId: 'v-1' } });
+    expect(h.context().lastVerificationId).toBe('v-1');
+  });
+
+  it('logout revokes the refresh token, and the record is cleared even when the server fails', async () => {
+    const h = harness();
+    h.actor.send({ type: 'LOGIN', email: EMAIL, password: 'pw' });
+    await h.lastCall().settle({ ok: authResult('verified') });
+    h.actor.send({ type: 'LOGOUT' });
+    expect(h.context().isLoggingOut).toBe(true);
+    expect(h.lastCall()).toMatchObject({
+      kind: 'logout',
+      input: { refreshToken: 'refresh-verified' },
+    });
+    await h.lastCall().settle({ error: new ApiError({ status: 500, code: 'X', message: 'down' }) });
+    expect(h.context()).toEqual(defaultSessionContext());
+  });
+
+  it('a refresh stores the new tokens and keeps what the answer left out', async () => {
+    const h = harness();
+    h.actor.send({ type: 'LOGIN', email: EMAIL, password: 'pw' });
+    await h.lastCall().settle({ ok: authResult('verified') });
+    h.actor.send({ type: 'REFRESHED', data: REFRESHED_DATA as never });
+    expect(h.context().data).toMatchObject({
+      token: 'token-refreshed',
+      refreshToken: 'refresh-refreshed',
+      email: EMAIL,
+      verifiedAt: VERIFIED_AT,
+      assets: ['a2', 'a3'],
+    });
+  });
+
+  it('completing an e-mail verification marks it verified; asking for a new mail does not', async () => {
+    const h = harness();
+    h.actor.send({ type: 'SIGNUP', email: EMAIL, password: 'a-long-password' });
+    await h.lastCall().settle({ ok: authResult('unverified') });
+    h.actor.send({ type: 'EMAIL_VERIFIED' });
+    expect(h.context().data.settings.isEmailVerified).toBe(false);
+    h.actor.send({
+      type: 'EMAIL_VERIFIED',
+      verificationId: 'v-1',
+      user: { verifiedAt: VERIFIED_AT },
+    });
+    expect(h.context().data.settings.isEmailVerified).toBe(true);
+    expect(h.context().data.verifiedAt).toBe(VERIFIED_AT);
+  });
+
+  it('a session found invalid is cleared and sends the user to sign-in', async () => {
+    const h = harness();
+    h.actor.send({ type: 'LOGIN', email: EMAIL, password: 'pw' });
+    await h.lastCall().settle({ ok: authResult('verified') });
+    h.markEvent('SESSION_INVALID');
+    h.actor.send({ type: 'SESSION_INVALID' });
+    expect(isLoggedIn(h.context())).toBe(false);
+    h.expectRedirectOnlyOnSessionInvalid();
+  });
+
+  it("another tab's sign-out (an empty record) signs this tab out too", async () => {
+    const h = harness();
+    h.actor.send({ type: 'LOGIN', email: EMAIL, password: 'pw' });
+    await h.lastCall().settle({ ok: authResult('verified') });
+    h.actor.send({ type: 'SYNC', record: null });
+    expect(h.context()).toEqual(defaultSessionContext());
   });
 });
