@@ -163,7 +163,7 @@ describeMachinePaths(spawnMachine, {
   ],
 });
 
-describe('spawn machine timing', () => {
+describe('spawn machine — spec rules', () => {
   it('keeps fading until the full 0.5 s has passed', () => {
     const { actor, clock, calls } = systemUnderTest();
     actor.send({ type: 'MODEL_LOADED', effect: true, animation: false });
@@ -187,5 +187,73 @@ describe('spawn machine timing', () => {
     actor.send({ type: 'EFFECT_ENDED' });
     actor.send({ type: 'ANIMATION_ENDED' });
     expect(calls.spawnFinished).toBe(1);
+  });
+  it('announces loaded when the model is in, then spawning plays the effect and the animation side by side', () => {
+    const { actor, calls } = systemUnderTest();
+    expect(selectViewerState(actor.getSnapshot())).toBe('loading');
+    actor.send({ type: 'MODEL_LOADED', effect: true, animation: true });
+    expect(calls.loaded).toBe(1);
+    expect(selectViewerState(actor.getSnapshot())).toBe('spawning');
+    expect(selectEffectPhase(actor.getSnapshot())).toBe('playing');
+    expect(selectAnimationPhase(actor.getSnapshot())).toBe('playing');
+  });
+
+  it('spawn is finished only when both the effect and the animation are done', () => {
+    const { actor, clock, calls } = systemUnderTest();
+    actor.send({ type: 'MODEL_LOADED', effect: true, animation: true });
+    actor.send({ type: 'EFFECT_ENDED' });
+    clock.increment(500);
+    expect(selectEffectPhase(actor.getSnapshot())).toBe('done');
+    expect(calls.spawnFinished).toBe(0);
+    actor.send({ type: 'ANIMATION_ENDED' });
+    clock.increment(500);
+    expect(calls.spawnFinished).toBe(1);
+    expect(selectViewerState(actor.getSnapshot())).toBe('spawned');
+  });
+
+  it('the spawn animation also fades out over 0.5 s at its end', () => {
+    const { actor, clock } = systemUnderTest();
+    actor.send({ type: 'MODEL_LOADED', effect: false, animation: true });
+    actor.send({ type: 'ANIMATION_ENDED' });
+    expect(selectAnimationPhase(actor.getSnapshot())).toBe('fading');
+    clock.increment(499);
+    expect(selectAnimationPhase(actor.getSnapshot())).toBe('fading');
+    clock.increment(1);
+    expect(selectViewerState(actor.getSnapshot())).toBe('spawned');
+  });
+
+  it('a model with neither an effect nor an animation is spawned at once', () => {
+    const { actor, calls } = systemUnderTest();
+    actor.send({ type: 'MODEL_LOADED', effect: false, animation: false });
+    expect(selectViewerState(actor.getSnapshot())).toBe('spawned');
+    expect(calls).toMatchObject({ loaded: 1, spawnFinished: 1 });
+  });
+
+  it('a model that fails to load is an error with its reason, and no loaded callback', () => {
+    const { actor, calls } = systemUnderTest();
+    const reason = new Error('not a glTF file');
+    actor.send({ type: 'MODEL_FAILED', error: reason });
+    expect(selectViewerState(actor.getSnapshot())).toBe('error');
+    expect(calls.errors).toEqual([reason]);
+    expect(calls.loaded).toBe(0);
+  });
+
+  it('a view that can no longer draw is an error even mid-spawn, and the spawn never finishes', () => {
+    const { actor, clock, calls } = systemUnderTest();
+    actor.send({ type: 'MODEL_LOADED', effect: true, animation: false });
+    actor.send({ type: 'RENDER_FAILED', error: new Error('context lost') });
+    expect(selectViewerState(actor.getSnapshot())).toBe('error');
+    actor.send({ type: 'EFFECT_ENDED' });
+    clock.increment(500);
+    expect(calls.spawnFinished).toBe(0);
+  });
+
+  it('a new model source starts over: loading again, and spawn finished is announced once more', () => {
+    const { actor, calls } = systemUnderTest();
+    actor.send({ type: 'MODEL_LOADED', effect: false, animation: false });
+    actor.send({ type: 'LOAD' });
+    expect(selectViewerState(actor.getSnapshot())).toBe('loading');
+    actor.send({ type: 'MODEL_LOADED', effect: false, animation: false });
+    expect(calls).toMatchObject({ loaded: 2, spawnFinished: 2 });
   });
 });
