@@ -6,8 +6,8 @@
  * status actors whose calls the path's events settle, and together they must reach every state
  * and transition of the real machine.
  */
-import { expect } from 'vitest';
-import { assign, createActor, not, setup } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import { assign, createActor, not, setup, SimulatedClock } from 'xstate';
 import { ApiError } from '../api/errors';
 import type { MorphQueueEntry, MorphStatusList } from '../api/schemas';
 import {
@@ -301,4 +301,122 @@ describeMachinePaths(morphJobMachine, {
       system,
     }),
   ],
+});
+
+describe('morph job machine — spec rules', () => {
+  const start = () => harness({ clock: new SimulatedClock() } as PathTools);
+  const queued = [entry('q1', 'b1'), entry('q2', 'b2')];
+
+  it('generating queues one job per body asset and shows each as queued', async () => {
+    const h = start();
+    h.actor.send({ type: 'GENERATE', ...GENERATE });
+    expect(selectIsGenerating(h.snapshot())).toBe(true);
+    expect(h.currentGenerate().input).toEqual(GENERATE);
+    await h.currentGenerate().settle({ ok: queued });
+    expect(selectJobs(h.snapshot())).toEqual(JOBS.queued);
+    expect(selectIsFollowing(h.snapshot())).toBe(true);
+  });
+
+  it('a refused request shows its error and follows nothing', async () => {
+    const h = start();
+    h.actor.send({ type: 'GENERATE', ...GENERATE });
+    await h.currentGenerate().settle({ error: GENERATE_FAILURE });
+    expect(selectMorphError(h.snapshot())?.code).toBe('VALIDATION_ERROR');
+    expect(selectIsFollowing(h.snapshot())).toBe(false);
+    h.clock.increment(60_000);
+    expect(h.live()).toEqual([]);
+  });
+
+  it('the status of the queued jobs is read about every second (1 s, not a millisecond earlier)', async () => {
+    const h = start();
+    h.actor.send({ type: 'GENERATE', ...GENERATE });
+    await h.currentGenerate().settle({ ok: queued });
+    h.clock.increment(999);
+    expect(h.live()).toEqual([]);
+    h.clock.increment(1);
+    expect(h.currentRead().input).toEqual({ ids: ['q1', 'q2'] });
+  });
+
+  it('progress and status of each job update from every read', async () => {
+    const h = start();
+    h.actor.send({ type: 'GENERATE', ...GENERATE });
+    await h.currentGenerate().settle({ ok: queued });
+    h.clock.increment(1000);
+    await h.currentRead().settle({ ok: STATUSES.running });
+    expect(selectJobs(h.snapshot())).toEqual(JOBS.running);
+  });
+
+  it('following stops once every job is completed or failed', async () => {
+    const h = start();
+    h.actor.send({ type: 'GENERATE', ...GENERATE });
+    await h.currentGenerate().settle({ ok: queued });
+    h.clock.increment(1000);
+    await h.currentRead().settle({ ok: STATUSES.done });
+    expect(selectIsFollowing(h.snapshot())).toBe(false);
+    expect(selectJobs(h.snapshot())).toEqual(JOBS.done);
+    h.clock.increment(60_000);
+    expect(h.live()).toEqual([]);
+  });
+
+  it('a failed read waits longer each time: 2 s, then 4 s', async () => {
+    const h = start();
+    h.actor.send({ type: 'GENERATE', ...GENERATE });
+    await h.currentGenerate().settle({ ok: queued });
+    h.clock.increment(1000);
+    await h.currentRead().settle({ error: READ_FAILURE });
+    expect(selectIsFollowing(h.snapshot())).toBe(true);
+    h.clock.increment(1999);
+    expect(h.live()).toEqual([]);
+    h.clock.increment(1);
+    await h.currentRead().settle({ error: READ_FAILURE });
+    h.clock.increment(3999);
+    expect(h.live()).toEqual([]);
+    h.clock.increment(1);
+    expect(h.live()).toHaveLength(1);
+  });
+
+  it('after six failed reads in a row following stalls with the error until Retry', async () => {
+    const h = start();
+    h.actor.send({ type: 'GENERATE', ...GENERATE });
+    await h.currentGenerate().settle({ ok: queued });
+    for (const wait of [1000, 2000, 4000, 8000, 16_000, 16_000]) {
+      h.clock.increment(wait);
+      await h.currentRead().settle({ error: READ_FAILURE });
+    }
+    expect(selectIsStalled(h.snapshot())).toBe(true);
+    expect(selectMorphError(h.snapshot())?.code).toBe('HTTP_503');
+    h.clock.increment(60_000);
+    expect(h.live()).toEqual([]);
+    h.actor.send({ type: 'RETRY' });
+    h.clock.increment(1000);
+    await h.currentRead().settle({ ok: STATUSES.running });
+    expect(selectMorphError(h.snapshot())).toBeNull();
+    expect(selectIsFollowing(h.snapshot())).toBe(true);
+  });
+
+  it('a successful read clears an earlier read error and the wait goes back to 1 s', async () => {
+    const h = start();
+    h.actor.send({ type: 'GENERATE', ...GENERATE });
+    await h.currentGenerate().settle({ ok: queued });
+    h.clock.increment(1000);
+    await h.currentRead().settle({ error: READ_FAILURE });
+    h.clock.increment(2000);
+    await h.currentRead().settle({ ok: STATUSES.running });
+    expect(selectMorphError(h.snapshot())).toBeNull();
+    h.clock.increment(999);
+    expect(h.live()).toEqual([]);
+    h.clock.increment(1);
+    expect(h.live()).toHaveLength(1);
+  });
+
+  it('new jobs can be generated once the last ones are over', async () => {
+    const h = start();
+    h.actor.send({ type: 'GENERATE', ...GENERATE });
+    await h.currentGenerate().settle({ ok: queued });
+    h.clock.increment(1000);
+    await h.currentRead().settle({ ok: STATUSES.done });
+    h.actor.send({ type: 'GENERATE', sourceAssetId: 'a1', bodyAssetIds: ['b3'] });
+    expect(selectIsGenerating(h.snapshot())).toBe(true);
+    expect(selectJobs(h.snapshot())).toEqual([]);
+  });
 });
