@@ -14,7 +14,7 @@ import type { UploadKind } from '../api/schemas';
 import type { FileError } from '../files/validate';
 import { inspect } from '../devtools/inspect';
 import {
-  assetEditorMachine,
+  entityEditorMachine,
   selectError,
   selectFailedStep,
   selectIsSaved,
@@ -23,7 +23,7 @@ import {
   type PendingFile,
   type SavedEntity,
   type SaveRequest,
-} from './asset-editor.machine';
+} from './entity-editor.machine';
 import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
 import { FormDialog } from '../ui/dom/list/row-menu';
@@ -111,7 +111,7 @@ export function saveRequestOf(
 
 /** Binds the save machine (see useOnSaved for what happens after a save). */
 export function useEntitySave() {
-  const actor = useActorRef(assetEditorMachine, { inspect });
+  const actor = useActorRef(entityEditorMachine, { inspect });
   return {
     actor,
     save: (request: SaveRequest) => actor.send({ type: 'SAVE', request }),

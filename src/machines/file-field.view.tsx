@@ -9,9 +9,9 @@ import {
   selectIsDragging,
   selectView,
   selectVisibleError,
-  uploadMachine,
-  type UploadSnapshot,
-} from './upload.machine';
+  fileFieldMachine,
+  type FileFieldSnapshot,
+} from './file-field.machine';
 import { inspect } from '../devtools/inspect';
 import { FileDrop } from '../ui/dom/file-drop';
 
@@ -41,11 +41,11 @@ export interface FileFieldProps {
   description?: string;
 }
 
-const selectFile = (snapshot: UploadSnapshot) => snapshot.context.file;
-const selectUrl = (snapshot: UploadSnapshot) => snapshot.context.url;
+const selectFile = (snapshot: FileFieldSnapshot) => snapshot.context.file;
+const selectUrl = (snapshot: FileFieldSnapshot) => snapshot.context.url;
 
 /**
- * A form's file field (spec §3 form naming rule, §4 upload control): binds the upload machine,
+ * A form's file field (spec §3 form naming rule, §4 upload control): binds the file field machine (it checks the file; the entity editor uploads it),
  * which checks each file with UPLOAD_RULES[kind], to the drop area, and reports every chosen
  * or removed file to the form with its error.
  */
@@ -62,7 +62,7 @@ export function FileField({
   description,
 }: FileFieldProps): JSX.Element {
   const { t } = useTranslation();
-  const actor = useActorRef(uploadMachine, { input: { kind, file, url }, inspect });
+  const actor = useActorRef(fileFieldMachine, { input: { kind, file, url }, inspect });
   const view = useSelector(actor, selectView);
   const dragging = useSelector(actor, selectIsDragging);
   const fileName = useSelector(actor, selectFileName);

@@ -607,7 +607,7 @@ describe('session machine — spec rules', () => {
     const h = harness();
     h.actor.send({ type: 'LOGIN', email: EMAIL, password: 'pw' });
     await h.lastCall().settle({ ok: authResult('verified') });
-    h.actor.send({ type: 'REFRESHED', data: REFRESHED_DATA as never });
+    h.actor.send({ type: 'REFRESHED', data: REFRESHED_DATA });
     expect(h.context().data).toMatchObject({
       token: 'token-refreshed',
       refreshToken: 'refresh-refreshed',

@@ -8,13 +8,13 @@
  * vitest JSON report keeps and `scripts/summarize-tests.ts` prints.
  *
  * ```ts
- * describeMachinePaths(uploadMachine, {
+ * describeMachinePaths(fileFieldMachine, {
  *   suites: [
  *     pathSuite({
- *       name: 'upload',
+ *       name: 'file field',
  *       model,
  *       system: ({ inspect, clock }) => {
- *         const actor = createActor(uploadMachine.provide({ actors }), { inspect, clock }).start();
+ *         const actor = createActor(fileFieldMachine.provide({ actors }), { inspect, clock }).start();
  *         return { actor, states: { idle: () => ... }, events: { SELECT: () => actor.send(...) } };
  *       },
  *     }),

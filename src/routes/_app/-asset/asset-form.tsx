@@ -15,7 +15,7 @@ import {
   type Gender,
 } from '../../../api/schemas';
 import type { FileError } from '../../../files/validate';
-import type { SavedEntity } from '../../../machines/asset-editor.machine';
+import type { SavedEntity } from '../../../machines/entity-editor.machine';
 import {
   CheckboxField,
   focusFirstInvalid,

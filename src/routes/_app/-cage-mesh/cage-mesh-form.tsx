@@ -7,7 +7,7 @@ import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cageMeshCreateBodySchema, type CageMesh } from '../../../api/schemas';
 import type { FileError } from '../../../files/validate';
-import type { SavedEntity } from '../../../machines/asset-editor.machine';
+import type { SavedEntity } from '../../../machines/entity-editor.machine';
 import { focusFirstInvalid, SelectField } from '../../../ui/dom/form-controls';
 import { TextField } from '../../../ui/dom/text-field';
 import { toOptions } from '../../../ui/dom/list/asset-filters';

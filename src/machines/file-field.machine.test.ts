@@ -1,6 +1,6 @@
 /**
  * Model-based tests (src/machines/testing/path-tests.ts): a small abstract model of spec §4/§5
- * "File upload control" generates paths; each drives the real upload machine with a fake
+ * "File upload control" generates paths; each drives the real file field machine with a fake
  * validateFile actor whose calls the path's events answer, and together they must reach every
  * state and transition of the real machine. Focused tests follow for what
  * the model does not spell: stale answers, the touched rule, analytics payloads. The real
@@ -18,11 +18,11 @@ import {
   selectIsDragging,
   selectView,
   selectVisibleError,
-  uploadMachine,
-  type UploadEmitted,
-  type UploadInput,
+  fileFieldMachine,
+  type FileFieldEmitted,
+  type FileFieldInput,
   type ValidateFileInput,
-} from './upload.machine';
+} from './file-field.machine';
 import { describeMachinePaths, pathSuite, type PathTools } from './testing/path-tests';
 
 // ---------------------------------------------------------------- files and the fake validator
@@ -47,7 +47,7 @@ interface Call {
 /** Lets the actor take a settled promise. */
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-function harness(input: Partial<UploadInput> = {}, tools?: PathTools) {
+function harness(input: Partial<FileFieldInput> = {}, tools?: PathTools) {
   const calls: Call[] = [];
   const validateFile = fromPromise<FileError | null, ValidateFileInput>(
     ({ input: callInput, signal }) =>
@@ -63,11 +63,11 @@ function harness(input: Partial<UploadInput> = {}, tools?: PathTools) {
         });
       }),
   );
-  const actor = createActor(uploadMachine.provide({ actors: { validateFile } }), {
+  const actor = createActor(fileFieldMachine.provide({ actors: { validateFile } }), {
     input: { kind: 'icon', ...input },
     ...tools,
   });
-  const emitted: UploadEmitted[] = [];
+  const emitted: FileFieldEmitted[] = [];
   /** What the form holds: what the field emitted, or what the form itself set (SYNC). */
   const form: { file: File | null; error: FileError | null } = { file: null, error: null };
   actor.on('CHANGED', (event) => {
@@ -281,7 +281,7 @@ function events(h: Harness) {
   };
 }
 
-describeMachinePaths(uploadMachine, {
+describeMachinePaths(fileFieldMachine, {
   suites: [
     pathSuite({
       name: 'the field (spec §4/§5 model)',
@@ -296,7 +296,7 @@ describeMachinePaths(uploadMachine, {
 
 // ---------------------------------------------------------------- focused tests
 
-describe('upload machine', () => {
+describe('file field machine — spec rules', () => {
   it('drops the answer of a check that a newer selection replaced', async () => {
     const h = harness();
     const slow = file('good.png');

@@ -56,7 +56,7 @@ export interface SavedEntity {
   id: string;
 }
 
-export interface AssetEditorContext {
+export interface EntityEditorContext {
   request: SaveRequest | null;
   stored: StoredFile[];
   /** Upload progress per field, 0 to 1. */
@@ -67,12 +67,12 @@ export interface AssetEditorContext {
   saved: SavedEntity | null;
 }
 
-export type AssetEditorEvent =
+export type EntityEditorEvent =
   | { type: 'SAVE'; request: SaveRequest }
   | { type: 'RETRY' }
   | { type: 'UPLOAD_PROGRESS'; field: string; fraction: number };
 
-export type AssetEditorEmitted = { type: 'SAVED'; entity: SavedEntity };
+export type EntityEditorEmitted = { type: 'SAVED'; entity: SavedEntity };
 
 export interface UploadInput {
   kind: UploadKind;
@@ -92,7 +92,7 @@ const storedUrl = (stored: readonly StoredFile[], pending: PendingFile) =>
   stored.find((entry) => entry.field === pending.field && entry.file === pending.file)?.url;
 
 /** The first file of the request that is not stored yet. */
-export function nextUpload(context: AssetEditorContext): PendingFile | undefined {
+export function nextUpload(context: EntityEditorContext): PendingFile | undefined {
   return context.request?.files.find((pending) => storedUrl(context.stored, pending) === undefined);
 }
 
@@ -140,11 +140,11 @@ async function storeAsset(target: TargetOf<'asset'>, body: SaveInput['body']): P
   return createAsset(body as AssetCreateBody, scope);
 }
 
-export const assetEditorMachine = setup({
+export const entityEditorMachine = setup({
   types: {
-    context: {} as AssetEditorContext,
-    events: {} as AssetEditorEvent,
-    emitted: {} as AssetEditorEmitted,
+    context: {} as EntityEditorContext,
+    events: {} as EntityEditorEvent,
+    emitted: {} as EntityEditorEmitted,
   },
   actors: {
     upload: fromPromise<UploadResult, UploadInput>(({ input, signal }) =>
@@ -197,7 +197,7 @@ export const assetEditorMachine = setup({
     hasUpload: ({ context }) => nextUpload(context) !== undefined,
   },
 }).createMachine({
-  id: 'assetEditor',
+  id: 'entityEditor',
   context: {
     request: null,
     stored: [],
@@ -233,7 +233,7 @@ export const assetEditorMachine = setup({
               actions: { type: 'storeUpload', params: ({ event }) => ({ url: event.output.url }) },
             },
             onError: {
-              target: '#assetEditor.failed',
+              target: '#entityEditor.failed',
               actions: {
                 type: 'fail',
                 params: ({ event }) => ({ error: event.error, step: 'upload' as const }),
@@ -249,7 +249,7 @@ export const assetEditorMachine = setup({
               body: bodyOf(context.request!, context.stored),
             }),
             onDone: {
-              target: '#assetEditor.saved',
+              target: '#entityEditor.saved',
               actions: [
                 { type: 'keepSaved', params: ({ event }) => ({ entity: event.output }) },
                 'forgetRequest',
@@ -257,7 +257,7 @@ export const assetEditorMachine = setup({
               ],
             },
             onError: {
-              target: '#assetEditor.failed',
+              target: '#entityEditor.failed',
               actions: {
                 type: 'fail',
                 params: ({ event }) => ({ error: event.error, step: 'save' as const }),
@@ -279,13 +279,13 @@ export const assetEditorMachine = setup({
   },
 });
 
-export type AssetEditorMachine = typeof assetEditorMachine;
-export type AssetEditorSnapshot = SnapshotFrom<AssetEditorMachine>;
+export type EntityEditorMachine = typeof entityEditorMachine;
+export type EntityEditorSnapshot = SnapshotFrom<EntityEditorMachine>;
 
-export const selectIsSaving = (snapshot: AssetEditorSnapshot) => snapshot.matches('working');
-export const selectIsUploading = (snapshot: AssetEditorSnapshot) =>
+export const selectIsSaving = (snapshot: EntityEditorSnapshot) => snapshot.matches('working');
+export const selectIsUploading = (snapshot: EntityEditorSnapshot) =>
   snapshot.matches({ working: 'uploading' });
-export const selectIsSaved = (snapshot: AssetEditorSnapshot) => snapshot.matches('saved');
-export const selectProgress = (snapshot: AssetEditorSnapshot) => snapshot.context.progress;
-export const selectError = (snapshot: AssetEditorSnapshot) => snapshot.context.error;
-export const selectFailedStep = (snapshot: AssetEditorSnapshot) => snapshot.context.failedStep;
+export const selectIsSaved = (snapshot: EntityEditorSnapshot) => snapshot.matches('saved');
+export const selectProgress = (snapshot: EntityEditorSnapshot) => snapshot.context.progress;
+export const selectError = (snapshot: EntityEditorSnapshot) => snapshot.context.error;
+export const selectFailedStep = (snapshot: EntityEditorSnapshot) => snapshot.context.failedStep;

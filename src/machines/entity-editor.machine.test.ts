@@ -13,21 +13,21 @@ import { createCageMesh, updateCageMesh } from '../api/cage-meshes';
 import { ApiError } from '../api/errors';
 import type { UploadResult } from '../api/schemas';
 import {
-  assetEditorMachine,
+  entityEditorMachine,
   selectError,
   selectFailedStep,
   selectIsSaved,
   selectIsSaving,
   selectIsUploading,
   selectProgress,
-  type AssetEditorEmitted,
+  type EntityEditorEmitted,
   type PendingFile,
   type SavedEntity,
   type SaveInput,
   type SaveRequest,
   type SaveTarget,
   type UploadInput,
-} from './asset-editor.machine';
+} from './entity-editor.machine';
 import { describeMachinePaths, pathSuite, type PathTools } from './testing/path-tests';
 import { deferredActor, liveCall, type Deferred } from './testing/deferred';
 
@@ -90,12 +90,12 @@ function harness(tools: PathTools) {
   const uploads: Deferred<UploadInput, UploadResult>[] = [];
   const saves: Deferred<SaveInput, SavedEntity>[] = [];
   const actor = createActor(
-    assetEditorMachine.provide({
+    entityEditorMachine.provide({
       actors: { upload: deferredActor(uploads), save: deferredActor(saves) },
     }),
     tools,
   );
-  const emitted: AssetEditorEmitted[] = [];
+  const emitted: EntityEditorEmitted[] = [];
   actor.on('SAVED', (event) => emitted.push(event));
   actor.start();
   return {
@@ -331,7 +331,7 @@ function events(h: Harness) {
   };
 }
 
-describeMachinePaths(assetEditorMachine, {
+describeMachinePaths(entityEditorMachine, {
   suites: [
     pathSuite({
       name: 'saving a form with files (model)',
@@ -361,7 +361,7 @@ describe('asset editor save', () => {
     ]) {
       vi.mocked(call).mockResolvedValue(entity as never);
     }
-    const actor = createActor(assetEditorMachine).start();
+    const actor = createActor(entityEditorMachine).start();
     actor.send({ type: 'SAVE', request: { target, values: { name: 'Jacket' }, files: [] } });
     await vi.waitFor(() => expect(selectIsSaved(actor.getSnapshot())).toBe(true));
     return {

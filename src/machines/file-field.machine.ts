@@ -20,7 +20,7 @@ import {
 export type DropRejectionCode =
   'file-invalid-type' | 'file-too-large' | 'file-too-small' | 'too-many-files';
 
-export interface UploadInput {
+export interface FileFieldInput {
   kind: UploadKind;
   /** The form's XFile: validated on start without marking the field touched. */
   file?: File | null;
@@ -28,7 +28,7 @@ export interface UploadInput {
   url?: string | null;
 }
 
-export interface UploadContext {
+export interface FileFieldContext {
   kind: UploadKind;
   rule: UploadRule;
   /** The last file chosen, valid or not (the invalid one stays so the form can report it). */
@@ -39,7 +39,7 @@ export interface UploadContext {
   touched: boolean;
 }
 
-export type UploadEvent =
+export type FileFieldEvent =
   | { type: 'DRAG_ENTER' }
   | { type: 'DRAG_LEAVE' }
   /** A file the drop area accepted (dropped or picked in the file dialog). */
@@ -51,7 +51,7 @@ export type UploadEvent =
   | { type: 'SYNC'; file: File | null; url: string | null };
 
 /** The value the form stores: the file (null once removed) and its error. */
-export type UploadEmitted = { type: 'CHANGED'; file: File | null; error: FileError | null };
+export type FileFieldEmitted = { type: 'CHANGED'; file: File | null; error: FileError | null };
 
 export interface ValidateFileInput {
   file: File;
@@ -100,12 +100,12 @@ const errorOf = (error: unknown): FileError => ({
   detail: error instanceof Error ? error.message : String(error),
 });
 
-export const uploadMachine = setup({
+export const fileFieldMachine = setup({
   types: {
-    context: {} as UploadContext,
-    events: {} as UploadEvent,
-    input: {} as UploadInput,
-    emitted: {} as UploadEmitted,
+    context: {} as FileFieldContext,
+    events: {} as FileFieldEvent,
+    input: {} as FileFieldInput,
+    emitted: {} as FileFieldEmitted,
   },
   actors: {
     /** The size and type rules, then the header rules (spec §5); null when the file passes. */
@@ -171,7 +171,7 @@ export const uploadMachine = setup({
     },
   },
 }).createMachine({
-  id: 'upload',
+  id: 'fileField',
   context: ({ input }) => ({
     kind: input.kind,
     rule: UPLOAD_RULES[input.kind],
@@ -264,23 +264,23 @@ export const uploadMachine = setup({
   },
 });
 
-export type UploadSnapshot = SnapshotFrom<typeof uploadMachine>;
+export type FileFieldSnapshot = SnapshotFrom<typeof fileFieldMachine>;
 
 /** What the control shows. */
 export type UploadView = 'empty' | 'validating' | 'chosen' | 'invalid';
 
-export const selectView = (snapshot: UploadSnapshot): UploadView => {
+export const selectView = (snapshot: FileFieldSnapshot): UploadView => {
   if (snapshot.matches('validating')) return 'validating';
   if (snapshot.matches('chosen')) return 'chosen';
   if (snapshot.matches('invalid')) return 'invalid';
   return 'empty';
 };
 
-export const selectIsDragging = (snapshot: UploadSnapshot) =>
+export const selectIsDragging = (snapshot: FileFieldSnapshot) =>
   snapshot.matches({ empty: 'dragging' }) || snapshot.matches({ invalid: 'dragging' });
 
 /** The chosen file's name, or the stored file's, or null. */
-export const selectFileName = (snapshot: UploadSnapshot): string | null => {
+export const selectFileName = (snapshot: FileFieldSnapshot): string | null => {
   const { file, url } = snapshot.context;
   if (file) return file.name;
   return url === null ? null : fileNameOfUrl(url);
@@ -288,6 +288,6 @@ export const selectFileName = (snapshot: UploadSnapshot): string | null => {
 
 /** Spec §5: the error shows only once the field was touched or the form submitted. */
 export const selectVisibleError = (
-  snapshot: UploadSnapshot,
+  snapshot: FileFieldSnapshot,
   submitted: boolean,
 ): FileError | null => (snapshot.context.touched || submitted ? snapshot.context.error : null);
