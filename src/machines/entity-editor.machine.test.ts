@@ -346,7 +346,7 @@ describeMachinePaths(entityEditorMachine, {
 
 // ---------------------------------------------------------------- the real save actor
 
-describe('asset editor save', () => {
+describe('entity editor — which API call saves which target', () => {
   const entity = { id: 'e1' };
 
   /** Saves `target` with the real save actor and the API calls mocked; answers the calls made. */
@@ -408,5 +408,89 @@ describe('asset editor save', () => {
       ...none,
       updateCageMesh: [['c1', { name: 'Jacket' }]],
     });
+  });
+});
+
+describe('entity editor — spec rules', () => {
+  const start = () => harness({} as PathTools);
+  const UPLOADED = (file: File): UploadResult => ({ url: urlOf(file) }) as UploadResult;
+
+  it('uploads each new file before saving, then saves the body with their stored addresses', async () => {
+    const h = start();
+    h.actor.send({ type: 'SAVE', request: REQUESTS.both });
+    expect(selectIsUploading(h.snapshot())).toBe(true);
+    expect(h.currentUpload().input).toMatchObject({ kind: 'model', file: MODEL });
+    await h.currentUpload().settle({ ok: UPLOADED(MODEL) });
+    expect(h.currentUpload().input).toMatchObject({ kind: 'icon', file: ICON });
+    await h.currentUpload().settle({ ok: UPLOADED(ICON) });
+    expect(h.currentSave().input.body).toEqual({
+      ...REQUESTS.both.values,
+      modelUrl: '/files/avatar.glb',
+      iconUrl: '/files/icon.png',
+    });
+  });
+
+  it('a form without new files is saved at once, keeping the addresses it holds', () => {
+    const h = start();
+    h.actor.send({ type: 'SAVE', request: REQUESTS.bare });
+    expect(h.uploads).toEqual([]);
+    expect(h.currentSave().input.body).toEqual({ name: 'Coat', iconUrl: '/files/kept.png' });
+  });
+
+  it("shows each upload's progress under its field", () => {
+    const h = start();
+    h.actor.send({ type: 'SAVE', request: REQUESTS.both });
+    h.currentUpload().input.onProgress(0.25);
+    expect(selectProgress(h.snapshot())).toMatchObject({ model: 0.25 });
+  });
+
+  it('a failed upload stops the save, says which step failed, and keeps the request', async () => {
+    const h = start();
+    h.actor.send({ type: 'SAVE', request: REQUESTS.both });
+    await h.currentUpload().settle({ error: UPLOAD_FAILURE });
+    expect(selectFailedStep(h.snapshot())).toBe('upload');
+    expect(selectError(h.snapshot())?.code).toBe('FILE_TOO_LARGE');
+    expect(h.saves).toEqual([]);
+    expect(selectIsSaving(h.snapshot())).toBe(false);
+  });
+
+  it('Retry after a failed save does not upload a stored file again', async () => {
+    const h = start();
+    h.actor.send({ type: 'SAVE', request: REQUESTS.both });
+    await h.currentUpload().settle({ ok: UPLOADED(MODEL) });
+    await h.currentUpload().settle({ ok: UPLOADED(ICON) });
+    await h.currentSave().settle({ error: SAVE_FAILURE });
+    expect(selectFailedStep(h.snapshot())).toBe('save');
+    h.actor.send({ type: 'RETRY' });
+    expect(h.uploads.filter((call) => !call.settled)).toEqual([]);
+    expect(h.currentSave().input.body).toMatchObject({ modelUrl: '/files/avatar.glb' });
+  });
+
+  it('Retry after a failed upload uploads only the files not stored yet', async () => {
+    const h = start();
+    h.actor.send({ type: 'SAVE', request: REQUESTS.both });
+    await h.currentUpload().settle({ ok: UPLOADED(MODEL) });
+    await h.currentUpload().settle({ error: UPLOAD_FAILURE });
+    h.actor.send({ type: 'RETRY' });
+    expect(h.currentUpload().input.file).toBe(ICON);
+  });
+
+  it('a successful save announces the saved entity once and forgets the files it sent', async () => {
+    const h = start();
+    h.actor.send({ type: 'SAVE', request: REQUESTS.bare });
+    await h.currentSave().settle({ ok: { id: 'a1' } });
+    expect(selectIsSaved(h.snapshot())).toBe(true);
+    expect(h.emitted).toEqual([{ type: 'SAVED', entity: { id: 'a1' } }]);
+    expect(h.snapshot().context.stored).toEqual([]);
+  });
+
+  it('a file replaced in the form after a failed save is uploaded anew', async () => {
+    const h = start();
+    h.actor.send({ type: 'SAVE', request: REQUESTS.both });
+    await h.currentUpload().settle({ ok: UPLOADED(MODEL) });
+    await h.currentUpload().settle({ ok: UPLOADED(ICON) });
+    await h.currentSave().settle({ error: SAVE_FAILURE });
+    h.actor.send({ type: 'SAVE', request: { ...REQUESTS.both, files: REQUESTS.swap.files } });
+    expect(h.currentUpload().input.file).toBe(OTHER_ICON);
   });
 });

@@ -297,6 +297,27 @@ describeMachinePaths(fileFieldMachine, {
 // ---------------------------------------------------------------- focused tests
 
 describe('file field machine — spec rules', () => {
+  it('highlights the field while a file is dragged over it, also when it shows an error', async () => {
+    const h = harness();
+    h.actor.send({ type: 'DRAG_ENTER' });
+    expect(selectIsDragging(h.snapshot())).toBe(true);
+    h.actor.send({ type: 'DRAG_LEAVE' });
+    expect(selectIsDragging(h.snapshot())).toBe(false);
+    h.actor.send({ type: 'SELECT', file: file('bad.png') });
+    await h.current().answer({ ok: VERDICTS['bad.png'] ?? null });
+    h.actor.send({ type: 'DRAG_ENTER' });
+    expect(selectIsDragging(h.snapshot())).toBe(true);
+  });
+
+  it('Remove empties the field, tells the form, and it is ready for another file', async () => {
+    const h = harness();
+    h.actor.send({ type: 'SELECT', file: file('good.png') });
+    await h.current().answer({ ok: null });
+    h.actor.send({ type: 'REMOVE' });
+    expect(selectView(h.snapshot())).toBe('empty');
+    expect(h.emitted.at(-1)).toEqual({ type: 'CHANGED', file: null, error: null });
+  });
+
   it('drops the answer of a check that a newer selection replaced', async () => {
     const h = harness();
     const slow = file('good.png');
