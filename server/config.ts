@@ -32,7 +32,7 @@ export interface Config {
   nodeEnv: string;
   /** Absolute path of the built SPA. */
   staticDir: string;
-  /** Asset services (issue 4): an icon renderer and a texture predictor; unset answers 501. */
+  /** Asset services: an icon renderer and a texture predictor; unset answers 501. */
   iconRendererUrl: string | undefined;
   texturePredictorUrl: string | undefined;
 }

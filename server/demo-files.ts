@@ -34,7 +34,7 @@ const SHAPES: Record<string, { size: [number, number, number]; y: number }> = {
 const FALLBACK_SHAPE = { size: [0.3, 0.3, 0.3] as [number, number, number], y: 1 };
 
 /** A 128 × 128 RGBA icon: a disc of `colour` on a transparent background. */
-export function demoIcon([r, g, b]: [number, number, number]): Uint8Array {
+function demoIcon([r, g, b]: [number, number, number]): Uint8Array {
   const size = 128;
   const rows = new Uint8Array(size * (1 + size * 4));
   for (let y = 0; y < size; y++) {
@@ -55,7 +55,7 @@ export function demoIcon([r, g, b]: [number, number, number]): Uint8Array {
 }
 
 /** A binary glTF of one box of `size`, centred at height `y`, in `colour`. */
-export async function demoModel(
+async function demoModel(
   name: string,
   { size, y }: { size: [number, number, number]; y: number },
   [r, g, b]: [number, number, number],

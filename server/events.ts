@@ -36,8 +36,7 @@ export const ASSET_EVENT_KEYS = {
   userAssetsRemoved: 'asset.user-assets-removed.v1',
 } as const;
 
-export type AssetEventName = keyof typeof ASSET_EVENT_KEYS;
-export type AssetEventKey = (typeof ASSET_EVENT_KEYS)[AssetEventName];
+type AssetEventName = keyof typeof ASSET_EVENT_KEYS;
 
 export interface AssetEventInput {
   assetId: string;

@@ -99,7 +99,7 @@ function parseOrder(spec: ListSpec<unknown>, raw: string): ListQuery['order'] {
  * Validates filter values against the spec: unknown names, several values for a single-valued
  * filter, values outside the allowed set and oversized input are 400s. Empty values are dropped.
  */
-export function parseFilters(
+function parseFilters(
   spec: ListSpec<unknown>,
   input: Record<string, readonly string[]>,
 ): FilterValues {
@@ -184,7 +184,7 @@ export function filterConditions(
 }
 
 /** `ORDER BY` for a parsed order: the sort expression, then the id in the same direction. */
-export function orderBy(spec: ListSpec<unknown>, order: ListQuery['order']): string {
+function orderBy(spec: ListSpec<unknown>, order: ListQuery['order']): string {
   const direction = order.descending ? 'DESC' : 'ASC';
   return `${spec.orders[order.field]!} ${direction}, ${spec.idColumn} ${direction}`;
 }

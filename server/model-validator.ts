@@ -8,7 +8,7 @@ import { validateBytes, type ValidatorMessage } from 'gltf-validator';
 import type { ValidationReport } from '../src/api/schemas';
 
 /** Messages listed per severity; the counts and `valid` always cover all of them. */
-export const MAX_LISTED_MESSAGES = 100;
+const MAX_LISTED_MESSAGES = 100;
 
 const ERROR = 0;
 const WARNING = 1;

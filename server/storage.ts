@@ -22,7 +22,7 @@ export interface StoredFile {
   contentType: SniffedType;
 }
 
-export interface PutOptions {
+interface PutOptions {
   /** Refuse (StorageLimitError) once more than this many bytes arrived. */
   maxBytes: number;
   /**
@@ -51,7 +51,7 @@ export class StorageLimitError extends Error {
   }
 }
 
-export const EXTENSIONS: Record<SniffedType, string> = {
+const EXTENSIONS: Record<SniffedType, string> = {
   'image/png': 'png',
   'image/jpeg': 'jpg',
   'model/gltf-binary': 'glb',
@@ -65,7 +65,7 @@ const TYPES = new Map(Object.entries(EXTENSIONS).map(([type, ext]) => [ext, type
 const KEY_PATTERN = /^[0-9a-f]{24}\.([a-z]{3})$/;
 
 /** Where a stored file is served: its address is this prefix and the key. */
-export const FILES_PATH = '/files/';
+const FILES_PATH = '/files/';
 
 /** The address of a stored file, as uploads answer it and asset fields hold it. */
 export function fileUrl(key: string): string {

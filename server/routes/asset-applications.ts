@@ -29,7 +29,7 @@ import {
   moveApplicationAsset,
   type ApplicationAssetDbRow,
 } from './applications';
-import { getAsset } from './assets';
+import { getAsset } from '../asset-store';
 import { morphedListSpec } from './morphs';
 
 type AssetApplicationDbRow = ApplicationAssetDbRow & { application_name: string };

@@ -25,7 +25,7 @@ import {
   searchFilter,
   type ListSpec,
 } from '../list';
-import { storedFileFor } from './assets';
+import { storedFileFor } from '../asset-store';
 
 interface CageMeshDbRow {
   id: string;

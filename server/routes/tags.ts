@@ -12,7 +12,7 @@ import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import { newId } from '../ids';
 import { isoString, parseListQuery, runList, searchFilter, type ListSpec } from '../list';
-import { assetForChange, getAsset, sortedTagIds, updateEvents } from './assets';
+import { assetForChange, getAsset, sortedTagIds, updateEvents } from '../asset-store';
 
 interface TagDbRow {
   id: string;

@@ -14,7 +14,7 @@ import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import { parseListQuery, runList, type ListSpec } from '../list';
 import { findUserById } from '../users';
-import { assetListSpec } from './assets';
+import { assetListSpec } from '../asset-store';
 
 const { search, type } = assetListSpec.filters;
 const userAssetListSpec: ListSpec<Asset> = {

@@ -8,7 +8,8 @@
  * values fill the translation's placeholders.
  */
 import { readBytes, unreadable, type ByteSource } from './bytes';
-import { checkGlbHeader, checkPsdHeader } from './glb';
+import { checkGlbHeader } from './glb';
+import { checkPsdHeader } from './psd';
 import { isDamagedPngSignature, readImageHeader, type ImageHeader } from './image-header';
 import { checkPngIntegrity } from './png-integrity';
 import type { FileValidationOptions, UploadRule } from './rules';
@@ -101,7 +102,7 @@ export function checkDropRules(
  * punctuation, the name contains the required one. So 'sRGB IEC61966-2.1', 'sRGB built-in'
  * and 'sRGB2014' count as sRGB; 'Adobe RGB (1998)' and 'Display P3' do not.
  */
-export function colorSpaceMatches(actual: string, required: string): boolean {
+function colorSpaceMatches(actual: string, required: string): boolean {
   const normalize = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
   return normalize(actual).includes(normalize(required));
 }

@@ -5,11 +5,13 @@ import { inspect } from '../devtools/inspect';
 import {
   autocompleteMachine,
   selectNoResults,
+  type AutocompleteValue,
   selectOptions,
   selectSelected,
 } from './autocomplete.machine';
 import { AutocompleteField } from '../ui/dom/list/autocomplete-field';
-import type { FilterDef, FilterValue } from '../ui/dom/list/filter-bar';
+import type { FilterValue } from '../domain/list-query';
+import type { FilterDef } from '../ui/dom/list/filter-bar';
 
 interface AutocompleteFilterProps {
   filter: FilterDef;
@@ -29,7 +31,7 @@ export function AutocompleteFilter({ filter, value, onChange }: AutocompleteFilt
       ...(filter.displayField ? { displayField: filter.displayField } : {}),
       ...(filter.extraQueryParams ? { extraQueryParams: filter.extraQueryParams } : {}),
       multiple: Boolean(filter.multiple),
-      value,
+      value: asIds(value),
     },
   });
   const options = useSelector(actor, selectOptions);
@@ -54,7 +56,7 @@ export function AutocompleteFilter({ filter, value, onChange }: AutocompleteFilt
     const key = JSON.stringify(value ?? null);
     if (key === emitted.current) return;
     emitted.current = key;
-    actor.send({ type: 'SET_VALUE', value });
+    actor.send({ type: 'SET_VALUE', value: asIds(value) });
   }, [value, actor]);
 
   return (
@@ -124,5 +126,17 @@ export function EntityPicker({
   );
 }
 
+/** A filter value as the ids the autocomplete holds, in the same shape (one, several, none). */
+const asIds = (value: FilterValue): AutocompleteValue =>
+  Array.isArray(value)
+    ? value.map(String)
+    : value === null || value === undefined
+      ? value
+      : String(value);
+
 const idsOf = (value: FilterValue): string[] =>
-  Array.isArray(value) ? value.map(String) : typeof value === 'string' && value ? [value] : [];
+  Array.isArray(value)
+    ? value.map(String)
+    : value === null || value === undefined || value === ''
+      ? []
+      : [String(value)];

@@ -26,12 +26,7 @@ import {
 import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
 import { DataTable, type ActionMenuItem, type ListColumn } from '../ui/dom/list/data-table';
-import {
-  FilterBar,
-  MOBILE_QUERY,
-  type FilterDef,
-  type FilterValues,
-} from '../ui/dom/list/filter-bar';
+import { FilterBar, isHiddenFilter, MOBILE_QUERY, type FilterDef } from '../ui/dom/list/filter-bar';
 import { Pager } from '../ui/dom/list/pager';
 import { useMediaQuery } from '../ui/dom/use-media-query';
 import { describeError } from '../api/error-info';
@@ -157,7 +152,7 @@ export function ListScreen<Row extends { id: string }>({
       </div>
       <FilterBar
         filters={config.filters}
-        values={filter as FilterValues}
+        values={filter}
         onChange={(field, value) => actor.send({ type: 'SET_FILTER', field, value })}
         onApply={(values) => actor.send({ type: 'SET_FILTERS', filter: values })}
         onClear={() => actor.send({ type: 'CLEAR_FILTERS' })}
@@ -245,7 +240,7 @@ function preselectsOf(filters: readonly FilterDef[]): Preselect[] {
           {
             field: f.field,
             value: f.preselectValue,
-            hiddenOnDesktop: Boolean(f.hiddenWithOneOption && (f.options?.length ?? 0) <= 1),
+            hiddenOnDesktop: isHiddenFilter(f),
           },
         ]
       : [],

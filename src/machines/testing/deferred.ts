@@ -15,10 +15,10 @@ export interface Deferred<I, O> {
 }
 
 /** Lets the actor react to a settled promise; the simulated clock does not touch real timers. */
-export const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** The promise function behind deferredActor, for tests that wrap it themselves. */
-export const deferredCall =
+const deferredCall =
   <I, O>(calls: Deferred<I, O>[]) =>
   ({ input, signal }: { input: I; signal: AbortSignal }) =>
     new Promise<O>((resolve, reject) => {

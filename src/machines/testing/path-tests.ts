@@ -47,7 +47,7 @@ export interface PathTools {
 }
 
 /** The real actor of one path and how to check and drive it (`path.test` parameters). */
-export interface PathSystem<TModel extends AnyStateMachine> extends TestParam<
+interface PathSystem<TModel extends AnyStateMachine> extends TestParam<
   SnapshotFrom<TModel>,
   EventFromLogic<TModel>
 > {

@@ -2,13 +2,16 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { enBackOffice } from '../../../locales/en-back-office';
 import { AutocompleteField, type AutocompleteOption } from './autocomplete-field';
 
+// The product's own texts (the autocomplete binding passes these through i18n).
+const { list: text } = enBackOffice;
 const labels = {
-  noResults: 'No Results',
-  remove: (label: string) => `Remove ${label}`,
-  more: (count: number) => `+${count}`,
-  clear: 'Clear',
+  noResults: text.noResults,
+  remove: (label: string) => text.removeValue.replace('{{label}}', label),
+  more: (count: number) => text.moreValues.replace('{{count}}', String(count)),
+  clear: text.clearValue,
 };
 
 function Harness(props: {

@@ -2,6 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { initI18n, loadBackOfficeTexts } from '../../../i18n';
+import { enBackOffice } from '../../../locales/en-back-office';
 import { DataTable, type DataTableLabels, type ListColumn } from './data-table';
 
 interface Item {
@@ -10,15 +11,17 @@ interface Item {
   type: string;
 }
 
+// The product's own texts (the list screen passes these through i18n).
+const { list: text } = enBackOffice;
 const labels: DataTableLabels = {
   table: 'Assets',
-  actions: 'Actions',
-  dragHandle: (name) => `Drag ${name}`,
-  loading: 'Loading',
-  noItems: 'No items found',
-  noMatches: 'No listings matched your search query',
-  clearFilters: 'Clear Filters',
-  loadingMore: 'Loading more',
+  actions: text.actions,
+  dragHandle: (name) => text.dragHandle.replace('{{name}}', name),
+  loading: text.loading,
+  noItems: text.noItems,
+  noMatches: text.noMatches,
+  clearFilters: text.clearFilters,
+  loadingMore: text.loadingMore,
 };
 const columns: ListColumn<Item>[] = [
   { field: 'name', headerName: 'Name', sortable: true, tooltip: 'The display name' },
@@ -153,7 +156,9 @@ describe('DataTable', () => {
       />,
     );
     const first = screen.getAllByRole('row')[1]!;
-    expect(within(first).getByRole('button', { name: 'Drag Aviator' })).toBeInTheDocument();
+    expect(
+      within(first).getByRole('button', { name: 'Drag to reorder Aviator' }),
+    ).toBeInTheDocument();
   });
 });
 
@@ -241,5 +246,84 @@ describe('DataTable row menu dialogs', () => {
     await user.type(field, '7');
     await user.click(screen.getByRole('button', { name: 'Move' }));
     expect(onSetOrder).toHaveBeenCalledWith(rows[1], 7);
+  });
+  it("shows a column's width, header and cell alignment, and its header tooltip", () => {
+    render(
+      <DataTable
+        columns={[
+          {
+            field: 'name',
+            headerName: 'Name',
+            width: 240,
+            headerAlign: 'center',
+            tooltip: 'The display name',
+          },
+          { field: 'type', headerName: 'Type', headerAlign: 'right', cellAlign: 'right' },
+        ]}
+        rows={rows}
+        labels={labels}
+        rowLabel={(r) => r.name}
+      />,
+    );
+    const name = screen.getByRole('columnheader', { name: /Name/ });
+    expect(name).toHaveClass('align-center');
+    expect(name.querySelector('[title="The display name"]')).not.toBeNull();
+    expect(name).toHaveAccessibleName('Name, The display name');
+    expect(name.style.width).toBe('240px');
+    expect(screen.getByRole('columnheader', { name: 'Type' })).toHaveClass('align-right');
+    expect(screen.getByRole('gridcell', { name: 'glasses' })).toHaveClass('align-right');
+    expect(screen.getByRole('rowheader', { name: 'Aviator' })).toHaveClass('align-left');
+  });
+
+  it('shows an action item in its colour, with its icon, and disabled when it says so', async () => {
+    const user = userEvent.setup();
+    const onDelete = vi.fn();
+    render(
+      <DataTable
+        columns={columns}
+        rows={rows}
+        labels={labels}
+        rowLabel={(r) => r.name}
+        rowActions={() => [
+          { title: 'Lock', icon: <span data-testid="lock-icon">🔒</span>, onAction: vi.fn() },
+          { title: 'Delete', color: 'danger', isDisabled: true, onAction: onDelete },
+        ]}
+      />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Actions: Aviator' }));
+    const lock = await screen.findByRole('menuitem', { name: /Lock/ });
+    expect(within(lock).getByTestId('lock-icon')).toBeInTheDocument();
+    expect(lock).not.toHaveClass('danger');
+    const remove = screen.getByRole('menuitem', { name: 'Delete' });
+    expect(remove).toHaveClass('danger');
+    expect(remove).toHaveAttribute('aria-disabled', 'true');
+    await user.click(remove);
+    expect(onDelete).not.toHaveBeenCalled();
+  });
+
+  it('selects rows with their checkboxes, and the whole page with the header one', async () => {
+    const user = userEvent.setup();
+    const onChange = vi.fn();
+    const selection = {
+      selectedIds: ['b'],
+      onChange,
+      selectAllLabel: 'Select all on this page',
+      selectLabel: 'Select',
+    };
+    render(
+      <DataTable
+        columns={columns}
+        rows={rows}
+        labels={labels}
+        rowLabel={(r) => r.name}
+        selection={selection}
+      />,
+    );
+    expect(screen.getByRole('checkbox', { name: 'Select Beanie' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Select Aviator' })).not.toBeChecked();
+    await user.click(screen.getByRole('checkbox', { name: 'Select Aviator' }));
+    expect(onChange).toHaveBeenLastCalledWith(expect.arrayContaining(['a', 'b']));
+    await user.click(screen.getByRole('checkbox', { name: 'Select all on this page' }));
+    expect(onChange).toHaveBeenLastCalledWith(expect.arrayContaining(['a', 'b']));
   });
 });

@@ -1,8 +1,18 @@
-import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
+import {
+  createColumnHelper,
+  flexRender,
+  rowSelectionFeature,
+  rowSortingFeature,
+  tableFeatures,
+  useTable,
+  type RowSelectionState,
+  type SortingState,
+} from '@tanstack/react-table';
 import { useMemo, type ReactNode } from 'react';
 import {
   Button,
   Cell,
+  Checkbox,
   Column,
   ProgressBar,
   Row,
@@ -16,12 +26,10 @@ import {
   type Key,
   type SortDescriptor,
 } from 'react-aria-components';
+import type { ListOrder } from '../../../domain/list-query';
 import { RowMenu, type ActionMenuItem } from './row-menu';
 
-export type Align = 'left' | 'center' | 'right';
-export type SortDirection = 'asc' | 'desc';
-/** Spec §3 order state: a direction per field (one field at a time here). */
-export type SortOrder = Partial<Record<string, SortDirection>>;
+type Align = 'left' | 'center' | 'right';
 
 /** Spec §3 column definition, plus how to render a cell. */
 export interface ListColumn<Row> {
@@ -52,8 +60,11 @@ interface DataTableProps<Row extends { id: string }> {
   labels: DataTableLabels;
   /** A readable name per row, for the drag handle and menu labels. */
   rowLabel: (row: Row) => string;
-  order?: SortOrder;
+  /** Spec §3 order state; the owner decides the next direction (onSort names the column). */
+  order?: ListOrder;
   onSort?: (field: string) => void;
+  /** Row selection for bulk actions: a checkbox per row and one for the whole page. */
+  selection?: RowSelection;
   /** Per-row action menu (spec §3 action menu items). */
   rowActions?: (row: Row) => ActionMenuItem<Row>[];
   onSetOrder?: (row: Row, position: number) => void;
@@ -70,13 +81,32 @@ interface DataTableProps<Row extends { id: string }> {
   isLoadingMore?: boolean;
 }
 
+/** Which rows are selected (their ids); the owner keeps the ids across pages. */
+interface RowSelection {
+  selectedIds: readonly string[];
+  onChange: (ids: string[]) => void;
+  /** The accessible name of the select-all checkbox ("Select all on this page"). */
+  selectAllLabel: string;
+  /** A row checkbox's name before the row's own ("Select" reads "Select Olive Cyber"). */
+  selectLabel: string;
+}
+
 /** Rows beyond which only the visible rows are rendered. */
 const VIRTUALIZE_FROM = 300;
 const ROW_HEIGHT = 56;
 const SKELETON_ROW_HEIGHT = 80;
 
-// Core model only: sorting, paging and filtering happen on the server.
-const features = tableFeatures({});
+// Sorting is manual (the server sorts) and filtering and paging happen on the server: the table
+// holds the columns, the sort state the headers show and the row selection.
+const features = tableFeatures({ rowSortingFeature, rowSelectionFeature });
+
+const sortingOf = (order: ListOrder | undefined): SortingState =>
+  Object.entries(order ?? {}).flatMap(([id, direction]) =>
+    direction ? [{ id, desc: direction === 'desc' }] : [],
+  );
+
+const applyUpdater = <T,>(updater: T | ((old: T) => T), old: T): T =>
+  typeof updater === 'function' ? (updater as (old: T) => T)(old) : updater;
 
 /** A cell without a renderer shows scalars as text and anything else as a dash. */
 const plainValue = (value: unknown): string =>
@@ -84,10 +114,9 @@ const plainValue = (value: unknown): string =>
     ? String(value)
     : '—';
 
-const sortDescriptorOf = (order: SortOrder | undefined): SortDescriptor | undefined => {
-  const [field, direction] = Object.entries(order ?? {})[0] ?? [];
-  if (!field || !direction) return undefined;
-  return { column: field, direction: direction === 'asc' ? 'ascending' : 'descending' };
+const sortDescriptorOf = (sorting: SortingState): SortDescriptor | undefined => {
+  const [sort] = sorting;
+  return sort && { column: sort.id, direction: sort.desc ? 'descending' : 'ascending' };
 };
 
 /**
@@ -97,14 +126,44 @@ const sortDescriptorOf = (order: SortOrder | undefined): SortDescriptor | undefi
  * renders an accessible grid from it.
  */
 export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>) {
-  const { columns, rows, labels } = props;
+  const { columns, rows, labels, selection } = props;
+  const byField = useMemo(() => new Map(columns.map((c) => [c.field, c])), [columns]);
   const columnDefs = useMemo(() => {
     const helper = createColumnHelper<typeof features, Row>();
     return helper.columns(
-      columns.map((c) => helper.display({ id: c.field, header: c.headerName })),
+      columns.map((c) =>
+        // An accessor column (the field's value) so the table can sort by it.
+        helper.accessor((row) => (row as Record<string, unknown>)[c.field], {
+          id: c.field,
+          header: c.headerName,
+          enableSorting: Boolean(c.sortable),
+          cell: ({ row, getValue }) => (c.render ? c.render(row.original) : plainValue(getValue())),
+        }),
+      ),
     );
   }, [columns]);
-  const table = useTable({ features, columns: columnDefs, data: rows, getRowId: (row) => row.id });
+  const sorting = sortingOf(props.order);
+  const rowSelection: RowSelectionState = Object.fromEntries(
+    (selection?.selectedIds ?? []).map((id) => [id, true as const]),
+  );
+  const table = useTable({
+    features,
+    columns: columnDefs,
+    data: rows,
+    getRowId: (row) => row.id,
+    state: { sorting, rowSelection },
+    manualSorting: true,
+    enableSorting: Boolean(props.onSort),
+    enableSortingRemoval: false,
+    onSortingChange: (updater) => {
+      // The owner applies the spec's toggle; the table says which column was chosen.
+      const [next] = applyUpdater(updater, sorting);
+      if (next) props.onSort?.(next.id);
+    },
+    enableRowSelection: Boolean(selection),
+    onRowSelectionChange: (updater) =>
+      selection?.onChange(Object.keys(applyUpdater(updater, rowSelection))),
+  });
   const reorderable = Boolean(props.onMove);
   const { dragAndDropHooks } = useDragAndDrop<Row>({
     getItems: (keys) => [...keys].map((key) => ({ 'text/plain': String(key) })),
@@ -129,20 +188,28 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
           <span className="visually-hidden">{labels.dragHandle('')}</span>
         </Column>
       )}
-      {table.getHeaderGroups()[0]?.headers.map((h) => {
-        const col = columns.find((c) => c.field === h.column.id)!;
+      {selection && (
+        <Column className="col-select" width={44}>
+          <Checkbox slot="selection" aria-label={selection.selectAllLabel} className="checkbox">
+            <span className="checkbox-box" aria-hidden="true" />
+          </Checkbox>
+        </Column>
+      )}
+      {table.getHeaderGroups()[0]?.headers.map((h, index) => {
+        const col = byField.get(h.column.id)!;
         return (
           <Column
             key={col.field}
             id={col.field}
-            isRowHeader={col === columns[0]}
-            allowsSorting={Boolean(col.sortable && props.onSort)}
+            isRowHeader={index === 0}
+            allowsSorting={h.column.getCanSort()}
             width={col.width ?? null}
+            style={col.width ? { width: col.width } : undefined}
             className={`align-${col.headerAlign ?? 'left'}`}
           >
             {({ allowsSorting, sortDirection }) => (
               <span className="column-header" title={col.tooltip}>
-                {col.headerName}
+                {flexRender(h.column.columnDef.header, h.getContext())}
                 {allowsSorting && (
                   <span className="sort-indicator" aria-hidden="true">
                     {sortDirection === 'ascending'
@@ -168,6 +235,7 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
 
   const skeletonCells = (key: string) => (
     <Row key={key} id={key} className="skeleton-row" style={{ height: SKELETON_ROW_HEIGHT }}>
+      {selection && <Cell />}
       {reorderable && <Cell />}
       {columns.map((c) => (
         <Cell key={c.field}>
@@ -203,6 +271,17 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
             const row = byId.get(tableRow.id)!;
             return (
               <Row key={row.id} id={row.id} textValue={props.rowLabel(row)}>
+                {selection && (
+                  <Cell className="col-select">
+                    <Checkbox
+                      slot="selection"
+                      aria-label={selection.selectLabel}
+                      className="checkbox"
+                    >
+                      <span className="checkbox-box" aria-hidden="true" />
+                    </Checkbox>
+                  </Cell>
+                )}
                 {reorderable && (
                   <Cell className="col-drag">
                     <Button
@@ -214,11 +293,12 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
                     </Button>
                   </Cell>
                 )}
-                {columns.map((c) => (
-                  <Cell key={c.field} className={`align-${c.cellAlign ?? 'left'}`}>
-                    {c.render
-                      ? c.render(row)
-                      : plainValue((row as Record<string, unknown>)[c.field])}
+                {tableRow.getAllCells().map((cell) => (
+                  <Cell
+                    key={cell.column.id}
+                    className={`align-${byField.get(cell.column.id)?.cellAlign ?? 'left'}`}
+                  >
+                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
                   </Cell>
                 ))}
                 {hasActions && (
@@ -247,8 +327,21 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
       aria-label={labels.table}
       aria-busy={props.isLoading || undefined}
       className={rows.length > VIRTUALIZE_FROM ? 'data-table virtualized' : 'data-table'}
-      sortDescriptor={sortDescriptorOf(props.order)}
-      onSortChange={(d) => props.onSort?.(String(d.column))}
+      sortDescriptor={sortDescriptorOf(sorting)}
+      onSortChange={(d) => table.getColumn(String(d.column))?.toggleSorting()}
+      {...(selection
+        ? {
+            selectionMode: 'multiple' as const,
+            selectionBehavior: 'toggle' as const,
+            selectedKeys: new Set(table.getSelectedRowIds()),
+            onSelectionChange: (keys: 'all' | Set<Key>) =>
+              keys === 'all'
+                ? table.toggleAllPageRowsSelected(true)
+                : table.setRowSelection(
+                    Object.fromEntries([...keys].map((key) => [String(key), true as const])),
+                  ),
+          }
+        : {})}
       // Constant for the table's life: React Aria calls hooks through it.
       dragAndDropHooks={reorderable ? dragAndDropHooks : undefined}
     >
@@ -278,4 +371,4 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
   );
 }
 
-export type { ActionMenuItem, Key };
+export type { ActionMenuItem };

@@ -2,15 +2,19 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FilterBar, type FilterDef, type FilterValues } from './filter-bar';
+import { enBackOffice } from '../../../locales/en-back-office';
+import type { ListFilter } from '../../../domain/list-query';
+import { FilterBar, type FilterDef } from './filter-bar';
 
+// The product's own texts (the list screen passes these through i18n).
+const { list: text } = enBackOffice;
 const labels = {
-  filters: 'Filters',
-  allFilters: 'All Filters',
-  apply: 'Apply',
-  cancel: 'Cancel',
-  clear: 'Clear filters',
-  any: 'Any',
+  filters: text.filters,
+  allFilters: text.allFilters,
+  apply: text.apply,
+  cancel: text.cancel,
+  clear: text.clear,
+  any: text.any,
 };
 const filters: FilterDef[] = [
   { field: 'search', type: 'text', label: 'Search', visibleOnMobile: true },
@@ -48,12 +52,18 @@ function setViewport(mobile: boolean) {
   }));
 }
 
-function Harness({ onApply = vi.fn() }: { onApply?: (v: FilterValues) => void }) {
-  const [values, setValues] = useState<FilterValues>({});
+function Harness({
+  onApply = vi.fn(),
+  defs = filters,
+}: {
+  onApply?: (v: ListFilter) => void;
+  defs?: FilterDef[];
+}) {
+  const [values, setValues] = useState<ListFilter>({});
   return (
     <>
       <FilterBar
-        filters={filters}
+        filters={defs}
         values={values}
         onChange={(field, value) => setValues((v) => ({ ...v, [field]: value }))}
         onApply={(next) => {
@@ -101,6 +111,33 @@ describe('FilterBar on a desktop', () => {
     await waitFor(() => expect(screen.queryByRole('listbox')).not.toBeInTheDocument());
     await user.click(await screen.findByRole('button', { name: 'Clear filters' }));
     expect(screen.getByTestId('values').textContent).toBe('{}');
+  });
+  it('puts each filter on its side: left by default, right when it says so', () => {
+    setViewport(false);
+    const { container } = render(<Harness />);
+    const left = container.querySelector('.filter-side.left') as HTMLElement;
+    const right = container.querySelector('.filter-side.right') as HTMLElement;
+    expect(within(left).getByRole('searchbox', { name: 'Search' })).toBeInTheDocument();
+    expect(within(left).getByText('Type')).toBeInTheDocument();
+    expect(within(right).getByText('Gender')).toBeInTheDocument();
+    expect(within(left).queryByText('Gender')).not.toBeInTheDocument();
+  });
+
+  it('names the search box\'s clear button "Clear", or its clearButtonText', async () => {
+    setViewport(false);
+    const user = userEvent.setup();
+    const { unmount } = render(<Harness />);
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'cap');
+    expect(screen.getByRole('button', { name: 'Clear' })).toBeInTheDocument();
+    unmount();
+    render(
+      <Harness
+        defs={[{ field: 'search', type: 'text', label: 'Search', clearButtonText: 'Reset' }]}
+      />,
+    );
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'cap');
+    await user.click(screen.getByRole('button', { name: 'Reset' }));
+    expect(screen.getByRole('searchbox', { name: 'Search' })).toHaveValue('');
   });
 });
 

@@ -14,10 +14,8 @@ import {
   SelectValue,
   type Key,
 } from 'react-aria-components';
+import type { FilterValue, ListFilter } from '../../../domain/list-query';
 import { useMediaQuery } from '../use-media-query';
-
-export type FilterValue = string | string[] | undefined;
-export type FilterValues = Record<string, FilterValue>;
 
 /** Spec §3 filter definition. */
 export interface FilterDef {
@@ -44,7 +42,7 @@ export interface FilterDef {
   clearButtonText?: string;
 }
 
-export interface FilterBarLabels {
+interface FilterBarLabels {
   filters: string;
   allFilters: string;
   apply: string;
@@ -56,10 +54,10 @@ export interface FilterBarLabels {
 
 interface FilterBarProps {
   filters: FilterDef[];
-  values: FilterValues;
+  values: ListFilter;
   onChange: (field: string, value: FilterValue) => void;
   /** Replaces every value at once (the mobile overlay's Apply). */
-  onApply: (values: FilterValues) => void;
+  onApply: (values: ListFilter) => void;
   onClear: () => void;
   isActive: boolean;
   labels: FilterBarLabels;
@@ -81,7 +79,17 @@ const toFilterValue = (next: unknown): FilterValue => {
   return key(next) ?? undefined;
 };
 
-const isHidden = (f: FilterDef) => Boolean(f.hiddenWithOneOption && (f.options?.length ?? 0) <= 1);
+/** A filter hidden for having a single option (hiddenWithOneOption) on wide screens. */
+export const isHiddenFilter = (f: FilterDef) =>
+  Boolean(f.hiddenWithOneOption && (f.options?.length ?? 0) <= 1);
+
+/** The chosen values of a filter as strings (a select's keys, a text box's text). */
+const textsOf = (value: FilterValue): string[] =>
+  Array.isArray(value)
+    ? value.map(String)
+    : value === null || value === undefined || value === ''
+      ? []
+      : [String(value)];
 
 function FilterControl(props: {
   filter: FilterDef;
@@ -96,7 +104,7 @@ function FilterControl(props: {
       return (
         <SearchField
           className="filter filter-text"
-          value={typeof value === 'string' ? value : ''}
+          value={textsOf(value)[0] ?? ''}
           onChange={(text) => onChange(text)}
         >
           <Label className="filter-label">
@@ -112,7 +120,7 @@ function FilterControl(props: {
     case 'single-select':
     case 'multi-select': {
       const multiple = filter.type === 'multi-select';
-      const selected: Key[] = Array.isArray(value) ? value : value ? [value] : [];
+      const selected: Key[] = textsOf(value);
       return (
         <Select
           className="filter filter-select"
@@ -150,13 +158,11 @@ function FilterControl(props: {
  */
 export function FilterBar(props: FilterBarProps) {
   const isMobile = useMediaQuery(MOBILE_QUERY);
-  const [draft, setDraft] = useState<FilterValues | null>(null);
-  const visible = props.filters.filter((f) => !isHidden(f) && (!isMobile || f.visibleOnMobile));
-  const control = (
-    filter: FilterDef,
-    values: FilterValues,
-    onChange: FilterBarProps['onChange'],
-  ) => (
+  const [draft, setDraft] = useState<ListFilter | null>(null);
+  const visible = props.filters.filter(
+    (f) => !isHiddenFilter(f) && (!isMobile || f.visibleOnMobile),
+  );
+  const control = (filter: FilterDef, values: ListFilter, onChange: FilterBarProps['onChange']) => (
     <FilterControl
       key={filter.field}
       filter={filter}
@@ -197,7 +203,7 @@ export function FilterBar(props: FilterBarProps) {
           <div className="filter-overlay-fields">
             {draft &&
               props.filters
-                .filter((f) => !isHidden(f))
+                .filter((f) => !isHiddenFilter(f))
                 .map((f) =>
                   control(f, draft, (field, value) =>
                     setDraft((d) => ({ ...(d ?? {}), [field]: value })),

@@ -6,7 +6,7 @@ interface PagerProps {
 }
 
 /** Page numbers around the current one, with the first and last always reachable. */
-export function pageWindow(page: number, totalPages: number, span = 2): (number | 'gap')[] {
+function pageWindow(page: number, totalPages: number, span = 2): (number | 'gap')[] {
   const pages = new Set([1, totalPages]);
   for (let p = page - span; p <= page + span; p++) if (p >= 1 && p <= totalPages) pages.add(p);
   const sorted = [...pages].sort((a, b) => a - b);
