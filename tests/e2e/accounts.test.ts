@@ -1,33 +1,22 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser';
+import { appUnderTest } from '../helpers/app';
 import { startServer, waitForMail, type TestServer } from '../helpers/server';
 
-let server: TestServer;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = appUnderTest();
 
 let counter = 0;
 const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${++counter}@example.test`;
 
 /** A page in a fresh browser profile, unless a context is given (tabs of one profile). */
 async function newPage(context?: BrowserContext) {
-  const page = await (context ?? (await browser.newContext())).newPage();
+  const page = await (context ?? (await app.browser.newContext())).newPage();
   page.setDefaultTimeout(15_000);
   return page;
 }
 
 async function signUp(page: Page, email: string, password: string) {
-  await page.goto(`${server.url}/signup`);
+  await page.goto(`${app.server.url}/signup`);
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByLabel('Confirm password').fill(password);
@@ -36,7 +25,7 @@ async function signUp(page: Page, email: string, password: string) {
 }
 
 async function signIn(page: Page, email: string, password: string) {
-  await page.goto(`${server.url}/signin`);
+  await page.goto(`${app.server.url}/signin`);
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -47,7 +36,7 @@ async function verifiedAccount(page: Page) {
   const email = uniqueEmail('user');
   const password = 'correct horse battery';
   await signUp(page, email, password);
-  const mail = await waitForMail(server.url, email, 'verify');
+  const mail = await waitForMail(app.server.url, email, 'verify');
   await page.getByLabel('Code', { exact: true }).fill(mail.code ?? '');
   await page.getByRole('button', { name: 'Verify' }).click();
   await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
@@ -77,7 +66,7 @@ describe('accounts in the browser', () => {
 
   it('shows field errors only after touch, blocks a bad submit and shows server errors', async () => {
     const page = await newPage();
-    await page.goto(`${server.url}/signin`);
+    await page.goto(`${app.server.url}/signin`);
     const emailField = page.getByLabel('E-mail');
     await expect(emailField.getAttribute('aria-invalid')).resolves.toBeNull();
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -103,7 +92,7 @@ describe('accounts in the browser', () => {
     const before = Date.now();
     await page.getByRole('button', { name: 'Send a new verification code' }).click();
     await page.waitForURL(/verificationId=/);
-    const mail = await waitForMail(server.url, email, 'verify', before);
+    const mail = await waitForMail(app.server.url, email, 'verify', before);
     await page.getByLabel('Code', { exact: true }).fill(mail.code ?? '');
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByText('Your e-mail address is verified').waitFor();
@@ -113,11 +102,11 @@ describe('accounts in the browser', () => {
   it('signs in without a password using an e-mailed code', async () => {
     const page = await newPage();
     const email = uniqueEmail('passwordless');
-    await page.goto(`${server.url}/passwordless`);
+    await page.goto(`${app.server.url}/passwordless`);
     await page.getByLabel('E-mail').fill(email);
     await page.getByRole('button', { name: 'Send code' }).click();
     await page.getByText(`We sent a code to ${email}.`).waitFor();
-    const mail = await waitForMail(server.url, email, 'login');
+    const mail = await waitForMail(app.server.url, email, 'login');
     await page.getByLabel('Code', { exact: true }).fill(mail.code ?? '');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
@@ -135,7 +124,7 @@ describe('accounts in the browser', () => {
     await page.getByRole('button', { name: 'Send code' }).waitFor();
     await page.getByLabel('E-mail').fill(email);
     await page.getByRole('button', { name: 'Send code' }).click();
-    const mail = await waitForMail(server.url, email, 'reset');
+    const mail = await waitForMail(app.server.url, email, 'reset');
     await page.getByLabel('Code', { exact: true }).fill(mail.code ?? '');
     await page.getByLabel('New password').fill('a brand new password');
     await page.getByLabel('Confirm password').fill('a brand new password');
@@ -151,7 +140,7 @@ describe('accounts in the browser', () => {
 
   it('continues as a guest with an anonymous account', async () => {
     const page = await newPage();
-    await page.goto(`${server.url}/signin`);
+    await page.goto(`${app.server.url}/signin`);
     await page.evaluate(() => localStorage.clear());
     await page.getByRole('button', { name: 'Continue as guest' }).click();
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
@@ -166,7 +155,7 @@ describe('accounts in the browser', () => {
 
   it('sends a visitor without a session to sign-in, and back after signing in', async () => {
     const page = await newPage();
-    await page.goto(`${server.url}/`);
+    await page.goto(`${app.server.url}/`);
     await page.waitForURL(/\/signin\?redirect=%2F/);
     // The admin seeded on first start (default credentials, see README).
     await page.getByLabel('E-mail').fill('admin@avatar.studio');
@@ -285,7 +274,7 @@ describe('token refresh', () => {
     await verifiedAccount(first);
     await first.getByText('Total').waitFor();
     const second = await newPage(first.context());
-    await second.goto(`${server.url}/`);
+    await second.goto(`${app.server.url}/`);
     await second.getByText('Total').waitFor();
 
     await expireStoredToken(first);
@@ -320,7 +309,7 @@ describe('what the sign-in page loads', () => {
           scripts.push({ url: response.url(), gzip: gzipSync(body).length, text: String(body) }),
         );
     });
-    await page.goto(`${server.url}/signin`, { waitUntil: 'networkidle' });
+    await page.goto(`${app.server.url}/signin`, { waitUntil: 'networkidle' });
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     const total = scripts.reduce((sum, s) => sum + s.gzip, 0);
     expect(scripts.length).toBeGreaterThan(0);

@@ -7,38 +7,29 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ihdrChunk, pngChunk, pngFile } from '../../src/files/png-writer';
 import { iccpChunk, iccProfileV2, withChunksAfterIhdr } from '../../src/files/test-fixtures';
-import { launchBrowser } from '../helpers/browser';
-import { startServer, type TestServer } from '../helpers/server';
+import { appUnderTest } from '../helpers/app';
 
 const FIXTURES = resolve('..', 'shared', 'fixtures');
 const avatar = (name: string) => readFileSync(resolve(FIXTURES, 'avatars', name));
 const pngSuite = (name: string) => readFileSync(resolve(FIXTURES, 'pngsuite', name));
 const ADMIN = { email: 'admin@avatar.studio', password: 'avatar-studio-admin' };
 
-let server: TestServer;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
+const app = appUnderTest();
 let context: BrowserContext;
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   // One signed-in profile for the whole file: every test opens its own page in it.
-  context = await browser.newContext();
+  context = await app.browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${server.url}/signin`);
+  await page.goto(`${app.server.url}/signin`);
   await page.getByLabel('E-mail').fill(ADMIN.email);
   await page.getByLabel('Password').fill(ADMIN.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
   await page.close();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 /**
@@ -49,7 +40,7 @@ async function assetsPage(filter?: { search: string }): Promise<Page> {
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const query = filter ? `?filter=${encodeURIComponent(JSON.stringify(filter))}` : '';
-  await page.goto(`${server.url}/assets${query}`);
+  await page.goto(`${app.server.url}/assets${query}`);
   return page;
 }
 
@@ -124,7 +115,7 @@ describe('asset editing', () => {
     await changelog(page).getByText('Created', { exact: true }).waitFor();
     const stored = await readAsset(assetId);
     expect(stored.modelUrl).toMatch(/^\/files\//);
-    const icon = await fetch(`${server.url}${stored.iconUrl}`);
+    const icon = await fetch(`${app.server.url}${stored.iconUrl}`);
     expect(icon.headers.get('content-type')).toBe('image/png');
 
     // An edit is saved and says so.
@@ -273,7 +264,7 @@ describe('cage mesh editing', () => {
   it('creates a cage mesh with a model, then edits it', async () => {
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
-    await page.goto(`${server.url}/cage-meshes`);
+    await page.goto(`${app.server.url}/cage-meshes`);
     await page.getByRole('link', { name: 'New cage mesh' }).click();
     await page.getByLabel('Name', { exact: true }).fill('E2E cage');
     await page.getByLabel('Gender').selectOption('female');
@@ -302,7 +293,7 @@ describe('cage mesh editing', () => {
 
 /** An access token of the admin, for setting up data through the API. */
 async function apiToken(): Promise<string> {
-  const response = await fetch(`${server.url}/v1/auth/login`, {
+  const response = await fetch(`${app.server.url}/v1/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(ADMIN),
@@ -312,7 +303,7 @@ async function apiToken(): Promise<string> {
 
 /** The stored asset, read through the API. */
 async function readAsset(id: string): Promise<{ iconUrl: string | null; modelUrl: string | null }> {
-  const response = await fetch(`${server.url}/v1/assets/${id}`, {
+  const response = await fetch(`${app.server.url}/v1/assets/${id}`, {
     headers: { authorization: `Bearer ${await apiToken()}` },
   });
   return ((await response.json()) as { data: { iconUrl: string | null; modelUrl: string | null } })
@@ -322,13 +313,13 @@ async function readAsset(id: string): Promise<{ iconUrl: string | null; modelUrl
 /** A body asset with a real model (halfBodyAPIv2.glb), created through the API. */
 async function createBodyAsset(token: string): Promise<string> {
   const headers = { authorization: `Bearer ${token}` };
-  const stored = await fetch(`${server.url}/v1/uploads/model`, {
+  const stored = await fetch(`${app.server.url}/v1/uploads/model`, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'model/gltf-binary' },
     body: avatar('halfBodyAPIv2.glb'),
   });
   const { url } = ((await stored.json()) as { data: { url: string } }).data;
-  const created = await fetch(`${server.url}/v1/assets`, {
+  const created = await fetch(`${app.server.url}/v1/assets`, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'E2E body', type: 'body', gender: 'female', modelUrl: url }),

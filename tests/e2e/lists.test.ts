@@ -1,7 +1,6 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser';
-import { startServer, type TestServer } from '../helpers/server';
+import { describe, expect, it } from 'vitest';
+import { appUnderTest } from '../helpers/app';
 
 declare global {
   interface Window {
@@ -16,25 +15,14 @@ interface DragData {
   dragOperationsMask: number;
 }
 
-let server: TestServer;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = appUnderTest();
 
 /** A fresh profile signed in as the seeded admin. */
 async function adminPage(viewport?: { width: number; height: number }) {
-  const context = await browser.newContext(viewport);
+  const context = await app.browser.newContext(viewport);
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
-  await page.goto(`${server.url}/signin`);
+  await page.goto(`${app.server.url}/signin`);
   await page.getByLabel('E-mail').fill('admin@avatar.studio');
   await page.getByLabel('Password').fill('avatar-studio-admin');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -67,7 +55,7 @@ async function waitForRows(page: Page, count?: number) {
 describe('the assets list', () => {
   it('filters, sorts and pages, and reload and back restore it exactly', async () => {
     const page = await adminPage();
-    await page.goto(`${server.url}/assets`);
+    await page.goto(`${app.server.url}/assets`);
     await waitForRows(page, 10);
     await page.getByText('300 items').waitFor();
 
@@ -132,12 +120,12 @@ describe('the assets list', () => {
     page.on('console', (message) => {
       if (message.type() === 'warning') warnings.push(message.text());
     });
-    await page.goto(`${server.url}/assets?filter=%7Bnot-json&page=1`);
+    await page.goto(`${app.server.url}/assets?filter=%7Bnot-json&page=1`);
     await waitForRows(page, 10);
     await page.getByText('300 items').waitFor();
     expect(warnings.some((text) => text.includes('Error parsing filters'))).toBe(true);
 
-    await page.goto(`${server.url}/assets?filter=${encodeURIComponent('{"colour":"red"}')}`);
+    await page.goto(`${app.server.url}/assets?filter=${encodeURIComponent('{"colour":"red"}')}`);
     await page.getByText('300 items').waitFor();
     expect(search(page).get('filter')).toBeNull();
     await page.close();
@@ -145,7 +133,7 @@ describe('the assets list', () => {
 
   it('shows the empty state for a search that matches nothing, and Clear Filters restores', async () => {
     const page = await adminPage();
-    await page.goto(`${server.url}/assets`);
+    await page.goto(`${app.server.url}/assets`);
     await waitForRows(page, 10);
     await page.getByRole('searchbox', { name: 'Search' }).fill('zzzz-no-such-asset');
     await page.getByText('No listings matched your search query').waitFor();
@@ -161,7 +149,7 @@ describe('the assets list', () => {
 
   it('moves an asset to the top from its row menu', async () => {
     const page = await adminPage();
-    await page.goto(`${server.url}/assets?page=3`);
+    await page.goto(`${app.server.url}/assets?page=3`);
     await page.getByText('300 items').waitFor();
     await waitForRows(page, 10);
     const [name] = await names(page);
@@ -182,7 +170,7 @@ describe('the assets list', () => {
   });
   it('renumbers the Position column at once when a row moves to the top', async () => {
     const page = await adminPage();
-    await page.goto(`${server.url}/assets`);
+    await page.goto(`${app.server.url}/assets`);
     await page.getByText('300 items').waitFor();
     await waitForRows(page, 10);
     const column = await page
@@ -212,7 +200,7 @@ describe('the assets list', () => {
 
 describe('reordering an application by drag and drop', () => {
   async function openApplication(page: Page, index: number) {
-    await page.goto(`${server.url}/applications`);
+    await page.goto(`${app.server.url}/applications`);
     await waitForRows(page);
     await grid(page).getByRole('link').nth(index).click();
     await page.getByRole('heading', { name: 'Application assets' }).waitFor();
@@ -360,7 +348,7 @@ describe('the morph queue (infinite scroll)', () => {
     page.on('request', (request) => {
       if (request.url().includes('/v1/morphed-asset-queue?')) requests.push(request.url());
     });
-    await page.goto(`${server.url}/morph-queue`);
+    await page.goto(`${app.server.url}/morph-queue`);
     await waitForRows(page, 20);
     expect(search(page).get('page')).toBeNull();
     await page.locator(ROW_HEADERS).last().scrollIntoViewIfNeeded();
@@ -375,7 +363,7 @@ describe('the morph queue (infinite scroll)', () => {
 describe('filters on a phone', () => {
   it('shows only mobile filters, and the overlay applies on Apply and discards on Cancel', async () => {
     const page = await adminPage({ width: 390, height: 844 });
-    await page.goto(`${server.url}/assets`);
+    await page.goto(`${app.server.url}/assets`);
     await waitForRows(page, 10);
     // The wide table scrolls inside its box; the page itself never scrolls sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
@@ -395,7 +383,7 @@ describe('filters on a phone', () => {
     await expect
       .poll(async () => (await names(page)).every((n) => n.includes('Festival')))
       .toBe(true);
-    await page.screenshot({ path: `${server.dataDir}/phone-assets.png` });
+    await page.screenshot({ path: `${app.server.dataDir}/phone-assets.png` });
     await page.close();
   });
 });

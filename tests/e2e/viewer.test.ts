@@ -2,8 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser';
-import { startServer, type TestServer } from '../helpers/server';
+import { appUnderTest } from '../helpers/app';
 
 const FIXTURES = resolve('..', 'shared', 'fixtures');
 const AVATARS = resolve(FIXTURES, 'avatars');
@@ -13,18 +12,7 @@ const AVATAR_FILES = readdirSync(AVATARS).filter(
 );
 const SIZE = { width: 320, height: 320 };
 
-let server: TestServer;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser({ webgl: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = appUnderTest({ webgl: true });
 
 interface Session {
   page: Page;
@@ -36,7 +24,7 @@ interface Session {
 
 /** A context whose /fixtures/* come from ../shared/fixtures and every other host is blocked. */
 async function fixtureContext() {
-  const context = await browser.newContext(SIZE);
+  const context = await app.browser.newContext(SIZE);
   const foreign: string[] = [];
   await context.route('**/*', async (route) => {
     const url = new URL(route.request().url());
@@ -64,7 +52,7 @@ async function open(query: string): Promise<Session> {
   page.on('console', (m) => {
     if (m.type() === 'warning') warnings.push(m.text());
   });
-  await page.goto(`${server.url}/embed?${query}`);
+  await page.goto(`${app.server.url}/embed?${query}`);
   return { page, context, foreign, warnings };
 }
 
@@ -209,7 +197,7 @@ async function openFramed(query: string): Promise<Framed> {
   await context.addInitScript(countWebGl);
   const page = await context.newPage();
   page.setDefaultTimeout(60_000);
-  await page.goto(`${server.url}/healthz`);
+  await page.goto(`${app.server.url}/healthz`);
   await page.evaluate((src) => {
     const seen: unknown[] = [];
     (window as unknown as { seen: unknown[] }).seen = seen;
@@ -218,7 +206,7 @@ async function openFramed(query: string): Promise<Framed> {
     frame.src = src;
     frame.style.cssText = 'position: fixed; inset: 0; width: 100%; height: 100%; border: 0';
     document.body.append(frame);
-  }, `${server.url}/embed?${query}`);
+  }, `${app.server.url}/embed?${query}`);
   const frame = (await (await page.waitForSelector('iframe')).contentFrame())!;
   const messages = () =>
     page.evaluate(() => (window as unknown as { seen: { type: string }[] }).seen.slice());
@@ -262,7 +250,9 @@ describe('the embeddable avatar viewer', () => {
       await route.fallback();
     });
     const page = await context.newPage();
-    await page.goto(`${server.url}/embed?modelSrc=/fixtures/avatars/male-emissive.glb&fit=true`);
+    await page.goto(
+      `${app.server.url}/embed?modelSrc=/fixtures/avatars/male-emissive.glb&fit=true`,
+    );
     await waitForState(page, 'spawned');
     const first = await centreOf(page, (await shot(page)).toString('base64'));
     await page.waitForTimeout(2000);
@@ -474,7 +464,7 @@ describe('a live embedded viewer', () => {
       blocked.push(route.request().url());
       return route.abort();
     });
-    await page.goto(`${server.url}/embed?${MODEL}`);
+    await page.goto(`${app.server.url}/embed?${MODEL}`);
     await waitForState(page, 'spawned');
     expect(blocked).toHaveLength(1);
     expect(await centreOpaquePixels(page)).toBeGreaterThan(0);

@@ -32,6 +32,13 @@ const rows: Item[] = [
   { id: 'b', name: 'Beanie', type: 'headwear' },
 ];
 
+/** The table of the two items with the product's labels; the test adds what it checks. */
+function Table(props: Partial<Parameters<typeof DataTable<Item>>[0]>) {
+  return (
+    <DataTable columns={columns} rows={rows} labels={labels} rowLabel={(r) => r.name} {...props} />
+  );
+}
+
 beforeAll(async () => {
   initI18n();
   await loadBackOfficeTexts();
@@ -39,16 +46,7 @@ beforeAll(async () => {
 
 describe('DataTable', () => {
   it('renders rows and marks the sorted column with aria-sort', () => {
-    render(
-      <DataTable
-        columns={columns}
-        rows={rows}
-        labels={labels}
-        rowLabel={(r) => r.name}
-        order={{ name: 'desc' }}
-        onSort={vi.fn()}
-      />,
-    );
+    render(<Table order={{ name: 'desc' }} onSort={vi.fn()} />);
     expect(screen.getByRole('grid', { name: 'Assets' })).toBeInTheDocument();
     expect(screen.getByRole('columnheader', { name: /Name/ })).toHaveAttribute(
       'aria-sort',
@@ -60,53 +58,26 @@ describe('DataTable', () => {
 
   it('asks to sort when a sortable header is pressed', async () => {
     const onSort = vi.fn();
-    render(
-      <DataTable
-        columns={columns}
-        rows={rows}
-        labels={labels}
-        rowLabel={(r) => r.name}
-        onSort={onSort}
-      />,
-    );
+    render(<Table onSort={onSort} />);
     await userEvent.click(screen.getByRole('columnheader', { name: /Type/ }));
     expect(onSort).toHaveBeenCalledWith('type');
   });
 
   it('shows as many skeleton rows as the page limit while loading', () => {
-    const { container } = render(
-      <DataTable
-        columns={columns}
-        rows={[]}
-        labels={labels}
-        rowLabel={(r) => r.name}
-        isLoading
-        skeletonRows={7}
-        showProgress
-      />,
-    );
+    const { container } = render(<Table rows={[]} isLoading skeletonRows={7} showProgress />);
     expect(container.querySelectorAll('.skeleton-row')).toHaveLength(7);
     expect(screen.getByRole('progressbar', { name: 'Loading' })).toBeInTheDocument();
   });
 
   it('says "No items found" when the list is empty without filters', () => {
-    render(<DataTable columns={columns} rows={[]} labels={labels} rowLabel={(r) => r.name} />);
+    render(<Table rows={[]} />);
     expect(screen.getByText('No items found')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Clear Filters' })).not.toBeInTheDocument();
   });
 
   it('offers Clear Filters when filters match nothing', async () => {
     const onClear = vi.fn();
-    render(
-      <DataTable
-        columns={columns}
-        rows={[]}
-        labels={labels}
-        rowLabel={(r) => r.name}
-        isFiltered
-        onClearFilters={onClear}
-      />,
-    );
+    render(<Table rows={[]} isFiltered onClearFilters={onClear} />);
     expect(screen.getByText('No listings matched your search query')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Clear Filters' }));
     expect(onClear).toHaveBeenCalled();
@@ -117,11 +88,7 @@ describe('DataTable', () => {
     const onLock = vi.fn();
     const onSetOrder = vi.fn();
     render(
-      <DataTable
-        columns={columns}
-        rows={rows}
-        labels={labels}
-        rowLabel={(r) => r.name}
+      <Table
         onSetOrder={onSetOrder}
         rowActions={() => [
           { title: 'Lock', onAction: onLock },
@@ -146,15 +113,7 @@ describe('DataTable', () => {
   });
 
   it('puts a labelled drag handle on the first cell when reordering is on', () => {
-    render(
-      <DataTable
-        columns={columns}
-        rows={rows}
-        labels={labels}
-        rowLabel={(r) => r.name}
-        onMove={vi.fn()}
-      />,
-    );
+    render(<Table onMove={vi.fn()} />);
     const first = screen.getAllByRole('row')[1]!;
     expect(
       within(first).getByRole('button', { name: 'Drag to reorder Aviator' }),
@@ -167,11 +126,7 @@ describe('DataTable row menu dialogs', () => {
     const user = userEvent.setup();
     const onDelete = vi.fn();
     render(
-      <DataTable
-        columns={columns}
-        rows={rows}
-        labels={labels}
-        rowLabel={(r) => r.name}
+      <Table
         rowActions={() => [
           {
             title: 'Delete',
@@ -197,11 +152,7 @@ describe('DataTable row menu dialogs', () => {
     const user = userEvent.setup();
     const onRename = vi.fn();
     render(
-      <DataTable
-        columns={columns}
-        rows={rows}
-        labels={labels}
-        rowLabel={(r) => r.name}
+      <Table
         rowActions={(row) => [
           {
             title: 'Rename',
@@ -230,11 +181,7 @@ describe('DataTable row menu dialogs', () => {
     const user = userEvent.setup();
     const onSetOrder = vi.fn();
     render(
-      <DataTable
-        columns={columns}
-        rows={rows}
-        labels={labels}
-        rowLabel={(r) => r.name}
+      <Table
         onSetOrder={onSetOrder}
         rowActions={() => [{ type: 'setOrder', title: 'Move to position…' }]}
       />,
@@ -279,11 +226,7 @@ describe('DataTable row menu dialogs', () => {
     const user = userEvent.setup();
     const onDelete = vi.fn();
     render(
-      <DataTable
-        columns={columns}
-        rows={rows}
-        labels={labels}
-        rowLabel={(r) => r.name}
+      <Table
         rowActions={() => [
           { title: 'Lock', icon: <span data-testid="lock-icon">🔒</span>, onAction: vi.fn() },
           { title: 'Delete', color: 'danger', isDisabled: true, onAction: onDelete },
@@ -310,15 +253,7 @@ describe('DataTable row menu dialogs', () => {
       selectAllLabel: 'Select all on this page',
       selectLabel: 'Select',
     };
-    render(
-      <DataTable
-        columns={columns}
-        rows={rows}
-        labels={labels}
-        rowLabel={(r) => r.name}
-        selection={selection}
-      />,
-    );
+    render(<Table selection={selection} />);
     expect(screen.getByRole('checkbox', { name: 'Select Beanie' })).toBeChecked();
     expect(screen.getByRole('checkbox', { name: 'Select Aviator' })).not.toBeChecked();
     await user.click(screen.getByRole('checkbox', { name: 'Select Aviator' }));
