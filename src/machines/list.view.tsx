@@ -1,7 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import { useNavigate } from '@tanstack/react-router';
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import type { TFunction } from 'i18next';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useEffectEvent, useState, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { sameSearch, type ListDefinition, type ListSearch } from '../api/list-url';
 import { inspect } from '../devtools/inspect';
@@ -60,13 +61,15 @@ const REORDER_NOTICE_MS = 6000;
 
 /** Binds the list machine to the filter bar, the table and the pager (or infinite scroll). */
 export function ListScreen<Row extends { id: string }>({
-  config,
-  search,
+  config: configOf,
 }: {
-  config: ListScreenConfig<Row>;
-  search: ListSearch;
+  /** The screen in the user's language; stable (module level, or memoised with its inputs). */
+  config: (t: TFunction) => ListScreenConfig<Row>;
 }) {
   const { t } = useTranslation();
+  const config = useMemo(() => configOf(t), [configOf, t]);
+  // The route validated its search with the same list definition (`defineList`).
+  const search: ListSearch = useSearch({ strict: false });
   const navigate = useNavigate();
   const isMobile = useMediaQuery(MOBILE_QUERY);
   const urlState = config.urlState !== false;

@@ -1,6 +1,6 @@
+import type { TFunction } from 'i18next';
 import { createFileRoute } from '@tanstack/react-router';
-import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useCallback } from 'react';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
 import { applicationAssetSchema, type ApplicationAsset } from '../../api/schemas';
@@ -27,11 +27,9 @@ export const Route = createFileRoute('/_app/applications/$applicationId/assets')
 
 /** The assets of one application, in the order the application offers them: drag to reorder. */
 function ApplicationAssetsScreen() {
-  const { t } = useTranslation();
-  const search = Route.useSearch();
   const { applicationId } = Route.useParams();
-  const config = useMemo<ListScreenConfig<ApplicationAsset>>(
-    () => ({
+  const config = useCallback(
+    (t: TFunction): ListScreenConfig<ApplicationAsset> => ({
       title: t('applications.assetsTitle'),
       endpoint: `v1/application-assets?applicationId=${encodeURIComponent(applicationId)}`,
       rowSchema: applicationAssetSchema,
@@ -59,7 +57,7 @@ function ApplicationAssetsScreen() {
       ],
       rowActions: () => moveActions<ApplicationAsset>(t),
     }),
-    [t, applicationId],
+    [applicationId],
   );
-  return <ListScreen key={applicationId} config={config} search={search} />;
+  return <ListScreen key={applicationId} config={config} />;
 }

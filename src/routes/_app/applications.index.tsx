@@ -1,6 +1,5 @@
+import type { TFunction } from 'i18next';
 import { createFileRoute, Link } from '@tanstack/react-router';
-import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import { exportApplicationAssets } from '../../api/assets';
 import { defineList, searchOnly } from '../../api/list-url';
 import { applicationRowSchema, type ApplicationRow } from '../../api/schemas';
@@ -22,46 +21,43 @@ export const Route = createFileRoute('/_app/applications/')({
 });
 
 function ApplicationsScreen() {
-  const { t } = useTranslation();
-  const search = Route.useSearch();
-  const config = useMemo<ListScreenConfig<ApplicationRow>>(
-    () => ({
-      title: t('applications.title'),
-      endpoint: 'v1/applications',
-      rowSchema: applicationRowSchema,
-      ...list,
-      rowLabel: (a) => a.name,
-      filters: [searchFilter(t)],
-      columns: [
-        {
-          field: 'name',
-          headerName: t('assets.name'),
-          sortable: true,
-          render: (a) => (
-            <Link to="/applications/$applicationId/assets" params={{ applicationId: a.id }}>
-              {a.name}
-            </Link>
-          ),
-        },
-        {
-          field: 'createdAt',
-          headerName: t('assets.created'),
-          sortable: true,
-          render: (a) => dateCell(a.createdAt),
-        },
-      ],
-      rowActions: (application, list) => [
-        {
-          title: t('assets.exportAssets'),
-          onAction: () =>
-            void list.run(async () => {
-              const file = await exportApplicationAssets(application.id);
-              downloadBlob(file.blob, file.filename);
-            }),
-        },
-      ],
-    }),
-    [t],
-  );
-  return <ListScreen config={config} search={search} />;
+  return <ListScreen config={applicationsList} />;
 }
+
+/** What the list shows, in the user's language. */
+const applicationsList = (t: TFunction): ListScreenConfig<ApplicationRow> => ({
+  title: t('applications.title'),
+  endpoint: 'v1/applications',
+  rowSchema: applicationRowSchema,
+  ...list,
+  rowLabel: (a) => a.name,
+  filters: [searchFilter(t)],
+  columns: [
+    {
+      field: 'name',
+      headerName: t('assets.name'),
+      sortable: true,
+      render: (a) => (
+        <Link to="/applications/$applicationId/assets" params={{ applicationId: a.id }}>
+          {a.name}
+        </Link>
+      ),
+    },
+    {
+      field: 'createdAt',
+      headerName: t('assets.created'),
+      sortable: true,
+      render: (a) => dateCell(a.createdAt),
+    },
+  ],
+  rowActions: (application, list) => [
+    {
+      title: t('assets.exportAssets'),
+      onAction: () =>
+        void list.run(async () => {
+          const file = await exportApplicationAssets(application.id);
+          downloadBlob(file.blob, file.filename);
+        }),
+    },
+  ],
+});

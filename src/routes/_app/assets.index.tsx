@@ -1,6 +1,5 @@
+import type { TFunction } from 'i18next';
 import { createFileRoute, Link } from '@tanstack/react-router';
-import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { assetDeleted, changeAsset, deleteAsset, lockAsset, unlockAsset } from '../../api/assets';
 import { defineList } from '../../api/list-url';
@@ -31,124 +30,119 @@ export const Route = createFileRoute('/_app/assets/')({
 });
 
 function AssetsScreen() {
-  const { t } = useTranslation();
-  const search = Route.useSearch();
-  const config = useMemo<ListScreenConfig<Asset>>(
-    () => ({
-      title: t('assets.title'),
-      endpoint: 'v1/assets',
-      rowSchema: assetSchema,
-      ...list,
-      reorder: { endpoint: 'v1/assets/{id}/position' },
-      rowLabel: (asset) => asset.name,
-      toolbar: () => (
-        <Link to="/assets/new" className="button primary">
-          {t('assets.new')}
+  return <ListScreen config={assetsList} />;
+}
+
+/** What the list shows, in the user's language. */
+const assetsList = (t: TFunction): ListScreenConfig<Asset> => ({
+  title: t('assets.title'),
+  endpoint: 'v1/assets',
+  rowSchema: assetSchema,
+  ...list,
+  reorder: { endpoint: 'v1/assets/{id}/position' },
+  rowLabel: (asset) => asset.name,
+  toolbar: () => (
+    <Link to="/assets/new" className="button primary">
+      {t('assets.new')}
+    </Link>
+  ),
+  filters: [
+    searchFilter(t),
+    typeFilter(t),
+    genderFilter(t),
+    {
+      field: 'applicationId',
+      type: 'autocomplete',
+      label: t('assets.application'),
+      endpoint: 'v1/applications',
+      findByIdEndpoint: 'v1/applications',
+      multiple: true,
+      limitTags: 2,
+    },
+    {
+      field: 'tagId',
+      type: 'autocomplete',
+      label: t('assets.tags'),
+      endpoint: 'v1/tags',
+      findByIdEndpoint: 'v1/tags',
+      multiple: true,
+      limitTags: 2,
+    },
+    {
+      field: 'locked',
+      type: 'single-select',
+      label: t('assets.lockState'),
+      position: 'right',
+      options: [
+        { value: 'true', label: t('assets.locked') },
+        { value: 'false', label: t('assets.unlocked') },
+      ],
+    },
+  ],
+  columns: [
+    {
+      field: 'name',
+      headerName: t('assets.name'),
+      sortable: true,
+      render: (a) => (
+        <Link to="/assets/$assetId" params={{ assetId: a.id }}>
+          {assetNameCell(a)}
         </Link>
       ),
-      filters: [
-        searchFilter(t),
-        typeFilter(t),
-        genderFilter(t),
-        {
-          field: 'applicationId',
-          type: 'autocomplete',
-          label: t('assets.application'),
-          endpoint: 'v1/applications',
-          findByIdEndpoint: 'v1/applications',
-          multiple: true,
-          limitTags: 2,
+    },
+    {
+      field: 'type',
+      headerName: t('assets.type'),
+      sortable: true,
+      render: (a) => badgeCell(a.type),
+    },
+    { field: 'gender', headerName: t('assets.gender'), sortable: true },
+    {
+      field: 'tags',
+      headerName: t('assets.tags'),
+      render: (a) => a.tags.map((tag) => tag.name).join(', ') || '—',
+    },
+    {
+      field: 'locked',
+      headerName: t('assets.lockState'),
+      render: (a) => (a.locked ? badgeCell(t('assets.locked'), 'locked') : t('assets.unlocked')),
+    },
+    {
+      field: 'position',
+      headerName: t('assets.position'),
+      sortable: true,
+      tooltip: t('assets.positionTooltip'),
+      headerAlign: 'right',
+      cellAlign: 'right',
+    },
+    {
+      field: 'updatedAt',
+      headerName: t('assets.updated'),
+      sortable: true,
+      render: (a) => dateCell(a.updatedAt),
+    },
+  ],
+  rowActions: (asset, list) => [
+    asset.locked
+      ? {
+          title: t('assets.unlock'),
+          onAction: () => void list.run(() => changeAsset(unlockAsset(asset.id))),
+        }
+      : {
+          title: t('assets.lock'),
+          onAction: () => void list.run(() => changeAsset(lockAsset(asset.id))),
         },
-        {
-          field: 'tagId',
-          type: 'autocomplete',
-          label: t('assets.tags'),
-          endpoint: 'v1/tags',
-          findByIdEndpoint: 'v1/tags',
-          multiple: true,
-          limitTags: 2,
-        },
-        {
-          field: 'locked',
-          type: 'single-select',
-          label: t('assets.lockState'),
-          position: 'right',
-          options: [
-            { value: 'true', label: t('assets.locked') },
-            { value: 'false', label: t('assets.unlocked') },
-          ],
-        },
-      ],
-      columns: [
-        {
-          field: 'name',
-          headerName: t('assets.name'),
-          sortable: true,
-          render: (a) => (
-            <Link to="/assets/$assetId" params={{ assetId: a.id }}>
-              {assetNameCell(a)}
-            </Link>
-          ),
-        },
-        {
-          field: 'type',
-          headerName: t('assets.type'),
-          sortable: true,
-          render: (a) => badgeCell(a.type),
-        },
-        { field: 'gender', headerName: t('assets.gender'), sortable: true },
-        {
-          field: 'tags',
-          headerName: t('assets.tags'),
-          render: (a) => a.tags.map((tag) => tag.name).join(', ') || '—',
-        },
-        {
-          field: 'locked',
-          headerName: t('assets.lockState'),
-          render: (a) =>
-            a.locked ? badgeCell(t('assets.locked'), 'locked') : t('assets.unlocked'),
-        },
-        {
-          field: 'position',
-          headerName: t('assets.position'),
-          sortable: true,
-          tooltip: t('assets.positionTooltip'),
-          headerAlign: 'right',
-          cellAlign: 'right',
-        },
-        {
-          field: 'updatedAt',
-          headerName: t('assets.updated'),
-          sortable: true,
-          render: (a) => dateCell(a.updatedAt),
-        },
-      ],
-      rowActions: (asset, list) => [
-        asset.locked
-          ? {
-              title: t('assets.unlock'),
-              onAction: () => void list.run(() => changeAsset(unlockAsset(asset.id))),
-            }
-          : {
-              title: t('assets.lock'),
-              onAction: () => void list.run(() => changeAsset(lockAsset(asset.id))),
-            },
-        ...moveActions<Asset>(t),
-        {
-          title: t('assets.delete'),
-          color: 'danger',
-          isDisabled: asset.locked,
-          confirm: {
-            title: t('assets.deleteTitle', { name: asset.name }),
-            body: t('assets.deleteBody'),
-            confirmLabel: t('assets.delete'),
-          },
-          onAction: () =>
-            void list.run(() => deleteAsset(asset.id).then(() => assetDeleted(asset.id))),
-        },
-      ],
-    }),
-    [t],
-  );
-  return <ListScreen config={config} search={search} />;
-}
+    ...moveActions<Asset>(t),
+    {
+      title: t('assets.delete'),
+      color: 'danger',
+      isDisabled: asset.locked,
+      confirm: {
+        title: t('assets.deleteTitle', { name: asset.name }),
+        body: t('assets.deleteBody'),
+        confirmLabel: t('assets.delete'),
+      },
+      onAction: () => void list.run(() => deleteAsset(asset.id).then(() => assetDeleted(asset.id))),
+    },
+  ],
+});

@@ -1,6 +1,5 @@
+import type { TFunction } from 'i18next';
 import { createFileRoute, Link } from '@tanstack/react-router';
-import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
 import { cageMeshSchema, type CageMesh } from '../../api/schemas';
@@ -25,52 +24,49 @@ export const Route = createFileRoute('/_app/cage-meshes/')({
 });
 
 function CageMeshesScreen() {
-  const { t } = useTranslation();
-  const search = Route.useSearch();
-  const config = useMemo<ListScreenConfig<CageMesh>>(
-    () => ({
-      title: t('cageMeshes.title'),
-      endpoint: 'v1/cage-meshes',
-      rowSchema: cageMeshSchema,
-      ...list,
-      rowLabel: (mesh) => mesh.name,
-      toolbar: () => (
-        <Link to="/cage-meshes/new" className="button primary">
-          {t('cageMeshes.new')}
+  return <ListScreen config={cageMeshesList} />;
+}
+
+/** What the list shows, in the user's language. */
+const cageMeshesList = (t: TFunction): ListScreenConfig<CageMesh> => ({
+  title: t('cageMeshes.title'),
+  endpoint: 'v1/cage-meshes',
+  rowSchema: cageMeshSchema,
+  ...list,
+  rowLabel: (mesh) => mesh.name,
+  toolbar: () => (
+    <Link to="/cage-meshes/new" className="button primary">
+      {t('cageMeshes.new')}
+    </Link>
+  ),
+  filters: [searchFilter(t), genderFilter(t)],
+  columns: [
+    {
+      field: 'name',
+      headerName: t('assets.name'),
+      sortable: true,
+      render: (m) => (
+        <Link to="/cage-meshes/$cageMeshId" params={{ cageMeshId: m.id }}>
+          {m.name}
         </Link>
       ),
-      filters: [searchFilter(t), genderFilter(t)],
-      columns: [
-        {
-          field: 'name',
-          headerName: t('assets.name'),
-          sortable: true,
-          render: (m) => (
-            <Link to="/cage-meshes/$cageMeshId" params={{ cageMeshId: m.id }}>
-              {m.name}
-            </Link>
-          ),
-        },
-        { field: 'gender', headerName: t('assets.gender') },
-        {
-          field: 'bodyType',
-          headerName: t('cageMeshes.bodyType'),
-          render: (m) => m.bodyType ?? '—',
-        },
-        {
-          field: 'modelUrl',
-          headerName: t('cageMeshes.model'),
-          render: (m) => (m.modelUrl ? <a href={m.modelUrl}>{t('cageMeshes.download')}</a> : '—'),
-        },
-        {
-          field: 'updatedAt',
-          headerName: t('assets.updated'),
-          sortable: true,
-          render: (m) => dateCell(m.updatedAt),
-        },
-      ],
-    }),
-    [t],
-  );
-  return <ListScreen config={config} search={search} />;
-}
+    },
+    { field: 'gender', headerName: t('assets.gender') },
+    {
+      field: 'bodyType',
+      headerName: t('cageMeshes.bodyType'),
+      render: (m) => m.bodyType ?? '—',
+    },
+    {
+      field: 'modelUrl',
+      headerName: t('cageMeshes.model'),
+      render: (m) => (m.modelUrl ? <a href={m.modelUrl}>{t('cageMeshes.download')}</a> : '—'),
+    },
+    {
+      field: 'updatedAt',
+      headerName: t('assets.updated'),
+      sortable: true,
+      render: (m) => dateCell(m.updatedAt),
+    },
+  ],
+});

@@ -1,6 +1,5 @@
+import type { TFunction } from 'i18next';
 import { createFileRoute } from '@tanstack/react-router';
-import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
 import { morphQueueEntrySchema, morphStatusSchema, type MorphQueueEntry } from '../../api/schemas';
@@ -27,51 +26,48 @@ export const Route = createFileRoute('/_app/morph-queue')({
 
 /** The morph queue scrolls endlessly: new pages load as the end comes into view. */
 function MorphQueueScreen() {
-  const { t } = useTranslation();
-  const search = Route.useSearch();
-  const config = useMemo<ListScreenConfig<MorphQueueEntry>>(
-    () => ({
-      title: t('morphs.queueTitle'),
-      endpoint: 'v1/morphed-asset-queue',
-      rowSchema: morphQueueEntrySchema,
-      ...list,
-      limit: 20,
-      rowLabel: (entry) => entry.sourceAssetName,
-      filters: [
-        searchFilter(t),
-        {
-          field: 'status',
-          type: 'multi-select',
-          label: t('morphs.status'),
-          visibleOnMobile: true,
-          options: STATUSES.map((s) => ({ value: s, label: t(`morphs.statuses.${s}`) })),
-        },
-      ],
-      columns: [
-        { field: 'sourceAssetName', headerName: t('morphs.source') },
-        {
-          field: 'status',
-          headerName: t('morphs.status'),
-          sortable: true,
-          render: (e) => badgeCell(t(`morphs.statuses.${e.status}`), e.status),
-        },
-        {
-          field: 'progress',
-          headerName: t('morphs.progress'),
-          headerAlign: 'right',
-          cellAlign: 'right',
-          render: (e) => `${e.progress}%`,
-        },
-        { field: 'error', headerName: t('morphs.error'), render: (e) => e.error ?? '—' },
-        {
-          field: 'createdAt',
-          headerName: t('assets.created'),
-          sortable: true,
-          render: (e) => dateCell(e.createdAt),
-        },
-      ],
-    }),
-    [t],
-  );
-  return <ListScreen config={config} search={search} />;
+  return <ListScreen config={morphQueueList} />;
 }
+
+/** What the list shows, in the user's language. */
+const morphQueueList = (t: TFunction): ListScreenConfig<MorphQueueEntry> => ({
+  title: t('morphs.queueTitle'),
+  endpoint: 'v1/morphed-asset-queue',
+  rowSchema: morphQueueEntrySchema,
+  ...list,
+  limit: 20,
+  rowLabel: (entry) => entry.sourceAssetName,
+  filters: [
+    searchFilter(t),
+    {
+      field: 'status',
+      type: 'multi-select',
+      label: t('morphs.status'),
+      visibleOnMobile: true,
+      options: STATUSES.map((s) => ({ value: s, label: t(`morphs.statuses.${s}`) })),
+    },
+  ],
+  columns: [
+    { field: 'sourceAssetName', headerName: t('morphs.source') },
+    {
+      field: 'status',
+      headerName: t('morphs.status'),
+      sortable: true,
+      render: (e) => badgeCell(t(`morphs.statuses.${e.status}`), e.status),
+    },
+    {
+      field: 'progress',
+      headerName: t('morphs.progress'),
+      headerAlign: 'right',
+      cellAlign: 'right',
+      render: (e) => `${e.progress}%`,
+    },
+    { field: 'error', headerName: t('morphs.error'), render: (e) => e.error ?? '—' },
+    {
+      field: 'createdAt',
+      headerName: t('assets.created'),
+      sortable: true,
+      render: (e) => dateCell(e.createdAt),
+    },
+  ],
+});

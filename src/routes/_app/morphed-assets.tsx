@@ -1,6 +1,5 @@
+import type { TFunction } from 'i18next';
 import { createFileRoute } from '@tanstack/react-router';
-import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import { defineList, searchOnly } from '../../api/list-url';
 import { morphedAssetSchema, type MorphedAsset } from '../../api/schemas';
 import { dateCell } from '../../ui/dom/list/cells';
@@ -20,32 +19,29 @@ export const Route = createFileRoute('/_app/morphed-assets')({
 });
 
 function MorphedAssetsScreen() {
-  const { t } = useTranslation();
-  const search = Route.useSearch();
-  const config = useMemo<ListScreenConfig<MorphedAsset>>(
-    () => ({
-      title: t('morphs.title'),
-      endpoint: 'private/v1/morphed-assets',
-      rowSchema: morphedAssetSchema,
-      ...list,
-      rowLabel: (m) => m.name,
-      filters: [searchFilter(t)],
-      columns: [
-        { field: 'name', headerName: t('assets.name'), sortable: true },
-        {
-          field: 'modelUrl',
-          headerName: t('cageMeshes.model'),
-          render: (m) => (m.modelUrl ? <a href={m.modelUrl}>{t('cageMeshes.download')}</a> : '—'),
-        },
-        {
-          field: 'createdAt',
-          headerName: t('assets.created'),
-          sortable: true,
-          render: (m) => dateCell(m.createdAt),
-        },
-      ],
-    }),
-    [t],
-  );
-  return <ListScreen config={config} search={search} />;
+  return <ListScreen config={morphedAssetsList} />;
 }
+
+/** What the list shows, in the user's language. */
+const morphedAssetsList = (t: TFunction): ListScreenConfig<MorphedAsset> => ({
+  title: t('morphs.title'),
+  endpoint: 'private/v1/morphed-assets',
+  rowSchema: morphedAssetSchema,
+  ...list,
+  rowLabel: (m) => m.name,
+  filters: [searchFilter(t)],
+  columns: [
+    { field: 'name', headerName: t('assets.name'), sortable: true },
+    {
+      field: 'modelUrl',
+      headerName: t('cageMeshes.model'),
+      render: (m) => (m.modelUrl ? <a href={m.modelUrl}>{t('cageMeshes.download')}</a> : '—'),
+    },
+    {
+      field: 'createdAt',
+      headerName: t('assets.created'),
+      sortable: true,
+      render: (m) => dateCell(m.createdAt),
+    },
+  ],
+});

@@ -1,6 +1,5 @@
+import type { TFunction } from 'i18next';
 import { createFileRoute } from '@tanstack/react-router';
-import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { defineList, searchOnly } from '../../api/list-url';
 import { tagRowSchema, type TagRow } from '../../api/schemas';
@@ -29,70 +28,67 @@ export const Route = createFileRoute('/_app/tags')({
 });
 
 function TagsScreen() {
-  const { t } = useTranslation();
-  const search = Route.useSearch();
-  const config = useMemo<ListScreenConfig<TagRow>>(
-    () => ({
-      title: t('tags.title'),
-      endpoint: 'v1/tags',
-      rowSchema: tagRowSchema,
-      ...list,
-      rowLabel: (tag) => tag.name,
-      filters: [searchFilter(t)],
-      columns: [
-        { field: 'name', headerName: t('tags.name'), sortable: true },
-        {
-          field: 'assetCount',
-          headerName: t('tags.assets'),
-          sortable: true,
-          headerAlign: 'right',
-          cellAlign: 'right',
-        },
-        {
-          field: 'createdAt',
-          headerName: t('assets.created'),
-          sortable: true,
-          render: (tag) => dateCell(tag.createdAt),
-        },
-      ],
-      toolbar: (list) => (
-        <SchemaForm
-          layout="inline"
-          label={t('tags.new')}
-          schema={newTagForm}
-          defaultValues={{ name: '' }}
-          fields={[{ name: 'name', label: t('tags.name'), placeholder: t('tags.new') }]}
-          submitLabel={t('tags.add')}
-          pendingLabel={t('tags.adding')}
-          resetOnSuccess
-          onSubmit={({ name }) => list.run(() => createTag(name).then(tagsChanged))}
-        />
-      ),
-      rowActions: (tag, list) => [
-        {
-          title: t('tags.rename'),
-          prompt: {
-            title: t('tags.renameTitle'),
-            label: t('tags.name'),
-            defaultValue: tag.name,
-            confirmLabel: t('tags.rename'),
-          },
-          onAction: (_, name) =>
-            void (name && list.run(() => renameTag(tag.id, name).then(tagsChanged))),
-        },
-        {
-          title: t('assets.delete'),
-          color: 'danger',
-          confirm: {
-            title: t('tags.deleteTitle', { name: tag.name }),
-            body: t('tags.deleteBody', { count: tag.assetCount }),
-            confirmLabel: t('assets.delete'),
-          },
-          onAction: () => void list.run(() => deleteTag(tag.id).then(tagsChanged)),
-        },
-      ],
-    }),
-    [t],
-  );
-  return <ListScreen config={config} search={search} />;
+  return <ListScreen config={tagsList} />;
 }
+
+/** What the list shows, in the user's language. */
+const tagsList = (t: TFunction): ListScreenConfig<TagRow> => ({
+  title: t('tags.title'),
+  endpoint: 'v1/tags',
+  rowSchema: tagRowSchema,
+  ...list,
+  rowLabel: (tag) => tag.name,
+  filters: [searchFilter(t)],
+  columns: [
+    { field: 'name', headerName: t('tags.name'), sortable: true },
+    {
+      field: 'assetCount',
+      headerName: t('tags.assets'),
+      sortable: true,
+      headerAlign: 'right',
+      cellAlign: 'right',
+    },
+    {
+      field: 'createdAt',
+      headerName: t('assets.created'),
+      sortable: true,
+      render: (tag) => dateCell(tag.createdAt),
+    },
+  ],
+  toolbar: (list) => (
+    <SchemaForm
+      layout="inline"
+      label={t('tags.new')}
+      schema={newTagForm}
+      defaultValues={{ name: '' }}
+      fields={[{ name: 'name', label: t('tags.name'), placeholder: t('tags.new') }]}
+      submitLabel={t('tags.add')}
+      pendingLabel={t('tags.adding')}
+      resetOnSuccess
+      onSubmit={({ name }) => list.run(() => createTag(name).then(tagsChanged))}
+    />
+  ),
+  rowActions: (tag, list) => [
+    {
+      title: t('tags.rename'),
+      prompt: {
+        title: t('tags.renameTitle'),
+        label: t('tags.name'),
+        defaultValue: tag.name,
+        confirmLabel: t('tags.rename'),
+      },
+      onAction: (_, name) =>
+        void (name && list.run(() => renameTag(tag.id, name).then(tagsChanged))),
+    },
+    {
+      title: t('assets.delete'),
+      color: 'danger',
+      confirm: {
+        title: t('tags.deleteTitle', { name: tag.name }),
+        body: t('tags.deleteBody', { count: tag.assetCount }),
+        confirmLabel: t('assets.delete'),
+      },
+      onAction: () => void list.run(() => deleteTag(tag.id).then(tagsChanged)),
+    },
+  ],
+});

@@ -1,6 +1,7 @@
+import type { TFunction } from 'i18next';
 import { createFileRoute } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import { useMemo, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
@@ -68,12 +69,10 @@ function AddAssets({ userId, list }: { userId: string; list: ListControls }) {
 
 /** The assets assigned to one user; admins add and remove them. */
 function UserAssetsScreen() {
-  const { t } = useTranslation();
-  const search = Route.useSearch();
   const { userId } = Route.useParams();
   const isAdmin = useSelector(useSessionActor(), selectRole) === 'admin';
-  const config = useMemo<ListScreenConfig<Asset>>(
-    () => ({
+  const config = useCallback(
+    (t: TFunction): ListScreenConfig<Asset> => ({
       title: t('userAssets.title'),
       endpoint: `v1/user-assets/${encodeURIComponent(userId)}`,
       rowSchema: assetSchema,
@@ -106,7 +105,7 @@ function UserAssetsScreen() {
           }
         : {}),
     }),
-    [t, userId, isAdmin],
+    [userId, isAdmin],
   );
-  return <ListScreen key={userId} config={config} search={search} />;
+  return <ListScreen key={userId} config={config} />;
 }

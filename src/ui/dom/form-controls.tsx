@@ -1,48 +1,4 @@
-import { useId, type ReactNode } from 'react';
-
-/** What every labelled control shares: its hint and error are tied to it by aria-describedby. */
-interface ControlProps {
-  name: string;
-  label: string;
-  description?: string | undefined;
-  /** Shown, and the control marked invalid, when set. */
-  error?: string | null | undefined;
-  disabled?: boolean | undefined;
-  onBlur?: () => void;
-}
-
-/** The ids and attributes a control and its hint and error share. */
-function useDescribed(props: ControlProps) {
-  const id = useId();
-  const descriptionId = `${id}-description`;
-  const errorId = `${id}-error`;
-  const describedBy = [props.description && descriptionId, props.error && errorId]
-    .filter(Boolean)
-    .join(' ');
-  const control = {
-    id,
-    name: props.name,
-    disabled: props.disabled,
-    onBlur: props.onBlur,
-    'aria-invalid': props.error ? true : undefined,
-    'aria-describedby': describedBy || undefined,
-  };
-  const notes: ReactNode = (
-    <>
-      {props.description && (
-        <p className="field-description" id={descriptionId}>
-          {props.description}
-        </p>
-      )}
-      {props.error && (
-        <p className="field-error" id={errorId}>
-          {props.error}
-        </p>
-      )}
-    </>
-  );
-  return { control, notes };
-}
+import { useDescribed, type ControlProps } from './text-field';
 
 interface SelectFieldProps extends ControlProps {
   value: string;

@@ -1,50 +1,34 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 
-interface TextFieldProps {
+/** What every labelled control shares: its hint and error are tied to it by aria-describedby. */
+export interface ControlProps {
   name: string;
   label: string;
-  value: string;
-  onChange: (value: string) => void;
-  onBlur: () => void;
-  type?: 'text' | 'email' | 'password';
-  autoComplete?: string | undefined;
-  inputMode?: 'numeric' | 'email' | 'text' | undefined;
-  autoFocus?: boolean | undefined;
-  placeholder?: string | undefined;
   description?: string | undefined;
-  /** Shown, and the input marked invalid, when set. */
+  /** Shown, and the control marked invalid, when set. */
   error?: string | null | undefined;
+  disabled?: boolean | undefined;
+  onBlur?: () => void;
 }
 
-/**
- * A labelled text input with its hint and error tied to it by aria-describedby. Plain
- * elements on purpose: the account screens load before everything else, and the platform's
- * own input and label are fully accessible.
- */
-export function TextField(props: TextFieldProps) {
+/** The ids and attributes a control and its hint and error share. */
+export function useDescribed(props: ControlProps) {
   const id = useId();
   const descriptionId = `${id}-description`;
   const errorId = `${id}-error`;
   const describedBy = [props.description && descriptionId, props.error && errorId]
     .filter(Boolean)
     .join(' ');
-  return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
-      <input
-        id={id}
-        name={props.name}
-        type={props.type ?? 'text'}
-        value={props.value}
-        onChange={(event) => props.onChange(event.target.value)}
-        onBlur={props.onBlur}
-        autoComplete={props.autoComplete}
-        inputMode={props.inputMode}
-        autoFocus={props.autoFocus}
-        placeholder={props.placeholder}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={describedBy || undefined}
-      />
+  const control = {
+    id,
+    name: props.name,
+    disabled: props.disabled,
+    onBlur: props.onBlur,
+    'aria-invalid': props.error ? true : undefined,
+    'aria-describedby': describedBy || undefined,
+  };
+  const notes: ReactNode = (
+    <>
       {props.description && (
         <p className="field-description" id={descriptionId}>
           {props.description}
@@ -55,6 +39,42 @@ export function TextField(props: TextFieldProps) {
           {props.error}
         </p>
       )}
+    </>
+  );
+  return { control, notes };
+}
+
+interface TextFieldProps extends ControlProps {
+  value: string;
+  onChange: (value: string) => void;
+  type?: 'text' | 'email' | 'password';
+  autoComplete?: string | undefined;
+  inputMode?: 'numeric' | 'email' | 'text' | undefined;
+  autoFocus?: boolean | undefined;
+  placeholder?: string | undefined;
+}
+
+/**
+ * A labelled text input with its hint and error tied to it by aria-describedby. Plain
+ * elements on purpose: the account screens load before everything else, and the platform's
+ * own input and label are fully accessible.
+ */
+export function TextField(props: TextFieldProps) {
+  const { control, notes } = useDescribed(props);
+  return (
+    <div className="field">
+      <label htmlFor={control.id}>{props.label}</label>
+      <input
+        {...control}
+        type={props.type ?? 'text'}
+        value={props.value}
+        onChange={(event) => props.onChange(event.target.value)}
+        autoComplete={props.autoComplete}
+        inputMode={props.inputMode}
+        autoFocus={props.autoFocus}
+        placeholder={props.placeholder}
+      />
+      {notes}
     </div>
   );
 }

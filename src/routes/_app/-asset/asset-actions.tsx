@@ -60,32 +60,32 @@ export function AssetActions({ asset }: { asset: Asset }) {
         )}
       </div>
       <div className="action-row">
-        {!asset.locked && (
-          <ActionButton
-            isPending={icon.isPending}
-            pendingLabel={t('assetEditor.generatingIcon')}
-            onPress={() => icon.mutate()}
-          >
-            {t('assetEditor.generateIcon')}
-          </ActionButton>
-        )}
-        {hasModel && (
-          <>
-            <ActionButton
-              isPending={texture.isPending}
-              pendingLabel={t('assetEditor.predictingTexture')}
-              onPress={() => texture.mutate()}
-            >
-              {t('assetEditor.predictTexture')}
-            </ActionButton>
-            <ActionButton
-              isPending={validate.isPending}
-              pendingLabel={t('assetEditor.validating')}
-              onPress={() => validate.mutate()}
-            >
-              {t('assetEditor.validate')}
-            </ActionButton>
-          </>
+        {[
+          {
+            mutation: icon,
+            shown: !asset.locked,
+            label: 'generateIcon',
+            pending: 'generatingIcon',
+          },
+          {
+            mutation: texture,
+            shown: hasModel,
+            label: 'predictTexture',
+            pending: 'predictingTexture',
+          },
+          { mutation: validate, shown: hasModel, label: 'validate', pending: 'validating' },
+        ].map(
+          ({ mutation, shown, label, pending }) =>
+            shown && (
+              <ActionButton
+                key={label}
+                isPending={mutation.isPending}
+                pendingLabel={t(`assetEditor.${pending}`)}
+                onPress={() => mutation.mutate()}
+              >
+                {t(`assetEditor.${label}`)}
+              </ActionButton>
+            ),
         )}
       </div>
       {!hasModel && <p className="field-description">{t('assetEditor.needsModel')}</p>}
