@@ -80,10 +80,10 @@ describe('the size limits in bytes (spec §9, MB = 1024 × 1024)', () => {
     checkDropRules({ name, type: '', size }, rule)?.key ?? null;
 
   it.each([
-    ['a texture', 5_242_880, 'texture.png', texture],
-    ['an icon', 5_242_880, 'icon.png', icon],
-    ['a PSD source file', 20_971_520, 'source.psd', source],
-    ['a model', 52_428_800, 'avatar.glb', model],
+    ['a texture', 5242880, 'texture.png', texture],
+    ['an icon', 5242880, 'icon.png', icon],
+    ['a PSD source file', 20971520, 'source.psd', source],
+    ['a model', 52428800, 'avatar.glb', model],
   ] as const)('%s may be %i bytes at most', (_what, limit, name, rule) => {
     expect(drop(name, limit, rule)).toBeNull();
     expect(drop(name, limit + 1, rule)).toBe('fileInput.tooLarge');

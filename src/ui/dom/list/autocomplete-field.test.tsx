@@ -1,18 +1,29 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { describe, expect, it, vi } from 'vitest';
-import { enBackOffice } from '../../../locales/en-back-office';
+import i18next from 'i18next';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { initI18n, loadBackOfficeTexts } from '../../../i18n';
 import { AutocompleteField, type AutocompleteOption } from './autocomplete-field';
 
-// The product's own texts (the autocomplete binding passes these through i18n).
-const { list: text } = enBackOffice;
-const labels = {
-  noResults: text.noResults,
-  remove: (label: string) => text.removeValue.replace('{{label}}', label),
-  more: (count: number) => text.moreValues.replace('{{count}}', String(count)),
-  clear: text.clearValue,
+/**
+ * The product's own texts, through i18n as the autocomplete binding
+ * (src/machines/autocomplete.view.tsx) passes them; `clearButtonText` as a filter sets it.
+ */
+const labelsOf = (clearButtonText?: string) => {
+  const t = i18next.t.bind(i18next);
+  return {
+    noResults: t('list.noResults'),
+    remove: (label: string) => t('list.removeValue', { label }),
+    more: (count: number) => t('list.moreValues', { count }),
+    clear: clearButtonText ?? t('list.clearValue'),
+  };
 };
+
+beforeAll(async () => {
+  initI18n();
+  await loadBackOfficeTexts();
+});
 
 function Harness(props: {
   options: AutocompleteOption[];
@@ -21,6 +32,7 @@ function Harness(props: {
   limitTags?: number;
   initial?: AutocompleteOption[];
   onSearch?: (text: string) => void;
+  clearButtonText?: string;
 }) {
   const [text, setText] = useState('');
   const [selected, setSelected] = useState<AutocompleteOption[]>(props.initial ?? []);
@@ -42,7 +54,7 @@ function Harness(props: {
       multiple={props.multiple}
       limitTags={props.limitTags}
       noResults={props.noResults ?? false}
-      labels={labels}
+      labels={labelsOf(props.clearButtonText)}
     />
   );
 }
@@ -98,5 +110,17 @@ describe('AutocompleteField', () => {
     await user.click(screen.getByRole('button', { name: /^Remove Alpha/ }));
     expect(screen.queryByText('Alpha')).not.toBeInTheDocument();
     expect(screen.getByText('Gamma')).toBeInTheDocument();
+  });
+
+  it('clears a single chosen value with "Clear", or the filter\'s clearButtonText', async () => {
+    const user = userEvent.setup();
+    const chosen = [{ id: 'a1', label: 'Avatar Arena' }];
+    const { unmount } = render(<Harness options={chosen} initial={chosen} />);
+    await user.click(screen.getByRole('button', { name: 'Clear' }));
+    // Nothing chosen any more, so nothing to clear.
+    expect(screen.queryByRole('button', { name: 'Clear' })).not.toBeInTheDocument();
+    unmount();
+    render(<Harness options={chosen} initial={chosen} clearButtonText="Reset" />);
+    expect(screen.getByRole('button', { name: 'Reset' })).toBeInTheDocument();
   });
 });

@@ -1,9 +1,11 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import i18next from 'i18next';
+import { useState } from 'react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { toggleSort, type ListOrder } from '../../../domain/list-query';
 import { initI18n, loadBackOfficeTexts } from '../../../i18n';
-import { enBackOffice } from '../../../locales/en-back-office';
-import { DataTable, type DataTableLabels, type ListColumn } from './data-table';
+import { DataTable, type DataTableLabels, type ListColumn, type RowSelection } from './data-table';
 
 interface Item {
   id: string;
@@ -11,17 +13,19 @@ interface Item {
   type: string;
 }
 
-// The product's own texts (the list screen passes these through i18n).
-const { list: text } = enBackOffice;
-const labels: DataTableLabels = {
-  table: 'Assets',
-  actions: text.actions,
-  dragHandle: (name) => text.dragHandle.replace('{{name}}', name),
-  loading: text.loading,
-  noItems: text.noItems,
-  noMatches: text.noMatches,
-  clearFilters: text.clearFilters,
-  loadingMore: text.loadingMore,
+// The product's own texts, through i18n as the list screen (src/machines/list.view.tsx) passes them.
+const labelsOf = (): DataTableLabels => {
+  const t = i18next.t.bind(i18next);
+  return {
+    table: 'Assets',
+    actions: t('list.actions'),
+    dragHandle: (name) => t('list.dragHandle', { name }),
+    loading: t('list.loading'),
+    noItems: t('list.noItems'),
+    noMatches: t('list.noMatches'),
+    clearFilters: t('list.clearFilters'),
+    loadingMore: t('list.loadingMore'),
+  };
 };
 const columns: ListColumn<Item>[] = [
   { field: 'name', headerName: 'Name', sortable: true, tooltip: 'The display name' },
@@ -35,7 +39,13 @@ const rows: Item[] = [
 /** The table of the two items with the product's labels; the test adds what it checks. */
 function Table(props: Partial<Parameters<typeof DataTable<Item>>[0]>) {
   return (
-    <DataTable columns={columns} rows={rows} labels={labels} rowLabel={(r) => r.name} {...props} />
+    <DataTable
+      columns={columns}
+      rows={rows}
+      labels={labelsOf()}
+      rowLabel={(r) => r.name}
+      {...props}
+    />
   );
 }
 
@@ -194,6 +204,9 @@ describe('DataTable row menu dialogs', () => {
     await user.click(screen.getByRole('button', { name: 'Move' }));
     expect(onSetOrder).toHaveBeenCalledWith(rows[1], 7);
   });
+});
+
+describe('DataTable columns and action items (spec §3)', () => {
   it("shows a column's width, header and cell alignment, and its header tooltip", () => {
     render(
       <DataTable
@@ -208,7 +221,7 @@ describe('DataTable row menu dialogs', () => {
           { field: 'type', headerName: 'Type', headerAlign: 'right', cellAlign: 'right' },
         ]}
         rows={rows}
-        labels={labels}
+        labels={labelsOf()}
         rowLabel={(r) => r.name}
       />,
     );
@@ -217,7 +230,10 @@ describe('DataTable row menu dialogs', () => {
     expect(name.querySelector('[title="The display name"]')).not.toBeNull();
     expect(name).toHaveAccessibleName('Name, The display name');
     expect(name.style.width).toBe('240px');
-    expect(screen.getByRole('columnheader', { name: 'Type' })).toHaveClass('align-right');
+    const type = screen.getByRole('columnheader', { name: 'Type' });
+    expect(type).toHaveClass('align-right');
+    // A column without a width sizes to its content.
+    expect(type.style.width).toBe('');
     expect(screen.getByRole('gridcell', { name: 'glasses' })).toHaveClass('align-right');
     expect(screen.getByRole('rowheader', { name: 'Aviator' })).toHaveClass('align-left');
   });
@@ -243,22 +259,165 @@ describe('DataTable row menu dialogs', () => {
     await user.click(remove);
     expect(onDelete).not.toHaveBeenCalled();
   });
+});
 
-  it('selects rows with their checkboxes, and the whole page with the header one', async () => {
+describe('DataTable sorting (spec §4 sort toggle)', () => {
+  /** The table sorted as the list machine sorts: its order, changed by the spec's toggle. */
+  function SortedTable() {
+    const [order, setOrder] = useState<ListOrder>({});
+    return <Table order={order} onSort={(field) => setOrder((old) => toggleSort(old, field))} />;
+  }
+
+  it('sorts an unsorted column descending, then flips its direction on each click', async () => {
     const user = userEvent.setup();
-    const onChange = vi.fn();
-    const selection = {
-      selectedIds: ['b'],
-      onChange,
-      selectAllLabel: 'Select all on this page',
-      selectLabel: 'Select',
-    };
-    render(<Table selection={selection} />);
+    render(<SortedTable />);
+    const name = () => screen.getByRole('columnheader', { name: /Name/ });
+    const type = () => screen.getByRole('columnheader', { name: /Type/ });
+    expect(name()).toHaveAttribute('aria-sort', 'none');
+
+    await user.click(name());
+    expect(name()).toHaveAttribute('aria-sort', 'descending');
+    expect(within(name()).getByText('▼')).toBeInTheDocument();
+    await user.click(name());
+    expect(name()).toHaveAttribute('aria-sort', 'ascending');
+    expect(within(name()).getByText('▲')).toBeInTheDocument();
+    await user.click(name());
+    expect(name()).toHaveAttribute('aria-sort', 'descending');
+
+    await user.click(type());
+    expect(type()).toHaveAttribute('aria-sort', 'descending');
+    expect(name()).toHaveAttribute('aria-sort', 'none');
+  });
+
+  it('leaves a column without sortable unsorted when its header is pressed', async () => {
+    const user = userEvent.setup();
+    const onSort = vi.fn();
+    render(
+      <Table columns={[{ field: 'name', headerName: 'Name' }, columns[1]!]} onSort={onSort} />,
+    );
+    await user.click(screen.getByRole('columnheader', { name: 'Name' }));
+    expect(onSort).not.toHaveBeenCalled();
+    expect(screen.getByRole('columnheader', { name: 'Name' })).not.toHaveAttribute('aria-sort');
+  });
+});
+
+describe('DataTable row selection', () => {
+  const three: Item[] = [...rows, { id: 'c', name: 'Cap', type: 'headwear' }];
+
+  /** A table whose owner keeps the selected ids, as a screen would; `initial` may name rows elsewhere. */
+  function SelectableTable(
+    props: { initial?: string[]; onMove?: (id: string, toIndex: number) => void } & Partial<
+      Omit<RowSelection, 'selectedIds' | 'onChange'>
+    >,
+  ) {
+    const { initial = [], onMove, ...rest } = props;
+    const [ids, setIds] = useState<ReadonlySet<string>>(new Set(initial));
+    return (
+      <>
+        <Table
+          rows={three}
+          selection={{ selectedIds: ids, onChange: (next) => setIds(new Set(next)), ...rest }}
+          {...(onMove ? { onMove } : {})}
+        />
+        <output data-testid="selected">{[...ids].sort().join(',')}</output>
+      </>
+    );
+  }
+  const selected = () => screen.getByTestId('selected').textContent;
+
+  it('adds no checkboxes to a table without selection', () => {
+    render(<Table />);
+    expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
+    expect(screen.getAllByRole('columnheader')).toHaveLength(2);
+  });
+
+  it("names each row's checkbox after the row, with React Aria's words by default", () => {
+    render(<SelectableTable initial={['b']} />);
     expect(screen.getByRole('checkbox', { name: 'Select Beanie' })).toBeChecked();
     expect(screen.getByRole('checkbox', { name: 'Select Aviator' })).not.toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Select All' })).toBeInTheDocument();
+  });
+
+  it('names the checkboxes with the labels the screen gives', () => {
+    render(<SelectableTable selectLabel="Choose" selectAllLabel="Choose every row on this page" />);
+    expect(screen.getByRole('checkbox', { name: 'Choose Cap' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('checkbox', { name: 'Choose every row on this page' }),
+    ).toBeInTheDocument();
+  });
+
+  it('selects and clears a row with its checkbox, keeping rows of other pages', async () => {
+    const user = userEvent.setup();
+    render(<SelectableTable initial={['elsewhere']} />);
     await user.click(screen.getByRole('checkbox', { name: 'Select Aviator' }));
-    expect(onChange).toHaveBeenLastCalledWith(expect.arrayContaining(['a', 'b']));
-    await user.click(screen.getByRole('checkbox', { name: 'Select all on this page' }));
-    expect(onChange).toHaveBeenLastCalledWith(expect.arrayContaining(['a', 'b']));
+    expect(selected()).toBe('a,elsewhere');
+    expect(screen.getAllByRole('row')[1]).toHaveAttribute('aria-selected', 'true');
+    await user.click(screen.getByRole('checkbox', { name: 'Select Cap' }));
+    expect(selected()).toBe('a,c,elsewhere');
+    await user.click(screen.getByRole('checkbox', { name: 'Select Aviator' }));
+    expect(selected()).toBe('c,elsewhere');
+  });
+
+  it('shows the header checkbox unchecked, indeterminate or checked for this page', async () => {
+    const user = userEvent.setup();
+    render(<SelectableTable initial={['elsewhere']} />);
+    const all = screen.getByRole('checkbox', { name: 'Select All' });
+    // A row selected on another page leaves this page's header unchecked.
+    expect(all).not.toBeChecked();
+    expect(all).not.toBePartiallyChecked();
+    await user.click(screen.getByRole('checkbox', { name: 'Select Beanie' }));
+    expect(all).toBePartiallyChecked();
+    await user.click(screen.getByRole('checkbox', { name: 'Select Aviator' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select Cap' }));
+    expect(all).not.toBePartiallyChecked();
+    expect(all).toBeChecked();
+  });
+
+  it("selects the whole page with the header checkbox, and clears only this page's rows", async () => {
+    const user = userEvent.setup();
+    render(<SelectableTable initial={['b', 'elsewhere']} />);
+    const all = screen.getByRole('checkbox', { name: 'Select All' });
+    await user.click(all);
+    expect(selected()).toBe('a,b,c,elsewhere');
+    for (const name of ['Aviator', 'Beanie', 'Cap']) {
+      expect(screen.getByRole('checkbox', { name: `Select ${name}` })).toBeChecked();
+    }
+    await user.click(all);
+    expect(selected()).toBe('elsewhere');
+    expect(screen.getByRole('checkbox', { name: 'Select Beanie' })).not.toBeChecked();
+  });
+
+  it('hands every selected id to the bulk actions while some are selected', async () => {
+    const user = userEvent.setup();
+    const bulkActions = (ids: string[]) => (
+      <>
+        <span>{ids.length} selected</span>
+        <button type="button">Delete selected</button>
+      </>
+    );
+    render(<SelectableTable initial={['elsewhere']} bulkActions={bulkActions} />);
+    expect(screen.getByText('1 selected')).toBeInTheDocument();
+    await user.click(screen.getByRole('checkbox', { name: 'Select All' }));
+    expect(screen.getByText('4 selected')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Delete selected' })).toBeInTheDocument();
+    await user.click(screen.getByRole('checkbox', { name: 'Select All' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select Cap' }));
+    expect(screen.getByText('2 selected')).toBeInTheDocument();
+  });
+
+  it('shows no bulk actions while nothing is selected', () => {
+    render(<SelectableTable bulkActions={(ids) => <span>{ids.length} selected</span>} />);
+    expect(screen.queryByText(/^\d+ selected$/)).not.toBeInTheDocument();
+  });
+
+  it('keeps the drag handle on the first cell, the checkbox on the second', () => {
+    render(<SelectableTable onMove={vi.fn()} />);
+    const headers = screen.getAllByRole('columnheader');
+    expect(within(headers[1]!).getByRole('checkbox', { name: 'Select All' })).toBeInTheDocument();
+    const cells = within(screen.getAllByRole('row')[1]!).getAllByRole('gridcell');
+    expect(
+      within(cells[0]!).getByRole('button', { name: 'Drag to reorder Aviator' }),
+    ).toBeInTheDocument();
+    expect(within(cells[1]!).getByRole('checkbox', { name: 'Select Aviator' })).toBeInTheDocument();
   });
 });

@@ -1,6 +1,8 @@
 import {
+  columnSizingFeature,
   createColumnHelper,
   flexRender,
+  metaHelper,
   rowSelectionFeature,
   rowSortingFeature,
   tableFeatures,
@@ -81,14 +83,26 @@ interface DataTableProps<Row extends { id: string }> {
   isLoadingMore?: boolean;
 }
 
-/** Which rows are selected (their ids); the owner keeps the ids across pages. */
-interface RowSelection {
-  selectedIds: readonly string[];
+/**
+ * Which rows are selected (their ids). The owner keeps the ids: ids of rows that are not on
+ * this page stay selected, and the header checkbox selects or clears only this page's rows.
+ */
+export interface RowSelection {
+  selectedIds: ReadonlySet<string> | readonly string[];
+  /** Every selected id after a checkbox press (this page's changes merged into the rest). */
   onChange: (ids: string[]) => void;
-  /** The accessible name of the select-all checkbox ("Select all on this page"). */
-  selectAllLabel: string;
-  /** A row checkbox's name before the row's own ("Select" reads "Select Olive Cyber"). */
-  selectLabel: string;
+  /** The select-all checkbox's name; React Aria's localised "Select All" when left out. */
+  selectAllLabel?: string;
+  /**
+   * A row checkbox's name before the row's own ("Select" reads "Select Olive Cyber");
+   * React Aria's localised "Select" when left out.
+   */
+  selectLabel?: string;
+  /**
+   * Shown above the table while any row is selected, with every selected id: the screen
+   * writes the count ("3 selected") and offers its bulk actions here.
+   */
+  bulkActions?: (selectedIds: string[]) => ReactNode;
 }
 
 /** Rows beyond which only the visible rows are rendered. */
@@ -96,9 +110,22 @@ const VIRTUALIZE_FROM = 300;
 const ROW_HEIGHT = 56;
 const SKELETON_ROW_HEIGHT = 80;
 
+/** How a column's header and cells look (spec §3 column definition, beyond name and width). */
+interface ColumnLook {
+  tooltip?: string | undefined;
+  headerAlign: Align;
+  cellAlign: Align;
+}
+
 // Sorting is manual (the server sorts) and filtering and paging happen on the server: the table
-// holds the columns, the sort state the headers show and the row selection.
-const features = tableFeatures({ rowSortingFeature, rowSelectionFeature });
+// holds the columns (their width as the column size, their look as meta), the sort state the
+// headers show and the row selection.
+const features = tableFeatures({
+  rowSortingFeature,
+  rowSelectionFeature,
+  columnSizingFeature,
+  columnMeta: metaHelper<ColumnLook>(),
+});
 
 const sortingOf = (order: ListOrder | undefined): SortingState =>
   Object.entries(order ?? {}).flatMap(([id, direction]) =>
@@ -127,7 +154,6 @@ const sortDescriptorOf = (sorting: SortingState): SortDescriptor | undefined => 
  */
 export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>) {
   const { columns, rows, labels, selection } = props;
-  const byField = useMemo(() => new Map(columns.map((c) => [c.field, c])), [columns]);
   const columnDefs = useMemo(() => {
     const helper = createColumnHelper<typeof features, Row>();
     return helper.columns(
@@ -136,7 +162,15 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
         helper.accessor((row) => (row as Record<string, unknown>)[c.field], {
           id: c.field,
           header: c.headerName,
+          size: c.width,
           enableSorting: Boolean(c.sortable),
+          // The spec's toggle (an unsorted field starts descending), though the owner decides.
+          sortDescFirst: true,
+          meta: {
+            tooltip: c.tooltip,
+            headerAlign: c.headerAlign ?? 'left',
+            cellAlign: c.cellAlign ?? 'left',
+          },
           cell: ({ row, getValue }) => (c.render ? c.render(row.original) : plainValue(getValue())),
         }),
       ),
@@ -144,7 +178,7 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
   }, [columns]);
   const sorting = sortingOf(props.order);
   const rowSelection: RowSelectionState = Object.fromEntries(
-    (selection?.selectedIds ?? []).map((id) => [id, true as const]),
+    [...(selection?.selectedIds ?? [])].map((id) => [id, true as const]),
   );
   const table = useTable({
     features,
@@ -179,7 +213,8 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
   });
   const showSkeleton = props.isLoading && rows.length === 0;
   const hasActions = Boolean(props.rowActions);
-  const byId = new Map(rows.map((row) => [row.id, row]));
+  const pageRows = table.getRowModel().rows;
+  const selectedIds = table.getSelectedRowIds();
 
   const header = (
     <TableHeader>
@@ -190,25 +225,29 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
       )}
       {selection && (
         <Column className="col-select" width={44}>
+          {/* React Aria checks it when every row of the page is selected, and shows it
+              indeterminate when some are. */}
           <Checkbox slot="selection" aria-label={selection.selectAllLabel} className="checkbox">
             <span className="checkbox-box" aria-hidden="true" />
           </Checkbox>
         </Column>
       )}
       {table.getHeaderGroups()[0]?.headers.map((h, index) => {
-        const col = byField.get(h.column.id)!;
+        const look = h.column.columnDef.meta;
+        // A column without a width sizes to its content (the table's default size is not one).
+        const width = h.column.columnDef.size === undefined ? null : h.getSize();
         return (
           <Column
-            key={col.field}
-            id={col.field}
+            key={h.column.id}
+            id={h.column.id}
             isRowHeader={index === 0}
             allowsSorting={h.column.getCanSort()}
-            width={col.width ?? null}
-            style={col.width ? { width: col.width } : undefined}
-            className={`align-${col.headerAlign ?? 'left'}`}
+            width={width}
+            style={width === null ? undefined : { width }}
+            className={`align-${look?.headerAlign ?? 'left'}`}
           >
             {({ allowsSorting, sortDirection }) => (
-              <span className="column-header" title={col.tooltip}>
+              <span className="column-header" title={look?.tooltip}>
                 {flexRender(h.column.columnDef.header, h.getContext())}
                 {allowsSorting && (
                   <span className="sort-indicator" aria-hidden="true">
@@ -219,7 +258,7 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
                         : '↕'}
                   </span>
                 )}
-                {col.tooltip && <span className="visually-hidden">, {col.tooltip}</span>}
+                {look?.tooltip && <span className="visually-hidden">, {look.tooltip}</span>}
               </span>
             )}
           </Column>
@@ -235,8 +274,8 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
 
   const skeletonCells = (key: string) => (
     <Row key={key} id={key} className="skeleton-row" style={{ height: SKELETON_ROW_HEIGHT }}>
-      {selection && <Cell />}
       {reorderable && <Cell />}
+      {selection && <Cell />}
       {columns.map((c) => (
         <Cell key={c.field}>
           <span className="skeleton-line short" aria-hidden="true" />
@@ -267,21 +306,10 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
     >
       {showSkeleton
         ? Array.from({ length: props.skeletonRows ?? 10 }, (_, i) => skeletonCells(`skeleton-${i}`))
-        : table.getRowModel().rows.map((tableRow) => {
-            const row = byId.get(tableRow.id)!;
+        : pageRows.map((tableRow) => {
+            const row = tableRow.original;
             return (
               <Row key={row.id} id={row.id} textValue={props.rowLabel(row)}>
-                {selection && (
-                  <Cell className="col-select">
-                    <Checkbox
-                      slot="selection"
-                      aria-label={selection.selectLabel}
-                      className="checkbox"
-                    >
-                      <span className="checkbox-box" aria-hidden="true" />
-                    </Checkbox>
-                  </Cell>
-                )}
                 {reorderable && (
                   <Cell className="col-drag">
                     <Button
@@ -293,10 +321,21 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
                     </Button>
                   </Cell>
                 )}
+                {selection && (
+                  <Cell className="col-select">
+                    <Checkbox
+                      slot="selection"
+                      aria-label={selection.selectLabel}
+                      className="checkbox"
+                    >
+                      <span className="checkbox-box" aria-hidden="true" />
+                    </Checkbox>
+                  </Cell>
+                )}
                 {tableRow.getAllCells().map((cell) => (
                   <Cell
                     key={cell.column.id}
-                    className={`align-${byField.get(cell.column.id)?.cellAlign ?? 'left'}`}
+                    className={`align-${cell.column.columnDef.meta?.cellAlign ?? 'left'}`}
                   >
                     {flexRender(cell.column.columnDef.cell, cell.getContext())}
                   </Cell>
@@ -333,13 +372,20 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
         ? {
             selectionMode: 'multiple' as const,
             selectionBehavior: 'toggle' as const,
-            selectedKeys: new Set(table.getSelectedRowIds()),
+            // This page's selected rows only, so the header checkbox speaks for this page.
+            selectedKeys: new Set(pageRows.filter((r) => r.getIsSelected()).map((r) => r.id)),
             onSelectionChange: (keys: 'all' | Set<Key>) =>
               keys === 'all'
                 ? table.toggleAllPageRowsSelected(true)
-                : table.setRowSelection(
-                    Object.fromEntries([...keys].map((key) => [String(key), true as const])),
-                  ),
+                : table.setRowSelection((old) => {
+                    // React Aria reports this page's selection; rows elsewhere keep theirs.
+                    const next = { ...old };
+                    for (const r of pageRows) {
+                      if (keys.has(r.id)) next[r.id] = true;
+                      else delete next[r.id];
+                    }
+                    return next;
+                  }),
           }
         : {})}
       // Constant for the table's life: React Aria calls hooks through it.
@@ -352,6 +398,9 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
 
   return (
     <div className="data-table-container">
+      {selection?.bulkActions && selectedIds.length > 0 && (
+        <div className="selection-bar">{selection.bulkActions(selectedIds)}</div>
+      )}
       {props.showProgress && props.isLoading && (
         <ProgressBar aria-label={labels.loading} isIndeterminate className="progress-bar">
           <div className="progress-bar-fill" />

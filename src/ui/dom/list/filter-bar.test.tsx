@@ -1,20 +1,23 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { enBackOffice } from '../../../locales/en-back-office';
+import i18next from 'i18next';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ListFilter } from '../../../domain/list-query';
+import { initI18n, loadBackOfficeTexts } from '../../../i18n';
 import { FilterBar, type FilterDef } from './filter-bar';
 
-// The product's own texts (the list screen passes these through i18n).
-const { list: text } = enBackOffice;
-const labels = {
-  filters: text.filters,
-  allFilters: text.allFilters,
-  apply: text.apply,
-  cancel: text.cancel,
-  clear: text.clear,
-  any: text.any,
+// The product's own texts, through i18n as the list screen (src/machines/list.view.tsx) passes them.
+const labelsOf = () => {
+  const t = i18next.t.bind(i18next);
+  return {
+    filters: t('list.filters'),
+    allFilters: t('list.allFilters'),
+    apply: t('list.apply'),
+    cancel: t('list.cancel'),
+    clear: t('list.clear'),
+    any: t('list.any'),
+  };
 };
 const filters: FilterDef[] = [
   { field: 'search', type: 'text', label: 'Search', visibleOnMobile: true },
@@ -72,13 +75,18 @@ function Harness({
         }}
         onClear={() => setValues({})}
         isActive={Object.values(values).some((v) => (Array.isArray(v) ? v.length > 0 : Boolean(v)))}
-        labels={labels}
+        labels={labelsOf()}
         renderAutocomplete={() => null}
       />
       <output data-testid="values">{JSON.stringify(values)}</output>
     </>
   );
 }
+
+beforeAll(async () => {
+  initI18n();
+  await loadBackOfficeTexts();
+});
 
 afterEach(() => {
   vi.unstubAllGlobals();

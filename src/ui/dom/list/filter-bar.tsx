@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import {
   Button,
   Dialog,
@@ -39,6 +40,7 @@ export interface FilterDef {
   multiple?: boolean;
   limitTags?: number;
   extraQueryParams?: Record<string, string>;
+  /** The clear button's name (default the locale's "Clear", list.clearValue). */
   clearButtonText?: string;
 }
 
@@ -99,6 +101,7 @@ function FilterControl(props: {
   renderAutocomplete: FilterBarProps['renderAutocomplete'];
 }) {
   const { filter, value, onChange } = props;
+  const { t } = useTranslation();
   switch (filter.type) {
     case 'text':
       return (
@@ -112,7 +115,10 @@ function FilterControl(props: {
             {filter.label}
           </Label>
           <Input placeholder={filter.placeholder} />
-          <Button className="search-clear" aria-label={filter.clearButtonText ?? 'Clear'}>
+          <Button
+            className="search-clear"
+            aria-label={filter.clearButtonText ?? t('list.clearValue')}
+          >
             ×
           </Button>
         </SearchField>
