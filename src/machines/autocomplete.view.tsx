@@ -9,7 +9,7 @@ import {
   selectOptions,
   selectSelected,
 } from './autocomplete.machine';
-import { AutocompleteField } from '../ui/dom/list/autocomplete-field';
+import { AutocompleteField, autocompleteLabels } from '../ui/dom/list/autocomplete-field';
 import type { FilterValue } from '../domain/list-query';
 import type { FilterDef } from '../ui/dom/list/filter-bar';
 
@@ -75,12 +75,7 @@ export function AutocompleteFilter({ filter, value, onChange }: AutocompleteFilt
       multiple={filter.multiple}
       limitTags={filter.limitTags}
       noResults={noResults}
-      labels={{
-        noResults: t('list.noResults'),
-        remove: (label) => t('list.removeValue', { label }),
-        more: (count) => t('list.moreValues', { count }),
-        clear: filter.clearButtonText ?? t('list.clearValue'),
-      }}
+      labels={autocompleteLabels(t, filter.clearButtonText)}
     />
   );
 }

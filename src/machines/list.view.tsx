@@ -26,8 +26,19 @@ import {
 } from './list.machine';
 import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
-import { DataTable, type ActionMenuItem, type ListColumn } from '../ui/dom/list/data-table';
-import { FilterBar, isHiddenFilter, MOBILE_QUERY, type FilterDef } from '../ui/dom/list/filter-bar';
+import {
+  DataTable,
+  dataTableLabels,
+  type ActionMenuItem,
+  type ListColumn,
+} from '../ui/dom/list/data-table';
+import {
+  FilterBar,
+  filterBarLabels,
+  isHiddenFilter,
+  MOBILE_QUERY,
+  type FilterDef,
+} from '../ui/dom/list/filter-bar';
 import { Pager } from '../ui/dom/list/pager';
 import { useMediaQuery } from '../ui/dom/use-media-query';
 import { describeError } from '../api/error-info';
@@ -160,14 +171,7 @@ export function ListScreen<Row extends { id: string }>({
         onApply={(values) => actor.send({ type: 'SET_FILTERS', filter: values })}
         onClear={() => actor.send({ type: 'CLEAR_FILTERS' })}
         isActive={active}
-        labels={{
-          filters: t('list.filters'),
-          allFilters: t('list.allFilters'),
-          apply: t('list.apply'),
-          cancel: t('list.cancel'),
-          clear: t('list.clear'),
-          any: t('list.any'),
-        }}
+        labels={filterBarLabels(t)}
         renderAutocomplete={(def, value, onChange) => (
           <AutocompleteFilter key={def.field} filter={def} value={value} onChange={onChange} />
         )}
@@ -188,16 +192,7 @@ export function ListScreen<Row extends { id: string }>({
         <DataTable
           columns={config.columns}
           rows={rows}
-          labels={{
-            table: config.title,
-            actions: t('list.actions'),
-            dragHandle: (name) => t('list.dragHandle', { name }),
-            loading: t('list.loading'),
-            noItems: t('list.noItems'),
-            noMatches: t('list.noMatches'),
-            clearFilters: t('list.clearFilters'),
-            loadingMore: t('list.loadingMore'),
-          }}
+          labels={dataTableLabels(t, config.title)}
           rowLabel={config.rowLabel}
           order={order}
           onSort={(field) => actor.send({ type: 'SORT', field })}

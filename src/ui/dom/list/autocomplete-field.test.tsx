@@ -4,21 +4,18 @@ import { useState } from 'react';
 import i18next from 'i18next';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { initI18n, loadBackOfficeTexts } from '../../../i18n';
-import { AutocompleteField, type AutocompleteOption } from './autocomplete-field';
+import {
+  AutocompleteField,
+  autocompleteLabels,
+  type AutocompleteOption,
+} from './autocomplete-field';
 
 /**
  * The product's own texts, through i18n as the autocomplete binding
  * (src/machines/autocomplete.view.tsx) passes them; `clearButtonText` as a filter sets it.
  */
-const labelsOf = (clearButtonText?: string) => {
-  const t = i18next.t.bind(i18next);
-  return {
-    noResults: t('list.noResults'),
-    remove: (label: string) => t('list.removeValue', { label }),
-    more: (count: number) => t('list.moreValues', { count }),
-    clear: clearButtonText ?? t('list.clearValue'),
-  };
-};
+const labelsOf = (clearButtonText?: string) =>
+  autocompleteLabels(i18next.t.bind(i18next), clearButtonText);
 
 beforeAll(async () => {
   initI18n();

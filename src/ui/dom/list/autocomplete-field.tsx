@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { useMemo } from 'react';
 import {
   Button,
@@ -33,14 +34,24 @@ interface AutocompleteFieldProps {
   /** How many chosen values show as tags before "+N". */
   limitTags?: number | undefined;
   noResults: boolean;
-  labels: {
-    noResults: string;
-    remove: (label: string) => string;
-    more: (count: number) => string;
-    /** The filter's clearButtonText (default Clear). */
-    clear: string;
-  };
+  labels: AutocompleteLabels;
 }
+
+interface AutocompleteLabels {
+  noResults: string;
+  remove: (label: string) => string;
+  more: (count: number) => string;
+  /** The filter's clearButtonText (default Clear). */
+  clear: string;
+}
+
+/** The combo box's texts from the locale (`list.*`); `clear` defaults to "Clear". */
+export const autocompleteLabels = (t: TFunction, clear?: string): AutocompleteLabels => ({
+  noResults: t('list.noResults'),
+  remove: (label) => t('list.removeValue', { label }),
+  more: (count) => t('list.moreValues', { count }),
+  clear: clear ?? t('list.clearValue'),
+});
 
 /**
  * The autocomplete filter (spec §3): a combo box whose options come from an endpoint, with

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { toggleSort, type ListOrder } from '../../../domain/list-query';
 import { initI18n, loadBackOfficeTexts } from '../../../i18n';
-import { DataTable, type DataTableLabels, type ListColumn, type RowSelection } from './data-table';
+import { DataTable, dataTableLabels, type ListColumn, type RowSelection } from './data-table';
 
 interface Item {
   id: string;
@@ -13,20 +13,8 @@ interface Item {
   type: string;
 }
 
-// The product's own texts, through i18n as the list screen (src/machines/list.view.tsx) passes them.
-const labelsOf = (): DataTableLabels => {
-  const t = i18next.t.bind(i18next);
-  return {
-    table: 'Assets',
-    actions: t('list.actions'),
-    dragHandle: (name) => t('list.dragHandle', { name }),
-    loading: t('list.loading'),
-    noItems: t('list.noItems'),
-    noMatches: t('list.noMatches'),
-    clearFilters: t('list.clearFilters'),
-    loadingMore: t('list.loadingMore'),
-  };
-};
+// The product's own texts, as the list screen passes them.
+const labelsOf = () => dataTableLabels(i18next.t.bind(i18next), 'Assets');
 const columns: ListColumn<Item>[] = [
   { field: 'name', headerName: 'Name', sortable: true, tooltip: 'The display name' },
   { field: 'type', headerName: 'Type', sortable: true, cellAlign: 'right' },

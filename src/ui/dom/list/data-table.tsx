@@ -10,6 +10,7 @@ import {
   type RowSelectionState,
   type SortingState,
 } from '@tanstack/react-table';
+import type { TFunction } from 'i18next';
 import { useMemo, type ReactNode } from 'react';
 import {
   Button,
@@ -55,6 +56,18 @@ export interface DataTableLabels {
   clearFilters: string;
   loadingMore: string;
 }
+
+/** The table's texts from the locale (`list.*`); `table` names the grid. */
+export const dataTableLabels = (t: TFunction, table: string): DataTableLabels => ({
+  table,
+  actions: t('list.actions'),
+  dragHandle: (name) => t('list.dragHandle', { name }),
+  loading: t('list.loading'),
+  noItems: t('list.noItems'),
+  noMatches: t('list.noMatches'),
+  clearFilters: t('list.clearFilters'),
+  loadingMore: t('list.loadingMore'),
+});
 
 interface DataTableProps<Row extends { id: string }> {
   columns: ListColumn<Row>[];

@@ -5,20 +5,10 @@ import i18next from 'i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ListFilter } from '../../../domain/list-query';
 import { initI18n, loadBackOfficeTexts } from '../../../i18n';
-import { FilterBar, type FilterDef } from './filter-bar';
+import { FilterBar, filterBarLabels, type FilterDef } from './filter-bar';
 
-// The product's own texts, through i18n as the list screen (src/machines/list.view.tsx) passes them.
-const labelsOf = () => {
-  const t = i18next.t.bind(i18next);
-  return {
-    filters: t('list.filters'),
-    allFilters: t('list.allFilters'),
-    apply: t('list.apply'),
-    cancel: t('list.cancel'),
-    clear: t('list.clear'),
-    any: t('list.any'),
-  };
-};
+// The product's own texts, as the list screen passes them.
+const labelsOf = () => filterBarLabels(i18next.t.bind(i18next));
 const filters: FilterDef[] = [
   { field: 'search', type: 'text', label: 'Search', visibleOnMobile: true },
   {

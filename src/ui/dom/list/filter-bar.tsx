@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -53,6 +54,16 @@ interface FilterBarLabels {
   /** Placeholder of a select filter with nothing chosen. */
   any: string;
 }
+
+/** The filter bar's texts from the locale (`list.*`). */
+export const filterBarLabels = (t: TFunction): FilterBarLabels => ({
+  filters: t('list.filters'),
+  allFilters: t('list.allFilters'),
+  apply: t('list.apply'),
+  cancel: t('list.cancel'),
+  clear: t('list.clear'),
+  any: t('list.any'),
+});
 
 interface FilterBarProps {
   filters: FilterDef[];
