@@ -102,3 +102,11 @@ export const canonical = (value: unknown): string =>
       ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b)))
       : inner,
   );
+
+/** The chosen values of a filter as strings: none, one or several (a select's keys, a text). */
+export const filterTexts = (value: FilterValue): string[] =>
+  Array.isArray(value)
+    ? value.map(String)
+    : value === null || value === undefined || value === ''
+      ? []
+      : [String(value)];

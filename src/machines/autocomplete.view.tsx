@@ -10,7 +10,7 @@ import {
   selectSelected,
 } from './autocomplete.machine';
 import { AutocompleteField, autocompleteLabels } from '../ui/dom/list/autocomplete-field';
-import type { FilterValue } from '../domain/list-query';
+import { filterTexts, type FilterValue } from '../domain/list-query';
 import type { FilterDef } from '../ui/dom/list/filter-bar';
 
 interface AutocompleteFilterProps {
@@ -116,7 +116,7 @@ export function EntityPicker({
         ...(extraQueryParams ? { extraQueryParams } : {}),
       }}
       value={props.value}
-      onChange={(value) => props.onChange(idsOf(value))}
+      onChange={(value) => props.onChange(filterTexts(value))}
     />
   );
 }
@@ -128,10 +128,3 @@ const asIds = (value: FilterValue): AutocompleteValue =>
     : value === null || value === undefined
       ? value
       : String(value);
-
-const idsOf = (value: FilterValue): string[] =>
-  Array.isArray(value)
-    ? value.map(String)
-    : value === null || value === undefined || value === ''
-      ? []
-      : [String(value)];

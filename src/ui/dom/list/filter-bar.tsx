@@ -16,7 +16,7 @@ import {
   SelectValue,
   type Key,
 } from 'react-aria-components';
-import type { FilterValue, ListFilter } from '../../../domain/list-query';
+import { filterTexts, type FilterValue, type ListFilter } from '../../../domain/list-query';
 import { useMediaQuery } from '../use-media-query';
 
 /** Spec §3 filter definition. */
@@ -96,14 +96,6 @@ const toFilterValue = (next: unknown): FilterValue => {
 export const isHiddenFilter = (f: FilterDef) =>
   Boolean(f.hiddenWithOneOption && (f.options?.length ?? 0) <= 1);
 
-/** The chosen values of a filter as strings (a select's keys, a text box's text). */
-const textsOf = (value: FilterValue): string[] =>
-  Array.isArray(value)
-    ? value.map(String)
-    : value === null || value === undefined || value === ''
-      ? []
-      : [String(value)];
-
 function FilterControl(props: {
   filter: FilterDef;
   anyLabel: string;
@@ -118,7 +110,7 @@ function FilterControl(props: {
       return (
         <SearchField
           className="filter filter-text"
-          value={textsOf(value)[0] ?? ''}
+          value={filterTexts(value)[0] ?? ''}
           onChange={(text) => onChange(text)}
         >
           <Label className="filter-label">
@@ -137,7 +129,7 @@ function FilterControl(props: {
     case 'single-select':
     case 'multi-select': {
       const multiple = filter.type === 'multi-select';
-      const selected: Key[] = textsOf(value);
+      const selected: Key[] = filterTexts(value);
       return (
         <Select
           className="filter filter-select"
