@@ -5,14 +5,9 @@
  * node --import tsx -e "import('./bench/server-list.ts').then(m => m.benchServerList())"
  */
 import { performance } from 'node:perf_hooks';
-import { authResultSchema } from '../src/api/schemas';
-import { createApp } from '../server/app';
-import { hashPassword } from '../server/auth/password';
-import { loadConfig } from '../server/config';
 import { createPgliteDb } from '../server/db';
-import { createDevMailbox } from '../server/mail';
 import { migrate } from '../server/migrate';
-import { createUser } from '../server/users';
+import { signedInBenchApp } from './server-app';
 
 const ASSETS = 100_000;
 const WARMUP = 20;
@@ -52,26 +47,7 @@ export async function benchServerList(): Promise<void> {
   `);
   const seededIn = performance.now() - started;
 
-  const config = loadConfig({
-    JWT_SECRET: 'bench-secret-that-is-long-enough-for-hs256!',
-    DATA_DIR: '/nonexistent/avatar-studio-bench',
-    STATIC_DIR: '/nonexistent/avatar-studio-bench-dist',
-    NODE_ENV: 'test',
-  });
-  const password = 'bench-password';
-  await createUser(db, {
-    email: 'bench@example.com',
-    passwordHash: await hashPassword(password),
-    role: 'admin',
-    now: new Date(),
-  });
-  const app = createApp({ db, config, mail: createDevMailbox() });
-  const login = await app.request('/v1/auth/login', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'bench@example.com', password }),
-  });
-  const { token } = authResultSchema.parse(((await login.json()) as { data: unknown }).data);
+  const { app, token } = await signedInBenchApp(db);
   const headers = { authorization: `Bearer ${token}` };
 
   const results: { name: string; p50: number; p95: number; totalDocs: number }[] = [];

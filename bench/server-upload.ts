@@ -12,16 +12,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { authResultSchema } from '../src/api/schemas';
 import { MB } from '../src/files/rules';
 import { createApp } from '../server/app';
-import { hashPassword } from '../server/auth/password';
-import { loadConfig } from '../server/config';
 import { createPgliteDb } from '../server/db';
-import { createDevMailbox } from '../server/mail';
 import { migrate } from '../server/migrate';
 import { createLocalStorage } from '../server/storage';
-import { createUser } from '../server/users';
+import { signedInBenchApp } from './server-app';
 
 const CHUNK = 64 * 1024;
 const TARGET_GROWTH = 20 * MB;
@@ -93,27 +89,8 @@ export async function benchServerUpload(): Promise<void> {
   const db = await createPgliteDb();
   try {
     await migrate(db);
-    const config = loadConfig({
-      JWT_SECRET: 'bench-secret-that-is-long-enough-for-hs256!',
-      DATA_DIR: dataDir,
-      STATIC_DIR: '/nonexistent/avatar-studio-bench-dist',
-      NODE_ENV: 'test',
-    });
-    const password = 'bench-password';
-    await createUser(db, {
-      email: 'bench@example.com',
-      passwordHash: await hashPassword(password),
-      role: 'admin',
-      now: new Date(),
-    });
     const storage = createLocalStorage(join(dataDir, 'files'));
-    const app = createApp({ db, config, mail: createDevMailbox(), storage });
-    const login = await app.request('/v1/auth/login', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'bench@example.com', password }),
-    });
-    const { token } = authResultSchema.parse(((await login.json()) as { data: unknown }).data);
+    const { app, token } = await signedInBenchApp(db, { dataDir, storage });
 
     await measure(app, token, 1 * MB); // warm-up: first-call compilation and buffers
     const results = [await measure(app, token, 1 * MB), await measure(app, token, 50 * MB)];

@@ -11,7 +11,7 @@ import * as morphs from './morphs';
 import type { Asset } from './schemas';
 import { configureSession } from './session-bridge';
 import * as tags from './tags';
-import { freshToken, jsonResponse, scriptedFetch } from './testing';
+import { jsonResponse, scriptedFetch, signedInSession } from './testing';
 import * as userAssets from './user-assets';
 
 const NOW = '2026-01-01T00:00:00.000Z';
@@ -449,11 +449,7 @@ function serve(route: string, status: number, answer: unknown) {
 }
 
 beforeEach(() => {
-  configureSession({
-    getTokens: () => ({ token: freshToken(), refreshToken: 'r', _id: 'u1', email: 'a@b.c' }),
-    onRefreshed: () => undefined,
-    onSessionInvalid: () => undefined,
-  });
+  configureSession(signedInSession());
 });
 
 afterEach(() => {

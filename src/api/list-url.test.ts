@@ -74,7 +74,7 @@ describe('toListSearch', () => {
   });
 
   it('round-trips through the validateSearch of a list definition', () => {
-    const { validateSearch } = defineList({ filterSchema, ...options, mode: 'paged' });
+    const { validateSearch } = defineList({ filterSchema, ...options });
     const search = validateSearch({ filter: '{"gender":"male"}', order: 'name', page: '4' });
     expect(search).toEqual({ filter: { gender: 'male' }, order: 'name', page: 4 });
     expect(validateSearch(search as Record<string, unknown>)).toEqual(search);

@@ -110,7 +110,7 @@ export function toListSearch(
 export const sameSearch = (a: ListSearch, b: ListSearch) => canonical(a) === canonical(b);
 
 /** The filter schema of lists that only search. */
-export const searchOnly = z.strictObject({ search: z.optional(z.string()) });
+const searchOnly = z.strictObject({ search: z.optional(z.string()) });
 
 /** The list state of a search the route has already validated (see `defineList`). */
 export function fromListSearch(search: ListSearch): ListUrlState {
@@ -123,20 +123,25 @@ export function fromListSearch(search: ListSearch): ListUrlState {
 
 /** What a list route declares once; its `validateSearch` and its screen both read it. */
 export interface ListDefinition {
-  /** Validates the `filter` search param. */
+  /** Validates the `filter` search param (default: a search box only). */
   filterSchema: z.core.$ZodType;
   /** Fields the list may be sorted by; an `order` on any other field falls back to the default. */
   sortFields: readonly string[];
   defaultOrder: ListOrder;
+  /** Pages with a pager (default) or one endless list that loads as the end comes into view. */
   mode: 'paged' | 'infinite';
   /** Keep filter, order and page in the address (default true). */
   urlState?: boolean;
 }
 
+type ListDefinitionInput = Omit<ListDefinition, 'filterSchema' | 'mode'> &
+  Partial<Pick<ListDefinition, 'filterSchema' | 'mode'>>;
+
 /** A list definition with the route's `validateSearch`: raw params in, the normalised search out. */
-export function defineList<D extends ListDefinition>(
-  definition: D,
-): D & { validateSearch: (raw: Record<string, unknown>) => ListSearch } {
+export function defineList(
+  input: ListDefinitionInput,
+): ListDefinition & { validateSearch: (raw: Record<string, unknown>) => ListSearch } {
+  const definition = { filterSchema: searchOnly, mode: 'paged' as const, ...input };
   return {
     ...definition,
     validateSearch: (raw) =>

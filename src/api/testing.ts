@@ -2,6 +2,7 @@
  * Test doubles for the HTTP layer: unsigned JWTs with chosen claims and a scripted fetch.
  * Used by the api and machines tests only.
  */
+import type { SessionBridge } from './session-bridge';
 
 const base64Url = (value: unknown) =>
   btoa(JSON.stringify(value)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
@@ -23,6 +24,13 @@ export function freshToken(nowMs = Date.now(), ttlSeconds = 900, extra: object =
     ...extra,
   });
 }
+
+/** The session of a signed-in user `u1` holding a fresh access token, for `configureSession`. */
+export const signedInSession = (): SessionBridge => ({
+  getTokens: () => ({ token: freshToken(), refreshToken: 'r', _id: 'u1', email: 'a@b.c' }),
+  onRefreshed: () => undefined,
+  onSessionInvalid: () => undefined,
+});
 
 /** A JSON response like the API's. */
 export function jsonResponse(status: number, body: unknown): Response {

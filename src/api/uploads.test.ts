@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from './errors';
 import { configureHttp } from './http';
 import { configureSession } from './session-bridge';
-import { freshToken, jsonResponse } from './testing';
+import { jsonResponse, signedInSession } from './testing';
 import { uploadFile, type UploadProgress } from './uploads';
 
 const RESULT = { url: '/files/abc.png', size: 5, contentType: 'image/png' };
@@ -71,11 +71,7 @@ function fakeXhr(status: number, body: unknown) {
 }
 
 beforeEach(() => {
-  configureSession({
-    getTokens: () => ({ token: freshToken(), refreshToken: 'r', _id: 'u1', email: 'a@b.c' }),
-    onRefreshed: () => undefined,
-    onSessionInvalid: () => undefined,
-  });
+  configureSession(signedInSession());
 });
 
 afterEach(() => {

@@ -4,6 +4,7 @@
  * the upload fields under the form naming rule (XFile / XUrl), and the unsaved-changes guard
  * (router navigation and the browser's beforeunload).
  */
+import { useStore } from '@tanstack/react-form';
 import { useBlocker } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { TFunction } from 'i18next';
@@ -62,7 +63,6 @@ export function schemaErrors(
   return errors;
 }
 
-/** The translated text of an upload error. */
 /** What fieldBinding reads from a TanStack Form field. */
 export interface BoundField<V> {
   name: string;
@@ -87,6 +87,26 @@ export function fieldBinding<V>(field: BoundField<V>, submitted: boolean) {
   };
 }
 
+/** The form-wide state an entity form shows, read from a TanStack Form store. */
+interface FormStatusStore {
+  store: Parameters<
+    typeof useStore<{ isDefaultValue: boolean; isValid: boolean; submissionAttempts: number }>
+  >[0];
+}
+
+/**
+ * Whether the form differs from what was loaded, is valid and was submitted, and `bind`, which
+ * turns a field into a labelled control's props (errors show once touched or submitted).
+ */
+export function useFormStatus(form: FormStatusStore) {
+  const isDirty = useStore(form.store, (state) => !state.isDefaultValue);
+  const isValid = useStore(form.store, (state) => state.isValid);
+  const submitted = useStore(form.store, (state) => state.submissionAttempts > 0);
+  const bind = <V,>(field: BoundField<V>) => fieldBinding(field, submitted);
+  return { isDirty, isValid, submitted, bind };
+}
+
+/** The translated text of an upload error. */
 export const fileErrorText = (error: FileError, t: TFunction) => t(error.key, error.values);
 
 /**

@@ -7,6 +7,7 @@ import { applicationAssetSchema, type ApplicationAsset } from '../../api/schemas
 import { searchFilter, typeFilter } from '../../ui/dom/list/asset-filters';
 import { ASSET_TYPES } from '../../domain/assets';
 import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
+import { positionColumn } from '../../ui/dom/list/columns';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 import { moveActions } from '../../ui/dom/list/move-actions';
 
@@ -17,7 +18,6 @@ const list = defineList({
   }),
   sortFields: ['position', 'name', 'createdAt'],
   defaultOrder: { position: 'asc' },
-  mode: 'paged',
 });
 
 export const Route = createFileRoute('/_app/applications/$applicationId/assets')({
@@ -47,13 +47,7 @@ function ApplicationAssetsScreen() {
         },
         { field: 'type', headerName: t('assets.type'), render: (row) => badgeCell(row.asset.type) },
         { field: 'gender', headerName: t('assets.gender'), render: (row) => row.asset.gender },
-        {
-          field: 'position',
-          headerName: t('assets.position'),
-          sortable: true,
-          headerAlign: 'right',
-          cellAlign: 'right',
-        },
+        positionColumn(t),
       ],
       rowActions: () => moveActions<ApplicationAsset>(t),
     }),

@@ -1,28 +1,22 @@
 import type { TFunction } from 'i18next';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { exportApplicationAssets } from '../../api/assets';
-import { defineList, searchOnly } from '../../api/list-url';
+import { defineList } from '../../api/list-url';
 import { applicationRowSchema, type ApplicationRow } from '../../api/schemas';
 import { downloadBlob } from '../../ui/dom/download';
-import { dateCell } from '../../ui/dom/list/cells';
 import { searchFilter } from '../../ui/dom/list/asset-filters';
+import { dateColumn } from '../../ui/dom/list/columns';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 
 const list = defineList({
-  filterSchema: searchOnly,
   sortFields: ['name', 'createdAt'],
   defaultOrder: { name: 'asc' },
-  mode: 'paged',
 });
 
 export const Route = createFileRoute('/_app/applications/')({
   validateSearch: list.validateSearch,
-  component: ApplicationsScreen,
+  component: () => <ListScreen config={applicationsList} />,
 });
-
-function ApplicationsScreen() {
-  return <ListScreen config={applicationsList} />;
-}
 
 /** What the list shows, in the user's language. */
 const applicationsList = (t: TFunction): ListScreenConfig<ApplicationRow> => ({
@@ -43,12 +37,7 @@ const applicationsList = (t: TFunction): ListScreenConfig<ApplicationRow> => ({
         </Link>
       ),
     },
-    {
-      field: 'createdAt',
-      headerName: t('assets.created'),
-      sortable: true,
-      render: (a) => dateCell(a.createdAt),
-    },
+    dateColumn('createdAt', t('assets.created')),
   ],
   rowActions: (application, list) => [
     {

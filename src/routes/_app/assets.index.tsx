@@ -6,7 +6,8 @@ import { defineList } from '../../api/list-url';
 import { assetSchema, type Asset } from '../../api/schemas';
 import { genderFilter, searchFilter, typeFilter } from '../../ui/dom/list/asset-filters';
 import { ASSET_TYPES, GENDERS } from '../../domain/assets';
-import { assetNameCell, badgeCell, dateCell } from '../../ui/dom/list/cells';
+import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
+import { dateColumn, positionColumn } from '../../ui/dom/list/columns';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 import { moveActions } from '../../ui/dom/list/move-actions';
 
@@ -21,17 +22,12 @@ const list = defineList({
   }),
   sortFields: ['name', 'type', 'gender', 'position', 'createdAt', 'updatedAt'],
   defaultOrder: { position: 'asc' },
-  mode: 'paged',
 });
 
 export const Route = createFileRoute('/_app/assets/')({
   validateSearch: list.validateSearch,
-  component: AssetsScreen,
+  component: () => <ListScreen config={assetsList} />,
 });
-
-function AssetsScreen() {
-  return <ListScreen config={assetsList} />;
-}
 
 /** What the list shows, in the user's language. */
 const assetsList = (t: TFunction): ListScreenConfig<Asset> => ({
@@ -107,20 +103,8 @@ const assetsList = (t: TFunction): ListScreenConfig<Asset> => ({
       headerName: t('assets.lockState'),
       render: (a) => (a.locked ? badgeCell(t('assets.locked'), 'locked') : t('assets.unlocked')),
     },
-    {
-      field: 'position',
-      headerName: t('assets.position'),
-      sortable: true,
-      tooltip: t('assets.positionTooltip'),
-      headerAlign: 'right',
-      cellAlign: 'right',
-    },
-    {
-      field: 'updatedAt',
-      headerName: t('assets.updated'),
-      sortable: true,
-      render: (a) => dateCell(a.updatedAt),
-    },
+    positionColumn(t, t('assets.positionTooltip')),
+    dateColumn('updatedAt', t('assets.updated')),
   ],
   rowActions: (asset, list) => [
     asset.locked

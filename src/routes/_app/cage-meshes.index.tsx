@@ -5,7 +5,7 @@ import { defineList } from '../../api/list-url';
 import { cageMeshSchema, type CageMesh } from '../../api/schemas';
 import { genderFilter, searchFilter } from '../../ui/dom/list/asset-filters';
 import { GENDERS } from '../../domain/assets';
-import { dateCell } from '../../ui/dom/list/cells';
+import { dateColumn, modelColumn } from '../../ui/dom/list/columns';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 
 const list = defineList({
@@ -15,17 +15,12 @@ const list = defineList({
   }),
   sortFields: ['name', 'createdAt', 'updatedAt'],
   defaultOrder: { updatedAt: 'desc' },
-  mode: 'paged',
 });
 
 export const Route = createFileRoute('/_app/cage-meshes/')({
   validateSearch: list.validateSearch,
-  component: CageMeshesScreen,
+  component: () => <ListScreen config={cageMeshesList} />,
 });
-
-function CageMeshesScreen() {
-  return <ListScreen config={cageMeshesList} />;
-}
 
 /** What the list shows, in the user's language. */
 const cageMeshesList = (t: TFunction): ListScreenConfig<CageMesh> => ({
@@ -57,16 +52,7 @@ const cageMeshesList = (t: TFunction): ListScreenConfig<CageMesh> => ({
       headerName: t('cageMeshes.bodyType'),
       render: (m) => m.bodyType ?? '—',
     },
-    {
-      field: 'modelUrl',
-      headerName: t('cageMeshes.model'),
-      render: (m) => (m.modelUrl ? <a href={m.modelUrl}>{t('cageMeshes.download')}</a> : '—'),
-    },
-    {
-      field: 'updatedAt',
-      headerName: t('assets.updated'),
-      sortable: true,
-      render: (m) => dateCell(m.updatedAt),
-    },
+    modelColumn(t),
+    dateColumn('updatedAt', t('assets.updated')),
   ],
 });

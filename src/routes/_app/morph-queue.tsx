@@ -3,8 +3,9 @@ import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
 import { morphQueueEntrySchema, morphStatusSchema, type MorphQueueEntry } from '../../api/schemas';
-import { badgeCell, dateCell } from '../../ui/dom/list/cells';
+import { badgeCell } from '../../ui/dom/list/cells';
 import { searchFilter } from '../../ui/dom/list/asset-filters';
+import { dateColumn } from '../../ui/dom/list/columns';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 
 const STATUSES = morphStatusSchema.options;
@@ -21,13 +22,8 @@ const list = defineList({
 
 export const Route = createFileRoute('/_app/morph-queue')({
   validateSearch: list.validateSearch,
-  component: MorphQueueScreen,
+  component: () => <ListScreen config={morphQueueList} />,
 });
-
-/** The morph queue scrolls endlessly: new pages load as the end comes into view. */
-function MorphQueueScreen() {
-  return <ListScreen config={morphQueueList} />;
-}
 
 /** What the list shows, in the user's language. */
 const morphQueueList = (t: TFunction): ListScreenConfig<MorphQueueEntry> => ({
@@ -63,11 +59,6 @@ const morphQueueList = (t: TFunction): ListScreenConfig<MorphQueueEntry> => ({
       render: (e) => `${e.progress}%`,
     },
     { field: 'error', headerName: t('morphs.error'), render: (e) => e.error ?? '—' },
-    {
-      field: 'createdAt',
-      headerName: t('assets.created'),
-      sortable: true,
-      render: (e) => dateCell(e.createdAt),
-    },
+    dateColumn('createdAt', t('assets.created')),
   ],
 });

@@ -1,12 +1,12 @@
 import type { TFunction } from 'i18next';
 import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod/mini';
-import { defineList, searchOnly } from '../../api/list-url';
+import { defineList } from '../../api/list-url';
 import { tagRowSchema, type TagRow } from '../../api/schemas';
 import { createTag, deleteTag, renameTag, tagsChanged } from '../../api/tags';
 import { SchemaForm } from '../../ui/dom/schema-form';
-import { dateCell } from '../../ui/dom/list/cells';
 import { searchFilter } from '../../ui/dom/list/asset-filters';
+import { dateColumn } from '../../ui/dom/list/columns';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 
 const newTagForm = z.object({
@@ -16,20 +16,14 @@ const newTagForm = z.object({
 });
 
 const list = defineList({
-  filterSchema: searchOnly,
   sortFields: ['name', 'createdAt', 'assetCount'],
   defaultOrder: { name: 'asc' },
-  mode: 'paged',
 });
 
 export const Route = createFileRoute('/_app/tags')({
   validateSearch: list.validateSearch,
-  component: TagsScreen,
+  component: () => <ListScreen config={tagsList} />,
 });
-
-function TagsScreen() {
-  return <ListScreen config={tagsList} />;
-}
 
 /** What the list shows, in the user's language. */
 const tagsList = (t: TFunction): ListScreenConfig<TagRow> => ({
@@ -48,12 +42,7 @@ const tagsList = (t: TFunction): ListScreenConfig<TagRow> => ({
       headerAlign: 'right',
       cellAlign: 'right',
     },
-    {
-      field: 'createdAt',
-      headerName: t('assets.created'),
-      sortable: true,
-      render: (tag) => dateCell(tag.createdAt),
-    },
+    dateColumn('createdAt', t('assets.created')),
   ],
   toolbar: (list) => (
     <SchemaForm

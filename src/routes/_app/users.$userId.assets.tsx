@@ -23,7 +23,6 @@ const list = defineList({
   }),
   sortFields: ['name', 'createdAt'],
   defaultOrder: { name: 'asc' },
-  mode: 'paged',
 });
 
 export const Route = createFileRoute('/_app/users/$userId/assets')({

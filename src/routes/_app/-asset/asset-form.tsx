@@ -36,8 +36,7 @@ import {
   useEntitySave,
   useOnSaved,
   type FileFieldDef,
-  fieldBinding,
-  type BoundField,
+  useFormStatus,
 } from '../../../machines/entity-editor.view';
 
 const FILE_FIELDS = ['model', 'icon', 'texture', 'normalMap', 'source'] as const;
@@ -192,14 +191,11 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
   useEffect(() => {
     if (asset && form.state.isDefaultValue) form.reset(assetFormValues(asset));
   }, [asset, form]);
-  const isDirty = useStore(form.store, (state) => !state.isDefaultValue);
-  const submitted = useStore(form.store, (state) => state.submissionAttempts > 0);
-  const isValid = useStore(form.store, (state) => state.isValid);
+  const { isDirty, isValid, submitted, bind } = useFormStatus(form);
   const files = useStore(form.store, (state) =>
     Object.fromEntries(FILE_FIELDS.map((name) => [name, state.values[`${name}File`]])),
   );
   const disabled = readOnly || saver.isSaving;
-  const bind = <V,>(field: BoundField<V>) => fieldBinding(field, submitted);
 
   return (
     <EntityForm

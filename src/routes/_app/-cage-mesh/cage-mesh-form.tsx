@@ -22,8 +22,7 @@ import {
   useEntitySave,
   useOnSaved,
   type FileFieldDef,
-  fieldBinding,
-  type BoundField,
+  useFormStatus,
 } from '../../../machines/entity-editor.view';
 
 export interface CageMeshFormValues {
@@ -94,11 +93,8 @@ export function CageMeshForm({ cageMesh, onSaved }: CageMeshFormProps) {
     form.reset(valuesOf(saved));
     onSaved?.(saved);
   });
-  const isDirty = useStore(form.store, (state) => !state.isDefaultValue);
-  const isValid = useStore(form.store, (state) => state.isValid);
-  const submitted = useStore(form.store, (state) => state.submissionAttempts > 0);
+  const { isDirty, isValid, submitted, bind } = useFormStatus(form);
   const modelFile = useStore(form.store, (state) => state.values.modelFile);
-  const bind = <V,>(field: BoundField<V>) => fieldBinding(field, submitted);
 
   return (
     <EntityForm
