@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { authResultSchema, signupResultSchema, userSchema } from '../src/api/schemas';
 import {
   CODE_TTL_MS,
-  MAX_ATTEMPTS,
   MAX_CODES_PER_WINDOW,
+  MAX_LIVE_CODES,
   RATE_WINDOW_MS,
 } from './auth/one-time-codes';
-import { LOGIN_FAILURES, REAUTH_FAILURES } from './auth/failure-limit';
-import { dataOf, expectError, uniqueEmail, useTestApp } from './test-app';
+import { LIMITS } from './auth/rate-limit';
+import { dataOf, expectError, uniqueClient, uniqueEmail, useTestApp } from './test-app';
 
 const t = useTestApp();
 const PASSWORD = 'password-123';
@@ -130,15 +130,81 @@ describe('POST /v1/auth/login with a password', () => {
     expectError(await t.post('/v1/auth/login', { email, password: PASSWORD }), 401);
   });
 
-  it('answers 429 after too many failures for one address, until the window passes', async () => {
+  it('answers 429 after ten failures for one address in 15 minutes; a code still signs in', async () => {
     const email = uniqueEmail();
     await t.signUp(email);
-    for (let i = 0; i < LOGIN_FAILURES.max; i += 1) {
+    const verification = t.lastMail(email, 'verify');
+    const verify = { verificationId: verification.verificationId, code: verification.code };
+    dataOf(await t.post('/v1/users/verify', verify));
+    expect(LIMITS.passwordPerAddress).toMatchObject({ max: 10, windowMs: 15 * 60 * 1000 });
+    for (let i = 0; i < 10; i += 1) {
       expectError(await t.post('/v1/auth/login', { email, password: 'wrong-password' }), 401);
     }
     expectError(await t.post('/v1/auth/login', { email, password: PASSWORD }), 429, 'RATE_LIMITED');
-    t.advance(LOGIN_FAILURES.windowMs + 1000);
-    await t.login(email, PASSWORD);
+    // The owner is not locked out: a code mailed to the address signs in.
+    dataOf(await t.post('/v1/auth/request-login-code', { email }));
+    const code = t.lastMail(email, 'login').code;
+    dataOf(await t.post('/v1/auth/login', { email, code }));
+    t.advance(15 * 60 * 1000 + 1000);
+    dataOf(await t.post('/v1/auth/login', { email, password: PASSWORD }));
+  });
+
+  it('counts parallel guesses before checking them: ten wrong, the rest refused', async () => {
+    const email = uniqueEmail();
+    await t.signUp(email);
+    const guesses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        t.post('/v1/auth/login', { email, password: `wrong-password-${i}` }),
+      ),
+    );
+    const statuses = guesses.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 401)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(20);
+  });
+
+  it('a right password does not count as a failure', async () => {
+    const email = uniqueEmail();
+    await t.signUp(email);
+    for (let i = 0; i < 15; i += 1)
+      dataOf(await t.post('/v1/auth/login', { email, password: PASSWORD }));
+    expect(
+      await t.db.query('SELECT 1 FROM rate_limit_events WHERE key = $1', [`password:${email}`]),
+    ).toMatchObject({ rows: [] });
+  });
+
+  it('answers 429 after fifty failures from one client, whatever the addresses', async () => {
+    const client = { 'x-forwarded-for': uniqueClient() };
+    expect(LIMITS.passwordPerClient).toMatchObject({ max: 50, windowMs: 15 * 60 * 1000 });
+    const guess = (email: string, headers = client) =>
+      t.request('POST', '/v1/auth/login', {
+        body: { email, password: 'wrong-password' },
+        headers,
+      });
+    for (let i = 0; i < 50; i += 1) expectError(await guess(uniqueEmail()), 401);
+    expectError(await guess(uniqueEmail()), 429, 'RATE_LIMITED');
+    // Another client is not affected.
+    expectError(await guess(uniqueEmail(), { 'x-forwarded-for': uniqueClient() }), 401);
+  });
+
+  it('has a server-wide ceiling of 1000 failures in 15 minutes', async () => {
+    expect(LIMITS.passwordGlobal).toMatchObject({ max: 1000, windowMs: 15 * 60 * 1000 });
+    // Up to 999 failures in the window, as if spread over many addresses and clients.
+    const { rows } = await t.db.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM rate_limit_events
+       WHERE key = 'password:*' AND created_at > $1`,
+      [new Date(t.clock.current.getTime() - 15 * 60 * 1000)],
+    );
+    await t.db.query(
+      `INSERT INTO rate_limit_events (key, created_at)
+       SELECT 'password:*', $1 FROM generate_series(1, $2::int)`,
+      [t.clock.current, 999 - rows[0]!.count],
+    );
+    const email = uniqueEmail();
+    await t.signUp(email);
+    expectError(await t.post('/v1/auth/login', { email, password: 'wrong-password' }), 401);
+    expectError(await t.post('/v1/auth/login', { email, password: PASSWORD }), 429, 'RATE_LIMITED');
+    t.advance(15 * 60 * 1000 + 1000);
+    dataOf(await t.post('/v1/auth/login', { email, password: PASSWORD }));
   });
 });
 
@@ -190,24 +256,29 @@ describe('login codes', () => {
     expectError(await t.post('/v1/auth/login', { email, code }), 401, 'INVALID_CREDENTIALS');
   });
 
-  it('dies after five wrong attempts', async () => {
+  it("survives a stranger's wrong guesses", async () => {
     const email = uniqueEmail();
     await t.signUp(email);
     const code = await requestCode(email);
     const wrong = code === '123456' ? '654321' : '123456';
-    for (let i = 0; i < MAX_ATTEMPTS; i += 1) {
+    for (let i = 0; i < 10; i += 1) {
       expectError(await t.post('/v1/auth/login', { email, code: wrong }), 401);
     }
-    expectError(await t.post('/v1/auth/login', { email, code }), 401, 'INVALID_CREDENTIALS');
+    dataOf(await t.post('/v1/auth/login', { email, code }));
   });
 
-  it('is superseded by a newer code', async () => {
+  it("a new code leaves the owner's earlier ones working: the newest three are accepted", async () => {
+    expect(MAX_LIVE_CODES).toBe(3);
     const email = uniqueEmail();
     await t.signUp(email);
-    const first = await requestCode(email);
-    const second = await requestCode(email);
-    if (first !== second) expectError(await t.post('/v1/auth/login', { email, code: first }), 401);
+    const codes = [];
+    for (let i = 0; i < 4; i += 1) codes.push(await requestCode(email));
+    const [oldest, second, , newest] = codes as [string, string, string, string];
+    if (!codes.slice(1).includes(oldest)) {
+      expectError(await t.post('/v1/auth/login', { email, code: oldest }), 401);
+    }
     dataOf(await t.post('/v1/auth/login', { email, code: second }));
+    if (newest !== second) dataOf(await t.post('/v1/auth/login', { email, code: newest }));
   });
 
   it('is rate-limited per address, alike for known and unknown addresses', async () => {
@@ -267,9 +338,113 @@ describe('POST /v1/auth/password-id-verification', () => {
 
   it('answers 429 after too many wrong passwords', async () => {
     const user = await t.signUp();
-    for (let i = 0; i < REAUTH_FAILURES.max; i += 1) {
+    expect(LIMITS.reauthPerUser).toMatchObject({ max: 5, windowMs: 15 * 60 * 1000 });
+    for (let i = 0; i < 5; i += 1) {
       dataOf(await t.post(path, { password: 'wrong-password' }, user.token));
     }
     expectError(await t.post(path, { password: PASSWORD }, user.token), 429, 'RATE_LIMITED');
+  });
+});
+
+describe('an address proven by a code', () => {
+  it("removes a password a stranger set before the owner proved it, and the stranger's sessions", async () => {
+    const email = uniqueEmail();
+    const stranger = await t.signUp(email, 'strangers-password');
+    dataOf(await t.post('/v1/auth/request-login-code', { email }));
+    const owner = authResultSchema.parse(
+      dataOf(await t.post('/v1/auth/login', { email, code: t.lastMail(email, 'login').code })),
+    );
+    expect(owner._id).toBe(stranger._id);
+    expectError(
+      await t.post('/v1/auth/login', { email, password: 'strangers-password' }),
+      401,
+      'INVALID_CREDENTIALS',
+    );
+    expectError(
+      await t.post('/v1/auth/refresh', { refreshToken: stranger.refreshToken }),
+      401,
+      'REFRESH_TOKEN_REVOKED',
+    );
+    // The owner's own session goes on, and they are told what happened.
+    dataOf(await t.post('/v1/auth/refresh', { refreshToken: owner.refreshToken }));
+    expect(t.lastMail(email, 'notice').text).toMatch(/password was removed/);
+    // A password set by reset works.
+    dataOf(await t.post('/v1/users/reset-password', { email }));
+    const code = t.lastMail(email, 'reset').code;
+    dataOf(
+      await t.patch('/v1/users/password-by-code', { email, code, password: 'owners-password' }),
+    );
+    dataOf(await t.post('/v1/auth/login', { email, password: 'owners-password' }));
+  });
+
+  it('keeps the password of the ordinary flow: sign up, then verify with the mailed code', async () => {
+    const email = uniqueEmail();
+    const signedUp = await t.signUp(email);
+    const mail = t.lastMail(email, 'verify');
+    dataOf(
+      await t.post('/v1/users/verify', { verificationId: mail.verificationId, code: mail.code }),
+    );
+    // Proving the address again with a login code changes nothing either.
+    dataOf(await t.post('/v1/auth/request-login-code', { email }));
+    dataOf(await t.post('/v1/auth/login', { email, code: t.lastMail(email, 'login').code }));
+    dataOf(await t.post('/v1/auth/login', { email, password: PASSWORD }));
+    dataOf(await t.post('/v1/auth/refresh', { refreshToken: signedUp.refreshToken }));
+    expect(t.mailbox.list(email).filter((m) => m.kind === 'notice')).toEqual([]);
+  });
+});
+
+describe('per-client limits on what costs the server', () => {
+  it('makes at most 20 anonymous accounts an hour from one client', async () => {
+    expect(LIMITS.anonymousSignupPerClient).toMatchObject({ max: 20, windowMs: 3600 * 1000 });
+    const headers = { 'x-forwarded-for': uniqueClient() };
+    const signUp = (h = headers) => t.request('POST', '/v1/auth/signup', { body: {}, headers: h });
+    for (let i = 0; i < 20; i += 1) dataOf(await signUp());
+    expectError(await signUp(), 429, 'RATE_LIMITED');
+    dataOf(await signUp({ 'x-forwarded-for': uniqueClient() }));
+    t.advance(3600 * 1000 + 1000);
+    dataOf(await signUp());
+  });
+
+  it('sends at most 20 mails an hour for one client, across the calls that send mail', async () => {
+    expect(LIMITS.mailPerClient).toMatchObject({ max: 20, windowMs: 3600 * 1000 });
+    const headers = { 'x-forwarded-for': uniqueClient() };
+    const calls = [
+      () =>
+        t.request('POST', '/v1/auth/request-login-code', {
+          body: { email: uniqueEmail() },
+          headers,
+        }),
+      () =>
+        t.request('POST', '/v1/auth/signup/passwordless', {
+          body: { email: uniqueEmail() },
+          headers,
+        }),
+      () =>
+        t.request('POST', '/v1/users/reset-password', { body: { email: uniqueEmail() }, headers }),
+      () => t.request('POST', '/v1/users/verify', { body: { email: uniqueEmail() }, headers }),
+      () =>
+        t.request('POST', '/v1/auth/signup', {
+          body: { email: uniqueEmail(), password: PASSWORD },
+          headers,
+        }),
+    ];
+    for (let i = 0; i < 20; i += 1) dataOf(await calls[i % calls.length]!());
+    for (const call of calls) expectError(await call(), 429, 'RATE_LIMITED');
+  });
+
+  it('takes the client address from the proxy only when TRUST_PROXY is set', async () => {
+    // With TRUST_PROXY (as in these tests) the last X-Forwarded-For entry is the client: a
+    // forged first entry does not give a fresh allowance.
+    const proxySeen = uniqueClient();
+    for (let i = 0; i < 20; i += 1) {
+      dataOf(
+        await t.request('POST', '/v1/auth/signup', {
+          body: {},
+          headers: { 'x-forwarded-for': `${uniqueClient()}, ${proxySeen}` },
+        }),
+      );
+    }
+    const forged = { 'x-forwarded-for': `${uniqueClient()}, ${proxySeen}` };
+    expectError(await t.request('POST', '/v1/auth/signup', { body: {}, headers: forged }), 429);
   });
 });

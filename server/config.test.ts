@@ -39,6 +39,7 @@ describe('loadConfig', () => {
       MAIL_FROM: 'me@example.com',
       NODE_ENV: 'production',
       STATIC_DIR: '/srv/app',
+      TRUST_PROXY: 'true',
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -52,7 +53,19 @@ describe('loadConfig', () => {
       mailFrom: 'me@example.com',
       nodeEnv: 'production',
       staticDir: '/srv/app',
+      trustProxy: true,
     });
+  });
+
+  it('derives a separate key for each use from the secret, none of them the secret', () => {
+    const { keys } = loadConfig({ JWT_SECRET: SECRET });
+    expect(keys.tokenSigning).not.toBe(keys.codeHashing);
+    expect([keys.tokenSigning, keys.codeHashing]).not.toContain(SECRET);
+    expect(loadConfig({ JWT_SECRET: SECRET }).keys).toEqual(keys);
+    expect(loadConfig({ JWT_SECRET: 't'.repeat(40) }).keys.tokenSigning).not.toBe(
+      keys.tokenSigning,
+    );
+    expect(loadConfig({ JWT_SECRET: SECRET }).trustProxy).toBe(false);
   });
 
   it('lists every bad value in one error', () => {
@@ -66,13 +79,15 @@ describe('loadConfig', () => {
         JWT_SECRET: 'short',
         DATABASE_URL: 'mysql://x',
         SMTP_URL: 'http://x',
+        TRUST_PROXY: 'yes',
       });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const { problems, message } = error as ConfigError;
-    expect(problems).toHaveLength(7);
+    expect(problems).toHaveLength(8);
+    expect(message).toContain('TRUST_PROXY must be true or false');
     expect(message).toContain('PORT must be an integer from 1 to 65535 (got "abc")');
     expect(message).toContain('ACCESS_TOKEN_TTL');
   });

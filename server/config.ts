@@ -2,7 +2,7 @@
  * Server configuration from environment variables. Every value is checked once at start, and all
  * problems are reported together so a misconfigured deployment fails fast with a readable message.
  */
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { emailSchema, passwordSchema } from '../src/api/schemas';
@@ -27,6 +27,13 @@ export interface Config {
   refreshTokenTtl: number;
   jwtSecret: string;
   jwtSecretSource: 'env' | 'file' | 'generated';
+  /** Keys derived from the secret, one per use, so no key serves two purposes. */
+  keys: ServerKeys;
+  /**
+   * Behind a reverse proxy: take the client address from the last `X-Forwarded-For` entry (the
+   * one the proxy added) rather than the socket. Off by default: a client could forge it.
+   */
+  trustProxy: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
   nodeEnv: string;
@@ -35,6 +42,23 @@ export interface Config {
   /** Asset services: an icon renderer and a texture predictor; unset answers 501. */
   iconRendererUrl: string | undefined;
   texturePredictorUrl: string | undefined;
+}
+
+export interface ServerKeys {
+  /** Signs and verifies access tokens (HS256). */
+  tokenSigning: string;
+  /** Keys the HMAC of stored one-time codes. */
+  codeHashing: string;
+}
+
+/** Derives one key per purpose from the server secret (HKDF-SHA256, the purpose as info). */
+export function deriveKeys(secret: string): ServerKeys {
+  const derive = (purpose: string) =>
+    Buffer.from(hkdfSync('sha256', secret, 'avatar-studio', purpose, 32)).toString('base64url');
+  return {
+    tokenSigning: derive('access-token-signing'),
+    codeHashing: derive('one-time-code-hmac'),
+  };
 }
 
 export class ConfigError extends Error {
@@ -104,6 +128,11 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('JWT_SECRET must be at least 32 characters long');
   }
 
+  const trustProxyRaw = str('TRUST_PROXY')?.toLowerCase() ?? 'false';
+  if (!['true', 'false'].includes(trustProxyRaw)) {
+    problems.push(`TRUST_PROXY must be true or false (got "${trustProxyRaw}")`);
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = resolve(str('DATA_DIR') ?? '.data');
@@ -125,6 +154,8 @@ export function loadConfig(env: Env = process.env): Config {
     accessTokenTtl,
     refreshTokenTtl,
     ...secret,
+    keys: deriveKeys(secret.jwtSecret),
+    trustProxy: trustProxyRaw === 'true',
     smtpUrl,
     mailFrom: str('MAIL_FROM') ?? 'Avatar Studio <no-reply@avatar.studio>',
     nodeEnv: str('NODE_ENV') ?? 'development',

@@ -10,6 +10,6 @@ const DAY_MS = 24 * 3600 * 1000;
 export async function pruneExpired(db: Db, now: Date): Promise<void> {
   const dayAgo = new Date(now.getTime() - DAY_MS);
   await db.query('DELETE FROM one_time_codes WHERE created_at < $1', [dayAgo]);
-  await db.query('DELETE FROM auth_failures WHERE created_at < $1', [dayAgo]);
+  await db.query('DELETE FROM rate_limit_events WHERE created_at < $1', [dayAgo]);
   await db.query('DELETE FROM refresh_tokens WHERE expires_at < $1', [dayAgo]);
 }

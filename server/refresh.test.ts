@@ -1,6 +1,7 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { authResultSchema } from '../src/api/schemas';
+import { revokeAllForUser } from './auth/refresh-tokens';
 import { dataOf, expectError, TEST_SECRET, useTestApp } from './test-app';
 
 const t = useTestApp();
@@ -103,8 +104,13 @@ describe('POST /v1/auth/logout', () => {
 });
 
 describe('access tokens', () => {
-  const sign = (claims: Record<string, unknown>, secret = TEST_SECRET, expiresIn = 600) => {
-    const iat = Math.floor(t.clock.current.getTime() / 1000);
+  const sign = (
+    claims: Record<string, unknown>,
+    secret = t.config.keys.tokenSigning,
+    expiresIn = 600,
+    issuedAheadS = 0,
+  ) => {
+    const iat = Math.floor(t.clock.current.getTime() / 1000) + issuedAheadS;
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('someone')
@@ -139,6 +145,8 @@ describe('access tokens', () => {
         { role: 'admin', ability: [['manage', 'all']] },
         'another-secret-another-secret-xx',
       ),
+      // The server secret itself is not the signing key (a key is derived for each use).
+      await sign({ role: 'admin', ability: [['manage', 'all']] }, TEST_SECRET),
       await sign({ role: 'admin' }), // no ability claim
       await sign({ role: 'emperor', ability: [] }),
       await sign({ role: 'user', ability: 'everything' }),
@@ -152,5 +160,51 @@ describe('access tokens', () => {
       headers: { authorization: `Basic ${session.token}` },
     });
     expectError(basic, 401, 'UNAUTHORIZED');
+  });
+
+  it('are refused when issued in the future (beyond 5 s of clock skew)', async () => {
+    const claims = { role: 'user', ability: [['read', 'Asset']] };
+    const me = (token: string) => t.get('/v1/assets?limit=1', token);
+    expect((await me(await sign(claims))).status).toBe(200);
+    expect((await me(await sign(claims, undefined, 600, 5))).status).toBe(200);
+    expectError(await me(await sign(claims, undefined, 600, 60)), 401, 'UNAUTHORIZED');
+  });
+});
+
+// On PostgreSQL these requests really run at once; a revocation that missed the token a
+// concurrent refresh inserted would leave that token working.
+describe('revocation while a refresh is in flight', () => {
+  const ROUNDS = 15;
+
+  it('after a logout returns, no token of its family refreshes', async () => {
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const session = await t.signUp();
+      const [refreshed, logout] = await Promise.all([
+        refresh(session.refreshToken),
+        t.post('/v1/auth/logout', { refreshToken: session.refreshToken }),
+      ]);
+      dataOf(logout);
+      if (refreshed.status === 200) {
+        const next = authResultSchema.parse(dataOf(refreshed)).refreshToken;
+        expectError(await refresh(next), 401, 'REFRESH_TOKEN_REVOKED');
+      }
+    }
+  });
+
+  it("after a reset's revocation of every session returns, no token of the user refreshes", async () => {
+    // The revocation a password reset (and a proven address) makes, run right beside the refresh.
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const session = await t.signUp();
+      // Started a little later each round, to sweep the refresh's transaction.
+      const revoke = async () => {
+        await new Promise((resolve) => setTimeout(resolve, round % 8));
+        await revokeAllForUser(t.db, session._id, t.clock.current);
+      };
+      const [refreshed] = await Promise.all([refresh(session.refreshToken), revoke()]);
+      if (refreshed.status === 200) {
+        const next = authResultSchema.parse(dataOf(refreshed)).refreshToken;
+        expectError(await refresh(next), 401, 'REFRESH_TOKEN_REVOKED');
+      }
+    }
   });
 });

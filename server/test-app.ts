@@ -29,6 +29,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     DATA_DIR: '/nonexistent/avatar-studio-test',
     STATIC_DIR: '/nonexistent/avatar-studio-test-dist',
     NODE_ENV: 'test',
+    // Requests name their client in X-Forwarded-For (see `request`), as behind a proxy.
+    TRUST_PROXY: 'true',
     ...env,
   });
 }
@@ -37,6 +39,13 @@ export interface JsonResponse {
   status: number;
   body: unknown;
   headers: Headers;
+}
+
+let clientCounter = 0;
+/** A fresh client address per call, so per-client limits only bite where a test means them. */
+export function uniqueClient(): string {
+  clientCounter += 1;
+  return `10.${(clientCounter >> 16) & 255}.${(clientCounter >> 8) & 255}.${clientCounter & 255}`;
 }
 
 let emailCounter = 0;
@@ -96,7 +105,10 @@ export function useTestApp(env: Record<string, string> = {}) {
     } = {},
   ): Promise<JsonResponse> => {
     if (!app) throw new Error('useTestApp: app not ready (call inside a test)');
-    const headers: Record<string, string> = { ...options.headers };
+    const headers: Record<string, string> = {
+      'x-forwarded-for': uniqueClient(),
+      ...options.headers,
+    };
     if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
     let body: string | Uint8Array | ReadableStream<Uint8Array> | undefined;
     if (options.raw !== undefined) body = options.raw;

@@ -7,6 +7,8 @@ import { roleSchema, type Role } from '../../src/api/schemas';
 import { abilityFromPacked, packedRulesFor, type AppAbility } from './abilities';
 
 const ALGORITHM = 'HS256';
+/** How far ahead of this server's clock another instance's may run; later `iat`s are refused. */
+export const CLOCK_SKEW_S = 5;
 
 export interface TokenSettings {
   secret: string;
@@ -59,6 +61,9 @@ export async function verifyAccessToken(
     });
     const role = roleSchema.safeParse(payload.role);
     if (!role.success || !payload.sub) return { ok: false, expired: false };
+    // A token "issued" in the future was not issued by a server with a sane clock.
+    const nowS = Math.floor(settings.now().getTime() / 1000);
+    if ((payload.iat ?? Infinity) > nowS + CLOCK_SKEW_S) return { ok: false, expired: false };
     const ability = abilityFromPacked(payload.ability);
     return { ok: true, claims: { userId: payload.sub, role: role.data, ability } };
   } catch (error) {

@@ -7,6 +7,7 @@ import { fail } from '../http/errors';
 import type { MailMessage } from '../mail';
 import type { UserRow } from '../users';
 import { CODE_TTL_MS, issueCode, type CodePurpose } from './one-time-codes';
+import { LIMITS, takeAttempt, type Attempt } from './rate-limit';
 
 const MINUTES = CODE_TTL_MS / 60_000;
 
@@ -57,7 +58,7 @@ export async function sendCode(
     userId: user?.id ?? null,
     purpose,
     now: deps.now(),
-    secret: deps.config.jwtSecret,
+    secret: deps.config.keys.codeHashing,
   });
   if (user) {
     try {
@@ -68,4 +69,30 @@ export async function sendCode(
     }
   }
   return id;
+}
+
+/**
+ * Takes one of a client's mail attempts (429 past LIMITS.mailPerClient), before anything is
+ * created or sent; it counts whether or not the address has an account, so answers stay alike.
+ */
+export function takeMailAttempt(deps: Deps, client: string): Promise<Attempt> {
+  return takeAttempt(deps.db, [{ key: `mail:${client}`, limit: LIMITS.mailPerClient }], deps.now());
+}
+
+/** Tells an owner that a password set before they proved their address was removed. */
+export async function sendPasswordRemovedNotice(deps: Deps, email: string): Promise<void> {
+  await deps.mail
+    .send({
+      to: email.toLowerCase(),
+      kind: 'notice',
+      subject: 'A password on your Avatar Studio account was removed',
+      text:
+        'You just proved this address with a code. Someone had set a password on the account ' +
+        'before the address was verified, so that password was removed and every other ' +
+        'session was signed out.\nTo sign in with a password, set one with "Forgot password".',
+    })
+    .catch((error: unknown) => {
+      // The sign-in it accompanies succeeded; a lost notice must not undo it.
+      console.error('Password-removed notice not sent:', error);
+    });
 }

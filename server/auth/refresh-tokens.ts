@@ -2,6 +2,9 @@
  * Opaque rotating refresh tokens. Each login starts a family with one absolute expiry; every
  * refresh marks the presented token rotated and issues its successor in the same family. A
  * rotated token presented again means it was copied, so the whole family is revoked.
+ *
+ * Rotating and revoking take the same per-user lock, so a logout or reset that runs while a
+ * refresh is in flight waits for it and then revokes the successor it inserted too.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db';
@@ -50,11 +53,22 @@ export async function startRefreshFamily(
   return token;
 }
 
+/** Holds the user's session lock until the transaction ends. */
+async function lockSessionsOf(tx: Db, userId: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`sessions:${userId}`]);
+}
+
 /** Exchanges a refresh token for its successor, atomically; detects reuse. */
 export function rotateRefreshToken(db: Db, token: string, now: Date): Promise<RotateResult> {
   return db.transaction(async (tx) => {
-    // The row lock makes a concurrent refresh with the same token wait here, then see it
-    // rotated and be treated as reuse.
+    const owner = await tx.query<{ user_id: string }>(
+      'SELECT user_id FROM refresh_tokens WHERE token_hash = $1',
+      [hashToken(token)],
+    );
+    if (!owner.rows[0]) return { ok: false, reason: 'not_found' };
+    await lockSessionsOf(tx, owner.rows[0].user_id);
+    // Read again under the lock: a concurrent refresh with the same token has rotated it by
+    // now, so this one is treated as reuse.
     const { rows } = await tx.query<TokenRow>(
       `SELECT id, user_id, family_id, expires_at, rotated_at, revoked_at
        FROM refresh_tokens WHERE token_hash = $1 FOR UPDATE`,
@@ -91,21 +105,27 @@ async function revokeFamily(db: Db, familyId: string, now: Date): Promise<void> 
 }
 
 /** Revokes the family of `token` (logout); false when the token was never issued. */
-export async function revokeFamilyOf(db: Db, token: string, now: Date): Promise<boolean> {
-  const { rows } = await db.query<{ family_id: string }>(
-    'SELECT family_id FROM refresh_tokens WHERE token_hash = $1',
-    [hashToken(token)],
-  );
-  const row = rows[0];
-  if (!row) return false;
-  await revokeFamily(db, row.family_id, now);
-  return true;
+export function revokeFamilyOf(db: Db, token: string, now: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ family_id: string; user_id: string }>(
+      'SELECT family_id, user_id FROM refresh_tokens WHERE token_hash = $1',
+      [hashToken(token)],
+    );
+    const row = rows[0];
+    if (!row) return false;
+    await lockSessionsOf(tx, row.user_id);
+    await revokeFamily(tx, row.family_id, now);
+    return true;
+  });
 }
 
-/** Revokes every session of a user (password reset, account upgrade). */
-export async function revokeAllForUser(db: Db, userId: string, now: Date): Promise<void> {
-  await db.query(
-    'UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL',
-    [userId, now],
-  );
+/** Revokes every session of a user (password reset, account upgrade, address proven). */
+export function revokeAllForUser(db: Db, userId: string, now: Date): Promise<void> {
+  return db.transaction(async (tx) => {
+    await lockSessionsOf(tx, userId);
+    await tx.query(
+      'UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL',
+      [userId, now],
+    );
+  });
 }

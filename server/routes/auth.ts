@@ -13,13 +13,7 @@ import {
   type SignupResult,
 } from '../../src/api/schemas';
 import { signAccessToken } from '../auth/access-token';
-import { sendCode } from '../auth/code-mail';
-import {
-  LOGIN_FAILURES,
-  REAUTH_FAILURES,
-  assertUnderFailureLimit,
-  recordFailure,
-} from '../auth/failure-limit';
+import { sendCode, sendPasswordRemovedNotice, takeMailAttempt } from '../auth/code-mail';
 import { readBearer, requireAuth, type AuthEnv } from '../auth/middleware';
 import { consumeCode } from '../auth/one-time-codes';
 import { getDecoyHash, hashPassword, verifyPassword } from '../auth/password';
@@ -29,16 +23,17 @@ import {
   rotateRefreshToken,
   type RefreshFailure,
 } from '../auth/refresh-tokens';
-import { startSession, tokenSettings } from '../auth/session';
+import { LIMITS, takeAttempt } from '../auth/rate-limit';
+import { proveAddress, startSession, tokenSettings } from '../auth/session';
 import { PG_UNIQUE_VIOLATION, isDbError } from '../db';
 import type { Deps } from '../deps';
+import { clientAddress } from '../http/client-address';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import {
   createUser,
   findUserByEmail,
   findUserById,
-  markVerified,
   toWireUser,
   upgradeAnonymousUser,
   type UserRow,
@@ -66,10 +61,16 @@ export function authRoutes(deps: Deps) {
     const body = await readBody(c, signupBodySchema);
     const caller = await readBearer(deps, c);
     const now = deps.now();
+    const client = clientAddress(c, deps.config);
     if (body.email === undefined) {
       if (body.password !== undefined) {
         fail(400, 'VALIDATION_ERROR', 'email: Required when a password is given');
       }
+      await takeAttempt(
+        db,
+        [{ key: `anonymous-signup:${client}`, limit: LIMITS.anonymousSignupPerClient }],
+        now,
+      );
       const user = await createUser(db, {
         email: null,
         passwordHash: null,
@@ -82,6 +83,7 @@ export function authRoutes(deps: Deps) {
       fail(400, 'VALIDATION_ERROR', 'password: Required when signing up with an e-mail address');
     }
     const { email } = body;
+    await takeMailAttempt(deps, client);
     const passwordHash = await hashPassword(body.password);
     let user: UserRow;
     try {
@@ -111,6 +113,7 @@ export function authRoutes(deps: Deps) {
 
   app.post('/signup/passwordless', async (c) => {
     const { email } = await readBody(c, emailOnlyBodySchema);
+    await takeMailAttempt(deps, clientAddress(c, deps.config));
     let user = await findUserByEmail(db, email);
     if (!user) {
       try {
@@ -127,6 +130,7 @@ export function authRoutes(deps: Deps) {
 
   app.post('/request-login-code', async (c) => {
     const { email } = await readBody(c, emailOnlyBodySchema);
+    await takeMailAttempt(deps, clientAddress(c, deps.config));
     await sendCode(deps, email, await findUserByEmail(db, email), 'login');
     return c.json({ data: { sent: true } });
   });
@@ -136,29 +140,42 @@ export function authRoutes(deps: Deps) {
     const now = deps.now();
     let user: UserRow | undefined;
     if ('password' in body) {
-      const key = `login:${body.email.toLowerCase()}`;
-      await assertUnderFailureLimit(db, key, LOGIN_FAILURES, now);
+      // The attempt is taken before the ~50 ms hash check, so parallel guesses queue on it.
+      const attempt = await takeAttempt(
+        db,
+        [
+          { key: `password:${body.email.toLowerCase()}`, limit: LIMITS.passwordPerAddress },
+          {
+            key: `password-client:${clientAddress(c, deps.config)}`,
+            limit: LIMITS.passwordPerClient,
+          },
+          { key: 'password:*', limit: LIMITS.passwordGlobal },
+        ],
+        now,
+      );
       user = await findUserByEmail(db, body.email);
       // Unknown users are checked against a decoy hash so both failures take equally long.
       const hash = user?.password_hash ?? (await getDecoyHash());
       const ok = await verifyPassword(body.password, hash);
       if (!ok || !user?.password_hash) {
-        await recordFailure(db, key, now);
         fail(401, 'INVALID_CREDENTIALS', 'Wrong e-mail address or password');
       }
+      await attempt.giveBack();
     } else {
       const result = await consumeCode(db, {
         lookup: { email: body.email },
         purpose: 'login',
         code: body.code,
         now,
-        secret: deps.config.jwtSecret,
+        secret: deps.config.keys.codeHashing,
       });
       if (!result.ok || result.userId === null) {
         fail(401, 'INVALID_CREDENTIALS', 'Invalid or expired sign-in code');
       }
       // The code reached the mailbox, which proves the address belongs to the user.
-      user = await markVerified(db, result.userId, now);
+      const proven = await proveAddress(db, result.userId, now);
+      if (proven.passwordRemoved) await sendPasswordRemovedNotice(deps, body.email);
+      user = proven.user;
     }
     return c.json({ data: await startSession(deps, db, user) });
   });
@@ -191,14 +208,17 @@ export function authRoutes(deps: Deps) {
     const { password } = await readBody(c, passwordIdVerificationBodySchema);
     const { userId } = c.get('auth');
     const now = deps.now();
-    const key = `reauth:${userId}`;
-    await assertUnderFailureLimit(db, key, REAUTH_FAILURES, now);
+    const attempt = await takeAttempt(
+      db,
+      [{ key: `reauth:${userId}`, limit: LIMITS.reauthPerUser }],
+      now,
+    );
     const user = await findUserById(db, userId);
     if (!user) fail(401, 'UNAUTHORIZED', 'The signed-in user no longer exists');
     const verified = user.password_hash
       ? await verifyPassword(password, user.password_hash)
       : false;
-    if (!verified) await recordFailure(db, key, now);
+    if (verified) await attempt.giveBack();
     return c.json({ data: { verified } });
   });
 

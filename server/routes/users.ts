@@ -8,22 +8,16 @@ import {
   emailOnlyBodySchema,
   verifyBodySchema,
 } from '../../src/api/schemas';
-import { sendCode } from '../auth/code-mail';
+import { sendCode, takeMailAttempt } from '../auth/code-mail';
 import { requireAuth, type AuthEnv } from '../auth/middleware';
-import { consumeCode, failCode, type CodeFailure } from '../auth/one-time-codes';
+import { consumeCode, failCode } from '../auth/one-time-codes';
 import { hashPassword } from '../auth/password';
 import { revokeAllForUser } from '../auth/refresh-tokens';
 import type { Deps } from '../deps';
+import { clientAddress } from '../http/client-address';
 import { fail } from '../http/errors';
 import { readBody, readParam } from '../http/validate';
-import {
-  findUserByEmail,
-  findUserById,
-  markVerified,
-  setPassword,
-  toWireUser,
-  type UserRow,
-} from '../users';
+import { findUserByEmail, findUserById, markVerified, setPassword, toWireUser } from '../users';
 
 /** Routes mounted at /v1/users. */
 export function userRoutes(deps: Deps) {
@@ -32,6 +26,7 @@ export function userRoutes(deps: Deps) {
 
   app.post('/reset-password', async (c) => {
     const { email } = await readBody(c, emailOnlyBodySchema);
+    await takeMailAttempt(deps, clientAddress(c, deps.config));
     await sendCode(deps, email, await findUserByEmail(db, email), 'reset');
     return c.json({ data: { sent: true } });
   });
@@ -39,33 +34,33 @@ export function userRoutes(deps: Deps) {
   // A new password ends every session of the account: whoever knew the old one is signed out.
   app.patch('/password-by-code', async (c) => {
     const body = await readBody(c, passwordByCodeBodySchema);
-    const passwordHash = await hashPassword(body.password);
     const now = deps.now();
-    type Outcome = { ok: false; reason: CodeFailure } | { ok: true; user: UserRow };
-    const result = await db.transaction(async (tx): Promise<Outcome> => {
-      const code = await consumeCode(tx, {
-        lookup: { email: body.email },
-        purpose: 'reset',
-        code: body.code,
-        now,
-        secret: deps.config.jwtSecret,
-      });
-      if (!code.ok) return code;
-      if (code.userId === null) return { ok: false, reason: 'invalid' };
-      await setPassword(tx, code.userId, passwordHash);
-      await revokeAllForUser(tx, code.userId, now);
-      // The code reached the mailbox, which proves the address belongs to the user.
-      return { ok: true, user: await markVerified(tx, code.userId, now) };
+    // Checked on its own (not in the transaction below) so a wrong guess stays counted.
+    const code = await consumeCode(db, {
+      lookup: { email: body.email },
+      purpose: 'reset',
+      code: body.code,
+      now,
+      secret: deps.config.keys.codeHashing,
     });
-    // Returned rather than thrown inside the transaction so a counted wrong attempt commits.
-    if (!result.ok) failCode(result.reason);
-    return c.json({ data: toWireUser(result.user) });
+    if (!code.ok) failCode(code.reason);
+    const { userId } = code;
+    if (userId === null) failCode('invalid');
+    const passwordHash = await hashPassword(body.password);
+    const user = await db.transaction(async (tx) => {
+      await setPassword(tx, userId, passwordHash);
+      await revokeAllForUser(tx, userId, now);
+      // The code reached the mailbox, which proves the address belongs to the user.
+      return markVerified(tx, userId, now);
+    });
+    return c.json({ data: toWireUser(user) });
   });
 
   // { email } (re)sends a verification code; { verificationId, code } completes verification.
   app.post('/verify', async (c) => {
     const body = await readBody(c, verifyBodySchema);
     if ('email' in body) {
+      await takeMailAttempt(deps, clientAddress(c, deps.config));
       const verificationId = await sendCode(
         deps,
         body.email,
@@ -79,7 +74,7 @@ export function userRoutes(deps: Deps) {
       purpose: 'verify',
       code: body.code,
       now: deps.now(),
-      secret: deps.config.jwtSecret,
+      secret: deps.config.keys.codeHashing,
     });
     if (!result.ok) failCode(result.reason);
     if (result.userId === null) failCode('invalid');

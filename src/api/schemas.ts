@@ -119,7 +119,8 @@ export const devMailSchema = z.object({
   text: z.string(),
   code: z.nullable(z.string()),
   verificationId: z.nullable(z.string()),
-  kind: z.enum(['login', 'verify', 'reset']),
+  /** A code's purpose, or `notice`: a security notice without a code. */
+  kind: z.enum(['login', 'verify', 'reset', 'notice']),
   sentAt: z.string(),
 });
 export type DevMail = z.infer<typeof devMailSchema>;
