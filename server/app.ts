@@ -9,6 +9,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { requireAbility, requireAuth, type AuthEnv } from './auth/middleware';
 import type { Deps } from './deps';
 import { errorResponse, fail, onError } from './http/errors';
+import { securityHeaders } from './http/security-headers';
 import {
   applicationAssetRoutes,
   applicationMorphedAssetRoutes,
@@ -44,6 +45,7 @@ export function createApp(input: AppDeps) {
     storage: input.storage ?? createLocalStorage(join(input.config.dataDir, 'files')),
   };
   const app = new Hono<AuthEnv>();
+  app.use('*', securityHeaders(deps.config));
   app.onError(onError);
   app.notFound((c) =>
     errorResponse(c, 404, 'NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`),
@@ -104,6 +106,6 @@ export function createApp(input: AppDeps) {
   if (deps.config.nodeEnv !== 'production' && deps.mailbox) {
     app.route('/dev', devRoutes(deps.mailbox));
   }
-  mountSpa(app, deps.config.staticDir);
+  mountSpa(app, deps.config.staticDir, { sourceMaps: deps.config.nodeEnv !== 'production' });
   return app;
 }

@@ -92,6 +92,42 @@ describe('loadConfig', () => {
     expect(message).toContain('ACCESS_TOKEN_TTL');
   });
 
+  it('refuses to start in production with the published admin password, a short one or no SMTP', () => {
+    const production = { JWT_SECRET: SECRET, NODE_ENV: 'production' };
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(problems(production)).toEqual([
+      expect.stringContaining('ADMIN_PASSWORD must be set to a password of your own'),
+      expect.stringContaining('SMTP_URL must be set with NODE_ENV=production'),
+    ]);
+    expect(
+      problems({ ...production, ADMIN_PASSWORD: 'elevenchars', SMTP_URL: 'smtp://mail:25' }),
+    ).toEqual([expect.stringContaining('at least 12 characters')]);
+    expect(
+      problems({ ...production, ADMIN_PASSWORD: 'twelve-chars', SMTP_URL: 'smtp://mail:25' }),
+    ).toEqual([]);
+    // The local start (development) keeps its defaults and its log mailbox.
+    expect(problems({ JWT_SECRET: SECRET })).toEqual([]);
+  });
+
+  it('reads the origins that may frame /embed', () => {
+    expect(loadConfig({ JWT_SECRET: SECRET }).embedFrameAncestors).toEqual(['*']);
+    const env = {
+      JWT_SECRET: SECRET,
+      EMBED_FRAME_ANCESTORS: 'https://a.example https://b.example',
+    };
+    expect(loadConfig(env).embedFrameAncestors).toEqual(['https://a.example', 'https://b.example']);
+    expect(() => loadConfig({ ...env, EMBED_FRAME_ANCESTORS: "https://a.example 'self'" })).toThrow(
+      /EMBED_FRAME_ANCESTORS/,
+    );
+  });
+
   it('generates the JWT secret once and keeps it in DATA_DIR', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'config-')), 'data');
     const first = loadConfig({ DATA_DIR: dir });

@@ -37,6 +37,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   nodeEnv: string;
+  /** Origins whose pages may frame `/embed` (`*`: any); every other page may not be framed. */
+  embedFrameAncestors: string[];
   /** Absolute path of the built SPA. */
   staticDir: string;
   /** Asset services: an icon renderer and a texture predictor; unset answers 501. */
@@ -100,6 +102,14 @@ export function loadConfig(env: Env = process.env): Config {
   if (!passwordSchema.safeParse(adminPassword).success) {
     problems.push('ADMIN_PASSWORD must be 8 to 128 characters long');
   }
+  const nodeEnv = str('NODE_ENV') ?? 'development';
+  const production = nodeEnv === 'production';
+  if (production && (adminPassword === DEFAULT_ADMIN_PASSWORD || adminPassword.length < 12)) {
+    problems.push(
+      'ADMIN_PASSWORD must be set to a password of your own, at least 12 characters long, ' +
+        'with NODE_ENV=production (the default one is published in the README)',
+    );
+  }
 
   const databaseUrl = str('DATABASE_URL');
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -108,6 +118,18 @@ export function loadConfig(env: Env = process.env): Config {
   const smtpUrl = str('SMTP_URL');
   if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) {
     problems.push('SMTP_URL must start with smtp:// or smtps://');
+  }
+  // Without SMTP, mail goes to the log, codes included: fine on a laptop, not in production.
+  if (production && smtpUrl === undefined) {
+    problems.push('SMTP_URL must be set with NODE_ENV=production (codes are sent by mail)');
+  }
+  const embedAncestors = (str('EMBED_FRAME_ANCESTORS') ?? '*').split(/\s+/);
+  for (const origin of embedAncestors) {
+    if (origin !== '*' && !/^https?:\/\/[^/\s;,]+$/.test(origin)) {
+      problems.push(
+        `EMBED_FRAME_ANCESTORS must be * or origins like https://app.example (got "${origin}")`,
+      );
+    }
   }
 
   const serviceUrl = (name: string) => {
@@ -158,7 +180,8 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxyRaw === 'true',
     smtpUrl,
     mailFrom: str('MAIL_FROM') ?? 'Avatar Studio <no-reply@avatar.studio>',
-    nodeEnv: str('NODE_ENV') ?? 'development',
+    nodeEnv,
+    embedFrameAncestors: embedAncestors,
     staticDir: resolve(str('STATIC_DIR') ?? 'dist'),
     iconRendererUrl,
     texturePredictorUrl,

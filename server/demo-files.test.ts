@@ -16,7 +16,11 @@ let storage: Storage;
 
 beforeAll(async () => {
   testDb = await createTestDb();
-  await seed(testDb.db, { adminEmail: 'admin@example.com', adminPassword: 'a-long-password' });
+  await seed(testDb.db, {
+    adminEmail: 'admin@example.com',
+    adminPassword: 'a-long-password',
+    nodeEnv: 'test',
+  });
   dir = await mkdtemp(join(tmpdir(), 'demo-files-'));
   storage = createLocalStorage(dir);
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMigrations, migrate } from './migrate';
-import { demoAssets, seed } from './seed';
+import { DEMO_USER, demoAssets, seed } from './seed';
 import { ADMIN } from './test-app';
 import { createTestDb, type TestDb } from './test-db';
 import { findUserByEmail } from './users';
@@ -47,7 +47,7 @@ describe('migrate', () => {
 
 describe('seed', () => {
   it('creates the admin and the demo assets once', async () => {
-    const config = { adminEmail: ADMIN.email, adminPassword: ADMIN.password };
+    const config = { adminEmail: ADMIN.email, adminPassword: ADMIN.password, nodeEnv: 'test' };
     expect(await seed(testDb.db, config)).toEqual({
       adminCreated: true,
       assetsSeeded: 300,
@@ -65,6 +65,25 @@ describe('seed', () => {
       'SELECT count(*)::int AS count FROM assets',
     );
     expect(rows[0]?.count).toBe(300);
+    expect(await findUserByEmail(testDb.db, DEMO_USER.email)).toMatchObject({ role: 'user' });
+  });
+
+  it('seeds no demo user in production (its password is published)', async () => {
+    const db = await createTestDb();
+    try {
+      const config = {
+        adminEmail: ADMIN.email,
+        adminPassword: ADMIN.password,
+        nodeEnv: 'production',
+      };
+      expect(await seed(db.db, config)).toMatchObject({
+        adminCreated: true,
+        catalogueSeeded: true,
+      });
+      expect(await findUserByEmail(db.db, DEMO_USER.email)).toBeUndefined();
+    } finally {
+      await db.close();
+    }
   });
 
   it('builds the same catalogue every time', () => {

@@ -155,7 +155,7 @@ export interface SeedResult {
 /** Creates the admin (when its e-mail is free) and, once per database, the demo assets. */
 export async function seed(
   db: Db,
-  config: Pick<Config, 'adminEmail' | 'adminPassword'>,
+  config: Pick<Config, 'adminEmail' | 'adminPassword' | 'nodeEnv'>,
   now = new Date(),
 ): Promise<SeedResult> {
   const passwordHash = await hashPassword(config.adminPassword);
@@ -175,7 +175,8 @@ export async function seed(
     const assetsSeeded = (await isDone(tx, DEMO_SEED_KEY)) ? 0 : await seedAssets(tx, now);
     // Its own marker, so databases seeded before the catalogue existed get it once too.
     const catalogueSeeded = !(await isDone(tx, CATALOGUE_SEED_KEY));
-    if (catalogueSeeded) await seedCatalogue(tx, now);
+    // The demo user's password is published in the README: never in production.
+    if (catalogueSeeded) await seedCatalogue(tx, now, config.nodeEnv !== 'production');
     return { adminCreated, assetsSeeded, catalogueSeeded };
   });
 }
@@ -264,7 +265,7 @@ const MORPHED_ASSETS = 20;
  * Tags, applications, cage meshes, morphs, a demo user and user assignments, built from the
  * assets present (so it also fits a database whose assets were seeded earlier).
  */
-async function seedCatalogue(tx: Db, now: Date): Promise<void> {
+async function seedCatalogue(tx: Db, now: Date, withDemoUser: boolean): Promise<void> {
   const random = prng(20240720);
   const newId = () => hexId(random);
   const base = Date.UTC(2024, 6, 1);
@@ -437,7 +438,7 @@ async function seedCatalogue(tx: Db, now: Date): Promise<void> {
     queue,
   );
 
-  if (!(await findUserByEmail(tx, DEMO_USER.email))) {
+  if (withDemoUser && !(await findUserByEmail(tx, DEMO_USER.email))) {
     await createUser(tx, {
       email: DEMO_USER.email,
       passwordHash: await hashPassword(DEMO_USER.password),

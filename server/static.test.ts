@@ -14,13 +14,14 @@ const unusedDb: Db = {
   close: () => Promise.resolve(),
 };
 
-function appWithSpa() {
+function appWithSpa(env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'spa-'));
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Avatar Studio</title>');
   writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
+  writeFileSync(join(dir, 'assets', 'index-abc123.js.map'), '{"version":3}');
   writeFileSync(join(dir, 'favicon.svg'), '<svg/>');
-  const config = testConfig({ STATIC_DIR: dir });
+  const config = testConfig({ STATIC_DIR: dir, ...env });
   return createApp({ db: unusedDb, mail: createDevMailbox(), config });
 }
 
@@ -70,5 +71,55 @@ describe('the built SPA', () => {
   it('is skipped when STATIC_DIR has no index.html', async () => {
     const app = createApp({ db: unusedDb, mail: createDevMailbox(), config: testConfig() });
     expect((await app.request('/')).status).toBe(404);
+  });
+});
+
+describe('security headers', () => {
+  const app = appWithSpa();
+  const csp = (response: Response) => response.headers.get('content-security-policy') ?? '';
+
+  it('give pages a policy without inline script that no other site may frame', async () => {
+    for (const path of ['/', '/assets', '/signin', '/assets/index-abc123.js', '/favicon.svg']) {
+      const response = await app.request(path);
+      expect(response.status, path).toBe(200);
+      expect(csp(response)).toContain("script-src 'self' 'wasm-unsafe-eval'");
+      expect(csp(response)).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+      expect(csp(response)).toContain("frame-ancestors 'none'");
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    }
+  });
+
+  it('let any site frame /embed by default, or only the EMBED_FRAME_ANCESTORS', async () => {
+    const open = await app.request('/embed?modelSrc=/a.glb');
+    expect(csp(open)).toContain('frame-ancestors *');
+    expect(open.headers.get('x-frame-options')).toBeNull();
+    const listed = appWithSpa({
+      EMBED_FRAME_ANCESTORS: 'https://shop.example https://cms.example',
+    });
+    const response = await listed.request('/embed');
+    expect(csp(response)).toContain('frame-ancestors https://shop.example https://cms.example');
+  });
+
+  it('keep API answers, errors included, out of every cache and every frame', async () => {
+    for (const path of ['/v1/users/me', '/v1/no-such-route', '/private/v1/assets']) {
+      const response = await app.request(path);
+      expect(response.status, path).toBeGreaterThanOrEqual(400);
+      expect(response.headers.get('cache-control'), path).toBe('no-store');
+      expect(csp(response)).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+  });
+
+  it('serve source maps in development only', async () => {
+    expect((await app.request('/assets/index-abc123.js.map')).status).toBe(200);
+    const production = appWithSpa({
+      NODE_ENV: 'production',
+      ADMIN_PASSWORD: 'a-long-production-password',
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+    });
+    expect((await production.request('/assets/index-abc123.js.map')).status).toBe(404);
+    expect((await production.request('/assets/index-abc123.js')).status).toBe(200);
   });
 });

@@ -7,22 +7,25 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context, Env, Hono, MiddlewareHandler } from 'hono';
+import { isApiPath } from './http/paths';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const NO_CACHE = 'no-cache';
-
-/** True for paths the API owns; the SPA never answers them. */
-function isApiPath(path: string): boolean {
-  return /^\/(v1|private|dev|healthz)(\/|$)/.test(path);
-}
 
 /** True when `dir` holds a built SPA. */
 export function hasSpa(dir: string): boolean {
   return existsSync(join(dir, 'index.html'));
 }
 
-/** Adds the SPA routes to `app`; returns false (and adds nothing) without `dir`/index.html. */
-export function mountSpa<E extends Env>(app: Hono<E>, dir: string): boolean {
+/**
+ * Adds the SPA routes to `app`; returns false (and adds nothing) without `dir`/index.html.
+ * `sourceMaps: false` (production) answers 404 for the build's `.map` files.
+ */
+export function mountSpa<E extends Env>(
+  app: Hono<E>,
+  dir: string,
+  { sourceMaps }: { sourceMaps: boolean },
+): boolean {
   if (!hasSpa(dir)) return false;
   // The build writes .br/.gz beside each file (scripts/compress-dist.ts).
   const files = serveStatic<E>({ root: dir, precompressed: true });
@@ -45,6 +48,7 @@ export function mountSpa<E extends Env>(app: Hono<E>, dir: string): boolean {
   app.on(['GET', 'HEAD'], '*', async (c, next) => {
     const path = c.req.path;
     if (isApiPath(path)) return next();
+    if (!sourceMaps && path.endsWith('.map')) return next();
     // Build files live under /assets/ and always have an extension; /assets/new or
     // /assets/<id> are client-side routes of the same name.
     const hashed = /^\/assets\/[^/]+\.[a-z0-9]+$/i.test(path);

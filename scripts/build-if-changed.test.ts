@@ -1,0 +1,46 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isBuildCurrent, recordBuild } from './build-if-changed';
+
+function project() {
+  const root = mkdtempSync(join(tmpdir(), 'build-if-changed-'));
+  mkdirSync(join(root, 'src/routes'), { recursive: true });
+  mkdirSync(join(root, 'dist'));
+  writeFileSync(join(root, 'src/main.ts'), 'export const a = 1;');
+  writeFileSync(join(root, 'package-lock.json'), '{}');
+  writeFileSync(join(root, 'dist/index.html'), '<!doctype html>');
+  return root;
+}
+
+describe('npm start builds only when an input changed', () => {
+  it('skips the build when nothing changed since the last one', () => {
+    const root = project();
+    expect(isBuildCurrent(root, {})).toBe(false);
+    recordBuild(root, {});
+    expect(isBuildCurrent(root, {})).toBe(true);
+    // The route tree is the build's own output.
+    writeFileSync(join(root, 'src/routeTree.gen.ts'), '// generated');
+    expect(isBuildCurrent(root, {})).toBe(true);
+  });
+
+  it('builds again after a source, a lock file or a VITE_ variable changed', () => {
+    const root = project();
+    recordBuild(root, { VITE_API_BASE: '/' });
+    expect(isBuildCurrent(root, { VITE_API_BASE: '/', PATH: '/bin' })).toBe(true);
+    expect(isBuildCurrent(root, { VITE_API_BASE: 'https://api.example/' })).toBe(false);
+    writeFileSync(join(root, 'src/routes/new.tsx'), 'export {};');
+    expect(isBuildCurrent(root, { VITE_API_BASE: '/' })).toBe(false);
+    recordBuild(root, { VITE_API_BASE: '/' });
+    writeFileSync(join(root, 'package-lock.json'), '{"lockfileVersion":3}');
+    expect(isBuildCurrent(root, { VITE_API_BASE: '/' })).toBe(false);
+  });
+
+  it('builds when dist/ has no index.html', () => {
+    const root = project();
+    recordBuild(root, {});
+    rmSync(join(root, 'dist/index.html'));
+    expect(isBuildCurrent(root, {})).toBe(false);
+  });
+});

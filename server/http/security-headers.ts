@@ -1,0 +1,53 @@
+/**
+ * Security headers on every answer. Pages get a Content-Security-Policy with no inline script;
+ * only `/embed` may be framed (by EMBED_FRAME_ANCESTORS, default any site), the back office
+ * and the API never. API answers are never stored by caches.
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { Config } from '../config';
+import { isApiPath } from './paths';
+
+/**
+ * What the app itself needs: its own scripts plus WebAssembly (the Draco decoder); models,
+ * icons and environments from any https host or handed over as blob:/data: URLs (embedders);
+ * inline styles (set by React and react-aria on elements). No inline or eval'd script.
+ */
+function contentSecurityPolicy(frameAncestors: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https:",
+    "connect-src 'self' data: blob: https:",
+    "worker-src 'self' blob:",
+    "font-src 'self' data:",
+    "media-src 'self' data: blob: https:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    `frame-ancestors ${frameAncestors}`,
+  ].join('; ');
+}
+
+export function securityHeaders(config: Pick<Config, 'embedFrameAncestors'>): MiddlewareHandler {
+  const embedAncestors = config.embedFrameAncestors.join(' ');
+  const pagePolicy = contentSecurityPolicy("'none'");
+  const embedPolicy = contentSecurityPolicy(embedAncestors);
+  return async (c, next) => {
+    await next();
+    const { headers } = c.res;
+    const path = c.req.path;
+    headers.set('X-Content-Type-Options', 'nosniff');
+    headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+    if (isApiPath(path)) {
+      headers.set('Cache-Control', 'no-store');
+      headers.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+      headers.set('X-Frame-Options', 'DENY');
+      return;
+    }
+    const embed = path === '/embed' || path === '/embed/';
+    headers.set('Content-Security-Policy', embed ? embedPolicy : pagePolicy);
+    // Older browsers read only this; it cannot express an allow-list, so /embed leaves it out.
+    if (!embed) headers.set('X-Frame-Options', 'DENY');
+  };
+}

@@ -1,0 +1,154 @@
+/**
+ * A production start (NODE_ENV=production, mail over SMTP to a local sink) attacked from
+ * outside, as a stranger on the network would: what it refuses to start with, what it does
+ * not serve, and the account attacks of issue 11.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSmtpSink } from '../helpers/smtp-sink';
+import { startServer, type TestServer } from '../helpers/server';
+
+const ADMIN = { email: 'ops@example.com', password: 'a-production-admin-password' };
+const PRODUCTION = { NODE_ENV: 'production', ADMIN_EMAIL: ADMIN.email };
+
+let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+let server: TestServer;
+const mailedCodes: string[] = [];
+
+beforeAll(async () => {
+  sink = await startSmtpSink();
+  server = await startServer({ ...PRODUCTION, ADMIN_PASSWORD: ADMIN.password, SMTP_URL: sink.url });
+});
+afterAll(async () => {
+  await server?.stop();
+  await sink?.close();
+});
+
+async function call(path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${server.url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await response.json().catch(() => null)) as {
+    data?: { refreshToken?: string };
+    code?: string;
+  } | null;
+  return { status: response.status, json, headers: response.headers };
+}
+
+async function codeMailedTo(email: string, pattern: RegExp): Promise<string> {
+  const text = await sink.waitFor(email, pattern);
+  const code = /code is (\d{6})/.exec(text)?.[1];
+  if (!code) throw new Error(`no code in the mail to ${email}`);
+  mailedCodes.push(code);
+  return code;
+}
+
+let counter = 0;
+const address = (name: string) => `${name}.${(counter += 1)}.${process.pid}@example.com`;
+
+describe('a production start', () => {
+  it('refuses the published admin password and says how to set one', async () => {
+    const start = startServer({ ...PRODUCTION, SMTP_URL: sink.url });
+    await expect(start).rejects.toThrow(/ADMIN_PASSWORD must be set to a password of your own/);
+    const short = startServer({ ...PRODUCTION, ADMIN_PASSWORD: 'short-pass', SMTP_URL: sink.url });
+    await expect(short).rejects.toThrow(/at least 12 characters/);
+  });
+
+  it('serves no /dev route, no demo user and no source map', async () => {
+    expect((await call('/dev/mailbox')).status).toBe(404);
+    const demo = await call('/v1/auth/login', {
+      email: 'demo@avatar.studio',
+      password: 'avatar-studio-demo',
+    });
+    expect(demo.status).toBe(401);
+    const html = await (await fetch(server.url)).text();
+    const script = /<script[^>]+src="([^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    expect((await fetch(`${server.url}${script}`)).status).toBe(200);
+    expect((await fetch(`${server.url}${script}.map`)).status).toBe(404);
+    // The admin signs in with the password the operator set.
+    expect((await call('/v1/auth/login', ADMIN)).status).toBe(200);
+  });
+
+  it('answers with security headers: pages unframeable but /embed, API answers never cached', async () => {
+    const page = await fetch(`${server.url}/assets`);
+    expect(page.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+    expect(page.headers.get('content-security-policy')).not.toMatch(
+      /'unsafe-inline'[^;]*;.*script/,
+    );
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    const embed = await fetch(`${server.url}/embed`);
+    expect(embed.headers.get('content-security-policy')).toMatch(/frame-ancestors \*/);
+    const api = await call('/v1/users/me');
+    expect(api.status).toBe(401);
+    expect(api.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it("takes a stranger's password away once the owner proves the address with a code", async () => {
+    const email = address('owner');
+    const stranger = await call('/v1/auth/signup', { email, password: 'strangers-password' });
+    expect(stranger.status).toBe(200);
+    expect((await call('/v1/auth/request-login-code', { email })).status).toBe(200);
+    const code = await codeMailedTo(email, /sign-in code/);
+    expect((await call('/v1/auth/login', { email, code })).status).toBe(200);
+    const login = await call('/v1/auth/login', { email, password: 'strangers-password' });
+    expect(login.status).toBe(401);
+    const refresh = await call('/v1/auth/refresh', {
+      refreshToken: stranger.json?.data?.refreshToken,
+    });
+    expect(refresh.status).toBe(401);
+    await sink.waitFor(email, /password was removed/);
+  });
+
+  it('checks ten parallel password guesses for an address and refuses the rest', async () => {
+    const email = address('target');
+    expect((await call('/v1/auth/signup', { email, password: 'the-real-password' })).status).toBe(
+      200,
+    );
+    const guesses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        call('/v1/auth/login', { email, password: `guess-number-${i}` }),
+      ),
+    );
+    const statuses = guesses.map((g) => g.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(20);
+  });
+
+  it('caps wrong one-time codes per address for the day', async () => {
+    const email = address('codes');
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i += 1) {
+      statuses.push((await call('/v1/auth/login', { email, code: String(100000 + i) })).status);
+    }
+    expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);
+    expect(statuses[20]).toBe(429);
+  });
+
+  it('limits mail per client; a forged X-Forwarded-For does not buy more', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i += 1) {
+      const forged = { 'x-forwarded-for': `203.0.113.${i}` };
+      statuses.push(
+        (await call('/v1/users/reset-password', { email: address('r') }, forged)).status,
+      );
+    }
+    // Earlier tests of this file sent mail from this client too: the limit comes sooner.
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.filter((s) => s === 200).length).toBeLessThan(20);
+  });
+
+  it('writes no password and no one-time code to its log', () => {
+    const log = server.output();
+    expect(log).toContain('listening');
+    for (const secret of [
+      ADMIN.password,
+      'strangers-password',
+      'the-real-password',
+      ...mailedCodes,
+    ]) {
+      expect(log).not.toContain(secret);
+    }
+  });
+});
