@@ -25,7 +25,7 @@ import { morphGenerateRoutes, morphQueueRoutes, morphedAssetRoutes } from './rou
 import { tagRoutes } from './routes/tags';
 import { uploadRoutes } from './routes/uploads';
 import { userAssetRoutes } from './routes/user-assets';
-import { userRoutes } from './routes/users';
+import { adminUserRoutes, userRoutes } from './routes/users';
 import { mountSpa } from './static';
 import { createLocalStorage } from './storage';
 
@@ -93,6 +93,7 @@ export function createApp(input: AppDeps) {
   app.route('/private/v1/cage-meshes', cageMeshRoutes(deps, { createOnly: true }));
   app.route('/private/v1/morphed-assets', morphedAssetRoutes(deps));
   app.route('/private/v1/user-assets', userAssetRoutes(deps, { manage: true }));
+  app.route('/private/v1/users', adminUserRoutes(deps));
   // The same handlers on both mounts.
   for (const prefix of ['/v1', '/private/v1']) {
     app.route(`${prefix}/assets`, assetRoutes(deps, { privateApi: prefix === '/private/v1' }));

@@ -1,7 +1,12 @@
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { authResultSchema, countByTypeSchema } from '../src/api/schemas';
-import { abilityFromPacked } from './auth/abilities';
+import {
+  assetSchema,
+  authResultSchema,
+  countByTypeSchema,
+  listResponseSchema,
+} from '../src/api/schemas';
+import { abilityFromPacked } from '../src/api/ability';
 import { demoAssets } from './seed';
 import { dataOf, expectError, useTestApp } from './test-app';
 
@@ -30,6 +35,114 @@ describe('GET /v1/assets/countByType', () => {
 
   it('needs a bearer token', async () => {
     expectError(await t.get('/v1/assets/countByType'), 401, 'UNAUTHORIZED');
+  });
+
+  it('counts only the assets the list filters keep, with the list’s filter syntax', async () => {
+    const { token } = await t.signUp();
+    const counts = async (query: string) =>
+      countByTypeSchema.parse(dataOf(await t.get(`/v1/assets/countByType?${query}`, token)));
+    const count = (filter: (asset: ReturnType<typeof demoAssets>[number]) => boolean) =>
+      expectedCounts().flatMap(({ type }) => {
+        const n = demoAssets().filter((a) => a.type === type && filter(a)).length;
+        return n > 0 ? [{ type, count: n }] : [];
+      });
+
+    expect(await counts('type=hair&type=beard')).toEqual(
+      count((a) => a.type === 'hair' || a.type === 'beard'),
+    );
+    expect(await counts('gender=female')).toEqual(count((a) => a.gender === 'female'));
+    expect(await counts('gender=male&type=body')).toEqual(
+      count((a) => a.gender === 'male' && a.type === 'body'),
+    );
+    const [first] = demoAssets();
+    const search = await counts(`search=${encodeURIComponent(first!.name)}`);
+    expect(search).toEqual(count((a) => a.name.toLowerCase().includes(first!.name.toLowerCase())));
+    expect(await counts('type=hair&gender=female&locked=true&search=zzz')).toEqual([]);
+    // Paging and order of the list are accepted and change nothing.
+    expect(await counts('page=3&limit=5&order=-name')).toEqual(expectedCounts());
+    expect(
+      expectError(await t.get('/v1/assets/countByType?colour=red', token), 400).message,
+    ).toMatch(/^colour: Unknown filter/);
+    expectError(await t.get('/v1/assets/countByType?gender=robot', token), 400, 'VALIDATION_ERROR');
+  });
+
+  it('filters on the private mount too', async () => {
+    const { token } = await t.loginAs('developer');
+    const counts = countByTypeSchema.parse(
+      dataOf(await t.get('/private/v1/assets/countByType?type=glasses', token)),
+    );
+    expect(counts).toEqual(expectedCounts().filter((row) => row.type === 'glasses'));
+  });
+});
+
+describe('GET /v1/assets/authorize-default', () => {
+  const page = (response: Parameters<typeof dataOf>[0]) =>
+    listResponseSchema(assetSchema).parse(response.body);
+
+  /** Per type, the id of the first asset in catalogue order among `where`. */
+  async function firstPerType(where = 'true') {
+    const { rows } = await t.db.query<{ id: string }>(
+      `SELECT id FROM (SELECT DISTINCT ON (type) id, position FROM assets WHERE ${where}
+       ORDER BY type, position, id) x ORDER BY position`,
+    );
+    return rows.map((row) => row.id);
+  }
+
+  it('answers, per type, the first asset in catalogue order, for any signed-in role', async () => {
+    const expected = await firstPerType();
+    expect(expected).toHaveLength(10);
+    for (const token of [await anonymousToken(), (await t.signUp()).token]) {
+      const answer = page(await t.get('/v1/assets/authorize-default?limit=100', token));
+      expect(answer.data.map((asset) => asset.id)).toEqual(expected);
+      expect(answer.pagination).toMatchObject({ totalDocs: 10, totalPages: 1 });
+      expect(new Set(answer.data.map((asset) => asset.type)).size).toBe(10);
+    }
+    expectError(await t.get('/v1/assets/authorize-default'), 401, 'UNAUTHORIZED');
+  });
+
+  it('picks among the assets the list filters keep, and pages and sorts like the list', async () => {
+    const { token } = await t.signUp();
+    const ids = async (query: string) =>
+      page(await t.get(`/v1/assets/authorize-default?${query}`, token)).data.map((a) => a.id);
+    expect(await ids('gender=female&limit=100')).toEqual(await firstPerType("gender = 'female'"));
+    expect(await ids('type=hair&type=top&gender=male')).toEqual(
+      await firstPerType("type IN ('hair', 'top') AND gender = 'male'"),
+    );
+    const all = await firstPerType();
+    expect(await ids('limit=3&page=2')).toEqual(all.slice(3, 6));
+    const { rows: byName } = await t.db.query<{ id: string }>(
+      'SELECT id FROM assets WHERE id = ANY($1::text[]) ORDER BY name DESC, id DESC',
+      [all],
+    );
+    expect(await ids('order=-name&limit=100')).toEqual(byName.map((row) => row.id));
+    expectError(await t.get('/v1/assets/authorize-default?colour=red', token), 400);
+  });
+
+  it('follows the catalogue order: moving an asset first makes it the default of its type', async () => {
+    const developer = (await t.loginAs('developer')).token;
+    const { rows } = await t.db.query<{ id: string }>(
+      "SELECT id FROM assets WHERE type = 'beard' ORDER BY position LIMIT 2",
+    );
+    const [first, second] = rows.map((row) => row.id);
+    const defaultBeard = async () =>
+      page(await t.get('/v1/assets/authorize-default?type=beard', developer)).data.map((a) => a.id);
+    expect(await defaultBeard()).toEqual([first]);
+    dataOf(
+      await t.patch(
+        `/v1/assets/${second}/position`,
+        { position: 1, filter: { type: ['beard'] } },
+        developer,
+      ),
+    );
+    expect(await defaultBeard()).toEqual([second]);
+  });
+
+  it('is on the private mount for admins and developers', async () => {
+    const admin = (await t.loginAs('admin')).token;
+    const answer = page(await t.get('/private/v1/assets/authorize-default?limit=100', admin));
+    expect(answer.data.map((asset) => asset.id)).toEqual(await firstPerType());
+    const user = (await t.signUp()).token;
+    expectError(await t.get('/private/v1/assets/authorize-default', user), 403, 'FORBIDDEN');
   });
 });
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { userSchema, verifyRequestResultSchema } from '../src/api/schemas';
+import {
+  authResultSchema,
+  listResponseSchema,
+  userRowSchema,
+  userSchema,
+  verifyRequestResultSchema,
+} from '../src/api/schemas';
 import { CODE_TTL_MS } from './auth/one-time-codes';
 import { LIMITS } from './auth/rate-limit';
 import { dataOf, expectError, uniqueEmail, useTestApp } from './test-app';
@@ -217,5 +223,61 @@ describe('GET /v1/users/me', () => {
 
   it('needs a bearer token', async () => {
     expectError(await t.get('/v1/users/me'), 401, 'UNAUTHORIZED');
+  });
+});
+
+describe('/private/v1/users', () => {
+  it('finds users by e-mail for the back office, without secrets', async () => {
+    const admin = await t.loginAs('admin');
+    const email = uniqueEmail('findme');
+    await t.signUp(email);
+    const page = listResponseSchema(userRowSchema).parse(
+      await t
+        .get(`/private/v1/users?search=${encodeURIComponent(email)}`, admin.token)
+        .then((r) => r.body),
+    );
+    expect(page.data).toEqual([expect.objectContaining({ email, role: 'user', verifiedAt: null })]);
+    expect(JSON.stringify(page.data)).not.toMatch(/password|hash|token/i);
+    const developers = await t.get('/private/v1/users?role=developer', admin.token);
+    expect(
+      listResponseSchema(userRowSchema)
+        .parse(developers.body)
+        .data.every((u) => u.role === 'developer'),
+    ).toBe(true);
+  });
+
+  it('lets only an admin give a role, never to themselves, and the next refresh carries it', async () => {
+    const admin = await t.loginAs('admin');
+    const developer = await t.loginAs('developer');
+    const user = await t.signUp();
+    const path = `/private/v1/users/${user._id}`;
+    expectError(await t.patch(path, { role: 'developer' }, developer.token), 403, 'FORBIDDEN');
+    expectError(await t.patch(path, { role: 'developer' }, user.token), 403, 'FORBIDDEN');
+    expectError(
+      await t.patch(`/private/v1/users/${admin._id}`, { role: 'user' }, admin.token),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(await t.patch(path, { role: 'emperor' }, admin.token), 400, 'VALIDATION_ERROR');
+    expectError(
+      await t.patch('/private/v1/users/nobody', { role: 'developer' }, admin.token),
+      404,
+      'NOT_FOUND',
+    );
+    expect(dataOf(await t.patch(path, { role: 'developer' }, admin.token))).toMatchObject({
+      id: user._id,
+      role: 'developer',
+    });
+    const refreshed = authResultSchema.parse(
+      dataOf(await t.post('/v1/auth/refresh', { refreshToken: user.refreshToken })),
+    );
+    expect(refreshed.role).toBe('developer');
+    dataOf(await t.get('/private/v1/users?limit=1', refreshed.token));
+  });
+
+  it('is closed to users and guests', async () => {
+    const user = await t.signUp();
+    expectError(await t.get('/private/v1/users', user.token), 403, 'FORBIDDEN');
+    expectError(await t.get('/private/v1/users'), 401, 'UNAUTHORIZED');
   });
 });

@@ -3,31 +3,9 @@
  * claim, packed), so the client can hide what the server would refuse and the server can
  * authorize without a database read. See server/ROLES.md.
  */
-import {
-  createMongoAbility,
-  type ForcedSubject,
-  type MongoAbility,
-  type RawRuleOf,
-} from '@casl/ability';
-import { packRules, unpackRules, type PackRule } from '@casl/ability/extra';
+import { packRules } from '@casl/ability/extra';
 import type { Role } from '../../src/api/schemas';
-
-export type Action = 'manage' | 'create' | 'read' | 'update' | 'delete' | 'access';
-export type Subject =
-  | 'all'
-  | 'Asset'
-  | 'CageMesh'
-  | 'Tag'
-  | 'UserAsset'
-  | 'User'
-  | 'Application'
-  | 'MorphedAsset'
-  | 'PrivateApi';
-/** A record checked against conditions, e.g. `subject('UserAsset', { userId })`. */
-type SubjectRecord = ForcedSubject<Exclude<Subject, 'all'>> & { userId?: string; _id?: string };
-export type AppAbility = MongoAbility<[Action, Subject | SubjectRecord]>;
-type AppRule = RawRuleOf<AppAbility>;
-export type PackedRules = PackRule<AppRule>[];
+import type { AppRule, PackedRules } from '../../src/api/ability';
 
 /** The rules each role grants; `userId` is the signed-in user's id for "own" conditions. */
 function rulesFor(role: Role, userId: string): AppRule[] {
@@ -58,12 +36,4 @@ function rulesFor(role: Role, userId: string): AppRule[] {
 /** Packs a role's rules for the token's `ability` claim. */
 export function packedRulesFor(role: Role, userId: string): PackedRules {
   return packRules(rulesFor(role, userId));
-}
-
-/** Rebuilds an ability from a token's packed rules; throws when the claim is not packed rules. */
-export function abilityFromPacked(packed: unknown): AppAbility {
-  if (!Array.isArray(packed) || !packed.every((rule) => Array.isArray(rule))) {
-    throw new TypeError('ability claim is not a list of packed rules');
-  }
-  return createMongoAbility<AppAbility>(unpackRules(packed as PackedRules));
 }

@@ -4,7 +4,8 @@
  */
 import { SignJWT, errors, jwtVerify } from 'jose';
 import { roleSchema, type Role } from '../../src/api/schemas';
-import { abilityFromPacked, packedRulesFor, type AppAbility } from './abilities';
+import { abilityFromPacked, type AppAbility } from '../../src/api/ability';
+import { packedRulesFor } from './abilities';
 
 const ALGORITHM = 'HS256';
 /** How far ahead of this server's clock another instance's may run; later `iat`s are refused. */

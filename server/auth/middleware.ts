@@ -5,7 +5,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Deps } from '../deps';
 import { fail } from '../http/errors';
-import type { Action, Subject } from './abilities';
+import type { Action, Subject } from '../../src/api/ability';
 import { verifyAccessToken, type AccessClaims } from './access-token';
 import { tokenSettings } from './session';
 

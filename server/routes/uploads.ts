@@ -13,7 +13,7 @@ import { uploadKindSchema } from '../../src/api/schemas';
 import { UPLOAD_RULES, type UploadRule } from '../../src/files/rules';
 import type { SniffedType } from '../../src/files/sniff';
 import { validateFileContent } from '../../src/files/validate';
-import type { AppAbility } from '../auth/abilities';
+import type { AppAbility } from '../../src/api/ability';
 import { requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
 import { fail } from '../http/errors';

@@ -1,15 +1,20 @@
 /**
  * /v1/users: password reset by code, e-mail verification, e-mail lookup and the signed-in user.
+ * /private/v1/users: the back office's user list and role changes.
  */
 import { Hono } from 'hono';
 import {
   emailSchema,
   passwordByCodeBodySchema,
   emailOnlyBodySchema,
+  roleSchema,
+  userRoleBodySchema,
   verifyBodySchema,
+  type Role,
+  type UserRow as UserListRow,
 } from '../../src/api/schemas';
 import { sendCode, takeMailAttempt } from '../auth/code-mail';
-import { requireAuth, type AuthEnv } from '../auth/middleware';
+import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import { consumeCode, failCode } from '../auth/one-time-codes';
 import { hashPassword } from '../auth/password';
 import { revokeAllForUser } from '../auth/refresh-tokens';
@@ -17,6 +22,14 @@ import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
 import { fail } from '../http/errors';
 import { readBody, readParam } from '../http/validate';
+import {
+  anyOfFilter,
+  isoString,
+  parseListQuery,
+  runList,
+  searchFilter,
+  type ListSpec,
+} from '../list';
 import { findUserByEmail, findUserById, markVerified, setPassword, toWireUser } from '../users';
 
 /** Routes mounted at /v1/users. */
@@ -90,6 +103,64 @@ export function userRoutes(deps: Deps) {
     const user = await findUserById(db, c.get('auth').userId);
     if (!user) fail(401, 'UNAUTHORIZED', 'The signed-in user no longer exists');
     return c.json({ data: toWireUser(user) });
+  });
+
+  return app;
+}
+
+interface UserDbRow {
+  id: string;
+  email: string | null;
+  role: Role;
+  verified_at: Date | null;
+  created_at: Date;
+}
+
+const userListSpec: ListSpec<UserListRow> = {
+  from: 'users u',
+  columns: 'u.id, u.email, u.role, u.verified_at, u.created_at',
+  orders: { email: 'u.email', role: 'u.role', createdAt: 'u.created_at' },
+  defaultOrder: 'email',
+  idColumn: 'u.id',
+  filters: { search: searchFilter('u.email'), role: anyOfFilter('u.role', roleSchema.options) },
+  toRow: (row: UserDbRow) => ({
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    verifiedAt: row.verified_at ? isoString(row.verified_at) : null,
+    createdAt: isoString(row.created_at),
+  }),
+};
+
+/** Routes mounted at /private/v1/users (behind the PrivateApi check). */
+export function adminUserRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AuthEnv>();
+  app.use('*', requireAuth(deps));
+
+  // Find users by e-mail (e.g. to assign them assets).
+  app.get('/', requireAbility('read', 'User'), async (c) => {
+    return c.json(await runList(db, userListSpec, parseListQuery(userListSpec, c.req.queries())));
+  });
+
+  // Roles are an admin's to give (`manage User`), never one's own: an admin cannot lock the
+  // last admin out by accident, and nobody can promote themselves. The new role applies from
+  // the user's next token refresh (within ACCESS_TOKEN_TTL).
+  app.patch('/:id', requireAbility('manage', 'User'), async (c) => {
+    const id = c.req.param('id');
+    const { role } = await readBody(c, userRoleBodySchema);
+    if (id === c.get('auth').userId)
+      fail(400, 'VALIDATION_ERROR', 'You cannot change your own role');
+    const user = await findUserById(db, id);
+    if (!user) fail(404, 'NOT_FOUND', `No user with id ${id}`);
+    if (user.role === 'anonymous' || role === 'anonymous') {
+      fail(400, 'VALIDATION_ERROR', 'Anonymous accounts have no e-mail: they cannot change role');
+    }
+    const { rows } = await db.query<UserDbRow>(
+      `UPDATE users u SET role = $2 WHERE id = $1 RETURNING ${userListSpec.columns}`,
+      [id, role],
+    );
+    return c.json({ data: userListSpec.toRow(rows[0] as never) });
   });
 
   return app;

@@ -32,6 +32,19 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
+/** A user as the back office lists them: GET /private/v1/users (no secrets, no assets). */
+export const userRowSchema = z.object({
+  id: z.string(),
+  email: z.nullable(z.string()),
+  role: roleSchema,
+  verifiedAt: z.nullable(z.string()),
+  createdAt: z.string(),
+});
+export type UserRow = z.infer<typeof userRowSchema>;
+
+/** PATCH /private/v1/users/{id}: an admin gives another user a role. */
+export const userRoleBodySchema = z.strictObject({ role: roleSchema });
+
 /** Login and sign-up answer the user plus a token pair. */
 export const authResultSchema = z.extend(userSchema, {
   token: z.string(),
@@ -215,6 +228,15 @@ export const assetFromTemplateBodySchema = z.object({
   templateId: z.string().check(z.minLength(1)),
   name: z.optional(assetNameSchema),
 });
+
+/**
+ * PUT /v1/assets/{id}/lock and /unlock: an optional `reason`, recorded in the `locked` event.
+ * Any other field is accepted and ignored (platform clients send their own).
+ */
+export const assetLockBodySchema = z.looseObject({
+  reason: z.optional(z.string().check(z.trim(), z.maxLength(500))),
+});
+export type AssetLockBody = z.infer<typeof assetLockBodySchema>;
 
 /** What an upload is for; each kind has its own size limit and accepted types (src/files). */
 export const uploadKindSchema = z.enum(['model', 'icon', 'texture', 'source']);

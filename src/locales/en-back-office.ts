@@ -243,6 +243,11 @@ export const enBackOffice = {
     removeTitle: 'Remove {{name}} from this user?',
     removeBody: 'The user no longer has this asset. It stays in the catalogue.',
   },
+  permissions: {
+    notAvailableTitle: 'Not available for your role',
+    notAvailable: 'Your account may not use this screen. Ask an administrator if you need it.',
+    home: 'Go to the dashboard',
+  },
   dashboard: {
     title: 'Dashboard',
     assetsByType: 'Assets by type',

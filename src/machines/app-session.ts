@@ -2,7 +2,6 @@
  * Wires the session machine into the app: restore from and persist to storage, plug the session
  * into the HTTP layer, and keep browser tabs in step over a BroadcastChannel.
  */
-import { jwtDecode } from 'jwt-decode';
 import { createActor, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { z } from 'zod/mini';
 import { configureSession } from '../api/session-bridge';
@@ -135,17 +134,6 @@ export const selectIsLoggedIn = (snapshot: SessionSnapshot): boolean =>
 export const selectIsAnonymous = (snapshot: SessionSnapshot): boolean =>
   isAnonymous(snapshot.context);
 export const selectUser = (snapshot: SessionSnapshot) => snapshot.context.data;
-/** The role claim of the access token (what the UI may offer; the server still decides). */
-export const selectRole = (snapshot: SessionSnapshot): string | null => {
-  const token = snapshot.context.data.token;
-  if (!token) return null;
-  try {
-    const { role } = jwtDecode<{ role?: unknown }>(token);
-    return typeof role === 'string' ? role : null;
-  } catch {
-    return null;
-  }
-};
 export const selectError = (snapshot: SessionSnapshot) => snapshot.context.error;
 export const selectIsBusy = (snapshot: SessionSnapshot): boolean =>
   snapshot.matches('authenticating');

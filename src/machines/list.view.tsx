@@ -42,11 +42,15 @@ import {
 import { Pager } from '../ui/dom/list/pager';
 import { useMediaQuery } from '../ui/dom/use-media-query';
 import { describeError } from '../api/error-info';
+import type { Can } from '../api/ability';
 import { AutocompleteFilter } from './autocomplete.view';
+import { Allowed, usePermissions, type Requirement } from './permissions.view';
 
 /** Everything one list screen needs; the route's list definition plus what the screen shows. */
 export interface ListScreenConfig<Row extends { id: string }> extends ListDefinition {
   title: string;
+  /** Who may see the list; others get a "not available for your role" page. */
+  requires: Requirement;
   /** The list endpoint, e.g. `v1/assets`. */
   endpoint: string;
   rowSchema: RowSchema<Row>;
@@ -70,15 +74,29 @@ export interface ListControls {
 
 const REORDER_NOTICE_MS = 6000;
 
-/** Binds the list machine to the filter bar, the table and the pager (or infinite scroll). */
+/**
+ * A list screen as the user may see it: the config factory gets the user's language and
+ * permissions (toolbars and row actions offer only what the role may do).
+ */
 export function ListScreen<Row extends { id: string }>({
   config: configOf,
 }: {
   /** The screen in the user's language; stable (module level, or memoised with its inputs). */
-  config: (t: TFunction) => ListScreenConfig<Row>;
+  config: (t: TFunction, can: Can) => ListScreenConfig<Row>;
 }) {
   const { t } = useTranslation();
-  const config = useMemo(() => configOf(t), [configOf, t]);
+  const can = usePermissions();
+  const config = useMemo(() => configOf(t, can), [configOf, t, can]);
+  return (
+    <Allowed requires={config.requires}>
+      <ListScreenBody config={config} />
+    </Allowed>
+  );
+}
+
+/** Binds the list machine to the filter bar, the table and the pager (or infinite scroll). */
+function ListScreenBody<Row extends { id: string }>({ config }: { config: ListScreenConfig<Row> }) {
+  const { t } = useTranslation();
   // The route validated its search with the same list definition (`defineList`).
   const search: ListSearch = useSearch({ strict: false });
   const navigate = useNavigate();
@@ -124,6 +142,14 @@ export function ListScreen<Row extends { id: string }>({
         () => false,
       ),
   };
+
+  // A role that may do nothing to these rows gets no menu column (kept while rows load).
+  const rowActions = config.rowActions
+    ? (row: Row) => config.rowActions!(row, controls)
+    : undefined;
+  const hasRowActions =
+    rowActions !== undefined &&
+    (rows.length === 0 || rows.some((row) => rowActions(row).length > 0));
 
   // The machine decides what the address says (and whether a change adds a history entry);
   // the address it did not write (back, forward, a pasted link) is handed to it.
@@ -196,9 +222,7 @@ export function ListScreen<Row extends { id: string }>({
           rowLabel={config.rowLabel}
           order={order}
           onSort={(field) => actor.send({ type: 'SORT', field })}
-          {...(config.rowActions
-            ? { rowActions: (row: Row) => config.rowActions!(row, controls) }
-            : {})}
+          {...(hasRowActions ? { rowActions } : {})}
           onSetOrder={(row, position) => actor.send({ type: 'SET_ORDER', id: row.id, position })}
           {...(config.reorder?.drag
             ? { onMove: (id: string, toIndex: number) => actor.send({ type: 'MOVE', id, toIndex }) }

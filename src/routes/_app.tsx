@@ -20,6 +20,7 @@ import { queryClient } from '../api/query';
 import { loadBackOfficeTexts } from '../i18n';
 import { AppShell } from '../ui/dom/app-shell';
 import { ActionButton } from '../ui/dom/action-button';
+import { loadPermissions, usePermissions } from '../machines/permissions.view';
 import { useSessionActor } from '../machines/session.view';
 
 export const Route = createFileRoute('/_app')({
@@ -28,19 +29,19 @@ export const Route = createFileRoute('/_app')({
       throw redirect({ to: '/signin', search: { redirect: location.href } });
     }
   },
-  loader: () => loadBackOfficeTexts(),
+  loader: () => Promise.all([loadBackOfficeTexts(), loadPermissions()]),
   component: Shell,
 });
 
-/** Screens of the signed-in app, in the order of the navigation bar. */
+/** Screens of the signed-in app, in the order of the navigation bar, and who may read them. */
 const NAV = [
-  { to: '/', label: 'nav.dashboard' },
-  { to: '/assets', label: 'nav.assets' },
-  { to: '/applications', label: 'nav.applications' },
-  { to: '/morph-queue', label: 'nav.morphQueue' },
-  { to: '/morphed-assets', label: 'nav.morphedAssets' },
-  { to: '/cage-meshes', label: 'nav.cageMeshes' },
-  { to: '/tags', label: 'nav.tags' },
+  { to: '/', label: 'nav.dashboard', reads: 'Asset' },
+  { to: '/assets', label: 'nav.assets', reads: 'Asset' },
+  { to: '/applications', label: 'nav.applications', reads: 'Application' },
+  { to: '/morph-queue', label: 'nav.morphQueue', reads: 'MorphedAsset' },
+  { to: '/morphed-assets', label: 'nav.morphedAssets', reads: 'MorphedAsset' },
+  { to: '/cage-meshes', label: 'nav.cageMeshes', reads: 'CageMesh' },
+  { to: '/tags', label: 'nav.tags', reads: 'Tag' },
 ] as const;
 
 function Shell() {
@@ -53,6 +54,7 @@ function Shell() {
   const isLoggingOut = useSelector(actor, selectIsLoggingOut);
   const email = useSelector(actor, (s) => selectUser(s).email);
   const userId = useSelector(actor, (s) => selectUser(s)._id);
+  const can = usePermissions();
 
   // Covers sign-out here and in another tab. An ended session has already been sent to
   // /signin?reason=login_required by the session machine; that notice must stay.
@@ -68,12 +70,12 @@ function Shell() {
       navLabel={t('nav.label')}
       nav={
         <>
-          {NAV.map((item) => (
+          {NAV.filter((item) => can('read', item.reads)).map((item) => (
             <Link key={item.to} to={item.to} activeOptions={{ exact: item.to === '/' }}>
               {t(item.label)}
             </Link>
           ))}
-          {userId && (
+          {userId && can('read', 'UserAsset', { userId }) && (
             <Link to="/users/$userId/assets" params={{ userId }}>
               {t('nav.myAssets')}
             </Link>

@@ -81,6 +81,8 @@ interface Mail {
   subject: string;
   text: string;
   code?: string;
+  /** Set on verification mails: sent back with the code to POST /v1/users/verify. */
+  verificationId?: string;
   kind?: string;
   sentAt: string;
 }

@@ -8,6 +8,7 @@ import { searchFilter, typeFilter } from '../../ui/dom/list/asset-filters';
 import { ASSET_TYPES } from '../../domain/assets';
 import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
 import { positionColumn } from '../../ui/dom/list/columns';
+import type { Can } from '../../api/ability';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 import { moveActions } from '../../ui/dom/list/move-actions';
 
@@ -29,13 +30,16 @@ export const Route = createFileRoute('/_app/applications/$applicationId/assets')
 function ApplicationAssetsScreen() {
   const { applicationId } = Route.useParams();
   const config = useCallback(
-    (t: TFunction): ListScreenConfig<ApplicationAsset> => ({
+    (t: TFunction, can: Can): ListScreenConfig<ApplicationAsset> => ({
       title: t('applications.assetsTitle'),
+      requires: ['read', 'Application'],
       endpoint: `v1/application-assets?applicationId=${encodeURIComponent(applicationId)}`,
       rowSchema: applicationAssetSchema,
       ...list,
       limit: 20,
-      reorder: { endpoint: 'v1/application-assets/{id}/position', drag: true },
+      ...(can('update', 'Application')
+        ? { reorder: { endpoint: 'v1/application-assets/{id}/position', drag: true } }
+        : {}),
       rowLabel: (row) => row.asset.name,
       filters: [searchFilter(t), typeFilter(t)],
       columns: [
@@ -49,7 +53,7 @@ function ApplicationAssetsScreen() {
         { field: 'gender', headerName: t('assets.gender'), render: (row) => row.asset.gender },
         positionColumn(t),
       ],
-      rowActions: () => moveActions<ApplicationAsset>(t),
+      rowActions: () => (can('update', 'Application') ? moveActions<ApplicationAsset>(t) : []),
     }),
     [applicationId],
   );

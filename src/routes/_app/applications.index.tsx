@@ -21,6 +21,7 @@ export const Route = createFileRoute('/_app/applications/')({
 /** What the list shows, in the user's language. */
 const applicationsList = (t: TFunction): ListScreenConfig<ApplicationRow> => ({
   title: t('applications.title'),
+  requires: ['read', 'Application'],
   endpoint: 'v1/applications',
   rowSchema: applicationRowSchema,
   ...list,

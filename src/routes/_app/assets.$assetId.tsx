@@ -16,13 +16,22 @@ import { AssetMorphs } from './-asset/asset-morphs';
 import { AssetPreview } from './-asset/asset-preview';
 import { AssetTags } from './-asset/asset-tags';
 import { AssetUsers } from './-asset/asset-users';
+import {
+  loadPermissions,
+  permissionsOfSession,
+  usePermissions,
+} from '../../machines/permissions.view';
 
 export const Route = createFileRoute('/_app/assets/$assetId')({
-  loader: ({ params: { assetId } }) => {
-    // The sections' reads start with the asset's, not after it.
-    void queryClient.prefetchQuery(assetApplicationsQuery(assetId));
-    void queryClient.prefetchInfiniteQuery(assetChangelogQuery(assetId));
-    return queryClient.ensureQueryData(assetQuery(assetId));
+  loader: async ({ params: { assetId }, context }) => {
+    const asset = queryClient.ensureQueryData(assetQuery(assetId));
+    // The sections' reads start with the asset's, not after it; only those the role may make.
+    await loadPermissions();
+    const can = permissionsOfSession(context.session);
+    if (can('read', 'Application')) void queryClient.prefetchQuery(assetApplicationsQuery(assetId));
+    if (can('update', 'Asset'))
+      void queryClient.prefetchInfiniteQuery(assetChangelogQuery(assetId));
+    return asset;
   },
   component: AssetPage,
   errorComponent: AssetLoadFailed,
@@ -33,6 +42,8 @@ function AssetPage() {
   const { t } = useTranslation();
   const { assetId } = Route.useParams();
   const { data: asset } = useSuspenseQuery(assetQuery(assetId));
+  const can = usePermissions();
+  const canEdit = can('update', 'Asset');
   return (
     <section className="asset-page" aria-labelledby="asset-title">
       <Link to="/assets">{t('assetEditor.back')}</Link>
@@ -42,18 +53,22 @@ function AssetPage() {
       </div>
       {asset.locked && <Alert tone="info">{t('assetEditor.lockedNotice')}</Alert>}
       <div className="asset-layout">
-        <AssetForm asset={asset} readOnly={asset.locked} />
+        <AssetForm asset={asset} readOnly={asset.locked || !canEdit} />
         <div className="asset-side">
           <AssetPreview asset={asset} />
-          <AssetActions asset={asset} />
-          <AssetTags asset={asset} />
-          <AssetChangelog asset={asset} />
+          {(canEdit || can('delete', 'Asset')) && (
+            <AssetActions asset={asset} canEdit={canEdit} canDelete={can('delete', 'Asset')} />
+          )}
+          <AssetTags asset={asset} readOnly={!canEdit} />
+          {canEdit && <AssetChangelog asset={asset} />}
         </div>
       </div>
       <div className="asset-sections">
-        <AssetApplications asset={asset} />
-        <AssetUsers asset={asset} />
-        <AssetMorphs asset={asset} />
+        {can('read', 'Application') && (
+          <AssetApplications asset={asset} canEdit={can('update', 'Application')} />
+        )}
+        {can('update', 'UserAsset') && <AssetUsers asset={asset} />}
+        {canEdit && <AssetMorphs asset={asset} />}
       </div>
     </section>
   );

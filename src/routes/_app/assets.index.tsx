@@ -8,7 +8,9 @@ import { genderFilter, searchFilter, typeFilter } from '../../ui/dom/list/asset-
 import { ASSET_TYPES, GENDERS } from '../../domain/assets';
 import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
 import { dateColumn, positionColumn } from '../../ui/dom/list/columns';
-import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
+import type { Can } from '../../api/ability';
+import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
+import type { ActionMenuItem } from '../../ui/dom/list/row-menu';
 import { moveActions } from '../../ui/dom/list/move-actions';
 
 const list = defineList({
@@ -30,18 +32,23 @@ export const Route = createFileRoute('/_app/assets/')({
 });
 
 /** What the list shows, in the user's language. */
-const assetsList = (t: TFunction): ListScreenConfig<Asset> => ({
+const assetsList = (t: TFunction, can: Can): ListScreenConfig<Asset> => ({
   title: t('assets.title'),
+  requires: ['read', 'Asset'],
   endpoint: 'v1/assets',
   rowSchema: assetSchema,
   ...list,
-  reorder: { endpoint: 'v1/assets/{id}/position' },
+  ...(can('update', 'Asset') ? { reorder: { endpoint: 'v1/assets/{id}/position' } } : {}),
   rowLabel: (asset) => asset.name,
-  toolbar: () => (
-    <Link to="/assets/new" className="button primary">
-      {t('assets.new')}
-    </Link>
-  ),
+  ...(can('create', 'Asset')
+    ? {
+        toolbar: () => (
+          <Link to="/assets/new" className="button primary">
+            {t('assets.new')}
+          </Link>
+        ),
+      }
+    : {}),
   filters: [
     searchFilter(t),
     typeFilter(t),
@@ -107,26 +114,35 @@ const assetsList = (t: TFunction): ListScreenConfig<Asset> => ({
     dateColumn('updatedAt', t('assets.updated')),
   ],
   rowActions: (asset, list) => [
-    asset.locked
-      ? {
-          title: t('assets.unlock'),
-          onAction: () => void list.run(() => changeAsset(unlockAsset(asset.id))),
-        }
-      : {
-          title: t('assets.lock'),
-          onAction: () => void list.run(() => changeAsset(lockAsset(asset.id))),
-        },
-    ...moveActions<Asset>(t),
-    {
-      title: t('assets.delete'),
-      color: 'danger',
-      isDisabled: asset.locked,
-      confirm: {
-        title: t('assets.deleteTitle', { name: asset.name }),
-        body: t('assets.deleteBody'),
-        confirmLabel: t('assets.delete'),
-      },
-      onAction: () => void list.run(() => deleteAsset(asset.id).then(() => assetDeleted(asset.id))),
-    },
+    ...(can('update', 'Asset')
+      ? [
+          asset.locked
+            ? {
+                title: t('assets.unlock'),
+                onAction: () => void list.run(() => changeAsset(unlockAsset(asset.id))),
+              }
+            : {
+                title: t('assets.lock'),
+                onAction: () => void list.run(() => changeAsset(lockAsset(asset.id))),
+              },
+          ...moveActions<Asset>(t),
+        ]
+      : []),
+    ...(can('delete', 'Asset') ? [deleteAction(t, asset, list)] : []),
   ],
 });
+
+/** Deletes the asset after a confirmation; a locked asset cannot be deleted. */
+function deleteAction(t: TFunction, asset: Asset, list: ListControls): ActionMenuItem<Asset> {
+  return {
+    title: t('assets.delete'),
+    color: 'danger',
+    isDisabled: asset.locked,
+    confirm: {
+      title: t('assets.deleteTitle', { name: asset.name }),
+      body: t('assets.deleteBody'),
+      confirmLabel: t('assets.delete'),
+    },
+    onAction: () => void list.run(() => deleteAsset(asset.id).then(() => assetDeleted(asset.id))),
+  };
+}

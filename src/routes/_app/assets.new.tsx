@@ -6,6 +6,7 @@ import { assetQuery } from '../../api/assets';
 import { queryClient } from '../../api/query';
 import { Alert } from '../../ui/dom/alert';
 import '../../ui/dom/asset-editor.css';
+import { Allowed } from '../../machines/permissions.view';
 import { AssetForm } from './-asset/asset-form';
 import { describeError } from '../../api/error-info';
 
@@ -28,7 +29,11 @@ const templateQuery = (id: string) => assetQuery(id, { scope: 'private' });
 
 function NewAssetPage() {
   const { templateId } = Route.useSearch();
-  return templateId ? <FromTemplate templateId={templateId} /> : <NewAsset />;
+  return (
+    <Allowed requires={['create', 'Asset']}>
+      {templateId ? <FromTemplate templateId={templateId} /> : <NewAsset />}
+    </Allowed>
+  );
 }
 
 /** A blank asset. */

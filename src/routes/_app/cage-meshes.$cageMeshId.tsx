@@ -6,6 +6,7 @@ import { describeError } from '../../api/error-info';
 import { queryClient } from '../../api/query';
 import '../../ui/dom/asset-editor.css';
 import { LoadFailed } from '../../ui/dom/load-failed';
+import { usePermissions } from '../../machines/permissions.view';
 import { CageMeshForm } from './-cage-mesh/cage-mesh-form';
 
 export const Route = createFileRoute('/_app/cage-meshes/$cageMeshId')({
@@ -18,11 +19,12 @@ function CageMeshPage() {
   const { t } = useTranslation();
   const { cageMeshId } = Route.useParams();
   const { data: mesh } = useSuspenseQuery(cageMeshQuery(cageMeshId));
+  const can = usePermissions();
   return (
     <section className="asset-page" aria-labelledby="cage-mesh-title">
       <Link to="/cage-meshes">{t('cageMeshes.back')}</Link>
       <h1 id="cage-mesh-title">{t('cageMeshes.editTitle', { name: mesh.name })}</h1>
-      <CageMeshForm cageMesh={mesh} />
+      <CageMeshForm cageMesh={mesh} readOnly={!can('update', 'CageMesh')} />
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { cageMeshSchema, type CageMesh } from '../../api/schemas';
 import { genderFilter, searchFilter } from '../../ui/dom/list/asset-filters';
 import { GENDERS } from '../../domain/assets';
 import { dateColumn, modelColumn } from '../../ui/dom/list/columns';
+import type { Can } from '../../api/ability';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 
 const list = defineList({
@@ -23,17 +24,22 @@ export const Route = createFileRoute('/_app/cage-meshes/')({
 });
 
 /** What the list shows, in the user's language. */
-const cageMeshesList = (t: TFunction): ListScreenConfig<CageMesh> => ({
+const cageMeshesList = (t: TFunction, can: Can): ListScreenConfig<CageMesh> => ({
   title: t('cageMeshes.title'),
+  requires: ['read', 'CageMesh'],
   endpoint: 'v1/cage-meshes',
   rowSchema: cageMeshSchema,
   ...list,
   rowLabel: (mesh) => mesh.name,
-  toolbar: () => (
-    <Link to="/cage-meshes/new" className="button primary">
-      {t('cageMeshes.new')}
-    </Link>
-  ),
+  ...(can('create', 'CageMesh')
+    ? {
+        toolbar: () => (
+          <Link to="/cage-meshes/new" className="button primary">
+            {t('cageMeshes.new')}
+          </Link>
+        ),
+      }
+    : {}),
   filters: [searchFilter(t), genderFilter(t)],
   columns: [
     {

@@ -1,6 +1,7 @@
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import '../../ui/dom/asset-editor.css';
+import { Allowed } from '../../machines/permissions.view';
 import { CageMeshForm } from './-cage-mesh/cage-mesh-form';
 
 export const Route = createFileRoute('/_app/cage-meshes/new')({
@@ -11,18 +12,20 @@ function NewCageMesh() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   return (
-    <section className="asset-page" aria-labelledby="cage-mesh-title">
-      <Link to="/cage-meshes">{t('cageMeshes.back')}</Link>
-      <h1 id="cage-mesh-title">{t('cageMeshes.newTitle')}</h1>
-      <CageMeshForm
-        onSaved={(mesh) =>
-          void navigate({
-            to: '/cage-meshes/$cageMeshId',
-            params: { cageMeshId: mesh.id },
-            replace: true,
-          })
-        }
-      />
-    </section>
+    <Allowed requires={['create', 'CageMesh']}>
+      <section className="asset-page" aria-labelledby="cage-mesh-title">
+        <Link to="/cage-meshes">{t('cageMeshes.back')}</Link>
+        <h1 id="cage-mesh-title">{t('cageMeshes.newTitle')}</h1>
+        <CageMeshForm
+          onSaved={(mesh) =>
+            void navigate({
+              to: '/cage-meshes/$cageMeshId',
+              params: { cageMeshId: mesh.id },
+              replace: true,
+            })
+          }
+        />
+      </section>
+    </Allowed>
   );
 }

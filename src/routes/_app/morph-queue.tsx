@@ -28,6 +28,7 @@ export const Route = createFileRoute('/_app/morph-queue')({
 /** What the list shows, in the user's language. */
 const morphQueueList = (t: TFunction): ListScreenConfig<MorphQueueEntry> => ({
   title: t('morphs.queueTitle'),
+  requires: ['read', 'MorphedAsset'],
   endpoint: 'v1/morphed-asset-queue',
   rowSchema: morphQueueEntrySchema,
   ...list,

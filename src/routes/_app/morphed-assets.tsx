@@ -19,6 +19,7 @@ export const Route = createFileRoute('/_app/morphed-assets')({
 /** What the list shows, in the user's language. */
 const morphedAssetsList = (t: TFunction): ListScreenConfig<MorphedAsset> => ({
   title: t('morphs.title'),
+  requires: ['read', 'MorphedAsset'],
   endpoint: 'private/v1/morphed-assets',
   rowSchema: morphedAssetSchema,
   ...list,

@@ -7,7 +7,9 @@ import { createTag, deleteTag, renameTag, tagsChanged } from '../../api/tags';
 import { SchemaForm } from '../../ui/dom/schema-form';
 import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { dateColumn } from '../../ui/dom/list/columns';
-import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
+import type { Can } from '../../api/ability';
+import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
+import type { ActionMenuItem } from '../../ui/dom/list/row-menu';
 
 const newTagForm = z.object({
   name: z
@@ -26,8 +28,9 @@ export const Route = createFileRoute('/_app/tags')({
 });
 
 /** What the list shows, in the user's language. */
-const tagsList = (t: TFunction): ListScreenConfig<TagRow> => ({
+const tagsList = (t: TFunction, can: Can): ListScreenConfig<TagRow> => ({
   title: t('tags.title'),
+  requires: ['read', 'Tag'],
   endpoint: 'v1/tags',
   rowSchema: tagRowSchema,
   ...list,
@@ -44,40 +47,48 @@ const tagsList = (t: TFunction): ListScreenConfig<TagRow> => ({
     },
     dateColumn('createdAt', t('assets.created')),
   ],
-  toolbar: (list) => (
-    <SchemaForm
-      layout="inline"
-      label={t('tags.new')}
-      schema={newTagForm}
-      defaultValues={{ name: '' }}
-      fields={[{ name: 'name', label: t('tags.name'), placeholder: t('tags.new') }]}
-      submitLabel={t('tags.add')}
-      pendingLabel={t('tags.adding')}
-      resetOnSuccess
-      onSubmit={({ name }) => list.run(() => createTag(name).then(tagsChanged))}
-    />
-  ),
+  toolbar: (list) =>
+    can('create', 'Tag') && (
+      <SchemaForm
+        layout="inline"
+        label={t('tags.new')}
+        schema={newTagForm}
+        defaultValues={{ name: '' }}
+        fields={[{ name: 'name', label: t('tags.name'), placeholder: t('tags.new') }]}
+        submitLabel={t('tags.add')}
+        pendingLabel={t('tags.adding')}
+        resetOnSuccess
+        onSubmit={({ name }) => list.run(() => createTag(name).then(tagsChanged))}
+      />
+    ),
   rowActions: (tag, list) => [
-    {
-      title: t('tags.rename'),
-      prompt: {
-        title: t('tags.renameTitle'),
-        label: t('tags.name'),
-        defaultValue: tag.name,
-        confirmLabel: t('tags.rename'),
-      },
-      onAction: (_, name) =>
-        void (name && list.run(() => renameTag(tag.id, name).then(tagsChanged))),
-    },
-    {
-      title: t('assets.delete'),
-      color: 'danger',
-      confirm: {
-        title: t('tags.deleteTitle', { name: tag.name }),
-        body: t('tags.deleteBody', { count: tag.assetCount }),
-        confirmLabel: t('assets.delete'),
-      },
-      onAction: () => void list.run(() => deleteTag(tag.id).then(tagsChanged)),
-    },
+    ...(can('update', 'Tag') ? [renameAction(t, tag, list)] : []),
+    ...(can('delete', 'Tag') ? [deleteAction(t, tag, list)] : []),
   ],
 });
+
+function renameAction(t: TFunction, tag: TagRow, list: ListControls): ActionMenuItem<TagRow> {
+  return {
+    title: t('tags.rename'),
+    prompt: {
+      title: t('tags.renameTitle'),
+      label: t('tags.name'),
+      defaultValue: tag.name,
+      confirmLabel: t('tags.rename'),
+    },
+    onAction: (_, name) => void (name && list.run(() => renameTag(tag.id, name).then(tagsChanged))),
+  };
+}
+
+function deleteAction(t: TFunction, tag: TagRow, list: ListControls): ActionMenuItem<TagRow> {
+  return {
+    title: t('assets.delete'),
+    color: 'danger',
+    confirm: {
+      title: t('tags.deleteTitle', { name: tag.name }),
+      body: t('tags.deleteBody', { count: tag.assetCount }),
+      confirmLabel: t('assets.delete'),
+    },
+    onAction: () => void list.run(() => deleteTag(tag.id).then(tagsChanged)),
+  };
+}

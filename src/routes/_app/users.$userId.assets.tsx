@@ -1,20 +1,18 @@
 import type { TFunction } from 'i18next';
 import { createFileRoute } from '@tanstack/react-router';
-import { useSelector } from '@xstate/react';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
 import { assetSchema, type Asset } from '../../api/schemas';
 import { addUserAssets, assetsAssigned, removeUserAssets } from '../../api/user-assets';
-import { selectRole } from '../../machines/app-session';
+import type { Can } from '../../api/ability';
 import { ActionButton } from '../../ui/dom/action-button';
 import { searchFilter, typeFilter } from '../../ui/dom/list/asset-filters';
 import { ASSET_TYPES } from '../../domain/assets';
 import { EntityPicker } from '../../machines/autocomplete.view';
 import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
-import { useSessionActor } from '../../machines/session.view';
 
 const list = defineList({
   filterSchema: z.strictObject({
@@ -69,10 +67,10 @@ function AddAssets({ userId, list }: { userId: string; list: ListControls }) {
 /** The assets assigned to one user; admins add and remove them. */
 function UserAssetsScreen() {
   const { userId } = Route.useParams();
-  const isAdmin = useSelector(useSessionActor(), selectRole) === 'admin';
   const config = useCallback(
-    (t: TFunction): ListScreenConfig<Asset> => ({
+    (t: TFunction, can: Can): ListScreenConfig<Asset> => ({
       title: t('userAssets.title'),
+      requires: ['read', 'UserAsset', { userId }],
       endpoint: `v1/user-assets/${encodeURIComponent(userId)}`,
       rowSchema: assetSchema,
       ...list,
@@ -83,7 +81,7 @@ function UserAssetsScreen() {
         { field: 'type', headerName: t('assets.type'), render: (a) => badgeCell(a.type) },
         { field: 'gender', headerName: t('assets.gender') },
       ],
-      ...(isAdmin
+      ...(can('update', 'UserAsset', { userId })
         ? {
             toolbar: (list: ListControls) => <AddAssets userId={userId} list={list} />,
             rowActions: (asset: Asset, list: ListControls) => [
@@ -104,7 +102,7 @@ function UserAssetsScreen() {
           }
         : {}),
     }),
-    [userId, isAdmin],
+    [userId],
   );
   return <ListScreen key={userId} config={config} />;
 }

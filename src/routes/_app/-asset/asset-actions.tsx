@@ -20,7 +20,16 @@ import { Failure, Panel } from './panel';
 import { ValidationReport } from './validation-report';
 
 /** Lock/unlock, delete, generate the icon, predict a texture, validate the model. */
-export function AssetActions({ asset }: { asset: Asset }) {
+export function AssetActions({
+  asset,
+  canEdit,
+  canDelete,
+}: {
+  asset: Asset;
+  /** Lock, unlock and the model services (update Asset). */
+  canEdit: boolean;
+  canDelete: boolean;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
@@ -46,49 +55,53 @@ export function AssetActions({ asset }: { asset: Asset }) {
   return (
     <Panel title={t('assetEditor.actions')}>
       <div className="action-row">
-        <ActionButton
-          isPending={lock.isPending}
-          pendingLabel={asset.locked ? t('assetEditor.unlocking') : t('assetEditor.locking')}
-          onPress={() => lock.mutate()}
-        >
-          {asset.locked ? t('assetEditor.unlock') : t('assetEditor.lock')}
-        </ActionButton>
-        {!asset.locked && (
+        {canEdit && (
+          <ActionButton
+            isPending={lock.isPending}
+            pendingLabel={asset.locked ? t('assetEditor.unlocking') : t('assetEditor.locking')}
+            onPress={() => lock.mutate()}
+          >
+            {asset.locked ? t('assetEditor.unlock') : t('assetEditor.lock')}
+          </ActionButton>
+        )}
+        {canDelete && !asset.locked && (
           <ActionButton variant="link" onPress={() => setConfirming(true)}>
             {t('assetEditor.delete')}
           </ActionButton>
         )}
       </div>
-      <div className="action-row">
-        {[
-          {
-            mutation: icon,
-            shown: !asset.locked,
-            label: 'generateIcon',
-            pending: 'generatingIcon',
-          },
-          {
-            mutation: texture,
-            shown: hasModel,
-            label: 'predictTexture',
-            pending: 'predictingTexture',
-          },
-          { mutation: validate, shown: hasModel, label: 'validate', pending: 'validating' },
-        ].map(
-          ({ mutation, shown, label, pending }) =>
-            shown && (
-              <ActionButton
-                key={label}
-                isPending={mutation.isPending}
-                pendingLabel={t(`assetEditor.${pending}`)}
-                onPress={() => mutation.mutate()}
-              >
-                {t(`assetEditor.${label}`)}
-              </ActionButton>
-            ),
-        )}
-      </div>
-      {!hasModel && <p className="field-description">{t('assetEditor.needsModel')}</p>}
+      {canEdit && (
+        <div className="action-row">
+          {[
+            {
+              mutation: icon,
+              shown: !asset.locked,
+              label: 'generateIcon',
+              pending: 'generatingIcon',
+            },
+            {
+              mutation: texture,
+              shown: hasModel,
+              label: 'predictTexture',
+              pending: 'predictingTexture',
+            },
+            { mutation: validate, shown: hasModel, label: 'validate', pending: 'validating' },
+          ].map(
+            ({ mutation, shown, label, pending }) =>
+              shown && (
+                <ActionButton
+                  key={label}
+                  isPending={mutation.isPending}
+                  pendingLabel={t(`assetEditor.${pending}`)}
+                  onPress={() => mutation.mutate()}
+                >
+                  {t(`assetEditor.${label}`)}
+                </ActionButton>
+              ),
+          )}
+        </div>
+      )}
+      {canEdit && !hasModel && <p className="field-description">{t('assetEditor.needsModel')}</p>}
       {icon.isSuccess && <Alert tone="info">{t('assetEditor.iconGenerated')}</Alert>}
       {texture.data && (
         <Alert tone="info">{t('assetEditor.texturePredicted', { url: texture.data.url })}</Alert>

@@ -26,7 +26,15 @@ function usePlacementChange<V>(asset: Asset, work: (variables: V) => Promise<unk
 }
 
 /** One application row: its position (move), sync with parent, remove. */
-function ApplicationRow({ asset, row }: { asset: Asset; row: AssetApplication }) {
+function ApplicationRow({
+  asset,
+  row,
+  canEdit,
+}: {
+  asset: Asset;
+  row: AssetApplication;
+  canEdit: boolean;
+}) {
   const { t } = useTranslation();
   const [position, setPosition] = useState(String(row.position));
   const action = usePlacementChange(asset, (work: () => Promise<unknown>) => work());
@@ -41,51 +49,55 @@ function ApplicationRow({ asset, row }: { asset: Asset; row: AssetApplication })
             : t('assetEditor.neverSynced')}
         </span>
       </div>
-      <label className="inline-field">
-        {t('assetEditor.position')}
-        <input
-          type="number"
-          min={1}
-          value={position}
-          onChange={(event) => setPosition(event.target.value)}
-          aria-label={t('assetEditor.position')}
-        />
-      </label>
-      <ActionButton
-        isPending={action.isPending}
-        onPress={() => {
-          if (Number.isInteger(target) && target >= 1) {
-            action.mutate(() =>
-              updateAssetApplication(row.assetId, {
-                applicationId: row.applicationId,
-                position: target,
-              }),
-            );
-          }
-        }}
-      >
-        {t('assetEditor.move')}
-      </ActionButton>
-      <ActionButton onPress={() => action.mutate(() => syncWithParent(row.id))}>
-        {t('assetEditor.syncWithParent')}
-      </ActionButton>
-      <ActionButton
-        variant="link"
-        onPress={() =>
-          action.mutate(() =>
-            removeAssetFromApplication(row.assetId, { applicationId: row.applicationId }),
-          )
-        }
-      >
-        {t('assetEditor.remove')}
-      </ActionButton>
+      {canEdit && (
+        <>
+          <label className="inline-field">
+            {t('assetEditor.position')}
+            <input
+              type="number"
+              min={1}
+              value={position}
+              onChange={(event) => setPosition(event.target.value)}
+              aria-label={t('assetEditor.position')}
+            />
+          </label>
+          <ActionButton
+            isPending={action.isPending}
+            onPress={() => {
+              if (Number.isInteger(target) && target >= 1) {
+                action.mutate(() =>
+                  updateAssetApplication(row.assetId, {
+                    applicationId: row.applicationId,
+                    position: target,
+                  }),
+                );
+              }
+            }}
+          >
+            {t('assetEditor.move')}
+          </ActionButton>
+          <ActionButton onPress={() => action.mutate(() => syncWithParent(row.id))}>
+            {t('assetEditor.syncWithParent')}
+          </ActionButton>
+          <ActionButton
+            variant="link"
+            onPress={() =>
+              action.mutate(() =>
+                removeAssetFromApplication(row.assetId, { applicationId: row.applicationId }),
+              )
+            }
+          >
+            {t('assetEditor.remove')}
+          </ActionButton>
+        </>
+      )}
       <Failure error={action.error} />
     </li>
   );
 }
 
 /** The applications holding the asset: add, move, sync with parent, remove. */
-export function AssetApplications({ asset }: { asset: Asset }) {
+export function AssetApplications({ asset, canEdit }: { asset: Asset; canEdit: boolean }) {
   const { t } = useTranslation();
   const rows = useQuery(assetApplicationsQuery(asset.id));
   const [picked, setPicked] = useState<string[]>([]);
@@ -101,28 +113,35 @@ export function AssetApplications({ asset }: { asset: Asset }) {
       {rows.data && rows.data.length > 0 && (
         <ul className="application-list">
           {rows.data.map((row) => (
-            <ApplicationRow key={`${row.id}-${row.position}`} asset={asset} row={row} />
+            <ApplicationRow
+              key={`${row.id}-${row.position}`}
+              asset={asset}
+              row={row}
+              canEdit={canEdit}
+            />
           ))}
         </ul>
       )}
-      <div className="toolbar">
-        <EntityPicker
-          label={t('assetEditor.application')}
-          field="applicationId"
-          endpoint="v1/applications"
-          value={picked}
-          onChange={setPicked}
-        />
-        <ActionButton
-          isPending={add.isPending}
-          pendingLabel={t('assetEditor.adding')}
-          onPress={() =>
-            applicationId && add.mutate(applicationId, { onSuccess: () => setPicked([]) })
-          }
-        >
-          {t('assetEditor.addToApplication')}
-        </ActionButton>
-      </div>
+      {canEdit && (
+        <div className="toolbar">
+          <EntityPicker
+            label={t('assetEditor.application')}
+            field="applicationId"
+            endpoint="v1/applications"
+            value={picked}
+            onChange={setPicked}
+          />
+          <ActionButton
+            isPending={add.isPending}
+            pendingLabel={t('assetEditor.adding')}
+            onPress={() =>
+              applicationId && add.mutate(applicationId, { onSuccess: () => setPicked([]) })
+            }
+          >
+            {t('assetEditor.addToApplication')}
+          </ActionButton>
+        </div>
+      )}
       <Failure error={rows.error ?? add.error} />
     </Panel>
   );

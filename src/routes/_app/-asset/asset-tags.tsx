@@ -7,7 +7,7 @@ import { EntityPicker } from '../../../machines/autocomplete.view';
 import { Failure, Panel } from './panel';
 
 /** The asset's tags: choosing one sets it, removing one takes it off, at once. */
-export function AssetTags({ asset }: { asset: Asset }) {
+export function AssetTags({ asset, readOnly }: { asset: Asset; readOnly: boolean }) {
   const { t } = useTranslation();
   const current = asset.tags.map((tag) => tag.id);
   const change = useMutation({
@@ -25,14 +25,26 @@ export function AssetTags({ asset }: { asset: Asset }) {
   });
   return (
     <Panel title={t('assetEditor.tags')}>
-      <EntityPicker
-        label={t('assetEditor.tagAdd')}
-        field="tags"
-        endpoint="v1/tags"
-        multiple
-        value={current}
-        onChange={(ids) => change.mutate(ids)}
-      />
+      {readOnly ? (
+        current.length > 0 && (
+          <ul className="tag-list">
+            {asset.tags.map((tag) => (
+              <li key={tag.id} className="badge">
+                {tag.name}
+              </li>
+            ))}
+          </ul>
+        )
+      ) : (
+        <EntityPicker
+          label={t('assetEditor.tagAdd')}
+          field="tags"
+          endpoint="v1/tags"
+          multiple
+          value={current}
+          onChange={(ids) => change.mutate(ids)}
+        />
+      )}
       {current.length === 0 && <p className="field-description">{t('assetEditor.noTags')}</p>}
       <Failure error={change.error} />
     </Panel>

@@ -46,9 +46,11 @@ interface CageMeshFormProps {
   cageMesh?: CageMesh | undefined;
   /** After a save; the query cache already holds the stored cage mesh. */
   onSaved?: (cageMesh: CageMesh) => void;
+  /** Shown, not editable (a role that may not update cage meshes). */
+  readOnly?: boolean;
 }
 
-export function CageMeshForm({ cageMesh, onSaved }: CageMeshFormProps) {
+export function CageMeshForm({ cageMesh, onSaved, readOnly = false }: CageMeshFormProps) {
   const { t } = useTranslation();
   const formRef = useRef<HTMLFormElement>(null);
   const modelError = useRef<FileError | null>(null);
@@ -101,9 +103,9 @@ export function CageMeshForm({ cageMesh, onSaved }: CageMeshFormProps) {
       formRef={formRef}
       label={t('cageMeshes.title')}
       onSubmit={() => form.handleSubmit()}
-      isBlocking={() => !form.state.isDefaultValue}
+      isBlocking={() => !readOnly && !form.state.isDefaultValue}
     >
-      <fieldset className="form-section">
+      <fieldset className="form-section" disabled={readOnly}>
         <legend>{t('assetEditor.details')}</legend>
         <form.Field name="name">
           {(field) => <TextField label={t('cageMeshes.name')} {...bind(field)} />}
@@ -130,7 +132,7 @@ export function CageMeshForm({ cageMesh, onSaved }: CageMeshFormProps) {
               file={field.state.value}
               url={form.getFieldValue('modelUrl')}
               submitted={submitted}
-              disabled={saver.isSaving}
+              disabled={readOnly || saver.isSaving}
               onChange={(file, error) => {
                 modelError.current = error;
                 // Form naming rule: removing the file also clears its stored address.
@@ -142,13 +144,15 @@ export function CageMeshForm({ cageMesh, onSaved }: CageMeshFormProps) {
           )}
         </form.Field>
       </fieldset>
-      <SaveBar
-        saver={saver}
-        submitLabel={cageMesh ? t('assetEditor.save') : t('cageMeshes.create')}
-        files={{ model: modelFile }}
-        blocked={blocked && !isValid}
-        isDirty={isDirty}
-      />
+      {!readOnly && (
+        <SaveBar
+          saver={saver}
+          submitLabel={cageMesh ? t('assetEditor.save') : t('cageMeshes.create')}
+          files={{ model: modelFile }}
+          blocked={blocked && !isValid}
+          isDirty={isDirty}
+        />
+      )}
     </EntityForm>
   );
 }

@@ -1,0 +1,161 @@
+/**
+ * The back office as each role sees it: only what the role may do is offered, and a screen it
+ * may not read says so instead of failing. The server stays the authority (server tests).
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { appUnderTest } from '../helpers/app';
+import { waitForMail } from '../helpers/server';
+
+const app = appUnderTest();
+const ADMIN = { email: 'admin@avatar.studio', password: 'avatar-studio-admin' };
+const DEMO_USER = { email: 'demo@avatar.studio', password: 'avatar-studio-demo' };
+
+async function api(path: string, body?: unknown, token?: string, method = 'POST') {
+  const response = await fetch(`${app.server.url}${path}`, {
+    method: body === undefined ? 'GET' : method,
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(response.status, `${path}: ${await response.clone().text()}`).toBe(200);
+  return ((await response.json()) as { data: Record<string, unknown> }).data;
+}
+
+/** A verified account that the admin made a developer. */
+async function developerAccount() {
+  const email = `developer.${Date.now()}@example.com`;
+  const password = 'developer-password';
+  const signedUp = await api('/v1/auth/signup', { email, password });
+  const mail = await waitForMail(app.server.url, email, 'verify');
+  await api('/v1/users/verify', { verificationId: mail.verificationId, code: mail.code });
+  const admin = await api('/v1/auth/login', ADMIN);
+  await api(
+    `/private/v1/users/${String(signedUp._id)}`,
+    { role: 'developer' },
+    String(admin.token),
+    'PATCH',
+  );
+  return { email, password };
+}
+
+async function signedIn(account: { email: string; password: string } | 'guest'): Promise<Page> {
+  const context = await app.browser.newContext();
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  await page.goto(`${app.server.url}/signin`);
+  if (account === 'guest') {
+    await page.getByRole('button', { name: 'Continue as guest' }).click();
+  } else {
+    await page.getByLabel('E-mail').fill(account.email);
+    await page.getByLabel('Password').fill(account.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  }
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  return page;
+}
+
+const navLinks = (page: Page) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts();
+
+async function openAssets(page: Page) {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Assets', exact: true })
+    .click();
+  await page
+    .locator('[role="grid"] [role="row"]:not(.skeleton-row) [role="rowheader"]')
+    .first()
+    .waitFor();
+}
+
+async function firstRowMenu(page: Page): Promise<string[]> {
+  await page
+    .getByRole('button', { name: /^Actions: / })
+    .first()
+    .click();
+  const items = await page.getByRole('menuitem').allInnerTexts();
+  await page.keyboard.press('Escape');
+  return items.map((item) => item.trim());
+}
+
+async function expectNotAvailable(page: Page, path: string) {
+  await page.goto(`${app.server.url}${path}`);
+  await page.getByRole('heading', { name: 'Not available for your role' }).waitFor();
+}
+
+describe('what each role is offered', () => {
+  it('admin: every screen, New, row actions including Delete', async () => {
+    const page = await signedIn(ADMIN);
+    expect(await navLinks(page)).toEqual([
+      'Dashboard',
+      'Assets',
+      'Applications',
+      'Morph queue',
+      'Morphed assets',
+      'Cage meshes',
+      'Tags',
+      'My assets',
+    ]);
+    await openAssets(page);
+    await page.getByRole('link', { name: 'New asset' }).waitFor();
+    expect(await firstRowMenu(page)).toEqual(expect.arrayContaining(['Lock', 'Delete']));
+    await page.context().close();
+  });
+
+  it('developer: curates the catalogue but deletes nothing', async () => {
+    const page = await signedIn(await developerAccount());
+    expect(await navLinks(page)).toContain('Applications');
+    await openAssets(page);
+    await page.getByRole('link', { name: 'New asset' }).waitFor();
+    const menu = await firstRowMenu(page);
+    expect(menu).toContain('Lock');
+    expect(menu).not.toContain('Delete');
+    await page.locator('[role="grid"] [role="rowheader"] a').first().click();
+    await page.getByRole('button', { name: 'Lock' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    await page.goto(`${app.server.url}/tags`);
+    await page.getByRole('button', { name: 'Add' }).waitFor();
+    expect(await firstRowMenu(page)).toEqual(['Rename']);
+    await page.context().close();
+  });
+
+  it('user (the demo user): reads the catalogue, changes nothing, and is told what is not for them', async () => {
+    const page = await signedIn(DEMO_USER);
+    expect(await navLinks(page)).toEqual([
+      'Dashboard',
+      'Assets',
+      'Cage meshes',
+      'Tags',
+      'My assets',
+    ]);
+    await openAssets(page);
+    expect(await page.getByRole('link', { name: 'New asset' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Actions: / }).count()).toBe(0);
+    await page.locator('[role="grid"] [role="rowheader"] a').first().click();
+    await page.getByLabel('Name').first().waitFor();
+    await expect.poll(() => page.getByLabel('Name').first().isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Lock' }).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Changelog' }).count()).toBe(0);
+    await page.goto(`${app.server.url}/tags`);
+    await page.locator('[role="grid"] [role="rowheader"]').first().waitFor();
+    expect(await page.getByRole('button', { name: 'Add' }).count()).toBe(0);
+    for (const path of ['/applications', '/morph-queue', '/assets/new', '/cage-meshes/new']) {
+      await expectNotAvailable(page, path);
+    }
+    await page.context().close();
+  });
+
+  it('guest: browses assets and their own, nothing else', async () => {
+    const page = await signedIn('guest');
+    expect(await navLinks(page)).toEqual(['Dashboard', 'Assets', 'My assets']);
+    await openAssets(page);
+    expect(await page.getByRole('button', { name: /^Actions: / }).count()).toBe(0);
+    for (const path of ['/tags', '/cage-meshes', '/applications']) {
+      await expectNotAvailable(page, path);
+    }
+    await page.context().close();
+  });
+});
