@@ -7,6 +7,7 @@ import { inspect } from './devtools/inspect';
 import {
   selectAnimationPhase,
   selectEffectPhase,
+  selectError,
   selectViewerState,
   spawnMachine,
 } from './machines/spawn.machine';
@@ -19,9 +20,18 @@ import {
 export type {
   AvatarViewerHandle,
   AvatarViewerOptions,
+  AvatarViewerTexts,
   SpawnAnimationOptions,
   SpawnEffectOptions,
 } from './ui/canvas/avatar-view';
+// The postMessage protocol of the /embed iframe, for pages that embed it.
+export type {
+  EmbedEvent,
+  EmbedModelSource,
+  EmbedOptionChanges,
+  EmbedOptions,
+  EmbedRequest,
+} from './embed-protocol';
 export type { ViewerState } from './domain/viewer';
 export { isValidModelSource, INVALID_MODEL_WARNING } from './ui/canvas/model-source';
 export { ENVIRONMENT_PRESETS } from './ui/canvas/environments';
@@ -60,13 +70,14 @@ export function AvatarViewer({
     return () => subscriptions.forEach((s) => s.unsubscribe());
   }, [actor]);
   const state = useSelector(actor, selectViewerState);
+  const error = useSelector(actor, selectError);
   const effectPhase = useSelector(actor, selectEffectPhase);
   const animationPhase = useSelector(actor, selectAnimationPhase);
 
   const binding = useMemo(
     (): Omit<
       AvatarViewProps,
-      keyof AvatarViewerOptions | 'state' | 'effectPhase' | 'animationPhase'
+      keyof AvatarViewerOptions | 'state' | 'error' | 'effectPhase' | 'animationPhase'
     > => ({
       onLoadStart: () => {
         actor.send({ type: 'LOAD' });
@@ -86,6 +97,7 @@ export function AvatarViewer({
       {...options}
       {...binding}
       state={state}
+      error={error}
       effectPhase={effectPhase}
       animationPhase={animationPhase}
     />

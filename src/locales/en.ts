@@ -102,4 +102,12 @@ export const en = {
     resent: 'A new code is on its way.',
     missing: 'This verification link is incomplete. Request a new code below.',
   },
+  viewer: {
+    // No-break spaces keep the message's code in one piece.
+    hint: 'No model yet: add a modelSrc parameter to the address, or post {\u00a0type:\u00a0"load",\u00a0modelSrc\u00a0} to this frame.',
+    label: '3D avatar viewer',
+    loading: 'Loading avatar',
+    failed: 'The avatar could not be loaded.',
+    retry: 'Retry',
+  },
 } as const;

@@ -4,6 +4,7 @@ import { describeMachinePaths, pathSuite, type PathTools } from './testing/path-
 import {
   selectAnimationPhase,
   selectEffectPhase,
+  selectError,
   selectViewerState,
   spawnMachine,
 } from './spawn.machine';
@@ -236,6 +237,20 @@ describe('spawn machine — spec rules', () => {
     expect(selectViewerState(actor.getSnapshot())).toBe('error');
     expect(calls.errors).toEqual([reason]);
     expect(calls.loaded).toBe(0);
+  });
+
+  it('keeps the reason of the failure for the view to show, until the next LOAD (Retry)', () => {
+    const { actor } = systemUnderTest();
+    const reason = new Error('HTTP 503');
+    actor.send({ type: 'MODEL_FAILED', error: reason });
+    expect(selectError(actor.getSnapshot())).toBe(reason);
+    actor.send({ type: 'LOAD' });
+    expect(selectViewerState(actor.getSnapshot())).toBe('loading');
+    expect(selectError(actor.getSnapshot())).toBeUndefined();
+    const lost = new Error('WebGL context lost');
+    actor.send({ type: 'MODEL_LOADED', effect: false, animation: false });
+    actor.send({ type: 'RENDER_FAILED', error: lost });
+    expect(selectError(actor.getSnapshot())).toBe(lost);
   });
 
   it('a view that can no longer draw is an error even mid-spawn, and the spawn never finishes', () => {

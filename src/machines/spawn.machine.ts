@@ -29,7 +29,8 @@ export type SpawnEmitted =
 export const spawnMachine = setup({
   types: {
     events: {} as SpawnEvent,
-    context: {} as { effect: boolean; animation: boolean },
+    /** `error`: why the viewer is in its error state (cleared by the next LOAD). */
+    context: {} as { effect: boolean; animation: boolean; error?: unknown },
     emitted: {} as SpawnEmitted,
   },
   actions: {
@@ -38,6 +39,9 @@ export const spawnMachine = setup({
     notifyLoaded: emit({ type: 'loaded' }),
     notifySpawnFinished: emit({ type: 'spawnFinished' }),
     notifyError: emit((_, params: { error: unknown }) => ({ type: 'error', error: params.error })),
+    // The view shows the reason of the error state.
+    rememberError: assign({ error: (_, params: { error: unknown }) => params.error }),
+    forgetError: assign({ error: undefined }),
   },
   delays: { FADE_OUT: FADE_OUT_MS },
   guards: {
@@ -49,11 +53,14 @@ export const spawnMachine = setup({
   context: { effect: false, animation: false },
   initial: 'loading',
   on: {
-    LOAD: { target: '.loading', reenter: true },
+    LOAD: { target: '.loading', reenter: true, actions: 'forgetError' },
     // Whatever the spawn was doing, a view that cannot draw is an error until the next LOAD.
     RENDER_FAILED: {
       target: '.error',
-      actions: { type: 'notifyError', params: ({ event }) => ({ error: event.error }) },
+      actions: [
+        { type: 'rememberError', params: ({ event }) => ({ error: event.error }) },
+        { type: 'notifyError', params: ({ event }) => ({ error: event.error }) },
+      ],
     },
   },
   states: {
@@ -71,7 +78,10 @@ export const spawnMachine = setup({
         },
         MODEL_FAILED: {
           target: 'error',
-          actions: { type: 'notifyError', params: ({ event }) => ({ error: event.error }) },
+          actions: [
+            { type: 'rememberError', params: ({ event }) => ({ error: event.error }) },
+            { type: 'notifyError', params: ({ event }) => ({ error: event.error }) },
+          ],
         },
       },
     },
@@ -110,6 +120,10 @@ type SpawnSnapshot = SnapshotFrom<typeof spawnMachine>;
 
 export const selectViewerState = (snapshot: SpawnSnapshot): ViewerState =>
   (['spawning', 'spawned', 'error'] as const).find((s) => snapshot.matches(s)) ?? 'loading';
+
+/** Why the viewer is in its error state (undefined in every other state). */
+export const selectError = (snapshot: SpawnSnapshot): unknown =>
+  snapshot.matches('error') ? snapshot.context.error : undefined;
 
 function partPhase(snapshot: SpawnSnapshot, part: 'effect' | 'animation'): SpawnPartPhase {
   if (snapshot.matches({ spawning: { [part]: 'playing' } })) return 'playing';

@@ -1,100 +1,81 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { EmbedEvent } from '../embed-protocol';
+import { DotLoader } from '../ui/canvas/dot-loader';
 import type { AvatarViewerHandle } from '../viewer';
-import { z } from 'zod/mini';
+import {
+  addChanges,
+  embedSettings,
+  eventTargetOrigin,
+  isAllowedOrigin,
+  parseAllowedOrigins,
+  parseRequest,
+  replyTargetOrigin,
+  viewerOptions,
+  type EmbedChanges,
+} from './-embed/messages';
+import { searchSchema } from './-embed/options';
 
 // The viewer (three.js, R3F) lives in its own chunks, loaded only by this route.
-const AvatarViewer = lazy(() => import('../viewer').then((m) => ({ default: m.AvatarViewer })));
-
-/**
- * A query parameter that is dropped with a console warning when malformed: an embed with
- * one bad option still shows the avatar, never an error page.
- */
-const param = <T extends z.core.$ZodType>(name: string, schema: T) =>
-  z.catch(z.optional(schema), (ctx) => {
-    console.warn(`/embed: ignoring invalid ${name}=${JSON.stringify(ctx.input)}`);
-    return undefined;
-  });
-
-/** TanStack Router parses values as JSON first, so "true" and "1" arrive as boolean / number. */
-const flag = (name: string) =>
-  param(
-    name,
-    z.union([
-      z.boolean(),
-      z.pipe(
-        z.enum(['true', 'false']),
-        z.transform((v) => v === 'true'),
-      ),
-    ]),
-  );
-const source = z.string().check(z.minLength(1));
-const presets = ['Combined', 'AO', 'No AO', 'Split', 'Split AO'] as const;
-const qualities = ['Performance', 'Low', 'Medium', 'High', 'Ultra'] as const;
-
-const searchSchema = z.object({
-  modelSrc: param('modelSrc', z.union([source, z.array(source)])),
-  environment: param('environment', source),
-  animationSrc: param('animationSrc', source),
-  spawnEffect: param('spawnEffect', source),
-  spawnEffectAnimation: param('spawnEffectAnimation', source),
-  spawnAnimation: param('spawnAnimation', source),
-  // Arrives parsed when it is valid JSON; anything else fails the record check.
-  emotion: param('emotion', z.record(z.string(), z.number())),
-  ao: param('ao', z.enum(presets)),
-  quality: param('quality', z.enum(qualities)),
-  scale: param('scale', z.number().check(z.positive())),
-  fit: flag('fit'),
-  float: flag('float'),
-  snap: flag('snap'),
-  lockVertical: flag('lockVertical'),
-  shadows: flag('shadows'),
-});
+const loadViewer = () => import('../viewer');
+const AvatarViewer = lazy(() => loadViewer().then((m) => ({ default: m.AvatarViewer })));
 
 export const Route = createFileRoute('/embed')({
   validateSearch: searchSchema,
   component: Embed,
 });
 
-export type EmbedMessage =
-  | { type: 'loaded' }
-  | { type: 'spawnFinished' }
-  | { type: 'error'; message: string }
-  /** The answer to a capture request: the picture, or null while nothing is drawn. */
-  | { type: 'capture'; dataUrl: string | null };
-
-/** What the embedding page may ask: `{ type: 'capture', mimeType?, quality? }`. */
-const captureRequest = z.object({
-  type: z.literal('capture'),
-  mimeType: z.optional(z.string()),
-  quality: z.optional(z.number()),
-});
-
-/** Tells the embedding page (if any) what happened; the messages carry nothing private. */
-function post(message: EmbedMessage) {
-  if (window.parent !== window) window.parent.postMessage(message, '*');
-}
-
-/** /embed: the public avatar viewer alone, full-window on a transparent page, for iframes. */
+/**
+ * /embed: the public avatar viewer alone, full-window on a transparent page, for iframes. It
+ * takes its model and options from the address or from messages of the embedding page (the
+ * protocol: src/embed-protocol.ts).
+ */
 function Embed() {
+  const { t } = useTranslation();
   const search = Route.useSearch();
   const viewer = useRef<AvatarViewerHandle>(null);
-  // The embedding page cannot read a cross-origin canvas: it asks for a capture instead.
+  const [changes, setChanges] = useState<EmbedChanges>({});
+  const allowed = useMemo(
+    () => parseAllowedOrigins(search.allowedOrigins),
+    [search.allowedOrigins],
+  );
+
+  /** Tells the embedding page (if any) what happened; events carry nothing private. */
+  const post = (event: EmbedEvent) => {
+    if (window.parent !== window) window.parent.postMessage(event, eventTargetOrigin(allowed));
+  };
+
   useEffect(() => {
+    if (window.parent === window) return;
     const onMessage = (event: MessageEvent) => {
-      const request = captureRequest.safeParse(event.data);
-      if (event.source !== window.parent || !request.success) return;
-      const { mimeType, quality } = request.data;
-      const reply: EmbedMessage = {
-        type: 'capture',
-        dataUrl: viewer.current?.capture(mimeType, quality) ?? null,
-      };
-      // A sandboxed (opaque-origin) parent can only be answered with '*'.
-      window.parent.postMessage(reply, event.origin === 'null' ? '*' : event.origin);
+      // Only the embedding page, and only from an allowed origin; everything else is ignored.
+      if (event.source !== window.parent || !isAllowedOrigin(event.origin, allowed)) return;
+      const reply = (message: EmbedEvent) =>
+        window.parent.postMessage(message, replyTargetOrigin(event.origin));
+      const parsed = parseRequest(event.data);
+      if ('error' in parsed) {
+        reply({ type: 'error', cause: 'request', message: parsed.error });
+      } else if (parsed.request.type === 'capture') {
+        // The embedding page cannot read a cross-origin canvas: it asks for a capture instead.
+        const { mimeType, quality } = parsed.request;
+        reply({ type: 'capture', dataUrl: viewer.current?.capture(mimeType, quality) ?? null });
+      } else {
+        const { request } = parsed;
+        setChanges((current) => addChanges(current, request));
+      }
     };
     window.addEventListener('message', onMessage);
+    const ready: EmbedEvent = { type: 'ready' };
+    window.parent.postMessage(ready, eventTargetOrigin(allowed));
     return () => window.removeEventListener('message', onMessage);
+  }, [allowed]);
+
+  // The viewer's code downloads while the embedding page is still getting its model ready.
+  useEffect(() => {
+    loadViewer().catch(() => {});
   }, []);
+
   useEffect(() => {
     const root = document.documentElement;
     const [rootBackground, bodyBackground] = [
@@ -108,36 +89,50 @@ function Embed() {
     };
   }, []);
 
+  const settings = embedSettings(search, changes);
+  const { modelSrc } = settings;
   return (
     <main style={{ position: 'fixed', inset: 0 }}>
-      <Suspense fallback={null}>
-        <AvatarViewer
-          ref={viewer}
-          modelSrc={search.modelSrc ?? ''}
-          environment={search.environment}
-          animationSrc={search.animationSrc}
-          spawnEffect={
-            search.spawnEffect
-              ? { src: search.spawnEffect, animationSrc: search.spawnEffectAnimation }
-              : undefined
-          }
-          spawnAnimation={search.spawnAnimation ? { src: search.spawnAnimation } : undefined}
-          emotion={search.emotion}
-          ao={search.ao}
-          quality={search.quality}
-          scale={search.scale}
-          fit={search.fit}
-          float={search.float}
-          snap={search.snap}
-          lockVertical={search.lockVertical}
-          shadows={search.shadows}
-          onLoaded={() => post({ type: 'loaded' })}
-          onSpawnFinished={() => post({ type: 'spawnFinished' })}
-          onError={(error) =>
-            post({ type: 'error', message: error instanceof Error ? error.message : String(error) })
-          }
-        />
-      </Suspense>
+      {modelSrc === undefined ? (
+        <p role="status" style={hintStyle}>
+          {t('viewer.hint')}
+        </p>
+      ) : (
+        <Suspense fallback={<DotLoader label={t('viewer.loading')} />}>
+          <AvatarViewer
+            ref={viewer}
+            modelSrc={modelSrc}
+            {...viewerOptions(settings)}
+            label={t('viewer.label')}
+            texts={{
+              loading: t('viewer.loading'),
+              failed: t('viewer.failed'),
+              retry: t('viewer.retry'),
+            }}
+            onLoading={() => post({ type: 'loading' })}
+            onLoaded={() => post({ type: 'loaded' })}
+            onSpawnFinished={() => post({ type: 'spawnFinished' })}
+            onError={(error) =>
+              post({
+                type: 'error',
+                cause: 'viewer',
+                message: error instanceof Error ? error.message : String(error),
+              })
+            }
+          />
+        </Suspense>
+      )}
     </main>
   );
 }
+
+const hintStyle = {
+  position: 'absolute',
+  inset: 0,
+  margin: 0,
+  padding: 16,
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  textAlign: 'center',
+} as const;

@@ -237,7 +237,7 @@ describe('asset editing', () => {
 
   it('generates a morphed asset onto a body and follows the job to completed', async () => {
     const token = await apiToken();
-    const bodyId = await createBodyAsset(token);
+    const bodyId = await createModelAsset(token);
     const page = await assetPage('E2E jacket');
     const bodies = page.getByRole('combobox', { name: 'Body assets' });
     await bodies.fill('E2E body');
@@ -256,6 +256,32 @@ describe('asset editing', () => {
     await job.getByRole('link', { name: 'Open the morphed asset' }).waitFor();
     expect(await job.innerText()).toContain(bodyId);
     await changelog(page).getByText('asset.morph-queue-entry-created.v1').waitFor();
+    await page.close();
+  });
+});
+
+describe('asset preview', () => {
+  it('shows the viewer’s dot loader in the middle of the preview while the viewer loads', async () => {
+    const name = 'E2E preview';
+    await createModelAsset(await apiToken(), { name, type: 'body', gender: 'male' });
+    const page = await assetsPage({ search: name });
+    // The viewer's code is held back, so the preview shows what stands in for it.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/assets/viewer-*.js', async (route) => {
+      await held;
+      await route.fallback();
+    });
+    await page.getByRole('link', { name }).click();
+    const preview = page.getByRole('region', { name: 'Preview', exact: true });
+    const loader = preview.getByRole('progressbar', { name: 'Loading…' });
+    await loader.waitFor();
+    const box = (await page.locator('.asset-preview').boundingBox())!;
+    const middleDot = (await loader.locator('span').nth(1).boundingBox())!;
+    expect(Math.abs(middleDot.x + middleDot.width / 2 - (box.x + box.width / 2))).toBeLessThan(2);
+    expect(Math.abs(middleDot.y + middleDot.height / 2 - (box.y + box.height / 2))).toBeLessThan(2);
+    await preview.screenshot({ path: '/tmp/asset-preview-loader.png' });
+    release();
     await page.close();
   });
 });
@@ -310,8 +336,11 @@ async function readAsset(id: string): Promise<{ iconUrl: string | null; modelUrl
     .data;
 }
 
-/** A body asset with a real model (halfBodyAPIv2.glb), created through the API. */
-async function createBodyAsset(token: string): Promise<string> {
+/** An asset (by default a body) with a real model (halfBodyAPIv2.glb), created through the API. */
+async function createModelAsset(
+  token: string,
+  fields = { name: 'E2E body', type: 'body', gender: 'female' },
+): Promise<string> {
   const headers = { authorization: `Bearer ${token}` };
   const stored = await fetch(`${app.server.url}/v1/uploads/model`, {
     method: 'POST',
@@ -322,7 +351,7 @@ async function createBodyAsset(token: string): Promise<string> {
   const created = await fetch(`${app.server.url}/v1/assets`, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'E2E body', type: 'body', gender: 'female', modelUrl: url }),
+    body: JSON.stringify({ ...fields, modelUrl: url }),
   });
   expect(created.status).toBe(200);
   return ((await created.json()) as { data: { id: string } }).data.id;

@@ -1,6 +1,6 @@
 // npm run build:viewer, as another React app sees it: the package manifest names the peers,
 // and the type declarations let a consumer use AvatarViewer and its props type (and refuse
-// an option that does not exist).
+// an option that does not exist), and type the /embed iframe's messages.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -12,13 +12,31 @@ const CONSUMER_DIR = resolve('node_modules', '.tmp', 'viewer-consumer');
 
 const CONSUMER = `
 import { useRef } from 'react';
-import { AvatarViewer, type AvatarViewerHandle, type AvatarViewerProps } from '${OUT}';
+import {
+  AvatarViewer,
+  type AvatarViewerHandle,
+  type AvatarViewerProps,
+  type EmbedEvent,
+  type EmbedRequest,
+} from '${OUT}';
 
 const props: AvatarViewerProps = {
   modelSrc: 'https://cdn.example/me.glb',
   environment: 'studio',
   onSpawnFinished: () => {},
 };
+
+// A page that embeds /embed: what it posts, and what it hears back.
+export const load: EmbedRequest = {
+  type: 'load',
+  modelSrc: new Blob([], { type: 'model/gltf-binary' }),
+  spawnEffectLoop: 2,
+};
+export const set: EmbedRequest = { type: 'set', emotion: { mouthSmile: 0.6 }, environment: null };
+// @ts-expect-error not a request of /embed
+export const reload: EmbedRequest = { type: 'reload' };
+export const onEvent = (event: EmbedEvent): string =>
+  event.type === 'error' ? event.cause + event.message : event.type;
 
 export function App() {
   const viewer = useRef<AvatarViewerHandle>(null);
@@ -51,7 +69,7 @@ describe('the viewer library (npm run build:viewer)', () => {
     );
   });
 
-  it('types a consumer of AvatarViewer and its props, and refuses unknown options', () => {
+  it('types a consumer of AvatarViewer, its props and the /embed messages, and refuses unknown options', () => {
     mkdirSync(CONSUMER_DIR, { recursive: true });
     const file = resolve(CONSUMER_DIR, 'app.tsx');
     writeFileSync(file, CONSUMER);

@@ -22,7 +22,16 @@ interface Session {
   warnings: string[];
 }
 
-/** A context whose /fixtures/* come from ../shared/fixtures and every other host is blocked. */
+/**
+ * The embedding page of the framed tests, at the app's own address. The server's answers
+ * (/healthz too) carry a Content-Security-Policy that frames nothing, so the test serves it.
+ */
+const PARENT_PATH = '/test-parent.html';
+
+/**
+ * A context whose /fixtures/* come from ../shared/fixtures, whose PARENT_PATH is an empty page,
+ * and in which every other host is blocked.
+ */
 async function fixtureContext() {
   const context = await app.browser.newContext(SIZE);
   const foreign: string[] = [];
@@ -31,6 +40,12 @@ async function fixtureContext() {
     if (!['127.0.0.1', 'localhost'].includes(url.hostname) && url.protocol.startsWith('http')) {
       foreign.push(url.href);
       return route.abort();
+    }
+    if (url.pathname === PARENT_PATH) {
+      return route.fulfill({
+        body: '<!doctype html><title>Parent</title>',
+        contentType: 'text/html',
+      });
     }
     if (url.pathname.startsWith('/fixtures/')) {
       return route.fulfill({
@@ -183,21 +198,26 @@ interface Framed {
   context: BrowserContext;
   foreign: string[];
   /** Every message /embed posted to the parent, in order. */
-  messages: () => Promise<{ type: string; dataUrl?: string | null }[]>;
+  messages: () => Promise<{ type: string; dataUrl?: string | null; message?: string }[]>;
 }
 
 /**
- * /embed with `query` in an iframe filling a same-origin parent page, which records the
- * messages the viewer posts. (A parent faked with page.route (no real address) framing
+ * /embed with `query` in an iframe filling a same-origin parent page (PARENT_PATH), which
+ * records the messages the viewer posts; `prepare` sets up the context before the page
+ * opens. (A parent faked with page.route at another address framing
  * 127.0.0.1 is refused by Chromium's Local Network Access checks
  * (ERR_BLOCKED_BY_LOCAL_NETWORK_ACCESS_CHECKS), which says nothing about /embed itself.)
  */
-async function openFramed(query: string): Promise<Framed> {
+async function openFramed(
+  query: string,
+  prepare?: (context: BrowserContext) => Promise<unknown>,
+): Promise<Framed> {
   const { context, foreign } = await fixtureContext();
+  await prepare?.(context);
   await context.addInitScript(countWebGl);
   const page = await context.newPage();
   page.setDefaultTimeout(60_000);
-  await page.goto(`${app.server.url}/healthz`);
+  await page.goto(`${app.server.url}${PARENT_PATH}`);
   await page.evaluate((src) => {
     const seen: unknown[] = [];
     (window as unknown as { seen: unknown[] }).seen = seen;
@@ -329,8 +349,15 @@ describe('a live embedded viewer', () => {
   });
   afterAll(() => framed?.context.close());
 
-  it('tells the embedding page: loaded, then spawnFinished', async () => {
-    await expect.poll(framed.messages).toEqual([{ type: 'loaded' }, { type: 'spawnFinished' }]);
+  it('tells the embedding page: ready, loading, loaded, then spawnFinished', async () => {
+    await expect
+      .poll(framed.messages)
+      .toEqual([
+        { type: 'ready' },
+        { type: 'loading' },
+        { type: 'loaded' },
+        { type: 'spawnFinished' },
+      ]);
     expect(framed.foreign).toEqual([]);
   });
 
@@ -469,5 +496,145 @@ describe('a live embedded viewer', () => {
     expect(blocked).toHaveLength(1);
     expect(await centreOpaquePixels(page)).toBeGreaterThan(0);
     await page.close();
+  });
+});
+
+/** Posts `message` from the parent page to the /embed iframe (`model`: a fixture as a Blob). */
+function postToFrame(page: Page, message: Record<string, unknown>, model?: string) {
+  return page.evaluate(
+    async ({ message, model }) => {
+      const modelSrc = model ? await (await fetch(`/fixtures/avatars/${model}`)).blob() : undefined;
+      const frame = document.querySelector('iframe')!.contentWindow!;
+      frame.postMessage(modelSrc ? { ...message, modelSrc } : message, '*');
+    },
+    { message, model },
+  );
+}
+
+const types = async (framed: Framed) => (await framed.messages()).map((m) => m.type);
+
+describe('the /embed message protocol', () => {
+  it('says how to give it a model when it has none', async () => {
+    const { page, context } = await open('');
+    const hint = page.getByRole('status');
+    await expect(hint.innerText().then((text) => text.replace(/\u00a0/g, ' '))).resolves.toBe(
+      'No model yet: add a modelSrc parameter to the address, or post { type: "load", modelSrc } to this frame.',
+    );
+    expect(await hint.isVisible()).toBe(true);
+    await expect(page.locator('canvas').count()).resolves.toBe(0);
+    await page.screenshot({ path: '/tmp/embed-hint.png' });
+    await context.close();
+  });
+
+  it('spawns a Blob handed over by the parent page; set changes the face without a new load', async () => {
+    const framed = await openFramed('');
+    const { page, frame } = framed;
+    await expect.poll(() => types(framed)).toEqual(['ready']);
+    await frame.getByRole('status').waitFor();
+    await postToFrame(page, { type: 'load', fit: true }, 'male-emissive.glb');
+    await waitForState(frame, 'spawned');
+    await expect.poll(() => types(framed)).toEqual(['ready', 'loading', 'loaded', 'spawnFinished']);
+    expect(await centreOpaquePixels(frame)).toBeGreaterThan(0);
+    expect(framed.foreign).toEqual([]);
+
+    const plain = await shot(frame);
+    await postToFrame(page, { type: 'set', emotion: { mouthOpen: 1 } });
+    await expect.poll(async () => (await shot(frame)).equals(plain)).toBe(false);
+    expect(await types(framed)).toEqual(['ready', 'loading', 'loaded', 'spawnFinished']);
+
+    // An ArrayBuffer is a model too: the spawn effect's file, as bytes.
+    await page.evaluate(async () => {
+      const bytes = await (await fetch('/fixtures/avatars/spawn-effect.glb')).arrayBuffer();
+      document
+        .querySelector('iframe')!
+        .contentWindow!.postMessage({ type: 'load', modelSrc: bytes }, '*', [bytes]);
+    });
+    await expect
+      .poll(async () => (await types(framed)).filter((t) => t === 'loaded'))
+      .toHaveLength(2);
+    await framed.context.close();
+  });
+
+  it('answers a message it does not understand with what was wrong, and changes nothing', async () => {
+    const framed = await openFramed(MODEL);
+    const { page, frame } = framed;
+    await waitForState(frame, 'spawned');
+    const before = await shot(frame);
+    await postToFrame(page, { type: 'set', fit: 'yes', colour: 'red' });
+    await expect
+      .poll(async () => (await framed.messages()).find((m) => m.type === 'error'))
+      .toEqual({
+        type: 'error',
+        cause: 'request',
+        message: 'Invalid "set" request: fit: expected boolean; unknown option colour',
+      });
+    await postToFrame(page, { type: 'load', modelSrc: '/fixtures/avatars/readme.txt' });
+    await expect
+      .poll(async () => (await framed.messages()).filter((m) => m.type === 'error').at(-1)?.message)
+      .toMatch(/^Invalid "load" request: modelSrc: expected a \.glb\/\.fbx address/);
+    await settle(frame);
+    expect((await shot(frame)).equals(before)).toBe(true);
+    await expect(viewer(frame).getAttribute('data-state')).resolves.toBe('spawned');
+    await framed.context.close();
+  });
+
+  it('ignores messages from origins that allowedOrigins does not name', async () => {
+    // Two entries: the events go to any origin, so this parent still hears "ready".
+    const ignored = await openFramed('allowedOrigins=https://a.example,https://b.example');
+    await expect.poll(() => types(ignored)).toEqual(['ready']);
+    await postToFrame(ignored.page, { type: 'set', fit: 'yes' });
+    await postToFrame(ignored.page, { type: 'load' }, 'male-emissive.glb');
+    await ignored.page.waitForTimeout(1500);
+    expect(await types(ignored)).toEqual(['ready']);
+    await ignored.frame.getByRole('status').waitFor();
+    await expect(ignored.frame.locator('canvas').count()).resolves.toBe(0);
+    await ignored.context.close();
+
+    // The same messages from an allowed origin are taken.
+    const taken = await openFramed(`allowedOrigins=https://a.example,${app.server.url}`);
+    await expect.poll(() => types(taken)).toEqual(['ready']);
+    await postToFrame(taken.page, { type: 'set', fit: 'yes' });
+    await postToFrame(taken.page, { type: 'load' }, 'male-emissive.glb');
+    await expect
+      .poll(() => types(taken))
+      .toEqual(['ready', 'error', 'loading', 'loaded', 'spawnFinished']);
+    await taken.context.close();
+  });
+
+  it('shows why a model failed with a Retry button, and Retry loads it again', async () => {
+    // The first download is cut short; the next one is whole.
+    let served = 0;
+    const framed = await openFramed(MODEL, (context) =>
+      context.route('**/fixtures/avatars/male-emissive.glb', async (route) => {
+        if (served++ > 0) return route.fallback();
+        const whole = readFileSync(resolve(AVATARS, 'male-emissive.glb'));
+        return route.fulfill({ body: whole.subarray(0, 4096), contentType: 'model/gltf-binary' });
+      }),
+    );
+    const { page, frame } = framed;
+    await waitForState(frame, 'error');
+    const text = await frame.getByRole('alert').innerText();
+    expect(text).toMatch(/^The avatar could not be loaded\.\n\S/);
+    const retry = frame.getByRole('button', { name: 'Retry' });
+    expect(await retry.isVisible()).toBe(true);
+    await page.screenshot({ path: '/tmp/embed-error.png' });
+    const errors = (await framed.messages()).filter((m) => m.type === 'error');
+    expect(errors).toMatchObject([{ type: 'error', cause: 'viewer' }]);
+    expect(text).toContain(errors[0]!.message!.slice(0, 40));
+
+    await retry.click();
+    await waitForState(frame, 'spawned');
+    expect(await centreOpaquePixels(frame)).toBeGreaterThan(0);
+    expect(served).toBe(2);
+    await expect(frame.getByRole('alert').count()).resolves.toBe(0);
+    expect(await types(framed)).toEqual([
+      'ready',
+      'loading',
+      'error',
+      'loading',
+      'loaded',
+      'spawnFinished',
+    ]);
+    await framed.context.close();
   });
 });

@@ -53,6 +53,24 @@ export interface SpawnAnimationOptions {
   loop?: number;
 }
 
+/** The viewer's own words: its loading and error states (defaults in English). */
+export interface AvatarViewerTexts {
+  /** Accessible name of the dot loader. */
+  loading: string;
+  /** Said when the model cannot be loaded or drawn, above the reason. */
+  failed: string;
+  /** The button that loads the model again. */
+  retry: string;
+}
+
+const DEFAULT_TEXTS: AvatarViewerTexts = {
+  loading: 'Loading avatar',
+  failed: 'The avatar could not be loaded.',
+  retry: 'Retry',
+};
+/** The longest reason shown under the error message. */
+const MAX_REASON_LENGTH = 200;
+
 export interface AvatarViewerHandle {
   /** The current picture as a data URL (default image/png; quality only for lossy types). */
   capture: (type?: string, quality?: number) => string | null;
@@ -91,12 +109,16 @@ export interface AvatarViewerOptions {
   meshoptDecoderPath?: string;
   /** Accessible name of the viewer. */
   label?: string;
+  /** The texts of the loading and error states, for localisation. */
+  texts?: Partial<AvatarViewerTexts>;
   ref?: Ref<AvatarViewerHandle>;
 }
 
 /** What the spawn sequencer (src/machines/spawn.machine.ts) tells the view and hears back. */
 interface SpawnBinding {
   state: ViewerState;
+  /** Why the viewer is in its error state. */
+  error: unknown;
   effectPhase: SpawnPartPhase;
   animationPhase: SpawnPartPhase;
   onLoadStart: () => void;
@@ -130,7 +152,10 @@ export function AvatarView(props: AvatarViewProps) {
 
 function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
   const { label = '3D avatar viewer' } = props;
+  const texts = { ...DEFAULT_TEXTS, ...props.texts };
   const reducedMotion = useReducedMotion();
+  // Retry: the same sources loaded once more (failed loads are not cached).
+  const [attempt, setAttempt] = useState(0);
   const environment = environmentFile(
     props.environment ?? DEFAULT_ENVIRONMENT,
     props.environmentPath,
@@ -149,6 +174,7 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
       meshoptDecoderPath: props.meshoptDecoderPath,
     },
     environment,
+    attempt,
     props,
   );
   const [pose] = useState(() => new Pose());
@@ -193,6 +219,8 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
   };
   const last = useRef<{ x: number; y: number } | null>(null);
   const onPointerDown = (event: PointerEvent) => {
+    // Nothing to turn; capturing the pointer would keep the click from the Retry button.
+    if (state === 'error') return;
     event.currentTarget.setPointerCapture(event.pointerId);
     last.current = { x: event.clientX, y: event.clientY };
     pose.grab();
@@ -229,8 +257,10 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
 
   return (
     <div
-      role="img"
-      aria-roledescription="interactive 3D avatar"
+      // An image's content is hidden from assistive technology: in the error state the
+      // message and the Retry button must be reachable.
+      role={state === 'error' ? 'group' : 'img'}
+      aria-roledescription={state === 'error' ? undefined : 'interactive 3D avatar'}
       aria-label={label}
       aria-busy={state === 'loading'}
       data-state={state}
@@ -308,24 +338,60 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
           )}
         </ViewerCanvas>
       )}
-      {state === 'loading' && <DotLoader label="Loading avatar" />}
+      {state === 'loading' && <DotLoader label={texts.loading} />}
       {state === 'error' && (
-        <p
-          role="alert"
-          style={{
-            position: 'absolute',
-            inset: 0,
-            margin: 'auto',
-            height: '1.5em',
-            textAlign: 'center',
-          }}
-        >
-          The avatar could not be loaded.
-        </p>
+        <ErrorState
+          texts={texts}
+          reason={errorReason(props.error)}
+          onRetry={() => setAttempt((n) => n + 1)}
+        />
       )}
     </div>
   );
 }
+
+/** A short reason for the error state: the error's message, cut to MAX_REASON_LENGTH. */
+function errorReason(error: unknown): string {
+  const message = (
+    error instanceof Error ? error.message : typeof error === 'string' ? error : ''
+  ).trim();
+  return message.length > MAX_REASON_LENGTH
+    ? `${message.slice(0, MAX_REASON_LENGTH - 1)}…`
+    : message;
+}
+
+/** The error state: what went wrong, and a button that loads the model again. */
+function ErrorState(props: { texts: AvatarViewerTexts; reason: string; onRetry: () => void }) {
+  return (
+    <div style={errorStyle}>
+      <p role="alert" style={{ margin: 0 }}>
+        {props.texts.failed}
+        {props.reason && (
+          <>
+            <br />
+            <small style={{ overflowWrap: 'anywhere' }}>{props.reason}</small>
+          </>
+        )}
+      </p>
+      <button type="button" className="avatar-viewer-retry" onClick={props.onRetry}>
+        {props.texts.retry}
+      </button>
+    </div>
+  );
+}
+
+const errorStyle = {
+  position: 'absolute',
+  inset: 0,
+  display: 'flex',
+  flexDirection: 'column',
+  alignItems: 'center',
+  justifyContent: 'center',
+  gap: 12,
+  padding: 16,
+  textAlign: 'center',
+  cursor: 'auto',
+} as const;
 
 /** A stable identity for a source (Blobs by object identity) to key loads on. */
 const blobIds = new WeakMap<Blob, number>();
@@ -355,10 +421,13 @@ function useLoadedAssets(
   },
   decoders: DecoderOptions,
   environment: string,
+  /** A new attempt loads the same sources again. */
+  attempt: number,
   callbacks: Pick<SpawnBinding, 'onLoadStart' | 'onModelLoaded' | 'onModelFailed'>,
 ) {
   const [loaded, setLoaded] = useState<(Loaded & { key: string }) | null>(null);
-  const key = JSON.stringify(Object.values(sources).map(sourceKey)) + JSON.stringify(decoders);
+  const key =
+    JSON.stringify(Object.values(sources).map(sourceKey)) + JSON.stringify(decoders) + attempt;
   // The load effect runs per key; it reads the newest values through this ref.
   const latest = useRef({ sources, decoders, environment, callbacks });
   useEffect(() => {
