@@ -363,6 +363,33 @@ describe('GET /v1/assets/{id}/backoffice-changelog', () => {
     expect(locks).toHaveLength(2);
   });
 
+  it('records the reason a lock or unlock body gives', async () => {
+    const { admin, developer } = await tokens();
+    const created = await create(developer);
+    const lock = (action: string, body: unknown) =>
+      t.request('PUT', `/v1/assets/${created.id}/${action}`, { body, token: developer });
+    expect(asset(await lock('lock', { reason: '  Approved for launch ', ticket: 7 })).locked).toBe(
+      true,
+    );
+    expect(asset(await lock('unlock', { reason: 'Fix the normals' })).locked).toBe(false);
+    expect(asset(await lock('lock', { reason: '   ' })).locked).toBe(true);
+    const tooLong = expectError(await lock('unlock', { reason: 'x'.repeat(501) }), 400);
+    expect(tooLong.message).toMatch(/^reason: /);
+    expectError(await lock('unlock', { reason: 42 }), 400, 'VALIDATION_ERROR');
+
+    const locks = await changelog(
+      created.id,
+      admin,
+      `?routingKey=${ASSET_EVENT_KEYS.locked}&order=createdAt`,
+    );
+    expect(locks.map((event) => event.data)).toEqual([
+      { locked: true, reason: 'Approved for launch' },
+      { locked: false, reason: 'Fix the normals' },
+      { locked: true },
+    ]);
+    expect(asset(await t.get(`/v1/assets/${created.id}`, admin)).locked).toBe(true);
+  });
+
   it('records user asset assignments per asset', async () => {
     const { admin } = await tokens();
     const [first, second] = [await create(admin), await create(admin)];

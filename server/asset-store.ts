@@ -3,7 +3,6 @@
  * them with their tags and files, and the asset events each change records. Routes validate
  * input and call these inside their transaction.
  */
-import { z } from 'zod/mini';
 import {
   genderSchema,
   type Asset,
@@ -116,13 +115,19 @@ export async function findAsset(db: Db, id: string): Promise<Asset | undefined> 
   return rows[0] && toAsset(rows[0]);
 }
 
+/** The assets of `ids` that exist, with their tags, in id order. */
+export async function findAssets(db: Db, ids: readonly string[]): Promise<Asset[]> {
+  const { rows } = await db.query<AssetDbRow>(
+    `SELECT ${ASSET_COLUMNS} FROM assets a WHERE a.id = ANY($1::text[]) ORDER BY a.id`,
+    [ids],
+  );
+  return rows.map(toAsset);
+}
+
 /** One asset, or 404. */
 export async function getAsset(db: Db, id: string): Promise<Asset> {
   return (await findAsset(db, id)) ?? fail(404, 'NOT_FOUND', `No asset with id ${id}`);
 }
-
-/** Lock and unlock accept `{}` or any JSON object (the platform sends one). */
-export const anyObjectBodySchema = z.record(z.string(), z.unknown());
 
 /** The stored-file fields of an asset and the upload kind each one holds. */
 const FILE_FIELDS = {

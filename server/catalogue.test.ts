@@ -11,6 +11,7 @@ import {
   morphedAssetSchema,
 } from '../src/api/schemas';
 import { dataOf, expectError, useTestApp, type JsonResponse } from './test-app';
+import { glbOfSize, uploadFile } from './test-files';
 
 const t = useTestApp();
 let admin = '';
@@ -188,6 +189,79 @@ describe('cage meshes', () => {
     expectError(await t.patch('/v1/cage-meshes/nope', { name: 'Y' }, admin), 404);
     expectError(await t.patch(`/v1/cage-meshes/${created.id}`, { gender: 1 }, admin), 400);
     expectError(await t.get('/private/v1/cage-meshes', admin), 404);
+  });
+});
+
+describe('cage mesh events', () => {
+  /** The events recorded for a cage mesh, oldest first, as the event log holds them. */
+  async function eventsOf(cageMeshId: string) {
+    const { rows } = await t.db.query<{
+      asset_id: string | null;
+      routing_key: string;
+      actor_id: string | null;
+      data: Record<string, unknown>;
+      created_at: Date;
+    }>(
+      `SELECT asset_id, routing_key, actor_id, data, created_at FROM asset_events
+       WHERE cage_mesh_id = $1 ORDER BY seq`,
+      [cageMeshId],
+    );
+    return rows;
+  }
+
+  it('records cage-mesh-updated for each creation and change, in its transaction', async () => {
+    const developerSession = await t.loginAs('developer');
+    const token = developerSession.token;
+    const created = cageMeshSchema.parse(
+      dataOf(await t.post('/v1/cage-meshes', { name: 'Event cage', gender: 'male' }, token)),
+    );
+    t.advance(1000);
+    const model = await uploadFile(t.request, 'model', glbOfSize(200), token);
+    const patched = cageMeshSchema.parse(
+      dataOf(
+        await t.patch(
+          `/v1/cage-meshes/${created.id}`,
+          { name: 'Event cage', bodyType: 'athletic', modelUrl: model.url },
+          token,
+        ),
+      ),
+    );
+    // Nothing changes: nothing is recorded. A refused change records nothing either.
+    dataOf(await t.patch(`/v1/cage-meshes/${created.id}`, { bodyType: 'athletic' }, token));
+    expectError(
+      await t.patch(`/v1/cage-meshes/${created.id}`, { modelUrl: '/files/nope.glb' }, token),
+      400,
+    );
+
+    const events = await eventsOf(created.id);
+    expect(events).toEqual([
+      {
+        asset_id: null,
+        routing_key: 'asset.cage-mesh-updated.v1',
+        actor_id: developerSession._id,
+        data: { created: true, cageMesh: created },
+        created_at: new Date(created.createdAt),
+      },
+      {
+        asset_id: null,
+        routing_key: 'asset.cage-mesh-updated.v1',
+        actor_id: developerSession._id,
+        data: {
+          changes: {
+            bodyType: { from: null, to: 'athletic' },
+            modelUrl: { from: null, to: model.url },
+          },
+          cageMesh: patched,
+        },
+        created_at: new Date(patched.updatedAt),
+      },
+    ]);
+    const privateOne = cageMeshSchema.parse(
+      dataOf(await t.post('/private/v1/cage-meshes', { name: 'P', gender: 'unisex' }, admin)),
+    );
+    expect((await eventsOf(privateOne.id)).map((event) => event.data)).toEqual([
+      { created: true, cageMesh: privateOne },
+    ]);
   });
 });
 

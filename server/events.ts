@@ -63,6 +63,29 @@ export function recordAssetEvent(db: Db, event: AssetEventInput) {
   return recordAssetEvents(db, [event]);
 }
 
+/** A change of a cage mesh: `asset.cage-mesh-updated.v1` names the cage mesh, not an asset. */
+export interface CageMeshEventInput {
+  cageMeshId: string;
+  actorId: string;
+  data: Record<string, unknown>;
+  at: Date;
+}
+
+/**
+ * Appends a cage mesh's event (inside the transaction of the change). A cage mesh is linked to
+ * no asset, so the row names the cage mesh instead, and no asset's changelog shows it.
+ */
+export async function recordCageMeshEvent(
+  db: Db,
+  { cageMeshId, actorId, data, at }: CageMeshEventInput,
+) {
+  await db.query(
+    `INSERT INTO asset_events (id, cage_mesh_id, routing_key, actor_id, data, created_at)
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6)`,
+    [newId(), cageMeshId, ASSET_EVENT_KEYS.cageMeshUpdated, actorId, JSON.stringify(data), at],
+  );
+}
+
 interface AssetEventDbRow {
   id: string;
   asset_id: string;

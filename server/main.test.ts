@@ -3,7 +3,7 @@
  * same data folder.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,9 +102,22 @@ describe('server/main.ts', () => {
     first.child.kill('SIGINT');
     expect(await first.exited).toBe(0);
 
+    // What a crash leaves behind: a partial upload, and a file stored two days ago that no
+    // row refers to. The stored demo files are referenced and stay.
+    const files = join(dataDir, 'files');
+    const demoFiles = readdirSync(files).sort();
+    expect(demoFiles.length).toBeGreaterThan(0);
+    writeFileSync(join(files, '.upload-0123456789abcdef01234567'), 'half a model');
+    const orphan = join(files, '0123456789abcdef01234567.png');
+    writeFileSync(orphan, 'never saved');
+    const twoDaysAgo = new Date(Date.now() - 48 * 3600 * 1000);
+    utimesSync(orphan, twoDaysAgo, twoDaysAgo);
+
     const second = start(env);
     await waitForListening(second);
     expect(second.output()).not.toContain('Seeded');
+    expect(second.output()).toContain('Removed 1 partial uploads and 1 unreferenced files.');
+    expect(readdirSync(files).sort()).toEqual(demoFiles);
     // Same secret and same database: the old session still works.
     const me = await fetch(`${base}/v1/users/me`, {
       headers: { authorization: `Bearer ${session.token}` },

@@ -1,8 +1,8 @@
 /**
  * Entry point of `npm start` / `npm run serve`: config, database, migrations, seed, the morph
- * worker, then the API and the built SPA on one port. SIGINT/SIGTERM close the server, let the
- * worker finish its entries, and close the database cleanly (PGlite must be closed to flush its
- * files).
+ * worker and the file sweeper, then the API and the built SPA on one port. SIGINT/SIGTERM close
+ * the server, give the worker a few seconds to finish its entries (then it hands them back),
+ * and close the database cleanly (PGlite must be closed to flush its files).
  */
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
@@ -14,6 +14,7 @@ import { pruneExpired } from './maintenance';
 import { migrate } from './migrate';
 import { morphWorkerEnabled, startMorphWorker } from './morph-worker';
 import { provideDemoFiles } from './demo-files';
+import { PARTIAL_UPLOAD_AGE_MS, sweepFiles, startFileSweeper } from './file-sweeper';
 import { DEMO_USER, seed } from './seed';
 import { hasSpa } from './static';
 import { createLocalStorage } from './storage';
@@ -41,9 +42,7 @@ function openDb(config: Config): Promise<Db> {
 
 function openMail(config: Config): { mail: MailTransport; mailbox?: DevMailbox } {
   if (config.smtpUrl) return { mail: createSmtpTransport(config.smtpUrl, config.mailFrom) };
-  if (config.nodeEnv === 'production') {
-    console.warn('SMTP_URL is not set: mails are only written to this log.');
-  }
+  // Development only (production requires SMTP_URL): mails, codes included, go to the log.
   const mailbox = createDevMailbox({ log: (line) => console.log(line) });
   return { mail: mailbox, mailbox };
 }
@@ -62,6 +61,18 @@ async function main(): Promise<void> {
   pruner.unref();
 
   const storage = createLocalStorage(join(config.dataDir, 'files'));
+  // Before anything writes files: partial uploads a crash left are removed (all of them when
+  // this process owns DATA_DIR, which PGlite locks; with DATABASE_URL another server may share
+  // the folder, so only those nobody has written to lately).
+  const swept = await sweepFiles({ db, storage }, new Date(), {
+    partialAgeMs: config.databaseUrl ? PARTIAL_UPLOAD_AGE_MS : 0,
+  });
+  if (swept.partial + swept.unreferenced > 0) {
+    console.log(
+      `Removed ${swept.partial} partial uploads and ${swept.unreferenced} unreferenced files.`,
+    );
+  }
+  const sweeper = startFileSweeper({ db, storage, now: () => new Date() });
   const demoFiles = await provideDemoFiles(db, storage);
   if (demoFiles > 0) console.log(`Stored ${demoFiles} demo files.`);
   const worker = morphWorker ? startMorphWorker({ db, storage, now: () => new Date() }) : undefined;
@@ -73,12 +84,14 @@ async function main(): Promise<void> {
     const banner = [
       `Avatar Studio API listening on http://${host}:${info.port}`,
       `Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${join(config.dataDir, 'pg')}`}`,
-      `Admin: ${config.adminEmail} / ${config.adminPassword}` +
+      // The password is shown for the local start only: a production log never holds one.
+      `Admin: ${config.adminEmail}` +
+        (config.nodeEnv === 'production' ? '' : ` / ${config.adminPassword}`) +
         (defaults ? ' (defaults: set ADMIN_EMAIL and ADMIN_PASSWORD to change)' : '') +
         (seeded.adminCreated ? '' : ' (account already existed: its stored password is kept)'),
     ];
     banner.push(`Morph worker: ${worker ? 'running' : 'off (MORPH_WORKER=off)'}`);
-    if (seeded.catalogueSeeded) {
+    if (seeded.catalogueSeeded && config.nodeEnv !== 'production') {
       banner.push(`Demo user: ${DEMO_USER.email} / ${DEMO_USER.password}`);
     }
     if (!hasSpa(config.staticDir)) {
@@ -101,7 +114,7 @@ async function main(): Promise<void> {
       setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
     }
     const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
-    Promise.all([serverClosed, worker?.stop()])
+    Promise.all([serverClosed, worker?.stop(), sweeper.stop()])
       .then(() => db.close())
       .then(
         () => process.exit(0),

@@ -398,6 +398,112 @@ describe('the morph worker', () => {
   });
 });
 
+describe('the morph worker over time', () => {
+  /** A promise with its resolve function. */
+  function signal() {
+    let resolve!: () => void;
+    const promise = new Promise<void>((done) => (resolve = done));
+    return { promise, resolve };
+  }
+
+  /** Storage whose model reads wait until `release` (a slow or stuck job). */
+  function stuckStorage() {
+    const reading = signal();
+    const release = signal();
+    const storage: Storage = {
+      ...t.storage,
+      read: async (key) => {
+        reading.resolve();
+        await release.promise;
+        return t.storage.read(key);
+      },
+    };
+    return { storage, reading: reading.promise, release: release.resolve };
+  }
+
+  const deps = (storage: Storage = t.storage) => ({
+    db: t.db,
+    storage,
+    now: () => new Date(t.clock.current),
+  });
+
+  it('re-queues abandoned entries while it runs, not only when it starts', async () => {
+    await t.db.query('DELETE FROM morph_queue');
+    const worker = startMorphWorker(deps(), { concurrency: 0, recoverEveryMs: 10 });
+    expect(await worker.runOnce()).toBe(false); // the start's recovery is over
+    // Another server died while processing this entry, after this worker started.
+    const id = newId();
+    const at = new Date(t.clock.current.getTime() - MORPH_LEASE_MS - 1000);
+    await t.db.query(
+      `INSERT INTO morph_queue (id, source_asset_id, body_asset_id, status, progress, attempts,
+         created_at, updated_at) VALUES ($1, $2, $3, 'processing', 50, 1, $4, $4)`,
+      [id, assets.source, assets.body, at],
+    );
+    await expect.poll(async () => (await entry(id)).status, { timeout: 5000 }).toBe('queued');
+    expect(await entry(id)).toMatchObject({ progress: 0, attempts: 1, error: null });
+    await worker.stop();
+    await t.db.query('DELETE FROM morph_queue');
+  });
+
+  it('a stop lets a job that ends within the grace period finish', async () => {
+    const [queued] = await generate(assets.source, [assets.body]);
+    const slow = stuckStorage();
+    const worker = startMorphWorker(deps(slow.storage), { concurrency: 0, stopGraceMs: 30_000 });
+    const job = worker.runOnce();
+    await slow.reading;
+    const stopping = worker.stop();
+    slow.release();
+    await stopping;
+    expect(await job).toBe(true);
+    expect(await entry(queued!.id)).toMatchObject({ status: 'completed', attempts: 1 });
+    await t.db.query('DELETE FROM morph_queue');
+  });
+
+  it('a stop does not wait past the grace period: the job is handed back for another worker', async () => {
+    const [queued] = await generate(assets.source, [assets.otherBody]);
+    const stuck = stuckStorage();
+    const errors: unknown[] = [];
+    const worker = startMorphWorker(deps(stuck.storage), {
+      concurrency: 0,
+      stopGraceMs: 50,
+      onError: (error) => errors.push(error),
+    });
+    const job = worker.runOnce();
+    await stuck.reading;
+    // Returns although the job is still stuck.
+    await worker.stop();
+    expect(await entry(queued!.id)).toMatchObject({
+      status: 'queued',
+      progress: 0,
+      attempts: 1,
+      error: null,
+    });
+
+    const other = startMorphWorker(deps(), { concurrency: 0 });
+    expect(await other.runOnce()).toBe(true);
+    await other.stop();
+    const done = await entry(queued!.id);
+    expect(done).toMatchObject({ status: 'completed', attempts: 2 });
+    const { rows: before } = await t.db.query<{ model_url: string }>(
+      'SELECT model_url FROM morphed_assets WHERE id = $1',
+      [done.morphed_asset_id],
+    );
+
+    // The stuck job wakes up, finds the entry is no longer its own and stops quietly.
+    stuck.release();
+    expect(await job).toBe(true);
+    expect(errors).toEqual([]);
+    expect(await entry(queued!.id)).toEqual(done);
+    const { rows: after } = await t.db.query<{ model_url: string }>(
+      'SELECT model_url FROM morphed_assets WHERE id = $1',
+      [done.morphed_asset_id],
+    );
+    expect(after).toEqual(before);
+    expect(await t.storage.stat(keyOfFileUrl(after[0]!.model_url)!)).toBeDefined();
+    await t.db.query('DELETE FROM morph_queue');
+  });
+});
+
 describe('MORPH_WORKER', () => {
   it('is on unless set to off; anything else is a configuration error', () => {
     expect(morphWorkerEnabled({})).toBe(true);

@@ -25,6 +25,10 @@ export interface MorphWorkerOptions {
   leaseMs?: number;
   /** Claims an entry gets; an abandoned entry that had this many fails instead of re-queueing. */
   maxAttempts?: number;
+  /** How often abandoned entries are looked for (also once at the start). */
+  recoverEveryMs?: number;
+  /** How long `stop` waits for the entries in progress before handing them back. */
+  stopGraceMs?: number;
   /** Where unexpected errors (database down, full disk) are reported. */
   onError?: (error: unknown) => void;
 }
@@ -32,11 +36,18 @@ export interface MorphWorkerOptions {
 export interface MorphWorker {
   /** Claims and processes the oldest queued entry; false when none was queued. */
   runOnce(): Promise<boolean>;
-  /** Stops polling and waits for the entries in progress to end. */
+  /**
+   * Stops polling and waits up to the grace period for the entries in progress to end; those
+   * still running then are handed back (queued again, for any worker to claim).
+   */
   stop(): Promise<void>;
 }
 
 export const MORPH_LEASE_MS = 5 * 60 * 1000;
+/** Abandoned entries are looked for this often, so a crashed process's work resumes soon. */
+const MORPH_RECOVER_EVERY_MS = 60 * 1000;
+/** How long a stopping worker lets its running entries finish. */
+const MORPH_STOP_GRACE_MS = 10 * 1000;
 const MORPH_MAX_ATTEMPTS = 3;
 /** Progress reported after the inputs are read, the model is built, and the file is stored. */
 const MORPH_PROGRESS = { read: 10, built: 50, stored: 90 } as const;
@@ -49,6 +60,8 @@ interface Claim {
   bodyAssetId: string;
   /** The entry's attempts after this claim: the claim's token in later writes. */
   attempts: number;
+  /** Set when a stopping worker gave the entry back: the work stops at its next step. */
+  handedBack?: boolean;
 }
 
 /** This claim no longer owns its entry (recovered and re-claimed elsewhere, or deleted). */
@@ -108,8 +121,21 @@ async function claimNext(deps: WorkerDeps): Promise<Claim | undefined> {
   });
 }
 
+/**
+ * Gives a claimed entry back: queued again with its progress reset, its attempts kept (they are
+ * the claim's token, so they never go down). The claim's later writes then match nothing.
+ */
+async function handBack(deps: WorkerDeps, claim: Claim) {
+  await deps.db.query(
+    `UPDATE morph_queue SET status = 'queued', progress = 0, error = NULL, updated_at = $3
+     WHERE id = $1 AND attempts = $2 AND status = 'processing'`,
+    [claim.id, claim.attempts, deps.now()],
+  );
+}
+
 /** Updates the progress (and so the lease) of a claimed entry; throws LeaseLost when not ours. */
 async function reportProgress(deps: WorkerDeps, claim: Claim, progress: number) {
+  if (claim.handedBack) throw new LeaseLost();
   const { rows } = await deps.db.query(
     `UPDATE morph_queue SET progress = $3, updated_at = $4
      WHERE id = $1 AND attempts = $2 AND status = 'processing' RETURNING id`,
@@ -255,7 +281,8 @@ async function processClaim(deps: WorkerDeps, claim: Claim, onError: (error: unk
 /**
  * Starts the worker: first re-queues entries abandoned by a stopped worker (in processing for
  * longer than the lease), then runs `concurrency` loops that each claim and process entries,
- * waiting `pollMs` whenever the queue is empty.
+ * waiting `pollMs` whenever the queue is empty. Abandoned entries are looked for again every
+ * `recoverEveryMs`.
  */
 export function startMorphWorker(deps: WorkerDeps, options: MorphWorkerOptions = {}): MorphWorker {
   const {
@@ -263,18 +290,36 @@ export function startMorphWorker(deps: WorkerDeps, options: MorphWorkerOptions =
     concurrency = 1,
     leaseMs = MORPH_LEASE_MS,
     maxAttempts = MORPH_MAX_ATTEMPTS,
+    recoverEveryMs = MORPH_RECOVER_EVERY_MS,
+    stopGraceMs = MORPH_STOP_GRACE_MS,
     onError = (error: unknown) => console.error('Morph worker:', error),
   } = options;
-  // A failed recovery is reported once; the worker still serves the queued entries.
-  const recovered = recoverAbandoned(deps, leaseMs, maxAttempts).catch(onError);
+  // A failed recovery is reported; the worker still serves the queued entries.
+  const recover = () => recoverAbandoned(deps, leaseMs, maxAttempts).catch(onError);
+  const recovered = recover();
+  // Entries of a process that died while running are found while this one runs, not only
+  // when some server starts.
+  let recovering = recovered;
+  const recoveryTimer = setInterval(() => {
+    recovering = recovering.then(recover);
+  }, recoverEveryMs);
+  recoveryTimer.unref();
   let stopped = false;
   const sleepers = new Set<() => void>();
+  /** The claims being processed (by the loops or by runOnce calls) and their work. */
+  const running = new Map<Claim, Promise<void>>();
 
   const runOnce = async (): Promise<boolean> => {
     await recovered;
     const claim = await claimNext(deps);
     if (!claim) return false;
-    await processClaim(deps, claim, onError);
+    const work = processClaim(deps, claim, onError);
+    running.set(claim, work);
+    try {
+      await work;
+    } finally {
+      running.delete(claim);
+    }
     return true;
   };
 
@@ -307,8 +352,26 @@ export function startMorphWorker(deps: WorkerDeps, options: MorphWorkerOptions =
     runOnce,
     async stop() {
       stopped = true;
+      clearInterval(recoveryTimer);
       for (const wake of [...sleepers]) wake();
-      await Promise.all([...loops, recovered]);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const graceOver = new Promise<'grace over'>((resolve) => {
+        timer = setTimeout(() => resolve('grace over'), stopGraceMs);
+      });
+      const ended = await Promise.race([
+        Promise.all([...loops, recovering, ...running.values()]),
+        graceOver,
+      ]);
+      clearTimeout(timer);
+      if (ended !== 'grace over') return;
+      // Still running: give the entries back so another worker (or this server's next start)
+      // takes them now rather than after the lease.
+      await Promise.all(
+        [...running.keys()].map(async (claim) => {
+          claim.handedBack = true;
+          await handBack(deps, claim).catch(onError);
+        }),
+      );
     },
   };
 }

@@ -154,7 +154,11 @@ describe('GET /dev/mailbox', () => {
       db: t.db,
       mail: mailbox,
       mailbox,
-      config: testConfig({ NODE_ENV: 'production' }),
+      config: testConfig({
+        NODE_ENV: 'production',
+        ADMIN_PASSWORD: 'a-long-production-password',
+        SMTP_URL: 'smtp://127.0.0.1:2525',
+      }),
     });
     const response = await app.request('/dev/mailbox');
     expect(response.status).toBe(404);

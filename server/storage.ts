@@ -1,14 +1,14 @@
 /**
  * Where uploaded files live: a small interface with a local-disk implementation (files under
- * DATA_DIR/files). A cloud bucket would implement the same four calls.
+ * DATA_DIR/files). A cloud bucket would implement the same calls.
  *
  * Files are written as they stream in (never buffered whole), counted against a byte limit
  * (StorageLimitError past it, and the partial file is removed), and named by a random key plus
  * the extension of the type sniffed from their first bytes: a client-supplied name never
  * becomes a path.
  */
-import { createReadStream, createWriteStream, openAsBlob } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream, openAsBlob, type WriteStream } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -20,6 +20,12 @@ export interface StoredFile {
   key: string;
   size: number;
   contentType: SniffedType;
+}
+
+/** A stored file as `list` reports it. */
+export interface ListedFile extends StoredFile {
+  /** When the file was completely stored (it never changes afterwards). */
+  storedAt: Date;
 }
 
 interface PutOptions {
@@ -43,6 +49,13 @@ export interface Storage {
   /** The file as a Blob whose slices read only their bytes (header checks), or undefined. */
   blob(key: string): Promise<Blob | undefined>;
   delete(key: string): Promise<void>;
+  /** Every completely stored file, in no particular order. */
+  list(): AsyncIterable<ListedFile>;
+  /**
+   * Removes partial uploads (a crashed process's) last written to before `before`; answers how
+   * many it removed.
+   */
+  removeIncomplete(before: Date): Promise<number>;
 }
 
 export class StorageLimitError extends Error {
@@ -63,6 +76,17 @@ const TYPES = new Map(Object.entries(EXTENSIONS).map(([type, ext]) => [ext, type
 
 /** Keys are 24 hex characters and a known extension; anything else is not a stored file. */
 const KEY_PATTERN = /^[0-9a-f]{24}\.([a-z]{3})$/;
+
+/** Uploads are written under this prefix and renamed to their key once complete. */
+const TEMP_PREFIX = '.upload-';
+
+/** Resolves once `stream` has closed its file (at once when it already has). */
+function closed(stream: WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.closed) resolve();
+    else stream.once('close', () => resolve());
+  });
+}
 
 /** Where a stored file is served: its address is this prefix and the key. */
 const FILES_PATH = '/files/';
@@ -92,7 +116,7 @@ export function createLocalStorage(dir: string): Storage {
   return {
     async put(body, { maxBytes, accept }) {
       await mkdir(dir, { recursive: true });
-      const temp = join(dir, `.upload-${newId()}`);
+      const temp = join(dir, `${TEMP_PREFIX}${newId()}`);
       let size = 0;
       let head = new Uint8Array(0);
       let contentType: SniffedType | undefined;
@@ -117,13 +141,17 @@ export function createLocalStorage(dir: string): Storage {
           accept?.(contentType, head);
         }
       };
+      const out = createWriteStream(temp);
       try {
         await pipeline(
           Readable.fromWeb(body as import('node:stream/web').ReadableStream<Uint8Array>),
           sniffing,
-          createWriteStream(temp),
+          out,
         );
       } catch (error) {
+        // The pipeline rejects as soon as the sniffing step throws, which can be before the
+        // file is even opened: removing it then would leave the file the open creates later.
+        await closed(out);
         await rm(temp, { force: true });
         throw error;
       }
@@ -164,6 +192,34 @@ export function createLocalStorage(dir: string): Storage {
 
     async delete(key) {
       if (contentTypeOfKey(key)) await rm(pathOf(key), { force: true });
+    },
+
+    async *list() {
+      const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return [];
+        throw error;
+      });
+      for (const key of names) {
+        const contentType = contentTypeOfKey(key);
+        if (!contentType) continue;
+        // Deleted since the folder was read: not a file any more.
+        const found = await stat(pathOf(key)).catch(() => undefined);
+        if (!found?.isFile()) continue;
+        yield { key, size: found.size, contentType, storedAt: found.mtime };
+      }
+    },
+
+    async removeIncomplete(before) {
+      const names = await readdir(dir).catch(() => []);
+      let removed = 0;
+      for (const name of names) {
+        if (!name.startsWith(TEMP_PREFIX)) continue;
+        const found = await stat(join(dir, name)).catch(() => undefined);
+        if (!found || found.mtime >= before) continue;
+        await rm(join(dir, name), { force: true });
+        removed += 1;
+      }
+      return removed;
     },
   };
 }

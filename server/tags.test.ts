@@ -1,5 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assetSchema, listResponseSchema, tagRowSchema } from '../src/api/schemas';
+import {
+  assetEventSchema,
+  assetSchema,
+  listResponseSchema,
+  tagRowSchema,
+} from '../src/api/schemas';
 import { dataOf, expectError, useTestApp } from './test-app';
 
 const t = useTestApp();
@@ -83,6 +88,48 @@ describe('tag writes', () => {
     const asset = assetSchema.parse(dataOf(await t.get(`/v1/assets/${assetId}`, admin)));
     expect(asset.tags.map((x) => x.id)).not.toContain(tag.id);
     expectError(await t.request('DELETE', `/v1/tags/${tag.id}`, { token: admin }), 404);
+  });
+
+  it('deleting a tag records the update on every asset it leaves, locked ones too', async () => {
+    const doomed = tagOf(await t.post('/v1/tags', { name: 'Doomed' }, admin));
+    const other = tagOf(await t.post('/v1/tags', { name: 'Staying' }, admin));
+    const { rows } = await t.db.query<{ id: string }>(
+      `SELECT id FROM assets a WHERE NOT EXISTS (SELECT 1 FROM asset_tags x WHERE x.asset_id = a.id)
+       ORDER BY position LIMIT 3`,
+    );
+    const [plain, locked, untouched] = rows.map((row) => row.id);
+    for (const assetId of [plain!, locked!]) {
+      dataOf(await t.post('/v1/tags/set-tag', { assetId, tagId: doomed.id }, developer));
+    }
+    dataOf(await t.post('/v1/tags/set-tag', { assetId: locked, tagId: other.id }, developer));
+    dataOf(await put(`/v1/assets/${locked}/lock`, {}, developer));
+    const changelog = async (id: string) =>
+      listResponseSchema(assetEventSchema).parse(
+        (await t.get(`/v1/assets/${id}/backoffice-changelog?limit=100`, admin)).body,
+      ).data;
+    const untouchedBefore = await changelog(untouched!);
+    t.advance(60_000);
+
+    const deleted = tagOf(await t.request('DELETE', `/v1/tags/${doomed.id}`, { token: admin }));
+    expect(deleted.assetCount).toBe(2);
+
+    const now = t.clock.current.toISOString();
+    for (const [id, from, to] of [
+      [plain!, [doomed.id], []],
+      [locked!, [doomed.id, other.id].sort(), [other.id]],
+    ] as const) {
+      const asset = assetSchema.parse(dataOf(await t.get(`/v1/assets/${id}`, admin)));
+      expect(asset.tags.map((tag) => tag.id)).toEqual(to);
+      expect(asset.updatedAt).toBe(now);
+      const [v2, v1] = await changelog(id);
+      expect(v1).toMatchObject({
+        routingKey: 'asset.updated.v1',
+        data: { changes: { tagIds: { from, to } } },
+        createdAt: now,
+      });
+      expect(v2).toMatchObject({ routingKey: 'asset.updated.v2', data: { asset }, createdAt: now });
+    }
+    expect(await changelog(untouched!)).toEqual(untouchedBefore);
   });
 
   it('sets and removes a tag on an asset (idempotent)', async () => {

@@ -11,6 +11,7 @@ import { Hono, type Context } from 'hono';
 import {
   assetCreateBodySchema,
   assetFromTemplateBodySchema,
+  assetLockBodySchema,
   assetPatchBodySchema,
   assetPredictTextureBodySchema,
   assetValidateBodySchema,
@@ -22,9 +23,17 @@ import {
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
 import { assetEventListSpec, recordAssetEvent } from '../events';
+import { holdFileReferences } from '../file-sweeper';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
-import { filterFromJson, parseListQuery, runList, type ListScope } from '../list';
+import {
+  SqlParams,
+  filterConditions,
+  filterFromJson,
+  parseListQuery,
+  runList,
+  type ListScope,
+} from '../list';
 import { validateGlb } from '../model-validator';
 import {
   applicationLockKey,
@@ -36,7 +45,6 @@ import {
 import { fileUrl } from '../storage';
 import {
   ASSETS,
-  anyObjectBodySchema,
   assetForChange,
   assetListSpec,
   checkFileFields,
@@ -65,16 +73,38 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
 
   // Assets the caller may read: every asset for roles that read Asset, otherwise the ones
   // assigned to the caller.
-  app.get('/authorized', auth, async (c) => {
-    const { ability, userId } = c.get('auth');
-    const scope: ListScope = (params) =>
-      ability.can('read', 'Asset')
+  const authorizedScope =
+    (c: Context<AuthEnv>): ListScope =>
+    (params) => {
+      const { ability, userId } = c.get('auth');
+      return ability.can('read', 'Asset')
         ? []
         : [
             `EXISTS (SELECT 1 FROM user_assets x WHERE x.asset_id = a.id AND x.user_id = ${params.add(userId)})`,
           ];
+    };
+
+  app.get('/authorized', auth, async (c) => {
     const query = parseListQuery(assetListSpec, c.req.queries());
-    return c.json(await runList(db, assetListSpec, query, scope));
+    return c.json(await runList(db, assetListSpec, query, authorizedScope(c)));
+  });
+
+  // The default pick (README "Default assets"): per type, the first asset in the catalogue
+  // order among those the caller is authorized to use that match the filters.
+  app.get('/authorize-default', auth, async (c) => {
+    const { filters, ...rest } = parseListQuery(assetListSpec, c.req.queries());
+    const scope: ListScope = (params) => {
+      const conditions = [
+        ...authorizedScope(c)(params),
+        ...filterConditions(assetListSpec, filters, params),
+      ];
+      return [
+        `a.id IN (SELECT DISTINCT ON (a.type) a.id FROM assets a
+           ${conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''}
+           ORDER BY a.type, a.position, a.id)`,
+      ];
+    };
+    return c.json(await runList(db, assetListSpec, { ...rest, filters: {} }, scope));
   });
 
   // Assets the caller may change: unlocked ones, for roles that update Asset.
@@ -85,9 +115,16 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
     return c.json(await runList(db, assetListSpec, query, scope));
   });
 
+  // Takes the filters of the asset list (page, limit and order are accepted and ignored).
   app.get('/countByType', auth, requireAbility('read', 'Asset'), async (c) => {
+    const { filters } = parseListQuery(assetListSpec, c.req.queries());
+    const params = new SqlParams();
+    const conditions = filterConditions(assetListSpec, filters, params);
     const { rows } = await db.query<{ type: string; count: number }>(
-      'SELECT type, count(*)::int AS count FROM assets GROUP BY type ORDER BY type',
+      `SELECT a.type, count(*)::int AS count FROM assets a
+       ${conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''}
+       GROUP BY a.type ORDER BY a.type`,
+      params.values,
     );
     const data: CountByType = rows.map(({ type, count }) => ({ type, count }));
     return c.json({ data });
@@ -95,9 +132,10 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
 
   app.post('/', auth, requireAbility('create', 'Asset'), async (c) => {
     const body: AssetCreateBody = await readBody(c, assetCreateBodySchema);
-    await checkFileFields(storage, body);
     const at = deps.now();
     const data = await db.transaction(async (tx) => {
+      await holdFileReferences(tx);
+      await checkFileFields(storage, body);
       const id = await insertAsset(
         tx,
         {
@@ -136,6 +174,8 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
       const { templateId, name } = await readBody(c, assetFromTemplateBodySchema);
       const at = deps.now();
       const data = await db.transaction(async (tx) => {
+        // The copy refers to the template's files: a sweep must not remove them meanwhile.
+        await holdFileReferences(tx);
         const template = await getAsset(tx, templateId);
         if (!template.isTemplate) {
           fail(400, 'VALIDATION_ERROR', `templateId: Asset ${templateId} is not a template`);
@@ -201,9 +241,12 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
   // Any subset of the fields; an update that changes nothing writes and records nothing.
   app.patch('/:id', auth, requireAbility('update', 'Asset'), async (c) => {
     const body = await readBody(c, assetPatchBodySchema);
-    await checkFileFields(storage, body);
     const id = c.req.param('id');
-    const data = await db.transaction((tx) => updateAsset(tx, id, body, actorOf(c), deps.now()));
+    const data = await db.transaction(async (tx) => {
+      await holdFileReferences(tx);
+      await checkFileFields(storage, body);
+      return updateAsset(tx, id, body, actorOf(c), deps.now());
+    });
     return c.json({ data });
   });
 
@@ -242,13 +285,13 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
   });
 
   // Idempotent: locking a locked asset (or unlocking an unlocked one) changes and records
-  // nothing.
+  // nothing. A `reason` in the body is recorded in the event.
   for (const [action, locked] of [
     ['lock', true],
     ['unlock', false],
   ] as const) {
     app.put(`/:id/${action}`, auth, requireAbility('update', 'Asset'), async (c) => {
-      await readBody(c, anyObjectBodySchema);
+      const { reason } = await readBody(c, assetLockBodySchema);
       const id = c.req.param('id');
       const at = deps.now();
       const data = await db.transaction(async (tx) => {
@@ -262,7 +305,7 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
             assetId: id,
             event: 'locked',
             actorId: actorOf(c),
-            data: { locked },
+            data: { locked, ...(reason ? { reason } : {}) },
             at,
           });
         }

@@ -1,7 +1,7 @@
 /**
  * /v1/cage-meshes (and POST /private/v1/cage-meshes): the body meshes assets are fitted to.
- * A cage mesh is linked to no asset (README "Cage meshes"), so its changes record no asset
- * event.
+ * Creating or changing one records `asset.cage-mesh-updated.v1` in the same transaction; a cage
+ * mesh is linked to no asset (README "Cage meshes"), so the event names the cage mesh.
  */
 import { Hono } from 'hono';
 import {
@@ -14,6 +14,8 @@ import {
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Db } from '../db';
 import type { Deps } from '../deps';
+import { recordCageMeshEvent } from '../events';
+import { holdFileReferences } from '../file-sweeper';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import { newId } from '../ids';
@@ -76,6 +78,9 @@ async function getCageMesh(db: Db, id: string): Promise<CageMesh> {
   return cageMeshListSpec.toRow(rows[0] as never);
 }
 
+/** The fields of a cage mesh a body may change. */
+const EDITABLE = ['name', 'gender', 'bodyType', 'modelUrl'] as const;
+
 /** Routes mounted at /v1/cage-meshes; `{ createOnly: true }` for /private/v1/cage-meshes. */
 export function cageMeshRoutes(deps: Deps, options: { createOnly?: boolean } = {}) {
   const { db } = deps;
@@ -84,14 +89,26 @@ export function cageMeshRoutes(deps: Deps, options: { createOnly?: boolean } = {
 
   app.post('/', requireAbility('create', 'CageMesh'), async (c) => {
     const body = await readBody(c, cageMeshCreateBodySchema);
-    await checkModelUrl(deps, body.modelUrl);
     const id = newId();
-    await db.query(
-      `INSERT INTO cage_meshes (id, name, gender, body_type, model_url, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $6)`,
-      [id, body.name, body.gender, body.bodyType ?? null, body.modelUrl ?? null, deps.now()],
-    );
-    return c.json({ data: await getCageMesh(db, id) });
+    const at = deps.now();
+    const data = await db.transaction(async (tx) => {
+      await holdFileReferences(tx);
+      await checkModelUrl(deps, body.modelUrl);
+      await tx.query(
+        `INSERT INTO cage_meshes (id, name, gender, body_type, model_url, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $6)`,
+        [id, body.name, body.gender, body.bodyType ?? null, body.modelUrl ?? null, at],
+      );
+      const cageMesh = await getCageMesh(tx, id);
+      await recordCageMeshEvent(tx, {
+        cageMeshId: id,
+        actorId: c.get('auth').userId,
+        data: { created: true, cageMesh },
+        at,
+      });
+      return cageMesh;
+    });
+    return c.json({ data });
   });
   if (options.createOnly) return app;
 
@@ -104,24 +121,44 @@ export function cageMeshRoutes(deps: Deps, options: { createOnly?: boolean } = {
     return c.json({ data: await getCageMesh(db, c.req.param('id')) });
   });
 
-  // Only the fields present in the body change; `null` clears bodyType or modelUrl.
+  // Only the fields present in the body change; `null` clears bodyType or modelUrl. A change
+  // records `cage-mesh-updated` with the changed fields and the cage mesh after it; a body that
+  // changes nothing writes and records nothing.
   app.patch('/:id', requireAbility('update', 'CageMesh'), async (c) => {
     const body = await readBody(c, cageMeshPatchBodySchema);
-    const current = await getCageMesh(db, c.req.param('id'));
-    await checkModelUrl(deps, body.modelUrl);
-    await db.query(
-      `UPDATE cage_meshes SET name = $2, gender = $3, body_type = $4, model_url = $5,
-         updated_at = $6 WHERE id = $1`,
-      [
-        current.id,
-        body.name ?? current.name,
-        body.gender ?? current.gender,
-        body.bodyType === undefined ? current.bodyType : body.bodyType,
-        body.modelUrl === undefined ? current.modelUrl : body.modelUrl,
-        deps.now(),
-      ],
-    );
-    return c.json({ data: await getCageMesh(db, current.id) });
+    const id = c.req.param('id');
+    const at = deps.now();
+    const data = await db.transaction(async (tx) => {
+      await holdFileReferences(tx);
+      await tx.query('SELECT 1 FROM cage_meshes WHERE id = $1 FOR UPDATE', [id]);
+      const current = await getCageMesh(tx, id);
+      await checkModelUrl(deps, body.modelUrl);
+      const next = {
+        name: body.name ?? current.name,
+        gender: body.gender ?? current.gender,
+        bodyType: body.bodyType === undefined ? current.bodyType : body.bodyType,
+        modelUrl: body.modelUrl === undefined ? current.modelUrl : body.modelUrl,
+      };
+      const changed = EDITABLE.filter((field) => next[field] !== current[field]);
+      if (changed.length === 0) return current;
+      const changes = Object.fromEntries(
+        changed.map((field) => [field, { from: current[field], to: next[field] }]),
+      );
+      await tx.query(
+        `UPDATE cage_meshes SET name = $2, gender = $3, body_type = $4, model_url = $5,
+           updated_at = $6 WHERE id = $1`,
+        [id, next.name, next.gender, next.bodyType, next.modelUrl, at],
+      );
+      const cageMesh = await getCageMesh(tx, id);
+      await recordCageMeshEvent(tx, {
+        cageMeshId: id,
+        actorId: c.get('auth').userId,
+        data: { changes, cageMesh },
+        at,
+      });
+      return cageMesh;
+    });
+    return c.json({ data });
   });
 
   return app;

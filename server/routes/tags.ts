@@ -12,7 +12,7 @@ import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import { newId } from '../ids';
 import { isoString, parseListQuery, runList, searchFilter, type ListSpec } from '../list';
-import { assetForChange, getAsset, sortedTagIds, updateEvents } from '../asset-store';
+import { assetForChange, findAssets, getAsset, sortedTagIds, updateEvents } from '../asset-store';
 
 interface TagDbRow {
   id: string;
@@ -130,11 +130,43 @@ export function tagRoutes(deps: Deps) {
     return c.json({ data: await getTag(db, id) });
   });
 
-  // asset_tags rows go with the tag (ON DELETE CASCADE).
+  // The tag leaves every asset it was on (asset_tags go with it, ON DELETE CASCADE); each of
+  // those assets records its update events, locked ones too (the tag is gone for all of them).
+  // The tag row is locked first, so no asset can be tagged with it meanwhile (tagging waits on
+  // it); the assets are then locked in id order, so two deletes never wait on each other.
   app.delete('/:tagId', requireAbility('delete', 'Tag'), async (c) => {
-    const tag = await getTag(db, c.req.param('tagId'));
-    await db.query('DELETE FROM tags WHERE id = $1', [tag.id]);
-    return c.json({ data: tag });
+    const at = deps.now();
+    const data = await db.transaction(async (tx) => {
+      await tx.query('SELECT 1 FROM tags WHERE id = $1 FOR UPDATE', [c.req.param('tagId')]);
+      const tag = await getTag(tx, c.req.param('tagId'));
+      const { rows } = await tx.query<{ id: string }>(
+        `SELECT a.id FROM assets a JOIN asset_tags x ON x.asset_id = a.id
+         WHERE x.tag_id = $1 ORDER BY a.id FOR UPDATE OF a`,
+        [tag.id],
+      );
+      // Read after the locks: an asset untagged meanwhile is no longer affected.
+      const before = (
+        await findAssets(
+          tx,
+          rows.map((row) => row.id),
+        )
+      ).filter((asset) => asset.tags.some((t) => t.id === tag.id));
+      await tx.query('DELETE FROM tags WHERE id = $1', [tag.id]);
+      if (before.length === 0) return tag;
+      const ids = before.map((asset) => asset.id);
+      await tx.query('UPDATE assets SET updated_at = $2 WHERE id = ANY($1::text[])', [ids, at]);
+      const after = await findAssets(tx, ids);
+      const actorId = c.get('auth').userId;
+      await recordAssetEvents(
+        tx,
+        after.flatMap((asset, i) => {
+          const changes = { tagIds: { from: sortedTagIds(before[i]!), to: sortedTagIds(asset) } };
+          return updateEvents(asset, changes, actorId, at);
+        }),
+      );
+      return tag;
+    });
+    return c.json({ data });
   });
 
   return app;

@@ -26,6 +26,7 @@ import {
   type AssetApplication,
   type AssetCreateBody,
   type AssetEvent,
+  type AssetLockBody,
   type AssetPatchBody,
   type CountByType,
   type Pagination,
@@ -69,7 +70,10 @@ export function listAssets(
   );
 }
 
-/** The assets the caller may use (authorized), may change (editable), or gets by default. */
+/**
+ * The assets the caller may use (authorized), may change (editable), or gets by default
+ * (authorize-default: per type, the first one in catalogue order it may use).
+ */
 export function listAssetsFor(
   kind: 'authorized' | 'editable' | 'authorize-default',
   list: ListQuery = {},
@@ -80,7 +84,7 @@ export function listAssetsFor(
   );
 }
 
-/** How many assets exist per type, optionally filtered by query parameters. */
+/** How many assets exist per type, optionally filtered (the asset list's filters). */
 export function countByType(
   searchParams?: SearchParamsOption,
   { scope }: ScopeOption = {},
@@ -131,17 +135,28 @@ export function deleteAsset(id: string, { scope }: ScopeOption = {}): Promise<un
   return assetsService(() => apiRequest(path(id, scope), z.unknown(), { method: 'delete' }));
 }
 
-/** Locks an asset: nobody can edit it until it is unlocked. */
-export function lockAsset(id: string, { scope }: ScopeOption = {}): Promise<Asset> {
+/**
+ * Locks an asset: nobody can edit it until it is unlocked. The body is sent as given; the
+ * server records its `reason` in the asset's `locked` event.
+ */
+export function lockAsset(
+  id: string,
+  body: AssetLockBody = {},
+  { scope }: ScopeOption = {},
+): Promise<Asset> {
   return assetsService(() =>
-    apiRequest(`${path(id, scope)}/lock`, assetSchema, { method: 'put', json: {} }),
+    apiRequest(`${path(id, scope)}/lock`, assetSchema, { method: 'put', json: body }),
   );
 }
 
-/** Unlocks an asset. */
-export function unlockAsset(id: string, { scope }: ScopeOption = {}): Promise<Asset> {
+/** Unlocks an asset; the body is sent as given (its `reason` is recorded like lock's). */
+export function unlockAsset(
+  id: string,
+  body: AssetLockBody = {},
+  { scope }: ScopeOption = {},
+): Promise<Asset> {
   return assetsService(() =>
-    apiRequest(`${path(id, scope)}/unlock`, assetSchema, { method: 'put', json: {} }),
+    apiRequest(`${path(id, scope)}/unlock`, assetSchema, { method: 'put', json: body }),
   );
 }
 

@@ -22,13 +22,16 @@ import {
 const assetsService = tagService('assets');
 const statusQuery = (ids: readonly string[]) => new URLSearchParams(ids.map((id) => ['ids', id]));
 
-/** Queues one morph job per body asset: the source asset fitted onto each body. */
-export function generateMorphedAssets(body: {
-  sourceAssetId: string;
-  bodyAssetIds: string[];
-}): Promise<MorphQueueEntry[]> {
+/**
+ * Queues one morph job per body asset: the source asset fitted onto each body
+ * (`v1/morphed-assets/generate`, or `private/v1/morphed-assets/generate` with scope private).
+ */
+export function generateMorphedAssets(
+  body: { sourceAssetId: string; bodyAssetIds: string[] },
+  { scope }: { scope?: ApiScope } = {},
+): Promise<MorphQueueEntry[]> {
   return assetsService(() =>
-    apiRequest('v1/morphed-assets/generate', morphGenerateResultSchema, {
+    apiRequest(`${apiBase(scope)}/morphed-assets/generate`, morphGenerateResultSchema, {
       method: 'post',
       json: body,
     }),
