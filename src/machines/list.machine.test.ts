@@ -446,6 +446,7 @@ function pagedEvents(h: Harness) {
         type: 'REORDERED',
         id: call.input.id,
         position: call.input.position,
+        previousPosition: expect.any(Number) as number,
       });
     },
     REORDER_FAIL: async () => {

@@ -97,6 +97,8 @@ interface PendingMove {
   id: string;
   /** The new 1-based position in the whole filtered list. */
   position: number;
+  /** Where the row was before, for an undo. */
+  previousPosition: number;
   /** The rows before the move, restored when the server rejects it. */
   previousRows: ListRow[];
   /** False when the row moved to another page: the page is read again once the move is stored. */
@@ -154,7 +156,7 @@ export type ListEvent =
 
 /** Notifications for `actor.on(...)`: spec §8 makes a failed reorder a silent revert, so showing it is optional. */
 export type ListEmitted =
-  | { type: 'REORDERED'; id: string; position: number }
+  | { type: 'REORDERED'; id: string; position: number; previousPosition: number }
   | { type: 'REORDER_FAILED'; id: string; position: number; error: ApiErrorInfo };
 
 export interface FetchPageInput {
@@ -346,6 +348,7 @@ function plannedMove(context: ListContext, event: ListEvent): PendingMove | null
   return {
     id: event.id,
     position,
+    previousPosition: offset + from + 1,
     previousRows: context.rows,
     staysInView: to >= 0 && to < context.rows.length,
   };
@@ -489,6 +492,7 @@ export const listMachine = setup({
       type: 'REORDERED' as const,
       id: context.move?.id ?? '',
       position: context.move?.position ?? 0,
+      previousPosition: context.move?.previousPosition ?? 0,
     })),
     emitReorderFailed: emit(({ context }, params: { error: unknown }) => ({
       type: 'REORDER_FAILED' as const,

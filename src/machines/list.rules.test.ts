@@ -206,4 +206,33 @@ describe('list machine — what the screen shows after an answer', () => {
     );
     expect(shown).toEqual(['d1', 'a2', 'b3', 'c4']);
   });
+
+  it('a stored move says where the row went and where it was, for Undo', async () => {
+    const fetches: Deferred<FetchPageInput, ListResponse>[] = [];
+    const reorders: Deferred<{ id: string; position: number }, { id: string }>[] = [];
+    const clock = new SimulatedClock();
+    const actor = createActor(
+      listMachine.provide({
+        actors: { fetchPage: deferredActor(fetches), reorder: deferredActor(reorders) },
+      }),
+      {
+        input: {
+          endpoint: 'v1/assets',
+          initialOrder: { position: 'asc' },
+          reorder: { endpoint: 'v1/assets/{id}/position' },
+        },
+        clock,
+      },
+    ).start();
+    const emitted: unknown[] = [];
+    actor.on('REORDERED', (event) => emitted.push(event));
+    clock.increment(250);
+    const rows = ['a', 'b', 'c', 'd'].map((id, i) => ({ id, position: i + 1 }));
+    const pagination = { page: 1, limit: 10, totalDocs: 4, totalPages: 1, hasNextPage: false };
+    await liveCall(fetches).settle({ ok: { data: rows, pagination } });
+
+    actor.send({ type: 'SET_ORDER', id: 'c', position: 1 });
+    await liveCall(reorders).settle({ ok: { id: 'c' } });
+    expect(emitted).toEqual([{ type: 'REORDERED', id: 'c', position: 1, previousPosition: 3 }]);
+  });
 });

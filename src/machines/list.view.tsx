@@ -43,6 +43,7 @@ import { Pager } from '../ui/dom/list/pager';
 import { useMediaQuery } from '../ui/dom/use-media-query';
 import { describeError } from '../api/error-info';
 import type { Can } from '../api/ability';
+import { announce } from '../ui/dom/toasts';
 import { AutocompleteFilter } from './autocomplete.view';
 import { Allowed, usePermissions, type Requirement } from './permissions.view';
 
@@ -65,14 +66,47 @@ export interface ListScreenConfig<Row extends { id: string }> extends ListDefini
   toolbar?: (list: ListControls) => ReactNode;
 }
 
+/** What a change says once it is stored, and how to take it back where that is cheap. */
+export interface ChangeOutcome {
+  /** e.g. "Olive Cyber locked". */
+  done: string;
+  undo?: { run: () => Promise<unknown>; done: string };
+}
+
 /** What row actions and toolbars get: run a change, then the list reloads; failures are shown. */
 export interface ListControls {
   refresh: () => void;
-  /** Resolves true once the change is stored (and the list reloads), false when it failed. */
-  run: (work: () => Promise<unknown>) => Promise<boolean>;
+  /**
+   * Resolves true once the change is stored (and the list reloads), false when it failed.
+   * With `outcome`, a toast says what happened and offers its Undo.
+   */
+  run: (work: () => Promise<unknown>, outcome?: ChangeOutcome) => Promise<boolean>;
 }
 
 const REORDER_NOTICE_MS = 6000;
+
+/** Says what a stored change did; its Undo runs the inverse and says so too. */
+function announceOutcome(
+  outcome: ChangeOutcome,
+  run: (work: () => Promise<unknown>) => Promise<unknown>,
+  t: TFunction,
+) {
+  const { undo } = outcome;
+  announce({
+    title: outcome.done,
+    tone: 'success',
+    ...(undo && {
+      action: {
+        label: t('list.undo'),
+        onAction: () =>
+          void run(undo.run).then(
+            () => announce({ title: undo.done, tone: 'info' }),
+            () => undefined,
+          ),
+      },
+    }),
+  });
+}
 
 /**
  * A list screen as the user may see it: the config factory gets the user's language and
@@ -136,9 +170,12 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
   });
   const controls: ListControls = {
     refresh,
-    run: (work) =>
+    run: (work, outcome) =>
       change.mutateAsync(work).then(
-        () => true,
+        () => {
+          if (outcome) announceOutcome(outcome, (undo) => change.mutateAsync(undo), t);
+          return true;
+        },
         () => false,
       ),
   };
@@ -170,9 +207,24 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
   }, [isMobile, actor]);
 
   useEffect(() => {
-    const subscription = actor.on('REORDER_FAILED', () => setNotice(t('list.reorderFailed')));
-    return () => subscription.unsubscribe();
-  }, [actor, t]);
+    const failed = actor.on('REORDER_FAILED', () => setNotice(t('list.reorderFailed')));
+    // A stored move says where the row went, and puts it back on Undo.
+    const moved = actor.on('REORDERED', ({ id, position, previousPosition }) => {
+      const row = actor.getSnapshot().context.rows.find((r) => r.id === id) as Row | undefined;
+      announce({
+        title: t('list.moved', { name: row ? config.rowLabel(row) : id, position }),
+        tone: 'success',
+        action: {
+          label: t('list.undo'),
+          onAction: () => actor.send({ type: 'SET_ORDER', id, position: previousPosition }),
+        },
+      });
+    });
+    return () => {
+      failed.unsubscribe();
+      moved.unsubscribe();
+    };
+  }, [actor, t, config]);
   useEffect(() => {
     if (!notice) return;
     const timer = setTimeout(() => setNotice(null), REORDER_NOTICE_MS);

@@ -8,7 +8,7 @@ import {
 } from '@tanstack/react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   selectIsAnonymous,
@@ -32,6 +32,9 @@ export const Route = createFileRoute('/_app')({
   loader: () => Promise.all([loadBackOfficeTexts(), loadPermissions()]),
   component: Shell,
 });
+
+/** Toasts load with the signed-in area's first screen, not with the sign-in page. */
+const Toasts = lazy(() => import('../ui/dom/toasts').then((m) => ({ default: m.Toasts })));
 
 /** Screens of the signed-in app, in the order of the navigation bar, and who may read them. */
 const NAV = [
@@ -105,6 +108,9 @@ function Shell() {
       <QueryClientProvider client={queryClient}>
         <Outlet />
       </QueryClientProvider>
+      <Suspense fallback={null}>
+        <Toasts label={t('toasts.region')} closeLabel={t('toasts.close')} />
+      </Suspense>
     </AppShell>
   );
 }

@@ -44,10 +44,13 @@ const applicationsList = (t: TFunction): ListScreenConfig<ApplicationRow> => ({
     {
       title: t('assets.exportAssets'),
       onAction: () =>
-        void list.run(async () => {
-          const file = await exportApplicationAssets(application.id);
-          downloadBlob(file.blob, file.filename);
-        }),
+        void list.run(
+          async () => {
+            const file = await exportApplicationAssets(application.id);
+            downloadBlob(file.blob, file.filename);
+          },
+          { done: t('toasts.exported', { name: application.name }) },
+        ),
     },
   ],
 });

@@ -119,11 +119,25 @@ const assetsList = (t: TFunction, can: Can): ListScreenConfig<Asset> => ({
           asset.locked
             ? {
                 title: t('assets.unlock'),
-                onAction: () => void list.run(() => changeAsset(unlockAsset(asset.id))),
+                onAction: () =>
+                  void list.run(() => changeAsset(unlockAsset(asset.id)), {
+                    done: t('toasts.unlocked', { name: asset.name }),
+                    undo: {
+                      run: () => changeAsset(lockAsset(asset.id)),
+                      done: t('toasts.locked', { name: asset.name }),
+                    },
+                  }),
               }
             : {
                 title: t('assets.lock'),
-                onAction: () => void list.run(() => changeAsset(lockAsset(asset.id))),
+                onAction: () =>
+                  void list.run(() => changeAsset(lockAsset(asset.id)), {
+                    done: t('toasts.locked', { name: asset.name }),
+                    undo: {
+                      run: () => changeAsset(unlockAsset(asset.id)),
+                      done: t('toasts.unlocked', { name: asset.name }),
+                    },
+                  }),
               },
           ...moveActions<Asset>(t),
         ]
@@ -143,6 +157,9 @@ function deleteAction(t: TFunction, asset: Asset, list: ListControls): ActionMen
       body: t('assets.deleteBody'),
       confirmLabel: t('assets.delete'),
     },
-    onAction: () => void list.run(() => deleteAsset(asset.id).then(() => assetDeleted(asset.id))),
+    onAction: () =>
+      void list.run(() => deleteAsset(asset.id).then(() => assetDeleted(asset.id)), {
+        done: t('toasts.deleted', { name: asset.name }),
+      }),
   };
 }

@@ -5,6 +5,7 @@ import { z } from 'zod/mini';
 import { assetQuery } from '../../api/assets';
 import { queryClient } from '../../api/query';
 import { Alert } from '../../ui/dom/alert';
+import { announce } from '../../ui/dom/toasts';
 import '../../ui/dom/asset-editor.css';
 import { Allowed } from '../../machines/permissions.view';
 import { AssetForm } from './-asset/asset-form';
@@ -45,9 +46,10 @@ function NewAsset() {
       <Link to="/assets">{t('assetEditor.back')}</Link>
       <h1 id="asset-title">{t('assetEditor.newTitle')}</h1>
       <AssetForm
-        onSaved={(asset) =>
-          void navigate({ to: '/assets/$assetId', params: { assetId: asset.id }, replace: true })
-        }
+        onSaved={(asset) => {
+          announce({ title: t('toasts.created', { name: asset.name }), tone: 'success' });
+          void navigate({ to: '/assets/$assetId', params: { assetId: asset.id }, replace: true });
+        }}
       />
     </section>
   );
@@ -75,9 +77,10 @@ function FromTemplate({ templateId }: { templateId: string }) {
         <AssetForm
           key={template.data.id}
           template={template.data}
-          onSaved={(asset) =>
-            void navigate({ to: '/assets/$assetId', params: { assetId: asset.id }, replace: true })
-          }
+          onSaved={(asset) => {
+            announce({ title: t('toasts.created', { name: asset.name }), tone: 'success' });
+            void navigate({ to: '/assets/$assetId', params: { assetId: asset.id }, replace: true });
+          }}
         />
       ) : (
         !template.isError && <p role="status">{t('assetEditor.loading')}</p>

@@ -58,7 +58,11 @@ const tagsList = (t: TFunction, can: Can): ListScreenConfig<TagRow> => ({
         submitLabel={t('tags.add')}
         pendingLabel={t('tags.adding')}
         resetOnSuccess
-        onSubmit={({ name }) => list.run(() => createTag(name).then(tagsChanged))}
+        onSubmit={({ name }) =>
+          list.run(() => createTag(name).then(tagsChanged), {
+            done: t('toasts.tagCreated', { name }),
+          })
+        }
       />
     ),
   rowActions: (tag, list) => [
@@ -76,7 +80,17 @@ function renameAction(t: TFunction, tag: TagRow, list: ListControls): ActionMenu
       defaultValue: tag.name,
       confirmLabel: t('tags.rename'),
     },
-    onAction: (_, name) => void (name && list.run(() => renameTag(tag.id, name).then(tagsChanged))),
+    onAction: (_, name) =>
+      void (
+        name &&
+        list.run(() => renameTag(tag.id, name).then(tagsChanged), {
+          done: t('toasts.tagRenamed', { name }),
+          undo: {
+            run: () => renameTag(tag.id, tag.name).then(tagsChanged),
+            done: t('toasts.tagRenamedBack', { name: tag.name }),
+          },
+        })
+      ),
   };
 }
 
@@ -89,6 +103,9 @@ function deleteAction(t: TFunction, tag: TagRow, list: ListControls): ActionMenu
       body: t('tags.deleteBody', { count: tag.assetCount }),
       confirmLabel: t('assets.delete'),
     },
-    onAction: () => void list.run(() => deleteTag(tag.id).then(tagsChanged)),
+    onAction: () =>
+      void list.run(() => deleteTag(tag.id).then(tagsChanged), {
+        done: t('toasts.tagDeleted', { name: tag.name }),
+      }),
   };
 }

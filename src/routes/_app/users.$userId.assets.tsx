@@ -51,7 +51,9 @@ function AddAssets({ userId, list }: { userId: string; list: ListControls }) {
           if (ids.length === 0) return;
           setBusy(true);
           void list
-            .run(() => addUserAssets(userId, ids).then(() => assetsAssigned(ids)))
+            .run(() => addUserAssets(userId, ids).then(() => assetsAssigned(ids)), {
+              done: t('toasts.assigned', { count: ids.length }),
+            })
             .then((ok) => {
               setBusy(false);
               if (ok) setIds([]);
@@ -94,8 +96,17 @@ function UserAssetsScreen() {
                   confirmLabel: t('userAssets.remove'),
                 },
                 onAction: () =>
-                  void list.run(() =>
-                    removeUserAssets(userId, [asset.id]).then(() => assetsAssigned([asset.id])),
+                  void list.run(
+                    () =>
+                      removeUserAssets(userId, [asset.id]).then(() => assetsAssigned([asset.id])),
+                    {
+                      done: t('toasts.unassigned', { name: asset.name }),
+                      undo: {
+                        run: () =>
+                          addUserAssets(userId, [asset.id]).then(() => assetsAssigned([asset.id])),
+                        done: t('toasts.reassigned', { name: asset.name }),
+                      },
+                    },
                   ),
               },
             ],

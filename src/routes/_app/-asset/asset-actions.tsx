@@ -15,6 +15,7 @@ import {
 import type { Asset } from '../../../api/schemas';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { Alert } from '../../../ui/dom/alert';
+import { announce } from '../../../ui/dom/toasts';
 import { FormDialog } from '../../../ui/dom/list/row-menu';
 import { Failure, Panel } from './panel';
 import { ValidationReport } from './validation-report';
@@ -33,15 +34,27 @@ export function AssetActions({
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
+  // Locks or unlocks; says so, and Undo does the opposite (which says so in turn).
   const lock = useMutation({
-    mutationFn: () => changeAsset(asset.locked ? unlockAsset(asset.id) : lockAsset(asset.id)),
+    mutationFn: (locked: boolean) =>
+      changeAsset(locked ? lockAsset(asset.id) : unlockAsset(asset.id)),
+    onSuccess: (_, locked) =>
+      announce({
+        title: t(locked ? 'toasts.locked' : 'toasts.unlocked', { name: asset.name }),
+        tone: 'success',
+        action: { label: t('list.undo'), onAction: () => lock.mutate(!locked) },
+      }),
   });
+  // The list it returns to says what happened (the toast outlives this page).
   const remove = useMutation({
     mutationFn: async () => {
       await deleteAsset(asset.id);
       await assetDeleted(asset.id);
     },
-    onSuccess: () => navigate({ to: '/assets' }),
+    onSuccess: () => {
+      announce({ title: t('toasts.deleted', { name: asset.name }), tone: 'success' });
+      return navigate({ to: '/assets' });
+    },
   });
   const icon = useMutation({ mutationFn: () => changeAsset(generateIconFromModel(asset.id)) });
   const texture = useMutation({
@@ -59,7 +72,7 @@ export function AssetActions({
           <ActionButton
             isPending={lock.isPending}
             pendingLabel={asset.locked ? t('assetEditor.unlocking') : t('assetEditor.locking')}
-            onPress={() => lock.mutate()}
+            onPress={() => lock.mutate(!asset.locked)}
           >
             {asset.locked ? t('assetEditor.unlock') : t('assetEditor.lock')}
           </ActionButton>

@@ -4,6 +4,7 @@ import { assetUpdated } from '../../../api/assets';
 import type { Asset } from '../../../api/schemas';
 import { removeTag, setTag } from '../../../api/tags';
 import { EntityPicker } from '../../../machines/autocomplete.view';
+import { announce } from '../../../ui/dom/toasts';
 import { Failure, Panel } from './panel';
 
 /** The asset's tags: choosing one sets it, removing one takes it off, at once. */
@@ -21,7 +22,23 @@ export function AssetTags({ asset, readOnly }: { asset: Asset; readOnly: boolean
       }
       return latest;
     },
-    onSuccess: assetUpdated,
+    onSuccess: async (saved, _, previous) => {
+      await assetUpdated(saved);
+      announce({
+        title: t('toasts.tagsChanged', { name: asset.name }),
+        tone: 'success',
+        action: {
+          label: t('list.undo'),
+          onAction: () =>
+            change.mutate(previous, {
+              onSuccess: () =>
+                announce({ title: t('toasts.tagsRestored', { name: asset.name }), tone: 'info' }),
+            }),
+        },
+      });
+    },
+    // What the tags were before, for Undo.
+    onMutate: () => current,
   });
   return (
     <Panel title={t('assetEditor.tags')}>

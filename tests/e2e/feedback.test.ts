@@ -1,0 +1,87 @@
+/**
+ * Every action says what happened: a toast in the Notifications region, with Undo where the
+ * inverse is cheap, and one that outlives the page it was made on.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { appUnderTest } from '../helpers/app';
+
+const app = appUnderTest();
+
+async function adminPage(): Promise<Page> {
+  const context = await app.browser.newContext();
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  await page.goto(`${app.server.url}/signin`);
+  await page.getByLabel('E-mail').fill('admin@avatar.studio');
+  await page.getByLabel('Password').fill('avatar-studio-admin');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  return page;
+}
+
+const ROW = '[role="grid"] [role="row"]:not(.skeleton-row)';
+const toasts = (page: Page) => page.getByRole('region', { name: 'Notifications' });
+const rowNamed = (page: Page, name: string) =>
+  page.locator(ROW).filter({ has: page.getByRole('rowheader', { name, exact: true }) });
+
+async function firstAssetName(page: Page, nth: number): Promise<string> {
+  await page.goto(`${app.server.url}/assets`);
+  const header = page.locator(`${ROW} [role="rowheader"]`).nth(nth);
+  await header.waitFor();
+  return (await header.innerText()).trim();
+}
+
+async function rowAction(page: Page, name: string, ...path: string[]) {
+  await page.getByRole('button', { name: `Actions: ${name}` }).click();
+  for (const item of path) await page.getByRole('menuitem', { name: item }).click();
+}
+
+describe('what an action did', () => {
+  it('says a lock happened and Undo unlocks again', async () => {
+    const page = await adminPage();
+    const name = await firstAssetName(page, 1);
+    await rowAction(page, name, 'Lock');
+    await toasts(page).getByText(`${name} locked`).waitFor();
+    await rowNamed(page, name).getByText('Locked', { exact: true }).waitFor();
+    await toasts(page).getByRole('button', { name: 'Undo' }).click();
+    await toasts(page).getByText(`${name} unlocked`).waitFor();
+    await expect
+      .poll(() => rowNamed(page, name).getByText('Locked', { exact: true }).count())
+      .toBe(0);
+    await page.context().close();
+  });
+
+  it('says where a moved row went and Undo puts it back', async () => {
+    const page = await adminPage();
+    const name = await firstAssetName(page, 3);
+    const headers = await page.getByRole('columnheader').allInnerTexts();
+    const column = headers.findIndex((header) => header.trim().startsWith('Position'));
+    const position = async () =>
+      (
+        await rowNamed(page, name)
+          .locator('[role="gridcell"], [role="rowheader"]')
+          .nth(column)
+          .innerText()
+      ).trim();
+    const before = await position();
+    await rowAction(page, name, 'Move', 'Move to top');
+    await toasts(page).getByText(`${name} moved to position 1`).waitFor();
+    await toasts(page).getByRole('button', { name: 'Undo' }).first().click();
+    await toasts(page).getByText(`${name} moved to position ${before}`).waitFor();
+    await expect.poll(position).toBe(before);
+    await page.context().close();
+  });
+
+  it('deleting an asset from its page lands on the list, which says so', async () => {
+    const page = await adminPage();
+    const name = await firstAssetName(page, 5);
+    await rowNamed(page, name).getByRole('link').first().click();
+    await page.getByRole('heading', { name: `Asset ${name}` }).waitFor();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await page.waitForURL(/\/assets(\?|$)/);
+    await toasts(page).getByText(`${name} deleted`).waitFor();
+    await page.context().close();
+  });
+});
