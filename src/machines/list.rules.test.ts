@@ -17,6 +17,7 @@ import {
   selectTotalPages,
   type FetchPageInput,
   type ListInput,
+  type ReorderInput,
 } from './list.machine';
 import { deferredActor, liveCall, type Deferred } from './testing/deferred';
 import type { ListRow } from '../domain/list-query';
@@ -209,7 +210,7 @@ describe('list machine — what the screen shows after an answer', () => {
 
   it('a stored move says where the row went and where it was, for Undo', async () => {
     const fetches: Deferred<FetchPageInput, ListResponse>[] = [];
-    const reorders: Deferred<{ id: string; position: number }, { id: string }>[] = [];
+    const reorders: Deferred<ReorderInput, unknown>[] = [];
     const clock = new SimulatedClock();
     const actor = createActor(
       listMachine.provide({
