@@ -143,6 +143,16 @@ export function adminUserRoutes(deps: Deps) {
     return c.json(await runList(db, userListSpec, parseListQuery(userListSpec, c.req.queries())));
   });
 
+  app.get('/:id', requireAbility('read', 'User'), async (c) => {
+    const id = c.req.param('id');
+    const { rows } = await db.query<UserDbRow>(
+      `SELECT ${userListSpec.columns} FROM ${userListSpec.from} WHERE u.id = $1`,
+      [id],
+    );
+    if (!rows[0]) fail(404, 'NOT_FOUND', `No user with id ${id}`);
+    return c.json({ data: userListSpec.toRow(rows[0] as never) });
+  });
+
   // Roles are an admin's to give (`manage User`), never one's own: an admin cannot lock the
   // last admin out by accident, and nobody can promote themselves. The new role applies from
   // the user's next token refresh (within ACCESS_TOKEN_TTL).

@@ -87,6 +87,8 @@ interface EntityPickerProps {
   /** Where options come from; rows are found by id at `<endpoint>/<id>`. */
   endpoint: string;
   extraQueryParams?: Record<string, string>;
+  /** The row field shown as each option's label (default `name`; users show their `email`). */
+  displayField?: string;
   multiple?: boolean;
   /** With `multiple`: chips shown before "+N more". */
   limitTags?: number;
@@ -100,6 +102,7 @@ export function EntityPicker({
   field,
   endpoint,
   extraQueryParams,
+  displayField,
   limitTags,
   ...props
 }: EntityPickerProps) {
@@ -114,6 +117,7 @@ export function EntityPicker({
         multiple: Boolean(props.multiple),
         ...(limitTags === undefined ? {} : { limitTags }),
         ...(extraQueryParams ? { extraQueryParams } : {}),
+        ...(displayField ? { displayField } : {}),
       }}
       value={props.value}
       onChange={(value) => props.onChange(filterTexts(value))}

@@ -84,4 +84,19 @@ describe('what an action did', () => {
     await toasts(page).getByText(`${name} deleted`).waitFor();
     await page.context().close();
   });
+
+  it('gives an asset to a user picked by e-mail, not by id', async () => {
+    const page = await adminPage();
+    const name = await firstAssetName(page, 7);
+    await rowNamed(page, name).getByRole('link').first().click();
+    const picker = page.getByRole('combobox', { name: 'User (search by e-mail)' });
+    await picker.fill('demo@');
+    await page.getByRole('option', { name: 'demo@avatar.studio' }).click();
+    await page.getByRole('button', { name: 'Assign to user' }).click();
+    await toasts(page).getByText(`${name} given to the user`).waitFor();
+    await page.getByRole('link', { name: "Open this user's assets" }).click();
+    await page.getByRole('heading', { name: 'User assets' }).waitFor();
+    await page.getByRole('rowheader', { name, exact: true }).waitFor();
+    await page.context().close();
+  });
 });

@@ -4,55 +4,59 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Asset } from '../../../api/schemas';
 import { addUserAssets, assetsAssigned, removeUserAssets } from '../../../api/user-assets';
+import { EntityPicker } from '../../../machines/autocomplete.view';
 import { ActionButton } from '../../../ui/dom/action-button';
-import { Alert } from '../../../ui/dom/alert';
-import { TextField } from '../../../ui/dom/text-field';
+import { announce } from '../../../ui/dom/toasts';
 import { Failure, Panel } from './panel';
 
-/** Assigns the asset to a user (by id) or takes it away (private user-assets calls). */
+/** Gives the asset to a user picked by e-mail, or takes it away (private user-assets calls). */
 export function AssetUsers({ asset }: { asset: Asset }) {
   const { t } = useTranslation();
-  const [userId, setUserId] = useState('');
-  const target = userId.trim();
+  const [picked, setPicked] = useState<string[]>([]);
+  const userId = picked[0];
   const assign = useMutation({
     mutationFn: async ({ user, add }: { user: string; add: boolean }) => {
       await (add ? addUserAssets(user, [asset.id]) : removeUserAssets(user, [asset.id]));
     },
-    onSuccess: () => assetsAssigned([asset.id]),
+    onSuccess: async (_, { user, add }) => {
+      await assetsAssigned([asset.id]);
+      announce({
+        title: t(add ? 'assetEditor.assigned' : 'assetEditor.unassigned', { name: asset.name }),
+        tone: 'success',
+        action: { label: t('list.undo'), onAction: () => assign.mutate({ user, add: !add }) },
+      });
+    },
   });
   const done = assign.isSuccess ? assign.variables : undefined;
   return (
     <Panel title={t('assetEditor.users')}>
-      <TextField
-        name="userId"
-        label={t('assetEditor.userId')}
-        description={t('assetEditor.userIdHint')}
-        value={userId}
-        onChange={setUserId}
-        onBlur={() => undefined}
+      <EntityPicker
+        label={t('assetEditor.user')}
+        field="userId"
+        endpoint="private/v1/users"
+        displayField="email"
+        value={picked}
+        onChange={setPicked}
       />
       <div className="action-row">
         <ActionButton
           isPending={assign.isPending}
-          onPress={() => target && assign.mutate({ user: target, add: true })}
+          onPress={() => userId && assign.mutate({ user: userId, add: true })}
         >
           {t('assetEditor.assign')}
         </ActionButton>
         <ActionButton
           variant="link"
           isPending={assign.isPending}
-          onPress={() => target && assign.mutate({ user: target, add: false })}
+          onPress={() => userId && assign.mutate({ user: userId, add: false })}
         >
           {t('assetEditor.unassign')}
         </ActionButton>
       </div>
       {done && (
-        <Alert tone="success">
-          {t(done.add ? 'assetEditor.assigned' : 'assetEditor.unassigned', { userId: done.user })}{' '}
-          <Link to="/users/$userId/assets" params={{ userId: done.user }}>
-            {t('assetEditor.userAssetsLink', { userId: done.user })}
-          </Link>
-        </Alert>
+        <Link to="/users/$userId/assets" params={{ userId: done.user }}>
+          {t('assetEditor.userAssetsLink')}
+        </Link>
       )}
       <Failure error={assign.error} />
     </Panel>
