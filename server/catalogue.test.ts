@@ -275,6 +275,10 @@ describe('morph queue and morphed assets', () => {
     );
     const created = all.data.map((entry) => entry.createdAt);
     expect(created).toEqual([...created].sort().reverse());
+    // Entries name their body asset, as they do their source.
+    const first = all.data[0]!;
+    const body = assetSchema.parse(dataOf(await t.get(`/v1/assets/${first.bodyAssetId}`, admin)));
+    expect(first.bodyAssetName).toBe(body.name);
     const some = queueList.parse(
       ok(await t.get('/private/v1/morphed-asset-queue?status=failed&status=queued', admin)),
     );

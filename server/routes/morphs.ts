@@ -33,6 +33,7 @@ interface QueueDbRow {
   source_asset_id: string;
   source_asset_name: string;
   body_asset_id: string;
+  body_asset_name: string;
   status: MorphStatus;
   progress: number;
   error: string | null;
@@ -42,8 +43,11 @@ interface QueueDbRow {
 }
 
 const queueListSpec: ListSpec<MorphQueueEntry> = {
-  from: 'morph_queue q JOIN assets a ON a.id = q.source_asset_id',
-  columns: `q.id, q.source_asset_id, a.name AS source_asset_name, q.body_asset_id, q.status,
+  from: `morph_queue q JOIN assets a ON a.id = q.source_asset_id
+    LEFT JOIN assets b ON b.id = q.body_asset_id`,
+  // A body asset deleted since keeps its id as its name.
+  columns: `q.id, q.source_asset_id, a.name AS source_asset_name, q.body_asset_id,
+    COALESCE(b.name, q.body_asset_id) AS body_asset_name, q.status,
     q.progress, q.error, q.morphed_asset_id, q.created_at, q.updated_at`,
   orders: { createdAt: 'q.created_at', updatedAt: 'q.updated_at', status: 'q.status' },
   defaultOrder: '-createdAt',
@@ -57,6 +61,7 @@ const queueListSpec: ListSpec<MorphQueueEntry> = {
     sourceAssetId: row.source_asset_id,
     sourceAssetName: row.source_asset_name,
     bodyAssetId: row.body_asset_id,
+    bodyAssetName: row.body_asset_name,
     status: row.status,
     progress: row.progress,
     error: row.error,

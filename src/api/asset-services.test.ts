@@ -70,6 +70,7 @@ const QUEUE = {
   sourceAssetId: 'a 1',
   sourceAssetName: 'Jacket',
   bodyAssetId: 'b1',
+  bodyAssetName: 'Body',
   status: 'queued',
   progress: 0,
   error: null,

@@ -370,6 +370,7 @@ export const morphQueueEntrySchema = z.object({
   sourceAssetId: z.string(),
   sourceAssetName: z.string(),
   bodyAssetId: z.string(),
+  bodyAssetName: z.string(),
   status: morphStatusSchema,
   progress: z.number(),
   error: z.nullable(z.string()),

@@ -181,7 +181,7 @@ export const enBackOffice = {
     bodies: 'Body assets',
     generateMorphs: 'Generate morphed assets',
     generatingMorphs: 'Queuing…',
-    morphJob: 'Job on {{body}}',
+    morphJob: '{{source}} on {{body}}',
     morphProgress: '{{status}} · {{percent}} %',
     morphResult: 'Open the morphed asset',
     morphRetrying: 'The status could not be read ({{message}}); trying again.',
@@ -222,6 +222,7 @@ export const enBackOffice = {
     queueTitle: 'Morph queue',
     status: 'Status',
     source: 'Source asset',
+    body: 'Body asset',
     progress: 'Progress',
     error: 'Error',
     statuses: {

@@ -33,6 +33,7 @@ const entry = (id: string, bodyAssetId: string): MorphQueueEntry => ({
   sourceAssetId: 'a1',
   sourceAssetName: 'Jacket',
   bodyAssetId,
+  bodyAssetName: `Body ${bodyAssetId}`,
   status: 'queued',
   progress: 0,
   error: null,
@@ -57,7 +58,11 @@ const STATUSES: Record<Exclude<JobsShown, 'queued'>, MorphStatusList> = {
 
 /** The jobs q1 (body b1) and q2 (body b2) as the screen shows them after `statuses`. */
 const jobsOf = (statuses: MorphStatusList): MorphJob[] =>
-  statuses.map((status, index) => ({ ...status, bodyAssetId: `b${index + 1}` }));
+  statuses.map((status, index) => ({
+    ...status,
+    bodyAssetId: `b${index + 1}`,
+    bodyAssetName: `Body b${index + 1}`,
+  }));
 
 const JOBS: Record<JobsShown, MorphJob[]> = {
   queued: jobsOf(

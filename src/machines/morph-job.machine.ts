@@ -21,6 +21,8 @@ export const MORPH_POLL_MAX_FAILURES = 6;
 export interface MorphJob {
   id: string;
   bodyAssetId: string;
+  /** What the job is shown as: the body asset's name. */
+  bodyAssetName: string;
   status: MorphStatus;
   /** Percent done, 0 to 100. */
   progress: number;
@@ -51,6 +53,7 @@ const isDone = (status: MorphStatus) => status === 'completed' || status === 'fa
 const toJob = (entry: MorphQueueEntry): MorphJob => ({
   id: entry.id,
   bodyAssetId: entry.bodyAssetId,
+  bodyAssetName: entry.bodyAssetName,
   status: entry.status,
   progress: entry.progress,
   error: entry.error,

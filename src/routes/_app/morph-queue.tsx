@@ -46,6 +46,7 @@ const morphQueueList = (t: TFunction): ListScreenConfig<MorphQueueEntry> => ({
   ],
   columns: [
     { field: 'sourceAssetName', headerName: t('morphs.source') },
+    { field: 'bodyAssetName', headerName: t('morphs.body') },
     {
       field: 'status',
       headerName: t('morphs.status'),

@@ -57,7 +57,9 @@ export function AssetMorphs({ asset }: { asset: Asset }) {
             const percent = Math.round(Math.min(100, Math.max(0, job.progress)));
             return (
               <li key={job.id} data-status={job.status}>
-                <span>{t('assetEditor.morphJob', { body: job.bodyAssetId })}</span>
+                <span>
+                  {t('assetEditor.morphJob', { source: asset.name, body: job.bodyAssetName })}
+                </span>
                 <span className={`badge ${job.status}`}>
                   {t('assetEditor.morphProgress', {
                     status: t(`morphs.statuses.${job.status}`),
