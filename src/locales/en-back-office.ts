@@ -33,6 +33,7 @@ export const enBackOffice = {
     positionHint: 'A position past the end, or below 0, moves the row to the last place.',
     move: 'Move',
     reorderFailed: 'The new order could not be saved; the previous order is back.',
+    breadcrumbs: 'Breadcrumbs',
     moved: '{{name}} moved to position {{position}}',
     undo: 'Undo',
     search: 'Search',
@@ -235,6 +236,9 @@ export const enBackOffice = {
   applications: {
     title: 'Applications',
     assetsTitle: 'Application assets',
+    assetsOf: 'Assets of {{name}}',
+    back: 'Back to applications',
+    notFound: 'This application could not be read: {{message}}',
   },
   userAssets: {
     title: 'User assets',

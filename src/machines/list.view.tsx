@@ -44,6 +44,7 @@ import { useMediaQuery } from '../ui/dom/use-media-query';
 import { describeError } from '../api/error-info';
 import type { Can } from '../api/ability';
 import { announce } from '../ui/dom/toasts';
+import { useDocumentTitle } from '../ui/dom/use-document-title';
 import { AutocompleteFilter } from './autocomplete.view';
 import { Allowed, usePermissions, type Requirement } from './permissions.view';
 
@@ -52,6 +53,10 @@ export interface ListScreenConfig<Row extends { id: string }> extends ListDefini
   title: string;
   /** Who may see the list; others get a "not available for your role" page. */
   requires: Requirement;
+  /** Where the list sits (links to the screens above it), shown above the title. */
+  breadcrumbs?: ReactNode;
+  /** The browser tab's title, most specific first (default: the title). */
+  documentTitle?: string[];
   /** The list endpoint, e.g. `v1/assets`. */
   endpoint: string;
   rowSchema: RowSchema<Row>;
@@ -233,8 +238,14 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
 
   const active = useSelector(actor, selectIsFilterActive);
   const canLoadMore = useSelector(actor, selectCanLoadMore);
+  useDocumentTitle(...(config.documentTitle ?? [config.title]));
   return (
     <section className="list-screen" aria-labelledby="list-title">
+      {config.breadcrumbs && (
+        <nav aria-label={t('list.breadcrumbs')} className="breadcrumbs">
+          {config.breadcrumbs}
+        </nav>
+      )}
       <div className="list-header">
         <h1 id="list-title">{config.title}</h1>
         {status === 'success' && (

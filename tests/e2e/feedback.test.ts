@@ -100,3 +100,38 @@ describe('what an action did', () => {
     await page.context().close();
   });
 });
+
+describe('names and places', () => {
+  it('names the application a list belongs to, in the heading, the breadcrumbs and the tab', async () => {
+    const page = await adminPage();
+    await page.goto(`${app.server.url}/applications`);
+    const link = page.locator(`${ROW} [role="rowheader"] a`).first();
+    const application = (await link.innerText()).trim();
+    await link.click();
+    await page.getByRole('heading', { name: `Assets of ${application}` }).waitFor();
+    await page
+      .getByRole('navigation', { name: 'Breadcrumbs' })
+      .getByRole('link', { name: 'Applications' })
+      .waitFor();
+    await expect.poll(() => page.title()).toBe(`${application} · Applications · Avatar Studio`);
+    await page.context().close();
+  });
+
+  it('says an unknown application is not found instead of listing nothing', async () => {
+    const page = await adminPage();
+    await page.goto(`${app.server.url}/applications/000000000000000000000000/assets`);
+    await page.getByText(/This application could not be read/).waitFor();
+    await page.getByRole('link', { name: 'Back to applications' }).waitFor();
+    expect(await page.getByRole('grid').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it("titles an asset's tab after the asset", async () => {
+    const page = await adminPage();
+    const name = await firstAssetName(page, 0);
+    await rowNamed(page, name).getByRole('link').first().click();
+    await page.getByRole('heading', { name: `Asset ${name}` }).waitFor();
+    await expect.poll(() => page.title()).toBe(`${name} · Assets · Avatar Studio`);
+    await page.context().close();
+  });
+});

@@ -203,7 +203,7 @@ describe('reordering an application by drag and drop', () => {
     await page.goto(`${app.server.url}/applications`);
     await waitForRows(page);
     await grid(page).getByRole('link').nth(index).click();
-    await page.getByRole('heading', { name: 'Application assets' }).waitFor();
+    await page.getByRole('heading', { name: /^Assets of / }).waitFor();
     await page.getByText(/^\d+ items$/).waitFor();
     await expect.poll(async () => (await names(page)).length).toBeGreaterThan(3);
   }

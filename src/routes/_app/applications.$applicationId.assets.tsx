@@ -1,5 +1,12 @@
 import type { TFunction } from 'i18next';
-import { createFileRoute } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute, Link, type ErrorComponentProps } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { applicationQuery } from '../../api/applications';
+import { describeError } from '../../api/error-info';
+import { queryClient } from '../../api/query';
+import { LoadFailed } from '../../ui/dom/load-failed';
+import { loadPermissions, permissionsOfSession } from '../../machines/permissions.view';
 import { useCallback } from 'react';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
@@ -23,15 +30,25 @@ const list = defineList({
 
 export const Route = createFileRoute('/_app/applications/$applicationId/assets')({
   validateSearch: list.validateSearch,
+  // The application's name heads the list; an unknown id is "not found", not an empty list.
+  loader: async ({ params: { applicationId }, context }) => {
+    await loadPermissions();
+    if (!permissionsOfSession(context.session)('read', 'Application')) return;
+    await queryClient.ensureQueryData(applicationQuery(applicationId));
+  },
   component: ApplicationAssetsScreen,
+  errorComponent: ApplicationLoadFailed,
 });
 
 /** The assets of one application, in the order the application offers them: drag to reorder. */
 function ApplicationAssetsScreen() {
   const { applicationId } = Route.useParams();
+  const name = useQuery(applicationQuery(applicationId)).data?.name;
   const config = useCallback(
     (t: TFunction, can: Can): ListScreenConfig<ApplicationAsset> => ({
-      title: t('applications.assetsTitle'),
+      title: name ? t('applications.assetsOf', { name }) : t('applications.assetsTitle'),
+      documentTitle: [name, t('applications.title')].filter((part) => part !== undefined),
+      breadcrumbs: <Link to="/applications">{t('applications.title')}</Link>,
       requires: ['read', 'Application'],
       endpoint: `v1/application-assets?applicationId=${encodeURIComponent(applicationId)}`,
       rowSchema: applicationAssetSchema,
@@ -55,7 +72,20 @@ function ApplicationAssetsScreen() {
       ],
       rowActions: () => (can('update', 'Application') ? moveActions<ApplicationAsset>(t) : []),
     }),
-    [applicationId],
+    [applicationId, name],
   );
   return <ListScreen key={applicationId} config={config} />;
+}
+
+/** The application could not be read: not found, or the server failed (then Retry). */
+function ApplicationLoadFailed({ error, reset }: ErrorComponentProps) {
+  const { t } = useTranslation();
+  return (
+    <LoadFailed
+      back={<Link to="/applications">{t('applications.back')}</Link>}
+      message={t('applications.notFound', { message: describeError(error, t) })}
+      retryLabel={t('app.retry')}
+      onRetry={reset}
+    />
+  );
 }

@@ -7,6 +7,7 @@ import { queryClient } from '../../api/query';
 import { Alert } from '../../ui/dom/alert';
 import '../../ui/dom/asset-editor.css';
 import { LoadFailed } from '../../ui/dom/load-failed';
+import { useDocumentTitle } from '../../ui/dom/use-document-title';
 import { AssetForm } from './-asset/asset-form';
 import { badgeCell } from '../../ui/dom/list/cells';
 import { AssetActions } from './-asset/asset-actions';
@@ -44,6 +45,7 @@ function AssetPage() {
   const { data: asset } = useSuspenseQuery(assetQuery(assetId));
   const can = usePermissions();
   const canEdit = can('update', 'Asset');
+  useDocumentTitle(asset.name, t('assets.title'));
   return (
     <section className="asset-page" aria-labelledby="asset-title">
       <Link to="/assets">{t('assetEditor.back')}</Link>

@@ -6,6 +6,7 @@ import { describeError } from '../../api/error-info';
 import { queryClient } from '../../api/query';
 import '../../ui/dom/asset-editor.css';
 import { LoadFailed } from '../../ui/dom/load-failed';
+import { useDocumentTitle } from '../../ui/dom/use-document-title';
 import { usePermissions } from '../../machines/permissions.view';
 import { CageMeshForm } from './-cage-mesh/cage-mesh-form';
 
@@ -20,6 +21,7 @@ function CageMeshPage() {
   const { cageMeshId } = Route.useParams();
   const { data: mesh } = useSuspenseQuery(cageMeshQuery(cageMeshId));
   const can = usePermissions();
+  useDocumentTitle(mesh.name, t('cageMeshes.title'));
   return (
     <section className="asset-page" aria-labelledby="cage-mesh-title">
       <Link to="/cage-meshes">{t('cageMeshes.back')}</Link>

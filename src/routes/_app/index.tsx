@@ -7,6 +7,7 @@ import { queryClient } from '../../api/query';
 import { ActionButton } from '../../ui/dom/action-button';
 import { Alert } from '../../ui/dom/alert';
 import { CountCards } from '../../ui/dom/count-cards';
+import { useDocumentTitle } from '../../ui/dom/use-document-title';
 
 export const Route = createFileRoute('/_app/')({
   // Started, not awaited: the cards show their own loading state and a failure with Retry.
@@ -17,6 +18,7 @@ export const Route = createFileRoute('/_app/')({
 function Dashboard() {
   const { t } = useTranslation();
   const counts = useQuery(assetCountsQuery());
+  useDocumentTitle(t('dashboard.title'));
   return (
     <>
       <h1>{t('dashboard.title')}</h1>

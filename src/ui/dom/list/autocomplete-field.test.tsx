@@ -88,6 +88,17 @@ describe('AutocompleteField', () => {
     },
   );
 
+  it('keeps the typed text when the list closes without a pick and nothing is selected', async () => {
+    const user = userEvent.setup();
+    render(<Harness options={[{ id: 'a1', label: 'Avatar Arena' }]} />);
+    const box = screen.getByRole('combobox', { name: 'Application' });
+    await user.type(box, 'Ava');
+    await screen.findByRole('option', { name: 'Avatar Arena' });
+    // Focus leaves (or the page scrolls the open list away): React Aria commits "no pick".
+    await user.tab();
+    expect(box).toHaveValue('Ava');
+  });
+
   it('says "No Results" when the search found nothing', async () => {
     const user = userEvent.setup();
     render(<Harness options={[]} noResults />);

@@ -98,9 +98,12 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
             }
           : {
               selectedKey: single?.id ?? null,
+              // A commit without a pick reverts the text to the selection; with nothing
+              // selected the typed text stays. (React Aria also commits when its list closes
+              // by itself, e.g. on a scroll while the list opens: that must not eat the text.)
               onSelectionChange: (key: Key | null) => {
                 if (key !== null) props.onSelect(String(key));
-                else clearText();
+                else if (single) clearText();
               },
             })}
         items={props.options}
@@ -111,10 +114,10 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
         <div className="combo-input">
           <Input
             placeholder={props.placeholder}
-            // Several values: Escape drops the typed text, which closes the list (React Aria
-            // reverts only single selections by itself).
+            // Escape drops the typed text, which closes the list (React Aria reverts the text
+            // only to a selection, and with none it would open the list again at once).
             onKeyDown={(event) => {
-              if (props.multiple && event.key === 'Escape') clearText();
+              if (event.key === 'Escape') clearText();
             }}
           />
           <Button className="select-toggle" excludeFromTabOrder>
