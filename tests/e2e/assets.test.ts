@@ -229,7 +229,10 @@ describe('asset editing', () => {
     // Close the options (while open, the combo box hides the page from role queries).
     await page.locator('#panel-changelog').click();
     await page.getByRole('button', { name: 'Remove Vintage' }).waitFor();
-    await expect.poll(newest).toMatch(/asset\.updated\.v\d/);
+    await expect.poll(newest).toMatch(/asset\.updated\.v1/);
+    // One row per change, naming it: the save's companion events fold into it.
+    expect(await newest()).toContain('Tags: Vintage');
+    expect(await changelog(page).getByText('asset.updated.v2').count()).toBe(0);
     // All of it in the document the page first loaded: no reload.
     expect(await document.evaluate((d) => d === window.document)).toBe(true);
     await page.close();
@@ -254,7 +257,9 @@ describe('asset editing', () => {
     // On failure this shows the worker's error message.
     expect(await job.innerText()).toContain('Completed');
     await job.getByRole('link', { name: 'Open the morphed asset' }).waitFor();
-    expect(await job.innerText()).toContain(bodyId);
+    // Named, not an id: "<source> on <body>".
+    expect(await job.innerText()).toContain('on E2E body');
+    expect(await job.innerText()).not.toContain(bodyId);
     await changelog(page).getByText('asset.morph-queue-entry-created.v1').waitFor();
     await page.close();
   });
