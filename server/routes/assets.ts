@@ -9,6 +9,7 @@
  */
 import { Hono, type Context } from 'hono';
 import {
+  assetBulkDeleteBodySchema,
   assetCreateBodySchema,
   assetFromTemplateBodySchema,
   assetLockBodySchema,
@@ -22,7 +23,7 @@ import {
 } from '../../src/api/schemas';
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
-import { assetEventListSpec, recordAssetEvent } from '../events';
+import { assetEventListSpec, recordAssetEvent, recordAssetEvents } from '../events';
 import { holdFileReferences } from '../file-sweeper';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
@@ -49,6 +50,7 @@ import {
   assetListSpec,
   checkFileFields,
   findAsset,
+  findAssets,
   getAsset,
   insertAsset,
   storedFileFor,
@@ -246,6 +248,60 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
       await holdFileReferences(tx);
       await checkFileFields(storage, body);
       return updateAsset(tx, id, body, actorOf(c), deps.now());
+    });
+    return c.json({ data });
+  });
+
+  // Several assets at once, all or none: an unknown id (404) or a locked asset (409, naming
+  // every locked one) deletes nothing. Each deleted asset records `asset.bulk-deleted.v1`.
+  app.post('/bulk-delete', auth, requireAbility('delete', 'Asset'), async (c) => {
+    const ids = [...new Set((await readBody(c, assetBulkDeleteBodySchema)).ids)].sort();
+    const at = deps.now();
+    const data = await db.transaction(async (tx) => {
+      await lockPositions(tx, ASSETS.lockKey);
+      const { rows } = await tx.query<{ id: string; name: string; locked: boolean }>(
+        'SELECT id, name, locked FROM assets WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE',
+        [ids],
+      );
+      const missing = ids.filter((id) => !rows.some((row) => row.id === id));
+      if (missing.length > 0) fail(404, 'NOT_FOUND', `No assets with ids ${missing.join(', ')}`);
+      const locked = rows.filter((row) => row.locked).map((row) => row.name);
+      if (locked.length > 0) {
+        fail(
+          409,
+          'ASSET_LOCKED',
+          `Locked assets cannot be deleted; unlock them first: ${locked.join(', ')}`,
+        );
+      }
+      const assets = await findAssets(tx, ids);
+      const placements = await tx.query<{ application_id: string }>(
+        `SELECT DISTINCT application_id FROM application_assets
+         WHERE asset_id = ANY($1::text[]) ORDER BY application_id`,
+        [ids],
+      );
+      const applicationIds = placements.rows.map((row) => row.application_id);
+      for (const applicationId of applicationIds) {
+        await lockPositions(tx, applicationLockKey(applicationId));
+      }
+      await tx.query('DELETE FROM assets WHERE id = ANY($1::text[])', [ids]);
+      await tx.query(
+        `UPDATE users SET assets = ARRAY(SELECT x FROM unnest(assets) AS x WHERE x <> ALL($1::text[]))
+         WHERE assets && $1::text[]`,
+        [ids],
+      );
+      await renumberAssets(tx);
+      await renumberApplicationAssets(tx, applicationIds);
+      await recordAssetEvents(
+        tx,
+        assets.map((asset) => ({
+          assetId: asset.id,
+          event: 'bulkDeleted' as const,
+          actorId: actorOf(c),
+          data: { asset, ids },
+          at,
+        })),
+      );
+      return { deleted: ids };
     });
     return c.json({ data });
   });

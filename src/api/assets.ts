@@ -15,6 +15,7 @@ import {
   applicationAssetSchema,
   applicationMorphedAssetSchema,
   assetApplicationSchema,
+  assetBulkDeleteResultSchema,
   assetEventSchema,
   assetSchema,
   countByTypeSchema,
@@ -133,6 +134,18 @@ export function updateAsset(
 /** Deletes an asset (a locked one answers 409). */
 export function deleteAsset(id: string, { scope }: ScopeOption = {}): Promise<unknown> {
   return assetsService(() => apiRequest(path(id, scope), z.unknown(), { method: 'delete' }));
+}
+
+/** Deletes several assets together, or none (a locked one answers 409 naming them). */
+export function bulkDeleteAssets(ids: string[]): Promise<string[]> {
+  return assetsService(async () => {
+    const { deleted } = await apiRequest(`${root()}/bulk-delete`, assetBulkDeleteResultSchema, {
+      method: 'post',
+      json: { ids },
+    });
+    await Promise.all(deleted.map((id) => assetDeleted(id)));
+    return deleted;
+  });
 }
 
 /**

@@ -419,6 +419,12 @@ export type UserAssetsResult = z.infer<typeof userAssetsResultSchema>;
 
 const idSchema = z.string().check(z.minLength(1), z.maxLength(200));
 
+/** POST /v1/assets/bulk-delete: 1-100 asset ids, deleted together or not at all. */
+export const assetBulkDeleteBodySchema = z.object({
+  ids: z.array(idSchema).check(z.minLength(1), z.maxLength(100)),
+});
+export const assetBulkDeleteResultSchema = z.object({ deleted: z.array(z.string()) });
+
 /** POST /v1/morphed-assets/generate: one queue entry per body asset (answers the entries). */
 export const morphGenerateBodySchema = z.object({
   sourceAssetId: idSchema,

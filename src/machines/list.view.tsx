@@ -69,6 +69,11 @@ export interface ListScreenConfig<Row extends { id: string }> extends ListDefini
   rowActions?: (row: Row, list: ListControls) => ActionMenuItem<Row>[];
   /** Buttons or forms above the list (create, add...). */
   toolbar?: (list: ListControls) => ReactNode;
+  /**
+   * With it, rows can be selected (a checkbox each, one per page) and these actions act on
+   * the selected ids; a change that succeeds clears the selection.
+   */
+  bulkActions?: (ids: string[], list: ListControls) => ReactNode;
 }
 
 /** What a change says once it is stored, and how to take it back where that is cheap. */
@@ -165,6 +170,7 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
   const error = useSelector(actor, selectError);
   const isLoadingMore = useSelector(actor, selectIsLoadingMore);
   const [notice, setNotice] = useState<string | null>(null);
+  const [selectedIds, setSelectedIds] = useState<string[]>([]);
   const refresh = () => actor.send({ type: 'REFRESH' });
   // Row actions and toolbars write through one mutation: the list reloads after it, a failure
   // is shown. What else the change touches, its request function's cache effect updates.
@@ -184,6 +190,24 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
         () => false,
       ),
   };
+
+  const bulkControls: ListControls = {
+    refresh,
+    run: (work, outcome) =>
+      controls.run(work, outcome).then((ok) => {
+        if (ok) setSelectedIds([]);
+        return ok;
+      }),
+  };
+  const selection = config.bulkActions
+    ? {
+        selectedIds,
+        onChange: setSelectedIds,
+        selectAllLabel: t('list.selectAll'),
+        selectLabel: t('list.select'),
+        bulkActions: (ids: string[]) => config.bulkActions!(ids, bulkControls),
+      }
+    : undefined;
 
   // A role that may do nothing to these rows gets no menu column (kept while rows load).
   const rowActions = config.rowActions
@@ -286,6 +310,7 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
           order={order}
           onSort={(field) => actor.send({ type: 'SORT', field })}
           {...(hasRowActions ? { rowActions } : {})}
+          {...(selection ? { selection } : {})}
           onSetOrder={(row, position) => actor.send({ type: 'SET_ORDER', id: row.id, position })}
           {...(config.reorder?.drag
             ? { onMove: (id: string, toIndex: number) => actor.send({ type: 'MOVE', id, toIndex }) }

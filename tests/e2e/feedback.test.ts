@@ -135,3 +135,47 @@ describe('names and places', () => {
     await page.context().close();
   });
 });
+
+describe('working in bulk', () => {
+  async function select(page: Page, names: string[]) {
+    for (const name of names) {
+      // The visible box (React Aria keeps the input itself visually hidden).
+      await rowNamed(page, name).locator('.checkbox').click();
+    }
+    await page.getByRole('toolbar', { name: `${names.length} selected` }).waitFor();
+  }
+
+  it('locks several assets at once, Undo unlocks them; deletes them together', async () => {
+    const page = await adminPage();
+    await firstAssetName(page, 0);
+    const headers = page.locator(`${ROW} [role="rowheader"]`);
+    const names = [
+      (await headers.nth(8).innerText()).trim(),
+      (await headers.nth(9).innerText()).trim(),
+    ];
+    await select(page, names);
+    await page.getByRole('toolbar').getByRole('button', { name: 'Lock', exact: true }).click();
+    await toasts(page).getByText('2 assets locked').waitFor();
+    for (const name of names) {
+      await rowNamed(page, name).getByText('Locked', { exact: true }).waitFor();
+    }
+    // The selection ends with the change.
+    await expect.poll(() => page.getByRole('toolbar').count()).toBe(0);
+    await toasts(page).getByRole('button', { name: 'Undo' }).click();
+    await toasts(page).getByText('2 assets unlocked').waitFor();
+    await expect
+      .poll(() => rowNamed(page, names[0]!).getByText('Locked', { exact: true }).count())
+      .toBe(0);
+
+    // Seeded names repeat, so the count tells, not a name.
+    const total = async () =>
+      Number((await page.getByText(/^\d+ items$/).innerText()).split(' ')[0]);
+    const before = await total();
+    await select(page, names);
+    await page.getByRole('toolbar').getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await toasts(page).getByText('2 assets deleted').waitFor();
+    await expect.poll(total).toBe(before - 2);
+    await page.context().close();
+  });
+});

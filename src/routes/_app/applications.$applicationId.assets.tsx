@@ -11,7 +11,7 @@ import { useCallback } from 'react';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
 import { applicationAssetSchema, type ApplicationAsset } from '../../api/schemas';
-import { searchFilter, typeFilter } from '../../ui/dom/list/asset-filters';
+import { displayLabel, searchFilter, typeFilter } from '../../ui/dom/list/asset-filters';
 import { ASSET_TYPES } from '../../domain/assets';
 import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
 import { positionColumn } from '../../ui/dom/list/columns';
@@ -67,7 +67,11 @@ function ApplicationAssetsScreen() {
           render: (row) => assetNameCell(row.asset),
         },
         { field: 'type', headerName: t('assets.type'), render: (row) => badgeCell(row.asset.type) },
-        { field: 'gender', headerName: t('assets.gender'), render: (row) => row.asset.gender },
+        {
+          field: 'gender',
+          headerName: t('assets.gender'),
+          render: (row) => displayLabel(row.asset.gender),
+        },
         positionColumn(t),
       ],
       rowActions: () => (can('update', 'Application') ? moveActions<ApplicationAsset>(t) : []),

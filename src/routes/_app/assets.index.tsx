@@ -4,11 +4,17 @@ import { z } from 'zod/mini';
 import { assetDeleted, changeAsset, deleteAsset, lockAsset, unlockAsset } from '../../api/assets';
 import { defineList } from '../../api/list-url';
 import { assetSchema, type Asset } from '../../api/schemas';
-import { genderFilter, searchFilter, typeFilter } from '../../ui/dom/list/asset-filters';
+import {
+  displayLabel,
+  genderFilter,
+  searchFilter,
+  typeFilter,
+} from '../../ui/dom/list/asset-filters';
 import { ASSET_TYPES, GENDERS } from '../../domain/assets';
 import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
 import { dateColumn, positionColumn } from '../../ui/dom/list/columns';
 import type { Can } from '../../api/ability';
+import { AssetBulkActions } from './-assets/bulk-actions';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
 import type { ActionMenuItem } from '../../ui/dom/list/row-menu';
 import { moveActions } from '../../ui/dom/list/move-actions';
@@ -99,7 +105,12 @@ const assetsList = (t: TFunction, can: Can): ListScreenConfig<Asset> => ({
       sortable: true,
       render: (a) => badgeCell(a.type),
     },
-    { field: 'gender', headerName: t('assets.gender'), sortable: true },
+    {
+      field: 'gender',
+      headerName: t('assets.gender'),
+      sortable: true,
+      render: (a) => displayLabel(a.gender),
+    },
     {
       field: 'tags',
       headerName: t('assets.tags'),
@@ -108,11 +119,17 @@ const assetsList = (t: TFunction, can: Can): ListScreenConfig<Asset> => ({
     {
       field: 'locked',
       headerName: t('assets.lockState'),
-      render: (a) => (a.locked ? badgeCell(t('assets.locked'), 'locked') : t('assets.unlocked')),
+      render: (a) =>
+        a.locked
+          ? badgeCell(t('assets.locked'), 'locked')
+          : badgeCell(t('assets.unlocked'), 'unlocked'),
     },
     positionColumn(t, t('assets.positionTooltip')),
     dateColumn('updatedAt', t('assets.updated')),
   ],
+  ...(can('update', 'Asset') || can('delete', 'Asset')
+    ? { bulkActions: (ids, list) => <AssetBulkActions ids={ids} list={list} can={can} /> }
+    : {}),
   rowActions: (asset, list) => [
     ...(can('update', 'Asset')
       ? [

@@ -3,7 +3,7 @@ import { createFileRoute, Link } from '@tanstack/react-router';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
 import { cageMeshSchema, type CageMesh } from '../../api/schemas';
-import { genderFilter, searchFilter } from '../../ui/dom/list/asset-filters';
+import { displayLabel, genderFilter, searchFilter } from '../../ui/dom/list/asset-filters';
 import { GENDERS } from '../../domain/assets';
 import { dateColumn, modelColumn } from '../../ui/dom/list/columns';
 import type { Can } from '../../api/ability';
@@ -52,7 +52,7 @@ const cageMeshesList = (t: TFunction, can: Can): ListScreenConfig<CageMesh> => (
         </Link>
       ),
     },
-    { field: 'gender', headerName: t('assets.gender') },
+    { field: 'gender', headerName: t('assets.gender'), render: (m) => displayLabel(m.gender) },
     {
       field: 'bodyType',
       headerName: t('cageMeshes.bodyType'),

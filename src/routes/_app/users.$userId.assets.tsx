@@ -8,7 +8,7 @@ import { assetSchema, type Asset } from '../../api/schemas';
 import { addUserAssets, assetsAssigned, removeUserAssets } from '../../api/user-assets';
 import type { Can } from '../../api/ability';
 import { ActionButton } from '../../ui/dom/action-button';
-import { searchFilter, typeFilter } from '../../ui/dom/list/asset-filters';
+import { displayLabel, searchFilter, typeFilter } from '../../ui/dom/list/asset-filters';
 import { ASSET_TYPES } from '../../domain/assets';
 import { EntityPicker } from '../../machines/autocomplete.view';
 import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
@@ -81,7 +81,7 @@ function UserAssetsScreen() {
       columns: [
         { field: 'name', headerName: t('assets.name'), sortable: true, render: assetNameCell },
         { field: 'type', headerName: t('assets.type'), render: (a) => badgeCell(a.type) },
-        { field: 'gender', headerName: t('assets.gender') },
+        { field: 'gender', headerName: t('assets.gender'), render: (a) => displayLabel(a.gender) },
       ],
       ...(can('update', 'UserAsset', { userId })
         ? {

@@ -8,7 +8,7 @@ interface ActionButtonProps {
   pendingLabel?: string;
   onPress?: () => void;
   type?: 'button' | 'submit';
-  variant?: 'primary' | 'secondary' | 'link';
+  variant?: 'primary' | 'secondary' | 'link' | 'danger';
   wide?: boolean;
 }
 

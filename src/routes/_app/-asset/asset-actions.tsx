@@ -78,7 +78,7 @@ export function AssetActions({
           </ActionButton>
         )}
         {canDelete && !asset.locked && (
-          <ActionButton variant="link" onPress={() => setConfirming(true)}>
+          <ActionButton variant="danger" onPress={() => setConfirming(true)}>
             {t('assetEditor.delete')}
           </ActionButton>
         )}

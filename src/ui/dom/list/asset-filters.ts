@@ -2,10 +2,11 @@ import type { TFunction } from 'i18next';
 import { ASSET_TYPES, GENDERS } from '../../../domain/assets';
 import type { FilterDef } from './filter-bar';
 
+/** A stored value as people read it: "male" shows as "Male". */
+export const displayLabel = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
 /** Options labelled by their capitalised value. */
-const label = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
 export const toOptions = (values: readonly string[]) =>
-  values.map((value) => ({ value, label: label(value) }));
+  values.map((value) => ({ value, label: displayLabel(value) }));
 
 /** Filter definitions several list screens share. */
 export const searchFilter = (t: TFunction): FilterDef => ({

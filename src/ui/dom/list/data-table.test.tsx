@@ -313,6 +313,15 @@ describe('DataTable row selection', () => {
   }
   const selected = () => screen.getByTestId('selected').textContent;
 
+  it('selects with the checkbox only: pressing elsewhere in a row selects nothing', async () => {
+    const user = userEvent.setup();
+    render(<SelectableTable />);
+    await user.click(screen.getByRole('rowheader', { name: 'Beanie' }));
+    expect(selected()).toBe('');
+    await user.click(screen.getByRole('checkbox', { name: 'Select Beanie' }));
+    expect(selected()).toBe('b');
+  });
+
   it('adds no checkboxes to a table without selection', () => {
     render(<Table />);
     expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();

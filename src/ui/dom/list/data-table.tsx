@@ -385,6 +385,9 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
         ? {
             selectionMode: 'multiple' as const,
             selectionBehavior: 'toggle' as const,
+            // Only the checkboxes select: a press on the row (its name link, a cell) is not
+            // a selection, so links in rows keep working while rows are selected.
+            onRowAction: () => undefined,
             // This page's selected rows only, so the header checkbox speaks for this page.
             selectedKeys: new Set(pageRows.filter((r) => r.getIsSelected()).map((r) => r.id)),
             onSelectionChange: (keys: 'all' | Set<Key>) =>
