@@ -101,6 +101,8 @@ export const en = {
     resend: 'Send a new code',
     resent: 'A new code is on its way.',
     missing: 'This verification link is incomplete. Request a new code below.',
+    sendTitle: 'Send a new verification code',
+    sending: 'Sending…',
   },
   viewer: {
     // No-break spaces keep the message's code in one piece.

@@ -11,7 +11,7 @@ import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
-import { codeForm, lenient, optionalEmail } from './-account/schemas';
+import { codeForm, emailForm, lenient, optionalEmail } from './-account/schemas';
 import { authFields } from './-account/fields';
 import { useSessionActor } from '../machines/session.view';
 
@@ -87,6 +87,19 @@ function VerifyEmail() {
         />
       )}
       {resendError && <Alert tone="error">{resendError}</Alert>}
+      {/* Without an address to send to, ask for one: "request a new code below" is here. */}
+      {!email && (
+        <SchemaForm
+          label={t('verify.sendTitle')}
+          schema={emailForm}
+          defaultValues={{ email: '' }}
+          fields={[authFields(t).email]}
+          submitLabel={t('verify.resend')}
+          pendingLabel={t('verify.sending')}
+          isPending={resend.isPending}
+          onSubmit={({ email: address }) => resend.mutate(address)}
+        />
+      )}
       {email && (
         <p>
           <ActionButton

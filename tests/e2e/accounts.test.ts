@@ -81,6 +81,28 @@ describe('accounts in the browser', () => {
     await page.close();
   });
 
+  it('/verify-email without a link asks for the address and sends a code there', async () => {
+    const email = uniqueEmail('nolink');
+    const response = await fetch(`${app.server.url}/v1/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'correct horse battery' }),
+    });
+    expect(response.status).toBe(200);
+    const page = await newPage();
+    await page.goto(`${app.server.url}/verify-email`);
+    await page.getByText('This verification link is incomplete').waitFor();
+    const sentAfter = Date.now();
+    await page.getByLabel('E-mail', { exact: true }).fill(email);
+    await page.getByRole('button', { name: 'Send a new code' }).click();
+    await page.getByText('A new code is on its way.').waitFor();
+    const mail = await waitForMail(app.server.url, email, 'verify', sentAfter - 1000);
+    await page.getByLabel('Code', { exact: true }).fill(mail.code ?? '');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL(/\/signin\?/);
+    await page.context().close();
+  });
+
   it('refuses an unverified account at sign-in and offers a new code', async () => {
     const page = await newPage();
     const email = uniqueEmail('unverified');
