@@ -222,6 +222,17 @@ describe('validateFileContent: types by content', () => {
       key: 'fileInput.corrupt',
     });
   });
+
+  it('calls a .glb whose start is overwritten damaged, not the wrong type', async () => {
+    const bytes = new Uint8Array(fixtureBytes(AVATARS, 'maleIdle.glb'));
+    bytes.fill(0, 0, 64);
+    const damaged = Object.assign(new NodeBlob([bytes]), { name: 'avatar.glb' });
+    expect(await validateFileContent(damaged, model)).toMatchObject({ key: 'fileInput.corrupt' });
+    // Unnamed, or named as another type, it stays "not accepted".
+    expect(await validateFileContent(new NodeBlob([bytes]), model)).toMatchObject({
+      key: 'fileInput.wrongType',
+    });
+  });
 });
 
 describe('a 50 MB PNG', () => {

@@ -58,6 +58,13 @@ export function formatBytes(bytes: number): string {
 /** The extensions a rule accepts, for messages: '.png, .jpg, .jpeg'. */
 const acceptedExtensions = (rule: UploadRule) => Object.values(rule.accept).flat().join(', ');
 
+/** Whether `name` ends with one of the rule's extensions. */
+const hasAcceptedExtension = (name: string | undefined, rule: UploadRule) =>
+  name !== undefined &&
+  Object.values(rule.accept)
+    .flat()
+    .some((extension) => name.toLowerCase().endsWith(extension.toLowerCase()));
+
 const wrongType = (rule: UploadRule, detail: string): FileError => ({
   key: 'fileInput.wrongType',
   values: { accepted: acceptedExtensions(rule) },
@@ -171,6 +178,14 @@ export async function validateFileContent(
   // A PNG whose signature was damaged is reported as damaged, not as some other type.
   const damagedPng = rule.accept['image/png'] !== undefined && isDamagedPngSignature(head);
   if (rule.accept[sniffed] === undefined && !damagedPng) {
+    // Named as an accepted type but no known content at all: a damaged file of that type
+    // (a .glb cut short or overwritten), not a file of some other type.
+    if (sniffed === 'application/octet-stream' && hasAcceptedExtension(file.name, rule)) {
+      return {
+        key: 'fileInput.corrupt',
+        detail: `${file.name} does not start like any accepted type: it is damaged`,
+      };
+    }
     return wrongType(rule, `${file.name ?? 'The file'} contains ${sniffed}`);
   }
   switch (sniffed) {

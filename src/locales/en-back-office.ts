@@ -336,6 +336,7 @@ export const enBackOffice = {
     wrongBitDepth: 'The image must have {{expected}} bits per channel; this one has {{actual}}.',
     wrongColorSpace: 'The image’s colour profile must be {{expected}}; this one is {{actual}}.',
     corrupt: 'The file is damaged or incomplete and cannot be read.',
+    errorFor: '{{name}}: {{message}}',
     wrongType: 'This type of file is not accepted. Accepted: {{accepted}}.',
     tooLarge: 'The file must be at most {{max}}.',
     tooSmall: 'The file must be at least {{min}}.',

@@ -97,7 +97,13 @@ export function FileField({
       status={view}
       fileName={fileName}
       dragging={dragging}
-      error={error && t(error.key, error.values ?? {})}
+      // Errors name the file they are about.
+      error={
+        error &&
+        (fileName
+          ? t('fileInput.errorFor', { name: fileName, message: t(error.key, error.values ?? {}) })
+          : t(error.key, error.values ?? {}))
+      }
       description={description}
       disabled={disabled}
       preview={preview}

@@ -150,12 +150,13 @@ describe('asset editing', () => {
       page.locator('.file-drop').filter({ has: icon }).locator('.field-error').innerText();
 
     await model.setInputFiles(upload('icon.png', pngSuite('basn6a08.png'), 'image/png'));
-    await page.getByText('This type of file is not accepted. Accepted: .glb.').waitFor();
+    // Errors name their file.
+    await page.getByText('icon.png: This type of file is not accepted. Accepted: .glb.').waitFor();
 
     const big = new Uint8Array(5 * 1024 * 1024 + 1);
     big.set(pngSuite('basn6a08.png'));
     await icon.setInputFiles(upload('huge.png', big, 'image/png'));
-    await expect.poll(iconError).toBe('The file must be at most 5 MB.');
+    await expect.poll(iconError).toBe('huge.png: The file must be at most 5 MB.');
 
     const rules: Array<[string, Uint8Array, string]> = [
       ['wide.png', widePng(1025), 'The image must be at most 1024 × 1024 pixels.'],
@@ -175,7 +176,16 @@ describe('asset editing', () => {
     for (const [name, bytes, message] of rules) {
       await icon.setInputFiles(upload(name, bytes, 'image/png'));
       await expect.poll(iconError).toContain(message);
+      expect(await iconError()).toMatch(new RegExp(`^${name.replace('.', '\\.')}: `));
     }
+
+    // A .glb whose start is overwritten is damaged, not "not accepted".
+    const damaged = new Uint8Array(avatar('maleIdle.glb'));
+    damaged.fill(0, 0, 64);
+    await model.setInputFiles(upload('avatar.glb', damaged, 'model/gltf-binary'));
+    await page
+      .getByText('avatar.glb: The file is damaged or incomplete and cannot be read.')
+      .waitFor();
 
     // The submit is blocked, and focus goes to the first invalid field (the empty name).
     await page.getByRole('button', { name: 'Create asset' }).click();
