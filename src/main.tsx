@@ -5,8 +5,10 @@ import { z } from 'zod/mini';
 import { initI18n } from './i18n';
 import { createAppSession, selectIsLoggedIn } from './machines/app-session';
 import { routeTree } from './routeTree.gen';
+import { startTheme } from './ui/theme';
 import './ui/styles.css';
 
+startTheme();
 initI18n();
 
 const { actor: session } = createAppSession({

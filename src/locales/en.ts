@@ -8,6 +8,12 @@ export const en = {
     unexpectedError: 'Something went wrong: {{message}}',
     retry: 'Try again',
   },
+  theme: {
+    label: 'Colour scheme',
+    system: 'System theme',
+    light: 'Light',
+    dark: 'Dark',
+  },
   nav: {
     label: 'Main',
     dashboard: 'Dashboard',

@@ -20,6 +20,7 @@ import { queryClient } from '../api/query';
 import { loadBackOfficeTexts } from '../i18n';
 import { AppShell } from '../ui/dom/app-shell';
 import { ActionButton } from '../ui/dom/action-button';
+import { ThemeSwitch } from '../ui/dom/theme-switch';
 import { loadPermissions, usePermissions } from '../machines/permissions.view';
 import { useSessionActor } from '../machines/session.view';
 
@@ -95,6 +96,14 @@ function Shell() {
           ) : (
             <span>{t('nav.signedInAs', { email })}</span>
           )}
+          <ThemeSwitch
+            label={t('theme.label')}
+            options={{
+              system: t('theme.system'),
+              light: t('theme.light'),
+              dark: t('theme.dark'),
+            }}
+          />
           <ActionButton
             isPending={isLoggingOut}
             pendingLabel={t('nav.signingOut')}

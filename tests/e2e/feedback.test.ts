@@ -1,6 +1,7 @@
 /**
- * Every action says what happened: a toast in the Notifications region, with Undo where the
- * inverse is cheap, and one that outlives the page it was made on.
+ * The back office as a daily tool: every action says what happened (a toast with Undo where
+ * the inverse is cheap, one that outlives its page), names rather than ids, work in bulk, and
+ * the colour scheme.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -177,5 +178,34 @@ describe('working in bulk', () => {
     await toasts(page).getByText('2 assets deleted').waitFor();
     await expect.poll(total).toBe(before - 2);
     await page.context().close();
+  });
+});
+
+describe('colour scheme', () => {
+  it('follows the system, and the switch overrides it for good', async () => {
+    const context = await app.browser.newContext();
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
+    const background = () =>
+      page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`${app.server.url}/signin`);
+    await page.getByLabel('E-mail').waitFor();
+    expect(await theme()).toBe('dark');
+    const dark = await background();
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect.poll(theme).toBe('light');
+    expect(await background()).not.toBe(dark);
+
+    await page.getByLabel('E-mail').fill('admin@avatar.studio');
+    await page.getByLabel('Password').fill('avatar-studio-admin');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByLabel('Colour scheme').selectOption('dark');
+    expect(await theme()).toBe('dark');
+    await page.reload();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    expect(await theme()).toBe('dark');
+    await context.close();
   });
 });

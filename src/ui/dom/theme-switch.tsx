@@ -1,0 +1,26 @@
+import { useState } from 'react';
+import { chooseTheme, storedTheme, type ThemeChoice } from '../theme';
+
+/** The light/dark switch of the shell: System (default), Light or Dark. */
+export function ThemeSwitch(props: { label: string; options: Record<ThemeChoice, string> }) {
+  const [choice, setChoice] = useState<ThemeChoice>(storedTheme);
+  return (
+    <label className="theme-switch">
+      <span className="visually-hidden">{props.label}</span>
+      <select
+        value={choice}
+        onChange={(event) => {
+          const next = event.target.value as ThemeChoice;
+          setChoice(next);
+          chooseTheme(next);
+        }}
+      >
+        {(Object.keys(props.options) as ThemeChoice[]).map((value) => (
+          <option key={value} value={value}>
+            {props.options[value]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,42 @@
+/**
+ * Light or dark: the system's choice unless the user picked one (kept in localStorage). The
+ * choice is applied as `data-theme` on <html> before the first render (no inline script: the
+ * Content-Security-Policy forbids them).
+ */
+export type ThemeChoice = 'system' | 'light' | 'dark';
+
+const KEY = 'avatar-studio.theme';
+const DARK = '(prefers-color-scheme: dark)';
+
+export function storedTheme(): ThemeChoice {
+  try {
+    const value = localStorage.getItem(KEY);
+    return value === 'light' || value === 'dark' ? value : 'system';
+  } catch {
+    return 'system';
+  }
+}
+
+function apply(choice: ThemeChoice): void {
+  const dark = choice === 'dark' || (choice === 'system' && matchMedia(DARK).matches);
+  document.documentElement.dataset.theme = dark ? 'dark' : 'light';
+}
+
+/** Applies the stored choice and follows the system while the choice is "system". */
+export function startTheme(): void {
+  apply(storedTheme());
+  matchMedia(DARK).addEventListener('change', () => {
+    if (storedTheme() === 'system') apply('system');
+  });
+}
+
+/** Keeps and applies the user's choice. */
+export function chooseTheme(choice: ThemeChoice): void {
+  try {
+    if (choice === 'system') localStorage.removeItem(KEY);
+    else localStorage.setItem(KEY, choice);
+  } catch {
+    // Private mode: the choice holds for this page only.
+  }
+  apply(choice);
+}
