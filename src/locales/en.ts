@@ -16,6 +16,7 @@ export const en = {
   },
   nav: {
     label: 'Main',
+    menu: 'Menu',
     dashboard: 'Dashboard',
     assets: 'Assets',
     applications: 'Applications',

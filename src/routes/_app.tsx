@@ -72,6 +72,7 @@ function Shell() {
       appName={t('app.name')}
       skipLabel={t('app.skipToContent')}
       navLabel={t('nav.label')}
+      menuLabel={t('nav.menu')}
       nav={
         <>
           {NAV.filter((item) => can('read', item.reads)).map((item) => (

@@ -209,3 +209,44 @@ describe('colour scheme', () => {
     await context.close();
   });
 });
+
+describe('on a phone (390 px)', () => {
+  it('folds the navigation into Menu, shows rows as cards with their menu on screen, counts filters and puts the preview first', async () => {
+    const context = await app.browser.newContext({ width: 390, height: 844 });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${app.server.url}/signin`);
+    await page.getByLabel('E-mail').fill('admin@avatar.studio');
+    await page.getByLabel('Password').fill('avatar-studio-admin');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const menu = page.getByRole('button', { name: 'Menu' });
+    expect(await nav.isVisible()).toBe(false);
+    await menu.click();
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    await nav.getByRole('link', { name: 'Assets', exact: true }).click();
+    await page.locator(`${ROW} [role="rowheader"]`).first().waitFor();
+    expect(await nav.isVisible()).toBe(false);
+
+    // Each row's menu is on screen, not scrolled away to the right.
+    const box = await page
+      .getByRole('button', { name: /^Actions: / })
+      .first()
+      .boundingBox();
+    expect(box && box.x + box.width).toBeLessThanOrEqual(390);
+
+    await page.goto(
+      `${app.server.url}/assets?filter=${encodeURIComponent('{"type":["hair"],"gender":["male"]}')}`,
+    );
+    await page.getByRole('button', { name: 'All Filters 2' }).waitFor();
+
+    await page.locator(`${ROW} [role="rowheader"] a`).first().click();
+    await page.getByRole('heading', { name: /^Asset / }).waitFor();
+    const preview = await page.getByRole('heading', { name: 'Preview' }).boundingBox();
+    const details = await page.getByText('Details', { exact: true }).first().boundingBox();
+    expect(preview!.y).toBeLessThan(details!.y);
+    await context.close();
+  });
+});

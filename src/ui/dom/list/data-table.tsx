@@ -349,6 +349,8 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
                   <Cell
                     key={cell.column.id}
                     className={`align-${cell.column.columnDef.meta?.cellAlign ?? 'left'}`}
+                    // On a phone each row is a card and each value is labelled by its column.
+                    data-label={String(cell.column.columnDef.header ?? '')}
                   >
                     {flexRender(cell.column.columnDef.cell, cell.getContext())}
                   </Cell>

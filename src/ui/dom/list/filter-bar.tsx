@@ -16,7 +16,12 @@ import {
   SelectValue,
   type Key,
 } from 'react-aria-components';
-import { filterTexts, type FilterValue, type ListFilter } from '../../../domain/list-query';
+import {
+  cleanFilter,
+  filterTexts,
+  type FilterValue,
+  type ListFilter,
+} from '../../../domain/list-query';
 import { useMediaQuery } from '../use-media-query';
 
 /** Spec §3 filter definition. */
@@ -168,6 +173,8 @@ function FilterControl(props: {
 export function FilterBar(props: FilterBarProps) {
   const isMobile = useMediaQuery(MOBILE_QUERY);
   const [draft, setDraft] = useState<ListFilter | null>(null);
+  // "All Filters" says how many filters hold a value.
+  const activeCount = Object.keys(cleanFilter(props.values)).length;
   const visible = props.filters.filter(
     (f) => !isHiddenFilter(f) && (!isMobile || f.visibleOnMobile),
   );
@@ -194,6 +201,7 @@ export function FilterBar(props: FilterBarProps) {
         {isMobile && (
           <Button className="button" onPress={() => setDraft({ ...props.values })}>
             {props.labels.allFilters}
+            {activeCount > 0 && <span className="count-badge">{activeCount}</span>}
           </Button>
         )}
         {props.isActive && (
