@@ -1,5 +1,5 @@
 // npm run screenshots [DIR]: the account, list, asset and viewer screens at desktop and phone
-// width, for review.
+// width, in the light and the dark scheme, for review.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -15,19 +15,26 @@ const VIEWPORTS = [
   ['phone', { width: 390, height: 844 }],
 ] as const;
 
-/** Runs `take` once per viewport in a fresh profile; `shot(name)` writes `<width>-<name>.png`. */
+const SCHEMES = ['light', 'dark'] as const;
+
+/**
+ * Runs `take` once per viewport and colour scheme in a fresh profile; `shot(name)` writes
+ * `<width>-<scheme>-<name>.png`.
+ */
 async function atEachWidth(
   take: (page: Page, shot: (name: string) => Promise<unknown>, tag: string) => Promise<void>,
 ) {
   for (const [tag, viewport] of VIEWPORTS) {
-    const ctx = await b.newContext(viewport);
-    const page = await ctx.newPage();
-    await take(
-      page,
-      (name) => page.screenshot({ path: `${out}/${tag}-${name}.png`, fullPage: true }),
-      tag,
-    );
-    await ctx.close();
+    for (const scheme of SCHEMES) {
+      const ctx = await b.browser.newContext({ viewport, colorScheme: scheme });
+      const page = await ctx.newPage();
+      await take(
+        page,
+        (name) => page.screenshot({ path: `${out}/${tag}-${scheme}-${name}.png`, fullPage: true }),
+        `${tag}-${scheme}`,
+      );
+      await ctx.close();
+    }
   }
 }
 
