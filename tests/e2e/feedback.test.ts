@@ -5,21 +5,11 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appUnderTest } from '../helpers/app';
+import { appUnderTest, signedInPage } from '../helpers/app';
 
 const app = appUnderTest();
 
-async function adminPage(): Promise<Page> {
-  const context = await app.browser.newContext();
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  await page.goto(`${app.server.url}/signin`);
-  await page.getByLabel('E-mail').fill('admin@avatar.studio');
-  await page.getByLabel('Password').fill('avatar-studio-admin');
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-  return page;
-}
+const adminPage = () => signedInPage(app);
 
 const ROW = '[role="grid"] [role="row"]:not(.skeleton-row)';
 const toasts = (page: Page) => page.getByRole('region', { name: 'Notifications' });
@@ -212,14 +202,8 @@ describe('colour scheme', () => {
 
 describe('on a phone (390 px)', () => {
   it('folds the navigation into Menu, shows rows as cards with their menu on screen, counts filters and puts the preview first', async () => {
-    const context = await app.browser.newContext({ width: 390, height: 844 });
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    await page.goto(`${app.server.url}/signin`);
-    await page.getByLabel('E-mail').fill('admin@avatar.studio');
-    await page.getByLabel('Password').fill('avatar-studio-admin');
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    const page = await signedInPage(app, undefined, { width: 390, height: 844 });
+    const context = page.context();
 
     const nav = page.getByRole('navigation', { name: 'Main' });
     const menu = page.getByRole('button', { name: 'Menu' });

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appUnderTest } from '../helpers/app';
+import { appUnderTest, signedInPage } from '../helpers/app';
 
 declare global {
   interface Window {
@@ -18,17 +18,8 @@ interface DragData {
 const app = appUnderTest();
 
 /** A fresh profile signed in as the seeded admin. */
-async function adminPage(viewport?: { width: number; height: number }) {
-  const context = await app.browser.newContext(viewport);
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  await page.goto(`${app.server.url}/signin`);
-  await page.getByLabel('E-mail').fill('admin@avatar.studio');
-  await page.getByLabel('Password').fill('avatar-studio-admin');
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-  return page;
-}
+const adminPage = (viewport?: { width: number; height: number }) =>
+  signedInPage(app, undefined, viewport);
 
 const grid = (page: Page) => page.getByRole('grid');
 const ROW_HEADERS = '[role="grid"] [role="row"]:not(.skeleton-row) [role="rowheader"]';

@@ -24,3 +24,23 @@ export function appUnderTest(options: { webgl?: boolean } = {}): AppUnderTest {
   });
   return app;
 }
+
+/** The admin the server seeds (its published development password). */
+export const ADMIN = { email: 'admin@avatar.studio', password: 'avatar-studio-admin' };
+
+/** A fresh profile signed in as `account` (the admin by default), on the dashboard. */
+export async function signedInPage(
+  app: AppUnderTest,
+  account: { email: string; password: string } = ADMIN,
+  viewport?: { width: number; height: number },
+) {
+  const context = await app.browser.newContext(viewport);
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  await page.goto(`${app.server.url}/signin`);
+  await page.getByLabel('E-mail').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  return page;
+}
