@@ -5,6 +5,7 @@
  * spec's allow-lists, values only as parameters.
  */
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, type Pagination } from '../src/api/schemas';
+import type { Context } from 'hono';
 import type { Db, SqlParam } from './db';
 import { fail } from './http/errors';
 
@@ -191,6 +192,12 @@ function orderBy(spec: ListSpec<unknown>, order: ListQuery['order']): string {
 
 /** Extra conditions of one endpoint (e.g. the user of a user's assets), adding their params. */
 export type ListScope = (params: SqlParams) => string[];
+
+/** The handler of a plain list endpoint: the request's query in, `{ data, pagination }` out. */
+export function listHandler<Row>(db: Db, spec: ListSpec<Row>) {
+  return async (c: Context) =>
+    c.json(await runList(db, spec, parseListQuery(spec, c.req.queries())));
+}
 
 /** Runs the count and the page query of a list. */
 export async function runList<Row>(

@@ -23,6 +23,7 @@ import {
   filterFromJson,
   isoOrNull,
   isoString,
+  listHandler,
   parseListQuery,
   runList,
   searchFilter,
@@ -122,10 +123,7 @@ export function applicationRoutes(deps: Deps) {
   const app = new Hono<AuthEnv>();
   app.use('*', requireAuth(deps), requireAbility('read', 'Application'));
 
-  app.get('/', async (c) => {
-    const query = parseListQuery(applicationListSpec, c.req.queries());
-    return c.json(await runList(db, applicationListSpec, query));
-  });
+  app.get('/', listHandler(db, applicationListSpec));
 
   app.get('/:id', async (c) => {
     const id = c.req.param('id');

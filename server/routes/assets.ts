@@ -17,22 +17,25 @@ import {
   assetPredictTextureBodySchema,
   assetValidateBodySchema,
   positionBodySchema,
+  type Asset,
   type AssetCreateBody,
   type CountByType,
   type UploadResult,
 } from '../../src/api/schemas';
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import type { Db } from '../db';
 import type { Deps } from '../deps';
 import { assetEventListSpec, recordAssetEvent, recordAssetEvents } from '../events';
 import { holdFileReferences } from '../file-sweeper';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import {
-  SqlParams,
   filterConditions,
   filterFromJson,
+  listHandler,
   parseListQuery,
   runList,
+  SqlParams,
   type ListScope,
 } from '../list';
 import { validateGlb } from '../model-validator';
@@ -60,6 +63,23 @@ import { runModelService, serviceUrl } from '../model-services';
 
 const actorOf = (c: Context<AuthEnv>) => c.get('auth').userId;
 
+/** Records `event` on an asset with the whole asset as its data (created, deleted). */
+function recordWhole(
+  tx: Db,
+  c: Context<AuthEnv>,
+  event: 'created' | 'deleted',
+  asset: Asset,
+  at: Date,
+) {
+  return recordAssetEvent(tx, {
+    assetId: asset.id,
+    event,
+    actorId: actorOf(c),
+    data: { asset },
+    at,
+  });
+}
+
 /**
  * Routes mounted at /v1/assets and /private/v1/assets; `{ privateApi: true }` adds the
  * private-only ones (copy of a template).
@@ -69,9 +89,7 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
   const app = new Hono<AuthEnv>();
   const auth = requireAuth(deps);
 
-  app.get('/', auth, requireAbility('read', 'Asset'), async (c) => {
-    return c.json(await runList(db, assetListSpec, parseListQuery(assetListSpec, c.req.queries())));
-  });
+  app.get('/', auth, requireAbility('read', 'Asset'), listHandler(db, assetListSpec));
 
   // Assets the caller may read: every asset for roles that read Asset, otherwise the ones
   // assigned to the caller.
@@ -157,13 +175,7 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
         at,
       );
       const asset = await getAsset(tx, id);
-      await recordAssetEvent(tx, {
-        assetId: id,
-        event: 'created',
-        actorId: actorOf(c),
-        data: { asset },
-        at,
-      });
+      await recordWhole(tx, c, 'created', asset, at);
       return asset;
     });
     return c.json({ data });
@@ -328,13 +340,7 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
       ]);
       await renumberAssets(tx);
       await renumberApplicationAssets(tx, applicationIds);
-      await recordAssetEvent(tx, {
-        assetId: id,
-        event: 'deleted',
-        actorId: actorOf(c),
-        data: { asset },
-        at,
-      });
+      await recordWhole(tx, c, 'deleted', asset, at);
       return asset;
     });
     return c.json({ data });

@@ -19,14 +19,7 @@ import { holdFileReferences } from '../file-sweeper';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import { newId } from '../ids';
-import {
-  anyOfFilter,
-  isoString,
-  parseListQuery,
-  runList,
-  searchFilter,
-  type ListSpec,
-} from '../list';
+import { anyOfFilter, isoString, listHandler, searchFilter, type ListSpec } from '../list';
 import { storedFileFor } from '../asset-store';
 
 interface CageMeshDbRow {
@@ -112,10 +105,7 @@ export function cageMeshRoutes(deps: Deps, options: { createOnly?: boolean } = {
   });
   if (options.createOnly) return app;
 
-  app.get('/', requireAbility('read', 'CageMesh'), async (c) => {
-    const query = parseListQuery(cageMeshListSpec, c.req.queries());
-    return c.json(await runList(db, cageMeshListSpec, query));
-  });
+  app.get('/', requireAbility('read', 'CageMesh'), listHandler(db, cageMeshListSpec));
 
   app.get('/:id', requireAbility('read', 'CageMesh'), async (c) => {
     return c.json({ data: await getCageMesh(db, c.req.param('id')) });

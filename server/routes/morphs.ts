@@ -19,14 +19,7 @@ import { recordAssetEvents } from '../events';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import { newId } from '../ids';
-import {
-  anyOfFilter,
-  isoString,
-  parseListQuery,
-  runList,
-  searchFilter,
-  type ListSpec,
-} from '../list';
+import { anyOfFilter, isoString, listHandler, searchFilter, type ListSpec } from '../list';
 
 interface QueueDbRow {
   id: string;
@@ -116,9 +109,7 @@ export function morphQueueRoutes(deps: Deps) {
   const app = new Hono<AuthEnv>();
   app.use('*', requireAuth(deps), requireAbility('read', 'MorphedAsset'));
 
-  app.get('/', async (c) => {
-    return c.json(await runList(db, queueListSpec, parseListQuery(queueListSpec, c.req.queries())));
-  });
+  app.get('/', listHandler(db, queueListSpec));
   app.get('/status', morphStatusHandler(deps));
 
   return app;
@@ -242,10 +233,7 @@ export function morphedAssetRoutes(deps: Deps) {
 
   app.post('/generate', requireAbility('update', 'Asset'), generateHandler(deps));
 
-  app.get('/', async (c) => {
-    const query = parseListQuery(morphedListSpec, c.req.queries());
-    return c.json(await runList(db, morphedListSpec, query));
-  });
+  app.get('/', listHandler(db, morphedListSpec));
   // The generation status of queue entries, as on /v1/morphed-asset-queue/status.
   app.get('/status', morphStatusHandler(deps));
 

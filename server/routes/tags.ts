@@ -11,7 +11,7 @@ import { recordAssetEvents } from '../events';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import { newId } from '../ids';
-import { isoString, parseListQuery, runList, searchFilter, type ListSpec } from '../list';
+import { isoString, listHandler, searchFilter, type ListSpec } from '../list';
 import { assetForChange, findAssets, getAsset, sortedTagIds, updateEvents } from '../asset-store';
 
 interface TagDbRow {
@@ -66,9 +66,7 @@ export function tagRoutes(deps: Deps) {
   const app = new Hono<AuthEnv>();
   app.use('*', requireAuth(deps));
 
-  app.get('/', requireAbility('read', 'Tag'), async (c) => {
-    return c.json(await runList(db, tagListSpec, parseListQuery(tagListSpec, c.req.queries())));
-  });
+  app.get('/', requireAbility('read', 'Tag'), listHandler(db, tagListSpec));
 
   app.post('/', requireAbility('create', 'Tag'), async (c) => {
     const { name } = await readBody(c, tagBodySchema);

@@ -22,14 +22,7 @@ import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
 import { fail } from '../http/errors';
 import { readBody, readParam } from '../http/validate';
-import {
-  anyOfFilter,
-  isoString,
-  parseListQuery,
-  runList,
-  searchFilter,
-  type ListSpec,
-} from '../list';
+import { anyOfFilter, isoString, listHandler, searchFilter, type ListSpec } from '../list';
 import { findUserByEmail, findUserById, markVerified, setPassword, toWireUser } from '../users';
 
 /** Routes mounted at /v1/users. */
@@ -139,9 +132,7 @@ export function adminUserRoutes(deps: Deps) {
   app.use('*', requireAuth(deps));
 
   // Find users by e-mail (e.g. to assign them assets).
-  app.get('/', requireAbility('read', 'User'), async (c) => {
-    return c.json(await runList(db, userListSpec, parseListQuery(userListSpec, c.req.queries())));
-  });
+  app.get('/', requireAbility('read', 'User'), listHandler(db, userListSpec));
 
   app.get('/:id', requireAbility('read', 'User'), async (c) => {
     const id = c.req.param('id');

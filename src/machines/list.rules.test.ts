@@ -180,35 +180,8 @@ describe('list machine — what the screen shows after an answer', () => {
     expect(selectTotalPages(snapshot())).toBe(0);
   });
 
-  it('moving a row in a list sorted by position renumbers the rows it passed at once', async () => {
-    const fetches: Deferred<FetchPageInput, ListResponse>[] = [];
-    const clock = new SimulatedClock();
-    const actor = createActor(
-      listMachine.provide({
-        actors: { fetchPage: deferredActor(fetches), reorder: deferredActor([]) },
-      }),
-      {
-        input: {
-          endpoint: 'v1/assets',
-          initialOrder: { position: 'asc' },
-          reorder: { endpoint: 'v1/assets/{id}/position' },
-        },
-        clock,
-      },
-    ).start();
-    clock.increment(250);
-    const rows = ['a', 'b', 'c', 'd'].map((id, i) => ({ id, position: i + 1 }));
-    const pagination = { page: 1, limit: 10, totalDocs: 4, totalPages: 1, hasNextPage: false };
-    await liveCall(fetches).settle({ ok: { data: rows, pagination } });
-
-    actor.send({ type: 'SET_ORDER', id: 'd', position: 1 });
-    const shown = (selectRows(actor.getSnapshot()) as (ListRow & { position: number })[]).map(
-      (row) => `${row.id}${row.position}`,
-    );
-    expect(shown).toEqual(['d1', 'a2', 'b3', 'c4']);
-  });
-
-  it('a stored move says where the row went and where it was, for Undo', async () => {
+  /** Rows a, b, c, d at positions 1-4 of a list sorted by position, loaded. */
+  async function positionedList() {
     const fetches: Deferred<FetchPageInput, ListResponse>[] = [];
     const reorders: Deferred<ReorderInput, unknown>[] = [];
     const clock = new SimulatedClock();
@@ -231,7 +204,20 @@ describe('list machine — what the screen shows after an answer', () => {
     const rows = ['a', 'b', 'c', 'd'].map((id, i) => ({ id, position: i + 1 }));
     const pagination = { page: 1, limit: 10, totalDocs: 4, totalPages: 1, hasNextPage: false };
     await liveCall(fetches).settle({ ok: { data: rows, pagination } });
+    return { actor, reorders, emitted };
+  }
 
+  it('moving a row in a list sorted by position renumbers the rows it passed at once', async () => {
+    const { actor } = await positionedList();
+    actor.send({ type: 'SET_ORDER', id: 'd', position: 1 });
+    const shown = (selectRows(actor.getSnapshot()) as (ListRow & { position: number })[]).map(
+      (row) => `${row.id}${row.position}`,
+    );
+    expect(shown).toEqual(['d1', 'a2', 'b3', 'c4']);
+  });
+
+  it('a stored move says where the row went and where it was, for Undo', async () => {
+    const { actor, reorders, emitted } = await positionedList();
     actor.send({ type: 'SET_ORDER', id: 'c', position: 1 });
     await liveCall(reorders).settle({ ok: { id: 'c' } });
     expect(emitted).toEqual([{ type: 'REORDERED', id: 'c', position: 1, previousPosition: 3 }]);
