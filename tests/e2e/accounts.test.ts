@@ -219,15 +219,20 @@ describe('an expired session', () => {
   it('is sent to /signin?reason=login_required once its refresh token expires', async () => {
     const page = await newPage();
     await page.goto(`${shortLived.url}/signin`);
+    // The first refresh the server refuses, whether the dashboard asks for it while it loads
+    // (a slow machine) or the reload below does.
+    const refused = page.waitForResponse(
+      (r) => r.url().endsWith('/v1/auth/refresh') && r.status() === 401,
+      { timeout: 30_000 },
+    );
     const signedInAt = Date.now();
     await page.getByLabel('E-mail').fill('admin@avatar.studio');
     await page.getByLabel('Password').fill('avatar-studio-admin');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByText('Total').waitFor();
+    await page.waitForURL((url) => url.pathname === '/');
     await page.waitForTimeout(Math.max(0, signedInAt + REFRESH_TTL_S * 1000 + 500 - Date.now()));
-    const refreshAnswer = page.waitForResponse((r) => r.url().endsWith('/v1/auth/refresh'));
-    await page.reload();
-    expect(await (await refreshAnswer).json()).toMatchObject({
+    if (new URL(page.url()).pathname === '/') await page.reload();
+    expect(await (await refused).json()).toMatchObject({
       status: 401,
       message: 'Refresh token expired',
     });
