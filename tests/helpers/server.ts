@@ -40,7 +40,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
       HOST: '127.0.0.1',
       PORT: String(port),
       DATA_DIR: dataDir,
-      STATIC_DIR: 'dist',
+      STATIC_DIR: process.env.E2E_STATIC_DIR ?? 'dist',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
