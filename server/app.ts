@@ -22,6 +22,7 @@ import { cageMeshRoutes } from './routes/cage-meshes';
 import { devRoutes } from './routes/dev';
 import { fileRoutes } from './routes/files';
 import { morphGenerateRoutes, morphQueueRoutes, morphedAssetRoutes } from './routes/morphs';
+import { serviceRoutes } from './routes/services';
 import { tagRoutes } from './routes/tags';
 import { uploadRoutes } from './routes/uploads';
 import { userAssetRoutes } from './routes/user-assets';
@@ -86,6 +87,7 @@ export function createApp(input: AppDeps) {
   app.route('/v1/user-assets', userAssetRoutes(deps));
   app.route('/v1/morphed-assets', morphGenerateRoutes(deps));
   app.route('/v1/uploads', uploadRoutes(deps));
+  app.route('/v1/services', serviceRoutes(deps));
   app.route('/files', fileRoutes(deps));
 
   // Everything under /private/v1 is for roles with the PrivateApi ability (admin, developer).

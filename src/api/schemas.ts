@@ -499,3 +499,13 @@ export const assetExportSchema = z.object({
   morphedAssets: z.array(morphedAssetSchema),
 });
 export type AssetExport = z.infer<typeof assetExportSchema>;
+
+/**
+ * GET /v1/services: which optional model services this server has configured (an icon
+ * renderer, a texture predictor). Without a renderer the app renders icons in the browser.
+ */
+export const servicesSchema = z.object({
+  iconRenderer: z.boolean(),
+  texturePredictor: z.boolean(),
+});
+export type Services = z.infer<typeof servicesSchema>;

@@ -10,6 +10,10 @@ interface ActionButtonProps {
   type?: 'button' | 'submit';
   variant?: 'primary' | 'secondary' | 'link' | 'danger';
   wide?: boolean;
+  /** Unavailable: the button ignores presses (still focusable, so its reason can be read). */
+  isDisabled?: boolean;
+  /** Id of the text that says why the button is unavailable (or what it does). */
+  describedBy?: string;
 }
 
 /**
@@ -24,6 +28,8 @@ export function ActionButton({
   type = 'button',
   variant = 'secondary',
   wide = false,
+  isDisabled = false,
+  describedBy,
 }: ActionButtonProps) {
   return (
     <button
@@ -31,11 +37,12 @@ export function ActionButton({
       className={['button', variant === 'secondary' ? '' : variant, wide ? 'wide' : '']
         .filter(Boolean)
         .join(' ')}
-      aria-disabled={isPending || undefined}
+      aria-disabled={isPending || isDisabled || undefined}
+      aria-describedby={describedBy}
       aria-busy={isPending || undefined}
       data-pending={isPending || undefined}
       onClick={(event) => {
-        if (isPending) {
+        if (isPending || isDisabled) {
           event.preventDefault();
           return;
         }

@@ -1,23 +1,27 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useId, useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import {
   assetDeleted,
   changeAsset,
   deleteAsset,
-  generateIconFromModel,
   lockAsset,
   predictTexture,
   unlockAsset,
   validateAsset,
 } from '../../../api/assets';
+import { describeError } from '../../../api/error-info';
 import type { Asset } from '../../../api/schemas';
+import { servicesQuery } from '../../../api/services';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { Alert } from '../../../ui/dom/alert';
 import { announce } from '../../../ui/dom/toasts';
 import { FormDialog } from '../../../ui/dom/list/row-menu';
+import { generateIcon, IconError, type IconProgress } from './generate-icon';
 import { Failure, Panel } from './panel';
+import { renderModelIcon } from './render-icon';
 import { ValidationReport } from './validation-report';
 
 /** Lock/unlock, delete, generate the icon, predict a texture, validate the model. */
@@ -56,7 +60,16 @@ export function AssetActions({
       return navigate({ to: '/assets' });
     },
   });
-  const icon = useMutation({ mutationFn: () => changeAsset(generateIconFromModel(asset.id)) });
+  // Which model services the server has: the icon is rendered here without its renderer.
+  const services = useQuery(servicesQuery());
+  const [iconProgress, setIconProgress] = useState<IconProgress | null>(null);
+  const icon = useMutation({
+    mutationFn: () => generateIcon(asset, setIconProgress, { render: renderModelIcon }),
+    onSettled: () => setIconProgress(null),
+  });
+  const iconStatus = iconProgressText(iconProgress, t);
+  const noTexturePredictor = services.data?.texturePredictor === false;
+  const textureReason = useId();
   const texture = useMutation({
     mutationFn: () => predictTexture({ modelUrl: asset.modelUrl ?? '' }),
   });
@@ -88,24 +101,32 @@ export function AssetActions({
           {[
             {
               mutation: icon,
-              shown: !asset.locked,
+              shown: !asset.locked && hasModel,
               label: 'generateIcon',
-              pending: 'generatingIcon',
+              pendingLabel: iconStatus,
             },
             {
               mutation: texture,
               shown: hasModel,
               label: 'predictTexture',
-              pending: 'predictingTexture',
+              pendingLabel: t('assetEditor.predictingTexture'),
+              unavailable: noTexturePredictor ? textureReason : undefined,
             },
-            { mutation: validate, shown: hasModel, label: 'validate', pending: 'validating' },
+            {
+              mutation: validate,
+              shown: hasModel,
+              label: 'validate',
+              pendingLabel: t('assetEditor.validating'),
+            },
           ].map(
-            ({ mutation, shown, label, pending }) =>
+            ({ mutation, shown, label, pendingLabel, unavailable }) =>
               shown && (
                 <ActionButton
                   key={label}
                   isPending={mutation.isPending}
-                  pendingLabel={t(`assetEditor.${pending}`)}
+                  pendingLabel={pendingLabel}
+                  isDisabled={unavailable !== undefined}
+                  describedBy={unavailable}
                   onPress={() => mutation.mutate()}
                 >
                   {t(`assetEditor.${label}`)}
@@ -114,12 +135,26 @@ export function AssetActions({
           )}
         </div>
       )}
+      {canEdit && hasModel && noTexturePredictor && (
+        <p id={textureReason} className="field-description">
+          {t('assetEditor.noTexturePredictor')}
+        </p>
+      )}
       {canEdit && !hasModel && <p className="field-description">{t('assetEditor.needsModel')}</p>}
+      {/* Each step of the icon said as it starts (the button shows it too). */}
+      <p role="status" className="visually-hidden">
+        {icon.isPending ? iconStatus : ''}
+      </p>
       {icon.isSuccess && <Alert tone="info">{t('assetEditor.iconGenerated')}</Alert>}
+      {icon.error && (
+        <Alert tone="error">
+          {t('assetEditor.iconFailed', { message: iconFailureText(icon.error, t) })}
+        </Alert>
+      )}
       {texture.data && (
         <Alert tone="info">{t('assetEditor.texturePredicted', { url: texture.data.url })}</Alert>
       )}
-      {[lock, remove, icon, texture, validate].map((action, index) => (
+      {[lock, remove, texture, validate].map((action, index) => (
         <Failure key={index} error={action.error} />
       ))}
       {validate.data && <ValidationReport report={validate.data} />}
@@ -136,4 +171,28 @@ export function AssetActions({
       </FormDialog>
     </Panel>
   );
+}
+
+/** What the icon is doing now, for the button and the status line. */
+function iconProgressText(progress: IconProgress | null, t: TFunction): string {
+  switch (progress?.stage) {
+    case 'rendering':
+      return t('assetEditor.renderingIcon');
+    case 'uploading':
+      return t('assetEditor.uploadingIcon', { percent: Math.round(progress.fraction * 100) });
+    case 'saving':
+      return t('assetEditor.savingIcon');
+    default:
+      return t('assetEditor.generatingIcon');
+  }
+}
+
+/** Why the icon could not be made, in words. */
+function iconFailureText(error: unknown, t: TFunction): string {
+  if (error instanceof IconError) {
+    return error.step === 'render'
+      ? t('assetEditor.iconRenderFailed', { reason: error.reason })
+      : t('assetEditor.iconCheckFailed', { reason: error.reason });
+  }
+  return describeError(error, t) ?? String(error);
 }

@@ -1,0 +1,21 @@
+/**
+ * GET /v1/services: which optional model services are configured (server/config.ts), so the
+ * app can choose its way before calling them: without an icon renderer it renders icons in the
+ * browser, and without a texture predictor it says why "Predict texture" is unavailable.
+ */
+import { Hono } from 'hono';
+import type { Services } from '../../src/api/schemas';
+import { requireAuth, type AuthEnv } from '../auth/middleware';
+import type { Deps } from '../deps';
+
+export function serviceRoutes(deps: Deps) {
+  const app = new Hono<AuthEnv>();
+  app.get('/', requireAuth(deps), (c) => {
+    const data: Services = {
+      iconRenderer: deps.config.iconRendererUrl !== undefined,
+      texturePredictor: deps.config.texturePredictorUrl !== undefined,
+    };
+    return c.json({ data });
+  });
+  return app;
+}
