@@ -28,12 +28,16 @@ export interface EmbedOptions {
   emotion?: Record<string, number>;
   ao?: AoMode;
   quality?: Quality;
+  /** Ambient occlusion computed at half resolution (0.5 scale). */
+  aoHalfResolution?: boolean;
   scale?: number;
   fit?: boolean;
   float?: boolean;
   snap?: boolean;
   lockVertical?: boolean;
   shadows?: boolean;
+  /** Wheel, pinch and +/- key zoom (default off). */
+  zoom?: boolean;
 }
 
 /** Option changes: a value replaces the option (and wins over the address), `null` unsets it. */

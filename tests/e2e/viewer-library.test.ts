@@ -23,6 +23,11 @@ import {
 const props: AvatarViewerProps = {
   modelSrc: 'https://cdn.example/me.glb',
   environment: 'studio',
+  position: [0, -1.2, 0],
+  zoom: true,
+  ao: 'Combined',
+  quality: 'High',
+  aoHalfResolution: true,
   onSpawnFinished: () => {},
 };
 
@@ -33,6 +38,7 @@ export const load: EmbedRequest = {
   spawnEffectLoop: 2,
 };
 export const set: EmbedRequest = { type: 'set', emotion: { mouthSmile: 0.6 }, environment: null };
+export const zoom: EmbedRequest = { type: 'set', zoom: true, aoHalfResolution: null };
 // @ts-expect-error not a request of /embed
 export const reload: EmbedRequest = { type: 'reload' };
 export const onEvent = (event: EmbedEvent): string =>

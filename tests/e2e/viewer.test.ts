@@ -237,9 +237,95 @@ async function openFramed(
  * Changes /embed's query in place (the router sees history.pushState): the viewer keeps its
  * canvas and its loaded models, as when an app changes the component's props.
  */
-async function setQuery(frame: Frame, query: string) {
+async function setQuery(frame: Surface, query: string) {
   await frame.evaluate((q) => history.pushState(history.state, '', `/embed?${q}`), query);
   await settle(frame);
+}
+
+/**
+ * The viewer's picture once it has changed from `before` (a new option takes a few frames, or
+ * a download) and then stays as it is.
+ */
+async function changedPicture(surface: Surface, before: Buffer): Promise<Buffer> {
+  await expect.poll(async () => (await shot(surface)).equals(before)).toBe(false);
+  return stablePicture(surface);
+}
+
+/** The viewer's picture once two shots a few frames apart are the same. */
+async function stablePicture(surface: Surface): Promise<Buffer> {
+  let previous = await shot(surface);
+  for (let i = 0; i < 20; i++) {
+    await settle(surface);
+    const next = await shot(surface);
+    if (next.equals(previous)) return next;
+    previous = next;
+  }
+  throw new Error('The picture keeps changing');
+}
+
+/** A PNG's pixels (RGBA, row by row), decoded in the browser. */
+interface Pixels {
+  width: number;
+  height: number;
+  data: Buffer;
+}
+async function pixelsOf(surface: Surface, png: Buffer): Promise<Pixels> {
+  const { width, height, base64 } = await surface.evaluate(async (b64) => {
+    const bitmap = await createImageBitmap(
+      await (await fetch(`data:image/png;base64,${b64}`)).blob(),
+    );
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const context = canvas.getContext('2d')!;
+    context.drawImage(bitmap, 0, 0);
+    const { data } = context.getImageData(0, 0, bitmap.width, bitmap.height);
+    let binary = '';
+    for (let i = 0; i < data.length; i += 8192) {
+      binary += String.fromCharCode(...data.subarray(i, i + 8192));
+    }
+    return { width: bitmap.width, height: bitmap.height, base64: btoa(binary) };
+  }, png.toString('base64'));
+  return { width, height, data: Buffer.from(base64, 'base64') };
+}
+
+/** Pixels of `a` and `b` in columns [from, to) that are not the same. */
+function differingPixels(a: Pixels, b: Pixels, from = 0, to = a.width): number {
+  let count = 0;
+  for (let y = 0; y < a.height; y++) {
+    for (let x = from; x < to; x++) {
+      const i = (y * a.width + x) * 4;
+      if (a.data.readUInt32BE(i) !== b.data.readUInt32BE(i)) count++;
+    }
+  }
+  return count;
+}
+
+/** The opaque pixels of a picture: count, mean brightness, greys, and grain (high frequency). */
+function opaqueStats({ width, height, data }: Pixels) {
+  let opaque = 0;
+  let brightness = 0;
+  let grey = 0;
+  let grain = 0;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 4;
+      if (data[i + 3]! < 255) continue;
+      const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+      opaque++;
+      brightness += (r + g + b) / 3;
+      if (Math.max(r, g, b) - Math.min(r, g, b) <= 1) grey++;
+      // The step to the right-hand neighbour, where that is opaque too.
+      if (x + 1 < width && data[i + 7] === 255) grain += Math.abs(data[i + 4]! - r);
+    }
+  }
+  return { opaque, brightness: brightness / opaque, grey: grey / opaque, grain: grain / opaque };
+}
+
+/** Pairs of `pictures` (by name) that are the same, pixel for pixel: none, when each differs. */
+function samePictures(pictures: Map<string, Buffer>): string[] {
+  const entries = [...pictures];
+  return entries.flatMap(([a, first], i) =>
+    entries.slice(i + 1).flatMap(([b, second]) => (first.equals(second) ? [`${a} = ${b}`] : [])),
+  );
 }
 
 const MODEL = 'modelSrc=/fixtures/avatars/male-emissive.glb&fit=true';
@@ -434,6 +520,37 @@ describe('a live embedded viewer', () => {
     const { dataUrl } = (await messages()).find((m) => m.type === 'capture')!;
     expect(dataUrl).toMatch(/^data:image\/png;base64,/);
     expect(await centreOpaqueIn(frame, dataUrl!.split(',')[1]!)).toBeGreaterThan(0);
+  });
+
+  it('captures lossy types at quality 0.1 unless told otherwise, and PNG whatever the quality', async () => {
+    const { page, messages } = framed;
+    const requests = [
+      { mimeType: 'image/jpeg' },
+      { mimeType: 'image/jpeg', quality: 0.1 },
+      { mimeType: 'image/jpeg', quality: 0.9 },
+      { mimeType: 'image/png' },
+      { mimeType: 'image/png', quality: 0.1 },
+    ];
+    const before = (await messages()).filter((m) => m.type === 'capture').length;
+    for (const request of requests) {
+      await page.evaluate(
+        (r) =>
+          document
+            .querySelector('iframe')!
+            .contentWindow!.postMessage({ type: 'capture', ...r }, '*'),
+        request,
+      );
+    }
+    const captures = async () =>
+      (await messages()).filter((m) => m.type === 'capture').slice(before);
+    await expect.poll(async () => (await captures()).length).toBe(requests.length);
+    const [jpeg, jpeg01, jpeg09, png, png01] = (await captures()).map((m) => m.dataUrl!);
+    expect(jpeg).toMatch(/^data:image\/jpeg;base64,/);
+    expect(jpeg).toBe(jpeg01);
+    // Quality 0.1 is a much smaller, blockier file than 0.9.
+    expect(jpeg!.length).toBeLessThan(jpeg09!.length / 2);
+    expect(png).toMatch(/^data:image\/png;base64,/);
+    expect(png01).toBe(png);
   });
 
   it('frees every buffer and texture of a model it no longer shows (50 switches)', async () => {
@@ -636,5 +753,174 @@ describe('the /embed message protocol', () => {
       'spawnFinished',
     ]);
     await framed.context.close();
+  });
+});
+
+/**
+ * One /embed page of male-emissive.glb for the options that change how the avatar is drawn
+ * (environment, ambient occlusion and its quality, scale, zoom): each test sets the query it
+ * needs, so the whole block pays for one page and one model load.
+ */
+describe('every drawing option changes the picture', () => {
+  let session: Session;
+  const environmentRequests: string[] = [];
+  beforeAll(async () => {
+    session = await open(MODEL);
+    session.page.on('request', (request) => {
+      if (/\/environments\/|\.hdr$/.test(request.url())) environmentRequests.push(request.url());
+    });
+    await waitForState(session.page, 'spawned');
+  });
+  afterAll(() => session?.context.close());
+
+  it('loads each of the eleven presets from the app itself, and any other value as a file address', async () => {
+    const { page } = session;
+    const presets = {
+      hub: 'hall',
+      sunset: 'sunset',
+      dawn: 'dawn',
+      night: 'night',
+      warehouse: 'warehouse',
+      forest: 'forest',
+      apartment: 'apartment',
+      studio: 'studio',
+      city: 'city',
+      park: 'park',
+      lobby: 'lobby',
+    };
+    const custom = '/fixtures/environments/soft.hdr';
+    const pictures = new Map<string, Buffer>();
+    const expected: string[] = [];
+    let before = await shot(page);
+    const cases: [string, string][] = [...Object.entries(presets), [custom, custom]];
+    for (const [environment, file] of cases) {
+      await setQuery(page, `${MODEL}&environment=${encodeURIComponent(environment)}`);
+      const picture = await changedPicture(page, before);
+      pictures.set(environment, picture);
+      expected.push(
+        `${app.server.url}${file.startsWith('/') ? file : `/environments/${file}.exr`}`,
+      );
+      before = picture;
+    }
+    expect(samePictures(pictures)).toEqual([]);
+    // Each file once, from the app (city, the default, came with the first picture).
+    expect(environmentRequests.sort()).toEqual(expected.sort());
+    expect(session.warnings.filter((w) => /Environment/.test(w))).toEqual([]);
+    expect(session.foreign).toEqual([]);
+  });
+
+  it('draws each ambient-occlusion display mode as it should', async () => {
+    const { page } = session;
+    const pictures = new Map<string, Buffer>();
+    let before = await shot(page);
+    for (const mode of ['Combined', 'AO', 'No AO', 'Split', 'Split AO']) {
+      await setQuery(page, `${MODEL}&ao=${encodeURIComponent(mode)}`);
+      const picture = await changedPicture(page, before);
+      pictures.set(mode, picture);
+      before = picture;
+    }
+    expect(samePictures(pictures)).toEqual([]);
+
+    const [combined, ao, noAo, split, splitAo] = await Promise.all(
+      [...pictures.values()].map((picture) => pixelsOf(page, picture)),
+    );
+    const half = combined!.width / 2;
+    // Occlusion only darkens: Combined is No AO with its creases darker.
+    const [withAo, withoutAo] = [opaqueStats(combined!), opaqueStats(noAo!)];
+    expect(withAo.opaque).toBe(withoutAo.opaque);
+    expect(withAo.brightness).toBeLessThan(withoutAo.brightness - 1);
+    // AO alone is a grey picture of the occlusion, mostly light.
+    const occlusion = opaqueStats(ao!);
+    expect(occlusion.grey).toBeGreaterThan(0.99);
+    expect(occlusion.brightness).toBeGreaterThan(200);
+    // Split: No AO on the left, Combined on the right, a white line between.
+    expect(differingPixels(split!, noAo!, 0, half - 1)).toBe(0);
+    expect(differingPixels(split!, combined!, half + 1)).toBe(0);
+    expect(differingPixels(split!, noAo!, half + 1)).toBeGreaterThan(0);
+    for (let y = 0; y < split!.height; y++) {
+      expect(split!.data.readUInt32BE((y * split!.width + half) * 4)).toBe(0xffffffff);
+    }
+    // Split AO: No AO on the left, the occlusion on the right.
+    expect(differingPixels(splitAo!, noAo!, 0, half - 1)).toBe(0);
+    expect(differingPixels(splitAo!, ao!, half + 1)).toBe(0);
+  });
+
+  it('draws each occlusion quality preset differently, and half resolution differently again', async () => {
+    const { page } = session;
+    const pictures = new Map<string, Buffer>();
+    let before = await shot(page);
+    for (const quality of ['Performance', 'Low', 'Medium', 'High', 'Ultra', 'half']) {
+      const query =
+        quality === 'half'
+          ? 'ao=AO&quality=Medium&aoHalfResolution=true'
+          : `ao=AO&quality=${quality}`;
+      await setQuery(page, `${MODEL}&${query}`);
+      const picture = await changedPicture(page, before);
+      pictures.set(quality, picture);
+      before = picture;
+    }
+    expect(samePictures(pictures)).toEqual([]);
+    // More occlusion and denoise samples: less grain.
+    const grain = async (name: string) =>
+      opaqueStats(await pixelsOf(page, pictures.get(name)!)).grain;
+    const grains = Object.fromEntries(
+      await Promise.all([...pictures.keys()].map(async (name) => [name, await grain(name)])),
+    ) as Record<string, number>;
+    expect(grains.Low).toBeLessThan(grains.Performance!);
+    expect(grains.Medium).toBeLessThan(grains.Low!);
+    expect(grains.High).toBeLessThan(grains.Medium!);
+    expect(grains.Ultra).toBeLessThan(grains.High!);
+    // Half resolution: computed on a quarter of the pixels and upsampled, so smoother still.
+    expect(grains.half).toBeLessThan(grains.Medium!);
+  });
+
+  it('draws the avatar as before once occlusion is switched off again', async () => {
+    const { page } = session;
+    await setQuery(page, MODEL);
+    const plain = await stablePicture(page);
+    await setQuery(page, `${MODEL}&ao=AO&aoHalfResolution=true`);
+    const occluded = await changedPicture(page, plain);
+    await setQuery(page, MODEL);
+    expect((await changedPicture(page, occluded)).equals(plain)).toBe(true);
+  });
+
+  it('draws the avatar smaller with a smaller scale', async () => {
+    const { page } = session;
+    // Without fit, which would frame the scaled avatar just the same.
+    const unframed = 'modelSrc=/fixtures/avatars/male-emissive.glb';
+    await setQuery(page, unframed);
+    const wholePicture = await stablePicture(page);
+    await setQuery(page, `${unframed}&scale=0.5`);
+    const halfPicture = await changedPicture(page, wholePicture);
+    const whole = opaqueStats(await pixelsOf(page, wholePicture));
+    const half = opaqueStats(await pixelsOf(page, halfPicture));
+    // Half as tall and half as wide: about a quarter of the pixels.
+    expect(half.opaque / whole.opaque).toBeGreaterThan(0.15);
+    expect(half.opaque / whole.opaque).toBeLessThan(0.35);
+  });
+
+  it('zooms with the wheel only when zoom is on, and frames as before when it is off again', async () => {
+    const { page } = session;
+    const wheelUp = async () => {
+      const box = (await viewer(page).boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.wheel(0, -400);
+      await settle(page);
+    };
+    await setQuery(page, MODEL);
+    const framed = await stablePicture(page);
+    await wheelUp();
+    expect((await shot(page)).equals(framed)).toBe(true);
+
+    await setQuery(page, `${MODEL}&zoom=true`);
+    expect((await shot(page)).equals(framed)).toBe(true);
+    await wheelUp();
+    const zoomed = await changedPicture(page, framed);
+    const before = opaqueStats(await pixelsOf(page, framed));
+    const after = opaqueStats(await pixelsOf(page, zoomed));
+    expect(after.opaque).toBeGreaterThan(before.opaque * 1.5);
+
+    await setQuery(page, MODEL);
+    expect((await changedPicture(page, zoomed)).equals(framed)).toBe(true);
   });
 });

@@ -135,6 +135,24 @@ describe('a set message changes viewer options', () => {
   });
 });
 
+describe('optional zoom and half-resolution occlusion', () => {
+  it('are off unless the address or a message turns them on', () => {
+    const plain = viewerOptions(embedSettings(search({}), {}));
+    expect([plain.zoom, plain.aoHalfResolution]).toEqual([undefined, undefined]);
+    const address = search({ zoom: 'true', aoHalfResolution: true });
+    expect(viewerOptions(embedSettings(address, {}))).toMatchObject({
+      zoom: true,
+      aoHalfResolution: true,
+    });
+    const changes = addChanges({}, valid({ type: 'set', zoom: false, aoHalfResolution: null }));
+    const changed = viewerOptions(embedSettings(address, changes));
+    expect([changed.zoom, changed.aoHalfResolution]).toEqual([false, undefined]);
+    expect(invalid({ type: 'set', zoom: 'yes' })).toBe(
+      'Invalid "set" request: zoom: expected boolean',
+    );
+  });
+});
+
 describe('messages that are not requests', () => {
   it.each([null, undefined, 42, 'load', [], {}, { type: 'reload' }, { type: 7 }])(
     'answers %j with an error and never throws',

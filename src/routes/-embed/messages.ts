@@ -76,12 +76,14 @@ const optionChanges = {
   emotion: change(optionValues.emotion),
   ao: change(optionValues.ao),
   quality: change(optionValues.quality),
+  aoHalfResolution: change(z.boolean()),
   scale: change(optionValues.scale),
   fit: change(z.boolean()),
   float: change(z.boolean()),
   snap: change(z.boolean()),
   lockVertical: change(z.boolean()),
   shadows: change(z.boolean()),
+  zoom: change(z.boolean()),
 } satisfies Record<keyof EmbedOptions, z.core.$ZodType>;
 
 const requests = {

@@ -56,12 +56,14 @@ export const searchSchema = z.object({
   emotion: param('emotion', optionValues.emotion),
   ao: param('ao', optionValues.ao),
   quality: param('quality', optionValues.quality),
+  aoHalfResolution: flag('aoHalfResolution'),
   scale: param('scale', optionValues.scale),
   fit: flag('fit'),
   float: flag('float'),
   snap: flag('snap'),
   lockVertical: flag('lockVertical'),
   shadows: flag('shadows'),
+  zoom: flag('zoom'),
   // Read by messages.ts (parseAllowedOrigins), which fails closed on a malformed list.
   allowedOrigins: z.optional(z.unknown()),
 });

@@ -4,8 +4,6 @@ import {
   AnimationMixer,
   Box3,
   Group,
-  LoopOnce,
-  LoopRepeat,
   MathUtils,
   Mesh,
   MeshStandardMaterial,
@@ -19,7 +17,8 @@ import {
 import { clone as cloneSkinned } from 'three/examples/jsm/utils/SkeletonUtils.js';
 import { disposeClone, type ModelAsset } from './model-cache';
 import type { Pose } from './pose';
-import { FADE_OUT_S, type SpawnPartPhase } from '../../domain/viewer';
+import type { SpawnPartPhase } from '../../domain/viewer';
+import { fadeOutSpawn, playSpawn } from './spawn-animation';
 
 /** Spec §9: default emissive intensity of the avatar's glowing materials. */
 const EMISSIVE_INTENSITY = 3.3;
@@ -68,17 +67,17 @@ export function AvatarModel(props: AvatarModelProps) {
 
   const mixer = useMemo(() => new AnimationMixer(avatar), [avatar]);
   const actions = useRef<{ idle?: AnimationAction; spawn?: AnimationAction }>({});
+  // The mixer time at which the spawn animation's fade-out is over (0: none under way).
+  const fadeOver = useRef(0);
 
   useEffect(() => {
     const idleAction = idle && mixer.clipAction(idle);
     const spawnAction =
       spawnClip && animationPhase === 'playing' ? mixer.clipAction(spawnClip) : undefined;
     actions.current = { idle: idleAction, spawn: spawnAction };
+    fadeOver.current = 0;
     if (spawnAction) {
-      spawnAction.setLoop(spawnLoop > 1 ? LoopRepeat : LoopOnce, spawnLoop);
-      // Holds the last frame once the loops are done.
-      spawnAction.clampWhenFinished = true;
-      spawnAction.play();
+      playSpawn(spawnAction, spawnLoop);
     } else {
       idleAction?.play();
     }
@@ -97,14 +96,11 @@ export function AvatarModel(props: AvatarModelProps) {
 
   useEffect(() => {
     const { idle: idleAction, spawn } = actions.current;
-    // With an idle clip the spawn animation cross-fades into it; without one it keeps
-    // holding its last frame (a fade to the bind pose would snap into a T-pose).
-    if (animationPhase === 'fading' && spawn && idleAction) {
-      idleAction.reset().play();
-      spawn.crossFadeTo(idleAction, FADE_OUT_S, false);
+    if (animationPhase === 'fading' && spawn) {
+      fadeOver.current = fadeOutSpawn(spawn, idleAction, mixer.time);
       invalidate();
     }
-  }, [animationPhase, invalidate]);
+  }, [animationPhase, mixer, invalidate]);
 
   // Emotion: every named morph target is set, index 0 included; targets no longer named go back to 0.
   const shownEmotion = useRef<Record<string, number>>({});
@@ -167,7 +163,8 @@ export function AvatarModel(props: AvatarModelProps) {
     if (!group) return;
     const step = Math.min(delta, MAX_STEP_S);
     mixer.update(step);
-    let moving = isAnimating(actions.current);
+    // A held (paused) spawn animation that fades out still moves until the fade is over.
+    let moving = isAnimating(actions.current) || mixer.time < fadeOver.current;
     if (props.snap && pose.snapBack(step)) moving = true;
     pose.applyTo(group);
     if (props.float) {

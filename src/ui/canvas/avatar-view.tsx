@@ -1,4 +1,5 @@
 import type { RootState } from '@react-three/fiber';
+import { MathUtils, type PerspectiveCamera } from 'three';
 import {
   lazy,
   Suspense,
@@ -32,6 +33,12 @@ const PostEffects = lazy(() => import('./post-effects'));
 const ROTATION_PER_PIXEL = 0.005;
 /** Radians per arrow-key press. */
 const ROTATION_PER_KEY = 0.1;
+/** Optional zoom: how far the camera may zoom out and in (1: the default view). */
+const ZOOM_RANGE = { min: 0.5, max: 4 } as const;
+/** Zoom factor per pixel of wheel scroll (a 100 px notch: about 1.2 times). */
+const ZOOM_PER_WHEEL_PIXEL = 0.002;
+/** Zoom factor per + or - key press. */
+const ZOOM_PER_KEY = 1.25;
 /** Spec §9: ambient light intensity. */
 const AMBIENT_INTENSITY = 0.5;
 /** Spec §9: shadow map size. */
@@ -98,9 +105,16 @@ export interface AvatarViewerOptions {
   animationSrc?: ModelSource;
   spawnEffect?: SpawnEffectOptions;
   spawnAnimation?: SpawnAnimationOptions;
+  /**
+   * Zoom with the mouse wheel, a two-finger pinch or the + and - keys (default off: the wheel
+   * scrolls the page and the view keeps its framing).
+   */
+  zoom?: boolean;
   /** Ambient-occlusion display mode; no occlusion pass without it. */
   ao?: AoMode;
   quality?: Quality;
+  /** Compute the ambient occlusion at half resolution (0.5 scale), for slower devices. */
+  aoHalfResolution?: boolean;
   /** Folder holding draco_decoder.wasm and draco_wasm_wrapper.js. */
   dracoDecoderPath?: string;
   /** Folder holding the environment presets' .exr files (default: the app's `environments/`). */
@@ -148,6 +162,17 @@ export function AvatarView(props: AvatarViewProps) {
     if (!valid) console.warn(INVALID_MODEL_WARNING);
   }, [valid, props.modelSrc]);
   return valid ? <ValidAvatarView {...props} /> : null;
+}
+
+/** Sets the camera's zoom factor (kept in ZOOM_RANGE) and draws a frame if it changed. */
+function setZoom(three: RootState | null, next: (zoom: number) => number) {
+  const camera = three?.camera as PerspectiveCamera | undefined;
+  if (!camera) return;
+  const zoom = MathUtils.clamp(next(camera.zoom), ZOOM_RANGE.min, ZOOM_RANGE.max);
+  if (zoom === camera.zoom) return;
+  camera.zoom = zoom;
+  camera.updateProjectionMatrix();
+  three?.invalidate();
 }
 
 function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
@@ -217,15 +242,63 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
     pose.turn(yaw, pitch, props.lockVertical ?? false);
     three.current?.invalidate();
   };
+
+  // Optional zoom: the camera's zoom factor, so it keeps the position `fit` gave it.
+  const zoomEnabled = props.zoom ?? false;
+  const zoomBy = (factor: number) => setZoom(three.current, (zoom) => zoom * factor);
+  const latestZoomBy = useRef(zoomBy);
+  useEffect(() => {
+    latestZoomBy.current = zoomBy;
+  });
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = root.current;
+    if (!zoomEnabled || !element) return;
+    // Not React's onWheel: its listener is passive, and the page must not scroll as well.
+    const onWheel = (event: WheelEvent) => {
+      event.preventDefault();
+      latestZoomBy.current(Math.exp(-event.deltaY * ZOOM_PER_WHEEL_PIXEL));
+    };
+    element.addEventListener('wheel', onWheel, { passive: false });
+    return () => element.removeEventListener('wheel', onWheel);
+  }, [zoomEnabled]);
+  // Zoom switched off: back to the default view.
+  useEffect(() => {
+    if (!zoomEnabled) setZoom(three.current, () => 1);
+  }, [zoomEnabled]);
+
   const last = useRef<{ x: number; y: number } | null>(null);
+  // Pointers down on the viewer, for the two-finger pinch.
+  const pointers = useRef(new Map<number, { x: number; y: number }>());
+  const pinchDistance = () => {
+    const [a, b] = [...pointers.current.values()];
+    return a && b ? Math.hypot(a.x - b.x, a.y - b.y) : 0;
+  };
+  const pinch = useRef(0);
   const onPointerDown = (event: PointerEvent) => {
     // Nothing to turn; capturing the pointer would keep the click from the Retry button.
     if (state === 'error') return;
     event.currentTarget.setPointerCapture(event.pointerId);
+    pointers.current.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    if (zoomEnabled && pointers.current.size === 2) {
+      // A second finger: pinching zooms, and turns nothing.
+      pinch.current = pinchDistance();
+      last.current = null;
+      return;
+    }
     last.current = { x: event.clientX, y: event.clientY };
     pose.grab();
   };
   const onPointerMove = (event: PointerEvent) => {
+    if (pointers.current.has(event.pointerId)) {
+      pointers.current.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    }
+    if (zoomEnabled && pointers.current.size === 2 && pinch.current > 0) {
+      const distance = pinchDistance();
+      if (distance > 0) zoomBy(distance / pinch.current);
+      pinch.current = distance;
+      return;
+    }
     if (!last.current) return;
     turn(
       (event.clientX - last.current.x) * ROTATION_PER_PIXEL,
@@ -233,13 +306,23 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
     );
     last.current = { x: event.clientX, y: event.clientY };
   };
-  const onPointerUp = () => {
+  const onPointerUp = (event: PointerEvent) => {
+    pointers.current.delete(event.pointerId);
+    pinch.current = 0;
     last.current = null;
     pose.release();
     // Starts the snap back, if any.
     three.current?.invalidate();
   };
   const onKeyDown = (event: KeyboardEvent) => {
+    const zoomStep = zoomEnabled
+      ? { '+': ZOOM_PER_KEY, '=': ZOOM_PER_KEY, '-': 1 / ZOOM_PER_KEY }[event.key]
+      : undefined;
+    if (zoomStep) {
+      event.preventDefault();
+      zoomBy(zoomStep);
+      return;
+    }
     const step = {
       ArrowLeft: [-ROTATION_PER_KEY, 0],
       ArrowRight: [ROTATION_PER_KEY, 0],
@@ -257,6 +340,7 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
 
   return (
     <div
+      ref={root}
       // An image's content is hidden from assistive technology: in the error state the
       // message and the Retry button must be reachable.
       role={state === 'error' ? 'group' : 'img'}
@@ -333,7 +417,11 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
           )}
           {props.ao && spawning && (
             <Suspense fallback={null}>
-              <PostEffects mode={props.ao} quality={props.quality} />
+              <PostEffects
+                mode={props.ao}
+                quality={props.quality}
+                halfResolution={props.aoHalfResolution ?? false}
+              />
             </Suspense>
           )}
         </ViewerCanvas>

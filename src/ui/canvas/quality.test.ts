@@ -33,7 +33,13 @@ describe('ambient-occlusion quality presets', () => {
       denoiseIterations: 2,
       intensity: 5,
       distanceFalloff: 1,
+      halfRes: false,
     });
+  });
+
+  it('asks for the half-resolution mode only when told to', () => {
+    expect(aoConfig('High', true)).toMatchObject({ halfRes: true, aoSamples: 64 });
+    expect(aoConfig(undefined, true).halfRes).toBe(true);
   });
 
   it('offers exactly the five presets of the spec', () => {

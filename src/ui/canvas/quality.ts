@@ -24,9 +24,19 @@ const AO_DEFAULTS = {
   distanceFalloff: 1,
 } as const;
 
-export type AoConfig = { -readonly [K in keyof typeof AO_DEFAULTS]: number };
+export type AoConfig = { -readonly [K in keyof typeof AO_DEFAULTS]: number } & {
+  /**
+   * n8ao's half-resolution mode: occlusion is computed at 0.5 scale (spec §9) and upsampled
+   * with depth awareness. n8ao samples its own 128 × 128 blue-noise texture (spec §9) in both.
+   */
+  halfRes: boolean;
+};
 
 /** The occlusion pass settings for a quality preset (the defaults without one). */
-export function aoConfig(quality?: Quality): AoConfig {
-  return { ...AO_DEFAULTS, ...(quality ? QUALITY_PRESETS[quality] : {}) };
+export function aoConfig(quality?: Quality, halfResolution = false): AoConfig {
+  return {
+    ...AO_DEFAULTS,
+    ...(quality ? QUALITY_PRESETS[quality] : {}),
+    halfRes: halfResolution,
+  };
 }
