@@ -20,7 +20,7 @@ import { assetRoutes } from './routes/assets';
 import { authRoutes } from './routes/auth';
 import { cageMeshRoutes } from './routes/cage-meshes';
 import { devRoutes } from './routes/dev';
-import { fileRoutes } from './routes/files';
+import { fileRoutes, storedFileInfoRoutes } from './routes/files';
 import { morphGenerateRoutes, morphQueueRoutes, morphedAssetRoutes } from './routes/morphs';
 import { serviceRoutes } from './routes/services';
 import { tagRoutes } from './routes/tags';
@@ -87,6 +87,7 @@ export function createApp(input: AppDeps) {
   app.route('/v1/user-assets', userAssetRoutes(deps));
   app.route('/v1/morphed-assets', morphGenerateRoutes(deps));
   app.route('/v1/uploads', uploadRoutes(deps));
+  app.route('/v1/files', storedFileInfoRoutes(deps));
   app.route('/v1/services', serviceRoutes(deps));
   app.route('/files', fileRoutes(deps));
 

@@ -12,6 +12,7 @@ import { ihdrChunk, pngChunk, pngFile } from '../src/files/png-writer';
 import type { Db } from './db';
 import { DEMO_COLOURS } from './seed';
 import type { Storage } from './storage';
+import { nameWithExtensionOf, recordStoredFile } from './stored-files';
 
 const DEMO_FILES_LOCK_KEY = 7_314_159_267;
 const DEMO_PREFIX = '/demo/';
@@ -174,10 +175,14 @@ export async function provideDemoFiles(db: Db, storage: Storage): Promise<number
         let url = stored.get(file.key);
         if (!url) {
           const bytes = await file.make();
-          const { key } = await storage.put(new Blob([concat([bytes])]).stream(), {
+          const saved = await storage.put(new Blob([concat([bytes])]).stream(), {
             maxBytes: bytes.length,
           });
-          url = `/files/${key}`;
+          // "icon:Olive" is stored as olive-icon.png, "model:outfit:Olive" as olive-outfit.glb.
+          const base = file.key.split(':').reverse().join('-').toLowerCase();
+          const name = nameWithExtensionOf(base, saved.key);
+          await recordStoredFile(tx, saved, name, null, new Date());
+          url = `/files/${saved.key}`;
           stored.set(file.key, url);
         }
         await tx.query(`UPDATE ${table} SET ${column} = $1 WHERE id = $2`, [url, row.id]);

@@ -17,6 +17,7 @@
 import type { Db } from './db';
 import type { Deps } from './deps';
 import { fileUrl } from './storage';
+import { forgetStoredFiles } from './stored-files';
 
 /** Unreferenced files younger than this are kept: their upload may not be saved yet. */
 export const FILE_GRACE_MS = 24 * 3600 * 1000;
@@ -74,6 +75,7 @@ async function deleteUnreferenced(deps: SweepDeps, keys: string[]): Promise<numb
     const used = await referencedUrls(tx, keys.map(fileUrl));
     const unused = keys.filter((key) => !used.has(fileUrl(key)));
     for (const key of unused) await deps.storage.delete(key);
+    await forgetStoredFiles(tx, unused);
     return unused.length;
   });
 }

@@ -204,3 +204,58 @@ describe('GET /files/{key}', () => {
     expectError(await t.request('GET', '/files/0123456789abcdef01234567%00.png'), 400);
   });
 });
+
+describe('original file names', () => {
+  const named = (name: string | undefined, token: string) =>
+    t.request('POST', '/v1/uploads/model', {
+      bytes: readAvatar('female-idle.glb'),
+      token,
+      ...(name === undefined ? {} : { headers: { 'x-file-name': name } }),
+    });
+
+  it('keeps the name the upload gave, answers it with the size, and downloads under it', async () => {
+    const { developer } = await tokens();
+    const stored = uploadResultSchema.parse(
+      dataOf(await named(encodeURIComponent('Zoë avatar (final).glb'), developer)),
+    );
+    expect(stored.name).toBe('Zoë avatar (final).glb');
+    const key = stored.url.slice('/files/'.length);
+    expect(dataOf(await t.get(`/v1/files/${key}`, developer))).toEqual({
+      url: stored.url,
+      name: 'Zoë avatar (final).glb',
+      size: readAvatar('female-idle.glb').byteLength,
+      contentType: 'model/gltf-binary',
+    });
+    // Served inline as before; ?download saves under the original name.
+    expect((await t.request('GET', stored.url)).headers.get('content-disposition')).toBeNull();
+    const download = await t.request('GET', `${stored.url}?download`);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-disposition')).toBe(
+      `attachment; filename="Zo_ avatar (final).glb"; filename*=UTF-8''Zo%C3%AB%20avatar%20%28final%29.glb`,
+    );
+  });
+
+  it('keeps only the last path segment, without control characters, and names nameless uploads by kind', async () => {
+    const { developer } = await tokens();
+    const nameOf = async (header: string | undefined) =>
+      uploadResultSchema.parse(dataOf(await named(header, developer))).name;
+    expect(await nameOf(encodeURIComponent('C:\\Users\\me\\..\\secret/../a\u0000b.glb'))).toBe(
+      'ab.glb',
+    );
+    expect(await nameOf(encodeURIComponent('../..'))).toBe('model.glb');
+    expect(await nameOf('%E0%A4%A')).toBe('model.glb');
+    expect(await nameOf(undefined)).toBe('model.glb');
+    expect(await nameOf(encodeURIComponent('x'.repeat(500)))).toHaveLength(200);
+  });
+
+  it('names a file stored before names were kept by its key, and answers 404 for unknown keys and to strangers', async () => {
+    const { developer } = await tokens();
+    const stored = uploadResultSchema.parse(dataOf(await named(undefined, developer)));
+    const key = stored.url.slice('/files/'.length);
+    await t.db.query('DELETE FROM stored_files WHERE key = $1', [key]);
+    expect(dataOf(await t.get(`/v1/files/${key}`, developer))).toMatchObject({ name: key });
+    expect((await t.get('/v1/files/000000000000000000000000.glb', developer)).status).toBe(404);
+    expect((await t.get('/v1/files/..%2Fsecret', developer)).status).toBe(404);
+    expect((await t.get(`/v1/files/${key}`)).status).toBe(401);
+  });
+});

@@ -60,6 +60,7 @@ import {
   updateAsset,
 } from '../asset-store';
 import { runModelService, serviceUrl } from '../model-services';
+import { nameWithExtensionOf, recordStoredFile } from '../stored-files';
 
 const actorOf = (c: Context<AuthEnv>) => c.get('auth').userId;
 
@@ -240,8 +241,11 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
       model,
       'texture',
     );
+    const name = nameWithExtensionOf('predicted texture', texture.key);
+    await recordStoredFile(db, texture, name, actorOf(c), deps.now());
     const data: UploadResult = {
       url: fileUrl(texture.key),
+      name,
       size: texture.size,
       contentType: texture.contentType,
     };
@@ -410,9 +414,11 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
     if (!asset.modelUrl) fail(400, 'VALIDATION_ERROR', 'The asset has no model to render');
     const model = await storedFileFor(storage, 'modelUrl', asset.modelUrl, 'model');
     const icon = await runModelService(storage, { url, name: 'icon renderer' }, model, 'icon');
-    const data = await db.transaction((tx) =>
-      updateAsset(tx, id, { iconUrl: fileUrl(icon.key) }, actorOf(c), deps.now()),
-    );
+    const data = await db.transaction(async (tx) => {
+      const name = nameWithExtensionOf(`${asset.name} icon`, icon.key);
+      await recordStoredFile(tx, icon, name, actorOf(c), deps.now());
+      return updateAsset(tx, id, { iconUrl: fileUrl(icon.key) }, actorOf(c), deps.now());
+    });
     return c.json({ data });
   });
 

@@ -2,8 +2,8 @@
  * POST /v1/uploads/{kind}: the request body is the file's raw bytes (not multipart), streamed
  * into the storage as it arrives, never buffered whole. The kind's rule (src/files/rules.ts)
  * bounds the size (413 as soon as it is exceeded, from Content-Length when given) and lists the
- * accepted types, sniffed from the bytes (415); the client's Content-Type and file name are
- * ignored. Once stored, the file passes the same content checks as in the upload control
+ * accepted types, sniffed from the bytes (415); the client's Content-Type is ignored, and its
+ * file name (X-File-Name) is only kept as the name shown and downloaded (server/stored-files.ts). Once stored, the file passes the same content checks as in the upload control
  * (src/files/validate.ts: glTF and PSD headers, image headers and the kind's image rules) or
  * is deleted again (400).
  */
@@ -19,6 +19,12 @@ import type { Deps } from '../deps';
 import { fail } from '../http/errors';
 import { readParam } from '../http/validate';
 import { StorageLimitError, fileUrl, type Storage, type StoredFile } from '../storage';
+import {
+  FILE_NAME_HEADER,
+  cleanFileName,
+  nameWithExtensionOf,
+  recordStoredFile,
+} from '../stored-files';
 
 /** Who may upload a kind: asset editors, and for models also cage-mesh editors. */
 function mayUpload(ability: AppAbility, kind: UploadKind): boolean {
@@ -128,8 +134,16 @@ export function uploadRoutes(deps: Deps) {
     if (declared !== undefined && declared > rule.maxSize) tooLarge(kind, rule.maxSize);
     const body = c.req.raw.body;
     if (!body || declared === 0) fail(400, 'VALIDATION_ERROR', 'The file is empty');
-    const { key, size, contentType } = await storeUpload(deps.storage, kind, body);
-    const data: UploadResult = { url: fileUrl(key), size, contentType };
+    const stored = await storeUpload(deps.storage, kind, body);
+    const name =
+      cleanFileName(c.req.header(FILE_NAME_HEADER)) ?? nameWithExtensionOf(kind, stored.key);
+    await recordStoredFile(deps.db, stored, name, c.get('auth').userId, deps.now());
+    const data: UploadResult = {
+      url: fileUrl(stored.key),
+      name,
+      size: stored.size,
+      contentType: stored.contentType,
+    };
     return c.json({ data });
   });
 

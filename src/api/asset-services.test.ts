@@ -229,7 +229,12 @@ const CASES: Case[] = [
     call: () => assets.predictTexture({ modelUrl: '/files/m.glb' }),
     route: 'POST v1/assets/predict-texture',
     body: { modelUrl: '/files/m.glb' },
-    answer: withData({ url: '/files/t.png', size: 10, contentType: 'image/png' }),
+    answer: withData({
+      url: '/files/t.png',
+      name: 'predicted texture.png',
+      size: 10,
+      contentType: 'image/png',
+    }),
     service: 'assets',
   },
   {

@@ -241,13 +241,21 @@ export type AssetLockBody = z.infer<typeof assetLockBodySchema>;
 /** What an upload is for; each kind has its own size limit and accepted types (src/files). */
 export const uploadKindSchema = z.enum(['model', 'icon', 'texture', 'source']);
 export type UploadKind = z.infer<typeof uploadKindSchema>;
-/** POST /v1/uploads/{kind} answers with where the stored file is served. */
+/**
+ * POST /v1/uploads/{kind} answers with where the stored file is served, and the name it was
+ * uploaded under (X-File-Name; the kind's default name without one).
+ */
 export const uploadResultSchema = z.object({
   url: z.string(),
+  name: z.string(),
   size: z.number(),
   contentType: z.string(),
 });
 export type UploadResult = z.infer<typeof uploadResultSchema>;
+
+/** GET /v1/files/{key}: a stored file's original name (its key for older files) and size. */
+export const storedFileInfoSchema = uploadResultSchema;
+export type StoredFileInfo = UploadResult;
 
 /** One entry of the back-office changelog (GET /v1/assets/{id}/backoffice-changelog). */
 export const assetEventSchema = z.object({

@@ -5,7 +5,7 @@ import { configureSession } from './session-bridge';
 import { jsonResponse, signedInSession } from './testing';
 import { uploadFile, type UploadProgress } from './uploads';
 
-const RESULT = { url: '/files/abc.png', size: 5, contentType: 'image/png' };
+const RESULT = { url: '/files/abc.png', name: 'icon.png', size: 5, contentType: 'image/png' };
 const file = () => new File([new Uint8Array([1, 2, 3, 4, 5])], 'icon.png', { type: 'image/png' });
 
 interface Sent {
@@ -82,11 +82,16 @@ afterEach(() => {
 describe('uploadFile', () => {
   it('posts the raw file to v1/uploads/{kind} and answers where it is stored', async () => {
     const sent = rawFetch(() => jsonResponse(200, { data: RESULT }));
-    await expect(uploadFile('icon', file())).resolves.toEqual(RESULT);
+    const named = new File([new Uint8Array([1, 2, 3, 4, 5])], 'icône bleue.png', {
+      type: 'image/png',
+    });
+    await expect(uploadFile('icon', named)).resolves.toEqual(RESULT);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ method: 'POST', url: 'http://api.test/v1/uploads/icon' });
     expect(sent[0]?.headers['content-type']).toBe('image/png');
     expect(sent[0]?.headers.authorization).toMatch(/^Bearer /);
+    // The original name travels percent-encoded (headers are Latin-1 only).
+    expect(sent[0]?.headers['x-file-name']).toBe('ic%C3%B4ne%20bleue.png');
     expect([...(sent[0]?.body ?? [])]).toEqual([1, 2, 3, 4, 5]);
   });
 

@@ -85,7 +85,7 @@ function progressFetch(
   };
 }
 
-/** Uploads one file for a field of `kind`; answers `{ url, size, contentType }`. */
+/** Uploads one file for a field of `kind`; answers `{ url, name, size, contentType }`. */
 export function uploadFile(
   kind: UploadKind,
   file: File,
@@ -95,7 +95,11 @@ export function uploadFile(
     const response = await httpClient()(`v1/uploads/${kind}`, {
       method: 'post',
       body: file,
-      headers: { 'content-type': file.type || 'application/octet-stream' },
+      headers: {
+        'content-type': file.type || 'application/octet-stream',
+        // Kept as the name shown and downloaded; the storage key stays random.
+        'x-file-name': encodeURIComponent(file.name),
+      },
       // Large models take longer than an API call; cancel with `signal` instead.
       timeout: false,
       ...(signal === undefined ? {} : { signal }),

@@ -336,6 +336,7 @@ export const enBackOffice = {
     upload: 'Upload a file',
     dragAndDrop: 'or drag and drop',
     remove: 'Remove',
+    download: 'Download',
     /** The button variant's upload button. */
     uploadButton: 'Upload',
     checking: 'Checking the file…',

@@ -316,7 +316,7 @@ function events(h: Harness) {
     UPLOAD_OK: async () => {
       const { file } = h.currentUpload().input;
       await h.currentUpload().settle({
-        ok: { url: urlOf(file), size: file.size, contentType: file.type },
+        ok: { url: urlOf(file), name: file.name, size: file.size, contentType: file.type },
       });
     },
     UPLOAD_FAIL: () => h.currentUpload().settle({ error: UPLOAD_FAILURE }),

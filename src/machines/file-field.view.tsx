@@ -1,9 +1,11 @@
+import { useQuery } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, type JSX } from 'react';
 import { useTranslation } from 'react-i18next';
+import { storedFileKey, storedFileQuery } from '../api/files';
 import type { UploadKind } from '../api/schemas';
 import { UPLOAD_RULES } from '../files/rules';
-import type { FileError } from '../files/validate';
+import { formatBytes, type FileError } from '../files/validate';
 import {
   selectFileName,
   selectIsDragging,
@@ -69,6 +71,15 @@ export function FileField({
   const error = useSelector(actor, (snapshot) => selectVisibleError(snapshot, submitted));
   const chosenFile = useSelector(actor, selectFile);
   const chosenUrl = useSelector(actor, selectUrl);
+  // A stored file: its original name and size (its address is a random key).
+  const storedKey =
+    chosenFile === null && chosenUrl !== null ? storedFileKey(chosenUrl) : undefined;
+  const stored = useQuery({
+    ...storedFileQuery(storedKey ?? ''),
+    enabled: storedKey !== undefined,
+  });
+  const shownName = stored.data?.name ?? fileName;
+  const size = chosenFile?.size ?? stored.data?.size;
 
   // The machine emits each outcome; the form stores it (and hands it back as props).
   const onChangeRef = useRef(onChange);
@@ -95,7 +106,9 @@ export function FileField({
       maxSize={rule.maxSize}
       variant={variant}
       status={view}
-      fileName={fileName}
+      fileName={shownName}
+      fileSize={size === undefined ? null : formatBytes(size)}
+      downloadUrl={storedKey === undefined ? null : `${chosenUrl}?download`}
       dragging={dragging}
       // Errors name the file they are about.
       error={
@@ -113,6 +126,7 @@ export function FileField({
         upload: t(variant === 'button' ? 'fileInput.uploadButton' : 'fileInput.upload'),
         dragAndDrop: t('fileInput.dragAndDrop'),
         remove: t('fileInput.remove'),
+        download: t('fileInput.download'),
         checking: t('fileInput.checking'),
       }}
       onSelect={(next) => actor.send({ type: 'SELECT', file: next })}

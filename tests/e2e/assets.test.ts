@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { formatBytes } from '../../src/files/validate';
 import { ihdrChunk, pngChunk, pngFile } from '../../src/files/png-writer';
 import { iccpChunk, iccProfileV2, withChunksAfterIhdr } from '../../src/files/test-fixtures';
 import { appUnderTest } from '../helpers/app';
@@ -117,6 +118,18 @@ describe('asset editing', () => {
     expect(stored.modelUrl).toMatch(/^\/files\//);
     const icon = await fetch(`${app.server.url}${stored.iconUrl}`);
     expect(icon.headers.get('content-type')).toBe('image/png');
+
+    // The stored model shows under its original name and size, and downloads under that name.
+    const modelField = page.locator('.file-drop').filter({
+      has: page.getByLabel('Model (.glb)', { exact: true }),
+    });
+    await modelField.getByText('male-emissive.glb', { exact: true }).waitFor();
+    await modelField.getByText(formatBytes(avatar('male-emissive.glb').byteLength)).waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      modelField.getByRole('link', { name: 'Download' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('male-emissive.glb');
 
     // An edit is saved and says so.
     await page.getByLabel('Description').fill('A test jacket');

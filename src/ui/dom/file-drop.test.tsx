@@ -6,6 +6,7 @@ const LABELS = {
   upload: 'Upload a file',
   dragAndDrop: 'or drag and drop',
   remove: 'Remove',
+  download: 'Download',
   checking: 'Checking the file…',
 };
 
@@ -163,5 +164,27 @@ describe('FileDrop', () => {
     expect(remove).toHaveAccessibleDescription('icon.png');
     fireEvent.click(remove);
     expect(onRemove).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows a stored file by its name and size, on one line, with a link that downloads it', () => {
+    const name = 'A very long original file name of an avatar model, final version (2).glb';
+    renderDrop({
+      status: 'chosen',
+      fileName: name,
+      fileSize: '1.1 MB',
+      downloadUrl: '/files/0123456789abcdef01234567.glb?download',
+    });
+    expect(screen.getByText(name)).toHaveAttribute('title', name);
+    const download = screen.getByRole('link', { name: 'Download' });
+    expect(download).toHaveAttribute('href', '/files/0123456789abcdef01234567.glb?download');
+    expect(download).toHaveAttribute('download', name);
+    expect(download).toHaveAccessibleDescription(name);
+    expect(screen.getByText('1.1 MB')).toBeInTheDocument();
+  });
+
+  it('offers no download for a file that is not uploaded yet', () => {
+    renderDrop({ status: 'chosen', fileName: 'icon.png', fileSize: '2 KB' });
+    expect(screen.getByText('2 KB')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Download' })).toBeNull();
   });
 });

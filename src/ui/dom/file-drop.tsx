@@ -9,6 +9,8 @@ interface FileDropLabels {
   /** Beside it in the drop area: "or drag and drop". */
   dragAndDrop: string;
   remove: string;
+  /** The stored file's download link. */
+  download: string;
   /** While the chosen file is being checked. */
   checking: string;
 }
@@ -25,6 +27,10 @@ export interface FileDropProps {
   status: FileDropStatus;
   /** The chosen file's name (or the stored file's); shown when chosen. */
   fileName: string | null;
+  /** Its size, already formatted ("1.1 MB"), when known. */
+  fileSize?: string | null | undefined;
+  /** Where the stored file downloads under its name; none for a file not yet uploaded. */
+  downloadUrl?: string | null | undefined;
   /** A drag is over the drop area: it is highlighted. */
   dragging: boolean;
   /** The error to show under the field (already filtered by "touched or submitted"). */
@@ -140,9 +146,23 @@ export function FileDrop(props: FileDropProps) {
                 size={props.preview}
               />
             )}
-            <span className="file-drop-name" id={nameId}>
-              {props.fileName}
+            <span className="file-drop-file">
+              {/* One line, the full name on hover: a long name never wraps over three. */}
+              <span className="file-drop-name" id={nameId} title={props.fileName ?? undefined}>
+                {props.fileName}
+              </span>
+              {props.fileSize && <span className="file-drop-size">{props.fileSize}</span>}
             </span>
+            {props.downloadUrl && (
+              <a
+                className="button link"
+                href={props.downloadUrl}
+                download={props.fileName ?? ''}
+                aria-describedby={nameId}
+              >
+                {labels.download}
+              </a>
+            )}
             <button
               ref={actionRef}
               type="button"

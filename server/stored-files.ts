@@ -1,0 +1,80 @@
+/**
+ * Original names of stored files. An upload may say what it was called (the `X-File-Name`
+ * header, percent-encoded UTF-8); the name is cleaned, kept beside the random storage key and
+ * served with the file's size, so the app shows "avatar.glb, 1.1 MB" rather than the key and
+ * downloads save under the original name.
+ */
+import type { StoredFileInfo } from '../src/api/schemas';
+import type { Db } from './db';
+import { fileUrl, type Storage, type StoredFile } from './storage';
+
+/** The request header that carries an upload's original name. */
+export const FILE_NAME_HEADER = 'x-file-name';
+/** Longest kept name, in characters (most file systems allow 255 bytes). */
+const MAX_NAME_LENGTH = 200;
+
+/**
+ * The file name an upload gave, reduced to its last path segment without control characters,
+ * or undefined when there is none or it does not decode.
+ */
+export function cleanFileName(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  let name: string;
+  try {
+    name = decodeURIComponent(header);
+  } catch {
+    return undefined;
+  }
+  const cleaned = (name.split(/[/\\]/).pop() ?? '')
+    // eslint-disable-next-line no-control-regex -- control characters are what is removed
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    .trim();
+  if (cleaned === '' || cleaned === '.' || cleaned === '..') return undefined;
+  return [...cleaned].slice(0, MAX_NAME_LENGTH).join('');
+}
+
+/** `base` with the extension of the storage key (`avatar icon` + `….webp`: `avatar icon.webp`). */
+export function nameWithExtensionOf(base: string, key: string): string {
+  return `${base}${key.slice(key.lastIndexOf('.'))}`;
+}
+
+/** Records the original name of a file just stored (named after its kind when it had none). */
+export async function recordStoredFile(
+  db: Db,
+  file: StoredFile,
+  name: string,
+  uploadedBy: string | null,
+  now: Date,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO stored_files (key, original_name, size, content_type, uploaded_by, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (key) DO NOTHING`,
+    [file.key, name, file.size, file.contentType, uploadedBy, now],
+  );
+}
+
+/** A stored file's address, original name (its key when unknown), size and type. */
+export async function storedFileInfo(
+  db: Db,
+  storage: Storage,
+  key: string,
+): Promise<StoredFileInfo | undefined> {
+  const file = await storage.stat(key);
+  if (!file) return undefined;
+  const { rows } = await db.query<{ original_name: string }>(
+    'SELECT original_name FROM stored_files WHERE key = $1',
+    [key],
+  );
+  return {
+    url: fileUrl(key),
+    name: rows[0]?.original_name ?? key,
+    size: file.size,
+    contentType: file.contentType,
+  };
+}
+
+/** Forgets the names of deleted files. */
+export async function forgetStoredFiles(db: Db, keys: readonly string[]): Promise<void> {
+  if (keys.length > 0) await db.query('DELETE FROM stored_files WHERE key = ANY($1)', [keys]);
+}
