@@ -13,13 +13,19 @@ import {
   moveRow,
   selectIsLoadingMore,
   selectStatus,
+  REMOTE_SYNC_MS,
+  REMOVED_MS,
+  selectIncomingCount,
+  selectRemovedIds,
   type FetchPageInput,
+  type ListContext,
   type ListEmitted,
   type ListInput,
+  type RemoteAnswer,
   type ReorderInput,
 } from './list.machine';
 import { describeMachinePaths, pathSuite, type PathTools } from './testing/path-tests';
-import { deferredActor, type Deferred } from './testing/deferred';
+import { deferredActor, liveCall, type Deferred } from './testing/deferred';
 
 // ---------------------------------------------------------------- the fake server
 
@@ -55,12 +61,14 @@ function harness(
 ) {
   const fetches: Deferred<FetchPageInput, ListResponse>[] = [];
   const reorders: Deferred<ReorderInput, unknown>[] = [];
+  const syncs: Deferred<ListContext, RemoteAnswer>[] = [];
   const invalidateCache = vi.fn();
   const actor = createActor(
     listMachine.provide({
       actors: {
         fetchPage: deferredActor<FetchPageInput, ListResponse>(fetches),
         reorder: deferredActor<ReorderInput, unknown>(reorders),
+        readCurrent: deferredActor<ListContext, RemoteAnswer>(syncs),
       },
       actions: { invalidateCache },
     }),
@@ -80,6 +88,7 @@ function harness(
     clock,
     fetches,
     reorders,
+    syncs,
     emitted,
     invalidateCache,
     live,
@@ -802,7 +811,186 @@ const querySuite = pathSuite({
   },
 });
 
-describeMachinePaths(listMachine, { suites: [pagedSuite, infiniteSuite, querySuite] });
+// ---------------------------------------------------------------- live changes by others
+
+/** What someone else has done on the server since the list was read. */
+interface Server {
+  renamed: boolean;
+  deleted: boolean;
+  inserted: boolean;
+}
+
+interface LiveContext {
+  server: Server;
+  /** The ids on screen, in order. */
+  ids: string[];
+  /** Ids marked as deleted by someone else. */
+  removed: string[];
+  /** A read found rows above the ones on screen: the "new" pill shows. */
+  incoming: boolean;
+  /** Row r02 on screen carries its new name. */
+  renamedShown: boolean;
+}
+
+type LiveModelEvent = {
+  type: 'START' | 'RENAME' | 'DELETE' | 'INSERT' | 'TICK' | 'ANSWER' | 'FAIL' | 'SHOW' | 'EXPIRE';
+};
+
+/** The first page as the server has it now: r02 renamed, r03 deleted, r00 new at the top. */
+function livePage(server: Server): Row[] {
+  const rows = [
+    ...(server.inserted ? [{ id: 'r00', name: 'Row 00', type: 'top' }] : []),
+    ...ROWS.filter((row) => !(server.deleted && row.id === 'r03')).map((row) =>
+      server.renamed && row.id === 'r02' ? { ...row, name: 'Renamed' } : row,
+    ),
+  ];
+  return rows.slice(0, LIMIT);
+}
+
+const remoteChange = (change: keyof Server) => ({
+  guard: ({ context }: { context: LiveContext }) => !context.server[change],
+  target: 'scheduled' as const,
+  actions: assign<LiveContext, LiveModelEvent, undefined, LiveModelEvent, never>(({ context }) => ({
+    server: { ...context.server, [change]: true },
+  })),
+});
+
+/**
+ * Others rename, delete and add rows while the list is on screen. After a burst the list looks
+ * again: a renamed row changes where it stands, a deleted one stays marked until REMOVED_MS
+ * has passed, a row that fills in below is added at the bottom, and a row that would appear
+ * above waits behind the "new" pill (nothing is added or marked meanwhile) until SHOW.
+ */
+const liveModel = setup({
+  types: { context: {} as LiveContext, events: {} as LiveModelEvent },
+}).createMachine({
+  id: 'liveModel',
+  context: {
+    server: { renamed: false, deleted: false, inserted: false },
+    ids: ROWS.slice(0, LIMIT).map((row) => row.id),
+    removed: [],
+    incoming: false,
+    renamedShown: false,
+  },
+  initial: 'loading',
+  states: {
+    loading: { on: { START: 'idle' } },
+    idle: {
+      on: {
+        RENAME: remoteChange('renamed'),
+        DELETE: remoteChange('deleted'),
+        INSERT: remoteChange('inserted'),
+        SHOW: {
+          guard: ({ context }) => context.incoming,
+          target: 'idle',
+          actions: assign(({ context }) => ({
+            ids: livePage(context.server).map((row) => row.id),
+            removed: [],
+            incoming: false,
+            renamedShown: context.server.renamed,
+          })),
+        },
+        EXPIRE: {
+          guard: ({ context }) => context.removed.length > 0,
+          target: 'idle',
+          actions: assign(({ context }) => ({
+            ids: context.ids.filter((id) => !context.removed.includes(id)),
+            removed: [],
+          })),
+        },
+      },
+    },
+    scheduled: { on: { TICK: 'syncing' } },
+    syncing: {
+      on: {
+        FAIL: 'idle',
+        ANSWER: {
+          target: 'idle',
+          actions: assign(({ context }) => {
+            const fresh = livePage(context.server).map((row) => row.id);
+            const gone = context.ids.filter((id) => !fresh.includes(id));
+            const incoming = fresh.includes('r00') && !context.ids.includes('r00');
+            const below = fresh.filter((id) => id !== 'r00' && !context.ids.includes(id));
+            return {
+              ids: incoming ? context.ids : [...context.ids, ...below],
+              renamedShown: context.server.renamed,
+              // With rows waiting above, a row missing below may only have been pushed down.
+              removed: incoming ? context.removed : [...new Set([...context.removed, ...gone])],
+              incoming,
+            };
+          }),
+        },
+      },
+    },
+  },
+});
+
+function liveChecks(h: Harness) {
+  const shown = ({ context: m }: { context: LiveContext }) => {
+    const rows = h.context().rows as Row[];
+    expect(rows.map((row) => row.id)).toEqual(m.ids);
+    // Rows on screen carry what the server said last about them.
+    expect(rows.find((row) => row.id === 'r02')?.name).toBe(m.renamedShown ? 'Renamed' : 'Row 02');
+    expect(selectRemovedIds(h.actor.getSnapshot())).toEqual(m.removed);
+    expect(selectIncomingCount(h.actor.getSnapshot())).toBe(m.incoming ? 1 : 0);
+    expect(selectStatus(h.actor.getSnapshot())).toBe('success');
+  };
+  return {
+    loading: () => expect(selectStatus(h.actor.getSnapshot())).toBe('uninitialized'),
+    idle: shown,
+    scheduled: (state: { context: LiveContext }) => {
+      shown(state);
+      expect(h.syncs.filter((call) => !call.settled && !call.signal.aborted)).toEqual([]);
+    },
+    syncing: (state: { context: LiveContext }) => {
+      shown(state);
+      const calls = h.syncs.filter((call) => !call.settled && !call.signal.aborted);
+      expect(calls).toHaveLength(1);
+      expect(calls[0]?.input).toMatchObject({ page: 1, limit: LIMIT });
+    },
+  };
+}
+
+function liveEvents(h: Harness) {
+  const remote = () => h.actor.send({ type: 'REMOTE_CHANGED' });
+  return {
+    START: async () => {
+      h.clock.increment(250);
+      const call = h.current();
+      await call.settle({ ok: serverAnswer(call.input) });
+    },
+    RENAME: remote,
+    DELETE: remote,
+    INSERT: remote,
+    // One ms short of the burst's end nothing is read; at its end the pages are read again.
+    TICK: () => {
+      h.clock.increment(REMOTE_SYNC_MS - 1);
+      expect(h.syncs.filter((call) => !call.settled)).toEqual([]);
+      h.clock.increment(1);
+    },
+    ANSWER: async ({ state }: { state: { context: LiveContext } }) => {
+      const call = liveCall(h.syncs);
+      const rows = livePage(state.context.server);
+      await call.settle({
+        ok: { rows, totalDocs: 24, totalPages: 3, hasNextPage: true },
+      });
+    },
+    FAIL: async () => liveCall(h.syncs).settle({ error: FAILURE }),
+    SHOW: () => h.actor.send({ type: 'SHOW_INCOMING' }),
+    EXPIRE: () => h.clock.increment(REMOVED_MS),
+  };
+}
+
+const liveSuite = pathSuite({
+  name: 'changes by others (live events)',
+  model: liveModel,
+  system: (tools) => {
+    const h = harness({}, tools);
+    return { actor: h.actor, states: liveChecks(h), events: liveEvents(h) };
+  },
+});
+
+describeMachinePaths(listMachine, { suites: [pagedSuite, infiniteSuite, querySuite, liveSuite] });
 
 describe('list machine, infinite mode', () => {
   it('reads only the new page on LOAD_MORE, and pages 1..n on a start at page n', async () => {

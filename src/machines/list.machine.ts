@@ -4,7 +4,20 @@
  * route binds the table, filter bar and pager to it; every request and order update is a named
  * actor so tests swap them with `.provide`.
  */
-import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import {
+  assertEvent,
+  assign,
+  cancel,
+  emit,
+  enqueueActions,
+  fromPromise,
+  raise,
+  setup,
+  spawnChild,
+  stopChild,
+  type DoneActorEvent,
+  type SnapshotFrom,
+} from 'xstate';
 import { fromListSearch, sameSearch, toListSearch, type ListSearch } from '../api/list-url';
 import { errorInfo, type ApiErrorInfo } from '../api/error-info';
 import {
@@ -42,6 +55,10 @@ export {
 
 /** Spec §9: list requests wait this long for the input to settle. */
 export const LIST_DEBOUNCE_MS = 250;
+/** A burst of live changes is looked at once, this long after the first. */
+export const REMOTE_SYNC_MS = 300;
+/** How long a row someone else deleted stays on screen, marked, before it goes. */
+export const REMOVED_MS = 3000;
 
 export type ListMode = 'paged' | 'infinite';
 
@@ -127,6 +144,18 @@ export interface ListContext {
   address: ListAddress | null;
   preselect: readonly Preselect[];
   isMobile: boolean;
+  /** Rows someone else deleted: marked on screen, then removed (REMOVED_MS). */
+  removedIds: readonly string[];
+  /** A fresh read with rows that would appear above the ones on screen: shown on SHOW_INCOMING. */
+  incoming: RemoteAnswer | null;
+}
+
+/** The pages on screen as the server has them now (REMOTE_CHANGED). */
+export interface RemoteAnswer {
+  rows: ListRow[];
+  totalDocs: number;
+  totalPages: number;
+  hasNextPage: boolean;
 }
 
 /** Changes of what the list shows; each restarts the debounce of the next request. */
@@ -152,7 +181,15 @@ export type ListEvent =
   | { type: 'MOVE'; id: string; toIndex: number }
   | { type: 'MOVE'; id: string; position: number }
   /** Menu reorder: above the total or below 0 means last place. */
-  | { type: 'SET_ORDER'; id: string; position: number };
+  | { type: 'SET_ORDER'; id: string; position: number }
+  /** Someone else changed what the list may show (live events): look again, in place. */
+  | { type: 'REMOTE_CHANGED' }
+  /** Show the rows that arrived above (the "3 new" pill). */
+  | { type: 'SHOW_INCOMING' }
+  /** Internal: the burst of live changes is over; look at the pages again. */
+  | { type: 'SYNC' }
+  /** Internal: the rows marked as deleted by someone else go. */
+  | { type: 'DROP_REMOVED' };
 
 /** Notifications for `actor.on(...)`: spec §8 makes a failed reorder a silent revert, so showing it is optional. */
 export type ListEmitted =
@@ -429,8 +466,78 @@ export function initialListContext(input: ListInput): ListContext {
       : null,
     preselect,
     isMobile,
+    removedIds: [],
+    incoming: null,
   };
 }
+
+/**
+ * The rows on screen brought up to date with a fresh read, without moving them under the
+ * user's hands: changed rows are replaced where they stand, rows gone are kept and marked
+ * (removed after REMOVED_MS), new rows below the last row still there are added at the bottom,
+ * and new rows above it wait as `incoming` until the user asks to see them (meanwhile nothing
+ * is added or marked: a row missing below may only have been pushed down).
+ */
+export function mergeRemote(context: ListContext, answer: RemoteAnswer): Partial<ListContext> {
+  const fresh = new Map(answer.rows.map((row) => [row.id, row]));
+  const shown = new Set(context.rows.map((row) => row.id));
+  const rows = context.rows.map((row) => fresh.get(row.id) ?? row);
+  const gone = context.rows.filter((row) => !fresh.has(row.id)).map((row) => row.id);
+  const lastKept = answer.rows.findLastIndex((row) => shown.has(row.id));
+  const added = answer.rows.filter((row) => !shown.has(row.id));
+  const above = added.some((row) => answer.rows.indexOf(row) < lastKept);
+  // With rows waiting above, a row missing below may only have been pushed down a page.
+  if (above) return { rows, incoming: answer };
+  const removedIds = [...new Set([...context.removedIds, ...gone])];
+  return {
+    rows: [...rows, ...added],
+    removedIds,
+    incoming: null,
+    totalDocs: answer.totalDocs,
+    totalPages: answer.totalPages,
+    hasNextPage: answer.hasNextPage,
+  };
+}
+
+/** How many rows are waiting above (the "3 new, show" pill). */
+export function incomingCount(context: ListContext): number {
+  if (!context.incoming) return 0;
+  const shown = new Set(context.rows.map((row) => row.id));
+  return context.incoming.rows.filter((row) => !shown.has(row.id)).length;
+}
+
+/** The pages on screen read again, skipping the cache: page `page`, or 1..page when infinite. */
+async function readCurrent(
+  context: Pick<
+    ListContext,
+    'endpoint' | 'rowSchema' | 'mode' | 'page' | 'limit' | 'order' | 'filter'
+  >,
+  signal: AbortSignal,
+): Promise<RemoteAnswer> {
+  const first = context.mode === 'paged' ? context.page : 1;
+  const rows: ListRow[] = [];
+  let answer: ListResponse | undefined;
+  for (let page = first; page <= context.page; page++) {
+    const query = { page, limit: context.limit, order: context.order, filter: context.filter };
+    answer = await readList(context.endpoint, query, context.rowSchema, { signal, fresh: true });
+    rows.push(...answer.data);
+    if (!answer.pagination.hasNextPage) break;
+  }
+  const pagination = answer?.pagination;
+  return {
+    rows,
+    totalDocs: pagination?.totalDocs ?? 0,
+    totalPages: pagination?.totalPages ?? 0,
+    hasNextPage: pagination?.hasNextPage ?? false,
+  };
+}
+
+/** What the user may do with the rows while they are on screen. */
+const INTERACTIONS = {
+  LOAD_MORE: { guard: 'canLoadMore', target: '#list.loading', actions: 'startLoadMore' },
+  MOVE: { guard: 'canMove', target: 'reordering', actions: 'moveOptimistically' },
+  SET_ORDER: { guard: 'canMove', target: 'reordering', actions: 'moveOptimistically' },
+} as const;
 
 export const listMachine = setup({
   types: {
@@ -439,8 +546,11 @@ export const listMachine = setup({
     input: {} as ListInput,
     emitted: {} as ListEmitted,
   },
-  delays: { DEBOUNCE: LIST_DEBOUNCE_MS },
+  delays: { DEBOUNCE: LIST_DEBOUNCE_MS, REMOTE_SYNC: REMOTE_SYNC_MS, REMOVED: REMOVED_MS },
   actors: {
+    readCurrent: fromPromise<RemoteAnswer, ListContext>(({ input, signal }) =>
+      readCurrent(input, signal),
+    ),
     fetchPage: fromPromise<ListResponse, FetchPageInput>(({ input, signal }) =>
       readList(input.endpoint, input.query, input.rowSchema, { signal, fresh: input.fresh }),
     ),
@@ -505,6 +615,32 @@ export const listMachine = setup({
       void invalidateList(context.endpoint);
     },
     rereadPages: assign(({ context }) => ({ load: readFrom(context.mode, context.page) })),
+    mergeRemote: assign(({ context }, answer: RemoteAnswer) => mergeRemote(context, answer)),
+    showIncoming: assign(({ context }) =>
+      context.incoming
+        ? {
+            rows: context.incoming.rows,
+            totalDocs: context.incoming.totalDocs,
+            totalPages: context.incoming.totalPages,
+            hasNextPage: context.incoming.hasNextPage,
+            incoming: null,
+            removedIds: [],
+          }
+        : {},
+    ),
+    dropRemoved: assign(({ context }) => ({
+      rows: context.rows.filter((row) => !context.removedIds.includes(row.id)),
+      removedIds: [],
+    })),
+    forgetRemote: assign({ incoming: null, removedIds: [] }),
+    // A burst of changes is looked at once, REMOTE_SYNC after the last of them.
+    scheduleSync: enqueueActions(({ enqueue }) => {
+      enqueue.cancel('remoteSync');
+      enqueue.raise({ type: 'SYNC' }, { delay: 'REMOTE_SYNC', id: 'remoteSync' });
+    }),
+    cancelSync: cancel('remoteSync'),
+    startSync: spawnChild('readCurrent', { id: 'sync', input: ({ context }) => context }),
+    scheduleDrop: raise({ type: 'DROP_REMOVED' }, { delay: 'REMOVED' }),
   },
   guards: {
     changesQuery: ({ context, event }) => {
@@ -516,6 +652,7 @@ export const listMachine = setup({
     canMove: ({ context, event }) =>
       context.reorderEndpoint !== null && plannedMove(context, event) !== null,
     moveLeftView: ({ context }) => context.move?.staysInView === false,
+    hasIncoming: ({ context }) => context.incoming !== null,
   },
 }).createMachine({
   id: 'list',
@@ -537,6 +674,8 @@ export const listMachine = setup({
       after: { DEBOUNCE: 'loading.fetching' },
     },
     loading: {
+      // What is read next replaces the rows: no marks, nothing waiting.
+      entry: 'forgetRemote',
       initial: 'debouncing',
       states: {
         debouncing: { after: { DEBOUNCE: 'fetching' } },
@@ -578,12 +717,30 @@ export const listMachine = setup({
     },
     success: {
       initial: 'idle',
+      on: {
+        SHOW_INCOMING: { guard: 'hasIncoming', actions: 'showIncoming' },
+        DROP_REMOVED: { actions: 'dropRemoved' },
+      },
       states: {
         idle: {
+          // Leaving (a move, a new query) drops a look that is waiting or under way: what
+          // comes next reads or changes the rows anyway.
+          exit: ['cancelSync', stopChild('sync')],
           on: {
-            LOAD_MORE: { guard: 'canLoadMore', target: '#list.loading', actions: 'startLoadMore' },
-            MOVE: { guard: 'canMove', target: 'reordering', actions: 'moveOptimistically' },
-            SET_ORDER: { guard: 'canMove', target: 'reordering', actions: 'moveOptimistically' },
+            ...INTERACTIONS,
+            REMOTE_CHANGED: { actions: 'scheduleSync' },
+            SYNC: { actions: [stopChild('sync'), 'startSync'] },
+            'xstate.done.actor.sync': {
+              actions: [
+                {
+                  type: 'mergeRemote',
+                  params: ({ event }: { event: DoneActorEvent<RemoteAnswer> }) => event.output,
+                },
+                'scheduleDrop',
+              ],
+            },
+            // The rows on screen stay as they are; the next change or refresh looks again.
+            'xstate.error.actor.sync': {},
           },
         },
         reordering: {
@@ -650,6 +807,8 @@ export const selectIsFilterActive = (snapshot: ListSnapshot) =>
   isFilterActive(snapshot.context.filter);
 export const selectCanLoadMore = (snapshot: ListSnapshot) => canLoadMore(snapshot.context);
 export const selectAddress = (snapshot: ListSnapshot) => snapshot.context.address;
+export const selectRemovedIds = (snapshot: ListSnapshot) => snapshot.context.removedIds;
+export const selectIncomingCount = (snapshot: ListSnapshot) => incomingCount(snapshot.context);
 export const selectIsReordering = (snapshot: ListSnapshot) =>
   snapshot.matches({ success: 'reordering' });
 /** Infinite mode: a next page is on its way while the earlier rows stay on screen. */
