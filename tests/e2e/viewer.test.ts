@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appUnderTest } from '../helpers/app';
+import { ENVIRONMENT_PRESET_FILES } from '../../src/ui/canvas/environment-presets';
 
 const FIXTURES = resolve('..', 'shared', 'fixtures');
 const AVATARS = resolve(FIXTURES, 'avatars');
@@ -329,6 +330,8 @@ function samePictures(pictures: Map<string, Buffer>): string[] {
 }
 
 const MODEL = 'modelSrc=/fixtures/avatars/male-emissive.glb&fit=true';
+// prettier-ignore
+const SPEC_PRESETS = ['hub', 'sunset', 'dawn', 'night', 'warehouse', 'forest', 'apartment', 'studio', 'city', 'park', 'lobby'];
 /**
  * The memory test switches between the two lightest fixtures (about 0.2 s a switch in
  * SwiftShader, where every switch compiles the shaders again): a skinned avatar without
@@ -775,19 +778,9 @@ describe('every drawing option changes the picture', () => {
 
   it('loads each of the eleven presets from the app itself, and any other value as a file address', async () => {
     const { page } = session;
-    const presets = {
-      hub: 'hall',
-      sunset: 'sunset',
-      dawn: 'dawn',
-      night: 'night',
-      warehouse: 'warehouse',
-      forest: 'forest',
-      apartment: 'apartment',
-      studio: 'studio',
-      city: 'city',
-      park: 'park',
-      lobby: 'lobby',
-    };
+    // The eleven presets of spec §2, each served from the app under its file's name.
+    const presets: Record<string, string> = ENVIRONMENT_PRESET_FILES;
+    expect(Object.keys(presets)).toEqual(SPEC_PRESETS);
     const custom = '/fixtures/environments/soft.hdr';
     const pictures = new Map<string, Buffer>();
     const expected: string[] = [];
