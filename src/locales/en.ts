@@ -7,6 +7,7 @@ export const en = {
     backHome: 'Back to the dashboard',
     unexpectedError: 'Something went wrong: {{message}}',
     retry: 'Try again',
+    loadingPage: 'Loading page',
   },
   theme: {
     label: 'Colour scheme',

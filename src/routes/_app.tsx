@@ -5,6 +5,7 @@ import {
   redirect,
   useNavigate,
   useRouter,
+  useRouterState,
 } from '@tanstack/react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
@@ -20,6 +21,7 @@ import { queryClient } from '../api/query';
 import { loadBackOfficeTexts } from '../i18n';
 import { AppShell } from '../ui/dom/app-shell';
 import { ActionButton } from '../ui/dom/action-button';
+import { RouteProgress } from '../ui/dom/route-progress';
 import { ThemeSwitch } from '../ui/dom/theme-switch';
 import { loadPermissions, usePermissions } from '../machines/permissions.view';
 import { useSessionActor } from '../machines/session.view';
@@ -59,6 +61,7 @@ function Shell() {
   const email = useSelector(actor, (s) => selectUser(s).email);
   const userId = useSelector(actor, (s) => selectUser(s)._id);
   const can = usePermissions();
+  const isNavigating = useRouterState({ select: (s) => s.status === 'pending' });
 
   // Covers sign-out here and in another tab. An ended session has already been sent to
   // /signin?reason=login_required by the session machine; that notice must stay.
@@ -115,6 +118,7 @@ function Shell() {
         </>
       }
     >
+      <RouteProgress pending={isNavigating} label={t('app.loadingPage')} />
       <QueryClientProvider client={queryClient}>
         <Outlet />
       </QueryClientProvider>
