@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
@@ -97,6 +98,33 @@ export function threeFromSources(applies: (importer: string) => boolean = () => 
   };
 }
 
+/**
+ * The code-split route files get src/routes/-chunks/lazy-route-component.ts in place of the
+ * router's `lazyRouteComponent`, which reloads the page when a screen's code cannot be fetched
+ * (offline, that is the browser's offline page); ours lets the error component offer Retry.
+ */
+export function lazyRoutes(): Plugin {
+  const routerImport =
+    /import\s*\{\s*lazyRouteComponent\s*\}\s*from\s*["']@tanstack\/react-router["'];?/;
+  const ours = fileURLToPath(
+    new URL('./src/routes/-chunks/lazy-route-component.ts', import.meta.url),
+  );
+  return {
+    name: 'lazy-routes',
+    transform(code, id) {
+      if (!/[\\/]src[\\/]routes[\\/]/.test(id) || !code.includes('lazyRouteComponent')) return null;
+      if (!routerImport.test(code)) return null;
+      return {
+        code: code.replace(
+          routerImport,
+          `import { lazyRouteComponent } from ${JSON.stringify(ours)};`,
+        ),
+        map: null,
+      };
+    },
+  };
+}
+
 const apiTarget = process.env.API_TARGET ?? 'http://127.0.0.1:8081';
 
 export default defineConfig({
@@ -114,6 +142,7 @@ export default defineConfig({
             : [['loader', 'component'], ['errorComponent'], ['notFoundComponent']],
       },
     }),
+    lazyRoutes(),
     react(),
     viewerAssets(),
     threeFromSources(),

@@ -5,6 +5,7 @@ import { z } from 'zod/mini';
 import { initI18n } from './i18n';
 import { createAppSession, selectIsLoggedIn } from './machines/app-session';
 import { routeTree } from './routeTree.gen';
+import { RouteError } from './routes/-chunks/route-error';
 import { startTheme } from './ui/theme';
 import './ui/styles.css';
 
@@ -21,6 +22,8 @@ const router = createRouter({
   routeTree,
   context: { session },
   defaultPreload: 'intent',
+  // A screen whose code or data fails shows why with Retry, inside the shell.
+  defaultErrorComponent: RouteError,
   scrollRestoration: true,
 });
 

@@ -8,6 +8,8 @@ export const en = {
     unexpectedError: 'Something went wrong: {{message}}',
     retry: 'Try again',
     loadingPage: 'Loading page',
+    chunkFailed: 'This part of the app could not be loaded. Check your connection.',
+    chunkRetry: 'Retry',
   },
   theme: {
     label: 'Colour scheme',

@@ -6,9 +6,9 @@ import {
 } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
 import type { RouterContext } from '../machines/session.view';
+import { RouteError } from './-chunks/route-error';
 
 /** The state machine inspector panel: development builds only (src/inspect-panel.tsx). */
 const DevInspector = import.meta.env.DEV ? lazy(() => import('../devtools/inspect-panel')) : null;
@@ -16,7 +16,7 @@ const DevInspector = import.meta.env.DEV ? lazy(() => import('../devtools/inspec
 export const Route = createRootRouteWithContext<RouterContext>()({
   component: Root,
   notFoundComponent: NotFound,
-  errorComponent: RouteError,
+  errorComponent: RootError,
 });
 
 function Root() {
@@ -41,20 +41,12 @@ function NotFound() {
   );
 }
 
-function RouteError({ error, reset }: ErrorComponentProps) {
+/** Nothing above it catches: the screens' error (with Retry) on a page of its own. */
+function RootError(props: ErrorComponentProps) {
   const { t } = useTranslation();
   return (
     <AuthCard appName={t('app.name')} title={t('app.unexpectedError', { message: '' })}>
-      <Alert tone="error">
-        {t('app.unexpectedError', {
-          message: error instanceof Error ? error.message : String(error),
-        })}
-      </Alert>
-      <p>
-        <button type="button" className="button" onClick={reset}>
-          {t('app.retry')}
-        </button>
-      </p>
+      <RouteError {...props} />
     </AuthCard>
   );
 }
