@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
-import { ENVIRONMENT_PRESET_FILES, ENVIRONMENT_URL_DIR } from './src/ui/canvas/environment-presets';
+import { ENVIRONMENT_PRESET_FILES, ENVIRONMENT_URL_DIR } from './src/domain/environment-presets';
 
 /** URL folder (under the base) where the avatar viewer finds the Draco decoder. */
 const DRACO_URL_DIR = 'decoders/draco';

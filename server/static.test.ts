@@ -11,6 +11,7 @@ const unusedDb: Db = {
   query: () => Promise.reject(new Error('no database in this test')),
   exec: () => Promise.reject(new Error('no database in this test')),
   transaction: () => Promise.reject(new Error('no database in this test')),
+  listen: () => Promise.reject(new Error('no database in this test')),
   close: () => Promise.resolve(),
 };
 
@@ -34,6 +35,17 @@ describe('the built SPA', () => {
     expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(response.headers.get('content-type')).toMatch(/javascript/);
     expect(await response.text()).toBe('console.log(1)');
+  });
+
+  it('has /embed fetch its model and environment with the page (Link preload)', async () => {
+    const response = await app.request('/embed?modelSrc=/files/0123456789abcdef01234567.glb');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('link')).toBe(
+      '</files/0123456789abcdef01234567.glb>; rel=preload; as=fetch; crossorigin=anonymous, ' +
+        '</environments/city.exr>; rel=preload; as=fetch; crossorigin=anonymous',
+    );
+    expect((await app.request('/embed')).headers.get('link')).toBeNull();
+    expect((await app.request('/assets?modelSrc=/a.glb')).headers.get('link')).toBeNull();
   });
 
   it('falls back to index.html without caching for client routes', async () => {

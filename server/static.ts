@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context, Env, Hono, MiddlewareHandler } from 'hono';
+import { embedPreloadLinks } from './embed-preload';
 import { isApiPath } from './http/paths';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -56,7 +57,12 @@ export function mountSpa<E extends Env>(
     if (file) return file;
     // A missing hashed file is a real 404: answering HTML for a script fails more confusingly.
     if (hashed) return next();
-    return (await serve(index, c, NO_CACHE)) ?? next();
+    const page = await serve(index, c, NO_CACHE);
+    if (page && path === '/embed') {
+      const links = embedPreloadLinks(new URL(c.req.url).searchParams);
+      if (links) page.headers.set('Link', links);
+    }
+    return page ?? next();
   });
   return true;
 }

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appUnderTest } from '../helpers/app';
-import { ENVIRONMENT_PRESET_FILES } from '../../src/ui/canvas/environment-presets';
+import { ENVIRONMENT_PRESET_FILES } from '../../src/domain/environment-presets';
 
 const FIXTURES = resolve('..', 'shared', 'fixtures');
 const AVATARS = resolve(FIXTURES, 'avatars');
@@ -221,8 +221,21 @@ async function openFramed(
   await page.goto(`${app.server.url}${PARENT_PATH}`);
   await page.evaluate((src) => {
     const seen: unknown[] = [];
-    (window as unknown as { seen: unknown[] }).seen = seen;
-    window.addEventListener('message', (event) => seen.push(event.data));
+    const drawnAt: { type: string; drawn: boolean }[] = [];
+    Object.assign(window, { seen, drawnAt });
+    window.addEventListener('message', (event: MessageEvent<{ type: string }>) => {
+      seen.push(event.data);
+      // Whether the avatar was on the canvas when the message came (read back from it).
+      const canvas = document.querySelector('iframe')?.contentDocument?.querySelector('canvas');
+      drawnAt.push({ type: event.data.type, drawn: canvas ? centreDrawn(canvas) : false });
+    });
+    function centreDrawn(canvas: HTMLCanvasElement) {
+      const probe = document.createElement('canvas');
+      probe.width = probe.height = 1;
+      const context = probe.getContext('2d')!;
+      context.drawImage(canvas, canvas.width / 2, canvas.height / 2, 1, 1, 0, 0, 1, 1);
+      return context.getImageData(0, 0, 1, 1).data[3]! > 0;
+    }
     const frame = document.createElement('iframe');
     frame.src = src;
     frame.style.cssText = 'position: fixed; inset: 0; width: 100%; height: 100%; border: 0';
@@ -351,6 +364,23 @@ describe('the embeddable avatar viewer', () => {
     await context.close();
   });
 
+  it('asks for the model and the environment with the page, before any script, once each', async () => {
+    const { context } = await fixtureContext();
+    const page = await context.newPage();
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+    await page.goto(`${app.server.url}/embed?${MODEL}`);
+    await waitForState(page, 'spawned');
+    const model = '/fixtures/avatars/male-emissive.glb';
+    const environment = '/environments/city.exr';
+    expect(requests.filter((path) => path === model)).toHaveLength(1);
+    expect(requests.filter((path) => path === environment)).toHaveLength(1);
+    const firstScript = requests.findIndex((path) => path.endsWith('.js'));
+    expect(requests.indexOf(model)).toBeLessThan(firstScript);
+    expect(requests.indexOf(environment)).toBeLessThan(firstScript);
+    await context.close();
+  });
+
   it('lights the avatar from its first frame, also when the environment arrives late', async () => {
     const { context } = await fixtureContext();
     // The environment file answers well after the model, as on a slow connection.
@@ -448,6 +478,16 @@ describe('a live embedded viewer', () => {
         { type: 'spawnFinished' },
       ]);
     expect(framed.foreign).toEqual([]);
+  });
+
+  it('announces loaded and spawnFinished only once the avatar is drawn at the canvas centre', async () => {
+    const drawnAt = await framed.page.evaluate(
+      () => (window as unknown as { drawnAt: { type: string; drawn: boolean }[] }).drawnAt,
+    );
+    expect(drawnAt.filter(({ type }) => type !== 'ready' && type !== 'loading')).toEqual([
+      { type: 'loaded', drawn: true },
+      { type: 'spawnFinished', drawn: true },
+    ]);
   });
 
   it('draws nothing while it stands still, and keeps drawing while it floats', async () => {

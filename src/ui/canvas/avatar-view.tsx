@@ -1,4 +1,4 @@
-import type { RootState } from '@react-three/fiber';
+import { useFrame, type RootState } from '@react-three/fiber';
 import { MathUtils, type PerspectiveCamera } from 'three';
 import {
   lazy,
@@ -388,8 +388,19 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
           <Suspense fallback={null}>
             <EnvironmentLighting file={environment} />
           </Suspense>
-          {spawning && loaded && (
+          {loaded && (
             <group position={[x, y, z]} scale={props.scale ?? 1}>
+              {state === 'loading' && (
+                <FirstFrame
+                  key={loaded.key}
+                  onDrawn={() =>
+                    props.onModelLoaded({
+                      effect: Boolean(loaded.effect),
+                      animation: Boolean(loaded.spawnClip),
+                    })
+                  }
+                />
+              )}
               <AvatarModel
                 models={loaded.models}
                 idle={loaded.idle}
@@ -436,6 +447,26 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
       )}
     </div>
   );
+}
+
+/**
+ * Calls `onDrawn` once the frame that first draws the avatar is on screen: that frame runs
+ * this callback before it renders (environment prefiltering and shader compiles included),
+ * and the next animation frame starts only after it was shown. So `loaded`, the spawn and
+ * `spawnFinished` are never announced before the avatar can be seen.
+ */
+function FirstFrame({ onDrawn }: { onDrawn: () => void }) {
+  const drawn = useRef(false);
+  const latest = useRef(onDrawn);
+  useEffect(() => {
+    latest.current = onDrawn;
+  });
+  useFrame(() => {
+    if (drawn.current) return;
+    drawn.current = true;
+    requestAnimationFrame(() => latest.current());
+  });
+  return null;
 }
 
 /** A short reason for the error state: the error's message, cut to MAX_REASON_LENGTH. */
@@ -558,8 +589,8 @@ function useLoadedAssets(
           spawnClip: spawnAnimation?.animations[0],
           idle: idle?.animations[0],
         };
+        // Announced (onModelLoaded) once a frame with the avatar has been drawn: see FirstFrame.
         setLoaded(next);
-        current.onModelLoaded({ effect: Boolean(next.effect), animation: Boolean(next.spawnClip) });
       } catch (error) {
         if (!cancelled) current.onModelFailed(error);
       }

@@ -5,7 +5,7 @@
  * used. @pmndrs/assets has no "hub" HDRI; hub maps to its "hall" interior, the others to the
  * file of the same name.
  */
-import { ENVIRONMENT_PRESET_FILES, ENVIRONMENT_URL_DIR } from './environment-presets';
+import { ENVIRONMENT_PRESET_FILES, ENVIRONMENT_URL_DIR } from '../../domain/environment-presets';
 
 export type EnvironmentPreset = keyof typeof ENVIRONMENT_PRESET_FILES;
 export const ENVIRONMENT_PRESETS = Object.keys(ENVIRONMENT_PRESET_FILES) as EnvironmentPreset[];

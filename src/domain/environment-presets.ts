@@ -1,6 +1,6 @@
 /**
  * Environment preset names and their @pmndrs/assets HDRI file names. Plain data, read by the
- * viewer (environments.ts) and by the Vite plugin that writes the files (vite.config.ts).
+ * viewer (src/ui/canvas/environments.ts), by the server (/embed's preload, server/embed-preload.ts) and by the Vite plugin that writes the files (vite.config.ts).
  */
 export const ENVIRONMENT_PRESET_FILES = {
   hub: 'hall',

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { embedPreloadLinks } from './embed-preload';
+
+const links = (query: Record<string, string>) => embedPreloadLinks(new URLSearchParams(query));
+const preload = (address: string) => `<${address}>; rel=preload; as=fetch; crossorigin=anonymous`;
+
+describe("/embed's preload links", () => {
+  it('names the model and the default environment, so both are fetched with the page', () => {
+    expect(links({ modelSrc: '/files/0123456789abcdef01234567.glb' })).toBe(
+      [preload('/files/0123456789abcdef01234567.glb'), preload('/environments/city.exr')].join(
+        ', ',
+      ),
+    );
+  });
+
+  it('maps a preset to its file and keeps a custom environment address', () => {
+    expect(links({ modelSrc: 'https://cdn.example/a.glb', environment: 'hub' })).toBe(
+      [preload('https://cdn.example/a.glb'), preload('/environments/hall.exr')].join(', '),
+    );
+    expect(links({ modelSrc: '/a.glb', environment: '/env/soft.hdr?v=2' })).toContain(
+      preload('/env/soft.hdr?v=2'),
+    );
+  });
+
+  it('names a few models of a list, and nothing that is not an http(s) or path address', () => {
+    const list = JSON.stringify(['/1.glb', 'data:model/gltf-binary;base64,AA', '/2.glb']);
+    expect(links({ modelSrc: list, environment: 'javascript:alert(1)' })).toBe(
+      [preload('/1.glb'), preload('/2.glb')].join(', '),
+    );
+    expect(links({})).toBeUndefined();
+    expect(links({ modelSrc: 'data:model/gltf-binary;base64,AA' })).toBeUndefined();
+    expect(links({ modelSrc: '//evil.example/x.glb' })).toBeUndefined();
+    expect(links({ modelSrc: '[not json' })).toBeUndefined();
+  });
+
+  it('cannot break out of the header value', () => {
+    const header = links({ modelSrc: '/a.glb>; rel=stylesheet, </x' })!;
+    expect(header).toBe(
+      [preload('/a.glb%3E;%20rel=stylesheet,%20%3C/x'), preload('/environments/city.exr')].join(
+        ', ',
+      ),
+    );
+  });
+});

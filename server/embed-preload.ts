@@ -1,0 +1,61 @@
+/**
+ * `/embed` names its model and environment in its address, so the server can tell the browser
+ * to fetch them with the page itself (`Link: <…>; rel=preload`), before any script has run:
+ * the model and the environment no longer wait for the app's chunks (issue: first frame).
+ * Only http(s) and same-origin path addresses are named (no data: URLs, no arrays of more
+ * than a few models); anything else is left to the viewer, which checks its options itself.
+ */
+import { ENVIRONMENT_PRESET_FILES, ENVIRONMENT_URL_DIR } from '../src/domain/environment-presets';
+
+/** The viewer's default environment (src/ui/canvas/environments.ts). */
+const DEFAULT_ENVIRONMENT = 'city';
+/** At most this many models are preloaded (a modelSrc may list several). */
+const MAX_MODELS = 4;
+
+/** The address to preload for `value`, or undefined when it is not an http(s) or path one. */
+function preloadable(value: string): string | undefined {
+  if (value.startsWith('/') && !value.startsWith('//')) {
+    const url = new URL(value, 'http://same-origin.invalid');
+    return `${url.pathname}${url.search}`;
+  }
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function modelAddresses(modelSrc: string | undefined): string[] {
+  if (!modelSrc) return [];
+  if (!modelSrc.trimStart().startsWith('[')) return [modelSrc];
+  try {
+    const list: unknown = JSON.parse(modelSrc);
+    return Array.isArray(list) ? list.filter((item) => typeof item === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function environmentAddress(environment: string | undefined): string | undefined {
+  const value = environment || DEFAULT_ENVIRONMENT;
+  return Object.hasOwn(ENVIRONMENT_PRESET_FILES, value)
+    ? `/${ENVIRONMENT_URL_DIR}/${ENVIRONMENT_PRESET_FILES[value as keyof typeof ENVIRONMENT_PRESET_FILES]}.exr`
+    : preloadable(value);
+}
+
+/**
+ * The `Link` header for an /embed address's search parameters, or undefined without a model.
+ * Fetched like the viewer fetches them (`fetch`, same-origin credentials), so the browser
+ * hands the preloaded answers to the viewer.
+ */
+export function embedPreloadLinks(search: URLSearchParams): string | undefined {
+  const models = modelAddresses(search.get('modelSrc') ?? undefined)
+    .slice(0, MAX_MODELS)
+    .flatMap((model) => preloadable(model) ?? []);
+  if (models.length === 0) return undefined;
+  const environment = environmentAddress(search.get('environment') ?? undefined);
+  return [...models, ...(environment ? [environment] : [])]
+    .map((address) => `<${address}>; rel=preload; as=fetch; crossorigin=anonymous`)
+    .join(', ');
+}
