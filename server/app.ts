@@ -8,6 +8,7 @@ import { except } from 'hono/combine';
 import { bodyLimit } from 'hono/body-limit';
 import { requireAbility, requireAuth, type AuthEnv } from './auth/middleware';
 import type { Deps } from './deps';
+import { createEventBus } from './event-bus';
 import { errorResponse, fail, onError } from './http/errors';
 import { securityHeaders } from './http/security-headers';
 import {
@@ -20,6 +21,7 @@ import { assetRoutes } from './routes/assets';
 import { authRoutes } from './routes/auth';
 import { cageMeshRoutes } from './routes/cage-meshes';
 import { devRoutes } from './routes/dev';
+import { eventRoutes } from './routes/events';
 import { fileRoutes, storedFileInfoRoutes } from './routes/files';
 import { morphGenerateRoutes, morphQueueRoutes, morphedAssetRoutes } from './routes/morphs';
 import { serviceRoutes } from './routes/services';
@@ -35,8 +37,13 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /** Where files are uploaded (raw bytes, not JSON). */
 const UPLOADS_PATH = '/v1/uploads/';
 
-/** Deps with defaults: the real clock, and file storage under DATA_DIR/files. */
-export type AppDeps = Omit<Deps, 'now' | 'storage'> & Partial<Pick<Deps, 'now' | 'storage'>>;
+/**
+ * Deps with defaults: the real clock, file storage under DATA_DIR/files, and an event bus on
+ * `db` (it listens only once a stream opens; whoever runs a server passes its own bus and
+ * closes it before the database).
+ */
+export type AppDeps = Omit<Deps, 'now' | 'storage' | 'events'> &
+  Partial<Pick<Deps, 'now' | 'storage' | 'events'>>;
 
 /** Builds the API (plus the SPA from config.staticDir when it has an index.html). */
 export function createApp(input: AppDeps) {
@@ -44,6 +51,7 @@ export function createApp(input: AppDeps) {
     ...input,
     now: input.now ?? (() => new Date()),
     storage: input.storage ?? createLocalStorage(join(input.config.dataDir, 'files')),
+    events: input.events ?? createEventBus(input.db),
   };
   const app = new Hono<AuthEnv>();
   app.use('*', securityHeaders(deps.config));
@@ -89,6 +97,7 @@ export function createApp(input: AppDeps) {
   app.route('/v1/uploads', uploadRoutes(deps));
   app.route('/v1/files', storedFileInfoRoutes(deps));
   app.route('/v1/services', serviceRoutes(deps));
+  app.route('/v1/events', eventRoutes(deps));
   app.route('/files', fileRoutes(deps));
 
   // Everything under /private/v1 is for roles with the PrivateApi ability (admin, developer).

@@ -6,6 +6,7 @@ import { hkdfSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { emailSchema, passwordSchema } from '../src/api/schemas';
+import type { EventStreamLimits } from './event-stream';
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@avatar.studio';
 export const DEFAULT_ADMIN_PASSWORD = 'avatar-studio-admin';
@@ -44,6 +45,8 @@ export interface Config {
   /** Asset services: an icon renderer and a texture predictor; unset answers 501. */
   iconRendererUrl: string | undefined;
   texturePredictorUrl: string | undefined;
+  /** The live event stream, GET /v1/events (server/README.md "Live events"). */
+  events: EventStreamLimits;
 }
 
 export interface ServerKeys {
@@ -93,6 +96,11 @@ export function loadConfig(env: Env = process.env): Config {
   const port = int('PORT', 8080, 1, 65535);
   const accessTokenTtl = int('ACCESS_TOKEN_TTL', 900, 1, 24 * 3600);
   const refreshTokenTtl = int('REFRESH_TOKEN_TTL', 30 * 24 * 3600, 1, 365 * 24 * 3600);
+  const events: EventStreamLimits = {
+    heartbeatMs: int('EVENTS_HEARTBEAT_MS', 15_000, 10, 3600 * 1000),
+    replayLimit: int('EVENTS_REPLAY_LIMIT', 1000, 1, 100_000),
+    queueBytes: int('EVENTS_QUEUE_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024),
+  };
 
   const adminEmail = str('ADMIN_EMAIL')?.toLowerCase() ?? DEFAULT_ADMIN_EMAIL;
   if (!emailSchema.safeParse(adminEmail).success) {
@@ -185,6 +193,7 @@ export function loadConfig(env: Env = process.env): Config {
     staticDir: resolve(str('STATIC_DIR') ?? 'dist'),
     iconRendererUrl,
     texturePredictorUrl,
+    events,
   };
 }
 

@@ -17,7 +17,22 @@ export interface Db {
   exec(sql: string): Promise<void>;
   /** Runs `fn` in a transaction; nested calls join the outer transaction. */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  /**
+   * Calls `onNotify` with the payload of each NOTIFY on `channel` (sent when the notifying
+   * transaction commits, by any process on this database), and with `undefined` when a lost
+   * listening connection is back (notifications may have been missed meanwhile). Resolves,
+   * once listening, to a function that stops.
+   */
+  listen(channel: string, onNotify: (payload: string | undefined) => void): Promise<Unlisten>;
   close(): Promise<void>;
+}
+
+export type Unlisten = () => Promise<void>;
+
+/** Channel names reach SQL as identifiers (LISTEN takes no parameters), so only plain ones. */
+function channelIdentifier(channel: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Bad channel name ${channel}`);
+  return channel;
 }
 
 /** Error codes PostgreSQL uses that the server reacts to. */
@@ -81,6 +96,7 @@ export async function createPgliteDb(dir?: string): Promise<Db> {
       await tx.exec(sql);
     },
     transaction: (fn) => fn(inTx(tx)),
+    listen: () => Promise.reject(new Error('listen() inside a transaction')),
     close: () => Promise.reject(new Error('close() inside a transaction')),
   });
   return {
@@ -91,6 +107,8 @@ export async function createPgliteDb(dir?: string): Promise<Db> {
     // PGlite is a single connection: a transaction holds it exclusively until it ends, so
     // concurrent requests queue behind it (the same effect as row locks on PostgreSQL).
     transaction: (fn) => pglite.transaction((tx) => fn(inTx(tx))),
+    // In process: PGlite delivers a NOTIFY to its own listeners when the transaction commits.
+    listen: (channel, onNotify) => pglite.listen(channelIdentifier(channel), onNotify),
     close: async () => {
       await pglite.close();
       unlock();
@@ -118,6 +136,7 @@ export function createPgDb(connectionString: string): Db {
       await client.query(sql);
     },
     transaction: (fn) => fn(onClient(client)),
+    listen: () => Promise.reject(new Error('listen() inside a transaction')),
     close: () => Promise.reject(new Error('close() inside a transaction')),
   });
   return {
@@ -139,6 +158,73 @@ export function createPgDb(connectionString: string): Db {
         client.release();
       }
     },
+    listen: (channel, onNotify) => pgListen(connectionString, channelIdentifier(channel), onNotify),
     close: () => pool.end(),
+  };
+}
+
+/** Reconnect delays of a lost LISTEN connection: doubling from 500 ms to at most 30 s. */
+const LISTEN_RETRY_MS = { first: 500, max: 30_000 };
+
+/**
+ * LISTEN needs a connection of its own that stays open (a pooled one would be handed to other
+ * queries). When it is lost (server restart, network) it is opened again with growing delays,
+ * and `onNotify(undefined)` tells the listener it may have missed notifications.
+ */
+async function pgListen(
+  connectionString: string,
+  channel: string,
+  onNotify: (payload: string | undefined) => void,
+): Promise<Unlisten> {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let delay = LISTEN_RETRY_MS.first;
+
+  const open = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString });
+    next.on('notification', (message) => {
+      if (message.channel === channel) onNotify(message.payload);
+    });
+    // A lost connection emits 'error' (and then 'end'); either one schedules one reconnect.
+    const lost = () => {
+      if (client !== next) return;
+      client = undefined;
+      next.end().catch(() => undefined);
+      if (!stopped) retryTimer = setTimeout(reopen, delay);
+      delay = Math.min(delay * 2, LISTEN_RETRY_MS.max);
+    };
+    next.on('error', (error) => {
+      console.error(`LISTEN ${channel} connection lost:`, error.message);
+      lost();
+    });
+    next.on('end', lost);
+    await next.connect();
+    await next.query(`LISTEN ${channel}`);
+    client = next;
+  };
+  const reopen = () => {
+    retryTimer = undefined;
+    open().then(
+      () => {
+        delay = LISTEN_RETRY_MS.first;
+        if (stopped) void client?.end();
+        else onNotify(undefined);
+      },
+      (error: unknown) => {
+        console.error(`LISTEN ${channel}: reconnecting failed:`, (error as Error).message);
+        if (!stopped) retryTimer = setTimeout(reopen, delay);
+        delay = Math.min(delay * 2, LISTEN_RETRY_MS.max);
+      },
+    );
+  };
+
+  await open();
+  return async () => {
+    stopped = true;
+    clearTimeout(retryTimer);
+    const current = client;
+    client = undefined;
+    await current?.end();
   };
 }

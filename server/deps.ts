@@ -1,5 +1,6 @@
 import type { Config } from './config';
 import type { Db } from './db';
+import type { EventBus } from './event-bus';
 import type { DevMailbox, MailTransport } from './mail';
 import type { Storage } from './storage';
 
@@ -12,6 +13,8 @@ export interface Deps {
   config: Config;
   /** The clock every expiry, rate limit and token timestamp is measured with. */
   now: () => Date;
+  /** Committed asset events as they happen, from every server on the database (GET /v1/events). */
+  events: EventBus;
   /** Present in development: backs GET /dev/mailbox. */
   mailbox?: DevMailbox;
 }

@@ -1,10 +1,11 @@
 /**
  * The asset event log (spec §3 "Asset event routing keys"). Every mutation of an asset appends
  * its events in the same transaction as the change, so the log never disagrees with the data;
- * GET /v1/assets/{id}/backoffice-changelog reads them back. A message bus could publish these
- * rows later (an outbox); the reference API only stores them.
+ * GET /v1/assets/{id}/backoffice-changelog reads them back, and GET /v1/events streams them
+ * (server/event-bus.ts, server/event-stream.ts). At commit, migration 007 gives each row its
+ * final `seq` in commit order and notifies the `asset_events` channel.
  */
-import type { AssetEvent } from '../src/api/schemas';
+import type { AssetEvent, StreamEvent } from '../src/api/schemas';
 import type { Db } from './db';
 import { newId } from './ids';
 import { anyOfFilter, isoString, type ListSpec } from './list';
@@ -30,6 +31,11 @@ export const ASSET_EVENT_KEYS = {
   applicationDeleted: 'asset.application-deleted.v1',
   bulkDeleted: 'asset.bulk-deleted.v1',
   morphQueueEntryCreated: 'asset.morph-queue-entry-created.v1',
+  /**
+   * Not in the spec: a queue entry's status or progress changed (the morph worker), with the
+   * entry's state in the data. For the live stream only; the changelog leaves it out.
+   */
+  morphQueueEntryUpdated: 'asset.morph-queue-entry-updated.v1',
   exported: 'asset.assets-exported.v1',
   cageMeshUpdated: 'asset.cage-mesh-updated.v1',
   userAssetsAdded: 'asset.user-assets-added.v1',
@@ -118,3 +124,59 @@ export const assetEventListSpec: ListSpec<AssetEvent> = {
     createdAt: isoString(row.created_at),
   }),
 };
+
+/** Routing keys the changelog leaves out: progress reports, not changes of the catalogue. */
+export const CHANGELOG_HIDDEN_KEYS: readonly string[] = [ASSET_EVENT_KEYS.morphQueueEntryUpdated];
+
+/** The channel migration 007 notifies at each commit that recorded events. */
+export const EVENTS_CHANNEL = 'asset_events';
+
+interface StreamEventDbRow extends Omit<AssetEventDbRow, 'asset_id'> {
+  asset_id: string | null;
+  cage_mesh_id: string | null;
+  /** bigint: a string from node-postgres, a number from PGlite. */
+  seq: string | number;
+}
+
+function toStreamEvent(row: StreamEventDbRow): StreamEvent {
+  return {
+    id: row.id,
+    seq: Number(row.seq),
+    routingKey: row.routing_key,
+    assetId: row.asset_id,
+    cageMeshId: row.cage_mesh_id,
+    actorId: row.actor_id,
+    actorEmail: row.actor_email,
+    data: row.data,
+    createdAt: isoString(row.created_at),
+  };
+}
+
+/** The committed events after `seq`, oldest first, at most `limit` of them. */
+export async function readEventsAfter(db: Db, seq: number, limit: number): Promise<StreamEvent[]> {
+  const { rows } = await db.query<StreamEventDbRow>(
+    `SELECT e.id, e.seq, e.asset_id, e.cage_mesh_id, e.routing_key, e.actor_id,
+       u.email AS actor_email, e.data, e.created_at
+     FROM asset_events e LEFT JOIN users u ON u.id = e.actor_id
+     WHERE e.seq > $1 ORDER BY e.seq LIMIT $2`,
+    [seq, limit],
+  );
+  return rows.map(toStreamEvent);
+}
+
+/** The `seq` of the newest committed event (0 without any). */
+export async function latestEventSeq(db: Db): Promise<number> {
+  const { rows } = await db.query<{ seq: string | number }>(
+    'SELECT coalesce(max(seq), 0) AS seq FROM asset_events',
+  );
+  return Number(rows[0]?.seq ?? 0);
+}
+
+/** How many events came after `seq`, counting no further than `cap`. */
+export async function countEventsAfter(db: Db, seq: number, cap: number): Promise<number> {
+  const { rows } = await db.query<{ n: string | number }>(
+    `SELECT count(*) AS n FROM (SELECT 1 FROM asset_events WHERE seq > $1 LIMIT $2) t`,
+    [seq, cap],
+  );
+  return Number(rows[0]?.n ?? 0);
+}

@@ -1,14 +1,16 @@
 /**
  * Entry point of `npm start` / `npm run serve`: config, database, migrations, seed, the morph
- * worker and the file sweeper, then the API and the built SPA on one port. SIGINT/SIGTERM close
- * the server, give the worker a few seconds to finish its entries (then it hands them back),
- * and close the database cleanly (PGlite must be closed to flush its files).
+ * worker, the file sweeper and the event bus, then the API and the built SPA on one port.
+ * SIGINT/SIGTERM close the server, give the worker a few seconds to finish its entries (then it
+ * hands them back), stop listening for events, and close the database cleanly (PGlite must be
+ * closed to flush its files).
  */
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createPgDb, createPgliteDb, type Db } from './db';
+import { createEventBus } from './event-bus';
 import { createDevMailbox, createSmtpTransport, type DevMailbox, type MailTransport } from './mail';
 import { pruneExpired } from './maintenance';
 import { migrate } from './migrate';
@@ -76,7 +78,8 @@ async function main(): Promise<void> {
   const demoFiles = await provideDemoFiles(db, storage);
   if (demoFiles > 0) console.log(`Stored ${demoFiles} demo files.`);
   const worker = morphWorker ? startMorphWorker({ db, storage, now: () => new Date() }) : undefined;
-  const app = createApp({ db, config, storage, ...openMail(config) });
+  const events = createEventBus(db);
+  const app = createApp({ db, config, storage, events, ...openMail(config) });
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
     const defaults = config.adminDefaults.email || config.adminDefaults.password;
@@ -108,13 +111,15 @@ async function main(): Promise<void> {
     stopping = true;
     console.log(`${signal}: shutting down.`);
     clearInterval(pruner);
+    // Ends the open event streams now, so their clients reconnect to a server that stays.
+    const eventsClosed = events.close();
     // Idle keep-alive connections would hold close() open; busy ones get a few seconds.
     if ('closeIdleConnections' in server) {
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
     }
     const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
-    Promise.all([serverClosed, worker?.stop(), sweeper.stop()])
+    Promise.all([serverClosed, worker?.stop(), sweeper.stop(), eventsClosed])
       .then(() => db.close())
       .then(
         () => process.exit(0),

@@ -193,6 +193,7 @@ describe('unexpected failures', () => {
       query: () => Promise.reject(new Error('secret internal detail')),
       exec: () => Promise.reject(new Error('secret internal detail')),
       transaction: () => Promise.reject(new Error('secret internal detail')),
+      listen: () => Promise.reject(new Error('secret internal detail')),
       close: () => Promise.resolve(),
     };
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);

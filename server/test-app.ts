@@ -11,6 +11,7 @@ import { createApp } from './app';
 import { hashPassword } from './auth/password';
 import { loadConfig, type Config } from './config';
 import type { Db } from './db';
+import { createEventBus, type EventBus } from './event-bus';
 import { createDevMailbox, type DevMailbox, type MailKind } from './mail';
 import { seed } from './seed';
 import { createLocalStorage, type Storage } from './storage';
@@ -79,15 +80,18 @@ export function useTestApp(env: Record<string, string> = {}) {
   let app: ReturnType<typeof createApp> | undefined;
   let storageDir: string | undefined;
   let storage: Storage | undefined;
+  let events: EventBus | undefined;
 
   beforeAll(async () => {
     testDb = await createTestDb();
     await seed(testDb.db, config, now());
     storageDir = await mkdtemp(join(tmpdir(), 'avatar-studio-files-'));
     storage = createLocalStorage(storageDir);
-    app = createApp({ db: testDb.db, mail: mailbox, mailbox, config, now, storage });
+    events = createEventBus(testDb.db);
+    app = createApp({ db: testDb.db, mail: mailbox, mailbox, config, now, storage, events });
   });
   afterAll(async () => {
+    await events?.close();
     await testDb?.close();
     if (storageDir) await rm(storageDir, { recursive: true, force: true });
   });
@@ -146,6 +150,16 @@ export function useTestApp(env: Record<string, string> = {}) {
     get db(): Db {
       if (!testDb) throw new Error('useTestApp: db not ready');
       return testDb.db;
+    },
+    /** The app's event bus (GET /v1/events streams from it). */
+    get events(): EventBus {
+      if (!events) throw new Error('useTestApp: events not ready');
+      return events;
+    },
+    /** The app itself, e.g. to serve it on a real port. */
+    get app(): ReturnType<typeof createApp> {
+      if (!app) throw new Error('useTestApp: app not ready');
+      return app;
     },
     request,
     get: (path: string, token?: string) => request('GET', path, { token }),

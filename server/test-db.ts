@@ -9,6 +9,8 @@ import { migrate } from './migrate';
 
 export interface TestDb {
   db: Db;
+  /** The database's address on PostgreSQL (for a second connection pool); undefined on PGlite. */
+  url?: string;
   /** Closes the connection and drops the database (PostgreSQL). */
   close(): Promise<void>;
 }
@@ -38,6 +40,7 @@ export async function createTestDb(options: { migrated?: boolean } = {}): Promis
     const db = createPgDb(url.toString());
     testDb = {
       db,
+      url: url.toString(),
       close: async () => {
         await db.close();
         await onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -21,6 +21,8 @@ export interface AccessClaims {
   userId: string;
   role: Role;
   ability: AppAbility;
+  /** When the token stops being valid (`exp`): long-lived responses such as streams end then. */
+  expiresAt: Date;
 }
 
 const keyCache = new Map<string, Uint8Array>();
@@ -66,7 +68,8 @@ export async function verifyAccessToken(
     const nowS = Math.floor(settings.now().getTime() / 1000);
     if ((payload.iat ?? Infinity) > nowS + CLOCK_SKEW_S) return { ok: false, expired: false };
     const ability = abilityFromPacked(payload.ability);
-    return { ok: true, claims: { userId: payload.sub, role: role.data, ability } };
+    const expiresAt = new Date((payload.exp ?? 0) * 1000);
+    return { ok: true, claims: { userId: payload.sub, role: role.data, ability, expiresAt } };
   } catch (error) {
     return { ok: false, expired: error instanceof errors.JWTExpired };
   }

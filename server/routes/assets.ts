@@ -25,7 +25,12 @@ import {
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Db } from '../db';
 import type { Deps } from '../deps';
-import { assetEventListSpec, recordAssetEvent, recordAssetEvents } from '../events';
+import {
+  assetEventListSpec,
+  CHANGELOG_HIDDEN_KEYS,
+  recordAssetEvent,
+  recordAssetEvents,
+} from '../events';
 import { holdFileReferences } from '../file-sweeper';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
@@ -398,6 +403,7 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
     const query = parseListQuery(assetEventListSpec, c.req.queries());
     const result = await runList(db, assetEventListSpec, query, (params) => [
       `e.asset_id = ${params.add(id)}`,
+      `NOT (e.routing_key = ANY(${params.add(CHANGELOG_HIDDEN_KEYS)}::text[]))`,
     ]);
     if (result.pagination.totalDocs === 0 && !(await findAsset(db, id))) {
       fail(404, 'NOT_FOUND', `No asset with id ${id}`);

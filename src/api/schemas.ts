@@ -270,6 +270,24 @@ export const assetEventSchema = z.object({
 });
 export type AssetEvent = z.infer<typeof assetEventSchema>;
 
+/**
+ * One event of the live stream (GET /v1/events, Server-Sent Events): the `data:` line of each
+ * message, whose `id:` is `seq` and whose `event:` is `routingKey`. Like a changelog entry,
+ * plus the stream's order (`seq`, increasing) and the cage mesh a cage mesh event names.
+ */
+export const streamEventSchema = z.object({
+  id: z.string(),
+  seq: z.number(),
+  routingKey: z.string(),
+  assetId: z.nullable(z.string()),
+  cageMeshId: z.nullable(z.string()),
+  actorId: z.nullable(z.string()),
+  actorEmail: z.nullable(z.string()),
+  data: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+});
+export type StreamEvent = z.infer<typeof streamEventSchema>;
+
 /** POST /v1/assets/validate: the Khronos glTF validator's verdict on a stored model. */
 export const assetValidateBodySchema = z.object({ modelUrl: z.string().check(z.minLength(1)) });
 const validationMessageSchema = z.object({

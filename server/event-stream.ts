@@ -1,0 +1,219 @@
+/**
+ * One client's live event stream (GET /v1/events, server/README.md "Live events"): Server-Sent
+ * Events built from the event bus (live) and the event table (resume), filtered by the
+ * caller's abilities (server/event-access.ts).
+ *
+ * Resume without gaps or doubles: subscribe to the bus first and hold its batches, then read
+ * the table after the client's Last-Event-ID, then hand the held batches over, skipping every
+ * seq already sent. The bus's position at subscription was committed before the table read,
+ * and seq grows in commit order (migration 007), so the two overlap but never leave a hole.
+ *
+ * Memory per client is bounded: frames wait in the response stream's own queue, measured in
+ * bytes; a client that falls more than `queueBytes` behind is dropped (it reconnects and
+ * resumes from its last id), and a resume reads the table no faster than the client takes it.
+ */
+import type { AppAbility } from '../src/api/ability';
+import type { StreamEvent } from '../src/api/schemas';
+import type { Db } from './db';
+import { eventAsSeen, eventViewFor, type EventView } from './event-access';
+import type { EventBus } from './event-bus';
+import { countEventsAfter, latestEventSeq, readEventsAfter } from './events';
+
+export interface EventStreamLimits {
+  /** A comment line is sent this often, so proxies keep an idle stream open. */
+  heartbeatMs: number;
+  /** A resume further behind than this many events gets `reset` instead of the events. */
+  replayLimit: number;
+  /** Bytes a client may fall behind before it is dropped. */
+  queueBytes: number;
+}
+
+/** The `retry:` the stream announces: how long an EventSource waits before reconnecting. */
+export const EVENTS_RETRY_MS = 3000;
+/** Rows read per query while resuming. */
+const REPLAY_PAGE = 100;
+const HEARTBEAT = new TextEncoder().encode(': keep-alive\n\n');
+/** The longest delay setTimeout takes (about 24.8 days). */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+export interface EventStreamOptions {
+  db: Db;
+  bus: EventBus;
+  /** The caller's abilities (from the access token): what the stream may show. */
+  ability: AppAbility;
+  /** Resume after this seq (the client's Last-Event-ID); undefined starts from now. */
+  after: number | undefined;
+  /** When the access token expires: the stream ends then, and the client reconnects. */
+  expiresAt: Date;
+  now: () => Date;
+  limits: EventStreamLimits;
+  /** Cuts the connection at once (a dropped client that does not read cannot be ended cleanly). */
+  abort?: () => void;
+  /** Called once when the stream ends, however it ends. */
+  onClose?: () => void;
+}
+
+const encoder = new TextEncoder();
+
+function frame(fields: { retry?: number; id: number; event: string; data: unknown }): Uint8Array {
+  const retry = fields.retry === undefined ? '' : `retry: ${fields.retry}\n`;
+  const data = JSON.stringify(fields.data);
+  return encoder.encode(`${retry}id: ${fields.id}\nevent: ${fields.event}\ndata: ${data}\n\n`);
+}
+
+// Every stream of the process is handed the same event objects by the bus, so each event is
+// serialised once per view, not once per client.
+const frames = new WeakMap<StreamEvent, Partial<Record<EventView, Uint8Array>>>();
+function eventFrame(event: StreamEvent, view: EventView): Uint8Array {
+  let byView = frames.get(event);
+  if (!byView) frames.set(event, (byView = {}));
+  return (byView[view] ??= frame({
+    id: event.seq,
+    event: event.routingKey,
+    data: eventAsSeen(event, view),
+  }));
+}
+
+/** Opens the stream; its body is what GET /v1/events answers. */
+export function openEventStream(options: EventStreamOptions): ReadableStream<Uint8Array> {
+  const { db, bus, ability, limits } = options;
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  /** The seq of the last event handled (sent or filtered out). */
+  let cursor = 0;
+  /** False while resuming: bus batches are held in `held`. */
+  let live = false;
+  let held: StreamEvent[] = [];
+  let closed = false;
+  let unsubscribe: (() => void) | undefined;
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+  let expiry: ReturnType<typeof setTimeout> | undefined;
+  /** Resumes waiting for the client to take what is queued. */
+  let roomWaiters: (() => void)[] = [];
+
+  const queued = () => limits.queueBytes - (controller.desiredSize ?? 0);
+
+  const cleanUp = () => {
+    closed = true;
+    clearInterval(heartbeat);
+    clearTimeout(expiry);
+    unsubscribe?.();
+    held = [];
+    for (const wake of roomWaiters) wake();
+    roomWaiters = [];
+    options.onClose?.();
+  };
+  /** Ends the stream after what is queued (token expired). */
+  const end = () => {
+    if (closed) return;
+    cleanUp();
+    controller.close();
+  };
+  /** Ends the stream at once, discarding what is queued. */
+  const drop = (reason: string) => {
+    if (closed) return;
+    console.warn(`Event stream: dropped a client (${reason}); it resumes when it reconnects`);
+    cleanUp();
+    controller.error(new Error(reason));
+    options.abort?.();
+  };
+
+  const send = (bytes: Uint8Array) => {
+    if (closed) return;
+    const before = queued();
+    controller.enqueue(bytes);
+    // One frame larger than the whole allowance still goes to a client that is keeping up.
+    if (before > 0 && before + bytes.byteLength > limits.queueBytes) {
+      drop(`more than ${limits.queueBytes} bytes behind`);
+    }
+  };
+
+  const deliver = (events: readonly StreamEvent[]) => {
+    for (const event of events) {
+      if (closed) return;
+      if (event.seq <= cursor) continue;
+      cursor = event.seq;
+      const view = eventViewFor(ability, event);
+      if (view) send(eventFrame(event, view));
+    }
+  };
+
+  const onBatch = (events: readonly StreamEvent[]) => {
+    if (live) return deliver(events);
+    held.push(...events);
+    if (held.length > limits.replayLimit) drop('too many live events while resuming');
+  };
+
+  /** Waits until at most half the allowance is queued (or the stream closed). */
+  const room = async () => {
+    while (!closed && queued() > limits.queueBytes / 2) {
+      await new Promise<void>((resolve) => roomWaiters.push(resolve));
+    }
+  };
+
+  const replay = async () => {
+    for (;;) {
+      await room();
+      if (closed) return;
+      const events = await readEventsAfter(db, cursor, REPLAY_PAGE);
+      deliver(events);
+      if (events.length < REPLAY_PAGE) return;
+    }
+  };
+
+  const begin = async () => {
+    const stop = await bus.subscribe(onBatch, end);
+    if (closed) return stop();
+    unsubscribe = stop;
+    const head = await latestEventSeq(db);
+    const { after } = options;
+    if (after === undefined) {
+      cursor = head;
+      send(frame({ retry: EVENTS_RETRY_MS, id: head, event: 'ready', data: { seq: head } }));
+    } else if (
+      after > head ||
+      (await countEventsAfter(db, after, limits.replayLimit + 1)) > limits.replayLimit
+    ) {
+      // Too far behind (or a position this database never had): the client reads afresh.
+      cursor = head;
+      send(frame({ retry: EVENTS_RETRY_MS, id: head, event: 'reset', data: { seq: head } }));
+    } else {
+      cursor = after;
+      send(frame({ retry: EVENTS_RETRY_MS, id: after, event: 'ready', data: { seq: after } }));
+      await replay();
+    }
+    if (closed) return;
+    live = true;
+    const pending = held;
+    held = [];
+    deliver(pending);
+  };
+
+  return new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c;
+        heartbeat = setInterval(() => {
+          // Also checked here, so a test clock (or a suspended machine) ends it in time.
+          if (options.now() >= options.expiresAt) end();
+          else send(HEARTBEAT);
+        }, limits.heartbeatMs);
+        const untilExpiry = options.expiresAt.getTime() - options.now().getTime();
+        expiry = setTimeout(end, Math.min(Math.max(untilExpiry, 0), MAX_TIMEOUT_MS));
+        begin().catch((error: unknown) => {
+          if (closed) return;
+          console.error('Event stream failed:', error);
+          drop('the server could not read the events');
+        });
+      },
+      pull() {
+        const waiters = roomWaiters;
+        roomWaiters = [];
+        for (const wake of waiters) wake();
+      },
+      cancel() {
+        if (!closed) cleanUp();
+      },
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: limits.queueBytes }),
+  );
+}
