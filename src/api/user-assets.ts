@@ -3,6 +3,7 @@
  * `service: 'userAssets'`; the private calls (admins and developers) with
  * `service: 'privateUserAssets'`.
  */
+import { queryOptions } from '@tanstack/react-query';
 import { apiBase, assetRelationsChanged, type ApiScope, type Page } from './assets';
 import { tagService } from './errors';
 import { apiList, apiRequest } from './http';
@@ -12,6 +13,7 @@ import {
   assetSchema,
   listResponseSchema,
   userAssetsResultSchema,
+  userRowSchema,
   type Asset,
   type UserAssetsResult,
 } from './schemas';
@@ -20,6 +22,7 @@ const services = {
   public: tagService('userAssets'),
   private: tagService('privateUserAssets'),
 } as const;
+const usersService = tagService('privateUsers');
 const path = (userId: string, scope: ApiScope = 'public') =>
   `${apiBase(scope)}/user-assets/${encodeURIComponent(userId)}`;
 const assetPageSchema = listResponseSchema(assetSchema);
@@ -60,3 +63,13 @@ export async function assetsAssigned(assetIds: readonly string[]): Promise<void>
   const showsUserAssets = (endpoint: string) => endpoint.startsWith('v1/user-assets');
   await Promise.all(assetIds.map((id) => assetRelationsChanged(id, showsUserAssets)));
 }
+
+/** One user, for the screens that name them (GET private/v1/users/{id}); unknown ids fail 404. */
+export const userQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['users', id] as const,
+    queryFn: ({ signal }) =>
+      usersService(() =>
+        apiRequest(`private/v1/users/${encodeURIComponent(id)}`, userRowSchema, { signal }),
+      ),
+  });

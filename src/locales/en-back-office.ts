@@ -266,6 +266,9 @@ export const enBackOffice = {
   },
   userAssets: {
     title: 'User assets',
+    titleOf: 'Assets of {{name}}',
+    guest: 'a guest',
+    notFound: 'This user could not be read: {{message}}',
     pick: 'Assets to add',
     add_one: 'Add {{count}} asset',
     add_other: 'Add {{count}} assets',

@@ -117,6 +117,37 @@ describe('names and places', () => {
     await page.context().close();
   });
 
+  it('names the user whose assets a list shows, and says an unknown user is not found', async () => {
+    const page = await adminPage();
+    const found = (await page.evaluate(() =>
+      (
+        window as unknown as { avatarStudio: { request: (p: string) => Promise<unknown> } }
+      ).avatarStudio.request('private/v1/users?search=demo@avatar.studio'),
+    )) as { id: string; email: string }[];
+    const demo = found.find((user) => user.email === 'demo@avatar.studio');
+    expect(demo).toBeDefined();
+    await page.goto(`${app.server.url}/users/${demo!.id}/assets`);
+    await page.getByRole('heading', { name: 'Assets of demo@avatar.studio' }).waitFor();
+    await page
+      .getByRole('navigation', { name: 'Breadcrumbs' })
+      .getByRole('link', { name: 'Dashboard' })
+      .waitFor();
+    await expect.poll(() => page.title()).toBe('demo@avatar.studio · User assets · Avatar Studio');
+
+    // One's own assets ("My assets") are named after one's own e-mail.
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'My assets' })
+      .click();
+    await page.getByRole('heading', { name: 'Assets of admin@avatar.studio' }).waitFor();
+
+    await page.goto(`${app.server.url}/users/000000000000000000000000/assets`);
+    await page.getByText(/This user could not be read/).waitFor();
+    await page.getByRole('link', { name: 'Back to the dashboard' }).waitFor();
+    expect(await page.getByRole('grid').count()).toBe(0);
+    await page.context().close();
+  });
+
   it("titles an asset's tab after the asset", async () => {
     const page = await adminPage();
     const name = await firstAssetName(page, 0);

@@ -1,11 +1,23 @@
 import type { TFunction } from 'i18next';
-import { createFileRoute } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute, Link, type ErrorComponentProps } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
 import { assetSchema, type Asset } from '../../api/schemas';
-import { addUserAssets, assetsAssigned, removeUserAssets } from '../../api/user-assets';
+import { addUserAssets, assetsAssigned, removeUserAssets, userQuery } from '../../api/user-assets';
+import { describeError } from '../../api/error-info';
+import { queryClient } from '../../api/query';
+import { selectUser } from '../../machines/app-session';
+import {
+  loadPermissions,
+  permissionsOfSession,
+  usePermissions,
+} from '../../machines/permissions.view';
+import { useSessionActor } from '../../machines/session.view';
+import { LoadFailed } from '../../ui/dom/load-failed';
 import type { Can } from '../../api/ability';
 import { ActionButton } from '../../ui/dom/action-button';
 import { displayLabel, searchFilter, typeFilter } from '../../ui/dom/list/asset-filters';
@@ -25,7 +37,16 @@ const list = defineList({
 
 export const Route = createFileRoute('/_app/users/$userId/assets')({
   validateSearch: list.validateSearch,
+  // The user's e-mail heads the list; an unknown id is "not found", not an empty list. One's
+  // own e-mail is in the session; others need a role that may read users.
+  loader: async ({ params: { userId }, context }) => {
+    if (selectUser(context.session.getSnapshot())._id === userId) return;
+    await loadPermissions();
+    if (!permissionsOfSession(context.session)('read', 'User')) return;
+    await queryClient.ensureQueryData(userQuery(userId));
+  },
   component: UserAssetsScreen,
+  errorComponent: UserLoadFailed,
 });
 
 /** Picks assets with the autocomplete and assigns them to the user. */
@@ -69,9 +90,23 @@ function AddAssets({ userId, list }: { userId: string; list: ListControls }) {
 /** The assets assigned to one user; admins add and remove them. */
 function UserAssetsScreen() {
   const { userId } = Route.useParams();
+  const session = useSessionActor();
+  const isOwn = useSelector(session, (s) => selectUser(s)._id === userId);
+  const ownEmail = useSelector(session, (s) => selectUser(s).email ?? null);
+  const mayReadUsers = usePermissions()('read', 'User');
+  const other = useQuery({ ...userQuery(userId), enabled: !isOwn && mayReadUsers });
+  // Undefined while unknown (a role that may not read users); null for a guest (no e-mail).
+  const email = isOwn ? ownEmail : other.data?.email;
   const config = useCallback(
     (t: TFunction, can: Can): ListScreenConfig<Asset> => ({
-      title: t('userAssets.title'),
+      title:
+        email === undefined
+          ? t('userAssets.title')
+          : t('userAssets.titleOf', { name: email ?? t('userAssets.guest') }),
+      documentTitle: [email ?? undefined, t('userAssets.title')].filter(
+        (part) => part !== undefined,
+      ),
+      breadcrumbs: <Link to="/">{t('nav.dashboard')}</Link>,
       requires: ['read', 'UserAsset', { userId }],
       endpoint: `v1/user-assets/${encodeURIComponent(userId)}`,
       rowSchema: assetSchema,
@@ -113,7 +148,20 @@ function UserAssetsScreen() {
           }
         : {}),
     }),
-    [userId],
+    [userId, email],
   );
   return <ListScreen key={userId} config={config} />;
+}
+
+/** The user could not be read: not found, or the server failed (then Retry). */
+function UserLoadFailed({ error, reset }: ErrorComponentProps) {
+  const { t } = useTranslation();
+  return (
+    <LoadFailed
+      back={<Link to="/">{t('app.backHome')}</Link>}
+      message={t('userAssets.notFound', { message: describeError(error, t) })}
+      retryLabel={t('app.retry')}
+      onRetry={reset}
+    />
+  );
 }
