@@ -47,7 +47,10 @@ export interface EventStreamOptions {
   expiresAt: Date;
   now: () => Date;
   limits: EventStreamLimits;
-  /** Cuts the connection at once (a dropped client that does not read cannot be ended cleanly). */
+  /**
+   * Cuts the connection at once: a dropped client that does not read cannot be ended cleanly.
+   * Without it, a dropped stream is errored instead.
+   */
   abort?: () => void;
   /** Called once when the stream ends, however it ends. */
   onClose?: () => void;
@@ -113,8 +116,10 @@ export function openEventStream(options: EventStreamOptions): ReadableStream<Uin
     if (closed) return;
     console.warn(`Event stream: dropped a client (${reason}); it resumes when it reconnects`);
     cleanUp();
-    controller.error(new Error(reason));
-    options.abort?.();
+    // Cutting the connection also cancels the stream (discarding its queue) without the
+    // server logging a failed response; without one, erroring the stream does both.
+    if (options.abort) options.abort();
+    else controller.error(new Error(reason));
   };
 
   const send = (bytes: Uint8Array) => {

@@ -8,10 +8,15 @@
  * Every write after the claim names the entry's `attempts` as it was claimed: once lease
  * recovery has handed the entry to someone else, the old claimant's writes match nothing and
  * its result is thrown away, so an entry ends exactly once.
+ *
+ * Every change of an entry's status or progress records `asset.morph-queue-entry-updated.v1`
+ * on its source asset in the same transaction, so the live stream carries job progress.
  */
 import { FILE_LIMITS } from '../src/files/rules';
 import { ConfigError } from './config';
+import type { Db, SqlParam } from './db';
 import type { Deps } from './deps';
+import { recordAssetEvents } from './events';
 import { newId } from './ids';
 import { MorphError, morphModel } from './morph';
 import { fileUrl, keyOfFileUrl, StorageLimitError, type Storage } from './storage';
@@ -67,6 +72,49 @@ interface Claim {
 /** This claim no longer owns its entry (recovered and re-claimed elsewhere, or deleted). */
 class LeaseLost extends Error {}
 
+/** A queue entry as its update event reports it. */
+interface EntryRow {
+  id: string;
+  source_asset_id: string;
+  body_asset_id: string;
+  status: string;
+  progress: number;
+  error: string | null;
+  morphed_asset_id: string | null;
+}
+const RETURNING_ENTRY =
+  'RETURNING id, source_asset_id, body_asset_id, status, progress, error, morphed_asset_id';
+
+/** Records the state of updated entries (call it in the transaction of the update). */
+function recordEntryUpdates(tx: Db, rows: readonly EntryRow[], at: Date) {
+  return recordAssetEvents(
+    tx,
+    rows.map((row) => ({
+      assetId: row.source_asset_id,
+      event: 'morphQueueEntryUpdated' as const,
+      actorId: null,
+      data: {
+        queueEntryId: row.id,
+        bodyAssetId: row.body_asset_id,
+        status: row.status,
+        progress: row.progress,
+        error: row.error,
+        morphedAssetId: row.morphed_asset_id,
+      },
+      at,
+    })),
+  );
+}
+
+/** Runs an `UPDATE morph_queue …` (without RETURNING) and records an event per updated entry. */
+function updateEntries(deps: WorkerDeps, sql: string, params: readonly SqlParam[]) {
+  return deps.db.transaction(async (tx) => {
+    const { rows } = await tx.query<EntryRow>(`${sql} ${RETURNING_ENTRY}`, params);
+    await recordEntryUpdates(tx, rows, deps.now());
+    return rows;
+  });
+}
+
 /** `MORPH_WORKER`: unset or `on` runs the worker in this process, `off` does not. */
 export function morphWorkerEnabled(env: Record<string, string | undefined>): boolean {
   const value = env.MORPH_WORKER?.trim() ?? '';
@@ -78,7 +126,8 @@ export function morphWorkerEnabled(env: Record<string, string | undefined>): boo
 /** Re-queues (or, out of attempts, fails) entries whose worker stopped while processing them. */
 async function recoverAbandoned(deps: WorkerDeps, leaseMs: number, maxAttempts: number) {
   const now = deps.now();
-  await deps.db.query(
+  await updateEntries(
+    deps,
     `UPDATE morph_queue SET
        status = CASE WHEN attempts < $2 THEN 'queued' ELSE 'failed' END,
        progress = CASE WHEN attempts < $2 THEN 0 ELSE progress END,
@@ -101,16 +150,13 @@ async function claimNext(deps: WorkerDeps): Promise<Claim | undefined> {
        ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
     );
     if (!rows[0]) return undefined;
-    const { rows: claimed } = await tx.query<{
-      source_asset_id: string;
-      body_asset_id: string;
-      attempts: number;
-    }>(
+    const { rows: claimed } = await tx.query<EntryRow & { attempts: number }>(
       `UPDATE morph_queue SET status = 'processing', progress = 0, error = NULL,
          attempts = attempts + 1, updated_at = $2
-       WHERE id = $1 RETURNING source_asset_id, body_asset_id, attempts`,
+       WHERE id = $1 ${RETURNING_ENTRY}, attempts`,
       [rows[0].id, deps.now()],
     );
+    await recordEntryUpdates(tx, claimed, deps.now());
     const row = claimed[0]!;
     return {
       id: rows[0].id,
@@ -126,7 +172,8 @@ async function claimNext(deps: WorkerDeps): Promise<Claim | undefined> {
  * the claim's token, so they never go down). The claim's later writes then match nothing.
  */
 async function handBack(deps: WorkerDeps, claim: Claim) {
-  await deps.db.query(
+  await updateEntries(
+    deps,
     `UPDATE morph_queue SET status = 'queued', progress = 0, error = NULL, updated_at = $3
      WHERE id = $1 AND attempts = $2 AND status = 'processing'`,
     [claim.id, claim.attempts, deps.now()],
@@ -136,9 +183,10 @@ async function handBack(deps: WorkerDeps, claim: Claim) {
 /** Updates the progress (and so the lease) of a claimed entry; throws LeaseLost when not ours. */
 async function reportProgress(deps: WorkerDeps, claim: Claim, progress: number) {
   if (claim.handedBack) throw new LeaseLost();
-  const { rows } = await deps.db.query(
+  const rows = await updateEntries(
+    deps,
     `UPDATE morph_queue SET progress = $3, updated_at = $4
-     WHERE id = $1 AND attempts = $2 AND status = 'processing' RETURNING id`,
+     WHERE id = $1 AND attempts = $2 AND status = 'processing'`,
     [claim.id, claim.attempts, progress, deps.now()],
   );
   if (rows.length === 0) throw new LeaseLost();
@@ -225,17 +273,19 @@ async function complete(
         now,
       ],
     );
-    await tx.query(
+    const { rows: completed } = await tx.query<EntryRow>(
       `UPDATE morph_queue SET status = 'completed', progress = 100, error = NULL,
-         morphed_asset_id = $2, updated_at = $3 WHERE id = $1`,
+         morphed_asset_id = $2, updated_at = $3 WHERE id = $1 ${RETURNING_ENTRY}`,
       [claim.id, rows[0]!.id, now],
     );
+    await recordEntryUpdates(tx, completed, now);
     return previous[0]?.model_url ?? null;
   });
 }
 
 async function failEntry(deps: WorkerDeps, claim: Claim, message: string) {
-  await deps.db.query(
+  await updateEntries(
+    deps,
     `UPDATE morph_queue SET status = 'failed', error = $3, updated_at = $4
      WHERE id = $1 AND attempts = $2 AND status = 'processing'`,
     [claim.id, claim.attempts, message, deps.now()],

@@ -45,7 +45,7 @@ export function eventRoutes(deps: Deps) {
       expiresAt,
       now: deps.now,
       limits: deps.config.events,
-      abort: () => outgoing?.destroy(),
+      abort: outgoing && (() => outgoing.destroy()),
       onClose: () => {
         const left = (openPerUser.get(userId) ?? 1) - 1;
         if (left > 0) openPerUser.set(userId, left);
