@@ -3,6 +3,18 @@
  * signed-in area (src/i18n.ts loadBackOfficeTexts), so the sign-in page does not carry them.
  */
 export const enBackOffice = {
+  live: {
+    connecting: 'Connecting…',
+    connected: 'Live',
+    reconnecting: 'Reconnecting…',
+    offline: 'Offline',
+    justNow: 'just now',
+    someone: 'someone',
+    changedBy: '{{change}} by {{actor}} {{when}}',
+    conflict:
+      'This asset was changed while you were editing. Your edits are kept; saving them replaces that change.',
+    discardMine: 'Discard my edits and show the stored asset',
+  },
   list: {
     filters: 'Filters',
     allFilters: 'All Filters',
@@ -38,6 +50,9 @@ export const enBackOffice = {
     select: 'Select',
     moved: '{{name}} moved to position {{position}}',
     undo: 'Undo',
+    removedByOther: 'Deleted',
+    incoming_one: '{{count}} new, show',
+    incoming_other: '{{count}} new, show',
     search: 'Search',
     moveToTop: 'Move to top',
     moveToBottom: 'Move to bottom',

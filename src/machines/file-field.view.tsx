@@ -3,6 +3,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, type JSX } from 'react';
 import { useTranslation } from 'react-i18next';
 import { storedFileKey, storedFileQuery } from '../api/files';
+import { queryClient } from '../api/query';
 import type { UploadKind } from '../api/schemas';
 import { UPLOAD_RULES } from '../files/rules';
 import { formatBytes, type FileError } from '../files/validate';
@@ -74,10 +75,11 @@ export function FileField({
   // A stored file: its original name and size (its address is a random key).
   const storedKey =
     chosenFile === null && chosenUrl !== null ? storedFileKey(chosenUrl) : undefined;
-  const stored = useQuery({
-    ...storedFileQuery(storedKey ?? ''),
-    enabled: storedKey !== undefined,
-  });
+  // The app's cache itself: a file field needs no QueryClientProvider around it.
+  const stored = useQuery(
+    { ...storedFileQuery(storedKey ?? ''), enabled: storedKey !== undefined },
+    queryClient,
+  );
   const shownName = stored.data?.name ?? fileName;
   const size = chosenFile?.size ?? stored.data?.size;
 

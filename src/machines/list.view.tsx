@@ -14,9 +14,11 @@ import {
   selectIsFilterActive,
   selectError,
   selectFilter,
+  selectIncomingCount,
   selectIsLoadingMore,
   selectOrder,
   selectPage,
+  selectRemovedIds,
   selectRows,
   selectStatus,
   selectTotalDocs,
@@ -42,6 +44,7 @@ import {
 import { Pager } from '../ui/dom/list/pager';
 import { useMediaQuery } from '../ui/dom/use-media-query';
 import { describeError } from '../api/error-info';
+import { onListChange } from '../api/live-cache';
 import type { Can } from '../api/ability';
 import { announce } from '../ui/dom/toasts';
 import { useDocumentTitle } from '../ui/dom/use-document-title';
@@ -260,6 +263,17 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
     return () => clearTimeout(timer);
   }, [notice]);
 
+  // Changes by others (the live stream): rows update in place, new ones above wait for "show".
+  useEffect(
+    () =>
+      onListChange((shows) => {
+        if (shows === 'all' || shows(config.endpoint)) actor.send({ type: 'REMOTE_CHANGED' });
+      }),
+    [actor, config.endpoint],
+  );
+  const removedIds = useSelector(actor, selectRemovedIds);
+  const incoming = useSelector(actor, selectIncomingCount);
+
   const active = useSelector(actor, selectIsFilterActive);
   const canLoadMore = useSelector(actor, selectCanLoadMore);
   useDocumentTitle(...(config.documentTitle ?? [config.title]));
@@ -275,6 +289,14 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
         {status === 'success' && (
           <span className="count">{t('list.total', { count: totalDocs })}</span>
         )}
+        {/* Announced as it appears: rows others added wait here rather than push rows down. */}
+        <span role="status" className="incoming">
+          {incoming > 0 && (
+            <ActionButton variant="primary" onPress={() => actor.send({ type: 'SHOW_INCOMING' })}>
+              {t('list.incoming', { count: incoming })}
+            </ActionButton>
+          )}
+        </span>
         {config.toolbar?.(controls)}
       </div>
       <FilterBar
@@ -315,6 +337,7 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
           {...(config.reorder?.drag
             ? { onMove: (id: string, toIndex: number) => actor.send({ type: 'MOVE', id, toIndex }) }
             : {})}
+          removedIds={removedIds}
           isLoading={status === 'loading' || status === 'uninitialized'}
           skeletonRows={config.limit ?? 10}
           showProgress

@@ -11,6 +11,7 @@ import { assign, createActor, not, setup, SimulatedClock } from 'xstate';
 import { ApiError } from '../api/errors';
 import type { MorphQueueEntry, MorphStatusList } from '../api/schemas';
 import {
+  MORPH_LIVE_POLL_MS,
   MORPH_POLL_MAX_FAILURES,
   morphJobMachine,
   selectIsFollowing,
@@ -119,6 +120,8 @@ interface MorphModel {
   error: 'generate' | 'read' | null;
   /** Whether the clock already stands 1 ms before the next read is due. */
   almostDue: boolean;
+  /** The live stream is up: reads come on CHANGED, the timer waits MORPH_LIVE_POLL_MS. */
+  live: boolean;
 }
 
 type MorphEvent = {
@@ -131,8 +134,18 @@ type MorphEvent = {
     | 'READ_RUNNING'
     | 'READ_DONE'
     | 'READ_FAIL'
-    | 'RETRY';
+    | 'RETRY'
+    | 'STREAM_UP'
+    | 'STREAM_DOWN'
+    | 'CHANGED';
 };
+
+/** The stream comes up or goes down; a wait under way starts over with its new delay. */
+const stream = (live: boolean, target?: 'waiting') => ({
+  guard: ({ context }: { context: MorphModel }) => context.live !== live,
+  ...(target ? { target } : {}),
+  actions: assign<MorphModel, MorphEvent, undefined, MorphEvent, never>({ live, almostDue: false }),
+});
 
 const generate = {
   target: 'generating',
@@ -159,10 +172,10 @@ const morphModel = setup({
   },
 }).createMachine({
   id: 'morphModel',
-  context: { jobs: null, failures: 0, error: null, almostDue: false },
+  context: { jobs: null, failures: 0, error: null, almostDue: false, live: false },
   initial: 'idle',
   states: {
-    idle: { on: { GENERATE: generate } },
+    idle: { on: { GENERATE: generate, STREAM_UP: stream(true), STREAM_DOWN: stream(false) } },
     generating: {
       on: {
         GENERATE_OK: { target: 'waiting', actions: assign({ jobs: 'queued' }) },
@@ -177,6 +190,9 @@ const morphModel = setup({
           actions: assign({ almostDue: true }),
         },
         DUE: { guard: 'almostDue', target: 'reading', actions: assign({ almostDue: false }) },
+        CHANGED: { target: 'reading', actions: assign({ almostDue: false }) },
+        STREAM_UP: stream(true, 'waiting'),
+        STREAM_DOWN: stream(false, 'waiting'),
       },
     },
     reading: {
@@ -231,6 +247,7 @@ function checks(h: Harness) {
     },
     waiting: ({ context: m }: ModelSnapshot) => {
       expect(h.snapshot().matches({ polling: 'waiting' })).toBe(true);
+      expect(h.snapshot().context.live).toBe(m.live);
       expect(selectIsFollowing(h.snapshot())).toBe(true);
       shows(m);
       expect(h.live()).toEqual([]);
@@ -270,7 +287,8 @@ function events(h: Harness) {
     GENERATE_FAIL: () => h.currentGenerate().settle({ error: GENERATE_FAILURE }),
     // The next read is due WAIT_MS[failures] after the last answer: not a millisecond earlier.
     ALMOST_DUE: ({ state }: { state: ModelSnapshot }) => {
-      h.clock.increment((WAIT_MS[state.context.failures] as number) - 1);
+      const { live, failures } = state.context;
+      h.clock.increment((live ? MORPH_LIVE_POLL_MS : (WAIT_MS[failures] as number)) - 1);
     },
     DUE: () => {
       h.clock.increment(1);
@@ -281,6 +299,9 @@ function events(h: Harness) {
     RETRY: () => {
       h.actor.send({ type: 'RETRY' });
     },
+    STREAM_UP: () => h.actor.send({ type: 'LIVE', connected: true }),
+    STREAM_DOWN: () => h.actor.send({ type: 'LIVE', connected: false }),
+    CHANGED: () => h.actor.send({ type: 'CHANGED' }),
   };
 }
 

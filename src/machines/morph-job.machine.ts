@@ -3,7 +3,8 @@
  * job per body asset, then the queue status is polled about every second until every job is
  * completed or failed. A status read that fails waits longer each time (doubling up to
  * MORPH_POLL_MAX_MS) and, after MORPH_POLL_MAX_FAILURES in a row, stops with the error;
- * RETRY polls again.
+ * RETRY polls again. While the live stream is up (LIVE), the queue's own events say when to
+ * read (CHANGED), and the timer only reads every MORPH_LIVE_POLL_MS in case one is missed.
  */
 import { assertEvent, assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import type { ApiErrorInfo } from '../api/error-info';
@@ -16,6 +17,8 @@ import type { MorphQueueEntry, MorphStatus, MorphStatusList } from '../api/schem
 export const MORPH_POLL_MS = 1000;
 export const MORPH_POLL_MAX_MS = 16_000;
 export const MORPH_POLL_MAX_FAILURES = 6;
+/** With the live stream up: a read this often at most, unless an event asks for one. */
+export const MORPH_LIVE_POLL_MS = 15_000;
 
 /** One job as the screen shows it. */
 export interface MorphJob {
@@ -35,10 +38,17 @@ export interface MorphJobContext {
   /** Status reads that failed in a row. */
   failures: number;
   error: ApiErrorInfo | null;
+  /** The live stream is up: morph queue events announce each change. */
+  live: boolean;
 }
 
 export type MorphJobEvent =
-  { type: 'GENERATE'; sourceAssetId: string; bodyAssetIds: string[] } | { type: 'RETRY' };
+  | { type: 'GENERATE'; sourceAssetId: string; bodyAssetIds: string[] }
+  | { type: 'RETRY' }
+  /** The live stream came up or went down. */
+  | { type: 'LIVE'; connected: boolean }
+  /** A live event says a job changed: read now. */
+  | { type: 'CHANGED' };
 
 export interface GenerateInput {
   sourceAssetId: string;
@@ -60,8 +70,12 @@ const toJob = (entry: MorphQueueEntry): MorphJob => ({
   morphedAssetId: entry.morphedAssetId,
 });
 
-/** The wait before the next status read: 1 s, or after failures 2 s, 4 s, ... up to the cap. */
-export function pollDelay(failures: number): number {
+/**
+ * The wait before the next status read: 1 s, or after failures 2 s, 4 s, ... up to the cap;
+ * MORPH_LIVE_POLL_MS while the live stream announces the changes.
+ */
+export function pollDelay(failures: number, live = false): number {
+  if (live) return MORPH_LIVE_POLL_MS;
   return Math.min(MORPH_POLL_MS * 2 ** failures, MORPH_POLL_MAX_MS);
 }
 
@@ -84,7 +98,7 @@ export const morphJobMachine = setup({
     }),
   },
   delays: {
-    POLL: ({ context }) => pollDelay(context.failures),
+    POLL: ({ context }) => pollDelay(context.failures, context.live),
   },
   actions: {
     clear: assign({ jobs: [], failures: 0, error: null }),
@@ -107,6 +121,10 @@ export const morphJobMachine = setup({
       error: toApiError(params.error).toJSON(),
     })),
     resetFailures: assign({ failures: 0, error: null }),
+    setLive: assign(({ event }) => {
+      assertEvent(event, 'LIVE');
+      return { live: event.connected };
+    }),
   },
   guards: {
     allDone: ({ context }) => context.jobs.every((job) => isDone(job.status)),
@@ -115,8 +133,9 @@ export const morphJobMachine = setup({
   },
 }).createMachine({
   id: 'morphJob',
-  context: { jobs: [], failures: 0, error: null },
+  context: { jobs: [], failures: 0, error: null, live: false },
   initial: 'idle',
+  on: { LIVE: { actions: 'setLive' } },
   states: {
     idle: {
       on: { GENERATE: { target: 'generating', actions: 'clear' } },
@@ -142,7 +161,14 @@ export const morphJobMachine = setup({
       initial: 'checking',
       states: {
         checking: { always: [{ guard: 'allDone', target: '#morphJob.finished' }, 'waiting'] },
-        waiting: { after: { POLL: 'reading' } },
+        waiting: {
+          after: { POLL: 'reading' },
+          on: {
+            CHANGED: 'reading',
+            // The wait starts over with the new delay.
+            LIVE: { target: 'waiting', reenter: true, actions: 'setLive' },
+          },
+        },
         reading: {
           invoke: {
             src: 'status',

@@ -22,7 +22,9 @@ import { loadBackOfficeTexts } from '../i18n';
 import { AppShell } from '../ui/dom/app-shell';
 import { ActionButton } from '../ui/dom/action-button';
 import { RouteProgress } from '../ui/dom/route-progress';
+import { LiveIndicator } from '../ui/dom/live-indicator';
 import { ThemeSwitch } from '../ui/dom/theme-switch';
+import { useLiveConnection } from './-live/use-live-connection';
 import { loadPermissions, usePermissions } from '../machines/permissions.view';
 import { useSessionActor } from '../machines/session.view';
 
@@ -62,6 +64,8 @@ function Shell() {
   const userId = useSelector(actor, (s) => selectUser(s)._id);
   const can = usePermissions();
   const isNavigating = useRouterState({ select: (s) => s.status === 'pending' });
+  // One live stream per tab: what others change reaches every screen without a reload.
+  const live = useLiveConnection(isLoggedIn && !isLoggingOut);
 
   // Covers sign-out here and in another tab. An ended session has already been sent to
   // /signin?reason=login_required by the session machine; that notice must stay.
@@ -92,6 +96,17 @@ function Shell() {
       }
       account={
         <>
+          {live && (
+            <LiveIndicator
+              status={live}
+              labels={{
+                connecting: t('live.connecting'),
+                connected: t('live.connected'),
+                reconnecting: t('live.reconnecting'),
+                offline: t('live.offline'),
+              }}
+            />
+          )}
           {isAnonymous ? (
             <>
               <span>{t('nav.guest')}</span>

@@ -9,7 +9,14 @@ export interface TestServer {
   dataDir: string;
   /** Everything the server printed, for failure messages. */
   output: () => string;
-  stop: () => Promise<void>;
+  /** Stops the process; its data folder goes too unless `keepData` (for a restart). */
+  stop: (options?: { keepData?: boolean }) => Promise<void>;
+}
+
+/** Where a server listens and keeps its data: a restart passes the ones it had. */
+export interface ServerPlace {
+  port?: number;
+  dataDir?: string;
 }
 
 /** A free TCP port on loopback. */
@@ -29,9 +36,12 @@ export function freePort(): Promise<number> {
  * Starts the real reference server (the built SPA from dist/ plus the API) on a throwaway
  * data folder and waits for /healthz.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'avatar-studio-e2e-'));
+export async function startServer(
+  env: Record<string, string> = {},
+  place: ServerPlace = {},
+): Promise<TestServer> {
+  const port = place.port ?? (await freePort());
+  const dataDir = place.dataDir ?? mkdtempSync(join(tmpdir(), 'avatar-studio-e2e-'));
   let log = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: {
@@ -64,14 +74,14 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     url,
     dataDir,
     output: () => log,
-    stop: async () => {
+    stop: async ({ keepData = false } = {}) => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGINT');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

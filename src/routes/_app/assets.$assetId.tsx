@@ -15,6 +15,7 @@ import { AssetApplications } from './-asset/asset-applications';
 import { AssetChangelog } from './-asset/asset-changelog';
 import { AssetMorphs } from './-asset/asset-morphs';
 import { AssetPreview } from './-asset/asset-preview';
+import { RemoteChange } from './-asset/remote-change';
 import { AssetTags } from './-asset/asset-tags';
 import { AssetUsers } from './-asset/asset-users';
 import {
@@ -53,6 +54,7 @@ function AssetPage() {
         <h1 id="asset-title">{t('assetEditor.editTitle', { name: asset.name })}</h1>
         {asset.locked && badgeCell(t('assets.locked'), 'locked')}
       </div>
+      <RemoteChange assetId={assetId} />
       {asset.locked && <Alert tone="info">{t('assetEditor.lockedNotice')}</Alert>}
       <div className="asset-layout">
         <AssetForm asset={asset} readOnly={asset.locked || !canEdit} />

@@ -8,7 +8,7 @@ import { dateCell } from '../../../ui/dom/list/cells';
 import { Failure, Panel } from './panel';
 
 /** The translated name of a routing key (`asset.created.v1` -> "Created"), or the key itself. */
-function eventTitle(event: AssetEvent, t: TFunction): string {
+export function eventTitle(event: Pick<AssetEvent, 'routingKey' | 'data'>, t: TFunction): string {
   if (event.routingKey === 'asset.locked.v1' && typeof event.data.locked === 'boolean') {
     return event.data.locked ? t('assetEditor.lockedEvent') : t('assetEditor.unlockedEvent');
   }

@@ -23,6 +23,8 @@ import {
   TextAreaField,
 } from '../../../ui/dom/form-controls';
 import { TextField } from '../../../ui/dom/text-field';
+import { Alert } from '../../../ui/dom/alert';
+import { ActionButton } from '../../../ui/dom/action-button';
 import { toOptions } from '../../../ui/dom/list/asset-filters';
 import { ASSET_TYPES, GENDERS } from '../../../domain/assets';
 import { EntityPicker } from '../../../machines/autocomplete.view';
@@ -181,13 +183,23 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
     },
   });
 
+  // The stored asset changed elsewhere (another admin, another tab) while this form holds
+  // unsaved edits: they are kept, and the form says so. `base` is what the edits started from.
+  const stored = asset ? JSON.stringify(assetFormValues(asset)) : '';
+  const [base, setBase] = useState(stored);
+  const isDefault = useStore(form.store, (state) => state.isDefaultValue);
+  if (isDefault && base !== stored) setBase(stored);
+  const conflict = !isDefault && base !== stored;
+  const adopt = (next: Asset) => {
+    form.reset(assetFormValues(next));
+    setBase(JSON.stringify(assetFormValues(next)));
+  };
   useOnSaved(saver, (entity: SavedEntity) => {
     const saved = entity as Asset;
-    form.reset(assetFormValues(saved));
+    adopt(saved);
     onSaved?.(saved);
   });
-  // The stored asset changed elsewhere (lock, tags, another tab): the form follows it unless
-  // it holds unsaved edits, which are never overwritten.
+  // Without unsaved edits the form follows the stored asset (lock, tags, someone else's save).
   useEffect(() => {
     if (asset && form.state.isDefaultValue) form.reset(assetFormValues(asset));
   }, [asset, form]);
@@ -204,6 +216,14 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
       onSubmit={() => form.handleSubmit()}
       isBlocking={() => !readOnly && !form.state.isDefaultValue}
     >
+      {conflict && asset && (
+        <Alert tone="info">
+          {t('live.conflict')}{' '}
+          <ActionButton variant="link" onPress={() => adopt(asset)}>
+            {t('live.discardMine')}
+          </ActionButton>
+        </Alert>
+      )}
       <fieldset disabled={readOnly} className="form-section">
         <legend>{t('assetEditor.details')}</legend>
         <form.Field name="name">

@@ -1,8 +1,9 @@
 import { Link } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../../api/error-info';
+import { onLiveEvent } from '../../../api/live-cache';
 import type { Asset } from '../../../api/schemas';
 import { inspect } from '../../../devtools/inspect';
 import { EntityPicker } from '../../../machines/autocomplete.view';
@@ -16,6 +17,7 @@ import {
 } from '../../../machines/morph-job.machine';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { Alert } from '../../../ui/dom/alert';
+import { useLiveConnected } from '../../-live/use-live-connection';
 import { Panel } from './panel';
 
 /** Picks body assets, queues morph jobs and follows them to completion. */
@@ -29,6 +31,18 @@ export function AssetMorphs({ asset }: { asset: Asset }) {
   const isFollowing = useSelector(actor, selectIsFollowing);
   const isStalled = useSelector(actor, selectIsStalled);
   const message = describeError(error, t);
+  // While the live stream is up, the queue's events say when to read; the timer is a fallback.
+  const connected = useLiveConnected();
+  useEffect(() => actor.send({ type: 'LIVE', connected }), [actor, connected]);
+  useEffect(
+    () =>
+      onLiveEvent((event) => {
+        if (event.assetId === asset.id && /morph/.test(event.routingKey)) {
+          actor.send({ type: 'CHANGED' });
+        }
+      }),
+    [actor, asset.id],
+  );
   return (
     <Panel title={t('assetEditor.morphs')}>
       <p className="field-description">{t('assetEditor.morphIntro')}</p>

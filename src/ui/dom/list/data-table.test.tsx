@@ -110,6 +110,16 @@ describe('DataTable', () => {
     expect(onSetOrder).toHaveBeenCalledWith(rows[0], 1);
   });
 
+  it('marks a row someone else deleted, and offers no menu for it', () => {
+    render(<Table removedIds={['b']} rowActions={() => [{ title: 'Lock', onAction: vi.fn() }]} />);
+    const [, aviator, beanie] = screen.getAllByRole('row');
+    expect(beanie).toHaveAttribute('data-removed', 'true');
+    expect(within(beanie!).getByText('Deleted')).toBeInTheDocument();
+    expect(within(beanie!).queryByRole('button', { name: /Actions/ })).toBeNull();
+    expect(aviator).not.toHaveAttribute('data-removed');
+    expect(within(aviator!).getByRole('button', { name: 'Actions: Aviator' })).toBeInTheDocument();
+  });
+
   it('puts a labelled drag handle on the first cell when reordering is on', () => {
     render(<Table onMove={vi.fn()} />);
     const first = screen.getAllByRole('row')[1]!;

@@ -55,6 +55,8 @@ export interface DataTableLabels {
   noMatches: string;
   clearFilters: string;
   loadingMore: string;
+  /** Marks a row someone else deleted (it goes a moment later). */
+  removed: string;
 }
 
 /** The table's texts from the locale (`list.*`); `table` names the grid. */
@@ -67,6 +69,7 @@ export const dataTableLabels = (t: TFunction, table: string): DataTableLabels =>
   noMatches: t('list.noMatches'),
   clearFilters: t('list.clearFilters'),
   loadingMore: t('list.loadingMore'),
+  removed: t('list.removedByOther'),
 });
 
 interface DataTableProps<Row extends { id: string }> {
@@ -94,6 +97,8 @@ interface DataTableProps<Row extends { id: string }> {
   /** Infinite scroll: called when the end of the rows comes into view. */
   onLoadMore?: () => void;
   isLoadingMore?: boolean;
+  /** Rows someone else deleted: shown marked, without their menu, until they go. */
+  removedIds?: readonly string[];
 }
 
 /**
@@ -321,8 +326,14 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
         ? Array.from({ length: props.skeletonRows ?? 10 }, (_, i) => skeletonCells(`skeleton-${i}`))
         : pageRows.map((tableRow) => {
             const row = tableRow.original;
+            const removed = props.removedIds?.includes(row.id) ?? false;
             return (
-              <Row key={row.id} id={row.id} textValue={props.rowLabel(row)}>
+              <Row
+                key={row.id}
+                id={row.id}
+                textValue={props.rowLabel(row)}
+                data-removed={removed || undefined}
+              >
                 {reorderable && (
                   <Cell className="col-drag">
                     <Button
@@ -345,7 +356,7 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
                     </Checkbox>
                   </Cell>
                 )}
-                {tableRow.getAllCells().map((cell) => (
+                {tableRow.getAllCells().map((cell, index) => (
                   <Cell
                     key={cell.column.id}
                     className={`align-${cell.column.columnDef.meta?.cellAlign ?? 'left'}`}
@@ -353,16 +364,21 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
                     data-label={String(cell.column.columnDef.header ?? '')}
                   >
                     {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    {removed && index === 0 && (
+                      <span className="badge removed">{labels.removed}</span>
+                    )}
                   </Cell>
                 ))}
                 {hasActions && (
                   <Cell className="col-actions">
-                    <RowMenu
-                      label={`${labels.actions}: ${props.rowLabel(row)}`}
-                      items={props.rowActions!(row)}
-                      row={row}
-                      onSetOrder={props.onSetOrder}
-                    />
+                    {!removed && (
+                      <RowMenu
+                        label={`${labels.actions}: ${props.rowLabel(row)}`}
+                        items={props.rowActions!(row)}
+                        row={row}
+                        onSetOrder={props.onSetOrder}
+                      />
+                    )}
                   </Cell>
                 )}
               </Row>

@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { applyLiveMessage, listsShowing, onListChange, onLiveEvent } from './live-cache';
+import { queryClient } from './query';
+import type { StreamEvent } from './schemas';
+
+const event = (routingKey: string, changes: Partial<StreamEvent> = {}): StreamEvent => ({
+  id: 'e1',
+  seq: 1,
+  routingKey,
+  assetId: 'a1',
+  cageMeshId: null,
+  actorId: 'u2',
+  actorEmail: 'dev@avatar.studio',
+  data: {},
+  createdAt: '2026-11-23T08:00:00.000Z',
+  ...changes,
+});
+
+afterEach(() => {
+  queryClient.clear();
+  vi.restoreAllMocks();
+});
+
+describe('a live event', () => {
+  it('makes the asset’s reads stale and the dashboard counts when the type changes', () => {
+    queryClient.setQueryData(['assets', 'a1', 'public'], { id: 'a1' });
+    queryClient.setQueryData(['assets', 'a2', 'public'], { id: 'a2' });
+    queryClient.setQueryData(['asset-counts'], []);
+    applyLiveMessage({ type: 'event', event: event('asset.locked.v1') });
+    expect(queryClient.getQueryState(['assets', 'a1', 'public'])?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(['assets', 'a2', 'public'])?.isInvalidated).toBe(false);
+    expect(queryClient.getQueryState(['asset-counts'])?.isInvalidated).toBe(false);
+    applyLiveMessage({ type: 'event', event: event('asset.type-or-gender-changed.v1') });
+    expect(queryClient.getQueryState(['asset-counts'])?.isInvalidated).toBe(true);
+  });
+
+  it('tells the lists that show what changed, and the screens that listen', () => {
+    const lists: string[] = [];
+    const events: string[] = [];
+    const stopLists = onListChange((shows) => {
+      for (const endpoint of ['v1/assets', 'v1/tags', 'v1/cage-meshes', 'v1/morphed-asset-queue']) {
+        if (shows === 'all' || shows(endpoint)) lists.push(endpoint);
+      }
+    });
+    const stopEvents = onLiveEvent((e) => events.push(e.routingKey));
+    applyLiveMessage({
+      type: 'event',
+      event: event('asset.cage-mesh-updated.v1', { assetId: null, cageMeshId: 'c1' }),
+    });
+    expect(lists).toEqual(['v1/cage-meshes']);
+    lists.length = 0;
+    applyLiveMessage({ type: 'event', event: event('asset.morph-queue-entry-created.v1') });
+    expect(lists).toEqual(['v1/morphed-asset-queue']);
+    lists.length = 0;
+    applyLiveMessage({ type: 'reset' });
+    expect(lists).toHaveLength(4);
+    expect(events).toEqual(['asset.cage-mesh-updated.v1', 'asset.morph-queue-entry-created.v1']);
+    stopLists();
+    stopEvents();
+  });
+
+  it('reaches the asset lists for asset events', () => {
+    const shows = listsShowing(event('asset.deleted.v1'));
+    expect(
+      ['v1/assets', 'private/v1/application-assets', 'v1/user-assets', 'v1/tags'].map(shows),
+    ).toEqual([true, true, true, true]);
+    expect(shows('v1/cage-meshes')).toBe(false);
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * What a live event changes: the cached reads it makes stale (read again while on screen), and
+ * the lists that should look again. Lists read through fetchQuery without observers, so they
+ * are told through `onListChange` and bring their rows up to date in place (list machine,
+ * REMOTE_CHANGED); screens that care who changed what subscribe with `onLiveEvent`.
+ */
+import { queryClient } from './query';
+import type { LiveMessage, LiveStatus } from './live';
+import type { StreamEvent } from './schemas';
+
+/** The event's name without service and version: `asset.locked.v1` is `locked`. */
+export function eventName(routingKey: string): string {
+  return routingKey.replace(/^asset\./, '').replace(/\.v\d+$/, '');
+}
+
+/** Events that remove the asset they name. */
+const REMOVES_ASSET = new Set(['deleted', 'bulk-deleted']);
+/** Events that change how many assets there are of a type (the dashboard). */
+const CHANGES_COUNTS = new Set(['created', 'deleted', 'bulk-deleted', 'type-or-gender-changed']);
+
+/** Which list endpoints may show what `event` changed. */
+export function listsShowing(event: StreamEvent): (endpoint: string) => boolean {
+  const name = eventName(event.routingKey);
+  if (name === 'cage-mesh-updated') return (endpoint) => /cage-meshes/.test(endpoint);
+  if (name === 'morph-queue-entry-created' || name.startsWith('morph')) {
+    return (endpoint) => /morph/.test(endpoint);
+  }
+  if (name.startsWith('application') || name === 'added-to-application') {
+    return (endpoint) => /application|assets/.test(endpoint);
+  }
+  // Tags show how many assets carry them; every other event is about an asset.
+  return (endpoint) => /assets|tags/.test(endpoint);
+}
+
+type Listener<T> = (value: T) => void;
+
+// How the tab's live connection is doing, for the screens that poll while it is down.
+let status: LiveStatus | null = null;
+const statusListeners = new Set<() => void>();
+
+/** Records the connection's state (the shell's connection calls this). */
+export function setLiveStatus(next: LiveStatus | null): void {
+  status = next;
+  for (const listener of statusListeners) listener();
+}
+
+/** The connection's state, or null without one (useSyncExternalStore's getSnapshot). */
+export const liveStatus = (): LiveStatus | null => status;
+
+/** Calls `listener` when the connection's state changes; answers the unsubscribe. */
+export function onLiveStatus(listener: () => void): () => void {
+  statusListeners.add(listener);
+  return () => statusListeners.delete(listener);
+}
+const eventListeners = new Set<Listener<StreamEvent>>();
+const listListeners = new Set<Listener<((endpoint: string) => boolean) | 'all'>>();
+
+/** Calls `listener` with every live event; answers the unsubscribe. */
+export function onLiveEvent(listener: Listener<StreamEvent>): () => void {
+  eventListeners.add(listener);
+  return () => eventListeners.delete(listener);
+}
+
+/**
+ * Calls `listener` when lists may have changed: with a test of the endpoints concerned, or
+ * `'all'` after a reset. Answers the unsubscribe.
+ */
+export function onListChange(
+  listener: Listener<((endpoint: string) => boolean) | 'all'>,
+): () => void {
+  listListeners.add(listener);
+  return () => listListeners.delete(listener);
+}
+
+/** Brings the cache up to date with one message of the stream. */
+export function applyLiveMessage(message: LiveMessage): void {
+  if (message.type === 'reset') {
+    // Events were missed: everything on screen is read again.
+    void queryClient.invalidateQueries();
+    for (const listener of listListeners) listener('all');
+    return;
+  }
+  const { event } = message;
+  const name = eventName(event.routingKey);
+  if (event.assetId !== null) {
+    const key = ['assets', event.assetId];
+    if (REMOVES_ASSET.has(name)) {
+      // The page still showing it says so (onLiveEvent) rather than failing to read it.
+      void queryClient.invalidateQueries({ queryKey: key, refetchType: 'none' });
+    } else {
+      void queryClient.invalidateQueries({ queryKey: key });
+    }
+  }
+  if (CHANGES_COUNTS.has(name)) void queryClient.invalidateQueries({ queryKey: ['asset-counts'] });
+  if (event.cageMeshId !== null) {
+    void queryClient.invalidateQueries({ queryKey: ['cage-meshes', event.cageMeshId] });
+  }
+  if (name.startsWith('application') || name === 'added-to-application') {
+    void queryClient.invalidateQueries({ queryKey: ['applications'] });
+  }
+  const shows = listsShowing(event);
+  for (const listener of listListeners) listener(shows);
+  for (const listener of eventListeners) listener(event);
+}

@@ -1,0 +1,141 @@
+import { describe, expect, it, vi } from 'vitest';
+import { connectLive, type LiveMessage, type LiveStatus } from './live';
+import type { StreamEvent } from './schemas';
+
+const event = (seq: number, routingKey = 'asset.locked.v1'): StreamEvent => ({
+  id: `e${seq}`,
+  seq,
+  routingKey,
+  assetId: 'a1',
+  cageMeshId: null,
+  actorId: 'u2',
+  actorEmail: 'dev@avatar.studio',
+  data: { locked: true },
+  createdAt: '2026-11-23T08:00:00.000Z',
+});
+
+const frame = (e: StreamEvent) =>
+  `id: ${e.seq}\nevent: ${e.routingKey}\ndata: ${JSON.stringify(e)}\n\n`;
+
+/** A stream the test writes to, then ends (a server stopping) or leaves open. */
+function stream() {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({ start: (c) => (controller = c) });
+  const encoder = new TextEncoder();
+  return {
+    response: new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+    write: (text: string) => controller.enqueue(encoder.encode(text)),
+    end: () => controller.close(),
+  };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function harness() {
+  const streams: ReturnType<typeof stream>[] = [];
+  const opened: (string | undefined)[] = [];
+  const messages: LiveMessage[] = [];
+  const statuses: LiveStatus[] = [];
+  const waits: number[] = [];
+  let online = true;
+  const close = connectLive({
+    open: (lastEventId) => {
+      opened.push(lastEventId);
+      const next = stream();
+      streams.push(next);
+      return Promise.resolve(next.response);
+    },
+    onMessage: (message) => messages.push(message),
+    onStatus: (status) => statuses.push(status),
+    isOnline: () => online,
+    wait: (ms) => {
+      waits.push(ms);
+      return Promise.resolve();
+    },
+  });
+  return {
+    streams,
+    opened,
+    messages,
+    statuses,
+    waits,
+    close,
+    goOffline: () => (online = false),
+    events: () => messages.flatMap((m) => (m.type === 'event' ? [m.event.seq] : [])),
+  };
+}
+
+describe('the live connection', () => {
+  it('delivers each event once, and resumes after the last one it saw when the stream breaks', async () => {
+    const h = harness();
+    await tick();
+    expect(h.opened).toEqual([undefined]);
+    h.streams[0]!.write(frame(event(1)) + frame(event(2)));
+    await tick();
+    h.streams[0]!.end();
+    await tick();
+    await tick();
+    // Back at once, from event 2; a replay that overlaps is delivered once.
+    expect(h.opened).toEqual([undefined, '2']);
+    h.streams[1]!.write(frame(event(2)) + frame(event(3)));
+    await tick();
+    expect(h.events()).toEqual([1, 2, 3]);
+    expect(h.statuses).toEqual(['connecting', 'connected', 'reconnecting', 'connected']);
+    h.close();
+  });
+
+  it('passes a reset on, and keeps going past an unreadable message', async () => {
+    const h = harness();
+    await tick();
+    h.streams[0]!.write('event: reset\ndata: {}\n\n' + 'data: not json\n\n' + frame(event(5)));
+    await tick();
+    expect(h.messages).toEqual([{ type: 'reset' }, { type: 'event', event: event(5) }]);
+    h.close();
+  });
+
+  it('backs off more after each quick failure, and says offline when the browser is', async () => {
+    const h = harness();
+    await tick();
+    h.goOffline();
+    for (let i = 0; i < 3; i++) {
+      h.streams.at(-1)!.end();
+      await tick();
+      await tick();
+    }
+    expect(h.statuses.filter((status) => status === 'offline')).toHaveLength(3);
+    expect(h.statuses).not.toContain('reconnecting');
+    expect(h.waits).toHaveLength(3);
+    // 300 ms doubled per attempt, jittered by 0.4 to 1.4.
+    expect(h.waits[0]).toBeGreaterThanOrEqual(0.4 * 600);
+    expect(h.waits[2]).toBeGreaterThanOrEqual(0.4 * 2400);
+    h.close();
+  });
+
+  it('opens nothing more once closed', async () => {
+    const h = harness();
+    await tick();
+    h.close();
+    h.streams[0]!.end();
+    await tick();
+    await tick();
+    expect(h.opened).toHaveLength(1);
+  });
+
+  it('asks for the stream with the session, without a timeout and after Last-Event-ID', async () => {
+    const { openEventStream } = await import('./live');
+    const http = await import('./http');
+    const calls: unknown[][] = [];
+    const client = vi.fn((...args: unknown[]) => {
+      calls.push(args);
+      return Promise.resolve(new Response(''));
+    });
+    vi.spyOn(http, 'httpClient').mockReturnValue(client as never);
+    await openEventStream('41', new AbortController().signal);
+    expect(calls[0]?.[0]).toBe('v1/events');
+    expect(calls[0]?.[1]).toMatchObject({
+      timeout: false,
+      headers: { accept: 'text/event-stream', 'last-event-id': '41' },
+    });
+    vi.restoreAllMocks();
+  });
+});

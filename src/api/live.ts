@@ -1,0 +1,133 @@
+/**
+ * The live connection: one `GET v1/events` stream per tab (Server-Sent Events read with fetch,
+ * so the session's bearer header and token refresh apply). It resumes from the last event it
+ * saw (`Last-Event-ID`) after any break, backs off between attempts, says how it is doing
+ * (connected / reconnecting / offline) and hands each event to its listeners once.
+ */
+import { z } from 'zod/mini';
+import { httpClient } from './http';
+import { backoffDelay } from './query';
+import { streamEventSchema, type StreamEvent } from './schemas';
+import { SseParser } from './sse';
+
+export type LiveStatus = 'connecting' | 'connected' | 'reconnecting' | 'offline';
+
+/** What the stream delivers: an event, or `reset` (events were missed: read everything again). */
+export type LiveMessage = { type: 'event'; event: StreamEvent } | { type: 'reset' };
+
+export interface LiveOptions {
+  /** Opens the stream after `lastEventId` (undefined: from now on). */
+  open?: (lastEventId: string | undefined, signal: AbortSignal) => Promise<Response>;
+  onMessage: (message: LiveMessage) => void;
+  onStatus?: (status: LiveStatus) => void;
+  /** Whether the browser has a network (navigator.onLine). */
+  isOnline?: () => boolean;
+  /** Waits before the next attempt; resolves early when `signal` aborts. */
+  wait?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** A connection that stayed up this long counts as healthy: the next break retries at once. */
+const HEALTHY_MS = 10_000;
+
+/** The app's stream: `v1/events`, no timeout (it stays open), resuming after `lastEventId`. */
+export function openEventStream(
+  lastEventId: string | undefined,
+  signal: AbortSignal,
+): Promise<Response> {
+  return httpClient()('v1/events', {
+    timeout: false,
+    signal,
+    headers: {
+      accept: 'text/event-stream',
+      ...(lastEventId === undefined ? {} : { 'last-event-id': lastEventId }),
+    },
+  });
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+
+/** Starts the connection; answers a function that closes it for good. */
+export function connectLive(options: LiveOptions): () => void {
+  const {
+    open = openEventStream,
+    onMessage,
+    onStatus = () => {},
+    isOnline = () => typeof navigator === 'undefined' || navigator.onLine,
+    wait = sleep,
+  } = options;
+  const closed = new AbortController();
+  let lastEventId: string | undefined;
+  let lastSeq = -1;
+  // Wakes a backoff early when the browser comes back online.
+  let wake = new AbortController();
+  const onOnline = () => wake.abort();
+  if (typeof window !== 'undefined') window.addEventListener('online', onOnline);
+
+  const deliver = (event: string, data: string, id: string | undefined) => {
+    if (id !== undefined) lastEventId = id;
+    if (event === 'reset') {
+      onMessage({ type: 'reset' });
+      return;
+    }
+    const parsed = z.safeParse(streamEventSchema, JSON.parse(data));
+    if (!parsed.success) return;
+    // Never twice: a resume may overlap what was already delivered.
+    if (parsed.data.seq <= lastSeq) return;
+    lastSeq = parsed.data.seq;
+    onMessage({ type: 'event', event: parsed.data });
+  };
+
+  const run = async () => {
+    let attempt = 0;
+    let retryMs: number | undefined;
+    onStatus('connecting');
+    while (!closed.signal.aborted) {
+      const startedAt = Date.now();
+      try {
+        const response = await open(lastEventId, closed.signal);
+        if (!response.body) throw new Error('The event stream has no body');
+        onStatus('connected');
+        const parser = new SseParser();
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          const chunk = parser.push(value);
+          retryMs = chunk.retryMs ?? retryMs;
+          for (const message of chunk.messages) {
+            try {
+              deliver(message.event, message.data, message.id);
+            } catch {
+              // One unreadable message must not end the stream.
+            }
+          }
+        }
+      } catch {
+        // A break, a refused request or an abort: decided below.
+      }
+      if (closed.signal.aborted) return;
+      attempt = Date.now() - startedAt > HEALTHY_MS ? 0 : attempt + 1;
+      onStatus(isOnline() ? 'reconnecting' : 'offline');
+      wake = new AbortController();
+      const delay = attempt === 0 ? (retryMs ?? 0) : Math.max(retryMs ?? 0, backoffDelay(attempt));
+      await wait(delay, AbortSignal.any([closed.signal, wake.signal]));
+    }
+  };
+  void run();
+
+  return () => {
+    closed.abort();
+    if (typeof window !== 'undefined') window.removeEventListener('online', onOnline);
+  };
+}
