@@ -2,35 +2,24 @@
  * An asset's applications (list, add, move, remove), syncing an application asset, placing
  * morphed assets in an application, the application export, and cage mesh model addresses.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
 import {
   applicationAssetSchema,
   applicationMorphedAssetSchema,
   assetApplicationSchema,
   assetExportSchema,
-  authResultSchema,
   cageMeshSchema,
   listResponseSchema,
   type AssetApplication,
 } from '../src/api/schemas';
 import { MB } from '../src/files/rules';
 import { fileUrl } from './storage';
-import { dataOf, expectError, useTestApp, type JsonResponse } from './test-app';
+import { dataOf, expectError, useRoleTokens, useTestApp, type JsonResponse } from './test-app';
 import { readAvatar, readPng } from './test-files';
 
 const t = useTestApp();
-let admin = '';
-let developer = '';
-let developerId = '';
-let user = '';
-let anonymous = '';
-beforeAll(async () => {
-  admin = (await t.loginAs('admin')).token;
-  ({ token: developer, _id: developerId } = await t.loginAs('developer'));
-  user = (await t.signUp()).token;
-  anonymous = authResultSchema.parse(dataOf(await t.post('/v1/auth/signup', {}))).token;
-});
+const tokens = useRoleTokens(t);
 
 const del = (path: string, body: unknown, token?: string) =>
   t.request('DELETE', path, { body, token });
@@ -87,7 +76,9 @@ describe('GET /v1/assets/{id}/application', () => {
        GROUP BY asset_id ORDER BY count(*) DESC, asset_id LIMIT 1`,
     );
     expect(n).toBeGreaterThan(1);
-    const all = page.parse((await t.get(`/v1/assets/${assetId}/application`, developer)).body);
+    const all = page.parse(
+      (await t.get(`/v1/assets/${assetId}/application`, tokens.developer)).body,
+    );
     expect(all.pagination.totalDocs).toBe(n);
     const names = all.data.map((row) => row.applicationName);
     expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
@@ -103,19 +94,20 @@ describe('GET /v1/assets/{id}/application', () => {
       });
     }
     const first = page.parse(
-      (await t.get(`/private/v1/assets/${assetId}/application?limit=1&order=-name`, admin)).body,
+      (await t.get(`/private/v1/assets/${assetId}/application?limit=1&order=-name`, tokens.admin))
+        .body,
     );
     expect(first.data[0]?.applicationName).toBe(names.at(-1));
     const searched = page.parse(
-      (await t.get(`/v1/assets/${assetId}/application?search=${names[0]}`, admin)).body,
+      (await t.get(`/v1/assets/${assetId}/application?search=${names[0]}`, tokens.admin)).body,
     );
     expect(searched.data.map((row) => row.applicationName)).toContain(names[0]);
 
     expectError(await t.get(`/v1/assets/${assetId}/application`), 401);
-    expectError(await t.get(`/v1/assets/${assetId}/application`, user), 403, 'FORBIDDEN');
-    expectError(await t.get(`/private/v1/assets/${assetId}/application`, user), 403);
-    expectError(await t.get('/v1/assets/nope/application', admin), 404, 'NOT_FOUND');
-    expectError(await t.get(`/v1/assets/${assetId}/application?order=x`, admin), 400);
+    expectError(await t.get(`/v1/assets/${assetId}/application`, tokens.user), 403, 'FORBIDDEN');
+    expectError(await t.get(`/private/v1/assets/${assetId}/application`, tokens.user), 403);
+    expectError(await t.get('/v1/assets/nope/application', tokens.admin), 404, 'NOT_FOUND');
+    expectError(await t.get(`/v1/assets/${assetId}/application?order=x`, tokens.admin), 400);
   });
 });
 
@@ -125,19 +117,19 @@ describe('adding, moving and removing an asset in an application', () => {
     const before = await order(applicationId);
     const path = `/v1/assets/${assetId}/application`;
 
-    const added = placement(await t.post(path, { applicationId }, developer));
+    const added = placement(await t.post(path, { applicationId }, tokens.developer));
     expect(added).toMatchObject({ applicationId, assetId, position: before.length + 1 });
     expect(applicationAssetSchema.parse(added).syncedAt).toBeNull();
     expect(await order(applicationId)).toEqual([...before, assetId]);
 
-    const moved = placement(await t.patch(path, { applicationId, position: 2 }, developer));
+    const moved = placement(await t.patch(path, { applicationId, position: 2 }, tokens.developer));
     expect(moved).toMatchObject({ id: added.id, position: 2 });
     expect(await order(applicationId)).toEqual([before[0], assetId, ...before.slice(1)]);
 
-    const removed = placement(await del(path, { applicationId }, developer));
+    const removed = placement(await del(path, { applicationId }, tokens.developer));
     expect(removed).toMatchObject({ id: added.id, position: 2 });
     expect(await order(applicationId)).toEqual(before);
-    expectError(await del(path, { applicationId }, developer), 404, 'NOT_FOUND');
+    expectError(await del(path, { applicationId }, tokens.developer), 404, 'NOT_FOUND');
 
     const keys = [
       'asset.added-to-application.v1',
@@ -146,7 +138,7 @@ describe('adding, moving and removing an asset in an application', () => {
     ];
     const recorded = await Promise.all(keys.map((key) => events(assetId, key)));
     expect(recorded.map((rows) => rows.length)).toEqual([1, 1, 1]);
-    expect(recorded.flat().every((row) => row.actor_id === developerId)).toBe(true);
+    expect(recorded.flat().every((row) => row.actor_id === tokens.developerId)).toBe(true);
     expect(recorded[0]![0]!.data).toEqual({
       applicationId,
       applicationAssetId: added.id,
@@ -160,25 +152,29 @@ describe('adding, moving and removing an asset in an application', () => {
     const { application_id: applicationId, asset_id: assetId } = await freshPair();
     const before = await order(applicationId);
     const path = `/private/v1/assets/${assetId}/application`;
-    expect(placement(await t.post(path, { applicationId, position: 1 }, admin)).position).toBe(1);
+    expect(
+      placement(await t.post(path, { applicationId, position: 1 }, tokens.admin)).position,
+    ).toBe(1);
     expect(await order(applicationId)).toEqual([assetId, ...before]);
-    const last = placement(await t.patch(path, { applicationId, position: 9999 }, admin));
+    const last = placement(await t.patch(path, { applicationId, position: 9999 }, tokens.admin));
     expect(last.position).toBe(before.length + 1);
-    await del(path, { applicationId }, admin);
-    const again = placement(await t.post(path, { applicationId, position: 9999 }, admin));
+    await del(path, { applicationId }, tokens.admin);
+    const again = placement(await t.post(path, { applicationId, position: 9999 }, tokens.admin));
     expect(again.position).toBe(before.length + 1);
-    await del(path, { applicationId }, admin);
+    await del(path, { applicationId }, tokens.admin);
   });
 
   it('places a locked asset too: the lock guards the asset, not the application list', async () => {
     const { application_id: applicationId, asset_id: assetId } = await freshPair();
     await t.db.query('UPDATE assets SET locked = true WHERE id = $1', [assetId]);
     const path = `/v1/assets/${assetId}/application`;
-    expect(placement(await t.post(path, { applicationId }, developer)).asset.locked).toBe(true);
-    expect(placement(await t.patch(path, { applicationId, position: 1 }, developer)).position).toBe(
-      1,
+    expect(placement(await t.post(path, { applicationId }, tokens.developer)).asset.locked).toBe(
+      true,
     );
-    expect(placement(await del(path, { applicationId }, developer)).assetId).toBe(assetId);
+    expect(
+      placement(await t.patch(path, { applicationId, position: 1 }, tokens.developer)).position,
+    ).toBe(1);
+    expect(placement(await del(path, { applicationId }, tokens.developer)).assetId).toBe(assetId);
     await t.db.query('UPDATE assets SET locked = false WHERE id = $1', [assetId]);
   });
 
@@ -194,28 +190,39 @@ describe('adding, moving and removing an asset in an application', () => {
     const eventsBefore = await eventCount();
     const path = `/v1/assets/${assetId}/application`;
     const conflict = expectError(
-      await t.post(`/v1/assets/${inApplication.asset_id}/application`, { applicationId }, admin),
+      await t.post(
+        `/v1/assets/${inApplication.asset_id}/application`,
+        { applicationId },
+        tokens.admin,
+      ),
       409,
       'CONFLICT',
     );
     expect(conflict.message).toContain(applicationId);
-    const unknownApp = expectError(await t.post(path, { applicationId: 'nope' }, admin), 400);
+    const unknownApp = expectError(
+      await t.post(path, { applicationId: 'nope' }, tokens.admin),
+      400,
+    );
     expect(unknownApp.message).toContain('applicationId');
-    expectError(await t.post('/v1/assets/nope/application', { applicationId }, admin), 404);
-    expectError(await t.post(path, { applicationId, position: 0 }, admin), 400);
-    expectError(await t.post(path, { position: 1 }, admin), 400, 'VALIDATION_ERROR');
-    expectError(await t.patch(path, { applicationId }, admin), 400);
-    expectError(await t.patch(path, { applicationId, position: 1 }, admin), 404, 'NOT_FOUND');
-    expectError(await del(path, {}, admin), 400);
-    expectError(await del(path, { applicationId: 'nope' }, admin), 404);
+    expectError(await t.post('/v1/assets/nope/application', { applicationId }, tokens.admin), 404);
+    expectError(await t.post(path, { applicationId, position: 0 }, tokens.admin), 400);
+    expectError(await t.post(path, { position: 1 }, tokens.admin), 400, 'VALIDATION_ERROR');
+    expectError(await t.patch(path, { applicationId }, tokens.admin), 400);
+    expectError(
+      await t.patch(path, { applicationId, position: 1 }, tokens.admin),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(await del(path, {}, tokens.admin), 400);
+    expectError(await del(path, { applicationId: 'nope' }, tokens.admin), 404);
     expectError(await t.post(path, { applicationId }), 401);
-    for (const token of [user, anonymous]) {
+    for (const token of [tokens.user, tokens.anonymous]) {
       expectError(await t.post(path, { applicationId }, token), 403);
       expectError(await t.patch(path, { applicationId, position: 1 }, token), 403);
       expectError(await del(path, { applicationId }, token), 403);
     }
     expectError(
-      await t.post(`/private/v1/assets/${assetId}/application`, { applicationId }, user),
+      await t.post(`/private/v1/assets/${assetId}/application`, { applicationId }, tokens.user),
       403,
     );
     expect(await order(applicationId)).toEqual(before);
@@ -230,10 +237,14 @@ describe('POST /v1/application-assets/{id}/sync-with-parent', () => {
     );
     t.advance(60_000);
     const synced = applicationAssetSchema.parse(
-      dataOf(await t.post(`/v1/application-assets/${row.id}/sync-with-parent`, {}, developer)),
+      dataOf(
+        await t.post(`/v1/application-assets/${row.id}/sync-with-parent`, {}, tokens.developer),
+      ),
     );
     expect(synced).toMatchObject({ id: row.id, syncedAt: t.clock.current.toISOString() });
-    const listed = page.parse((await t.get(`/v1/assets/${row.asset_id}/application`, admin)).body);
+    const listed = page.parse(
+      (await t.get(`/v1/assets/${row.asset_id}/application`, tokens.admin)).body,
+    );
     expect(listed.data.find((r: AssetApplication) => r.id === row.id)?.syncedAt).toBe(
       synced.syncedAt,
     );
@@ -248,12 +259,18 @@ describe('POST /v1/application-assets/{id}/sync-with-parent', () => {
       'POST',
       `/private/v1/application-assets/${row.id}/sync-with-parent`,
       {
-        token: admin,
+        token: tokens.admin,
       },
     );
     expect(applicationAssetSchema.parse(dataOf(again)).id).toBe(row.id);
-    expectError(await t.post('/v1/application-assets/nope/sync-with-parent', {}, admin), 404);
-    expectError(await t.post(`/v1/application-assets/${row.id}/sync-with-parent`, {}, user), 403);
+    expectError(
+      await t.post('/v1/application-assets/nope/sync-with-parent', {}, tokens.admin),
+      404,
+    );
+    expectError(
+      await t.post(`/v1/application-assets/${row.id}/sync-with-parent`, {}, tokens.user),
+      403,
+    );
     expectError(await t.post(`/v1/application-assets/${row.id}/sync-with-parent`, {}), 401);
   });
 });
@@ -276,7 +293,7 @@ describe('POST /v1/application-morphed-assets', () => {
         await t.post(
           '/v1/application-morphed-assets',
           { applicationId: application.id, morphedAssetId: first.id },
-          developer,
+          tokens.developer,
         ),
       ),
     );
@@ -298,13 +315,13 @@ describe('POST /v1/application-morphed-assets', () => {
         await t.post(
           '/private/v1/application-morphed-assets',
           { applicationId: application.id, morphedAssetIds: [second.id, third.id] },
-          admin,
+          tokens.admin,
         ),
       ),
     );
     expect(several.map((row) => row.morphedAssetId)).toEqual([second.id, third.id]);
 
-    const post = (body: unknown, token = admin) =>
+    const post = (body: unknown, token = tokens.admin) =>
       t.post('/v1/application-morphed-assets', body, token);
     expectError(await post({ applicationId: application.id, morphedAssetId: first.id }), 409);
     const unknown = expectError(
@@ -314,7 +331,10 @@ describe('POST /v1/application-morphed-assets', () => {
     expect(unknown.message).toContain('x');
     expectError(await post({ applicationId: 'nope', morphedAssetId: first.id }), 400);
     expectError(await post({ applicationId: application.id }), 400, 'VALIDATION_ERROR');
-    expectError(await post({ applicationId: application.id, morphedAssetId: first.id }, user), 403);
+    expectError(
+      await post({ applicationId: application.id, morphedAssetId: first.id }, tokens.user),
+      403,
+    );
     expectError(await t.post('/v1/application-morphed-assets', {}), 401);
     const { rows } = await t.db.query(
       'SELECT 1 FROM application_morphed_assets WHERE application_id = $1',
@@ -339,7 +359,7 @@ describe('GET /v1/assets/export/{applicationId}', () => {
       stored,
     ]);
     const expected = await order(application.id);
-    const response = await t.get(`/v1/assets/export/${application.id}`, developer);
+    const response = await t.get(`/v1/assets/export/${application.id}`, tokens.developer);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-disposition')).toBe(
       `attachment; filename="${application.name}-assets.json"; filename*=UTF-8''${encodeURIComponent(`${application.name}-assets.json`)}`,
@@ -367,9 +387,11 @@ describe('GET /v1/assets/export/{applicationId}', () => {
       ),
     ).toBe(true);
 
-    expect((await t.get(`/private/v1/assets/export/${application.id}`, admin)).status).toBe(200);
-    expectError(await t.get('/v1/assets/export/nope', admin), 404, 'NOT_FOUND');
-    expectError(await t.get(`/v1/assets/export/${application.id}`, user), 403);
+    expect((await t.get(`/private/v1/assets/export/${application.id}`, tokens.admin)).status).toBe(
+      200,
+    );
+    expectError(await t.get('/v1/assets/export/nope', tokens.admin), 404, 'NOT_FOUND');
+    expectError(await t.get(`/v1/assets/export/${application.id}`, tokens.user), 403);
     expectError(await t.get(`/v1/assets/export/${application.id}`), 401);
   });
 
@@ -379,7 +401,7 @@ describe('GET /v1/assets/export/{applicationId}', () => {
       `INSERT INTO applications (id, name, created_at, updated_at) VALUES ($1, $2, $3, $3)`,
       [id, 'Café "Ünïcode"', t.clock.current],
     );
-    const response = await t.get(`/v1/assets/export/${id}`, admin);
+    const response = await t.get(`/v1/assets/export/${id}`, tokens.admin);
     expect(response.headers.get('content-disposition')).toBe(
       `attachment; filename="Caf_ __n_code_-assets.json"; filename*=UTF-8''${encodeURIComponent('Café "Ünïcode"-assets.json')}`,
     );
@@ -402,7 +424,7 @@ describe('cage mesh model addresses', () => {
         await t.post(
           '/v1/cage-meshes',
           { name: 'Stored', gender: 'male', modelUrl: glb },
-          developer,
+          tokens.developer,
         ),
       ),
     );
@@ -412,7 +434,7 @@ describe('cage mesh model addresses', () => {
         await t.post(
           '/private/v1/cage-meshes',
           { name: 'P', gender: 'female', modelUrl: glb },
-          admin,
+          tokens.admin,
         ),
       ),
     );
@@ -425,27 +447,31 @@ describe('cage mesh model addresses', () => {
       fileUrl(`${'b'.repeat(24)}.glb`),
     ]) {
       const error = expectError(
-        await t.patch(path, { modelUrl }, developer),
+        await t.patch(path, { modelUrl }, tokens.developer),
         400,
         'VALIDATION_ERROR',
       );
       expect(error.message).toContain('modelUrl');
       expectError(
-        await t.post('/v1/cage-meshes', { name: 'X', gender: 'male', modelUrl }, admin),
+        await t.post('/v1/cage-meshes', { name: 'X', gender: 'male', modelUrl }, tokens.admin),
         400,
       );
       expectError(
-        await t.post('/private/v1/cage-meshes', { name: 'X', gender: 'male', modelUrl }, admin),
+        await t.post(
+          '/private/v1/cage-meshes',
+          { name: 'X', gender: 'male', modelUrl },
+          tokens.admin,
+        ),
         400,
       );
     }
-    expect(cageMeshSchema.parse(dataOf(await t.get(path, user))).modelUrl).toBe(glb);
+    expect(cageMeshSchema.parse(dataOf(await t.get(path, tokens.user))).modelUrl).toBe(glb);
     const cleared = cageMeshSchema.parse(
-      dataOf(await t.patch(path, { modelUrl: null }, developer)),
+      dataOf(await t.patch(path, { modelUrl: null }, tokens.developer)),
     );
     expect(cleared.modelUrl).toBeNull();
     const restored = cageMeshSchema.parse(
-      dataOf(await t.patch(path, { modelUrl: glb }, developer)),
+      dataOf(await t.patch(path, { modelUrl: glb }, tokens.developer)),
     );
     expect(restored.modelUrl).toBe(glb);
     // Two creations and two changes; the refused ones record nothing.
@@ -483,7 +509,7 @@ describe('bad input on these routes', () => {
     for (const [method, path] of routes) {
       for (const value of values) {
         for (const body of [value, Object.fromEntries(fields.map((field) => [field, value]))]) {
-          const response = await t.request(method, path, { body, token: admin });
+          const response = await t.request(method, path, { body, token: tokens.admin });
           expect(response.status, `${method} ${path} ${JSON.stringify(body)}`).toBeLessThan(500);
         }
       }

@@ -1,29 +1,19 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   applicationAssetSchema,
   applicationRowSchema,
   assetSchema,
-  authResultSchema,
   cageMeshSchema,
   listResponseSchema,
   morphQueueEntrySchema,
   morphStatusListSchema,
   morphedAssetSchema,
 } from '../src/api/schemas';
-import { dataOf, expectError, useTestApp, type JsonResponse } from './test-app';
+import { dataOf, expectError, useRoleTokens, useTestApp, type JsonResponse } from './test-app';
 import { glbOfSize, uploadFile } from './test-files';
 
 const t = useTestApp();
-let admin = '';
-let developer = '';
-let user = '';
-let anonymous = '';
-beforeAll(async () => {
-  admin = (await t.loginAs('admin')).token;
-  developer = (await t.loginAs('developer')).token;
-  user = (await t.signUp()).token;
-  anonymous = authResultSchema.parse(dataOf(await t.post('/v1/auth/signup', {}))).token;
-});
+const tokens = useRoleTokens(t);
 
 function ok(response: JsonResponse) {
   expect(response.status, JSON.stringify(response.body)).toBe(200);
@@ -41,26 +31,33 @@ async function firstId(sql: string): Promise<string> {
 describe('assets', () => {
   it('GET /v1/assets/{id} answers the asset or 404', async () => {
     const id = await firstId('SELECT id FROM assets ORDER BY position LIMIT 1');
-    const asset = assetSchema.parse(dataOf(await t.get(`/v1/assets/${id}`, anonymous)));
+    const asset = assetSchema.parse(dataOf(await t.get(`/v1/assets/${id}`, tokens.anonymous)));
     expect(asset).toMatchObject({ id, position: 1 });
-    expectError(await t.get('/v1/assets/nope', admin), 404, 'NOT_FOUND');
+    expectError(await t.get('/v1/assets/nope', tokens.admin), 404, 'NOT_FOUND');
     expectError(await t.get(`/v1/assets/${id}`), 401);
   });
 
   it('locks and unlocks, and a locked asset cannot be deleted', async () => {
     const id = await firstId('SELECT id FROM assets WHERE NOT locked ORDER BY position LIMIT 1');
-    const locked = assetSchema.parse(dataOf(await put(`/v1/assets/${id}/lock`, {}, developer)));
+    const locked = assetSchema.parse(
+      dataOf(await put(`/v1/assets/${id}/lock`, {}, tokens.developer)),
+    );
     expect(locked.locked).toBe(true);
     expect(locked.updatedAt).toBe(t.clock.current.toISOString());
-    expectError(await del(`/v1/assets/${id}`, admin), 409, 'ASSET_LOCKED');
+    expectError(await del(`/v1/assets/${id}`, tokens.admin), 409, 'ASSET_LOCKED');
     const body = { reason: 'ok' };
-    const unlocked = assetSchema.parse(dataOf(await put(`/v1/assets/${id}/unlock`, body, admin)));
+    const unlocked = assetSchema.parse(
+      dataOf(await put(`/v1/assets/${id}/unlock`, body, tokens.admin)),
+    );
     expect(unlocked.locked).toBe(false);
-    expectError(await put(`/v1/assets/${id}/lock`, {}, user), 403, 'FORBIDDEN');
-    expectError(await put(`/v1/assets/${id}/lock`, [], admin), 400, 'VALIDATION_ERROR');
-    expectError(await put('/v1/assets/nope/lock', {}, admin), 404);
-    expectError(await put(`/private/v1/assets/${id}/lock`, {}, user), 403);
-    expect(assetSchema.parse(dataOf(await put(`/private/v1/assets/${id}/lock`, {}, admin))).locked);
+    expectError(await put(`/v1/assets/${id}/lock`, {}, tokens.user), 403, 'FORBIDDEN');
+    expectError(await put(`/v1/assets/${id}/lock`, [], tokens.admin), 400, 'VALIDATION_ERROR');
+    expectError(await put('/v1/assets/nope/lock', {}, tokens.admin), 404);
+    expectError(await put(`/private/v1/assets/${id}/lock`, {}, tokens.user), 403);
+    expect(
+      assetSchema.parse(dataOf(await put(`/private/v1/assets/${id}/lock`, {}, tokens.admin)))
+        .locked,
+    );
   });
 
   it('DELETE needs delete Asset (admins only) and answers the deleted asset', async () => {
@@ -69,10 +66,10 @@ describe('assets', () => {
       `SELECT id FROM assets a WHERE NOT locked AND NOT EXISTS (SELECT 1 FROM morph_queue q
          WHERE a.id IN (q.source_asset_id, q.body_asset_id)) ORDER BY position DESC LIMIT 1`,
     );
-    expectError(await del(`/v1/assets/${id}`, developer), 403, 'FORBIDDEN');
-    expect(assetSchema.parse(dataOf(await del(`/v1/assets/${id}`, admin))).id).toBe(id);
-    expectError(await del(`/v1/assets/${id}`, admin), 404);
-    expectError(await t.get(`/v1/assets/${id}`, admin), 404);
+    expectError(await del(`/v1/assets/${id}`, tokens.developer), 403, 'FORBIDDEN');
+    expect(assetSchema.parse(dataOf(await del(`/v1/assets/${id}`, tokens.admin))).id).toBe(id);
+    expectError(await del(`/v1/assets/${id}`, tokens.admin), 404);
+    expectError(await t.get(`/v1/assets/${id}`, tokens.admin), 404);
   });
 
   it('lists authorized (readable) and editable (updatable, unlocked) assets', async () => {
@@ -82,15 +79,17 @@ describe('assets', () => {
     const { total, unlocked } = rows[0]!;
     const totalOf = async (path: string, token: string) =>
       listResponseSchema(assetSchema).parse(ok(await t.get(path, token))).pagination.totalDocs;
-    expect(await totalOf('/v1/assets/authorized', anonymous)).toBe(total);
-    expect(await totalOf('/v1/assets/editable', developer)).toBe(unlocked);
-    expect(await totalOf('/v1/assets/editable?locked=true', admin)).toBe(0);
-    expect(await totalOf('/v1/assets/editable', user)).toBe(0);
-    expect(await totalOf('/v1/assets/authorized?type=beard', user)).toBe(20);
+    expect(await totalOf('/v1/assets/authorized', tokens.anonymous)).toBe(total);
+    expect(await totalOf('/v1/assets/editable', tokens.developer)).toBe(unlocked);
+    expect(await totalOf('/v1/assets/editable?locked=true', tokens.admin)).toBe(0);
+    expect(await totalOf('/v1/assets/editable', tokens.user)).toBe(0);
+    expect(await totalOf('/v1/assets/authorized?type=beard', tokens.user)).toBe(20);
   });
 
   it('keeps countByType working', async () => {
-    const counts = dataOf(await t.get('/v1/assets/countByType', user)) as { count: number }[];
+    const counts = dataOf(await t.get('/v1/assets/countByType', tokens.user)) as {
+      count: number;
+    }[];
     expect(counts.reduce((sum, row) => sum + row.count, 0)).toBeGreaterThan(0);
   });
 });
@@ -98,19 +97,19 @@ describe('assets', () => {
 describe('applications and application assets', () => {
   it('lists applications by name, finds one by id and searches', async () => {
     const page = listResponseSchema(applicationRowSchema).parse(
-      ok(await t.get('/v1/applications?limit=100', developer)),
+      ok(await t.get('/v1/applications?limit=100', tokens.developer)),
     );
     expect(page.pagination.totalDocs).toBe(6);
     const names = page.data.map((row) => row.name);
     expect(names).toEqual([...names].sort());
-    const found = dataOf(await t.get(`/v1/applications/${page.data[0]!.id}`, admin));
+    const found = dataOf(await t.get(`/v1/applications/${page.data[0]!.id}`, tokens.admin));
     expect(applicationRowSchema.parse(found)).toEqual(page.data[0]);
     const search = listResponseSchema(applicationRowSchema).parse(
-      ok(await t.get('/private/v1/applications?search=quest', admin)),
+      ok(await t.get('/private/v1/applications?search=quest', tokens.admin)),
     );
     expect(search.data.map((row) => row.name)).toEqual(['Fitness Quest']);
-    expectError(await t.get('/v1/applications/nope', admin), 404);
-    expectError(await t.get('/v1/applications', user), 403);
+    expectError(await t.get('/v1/applications/nope', tokens.admin), 404);
+    expectError(await t.get('/v1/applications', tokens.user), 403);
   });
 
   it('lists one application’s assets in position order; applicationId is required', async () => {
@@ -120,7 +119,12 @@ describe('applications and application assets', () => {
       [applicationId],
     );
     const page = listResponseSchema(applicationAssetSchema).parse(
-      ok(await t.get(`/v1/application-assets?applicationId=${applicationId}&limit=100`, admin)),
+      ok(
+        await t.get(
+          `/v1/application-assets?applicationId=${applicationId}&limit=100`,
+          tokens.admin,
+        ),
+      ),
     );
     expect(page.pagination.totalDocs).toBe(rows[0]!.count);
     expect(page.pagination.totalDocs).toBeGreaterThanOrEqual(20);
@@ -128,14 +132,24 @@ describe('applications and application assets', () => {
     expect(page.data.every((row) => row.applicationId === applicationId)).toBe(true);
     const type = page.data[0]!.asset.type;
     const byType = listResponseSchema(applicationAssetSchema).parse(
-      ok(await t.get(`/v1/application-assets?applicationId=${applicationId}&type=${type}`, admin)),
+      ok(
+        await t.get(
+          `/v1/application-assets?applicationId=${applicationId}&type=${type}`,
+          tokens.admin,
+        ),
+      ),
     );
     expect(byType.data.every((row) => row.asset.type === type)).toBe(true);
     const byName = listResponseSchema(applicationAssetSchema).parse(
-      ok(await t.get(`/v1/application-assets?applicationId=${applicationId}&order=-name`, admin)),
+      ok(
+        await t.get(
+          `/v1/application-assets?applicationId=${applicationId}&order=-name`,
+          tokens.admin,
+        ),
+      ),
     );
     expect(byName.data[0]!.asset.name >= byName.data[1]!.asset.name).toBe(true);
-    const missing = expectError(await t.get('/v1/application-assets', admin), 400);
+    const missing = expectError(await t.get('/v1/application-assets', tokens.admin), 400);
     expect(missing.message).toContain('applicationId');
   });
 });
@@ -143,22 +157,26 @@ describe('applications and application assets', () => {
 describe('cage meshes', () => {
   it('lists, filters by gender, finds by id', async () => {
     const page = listResponseSchema(cageMeshSchema).parse(
-      ok(await t.get('/v1/cage-meshes?gender=female&order=-name', user)),
+      ok(await t.get('/v1/cage-meshes?gender=female&order=-name', tokens.user)),
     );
     expect(page.pagination.totalDocs).toBe(4);
     expect(page.data.every((mesh) => mesh.gender === 'female')).toBe(true);
     const one = cageMeshSchema.parse(
-      dataOf(await t.get(`/v1/cage-meshes/${page.data[0]!.id}`, user)),
+      dataOf(await t.get(`/v1/cage-meshes/${page.data[0]!.id}`, tokens.user)),
     );
     expect(one).toEqual(page.data[0]);
-    expectError(await t.get('/v1/cage-meshes/nope', user), 404);
-    expectError(await t.get('/v1/cage-meshes', anonymous), 403);
+    expectError(await t.get('/v1/cage-meshes/nope', tokens.user), 404);
+    expectError(await t.get('/v1/cage-meshes', tokens.anonymous), 403);
   });
 
   it('creates (public and private) and patches', async () => {
     const created = cageMeshSchema.parse(
       dataOf(
-        await t.post('/v1/cage-meshes', { name: ' Tall Female ', gender: 'female' }, developer),
+        await t.post(
+          '/v1/cage-meshes',
+          { name: ' Tall Female ', gender: 'female' },
+          tokens.developer,
+        ),
       ),
     );
     expect(created).toMatchObject({ name: 'Tall Female', bodyType: null, modelUrl: null });
@@ -167,28 +185,33 @@ describe('cage meshes', () => {
         await t.post(
           '/private/v1/cage-meshes',
           { name: 'Kid', gender: 'unisex', bodyType: 'child' },
-          admin,
+          tokens.admin,
         ),
       ),
     );
     expect(privateOne.bodyType).toBe('child');
     t.advance(1000);
     const patched = cageMeshSchema.parse(
-      dataOf(await t.patch(`/v1/cage-meshes/${created.id}`, { bodyType: 'tall' }, developer)),
+      dataOf(
+        await t.patch(`/v1/cage-meshes/${created.id}`, { bodyType: 'tall' }, tokens.developer),
+      ),
     );
     expect(patched).toMatchObject({ name: 'Tall Female', gender: 'female', bodyType: 'tall' });
     expect(patched.updatedAt > created.updatedAt).toBe(true);
     const cleared = cageMeshSchema.parse(
-      dataOf(await t.patch(`/v1/cage-meshes/${created.id}`, { bodyType: null }, developer)),
+      dataOf(await t.patch(`/v1/cage-meshes/${created.id}`, { bodyType: null }, tokens.developer)),
     );
     expect(cleared.bodyType).toBeNull();
-    expectError(await t.post('/v1/cage-meshes', { name: '', gender: 'female' }, admin), 400);
-    expectError(await t.post('/v1/cage-meshes', { name: 'X', gender: 'robot' }, admin), 400);
-    expectError(await t.post('/v1/cage-meshes', { name: 'X', gender: 'male' }, user), 403);
-    expectError(await t.post('/private/v1/cage-meshes', { name: 'X', gender: 'male' }, user), 403);
-    expectError(await t.patch('/v1/cage-meshes/nope', { name: 'Y' }, admin), 404);
-    expectError(await t.patch(`/v1/cage-meshes/${created.id}`, { gender: 1 }, admin), 400);
-    expectError(await t.get('/private/v1/cage-meshes', admin), 404);
+    expectError(await t.post('/v1/cage-meshes', { name: '', gender: 'female' }, tokens.admin), 400);
+    expectError(await t.post('/v1/cage-meshes', { name: 'X', gender: 'robot' }, tokens.admin), 400);
+    expectError(await t.post('/v1/cage-meshes', { name: 'X', gender: 'male' }, tokens.user), 403);
+    expectError(
+      await t.post('/private/v1/cage-meshes', { name: 'X', gender: 'male' }, tokens.user),
+      403,
+    );
+    expectError(await t.patch('/v1/cage-meshes/nope', { name: 'Y' }, tokens.admin), 404);
+    expectError(await t.patch(`/v1/cage-meshes/${created.id}`, { gender: 1 }, tokens.admin), 400);
+    expectError(await t.get('/private/v1/cage-meshes', tokens.admin), 404);
   });
 });
 
@@ -257,7 +280,9 @@ describe('cage mesh events', () => {
       },
     ]);
     const privateOne = cageMeshSchema.parse(
-      dataOf(await t.post('/private/v1/cage-meshes', { name: 'P', gender: 'unisex' }, admin)),
+      dataOf(
+        await t.post('/private/v1/cage-meshes', { name: 'P', gender: 'unisex' }, tokens.admin),
+      ),
     );
     expect((await eventsOf(privateOne.id)).map((event) => event.data)).toEqual([
       { created: true, cageMesh: privateOne },
@@ -268,7 +293,9 @@ describe('cage mesh events', () => {
 describe('morph queue and morphed assets', () => {
   it('lists the queue with every status, filters by status and search', async () => {
     const queueList = listResponseSchema(morphQueueEntrySchema);
-    const all = queueList.parse(ok(await t.get('/v1/morphed-asset-queue?limit=100', developer)));
+    const all = queueList.parse(
+      ok(await t.get('/v1/morphed-asset-queue?limit=100', tokens.developer)),
+    );
     expect(all.pagination.totalDocs).toBe(40);
     expect(new Set(all.data.map((entry) => entry.status))).toEqual(
       new Set(['queued', 'processing', 'completed', 'failed']),
@@ -277,20 +304,22 @@ describe('morph queue and morphed assets', () => {
     expect(created).toEqual([...created].sort().reverse());
     // Entries name their body asset, as they do their source.
     const first = all.data[0]!;
-    const body = assetSchema.parse(dataOf(await t.get(`/v1/assets/${first.bodyAssetId}`, admin)));
+    const body = assetSchema.parse(
+      dataOf(await t.get(`/v1/assets/${first.bodyAssetId}`, tokens.admin)),
+    );
     expect(first.bodyAssetName).toBe(body.name);
     const some = queueList.parse(
-      ok(await t.get('/private/v1/morphed-asset-queue?status=failed&status=queued', admin)),
+      ok(await t.get('/private/v1/morphed-asset-queue?status=failed&status=queued', tokens.admin)),
     );
     expect(some.pagination.totalDocs).toBe(16);
     const name = all.data[0]!.sourceAssetName;
     const searched = queueList.parse(
-      ok(await t.get(`/v1/morphed-asset-queue?search=${encodeURIComponent(name)}`, admin)),
+      ok(await t.get(`/v1/morphed-asset-queue?search=${encodeURIComponent(name)}`, tokens.admin)),
     );
     expect(searched.data.length).toBeGreaterThan(0);
     expect(searched.data.every((entry) => entry.sourceAssetName.includes(name))).toBe(true);
-    expectError(await t.get('/v1/morphed-asset-queue?status=done', admin), 400);
-    expectError(await t.get('/v1/morphed-asset-queue', user), 403);
+    expectError(await t.get('/v1/morphed-asset-queue?status=done', tokens.admin), 400);
+    expectError(await t.get('/v1/morphed-asset-queue', tokens.user), 403);
   });
 
   it('answers the statuses of given entries on both status endpoints', async () => {
@@ -300,30 +329,32 @@ describe('morph queue and morphed assets', () => {
     const ids = rows.map((row) => row.id);
     for (const path of ['/v1/morphed-asset-queue/status', '/private/v1/morphed-assets/status']) {
       const query = `ids=${ids[0]}&ids=${ids[1]},${ids[2]}&ids=unknown`;
-      const statuses = morphStatusListSchema.parse(dataOf(await t.get(`${path}?${query}`, admin)));
+      const statuses = morphStatusListSchema.parse(
+        dataOf(await t.get(`${path}?${query}`, tokens.admin)),
+      );
       expect(statuses.map((s) => s.id)).toEqual(ids);
       for (const entry of statuses) {
         if (entry.status === 'completed') expect(entry.morphedAssetId).not.toBeNull();
         if (entry.status === 'failed') expect(entry.error).not.toBeNull();
       }
-      expectError(await t.get(path, admin), 400, 'VALIDATION_ERROR');
-      expectError(await t.get(`${path}?ids=a&x=1`, admin), 400, 'VALIDATION_ERROR');
+      expectError(await t.get(path, tokens.admin), 400, 'VALIDATION_ERROR');
+      expectError(await t.get(`${path}?ids=a&x=1`, tokens.admin), 400, 'VALIDATION_ERROR');
     }
   });
 
   it('lists morphed assets (private), by source asset', async () => {
     const list = listResponseSchema(morphedAssetSchema);
     const all = list.parse(
-      ok(await t.get('/private/v1/morphed-assets?limit=100&order=name', developer)),
+      ok(await t.get('/private/v1/morphed-assets?limit=100&order=name', tokens.developer)),
     );
     expect(all.pagination.totalDocs).toBe(20);
     const source = all.data[0]!.sourceAssetId;
     const bySource = list.parse(
-      ok(await t.get(`/private/v1/morphed-assets?sourceAssetId=${source}`, developer)),
+      ok(await t.get(`/private/v1/morphed-assets?sourceAssetId=${source}`, tokens.developer)),
     );
     expect(bySource.data.map((row) => row.sourceAssetId)).toEqual([source]);
-    expectError(await t.get('/private/v1/morphed-assets', user), 403);
-    expectError(await t.get('/v1/morphed-assets', admin), 404);
+    expectError(await t.get('/private/v1/morphed-assets', tokens.user), 403);
+    expectError(await t.get('/v1/morphed-assets', tokens.admin), 404);
   });
 });
 
@@ -352,7 +383,7 @@ describe('bad input on the catalogue routes', () => {
       expectError(
         await t.request(method, path, {
           raw: '{',
-          token: admin,
+          token: tokens.admin,
           headers: { 'content-type': 'application/json' },
         }),
         400,
@@ -360,22 +391,22 @@ describe('bad input on the catalogue routes', () => {
       );
       for (const value of values) {
         for (const body of [value, Object.fromEntries(fields.map((field) => [field, value]))]) {
-          const response = await t.request(method, path, { body, token: admin });
+          const response = await t.request(method, path, { body, token: tokens.admin });
           expect(response.status, `${method} ${path} ${JSON.stringify(body)}`).toBeLessThan(500);
         }
       }
     }
     const nul = { name: 'a\u0000b', gender: 'male', assetIds: ['\u0000'] };
-    expectError(await t.post('/v1/tags', nul, admin), 400, 'VALIDATION_ERROR');
-    expectError(await t.post(`/private/v1/user-assets/${userId}`, nul, admin), 400);
-    expectError(await t.get('/v1/assets/%00', admin), 400, 'VALIDATION_ERROR');
+    expectError(await t.post('/v1/tags', nul, tokens.admin), 400, 'VALIDATION_ERROR');
+    expectError(await t.post(`/private/v1/user-assets/${userId}`, nul, tokens.admin), 400);
+    expectError(await t.get('/v1/assets/%00', tokens.admin), 400, 'VALIDATION_ERROR');
     for (const query of [
       'search=%00',
       'type=' + 'x'.repeat(300),
       'limit=99999999999999',
       'page=1e3',
     ]) {
-      expect((await t.get(`/v1/assets?${query}`, admin)).status).toBe(400);
+      expect((await t.get(`/v1/assets?${query}`, tokens.admin)).status).toBe(400);
     }
   });
 });

@@ -5,27 +5,21 @@
  */
 import { utimes, writeFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { assetSchema, cageMeshSchema, type UploadResult } from '../src/api/schemas';
 import { createApp } from './app';
 import type { Db } from './db';
 import { fileColumns, startFileSweeper, sweepFiles } from './file-sweeper';
 import { newId } from './ids';
 import { keyOfFileUrl, type Storage } from './storage';
-import { dataOf, expectError, useTestApp } from './test-app';
+import { dataOf, expectError, useRoleTokens, useTestApp } from './test-app';
 import { glbOfSize, readPng, uploadFile } from './test-files';
 
 const t = useTestApp();
 const HOUR = 3600 * 1000;
-let admin = '';
-let developer = '';
+const tokens = useRoleTokens(t);
 
-beforeAll(async () => {
-  admin = (await t.loginAs('admin')).token;
-  developer = (await t.loginAs('developer')).token;
-});
-
-const upload = async (kind: 'model' | 'icon', token = developer): Promise<UploadResult> =>
+const upload = async (kind: 'model' | 'icon', token = tokens.developer): Promise<UploadResult> =>
   uploadFile(t.request, kind, kind === 'model' ? glbOfSize(200) : readPng(), token);
 const model = () => upload('model');
 const icon = () => upload('icon');
@@ -43,7 +37,7 @@ async function createAsset(body: Record<string, unknown>) {
       await t.post(
         '/v1/assets',
         { name: 'Swept', type: 'top', gender: 'male', ...body },
-        developer,
+        tokens.developer,
       ),
     ),
   );
@@ -72,18 +66,20 @@ describe('sweepFiles', () => {
     // The icon is replaced: the old one is referred to by nothing now.
     const replacedIcon = asset.icon;
     const newIcon = await icon();
-    dataOf(await t.patch(`/v1/assets/${kept.id}`, { iconUrl: newIcon.url }, developer));
+    dataOf(await t.patch(`/v1/assets/${kept.id}`, { iconUrl: newIcon.url }, tokens.developer));
     // An upload never saved to anything.
     const abandoned = await model();
     // A deleted asset's files.
     const doomed = { model: await model(), icon: await icon() };
     const deleted = await createAsset({ modelUrl: doomed.model.url, iconUrl: doomed.icon.url });
-    dataOf(await t.request('DELETE', `/v1/assets/${deleted.id}`, { token: admin }));
+    dataOf(await t.request('DELETE', `/v1/assets/${deleted.id}`, { token: tokens.admin }));
     // A template's file shared with its copy outlives the template.
     const shared = await icon();
     const template = await createAsset({ iconUrl: shared.url, isTemplate: true });
-    dataOf(await t.post('/private/v1/assets/using-template', { templateId: template.id }, admin));
-    dataOf(await t.request('DELETE', `/v1/assets/${template.id}`, { token: admin }));
+    dataOf(
+      await t.post('/private/v1/assets/using-template', { templateId: template.id }, tokens.admin),
+    );
+    dataOf(await t.request('DELETE', `/v1/assets/${template.id}`, { token: tokens.admin }));
     // A cage mesh's model and a morphed asset's model.
     const cageModel = await model();
     cageMeshSchema.parse(
@@ -91,7 +87,7 @@ describe('sweepFiles', () => {
         await t.post(
           '/v1/cage-meshes',
           { name: 'Swept cage', gender: 'male', modelUrl: cageModel.url },
-          developer,
+          tokens.developer,
         ),
       ),
     );
@@ -209,7 +205,7 @@ function appWith(db: Db, storage: Storage) {
   return async (path: string, body: unknown) => {
     const response = await app.request(path, {
       method: 'PATCH',
-      headers: { authorization: `Bearer ${developer}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${tokens.developer}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
     return {
@@ -284,9 +280,9 @@ describe('a sweep and a save at the same moment', () => {
     expect(expectError(saved, 400, 'VALIDATION_ERROR').message).toBe(
       `iconUrl: No stored file ${file.url}`,
     );
-    expect(assetSchema.parse(dataOf(await t.get(`/v1/assets/${asset.id}`, admin))).iconUrl).toBe(
-      null,
-    );
+    expect(
+      assetSchema.parse(dataOf(await t.get(`/v1/assets/${asset.id}`, tokens.admin))).iconUrl,
+    ).toBe(null);
     expect(await served(file)).toBe(false);
   });
 });

@@ -5,7 +5,6 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  authResultSchema,
   listResponseSchema,
   morphGenerateResultSchema,
   morphStatusListSchema,
@@ -23,14 +22,11 @@ import {
   type MorphWorker,
 } from './morph-worker';
 import { fileUrl, keyOfFileUrl, type Storage } from './storage';
-import { dataOf, expectError, useTestApp } from './test-app';
+import { dataOf, expectError, useRoleTokens, useTestApp } from './test-app';
 import { glbOfSize, readAvatar } from './test-files';
 
 const t = useTestApp();
-let admin = '';
-let developer = '';
-let user = '';
-let anonymous = '';
+const tokens = useRoleTokens(t);
 const urls = { source: '', body: '', small: '' };
 const assets = { source: '', body: '', otherBody: '', notBody: '' };
 
@@ -55,10 +51,16 @@ async function createAsset(type: string, modelUrl: string | null): Promise<strin
   return id;
 }
 
-/** Queues entries through the API as the developer. */
+/** Queues entries through the API as the tokens.developer. */
 async function generate(sourceAssetId: string, bodyAssetIds: string[]) {
   return morphGenerateResultSchema.parse(
-    dataOf(await t.post('/v1/morphed-assets/generate', { sourceAssetId, bodyAssetIds }, developer)),
+    dataOf(
+      await t.post(
+        '/v1/morphed-assets/generate',
+        { sourceAssetId, bodyAssetIds },
+        tokens.developer,
+      ),
+    ),
   );
 }
 
@@ -82,10 +84,6 @@ const manualWorker = (storage: Storage = t.storage): MorphWorker =>
   startMorphWorker({ db: t.db, storage, now: () => new Date(t.clock.current) }, { concurrency: 0 });
 
 beforeAll(async () => {
-  admin = (await t.loginAs('admin')).token;
-  developer = (await t.loginAs('developer')).token;
-  user = (await t.signUp()).token;
-  anonymous = authResultSchema.parse(dataOf(await t.post('/v1/auth/signup', {}))).token;
   // The seeded demo entries point at models that are not stored; this file brings its own.
   await t.db.query('DELETE FROM morph_queue');
   urls.source = await store(readAvatar('halfBodyAPIv2.glb'));
@@ -111,7 +109,7 @@ describe('POST /v1/morphed-assets/generate', () => {
       });
     }
     const statuses = morphStatusListSchema.parse(
-      dataOf(await t.get(`/v1/morphed-asset-queue/status?ids=${entries[0]!.id}`, developer)),
+      dataOf(await t.get(`/v1/morphed-asset-queue/status?ids=${entries[0]!.id}`, tokens.developer)),
     );
     expect(statuses).toEqual([
       { id: entries[0]!.id, status: 'queued', progress: 0, error: null, morphedAssetId: null },
@@ -130,18 +128,18 @@ describe('POST /v1/morphed-assets/generate', () => {
   it('is also on the private mount, for admins and developers only', async () => {
     const body = { sourceAssetId: assets.source, bodyAssetIds: [assets.body] };
     const [queued] = morphGenerateResultSchema.parse(
-      dataOf(await t.post('/private/v1/morphed-assets/generate', body, admin)),
+      dataOf(await t.post('/private/v1/morphed-assets/generate', body, tokens.admin)),
     );
     expect(queued?.status).toBe('queued');
-    expectError(await t.post('/private/v1/morphed-assets/generate', body, user), 403);
-    expectError(await t.post('/v1/morphed-assets/generate', body, user), 403, 'FORBIDDEN');
-    expectError(await t.post('/v1/morphed-assets/generate', body, anonymous), 403);
+    expectError(await t.post('/private/v1/morphed-assets/generate', body, tokens.user), 403);
+    expectError(await t.post('/v1/morphed-assets/generate', body, tokens.user), 403, 'FORBIDDEN');
+    expectError(await t.post('/v1/morphed-assets/generate', body, tokens.anonymous), 403);
     expectError(await t.post('/v1/morphed-assets/generate', body), 401, 'UNAUTHORIZED');
     await t.db.query('DELETE FROM morph_queue');
   });
 
   it('refuses unknown assets, non-body bodies and sources without a model', async () => {
-    const post = (body: unknown) => t.post('/v1/morphed-assets/generate', body, developer);
+    const post = (body: unknown) => t.post('/v1/morphed-assets/generate', body, tokens.developer);
     const bodies = [assets.body];
     const unknownSource = expectError(
       await post({ sourceAssetId: 'nope', bodyAssetIds: bodies }),
@@ -202,13 +200,13 @@ describe('the morph worker', () => {
     const done = await entry(queued!.id);
     expect(done).toMatchObject({ status: 'completed', progress: 100, error: null, attempts: 1 });
     const statuses = morphStatusListSchema.parse(
-      dataOf(await t.get(`/private/v1/morphed-assets/status?ids=${queued!.id}`, admin)),
+      dataOf(await t.get(`/private/v1/morphed-assets/status?ids=${queued!.id}`, tokens.admin)),
     );
     expect(statuses[0]).toMatchObject({ status: 'completed', progress: 100 });
     expect(statuses[0]!.morphedAssetId).toBe(done.morphed_asset_id);
 
     const list = listResponseSchema(morphedAssetSchema).parse(
-      (await t.get(`/private/v1/morphed-assets?sourceAssetId=${assets.source}`, admin)).body,
+      (await t.get(`/private/v1/morphed-assets?sourceAssetId=${assets.source}`, tokens.admin)).body,
     );
     expect(list.data).toHaveLength(1);
     const morphed = list.data[0]!;

@@ -181,6 +181,10 @@ export function useTestApp(env: Record<string, string> = {}) {
         dataOf(await harness.post('/v1/auth/signup', { email, password })),
       );
     },
+    /** Signs up an anonymous user (no e-mail, no password) through the API. */
+    async signUpAnonymous(): Promise<AuthResult> {
+      return authResultSchema.parse(dataOf(await harness.post('/v1/auth/signup', {})));
+    },
     /** Logs in with e-mail and password through the API. */
     async login(email: string, password: string): Promise<AuthResult> {
       return authResultSchema.parse(
@@ -201,4 +205,19 @@ export function useTestApp(env: Record<string, string> = {}) {
     },
   };
   return harness;
+}
+
+/**
+ * One token per role (and the developer's id), signed in once before the file's tests: read
+ * them inside a test, not at the top of the file.
+ */
+export function useRoleTokens(t: ReturnType<typeof useTestApp>) {
+  const tokens = { admin: '', developer: '', developerId: '', user: '', anonymous: '' };
+  beforeAll(async () => {
+    tokens.admin = (await t.loginAs('admin')).token;
+    ({ token: tokens.developer, _id: tokens.developerId } = await t.loginAs('developer'));
+    tokens.user = (await t.signUp()).token;
+    tokens.anonymous = (await t.signUpAnonymous()).token;
+  });
+  return tokens;
 }

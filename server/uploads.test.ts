@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { authResultSchema, uploadResultSchema } from '../src/api/schemas';
+import { uploadResultSchema } from '../src/api/schemas';
 import { MB } from '../src/files/rules';
-import { dataOf, expectError, useTestApp } from './test-app';
+import { dataOf, expectError, useRoleTokens, useTestApp } from './test-app';
 import { glbOfSize, jpegBytes, psdBytes, readAvatar, readPng, uploadFile } from './test-files';
 
 const t = useTestApp();
@@ -29,17 +29,11 @@ function streamOf(head: Uint8Array, total: number) {
 /** Stored files (temporary partial uploads included). */
 const storedFiles = async () => readdir(t.storageDir).catch(() => []);
 
-async function tokens() {
-  const admin = (await t.loginAs('admin')).token;
-  const developer = (await t.loginAs('developer')).token;
-  const user = (await t.signUp()).token;
-  const anonymous = authResultSchema.parse(dataOf(await t.post('/v1/auth/signup', {}))).token;
-  return { admin, developer, user, anonymous };
-}
+const tokens = useRoleTokens(t);
 
 describe('POST /v1/uploads/{kind}', () => {
   it('stores a model and serves the same bytes back', async () => {
-    const { developer } = await tokens();
+    const { developer } = tokens;
     const bytes = readAvatar('female-idle.glb');
     const stored = await uploadFile(t.request, 'model', bytes, developer);
     expect(stored.url).toMatch(/^\/files\/[0-9a-f]{24}\.glb$/);
@@ -51,7 +45,7 @@ describe('POST /v1/uploads/{kind}', () => {
   });
 
   it('accepts each kind with the types its rule lists, whatever Content-Type the client says', async () => {
-    const { admin } = await tokens();
+    const { admin } = tokens;
     const cases = [
       ['icon', readPng(), 'image/png'],
       ['texture', readPng('basn2c08.png'), 'image/png'],
@@ -69,14 +63,14 @@ describe('POST /v1/uploads/{kind}', () => {
   });
 
   it('is for roles that edit assets: 401 without a token, 403 for users and anonymous users', async () => {
-    const { user, anonymous } = await tokens();
+    const { user, anonymous } = tokens;
     expectError(await upload('icon', readPng()), 401, 'UNAUTHORIZED');
     expectError(await upload('icon', readPng(), user), 403, 'FORBIDDEN');
     expectError(await upload('model', glbOfSize(100), anonymous), 403, 'FORBIDDEN');
   });
 
   it('refuses a type the kind does not accept (415), judged by the bytes', async () => {
-    const { admin } = await tokens();
+    const { admin } = tokens;
     const error = expectError(
       await t.request('POST', '/v1/uploads/model', {
         bytes: readPng(),
@@ -93,7 +87,7 @@ describe('POST /v1/uploads/{kind}', () => {
   });
 
   it('answers 413 from Content-Length before reading the body', async () => {
-    const { admin } = await tokens();
+    const { admin } = tokens;
     const { stream, pulled } = streamOf(readPng(), 6 * MB);
     const response = await t.request('POST', '/v1/uploads/icon', {
       bytes: stream,
@@ -107,7 +101,7 @@ describe('POST /v1/uploads/{kind}', () => {
   });
 
   it('answers 413 while streaming a body without Content-Length and keeps no partial file', async () => {
-    const { admin } = await tokens();
+    const { admin } = tokens;
     const before = await storedFiles();
     const { stream, pulled } = streamOf(glbOfSize(64), 50 * MB + 1);
     expectError(
@@ -120,13 +114,13 @@ describe('POST /v1/uploads/{kind}', () => {
   });
 
   it('is not held to the 1 MB limit of JSON bodies', async () => {
-    const { admin } = await tokens();
+    const { admin } = tokens;
     const stored = await uploadFile(t.request, 'model', glbOfSize(3 * MB), admin);
     expect(stored.size).toBe(3 * MB);
   });
 
   it('refuses empty, too small and damaged files and images that break the icon rules (400)', async () => {
-    const { admin } = await tokens();
+    const { admin } = tokens;
     const before = await storedFiles();
     const message = async (kind: string, bytes: Uint8Array) =>
       expectError(await upload(kind, bytes, admin), 400, 'VALIDATION_ERROR').message;
@@ -153,14 +147,14 @@ describe('POST /v1/uploads/{kind}', () => {
   });
 
   it('refuses an unknown kind', async () => {
-    const { admin } = await tokens();
+    const { admin } = tokens;
     expectError(await upload('video', readPng(), admin), 400, 'VALIDATION_ERROR');
   });
 });
 
 describe('GET /files/{key}', () => {
   it('serves without a token, with its type, length and a year of immutable caching', async () => {
-    const { admin } = await tokens();
+    const { admin } = tokens;
     const bytes = readPng();
     const { url } = await uploadFile(t.request, 'icon', bytes, admin);
     const response = await t.request('GET', url);
@@ -173,7 +167,7 @@ describe('GET /files/{key}', () => {
   });
 
   it('answers 304 to a matching If-None-Match', async () => {
-    const { admin } = await tokens();
+    const { admin } = tokens;
     const { url } = await uploadFile(t.request, 'icon', readPng(), admin);
     const etag = (await t.request('GET', url)).headers.get('etag')!;
     const response = await t.request('GET', url, {
@@ -214,7 +208,7 @@ describe('original file names', () => {
     });
 
   it('keeps the name the upload gave, answers it with the size, and downloads under it', async () => {
-    const { developer } = await tokens();
+    const { developer } = tokens;
     const stored = uploadResultSchema.parse(
       dataOf(await named(encodeURIComponent('Zoë avatar (final).glb'), developer)),
     );
@@ -236,7 +230,7 @@ describe('original file names', () => {
   });
 
   it('keeps only the last path segment, without control characters, and names nameless uploads by kind', async () => {
-    const { developer } = await tokens();
+    const { developer } = tokens;
     const nameOf = async (header: string | undefined) =>
       uploadResultSchema.parse(dataOf(await named(header, developer))).name;
     expect(await nameOf(encodeURIComponent('C:\\Users\\me\\..\\secret/../a\u0000b.glb'))).toBe(
@@ -249,7 +243,7 @@ describe('original file names', () => {
   });
 
   it('names a file stored before names were kept by its key, and answers 404 for unknown keys and to strangers', async () => {
-    const { developer } = await tokens();
+    const { developer } = tokens;
     const stored = uploadResultSchema.parse(dataOf(await named(undefined, developer)));
     const key = stored.url.slice('/files/'.length);
     await t.db.query('DELETE FROM stored_files WHERE key = $1', [key]);
