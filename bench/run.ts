@@ -1,10 +1,19 @@
 // npm run bench: measurements, never pass/fail. Each section prints figures and, where
-// there is a baseline, the ratio against it measured in the same run.
+// there is a baseline, the ratio against it measured in the same run. `npm run bench -- <name>`
+// runs one section (e.g. `events`).
 import { execSync } from 'node:child_process';
 import { buildReport } from './build-report';
 import { benchFileValidation } from './files/validate';
+import { benchServerEvents } from './server-events';
 import { benchServerList } from './server-list';
 import { benchServerUpload } from './server-upload';
+
+const only = process.argv[2];
+if (only === 'events') {
+  section('Live events: 100 clients, a burst of 1,000 changes, SSE against polling');
+  await benchServerEvents();
+  process.exit(0);
+}
 
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
@@ -38,6 +47,9 @@ await benchServerList();
 
 section('Server memory while a 50 MB model uploads (streamed; target growth under 20 MB)');
 await benchServerUpload();
+
+section('Live events: 100 clients, a burst of 1,000 changes, SSE against polling');
+await benchServerEvents();
 
 section('Upload validation of a 50 MB PNG: header rules and chunk walk against a full decode');
 await benchFileValidation();

@@ -8,7 +8,7 @@ import { createDevMailbox } from '../server/mail';
 import type { Storage } from '../server/storage';
 import { createUser } from '../server/users';
 
-/** An app on `db` (migrated) with a bench admin, and that admin's access token. */
+/** An app on `db` (migrated) with a bench admin, that admin's access token, and the config. */
 export async function signedInBenchApp(
   db: Db,
   {
@@ -37,5 +37,5 @@ export async function signedInBenchApp(
     body: JSON.stringify({ email, password }),
   });
   const { token } = authResultSchema.parse(((await login.json()) as { data: unknown }).data);
-  return { app, token };
+  return { app, token, config };
 }
