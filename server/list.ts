@@ -199,6 +199,21 @@ export function listHandler<Row>(db: Db, spec: ListSpec<Row>) {
     c.json(await runList(db, spec, parseListQuery(spec, c.req.queries())));
 }
 
+/** The row of `spec` whose `idColumn` is `id`; a 404 naming the `noun` when there is none. */
+export async function findById<Row>(
+  db: Db,
+  spec: ListSpec<Row>,
+  id: string,
+  noun: string,
+): Promise<Row> {
+  const { rows } = await db.query<never>(
+    `SELECT ${spec.columns} FROM ${spec.from} WHERE ${spec.idColumn} = $1`,
+    [id],
+  );
+  if (!rows[0]) fail(404, 'NOT_FOUND', `No ${noun} with id ${id}`);
+  return spec.toRow(rows[0]);
+}
+
 /** Runs the count and the page query of a list. */
 export async function runList<Row>(
   db: Db,

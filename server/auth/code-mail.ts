@@ -2,10 +2,14 @@
  * Issuing a one-time code and mailing it. Addresses without an account get a recorded but
  * unsent code, so answers and rate limits do not reveal whether an account exists.
  */
+import type { Context } from 'hono';
+import { emailOnlyBodySchema } from '../../src/api/schemas';
 import type { Deps } from '../deps';
+import { clientAddress } from '../http/client-address';
 import { fail } from '../http/errors';
+import { readBody } from '../http/validate';
 import type { MailMessage } from '../mail';
-import type { UserRow } from '../users';
+import { findUserByEmail, type UserRow } from '../users';
 import { CODE_TTL_MS, issueCode, type CodePurpose } from './one-time-codes';
 import { LIMITS, takeAttempt, type Attempt } from './rate-limit';
 
@@ -77,6 +81,19 @@ export async function sendCode(
  */
 export function takeMailAttempt(deps: Deps, client: string): Promise<Attempt> {
   return takeAttempt(deps.db, [{ key: `mail:${client}`, limit: LIMITS.mailPerClient }], deps.now());
+}
+
+/**
+ * The handler of a code request (`{ email }` in): takes the client's mail attempt, mails a
+ * `purpose` code when the address has an account and answers `{ sent: true }` either way.
+ */
+export function codeRequestHandler(deps: Deps, purpose: 'login' | 'reset') {
+  return async (c: Context) => {
+    const { email } = await readBody(c, emailOnlyBodySchema);
+    await takeMailAttempt(deps, clientAddress(c, deps.config));
+    await sendCode(deps, email, await findUserByEmail(deps.db, email), purpose);
+    return c.json({ data: { sent: true } });
+  };
 }
 
 /** Tells an owner that a password set before they proved their address was removed. */

@@ -22,6 +22,7 @@ import {
   anyOfFilter,
   filterFromJson,
   isoOrNull,
+  findById,
   isoString,
   listHandler,
   parseListQuery,
@@ -90,13 +91,8 @@ export const applicationAssetListSpec: ListSpec<ApplicationAsset> = {
   }),
 };
 
-async function getApplicationAsset(db: Db, id: string): Promise<ApplicationAsset> {
-  const { rows } = await db.query<ApplicationAssetDbRow>(
-    `SELECT ${applicationAssetListSpec.columns} FROM ${applicationAssetListSpec.from} WHERE aa.id = $1`,
-    [id],
-  );
-  if (!rows[0]) fail(404, 'NOT_FOUND', `No application asset with id ${id}`);
-  return applicationAssetListSpec.toRow(rows[0] as never);
+function getApplicationAsset(db: Db, id: string): Promise<ApplicationAsset> {
+  return findById(db, applicationAssetListSpec, id, 'application asset');
 }
 
 /**
@@ -125,15 +121,9 @@ export function applicationRoutes(deps: Deps) {
 
   app.get('/', listHandler(db, applicationListSpec));
 
-  app.get('/:id', async (c) => {
-    const id = c.req.param('id');
-    const { rows } = await db.query<ApplicationDbRow>(
-      `SELECT ${applicationListSpec.columns} FROM ${applicationListSpec.from} WHERE ap.id = $1`,
-      [id],
-    );
-    if (!rows[0]) fail(404, 'NOT_FOUND', `No application with id ${id}`);
-    return c.json({ data: applicationListSpec.toRow(rows[0] as never) });
-  });
+  app.get('/:id', async (c) =>
+    c.json({ data: await findById(db, applicationListSpec, c.req.param('id'), 'application') }),
+  );
 
   return app;
 }

@@ -13,7 +13,12 @@ import {
   type SignupResult,
 } from '../../src/api/schemas';
 import { signAccessToken } from '../auth/access-token';
-import { sendCode, sendPasswordRemovedNotice, takeMailAttempt } from '../auth/code-mail';
+import {
+  codeRequestHandler,
+  sendCode,
+  sendPasswordRemovedNotice,
+  takeMailAttempt,
+} from '../auth/code-mail';
 import { readBearer, requireAuth, type AuthEnv } from '../auth/middleware';
 import { consumeCode } from '../auth/one-time-codes';
 import { getDecoyHash, hashPassword, verifyPassword } from '../auth/password';
@@ -128,12 +133,7 @@ export function authRoutes(deps: Deps) {
     return c.json({ data: { sent: true } });
   });
 
-  app.post('/request-login-code', async (c) => {
-    const { email } = await readBody(c, emailOnlyBodySchema);
-    await takeMailAttempt(deps, clientAddress(c, deps.config));
-    await sendCode(deps, email, await findUserByEmail(db, email), 'login');
-    return c.json({ data: { sent: true } });
-  });
+  app.post('/request-login-code', codeRequestHandler(deps, 'login'));
 
   app.post('/login', async (c) => {
     const body = await readBody(c, loginBodySchema);

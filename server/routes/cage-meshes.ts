@@ -19,7 +19,14 @@ import { holdFileReferences } from '../file-sweeper';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import { newId } from '../ids';
-import { anyOfFilter, isoString, listHandler, searchFilter, type ListSpec } from '../list';
+import {
+  anyOfFilter,
+  findById,
+  isoString,
+  listHandler,
+  searchFilter,
+  type ListSpec,
+} from '../list';
 import { storedFileFor } from '../asset-store';
 
 interface CageMeshDbRow {
@@ -62,13 +69,8 @@ async function checkModelUrl(deps: Deps, modelUrl: string | null | undefined) {
   }
 }
 
-async function getCageMesh(db: Db, id: string): Promise<CageMesh> {
-  const { rows } = await db.query<CageMeshDbRow>(
-    `SELECT ${cageMeshListSpec.columns} FROM cage_meshes m WHERE m.id = $1`,
-    [id],
-  );
-  if (!rows[0]) fail(404, 'NOT_FOUND', `No cage mesh with id ${id}`);
-  return cageMeshListSpec.toRow(rows[0] as never);
+function getCageMesh(db: Db, id: string): Promise<CageMesh> {
+  return findById(db, cageMeshListSpec, id, 'cage mesh');
 }
 
 /** The fields of a cage mesh a body may change. */

@@ -11,7 +11,7 @@ import { recordAssetEvents } from '../events';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import { newId } from '../ids';
-import { isoString, listHandler, searchFilter, type ListSpec } from '../list';
+import { findById, isoString, listHandler, searchFilter, type ListSpec } from '../list';
 import { assetForChange, findAssets, getAsset, sortedTagIds, updateEvents } from '../asset-store';
 
 interface TagDbRow {
@@ -39,13 +39,8 @@ const tagListSpec: ListSpec<TagRow> = {
   }),
 };
 
-async function getTag(db: Db, id: string): Promise<TagRow> {
-  const { rows } = await db.query<TagDbRow>(
-    `SELECT ${tagListSpec.columns} FROM ${tagListSpec.from} WHERE t.id = $1`,
-    [id],
-  );
-  if (!rows[0]) fail(404, 'NOT_FOUND', `No tag with id ${id}`);
-  return tagListSpec.toRow(rows[0] as never);
+function getTag(db: Db, id: string): Promise<TagRow> {
+  return findById(db, tagListSpec, id, 'tag');
 }
 
 /** Runs a write that may hit the case-insensitive unique name index; answers 409 then. */

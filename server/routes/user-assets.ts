@@ -50,19 +50,22 @@ async function syncUserAssets(tx: Db, userId: string): Promise<UserAssetsResult>
   return { userId, assetIds: rows[0]?.assets ?? [] };
 }
 
-/** One event per asset actually assigned or unassigned, with the user it concerns. */
-function recordUserAssetEvents(
+/**
+ * Finishes a change of user_assets in its transaction: one event per asset actually assigned
+ * or unassigned (`rows`), with the user it concerns, then users.assets rewritten to match.
+ */
+async function finishUserAssetChange(
   tx: Db,
   event: 'userAssetsAdded' | 'userAssetsRemoved',
   rows: { asset_id: string }[],
-  actorId: string,
-  userId: string,
-  at: Date,
-) {
-  return recordAssetEvents(
+  change: { actorId: string; userId: string; at: Date },
+): Promise<UserAssetsResult> {
+  const { actorId, userId, at } = change;
+  await recordAssetEvents(
     tx,
     rows.map((row) => ({ assetId: row.asset_id, event, actorId, data: { userId }, at })),
   );
+  return syncUserAssets(tx, userId);
 }
 
 /** Routes mounted at /v1/user-assets; `{ manage: true }` adds POST and DELETE (private). */
@@ -102,15 +105,8 @@ export function userAssetRoutes(deps: Deps, options: { manage?: boolean } = {}) 
          RETURNING asset_id`,
         [userId, assetIds, at],
       );
-      await recordUserAssetEvents(
-        tx,
-        'userAssetsAdded',
-        added.rows,
-        c.get('auth').userId,
-        userId,
-        at,
-      );
-      return syncUserAssets(tx, userId);
+      const actorId = c.get('auth').userId;
+      return finishUserAssetChange(tx, 'userAssetsAdded', added.rows, { actorId, userId, at });
     });
     return c.json({ data });
   });
@@ -125,16 +121,8 @@ export function userAssetRoutes(deps: Deps, options: { manage?: boolean } = {}) 
          RETURNING asset_id`,
         [userId, assetIds],
       );
-      const at = deps.now();
-      await recordUserAssetEvents(
-        tx,
-        'userAssetsRemoved',
-        removed.rows,
-        c.get('auth').userId,
-        userId,
-        at,
-      );
-      return syncUserAssets(tx, userId);
+      const change = { actorId: c.get('auth').userId, userId, at: deps.now() };
+      return finishUserAssetChange(tx, 'userAssetsRemoved', removed.rows, change);
     });
     return c.json({ data });
   });

@@ -6,14 +6,13 @@ import { Hono } from 'hono';
 import {
   emailSchema,
   passwordByCodeBodySchema,
-  emailOnlyBodySchema,
   roleSchema,
   userRoleBodySchema,
   verifyBodySchema,
   type Role,
   type UserRow as UserListRow,
 } from '../../src/api/schemas';
-import { sendCode, takeMailAttempt } from '../auth/code-mail';
+import { codeRequestHandler, sendCode, takeMailAttempt } from '../auth/code-mail';
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import { consumeCode, failCode } from '../auth/one-time-codes';
 import { hashPassword } from '../auth/password';
@@ -22,7 +21,14 @@ import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
 import { fail } from '../http/errors';
 import { readBody, readParam } from '../http/validate';
-import { anyOfFilter, isoString, listHandler, searchFilter, type ListSpec } from '../list';
+import {
+  anyOfFilter,
+  findById,
+  isoString,
+  listHandler,
+  searchFilter,
+  type ListSpec,
+} from '../list';
 import { findUserByEmail, findUserById, markVerified, setPassword, toWireUser } from '../users';
 
 /** Routes mounted at /v1/users. */
@@ -30,12 +36,7 @@ export function userRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
 
-  app.post('/reset-password', async (c) => {
-    const { email } = await readBody(c, emailOnlyBodySchema);
-    await takeMailAttempt(deps, clientAddress(c, deps.config));
-    await sendCode(deps, email, await findUserByEmail(db, email), 'reset');
-    return c.json({ data: { sent: true } });
-  });
+  app.post('/reset-password', codeRequestHandler(deps, 'reset'));
 
   // A new password ends every session of the account: whoever knew the old one is signed out.
   app.patch('/password-by-code', async (c) => {
@@ -134,15 +135,9 @@ export function adminUserRoutes(deps: Deps) {
   // Find users by e-mail (e.g. to assign them assets).
   app.get('/', requireAbility('read', 'User'), listHandler(db, userListSpec));
 
-  app.get('/:id', requireAbility('read', 'User'), async (c) => {
-    const id = c.req.param('id');
-    const { rows } = await db.query<UserDbRow>(
-      `SELECT ${userListSpec.columns} FROM ${userListSpec.from} WHERE u.id = $1`,
-      [id],
-    );
-    if (!rows[0]) fail(404, 'NOT_FOUND', `No user with id ${id}`);
-    return c.json({ data: userListSpec.toRow(rows[0] as never) });
-  });
+  app.get('/:id', requireAbility('read', 'User'), async (c) =>
+    c.json({ data: await findById(db, userListSpec, c.req.param('id'), 'user') }),
+  );
 
   // Roles are an admin's to give (`manage User`), never one's own: an admin cannot lock the
   // last admin out by accident, and nobody can promote themselves. The new role applies from
