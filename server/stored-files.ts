@@ -38,20 +38,24 @@ export function nameWithExtensionOf(base: string, key: string): string {
   return `${base}${key.slice(key.lastIndexOf('.'))}`;
 }
 
-/** Records the original name of a file just stored (named after its kind when it had none). */
+/**
+ * Records the original name of a file just stored (named after its kind when it had none);
+ * answers the file as an upload answers it.
+ */
 export async function recordStoredFile(
   db: Db,
   file: StoredFile,
   name: string,
   uploadedBy: string | null,
   now: Date,
-): Promise<void> {
+): Promise<StoredFileInfo> {
   await db.query(
     `INSERT INTO stored_files (key, original_name, size, content_type, uploaded_by, created_at)
      VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (key) DO NOTHING`,
     [file.key, name, file.size, file.contentType, uploadedBy, now],
   );
+  return { url: fileUrl(file.key), name, size: file.size, contentType: file.contentType };
 }
 
 /** A stored file's address, original name (its key when unknown), size and type. */

@@ -247,13 +247,7 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
       'texture',
     );
     const name = nameWithExtensionOf('predicted texture', texture.key);
-    await recordStoredFile(db, texture, name, actorOf(c), deps.now());
-    const data: UploadResult = {
-      url: fileUrl(texture.key),
-      name,
-      size: texture.size,
-      contentType: texture.contentType,
-    };
+    const data: UploadResult = await recordStoredFile(db, texture, name, actorOf(c), deps.now());
     return c.json({ data });
   });
 

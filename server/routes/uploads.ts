@@ -18,7 +18,7 @@ import { requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
 import { fail } from '../http/errors';
 import { readParam } from '../http/validate';
-import { StorageLimitError, fileUrl, type Storage, type StoredFile } from '../storage';
+import { StorageLimitError, type Storage, type StoredFile } from '../storage';
 import {
   FILE_NAME_HEADER,
   cleanFileName,
@@ -137,13 +137,13 @@ export function uploadRoutes(deps: Deps) {
     const stored = await storeUpload(deps.storage, kind, body);
     const name =
       cleanFileName(c.req.header(FILE_NAME_HEADER)) ?? nameWithExtensionOf(kind, stored.key);
-    await recordStoredFile(deps.db, stored, name, c.get('auth').userId, deps.now());
-    const data: UploadResult = {
-      url: fileUrl(stored.key),
+    const data: UploadResult = await recordStoredFile(
+      deps.db,
+      stored,
       name,
-      size: stored.size,
-      contentType: stored.contentType,
-    };
+      c.get('auth').userId,
+      deps.now(),
+    );
     return c.json({ data });
   });
 
