@@ -62,6 +62,7 @@ export function AutocompleteFilter({ filter, value, onChange }: AutocompleteFilt
   return (
     <AutocompleteField
       label={filter.label}
+      icon={filter.icon}
       placeholder={filter.placeholder}
       options={options.map((o) => ({ id: o.value, label: o.label }))}
       inputValue={text}

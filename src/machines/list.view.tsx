@@ -37,6 +37,7 @@ import {
 import {
   FilterBar,
   filterBarLabels,
+  initialValuesOf,
   isHiddenFilter,
   MOBILE_QUERY,
   type FilterDef,
@@ -157,7 +158,10 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
       limit: config.limit,
       mode: config.mode,
       initialOrder: config.defaultOrder,
-      ...(urlState ? { search } : {}),
+      // An address without a filter starts from the filters' initial values (spec §3 value).
+      ...(urlState
+        ? { search: search.filter === undefined ? initialSearch(search, config.filters) : search }
+        : { initialFilter: initialValuesOf(config.filters) }),
       preselect: preselectsOf(config.filters),
       isMobile,
       ...(config.reorder ? { reorder: { endpoint: config.reorder.endpoint } } : {}),
@@ -308,7 +312,13 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
         isActive={active}
         labels={filterBarLabels(t)}
         renderAutocomplete={(def, value, onChange) => (
-          <AutocompleteFilter key={def.field} filter={def} value={value} onChange={onChange} />
+          <AutocompleteFilter
+            key={def.field}
+            // Empty, it says "Any" like the other filters.
+            filter={{ placeholder: t('list.any'), ...def }}
+            value={value}
+            onChange={onChange}
+          />
         )}
       />
       {notice && (
@@ -363,6 +373,12 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
       )}
     </section>
   );
+}
+
+/** The address's list state with the initial values as its filter, when there are any. */
+function initialSearch(search: ListSearch, filters: readonly FilterDef[]): ListSearch {
+  const initial = initialValuesOf(filters);
+  return Object.keys(initial).length === 0 ? search : { ...search, filter: initial };
 }
 
 /** Spec §4: single-select filters with a preselectValue; hidden ones only count on mobile. */

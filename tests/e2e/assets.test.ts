@@ -78,11 +78,18 @@ function widePng(width: number): Uint8Array {
   ]);
 }
 
+/** Chooses a stored value in a form's select by the label people read ("male" reads "Male"). */
+async function choose(page: Page, field: string, value: string) {
+  await page.getByRole('button', { name: new RegExp(`${field}$`) }).click();
+  const label = value.charAt(0).toUpperCase() + value.slice(1);
+  await page.getByRole('option', { name: label, exact: true }).click();
+}
+
 /** Fills the details and picks the files of the new-asset form, then creates it. */
 async function createAsset(page: Page, name: string, type: string, model: string) {
   await page.getByLabel('Name', { exact: true }).fill(name);
-  await page.getByLabel('Type').selectOption(type);
-  await page.getByLabel('Gender').selectOption('male');
+  await choose(page, 'Type', type);
+  await choose(page, 'Gender', 'male');
   await page
     .getByLabel('Model (.glb)', { exact: true })
     .setInputFiles(upload(model, avatar(model), 'model/gltf-binary'));
@@ -321,7 +328,7 @@ describe('cage mesh editing', () => {
     await page.goto(`${app.server.url}/cage-meshes`);
     await page.getByRole('link', { name: 'New cage mesh' }).click();
     await page.getByLabel('Name', { exact: true }).fill('E2E cage');
-    await page.getByLabel('Gender').selectOption('female');
+    await choose(page, 'Gender', 'female');
     await page
       .getByLabel('Model', { exact: true })
       .setInputFiles(upload('halfBodyAPIv2.glb', avatar('halfBodyAPIv2.glb'), 'model/gltf-binary'));

@@ -66,7 +66,11 @@ function ApplicationAssetsScreen() {
           sortable: true,
           render: (row) => assetNameCell(row.asset),
         },
-        { field: 'type', headerName: t('assets.type'), render: (row) => badgeCell(row.asset.type) },
+        {
+          field: 'type',
+          headerName: t('assets.type'),
+          render: (row) => badgeCell(displayLabel(row.asset.type)),
+        },
         {
           field: 'gender',
           headerName: t('assets.gender'),

@@ -12,6 +12,7 @@ import {
 } from '../../ui/dom/list/asset-filters';
 import { ASSET_TYPES, GENDERS } from '../../domain/assets';
 import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
+import { applicationIcon, lockIcon, tagIcon } from '../../ui/dom/list/filter-icons';
 import { dateColumn, positionColumn } from '../../ui/dom/list/columns';
 import type { Can } from '../../api/ability';
 import { AssetBulkActions } from './-assets/bulk-actions';
@@ -63,24 +64,29 @@ const assetsList = (t: TFunction, can: Can): ListScreenConfig<Asset> => ({
       field: 'applicationId',
       type: 'autocomplete',
       label: t('assets.application'),
+      icon: applicationIcon,
       endpoint: 'v1/applications',
       findByIdEndpoint: 'v1/applications',
       multiple: true,
-      limitTags: 2,
+      // One chip, then "+N": the chosen values stay inside the field.
+      limitTags: 1,
     },
     {
       field: 'tagId',
       type: 'autocomplete',
       label: t('assets.tags'),
+      icon: tagIcon,
       endpoint: 'v1/tags',
       findByIdEndpoint: 'v1/tags',
       multiple: true,
-      limitTags: 2,
+      // One chip, then "+N": the chosen values stay inside the field.
+      limitTags: 1,
     },
     {
       field: 'locked',
       type: 'single-select',
       label: t('assets.lockState'),
+      icon: lockIcon,
       position: 'right',
       options: [
         { value: 'true', label: t('assets.locked') },
@@ -103,7 +109,7 @@ const assetsList = (t: TFunction, can: Can): ListScreenConfig<Asset> => ({
       field: 'type',
       headerName: t('assets.type'),
       sortable: true,
-      render: (a) => badgeCell(a.type),
+      render: (a) => badgeCell(displayLabel(a.type)),
     },
     {
       field: 'gender',

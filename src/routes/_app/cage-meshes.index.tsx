@@ -3,7 +3,8 @@ import { createFileRoute, Link } from '@tanstack/react-router';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
 import { cageMeshSchema, type CageMesh } from '../../api/schemas';
-import { displayLabel, genderFilter, searchFilter } from '../../ui/dom/list/asset-filters';
+import { displayLabel, searchFilter, toOptions } from '../../ui/dom/list/asset-filters';
+import { personIcon } from '../../ui/dom/list/filter-icons';
 import { GENDERS } from '../../domain/assets';
 import { dateColumn, modelColumn } from '../../ui/dom/list/columns';
 import type { Can } from '../../api/ability';
@@ -12,7 +13,7 @@ import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 const list = defineList({
   filterSchema: z.strictObject({
     search: z.optional(z.string()),
-    gender: z.optional(z.array(z.enum(GENDERS))),
+    gender: z.optional(z.enum(GENDERS)),
   }),
   sortFields: ['name', 'createdAt', 'updatedAt'],
   defaultOrder: { updatedAt: 'desc' },
@@ -40,7 +41,21 @@ const cageMeshesList = (t: TFunction, can: Can): ListScreenConfig<CageMesh> => (
         ),
       }
     : {}),
-  filters: [searchFilter(t), genderFilter(t)],
+  filters: [
+    searchFilter(t),
+    {
+      field: 'gender',
+      type: 'single-select',
+      label: t('assets.gender'),
+      icon: personIcon,
+      options: toOptions(GENDERS),
+      // Cage meshes are made per body, and one works on one body's cages at a time: the list
+      // always shows one gender (male until another is chosen; spec §4 preselectValue), so it
+      // offers no "Any".
+      preselectValue: 'male',
+      visibleOnMobile: true,
+    },
+  ],
   columns: [
     {
       field: 'name',

@@ -5,6 +5,7 @@ import { defineList } from '../../api/list-url';
 import { morphQueueEntrySchema, morphStatusSchema, type MorphQueueEntry } from '../../api/schemas';
 import { badgeCell } from '../../ui/dom/list/cells';
 import { searchFilter } from '../../ui/dom/list/asset-filters';
+import { statusIcon } from '../../ui/dom/list/filter-icons';
 import { dateColumn } from '../../ui/dom/list/columns';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 
@@ -40,6 +41,7 @@ const morphQueueList = (t: TFunction): ListScreenConfig<MorphQueueEntry> => ({
       field: 'status',
       type: 'multi-select',
       label: t('morphs.status'),
+      icon: statusIcon,
       visibleOnMobile: true,
       options: STATUSES.map((s) => ({ value: s, label: t(`morphs.statuses.${s}`) })),
     },

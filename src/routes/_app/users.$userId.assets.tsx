@@ -115,7 +115,11 @@ function UserAssetsScreen() {
       filters: [searchFilter(t), typeFilter(t)],
       columns: [
         { field: 'name', headerName: t('assets.name'), sortable: true, render: assetNameCell },
-        { field: 'type', headerName: t('assets.type'), render: (a) => badgeCell(a.type) },
+        {
+          field: 'type',
+          headerName: t('assets.type'),
+          render: (a) => badgeCell(displayLabel(a.type)),
+        },
         { field: 'gender', headerName: t('assets.gender'), render: (a) => displayLabel(a.gender) },
       ],
       ...(can('update', 'UserAsset', { userId })

@@ -1,3 +1,4 @@
+import { SelectBox } from './select-box';
 import { useDescribed, type ControlProps } from './text-field';
 
 interface SelectFieldProps extends ControlProps {
@@ -8,25 +9,23 @@ interface SelectFieldProps extends ControlProps {
   placeholder: string;
 }
 
-/** A labelled native select: every platform makes it accessible and keyboard friendly. */
+/** A labelled select: the same React Aria select as the filter bars, with its hint and error. */
 export function SelectField(props: SelectFieldProps) {
-  const { control, notes } = useDescribed(props);
   return (
     <div className="field">
-      <label htmlFor={control.id}>{props.label}</label>
-      <select
-        {...control}
-        value={props.value}
-        onChange={(event) => props.onChange(event.target.value)}
-      >
-        <option value="">{props.placeholder}</option>
-        {props.options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-      {notes}
+      <SelectBox
+        label={props.label}
+        name={props.name}
+        options={props.options}
+        value={props.value ? [props.value] : []}
+        onChange={(next) => props.onChange(next[0] ?? '')}
+        placeholder={props.placeholder}
+        emptyOption={props.placeholder}
+        description={props.description}
+        error={props.error}
+        isDisabled={props.disabled}
+        {...(props.onBlur ? { onBlur: props.onBlur } : {})}
+      />
     </div>
   );
 }

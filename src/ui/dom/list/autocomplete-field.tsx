@@ -1,7 +1,8 @@
 import type { TFunction } from 'i18next';
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import {
   Button,
+  ButtonContext,
   ComboBox,
   Input,
   Label,
@@ -21,6 +22,8 @@ export interface AutocompleteOption {
 
 interface AutocompleteFieldProps {
   label: string;
+  /** Shown before the label (a filter's `icon`). */
+  icon?: ReactNode;
   placeholder?: string | undefined;
   /** The options for the typed text (at most 5, from the filter's endpoint). */
   options: AutocompleteOption[];
@@ -110,16 +113,37 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
         menuTrigger="input"
         allowsEmptyCollection
       >
-        <Label className="filter-label">{props.label}</Label>
+        <Label className="filter-label">
+          {props.icon && (
+            <span className="filter-icon" aria-hidden="true">
+              {props.icon}
+            </span>
+          )}
+          {props.label}
+        </Label>
         <div className="combo-input">
           <Input
-            placeholder={props.placeholder}
+            // The placeholder ("Any") only while nothing is chosen.
+            placeholder={props.selected.length > 0 ? undefined : props.placeholder}
             // Escape drops the typed text, which closes the list (React Aria reverts the text
             // only to a selection, and with none it would open the list again at once).
             onKeyDown={(event) => {
               if (event.key === 'Escape') clearText();
             }}
           />
+          {single && (
+            // Its own button, not the combo box's list toggle (which every Button inside
+            // the ComboBox would otherwise become).
+            <ButtonContext.Provider value={null}>
+              <Button
+                className="combo-clear"
+                aria-label={props.labels.clear}
+                onPress={() => props.onRemove(single.id)}
+              >
+                ×
+              </Button>
+            </ButtonContext.Provider>
+          )}
           <Button className="select-toggle" excludeFromTabOrder>
             ▾
           </Button>
@@ -139,11 +163,9 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
           </ListBox>
         </Popover>
       </ComboBox>
-      {single && (
-        <Button className="button link" onPress={() => props.onRemove(single.id)}>
-          {props.labels.clear}
-        </Button>
-      )}
+      {/* The chosen values sit inside the field's box, before the text (at most limitTags,
+          then "+N"): the field keeps its height and the bar its rows. Outside the ComboBox,
+          whose collection would otherwise take the tags for its own items. */}
       {props.multiple && props.selected.length > 0 && (
         <TagGroup
           aria-label={props.label}
@@ -153,7 +175,7 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
           <TagList className="tag-list">
             {shown.map((option) => (
               <Tag key={option.id} id={option.id} textValue={option.label} className="tag">
-                {option.label}
+                <span className="tag-text">{option.label}</span>
                 <Button slot="remove" aria-label={props.labels.remove(option.label)}>
                   ×
                 </Button>

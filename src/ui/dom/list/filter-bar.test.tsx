@@ -5,7 +5,7 @@ import i18next from 'i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ListFilter } from '../../../domain/list-query';
 import { initI18n, loadBackOfficeTexts } from '../../../i18n';
-import { FilterBar, filterBarLabels, type FilterDef } from './filter-bar';
+import { FilterBar, filterBarLabels, initialValuesOf, type FilterDef } from './filter-bar';
 
 // The product's own texts, as the list screen passes them.
 const labelsOf = () => filterBarLabels(i18next.t.bind(i18next));
@@ -136,6 +136,81 @@ describe('FilterBar on a desktop', () => {
     await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'cap');
     await user.click(screen.getByRole('button', { name: 'Reset' }));
     expect(screen.getByRole('searchbox', { name: 'Search' })).toHaveValue('');
+  });
+});
+
+describe('what each filter shows (spec §3 icon, value, preselectValue)', () => {
+  const defs: FilterDef[] = [
+    { field: 'search', type: 'text', label: 'Search', icon: <svg data-testid="icon-search" /> },
+    {
+      field: 'type',
+      type: 'multi-select',
+      label: 'Type',
+      icon: <svg data-testid="icon-type" />,
+      options: [
+        { value: 'hair', label: 'Hair' },
+        { value: 'top', label: 'Top' },
+      ],
+    },
+    {
+      field: 'locked',
+      type: 'single-select',
+      label: 'Lock',
+      icon: <svg data-testid="icon-lock" />,
+      options: [
+        { value: 'true', label: 'Locked' },
+        { value: 'false', label: 'Unlocked' },
+      ],
+    },
+  ];
+
+  it("shows each filter's icon beside its label", () => {
+    setViewport(false);
+    render(<Harness defs={defs} />);
+    const icons: [string, string][] = [
+      ['Search', 'icon-search'],
+      ['Type', 'icon-type'],
+      ['Lock', 'icon-lock'],
+    ];
+    for (const [name, icon] of icons) {
+      const label = screen.getByText(name, { selector: 'label, span' });
+      expect(within(label).getByTestId(icon)).toBeInTheDocument();
+    }
+  });
+
+  it('says "Any" while a select is empty, and a single-select can go back to "Any"', async () => {
+    setViewport(false);
+    const user = userEvent.setup();
+    render(<Harness defs={defs} />);
+    const lock = screen.getByRole('button', { name: /Lock/ });
+    expect(lock).toHaveTextContent('Any');
+    await user.click(lock);
+    await user.click(await screen.findByRole('option', { name: 'Locked' }));
+    expect(JSON.parse(screen.getByTestId('values').textContent)).toEqual({ locked: 'true' });
+    expect(screen.getByRole('button', { name: /Lock/ })).toHaveTextContent('Locked');
+    await user.click(screen.getByRole('button', { name: /Lock/ }));
+    await user.click(await screen.findByRole('option', { name: 'Any' }));
+    expect(screen.getByTestId('values').textContent).toBe('{}');
+    expect(screen.getByRole('button', { name: /Lock/ })).toHaveTextContent('Any');
+  });
+
+  it('offers no "Any" when the filter always holds a value (preselectValue)', async () => {
+    setViewport(false);
+    const user = userEvent.setup();
+    render(<Harness defs={[{ ...defs[2]!, preselectValue: 'false' }]} />);
+    await user.click(screen.getByRole('button', { name: /Lock/ }));
+    await screen.findByRole('option', { name: 'Locked' });
+    expect(screen.queryByRole('option', { name: 'Any' })).not.toBeInTheDocument();
+  });
+
+  it("starts the list's filter from the filters' initial values, leaving empty ones out", () => {
+    expect(
+      initialValuesOf([
+        { ...defs[0]!, value: 'cap' },
+        { ...defs[1]!, value: ['hair'] },
+        { ...defs[2]!, value: '' },
+      ]),
+    ).toEqual({ search: 'cap', type: ['hair'] });
   });
 });
 

@@ -1,27 +1,14 @@
 import type { TFunction } from 'i18next';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  Button,
-  Dialog,
-  Heading,
-  Input,
-  Label,
-  ListBox,
-  ListBoxItem,
-  Modal,
-  Popover,
-  SearchField,
-  Select,
-  SelectValue,
-  type Key,
-} from 'react-aria-components';
+import { Button, Dialog, Heading, Input, Label, Modal, SearchField } from 'react-aria-components';
 import {
   cleanFilter,
   filterTexts,
   type FilterValue,
   type ListFilter,
 } from '../../../domain/list-query';
+import { SelectBox } from '../select-box';
 import { useMediaQuery } from '../use-media-query';
 
 /** Spec §3 filter definition. */
@@ -90,16 +77,28 @@ interface FilterBarProps {
 /** The medium breakpoint: below it the bar collapses to mobile filters + "All Filters". */
 export const MOBILE_QUERY = '(max-width: 767px)';
 
-/** A Select's value (a key, a key list or null) as a filter value. */
-const toFilterValue = (next: unknown): FilterValue => {
-  const key = (k: unknown) => (typeof k === 'string' || typeof k === 'number' ? String(k) : null);
-  if (Array.isArray(next)) return next.map(key).filter((k): k is string => k !== null);
-  return key(next) ?? undefined;
-};
+/** Spec §3: the filters' initial values (`value`): the list's filter before any choice. */
+export function initialValuesOf(filters: readonly FilterDef[]): ListFilter {
+  return cleanFilter(Object.fromEntries(filters.map((f) => [f.field, f.value])));
+}
 
 /** A filter hidden for having a single option (hiddenWithOneOption) on wide screens. */
 export const isHiddenFilter = (f: FilterDef) =>
   Boolean(f.hiddenWithOneOption && (f.options?.length ?? 0) <= 1);
+
+/** A filter's label, with its icon (spec §3 `icon`) before the text. */
+function FilterLabel({ filter }: { filter: FilterDef }) {
+  return (
+    <Label className="filter-label">
+      {filter.icon && (
+        <span className="filter-icon" aria-hidden="true">
+          {filter.icon}
+        </span>
+      )}
+      {filter.label}
+    </Label>
+  );
+}
 
 function FilterControl(props: {
   filter: FilterDef;
@@ -118,46 +117,34 @@ function FilterControl(props: {
           value={filterTexts(value)[0] ?? ''}
           onChange={(text) => onChange(text)}
         >
-          <Label className="filter-label">
-            {filter.icon && <span aria-hidden="true">{filter.icon} </span>}
-            {filter.label}
-          </Label>
-          <Input placeholder={filter.placeholder} />
-          <Button
-            className="search-clear"
-            aria-label={filter.clearButtonText ?? t('list.clearValue')}
-          >
-            ×
-          </Button>
+          <FilterLabel filter={filter} />
+          <div className="search-box">
+            <Input placeholder={filter.placeholder} />
+            <Button
+              className="search-clear"
+              aria-label={filter.clearButtonText ?? t('list.clearValue')}
+            >
+              ×
+            </Button>
+          </div>
         </SearchField>
       );
     case 'single-select':
     case 'multi-select': {
       const multiple = filter.type === 'multi-select';
-      const selected: Key[] = filterTexts(value);
       return (
-        <Select
+        <SelectBox
           className="filter filter-select"
-          selectionMode={multiple ? 'multiple' : 'single'}
-          value={multiple ? selected : (selected[0] ?? null)}
-          onChange={(next: unknown) => onChange(toFilterValue(next))}
+          label={filter.label}
+          icon={filter.icon}
+          multiple={multiple}
+          options={filter.options ?? []}
+          value={filterTexts(value)}
+          onChange={(next) => onChange(multiple ? next : next[0])}
           placeholder={filter.placeholder ?? props.anyLabel}
-        >
-          <Label className="filter-label">{filter.label}</Label>
-          <Button className="select-button">
-            <SelectValue />
-            <span aria-hidden="true">▾</span>
-          </Button>
-          <Popover className="menu-popover">
-            <ListBox className="menu" items={filter.options ?? []}>
-              {(option) => (
-                <ListBoxItem id={option.value} className="menu-item" textValue={option.label}>
-                  {option.label}
-                </ListBoxItem>
-              )}
-            </ListBox>
-          </Popover>
-        </Select>
+          // Back to "Any" — unless the filter always holds a value (preselectValue, spec §4).
+          emptyOption={filter.preselectValue ? undefined : props.anyLabel}
+        />
       );
     }
     case 'autocomplete':

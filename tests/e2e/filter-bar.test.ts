@@ -1,0 +1,148 @@
+/**
+ * The filter bar as one tidy row: every field the same height on one line at 1280 px (Lock
+ * included), chosen values inside their field, "Any" in every empty field, one clear button in
+ * the search box, a single-select that goes back to "Any", and a list that always holds a value
+ * (cage meshes: preselectValue). At 390 px the bar fits the screen.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { appUnderTest, signedInPage } from '../helpers/app';
+
+const app = appUnderTest();
+
+const bar = (page: Page) => page.getByRole('search', { name: 'Filters' });
+const ROWS = '[role="grid"] [role="row"]:not(.skeleton-row) [role="rowheader"]';
+
+/** The top and bottom edge of each field's box (its control), by label. */
+const boxes = (page: Page) =>
+  bar(page)
+    .locator('.filter')
+    .evaluateAll((fields) =>
+      fields.map((field) => {
+        const label = field.querySelector('.filter-label')?.textContent?.trim() ?? '';
+        const rect = field.getBoundingClientRect();
+        return { label, top: Math.round(rect.top), bottom: Math.round(rect.bottom) };
+      }),
+    );
+
+/** Picks the nth option offered for `text` in an autocomplete filter. */
+async function choose(page: Page, field: string, text: string, nth: number) {
+  const box = bar(page).getByRole('combobox', { name: field });
+  await box.fill(text);
+  await page.getByRole('listbox').getByRole('option').nth(nth).click();
+  await box.press('Escape');
+}
+
+describe('the filter bar at 1280 px', () => {
+  it('keeps every field on one row, the same height, with chosen values inside their field', async () => {
+    const page = await signedInPage(app);
+    await page.goto(`${app.server.url}/assets`);
+    await page.locator(ROWS).first().waitFor();
+
+    const empty = await boxes(page);
+    expect(empty.map((b) => b.label)).toEqual([
+      'Search',
+      'Type',
+      'Gender',
+      'Application',
+      'Tags',
+      'Lock',
+    ]);
+    // One row: every field starts and ends where the first does (Lock does not drop alone).
+    for (const b of empty)
+      expect(b, b.label).toMatchObject({ top: empty[0]!.top, bottom: empty[0]!.bottom });
+    // Empty fields say "Any", the autocompletes too.
+    for (const field of ['Application', 'Tags']) {
+      expect(
+        await bar(page).getByRole('combobox', { name: field }).getAttribute('placeholder'),
+      ).toBe('Any');
+    }
+    for (const field of ['Type', 'Gender', 'Lock']) {
+      expect(
+        await bar(page)
+          .getByRole('button', { name: new RegExp(field) })
+          .innerText(),
+      ).toMatch(/^Any/);
+    }
+
+    // Three tags and two applications: one chip each, then "+N", inside the field.
+    await choose(page, 'Tags', 'a', 0);
+    await choose(page, 'Tags', 'a', 1);
+    await choose(page, 'Tags', 'a', 2);
+    await choose(page, 'Application', 'a', 0);
+    await choose(page, 'Application', 'a', 1);
+    await page.waitForURL((url) =>
+      (url.searchParams.get('filter') ?? '').includes('applicationId'),
+    );
+    await bar(page).getByText('+2').waitFor();
+    await bar(page).getByText('+1').waitFor();
+    expect(await boxes(page)).toEqual(empty);
+    await page.context().close();
+  });
+
+  it('shows one clear button in the search box, and a single-select goes back to "Any"', async () => {
+    const page = await signedInPage(app);
+    await page.goto(`${app.server.url}/assets`);
+    const search = bar(page).getByRole('searchbox', { name: 'Search' });
+    await search.fill('Festival');
+    // Ours, named (the browser's own cancel button is hidden by the style sheet).
+    expect(await bar(page).getByRole('button', { name: 'Clear', exact: true }).count()).toBe(1);
+
+    const lock = bar(page).getByRole('button', { name: /Lock/ });
+    await lock.click();
+    await page.getByRole('option', { name: 'Locked', exact: true }).click();
+    await page.waitForURL((url) =>
+      (url.searchParams.get('filter') ?? '').includes('"locked":"true"'),
+    );
+    await lock.click();
+    await page.getByRole('option', { name: 'Any' }).click();
+    await page.waitForURL((url) => !(url.searchParams.get('filter') ?? '').includes('locked'));
+    expect(await lock.innerText()).toMatch(/^Any/);
+    await page.context().close();
+  });
+});
+
+describe('a list that always shows one value of a filter (preselectValue)', () => {
+  it('opens the cage meshes on the male body and switches bodies, never to "Any"', async () => {
+    const page = await signedInPage(app);
+    await page.goto(`${app.server.url}/cage-meshes`);
+    await page.waitForURL((url) => url.searchParams.get('filter') === '{"gender":"male"}');
+    await page.locator(ROWS).first().waitFor();
+    const gender = bar(page).getByRole('button', { name: /Gender/ });
+    expect(await gender.innerText()).toMatch(/^Male/);
+    const genders = () =>
+      page
+        .locator('[role="grid"] [role="row"]:not(.skeleton-row) [role="gridcell"]')
+        .allInnerTexts();
+    expect(await genders()).toContain('Male');
+    expect(await genders()).not.toContain('Female');
+
+    await gender.click();
+    expect(await page.getByRole('option', { name: 'Any' }).count()).toBe(0);
+    await page.getByRole('option', { name: 'Female' }).click();
+    await page.waitForURL((url) => url.searchParams.get('filter') === '{"gender":"female"}');
+    await expect
+      .poll(async () => (await genders()).includes('Female') && !(await genders()).includes('Male'))
+      .toBe(true);
+    await page.context().close();
+  });
+});
+
+describe('the filter bar at 390 px', () => {
+  it('fits the screen, and All Filters shows every field with "Any"', async () => {
+    const page = await signedInPage(app, undefined, { width: 390, height: 844 });
+    await page.goto(`${app.server.url}/assets`);
+    await page.locator(ROWS).first().waitFor();
+    const right = await bar(page).evaluate((el) => el.getBoundingClientRect().right);
+    expect(right).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+    await page.getByRole('button', { name: 'All Filters' }).click();
+    const dialog = page.getByRole('dialog', { name: 'All Filters' });
+    for (const field of ['Application', 'Tags']) {
+      expect(await dialog.getByRole('combobox', { name: field }).getAttribute('placeholder')).toBe(
+        'Any',
+      );
+    }
+    await page.context().close();
+  });
+});
