@@ -24,6 +24,7 @@ const tokens = useRoleTokens(t);
 const del = (path: string, body: unknown, token?: string) =>
   t.request('DELETE', path, { body, token });
 const placement = (response: JsonResponse) => assetApplicationSchema.parse(dataOf(response));
+const cageMesh = (response: JsonResponse) => cageMeshSchema.parse(dataOf(response));
 const page = listResponseSchema(assetApplicationSchema);
 const placedList = z.array(applicationMorphedAssetSchema);
 
@@ -419,25 +420,11 @@ describe('cage mesh model addresses', () => {
          FROM asset_events`,
       );
     const before = await counts();
-    const created = cageMeshSchema.parse(
-      dataOf(
-        await t.post(
-          '/v1/cage-meshes',
-          { name: 'Stored', gender: 'male', modelUrl: glb },
-          tokens.developer,
-        ),
-      ),
-    );
+    const body = { name: 'Stored', gender: 'male', modelUrl: glb };
+    const created = cageMesh(await t.post('/v1/cage-meshes', body, tokens.developer));
     expect(created.modelUrl).toBe(glb);
-    const privateOne = cageMeshSchema.parse(
-      dataOf(
-        await t.post(
-          '/private/v1/cage-meshes',
-          { name: 'P', gender: 'female', modelUrl: glb },
-          tokens.admin,
-        ),
-      ),
-    );
+    const privateBody = { name: 'P', gender: 'female', modelUrl: glb };
+    const privateOne = cageMesh(await t.post('/private/v1/cage-meshes', privateBody, tokens.admin));
     expect(privateOne.modelUrl).toBe(glb);
     const path = `/v1/cage-meshes/${created.id}`;
     for (const modelUrl of [
@@ -465,14 +452,10 @@ describe('cage mesh model addresses', () => {
         400,
       );
     }
-    expect(cageMeshSchema.parse(dataOf(await t.get(path, tokens.user))).modelUrl).toBe(glb);
-    const cleared = cageMeshSchema.parse(
-      dataOf(await t.patch(path, { modelUrl: null }, tokens.developer)),
-    );
+    expect(cageMesh(await t.get(path, tokens.user)).modelUrl).toBe(glb);
+    const cleared = cageMesh(await t.patch(path, { modelUrl: null }, tokens.developer));
     expect(cleared.modelUrl).toBeNull();
-    const restored = cageMeshSchema.parse(
-      dataOf(await t.patch(path, { modelUrl: glb }, tokens.developer)),
-    );
+    const restored = cageMesh(await t.patch(path, { modelUrl: glb }, tokens.developer));
     expect(restored.modelUrl).toBe(glb);
     // Two creations and two changes; the refused ones record nothing.
     expect(await counts()).toEqual({ ...before, cageMeshes: before.cageMeshes + 4 });

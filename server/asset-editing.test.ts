@@ -71,7 +71,7 @@ describe('POST /v1/assets', () => {
       ((await t.get('/v1/assets?limit=1', developer)).body as { pagination: unknown }).pagination,
     );
 
-    const created = await create(developer, {
+    const fields = {
       description: 'Blue, washed',
       modelUrl: model.url,
       iconUrl: icon.url,
@@ -79,19 +79,13 @@ describe('POST /v1/assets', () => {
       normalMapUrl: icon.url,
       sourceUrl: source.url,
       isTemplate: true,
-      tagIds: [tagId, tagId],
-    });
+    };
+    const created = await create(developer, { ...fields, tagIds: [tagId, tagId] });
     expect(created).toMatchObject({
       name: 'Denim jacket',
       type: 'top',
       gender: 'unisex',
-      description: 'Blue, washed',
-      modelUrl: model.url,
-      iconUrl: icon.url,
-      textureUrl: texture.url,
-      normalMapUrl: icon.url,
-      sourceUrl: source.url,
-      isTemplate: true,
+      ...fields,
       templateId: null,
       locked: false,
       position: totalDocs + 1,

@@ -38,20 +38,22 @@ const t = useTestApp({
   TEXTURE_PREDICTOR_URL: `${base}/texture`,
 });
 
+/** Creates a male asset through the API. */
+async function createAsset(
+  fields: { name: string; type: string; modelUrl?: string },
+  token: string,
+) {
+  return assetSchema.parse(
+    dataOf(await t.post('/v1/assets', { ...fields, gender: 'male' }, token)),
+  );
+}
+
 describe('with ICON_RENDERER_URL', () => {
   it('sends the model to the renderer and stores the PNG it answers as the icon', async () => {
     const { token } = await t.loginAs('developer');
     const model = readAvatar('maleIdle.glb');
     const { url } = await uploadFile(t.request, 'model', model, token);
-    const created = assetSchema.parse(
-      dataOf(
-        await t.post(
-          '/v1/assets',
-          { name: 'Rendered', type: 'body', gender: 'male', modelUrl: url },
-          token,
-        ),
-      ),
-    );
+    const created = await createAsset({ name: 'Rendered', type: 'body', modelUrl: url }, token);
     service.answer = { status: 200, body: readPng() };
     const path = `/v1/assets/${created.id}/generate-icon-from-model`;
     const updated = assetSchema.parse(dataOf(await t.request('POST', path, { token })));
@@ -69,15 +71,7 @@ describe('with ICON_RENDERER_URL', () => {
   it('answers 502 when the renderer fails or answers something that is not an icon', async () => {
     const { token } = await t.loginAs('developer');
     const { url } = await uploadFile(t.request, 'model', readAvatar('maleIdle.glb'), token);
-    const created = assetSchema.parse(
-      dataOf(
-        await t.post(
-          '/v1/assets',
-          { name: 'X', type: 'body', gender: 'male', modelUrl: url },
-          token,
-        ),
-      ),
-    );
+    const created = await createAsset({ name: 'X', type: 'body', modelUrl: url }, token);
     const path = `/v1/assets/${created.id}/generate-icon-from-model`;
 
     service.answer = { status: 500, body: new TextEncoder().encode('boom') };
@@ -96,9 +90,7 @@ describe('with ICON_RENDERER_URL', () => {
 
   it('needs an asset with a model, and an unlocked one', async () => {
     const { token } = await t.loginAs('admin');
-    const bare = assetSchema.parse(
-      dataOf(await t.post('/v1/assets', { name: 'X', type: 'hair', gender: 'male' }, token)),
-    );
+    const bare = await createAsset({ name: 'X', type: 'hair' }, token);
     const path = `/v1/assets/${bare.id}/generate-icon-from-model`;
     expectError(await t.request('POST', path, { token }), 400, 'VALIDATION_ERROR');
     await t.request('PUT', `/v1/assets/${bare.id}/lock`, { body: {}, token });

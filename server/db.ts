@@ -78,6 +78,12 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** A transaction's connection may neither listen nor close: those belong to the database. */
+const notInTransaction: Pick<Db, 'listen' | 'close'> = {
+  listen: () => Promise.reject(new Error('listen() inside a transaction')),
+  close: () => Promise.reject(new Error('close() inside a transaction')),
+};
+
 /** Opens the embedded database persisted in `dir`, or an in-memory one when `dir` is undefined. */
 export async function createPgliteDb(dir?: string): Promise<Db> {
   const unlock = dir === undefined ? () => undefined : lockDataDir(dir);
@@ -96,8 +102,7 @@ export async function createPgliteDb(dir?: string): Promise<Db> {
       await tx.exec(sql);
     },
     transaction: (fn) => fn(inTx(tx)),
-    listen: () => Promise.reject(new Error('listen() inside a transaction')),
-    close: () => Promise.reject(new Error('close() inside a transaction')),
+    ...notInTransaction,
   });
   return {
     query: (sql, params) => pglite.query(sql, params as unknown[]),
@@ -136,8 +141,7 @@ export function createPgDb(connectionString: string): Db {
       await client.query(sql);
     },
     transaction: (fn) => fn(onClient(client)),
-    listen: () => Promise.reject(new Error('listen() inside a transaction')),
-    close: () => Promise.reject(new Error('close() inside a transaction')),
+    ...notInTransaction,
   });
   return {
     query: (sql, params) => pgQuery(pool, sql, params),

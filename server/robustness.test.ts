@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { apiErrorSchema, devMailSchema } from '../src/api/schemas';
 import { createApp } from './app';
-import type { Db } from './db';
+import { failingDb } from './test-db';
 import { createDevMailbox, createSmtpTransport } from './mail';
 import { expectError, testConfig, uniqueEmail, useTestApp } from './test-app';
 
@@ -189,13 +189,7 @@ describe('mail delivery failures', () => {
 
 describe('unexpected failures', () => {
   it('answer a generic 500 without details and log the cause', async () => {
-    const failing: Db = {
-      query: () => Promise.reject(new Error('secret internal detail')),
-      exec: () => Promise.reject(new Error('secret internal detail')),
-      transaction: () => Promise.reject(new Error('secret internal detail')),
-      listen: () => Promise.reject(new Error('secret internal detail')),
-      close: () => Promise.resolve(),
-    };
+    const failing = failingDb('secret internal detail');
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       const mailbox = createDevMailbox();

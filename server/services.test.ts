@@ -1,6 +1,6 @@
 // GET /v1/services: which optional model services the server has, read from its configuration.
 import { describe, expect, it } from 'vitest';
-import { servicesSchema } from '../src/api/schemas';
+import { servicesSchema, type Services } from '../src/api/schemas';
 import { dataOf, expectError, useTestApp } from './test-app';
 
 describe('without ICON_RENDERER_URL and TEXTURE_PREDICTOR_URL', () => {
@@ -17,26 +17,24 @@ describe('without ICON_RENDERER_URL and TEXTURE_PREDICTOR_URL', () => {
   });
 });
 
-describe('with only ICON_RENDERER_URL', () => {
-  const t = useTestApp({ ICON_RENDERER_URL: 'http://127.0.0.1:9/icon' });
+describe.each<{ title: string; env: Record<string, string>; says: string; services: Services }>([
+  {
+    title: 'with only ICON_RENDERER_URL',
+    env: { ICON_RENDERER_URL: 'http://127.0.0.1:9/icon' },
+    says: 'says the icon renderer is there and the texture predictor is not',
+    services: { iconRenderer: true, texturePredictor: false },
+  },
+  {
+    title: 'with only TEXTURE_PREDICTOR_URL',
+    env: { TEXTURE_PREDICTOR_URL: 'http://127.0.0.1:9/texture' },
+    says: 'says the texture predictor is there and the icon renderer is not',
+    services: { iconRenderer: false, texturePredictor: true },
+  },
+])('$title', ({ env, says, services }) => {
+  const t = useTestApp(env);
 
-  it('says the icon renderer is there and the texture predictor is not', async () => {
+  it(says, async () => {
     const { token } = await t.loginAs('developer');
-    expect(dataOf(await t.get('/v1/services', token))).toEqual({
-      iconRenderer: true,
-      texturePredictor: false,
-    });
-  });
-});
-
-describe('with only TEXTURE_PREDICTOR_URL', () => {
-  const t = useTestApp({ TEXTURE_PREDICTOR_URL: 'http://127.0.0.1:9/texture' });
-
-  it('says the texture predictor is there and the icon renderer is not', async () => {
-    const { token } = await t.loginAs('developer');
-    expect(dataOf(await t.get('/v1/services', token))).toEqual({
-      iconRenderer: false,
-      texturePredictor: true,
-    });
+    expect(dataOf(await t.get('/v1/services', token))).toEqual(services);
   });
 });

@@ -3,17 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createApp } from './app';
-import type { Db } from './db';
+import { failingDb } from './test-db';
 import { createDevMailbox } from './mail';
 import { testConfig } from './test-app';
 
-const unusedDb: Db = {
-  query: () => Promise.reject(new Error('no database in this test')),
-  exec: () => Promise.reject(new Error('no database in this test')),
-  transaction: () => Promise.reject(new Error('no database in this test')),
-  listen: () => Promise.reject(new Error('no database in this test')),
-  close: () => Promise.resolve(),
-};
+const unusedDb = failingDb('no database in this test');
 
 function appWithSpa(env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'spa-'));

@@ -50,3 +50,15 @@ export async function createTestDb(options: { migrated?: boolean } = {}): Promis
   if (options.migrated ?? true) await migrate(testDb.db);
   return testDb;
 }
+
+/** A database whose every call fails with `message` (closing succeeds). */
+export function failingDb(message: string): Db {
+  const fail = () => Promise.reject(new Error(message));
+  return {
+    query: fail,
+    exec: fail,
+    transaction: fail,
+    listen: fail,
+    close: () => Promise.resolve(),
+  };
+}
