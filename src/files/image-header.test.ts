@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readImageHeader, type ImageHeaderResult } from './image-header';
 import { pngChunk } from './png-writer';
 import {
+  DAMAGED_SIGNATURE_PNGS,
   fixtureBlob,
   fixtureBytes,
   fixtureNames,
@@ -56,12 +57,7 @@ describe('readImageHeader: PngSuite', () => {
   const rejected: [name: string, detail: RegExp][] = [
     ['xc1n0g08.png', /colour type 1/],
     ['xc9n2c08.png', /colour type 9/],
-    ['xcrn0g04.png', /signature is damaged/],
-    ['xlfn0g04.png', /signature is damaged/],
-    ['xs1n0g01.png', /signature is damaged/],
-    ['xs2n0g01.png', /signature is damaged/],
-    ['xs4n0g01.png', /signature is damaged/],
-    ['xs7n0g01.png', /signature is damaged/],
+    ...DAMAGED_SIGNATURE_PNGS,
     ['xd0n2c08.png', /Bit depth 0 is not allowed/],
     ['xd3n2c08.png', /Bit depth 3 is not allowed/],
     ['xd9n2c08.png', /Bit depth 99 is not allowed/],

@@ -4,6 +4,7 @@ import { crc32, crc32Update } from './crc32';
 import { checkPngIntegrity, INTEGRITY_PIECE_BYTES } from './png-integrity';
 import { ihdrChunk, pngChunk, pngFile } from './png-writer';
 import {
+  DAMAGED_SIGNATURE_PNGS,
   fixtureBlob,
   fixtureNames,
   NodeBlob,
@@ -48,12 +49,7 @@ describe('checkPngIntegrity', () => {
 
   // The header's field values (colour type, bit depth) are readImageHeader's to check.
   it.each([
-    ['xs1n0g01.png', /signature is damaged/],
-    ['xs2n0g01.png', /signature is damaged/],
-    ['xs4n0g01.png', /signature is damaged/],
-    ['xs7n0g01.png', /signature is damaged/],
-    ['xcrn0g04.png', /signature is damaged/],
-    ['xlfn0g04.png', /signature is damaged/],
+    ...DAMAGED_SIGNATURE_PNGS,
     ['xhdn0g08.png', /IHDR chunk at byte 8 has a wrong checksum/],
   ])('%s is rejected: %s', async (name, detail) => {
     expect(await checkPngIntegrity(fixtureBlob(PNG_SUITE, name))).toEqual(corruptError(detail));

@@ -34,6 +34,16 @@ const FIXTURES = join(fileURLToPath(import.meta.url), '../../../../shared/fixtur
 export const PNG_SUITE = join(FIXTURES, 'pngsuite');
 export const AVATARS = join(FIXTURES, 'avatars');
 
+/** The PngSuite files whose 8-byte signature is damaged, each with the error it gets. */
+export const DAMAGED_SIGNATURE_PNGS: [name: string, detail: RegExp][] = [
+  'xs1n0g01.png',
+  'xs2n0g01.png',
+  'xs4n0g01.png',
+  'xs7n0g01.png',
+  'xcrn0g04.png',
+  'xlfn0g04.png',
+].map((name) => [name, /signature is damaged/]);
+
 /** The file names in a fixture folder with the given extension. */
 export const fixtureNames = (folder: string, extension: string) =>
   readdirSync(folder).filter((name) => name.endsWith(extension));

@@ -74,7 +74,7 @@ const fresh: ModelContext = {
   refreshed: false,
 };
 
-const model = setup({
+const modelSetup = setup({
   types: { context: {} as ModelContext, events: {} as ModelEvent },
   actions: {
     start: assign((_, user: UserKind) => ({ ...fresh, user })),
@@ -84,7 +84,15 @@ const model = setup({
       error: endedBy.startsWith('unverified') ? context.error : null,
     })),
   },
-}).createMachine({
+});
+
+/** A login or sign-up the server refused: logged out, with LOGIN_FAILED to show. */
+const loginFailed = {
+  target: 'loggedOut',
+  actions: [{ type: 'end', params: 'loginFailed' }, modelSetup.assign({ error: 'LOGIN_FAILED' })],
+} as const;
+
+const model = modelSetup.createMachine({
   id: 'model',
   context: fresh,
   initial: 'loggedOut',
@@ -111,10 +119,7 @@ const model = setup({
     loggingIn: {
       on: {
         SERVER_OK: 'loggedIn',
-        SERVER_FAIL: {
-          target: 'loggedOut',
-          actions: [{ type: 'end', params: 'loginFailed' }, assign({ error: 'LOGIN_FAILED' })],
-        },
+        SERVER_FAIL: loginFailed,
       },
     },
     loggingInVerified: {
@@ -124,10 +129,7 @@ const model = setup({
           target: 'discardingUnverified',
           actions: assign({ error: 'USER_NOT_VERIFIED' }),
         },
-        SERVER_FAIL: {
-          target: 'loggedOut',
-          actions: [{ type: 'end', params: 'loginFailed' }, assign({ error: 'LOGIN_FAILED' })],
-        },
+        SERVER_FAIL: loginFailed,
       },
     },
     discardingUnverified: {
@@ -142,10 +144,7 @@ const model = setup({
     signingUp: {
       on: {
         SERVER_OK: 'loggedIn',
-        SERVER_FAIL: {
-          target: 'loggedOut',
-          actions: [{ type: 'end', params: 'loginFailed' }, assign({ error: 'LOGIN_FAILED' })],
-        },
+        SERVER_FAIL: loginFailed,
       },
     },
     loggedIn: {
