@@ -29,6 +29,10 @@ function fakeSession(initial: SessionTokens) {
   };
 }
 
+/** The session of user u1 (a@b.c) with `token` and refresh token 'r'. */
+const signedIn = (token: string | null) =>
+  fakeSession({ token, refreshToken: 'r', _id: 'u1', email: 'a@b.c' });
+
 /** An API whose countByType answers only a bearer of `validToken()`, and whose refresh rotates. */
 function fakeApi(overrides: Parameters<typeof scriptedFetch>[0] = {}) {
   let rotation = 0;
@@ -103,7 +107,7 @@ describe('session refresh rule in the beforeRequest hook', () => {
     const api = fakeApi();
     const token = freshToken();
     api.useToken(token);
-    fakeSession({ token, refreshToken: 'r', _id: 'u1', email: 'a@b.c' });
+    signedIn(token);
 
     await countByType();
 
@@ -113,7 +117,7 @@ describe('session refresh rule in the beforeRequest hook', () => {
 
   it('refreshes when the token is missing but a refresh token exists', async () => {
     const api = fakeApi();
-    fakeSession({ token: null, refreshToken: 'r', _id: 'u1', email: 'a@b.c' });
+    signedIn(null);
 
     await countByType();
 
@@ -148,7 +152,7 @@ describe('session refresh rule in the beforeRequest hook', () => {
       'POST v1/auth/login': () =>
         jsonResponse(401, { status: 401, code: 'INVALID_CREDENTIALS', message: 'Wrong password' }),
     });
-    const session = fakeSession({ token, refreshToken: 'r', _id: 'u1', email: 'a@b.c' });
+    const session = signedIn(token);
 
     const error = await rejection(login({ email: 'a@b.c', password: 'nope' }));
 
@@ -165,12 +169,7 @@ describe('session refresh rule in the beforeRequest hook', () => {
 
   it('ends the session on a 401 from an authenticated request', async () => {
     fakeApi(); // its countByType rejects any token it did not issue
-    const session = fakeSession({
-      token: freshToken(),
-      refreshToken: 'r',
-      _id: 'u1',
-      email: 'a@b.c',
-    });
+    const session = signedIn(freshToken());
 
     const error = await rejection(countByType());
 
@@ -189,12 +188,7 @@ describe('session refresh rule in the beforeRequest hook', () => {
       'POST v1/auth/refresh': () =>
         jsonResponse(status, { status, code: 'REFRESH_FAILED', message }),
     });
-    const session = fakeSession({
-      token: expiredToken(),
-      refreshToken: 'r',
-      _id: 'u1',
-      email: 'a@b.c',
-    });
+    const session = signedIn(expiredToken());
 
     const errors = await Promise.all([rejection(countByType()), rejection(countByType())]);
 
@@ -209,12 +203,7 @@ describe('session refresh rule in the beforeRequest hook', () => {
       'POST v1/auth/refresh': () =>
         jsonResponse(503, { status: 503, code: 'UNAVAILABLE', message: 'Try later' }),
     });
-    const session = fakeSession({
-      token: expiredToken(),
-      refreshToken: 'r',
-      _id: 'u1',
-      email: 'a@b.c',
-    });
+    const session = signedIn(expiredToken());
 
     const error = await rejection(countByType());
 
@@ -247,7 +236,7 @@ describe('session refresh rule in the beforeRequest hook', () => {
 
     it('refreshes under the cross-tab lock', async () => {
       const api = fakeApi();
-      fakeSession({ token: expiredToken(), refreshToken: 'r', _id: 'u1', email: 'a@b.c' });
+      signedIn(expiredToken());
 
       await Promise.all([countByType(), countByType()]);
 
@@ -257,12 +246,7 @@ describe('session refresh rule in the beforeRequest hook', () => {
 
     it('uses the pair another tab rotated while this one waited for the lock', async () => {
       const api = fakeApi();
-      const session = fakeSession({
-        token: expiredToken(),
-        refreshToken: 'r',
-        _id: 'u1',
-        email: 'a@b.c',
-      });
+      const session = signedIn(expiredToken());
       const otherTabsToken = freshToken();
       api.useToken(otherTabsToken);
       beforeGrant = () =>
@@ -391,7 +375,7 @@ describe('service tagging', () => {
       'GET v1/assets/countByType?type=outfit': () =>
         jsonResponse(500, { status: 500, code: 'INTERNAL', message: 'Boom' }),
     });
-    fakeSession({ token: freshToken(), refreshToken: 'r', _id: 'u1', email: 'a@b.c' });
+    signedIn(freshToken());
 
     const error = await rejection(countByType({ type: 'outfit' }));
 
@@ -416,12 +400,7 @@ describe('service tagging', () => {
 
 it('treats a token that is not a JWT as needing a refresh', async () => {
   const api = fakeApi();
-  fakeSession({
-    token: fakeJwt({ sub: 'u1' }).slice(0, 10),
-    refreshToken: 'r',
-    _id: 'u1',
-    email: 'a@b.c',
-  });
+  signedIn(fakeJwt({ sub: 'u1' }).slice(0, 10));
 
   await countByType();
 

@@ -71,6 +71,12 @@ function openTab(
   return { ...session, redirectToSignin };
 }
 
+/** Logs `first` in and waits until the tab `second` is logged in too. */
+async function logInAcross(first: ReturnType<typeof openTab>, second: ReturnType<typeof openTab>) {
+  first.actor.send({ type: 'LOGIN', email: EMAIL, password: 'pw' });
+  await waitFor(second.actor, selectIsLoggedIn);
+}
+
 const storedRecord = () =>
   JSON.parse(localStorage.getItem(SESSION_STORAGE_KEY) ?? 'null') as unknown;
 
@@ -199,8 +205,7 @@ describe('createAppSession', () => {
       const first = openTab();
       const second = openTab();
 
-      first.actor.send({ type: 'LOGIN', email: EMAIL, password: 'pw' });
-      await waitFor(second.actor, selectIsLoggedIn);
+      await logInAcross(first, second);
 
       expect(selectUser(second.actor.getSnapshot())).toEqual(selectUser(first.actor.getSnapshot()));
       // LOGIN resets first (nothing to announce from logged out), then the result is announced once.
@@ -212,8 +217,7 @@ describe('createAppSession', () => {
     it('hands a refresh to the other tabs', async () => {
       const first = openTab();
       const second = openTab();
-      first.actor.send({ type: 'LOGIN', email: EMAIL, password: 'pw' });
-      await waitFor(second.actor, selectIsLoggedIn);
+      await logInAcross(first, second);
 
       first.actor.send({
         type: 'REFRESHED',
@@ -229,8 +233,7 @@ describe('createAppSession', () => {
       const secondServer = fakeServerMachine();
       const first = openTab(firstServer.machine);
       const second = openTab(secondServer.machine);
-      first.actor.send({ type: 'LOGIN', email: EMAIL, password: 'pw' });
-      await waitFor(second.actor, selectIsLoggedIn);
+      await logInAcross(first, second);
 
       first.actor.send({ type: 'LOGOUT' });
       await waitFor(second.actor, (s) => !selectIsLoggedIn(s));
@@ -243,8 +246,7 @@ describe('createAppSession', () => {
     it('logs the other tabs out when the session is found invalid, redirecting only this tab', async () => {
       const first = openTab();
       const second = openTab();
-      first.actor.send({ type: 'LOGIN', email: EMAIL, password: 'pw' });
-      await waitFor(second.actor, selectIsLoggedIn);
+      await logInAcross(first, second);
 
       first.actor.send({ type: 'SESSION_INVALID' });
       await waitFor(second.actor, (s) => !selectIsLoggedIn(s));
