@@ -414,6 +414,15 @@ describe('entity editor — which API call saves which target', () => {
 describe('entity editor — spec rules', () => {
   const start = () => harness({} as PathTools);
   const UPLOADED = (file: File): UploadResult => ({ url: urlOf(file) }) as UploadResult;
+  /** A SAVE of both files: the uploads succeed, the save fails. */
+  const startWithFailedSave = async () => {
+    const h = start();
+    h.actor.send({ type: 'SAVE', request: REQUESTS.both });
+    await h.currentUpload().settle({ ok: UPLOADED(MODEL) });
+    await h.currentUpload().settle({ ok: UPLOADED(ICON) });
+    await h.currentSave().settle({ error: SAVE_FAILURE });
+    return h;
+  };
 
   it('uploads each new file before saving, then saves the body with their stored addresses', async () => {
     const h = start();
@@ -455,11 +464,7 @@ describe('entity editor — spec rules', () => {
   });
 
   it('Retry after a failed save does not upload a stored file again', async () => {
-    const h = start();
-    h.actor.send({ type: 'SAVE', request: REQUESTS.both });
-    await h.currentUpload().settle({ ok: UPLOADED(MODEL) });
-    await h.currentUpload().settle({ ok: UPLOADED(ICON) });
-    await h.currentSave().settle({ error: SAVE_FAILURE });
+    const h = await startWithFailedSave();
     expect(selectFailedStep(h.snapshot())).toBe('save');
     h.actor.send({ type: 'RETRY' });
     expect(h.uploads.filter((call) => !call.settled)).toEqual([]);
@@ -485,11 +490,7 @@ describe('entity editor — spec rules', () => {
   });
 
   it('a file replaced in the form after a failed save is uploaded anew', async () => {
-    const h = start();
-    h.actor.send({ type: 'SAVE', request: REQUESTS.both });
-    await h.currentUpload().settle({ ok: UPLOADED(MODEL) });
-    await h.currentUpload().settle({ ok: UPLOADED(ICON) });
-    await h.currentSave().settle({ error: SAVE_FAILURE });
+    const h = await startWithFailedSave();
     h.actor.send({ type: 'SAVE', request: { ...REQUESTS.both, files: REQUESTS.swap.files } });
     expect(h.currentUpload().input.file).toBe(OTHER_ICON);
   });
