@@ -332,6 +332,19 @@ describeMachinePaths(morphJobMachine, {
 describe('morph job machine — spec rules', () => {
   const start = () => harness({ clock: new SimulatedClock() } as PathTools);
   const queued = [entry('q1', 'b1'), entry('q2', 'b2')];
+  /** Lets `ms` pass, checking that nothing is requested before the last millisecond. */
+  const waitExactly = (h: Harness, ms: number) => {
+    h.clock.increment(ms - 1);
+    expect(h.live()).toEqual([]);
+    h.clock.increment(1);
+  };
+  /** GENERATE, and the server queued both jobs: the machine now follows them. */
+  const startQueued = async () => {
+    const h = start();
+    h.actor.send({ type: 'GENERATE', ...GENERATE });
+    await h.currentGenerate().settle({ ok: queued });
+    return h;
+  };
 
   it('generating queues one job per body asset and shows each as queued', async () => {
     const h = start();
@@ -354,28 +367,20 @@ describe('morph job machine — spec rules', () => {
   });
 
   it('the status of the queued jobs is read about every second (1 s, not a millisecond earlier)', async () => {
-    const h = start();
-    h.actor.send({ type: 'GENERATE', ...GENERATE });
-    await h.currentGenerate().settle({ ok: queued });
-    h.clock.increment(999);
-    expect(h.live()).toEqual([]);
-    h.clock.increment(1);
+    const h = await startQueued();
+    waitExactly(h, 1000);
     expect(h.currentRead().input).toEqual({ ids: ['q1', 'q2'] });
   });
 
   it('progress and status of each job update from every read', async () => {
-    const h = start();
-    h.actor.send({ type: 'GENERATE', ...GENERATE });
-    await h.currentGenerate().settle({ ok: queued });
+    const h = await startQueued();
     h.clock.increment(1000);
     await h.currentRead().settle({ ok: STATUSES.running });
     expect(selectJobs(h.snapshot())).toEqual(JOBS.running);
   });
 
   it('following stops once every job is completed or failed', async () => {
-    const h = start();
-    h.actor.send({ type: 'GENERATE', ...GENERATE });
-    await h.currentGenerate().settle({ ok: queued });
+    const h = await startQueued();
     h.clock.increment(1000);
     await h.currentRead().settle({ ok: STATUSES.done });
     expect(selectIsFollowing(h.snapshot())).toBe(false);
@@ -385,26 +390,18 @@ describe('morph job machine — spec rules', () => {
   });
 
   it('a failed read waits longer each time: 2 s, then 4 s', async () => {
-    const h = start();
-    h.actor.send({ type: 'GENERATE', ...GENERATE });
-    await h.currentGenerate().settle({ ok: queued });
+    const h = await startQueued();
     h.clock.increment(1000);
     await h.currentRead().settle({ error: READ_FAILURE });
     expect(selectIsFollowing(h.snapshot())).toBe(true);
-    h.clock.increment(1999);
-    expect(h.live()).toEqual([]);
-    h.clock.increment(1);
+    waitExactly(h, 2000);
     await h.currentRead().settle({ error: READ_FAILURE });
-    h.clock.increment(3999);
-    expect(h.live()).toEqual([]);
-    h.clock.increment(1);
+    waitExactly(h, 4000);
     expect(h.live()).toHaveLength(1);
   });
 
   it('after six failed reads in a row following stalls with the error until Retry', async () => {
-    const h = start();
-    h.actor.send({ type: 'GENERATE', ...GENERATE });
-    await h.currentGenerate().settle({ ok: queued });
+    const h = await startQueued();
     for (const wait of [1000, 2000, 4000, 8000, 16_000, 16_000]) {
       h.clock.increment(wait);
       await h.currentRead().settle({ error: READ_FAILURE });
@@ -421,24 +418,18 @@ describe('morph job machine — spec rules', () => {
   });
 
   it('a successful read clears an earlier read error and the wait goes back to 1 s', async () => {
-    const h = start();
-    h.actor.send({ type: 'GENERATE', ...GENERATE });
-    await h.currentGenerate().settle({ ok: queued });
+    const h = await startQueued();
     h.clock.increment(1000);
     await h.currentRead().settle({ error: READ_FAILURE });
     h.clock.increment(2000);
     await h.currentRead().settle({ ok: STATUSES.running });
     expect(selectMorphError(h.snapshot())).toBeNull();
-    h.clock.increment(999);
-    expect(h.live()).toEqual([]);
-    h.clock.increment(1);
+    waitExactly(h, 1000);
     expect(h.live()).toHaveLength(1);
   });
 
   it('new jobs can be generated once the last ones are over', async () => {
-    const h = start();
-    h.actor.send({ type: 'GENERATE', ...GENERATE });
-    await h.currentGenerate().settle({ ok: queued });
+    const h = await startQueued();
     h.clock.increment(1000);
     await h.currentRead().settle({ ok: STATUSES.done });
     h.actor.send({ type: 'GENERATE', sourceAssetId: 'a1', bodyAssetIds: ['b3'] });
