@@ -4,7 +4,7 @@
  * served with the file's size, so the app shows "avatar.glb, 1.1 MB" rather than the key and
  * downloads save under the original name.
  */
-import type { StoredFileInfo } from '../src/api/schemas';
+import type { UploadResult } from '../src/api/schemas';
 import type { Db } from './db';
 import { fileUrl, type Storage, type StoredFile } from './storage';
 
@@ -48,7 +48,7 @@ export async function recordStoredFile(
   name: string,
   uploadedBy: string | null,
   now: Date,
-): Promise<StoredFileInfo> {
+): Promise<UploadResult> {
   await db.query(
     `INSERT INTO stored_files (key, original_name, size, content_type, uploaded_by, created_at)
      VALUES ($1, $2, $3, $4, $5, $6)
@@ -63,7 +63,7 @@ export async function storedFileInfo(
   db: Db,
   storage: Storage,
   key: string,
-): Promise<StoredFileInfo | undefined> {
+): Promise<UploadResult | undefined> {
   const file = await storage.stat(key);
   if (!file) return undefined;
   const { rows } = await db.query<{ original_name: string }>(

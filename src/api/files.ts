@@ -5,7 +5,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { tagService } from './errors';
 import { apiRequest } from './http';
-import { storedFileInfoSchema, type StoredFileInfo } from './schemas';
+import { uploadResultSchema, type UploadResult } from './schemas';
 
 const filesService = tagService('files');
 /** The address of a file this server stores: `/files/<key>`. */
@@ -20,11 +20,11 @@ export function storedFileKey(url: string): string | undefined {
 export function getStoredFile(
   key: string,
   { signal }: { signal?: AbortSignal } = {},
-): Promise<StoredFileInfo> {
+): Promise<UploadResult> {
   return filesService(() =>
     apiRequest(
       `v1/files/${encodeURIComponent(key)}`,
-      storedFileInfoSchema,
+      uploadResultSchema,
       signal === undefined ? {} : { signal },
     ),
   );

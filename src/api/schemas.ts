@@ -243,7 +243,8 @@ export const uploadKindSchema = z.enum(['model', 'icon', 'texture', 'source']);
 export type UploadKind = z.infer<typeof uploadKindSchema>;
 /**
  * POST /v1/uploads/{kind} answers with where the stored file is served, and the name it was
- * uploaded under (X-File-Name; the kind's default name without one).
+ * uploaded under (X-File-Name; the kind's default name without one). GET /v1/files/{key}
+ * answers the same for a stored file (its key as the name for older files).
  */
 export const uploadResultSchema = z.object({
   url: z.string(),
@@ -252,10 +253,6 @@ export const uploadResultSchema = z.object({
   contentType: z.string(),
 });
 export type UploadResult = z.infer<typeof uploadResultSchema>;
-
-/** GET /v1/files/{key}: a stored file's original name (its key for older files) and size. */
-export const storedFileInfoSchema = uploadResultSchema;
-export type StoredFileInfo = UploadResult;
 
 /** One entry of the back-office changelog (GET /v1/assets/{id}/backoffice-changelog). */
 export const assetEventSchema = z.object({

@@ -678,6 +678,21 @@ const narrow = assign<QueryContext, QueryModelEvent, undefined, QueryModelEvent,
   mobile: true,
   gender: true,
 });
+/** Another limit, or another sort through SET_QUERY, is a new query: on to `target`. */
+const limitOrSortChanges = (target: 'uninitialized' | 'debouncing') => ({
+  SET_LIMIT: {
+    guard: ({ context }: { context: QueryContext }) => context.limit === 10,
+    target,
+    actions: assign<QueryContext, QueryModelEvent, undefined, QueryModelEvent, never>({ limit: 5 }),
+  },
+  SET_QUERY: {
+    guard: ({ context }: { context: QueryContext }) => context.sort === 'none',
+    target,
+    actions: assign<QueryContext, QueryModelEvent, undefined, QueryModelEvent, never>({
+      sort: 'desc',
+    }),
+  },
+});
 /** A narrowing that fills nothing, and widening, change no query: the list stays where it is. */
 const viewportOnly = {
   NARROW: {
@@ -717,16 +732,7 @@ const queryModel = setup({
           target: 'uninitialized',
           actions: assign(({ context }) => ({ filter: 'none' as const, gender: context.mobile })),
         },
-        SET_LIMIT: {
-          guard: ({ context }) => context.limit === 10,
-          target: 'uninitialized',
-          actions: assign({ limit: 5 }),
-        },
-        SET_QUERY: {
-          guard: ({ context }) => context.sort === 'none',
-          target: 'uninitialized',
-          actions: assign({ sort: 'desc' }),
-        },
+        ...limitOrSortChanges('uninitialized'),
         TICK: 'fetching',
       },
     },
@@ -735,16 +741,7 @@ const queryModel = setup({
       on: {
         ADDRESS: { guard: addressChanges, target: 'debouncing', actions: adoptAddress },
         NARROW: { guard: narrowFills, target: 'debouncing', actions: narrow },
-        SET_LIMIT: {
-          guard: ({ context }) => context.limit === 10,
-          target: 'debouncing',
-          actions: assign({ limit: 5 }),
-        },
-        SET_QUERY: {
-          guard: ({ context }) => context.sort === 'none',
-          target: 'debouncing',
-          actions: assign({ sort: 'desc' }),
-        },
+        ...limitOrSortChanges('debouncing'),
       },
     },
     debouncing: { on: { TICK: 'fetching' } },

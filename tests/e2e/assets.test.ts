@@ -219,8 +219,13 @@ describe('asset editing', () => {
 
   it('locks and unlocks: the form is read-only while locked, the changelog shows both', async () => {
     const page = await assetPage('E2E jacket');
+    // The state reads as a badge beside the name either way, and the form shows display labels.
+    const badge = page.locator('.asset-page-header .badge');
+    expect(await badge.innerText()).toBe('Unlocked');
+    expect(await page.getByRole('button', { name: /Gender$/ }).innerText()).toMatch(/^Male/);
     await page.getByRole('button', { name: 'Lock', exact: true }).click();
     await page.getByText('Locked: this asset cannot be edited').waitFor();
+    expect(await badge.innerText()).toBe('Locked');
     await expect.poll(() => page.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
     await changelog(page).getByText('Locked', { exact: true }).waitFor();

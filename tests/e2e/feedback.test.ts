@@ -86,7 +86,7 @@ describe('what an action did', () => {
     await page.getByRole('button', { name: 'Assign to user' }).click();
     await toasts(page).getByText(`${name} given to the user`).waitFor();
     await page.getByRole('link', { name: "Open this user's assets" }).click();
-    await page.getByRole('heading', { name: 'User assets' }).waitFor();
+    await page.getByRole('heading', { name: 'Assets of demo@avatar.studio' }).waitFor();
     await page.getByRole('rowheader', { name, exact: true }).waitFor();
     await page.context().close();
   });

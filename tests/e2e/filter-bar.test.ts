@@ -117,6 +117,8 @@ describe('a list that always shows one value of a filter (preselectValue)', () =
     expect(await genders()).toContain('Male');
     expect(await genders()).not.toContain('Female');
 
+    // Only the preselected value: nothing to clear.
+    expect(await bar(page).getByRole('button', { name: 'Clear filters' }).count()).toBe(0);
     await gender.click();
     expect(await page.getByRole('option', { name: 'Any' }).count()).toBe(0);
     await page.getByRole('option', { name: 'Female' }).click();
@@ -124,6 +126,10 @@ describe('a list that always shows one value of a filter (preselectValue)', () =
     await expect
       .poll(async () => (await genders()).includes('Female') && !(await genders()).includes('Male'))
       .toBe(true);
+    // Clear filters goes back to the preselected body.
+    await bar(page).getByRole('button', { name: 'Clear filters' }).click();
+    await page.waitForURL((url) => url.searchParams.get('filter') === '{"gender":"male"}');
+    expect(await gender.innerText()).toMatch(/^Male/);
     await page.context().close();
   });
 });

@@ -52,7 +52,9 @@ function AssetPage() {
       <Link to="/assets">{t('assetEditor.back')}</Link>
       <div className="asset-page-header">
         <h1 id="asset-title">{t('assetEditor.editTitle', { name: asset.name })}</h1>
-        {asset.locked && badgeCell(t('assets.locked'), 'locked')}
+        {asset.locked
+          ? badgeCell(t('assets.locked'), 'locked')
+          : badgeCell(t('assets.unlocked'), 'unlocked')}
       </div>
       <RemoteChange assetId={assetId} />
       {asset.locked && <Alert tone="info">{t('assetEditor.lockedNotice')}</Alert>}

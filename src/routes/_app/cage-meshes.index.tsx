@@ -71,7 +71,7 @@ const cageMeshesList = (t: TFunction, can: Can): ListScreenConfig<CageMesh> => (
     {
       field: 'bodyType',
       headerName: t('cageMeshes.bodyType'),
-      render: (m) => m.bodyType ?? '—',
+      render: (m) => (m.bodyType ? displayLabel(m.bodyType) : '—'),
     },
     modelColumn(t),
     dateColumn('updatedAt', t('assets.updated')),

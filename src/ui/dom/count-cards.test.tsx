@@ -29,7 +29,7 @@ describe('CountCards', () => {
       />,
     );
     const items = screen.getAllByRole('listitem');
-    expect(items.map((item) => item.textContent)).toEqual(['Total1,205', 'hair1,200', 'top5']);
+    expect(items.map((item) => item.textContent)).toEqual(['Total1,205', 'Hair1,200', 'Top5']);
     expect(within(items[0]!).getByText('1,205')).toBeInTheDocument();
   });
 

@@ -1,3 +1,4 @@
+import { displayLabel } from './list/asset-filters';
 interface CountCardsProps {
   /** null while loading. */
   counts: { type: string; count: number }[] | null;
@@ -40,7 +41,7 @@ export function CountCards({ counts, labels }: CountCardsProps) {
           </li>
           {counts.map((c) => (
             <li key={c.type} className="count-card">
-              <span className="count-label">{c.type}</span>
+              <span className="count-label">{displayLabel(c.type)}</span>
               <span className="count-value">{c.count.toLocaleString()}</span>
             </li>
           ))}
