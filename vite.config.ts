@@ -125,6 +125,24 @@ export function lazyRoutes(): Plugin {
   };
 }
 
+/**
+ * /embed is its own page (embed.html, src/embed-main.tsx): the server answers /embed with it,
+ * and so does the dev server here.
+ */
+export function embedPage(): Plugin {
+  return {
+    name: 'embed-page',
+    configureServer(server) {
+      server.middlewares.use((req, _res, next) => {
+        if (req.url && /^\/embed\/?(\?|$)/.test(req.url)) {
+          req.url = req.url.replace(/^\/embed\/?/, '/embed.html');
+        }
+        next();
+      });
+    },
+  };
+}
+
 const apiTarget = process.env.API_TARGET ?? 'http://127.0.0.1:8081';
 
 export default defineConfig({
@@ -143,6 +161,7 @@ export default defineConfig({
       },
     }),
     lazyRoutes(),
+    embedPage(),
     react(),
     viewerAssets(),
     threeFromSources(),
@@ -162,6 +181,10 @@ export default defineConfig({
     // bench/ reads the manifest to report the JS each route loads.
     manifest: true,
     rolldownOptions: {
+      input: {
+        main: fileURLToPath(new URL('./index.html', import.meta.url)),
+        embed: fileURLToPath(new URL('./embed.html', import.meta.url)),
+      },
       output: {
         codeSplitting: {
           groups: [
@@ -169,7 +192,12 @@ export default defineConfig({
               // Every screen starts with these libraries: one chunk instead of the many small
               // shared chunks automatic splitting makes of them (each costs its own gzip).
               name: 'start',
-              test: /node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next|xstate|@xstate[\\/]react|use-sync-external-store|@tanstack[\\/](react-router|router-core|history|store|react-store)|zod|cookie-es|seroval|tiny-invariant|tiny-warning)[\\/]/,
+              test: /node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next|xstate|@xstate[\\/]react|use-sync-external-store|zod)[\\/]/,
+            },
+            {
+              // The back office's router, which /embed does without.
+              name: 'router',
+              test: /node_modules[\\/]@tanstack[\\/](react-router|router-core|history|store|react-store)[\\/]|node_modules[\\/](cookie-es|seroval|tiny-invariant|tiny-warning)[\\/]/,
             },
           ],
         },

@@ -14,6 +14,7 @@ const INPUTS = [
   'public',
   'scripts',
   'index.html',
+  'embed.html',
   'vite.config.ts',
   'package-lock.json',
   'tsconfig.json',

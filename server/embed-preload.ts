@@ -6,6 +6,7 @@
  * than a few models); anything else is left to the viewer, which checks its options itself.
  */
 import { ENVIRONMENT_PRESET_FILES, ENVIRONMENT_URL_DIR } from '../src/domain/environment-presets';
+import { isValidModelSource } from '../src/ui/canvas/model-source';
 
 /** The viewer's default environment (src/ui/canvas/environments.ts). */
 const DEFAULT_ENVIRONMENT = 'city';
@@ -26,12 +27,13 @@ function preloadable(value: string): string | undefined {
   }
 }
 
+/** The model addresses in `modelSrc`: only those the viewer would load (.glb/.fbx). */
 function modelAddresses(modelSrc: string | undefined): string[] {
   if (!modelSrc) return [];
-  if (!modelSrc.trimStart().startsWith('[')) return [modelSrc];
+  if (!modelSrc.trimStart().startsWith('[')) return isValidModelSource(modelSrc) ? [modelSrc] : [];
   try {
     const list: unknown = JSON.parse(modelSrc);
-    return Array.isArray(list) ? list.filter((item) => typeof item === 'string') : [];
+    return Array.isArray(list) ? list.filter((item) => isValidModelSource(item)) : [];
   } catch {
     return [];
   }

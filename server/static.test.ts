@@ -13,6 +13,7 @@ function appWithSpa(env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'spa-'));
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Avatar Studio</title>');
+  writeFileSync(join(dir, 'embed.html'), '<!doctype html><title>Avatar viewer</title>');
   writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
   writeFileSync(join(dir, 'assets', 'index-abc123.js.map'), '{"version":3}');
   writeFileSync(join(dir, 'favicon.svg'), '<svg/>');
@@ -34,11 +35,16 @@ describe('the built SPA', () => {
   it('has /embed fetch its model and environment with the page (Link preload)', async () => {
     const response = await app.request('/embed?modelSrc=/files/0123456789abcdef01234567.glb');
     expect(response.status).toBe(200);
+    // /embed is its own page, without the back office's code.
+    expect(await response.text()).toContain('<title>Avatar viewer</title>');
+    expect(await (await app.request('/embed/')).text()).toContain('<title>Avatar viewer</title>');
     expect(response.headers.get('link')).toBe(
       '</files/0123456789abcdef01234567.glb>; rel=preload; as=fetch; crossorigin=anonymous, ' +
         '</environments/city.exr>; rel=preload; as=fetch; crossorigin=anonymous',
     );
     expect((await app.request('/embed')).headers.get('link')).toBeNull();
+    // Nothing the viewer would refuse to load is fetched for it.
+    expect((await app.request('/embed?modelSrc=/readme.txt')).headers.get('link')).toBeNull();
     expect((await app.request('/assets?modelSrc=/a.glb')).headers.get('link')).toBeNull();
   });
 

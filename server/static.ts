@@ -31,6 +31,8 @@ export function mountSpa<E extends Env>(
   // The build writes .br/.gz beside each file (scripts/compress-dist.ts).
   const files = serveStatic<E>({ root: dir, precompressed: true });
   const index = serveStatic<E>({ root: dir, path: 'index.html', precompressed: true });
+  // /embed is a page of its own (embed.html): the viewer without the back office.
+  const embed = serveStatic<E>({ root: dir, path: 'embed.html', precompressed: true });
   // Returns the file's response, or undefined when serveStatic found nothing.
   const serve = async (
     handler: MiddlewareHandler<E>,
@@ -57,12 +59,13 @@ export function mountSpa<E extends Env>(
     if (file) return file;
     // A missing hashed file is a real 404: answering HTML for a script fails more confusingly.
     if (hashed) return next();
-    const page = await serve(index, c, NO_CACHE);
-    if (page && path === '/embed') {
+    if (path === '/embed' || path === '/embed/') {
+      const page = await serve(embed, c, NO_CACHE);
       const links = embedPreloadLinks(new URL(c.req.url).searchParams);
-      if (links) page.headers.set('Link', links);
+      if (page && links) page.headers.set('Link', links);
+      return page ?? next();
     }
-    return page ?? next();
+    return (await serve(index, c, NO_CACHE)) ?? next();
   });
   return true;
 }

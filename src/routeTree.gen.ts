@@ -10,7 +10,6 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as AppRouteImport } from './routes/_app'
-import { Route as EmbedRouteImport } from './routes/embed'
 import { Route as ForgotPasswordRouteImport } from './routes/forgot-password'
 import { Route as PasswordlessRouteImport } from './routes/passwordless'
 import { Route as SigninRouteImport } from './routes/signin'
@@ -32,11 +31,6 @@ import { Route as AppUsersUserIdAssetsRouteImport } from './routes/_app/users.$u
 
 const AppRoute = AppRouteImport.update({
   id: '/_app',
-  getParentRoute: () => rootRouteImport,
-} as any)
-const EmbedRoute = EmbedRouteImport.update({
-  id: '/embed',
-  path: '/embed',
   getParentRoute: () => rootRouteImport,
 } as any)
 const ForgotPasswordRoute = ForgotPasswordRouteImport.update({
@@ -133,7 +127,6 @@ const AppUsersUserIdAssetsRoute = AppUsersUserIdAssetsRouteImport.update({
 
 export interface FileRoutesByFullPath {
   '/': typeof AppIndexRoute
-  '/embed': typeof EmbedRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/passwordless': typeof PasswordlessRoute
   '/signin': typeof SigninRoute
@@ -153,7 +146,6 @@ export interface FileRoutesByFullPath {
   '/users/$userId/assets': typeof AppUsersUserIdAssetsRoute
 }
 export interface FileRoutesByTo {
-  '/embed': typeof EmbedRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/passwordless': typeof PasswordlessRoute
   '/signin': typeof SigninRoute
@@ -176,7 +168,6 @@ export interface FileRoutesByTo {
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/_app': typeof AppRouteWithChildren
-  '/embed': typeof EmbedRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/passwordless': typeof PasswordlessRoute
   '/signin': typeof SigninRoute
@@ -200,7 +191,6 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
-    | '/embed'
     | '/forgot-password'
     | '/passwordless'
     | '/signin'
@@ -220,7 +210,6 @@ export interface FileRouteTypes {
     | '/users/$userId/assets'
   fileRoutesByTo: FileRoutesByTo
   to:
-    | '/embed'
     | '/forgot-password'
     | '/passwordless'
     | '/signin'
@@ -242,7 +231,6 @@ export interface FileRouteTypes {
   id:
     | '__root__'
     | '/_app'
-    | '/embed'
     | '/forgot-password'
     | '/passwordless'
     | '/signin'
@@ -265,7 +253,6 @@ export interface FileRouteTypes {
 }
 export interface RootRouteChildren {
   AppRoute: typeof AppRouteWithChildren
-  EmbedRoute: typeof EmbedRoute
   ForgotPasswordRoute: typeof ForgotPasswordRoute
   PasswordlessRoute: typeof PasswordlessRoute
   SigninRoute: typeof SigninRoute
@@ -280,13 +267,6 @@ declare module '@tanstack/react-router' {
       path: ''
       fullPath: '/'
       preLoaderRoute: typeof AppRouteImport
-      parentRoute: typeof rootRouteImport
-    }
-    '/embed': {
-      id: '/embed'
-      path: '/embed'
-      fullPath: '/embed'
-      preLoaderRoute: typeof EmbedRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/forgot-password': {
@@ -455,7 +435,6 @@ const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)
 
 const rootRouteChildren: RootRouteChildren = {
   AppRoute: AppRouteWithChildren,
-  EmbedRoute: EmbedRoute,
   ForgotPasswordRoute: ForgotPasswordRoute,
   PasswordlessRoute: PasswordlessRoute,
   SigninRoute: SigninRoute,

@@ -248,11 +248,15 @@ async function openFramed(
 }
 
 /**
- * Changes /embed's query in place (the router sees history.pushState): the viewer keeps its
- * canvas and its loaded models, as when an app changes the component's props.
+ * Changes /embed's query in place, as a step through the frame's history does (the page follows
+ * popstate): the viewer keeps its canvas and its loaded models, as when an app changes the
+ * component's props.
  */
 async function setQuery(frame: Surface, query: string) {
-  await frame.evaluate((q) => history.pushState(history.state, '', `/embed?${q}`), query);
+  await frame.evaluate((q) => {
+    history.pushState(history.state, '', `/embed?${q}`);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, query);
   await settle(frame);
 }
 

@@ -1,6 +1,4 @@
-// The /embed query parameters. This module is part of the route's configuration, which loads
-// with the app's start-up bundle (see README "Sign-in page budget"): message handling lives in
-// messages.ts, which loads with the route's component only.
+// The /embed query parameters, read by the page's own entry (src/embed-main.tsx).
 import { z } from 'zod/mini';
 import type { AoMode, Quality } from '../../ui/canvas/quality';
 
@@ -14,7 +12,7 @@ const param = <T extends z.core.$ZodType>(name: string, schema: T) =>
     return undefined;
   });
 
-/** TanStack Router parses values as JSON first, so "true" and "1" arrive as boolean / number. */
+/** The address is read as JSON first (readSearch), so "true" and "1" arrive as boolean / number. */
 const flag = (name: string) =>
   param(
     name,
@@ -27,7 +25,7 @@ const flag = (name: string) =>
     ]),
   );
 const source = z.string().check(z.minLength(1));
-// Not imported from ui/canvas/quality: that module would come into the start-up bundle.
+// Literal tuples for z.enum; `satisfies` keeps them in step with quality.ts.
 const presets = ['Combined', 'AO', 'No AO', 'Split', 'Split AO'] as const satisfies AoMode[];
 const qualities = ['Performance', 'Low', 'Medium', 'High', 'Ultra'] as const satisfies Quality[];
 
@@ -69,3 +67,38 @@ export const searchSchema = z.object({
 });
 
 export type EmbedSearch = z.output<typeof searchSchema>;
+
+/** Text that reads as JSON: what TanStack Router's default search parser tries JSON.parse on. */
+const JSON_START = /^(?:\s|["[{\d-]|fa|nu|tr)/;
+
+/** One address value as the router reads it: "true", "false" and plain numbers typed. */
+function typed(value: string): unknown {
+  if (!value) return '';
+  if (value === 'false') return false;
+  if (value === 'true') return true;
+  const number = +value;
+  const plain = number * 0 === 0 && String(number) === value ? number : value;
+  if (typeof plain !== 'string' || !JSON_START.test(plain)) return plain;
+  try {
+    return JSON.parse(plain) as unknown;
+  } catch {
+    return plain;
+  }
+}
+
+/**
+ * The /embed address's parameters, read exactly as the app's router reads a search (values
+ * typed, then JSON when they look like it; a repeated key becomes a list), without loading the
+ * router: /embed is a page of its own.
+ */
+export function readSearch(search: string): EmbedSearch {
+  const query: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(search)) {
+    const previous = query[key];
+    const next = typed(value);
+    if (previous === undefined) query[key] = next;
+    else if (Array.isArray(previous)) previous.push(next);
+    else query[key] = [previous, next];
+  }
+  return z.parse(searchSchema, query);
+}

@@ -1,9 +1,7 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { EmbedEvent } from '../embed-protocol';
-import { DotLoader } from '../ui/canvas/dot-loader';
-import type { AvatarViewerHandle } from '../viewer';
+import type { EmbedEvent } from '../../embed-protocol';
+import { AvatarViewer, type AvatarViewerHandle } from '../../viewer';
 import {
   addChanges,
   embedSettings,
@@ -14,26 +12,16 @@ import {
   replyTargetOrigin,
   viewerOptions,
   type EmbedChanges,
-} from './-embed/messages';
-import { searchSchema } from './-embed/options';
-
-// The viewer (three.js, R3F) lives in its own chunks, loaded only by this route.
-const loadViewer = () => import('../viewer');
-const AvatarViewer = lazy(() => loadViewer().then((m) => ({ default: m.AvatarViewer })));
-
-export const Route = createFileRoute('/embed')({
-  validateSearch: searchSchema,
-  component: Embed,
-});
+} from './messages';
+import type { EmbedSearch } from './options';
 
 /**
  * /embed: the public avatar viewer alone, full-window on a transparent page, for iframes. It
  * takes its model and options from the address or from messages of the embedding page (the
  * protocol: src/embed-protocol.ts).
  */
-function Embed() {
+export function EmbedPage({ search }: { search: EmbedSearch }) {
   const { t } = useTranslation();
-  const search = Route.useSearch();
   const viewer = useRef<AvatarViewerHandle>(null);
   const [changes, setChanges] = useState<EmbedChanges>({});
   const allowed = useMemo(
@@ -46,7 +34,9 @@ function Embed() {
     if (window.parent !== window) window.parent.postMessage(event, eventTargetOrigin(allowed));
   };
 
-  useEffect(() => {
+  // A layout effect: the page listens, and says `ready`, before the viewer (whose effects run
+  // first, as a child's do) announces `loading`.
+  useLayoutEffect(() => {
     if (window.parent === window) return;
     const onMessage = (event: MessageEvent) => {
       // Only the embedding page, and only from an allowed origin; everything else is ignored.
@@ -71,11 +61,6 @@ function Embed() {
     return () => window.removeEventListener('message', onMessage);
   }, [allowed]);
 
-  // The viewer's code downloads while the embedding page is still getting its model ready.
-  useEffect(() => {
-    loadViewer().catch(() => {});
-  }, []);
-
   useEffect(() => {
     const root = document.documentElement;
     const [rootBackground, bodyBackground] = [
@@ -98,29 +83,27 @@ function Embed() {
           {t('viewer.hint')}
         </p>
       ) : (
-        <Suspense fallback={<DotLoader label={t('viewer.loading')} />}>
-          <AvatarViewer
-            ref={viewer}
-            modelSrc={modelSrc}
-            {...viewerOptions(settings)}
-            label={t('viewer.label')}
-            texts={{
-              loading: t('viewer.loading'),
-              failed: t('viewer.failed'),
-              retry: t('viewer.retry'),
-            }}
-            onLoading={() => post({ type: 'loading' })}
-            onLoaded={() => post({ type: 'loaded' })}
-            onSpawnFinished={() => post({ type: 'spawnFinished' })}
-            onError={(error) =>
-              post({
-                type: 'error',
-                cause: 'viewer',
-                message: error instanceof Error ? error.message : String(error),
-              })
-            }
-          />
-        </Suspense>
+        <AvatarViewer
+          ref={viewer}
+          modelSrc={modelSrc}
+          {...viewerOptions(settings)}
+          label={t('viewer.label')}
+          texts={{
+            loading: t('viewer.loading'),
+            failed: t('viewer.failed'),
+            retry: t('viewer.retry'),
+          }}
+          onLoading={() => post({ type: 'loading' })}
+          onLoaded={() => post({ type: 'loaded' })}
+          onSpawnFinished={() => post({ type: 'spawnFinished' })}
+          onError={(error) =>
+            post({
+              type: 'error',
+              cause: 'viewer',
+              message: error instanceof Error ? error.message : String(error),
+            })
+          }
+        />
       )}
     </main>
   );
