@@ -5,10 +5,19 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
-import { ENVIRONMENT_PRESET_FILES, ENVIRONMENT_URL_DIR } from './src/domain/environment-presets';
+import {
+  ENVIRONMENT_PRESET_EXTENSION,
+  ENVIRONMENT_PRESET_FILES,
+  ENVIRONMENT_URL_DIR,
+} from './src/domain/environment-presets';
+import { prefilteredEnvironment } from './scripts/prefilter-environment';
 
 /** URL folder (under the base) where the avatar viewer finds the Draco decoder. */
 const DRACO_URL_DIR = 'decoders/draco';
+/** Where the prefiltered presets are kept between builds (keyed by their source's hash). */
+const ENVIRONMENT_CACHE_DIR = fileURLToPath(
+  new URL('./node_modules/.cache/avatar-studio/environments', import.meta.url),
+);
 
 /** Files the viewer loads at run time, by URL path under the base: name -> bytes. */
 function viewerFiles(): Map<string, { type: string; read: () => Buffer }> {
@@ -22,17 +31,19 @@ function viewerFiles(): Map<string, { type: string; read: () => Buffer }> {
     });
   }
   // @pmndrs/assets ships each HDRI as a module exporting a base64 data URL; the viewer gets
-  // the decoded bytes as a plain file instead (no JavaScript to parse, fetched on use).
+  // it prefiltered (.pmrem, what it loads) and, for addresses naming it, as the decoded .exr.
   for (const file of new Set(Object.values(ENVIRONMENT_PRESET_FILES))) {
     const module = require.resolve(`@pmndrs/assets/hdri/${file}.exr.js`);
-    files.set(`${ENVIRONMENT_URL_DIR}/${file}.exr`, {
-      type: 'image/x-exr',
-      read: () => {
-        const text = readFileSync(module, 'utf8');
-        const base64 = /base64,([A-Za-z0-9+/=]+)/.exec(text)?.[1];
-        if (!base64) throw new Error(`No base64 EXR in ${module}`);
-        return Buffer.from(base64, 'base64');
-      },
+    const exr = () => {
+      const text = readFileSync(module, 'utf8');
+      const base64 = /base64,([A-Za-z0-9+/=]+)/.exec(text)?.[1];
+      if (!base64) throw new Error(`No base64 EXR in ${module}`);
+      return Buffer.from(base64, 'base64');
+    };
+    files.set(`${ENVIRONMENT_URL_DIR}/${file}.exr`, { type: 'image/x-exr', read: exr });
+    files.set(`${ENVIRONMENT_URL_DIR}/${file}${ENVIRONMENT_PRESET_EXTENSION}`, {
+      type: 'application/octet-stream',
+      read: () => prefilteredEnvironment(exr(), ENVIRONMENT_CACHE_DIR),
     });
   }
   return files;

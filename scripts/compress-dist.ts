@@ -5,7 +5,8 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|map|wasm)$/;
+// .pmrem: the prefiltered environment presets (RGB9E5 byte planes), 17-36% smaller with brotli.
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|map|wasm|pmrem)$/;
 const MIN_BYTES = 1024;
 
 function* files(dir: string): Generator<string> {

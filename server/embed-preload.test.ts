@@ -7,7 +7,7 @@ const preload = (address: string) => `<${address}>; rel=preload; as=fetch; cross
 describe("/embed's preload links", () => {
   it('names the model and the default environment, so both are fetched with the page', () => {
     expect(links({ modelSrc: '/files/0123456789abcdef01234567.glb' })).toBe(
-      [preload('/files/0123456789abcdef01234567.glb'), preload('/environments/city.exr')].join(
+      [preload('/files/0123456789abcdef01234567.glb'), preload('/environments/city.pmrem')].join(
         ', ',
       ),
     );
@@ -15,7 +15,7 @@ describe("/embed's preload links", () => {
 
   it('maps a preset to its file and keeps a custom environment address', () => {
     expect(links({ modelSrc: 'https://cdn.example/a.glb', environment: 'hub' })).toBe(
-      [preload('https://cdn.example/a.glb'), preload('/environments/hall.exr')].join(', '),
+      [preload('https://cdn.example/a.glb'), preload('/environments/hall.pmrem')].join(', '),
     );
     expect(links({ modelSrc: '/a.glb', environment: '/env/soft.hdr?v=2' })).toContain(
       preload('/env/soft.hdr?v=2'),
@@ -36,7 +36,7 @@ describe("/embed's preload links", () => {
   it('cannot break out of the header value', () => {
     const header = links({ modelSrc: '/a.glb>; rel=stylesheet, </x' })!;
     expect(header).toBe(
-      [preload('/a.glb%3E;%20rel=stylesheet,%20%3C/x'), preload('/environments/city.exr')].join(
+      [preload('/a.glb%3E;%20rel=stylesheet,%20%3C/x'), preload('/environments/city.pmrem')].join(
         ', ',
       ),
     );

@@ -5,7 +5,11 @@
  * Only http(s) and same-origin path addresses are named (no data: URLs, no arrays of more
  * than a few models); anything else is left to the viewer, which checks its options itself.
  */
-import { ENVIRONMENT_PRESET_FILES, ENVIRONMENT_URL_DIR } from '../src/domain/environment-presets';
+import {
+  ENVIRONMENT_PRESET_EXTENSION,
+  ENVIRONMENT_PRESET_FILES,
+  ENVIRONMENT_URL_DIR,
+} from '../src/domain/environment-presets';
 import { isValidModelSource } from '../src/ui/canvas/model-source';
 
 /** The viewer's default environment (src/ui/canvas/environments.ts). */
@@ -42,7 +46,7 @@ function modelAddresses(modelSrc: string | undefined): string[] {
 function environmentAddress(environment: string | undefined): string | undefined {
   const value = environment || DEFAULT_ENVIRONMENT;
   return Object.hasOwn(ENVIRONMENT_PRESET_FILES, value)
-    ? `/${ENVIRONMENT_URL_DIR}/${ENVIRONMENT_PRESET_FILES[value as keyof typeof ENVIRONMENT_PRESET_FILES]}.exr`
+    ? `/${ENVIRONMENT_URL_DIR}/${ENVIRONMENT_PRESET_FILES[value as keyof typeof ENVIRONMENT_PRESET_FILES]}${ENVIRONMENT_PRESET_EXTENSION}`
     : preloadable(value);
 }
 

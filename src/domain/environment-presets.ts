@@ -18,3 +18,9 @@ export const ENVIRONMENT_PRESET_FILES = {
 
 /** URL folder (under the base) where the presets are served. */
 export const ENVIRONMENT_URL_DIR = 'environments';
+
+/**
+ * Extension of the preset files the viewer loads: each preset prefiltered at build time
+ * (scripts/prefilter-environment.ts), beside its `.exr`.
+ */
+export const ENVIRONMENT_PRESET_EXTENSION = '.pmrem';

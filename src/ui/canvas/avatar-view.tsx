@@ -117,7 +117,10 @@ export interface AvatarViewerOptions {
   aoHalfResolution?: boolean;
   /** Folder holding draco_decoder.wasm and draco_wasm_wrapper.js. */
   dracoDecoderPath?: string;
-  /** Folder holding the environment presets' .exr files (default: the app's `environments/`). */
+  /**
+   * Folder holding the environment presets' prefiltered `.pmrem` files (default: the app's
+   * `environments/`).
+   */
   environmentPath?: string;
   /** An ES module exporting MeshoptDecoder (default: three's, bundled). */
   meshoptDecoderPath?: string;
@@ -451,7 +454,7 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
 
 /**
  * Calls `onDrawn` once the frame that first draws the avatar is on screen: that frame runs
- * this callback before it renders (environment prefiltering and shader compiles included),
+ * this callback before it renders (shader compiles, and prefiltering an .exr/.hdr environment),
  * and the next animation frame starts only after it was shown. So `loaded`, the spawn and
  * `spawnFinished` are never announced before the avatar can be seen.
  */

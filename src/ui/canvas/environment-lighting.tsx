@@ -1,14 +1,23 @@
 import { useThree } from '@react-three/fiber';
 import { Component, use, useLayoutEffect, type ReactNode } from 'react';
 import {
+  CompressedCubeTexture,
   EquirectangularReflectionMapping,
+  HalfFloatType,
+  LinearFilter,
+  LinearMipmapLinearFilter,
   LinearSRGBColorSpace,
-  type DataTexture,
+  RGBAFormat,
+  type CompressedPixelFormat,
   type Scene,
   type Texture,
 } from 'three';
+import { decodePmrem, rgb9e5ToHalfRgba } from './pmrem-file';
 
-/** Image-based lighting from an .exr or .hdr file (see environmentFile for the presets). */
+/**
+ * Image-based lighting from a .pmrem file (the presets, prefiltered at build time) or an .exr
+ * or .hdr file (prefiltered by three.js on the first frame); see environmentFile.
+ */
 export function EnvironmentLighting({ file }: { file: string }) {
   return (
     <LightingBoundary file={file}>
@@ -38,32 +47,25 @@ function swapEnvironment(scene: Scene, texture: Texture | null): Texture | null 
 }
 
 /** A promise React's `use` reads at once once it has settled (status and value set on it). */
-type TrackedTexture = Promise<DataTexture> & {
+type TrackedTexture = Promise<Texture> & {
   status?: 'fulfilled' | 'rejected';
-  value?: DataTexture;
+  value?: Texture;
   reason?: unknown;
 };
 
 const textures = new Map<string, TrackedTexture>();
 
 /**
- * The equirectangular environment map in `file`, loaded once per page with three's own EXR or
- * HDR loader (each in its own chunk, fetched only when that format is used). The viewer asks
- * for it with the model, so the avatar's first frame is already lit: the promise records its
- * outcome on itself, and `use` then reads it without suspending.
+ * The environment map in `file`, loaded once per page. The viewer asks for it with the model,
+ * so the avatar's first frame is already lit: the promise records its outcome on itself, and
+ * `use` then reads it without suspending.
  */
-export function environmentTexture(file: string): Promise<DataTexture> {
+export function environmentTexture(file: string): Promise<Texture> {
   let texture = textures.get(file);
   if (!texture) {
-    const loading: TrackedTexture = (async () => {
-      const loader = isExr(file)
-        ? new (await import('three/examples/jsm/loaders/EXRLoader.js')).EXRLoader()
-        : new (await import('three/examples/jsm/loaders/HDRLoader.js')).HDRLoader();
-      const map = await loader.loadAsync(file);
-      map.mapping = EquirectangularReflectionMapping;
-      map.colorSpace = LinearSRGBColorSpace;
-      return map;
-    })();
+    const loading: TrackedTexture = isPmrem(file)
+      ? prefilteredTexture(file)
+      : equirectTexture(file);
     void loading.then(
       (value) => {
         loading.status = 'fulfilled';
@@ -82,11 +84,65 @@ export function environmentTexture(file: string): Promise<DataTexture> {
   return texture;
 }
 
-/** EXR by data URL type or by file extension (presets are .exr); else HDR. */
-function isExr(file: string): boolean {
-  if (file.startsWith('data:')) return /^data:[^;,]*exr/i.test(file);
-  return /\.exr$/i.test(file.split(/[?#]/)[0] ?? '');
+/**
+ * A .pmrem file (pmrem-file.ts) as the texture three.js's PMREMGenerator would have made: a
+ * cube whose mip levels hold the GGX-filtered radiance per roughness. Marked as a PMREM, it is
+ * sampled as it is, with no prefiltering pass. The "compressed" cube type is how three.js takes
+ * a cube with its whole mip chain from data (as KTX2Loader does for uncompressed cubes), and
+ * the one whose mip levels the renderer counts for the roughness of each level.
+ */
+async function prefilteredTexture(file: string): Promise<Texture> {
+  const response = await fetch(file);
+  if (!response.ok) throw new Error(`${file}: HTTP ${response.status}`);
+  const { size, levels } = decodePmrem(await response.arrayBuffer());
+  const faces = [0, 1, 2, 3, 4, 5].map((face) => ({
+    width: size,
+    height: size,
+    mipmaps: levels.map((level, lod) => ({
+      data: rgb9e5ToHalfRgba(level[face]!),
+      width: size >> lod,
+      height: size >> lod,
+    })),
+  }));
+  // Faces as KTX2Loader makes them for uncompressed data (RGBAFormat: three uploads the levels
+  // with texSubImage2D; @types/three lists only compressed formats here).
+  const texture = new CompressedCubeTexture(
+    faces,
+    RGBAFormat as unknown as CompressedPixelFormat,
+    HalfFloatType,
+  );
+  texture.name = 'PMREM';
+  texture.isPMREMTexture = true;
+  texture.minFilter = LinearMipmapLinearFilter;
+  texture.magFilter = LinearFilter;
+  texture.colorSpace = LinearSRGBColorSpace;
+  texture.needsUpdate = true;
+  return texture;
 }
+
+/**
+ * An equirectangular .exr or .hdr map, read with three's own EXR or HDR loader (each in its own
+ * chunk, fetched only when that format is used); the renderer prefilters it on the first frame.
+ */
+async function equirectTexture(file: string): Promise<Texture> {
+  const loader = isExr(file)
+    ? new (await import('three/examples/jsm/loaders/EXRLoader.js')).EXRLoader()
+    : new (await import('three/examples/jsm/loaders/HDRLoader.js')).HDRLoader();
+  const map = await loader.loadAsync(file);
+  map.mapping = EquirectangularReflectionMapping;
+  map.colorSpace = LinearSRGBColorSpace;
+  return map;
+}
+
+/** The file's extension (lower case), by data URL type or by its path. */
+function hasExtension(file: string, extension: string): boolean {
+  if (file.startsWith('data:')) return new RegExp(`^data:[^;,]*${extension}`, 'i').test(file);
+  return (file.split(/[?#]/)[0] ?? '').toLowerCase().endsWith(`.${extension}`);
+}
+
+const isPmrem = (file: string) => hasExtension(file, 'pmrem');
+/** EXR by data URL type or by file extension; else HDR. */
+const isExr = (file: string) => hasExtension(file, 'exr');
 
 /** A broken environment file leaves the avatar lit by the ambient light only, never blank. */
 class LightingBoundary extends Component<

@@ -1,11 +1,16 @@
 /**
  * Environment presets (spec §2), served by the app itself (never a public CDN): the build
- * writes each preset's EXR from @pmndrs/assets as a binary file under `environments/` (see
- * the `viewerAssets` Vite plugin), so a preset costs no JavaScript and is fetched only when
- * used. @pmndrs/assets has no "hub" HDRI; hub maps to its "hall" interior, the others to the
- * file of the same name.
+ * prefilters each preset's EXR from @pmndrs/assets into a `.pmrem` file under `environments/`
+ * (see the `viewerAssets` Vite plugin and scripts/prefilter-environment.ts), so a preset costs
+ * no JavaScript and no prefiltering on the first frame, and is fetched only when used.
+ * @pmndrs/assets has no "hub" HDRI; hub maps to its "hall" interior, the others to the file of
+ * the same name.
  */
-import { ENVIRONMENT_PRESET_FILES, ENVIRONMENT_URL_DIR } from '../../domain/environment-presets';
+import {
+  ENVIRONMENT_PRESET_EXTENSION,
+  ENVIRONMENT_PRESET_FILES,
+  ENVIRONMENT_URL_DIR,
+} from '../../domain/environment-presets';
 
 export type EnvironmentPreset = keyof typeof ENVIRONMENT_PRESET_FILES;
 export const ENVIRONMENT_PRESETS = Object.keys(ENVIRONMENT_PRESET_FILES) as EnvironmentPreset[];
@@ -18,11 +23,11 @@ function isEnvironmentPreset(value: string): value is EnvironmentPreset {
 }
 
 /**
- * The file location of an environment: a preset's EXR under `presetPath`, or the value itself
- * (any non-preset value is a location).
+ * The file location of an environment: a preset's prefiltered `.pmrem` under `presetPath`, or
+ * the value itself (any non-preset value is a location).
  */
 export function environmentFile(environment: string, presetPath = DEFAULT_ENVIRONMENT_PATH) {
   return isEnvironmentPreset(environment)
-    ? `${presetPath}${ENVIRONMENT_PRESET_FILES[environment]}.exr`
+    ? `${presetPath}${ENVIRONMENT_PRESET_FILES[environment]}${ENVIRONMENT_PRESET_EXTENSION}`
     : environment;
 }

@@ -1,0 +1,186 @@
+/**
+ * The environment presets come prefiltered from the build (.pmrem, scripts/prefilter-environment.ts):
+ * the viewer uploads them as they are and never runs three.js's PMREMGenerator for them, and
+ * the avatar is lit as when three.js prefilters the same preset's EXR on the first frame.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appUnderTest } from '../helpers/app';
+
+const FIXTURES = resolve('..', 'shared', 'fixtures');
+const MODEL = 'modelSrc=/fixtures/avatars/male-emissive.glb&fit=true';
+const SIZE = { width: 320, height: 320 };
+
+const app = appUnderTest({ webgl: true });
+
+/** An /embed page with its avatar on screen, and what it did until then. */
+interface Visit {
+  page: Page;
+  close: () => Promise<unknown>;
+  /** Paths of the environment files it fetched. */
+  environments: string[];
+  /** Names of the shader programs it compiled (three.js's SHADER_NAME). */
+  shaders: string[];
+  /** ms from the navigation to the spawned state (the avatar's first frame is on screen). */
+  spawnedMs: number;
+  /** The longest task (ms) on the page's main thread until then. */
+  longestTaskMs: number;
+}
+
+/** Init script: notes shader names, the longest task and when the viewer says `spawned`. */
+function probe() {
+  const names = new Set<string>();
+  const w = window as unknown as {
+    shaderNames: () => string[];
+    longestTask: number;
+    spawnedAt?: number;
+  };
+  w.shaderNames = () => [...names];
+  w.longestTask = 0;
+  const proto = WebGL2RenderingContext.prototype as unknown as Record<
+    'shaderSource',
+    (this: WebGL2RenderingContext, shader: WebGLShader, source: string) => void
+  >;
+  const shaderSource = proto.shaderSource;
+  proto.shaderSource = function (shader, source) {
+    const name = /#define SHADER_NAME (\S+)/.exec(source)?.[1];
+    if (name) names.add(name);
+    shaderSource.call(this, shader, source);
+  };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) w.longestTask = Math.max(w.longestTask, entry.duration);
+  }).observe({ type: 'longtask', buffered: true });
+  new MutationObserver(() => {
+    if (w.spawnedAt === undefined && document.querySelector('[data-state="spawned"]')) {
+      w.spawnedAt = performance.now();
+    }
+  }).observe(document, { subtree: true, attributes: true, childList: true });
+}
+
+/** /embed with `environment` (none: the default) in a fresh context, until it has spawned. */
+async function visit(environment?: string): Promise<Visit> {
+  const context = await app.browser.newContext(SIZE);
+  await context.route(
+    (url) => url.pathname.startsWith('/fixtures/'),
+    (route) =>
+      route.fulfill({
+        body: readFileSync(
+          resolve(FIXTURES, new URL(route.request().url()).pathname.slice('/fixtures/'.length)),
+        ),
+        contentType: 'model/gltf-binary',
+      }),
+  );
+  await context.addInitScript(probe);
+  const page = await context.newPage();
+  page.setDefaultTimeout(90_000);
+  const environments: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path.startsWith('/environments/')) environments.push(path);
+  });
+  const query = environment ? `${MODEL}&environment=${encodeURIComponent(environment)}` : MODEL;
+  await page.goto(`${app.server.url}/embed?${query}`);
+  await page.locator('[data-state="spawned"]').waitFor({ timeout: 90_000 });
+  const measured = await page.evaluate(() => {
+    const w = window as unknown as {
+      longestTask: number;
+      spawnedAt: number;
+      shaderNames: () => string[];
+    };
+    return { spawnedMs: w.spawnedAt, longestTaskMs: w.longestTask, shaders: w.shaderNames() };
+  });
+  return { page, close: () => context.close(), environments, ...measured };
+}
+
+/** The canvas once two shots a moment apart are the same, as RGBA pixels. */
+async function stablePixels(page: Page): Promise<number[]> {
+  const shot = () => page.locator('canvas').screenshot({ omitBackground: true });
+  let picture = await shot();
+  for (let i = 0; i < 20; i++) {
+    await page.waitForTimeout(200);
+    const next = await shot();
+    if (next.equals(picture)) break;
+    picture = next;
+  }
+  return page.evaluate(async (b64) => {
+    const bitmap = await createImageBitmap(
+      await (await fetch(`data:image/png;base64,${b64}`)).blob(),
+    );
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const context = canvas.getContext('2d')!;
+    context.drawImage(bitmap, 0, 0);
+    return Array.from(context.getImageData(0, 0, bitmap.width, bitmap.height).data);
+  }, picture.toString('base64'));
+}
+
+/**
+ * Over the pixels opaque in both pictures (0..255 per channel): how far their mean colours are
+ * apart (the largest channel), and the mean difference of a pixel.
+ */
+function difference(a: number[], b: number[]) {
+  const sumA = [0, 0, 0];
+  const sumB = [0, 0, 0];
+  let perPixel = 0;
+  let count = 0;
+  for (let i = 0; i < a.length; i += 4) {
+    if (a[i + 3]! < 255 || b[i + 3]! < 255) continue;
+    count++;
+    for (let c = 0; c < 3; c++) {
+      sumA[c]! += a[i + c]!;
+      sumB[c]! += b[i + c]!;
+      perPixel += Math.abs(a[i + c]! - b[i + c]!) / 3;
+    }
+  }
+  return {
+    count,
+    meanColour: Math.max(...sumA.map((sum, c) => Math.abs(sum - sumB[c]!) / count)),
+    meanPixel: perPixel / count,
+  };
+}
+
+describe('the prefiltered environment presets', () => {
+  // city, the default preset, as the build ships it and as its EXR, which three.js prefilters.
+  let preset: Visit;
+  let exr: Visit;
+  let presetPixels: number[];
+  let exrPixels: number[];
+  beforeAll(async () => {
+    preset = await visit();
+    presetPixels = await stablePixels(preset.page);
+    exr = await visit('/environments/city.exr');
+    exrPixels = await stablePixels(exr.page);
+    console.log(
+      `first frame on SwiftShader: prefiltered preset ${preset.spawnedMs.toFixed(0)} ms ` +
+        `(longest task ${preset.longestTaskMs} ms), EXR prefiltered by three.js ` +
+        `${exr.spawnedMs.toFixed(0)} ms (longest task ${exr.longestTaskMs} ms)`,
+    );
+  }, 240_000);
+  afterAll(() => Promise.all([preset?.close(), exr?.close()]));
+
+  it('loads the .pmrem once and runs no prefiltering in the browser', () => {
+    expect(preset.environments).toEqual(['/environments/city.pmrem']);
+    expect(preset.shaders.filter((name) => name.startsWith('PMREM'))).toEqual([]);
+    // The same page given the EXR prefilters it on its first frame (what the probe would see).
+    expect(exr.environments).toEqual(['/environments/city.exr']);
+    expect(exr.shaders).toEqual(expect.arrayContaining(['PMREMGGXConvolution']));
+  });
+
+  it("lights the avatar as three.js's own prefiltering of the preset's EXR does", () => {
+    const { count, meanColour, meanPixel } = difference(presetPixels, exrPixels);
+    // The avatar covers the same pixels; its colours differ by under 1 of 255 (measured: about
+    // 0.3 in the mean colour, 0.5 per pixel), while another preset moves them by tens.
+    expect(count).toBeGreaterThan(5000);
+    expect(meanColour).toBeLessThan(1);
+    expect(meanPixel).toBeLessThan(1.5);
+  });
+
+  it('lights it differently with another preset (the comparison sees lighting)', async () => {
+    const other = await visit('sunset');
+    const pixels = await stablePixels(other.page);
+    await other.close();
+    expect(other.environments).toEqual(['/environments/sunset.pmrem']);
+    expect(difference(pixels, exrPixels).meanPixel).toBeGreaterThan(5);
+  });
+});
