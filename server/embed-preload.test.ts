@@ -31,14 +31,18 @@ describe("/embed's preload links", () => {
     expect(links({ modelSrc: 'data:model/gltf-binary;base64,AA' })).toBeUndefined();
     expect(links({ modelSrc: '//evil.example/x.glb' })).toBeUndefined();
     expect(links({ modelSrc: '[not json' })).toBeUndefined();
+    // Nothing the viewer would refuse to load (not a .glb/.fbx) is fetched for it.
+    expect(links({ modelSrc: '/readme.txt' })).toBeUndefined();
+    expect(links({ modelSrc: '["/a.txt", 3]' })).toBeUndefined();
   });
 
   it('cannot break out of the header value', () => {
-    const header = links({ modelSrc: '/a.glb>; rel=stylesheet, </x' })!;
+    const header = links({ modelSrc: '/a.glb?>; rel=stylesheet, </x.glb' })!;
     expect(header).toBe(
-      [preload('/a.glb%3E;%20rel=stylesheet,%20%3C/x'), preload('/environments/city.pmrem')].join(
-        ', ',
-      ),
+      [
+        preload('/a.glb?%3E;%20rel=stylesheet,%20%3C/x.glb'),
+        preload('/environments/city.pmrem'),
+      ].join(', '),
     );
   });
 });

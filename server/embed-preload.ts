@@ -10,7 +10,7 @@ import {
   ENVIRONMENT_PRESET_FILES,
   ENVIRONMENT_URL_DIR,
 } from '../src/domain/environment-presets';
-import { isValidModelSource } from '../src/ui/canvas/model-source';
+import { MODEL_FILE } from '../src/domain/model-file';
 
 /** The viewer's default environment (src/ui/canvas/environments.ts). */
 const DEFAULT_ENVIRONMENT = 'city';
@@ -34,10 +34,12 @@ function preloadable(value: string): string | undefined {
 /** The model addresses in `modelSrc`: only those the viewer would load (.glb/.fbx). */
 function modelAddresses(modelSrc: string | undefined): string[] {
   if (!modelSrc) return [];
-  if (!modelSrc.trimStart().startsWith('[')) return isValidModelSource(modelSrc) ? [modelSrc] : [];
+  if (!modelSrc.trimStart().startsWith('[')) return MODEL_FILE.test(modelSrc) ? [modelSrc] : [];
   try {
     const list: unknown = JSON.parse(modelSrc);
-    return Array.isArray(list) ? list.filter((item) => isValidModelSource(item)) : [];
+    return Array.isArray(list)
+      ? list.filter((item): item is string => typeof item === 'string' && MODEL_FILE.test(item))
+      : [];
   } catch {
     return [];
   }

@@ -1,3 +1,5 @@
+import { MODEL_FILE } from '../../domain/model-file';
+
 /** The exact console warning of spec §5/§8 for a source the viewer cannot load. */
 export const INVALID_MODEL_WARNING =
   'Provided GLB/FBX is invalid. Check docs for supported formats';
@@ -5,7 +7,6 @@ export const INVALID_MODEL_WARNING =
 /** One model source: a .glb/.fbx address, a binary glTF data URL or a binary glTF Blob. */
 export type ModelSource = string | Blob;
 
-const MODEL_FILE = /\.(glb|fbx)(\?.*)?$/i;
 const MODEL_DATA_URL = /^data:(application\/octet-stream|model\/gltf-binary);base64,/;
 
 function isValidSingleSource(source: unknown): source is ModelSource {
