@@ -310,28 +310,37 @@ describe('optional zoom', () => {
 });
 
 describe('ambient occlusion (n8ao)', () => {
-  /** The pass of a spawned viewer with these options, once its lazy chunk is in. */
-  async function aoPass(props: Partial<ComponentProps<typeof AvatarViewer>>) {
+  /**
+   * Checks the pass of a spawned viewer with these options once its lazy chunk is in: the
+   * options reach the pass after it is made, so `check` is retried until it holds (or times out).
+   */
+  async function expectAoPass(
+    props: Partial<ComponentProps<typeof AvatarViewer>>,
+    check: (ao: AoPass) => void,
+  ) {
     await spawned(props);
-    await vi.waitFor(() => expect(harness.ao).not.toBeNull());
-    return harness.ao!;
+    await vi.waitFor(() => {
+      expect(harness.ao).not.toBeNull();
+      check(harness.ao!);
+    });
   }
 
   it('runs with the §9 occlusion defaults and its 128 x 128 noise texture', async () => {
-    const ao = await aoPass({ ao: 'Combined' });
-    expect(ao.configuration).toMatchObject({
-      aoSamples: 16,
-      aoRadius: 5,
-      denoiseSamples: 8,
-      denoiseRadius: 12,
-      denoiseIterations: 2,
-      intensity: 5,
-      distanceFalloff: 1,
-      halfRes: false,
+    await expectAoPass({ ao: 'Combined' }, (ao) => {
+      expect(ao.configuration).toMatchObject({
+        aoSamples: 16,
+        aoRadius: 5,
+        denoiseSamples: 8,
+        denoiseRadius: 12,
+        denoiseIterations: 2,
+        intensity: 5,
+        distanceFalloff: 1,
+        halfRes: false,
+      });
+      expect([ao.bluenoise.image.width, ao.bluenoise.image.height]).toEqual([128, 128]);
+      // Full resolution: the occlusion is as large as the drawing buffer (200 x 200 here).
+      expect([ao.writeTargetInternal.width, ao.writeTargetInternal.height]).toEqual([200, 200]);
     });
-    expect([ao.bluenoise.image.width, ao.bluenoise.image.height]).toEqual([128, 128]);
-    // Full resolution: the occlusion is as large as the drawing buffer (200 x 200 here).
-    expect([ao.writeTargetInternal.width, ao.writeTargetInternal.height]).toEqual([200, 200]);
   });
 
   it.each([
@@ -341,20 +350,22 @@ describe('ambient occlusion (n8ao)', () => {
     ['High', 64, 8, 6],
     ['Ultra', 64, 16, 6],
   ] as const)('%s quality: %i samples, %i denoise samples, radius %i', async (quality, a, d, r) => {
-    const ao = await aoPass({ ao: 'Combined', quality });
-    expect(ao.configuration).toMatchObject({
-      aoSamples: a,
-      denoiseSamples: d,
-      denoiseRadius: r,
-      aoRadius: 5,
-    });
+    await expectAoPass({ ao: 'Combined', quality }, (ao) =>
+      expect(ao.configuration).toMatchObject({
+        aoSamples: a,
+        denoiseSamples: d,
+        denoiseRadius: r,
+        aoRadius: 5,
+      }),
+    );
   });
 
   it('computes the occlusion at 0.5 scale in half-resolution mode', async () => {
-    const ao = await aoPass({ ao: 'Combined', aoHalfResolution: true });
-    expect(ao.configuration.halfRes).toBe(true);
-    expect([ao.writeTargetInternal.width, ao.writeTargetInternal.height]).toEqual([100, 100]);
-    expect(ao.depthDownsampleTarget).toMatchObject({ width: 100, height: 100 });
+    await expectAoPass({ ao: 'Combined', aoHalfResolution: true }, (ao) => {
+      expect(ao.configuration.halfRes).toBe(true);
+      expect([ao.writeTargetInternal.width, ao.writeTargetInternal.height]).toEqual([100, 100]);
+      expect(ao.depthDownsampleTarget).toMatchObject({ width: 100, height: 100 });
+    });
   });
 
   it.each([
@@ -364,7 +375,6 @@ describe('ambient occlusion (n8ao)', () => {
     ['Split', 3],
     ['Split AO', 4],
   ] as const)('shows the %s display mode', async (mode, renderMode) => {
-    const ao = await aoPass({ ao: mode });
-    expect(ao.configuration.renderMode).toBe(renderMode);
+    await expectAoPass({ ao: mode }, (ao) => expect(ao.configuration.renderMode).toBe(renderMode));
   });
 });
