@@ -1,7 +1,7 @@
 /**
  * A production start (NODE_ENV=production, mail over SMTP to a local sink) attacked from
  * outside, as a stranger on the network would: what it refuses to start with, what it does
- * not serve, and the account attacks of issue 11.
+ * not serve, and the account attacks (takeover, parallel guessing, code floods).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSink } from '../helpers/smtp-sink';

@@ -1,6 +1,7 @@
 /**
- * Model-based path tests for every machine (issue 6). A small abstract model of the spec (no
- * `invoke` or `after`, which `xstate/graph` cannot walk) generates paths with `createTestModel`;
+ * Model-based path tests for every machine, a coverage supplement to the hand-written tests.
+ * A small abstract model of the spec (no `invoke` or `after`, which `xstate/graph` cannot
+ * walk) generates paths with `createTestModel`;
  * each path drives the real actor (fake actors injected with `.provide`, time on a
  * `SimulatedClock`) and checks it in every model state. While the paths run, the real actor is
  * watched through XState's inspection API, and a last test fails when a state or transition

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
+import { IconLabel } from './icon-label';
 import {
   Button,
   FieldError,
-  Label,
   ListBox,
   ListBoxItem,
   Popover,
@@ -69,14 +69,11 @@ export function SelectBox(props: SelectBoxProps) {
       isInvalid={Boolean(props.error)}
       onBlur={props.onBlur}
     >
-      <Label className={isFilter ? 'filter-label' : 'field-label'}>
-        {props.icon && (
-          <span className="filter-icon" aria-hidden="true">
-            {props.icon}
-          </span>
-        )}
-        {props.label}
-      </Label>
+      <IconLabel
+        className={isFilter ? 'filter-label' : 'field-label'}
+        icon={props.icon}
+        label={props.label}
+      />
       <Button className="select-button">
         <SelectValue />
         <span aria-hidden="true">▾</span>

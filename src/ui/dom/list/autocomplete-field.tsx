@@ -1,11 +1,11 @@
 import type { TFunction } from 'i18next';
 import { useMemo, type ReactNode } from 'react';
+import { IconLabel } from '../icon-label';
 import {
   Button,
   ButtonContext,
   ComboBox,
   Input,
-  Label,
   ListBox,
   ListBoxItem,
   Popover,
@@ -113,14 +113,7 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
         menuTrigger="input"
         allowsEmptyCollection
       >
-        <Label className="filter-label">
-          {props.icon && (
-            <span className="filter-icon" aria-hidden="true">
-              {props.icon}
-            </span>
-          )}
-          {props.label}
-        </Label>
+        <IconLabel icon={props.icon} label={props.label} />
         <div className="combo-input">
           <Input
             // The placeholder ("Any") only while nothing is chosen.

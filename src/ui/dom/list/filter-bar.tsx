@@ -1,7 +1,8 @@
 import type { TFunction } from 'i18next';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, Dialog, Heading, Input, Label, Modal, SearchField } from 'react-aria-components';
+import { Button, Dialog, Heading, Input, Modal, SearchField } from 'react-aria-components';
+import { IconLabel } from '../icon-label';
 import {
   cleanFilter,
   filterTexts,
@@ -86,20 +87,6 @@ export function initialValuesOf(filters: readonly FilterDef[]): ListFilter {
 export const isHiddenFilter = (f: FilterDef) =>
   Boolean(f.hiddenWithOneOption && (f.options?.length ?? 0) <= 1);
 
-/** A filter's label, with its icon (spec §3 `icon`) before the text. */
-function FilterLabel({ filter }: { filter: FilterDef }) {
-  return (
-    <Label className="filter-label">
-      {filter.icon && (
-        <span className="filter-icon" aria-hidden="true">
-          {filter.icon}
-        </span>
-      )}
-      {filter.label}
-    </Label>
-  );
-}
-
 function FilterControl(props: {
   filter: FilterDef;
   anyLabel: string;
@@ -117,7 +104,7 @@ function FilterControl(props: {
           value={filterTexts(value)[0] ?? ''}
           onChange={(text) => onChange(text)}
         >
-          <FilterLabel filter={filter} />
+          <IconLabel icon={filter.icon} label={filter.label} />
           <div className="search-box">
             <Input placeholder={filter.placeholder} />
             <Button
