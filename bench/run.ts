@@ -1,6 +1,6 @@
 // npm run bench: measurements, never pass/fail. Each section prints figures and, where
 // there is a baseline, the ratio against it measured in the same run. `npm run bench -- <name>`
-// runs one section (e.g. `events`).
+// runs one section (`events`, or `viewer`, which takes options: `npm run bench -- viewer --runs 3`).
 import { execSync } from 'node:child_process';
 import { buildReport } from './build-report';
 import { benchFileValidation } from './files/validate';
@@ -9,6 +9,14 @@ import { benchServerList } from './server-list';
 import { benchServerUpload } from './server-upload';
 
 const only = process.argv[2];
+const VIEWER_TITLE =
+  'Viewer: first painted frame of ours (/embed) against visage and <model-viewer> (bench/viewer)';
+if (only === 'viewer') {
+  const { benchViewer, viewerOptionsFromArgs } = await import('./viewer/run');
+  section(VIEWER_TITLE);
+  await benchViewer(viewerOptionsFromArgs(process.argv.slice(3)));
+  process.exit(0);
+}
 if (only === 'events') {
   section('Live events: 100 clients, a burst of 1,000 changes, SSE against polling');
   await benchServerEvents();
@@ -57,5 +65,5 @@ await benchFileValidation();
 section('List screens in Chromium: requests while typing, infinite paging, scrolling');
 await (await import('./lists')).benchLists();
 
-section('Viewer: ours against visage and <model-viewer> (bench/viewer, headless Chromium)');
+section(VIEWER_TITLE);
 await (await import('./viewer/run')).benchViewer();

@@ -1,232 +1,368 @@
-// The viewer bench (our viewer against visage and <model-viewer>): the same model
-// in the same headless Chromium with SwiftShader WebGL, viewers alternated run by run.
+// The viewer bench: our viewer on /embed, the route embedders use, against visage and
+// <model-viewer>, each on a page that only fills the window with the viewer. How it is kept
+// fair (README "Viewer bench"):
+// - one build folder holds the app's build, the peer pages (their scripts under /assets/ like
+//   ours) and the fixture files, all compressed by scripts/compress-dist.ts; the project's
+//   real server (tests/helpers/server.ts) serves it, so every file of every viewer comes from
+//   the same server with the same headers and compression;
+// - every viewer gets the same .glb and the same .hdr file (/fixtures/...), and a camera that
+//   looks at the model's bounding sphere from the distance at which the sphere fills a 50°
+//   vertical field of view (our `fit`);
+// - each run is a fresh Chromium (SwiftShader WebGL) at 1280 x 720 with the cache disabled;
+//   times are performance.now() in the page, i.e. from navigation start;
+// - "first painted frame" is the same probe for all three (probe.ts); each viewer's own
+//   "loaded" signal is recorded next to it.
 // Measurements only, never pass/fail, and never made up: a viewer that cannot be built or
 // fails in a run is reported as such.
-import { execSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { extname, join, normalize } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { NodeIO } from '@gltf-transform/core';
+import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { getBounds } from '@gltf-transform/functions';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from '../../tests/helpers/browser';
+import { startServer } from '../../tests/helpers/server';
+import { probe, type Probe, type ProbeOptions } from './probe';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const BENCH_DIR = here('.');
-const DIST = here('../.out/viewer');
-const FIXTURES = here('../../../shared/fixtures');
 const APP_ROOT = here('../..');
+const OUT = here('../.out/viewer');
+/** The one folder the server serves: app build, peer pages, fixtures. */
+const SITE = join(OUT, 'site');
+const SCREENSHOTS = join(OUT, 'screenshots');
+const FIXTURES = here('../../../shared/fixtures');
 
 export const VIEWERS = ['ours', 'visage', 'model-viewer'] as const;
 export type Viewer = (typeof VIEWERS)[number];
 
-export interface ViewerRun {
+/**
+ * The avatars, from ../shared/fixtures/avatars: a textured one (3.1 MiB, 19 images) and an
+ * untextured one (0.8 MiB). maleIdle.glb and female-idle.glb hold animations only, no mesh.
+ */
+const AVATARS = ['male-emissive.glb', 'female-animation-catwalk.glb'] as const;
+const ENVIRONMENT = '/fixtures/environments/soft.hdr';
+/** Our viewer's vertical field of view (src/ui/canvas/avatar-view.tsx); the peers get it too. */
+const FOV_DEG = 50;
+const VIEWPORT = { width: 1280, height: 720 };
+
+/** Chromium's network emulation for the throttled case (CDP Network.emulateNetworkConditions). */
+const THROTTLED = {
+  offline: false,
+  latency: 150,
+  downloadThroughput: (1.6 * 1024 * 1024) / 8,
+  uploadThroughput: (750 * 1024) / 8,
+};
+export const CASES = ['unthrottled', 'throttled'] as const;
+type Case = (typeof CASES)[number];
+
+export interface BenchViewerOptions {
+  /** Runs per viewer, avatar and case (viewers alternated run by run). */
+  runs?: number;
+  /** Model switches in the memory measurement. */
+  switches?: number;
+  viewers?: readonly Viewer[];
+  cases?: readonly Case[];
+  /** Frames with draws are counted over this long, the avatar standing still. */
+  stillMs?: number;
+  /** Longest wait for a viewer's first painted frame and loaded signal, in ms. */
+  timeoutMs?: number;
+  /** Run `npm install --prefix bench/viewer` when the peers are missing. */
+  install?: boolean;
+  screenshots?: boolean;
+}
+type Options = Required<BenchViewerOptions>;
+
+export interface FirstFrameRun {
   viewer: Viewer;
+  avatar: string;
+  case: Case;
   run: number;
-  /** ms from mount to the first frame with opaque pixels at the canvas centre. */
+  /** ms from navigation start to the first painted frame. */
   firstPaintMs?: number;
-  /** ms from mount to spawned (ours) or the load event (peers). */
-  spawnedMs?: number;
-  /** gzip -9 bytes of the scripts that finished loading before the first paint. */
-  jsGzipBeforePaint?: number;
-  /** Part of that which is environment-map data shipped as JS (our presets' .exr modules). */
-  envDataGzipBeforePaint?: number;
-  /** Frames with WebGL draws during 3 s after load, the avatar standing still. */
+  /** ms from navigation start to the viewer's own loaded signal. */
+  loadedMs?: number;
+  /** Bytes received (as sent: compressed where the server compresses) before the first frame. */
+  bytesBeforePaint?: number;
+  jsBytesBeforePaint?: number;
+  error?: string;
+}
+
+export interface SteadyRun {
+  viewer: Viewer;
+  /** Animation frames with WebGL draws while the avatar stands still (stillMs). */
   stillFrames?: number;
-  /** JSHeapUsedSize (after a forced GC) after the first load and after the switches. */
+  /** JSHeapUsedSize after a forced GC, after the first load and after the switches. */
   heapAfterLoad?: number;
   heapAfterSwitches?: number;
   error?: string;
 }
 
-export interface BenchViewerOptions {
-  runs?: number;
-  switches?: number;
-  stillMs?: number;
-  /** Longest wait for a viewer's first paint and load, in ms. */
-  timeoutMs?: number;
-  /** Skip `npm install --prefix bench/viewer` when the peers are missing. */
-  install?: boolean;
+/** Reads `--runs 3 --switches 50 --cases throttled --viewers ours,visage`. */
+export function viewerOptionsFromArgs(args: readonly string[]): BenchViewerOptions {
+  const options: BenchViewerOptions = {};
+  const list = <T extends string>(value: string, allowed: readonly T[], flag: string): T[] => {
+    const items = value.split(',').filter(Boolean);
+    const wrong = items.filter((item) => !(allowed as readonly string[]).includes(item));
+    if (wrong.length || !items.length)
+      throw new Error(`${flag}: expected some of ${allowed.join(', ')}, got "${value}"`);
+    return items as T[];
+  };
+  const count = (value: string, flag: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`${flag}: expected a whole number`);
+    return n;
+  };
+  for (let i = 0; i < args.length; i += 2) {
+    const [flag, value = ''] = [args[i]!, args[i + 1]];
+    if (flag === '--runs') options.runs = Math.max(1, count(value, flag));
+    else if (flag === '--switches') options.switches = count(value, flag);
+    else if (flag === '--viewers') options.viewers = list(value, VIEWERS, flag);
+    else if (flag === '--cases') options.cases = list(value, CASES, flag);
+    else if (flag === '--no-screenshots') {
+      options.screenshots = false;
+      i--;
+    } else
+      throw new Error(
+        `unknown option ${flag} (--runs N, --switches N, --viewers ${VIEWERS.join(',')}, --cases ${CASES.join(',')}, --no-screenshots)`,
+      );
+  }
+  return options;
 }
 
-/** Installs (if missing, and allowed) and builds the bench pages; returns the built viewers. */
-function prepare(install: boolean): { viewers: Viewer[]; note?: string } {
-  let note: string | undefined;
-  let peers = existsSync(join(BENCH_DIR, 'node_modules', '@readyplayerme', 'visage'));
-  if (!peers && install) {
-    try {
-      console.log('bench/viewer: installing the peers (npm install --prefix bench/viewer) ...');
-      execSync('npm install --prefix bench/viewer', { cwd: APP_ROOT, stdio: 'inherit' });
-      peers = true;
-    } catch (error) {
-      note = `peer install failed (${String(error).split('\n')[0]})`;
-    }
-  } else if (!peers) {
-    note = 'peers not installed: run `npm install --prefix bench/viewer`';
-  }
-  const viewers: Viewer[] = peers ? [...VIEWERS] : ['ours'];
+/** Runs a command in the app's root; on failure, the error carries the end of its output. */
+function run(command: string, args: string[], env: Record<string, string> = {}) {
   try {
-    execSync('npx vite build --config bench/viewer/vite.config.ts', {
+    execFileSync(command, args, {
       cwd: APP_ROOT,
-      stdio: 'ignore',
-      env: { ...process.env, BENCH_VIEWER_PAGES: viewers.join(',') },
+      stdio: 'pipe',
+      env: { ...process.env, ...env },
+      maxBuffer: 64 * 2 ** 20,
     });
   } catch (error) {
-    if (viewers.length === 1) throw error;
-    note = `peer pages failed to build (${String(error).split('\n')[0]}); ours alone`;
-    execSync('npx vite build --config bench/viewer/vite.config.ts', {
-      cwd: APP_ROOT,
-      stdio: 'ignore',
-      env: { ...process.env, BENCH_VIEWER_PAGES: 'ours' },
-    });
-    return { viewers: ['ours'], note };
+    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
+    const output = `${stdout?.toString() ?? ''}${stderr?.toString() ?? ''}`.trim();
+    throw new Error(
+      `${[command, ...args].join(' ')} failed:\n${output.split('\n').slice(-15).join('\n')}`,
+      { cause: error },
+    );
   }
-  return { viewers, note };
-}
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html',
-  '.js': 'text/javascript',
-  '.css': 'text/css',
-  '.glb': 'model/gltf-binary',
-  '.wasm': 'application/wasm',
-  '.exr': 'image/x-exr',
-};
-
-/** The "city" preset the app uses, as a file: visage loads it by address. */
-function cityExr(): Buffer {
-  const module = readFileSync(
-    join(APP_ROOT, 'node_modules/@pmndrs/assets/hdri/city.exr.js'),
-    'utf8',
-  );
-  const base64 = /base64,([^'"]+)/.exec(module)?.[1];
-  if (!base64) throw new Error('no data URL in @pmndrs/assets/hdri/city.exr.js');
-  return Buffer.from(base64, 'base64');
-}
-
-/** Serves the bench build, /fixtures/ from ../shared/fixtures and /city.exr. */
-async function serve(): Promise<{ url: string; server: Server }> {
-  const exr = cityExr();
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    let body: Buffer | undefined;
-    if (path === '/city.exr') body = exr;
-    else {
-      const file = path.startsWith('/fixtures/')
-        ? join(FIXTURES, normalize(path.slice('/fixtures/'.length)))
-        : join(DIST, normalize(path));
-      if (existsSync(file) && !file.endsWith('/')) body = readFileSync(file);
-    }
-    if (!body) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, {
-      'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream',
-      'Cache-Control': 'no-store',
-    });
-    res.end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return { url: `http://127.0.0.1:${port}`, server };
 }
 
 /**
- * Runs in every page before its scripts: WebGL canvases keep their drawing buffer (so the
- * centre can be read back, for every viewer alike), draw calls are counted, and a
- * requestAnimationFrame loop counts frames with draws and notes the first painted frame.
+ * Builds the site: the app as `npm run build` builds it (into SITE), the peer pages into the
+ * same folder, the fixtures beside them, then the build's own compression over all of it.
+ * Returns the viewers that could be built and, for the others, why not.
  */
-function instrument() {
-  const probe = { draws: 0, frames: 0, firstPaintAt: undefined as number | undefined };
-  (window as unknown as { __benchProbe: typeof probe }).__benchProbe = probe;
-  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with .call(this)
-  const getContext = HTMLCanvasElement.prototype.getContext;
-  HTMLCanvasElement.prototype.getContext = function (
-    this: HTMLCanvasElement,
-    type: string,
-    attributes?: Record<string, unknown>,
-  ) {
-    const options = type.startsWith('webgl')
-      ? { ...attributes, preserveDrawingBuffer: true }
-      : attributes;
-    return getContext.call(this, type, options);
-  } as typeof getContext;
-  const names = [
-    'drawArrays',
-    'drawElements',
-    'drawArraysInstanced',
-    'drawElementsInstanced',
-    'drawRangeElements',
-  ];
-  for (const proto of [WebGLRenderingContext.prototype, WebGL2RenderingContext.prototype]) {
-    const table = proto as unknown as Record<string, (...args: unknown[]) => unknown>;
-    for (const name of names) {
-      const original = table[name];
-      if (!original) continue;
-      table[name] = function (this: unknown, ...args: unknown[]) {
-        probe.draws++;
-        return original.apply(this, args);
-      };
+function buildSite(viewers: readonly Viewer[], install: boolean): Map<Viewer, string> {
+  const unbuilt = new Map<Viewer, string>();
+  rmSync(SITE, { recursive: true, force: true });
+  mkdirSync(SITE, { recursive: true });
+  if (viewers.includes('ours')) {
+    console.log('bench/viewer: building the app (tsr generate, vite build) ...');
+    try {
+      run('npx', ['tsr', 'generate']);
+      run('npx', ['vite', 'build', '--outDir', SITE, '--emptyOutDir']);
+    } catch (error) {
+      unbuilt.set('ours', String(error));
     }
   }
-  const sample = document.createElement('canvas');
-  sample.width = sample.height = 8;
-  const ctx = sample.getContext('2d', { willReadFrequently: true })!;
-  const canvases = (root: Document | ShadowRoot, found: HTMLCanvasElement[] = []) => {
-    for (const element of Array.from(root.querySelectorAll('*'))) {
-      if (element instanceof HTMLCanvasElement && element !== sample) found.push(element);
-      if (element.shadowRoot) canvases(element.shadowRoot, found);
+  // The server serves a folder only when it holds an index.html.
+  if (!existsSync(join(SITE, 'index.html'))) writeFileSync(join(SITE, 'index.html'), '');
+
+  const peers = viewers.filter((v) => v !== 'ours');
+  if (peers.length) {
+    const installed = () => existsSync(here('node_modules/@readyplayerme/visage'));
+    if (!installed() && install) {
+      console.log('bench/viewer: installing the peers (npm install --prefix bench/viewer) ...');
+      try {
+        run('npm', ['install', '--prefix', 'bench/viewer']);
+      } catch (error) {
+        for (const peer of peers) unbuilt.set(peer, `peer install failed: ${String(error)}`);
+      }
+    } else if (!installed()) {
+      for (const peer of peers)
+        unbuilt.set(peer, 'peers not installed: run `npm install --prefix bench/viewer`');
     }
-    return found;
-  };
-  const painted = () =>
-    canvases(document).some((canvas) => {
-      if (canvas.width < 16 || canvas.height < 16) return false;
-      ctx.clearRect(0, 0, 8, 8);
-      ctx.drawImage(canvas, canvas.width / 2 - 4, canvas.height / 2 - 4, 8, 8, 0, 0, 8, 8);
-      const { data } = ctx.getImageData(0, 0, 8, 8);
-      for (let i = 3; i < data.length; i += 4) if (data[i]! > 200) return true;
-      return false;
+    const buildable = peers.filter((p) => !unbuilt.has(p));
+    console.log(`bench/viewer: building the peer pages (${buildable.join(', ')}) ...`);
+    const config = ['vite', 'build', '--config', 'bench/viewer/vite.config.ts'];
+    try {
+      run('npx', config, { BENCH_VIEWER_OUT: SITE, BENCH_VIEWER_PAGES: buildable.join(',') });
+    } catch {
+      // Build them one by one, to tell which one fails.
+      for (const peer of buildable) {
+        try {
+          run('npx', config, { BENCH_VIEWER_OUT: SITE, BENCH_VIEWER_PAGES: peer });
+        } catch (error) {
+          unbuilt.set(peer, String(error));
+        }
+      }
+    }
+  }
+
+  for (const file of [...AVATARS.map((a) => `avatars/${a}`), 'environments/soft.hdr']) {
+    const target = join(SITE, 'fixtures', file);
+    mkdirSync(dirname(target), { recursive: true });
+    copyFileSync(join(FIXTURES, file), target);
+  }
+  console.log('bench/viewer: compressing (scripts/compress-dist.ts) ...');
+  run('node', ['--import', 'tsx', 'scripts/compress-dist.ts', SITE]);
+  return unbuilt;
+}
+
+interface Framing {
+  /** The bounding sphere's centre, in the model's own coordinates (metres). */
+  target: [number, number, number];
+  /** Distance at which the sphere fills the vertical field of view. */
+  distance: number;
+}
+
+/** Our `fit` (src/ui/canvas/avatar-model.tsx): the sphere around the bind-pose bounding box. */
+async function framing(avatar: string): Promise<Framing> {
+  const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
+  const document = await io.read(join(FIXTURES, 'avatars', avatar));
+  const root = document.getRoot();
+  const scene = root.getDefaultScene() ?? root.listScenes()[0];
+  if (!scene) throw new Error(`${avatar} has no scene`);
+  const { min, max } = getBounds(scene);
+  const target = [0, 1, 2].map((i) => (min[i]! + max[i]!) / 2) as Framing['target'];
+  const radius = Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2;
+  const distance = radius / Math.sin(((FOV_DEG / 2) * Math.PI) / 180);
+  const round = (v: number) => Math.round(v * 1000) / 1000;
+  return { target: target.map(round) as Framing['target'], distance: round(distance) };
+}
+
+/** The address each viewer is measured on: /embed for ours, a thin page for the peers. */
+function pageUrl(base: string, viewer: Viewer, avatar: string, frame: Framing): string {
+  const modelSrc = `/fixtures/avatars/${avatar}`;
+  if (viewer === 'ours') {
+    const query = new URLSearchParams({ modelSrc, environment: ENVIRONMENT, fit: 'true' });
+    return `${base}/embed?${query}`;
+  }
+  const query = new URLSearchParams({
+    modelSrc,
+    environment: ENVIRONMENT,
+    target: frame.target.join(','),
+    distance: String(frame.distance),
+    fov: String(FOV_DEG),
+  });
+  return `${base}/${viewer}.html?${query}`;
+}
+
+type Win = Window & { __bench: Probe; __benchSwitch?: (url: string) => void };
+
+interface Session {
+  page: Page;
+  context: BrowserContext;
+  close: () => Promise<void>;
+  /** Page errors and console errors, for failure messages. */
+  problems: string[];
+}
+
+/** A fresh Chromium with one page at 1280 x 720, the probe installed, the cache disabled. */
+async function openPage(
+  viewer: Viewer,
+  networkCase: Case,
+  probeOptions: Omit<ProbeOptions, 'dataState'>,
+): Promise<Session> {
+  const browser = await launchBrowser({ webgl: true });
+  try {
+    const context = await browser.newContext(VIEWPORT);
+    const options: ProbeOptions = { ...probeOptions, dataState: viewer === 'ours' };
+    // tsx (esbuild keepNames) may wrap functions in __name(): give the page a stand-in.
+    await context.addInitScript({
+      content: `globalThis.__name = (f) => f; (${probe.toString()})(${JSON.stringify(options)});`,
     });
-  let seen = 0;
-  const tick = () => {
-    if (probe.draws !== seen) {
-      seen = probe.draws;
-      probe.frames++;
-    }
-    if (probe.firstPaintAt === undefined && painted()) probe.firstPaintAt = performance.now();
-    requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);
-}
-
-interface Probe {
-  draws: number;
-  frames: number;
-  firstPaintAt?: number;
-}
-interface PageHooks {
-  mountedAt?: number;
-  spawnedAt?: number;
-  switchTo?: (url: string) => Promise<void>;
-}
-type Win = Window & { __benchProbe: Probe; __benchPage: PageHooks };
-
-const gzipCache = new Map<string, number>();
-function gzipOf(pathname: string): number {
-  let size = gzipCache.get(pathname);
-  if (size === undefined) {
-    const file = join(DIST, normalize(pathname));
-    size = existsSync(file) ? gzipSync(readFileSync(file), { level: 9 }).length : 0;
-    gzipCache.set(pathname, size);
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    // Nothing leaves the machine: the peers' look-ups elsewhere (visage's GPU tier list and
+    // analytics) fail at once, the same on every machine. The bench server is plain http.
+    await cdp.send('Network.setBlockedURLs', { urls: ['https://*'] });
+    if (networkCase === 'throttled') await cdp.send('Network.emulateNetworkConditions', THROTTLED);
+    return { page, context, problems, close: () => browser.close() };
+  } catch (error) {
+    await browser.close();
+    throw error;
   }
-  return size;
 }
 
-async function heapUsed(page: Page, context: BrowserContext): Promise<number> {
-  const cdp = await context.newCDPSession(page);
+/** Waits until the probe saw the first painted frame and the loaded signal (or an error). */
+async function waitForFirstFrame(session: Session, timeoutMs: number) {
+  await session.page.waitForFunction(
+    () => {
+      const bench = (window as unknown as Win).__bench;
+      return (
+        bench.error !== undefined ||
+        (bench.firstPaintAt !== undefined && bench.loadedAt !== undefined)
+      );
+    },
+    undefined,
+    { timeout: timeoutMs, polling: 100 },
+  );
+  const error = await session.page.evaluate(() => (window as unknown as Win).__bench.error);
+  if (error) throw new Error(error);
+}
+
+function failure(error: unknown, session?: Session): string {
+  const problems = session?.problems.slice(0, 3) ?? [];
+  return [String(error).split('\n')[0], ...problems].join(' | ');
+}
+
+async function measureFirstFrame(
+  url: string,
+  result: FirstFrameRun,
+  options: Options,
+): Promise<FirstFrameRun> {
+  let session: Session | undefined;
+  try {
+    session = await openPage(result.viewer, result.case, { capture: false });
+    await session.page.goto(url, { waitUntil: 'commit' });
+    await waitForFirstFrame(session, options.timeoutMs);
+    Object.assign(
+      result,
+      await session.page.evaluate(() => {
+        const bench = (window as unknown as Win).__bench;
+        const paint = bench.firstPaintAt!;
+        const [navigation] = performance.getEntriesByType(
+          'navigation',
+        ) as PerformanceResourceTiming[];
+        const before = (
+          performance.getEntriesByType('resource') as PerformanceResourceTiming[]
+        ).filter((e) => e.responseEnd <= paint);
+        const sum = (entries: PerformanceResourceTiming[]) =>
+          entries.reduce((s, e) => s + e.encodedBodySize, 0);
+        return {
+          firstPaintMs: paint,
+          loadedMs: bench.loadedAt,
+          bytesBeforePaint: sum(before) + (navigation?.encodedBodySize ?? 0),
+          jsBytesBeforePaint: sum(before.filter((e) => /\.m?js$/.test(new URL(e.name).pathname))),
+          csp: bench.csp,
+        };
+      }),
+    );
+    const { csp } = result as FirstFrameRun & { csp?: string[] };
+    delete (result as { csp?: string[] }).csp;
+    if (csp?.length)
+      console.log(`    ${result.viewer}: Content-Security-Policy blocked ${csp.join(', ')}`);
+  } catch (error) {
+    result.error = failure(error, session);
+  } finally {
+    await session?.close();
+  }
+  return result;
+}
+
+async function heapUsed(session: Session): Promise<number> {
+  const cdp = await session.context.newCDPSession(session.page);
   await cdp.send('HeapProfiler.collectGarbage');
   await cdp.send('Performance.enable');
   const { metrics } = await cdp.send('Performance.getMetrics');
@@ -234,186 +370,322 @@ async function heapUsed(page: Page, context: BrowserContext): Promise<number> {
   return metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? NaN;
 }
 
-const MODELS = [
-  '/fixtures/avatars/male-emissive.glb',
-  '/fixtures/avatars/male-emissive.glb?copy=2',
-];
-
-async function measure(
-  browser: Awaited<ReturnType<typeof launchBrowser>>,
-  base: string,
-  viewer: Viewer,
-  run: number,
-  options: Required<Omit<BenchViewerOptions, 'install'>>,
-): Promise<ViewerRun> {
-  const result: ViewerRun = { viewer, run };
-  const context = await browser.newContext({ width: 360, height: 360 });
-  // Nothing leaves the machine: peers' CDN look-ups (GPU tier lists, analytics) fail fast.
-  await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-  // tsx (esbuild keepNames) may wrap functions in __name(): give the page a stand-in.
-  await context.addInitScript({ content: `var __name = (f) => f; (${instrument.toString()})();` });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  try {
-    await page.goto(`${base}/${viewer}.html`);
-    await page.waitForFunction(
-      () => {
-        const w = window as unknown as Win;
-        return w.__benchProbe.firstPaintAt !== undefined && w.__benchPage?.spawnedAt !== undefined;
-      },
-      undefined,
-      { timeout: options.timeoutMs, polling: 100 },
-    );
-    const timing = await page.evaluate(() => {
+/** Shows `url` (ours: a new address in the frame's history, as /embed follows it). */
+async function switchModel(session: Session, viewer: Viewer, url: string, timeoutMs: number) {
+  const loads = await session.page.evaluate(
+    ({ viewer, url }) => {
       const w = window as unknown as Win;
-      const paint = w.__benchProbe.firstPaintAt!;
-      const scripts = performance
-        .getEntriesByType('resource')
-        .filter((e) => (e as PerformanceResourceTiming).responseEnd <= paint)
-        .map((e) => new URL(e.name).pathname)
-        .filter((p) => p.endsWith('.js') || p.endsWith('.mjs'));
-      const mounted = w.__benchPage.mountedAt ?? 0;
-      return {
-        firstPaintMs: paint - mounted,
-        spawnedMs: w.__benchPage.spawnedAt! - mounted,
-        scripts,
-      };
-    });
-    result.firstPaintMs = timing.firstPaintMs;
-    result.spawnedMs = timing.spawnedMs;
-    const scripts = [...new Set(timing.scripts)];
-    result.jsGzipBeforePaint = scripts.reduce((s, p) => s + gzipOf(p), 0);
-    result.envDataGzipBeforePaint = scripts
-      .filter((p) => /\.(exr|hdr)-[^/]*\.js$/.test(p))
-      .reduce((s, p) => s + gzipOf(p), 0);
+      const before = w.__bench.loads;
+      if (viewer === 'ours') {
+        const address = new URL(location.href);
+        address.searchParams.set('modelSrc', url);
+        history.pushState(null, '', address);
+        dispatchEvent(new PopStateEvent('popstate'));
+      } else w.__benchSwitch!(url);
+      return before;
+    },
+    { viewer, url },
+  );
+  await session.page.waitForFunction(
+    (before) => {
+      const bench = (window as unknown as Win).__bench;
+      return bench.error !== undefined || bench.loads > before;
+    },
+    loads,
+    { timeout: timeoutMs, polling: 50 },
+  );
+}
 
-    const frames = () => page.evaluate(() => (window as unknown as Win).__benchProbe.frames);
+/** Frames drawn while still, and memory over `switches` model switches (unthrottled). */
+async function measureSteady(url: string, viewer: Viewer, options: Options): Promise<SteadyRun> {
+  const result: SteadyRun = { viewer };
+  let session: Session | undefined;
+  try {
+    session = await openPage(viewer, 'unthrottled', { capture: false });
+    await session.page.goto(url, { waitUntil: 'commit' });
+    await waitForFirstFrame(session, options.timeoutMs);
+    // Let the spawn (ours), fades and first-load work settle before counting.
+    await session.page.waitForTimeout(2000);
+    const frames = () => session!.page.evaluate(() => (window as unknown as Win).__bench.frames);
     const before = await frames();
-    await page.waitForTimeout(options.stillMs);
+    await session.page.waitForTimeout(options.stillMs);
     result.stillFrames = (await frames()) - before;
-
-    result.heapAfterLoad = await heapUsed(page, context);
+    result.heapAfterLoad = await heapUsed(session);
     for (let i = 1; i <= options.switches; i++) {
-      const url = MODELS[i % MODELS.length]!;
-      const shown = page.evaluate(
-        (next) => (window as unknown as Win).__benchPage.switchTo!(next),
-        url,
-      );
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`switch ${i} took over ${options.timeoutMs} ms`)),
-          options.timeoutMs,
-        );
-      });
-      await Promise.race([shown, late]).finally(() => clearTimeout(timer));
+      const avatar = AVATARS[i % AVATARS.length]!;
+      await switchModel(session, viewer, `/fixtures/avatars/${avatar}`, options.timeoutMs);
     }
-    result.heapAfterSwitches = await heapUsed(page, context);
+    const error = await session.page.evaluate(() => (window as unknown as Win).__bench.error);
+    if (error) throw new Error(error);
+    result.heapAfterSwitches = await heapUsed(session);
   } catch (error) {
-    result.error = [String(error).split('\n')[0], ...errors.slice(0, 3)].join(' | ');
+    result.error = failure(error, session);
   } finally {
-    await context.close();
+    await session?.close();
   }
   return result;
 }
 
-const median = (values: number[]) => {
-  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+/** The first painted frame (as the probe copied it) and the settled frame, as PNG files. */
+async function screenshots(url: string, viewer: Viewer, avatar: string, options: Options) {
+  const name = `${avatar.replace(/\.glb$/, '')}-${viewer}`;
+  let session: Session | undefined;
+  try {
+    session = await openPage(viewer, 'unthrottled', { capture: true });
+    await session.page.goto(url, { waitUntil: 'commit' });
+    await waitForFirstFrame(session, options.timeoutMs);
+    const { first, size } = await session.page.evaluate(() => {
+      const bench = (window as unknown as Win).__bench;
+      return { first: bench.firstFrame!.toDataURL('image/png'), size: bench.paintedSize };
+    });
+    writeFileSync(
+      join(SCREENSHOTS, `${name}-first.png`),
+      Buffer.from(first.slice(first.indexOf(',') + 1), 'base64'),
+    );
+    await session.page.waitForTimeout(3000);
+    await session.page.screenshot({ path: join(SCREENSHOTS, `${name}-settled.png`) });
+    return `${name}-first.png, ${name}-settled.png (canvas ${size})`;
+  } catch (error) {
+    return `${name}: FAILED: ${failure(error, session)}`;
+  } finally {
+    await session?.close();
+  }
+}
+
+/** What the server answers for each kind of file, so the run shows the headers are the same. */
+async function describeHeaders(base: string, urls: Record<string, string>) {
+  console.log('What the server sends (Accept-Encoding: br, gzip):');
+  for (const [what, url] of Object.entries(urls)) {
+    const response = await fetch(`${base}${url}`, { headers: { 'Accept-Encoding': 'br, gzip' } });
+    await response.arrayBuffer();
+    const h = (name: string) => response.headers.get(name) ?? '-';
+    console.log(
+      `  ${what.padEnd(26)} ${response.status} ${h('content-type')}; encoding ${h('content-encoding')}; cache-control ${h('cache-control')}${
+        h('link') !== '-' ? `; link ${h('link')}` : ''
+      }`,
+    );
+  }
+}
+
+const median = (values: (number | undefined)[]) => {
+  const sorted = values.filter((v): v is number => Number.isFinite(v)).sort((a, b) => a - b);
   if (sorted.length === 0) return NaN;
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
+const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(0)} ms` : 'n/a');
+const ratio = (a: number, b: number) => (Number.isFinite(a / b) ? `${(a / b).toFixed(2)}x` : 'n/a');
+const kib = (v: number) => (Number.isFinite(v) ? `${(v / 1024).toFixed(0)} KiB` : 'n/a');
+const mib = (v: number) => (Number.isFinite(v) ? `${(v / 2 ** 20).toFixed(1)} MiB` : 'n/a');
 
-const METRICS: { key: keyof ViewerRun; title: string; format: (v: number) => string }[] = [
-  { key: 'firstPaintMs', title: 'first paint (ms)', format: (v) => v.toFixed(0) },
-  { key: 'spawnedMs', title: 'spawned/load (ms)', format: (v) => v.toFixed(0) },
-  {
-    key: 'jsGzipBeforePaint',
-    title: 'JS gz pre-paint',
-    format: (v) => `${(v / 1024).toFixed(1)} KiB`,
-  },
-  {
-    key: 'envDataGzipBeforePaint',
-    title: ' of which env data',
-    format: (v) => `${(v / 1024).toFixed(1)} KiB`,
-  },
-  { key: 'stillFrames', title: 'frames still 3 s', format: (v) => v.toFixed(0) },
-  {
-    key: 'heapAfterLoad',
-    title: 'heap after load',
-    format: (v) => `${(v / 2 ** 20).toFixed(1)} MiB`,
-  },
-  {
-    key: 'heapAfterSwitches',
-    title: 'heap after switches',
-    format: (v) => `${(v / 2 ** 20).toFixed(1)} MiB`,
-  },
-];
+/** A Markdown table: the first `text` columns left-aligned, the figures right-aligned. */
+function table(head: string[], rows: string[][], text: number) {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i < text ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  console.log(line(head));
+  console.log(
+    `| ${widths.map((w, i) => (i < text ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`)).join(' | ')} |`,
+  );
+  for (const row of rows) console.log(line(row));
+}
 
-/** Prints the table (medians over runs) and our ratios against each peer; returns the runs. */
-export async function benchViewer(options: BenchViewerOptions = {}): Promise<ViewerRun[]> {
-  const opts = { runs: 3, switches: 20, stillMs: 3000, timeoutMs: 120_000, ...options };
-  const { viewers, note } = prepare(options.install ?? true);
-  if (note) console.log(`NOTE: ${note}`);
-  if (viewers.length === 1) console.log('Measuring OUR VIEWER ALONE: no peer figures below.');
-  const { url, server } = await serve();
-  const browser = await launchBrowser({ webgl: true });
-  const runs: ViewerRun[] = [];
-  try {
-    for (let run = 0; run < opts.runs; run++) {
-      // A B C, then B C A, then C A B: no viewer always goes first on a cold browser.
-      const order = viewers.map((_, i) => viewers[(i + run) % viewers.length]!);
-      for (const viewer of order) {
-        const result = await measure(browser, url, viewer, run + 1, opts);
-        runs.push(result);
-        console.log(
-          `  run ${run + 1} ${viewer}: ${
-            result.error
-              ? `FAILED: ${result.error}`
-              : METRICS.map((m) => `${m.title} ${m.format(result[m.key] as number)}`).join(', ')
-          }`,
+function report(
+  firstFrames: FirstFrameRun[],
+  steady: SteadyRun[],
+  viewers: readonly Viewer[],
+  options: Options,
+) {
+  console.log(
+    `\nFirst painted frame and loaded signal, ms from navigation start, medians of ${options.runs} run(s) (fresh Chromium each, SwiftShader, 1280 x 720):`,
+  );
+  const medianOf = (viewer: Viewer, avatar: string, c: Case, key: keyof FirstFrameRun) =>
+    median(
+      firstFrames
+        .filter((r) => r.viewer === viewer && r.avatar === avatar && r.case === c && !r.error)
+        .map((r) => r[key] as number | undefined),
+    );
+  const rows: string[][] = [];
+  for (const c of options.cases)
+    for (const avatar of AVATARS)
+      for (const viewer of viewers) {
+        const runs = firstFrames.filter(
+          (r) => r.viewer === viewer && r.avatar === avatar && r.case === c,
         );
+        const ok = runs.filter((r) => !r.error).length;
+        const first = medianOf(viewer, avatar, c, 'firstPaintMs');
+        const loadedLead = median(
+          runs.filter((r) => !r.error).map((r) => r.loadedMs! - r.firstPaintMs!),
+        );
+        rows.push([
+          viewer,
+          avatar,
+          c,
+          `${ok}/${runs.length}`,
+          ms(first),
+          ms(medianOf(viewer, avatar, c, 'loadedMs')),
+          Number.isFinite(loadedLead)
+            ? `${loadedLead >= 0 ? '+' : ''}${loadedLead.toFixed(0)} ms`
+            : 'n/a',
+          viewers.includes('model-viewer')
+            ? ratio(first, medianOf('model-viewer', avatar, c, 'firstPaintMs'))
+            : 'n/a',
+          viewers.includes('visage')
+            ? ratio(first, medianOf('visage', avatar, c, 'firstPaintMs'))
+            : 'n/a',
+          kib(medianOf(viewer, avatar, c, 'bytesBeforePaint')),
+          kib(medianOf(viewer, avatar, c, 'jsBytesBeforePaint')),
+        ]);
+      }
+  table(
+    [
+      'viewer',
+      'avatar',
+      'case',
+      'runs ok',
+      'first painted frame',
+      'loaded',
+      'loaded - frame',
+      'frame / model-viewer',
+      'frame / visage',
+      'bytes before frame',
+      'of which JS',
+    ],
+    rows,
+    3,
+  );
+  if (steady.length) {
+    console.log(
+      `\nStill and switching (unthrottled, ${AVATARS[0]}; ${options.switches} switches between the two avatars):`,
+    );
+    table(
+      [
+        'viewer',
+        `frames drawn in ${options.stillMs / 1000} s still`,
+        'heap after load',
+        `heap after ${options.switches} switches`,
+      ],
+      steady.map((s) =>
+        s.error && s.stillFrames === undefined
+          ? [s.viewer, `FAILED: ${s.error}`, '', '']
+          : [
+              s.viewer,
+              String(s.stillFrames ?? 'n/a'),
+              mib(s.heapAfterLoad ?? NaN),
+              s.error ? `FAILED: ${s.error}` : mib(s.heapAfterSwitches ?? NaN),
+            ],
+      ),
+      1,
+    );
+  }
+  const failed = firstFrames.filter((r) => r.error);
+  if (failed.length)
+    console.log(`${failed.length} run(s) failed (listed above); medians use the others.`);
+}
+
+/** Builds, serves and measures; prints the tables and returns every run. */
+export async function benchViewer(options: BenchViewerOptions = {}) {
+  const opts: Options = {
+    runs: 5,
+    switches: 50,
+    viewers: VIEWERS,
+    cases: CASES,
+    stillMs: 3000,
+    timeoutMs: 180_000,
+    install: true,
+    screenshots: true,
+    ...options,
+  };
+  const unbuilt = buildSite(opts.viewers, opts.install);
+  for (const [viewer, why] of unbuilt)
+    console.log(`NOT MEASURED: ${viewer} could not be built: ${why}`);
+  const viewers = opts.viewers.filter((v) => !unbuilt.has(v));
+  if (viewers.length === 0) return { firstFrames: [], steady: [] };
+
+  const frames = new Map<string, Framing>();
+  for (const avatar of AVATARS) frames.set(avatar, await framing(avatar));
+  const server = await startServer({ STATIC_DIR: SITE, MORPH_WORKER: 'off' });
+  const firstFrames: FirstFrameRun[] = [];
+  const steady: SteadyRun[] = [];
+  try {
+    const urls = (avatar: string) =>
+      Object.fromEntries(
+        viewers.map((v) => [v, pageUrl(server.url, v, avatar, frames.get(avatar)!)]),
+      );
+    const sample = urls(AVATARS[0]);
+    console.log(`Server: ${server.url} (the project's server, STATIC_DIR=${SITE})`);
+    for (const viewer of viewers)
+      console.log(`  ${viewer}: ${sample[viewer]!.slice(server.url.length)}`);
+    await describeHeaders(server.url, {
+      ...Object.fromEntries(
+        viewers.map((v) => [`page (${v})`, sample[v]!.slice(server.url.length)]),
+      ),
+      'model (.glb)': `/fixtures/avatars/${AVATARS[0]}`,
+      'environment (.hdr)': ENVIRONMENT,
+    });
+    for (const [avatar, frame] of frames)
+      console.log(
+        `Framing ${avatar}: target ${frame.target.join(', ')} m, distance ${frame.distance} m, fov ${FOV_DEG}°`,
+      );
+
+    if (opts.screenshots) {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      console.log(`\nScreenshots (${SCREENSHOTS}):`);
+      for (const avatar of AVATARS)
+        for (const viewer of viewers)
+          console.log(`  ${await screenshots(urls(avatar)[viewer]!, viewer, avatar, opts)}`);
+    }
+
+    for (const c of opts.cases)
+      for (const avatar of AVATARS) {
+        console.log(`\n${avatar}, ${c}:`);
+        for (let run = 0; run < opts.runs; run++) {
+          // A B C, then B C A, then C A B: no viewer always goes first.
+          const order = viewers.map((_, i) => viewers[(i + run) % viewers.length]!);
+          for (const viewer of order) {
+            const result = await measureFirstFrame(
+              urls(avatar)[viewer]!,
+              { viewer, avatar, case: c, run: run + 1 },
+              opts,
+            );
+            firstFrames.push(result);
+            console.log(
+              `  run ${run + 1} ${viewer}: ${
+                result.error
+                  ? `FAILED: ${result.error}`
+                  : `first painted frame ${ms(result.firstPaintMs!)}, loaded ${ms(result.loadedMs!)}, ${kib(result.bytesBeforePaint!)} before the frame`
+              }`,
+            );
+          }
+        }
+      }
+
+    if (opts.switches > 0 || opts.stillMs > 0) {
+      console.log('\nStill frames and memory:');
+      for (const viewer of viewers) {
+        const result = await measureSteady(urls(AVATARS[0])[viewer]!, viewer, opts);
+        steady.push(result);
+        console.log(`  ${viewer}: ${result.error ? `FAILED: ${result.error}` : 'done'}`);
       }
     }
   } finally {
-    await browser.close();
-    server.close();
+    await server.stop();
   }
-
-  console.log(
-    `\nMedians of ${opts.runs} runs, ${opts.switches} model switches, model male-emissive.glb, 360x360, SwiftShader:`,
+  report(firstFrames, steady, viewers, opts);
+  for (const [viewer, why] of unbuilt)
+    console.log(`${viewer}: not measured (could not be built: ${why.split('\n')[0]})`);
+  writeFileSync(
+    join(OUT, 'results.json'),
+    JSON.stringify(
+      { options: opts, unbuilt: Object.fromEntries(unbuilt), firstFrames, steady },
+      null,
+      2,
+    ),
   );
-  console.log(['metric'.padEnd(22), ...viewers.map((v) => v.padStart(14))].join(''));
-  const medians = new Map<string, number>();
-  for (const metric of METRICS) {
-    const cells = viewers.map((viewer) => {
-      const value = median(
-        runs.filter((r) => r.viewer === viewer && !r.error).map((r) => r[metric.key] as number),
-      );
-      medians.set(`${viewer}:${metric.key}`, value);
-      return (Number.isFinite(value) ? metric.format(value) : 'n/a').padStart(14);
-    });
-    console.log([metric.title.padEnd(22), ...cells].join(''));
-  }
-  for (const peer of viewers.filter((v) => v !== 'ours')) {
-    const ratios = METRICS.map((metric) => {
-      const ours = medians.get(`ours:${metric.key}`)!;
-      const theirs = medians.get(`${peer}:${metric.key}`)!;
-      const ratio = ours / theirs;
-      return `${metric.title} ${Number.isFinite(ratio) ? `${ratio.toFixed(2)}x` : 'n/a'}`;
-    });
-    console.log(`ours / ${peer}: ${ratios.join(', ')}`);
-  }
-  const failed = runs.filter((r) => r.error).length;
-  if (failed) console.log(`${failed} run(s) failed; medians use the others.`);
-  return runs;
+  console.log(`Every run: ${join(OUT, 'results.json')}`);
+  return { firstFrames, steady };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await benchViewer({
-    runs: Number(process.env.BENCH_VIEWER_RUNS ?? 3),
-    switches: Number(process.env.BENCH_VIEWER_SWITCHES ?? 20),
-    timeoutMs: Number(process.env.BENCH_VIEWER_TIMEOUT_MS ?? 120_000),
-  });
+  await benchViewer(viewerOptionsFromArgs(process.argv.slice(2)));
 }

@@ -1,47 +1,46 @@
-// What every bench page shares: the model it shows and the hooks run.ts drives.
+// What both peer pages share: their address (the same parameters as /embed, plus the framing
+// run.ts computed from the model's bounds) and the hooks run.ts drives. The timing itself is
+// taken by run.ts's init script (window.__bench), never by the pages.
 
-/** The same model for every viewer; run.ts serves /fixtures/ from ../shared/fixtures. */
-export const MODELS = [
-  '/fixtures/avatars/male-emissive.glb',
-  // The same file under a second address, so a switch is a real switch for every cache.
-  '/fixtures/avatars/male-emissive.glb?copy=2',
-] as const;
+const query = new URLSearchParams(location.search);
+const numbers = (name: string) => (query.get(name) ?? '').split(',').map(Number);
 
-export interface BenchPage {
-  /** performance.now() when the viewer was mounted. */
-  mountedAt?: number;
-  /** performance.now() of the first "spawned" (ours) or load event (peers). */
-  spawnedAt?: number;
-  /** Shows `url` and resolves at its spawned / load event. */
-  switchTo?: (url: string) => Promise<void>;
+/** The page's parameters: the model and environment file every viewer gets, and the camera. */
+export const params = {
+  modelSrc: query.get('modelSrc') ?? '',
+  environment: query.get('environment') ?? '',
+  /** The point the camera looks at (the centre of the model's bounding sphere), in metres. */
+  target: numbers('target') as [number, number, number],
+  /** Camera distance from the target, in metres, and vertical field of view in degrees. */
+  distance: Number(query.get('distance')),
+  fov: Number(query.get('fov')),
+};
+
+/** The part of run.ts's probe (probe.ts) the pages call. */
+interface BenchProbe {
+  loaded: () => void;
+  failed: (message: string) => void;
 }
 
 declare global {
   interface Window {
-    __benchPage: BenchPage;
+    __bench?: BenchProbe;
+    /** Shows another model; run.ts waits for the next loaded signal. */
+    __benchSwitch?: (url: string) => void;
   }
 }
 
-const page: BenchPage = (window.__benchPage = {});
-let waiters: (() => void)[] = [];
-
-export function markMounted() {
-  page.mountedAt = performance.now();
+/** The viewer's own "loaded" signal (model-viewer: load event; visage: onLoaded). */
+export function markLoaded() {
+  window.__bench?.loaded();
 }
 
-/** The viewer reports its model spawned / loaded. */
-export function markSpawned() {
-  page.spawnedAt ??= performance.now();
-  const ready = waiters;
-  waiters = [];
-  ready.forEach((resolve) => resolve());
+/** The viewer reports that it cannot show the model. */
+export function markFailed(message: string) {
+  window.__bench?.failed(message);
 }
 
-/** Registers how the page switches models; the promise resolves at the next spawned event. */
+/** Registers how the page switches models (for the memory measurement). */
 export function onSwitch(show: (url: string) => void) {
-  page.switchTo = (url) =>
-    new Promise<void>((resolve) => {
-      waiters.push(resolve);
-      show(url);
-    });
+  window.__benchSwitch = show;
 }
