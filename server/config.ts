@@ -54,6 +54,8 @@ export interface ServerKeys {
   tokenSigning: string;
   /** Keys the HMAC of stored one-time codes. */
   codeHashing: string;
+  /** Keys the HMAC that names a refresh token's successor (see rotateRefreshToken). */
+  refreshSuccessor: string;
 }
 
 /** Derives one key per purpose from the server secret (HKDF-SHA256, the purpose as info). */
@@ -63,6 +65,7 @@ export function deriveKeys(secret: string): ServerKeys {
   return {
     tokenSigning: derive('access-token-signing'),
     codeHashing: derive('one-time-code-hmac'),
+    refreshSuccessor: derive('refresh-token-successor'),
   };
 }
 

@@ -3,12 +3,22 @@
  * refresh marks the presented token rotated and issues its successor in the same family. A
  * rotated token presented again means it was copied, so the whole family is revoked.
  *
+ * One exception keeps a lost answer from ending a session: a page that reloads while its
+ * refresh is in flight never stores the successor (guests refresh before every request, spec
+ * §7), and presents the rotated token again. Within REFRESH_RETRY_MS of the rotation, while
+ * the successor is still unused, that retry is answered with the same successor (named by an
+ * HMAC of the presented token, so nothing secret is stored). Whoever holds a copy can do no
+ * more than the owner: both hold one token, and the second to use it revokes the family.
+ *
  * Rotating and revoking take the same per-user lock, so a logout or reset that runs while a
  * refresh is in flight waits for it and then revokes the successor it inserted too.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Db } from '../db';
 import { newId } from '../ids';
+
+/** How long after a rotation the rotated token may retry for its unused successor. */
+export const REFRESH_RETRY_MS = 10_000;
 
 interface TokenRow {
   id: string;
@@ -17,6 +27,7 @@ interface TokenRow {
   expires_at: Date;
   rotated_at: Date | null;
   revoked_at: Date | null;
+  replaced_by: string | null;
 }
 
 export type RefreshFailure = 'expired' | 'revoked' | 'not_found';
@@ -27,12 +38,17 @@ function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/** The successor of `token`: the same for a retry, unguessable without the key. */
+function successorOf(token: string, key: string): string {
+  return createHmac('sha256', key).update(token).digest('base64url');
+}
+
 async function insertToken(
   db: Db,
-  row: { userId: string; familyId: string; expiresAt: Date; now: Date },
+  row: { userId: string; familyId: string; expiresAt: Date; now: Date; token?: string },
 ): Promise<{ id: string; token: string }> {
   const id = newId();
-  const token = randomBytes(32).toString('base64url');
+  const token = row.token ?? randomBytes(32).toString('base64url');
   await db.query(
     `INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, expires_at, created_at)
      VALUES ($1, $2, $3, $4, $5, $6)`,
@@ -59,7 +75,12 @@ async function lockSessionsOf(tx: Db, userId: string): Promise<void> {
 }
 
 /** Exchanges a refresh token for its successor, atomically; detects reuse. */
-export function rotateRefreshToken(db: Db, token: string, now: Date): Promise<RotateResult> {
+export function rotateRefreshToken(
+  db: Db,
+  token: string,
+  now: Date,
+  successorKey: string,
+): Promise<RotateResult> {
   return db.transaction(async (tx) => {
     const owner = await tx.query<{ user_id: string }>(
       'SELECT user_id FROM refresh_tokens WHERE token_hash = $1',
@@ -70,7 +91,7 @@ export function rotateRefreshToken(db: Db, token: string, now: Date): Promise<Ro
     // Read again under the lock: a concurrent refresh with the same token has rotated it by
     // now, so this one is treated as reuse.
     const { rows } = await tx.query<TokenRow>(
-      `SELECT id, user_id, family_id, expires_at, rotated_at, revoked_at
+      `SELECT id, user_id, family_id, expires_at, rotated_at, revoked_at, replaced_by
        FROM refresh_tokens WHERE token_hash = $1 FOR UPDATE`,
       [hashToken(token)],
     );
@@ -78,6 +99,10 @@ export function rotateRefreshToken(db: Db, token: string, now: Date): Promise<Ro
     if (!row) return { ok: false, reason: 'not_found' };
     if (row.revoked_at) return { ok: false, reason: 'revoked' };
     if (row.rotated_at) {
+      const successor = successorOf(token, successorKey);
+      if (await isRetry(tx, row, successor, now)) {
+        return { ok: true, userId: row.user_id, refreshToken: successor };
+      }
       await revokeFamily(tx, row.family_id, now);
       return { ok: false, reason: 'revoked' };
     }
@@ -87,6 +112,7 @@ export function rotateRefreshToken(db: Db, token: string, now: Date): Promise<Ro
       familyId: row.family_id,
       expiresAt: row.expires_at,
       now,
+      token: successorOf(token, successorKey),
     });
     await tx.query('UPDATE refresh_tokens SET rotated_at = $2, replaced_by = $3 WHERE id = $1', [
       row.id,
@@ -95,6 +121,22 @@ export function rotateRefreshToken(db: Db, token: string, now: Date): Promise<Ro
     ]);
     return { ok: true, userId: row.user_id, refreshToken: next.token };
   });
+}
+
+/**
+ * Whether presenting the rotated `row` again is a retry for a lost answer: soon after its
+ * rotation, and its successor (`successor`) is still unused and unrevoked.
+ */
+async function isRetry(tx: Db, row: TokenRow, successor: string, now: Date): Promise<boolean> {
+  if (!row.rotated_at || now.getTime() - row.rotated_at.getTime() > REFRESH_RETRY_MS) {
+    return false;
+  }
+  const { rows } = await tx.query<{ id: string }>(
+    `SELECT id FROM refresh_tokens
+     WHERE id = $1 AND token_hash = $2 AND rotated_at IS NULL AND revoked_at IS NULL`,
+    [row.replaced_by, hashToken(successor)],
+  );
+  return rows.length === 1;
 }
 
 async function revokeFamily(db: Db, familyId: string, now: Date): Promise<void> {

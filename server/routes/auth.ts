@@ -184,7 +184,12 @@ export function authRoutes(deps: Deps) {
   // identifies the session.
   app.post('/refresh', async (c) => {
     const { refreshToken } = await readBody(c, refreshBodySchema);
-    const result = await rotateRefreshToken(db, refreshToken, deps.now());
+    const result = await rotateRefreshToken(
+      db,
+      refreshToken,
+      deps.now(),
+      deps.config.keys.refreshSuccessor,
+    );
     if (!result.ok) {
       const failure = REFRESH_FAILURES[result.reason];
       fail(401, failure.code, failure.message);
