@@ -12,6 +12,7 @@ import { readImageHeader } from '../../src/files/image-header';
 import { UPLOAD_RULES } from '../../src/files/rules';
 import { validateFileContent } from '../../src/files/validate';
 import { ADMIN, appUnderTest, signedInPage } from '../helpers/app';
+import { opaqueIn, pixelsOf } from '../helpers/pixels';
 
 const FIXTURES = resolve('..', 'shared', 'fixtures');
 const app = appUnderTest({ webgl: true });
@@ -90,31 +91,16 @@ function recordStatus() {
 const statusSeen = () =>
   page.evaluate(() => (window as unknown as { statusSeen: string[] }).statusSeen);
 
-/** Opaque pixels in the middle and in the corners of a PNG, decoded in the page. */
-function coverage(png: Buffer) {
-  return page.evaluate(async (b64) => {
-    const bitmap = await createImageBitmap(
-      await (await fetch(`data:image/png;base64,${b64}`)).blob(),
-    );
-    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-    const context = canvas.getContext('2d')!;
-    context.drawImage(bitmap, 0, 0);
-    const opaque = (x: number, y: number, size: number) => {
-      const { data } = context.getImageData(x, y, size, size);
-      let count = 0;
-      for (let i = 3; i < data.length; i += 4) if (data[i]! > 200) count++;
-      return count;
-    };
-    const { width: w, height: h } = bitmap;
-    return {
-      middle: opaque(w / 2 - 16, h / 2 - 16, 32),
-      corners:
-        opaque(0, 0, 16) +
-        opaque(w - 16, 0, 16) +
-        opaque(0, h - 16, 16) +
-        opaque(w - 16, h - 16, 16),
-    };
-  }, png.toString('base64'));
+/** Opaque pixels in the middle and in the corners of a PNG. */
+async function coverage(png: Buffer) {
+  const pixels = await pixelsOf(page, png);
+  const { width: w, height: h } = pixels;
+  const opaque = (x: number, y: number, size: number) => opaqueIn(pixels, x, y, size, size).opaque;
+  return {
+    middle: opaque(w / 2 - 16, h / 2 - 16, 32),
+    corners:
+      opaque(0, 0, 16) + opaque(w - 16, 0, 16) + opaque(0, h - 16, 16) + opaque(w - 16, h - 16, 16),
+  };
 }
 
 describe('generate icon from model, without an icon renderer', () => {

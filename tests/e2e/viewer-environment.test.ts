@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pixelsOf } from '../helpers/pixels';
 import { appUnderTest } from '../helpers/app';
 
 const FIXTURES = resolve('..', 'shared', 'fixtures');
@@ -95,7 +96,7 @@ async function visit(environment?: string): Promise<Visit> {
 }
 
 /** The canvas once two shots a moment apart are the same, as RGBA pixels. */
-async function stablePixels(page: Page): Promise<number[]> {
+async function stablePixels(page: Page): Promise<Buffer> {
   const shot = () => page.locator('canvas').screenshot({ omitBackground: true });
   let picture = await shot();
   for (let i = 0; i < 20; i++) {
@@ -104,22 +105,14 @@ async function stablePixels(page: Page): Promise<number[]> {
     if (next.equals(picture)) break;
     picture = next;
   }
-  return page.evaluate(async (b64) => {
-    const bitmap = await createImageBitmap(
-      await (await fetch(`data:image/png;base64,${b64}`)).blob(),
-    );
-    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-    const context = canvas.getContext('2d')!;
-    context.drawImage(bitmap, 0, 0);
-    return Array.from(context.getImageData(0, 0, bitmap.width, bitmap.height).data);
-  }, picture.toString('base64'));
+  return (await pixelsOf(page, picture)).data;
 }
 
 /**
  * Over the pixels opaque in both pictures (0..255 per channel): how far their mean colours are
  * apart (the largest channel), and the mean difference of a pixel.
  */
-function difference(a: number[], b: number[]) {
+function difference(a: Buffer, b: Buffer) {
   const sumA = [0, 0, 0];
   const sumB = [0, 0, 0];
   let perPixel = 0;
@@ -144,8 +137,8 @@ describe('the prefiltered environment presets', () => {
   // city, the default preset, as the build ships it and as its EXR, which three.js prefilters.
   let preset: Visit;
   let exr: Visit;
-  let presetPixels: number[];
-  let exrPixels: number[];
+  let presetPixels: Buffer;
+  let exrPixels: Buffer;
   beforeAll(async () => {
     preset = await visit();
     presetPixels = await stablePixels(preset.page);

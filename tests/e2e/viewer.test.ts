@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appUnderTest } from '../helpers/app';
+import { opaqueIn, pixelsOf, type Pixels } from '../helpers/pixels';
 import { ENVIRONMENT_PRESET_FILES } from '../../src/domain/environment-presets';
 
 const FIXTURES = resolve('..', 'shared', 'fixtures');
@@ -84,29 +85,13 @@ async function waitForState(surface: Surface, state: string) {
 const shot = (surface: Surface) => surface.locator('canvas').screenshot({ omitBackground: true });
 
 /**
- * The middle tenth of a PNG (base64), decoded in the browser: how many pixels are opaque and
- * their mean brightness (0..255).
+ * The middle tenth of a PNG (base64): how many pixels are opaque and their mean brightness
+ * (0..255).
  */
-function centreOf(surface: Surface, pngBase64: string) {
-  return surface.evaluate(async (b64) => {
-    const bitmap = await createImageBitmap(
-      await (await fetch(`data:image/png;base64,${b64}`)).blob(),
-    );
-    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-    const ctx = canvas.getContext('2d')!;
-    ctx.drawImage(bitmap, 0, 0);
-    const w = Math.round(bitmap.width / 10);
-    const h = Math.round(bitmap.height / 10);
-    const { data } = ctx.getImageData((bitmap.width - w) / 2, (bitmap.height - h) / 2, w, h);
-    let opaque = 0;
-    let sum = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      if (data[i + 3]! <= 200) continue;
-      opaque++;
-      sum += (data[i]! + data[i + 1]! + data[i + 2]!) / 3;
-    }
-    return { opaque, brightness: opaque === 0 ? 0 : sum / opaque };
-  }, pngBase64);
+async function centreOf(surface: Surface, pngBase64: string) {
+  const pixels = await pixelsOf(surface, Buffer.from(pngBase64, 'base64'));
+  const [w, h] = [Math.round(pixels.width / 10), Math.round(pixels.height / 10)];
+  return opaqueIn(pixels, (pixels.width - w) / 2, (pixels.height - h) / 2, w, h);
 }
 
 /** Opaque pixels in the middle tenth of a PNG (base64). */
@@ -282,29 +267,6 @@ async function stablePicture(surface: Surface): Promise<Buffer> {
 }
 
 /** A PNG's pixels (RGBA, row by row), decoded in the browser. */
-interface Pixels {
-  width: number;
-  height: number;
-  data: Buffer;
-}
-async function pixelsOf(surface: Surface, png: Buffer): Promise<Pixels> {
-  const { width, height, base64 } = await surface.evaluate(async (b64) => {
-    const bitmap = await createImageBitmap(
-      await (await fetch(`data:image/png;base64,${b64}`)).blob(),
-    );
-    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-    const context = canvas.getContext('2d')!;
-    context.drawImage(bitmap, 0, 0);
-    const { data } = context.getImageData(0, 0, bitmap.width, bitmap.height);
-    let binary = '';
-    for (let i = 0; i < data.length; i += 8192) {
-      binary += String.fromCharCode(...data.subarray(i, i + 8192));
-    }
-    return { width: bitmap.width, height: bitmap.height, base64: btoa(binary) };
-  }, png.toString('base64'));
-  return { width, height, data: Buffer.from(base64, 'base64') };
-}
-
 /** Pixels of `a` and `b` in columns [from, to) that are not the same. */
 function differingPixels(a: Pixels, b: Pixels, from = 0, to = a.width): number {
   let count = 0;
