@@ -1,5 +1,5 @@
 import { useThree } from '@react-three/fiber';
-import { Component, use, useLayoutEffect, type ReactNode } from 'react';
+import { Component, use, useLayoutEffect, useMemo, type ReactNode } from 'react';
 import {
   CompressedCubeTexture,
   EquirectangularReflectionMapping,
@@ -7,16 +7,18 @@ import {
   LinearFilter,
   LinearMipmapLinearFilter,
   LinearSRGBColorSpace,
+  PMREMGenerator,
   RGBAFormat,
   type CompressedPixelFormat,
   type Scene,
   type Texture,
+  type WebGLRenderer,
 } from 'three';
 import { decodePmrem, rgb9e5ToHalfRgba } from './pmrem-file';
 
 /**
  * Image-based lighting from a .pmrem file (the presets, prefiltered at build time) or an .exr
- * or .hdr file (prefiltered by three.js on the first frame); see environmentFile.
+ * or .hdr file (prefiltered with three.js's generator on the first frame); see environmentFile.
  */
 export function EnvironmentLighting({ file }: { file: string }) {
   return (
@@ -28,15 +30,46 @@ export function EnvironmentLighting({ file }: { file: string }) {
 
 /** Lights the scene with the environment map; the previous one comes back on unmount. */
 function SceneEnvironment({ file }: { file: string }) {
-  const texture = use(environmentTexture(file));
+  const loaded = use(environmentTexture(file));
   const scene = useThree((s) => s.scene);
+  const gl = useThree((s) => s.gl);
   const invalidate = useThree((s) => s.invalidate);
+  const texture = useMemo(
+    () => (loaded.isPMREMTexture ? loaded : smallPmrem(gl, loaded)),
+    [gl, loaded],
+  );
   useLayoutEffect(() => {
     const previous = swapEnvironment(scene, texture);
     invalidate();
     return () => void swapEnvironment(scene, previous);
   }, [scene, texture, invalidate]);
   return null;
+}
+
+/** Face size of a prefiltered environment: what the presets ship (scripts/prefilter-environment). */
+const PMREM_SIZE = 64;
+const pmrems = new WeakMap<Texture, Texture>();
+
+/**
+ * An .exr or .hdr map prefiltered as three's PMREMGenerator does, at the presets' 64-texel face
+ * instead of its smallest, 256: a sixteenth of the work on the first frame (seconds without a
+ * GPU), and an avatar lit alike (tests/e2e/viewer-environment.test.ts). three.js has no option
+ * for the size, so the generator's private `_setSize` is replaced on this one instance.
+ */
+function smallPmrem(gl: WebGLRenderer, equirect: Texture): Texture {
+  let prefiltered = pmrems.get(equirect);
+  if (!prefiltered) {
+    const generator = new PMREMGenerator(gl);
+    Object.assign(generator, {
+      _setSize(this: { _cubeSize: number }) {
+        this._cubeSize = PMREM_SIZE;
+      },
+    });
+    prefiltered = generator.fromEquirectangular(equirect).texture;
+    generator.dispose();
+    pmrems.set(equirect, prefiltered);
+  }
+  return prefiltered;
 }
 
 /** Sets the scene's environment map and returns the one it replaces. */
@@ -122,7 +155,7 @@ async function prefilteredTexture(file: string): Promise<Texture> {
 
 /**
  * An equirectangular .exr or .hdr map, read with three's own EXR or HDR loader (each in its own
- * chunk, fetched only when that format is used); the renderer prefilters it on the first frame.
+ * chunk, fetched only when that format is used); SceneEnvironment prefilters it (smallPmrem).
  */
 async function equirectTexture(file: string): Promise<Texture> {
   const loader = isExr(file)
