@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every test, in the order CI runs them: static checks, unit and machine tests, the server
-# suite on PGlite and again on PostgreSQL, a production build, then end-to-end in Chromium.
+# Every test CI runs: static checks, unit and machine tests, the server suite on PGlite and
+# again on PostgreSQL (beside the builds and end-to-end), a production build, then end-to-end.
 # Installs Debian's chromium and postgresql when missing. Prints "N passed, N failed" last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -23,13 +23,18 @@ vitest_json() { npx vitest run --reporter=default --reporter=json --outputFile.j
 step "check (format, lint, types)" npm run --silent check
 step "unit and server (PGlite)" vitest_json unit --project unit --project server
 
+# The server suite on PostgreSQL runs beside the builds and the end-to-end tests, on one worker
+# (it mostly waits on the database), so the whole run stays well under 15 minutes on 2 cores.
+# Its output is printed once it has finished.
 # shellcheck source=scripts/pg.sh
 source scripts/pg.sh
+pg_pid=""
 if pg_start; then
-  export TEST_DATABASE_URL=$PG_URL
-  step "server (PostgreSQL)" vitest_json server-pg --project server
-  unset TEST_DATABASE_URL
-  pg_stop
+  (
+    export TEST_DATABASE_URL=$PG_URL
+    vitest_json server-pg --project server --maxWorkers=1
+  ) >"$results/server-pg.log" 2>&1 &
+  pg_pid=$!
 else
   failed_steps+=("start PostgreSQL")
 fi
@@ -38,5 +43,12 @@ step "build" npm run --silent build
 # The inspector's end-to-end test needs a development build (dist-dev/, about 10 s).
 step "development build" npm run --silent build:dev
 step "end-to-end (Chromium)" vitest_json e2e --project e2e
+
+if [ -n "$pg_pid" ]; then
+  echo "::: server (PostgreSQL)"
+  wait "$pg_pid" || failed_steps+=("server (PostgreSQL)")
+  cat "$results/server-pg.log"
+  pg_stop
+fi
 
 node --import tsx scripts/summarize-tests.ts "$results" "${failed_steps[@]}"
