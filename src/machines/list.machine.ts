@@ -805,6 +805,13 @@ export const selectHasNextPage = (snapshot: ListSnapshot) => snapshot.context.ha
 export const selectError = (snapshot: ListSnapshot) => snapshot.context.error;
 export const selectIsFilterActive = (snapshot: ListSnapshot) =>
   isFilterActive(snapshot.context.filter);
+/** A filter beyond the preselected values (spec §4): what Clear would change. */
+export const selectHasClearableFilter = ({ context }: ListSnapshot) =>
+  Object.entries(context.filter).some(
+    ([field, value]) =>
+      isFilterActive({ [field]: value }) &&
+      !context.preselect.some((p) => p.field === field && p.value === value),
+  );
 export const selectCanLoadMore = (snapshot: ListSnapshot) => canLoadMore(snapshot.context);
 export const selectAddress = (snapshot: ListSnapshot) => snapshot.context.address;
 export const selectRemovedIds = (snapshot: ListSnapshot) => snapshot.context.removedIds;

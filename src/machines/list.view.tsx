@@ -5,13 +5,13 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useEffectEvent, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { sameSearch, type ListDefinition, type ListSearch } from '../api/list-url';
-import type { ListFilter } from '../domain/list-query';
 import { inspect } from '../devtools/inspect';
 import type { RowSchema } from '../api/lists';
 import {
   listMachine,
   selectAddress,
   selectCanLoadMore,
+  selectHasClearableFilter,
   selectIsFilterActive,
   selectError,
   selectFilter,
@@ -280,6 +280,8 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
   const incoming = useSelector(actor, selectIncomingCount);
 
   const active = useSelector(actor, selectIsFilterActive);
+  // A filter that only holds its preselected values has nothing to clear.
+  const clearable = useSelector(actor, selectHasClearableFilter);
   const canLoadMore = useSelector(actor, selectCanLoadMore);
   useDocumentTitle(...(config.documentTitle ?? [config.title]));
   return (
@@ -310,8 +312,7 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
         onChange={(field, value) => actor.send({ type: 'SET_FILTER', field, value })}
         onApply={(values) => actor.send({ type: 'SET_FILTERS', filter: values })}
         onClear={() => actor.send({ type: 'CLEAR_FILTERS' })}
-        // A filter that only holds its preselected values has nothing to clear.
-        isActive={active && !onlyPreselected(filter, config.filters)}
+        isActive={clearable}
         labels={filterBarLabels(t)}
         renderAutocomplete={(def, value, onChange) => (
           <AutocompleteFilter
@@ -375,16 +376,6 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
       )}
     </section>
   );
-}
-
-/** Whether every value of the filter is a preselectValue (spec §4), which Clear would restore. */
-function onlyPreselected(filter: ListFilter, filters: readonly FilterDef[]): boolean {
-  return Object.entries(filter).every(([field, value]) => {
-    const def = filters.find((f) => f.field === field);
-    return (
-      value === undefined || (def?.preselectValue !== undefined && value === def.preselectValue)
-    );
-  });
 }
 
 /** The address's list state with the initial values as its filter, when there are any. */
