@@ -30,7 +30,6 @@ export const enBackOffice = {
     moreValues: '+{{count}}',
     clearValue: 'Clear',
     loading: 'Loading',
-    loadingMore: 'Loading more…',
     actions: 'Actions',
     dragHandle: 'Drag to reorder {{name}}',
     pages: 'Pages',

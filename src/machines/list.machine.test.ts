@@ -12,6 +12,7 @@ import {
   listMachine,
   moveRow,
   selectIsLoadingMore,
+  selectIsLoadingOtherRows,
   selectStatus,
   REMOTE_SYNC_MS,
   REMOVED_MS,
@@ -1003,5 +1004,62 @@ describe('list machine, infinite mode', () => {
     h.actor.send({ type: 'LOAD_MORE' }); // no next page: ignored
     h.clock.increment(250);
     expect(h.fetches).toHaveLength(3);
+  });
+});
+
+describe('list machine, what the table shows while it reads', () => {
+  const otherRows = (h: Harness) => selectIsLoadingOtherRows(h.actor.getSnapshot());
+  const answer = async (h: Harness) => {
+    const call = h.current();
+    await call.settle({ ok: serverAnswer(call.input) });
+  };
+
+  it('shows skeleton rows, not the previous answer, while a new page or filter loads (spec §2)', async () => {
+    const h = harness();
+    expect(otherRows(h)).toBe(true);
+    h.clock.increment(250);
+    await answer(h);
+    expect(otherRows(h)).toBe(false);
+
+    h.actor.send({ type: 'SET_PAGE', page: 2 });
+    expect(otherRows(h)).toBe(true);
+    // The pager keeps the totals of the answer on screen meanwhile.
+    expect(h.context().totalPages).toBe(3);
+    h.clock.increment(250);
+    await answer(h);
+    expect(otherRows(h)).toBe(false);
+    expect(h.context().rows[0]?.id).toBe('r11');
+
+    h.actor.send({ type: 'SET_FILTER', field: 'type', value: 'top' });
+    expect(otherRows(h)).toBe(true);
+    h.clock.increment(250);
+    await answer(h);
+    expect(otherRows(h)).toBe(false);
+  });
+
+  it('keeps the rows on screen while the same query is read again', async () => {
+    const h = harness();
+    h.clock.increment(250);
+    await answer(h);
+    h.actor.send({ type: 'REFRESH' });
+    expect(selectStatus(h.actor.getSnapshot())).toBe('loading');
+    expect(otherRows(h)).toBe(false);
+    // Changing the page and back to it before the read leaves nothing new to show.
+    h.actor.send({ type: 'SET_PAGE', page: 2 });
+    h.actor.send({ type: 'SET_PAGE', page: 1 });
+    expect(otherRows(h)).toBe(false);
+  });
+
+  it('keeps the rows of an infinite list while the next page loads below them', async () => {
+    const h = harness({ mode: 'infinite' });
+    h.clock.increment(250);
+    await answer(h);
+    h.actor.send({ type: 'LOAD_MORE' });
+    expect(selectIsLoadingMore(h.actor.getSnapshot())).toBe(true);
+    expect(otherRows(h)).toBe(false);
+    h.clock.increment(250);
+    await answer(h);
+    h.actor.send({ type: 'SORT', field: 'name' });
+    expect(otherRows(h)).toBe(true);
   });
 });

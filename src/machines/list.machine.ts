@@ -134,6 +134,8 @@ export interface ListContext {
   filter: ListFilter;
   /** Paged: the current page. Infinite: pages 1..page concatenated. */
   rows: ListRow[];
+  /** The query `rows` answer; null before the first answer. */
+  shown: QueryState | null;
   totalDocs: number;
   totalPages: number;
   hasNextPage: boolean;
@@ -454,6 +456,7 @@ export function initialListContext(input: ListInput): ListContext {
     order,
     filter,
     rows: [],
+    shown: null,
     totalDocs: 0,
     totalPages: 0,
     hasNextPage: false,
@@ -584,8 +587,10 @@ export const listMachine = setup({
       load: { next: context.page + 1, rows: context.rows, fresh: false, append: true },
     })),
     takePage: assign(({ context }, answer: ListResponse) => {
-      const { done: _done, ...changes } = afterPage(context, answer);
-      return { ...changes, error: null };
+      const { done, ...changes } = afterPage(context, answer);
+      if (!done) return { ...changes, error: null };
+      const { limit, order, filter } = context;
+      return { ...changes, shown: { page: changes.page, limit, order, filter }, error: null };
     }),
     setError: assign((_, params: { error: unknown }) => ({ error: errorInfo(params.error) })),
     clearError: assign({ error: null }),
@@ -818,6 +823,15 @@ export const selectRemovedIds = (snapshot: ListSnapshot) => snapshot.context.rem
 export const selectIncomingCount = (snapshot: ListSnapshot) => incomingCount(snapshot.context);
 export const selectIsReordering = (snapshot: ListSnapshot) =>
   snapshot.matches({ success: 'reordering' });
+/**
+ * A new page, filter, sort or page size is on its way: the rows in context answer another
+ * query, so the screen shows skeleton rows instead (spec §2), while totals and pager stay.
+ * A refresh of the same query, or a next page in infinite mode, keeps the rows on screen.
+ */
+export const selectIsLoadingOtherRows = ({ context, value }: ListSnapshot) =>
+  (value === 'uninitialized' || (typeof value === 'object' && 'loading' in value)) &&
+  !context.load.append &&
+  (context.shown === null || !sameQuery(context.shown, context));
 /** Infinite mode: a next page is on its way while the earlier rows stay on screen. */
 export const selectIsLoadingMore = (snapshot: ListSnapshot) =>
   snapshot.matches('loading') && snapshot.context.load.append;

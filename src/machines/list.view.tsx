@@ -17,6 +17,7 @@ import {
   selectFilter,
   selectIncomingCount,
   selectIsLoadingMore,
+  selectIsLoadingOtherRows,
   selectOrder,
   selectPage,
   selectRemovedIds,
@@ -177,6 +178,7 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
   const filter = useSelector(actor, selectFilter);
   const error = useSelector(actor, selectError);
   const isLoadingMore = useSelector(actor, selectIsLoadingMore);
+  const isStale = useSelector(actor, selectIsLoadingOtherRows);
   const [notice, setNotice] = useState<string | null>(null);
   const [selectedIds, setSelectedIds] = useState<string[]>([]);
   const refresh = () => actor.send({ type: 'REFRESH' });
@@ -352,6 +354,7 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
             : {})}
           removedIds={removedIds}
           isLoading={status === 'loading' || status === 'uninitialized'}
+          isStale={isStale}
           skeletonRows={config.limit ?? 10}
           showProgress
           isFiltered={active}

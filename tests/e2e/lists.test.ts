@@ -36,9 +36,12 @@ async function waitForSearch(page: Page, check: (params: URLSearchParams) => boo
   }
 }
 
+/** Waits for `count` loaded rows (any, without it); skeleton rows do not count. */
 async function waitForRows(page: Page, count?: number) {
   await page.waitForFunction((n) => {
-    const rows = document.querySelectorAll('[role="grid"] [role="rowheader"]');
+    const rows = document.querySelectorAll(
+      '[role="grid"] [role="row"]:not(.skeleton-row) [role="rowheader"]',
+    );
     return n === undefined ? rows.length > 0 : rows.length === n;
   }, count);
 }

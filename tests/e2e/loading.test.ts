@@ -1,9 +1,10 @@
 /**
  * Loading between screens: a route change that takes a while shows a progress bar, and a
  * screen whose code cannot be fetched (offline) says so in the app, with Retry, instead of the
- * browser's offline page or a blank screen.
+ * browser's offline page or a blank screen. Within a list, the next page or filter shows
+ * skeleton rows (as many as the page limit) until it arrives, never the previous answer.
  */
-import type { Route } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { appUnderTest, signedInPage } from '../helpers/app';
 
@@ -18,6 +19,102 @@ declare global {
     sameDocument?: boolean;
   }
 }
+
+/** Holds the list requests that `matches` picks until the test releases them. */
+async function holdRequests(page: Page, matches: (url: URL) => boolean) {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const seen: string[] = [];
+  await page.route(
+    (url) => matches(url),
+    async (route: Route) => {
+      seen.push(route.request().url());
+      await held;
+      await route.fallback();
+    },
+  );
+  return { release, seen };
+}
+
+const SKELETON_ROWS = '[role="grid"] [role="row"].skeleton-row';
+const LOADED_NAMES = '[role="grid"] [role="row"]:not(.skeleton-row) [role="rowheader"]';
+
+describe('loading the rows of a list', () => {
+  it('shows skeleton rows, not the previous page, while the next page loads', async () => {
+    const page = await signedInPage(app);
+    await page.goto(`${app.server.url}/assets`);
+    await page.getByText('300 items').waitFor();
+    const grid = page.getByRole('grid', { name: 'Assets' });
+    const firstPage = await page.locator(LOADED_NAMES).allInnerTexts();
+    expect(firstPage).toHaveLength(10);
+    expect(await grid.getAttribute('aria-busy')).toBeNull();
+
+    const next = await holdRequests(
+      page,
+      (url) => url.pathname === '/v1/assets' && url.searchParams.get('page') === '2',
+    );
+    const pager = page.getByRole('navigation', { name: 'Pages' });
+    await pager.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => next.seen.length).toBe(1);
+    // The answer is held: ten skeleton rows (the page limit) stand in for it, busy.
+    expect(await page.locator(SKELETON_ROWS).count()).toBe(10);
+    expect(await page.locator(LOADED_NAMES).count()).toBe(0);
+    expect(await grid.getAttribute('aria-busy')).toBe('true');
+    await page.getByRole('progressbar', { name: 'Loading' }).waitFor();
+    // The pager stays where it is, on the page asked for.
+    expect(await pager.getByRole('button', { name: 'Page 2' }).getAttribute('aria-current')).toBe(
+      'page',
+    );
+
+    next.release();
+    await expect.poll(() => page.locator(LOADED_NAMES).count()).toBe(10);
+    const secondPage = await page.locator(LOADED_NAMES).allInnerTexts();
+    expect(secondPage).not.toEqual(firstPage);
+    expect(await page.locator(SKELETON_ROWS).count()).toBe(0);
+    expect(await grid.getAttribute('aria-busy')).toBeNull();
+
+    // A filter too: skeleton rows until the filtered answer comes.
+    const filtered = await holdRequests(
+      page,
+      (url) => url.pathname === '/v1/assets' && url.searchParams.get('search') === 'zzz-held',
+    );
+    await page.getByRole('searchbox', { name: 'Search' }).fill('zzz-held');
+    await expect.poll(() => filtered.seen.length).toBe(1);
+    expect(await page.locator(SKELETON_ROWS).count()).toBe(10);
+    expect(await page.locator(LOADED_NAMES).count()).toBe(0);
+    filtered.release();
+    await page.getByText('No listings matched your search query').waitFor();
+    expect(await page.locator(SKELETON_ROWS).count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('keeps the rows of an infinite list and loads the next page as skeleton rows below them', async () => {
+    const page = await signedInPage(app);
+    // Held from the start: the next page is asked for as soon as the end of the list comes near.
+    const next = await holdRequests(
+      page,
+      (url) => url.pathname === '/v1/morphed-asset-queue' && url.searchParams.get('page') === '2',
+    );
+    await page.goto(`${app.server.url}/morph-queue`);
+    await expect.poll(() => page.locator(LOADED_NAMES).count()).toBe(20);
+    const firstPage = await page.locator(LOADED_NAMES).allInnerTexts();
+    await page.locator(LOADED_NAMES).last().scrollIntoViewIfNeeded();
+    await expect.poll(() => next.seen.length).toBe(1);
+    // The first page stays, and twenty skeleton rows follow it.
+    expect(await page.locator(LOADED_NAMES).allInnerTexts()).toEqual(firstPage);
+    const kinds = await page
+      .locator('[role="grid"] [role="row"]:has([role="gridcell"], [role="rowheader"])')
+      .evaluateAll((rows) => rows.map((row) => row.classList.contains('skeleton-row')));
+    expect(kinds).toEqual([...Array<boolean>(20).fill(false), ...Array<boolean>(20).fill(true)]);
+    expect(await page.getByRole('grid').getAttribute('aria-busy')).toBe('true');
+
+    next.release();
+    await expect.poll(() => page.locator(LOADED_NAMES).count()).toBe(40);
+    expect((await page.locator(LOADED_NAMES).allInnerTexts()).slice(0, 20)).toEqual(firstPage);
+    expect(await page.locator(SKELETON_ROWS).count()).toBe(0);
+    await page.context().close();
+  });
+});
 
 describe('changing screens', () => {
   it('shows a progress bar while the next screen is still loading', async () => {

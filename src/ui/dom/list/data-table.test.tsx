@@ -67,6 +67,33 @@ describe('DataTable', () => {
     expect(screen.getByRole('progressbar', { name: 'Loading' })).toBeInTheDocument();
   });
 
+  it('shows skeleton rows instead of the previous page while the next page loads', () => {
+    const { container, rerender } = render(<Table isLoading skeletonRows={7} />);
+    // A refresh of the same page keeps its rows under the progress indicator.
+    expect(screen.getByRole('rowheader', { name: 'Aviator' })).toBeInTheDocument();
+    expect(container.querySelectorAll('.skeleton-row')).toHaveLength(0);
+    rerender(<Table isLoading isStale skeletonRows={7} />);
+    expect(screen.getByRole('grid')).toHaveAttribute('aria-busy', 'true');
+    expect(container.querySelectorAll('.skeleton-row')).toHaveLength(7);
+    expect(screen.queryByRole('rowheader', { name: 'Aviator' })).not.toBeInTheDocument();
+    rerender(<Table isStale={false} skeletonRows={7} />);
+    expect(screen.getByRole('grid')).not.toHaveAttribute('aria-busy');
+    expect(screen.getByRole('rowheader', { name: 'Beanie' })).toBeInTheDocument();
+  });
+
+  it('keeps the rows and adds skeleton rows below them while more rows load', () => {
+    const { container } = render(<Table isLoading skeletonRows={3} isLoadingMore />);
+    const bodyRows = [...container.querySelectorAll('tbody [role="row"]')];
+    expect(bodyRows.map((row) => row.classList.contains('skeleton-row'))).toEqual([
+      false,
+      false,
+      true,
+      true,
+      true,
+    ]);
+    expect(screen.getByRole('rowheader', { name: 'Aviator' })).toBeInTheDocument();
+  });
+
   it('says "No items found" when the list is empty without filters', () => {
     render(<Table rows={[]} />);
     expect(screen.getByText('No items found')).toBeInTheDocument();

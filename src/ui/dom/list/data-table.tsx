@@ -11,7 +11,7 @@ import {
   type SortingState,
 } from '@tanstack/react-table';
 import type { TFunction } from 'i18next';
-import { useMemo, type ReactNode } from 'react';
+import { useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
 import {
   Button,
   Cell,
@@ -54,7 +54,6 @@ export interface DataTableLabels {
   noItems: string;
   noMatches: string;
   clearFilters: string;
-  loadingMore: string;
   /** Marks a row someone else deleted (it goes a moment later). */
   removed: string;
 }
@@ -68,7 +67,6 @@ export const dataTableLabels = (t: TFunction, table: string): DataTableLabels =>
   noItems: t('list.noItems'),
   noMatches: t('list.noMatches'),
   clearFilters: t('list.clearFilters'),
-  loadingMore: t('list.loadingMore'),
   removed: t('list.removedByOther'),
 });
 
@@ -89,7 +87,12 @@ interface DataTableProps<Row extends { id: string }> {
   /** Drag reordering: a handle on the first cell; `toIndex` is the row's new index. */
   onMove?: (id: string, toIndex: number) => void;
   isLoading?: boolean;
-  /** Skeleton rows while loading (the page limit). */
+  /**
+   * The rows answer the previous page or filter while the next one loads: skeleton rows stand
+   * in for them until it arrives (only while `isLoading`).
+   */
+  isStale?: boolean;
+  /** Skeleton rows while loading (the page limit); below the rows while more load. */
   skeletonRows?: number;
   showProgress?: boolean;
   isFiltered?: boolean;
@@ -229,7 +232,17 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
       if (toIndex !== fromIndex) props.onMove?.(String(moved), toIndex);
     },
   });
-  const showSkeleton = props.isLoading && rows.length === 0;
+  const showSkeleton = Boolean(props.isLoading) && (rows.length === 0 || Boolean(props.isStale));
+  const skeletonRows = props.skeletonRows ?? 10;
+  const virtualized = rows.length > VIRTUALIZE_FROM;
+  const gridRef = useRef<HTMLTableElement>(null);
+  const busy = Boolean(props.isLoading);
+  // React Aria's Table does not pass aria-busy on, so it goes onto the element it rendered
+  // (a new one when the table switches to virtualised rows).
+  useLayoutEffect(() => {
+    if (busy) gridRef.current?.setAttribute('aria-busy', 'true');
+    else gridRef.current?.removeAttribute('aria-busy');
+  }, [busy, virtualized]);
   const hasActions = Boolean(props.rowActions);
   const pageRows = table.getRowModel().rows;
   const selectedIds = table.getSelectedRowIds();
@@ -291,7 +304,13 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
   );
 
   const skeletonCells = (key: string) => (
-    <Row key={key} id={key} className="skeleton-row" style={{ height: SKELETON_ROW_HEIGHT }}>
+    <Row
+      key={key}
+      id={key}
+      className="skeleton-row"
+      // A virtualised table places rows at its own row height.
+      style={virtualized ? undefined : { height: SKELETON_ROW_HEIGHT }}
+    >
       {reorderable && <Cell />}
       {selection && <Cell />}
       {columns.map((c) => (
@@ -323,7 +342,7 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
       }
     >
       {showSkeleton
-        ? Array.from({ length: props.skeletonRows ?? 10 }, (_, i) => skeletonCells(`skeleton-${i}`))
+        ? Array.from({ length: skeletonRows }, (_, i) => skeletonCells(`skeleton-${i}`))
         : pageRows.map((tableRow) => {
             const row = tableRow.original;
             const removed = props.removedIds?.includes(row.id) ?? false;
@@ -384,19 +403,19 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
               </Row>
             );
           })}
-      {props.onLoadMore && !showSkeleton && (
-        <TableLoadMoreItem onLoadMore={props.onLoadMore} isLoading={props.isLoadingMore}>
-          <span className="spinner" aria-hidden="true" /> {labels.loadingMore}
-        </TableLoadMoreItem>
-      )}
+      {/* The next page loading below the rows already there. */}
+      {props.isLoadingMore &&
+        !showSkeleton &&
+        Array.from({ length: skeletonRows }, (_, i) => skeletonCells(`skeleton-more-${i}`))}
+      {props.onLoadMore && !showSkeleton && <TableLoadMoreItem onLoadMore={props.onLoadMore} />}
     </TableBody>
   );
 
   const grid = (
     <Table
+      ref={gridRef}
       aria-label={labels.table}
-      aria-busy={props.isLoading || undefined}
-      className={rows.length > VIRTUALIZE_FROM ? 'data-table virtualized' : 'data-table'}
+      className={virtualized ? 'data-table virtualized' : 'data-table'}
       sortDescriptor={sortDescriptorOf(sorting)}
       onSortChange={(d) => table.getColumn(String(d.column))?.toggleSorting()}
       {...(selection
@@ -440,7 +459,7 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
           <div className="progress-bar-fill" />
         </ProgressBar>
       )}
-      {rows.length > VIRTUALIZE_FROM ? (
+      {virtualized ? (
         <Virtualizer
           layout={TableLayout}
           layoutOptions={{ rowHeight: ROW_HEIGHT, headingHeight: 44 }}
