@@ -17,6 +17,7 @@ import {
   applicationRoutes,
 } from './routes/applications';
 import { assetApplicationRoutes } from './routes/asset-applications';
+import { assetBulkRoutes } from './routes/asset-bulk';
 import { assetRoutes } from './routes/assets';
 import { authRoutes } from './routes/auth';
 import { cageMeshRoutes } from './routes/cage-meshes';
@@ -110,6 +111,7 @@ export function createApp(input: AppDeps) {
   for (const prefix of ['/v1', '/private/v1']) {
     app.route(`${prefix}/assets`, assetRoutes(deps, { privateApi: prefix === '/private/v1' }));
     app.route(`${prefix}/assets`, assetApplicationRoutes(deps));
+    app.route(`${prefix}/assets`, assetBulkRoutes(deps));
     app.route(`${prefix}/applications`, applicationRoutes(deps));
     app.route(`${prefix}/application-assets`, applicationAssetRoutes(deps));
     app.route(`${prefix}/application-morphed-assets`, applicationMorphedAssetRoutes(deps));

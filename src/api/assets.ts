@@ -15,6 +15,7 @@ import {
   applicationAssetSchema,
   applicationMorphedAssetSchema,
   assetApplicationSchema,
+  assetBulkChangeResultSchema,
   assetBulkDeleteResultSchema,
   assetEventSchema,
   assetSchema,
@@ -25,6 +26,7 @@ import {
   type ApplicationMorphedAsset,
   type Asset,
   type AssetApplication,
+  type AssetBulkChangeResult,
   type AssetCreateBody,
   type AssetEvent,
   type AssetLockBody,
@@ -146,6 +148,41 @@ export function bulkDeleteAssets(ids: string[]): Promise<string[]> {
     await Promise.all(deleted.map((id) => assetDeleted(id)));
     return deleted;
   });
+}
+
+/** A bulk change of assets (all or none), then the cache takes every asset it answered. */
+function bulkChange(action: string, json: object): Promise<AssetBulkChangeResult> {
+  return assetsService(async () => {
+    const result = await apiRequest(`${root()}/${action}`, assetBulkChangeResultSchema, {
+      method: 'post',
+      json,
+    });
+    await Promise.all(result.assets.map((asset) => assetUpdated(asset)));
+    return result;
+  });
+}
+
+/** Locks several assets together; `changed` names those that were not locked yet. */
+export function bulkLockAssets(ids: string[], body: AssetLockBody = {}) {
+  return bulkChange('bulk-lock', { ...body, ids });
+}
+
+/** Unlocks several assets together; `changed` names those that were locked. */
+export function bulkUnlockAssets(ids: string[], body: AssetLockBody = {}) {
+  return bulkChange('bulk-unlock', { ...body, ids });
+}
+
+/**
+ * Puts one tag on several assets, or on none: a locked one answers 409 naming every locked
+ * asset. `changed` names those that did not have it yet.
+ */
+export function bulkSetTag(ids: string[], tagId: string) {
+  return bulkChange('bulk-set-tag', { ids, tagId });
+}
+
+/** Takes one tag off several assets, or off none (like bulkSetTag); `changed` had it. */
+export function bulkRemoveTag(ids: string[], tagId: string) {
+  return bulkChange('bulk-remove-tag', { ids, tagId });
 }
 
 /**

@@ -448,6 +448,24 @@ export const assetBulkDeleteBodySchema = z.object({
 });
 export const assetBulkDeleteResultSchema = z.object({ deleted: z.array(z.string()) });
 
+/** POST /v1/assets/bulk-lock and /bulk-unlock: 1-100 asset ids, changed together or not at all. */
+export const assetBulkLockBodySchema = z.object({
+  ids: z.array(idSchema).check(z.minLength(1), z.maxLength(100)),
+  /** Recorded in each changed asset's `locked` event, as the single lock records it. */
+  reason: z.optional(z.string().check(z.trim(), z.maxLength(500))),
+});
+/** POST /v1/assets/bulk-set-tag and /bulk-remove-tag: one tag on or off 1-100 assets, all or none. */
+export const assetBulkTagBodySchema = z.object({
+  ids: z.array(idSchema).check(z.minLength(1), z.maxLength(100)),
+  tagId: idSchema,
+});
+/** What a bulk lock or tag change did: every asset afterwards, and the ids it changed (for Undo). */
+export const assetBulkChangeResultSchema = z.object({
+  changed: z.array(z.string()),
+  assets: z.array(assetSchema),
+});
+export type AssetBulkChangeResult = z.infer<typeof assetBulkChangeResultSchema>;
+
 /** POST /v1/morphed-assets/generate: one queue entry per body asset (answers the entries). */
 export const morphGenerateBodySchema = z.object({
   sourceAssetId: idSchema,

@@ -94,9 +94,13 @@ export interface ListControls {
   refresh: () => void;
   /**
    * Resolves true once the change is stored (and the list reloads), false when it failed.
-   * With `outcome`, a toast says what happened and offers its Undo.
+   * With `outcome`, a toast says what happened and offers its Undo; `outcome` may be made from
+   * the change's answer (a bulk change answers which rows it changed, and Undo takes back those).
    */
-  run: (work: () => Promise<unknown>, outcome?: ChangeOutcome) => Promise<boolean>;
+  run: <T>(
+    work: () => Promise<T>,
+    outcome?: ChangeOutcome | ((answer: T) => ChangeOutcome),
+  ) => Promise<boolean>;
 }
 
 const REORDER_NOTICE_MS = 6000;
@@ -191,10 +195,12 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
   });
   const controls: ListControls = {
     refresh,
-    run: (work, outcome) =>
+    run: <T,>(work: () => Promise<T>, outcome?: ChangeOutcome | ((answer: T) => ChangeOutcome)) =>
       change.mutateAsync(work).then(
-        () => {
-          if (outcome) announceOutcome(outcome, (undo) => change.mutateAsync(undo), t);
+        (answer) => {
+          // The mutation runs `work`, so its answer is what `work` resolved to.
+          const said = typeof outcome === 'function' ? outcome(answer as T) : outcome;
+          if (said) announceOutcome(said, (undo) => change.mutateAsync(undo), t);
           return true;
         },
         () => false,

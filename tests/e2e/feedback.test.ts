@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appUnderTest, signedInPage } from '../helpers/app';
+import { ADMIN, appUnderTest, signedInPage } from '../helpers/app';
 
 const app = appUnderTest();
 
@@ -21,6 +21,14 @@ async function firstAssetName(page: Page, nth: number): Promise<string> {
   const header = page.locator(`${ROW} [role="rowheader"]`).nth(nth);
   await header.waitFor();
   return (await header.innerText()).trim();
+}
+
+async function select(page: Page, names: string[]) {
+  for (const name of names) {
+    // The visible box (React Aria keeps the input itself visually hidden).
+    await rowNamed(page, name).locator('.checkbox').click();
+  }
+  await page.getByRole('toolbar', { name: `${names.length} selected` }).waitFor();
 }
 
 async function rowAction(page: Page, name: string, ...path: string[]) {
@@ -159,13 +167,6 @@ describe('names and places', () => {
 });
 
 describe('working in bulk', () => {
-  async function select(page: Page, names: string[]) {
-    for (const name of names) {
-      // The visible box (React Aria keeps the input itself visually hidden).
-      await rowNamed(page, name).locator('.checkbox').click();
-    }
-    await page.getByRole('toolbar', { name: `${names.length} selected` }).waitFor();
-  }
 
   it('locks several assets at once, Undo unlocks them; deletes them together', async () => {
     const page = await adminPage();
@@ -198,6 +199,100 @@ describe('working in bulk', () => {
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
     await toasts(page).getByText('2 assets deleted').waitFor();
     await expect.poll(total).toBe(before - 2);
+    await page.context().close();
+  });
+});
+
+/** Calls the API as the seeded admin; answers the `data` of the answer. */
+async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const login = await fetch(`${app.server.url}/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  const { token } = ((await login.json()) as { data: { token: string } }).data;
+  const response = await fetch(`${app.server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { data: T }).data;
+}
+
+interface ApiAsset {
+  id: string;
+  locked: boolean;
+  tags: { name: string }[];
+}
+
+describe('working in bulk, all or none', () => {
+  it('refuses to tag a selection with a locked asset, naming it and tagging none; locks with one Undo', async () => {
+    const free = await api<ApiAsset>('POST', '/v1/assets', {
+      name: 'Zebulk free',
+      type: 'hair',
+      gender: 'male',
+    });
+    const held = await api<ApiAsset>('POST', '/v1/assets', {
+      name: 'Zebulk held',
+      type: 'hair',
+      gender: 'male',
+    });
+    await api('PUT', `/v1/assets/${held.id}/lock`, {});
+    const page = await adminPage();
+    const bulkCalls: string[] = [];
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (request.method() !== 'GET' && path.includes('/assets')) bulkCalls.push(path);
+    });
+    await page.goto(`${app.server.url}/assets?filter=${encodeURIComponent('{"search":"Zebulk"}')}`);
+    await page.getByText('2 items').waitFor();
+    const names = ['Zebulk free', 'Zebulk held'];
+    await select(page, names);
+
+    const toolbar = page.getByRole('toolbar', { name: '2 selected' });
+    await toolbar.getByRole('combobox', { name: 'Tag' }).fill('Vintage');
+    await page.getByRole('option', { name: 'Vintage' }).click();
+    await toolbar.getByRole('button', { name: 'Add tag' }).click();
+    // One call, refused: the error names the locked asset, not the other.
+    const refusal = page.getByRole('alert').filter({ hasText: 'cannot be tagged' });
+    await refusal.waitFor();
+    expect(await refusal.innerText()).toContain('Zebulk held');
+    expect(await refusal.innerText()).not.toContain('Zebulk free');
+    expect(bulkCalls).toEqual(['/v1/assets/bulk-set-tag']);
+    expect((await api<ApiAsset>('GET', `/v1/assets/${free.id}`)).tags).toEqual([]);
+    expect(await rowNamed(page, 'Zebulk free').getByText('Vintage').count()).toBe(0);
+
+    // Lock both (one was locked already): one toast, and Undo unlocks only the one it locked.
+    await toolbar.getByRole('button', { name: 'Lock', exact: true }).click();
+    await toasts(page).getByText('2 assets locked').waitFor();
+    await rowNamed(page, 'Zebulk free').getByText('Locked', { exact: true }).waitFor();
+    await toasts(page).getByRole('button', { name: 'Undo' }).click();
+    await toasts(page).getByText('1 asset unlocked').waitFor();
+    await expect
+      .poll(() => rowNamed(page, 'Zebulk free').getByText('Locked', { exact: true }).count())
+      .toBe(0);
+    expect(await rowNamed(page, 'Zebulk held').getByText('Locked', { exact: true }).count()).toBe(
+      1,
+    );
+    expect((await api<ApiAsset>('GET', `/v1/assets/${held.id}`)).locked).toBe(true);
+    expect(bulkCalls).toEqual([
+      '/v1/assets/bulk-set-tag',
+      '/v1/assets/bulk-lock',
+      '/v1/assets/bulk-unlock',
+    ]);
+
+    // Tagging the unlocked one alone works, and Undo takes the tag off again.
+    await select(page, ['Zebulk free']);
+    const one = page.getByRole('toolbar', { name: '1 selected' });
+    await one.getByRole('combobox', { name: 'Tag' }).fill('Vintage');
+    await page.getByRole('option', { name: 'Vintage' }).click();
+    await one.getByRole('button', { name: 'Add tag' }).click();
+    await toasts(page).getByText('Tag added to 1 asset').waitFor();
+    await rowNamed(page, 'Zebulk free').getByText('Vintage').waitFor();
+    await toasts(page).getByRole('button', { name: 'Undo' }).last().click();
+    await toasts(page).getByText('Tag taken off 1 asset').waitFor();
+    await expect.poll(() => rowNamed(page, 'Zebulk free').getByText('Vintage').count()).toBe(0);
     await page.context().close();
   });
 });

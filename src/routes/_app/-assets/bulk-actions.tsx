@@ -1,21 +1,26 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Can } from '../../../api/ability';
-import { bulkDeleteAssets, changeAsset, lockAsset, unlockAsset } from '../../../api/assets';
-import { removeTag, setTag } from '../../../api/tags';
+import {
+  bulkDeleteAssets,
+  bulkLockAssets,
+  bulkRemoveTag,
+  bulkSetTag,
+  bulkUnlockAssets,
+} from '../../../api/assets';
+import type { AssetBulkChangeResult } from '../../../api/schemas';
 import { EntityPicker } from '../../../machines/autocomplete.view';
-import type { ListControls } from '../../../machines/list.view';
+import type { ChangeOutcome, ListControls } from '../../../machines/list.view';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { FormDialog } from '../../../ui/dom/list/row-menu';
 
-/** Runs `work` on every id, one after the other (each change is recorded on its asset). */
-const eachOf = (ids: string[], work: (id: string) => Promise<unknown>) => async () => {
-  for (const id of ids) await work(id);
-};
+type BulkChange = (ids: string[]) => Promise<AssetBulkChangeResult>;
 
 /**
- * What the selected assets can have done to them together: lock, unlock, add a tag (each
- * with Undo) and delete (one transaction on the server: all or none).
+ * What the selected assets can have done to them together: lock, unlock, put a tag on or take
+ * it off, and delete. Each is one call, all or none on the server (a locked asset stops a tag
+ * change, naming it, and tags nothing); each says what it did in one toast, and Undo runs the
+ * inverse call on the assets it changed.
  */
 export function AssetBulkActions({
   ids,
@@ -30,25 +35,58 @@ export function AssetBulkActions({
   const [tag, setTagPicked] = useState<string[]>([]);
   const [confirming, setConfirming] = useState(false);
   const count = ids.length;
-  const lockAll = (locked: boolean) =>
-    void list.run(
-      eachOf(ids, (id) => changeAsset(locked ? lockAsset(id) : unlockAsset(id))),
-      {
-        done: t(locked ? 'bulk.locked' : 'bulk.unlocked', { count }),
-        undo: {
-          run: eachOf(ids, (id) => changeAsset(locked ? unlockAsset(id) : lockAsset(id))),
-          done: t(locked ? 'bulk.unlocked' : 'bulk.locked', { count }),
-        },
-      },
+  /** Runs `change` on the selection; `done` and `undone` say what it and its inverse did. */
+  const runBulk = (
+    change: BulkChange,
+    inverse: BulkChange,
+    done: string,
+    undone: (count: number) => string,
+  ) =>
+    list.run(
+      () => change(ids),
+      ({ changed }): ChangeOutcome => ({
+        done,
+        // Nothing to take back when every asset already was as asked.
+        ...(changed.length > 0 && {
+          undo: { run: () => inverse(changed), done: undone(changed.length) },
+        }),
+      }),
     );
   const tagId = tag[0];
+  const tagAll = (adds: boolean) => {
+    if (!tagId) return;
+    const set = (on: string[]) => bulkSetTag(on, tagId);
+    const remove = (on: string[]) => bulkRemoveTag(on, tagId);
+    void runBulk(
+      adds ? set : remove,
+      adds ? remove : set,
+      t(adds ? 'bulk.tagged' : 'bulk.untagged', { count }),
+      (n) => t(adds ? 'bulk.untagged' : 'bulk.tagged', { count: n }),
+    ).then((ok) => ok && setTagPicked([]));
+  };
   return (
     <div className="bulk-actions" role="toolbar" aria-label={t('bulk.selected', { count })}>
       <strong>{t('bulk.selected', { count })}</strong>
       {can('update', 'Asset') && (
         <>
-          <ActionButton onPress={() => lockAll(true)}>{t('bulk.lock')}</ActionButton>
-          <ActionButton onPress={() => lockAll(false)}>{t('bulk.unlock')}</ActionButton>
+          <ActionButton
+            onPress={() =>
+              void runBulk(bulkLockAssets, bulkUnlockAssets, t('bulk.locked', { count }), (n) =>
+                t('bulk.unlocked', { count: n }),
+              )
+            }
+          >
+            {t('bulk.lock')}
+          </ActionButton>
+          <ActionButton
+            onPress={() =>
+              void runBulk(bulkUnlockAssets, bulkLockAssets, t('bulk.unlocked', { count }), (n) =>
+                t('bulk.locked', { count: n }),
+              )
+            }
+          >
+            {t('bulk.unlock')}
+          </ActionButton>
           <EntityPicker
             label={t('bulk.tag')}
             field="bulkTag"
@@ -56,24 +94,11 @@ export function AssetBulkActions({
             value={tag}
             onChange={setTagPicked}
           />
-          <ActionButton
-            onPress={() =>
-              tagId &&
-              void list
-                .run(
-                  eachOf(ids, (id) => changeAsset(setTag(id, tagId))),
-                  {
-                    done: t('bulk.tagged', { count }),
-                    undo: {
-                      run: eachOf(ids, (id) => changeAsset(removeTag(id, tagId))),
-                      done: t('bulk.untagged'),
-                    },
-                  },
-                )
-                .then((ok) => ok && setTagPicked([]))
-            }
-          >
+          <ActionButton isDisabled={!tagId} onPress={() => tagAll(true)}>
             {t('bulk.addTag')}
+          </ActionButton>
+          <ActionButton isDisabled={!tagId} onPress={() => tagAll(false)}>
+            {t('bulk.removeTag')}
           </ActionButton>
         </>
       )}

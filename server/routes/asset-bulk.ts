@@ -1,0 +1,154 @@
+/**
+ * Changes of several assets at once, mounted on /v1/assets and /private/v1/assets next to the
+ * asset routes (so every route carries its own middleware): POST /bulk-lock, /bulk-unlock,
+ * /bulk-set-tag and /bulk-remove-tag. Like POST /bulk-delete (routes/assets.ts) each is one
+ * transaction, all or none: an unknown id (404), or for tags a missing tag (404) or a locked
+ * asset (409 naming every locked one), changes nothing. Each asset the change touches records
+ * the events its single route records (lock: `locked`; tags: `updated` v1/v2 with
+ * `changes.tagIds`), so the changelog and the live stream read the same either way; an asset
+ * already in the asked state records nothing. The answer names the assets changed, so an
+ * Undo can put back exactly those.
+ */
+import { Hono } from 'hono';
+import {
+  assetBulkLockBodySchema,
+  assetBulkTagBodySchema,
+  type AssetBulkChangeResult,
+} from '../../src/api/schemas';
+import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import type { Db } from '../db';
+import type { Deps } from '../deps';
+import { recordAssetEvents } from '../events';
+import { fail } from '../http/errors';
+import { readBody } from '../http/validate';
+import { findAssets, sortedTagIds, updateEvents } from '../asset-store';
+
+interface LockedRow {
+  id: string;
+  name: string;
+  locked: boolean;
+}
+
+/**
+ * Locks the rows of `ids` (sorted, so two bulk changes never wait on each other in opposite
+ * order) and answers them; an unknown id is a 404 before anything changes.
+ */
+async function lockAssets(tx: Db, ids: readonly string[]): Promise<LockedRow[]> {
+  const { rows } = await tx.query<LockedRow>(
+    'SELECT id, name, locked FROM assets WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE',
+    [ids],
+  );
+  const missing = ids.filter((id) => !rows.some((row) => row.id === id));
+  if (missing.length > 0) fail(404, 'NOT_FOUND', `No assets with ids ${missing.join(', ')}`);
+  return rows;
+}
+
+const uniqueSorted = (ids: readonly string[]) => [...new Set(ids)].sort();
+
+/** Routes mounted at /v1/assets and /private/v1/assets. */
+export function assetBulkRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AuthEnv>();
+  const auth = requireAuth(deps);
+
+  for (const [action, locked] of [
+    ['lock', true],
+    ['unlock', false],
+  ] as const) {
+    app.post(`/bulk-${action}`, auth, requireAbility('update', 'Asset'), async (c) => {
+      const body = await readBody(c, assetBulkLockBodySchema);
+      const ids = uniqueSorted(body.ids);
+      const at = deps.now();
+      const actorId = c.get('auth').userId;
+      const data = await db.transaction(async (tx): Promise<AssetBulkChangeResult> => {
+        const rows = await lockAssets(tx, ids);
+        const changed = rows.filter((row) => row.locked !== locked).map((row) => row.id);
+        if (changed.length > 0) {
+          await tx.query(
+            'UPDATE assets SET locked = $2, updated_at = $3 WHERE id = ANY($1::text[])',
+            [changed, locked, at],
+          );
+          await recordAssetEvents(
+            tx,
+            changed.map((assetId) => ({
+              assetId,
+              event: 'locked' as const,
+              actorId,
+              data: { locked, ...(body.reason ? { reason: body.reason } : {}) },
+              at,
+            })),
+          );
+        }
+        return { changed, assets: await findAssets(tx, ids) };
+      });
+      return c.json({ data });
+    });
+  }
+
+  for (const [action, adds] of [
+    ['set-tag', true],
+    ['remove-tag', false],
+  ] as const) {
+    app.post(`/bulk-${action}`, auth, requireAbility('update', 'Asset'), async (c) => {
+      const body = await readBody(c, assetBulkTagBodySchema);
+      const ids = uniqueSorted(body.ids);
+      const { tagId } = body;
+      const at = deps.now();
+      const actorId = c.get('auth').userId;
+      const data = await db.transaction(async (tx): Promise<AssetBulkChangeResult> => {
+        // The tag before the assets, as a tag's delete takes them: neither waits on the other
+        // in opposite order, and the tag cannot go while it is put on.
+        const tag = await tx.query('SELECT id FROM tags WHERE id = $1 FOR SHARE', [tagId]);
+        if (tag.rows.length === 0) fail(404, 'NOT_FOUND', `No tag with id ${tagId}`);
+        const rows = await lockAssets(tx, ids);
+        const locked = rows.filter((row) => row.locked).map((row) => row.name);
+        if (locked.length > 0) {
+          fail(
+            409,
+            'ASSET_LOCKED',
+            `Locked assets cannot be ${adds ? 'tagged' : 'untagged'}; unlock them first: ${locked.join(', ')}`,
+          );
+        }
+        const before = new Map((await findAssets(tx, ids)).map((asset) => [asset.id, asset]));
+        const { rows: touched } = adds
+          ? await tx.query<{ asset_id: string }>(
+              `INSERT INTO asset_tags (asset_id, tag_id, created_at)
+               SELECT x, $2, $3 FROM unnest($1::text[]) AS x
+               ON CONFLICT DO NOTHING RETURNING asset_id`,
+              [ids, tagId, at],
+            )
+          : await tx.query<{ asset_id: string }>(
+              `DELETE FROM asset_tags WHERE asset_id = ANY($1::text[]) AND tag_id = $2
+               RETURNING asset_id`,
+              [ids, tagId],
+            );
+        const changed = uniqueSorted(touched.map((row) => row.asset_id));
+        if (changed.length > 0) {
+          await tx.query('UPDATE assets SET updated_at = $2 WHERE id = ANY($1::text[])', [
+            changed,
+            at,
+          ]);
+        }
+        const assets = await findAssets(tx, ids);
+        await recordAssetEvents(
+          tx,
+          assets
+            .filter((asset) => changed.includes(asset.id))
+            .flatMap((after) => {
+              const from = sortedTagIds(before.get(after.id)!);
+              return updateEvents(
+                after,
+                { tagIds: { from, to: sortedTagIds(after) } },
+                actorId,
+                at,
+              );
+            }),
+        );
+        return { changed, assets };
+      });
+      return c.json({ data });
+    });
+  }
+
+  return app;
+}
