@@ -310,6 +310,13 @@ export const enBackOffice = {
     unassigned: '{{name}} taken from this user',
     reassigned: '{{name}} given back to this user',
     exported: 'Export of {{name}} downloaded',
+    addedToApplication: '{{name}} added to {{application}}',
+    addUndone: '{{name}} taken out of {{application}} again',
+    movedInApplication: '{{name}} moved to position {{position}} in {{application}}',
+    movedBackInApplication: '{{name}} back at position {{position}} in {{application}}',
+    syncedWithParent: '{{name}} in {{application}} synced with its parent',
+    removedFromApplication: '{{name}} removed from {{application}}',
+    backInApplication: '{{name}} back in {{application}}',
   },
   bulk: {
     selected_one: '{{count}} selected',

@@ -333,7 +333,7 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
         )}
       />
       {notice && (
-        <div className="toast">
+        <div className="list-notice">
           <Alert tone="error">{notice}</Alert>
         </div>
       )}

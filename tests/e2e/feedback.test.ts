@@ -98,6 +98,133 @@ describe('what an action did', () => {
     await page.getByRole('rowheader', { name, exact: true }).waitFor();
     await page.context().close();
   });
+
+  it('says what each change of the asset’s applications did, and Undo takes it back', async () => {
+    const name = 'Zeplace jacket';
+    const asset = await api<ApiAsset>('POST', '/v1/assets', { name, type: 'top', gender: 'male' });
+    const [application] = await api<{ name: string }[]>('GET', '/v1/applications?limit=1');
+    const app1 = application!.name;
+    const page = await adminPage();
+    await page.goto(`${app.server.url}/assets/${asset.id}`);
+    const panel = page.getByRole('region', { name: 'Applications', exact: true });
+    const row = panel.getByRole('listitem').filter({ hasText: app1 });
+    const position = row.getByRole('spinbutton', { name: 'Position' });
+    /** Presses Undo in the toast that says `title`, then waits for what Undo says. */
+    const undo = async (title: string, undone: string) => {
+      await toasts(page)
+        .locator('.toast')
+        .filter({ hasText: title })
+        .getByRole('button', { name: 'Undo' })
+        .click();
+      await toasts(page).getByText(undone).waitFor();
+    };
+    const add = async () => {
+      const picker = panel.getByRole('combobox', { name: 'Application' });
+      // The picker keeps the text of the last pick after adding (its value is cleared).
+      await picker.fill('');
+      await picker.fill(app1);
+      await page.getByRole('option', { name: app1, exact: true }).click();
+      await panel.getByRole('button', { name: 'Add to application' }).click();
+      await toasts(page).getByText(`${name} added to ${app1}`).waitFor();
+      await row.waitFor();
+    };
+
+    await add();
+    await undo(`${name} added to ${app1}`, `${name} taken out of ${app1} again`);
+    await panel.getByText('The asset is in no application.').waitFor();
+
+    // Added again, last; moved to the top, and Undo puts it back where it was.
+    await add();
+    const last = await position.inputValue();
+    expect(Number(last)).toBeGreaterThan(1);
+    await position.fill('1');
+    await row.getByRole('button', { name: 'Move', exact: true }).click();
+    await toasts(page).getByText(`${name} moved to position 1 in ${app1}`).waitFor();
+    await expect.poll(() => position.inputValue()).toBe('1');
+    await undo(
+      `${name} moved to position 1 in ${app1}`,
+      `${name} back at position ${last} in ${app1}`,
+    );
+    await expect.poll(() => position.inputValue()).toBe(last);
+
+    await row.getByRole('button', { name: 'Sync with parent' }).click();
+    await toasts(page).getByText(`${name} in ${app1} synced with its parent`).waitFor();
+    await row.getByText(/^Synced /).waitFor();
+
+    // Removed, and Undo puts it back at its old position.
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await toasts(page).getByText(`${name} removed from ${app1}`).waitFor();
+    await panel.getByText('The asset is in no application.').waitFor();
+    await undo(`${name} removed from ${app1}`, `${name} back in ${app1}`);
+    await expect.poll(() => position.inputValue()).toBe(last);
+    await page.context().close();
+  });
+});
+
+describe('names and places', () => {
+  it('names the application a list belongs to, in the heading, the breadcrumbs and the tab', async () => {
+    const page = await adminPage();
+    await page.goto(`${app.server.url}/applications`);
+    const link = page.locator(`${ROW} [role="rowheader"] a`).first();
+    const application = (await link.innerText()).trim();
+    await link.click();
+    await page.getByRole('heading', { name: `Assets of ${application}` }).waitFor();
+    await page
+      .getByRole('navigation', { name: 'Breadcrumb' })
+      .getByRole('link', { name: 'Applications' })
+      .waitFor();
+    await expect.poll(() => page.title()).toBe(`${application} · Applications · Avatar Studio`);
+    await page.context().close();
+  });
+
+  it('says an unknown application is not found instead of listing nothing', async () => {
+    const page = await adminPage();
+    await page.goto(`${app.server.url}/applications/000000000000000000000000/assets`);
+    await page.getByRole('heading', { name: 'Application not found' }).waitFor();
+    await page.getByRole('link', { name: 'Back to applications' }).waitFor();
+    expect(await page.getByRole('grid').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('names the user whose assets a list shows, and says an unknown user is not found', async () => {
+    const page = await adminPage();
+    const found = (await page.evaluate(() =>
+      (
+        window as unknown as { avatarStudio: { request: (p: string) => Promise<unknown> } }
+      ).avatarStudio.request('private/v1/users?search=demo@avatar.studio'),
+    )) as { id: string; email: string }[];
+    const demo = found.find((user) => user.email === 'demo@avatar.studio');
+    expect(demo).toBeDefined();
+    await page.goto(`${app.server.url}/users/${demo!.id}/assets`);
+    await page.getByRole('heading', { name: 'Assets of demo@avatar.studio' }).waitFor();
+    await page
+      .getByRole('navigation', { name: 'Breadcrumb' })
+      .getByRole('link', { name: 'Dashboard' })
+      .waitFor();
+    await expect.poll(() => page.title()).toBe('demo@avatar.studio · User assets · Avatar Studio');
+
+    // One's own assets ("My assets") are named after one's own e-mail.
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'My assets' })
+      .click();
+    await page.getByRole('heading', { name: 'Assets of admin@avatar.studio' }).waitFor();
+
+    await page.goto(`${app.server.url}/users/000000000000000000000000/assets`);
+    await page.getByRole('heading', { name: 'User not found' }).waitFor();
+    await page.getByRole('link', { name: 'Back to the dashboard' }).waitFor();
+    expect(await page.getByRole('grid').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it("titles an asset's tab after the asset", async () => {
+    const page = await adminPage();
+    const name = await firstAssetName(page, 0);
+    await rowNamed(page, name).getByRole('link').first().click();
+    await page.getByRole('heading', { name: `Asset ${name}` }).waitFor();
+    await expect.poll(() => page.title()).toBe(`${name} · Assets · Avatar Studio`);
+    await page.context().close();
+  });
 });
 
 describe('names and places', () => {
