@@ -170,72 +170,6 @@ describe('names and places', () => {
     await link.click();
     await page.getByRole('heading', { name: `Assets of ${application}` }).waitFor();
     await page
-      .getByRole('navigation', { name: 'Breadcrumb' })
-      .getByRole('link', { name: 'Applications' })
-      .waitFor();
-    await expect.poll(() => page.title()).toBe(`${application} · Applications · Avatar Studio`);
-    await page.context().close();
-  });
-
-  it('says an unknown application is not found instead of listing nothing', async () => {
-    const page = await adminPage();
-    await page.goto(`${app.server.url}/applications/000000000000000000000000/assets`);
-    await page.getByRole('heading', { name: 'Application not found' }).waitFor();
-    await page.getByRole('link', { name: 'Back to applications' }).waitFor();
-    expect(await page.getByRole('grid').count()).toBe(0);
-    await page.context().close();
-  });
-
-  it('names the user whose assets a list shows, and says an unknown user is not found', async () => {
-    const page = await adminPage();
-    const found = (await page.evaluate(() =>
-      (
-        window as unknown as { avatarStudio: { request: (p: string) => Promise<unknown> } }
-      ).avatarStudio.request('private/v1/users?search=demo@avatar.studio'),
-    )) as { id: string; email: string }[];
-    const demo = found.find((user) => user.email === 'demo@avatar.studio');
-    expect(demo).toBeDefined();
-    await page.goto(`${app.server.url}/users/${demo!.id}/assets`);
-    await page.getByRole('heading', { name: 'Assets of demo@avatar.studio' }).waitFor();
-    await page
-      .getByRole('navigation', { name: 'Breadcrumb' })
-      .getByRole('link', { name: 'Dashboard' })
-      .waitFor();
-    await expect.poll(() => page.title()).toBe('demo@avatar.studio · User assets · Avatar Studio');
-
-    // One's own assets ("My assets") are named after one's own e-mail.
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: 'My assets' })
-      .click();
-    await page.getByRole('heading', { name: 'Assets of admin@avatar.studio' }).waitFor();
-
-    await page.goto(`${app.server.url}/users/000000000000000000000000/assets`);
-    await page.getByRole('heading', { name: 'User not found' }).waitFor();
-    await page.getByRole('link', { name: 'Back to the dashboard' }).waitFor();
-    expect(await page.getByRole('grid').count()).toBe(0);
-    await page.context().close();
-  });
-
-  it("titles an asset's tab after the asset", async () => {
-    const page = await adminPage();
-    const name = await firstAssetName(page, 0);
-    await rowNamed(page, name).getByRole('link').first().click();
-    await page.getByRole('heading', { name: `Asset ${name}` }).waitFor();
-    await expect.poll(() => page.title()).toBe(`${name} · Assets · Avatar Studio`);
-    await page.context().close();
-  });
-});
-
-describe('names and places', () => {
-  it('names the application a list belongs to, in the heading, the breadcrumbs and the tab', async () => {
-    const page = await adminPage();
-    await page.goto(`${app.server.url}/applications`);
-    const link = page.locator(`${ROW} [role="rowheader"] a`).first();
-    const application = (await link.innerText()).trim();
-    await link.click();
-    await page.getByRole('heading', { name: `Assets of ${application}` }).waitFor();
-    await page
       .getByRole('navigation', { name: 'Breadcrumbs' })
       .getByRole('link', { name: 'Applications' })
       .waitFor();
@@ -294,7 +228,6 @@ describe('names and places', () => {
 });
 
 describe('working in bulk', () => {
-
   it('locks several assets at once, Undo unlocks them; deletes them together', async () => {
     const page = await adminPage();
     await firstAssetName(page, 0);
