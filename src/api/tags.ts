@@ -1,4 +1,5 @@
 /** Tag endpoints (spec §7 "Cage meshes and tags"). Every failure carries `service: 'tags'`. */
+import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod/mini';
 import type { Page } from './assets';
 import { tagService } from './errors';
@@ -26,6 +27,15 @@ export function listTags(list: ListQuery = {}): Promise<Page<TagRow>> {
     apiList('v1/tags', tagPageSchema, { searchParams: encodeListQuery(list) }),
   );
 }
+
+/** One tag by id (404 once it is deleted). */
+export function getTag(tagId: string): Promise<TagRow> {
+  return tagsService(() => apiRequest(path(tagId), tagRowSchema));
+}
+
+/** One tag by id, cached; read again when tags change (tagsChanged). */
+export const tagQuery = (tagId: string) =>
+  queryOptions({ queryKey: ['tags', tagId], queryFn: () => getTag(tagId) });
 
 /** Creates a tag. */
 export function createTag(name: string): Promise<Tag> {
@@ -64,5 +74,6 @@ export async function tagsChanged(): Promise<void> {
   await Promise.all([
     invalidateLists(() => true),
     queryClient.invalidateQueries({ queryKey: ['assets'] }),
+    queryClient.invalidateQueries({ queryKey: ['tags'] }),
   ]);
 }

@@ -239,8 +239,10 @@ export const enBackOffice = {
       'user-assets-added-v1': 'Assigned to users',
       'user-assets-removed-v1': 'Removed from users',
     },
-    changedTags: 'Tags: {{tags}}',
-    noTagsLeft: 'none',
+    changedTags: 'Tags: {{changes}}',
+    tagsAdded: 'added {{tags}}',
+    tagsRemoved: 'removed {{tags}}',
+    deletedTag: 'a deleted tag',
     fields: {
       name: 'Name',
       type: 'Type',
