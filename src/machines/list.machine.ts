@@ -810,13 +810,16 @@ export const selectHasNextPage = (snapshot: ListSnapshot) => snapshot.context.ha
 export const selectError = (snapshot: ListSnapshot) => snapshot.context.error;
 export const selectIsFilterActive = (snapshot: ListSnapshot) =>
   isFilterActive(snapshot.context.filter);
-/** A filter beyond the preselected values (spec §4): what Clear would change. */
-export const selectHasClearableFilter = ({ context }: ListSnapshot) =>
-  Object.entries(context.filter).some(
+/**
+ * How many filters hold a value beyond the preselected ones (spec §4): what Clear would change
+ * and what "All Filters" counts; a list holding only its preselected values has none.
+ */
+export const selectSetFilterCount = ({ context }: ListSnapshot) =>
+  Object.entries(context.filter).filter(
     ([field, value]) =>
       isFilterActive({ [field]: value }) &&
       !context.preselect.some((p) => p.field === field && p.value === value),
-  );
+  ).length;
 export const selectCanLoadMore = (snapshot: ListSnapshot) => canLoadMore(snapshot.context);
 export const selectAddress = (snapshot: ListSnapshot) => snapshot.context.address;
 export const selectRemovedIds = (snapshot: ListSnapshot) => snapshot.context.removedIds;

@@ -13,6 +13,7 @@ import {
   selectIsFilterActive,
   selectPage,
   selectRows,
+  selectSetFilterCount,
   selectTotalDocs,
   selectTotalPages,
   type FetchPageInput,
@@ -145,6 +146,18 @@ describe('list machine — preselect, active filters and loading more', () => {
     actor.send({ type: 'VIEWPORT_CHANGED', isMobile: true });
     expect(selectFilter(snapshot())).toEqual({ gender: 'male', locked: 'false' });
     expect(selectAddress(snapshot())?.search.filter).toEqual({ gender: 'male', locked: 'false' });
+  });
+
+  it('counts only the filters set beyond the preselected values (what Clear and All Filters show)', () => {
+    const { actor, snapshot } = start({ preselect, isMobile: true });
+    expect(selectSetFilterCount(snapshot())).toBe(0);
+    actor.send({ type: 'SET_FILTER', field: 'search', value: 'cap' });
+    expect(selectSetFilterCount(snapshot())).toBe(1);
+    // Another body than the preselected one is a choice too.
+    actor.send({ type: 'SET_FILTER', field: 'gender', value: 'female' });
+    expect(selectSetFilterCount(snapshot())).toBe(2);
+    actor.send({ type: 'CLEAR_FILTERS' });
+    expect(selectSetFilterCount(snapshot())).toBe(0);
   });
 
   it('filters count as active only when one holds a value', () => {

@@ -11,7 +11,6 @@ import {
   listMachine,
   selectAddress,
   selectCanLoadMore,
-  selectHasClearableFilter,
   selectIsFilterActive,
   selectError,
   selectFilter,
@@ -22,6 +21,7 @@ import {
   selectPage,
   selectRemovedIds,
   selectRows,
+  selectSetFilterCount,
   selectStatus,
   selectTotalDocs,
   selectTotalPages,
@@ -288,8 +288,8 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
   const incoming = useSelector(actor, selectIncomingCount);
 
   const active = useSelector(actor, selectIsFilterActive);
-  // A filter that only holds its preselected values has nothing to clear.
-  const clearable = useSelector(actor, selectHasClearableFilter);
+  // Filters beyond the preselected values: Clear shows and All Filters counts only these.
+  const setFilterCount = useSelector(actor, selectSetFilterCount);
   const canLoadMore = useSelector(actor, selectCanLoadMore);
   useDocumentTitle(...(config.documentTitle ?? [config.title]));
   return (
@@ -320,7 +320,7 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
         onChange={(field, value) => actor.send({ type: 'SET_FILTER', field, value })}
         onApply={(values) => actor.send({ type: 'SET_FILTERS', filter: values })}
         onClear={() => actor.send({ type: 'CLEAR_FILTERS' })}
-        isActive={clearable}
+        setCount={setFilterCount}
         labels={filterBarLabels(t)}
         renderAutocomplete={(def, value, onChange) => (
           <AutocompleteFilter

@@ -64,7 +64,9 @@ function Harness({
           setValues(next);
         }}
         onClear={() => setValues({})}
-        isActive={Object.values(values).some((v) => (Array.isArray(v) ? v.length > 0 : Boolean(v)))}
+        setCount={
+          Object.values(values).filter((v) => (Array.isArray(v) ? v.length > 0 : Boolean(v))).length
+        }
         labels={labelsOf()}
         renderAutocomplete={() => null}
       />
@@ -215,6 +217,28 @@ describe('what each filter shows (spec §3 icon, value, preselectValue)', () => 
 });
 
 describe('FilterBar on a phone', () => {
+  it('counts on All Filters the filters set beyond the preselected ones, as it is told', () => {
+    setViewport(true);
+    const bar = (setCount: number) => (
+      <FilterBar
+        filters={filters}
+        values={{ gender: 'male', search: 'cap' }}
+        onChange={vi.fn()}
+        onApply={vi.fn()}
+        onClear={vi.fn()}
+        setCount={setCount}
+        labels={labelsOf()}
+        renderAutocomplete={() => null}
+      />
+    );
+    const { rerender } = render(bar(0));
+    expect(screen.getByRole('button', { name: 'All Filters' })).toHaveTextContent(/^All Filters$/);
+    expect(screen.queryByRole('button', { name: 'Clear filters' })).not.toBeInTheDocument();
+    rerender(bar(1));
+    expect(screen.getByRole('button', { name: /^All Filters\s*1$/ })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Clear filters' })).toBeInTheDocument();
+  });
+
   it('shows only mobile filters and keeps overlay edits until Apply', async () => {
     setViewport(true);
     const user = userEvent.setup();

@@ -65,7 +65,11 @@ interface FilterBarProps {
   /** Replaces every value at once (the mobile overlay's Apply). */
   onApply: (values: ListFilter) => void;
   onClear: () => void;
-  isActive: boolean;
+  /**
+   * How many filters the user set beyond the list's preselected values: "All Filters" shows
+   * it, and Clear is offered while it is above 0.
+   */
+  setCount: number;
   labels: FilterBarLabels;
   /** Renders an autocomplete filter; the route binds it to its machine. */
   renderAutocomplete: (
@@ -147,8 +151,6 @@ function FilterControl(props: {
 export function FilterBar(props: FilterBarProps) {
   const isMobile = useMediaQuery(MOBILE_QUERY);
   const [draft, setDraft] = useState<ListFilter | null>(null);
-  // "All Filters" says how many filters hold a value.
-  const activeCount = Object.keys(cleanFilter(props.values)).length;
   const visible = props.filters.filter(
     (f) => !isHiddenFilter(f) && (!isMobile || f.visibleOnMobile),
   );
@@ -175,10 +177,10 @@ export function FilterBar(props: FilterBarProps) {
         {isMobile && (
           <Button className="button" onPress={() => setDraft({ ...props.values })}>
             {props.labels.allFilters}
-            {activeCount > 0 && <span className="count-badge">{activeCount}</span>}
+            {props.setCount > 0 && <span className="count-badge">{props.setCount}</span>}
           </Button>
         )}
-        {props.isActive && (
+        {props.setCount > 0 && (
           <Button className="button link" onPress={props.onClear}>
             {props.labels.clear}
           </Button>
