@@ -94,26 +94,30 @@ function Shell() {
           )}
         </>
       }
+      status={
+        live && (
+          <LiveIndicator
+            status={live}
+            labels={{
+              connecting: t('live.connecting'),
+              connected: t('live.connected'),
+              reconnecting: t('live.reconnecting'),
+              offline: t('live.offline'),
+            }}
+          />
+        )
+      }
       account={
         <>
-          {live && (
-            <LiveIndicator
-              status={live}
-              labels={{
-                connecting: t('live.connecting'),
-                connected: t('live.connected'),
-                reconnecting: t('live.reconnecting'),
-                offline: t('live.offline'),
-              }}
-            />
-          )}
           {isAnonymous ? (
-            <>
-              <span>{t('nav.guest')}</span>
-              <Link to="/signup">{t('nav.createAccount')}</Link>
-            </>
+            <span className="account-who">
+              <span>{t('nav.guest')}</span> <Link to="/signup">{t('nav.createAccount')}</Link>
+            </span>
           ) : (
-            <span>{t('nav.signedInAs', { email })}</span>
+            // Cut short only on a narrow desktop; the tooltip has it whole.
+            <span className="account-who" title={t('nav.signedInAs', { email })}>
+              {t('nav.signedInAs', { email })}
+            </span>
           )}
           <ThemeSwitch
             label={t('theme.label')}

@@ -1,29 +1,35 @@
-import { useState, type ReactNode } from 'react';
+import { useState, type MouseEvent, type ReactNode } from 'react';
 
 interface AppShellProps {
   appName: string;
   skipLabel: string;
   navLabel: string;
-  /** The phone's button that opens the navigation. */
+  /** The phone's button that opens the navigation and the account. */
   menuLabel: string;
   /** Navigation links (rendered by the route layer, which owns the router). */
   nav: ReactNode;
-  /** Who is signed in, and sign-out. */
+  /** Always in the header's first row, on a phone too (the live indicator). */
+  status?: ReactNode;
+  /** Who is signed in, the colour scheme and sign-out; in the menu on a phone. */
   account: ReactNode;
   children: ReactNode;
 }
 
 /** The signed-in frame: a header with navigation and account, then the page. */
 export function AppShell(props: AppShellProps) {
-  const { appName, skipLabel, navLabel, menuLabel, nav, account, children } = props;
-  // On a phone the navigation folds into a menu button; choosing a screen folds it again.
+  const { appName, skipLabel, navLabel, menuLabel, nav, status, account, children } = props;
+  // On a phone the navigation and the account fold into a menu button; following a link
+  // there folds it again.
   const [menuOpen, setMenuOpen] = useState(false);
+  const closeOnLink = (event: MouseEvent) => {
+    if ((event.target as HTMLElement).closest('a')) setMenuOpen(false);
+  };
   return (
     <div className="app-shell">
       <a className="skip-link" href="#main">
         {skipLabel}
       </a>
-      <header className="app-header">
+      <header className={menuOpen ? 'app-header menu-open' : 'app-header'}>
         <p className="brand">
           <span className="brand-mark" aria-hidden="true" /> {appName}
         </p>
@@ -31,22 +37,23 @@ export function AppShell(props: AppShellProps) {
           type="button"
           className="button menu-button"
           aria-expanded={menuOpen}
-          aria-controls="app-nav"
+          aria-controls="app-nav app-account"
           onClick={() => setMenuOpen((open) => !open)}
         >
           {menuLabel}
         </button>
-        <nav
-          id="app-nav"
-          aria-label={navLabel}
-          className={menuOpen ? 'app-nav open' : 'app-nav'}
-          onClick={(event) => {
-            if ((event.target as HTMLElement).closest('a')) setMenuOpen(false);
-          }}
-        >
+        <nav id="app-nav" aria-label={navLabel} className="app-nav" onClick={closeOnLink}>
           {nav}
         </nav>
-        <div className="account">{account}</div>
+        {/* One row on wide screens; on a phone the status stays beside Menu and the details
+            open with the menu, below the navigation. */}
+        <div className="account">
+          {status && <div className="header-status">{status}</div>}
+          {/* A link here (Create an account) leaves the screen like one in the navigation. */}
+          <div id="app-account" className="account-details" onClick={closeOnLink}>
+            {account}
+          </div>
+        </div>
       </header>
       <main id="main" className="app-main" tabIndex={-1}>
         {children}
