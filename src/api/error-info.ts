@@ -26,6 +26,11 @@ export function errorInfo(error: unknown): ApiErrorInfo {
   };
 }
 
+/** Whether the server answered that what was asked for does not exist (404). */
+export function isNotFoundError(error: unknown): boolean {
+  return errorInfo(error).status === 404;
+}
+
 /** Codes with a sentence of their own in the `errors` texts. */
 const KNOWN_CODES = new Set([
   'FETCH_ERROR',

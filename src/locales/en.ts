@@ -4,6 +4,8 @@ export const en = {
     name: 'Avatar Studio',
     skipToContent: 'Skip to content',
     notFound: 'This page does not exist.',
+    notFoundTitle: 'Page not found',
+    errorTitle: 'Something went wrong',
     backHome: 'Back to the dashboard',
     unexpectedError: 'Something went wrong: {{message}}',
     retry: 'Try again',
@@ -19,6 +21,7 @@ export const en = {
   },
   nav: {
     label: 'Main',
+    breadcrumb: 'Breadcrumb',
     menu: 'Menu',
     dashboard: 'Dashboard',
     assets: 'Assets',

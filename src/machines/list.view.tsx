@@ -29,6 +29,7 @@ import {
   type Preselect,
 } from './list.machine';
 import { ActionButton } from '../ui/dom/action-button';
+import { Breadcrumbs } from '../ui/dom/breadcrumbs';
 import { Alert } from '../ui/dom/alert';
 import {
   DataTable,
@@ -59,8 +60,8 @@ export interface ListScreenConfig<Row extends { id: string }> extends ListDefini
   title: string;
   /** Who may see the list; others get a "not available for your role" page. */
   requires: Requirement;
-  /** Where the list sits (links to the screens above it), shown above the title. */
-  breadcrumbs?: ReactNode;
+  /** Links to the screens above the list, shown above the title as breadcrumbs ending in it. */
+  breadcrumbs?: ReactNode[];
   /** The browser tab's title, most specific first (default: the title). */
   documentTitle?: string[];
   /** The list endpoint, e.g. `v1/assets`. */
@@ -295,9 +296,11 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
   return (
     <section className="list-screen" aria-labelledby="list-title">
       {config.breadcrumbs && (
-        <nav aria-label={t('list.breadcrumbs')} className="breadcrumbs">
-          {config.breadcrumbs}
-        </nav>
+        <Breadcrumbs
+          label={t('nav.breadcrumb')}
+          trail={config.breadcrumbs}
+          current={config.title}
+        />
       )}
       <div className="list-header">
         <h1 id="list-title">{config.title}</h1>

@@ -35,7 +35,11 @@ function Root() {
 function NotFound() {
   const { t } = useTranslation();
   return (
-    <AuthCard appName={t('app.name')} title={t('app.notFound')}>
+    <AuthCard
+      appName={t('app.name')}
+      title={t('app.notFound')}
+      documentTitle={t('app.notFoundTitle')}
+    >
       <Link to="/">{t('app.backHome')}</Link>
     </AuthCard>
   );
@@ -45,7 +49,7 @@ function NotFound() {
 function RootError(props: ErrorComponentProps) {
   const { t } = useTranslation();
   return (
-    <AuthCard appName={t('app.name')} title={t('app.unexpectedError', { message: '' })}>
+    <AuthCard appName={t('app.name')} title={t('app.errorTitle')}>
       <RouteError {...props} />
     </AuthCard>
   );

@@ -147,7 +147,10 @@ describe('asset editing', () => {
 
     // Leaving with unsaved changes asks first; "Stay" keeps the page and the typed text.
     await page.getByLabel('Description').fill('Not saved yet');
-    await page.getByRole('link', { name: 'Back to assets' }).click();
+    await page
+      .getByRole('navigation', { name: 'Breadcrumb' })
+      .getByRole('link', { name: 'Assets' })
+      .click();
     const leave = page.getByRole('alertdialog', { name: 'Leave without saving?' });
     await leave.getByRole('button', { name: 'Stay' }).click();
     await expect.poll(() => page.getByLabel('Description').inputValue()).toBe('Not saved yet');

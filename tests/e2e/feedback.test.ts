@@ -170,7 +170,7 @@ describe('names and places', () => {
     await link.click();
     await page.getByRole('heading', { name: `Assets of ${application}` }).waitFor();
     await page
-      .getByRole('navigation', { name: 'Breadcrumbs' })
+      .getByRole('navigation', { name: 'Breadcrumb' })
       .getByRole('link', { name: 'Applications' })
       .waitFor();
     await expect.poll(() => page.title()).toBe(`${application} · Applications · Avatar Studio`);
@@ -180,7 +180,7 @@ describe('names and places', () => {
   it('says an unknown application is not found instead of listing nothing', async () => {
     const page = await adminPage();
     await page.goto(`${app.server.url}/applications/000000000000000000000000/assets`);
-    await page.getByText(/This application could not be read/).waitFor();
+    await page.getByRole('heading', { name: 'Application not found' }).waitFor();
     await page.getByRole('link', { name: 'Back to applications' }).waitFor();
     expect(await page.getByRole('grid').count()).toBe(0);
     await page.context().close();
@@ -198,7 +198,7 @@ describe('names and places', () => {
     await page.goto(`${app.server.url}/users/${demo!.id}/assets`);
     await page.getByRole('heading', { name: 'Assets of demo@avatar.studio' }).waitFor();
     await page
-      .getByRole('navigation', { name: 'Breadcrumbs' })
+      .getByRole('navigation', { name: 'Breadcrumb' })
       .getByRole('link', { name: 'Dashboard' })
       .waitFor();
     await expect.poll(() => page.title()).toBe('demo@avatar.studio · User assets · Avatar Studio');
@@ -211,7 +211,7 @@ describe('names and places', () => {
     await page.getByRole('heading', { name: 'Assets of admin@avatar.studio' }).waitFor();
 
     await page.goto(`${app.server.url}/users/000000000000000000000000/assets`);
-    await page.getByText(/This user could not be read/).waitFor();
+    await page.getByRole('heading', { name: 'User not found' }).waitFor();
     await page.getByRole('link', { name: 'Back to the dashboard' }).waitFor();
     expect(await page.getByRole('grid').count()).toBe(0);
     await page.context().close();

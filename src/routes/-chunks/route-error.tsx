@@ -2,6 +2,7 @@ import type { TFunction } from 'i18next';
 import { useRouter, type ErrorComponentProps } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../ui/dom/alert';
+import { useDocumentTitle } from '../../ui/dom/use-document-title';
 import { isChunkLoadError } from './chunk-error';
 
 /** Why a screen failed. */
@@ -20,6 +21,7 @@ export function RouteError({ error, reset }: ErrorComponentProps) {
   const { t } = useTranslation();
   const router = useRouter();
   const chunk = isChunkLoadError(error);
+  useDocumentTitle(t('app.errorTitle'));
   return (
     <section className="route-error">
       <Alert tone="error">

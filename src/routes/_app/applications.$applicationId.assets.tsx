@@ -3,9 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, type ErrorComponentProps } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { applicationQuery } from '../../api/applications';
-import { describeError } from '../../api/error-info';
 import { queryClient } from '../../api/query';
-import { LoadFailed } from '../../ui/dom/load-failed';
+import { RecordLoadFailed } from '../-chunks/record-error';
 import { loadPermissions, permissionsOfSession } from '../../machines/permissions.view';
 import { useCallback } from 'react';
 import { z } from 'zod/mini';
@@ -48,7 +47,11 @@ function ApplicationAssetsScreen() {
     (t: TFunction, can: Can): ListScreenConfig<ApplicationAsset> => ({
       title: name ? t('applications.assetsOf', { name }) : t('applications.assetsTitle'),
       documentTitle: [name, t('applications.title')].filter((part) => part !== undefined),
-      breadcrumbs: <Link to="/applications">{t('applications.title')}</Link>,
+      breadcrumbs: [
+        <Link to="/applications" activeOptions={{ exact: true }}>
+          {t('applications.title')}
+        </Link>,
+      ],
       requires: ['read', 'Application'],
       endpoint: `v1/application-assets?applicationId=${encodeURIComponent(applicationId)}`,
       rowSchema: applicationAssetSchema,
@@ -85,15 +88,17 @@ function ApplicationAssetsScreen() {
   return <ListScreen key={applicationId} config={config} />;
 }
 
-/** The application could not be read: not found, or the server failed (then Retry). */
-function ApplicationLoadFailed({ error, reset }: ErrorComponentProps) {
+/** The application could not be read: not found, or a failure that may pass (then Retry). */
+function ApplicationLoadFailed(props: ErrorComponentProps) {
   const { t } = useTranslation();
   return (
-    <LoadFailed
+    <RecordLoadFailed
+      {...props}
+      notFoundTitle={t('applications.notFoundTitle')}
+      notFound={t('applications.notFound')}
+      failedTitle={t('applications.loadFailedTitle')}
+      section={t('applications.title')}
       back={<Link to="/applications">{t('applications.back')}</Link>}
-      message={t('applications.notFound', { message: describeError(error, t) })}
-      retryLabel={t('app.retry')}
-      onRetry={reset}
     />
   );
 }

@@ -2,12 +2,12 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, type ErrorComponentProps } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { assetApplicationsQuery, assetChangelogQuery, assetQuery } from '../../api/assets';
-import { describeError } from '../../api/error-info';
 import { queryClient } from '../../api/query';
 import { Alert } from '../../ui/dom/alert';
 import '../../ui/dom/asset-editor.css';
-import { LoadFailed } from '../../ui/dom/load-failed';
+import { Breadcrumbs } from '../../ui/dom/breadcrumbs';
 import { useDocumentTitle } from '../../ui/dom/use-document-title';
+import { RecordLoadFailed } from '../-chunks/record-error';
 import { AssetForm } from './-asset/asset-form';
 import { badgeCell } from '../../ui/dom/list/cells';
 import { AssetActions } from './-asset/asset-actions';
@@ -49,7 +49,15 @@ function AssetPage() {
   useDocumentTitle(asset.name, t('assets.title'));
   return (
     <section className="asset-page" aria-labelledby="asset-title">
-      <Link to="/assets">{t('assetEditor.back')}</Link>
+      <Breadcrumbs
+        label={t('nav.breadcrumb')}
+        trail={[
+          <Link to="/assets" activeOptions={{ exact: true }}>
+            {t('assets.title')}
+          </Link>,
+        ]}
+        current={asset.name}
+      />
       <div className="asset-page-header">
         <h1 id="asset-title">{t('assetEditor.editTitle', { name: asset.name })}</h1>
         {asset.locked
@@ -80,15 +88,17 @@ function AssetPage() {
   );
 }
 
-/** The asset could not be read: not found, or the server failed (then Retry). */
-function AssetLoadFailed({ error, reset }: ErrorComponentProps) {
+/** The asset could not be read: not found, or a failure that may pass (then Retry). */
+function AssetLoadFailed(props: ErrorComponentProps) {
   const { t } = useTranslation();
   return (
-    <LoadFailed
+    <RecordLoadFailed
+      {...props}
+      notFoundTitle={t('assetEditor.notFoundTitle')}
+      notFound={t('assetEditor.notFound')}
+      failedTitle={t('assetEditor.loadFailedTitle')}
+      section={t('assets.title')}
       back={<Link to="/assets">{t('assetEditor.back')}</Link>}
-      message={t('assetEditor.notFound', { message: describeError(error, t) })}
-      retryLabel={t('app.retry')}
-      onRetry={reset}
     />
   );
 }

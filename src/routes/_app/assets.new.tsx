@@ -10,6 +10,8 @@ import '../../ui/dom/asset-editor.css';
 import { Allowed } from '../../machines/permissions.view';
 import { AssetForm } from './-asset/asset-form';
 import { describeError } from '../../api/error-info';
+import { Breadcrumbs } from '../../ui/dom/breadcrumbs';
+import { useDocumentTitle } from '../../ui/dom/use-document-title';
 
 const searchSchema = z.object({ templateId: z.optional(z.string().check(z.minLength(1))) });
 
@@ -41,10 +43,12 @@ function NewAssetPage() {
 function NewAsset() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const title = t('assetEditor.newTitle');
+  useDocumentTitle(title, t('assets.title'));
   return (
     <section className="asset-page" aria-labelledby="asset-title">
-      <Link to="/assets">{t('assetEditor.back')}</Link>
-      <h1 id="asset-title">{t('assetEditor.newTitle')}</h1>
+      <AssetsCrumbs current={title} />
+      <h1 id="asset-title">{title}</h1>
       <AssetForm
         onSaved={(asset) => {
           announce({ title: t('toasts.created', { name: asset.name }), tone: 'success' });
@@ -60,17 +64,17 @@ function FromTemplate({ templateId }: { templateId: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const template = useQuery(templateQuery(templateId));
+  const title = template.data
+    ? t('assetEditor.fromTemplateTitle', { name: template.data.name })
+    : t('assetEditor.newTitle');
+  useDocumentTitle(title, t('assets.title'));
   return (
     <section className="asset-page" aria-labelledby="asset-title">
-      <Link to="/assets">{t('assetEditor.back')}</Link>
-      <h1 id="asset-title">
-        {template.data
-          ? t('assetEditor.fromTemplateTitle', { name: template.data.name })
-          : t('assetEditor.newTitle')}
-      </h1>
+      <AssetsCrumbs current={title} />
+      <h1 id="asset-title">{title}</h1>
       {template.isError && (
         <Alert tone="error">
-          {t('assetEditor.notFound', { message: describeError(template.error, t) })}
+          {t('assetEditor.templateFailed', { message: describeError(template.error, t) })}
         </Alert>
       )}
       {template.data ? (
@@ -86,5 +90,21 @@ function FromTemplate({ templateId }: { templateId: string }) {
         !template.isError && <p role="status">{t('assetEditor.loading')}</p>
       )}
     </section>
+  );
+}
+
+/** "Assets › New asset". */
+function AssetsCrumbs({ current }: { current: string }) {
+  const { t } = useTranslation();
+  return (
+    <Breadcrumbs
+      label={t('nav.breadcrumb')}
+      trail={[
+        <Link to="/assets" activeOptions={{ exact: true }}>
+          {t('assets.title')}
+        </Link>,
+      ]}
+      current={current}
+    />
   );
 }

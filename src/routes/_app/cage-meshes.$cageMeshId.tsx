@@ -2,17 +2,31 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, type ErrorComponentProps } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { cageMeshQuery } from '../../api/cage-meshes';
-import { describeError } from '../../api/error-info';
 import { queryClient } from '../../api/query';
 import '../../ui/dom/asset-editor.css';
-import { LoadFailed } from '../../ui/dom/load-failed';
+import { Breadcrumbs } from '../../ui/dom/breadcrumbs';
 import { useDocumentTitle } from '../../ui/dom/use-document-title';
-import { usePermissions } from '../../machines/permissions.view';
+import {
+  Allowed,
+  loadPermissions,
+  permissionsOfSession,
+  usePermissions,
+} from '../../machines/permissions.view';
+import { RecordLoadFailed } from '../-chunks/record-error';
 import { CageMeshForm } from './-cage-mesh/cage-mesh-form';
 
 export const Route = createFileRoute('/_app/cage-meshes/$cageMeshId')({
-  loader: ({ params }) => queryClient.ensureQueryData(cageMeshQuery(params.cageMeshId)),
-  component: CageMeshPage,
+  // A role that may not read cage meshes gets the "not available" page, not the server's 403.
+  loader: async ({ params, context }) => {
+    await loadPermissions();
+    if (!permissionsOfSession(context.session)('read', 'CageMesh')) return;
+    await queryClient.ensureQueryData(cageMeshQuery(params.cageMeshId));
+  },
+  component: () => (
+    <Allowed requires={['read', 'CageMesh']}>
+      <CageMeshPage />
+    </Allowed>
+  ),
   errorComponent: CageMeshLoadFailed,
 });
 
@@ -24,22 +38,32 @@ function CageMeshPage() {
   useDocumentTitle(mesh.name, t('cageMeshes.title'));
   return (
     <section className="asset-page" aria-labelledby="cage-mesh-title">
-      <Link to="/cage-meshes">{t('cageMeshes.back')}</Link>
+      <Breadcrumbs
+        label={t('nav.breadcrumb')}
+        trail={[
+          <Link to="/cage-meshes" activeOptions={{ exact: true }}>
+            {t('cageMeshes.title')}
+          </Link>,
+        ]}
+        current={mesh.name}
+      />
       <h1 id="cage-mesh-title">{t('cageMeshes.editTitle', { name: mesh.name })}</h1>
       <CageMeshForm cageMesh={mesh} readOnly={!can('update', 'CageMesh')} />
     </section>
   );
 }
 
-/** The cage mesh could not be read: not found, or the server failed (then Retry). */
-function CageMeshLoadFailed({ error, reset }: ErrorComponentProps) {
+/** The cage mesh could not be read: not found, or a failure that may pass (then Retry). */
+function CageMeshLoadFailed(props: ErrorComponentProps) {
   const { t } = useTranslation();
   return (
-    <LoadFailed
+    <RecordLoadFailed
+      {...props}
+      notFoundTitle={t('cageMeshes.notFoundTitle')}
+      notFound={t('cageMeshes.notFound')}
+      failedTitle={t('cageMeshes.loadFailedTitle')}
+      section={t('cageMeshes.title')}
       back={<Link to="/cage-meshes">{t('cageMeshes.back')}</Link>}
-      message={t('cageMeshes.notFound', { message: describeError(error, t) })}
-      retryLabel={t('app.retry')}
-      onRetry={reset}
     />
   );
 }

@@ -8,7 +8,6 @@ import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
 import { assetSchema, type Asset } from '../../api/schemas';
 import { addUserAssets, assetsAssigned, removeUserAssets, userQuery } from '../../api/user-assets';
-import { describeError } from '../../api/error-info';
 import { queryClient } from '../../api/query';
 import { selectUser } from '../../machines/app-session';
 import {
@@ -17,7 +16,7 @@ import {
   usePermissions,
 } from '../../machines/permissions.view';
 import { useSessionActor } from '../../machines/session.view';
-import { LoadFailed } from '../../ui/dom/load-failed';
+import { RecordLoadFailed } from '../-chunks/record-error';
 import type { Can } from '../../api/ability';
 import { ActionButton } from '../../ui/dom/action-button';
 import { displayLabel, searchFilter, typeFilter } from '../../ui/dom/list/asset-filters';
@@ -106,7 +105,11 @@ function UserAssetsScreen() {
       documentTitle: [email ?? undefined, t('userAssets.title')].filter(
         (part) => part !== undefined,
       ),
-      breadcrumbs: <Link to="/">{t('nav.dashboard')}</Link>,
+      breadcrumbs: [
+        <Link to="/" activeOptions={{ exact: true }}>
+          {t('nav.dashboard')}
+        </Link>,
+      ],
       requires: ['read', 'UserAsset', { userId }],
       endpoint: `v1/user-assets/${encodeURIComponent(userId)}`,
       rowSchema: assetSchema,
@@ -157,15 +160,17 @@ function UserAssetsScreen() {
   return <ListScreen key={userId} config={config} />;
 }
 
-/** The user could not be read: not found, or the server failed (then Retry). */
-function UserLoadFailed({ error, reset }: ErrorComponentProps) {
+/** The user could not be read: not found, or a failure that may pass (then Retry). */
+function UserLoadFailed(props: ErrorComponentProps) {
   const { t } = useTranslation();
   return (
-    <LoadFailed
+    <RecordLoadFailed
+      {...props}
+      notFoundTitle={t('userAssets.notFoundTitle')}
+      notFound={t('userAssets.notFound')}
+      failedTitle={t('userAssets.loadFailedTitle')}
+      section={t('userAssets.title')}
       back={<Link to="/">{t('app.backHome')}</Link>}
-      message={t('userAssets.notFound', { message: describeError(error, t) })}
-      retryLabel={t('app.retry')}
-      onRetry={reset}
     />
   );
 }

@@ -1,15 +1,20 @@
 import type { ReactNode } from 'react';
+import { useDocumentTitle } from './use-document-title';
 
 interface AuthCardProps {
   appName: string;
   title: string;
+  /** The browser tab's title where the heading is a sentence (default: the title). */
+  documentTitle?: string;
   intro?: ReactNode;
   children: ReactNode;
   footer?: ReactNode;
 }
 
 /** The centred card every account screen uses. */
-export function AuthCard({ appName, title, intro, children, footer }: AuthCardProps) {
+export function AuthCard(props: AuthCardProps) {
+  const { appName, title, intro, children, footer } = props;
+  useDocumentTitle(props.documentTitle ?? title);
   return (
     <main id="main" className="auth-page">
       <section className="auth-card" aria-labelledby="auth-title">

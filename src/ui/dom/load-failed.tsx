@@ -1,21 +1,37 @@
 import type { ReactNode } from 'react';
 import { ActionButton } from './action-button';
 import { Alert } from './alert';
+import { useDocumentTitle } from './use-document-title';
 
-/** A detail page whose record could not be read: the way back, why, and Retry. */
+/**
+ * A detail page whose record could not be read, titled like the page it stands for. A record
+ * that does not exist says so and shows the way back; a failure that may pass (network,
+ * server) says why, with Retry.
+ */
 export function LoadFailed(props: {
-  back: ReactNode;
+  /** The heading, first in the tab's title: "Asset not found". */
+  title: string;
+  /** The screens' section, after it in the tab's title: "Assets". */
+  section: string;
   message: string;
-  retryLabel: string;
-  onRetry: () => void;
+  /** A link to the list the record belongs to. */
+  back: ReactNode;
+  /** Offered for failures that may pass, never for a record that does not exist. */
+  retry?: { label: string; onRetry: () => void };
 }) {
+  useDocumentTitle(props.title, props.section);
   return (
-    <section className="asset-page">
-      {props.back}
-      <Alert tone="error">
-        {props.message}
-        <ActionButton onPress={props.onRetry}>{props.retryLabel}</ActionButton>
-      </Alert>
+    <section className="load-failed" aria-labelledby="load-failed-title">
+      <h1 id="load-failed-title">{props.title}</h1>
+      {props.retry ? (
+        <Alert tone="error">
+          {props.message}
+          <ActionButton onPress={props.retry.onRetry}>{props.retry.label}</ActionButton>
+        </Alert>
+      ) : (
+        <p>{props.message}</p>
+      )}
+      <p>{props.back}</p>
     </section>
   );
 }
