@@ -177,6 +177,7 @@ describe('breadcrumbs', () => {
 
     // The new pages and the cage mesh page say where they are the same way.
     await page.goto(`${app.server.url}/assets/new`);
+    await page.getByRole('heading', { name: 'New asset', level: 1 }).waitFor();
     expect(await crumbs.getByRole('listitem').allInnerTexts()).toEqual(['Assets', 'New asset']);
     const mesh = await firstCageMesh(page);
     await page.locator(ROW_LINKS).first().click();
