@@ -84,12 +84,11 @@ describe('the assets list', () => {
       .getByRole('button', { name: 'Next' })
       .click();
     await waitForSearch(page, (p) => p.get('page') === '2');
-    await page.waitForFunction(
-      (first) =>
-        document.querySelector('[role="row"]:not(.skeleton-row) [role="rowheader"]')
-          ?.textContent !== first,
-      hairPage1[0],
-    );
+    // Skeleton rows stand in while page 2 loads: wait for its first loaded row.
+    await page.waitForFunction((first) => {
+      const header = document.querySelector('[role="row"]:not(.skeleton-row) [role="rowheader"]');
+      return header !== null && header.textContent !== first;
+    }, hairPage1[0]);
     const hairPage2 = await names(page);
     expect(hairPage2).not.toEqual(hairPage1);
 
