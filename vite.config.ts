@@ -177,6 +177,9 @@ export default defineConfig({
     viewerAssets(),
     threeFromSources(),
   ],
+  // The environment prefilter's worker (src/ui/canvas/prefilter.worker.ts): an ES module, so
+  // its loaders stay chunks of their own, and three from its sources, as on the page.
+  worker: { format: 'es', plugins: () => [threeFromSources()] },
   server: {
     proxy: {
       '/v1': apiTarget,

@@ -5,12 +5,8 @@ import { join } from 'node:path';
 import { PMREMGenerator } from 'three';
 import { describe, expect, it } from 'vitest';
 import { decodePmrem, unpackRgb9e5 } from '../src/ui/canvas/pmrem-file';
-import {
-  lodToRoughness,
-  prefilterEquirect,
-  prefilteredEnvironment,
-  type Equirect,
-} from './prefilter-environment';
+import { lodToRoughness, prefilterEquirect, type Equirect } from '../src/ui/canvas/prefilter';
+import { prefilteredEnvironment } from './prefilter-environment';
 
 const SIZE = 32;
 
@@ -95,7 +91,7 @@ describe('the environment prefilter', () => {
   it('leaves a constant environment the same colour at every level and texel', () => {
     const levels = prefilterEquirect(
       equirect(64, () => [0.8, 0.5, 0.25]),
-      SIZE,
+      { size: SIZE },
     );
     expect(levels.map((faces) => Math.sqrt(faces[0]!.length / 3))).toEqual([32, 16, 8]);
     for (const faces of levels) {
@@ -112,7 +108,7 @@ describe('the environment prefilter', () => {
   it('spreads a bright spot wider and dimmer at each level, keeping its energy', () => {
     // A small bright disc (about 6°) towards +Z on black.
     const spot = equirect(256, (_x, _y, z) => [z > Math.cos(0.05) ? 100 : 0, 0, 0]);
-    const stats = levelStats(prefilterEquirect(spot, 64));
+    const stats = levelStats(prefilterEquirect(spot, { size: 64 }));
     for (let lod = 1; lod < stats.length; lod++) {
       expect(stats[lod]!.peak).toBeLessThan(stats[lod - 1]!.peak);
       expect(stats[lod]!.bright).toBeGreaterThan(stats[lod - 1]!.bright);
@@ -133,7 +129,7 @@ describe('the environment prefilter', () => {
       return brightest(
         prefilterEquirect(
           equirect(128, (...d) => [light(...d), 0, 0]),
-          SIZE,
+          { size: SIZE },
         )[0]!,
       );
     };

@@ -7,10 +7,16 @@ import { StrictMode, useMemo, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import { initI18n } from './i18n';
 import { EmbedPage } from './routes/-embed/embed-page';
+import { embedSettings, viewerOptions } from './routes/-embed/messages';
 import { readSearch } from './routes/-embed/options';
 import { startTheme } from './ui/theme';
+import { preloadAvatar } from './viewer';
 import './ui/styles.css';
 
+// The model and environment named in the address start loading before anything renders.
+const first = embedSettings(readSearch(window.location.search), {});
+if (first.modelSrc !== undefined)
+  preloadAvatar({ ...viewerOptions(first), modelSrc: first.modelSrc });
 startTheme();
 initI18n();
 

@@ -67,6 +67,7 @@ vi.mock('./ui/canvas/viewer-canvas', async (importOriginal) => {
       target.set(200, 200),
     getContext: () => ({ getContextAttributes: () => ({ alpha: true }) }),
     autoClear: true,
+    debug: { checkShaderErrors: true },
     shadowMap: { enabled: false, type: 0 },
     outputColorSpace: '',
     toneMapping: 0,

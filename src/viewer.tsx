@@ -17,6 +17,8 @@ import {
   type AvatarViewProps,
 } from './ui/canvas/avatar-view';
 
+export { preloadAvatar, type PreloadOptions } from './ui/canvas/avatar-view';
+
 export type {
   AvatarViewerHandle,
   AvatarViewerOptions,

@@ -1,7 +1,8 @@
 /**
- * The environment presets come prefiltered from the build (.pmrem, scripts/prefilter-environment.ts):
- * the viewer uploads them as they are and never runs three.js's PMREMGenerator for them, and
- * the avatar is lit as when three.js prefilters the same preset's EXR on the first frame.
+ * The environment presets come prefiltered from the build (.pmrem, scripts/prefilter-environment.ts)
+ * and any other .exr/.hdr is prefiltered the same way in a worker: the viewer never runs
+ * three.js's PMREMGenerator for them, and the avatar is lit as when three.js prefilters the same
+ * preset's EXR on the first frame (what the viewer does where no worker can run).
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -60,9 +61,13 @@ function probe() {
   }).observe(document, { subtree: true, attributes: true, childList: true });
 }
 
-/** /embed with `environment` (none: the default) in a fresh context, until it has spawned. */
-async function visit(environment?: string): Promise<Visit> {
+/**
+ * /embed with `environment` (none: the default) in a fresh context, until it has spawned;
+ * `workers: false` takes Worker away from the page, as a Content-Security-Policy could.
+ */
+async function visit(environment?: string, { workers = true } = {}): Promise<Visit> {
   const context = await app.browser.newContext(SIZE);
+  if (!workers) await context.addInitScript('window.Worker = undefined;');
   await context.route(
     (url) => url.pathname.startsWith('/fixtures/'),
     (route) =>
@@ -133,40 +138,51 @@ function difference(a: Buffer, b: Buffer) {
   };
 }
 
-describe('the prefiltered environment presets', () => {
-  // city, the default preset, as the build ships it and as its EXR, which three.js prefilters.
+describe('the prefiltered environments', () => {
+  // city, the default preset, as the build ships it; its EXR, which the viewer prefilters in a
+  // worker; and the EXR again on a page without workers, where three.js prefilters it.
   let preset: Visit;
   let exr: Visit;
+  let three: Visit;
   let presetPixels: Buffer;
   let exrPixels: Buffer;
+  let threePixels: Buffer;
   beforeAll(async () => {
     preset = await visit();
     presetPixels = await stablePixels(preset.page);
     exr = await visit('/environments/city.exr');
     exrPixels = await stablePixels(exr.page);
+    three = await visit('/environments/city.exr', { workers: false });
+    threePixels = await stablePixels(three.page);
     console.log(
       `first frame on SwiftShader: prefiltered preset ${preset.spawnedMs.toFixed(0)} ms ` +
-        `(longest task ${preset.longestTaskMs} ms), EXR prefiltered by three.js ` +
-        `${exr.spawnedMs.toFixed(0)} ms (longest task ${exr.longestTaskMs} ms)`,
+        `(longest task ${preset.longestTaskMs} ms), EXR prefiltered in a worker ` +
+        `${exr.spawnedMs.toFixed(0)} ms (longest task ${exr.longestTaskMs} ms), by three.js ` +
+        `${three.spawnedMs.toFixed(0)} ms (longest task ${three.longestTaskMs} ms)`,
     );
   }, 240_000);
-  afterAll(() => Promise.all([preset?.close(), exr?.close()]));
+  afterAll(() => Promise.all([preset?.close(), exr?.close(), three?.close()]));
 
-  it('loads the .pmrem once and runs no prefiltering in the browser', () => {
+  it('loads each file once and runs no prefiltering on the page', () => {
     expect(preset.environments).toEqual(['/environments/city.pmrem']);
-    expect(preset.shaders.filter((name) => name.startsWith('PMREM'))).toEqual([]);
-    // The same page given the EXR prefilters it on its first frame (what the probe would see).
     expect(exr.environments).toEqual(['/environments/city.exr']);
-    expect(exr.shaders).toEqual(expect.arrayContaining(['PMREMGGXConvolution']));
+    for (const { shaders } of [preset, exr]) {
+      expect(shaders.filter((name) => name.startsWith('PMREM'))).toEqual([]);
+    }
+    // Without a worker the page prefilters the EXR on its first frame (what the probe would see).
+    expect(three.environments).toEqual(['/environments/city.exr']);
+    expect(three.shaders).toEqual(expect.arrayContaining(['PMREMGGXConvolution']));
   });
 
-  it("lights the avatar as three.js's own prefiltering of the preset's EXR does", () => {
-    const { count, meanColour, meanPixel } = difference(presetPixels, exrPixels);
+  it("lights the avatar as three.js's own prefiltering of the EXR does", () => {
     // The avatar covers the same pixels; its colours differ by under 1 of 255 (measured: about
     // 0.3 in the mean colour, 0.5 per pixel), while another preset moves them by tens.
-    expect(count).toBeGreaterThan(5000);
-    expect(meanColour).toBeLessThan(1);
-    expect(meanPixel).toBeLessThan(1.5);
+    for (const pixels of [presetPixels, exrPixels]) {
+      const { count, meanColour, meanPixel } = difference(pixels, threePixels);
+      expect(count).toBeGreaterThan(5000);
+      expect(meanColour).toBeLessThan(1);
+      expect(meanPixel).toBeLessThan(1.5);
+    }
   });
 
   it('lights it differently with another preset (the comparison sees lighting)', async () => {
@@ -174,6 +190,6 @@ describe('the prefiltered environment presets', () => {
     const pixels = await stablePixels(other.page);
     await other.close();
     expect(other.environments).toEqual(['/environments/sunset.pmrem']);
-    expect(difference(pixels, exrPixels).meanPixel).toBeGreaterThan(5);
+    expect(difference(pixels, threePixels).meanPixel).toBeGreaterThan(5);
   });
 });

@@ -20,7 +20,13 @@ import { DEFAULT_DRACO_DECODER_PATH } from './decoders';
 import { DotLoader } from './dot-loader';
 import { EnvironmentLighting, environmentTexture } from './environment-lighting';
 import { DEFAULT_ENVIRONMENT, environmentFile } from './environments';
-import { acquireModel, releaseModel, type DecoderOptions, type ModelAsset } from './model-cache';
+import {
+  acquireModel,
+  preloadModel,
+  releaseModel,
+  type DecoderOptions,
+  type ModelAsset,
+} from './model-cache';
 import { INVALID_MODEL_WARNING, isValidModelSource, type ModelSource } from './model-source';
 import type { AoMode, Quality } from './quality';
 import { SpawnEffect } from './spawn-effect';
@@ -178,16 +184,39 @@ function setZoom(three: RootState | null, next: (zoom: number) => number) {
   three?.invalidate();
 }
 
+/** The viewer's options that say what it loads first: its model and its environment. */
+export type PreloadOptions = Pick<
+  AvatarViewerOptions,
+  'modelSrc' | 'environment' | 'environmentPath' | 'dracoDecoderPath' | 'meshoptDecoderPath'
+>;
+
+const decoderOptions = (options: PreloadOptions): DecoderOptions => ({
+  dracoDecoderPath: options.dracoDecoderPath ?? DEFAULT_DRACO_DECODER_PATH,
+  meshoptDecoderPath: options.meshoptDecoderPath,
+});
+
+const environmentOf = (options: PreloadOptions) =>
+  environmentFile(options.environment ?? DEFAULT_ENVIRONMENT, options.environmentPath);
+
+/**
+ * Starts loading what a viewer with these options will show, its model(s) and environment,
+ * before the viewer is rendered: a page that knows its model early (/embed, from its address)
+ * calls it first thing, so the download and parse run while the page itself starts up. A
+ * viewer then takes them from the same caches; an invalid source is left for it to report.
+ */
+export function preloadAvatar(options: PreloadOptions) {
+  if (!isValidModelSource(options.modelSrc)) return;
+  for (const source of [options.modelSrc].flat()) preloadModel(source, decoderOptions(options));
+  void environmentTexture(environmentOf(options)).catch(() => {});
+}
+
 function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
   const { label = '3D avatar viewer' } = props;
   const texts = { ...DEFAULT_TEXTS, ...props.texts };
   const reducedMotion = useReducedMotion();
   // Retry: the same sources loaded once more (failed loads are not cached).
   const [attempt, setAttempt] = useState(0);
-  const environment = environmentFile(
-    props.environment ?? DEFAULT_ENVIRONMENT,
-    props.environmentPath,
-  );
+  const environment = environmentOf(props);
   const loaded = useLoadedAssets(
     {
       models: [props.modelSrc].flat(),
@@ -197,10 +226,7 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
       spawnAnimation: reducedMotion ? undefined : props.spawnAnimation?.src,
       idle: props.animationSrc,
     },
-    {
-      dracoDecoderPath: props.dracoDecoderPath ?? DEFAULT_DRACO_DECODER_PATH,
-      meshoptDecoderPath: props.meshoptDecoderPath,
-    },
+    decoderOptions(props),
     environment,
     attempt,
     props,
@@ -226,6 +252,10 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
   });
   const onCreated = useCallback((root: RootState) => {
     three.current = root;
+    // three.js asks for every shader's compile log when it links it, which waits for the
+    // compile; production builds leave the checks out (three's advice), so the first frame's
+    // texture uploads go on while its shaders compile.
+    root.gl.debug.checkShaderErrors = import.meta.env.DEV;
     const canvas = root.gl.domElement;
     canvas.addEventListener('webglcontextlost', (event) => {
       // Without this the browser never restores the context.

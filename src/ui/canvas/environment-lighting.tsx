@@ -14,11 +14,12 @@ import {
   type Texture,
   type WebGLRenderer,
 } from 'three';
-import { decodePmrem, rgb9e5ToHalfRgba } from './pmrem-file';
+import { decodePmrem, rgb9e5ToHalfRgba, type PrefilteredCube } from './pmrem-file';
+import type { PrefilterAnswer, PrefilterRequest } from './prefilter.worker';
 
 /**
  * Image-based lighting from a .pmrem file (the presets, prefiltered at build time) or an .exr
- * or .hdr file (prefiltered with three.js's generator on the first frame); see environmentFile.
+ * or .hdr file (prefiltered in a worker while the avatar loads); see environmentFile.
  */
 export function EnvironmentLighting({ file }: { file: string }) {
   return (
@@ -51,10 +52,11 @@ const PMREM_SIZE = 64;
 const pmrems = new WeakMap<Texture, Texture>();
 
 /**
- * An .exr or .hdr map prefiltered as three's PMREMGenerator does, at the presets' 64-texel face
- * instead of its smallest, 256: a sixteenth of the work on the first frame (seconds without a
- * GPU), and an avatar lit alike (tests/e2e/viewer-environment.test.ts). three.js has no option
- * for the size, so the generator's private `_setSize` is replaced on this one instance.
+ * Where no worker can run (a host page whose Content-Security-Policy forbids them), an .exr or
+ * .hdr map is prefiltered by three's PMREMGenerator on the first frame instead, at the presets'
+ * 64-texel face rather than its smallest, 256: a sixteenth of the work (seconds without a GPU).
+ * three.js has no option for the size, so the generator's private `_setSize` is replaced on this
+ * one instance.
  */
 function smallPmrem(gl: WebGLRenderer, equirect: Texture): Texture {
   let prefiltered = pmrems.get(equirect);
@@ -117,17 +119,72 @@ export function environmentTexture(file: string): Promise<Texture> {
   return texture;
 }
 
-/**
- * A .pmrem file (pmrem-file.ts) as the texture three.js's PMREMGenerator would have made: a
- * cube whose mip levels hold the GGX-filtered radiance per roughness. Marked as a PMREM, it is
- * sampled as it is, with no prefiltering pass. The "compressed" cube type is how three.js takes
- * a cube with its whole mip chain from data (as KTX2Loader does for uncompressed cubes), and
- * the one whose mip levels the renderer counts for the roughness of each level.
- */
-async function prefilteredTexture(file: string): Promise<Texture> {
+/** The bytes of `file`, or an error that names it. */
+async function download(file: string): Promise<ArrayBuffer> {
   const response = await fetch(file);
   if (!response.ok) throw new Error(`${file}: HTTP ${response.status}`);
-  const { size, levels } = decodePmrem(await response.arrayBuffer());
+  return response.arrayBuffer();
+}
+
+/** A .pmrem file (pmrem-file.ts): the presets, prefiltered at build time. */
+async function prefilteredTexture(file: string): Promise<Texture> {
+  return cubeTexture(decodePmrem(await download(file)));
+}
+
+/**
+ * An equirectangular .exr or .hdr map, prefiltered as the presets are (prefilter.ts) by a worker
+ * of its own (prefilter.worker.ts), so neither reading the file nor prefiltering it holds up the
+ * main thread, and the first frame has no prefiltering pass to draw. Where the worker cannot
+ * start, the map itself, for SceneEnvironment to prefilter (smallPmrem).
+ */
+async function equirectTexture(file: string): Promise<Texture> {
+  const request: PrefilterRequest = { bytes: await download(file), exr: isExr(file) };
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL('./prefilter.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'environment prefilter',
+    });
+  } catch {
+    return mainThreadEquirect(request);
+  }
+  try {
+    const answer = await new Promise<PrefilterAnswer | 'no worker'>((resolve) => {
+      worker.addEventListener('message', (event: MessageEvent<PrefilterAnswer>) =>
+        resolve(event.data),
+      );
+      // The worker's script could not be loaded (blocked, offline) or did not run.
+      worker.addEventListener('error', () => resolve('no worker'));
+      // A copy (not transferred): the page may still need the bytes itself.
+      worker.postMessage(request);
+    });
+    if (answer === 'no worker') return await mainThreadEquirect(request);
+    if ('error' in answer) throw new Error(`${file}: ${answer.error}`);
+    return cubeTexture(answer.cube);
+  } finally {
+    worker.terminate();
+  }
+}
+
+/** The map read on the main thread, with three's own EXR or HDR loader (each its own chunk). */
+async function mainThreadEquirect({ bytes, exr }: PrefilterRequest): Promise<Texture> {
+  const loader = exr
+    ? new (await import('three/examples/jsm/loaders/EXRLoader.js')).EXRLoader()
+    : new (await import('three/examples/jsm/loaders/HDRLoader.js')).HDRLoader();
+  const map = loader.createDataTexture(bytes);
+  map.mapping = EquirectangularReflectionMapping;
+  map.colorSpace = LinearSRGBColorSpace;
+  return map;
+}
+
+/**
+ * A prefiltered cube as the texture three.js's PMREMGenerator would have made: a cube whose mip
+ * levels hold the GGX-filtered radiance per roughness. Marked as a PMREM, it is sampled as it is,
+ * with no prefiltering pass. The "compressed" cube type is how three.js takes a cube with its
+ * whole mip chain from data (as KTX2Loader does for uncompressed cubes), and the one whose mip
+ * levels the renderer counts for the roughness of each level.
+ */
+function cubeTexture({ size, levels }: PrefilteredCube): Texture {
   const faces = [0, 1, 2, 3, 4, 5].map((face) => ({
     width: size,
     height: size,
@@ -151,20 +208,6 @@ async function prefilteredTexture(file: string): Promise<Texture> {
   texture.colorSpace = LinearSRGBColorSpace;
   texture.needsUpdate = true;
   return texture;
-}
-
-/**
- * An equirectangular .exr or .hdr map, read with three's own EXR or HDR loader (each in its own
- * chunk, fetched only when that format is used); SceneEnvironment prefilters it (smallPmrem).
- */
-async function equirectTexture(file: string): Promise<Texture> {
-  const loader = isExr(file)
-    ? new (await import('three/examples/jsm/loaders/EXRLoader.js')).EXRLoader()
-    : new (await import('three/examples/jsm/loaders/HDRLoader.js')).HDRLoader();
-  const map = await loader.loadAsync(file);
-  map.mapping = EquirectangularReflectionMapping;
-  map.colorSpace = LinearSRGBColorSpace;
-  return map;
 }
 
 /** The file's extension (lower case), by data URL type or by its path. */

@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { evictOverLimit, type StoredIndex } from './model-cache';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  acquireModel,
+  evictOverLimit,
+  preloadModel,
+  releaseModel,
+  type StoredIndex,
+} from './model-cache';
 
 const index = (): StoredIndex => ({
   'https://a.example/old.glb': { size: 40, usedAt: 1 },
@@ -21,5 +27,46 @@ describe('evictOverLimit (the offline model store)', () => {
         .filter((url) => !evicted.includes(url))
         .sort(),
     );
+  });
+});
+
+describe('preloadModel', () => {
+  const decoders = { dracoDecoderPath: '/decoders/draco/' };
+  /** A model file whose bytes never arrive, counting how often they are read. */
+  const pendingFile = () => {
+    const arrayBuffer = vi.fn(() => new Promise<ArrayBuffer>(() => {}));
+    return { file: { arrayBuffer } as unknown as Blob, reads: arrayBuffer };
+  };
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('starts the load that a viewer taking the model then shares', () => {
+    const { file, reads } = pendingFile();
+    preloadModel(file, decoders);
+    expect(reads).toHaveBeenCalledTimes(1);
+    const first = acquireModel(file, decoders);
+    const second = acquireModel(file, decoders);
+    expect(second).toBe(first);
+    expect(reads).toHaveBeenCalledTimes(1);
+    releaseModel(file);
+    releaseModel(file);
+  });
+
+  it('lets a preloaded model nobody takes expire after the cache lifespan (100 s)', () => {
+    vi.useFakeTimers();
+    const { file, reads } = pendingFile();
+    preloadModel(file, decoders);
+    vi.advanceTimersByTime(99_000);
+    void acquireModel(file, decoders);
+    expect(reads).toHaveBeenCalledTimes(1);
+    releaseModel(file);
+
+    const other = pendingFile();
+    preloadModel(other.file, decoders);
+    vi.advanceTimersByTime(100_000);
+    void acquireModel(other.file, decoders);
+    expect(other.reads).toHaveBeenCalledTimes(2);
+    releaseModel(other.file);
   });
 });

@@ -37,8 +37,8 @@ interface Entry {
 
 const cache = new Map<ModelSource, Entry>();
 
-/** Takes `source` from the cache (loading it on a miss); pair with `releaseModel`. */
-export function acquireModel(source: ModelSource, decoders: DecoderOptions): Promise<ModelAsset> {
+/** The cache's entry for `source`, loading it on a miss. */
+function entryOf(source: ModelSource, decoders: DecoderOptions): Entry {
   let entry = cache.get(source);
   if (!entry) {
     const asset = loadModel(source, decoders);
@@ -47,9 +47,28 @@ export function acquireModel(source: ModelSource, decoders: DecoderOptions): Pro
     // A failed load is not cached: the next viewer tries again.
     asset.catch(() => cache.delete(source));
   }
+  return entry;
+}
+
+/** Takes `source` from the cache (loading it on a miss); pair with `releaseModel`. */
+export function acquireModel(source: ModelSource, decoders: DecoderOptions): Promise<ModelAsset> {
+  const entry = entryOf(source, decoders);
   clearTimeout(entry.expiry);
   entry.users++;
   return entry.asset;
+}
+
+/**
+ * Starts loading `source` before any viewer asks for it (a page that knows its model early);
+ * a viewer that takes it then finds it loaded or on its way. Nobody taking it, it expires as a
+ * released model does (nothing of it is on the GPU yet).
+ */
+export function preloadModel(source: ModelSource, decoders: DecoderOptions) {
+  const entry = entryOf(source, decoders);
+  if (entry.users > 0 || entry.expiry !== undefined) return;
+  entry.expiry = setTimeout(() => {
+    if (entry.users === 0) cache.delete(source);
+  }, MODEL_CACHE_LIFESPAN_S * 1000);
 }
 
 /** Gives `source` back: when nobody shows it, its GPU resources go now and it expires later. */
