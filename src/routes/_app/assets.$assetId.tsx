@@ -5,7 +5,7 @@ import { assetApplicationsQuery, assetChangelogQuery, assetQuery } from '../../a
 import { queryClient } from '../../api/query';
 import { Alert } from '../../ui/dom/alert';
 import '../../ui/dom/asset-editor.css';
-import { Breadcrumbs } from '../../ui/dom/breadcrumbs';
+import { SectionCrumbs } from './-section-crumbs';
 import { useDocumentTitle } from '../../ui/dom/use-document-title';
 import { RecordLoadFailed } from '../-chunks/record-error';
 import { AssetForm } from './-asset/asset-form';
@@ -49,15 +49,7 @@ function AssetPage() {
   useDocumentTitle(asset.name, t('assets.title'));
   return (
     <section className="asset-page" aria-labelledby="asset-title">
-      <Breadcrumbs
-        label={t('nav.breadcrumb')}
-        trail={[
-          <Link to="/assets" activeOptions={{ exact: true }}>
-            {t('assets.title')}
-          </Link>,
-        ]}
-        current={asset.name}
-      />
+      <SectionCrumbs section="/assets" current={asset.name} />
       <div className="asset-page-header">
         <h1 id="asset-title">{t('assetEditor.editTitle', { name: asset.name })}</h1>
         {asset.locked

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { assetQuery } from '../../api/assets';
@@ -10,7 +10,7 @@ import '../../ui/dom/asset-editor.css';
 import { Allowed } from '../../machines/permissions.view';
 import { AssetForm } from './-asset/asset-form';
 import { describeError } from '../../api/error-info';
-import { Breadcrumbs } from '../../ui/dom/breadcrumbs';
+import { SectionCrumbs } from './-section-crumbs';
 import { useDocumentTitle } from '../../ui/dom/use-document-title';
 
 const searchSchema = z.object({ templateId: z.optional(z.string().check(z.minLength(1))) });
@@ -47,7 +47,7 @@ function NewAsset() {
   useDocumentTitle(title, t('assets.title'));
   return (
     <section className="asset-page" aria-labelledby="asset-title">
-      <AssetsCrumbs current={title} />
+      <SectionCrumbs section="/assets" current={title} />
       <h1 id="asset-title">{title}</h1>
       <AssetForm
         onSaved={(asset) => {
@@ -70,7 +70,7 @@ function FromTemplate({ templateId }: { templateId: string }) {
   useDocumentTitle(title, t('assets.title'));
   return (
     <section className="asset-page" aria-labelledby="asset-title">
-      <AssetsCrumbs current={title} />
+      <SectionCrumbs section="/assets" current={title} />
       <h1 id="asset-title">{title}</h1>
       {template.isError && (
         <Alert tone="error">
@@ -90,21 +90,5 @@ function FromTemplate({ templateId }: { templateId: string }) {
         !template.isError && <p role="status">{t('assetEditor.loading')}</p>
       )}
     </section>
-  );
-}
-
-/** "Assets › New asset". */
-function AssetsCrumbs({ current }: { current: string }) {
-  const { t } = useTranslation();
-  return (
-    <Breadcrumbs
-      label={t('nav.breadcrumb')}
-      trail={[
-        <Link to="/assets" activeOptions={{ exact: true }}>
-          {t('assets.title')}
-        </Link>,
-      ]}
-      current={current}
-    />
   );
 }

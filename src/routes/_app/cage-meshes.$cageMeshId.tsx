@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { cageMeshQuery } from '../../api/cage-meshes';
 import { queryClient } from '../../api/query';
 import '../../ui/dom/asset-editor.css';
-import { Breadcrumbs } from '../../ui/dom/breadcrumbs';
+import { SectionCrumbs } from './-section-crumbs';
 import { useDocumentTitle } from '../../ui/dom/use-document-title';
 import {
   Allowed,
@@ -38,15 +38,7 @@ function CageMeshPage() {
   useDocumentTitle(mesh.name, t('cageMeshes.title'));
   return (
     <section className="asset-page" aria-labelledby="cage-mesh-title">
-      <Breadcrumbs
-        label={t('nav.breadcrumb')}
-        trail={[
-          <Link to="/cage-meshes" activeOptions={{ exact: true }}>
-            {t('cageMeshes.title')}
-          </Link>,
-        ]}
-        current={mesh.name}
-      />
+      <SectionCrumbs section="/cage-meshes" current={mesh.name} />
       <h1 id="cage-mesh-title">{t('cageMeshes.editTitle', { name: mesh.name })}</h1>
       <CageMeshForm cageMesh={mesh} readOnly={!can('update', 'CageMesh')} />
     </section>

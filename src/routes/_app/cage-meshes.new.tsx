@@ -1,9 +1,9 @@
-import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import '../../ui/dom/asset-editor.css';
 import { Allowed } from '../../machines/permissions.view';
 import { announce } from '../../ui/dom/toasts';
-import { Breadcrumbs } from '../../ui/dom/breadcrumbs';
+import { SectionCrumbs } from './-section-crumbs';
 import { useDocumentTitle } from '../../ui/dom/use-document-title';
 import { CageMeshForm } from './-cage-mesh/cage-mesh-form';
 
@@ -21,15 +21,7 @@ function NewCageMesh() {
   useDocumentTitle(t('cageMeshes.newTitle'), t('cageMeshes.title'));
   return (
     <section className="asset-page" aria-labelledby="cage-mesh-title">
-      <Breadcrumbs
-        label={t('nav.breadcrumb')}
-        trail={[
-          <Link to="/cage-meshes" activeOptions={{ exact: true }}>
-            {t('cageMeshes.title')}
-          </Link>,
-        ]}
-        current={t('cageMeshes.newTitle')}
-      />
+      <SectionCrumbs section="/cage-meshes" current={t('cageMeshes.newTitle')} />
       <h1 id="cage-mesh-title">{t('cageMeshes.newTitle')}</h1>
       <CageMeshForm
         onSaved={(mesh) => {
