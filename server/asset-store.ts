@@ -186,17 +186,39 @@ export async function checkFileFields(storage: Storage, body: AssetPatchBody) {
   }
 }
 
-/** Replaces the tags of an asset; unknown tag ids are a 400 naming them (nothing changed). */
-async function setTags(tx: Db, assetId: string, tagIds: readonly string[], at: Date) {
+/**
+ * Lock order of tags and assets: a transaction that locks both takes the tags first (in id
+ * order), then the assets (in id order). Deleting a tag must go that way (it locks the tag,
+ * then finds the assets it is on and locks them), so everything else does too: a change that
+ * held an asset while it waited for a tag a delete holds would wait on that delete while the
+ * delete waits on it (40P01 on PostgreSQL). Putting a tag on or taking it off takes the tag
+ * FOR SHARE, so such changes run side by side and a delete waits for them; one that waits for
+ * a delete finds the tag gone. Without it, tagging would still lock the tag, through the
+ * asset_tags foreign key, but late (after the asset) and failing with a 500 once it is gone.
+ * Every route that tags or untags assets, one or many, and the tag delete, follow this order.
+ *
+ * Locks the tags of `tagIds` FOR SHARE; answers the ids among them that are no tags.
+ */
+export async function shareTags(tx: Db, tagIds: readonly string[]): Promise<string[]> {
   const ids = [...new Set(tagIds)];
+  if (ids.length === 0) return [];
   const { rows } = await tx.query<{ id: string }>(
-    'SELECT id FROM tags WHERE id = ANY($1::text[])',
+    'SELECT id FROM tags WHERE id = ANY($1::text[]) ORDER BY id FOR SHARE',
     [ids],
   );
   const known = new Set(rows.map((row) => row.id));
-  const unknown = ids.filter((id) => !known.has(id));
+  return ids.filter((id) => !known.has(id));
+}
+
+/** Answers 400 naming the `unknown` tag ids of a body's tagIds, if any. */
+function refuseUnknownTags(unknown: readonly string[]) {
   if (unknown.length > 0)
     fail(400, 'VALIDATION_ERROR', `tagIds: Unknown tags ${unknown.join(', ')}`);
+}
+
+/** Replaces the tags of an asset with `tagIds`, tags the caller has locked (`shareTags`). */
+async function setTags(tx: Db, assetId: string, tagIds: readonly string[], at: Date) {
+  const ids = [...new Set(tagIds)];
   await tx.query('DELETE FROM asset_tags WHERE asset_id = $1 AND NOT (tag_id = ANY($2::text[]))', [
     assetId,
     ids,
@@ -215,6 +237,7 @@ export async function insertAsset(
   tagIds: readonly string[],
   at: Date,
 ): Promise<string> {
+  refuseUnknownTags(await shareTags(tx, tagIds));
   await lockPositions(tx, ASSETS.lockKey);
   const id = newId();
   const fields = Object.keys(COLUMNS) as EditableField[];
@@ -297,7 +320,10 @@ export async function updateAsset(
   actorId: string,
   at: Date,
 ): Promise<Asset> {
+  // The tags before the asset (see `shareTags`); an unknown asset or a locked one answers first.
+  const unknownTags = body.tagIds ? await shareTags(tx, body.tagIds) : [];
   const before = await assetForChange(tx, id);
+  refuseUnknownTags(unknownTags);
   const changes = changesOf(before, body);
   if (Object.keys(changes).length === 0) return before;
   const fields = (Object.keys(changes) as (EditableField | 'tagIds')[]).filter(

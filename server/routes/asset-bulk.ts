@@ -21,7 +21,7 @@ import type { Deps } from '../deps';
 import { recordAssetEvents } from '../events';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
-import { findAssets, sortedTagIds, updateEvents } from '../asset-store';
+import { findAssets, shareTags, sortedTagIds, updateEvents } from '../asset-store';
 
 interface LockedRow {
   id: string;
@@ -96,10 +96,11 @@ export function assetBulkRoutes(deps: Deps) {
       const at = deps.now();
       const actorId = c.get('auth').userId;
       const data = await db.transaction(async (tx): Promise<AssetBulkChangeResult> => {
-        // The tag before the assets, as a tag's delete takes them: neither waits on the other
-        // in opposite order, and the tag cannot go while it is put on.
-        const tag = await tx.query('SELECT id FROM tags WHERE id = $1 FOR SHARE', [tagId]);
-        if (tag.rows.length === 0) fail(404, 'NOT_FOUND', `No tag with id ${tagId}`);
+        // The tag before the assets (the lock order at `shareTags`): the tag cannot go while
+        // it is put on, and a delete that holds it is waited for, not deadlocked with.
+        if ((await shareTags(tx, [tagId])).length > 0) {
+          fail(404, 'NOT_FOUND', `No tag with id ${tagId}`);
+        }
         const rows = await lockAssets(tx, ids);
         const locked = rows.filter((row) => row.locked).map((row) => row.name);
         if (locked.length > 0) {

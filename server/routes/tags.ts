@@ -12,7 +12,14 @@ import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import { newId } from '../ids';
 import { findById, isoString, listHandler, searchFilter, type ListSpec } from '../list';
-import { assetForChange, findAssets, getAsset, sortedTagIds, updateEvents } from '../asset-store';
+import {
+  assetForChange,
+  findAssets,
+  getAsset,
+  shareTags,
+  sortedTagIds,
+  updateEvents,
+} from '../asset-store';
 
 interface TagDbRow {
   id: string;
@@ -79,6 +86,7 @@ export function tagRoutes(deps: Deps) {
 
   // Tagging changes the asset, so it needs `update Asset`, the tag must exist, and a locked
   // asset is refused (409). A change records the asset's update events; a no-op records none.
+  // The tag is locked before the asset (the lock order at `shareTags`), as a delete takes them.
   for (const [path, sql] of [
     [
       '/set-tag',
@@ -94,8 +102,9 @@ export function tagRoutes(deps: Deps) {
       const { assetId, tagId } = await readBody(c, assetTagBodySchema);
       const at = deps.now();
       const data = await db.transaction(async (tx) => {
+        const tagMissing = (await shareTags(tx, [tagId])).length > 0;
         const before = await assetForChange(tx, assetId);
-        await getTag(tx, tagId);
+        if (tagMissing) fail(404, 'NOT_FOUND', `No tag with id ${tagId}`);
         const params = path === '/set-tag' ? [assetId, tagId, at] : [assetId, tagId];
         const { rows } = await tx.query(sql, params);
         if (rows.length === 0) return before;
@@ -126,7 +135,8 @@ export function tagRoutes(deps: Deps) {
   // The tag leaves every asset it was on (asset_tags go with it, ON DELETE CASCADE); each of
   // those assets records its update events, locked ones too (the tag is gone for all of them).
   // The tag row is locked first, so no asset can be tagged with it meanwhile (tagging waits on
-  // it); the assets are then locked in id order, so two deletes never wait on each other.
+  // it); the assets are then locked in id order, so two deletes never wait on each other. This
+  // is the lock order every route that locks tags and assets keeps (see `shareTags`).
   app.delete('/:tagId', requireAbility('delete', 'Tag'), async (c) => {
     const at = deps.now();
     const data = await db.transaction(async (tx) => {
