@@ -84,7 +84,7 @@ describe('what an action did', () => {
     await page.context().close();
   });
 
-  it('gives an asset to a user picked by e-mail, not by id', async () => {
+  it('gives an asset to a user picked by e-mail, not by id, and takes it back, with Undo', async () => {
     const page = await adminPage();
     const name = await firstAssetName(page, 7);
     await rowNamed(page, name).getByRole('link').first().click();
@@ -92,10 +92,36 @@ describe('what an action did', () => {
     await picker.fill('demo@');
     await page.getByRole('option', { name: 'demo@avatar.studio' }).click();
     await page.getByRole('button', { name: 'Assign to user' }).click();
-    await toasts(page).getByText(`${name} given to the user`).waitFor();
+    const given = toasts(page)
+      .locator('.toast')
+      .filter({ hasText: `${name} given to the user` });
+    await given.waitFor();
+    await given.getByRole('button', { name: 'Dismiss' }).click();
+    await expect.poll(() => given.count()).toBe(0);
+    // Taken from the user on the same page, said so; Undo gives it back and says that.
+    await page.getByRole('button', { name: 'Remove from user' }).click();
+    await toasts(page)
+      .locator('.toast')
+      .filter({ hasText: `${name} taken from the user` })
+      .getByRole('button', { name: 'Undo' })
+      .click();
+    await given.waitFor();
     await page.getByRole('link', { name: "Open this user's assets" }).click();
     await page.getByRole('heading', { name: 'Assets of demo@avatar.studio' }).waitFor();
-    await page.getByRole('rowheader', { name, exact: true }).waitFor();
+    const mine = page.getByRole('rowheader', { name, exact: true });
+    await mine.waitFor();
+
+    // Removed from the user's list with its row menu: said so, and Undo gives it back.
+    await rowAction(page, name, 'Remove');
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Remove' }).click();
+    const taken = toasts(page)
+      .locator('.toast')
+      .filter({ hasText: `${name} taken from this user` });
+    await taken.waitFor();
+    await expect.poll(() => mine.count()).toBe(0);
+    await taken.getByRole('button', { name: 'Undo' }).click();
+    await toasts(page).getByText(`${name} given back to this user`).waitFor();
+    await mine.waitFor();
     await page.context().close();
   });
 
@@ -124,7 +150,16 @@ describe('what an action did', () => {
       await picker.fill('');
       await picker.fill(app1);
       await page.getByRole('option', { name: app1, exact: true }).click();
-      await panel.getByRole('button', { name: 'Add to application' }).click();
+      const addButton = panel.getByRole('button', { name: 'Add to application' });
+      // Emptying the text drops the pick: Add has nothing to add until one is picked again.
+      // (Escape closes the list the empty text opens, which hides the rest of the page.)
+      await picker.fill('');
+      await picker.press('Escape');
+      await expect.poll(() => addButton.getAttribute('aria-disabled')).toBe('true');
+      await picker.fill(app1);
+      await page.getByRole('option', { name: app1, exact: true }).click();
+      await expect.poll(() => addButton.getAttribute('aria-disabled')).toBe(null);
+      await addButton.click();
       await toasts(page).getByText(`${name} added to ${app1}`).waitFor();
       await row.waitFor();
     };

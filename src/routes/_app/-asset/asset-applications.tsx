@@ -215,6 +215,7 @@ export function AssetApplications({ asset, canEdit }: { asset: Asset; canEdit: b
           <ActionButton
             isPending={add.isPending}
             pendingLabel={t('assetEditor.adding')}
+            isDisabled={!applicationId}
             onPress={() =>
               applicationId &&
               add.mutate(

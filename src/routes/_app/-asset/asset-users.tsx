@@ -41,6 +41,7 @@ export function AssetUsers({ asset }: { asset: Asset }) {
       <div className="action-row">
         <ActionButton
           isPending={assign.isPending}
+          isDisabled={!userId}
           onPress={() => userId && assign.mutate({ user: userId, add: true })}
         >
           {t('assetEditor.assign')}
@@ -48,6 +49,7 @@ export function AssetUsers({ asset }: { asset: Asset }) {
         <ActionButton
           variant="link"
           isPending={assign.isPending}
+          isDisabled={!userId}
           onPress={() => userId && assign.mutate({ user: userId, add: false })}
         >
           {t('assetEditor.unassign')}

@@ -34,25 +34,29 @@ function Harness(props: {
   const [text, setText] = useState('');
   const [selected, setSelected] = useState<AutocompleteOption[]>(props.initial ?? []);
   return (
-    <AutocompleteField
-      label="Application"
-      options={props.options}
-      inputValue={text}
-      onInputChange={(next) => {
-        setText(next);
-        props.onSearch?.(next);
-      }}
-      selected={selected}
-      onSelect={(id) => {
-        const option = props.options.find((o) => o.id === id)!;
-        setSelected((s) => (props.multiple ? [...s, option] : [option]));
-      }}
-      onRemove={(id) => setSelected((s) => s.filter((o) => o.id !== id))}
-      multiple={props.multiple}
-      limitTags={props.limitTags}
-      noResults={props.noResults ?? false}
-      labels={labelsOf(props.clearButtonText)}
-    />
+    <>
+      {/* What a form beside the field would use (e.g. "Add to application"). */}
+      <output aria-label="Chosen">{selected.map((option) => option.label).join(', ')}</output>
+      <AutocompleteField
+        label="Application"
+        options={props.options}
+        inputValue={text}
+        onInputChange={(next) => {
+          setText(next);
+          props.onSearch?.(next);
+        }}
+        selected={selected}
+        onSelect={(id) => {
+          const option = props.options.find((o) => o.id === id)!;
+          setSelected((s) => (props.multiple ? [...s, option] : [option]));
+        }}
+        onRemove={(id) => setSelected((s) => s.filter((o) => o.id !== id))}
+        multiple={props.multiple}
+        limitTags={props.limitTags}
+        noResults={props.noResults ?? false}
+        labels={labelsOf(props.clearButtonText)}
+      />
+    </>
   );
 }
 
@@ -118,6 +122,33 @@ describe('AutocompleteField', () => {
     await user.click(screen.getByRole('button', { name: /^Remove Alpha/ }));
     expect(screen.queryByText('Alpha')).not.toBeInTheDocument();
     expect(screen.getByText('Gamma')).toBeInTheDocument();
+  });
+
+  it('drops a single chosen value when the user empties the text, and blur does not bring it back', async () => {
+    const user = userEvent.setup();
+    render(<Harness options={[{ id: 'a1', label: 'Avatar Arena' }]} />);
+    const box = screen.getByRole('combobox', { name: 'Application' });
+    const chosen = screen.getByRole('status', { name: 'Chosen' });
+    await user.type(box, 'Ava');
+    await user.click(await screen.findByRole('option', { name: 'Avatar Arena' }));
+    expect(chosen).toHaveTextContent('Avatar Arena');
+    await user.clear(box);
+    expect(chosen).toBeEmptyDOMElement();
+    expect(screen.queryByRole('button', { name: 'Clear' })).not.toBeInTheDocument();
+    await user.tab();
+    expect(chosen).toBeEmptyDOMElement();
+    expect(box).toHaveValue('');
+  });
+
+  it('keeps the chosen values of a multiple field when the text is emptied', async () => {
+    const user = userEvent.setup();
+    const initial = [{ id: 'a', label: 'Alpha' }];
+    render(<Harness options={[{ id: 'b', label: 'Beta' }]} multiple initial={initial} />);
+    const box = screen.getByRole('combobox', { name: 'Application' });
+    const chosen = screen.getByRole('status', { name: 'Chosen' });
+    await user.type(box, 'Be');
+    await user.clear(box);
+    expect(chosen).toHaveTextContent('Alpha');
   });
 
   it('clears a single chosen value with "Clear", or the filter\'s clearButtonText', async () => {

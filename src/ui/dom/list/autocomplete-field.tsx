@@ -79,7 +79,13 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
       <ComboBox<AutocompleteOption, 'single' | 'multiple'>
         className="combo"
         inputValue={props.inputValue}
-        onInputChange={props.onInputChange}
+        onInputChange={(text) => {
+          props.onInputChange(text);
+          // Emptying the text drops a single value, as React Aria does for a selection it holds
+          // itself (ours is controlled): the last pick would stay chosen, out of sight, and an
+          // "Add" beside the field would use it again.
+          if (text === '' && single) props.onRemove(single.id);
+        }}
         {...(props.multiple
           ? {
               // Several values: React Aria keeps the list open for more picks and closes it on
