@@ -329,20 +329,26 @@ describe('DataTable sorting (spec §4 sort toggle)', () => {
 describe('DataTable row selection', () => {
   const three: Item[] = [...rows, { id: 'c', name: 'Cap', type: 'headwear' }];
 
-  /** A table whose owner keeps the selected ids, as a screen would; `initial` may name rows elsewhere. */
+  /** A table whose owner keeps the selected ids, as a screen would. */
   function SelectableTable(
-    props: { initial?: string[]; onMove?: (id: string, toIndex: number) => void } & Partial<
-      Omit<RowSelection, 'selectedIds' | 'onChange'>
-    >,
+    props: {
+      initial?: string[];
+      onMove?: (id: string, toIndex: number) => void;
+      rows?: Item[];
+      isLoading?: boolean;
+      isStale?: boolean;
+    } & Partial<Omit<RowSelection, 'selectedIds' | 'onChange'>>,
   ) {
-    const { initial = [], onMove, ...rest } = props;
+    const { initial = [], onMove, rows: shown = three, isLoading, isStale, ...rest } = props;
     const [ids, setIds] = useState<ReadonlySet<string>>(new Set(initial));
     return (
       <>
         <Table
-          rows={three}
+          rows={shown}
           selection={{ selectedIds: ids, onChange: (next) => setIds(new Set(next)), ...rest }}
           {...(onMove ? { onMove } : {})}
+          {...(isLoading === undefined ? {} : { isLoading })}
+          {...(isStale === undefined ? {} : { isStale })}
         />
         <output data-testid="selected">{[...ids].sort().join(',')}</output>
       </>
@@ -380,23 +386,22 @@ describe('DataTable row selection', () => {
     ).toBeInTheDocument();
   });
 
-  it('selects and clears a row with its checkbox, keeping rows of other pages', async () => {
+  it('selects and clears a row with its checkbox', async () => {
     const user = userEvent.setup();
-    render(<SelectableTable initial={['elsewhere']} />);
+    render(<SelectableTable />);
     await user.click(screen.getByRole('checkbox', { name: 'Select Aviator' }));
-    expect(selected()).toBe('a,elsewhere');
+    expect(selected()).toBe('a');
     expect(screen.getAllByRole('row')[1]).toHaveAttribute('aria-selected', 'true');
     await user.click(screen.getByRole('checkbox', { name: 'Select Cap' }));
-    expect(selected()).toBe('a,c,elsewhere');
+    expect(selected()).toBe('a,c');
     await user.click(screen.getByRole('checkbox', { name: 'Select Aviator' }));
-    expect(selected()).toBe('c,elsewhere');
+    expect(selected()).toBe('c');
   });
 
   it('shows the header checkbox unchecked, indeterminate or checked for this page', async () => {
     const user = userEvent.setup();
-    render(<SelectableTable initial={['elsewhere']} />);
+    render(<SelectableTable />);
     const all = screen.getByRole('checkbox', { name: 'Select All' });
-    // A row selected on another page leaves this page's header unchecked.
     expect(all).not.toBeChecked();
     expect(all).not.toBePartiallyChecked();
     await user.click(screen.getByRole('checkbox', { name: 'Select Beanie' }));
@@ -407,17 +412,17 @@ describe('DataTable row selection', () => {
     expect(all).toBeChecked();
   });
 
-  it("selects the whole page with the header checkbox, and clears only this page's rows", async () => {
+  it('selects the whole page with the header checkbox, and clears it again', async () => {
     const user = userEvent.setup();
-    render(<SelectableTable initial={['b', 'elsewhere']} />);
+    render(<SelectableTable initial={['b']} />);
     const all = screen.getByRole('checkbox', { name: 'Select All' });
     await user.click(all);
-    expect(selected()).toBe('a,b,c,elsewhere');
+    expect(selected()).toBe('a,b,c');
     for (const name of ['Aviator', 'Beanie', 'Cap']) {
       expect(screen.getByRole('checkbox', { name: `Select ${name}` })).toBeChecked();
     }
     await user.click(all);
-    expect(selected()).toBe('elsewhere');
+    expect(selected()).toBe('');
     expect(screen.getByRole('checkbox', { name: 'Select Beanie' })).not.toBeChecked();
   });
 
@@ -429,14 +434,53 @@ describe('DataTable row selection', () => {
         <button type="button">Delete selected</button>
       </>
     );
-    render(<SelectableTable initial={['elsewhere']} bulkActions={bulkActions} />);
+    render(<SelectableTable initial={['b']} bulkActions={bulkActions} />);
     expect(screen.getByText('1 selected')).toBeInTheDocument();
     await user.click(screen.getByRole('checkbox', { name: 'Select All' }));
-    expect(screen.getByText('4 selected')).toBeInTheDocument();
+    expect(screen.getByText('3 selected')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Delete selected' })).toBeInTheDocument();
     await user.click(screen.getByRole('checkbox', { name: 'Select All' }));
     await user.click(screen.getByRole('checkbox', { name: 'Select Cap' }));
-    expect(screen.getByText('2 selected')).toBeInTheDocument();
+    expect(screen.getByText('1 selected')).toBeInTheDocument();
+  });
+
+  it('selects nothing while skeleton rows stand in for the rows of another page', async () => {
+    const user = userEvent.setup();
+    render(<SelectableTable isLoading isStale />);
+    const all = screen.getByRole('checkbox', { name: 'Select All' });
+    expect(all).toBeDisabled();
+    // The rows of the page before are hidden behind the skeletons: none of them gets selected.
+    await user.click(all);
+    expect(selected()).toBe('');
+    expect(all).not.toBeChecked();
+  });
+
+  it('drops a selection when its rows leave the screen (another page, a row gone)', () => {
+    const bulkActions = (ids: string[]) => <span>{ids.length} selected</span>;
+    const { rerender } = render(<SelectableTable initial={['a', 'c']} bulkActions={bulkActions} />);
+    expect(selected()).toBe('a,c');
+    // A refresh without Cap (someone deleted it): Aviator stays selected.
+    rerender(
+      <SelectableTable initial={['a', 'c']} bulkActions={bulkActions} rows={three.slice(0, 2)} />,
+    );
+    expect(selected()).toBe('a');
+    expect(screen.getByText('1 selected')).toBeInTheDocument();
+    // The next page loads: skeletons hide Aviator, so neither it nor the bulk bar stays.
+    rerender(
+      <SelectableTable
+        initial={['a', 'c']}
+        bulkActions={bulkActions}
+        rows={three.slice(0, 2)}
+        isLoading
+        isStale
+      />,
+    );
+    expect(selected()).toBe('');
+    expect(screen.queryByText(/^\d+ selected$/)).not.toBeInTheDocument();
+    // Back on the first page, nothing comes back selected.
+    rerender(<SelectableTable initial={['a', 'c']} bulkActions={bulkActions} />);
+    expect(selected()).toBe('');
+    expect(screen.getByRole('checkbox', { name: 'Select Aviator' })).not.toBeChecked();
   });
 
   it('shows no bulk actions while nothing is selected', () => {

@@ -11,7 +11,7 @@ import {
   type SortingState,
 } from '@tanstack/react-table';
 import type { TFunction } from 'i18next';
-import { useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
 import {
   Button,
   Cell,
@@ -105,8 +105,10 @@ interface DataTableProps<Row extends { id: string }> {
 }
 
 /**
- * Which rows are selected (their ids). The owner keeps the ids: ids of rows that are not on
- * this page stay selected, and the header checkbox selects or clears only this page's rows.
+ * Which rows are selected (their ids), kept by the owner. A selection is of rows on screen:
+ * when rows leave it (another page, filter or sort; a row someone deleted), the table hands
+ * the owner the selection without them, and while skeleton rows stand in for the rows nothing
+ * can be selected. So a bulk action never reaches a row the user cannot see.
  */
 export interface RowSelection {
   selectedIds: ReadonlySet<string> | readonly string[];
@@ -198,8 +200,25 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
     );
   }, [columns]);
   const sorting = sortingOf(props.order);
+  const showSkeleton = Boolean(props.isLoading) && (rows.length === 0 || Boolean(props.isStale));
+  // TanStack keeps a selected id (getRowId) whether or not its row is in `data`, so ids of rows
+  // that left the screen would stay selected, out of sight, and a bulk action would reach them:
+  // the table holds only the ids of rows on screen and hands the owner the selection without
+  // the others. Skeleton rows hide the rows they stand in for, so they leave none.
+  const shownIds = useMemo(
+    () => new Set(showSkeleton ? [] : rows.map((row) => row.id)),
+    [showSkeleton, rows],
+  );
+  const chosenIds = [...(selection?.selectedIds ?? [])];
+  const selectedOnScreen = chosenIds.filter((id) => shownIds.has(id));
+  const dropUnshown = useEffectEvent(() => {
+    if (selectedOnScreen.length < chosenIds.length) selection?.onChange(selectedOnScreen);
+  });
+  const shownKey = [...shownIds].join('\u0000');
+  const chosenKey = chosenIds.join('\u0000');
+  useEffect(() => dropUnshown(), [shownKey, chosenKey]);
   const rowSelection: RowSelectionState = Object.fromEntries(
-    [...(selection?.selectedIds ?? [])].map((id) => [id, true as const]),
+    selectedOnScreen.map((id) => [id, true as const]),
   );
   const table = useTable({
     features,
@@ -232,7 +251,6 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
       if (toIndex !== fromIndex) props.onMove?.(String(moved), toIndex);
     },
   });
-  const showSkeleton = Boolean(props.isLoading) && (rows.length === 0 || Boolean(props.isStale));
   const skeletonRows = props.skeletonRows ?? 10;
   const virtualized = rows.length > VIRTUALIZE_FROM;
   const gridRef = useRef<HTMLTableElement>(null);
@@ -245,7 +263,6 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
   }, [busy, virtualized]);
   const hasActions = Boolean(props.rowActions);
   const pageRows = table.getRowModel().rows;
-  const selectedIds = table.getSelectedRowIds();
 
   const header = (
     <TableHeader>
@@ -420,7 +437,9 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
       onSortChange={(d) => table.getColumn(String(d.column))?.toggleSorting()}
       {...(selection
         ? {
-            selectionMode: 'multiple' as const,
+            // Nothing to select while skeleton rows stand in: the header checkbox would select
+            // the rows they hide.
+            selectionMode: showSkeleton ? ('none' as const) : ('multiple' as const),
             selectionBehavior: 'toggle' as const,
             // Only the checkboxes select: a press on the row (its name link, a cell) is not
             // a selection, so links in rows keep working while rows are selected.
@@ -430,15 +449,11 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
             onSelectionChange: (keys: 'all' | Set<Key>) =>
               keys === 'all'
                 ? table.toggleAllPageRowsSelected(true)
-                : table.setRowSelection((old) => {
-                    // React Aria reports this page's selection; rows elsewhere keep theirs.
-                    const next = { ...old };
-                    for (const r of pageRows) {
-                      if (keys.has(r.id)) next[r.id] = true;
-                      else delete next[r.id];
-                    }
-                    return next;
-                  }),
+                : table.setRowSelection(
+                    Object.fromEntries(
+                      pageRows.filter((r) => keys.has(r.id)).map((r) => [r.id, true as const]),
+                    ),
+                  ),
           }
         : {})}
       // Constant for the table's life: React Aria calls hooks through it.
@@ -451,8 +466,8 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
 
   return (
     <div className="data-table-container">
-      {selection?.bulkActions && selectedIds.length > 0 && (
-        <div className="selection-bar">{selection.bulkActions(selectedIds)}</div>
+      {selection?.bulkActions && selectedOnScreen.length > 0 && (
+        <div className="selection-bar">{selection.bulkActions(selectedOnScreen)}</div>
       )}
       {props.showProgress && props.isLoading && (
         <ProgressBar aria-label={labels.loading} isIndeterminate className="progress-bar">
