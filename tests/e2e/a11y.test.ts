@@ -1,35 +1,35 @@
 /**
- * Accessibility, checked by axe-core on every main screen at 1280 and 390 px, in light and
- * dark: no serious or critical violation. Screens are checked once they have settled (rows
- * loaded, no load-more in flight).
+ * Accessibility, checked by axe-core at 1280 and 390 px, in light and dark: no serious or
+ * critical violation on any screen (the account screens, every list, the detail and new
+ * screens, "not available for your role", not found, the embeddable viewer with a model) nor
+ * in the states that add to a screen (the phone's open menu and All Filters, the bulk bar, a
+ * toast, a form's errors). Screens are checked once they have settled (rows loaded, nothing
+ * loading). Each width and scheme signs in once and visits every screen in that profile.
  */
-import type { Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appUnderTest } from '../helpers/app';
+import { ADMIN, appUnderTest } from '../helpers/app';
 import { seriousViolations } from '../helpers/axe';
 
-const app = appUnderTest();
-const ROWS = '[role="grid"] [role="row"]:not(.skeleton-row) [role="rowheader"]';
-const LISTS = [
-  '/assets',
-  '/applications',
-  '/morph-queue',
-  '/morphed-assets',
-  '/cage-meshes',
-  '/tags',
-];
+// WebGL on: the asset page's preview and /embed show their model, not the viewer's error.
+const app = appUnderTest({ webgl: true });
+const FIXTURES = resolve('..', 'shared', 'fixtures');
+const UNKNOWN_ID = '000000000000000000000000';
+const ROW = '[role="grid"] [role="row"]:not(.skeleton-row)';
+const ROWS = `${ROW} [role="rowheader"]`;
+const BUSY = '.skeleton-row, .react-aria-TableLoadingIndicator, [aria-busy="true"]';
 
-async function settled(page: Page) {
-  await page.locator(ROWS).first().waitFor();
-  await expect.poll(() => page.locator('.react-aria-TableLoadingIndicator').count()).toBe(0);
-}
-
-/** "path: rule (n)" for each serious or critical violation on the page as it is. */
+/** "where: rule (targets)" for each serious or critical violation on the page as it is. */
 async function problems(page: Page, where: string): Promise<string[]> {
   return (await seriousViolations(page)).map(
     (v) => `${where}: ${v.id} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
   );
 }
+
+const viewerSettled = (page: Page) =>
+  page.locator('[data-state="spawned"], [data-state="error"]').first().waitFor();
 
 describe.each([
   ['light', 1280],
@@ -37,34 +37,135 @@ describe.each([
   ['dark', 1280],
   ['dark', 390],
 ] as const)('%s at %i px', (scheme, width) => {
-  it('has no serious or critical axe violation on the main screens', async () => {
+  const phone = width < 768;
+
+  /** A fresh profile at this width and scheme, whose /fixtures/* come from ../shared. */
+  async function newPage(): Promise<Page> {
     const context = await app.browser.newContext({ width, height: 800 });
     await context.addInitScript(
       (choice) => localStorage.setItem('avatar-studio.theme', choice),
       scheme,
     );
+    await context.route(
+      (url) => url.pathname.startsWith('/fixtures/'),
+      (route) =>
+        route.fulfill({
+          body: readFileSync(resolve(FIXTURES, new URL(route.request().url()).pathname.slice(10))),
+          contentType: 'model/gltf-binary',
+        }),
+    );
     const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    page.setDefaultTimeout(20_000);
+    return page;
+  }
+
+  it('has no serious or critical axe violation on any screen or state', async () => {
+    const page = await newPage();
     const found: string[] = [];
-    await page.goto(`${app.server.url}/signin`);
-    await page.getByLabel('E-mail').waitFor();
-    found.push(...(await problems(page, '/signin')));
-    await page.getByLabel('E-mail').fill('admin@avatar.studio');
-    await page.getByLabel('Password').fill('avatar-studio-admin');
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByText('Total').waitFor();
-    found.push(...(await problems(page, '/')));
-    for (const path of LISTS) {
+    /** Checks the page once `ready` shows and nothing is loading any more. */
+    const check = async (where: string, ready: Locator) => {
+      await ready.first().waitFor();
+      await expect.poll(() => page.locator(BUSY).count()).toBe(0);
+      found.push(...(await problems(page, where)));
+    };
+    const visit = async (path: string, ready: Locator) => {
       await page.goto(`${app.server.url}${path}`);
-      await settled(page);
-      found.push(...(await problems(page, path)));
+      await check(path, ready);
+    };
+    const heading = (name: string | RegExp) => page.getByRole('heading', { name });
+    const button = (name: string | RegExp) => page.getByRole('button', { name, exact: true });
+
+    // Signed out: the account screens, not found and the embeddable viewer.
+    await visit('/signin', page.getByLabel('E-mail', { exact: true }));
+    await visit('/signup', page.getByLabel('Confirm password'));
+    await page.getByLabel('E-mail').fill('bad');
+    await page.getByLabel('Password', { exact: true }).fill('short');
+    await page.getByLabel('Confirm password').fill('x');
+    await button('Sign up').click();
+    await check('/signup with errors', page.locator('[aria-invalid="true"]'));
+    await visit('/forgot-password', page.getByLabel('E-mail', { exact: true }));
+    await visit('/passwordless', page.getByLabel('E-mail', { exact: true }));
+    await visit('/passwordless?email=ada@example.test', page.getByLabel('Code', { exact: true }));
+    await visit('/verify-email', page.getByLabel('E-mail', { exact: true }));
+    await visit(
+      '/verify-email?verificationId=x&code=123456&email=ada@example.test',
+      page.getByLabel('Code', { exact: true }),
+    );
+    await visit('/no/such/page', heading(/does not exist|not found/i));
+    await page.goto(
+      `${app.server.url}/embed?modelSrc=/fixtures/avatars/male-emissive.glb&fit=true`,
+    );
+    await viewerSettled(page);
+    await check('/embed with a model', page.locator('[data-state="spawned"]'));
+
+    // A guest, on a screen that is not for their role.
+    const guest = await newPage();
+    await guest.goto(`${app.server.url}/signin`);
+    await guest.getByRole('button', { name: 'Continue as guest' }).click();
+    await guest.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await guest.goto(`${app.server.url}/tags`);
+    await guest.getByRole('heading', { name: 'Not available for your role' }).waitFor();
+    found.push(...(await problems(guest, '/tags as a guest')));
+    await guest.context().close();
+
+    // The admin: every screen of the back office.
+    await page.goto(`${app.server.url}/signin`);
+    await page.getByLabel('E-mail').fill(ADMIN.email);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await button('Sign in').click();
+    await check('/', page.getByText('Total'));
+    if (phone) {
+      await button('Menu').click();
+      await check('the open menu', page.getByRole('navigation', { name: 'Main' }));
+      await button('Menu').click();
     }
-    await page.goto(`${app.server.url}/assets`);
-    await settled(page);
+    const rows = page.locator(ROWS);
+
+    // The assets list and its states: All Filters (phone), the bulk bar, a toast; an asset.
+    await visit('/assets', rows);
+    if (phone) {
+      await page.getByRole('button', { name: /^All Filters/ }).click();
+      await check('All Filters', page.getByRole('dialog'));
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    }
+    const dataRows = page.locator(ROW).filter({ has: page.getByRole('rowheader') });
+    for (const nth of [1, 2]) await dataRows.nth(nth).locator('.checkbox').click();
+    await check('the bulk bar', page.getByRole('toolbar', { name: '2 selected' }));
+    const toasts = page.getByRole('region', { name: 'Notifications' });
+    await page.getByRole('toolbar').getByRole('button', { name: 'Lock', exact: true }).click();
+    await check('a toast', toasts.getByText('2 assets locked'));
+    await toasts.getByRole('button', { name: 'Undo' }).click();
+    await toasts.getByText('2 assets unlocked').waitFor();
     await page.locator(`${ROWS} a`).first().click();
-    await page.getByRole('heading', { name: /^Asset / }).waitFor();
-    found.push(...(await problems(page, 'an asset')));
+    await viewerSettled(page);
+    await check('an asset', heading(/^Asset /));
+    await visit('/assets/new', heading('New asset'));
+    await button('Create asset').click();
+    await check('/assets/new with errors', page.getByText('Please fix the highlighted fields.'));
+    await visit(`/assets/${UNKNOWN_ID}`, heading('Asset not found'));
+
+    await visit('/applications', rows);
+    await page.getByRole('grid').getByRole('link').first().click();
+    await check("an application's assets", page.getByRole('button', { name: /^Drag to reorder/ }));
+    await visit('/morph-queue', rows);
+    await visit('/morphed-assets', rows);
+    await visit('/cage-meshes', rows);
+    await page.locator(`${ROWS} a`).first().click();
+    await check('a cage mesh', heading(/^Cage mesh /));
+    await visit('/cage-meshes/new', heading('New cage mesh'));
+    await visit('/tags', rows);
+
+    if (phone) await button('Menu').click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'My assets' })
+      .click();
+    // Its heading first: until then the rows are the previous list's.
+    await heading(/^Assets of /).waitFor();
+    await check("a user's assets", rows);
+
     expect(found).toEqual([]);
-    await context.close();
+    await page.context().close();
   });
 });
