@@ -294,6 +294,7 @@ export const enBackOffice = {
     notFound: 'No user has this id. It may have been deleted, or the link is wrong.',
     loadFailedTitle: 'The user could not be loaded',
     pick: 'Assets to add',
+    addNone: 'Add',
     add_one: 'Add {{count}} asset',
     add_other: 'Add {{count}} assets',
     remove: 'Remove',

@@ -67,6 +67,7 @@ function AddAssets({ userId, list }: { userId: string; list: ListControls }) {
       <ActionButton
         variant="primary"
         isPending={busy}
+        isDisabled={ids.length === 0}
         onPress={() => {
           if (ids.length === 0) return;
           setBusy(true);
@@ -80,7 +81,7 @@ function AddAssets({ userId, list }: { userId: string; list: ListControls }) {
             });
         }}
       >
-        {t('userAssets.add', { count: ids.length })}
+        {ids.length === 0 ? t('userAssets.addNone') : t('userAssets.add', { count: ids.length })}
       </ActionButton>
     </div>
   );
