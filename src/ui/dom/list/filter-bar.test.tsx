@@ -217,6 +217,24 @@ describe('what each filter shows (spec §3 icon, value, preselectValue)', () => 
 });
 
 describe('FilterBar on a phone', () => {
+  it('offers no All Filters when every filter already shows (a search-only list)', () => {
+    setViewport(true);
+    render(
+      <FilterBar
+        filters={[filters[0]!, filters[3]!]}
+        values={{}}
+        onChange={vi.fn()}
+        onApply={vi.fn()}
+        onClear={vi.fn()}
+        setCount={0}
+        labels={labelsOf()}
+        renderAutocomplete={() => null}
+      />,
+    );
+    expect(screen.getByRole('searchbox', { name: 'Search' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /All Filters/ })).not.toBeInTheDocument();
+  });
+
   it('counts on All Filters the filters set beyond the preselected ones, as it is told', () => {
     setViewport(true);
     const bar = (setCount: number) => (

@@ -146,7 +146,8 @@ function FilterControl(props: {
 /**
  * The filter bar above a list (spec §2): filters on the left or right; below the medium
  * breakpoint only `visibleOnMobile` filters show and "All Filters" opens a full-screen
- * overlay whose edits apply only on Apply (Cancel discards them).
+ * overlay whose edits apply only on Apply (Cancel discards them); a list whose filters all
+ * show on a phone has no All Filters.
  */
 export function FilterBar(props: FilterBarProps) {
   const isMobile = useMediaQuery(MOBILE_QUERY);
@@ -154,6 +155,8 @@ export function FilterBar(props: FilterBarProps) {
   const visible = props.filters.filter(
     (f) => !isHiddenFilter(f) && (!isMobile || f.visibleOnMobile),
   );
+  // All Filters only offers what the phone hides: a list whose filters all show needs none.
+  const hidesSome = props.filters.some((f) => !isHiddenFilter(f) && !f.visibleOnMobile);
   const control = (filter: FilterDef, values: ListFilter, onChange: FilterBarProps['onChange']) => (
     <FilterControl
       key={filter.field}
@@ -174,7 +177,7 @@ export function FilterBar(props: FilterBarProps) {
       <div className="filter-side left">{side('left')}</div>
       <div className="filter-side right">
         {side('right')}
-        {isMobile && (
+        {isMobile && hidesSome && (
           <Button className="button" onPress={() => setDraft({ ...props.values })}>
             {props.labels.allFilters}
             {props.setCount > 0 && <span className="count-badge">{props.setCount}</span>}
