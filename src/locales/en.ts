@@ -109,6 +109,9 @@ export const en = {
     title: 'Verify your e-mail address',
     intro: 'Enter the 6-digit code we sent to your e-mail address.',
     introTo: 'Enter the 6-digit code we sent to {{email}}.',
+    // Without the mail's code link there is no code to enter: the screen sends a new one.
+    introMissing: 'Enter your e-mail address and we will send you a new 6-digit code.',
+    introMissingTo: 'We can send a new 6-digit code to {{email}}.',
     submit: 'Verify',
     pending: 'Verifying…',
     resend: 'Send a new code',

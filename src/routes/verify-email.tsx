@@ -60,7 +60,15 @@ function VerifyEmail() {
     <AuthCard
       appName={t('app.name')}
       title={t('verify.title')}
-      intro={email ? t('verify.introTo', { email }) : t('verify.intro')}
+      intro={
+        search.verificationId
+          ? email
+            ? t('verify.introTo', { email })
+            : t('verify.intro')
+          : email
+            ? t('verify.introMissingTo', { email })
+            : t('verify.introMissing')
+      }
       footer={
         isLoggedIn ? (
           <Link to="/">{t('app.backHome')}</Link>

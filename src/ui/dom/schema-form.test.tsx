@@ -59,6 +59,23 @@ describe('SchemaForm', () => {
     expect(screen.getByLabelText('E-mail')).toHaveAccessibleDescription('Required');
   });
 
+  it("shows a field's hint only while it has no error", async () => {
+    const { user } = renderForm({
+      fields: [
+        { name: 'email', label: 'E-mail', type: 'email' },
+        { name: 'code', label: 'Code', description: 'Six digits from the e-mail.' },
+      ],
+    });
+    expect(screen.getByLabelText('Code')).toHaveAccessibleDescription(
+      'Six digits from the e-mail.',
+    );
+    await user.type(screen.getByLabelText('Code'), '12');
+    await user.tab();
+    expect(await screen.findByText('The code is 6 digits')).toBeInTheDocument();
+    expect(screen.queryByText('Six digits from the e-mail.')).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Code')).toHaveAccessibleDescription('The code is 6 digits');
+  });
+
   it('ignores presses on the submit button while pending', async () => {
     const { user, onSubmit } = renderForm({
       isPending: true,

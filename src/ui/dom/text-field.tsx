@@ -11,14 +11,17 @@ export interface ControlProps {
   onBlur?: () => void;
 }
 
-/** The ids and attributes a control and its hint and error share. */
+/**
+ * The ids and attributes a control and its hint and error share. The hint shows only while
+ * there is no error: the error says the same rule as a correction ("At least 8 characters."
+ * above "Use at least 8 characters" read twice).
+ */
 export function useDescribed(props: ControlProps) {
   const id = useId();
   const descriptionId = `${id}-description`;
   const errorId = `${id}-error`;
-  const describedBy = [props.description && descriptionId, props.error && errorId]
-    .filter(Boolean)
-    .join(' ');
+  const hint = props.error ? undefined : props.description;
+  const describedBy = [hint && descriptionId, props.error && errorId].filter(Boolean).join(' ');
   const control = {
     id,
     name: props.name,
@@ -29,9 +32,9 @@ export function useDescribed(props: ControlProps) {
   };
   const notes: ReactNode = (
     <>
-      {props.description && (
+      {hint && (
         <p className="field-description" id={descriptionId}>
-          {props.description}
+          {hint}
         </p>
       )}
       {props.error && (
