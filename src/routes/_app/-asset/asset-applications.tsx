@@ -14,6 +14,7 @@ import { describeError } from '../../../api/error-info';
 import type { Asset, AssetApplication } from '../../../api/schemas';
 import { EntityPicker } from '../../../machines/autocomplete.view';
 import { ActionButton } from '../../../ui/dom/action-button';
+import { formatDate } from '../../../ui/dom/list/cells';
 import { announce } from '../../../ui/dom/toasts';
 import { Failure, Panel } from './panel';
 
@@ -99,7 +100,7 @@ function ApplicationRow({
         <strong>{row.applicationName}</strong>
         <span className="field-description">
           {row.syncedAt
-            ? t('assetEditor.synced', { date: new Date(row.syncedAt).toLocaleString() })
+            ? t('assetEditor.synced', { date: formatDate(row.syncedAt) })
             : t('assetEditor.neverSynced')}
         </span>
       </div>

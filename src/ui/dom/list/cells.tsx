@@ -1,14 +1,12 @@
 import type { ReactNode } from 'react';
 
+/** The app's one date format ("Nov 23, 2026, 4:33 PM"), in lists and on the detail pages. */
+export const formatDate = (iso: string): string =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
 /** Cell renderers the list screens share. */
 export const dateCell = (iso: string | null | undefined): ReactNode =>
-  iso ? (
-    <time dateTime={iso}>
-      {new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}
-    </time>
-  ) : (
-    '—'
-  );
+  iso ? <time dateTime={iso}>{formatDate(iso)}</time> : '—';
 
 export const badgeCell = (text: string, tone?: string): ReactNode => (
   <span className={tone ? `badge ${tone}` : 'badge'}>{text}</span>
