@@ -4,7 +4,9 @@
  * screens, "not available for your role", not found, the embeddable viewer with a model) nor
  * in the states that add to a screen (the phone's open menu and All Filters, the bulk bar, a
  * toast, a form's errors). Screens are checked once they have settled (rows loaded, nothing
- * loading). Each width and scheme signs in once and visits every screen in that profile.
+ * loading). Each width signs in once and visits every screen in that profile; each screen is
+ * checked in the light scheme and then in the dark one (the app follows the system's scheme,
+ * which the test switches).
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -31,21 +33,38 @@ async function problems(page: Page, where: string): Promise<string[]> {
 const viewerSettled = (page: Page) =>
   page.locator('[data-state="spawned"], [data-state="error"]').first().waitFor();
 
-describe.each([
-  ['light', 1280],
-  ['light', 390],
-  ['dark', 1280],
-  ['dark', 390],
-] as const)('%s at %i px', (scheme, width) => {
+/**
+ * Serious or critical violations of the page as it is, in the light and then the dark scheme
+ * ("where (scheme): rule (targets)").
+ */
+async function problemsInBothSchemes(page: Page, where: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.dataset.theme))
+      .toBe(scheme);
+    // Colours that ease into the new scheme (CSS transitions; not endless animations such as
+    // a spinner) have arrived before contrast is read.
+    await page.evaluate(() =>
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((animation) => animation instanceof CSSTransition)
+          .map((animation) => animation.finished.catch(() => undefined)),
+      ),
+    );
+    found.push(...(await problems(page, `${where} (${scheme})`)));
+  }
+  return found;
+}
+
+describe.each([1280, 390])('at %i px', (width) => {
   const phone = width < 768;
 
-  /** A fresh profile at this width and scheme, whose /fixtures/* come from ../shared. */
+  /** A fresh profile at this width, following the system's scheme; /fixtures/* from ../shared. */
   async function newPage(): Promise<Page> {
     const context = await app.browser.newContext({ width, height: 800 });
-    await context.addInitScript(
-      (choice) => localStorage.setItem('avatar-studio.theme', choice),
-      scheme,
-    );
     await context.route(
       (url) => url.pathname.startsWith('/fixtures/'),
       (route) =>
@@ -66,7 +85,7 @@ describe.each([
     const check = async (where: string, ready: Locator) => {
       await ready.first().waitFor();
       await expect.poll(() => page.locator(BUSY).count()).toBe(0);
-      found.push(...(await problems(page, where)));
+      found.push(...(await problemsInBothSchemes(page, where)));
     };
     const visit = async (path: string, ready: Locator) => {
       await page.goto(`${app.server.url}${path}`);
@@ -105,7 +124,7 @@ describe.each([
     await guest.getByRole('heading', { name: 'Dashboard' }).waitFor();
     await guest.goto(`${app.server.url}/tags`);
     await guest.getByRole('heading', { name: 'Not available for your role' }).waitFor();
-    found.push(...(await problems(guest, '/tags as a guest')));
+    found.push(...(await problemsInBothSchemes(guest, '/tags as a guest')));
     await guest.context().close();
 
     // The admin: every screen of the back office.
