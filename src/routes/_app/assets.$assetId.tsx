@@ -60,13 +60,18 @@ function AssetPage() {
       {asset.locked && <Alert tone="info">{t('assetEditor.lockedNotice')}</Alert>}
       <div className="asset-layout">
         <AssetForm asset={asset} readOnly={asset.locked || !canEdit} />
+        {/* On a phone: preview and actions, then the form, then tags and the changelog. */}
         <div className="asset-side">
-          <AssetPreview asset={asset} />
-          {(canEdit || can('delete', 'Asset')) && (
-            <AssetActions asset={asset} canEdit={canEdit} canDelete={can('delete', 'Asset')} />
-          )}
-          <AssetTags asset={asset} readOnly={!canEdit} />
-          {canEdit && <AssetChangelog asset={asset} />}
+          <div className="asset-lead">
+            <AssetPreview asset={asset} />
+            {(canEdit || can('delete', 'Asset')) && (
+              <AssetActions asset={asset} canEdit={canEdit} canDelete={can('delete', 'Asset')} />
+            )}
+          </div>
+          <div className="asset-more">
+            <AssetTags asset={asset} readOnly={!canEdit} />
+            {canEdit && <AssetChangelog asset={asset} />}
+          </div>
         </div>
       </div>
       <div className="asset-sections">
