@@ -66,6 +66,12 @@ function Shell() {
   const isNavigating = useRouterState({ select: (s) => s.status === 'pending' });
   // One live stream per tab: what others change reaches every screen without a reload.
   const live = useLiveConnection(isLoggedIn && !isLoggingOut);
+  const liveLabels = {
+    connecting: t('live.connecting'),
+    connected: t('live.connected'),
+    reconnecting: t('live.reconnecting'),
+    offline: t('live.offline'),
+  };
 
   // Covers sign-out here and in another tab. An ended session has already been sent to
   // /signin?reason=login_required by the session machine; that notice must stay.
@@ -94,19 +100,8 @@ function Shell() {
           )}
         </>
       }
-      status={
-        live && (
-          <LiveIndicator
-            status={live}
-            labels={{
-              connecting: t('live.connecting'),
-              connected: t('live.connected'),
-              reconnecting: t('live.reconnecting'),
-              offline: t('live.offline'),
-            }}
-          />
-        )
-      }
+      status={live && <LiveIndicator status={live} labels={liveLabels} />}
+      menuStatus={live && <LiveIndicator status={live} labels={liveLabels} inMenu />}
       account={
         <>
           {isAnonymous ? (

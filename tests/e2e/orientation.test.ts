@@ -48,15 +48,15 @@ async function firstCageMesh(page: Page) {
 }
 
 describe('the header at 390 px', () => {
-  it('shows the live state as a named dot and the signed-in e-mail whole, in the menu', async () => {
+  it('shows the live state as a named dot, and in words with the signed-in e-mail whole in the menu', async () => {
     const page = await signedInPage(app, undefined, PHONE);
-    const live = page.locator('.live-indicator');
-    await page.locator('.live-indicator[data-status="connected"]').waitFor();
+    const live = page.locator('.header-status .live-indicator');
+    await page.locator('.header-status .live-indicator[data-status="connected"]').waitFor();
     // A dot beside Menu, named "Live" for screen readers and as a tooltip.
     expect(await live.getAttribute('title')).toBe('Live');
     expect((await live.textContent())?.trim()).toBe('Live');
-    expect(await insideViewport(page, '.live-indicator')).toBe(true);
-    expect(await fitsItsBox(page, '.live-indicator')).toBe(true);
+    expect(await insideViewport(page, '.header-status .live-indicator')).toBe(true);
+    expect(await fitsItsBox(page, '.header-status .live-indicator')).toBe(true);
     const dot = await page.locator('.live-dot').boundingBox();
     const menu = page.getByRole('button', { name: 'Menu' });
     const menuBox = await menu.boundingBox();
@@ -64,11 +64,21 @@ describe('the header at 390 px', () => {
     expect(dot!.y).toBeGreaterThan(menuBox!.y);
     expect(dot!.y + dot!.height).toBeLessThan(menuBox!.y + menuBox!.height);
 
-    // The account is in the menu, each line whole.
+    // The account is in the menu, each line whole; the menu says the live state in words (a
+    // tooltip does not open on touch), announced once (by the dot's status, not again here).
     const who = page.getByText('Signed in as admin@avatar.studio', { exact: true });
+    const account = page.locator('#app-account');
     expect(await who.isVisible()).toBe(false);
+    expect(await account.getByText('Live', { exact: true }).count()).toBe(0);
     await menu.click();
     await who.waitFor();
+    const word = account.getByText('Live', { exact: true });
+    await word.waitFor();
+    const wordBox = (await word.boundingBox())!;
+    expect(wordBox.width).toBeGreaterThan(10);
+    expect(wordBox.x + wordBox.width).toBeLessThanOrEqual(PHONE.width);
+    expect(wordBox.y).toBeGreaterThan(menuBox!.y + menuBox!.height);
+    expect(await page.getByRole('status').filter({ hasText: 'Live' }).count()).toBe(1);
     expect(await insideViewport(page, '.account-who')).toBe(true);
     expect(await fitsItsBox(page, '.account-who')).toBe(true);
     expect(await page.getByLabel('Colour scheme').isVisible()).toBe(true);

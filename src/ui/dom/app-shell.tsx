@@ -10,6 +10,11 @@ interface AppShellProps {
   nav: ReactNode;
   /** Always in the header's first row, on a phone too (the live indicator). */
   status?: ReactNode;
+  /**
+   * The status again, in words, at the top of the open phone menu: the first row has room only
+   * for its dot, and a tooltip does not open on touch.
+   */
+  menuStatus?: ReactNode;
   /** Who is signed in, the colour scheme and sign-out; in the menu on a phone. */
   account: ReactNode;
   children: ReactNode;
@@ -17,7 +22,8 @@ interface AppShellProps {
 
 /** The signed-in frame: a header with navigation and account, then the page. */
 export function AppShell(props: AppShellProps) {
-  const { appName, skipLabel, navLabel, menuLabel, nav, status, account, children } = props;
+  const { appName, skipLabel, navLabel, menuLabel, nav, status, menuStatus, account, children } =
+    props;
   // On a phone the navigation and the account fold into a menu button; following a link
   // there folds it again.
   const [menuOpen, setMenuOpen] = useState(false);
@@ -51,6 +57,7 @@ export function AppShell(props: AppShellProps) {
           {status && <div className="header-status">{status}</div>}
           {/* A link here (Create an account) leaves the screen like one in the navigation. */}
           <div id="app-account" className="account-details" onClick={closeOnLink}>
+            {menuOpen && menuStatus && <p className="menu-status">{menuStatus}</p>}
             {account}
           </div>
         </div>
