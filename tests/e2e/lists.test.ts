@@ -46,6 +46,44 @@ async function waitForRows(page: Page, count?: number) {
   }, count);
 }
 
+/** The Position column's numbers of the first `count` loaded rows, as shown. */
+async function positions(page: Page, count: number): Promise<string[]> {
+  const column = await page
+    .getByRole('columnheader')
+    .evaluateAll((headers) => headers.findIndex((h) => h.textContent?.includes('Position')));
+  expect(column).toBeGreaterThanOrEqual(0);
+  const shown = await page
+    .locator('[role="grid"] [role="row"]:not(.skeleton-row):has([role="rowheader"])')
+    .evaluateAll(
+      (rows, index) => rows.map((row) => row.children[index]?.textContent?.trim() ?? ''),
+      column,
+    );
+  return shown.slice(0, count);
+}
+
+/**
+ * Holds the server's answers to requests matching `url` (a glob) until `release()`, so what the
+ * page shows meanwhile is its own doing. `sent` settles when the first such request leaves;
+ * `release()` settles once the answer it lets through has reached the page.
+ */
+async function holdAnswers(page: Page, url: string) {
+  let open = () => {};
+  const released = new Promise<void>((resolve) => (open = resolve));
+  let markSent = () => {};
+  const sent = new Promise<void>((resolve) => (markSent = resolve));
+  await page.route(url, async (route) => {
+    markSent();
+    await released;
+    await route.fallback();
+  });
+  const release = async () => {
+    const answer = page.waitForResponse(url);
+    open();
+    await answer;
+  };
+  return { sent, release };
+}
+
 describe('the assets list', () => {
   it('filters, sorts and pages, and reload and back restore it exactly', async () => {
     const page = await adminPage();
@@ -166,27 +204,29 @@ describe('the assets list', () => {
     await page.goto(`${app.server.url}/assets`);
     await page.getByText('300 items').waitFor();
     await waitForRows(page, 10);
-    const column = await page
-      .getByRole('columnheader')
-      .evaluateAll((headers) => headers.findIndex((h) => h.textContent?.includes('Position')));
-    const positions = () =>
-      page
-        .locator('[role="grid"] [role="row"]:has([role="rowheader"])')
-        .evaluateAll(
-          (rows, index) => rows.map((row) => row.children[index]?.textContent?.trim() ?? ''),
-          column,
-        );
-    expect((await positions()).slice(0, 4)).toEqual(['1', '2', '3', '4']);
-    const fourth = (await names(page))[3];
+    expect(await positions(page, 4)).toEqual(['1', '2', '3', '4']);
+    const before = (await names(page)).slice(0, 4);
+    const expected = [before[3], before[0], before[1], before[2]];
+    // The server's answer waits: the new order and its numbers are the page's own, at once.
+    const held = await holdAnswers(page, '**/v1/assets/*/position');
     await page
       .locator('[role="grid"] [role="row"]:has([role="rowheader"])')
       .nth(3)
-      .getByRole('button', { name: `Actions: ${fourth}` })
+      .getByRole('button', { name: `Actions: ${before[3]}` })
       .click();
     await page.getByRole('menuitem', { name: 'Move' }).click();
     await page.getByRole('menuitem', { name: 'Move to top' }).click();
-    await expect.poll(async () => (await names(page))[0]).toBe(fourth);
-    expect((await positions()).slice(0, 4)).toEqual(['1', '2', '3', '4']);
+    await held.sent;
+    await expect.poll(async () => (await names(page)).slice(0, 4)).toEqual(expected);
+    expect(await positions(page, 4)).toEqual(['1', '2', '3', '4']);
+    // Answered, and read again: the same order, the same numbers.
+    await held.release();
+    expect((await names(page)).slice(0, 4)).toEqual(expected);
+    expect(await positions(page, 4)).toEqual(['1', '2', '3', '4']);
+    await page.reload();
+    await waitForRows(page, 10);
+    expect((await names(page)).slice(0, 4)).toEqual(expected);
+    expect(await positions(page, 4)).toEqual(['1', '2', '3', '4']);
     await page.close();
   });
 });
@@ -307,12 +347,21 @@ describe('reordering an application by drag and drop', () => {
     const page = await adminPage();
     await openApplication(page, 0);
     const before = await names(page);
+    expect(await positions(page, 4)).toEqual(['1', '2', '3', '4']);
+    // The server's answer waits: the new order and its numbers are the page's own, at once.
+    const held = await holdAnswers(page, '**/v1/application-assets/*/position');
     await drag(page, 0, 3);
     const expected = [before[1], before[2], before[3], before[0], ...before.slice(4)];
+    await held.sent;
     await expect.poll(() => names(page)).toEqual(expected);
+    expect(await positions(page, 4)).toEqual(['1', '2', '3', '4']);
+    await held.release();
+    expect(await names(page)).toEqual(expected);
+    expect(await positions(page, 4)).toEqual(['1', '2', '3', '4']);
     await page.reload();
     await waitForRows(page);
     await expect.poll(() => names(page)).toEqual(expected);
+    expect(await positions(page, 4)).toEqual(['1', '2', '3', '4']);
     await page.close();
   });
 
@@ -353,13 +402,102 @@ describe('the morph queue (infinite scroll)', () => {
   });
 });
 
-describe('filters on a phone', () => {
-  it('shows only mobile filters, and the overlay applies on Apply and discards on Cancel', async () => {
+/** Whether two boxes overlap. */
+const overlaps = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * What a phone user sees of each loaded row: the left and right edge of its name and of its
+ * row-action menu button, whether the name shows whole, and how its values line up.
+ */
+const phoneRows = (page: Page) =>
+  page
+    .locator('[role="grid"] [role="row"]:not(.skeleton-row):has([role="rowheader"])')
+    .evaluateAll((rows) =>
+      rows.map((row) => {
+        const header = row.querySelector('[role="rowheader"]')!;
+        const name = header.getBoundingClientRect();
+        const menu = row.querySelector('button[aria-label^="Actions: "]')?.getBoundingClientRect();
+        return {
+          name: header.textContent?.trim() ?? '',
+          nameEdges: [Math.round(name.left), Math.round(name.right)],
+          nameWhole: header.scrollWidth <= header.clientWidth,
+          menuEdges: menu ? [Math.round(menu.left), Math.round(menu.right)] : null,
+          // How each labelled value ("Type: Outfit", "Position: 1") lines up in the card.
+          valueAligns: Array.from(
+            row.querySelectorAll<HTMLElement>('[role="gridcell"][data-label]:not([data-label=""])'),
+          ).map((cell) => getComputedStyle(cell).textAlign),
+        };
+      }),
+    );
+
+describe('lists on a phone (390 px)', () => {
+  it('shows each row as a card with its name and menu on screen, says what an action did above the Menu, and filters in an overlay', async () => {
     const page = await adminPage({ width: 390, height: 844 });
-    await page.goto(`${app.server.url}/assets`);
-    await waitForRows(page, 10);
-    // The wide table scrolls inside its box; the page itself never scrolls sideways.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+    for (const path of ['/tags', '/applications', '/assets']) {
+      await page.goto(`${app.server.url}${path}`);
+      await waitForRows(page);
+      const rows = await phoneRows(page);
+      expect(rows.length, path).toBeGreaterThan(3);
+      for (const row of rows) {
+        // The name and the row's menu are on screen, not scrolled away to the right.
+        expect(row.nameEdges[0], `${path} ${row.name}`).toBeGreaterThanOrEqual(0);
+        expect(row.nameEdges[1], `${path} ${row.name}`).toBeLessThanOrEqual(390);
+        expect(row.nameWhole, `${path} ${row.name}`).toBe(true);
+        expect(row.menuEdges, `${path} ${row.name}`).not.toBeNull();
+        expect(row.menuEdges![0], `${path} ${row.name}`).toBeGreaterThanOrEqual(0);
+        expect(row.menuEdges![1], `${path} ${row.name}`).toBeLessThanOrEqual(390);
+        // Each value under the name starts at the left, numbers too: no ragged card.
+        for (const align of row.valueAligns) expect(align, `${path} ${row.name}`).toBe('left');
+      }
+      // Nothing scrolls sideways: not the page, not the list's box.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBe(390);
+      expect(
+        await page
+          .locator('.data-table-container')
+          .evaluate((box) => box.scrollWidth <= box.clientWidth),
+        path,
+      ).toBe(true);
+    }
+
+    // A toast shows inside the screen, clear of the Menu button, and its Undo works.
+    const unlocked = page
+      .locator('[role="grid"] [role="row"]:not(.skeleton-row):has([role="rowheader"])')
+      .filter({ hasText: 'Unlocked' })
+      .first();
+    const first = (await unlocked.getByRole('rowheader').innerText()).trim();
+    await unlocked.getByRole('button', { name: /^Actions: / }).click();
+    await page.getByRole('menuitem', { name: 'Lock' }).click();
+    const toast = page
+      .getByRole('region', { name: 'Notifications' })
+      .locator('.toast')
+      .filter({ hasText: `${first} locked` })
+      .last();
+    await toast.waitFor();
+    const toastBox = (await toast.boundingBox())!;
+    expect(toastBox.x).toBeGreaterThanOrEqual(0);
+    expect(toastBox.x + toastBox.width).toBeLessThanOrEqual(390);
+    expect(toastBox.y).toBeGreaterThanOrEqual(0);
+    expect(toastBox.y + toastBox.height).toBeLessThanOrEqual(844);
+    const menuBox = (await page.getByRole('button', { name: 'Menu' }).boundingBox())!;
+    expect(overlaps(toastBox, menuBox)).toBe(false);
+    await toast.getByRole('button', { name: 'Undo' }).click();
+    const undone = page
+      .getByRole('region', { name: 'Notifications' })
+      .locator('.toast')
+      .filter({ hasText: `${first} unlocked` });
+    await undone.waitFor();
+    // Dismissed, as a user would: on a phone it covers the All Filters overlay's buttons.
+    await undone.getByRole('button', { name: 'Dismiss' }).click();
+    await expect.poll(() => undone.count()).toBe(0);
+
+    // Only the mobile filters in the bar; the overlay applies on Apply and discards on Cancel.
     expect(await page.getByRole('search').getByRole('button', { name: /Type/ }).count()).toBe(0);
 
     await page.getByRole('button', { name: 'All Filters' }).click();
