@@ -106,6 +106,9 @@ async function createAsset(page: Page, name: string, type: string, model: string
 
 /** The changelog section of the asset page. */
 const changelog = (page: Page) => page.getByRole('region', { name: 'Changelog' });
+/** The toast that says `text`. */
+const toast = (page: Page, text: string) =>
+  page.getByRole('region', { name: 'Notifications' }).locator('.toast').filter({ hasText: text });
 
 describe('asset editing', () => {
   let assetId = '';
@@ -114,6 +117,10 @@ describe('asset editing', () => {
     const page = await newAssetPage();
     assetId = await createAsset(page, 'E2E jacket', 'top', 'male-emissive.glb');
     expect(assetId).not.toBe('');
+    // Said in a toast; dismissed, so it covers nothing the test presses next.
+    const created = toast(page, 'E2E jacket created');
+    await created.getByRole('button', { name: 'Dismiss' }).click();
+    await expect.poll(() => created.count()).toBe(0);
 
     // The stored files come back as the form's values, and the icon is served.
     await expect
@@ -228,17 +235,33 @@ describe('asset editing', () => {
     expect(await badge.innerText()).toBe('Unlocked');
     expect(await page.getByRole('button', { name: /Gender$/ }).innerText()).toMatch(/^Male/);
     await page.getByRole('button', { name: 'Lock', exact: true }).click();
+    // Said in a toast that offers Undo (dismissed here, so the next one of its words is new).
+    const locked = toast(page, 'E2E jacket locked');
+    await locked.getByRole('button', { name: 'Undo' }).waitFor();
+    await locked.getByRole('button', { name: 'Dismiss' }).click();
+    await expect.poll(() => locked.count()).toBe(0);
     await page.getByText('Locked: this asset cannot be edited').waitFor();
     expect(await badge.innerText()).toBe('Locked');
     await expect.poll(() => page.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
     await changelog(page).getByText('Locked', { exact: true }).waitFor();
 
+    const unlocked = toast(page, 'E2E jacket unlocked');
     await page.getByRole('button', { name: 'Unlock', exact: true }).click();
+    await unlocked.waitFor();
     await changelog(page).getByText('Unlocked', { exact: true }).waitFor();
     await expect.poll(() => page.getByLabel('Name', { exact: true }).isDisabled()).toBe(false);
-    // Readable titles; the routing key is only their tooltip.
-    expect(await changelog(page).locator('[title="asset.locked.v1"]').count()).toBe(2);
+    // Undo takes the unlock back and says so; that toast's Undo unlocks again.
+    await unlocked.getByRole('button', { name: 'Undo' }).click();
+    await locked.getByRole('button', { name: 'Undo' }).waitFor();
+    await expect.poll(() => badge.innerText()).toBe('Locked');
+    await expect.poll(() => page.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
+    await locked.getByRole('button', { name: 'Undo' }).click();
+    await unlocked.waitFor();
+    await expect.poll(() => badge.innerText()).toBe('Unlocked');
+    await expect.poll(() => page.getByLabel('Name', { exact: true }).isDisabled()).toBe(false);
+    // Readable titles; the routing key is only their tooltip. Two locks, two unlocks.
+    await expect.poll(() => changelog(page).locator('[title="asset.locked.v1"]').count()).toBe(4);
     await page.close();
   });
 
@@ -269,14 +292,25 @@ describe('asset editing', () => {
     // Close the options (while open, the combo box hides the page from role queries).
     await page.locator('#panel-changelog').click();
     await page.getByRole('button', { name: 'Remove Vintage' }).waitFor();
+    // Said in a toast with Undo (dismissed, so the removal's toast is the only one).
+    const saved = toast(page, 'Tags of E2E jacket saved');
+    await saved.getByRole('button', { name: 'Undo' }).waitFor();
+    await saved.getByRole('button', { name: 'Dismiss' }).click();
+    await expect.poll(() => saved.count()).toBe(0);
     // One row per change, saying what changed and who changed it: the save's companion events
     // fold into it.
     await expect.poll(newest).toMatch(/^Updated\s+Tags: added Vintage\s+by admin@avatar\.studio/);
     await page.getByRole('button', { name: 'Remove Vintage' }).click();
+    await saved.waitFor();
     await expect.poll(newest).toMatch(/^Updated\s+Tags: removed Vintage\s+by admin@avatar\.studio/);
     expect(await changelog(page).getByText('Tags: added Vintage').count()).toBe(1);
     // No routing key as text (asset.updated.v1, the folded asset.updated.v2).
     expect(await changelog(page).innerText()).not.toMatch(/asset\.[a-z-]+\.v\d/);
+    // Undo puts the tag back and says so.
+    await saved.getByRole('button', { name: 'Undo' }).click();
+    await toast(page, 'Tags of E2E jacket restored').waitFor();
+    await page.getByRole('button', { name: 'Remove Vintage' }).waitFor();
+    await expect.poll(newest).toMatch(/^Updated\s+Tags: added Vintage/);
     // All of it in the document the page first loaded: no reload.
     expect(await document.evaluate((d) => d === window.document)).toBe(true);
     await page.close();
@@ -305,15 +339,31 @@ describe('asset editing', () => {
     expect(await job.innerText()).toContain('on E2E body');
     expect(await job.innerText()).not.toContain(bodyId);
     await changelog(page).getByText('Morph job queued', { exact: true }).waitFor();
+
+    // The morph queue names the job's source and body too, not their ids.
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Morph queue' })
+      .click();
+    const queued = page
+      .locator('[role="grid"] [role="row"]:not(.skeleton-row)')
+      .filter({ has: page.getByRole('rowheader', { name: 'E2E jacket', exact: true }) });
+    await queued.getByRole('gridcell', { name: 'E2E body', exact: true }).waitFor();
+    const queuedText = await queued.innerText();
+    expect(queuedText).toContain('Completed');
+    expect(queuedText).not.toContain(bodyId);
+    expect(queuedText).not.toContain(assetId);
     await page.close();
   });
 });
 
 describe('asset preview', () => {
-  it('shows the viewer’s dot loader in the middle of the preview while the viewer loads', async () => {
+  it('shows the viewer’s dot loader in the middle of the preview while the viewer loads, then the viewer inside its card at 800 px', async () => {
     const name = 'E2E preview';
     await createModelAsset(await apiToken(), { name, type: 'body', gender: 'male' });
     const page = await assetsPage({ search: name });
+    // 800 px: the preview's card is narrower than the viewer's first size (300 px).
+    await page.setViewportSize({ width: 800, height: 800 });
     // The viewer's code is held back, so the preview shows what stands in for it.
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -331,6 +381,23 @@ describe('asset preview', () => {
     expect(Math.abs(middleDot.y + middleDot.height / 2 - (box.y + box.height / 2))).toBeLessThan(2);
     await preview.screenshot({ path: '/tmp/asset-preview-loader.png' });
     release();
+
+    // The viewer stays inside its card, and the page does not scroll sideways.
+    const canvas = preview.locator('canvas');
+    await canvas.waitFor();
+    const card = (await preview.boundingBox())!;
+    const drawn = (await canvas.boundingBox())!;
+    expect(drawn.x).toBeGreaterThanOrEqual(card.x);
+    expect(drawn.x + drawn.width).toBeLessThanOrEqual(card.x + card.width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(800);
+
+    // Deleted from its row's menu in the list, which says so.
+    await page.goBack();
+    await page.getByRole('button', { name: `Actions: ${name}` }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await toast(page, `${name} deleted`).waitFor();
+    await expect.poll(() => page.getByRole('rowheader', { name, exact: true }).count()).toBe(0);
     await page.close();
   });
 });
