@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appUnderTest } from '../helpers/app';
@@ -323,8 +325,22 @@ describe('token refresh', () => {
   });
 });
 
+/** The build the server serves (the same folder the test server is started on). */
+const STATIC_DIR = process.env.E2E_STATIC_DIR ?? 'dist';
+
+/**
+ * The source modules a served script was built from, by the source map beside it; none for the
+ * bundler's own runtime, which has no map (nor any module of ours or of a package).
+ */
+function modulesOf(url: string): string[] {
+  const path = new URL(url).pathname;
+  if (/\/rolldown-runtime-[\w-]+\.js$/.test(path)) return [];
+  const map = readFileSync(join(STATIC_DIR, `${path}.map`), 'utf8');
+  return (JSON.parse(map) as { sources: string[] }).sources;
+}
+
 describe('what the sign-in page loads', () => {
-  it('stays within 150 KB of gzip JavaScript and never loads three.js', async () => {
+  it('stays within 150 KB of gzip JavaScript and never loads three.js or CASL', async () => {
     const { gzipSync } = await import('node:zlib');
     const page = await newPage();
     const scripts: { url: string; gzip: number; text: string }[] = [];
@@ -345,6 +361,19 @@ describe('what the sign-in page loads', () => {
     // three.js comes in chunks named after its classes: look for its code, not its name.
     for (const { url, text } of scripts) {
       expect(text, url).not.toMatch(/isBufferGeometry|WebGLRenderer/);
+    }
+    // CASL (@casl/ability and its @ucast helpers) is bundled with src/api/ability.ts, whose
+    // chunk the build manifest names; the scripts' source maps tell which modules each holds.
+    const manifest = JSON.parse(
+      readFileSync(join(STATIC_DIR, '.vite', 'manifest.json'), 'utf8'),
+    ) as Record<string, { file: string }>;
+    const abilityChunk = manifest['src/api/ability.ts']?.file;
+    expect(abilityChunk).toBeDefined();
+    const casl = (modules: string[]) => modules.filter((m) => /\/@(casl|ucast)\//.test(m));
+    expect(casl(modulesOf(`${app.server.url}/${abilityChunk}`))).not.toEqual([]);
+    for (const { url } of scripts) {
+      expect(url, 'CASL chunk').not.toContain(abilityChunk);
+      expect(casl(modulesOf(url)), url).toEqual([]);
     }
     await page.close();
   });

@@ -1,6 +1,6 @@
 /**
  * The filter bar as one tidy row: every field the same height on one line at 1280 px (Lock
- * included), chosen values inside their field, "Any" in every empty field, one clear button in
+ * included), each with its icon before its label, chosen values inside their field, "Any" in every empty field, one clear button in
  * the search box, a single-select that goes back to "Any", and a list that always holds a value
  * (cage meshes: preselectValue). At 390 px the bar fits the screen.
  */
@@ -25,6 +25,27 @@ const boxes = (page: Page) =>
       }),
     );
 
+/**
+ * Each field's label and the icon drawn before it (spec §3 `icon`): its size on screen, whether
+ * it comes before the label's words, and its drawing (to tell the icons apart).
+ */
+const icons = (page: Page, scope = bar(page)) =>
+  scope.locator('.filter').evaluateAll((fields) =>
+    fields.map((field) => {
+      const label = field.querySelector('.filter-label');
+      const icon = label?.querySelector('.filter-icon svg');
+      const box = icon?.getBoundingClientRect();
+      const words = document.createRange();
+      if (label?.lastChild) words.selectNode(label.lastChild);
+      return {
+        label: label?.textContent?.trim() ?? '',
+        size: box ? [Math.round(box.width), Math.round(box.height)] : [0, 0],
+        beforeWords: box !== undefined && box.right <= words.getBoundingClientRect().left,
+        drawing: icon?.innerHTML ?? '',
+      };
+    }),
+  );
+
 /** Picks the nth option offered for `text` in an autocomplete filter. */
 async function choose(page: Page, field: string, text: string, nth: number) {
   const box = bar(page).getByRole('combobox', { name: field });
@@ -48,6 +69,14 @@ describe('the filter bar at 1280 px', () => {
       'Tags',
       'Lock',
     ]);
+    // Every filter type shows its icon before its label: text (Search), multi-select (Type,
+    // Gender), autocomplete (Application, Tags), single-select (Lock); each its own drawing.
+    const drawn = await icons(page);
+    for (const icon of drawn) {
+      expect(Math.min(...icon.size), icon.label).toBeGreaterThanOrEqual(12);
+      expect(icon.beforeWords, icon.label).toBe(true);
+    }
+    expect(new Set(drawn.map((icon) => icon.drawing)).size).toBe(6);
     // One row: every field starts and ends where the first does (Lock does not drop alone).
     for (const b of empty)
       expect(b, b.label).toMatchObject({ top: empty[0]!.top, bottom: empty[0]!.bottom });
@@ -144,6 +173,17 @@ describe('the filter bar at 390 px', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
     await page.getByRole('button', { name: 'All Filters' }).click();
     const dialog = page.getByRole('dialog', { name: 'All Filters' });
+    // Every field in the overlay has its icon too.
+    const drawn = await icons(page, dialog);
+    expect(drawn.map((icon) => icon.label)).toEqual([
+      'Search',
+      'Type',
+      'Gender',
+      'Application',
+      'Tags',
+      'Lock',
+    ]);
+    for (const icon of drawn) expect(Math.min(...icon.size), icon.label).toBeGreaterThanOrEqual(12);
     for (const field of ['Application', 'Tags']) {
       expect(await dialog.getByRole('combobox', { name: field }).getAttribute('placeholder')).toBe(
         'Any',

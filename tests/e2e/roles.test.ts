@@ -60,6 +60,47 @@ async function signedIn(account: { email: string; password: string } | 'guest'):
 const navLinks = (page: Page) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts();
 
+/**
+ * The links the phone's Menu shows at 390 px, each on screen; the navigation is folded until
+ * Menu opens it. The page is back at 1280 px afterwards.
+ */
+async function phoneMenuLinks(page: Page): Promise<string[]> {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  const menu = page.getByRole('button', { name: 'Menu' });
+  await expect.poll(() => nav.isVisible()).toBe(false);
+  await menu.click();
+  await nav.waitFor();
+  const links = await nav.getByRole('link').evaluateAll((elements) =>
+    elements.map((link) => {
+      const box = link.getBoundingClientRect();
+      const onScreen = box.width > 0 && box.left >= 0 && box.right <= window.innerWidth;
+      return onScreen ? (link.textContent?.trim() ?? '') : `${link.textContent} (off screen)`;
+    }),
+  );
+  await menu.click();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  return links;
+}
+
+const BODY_ROWS = '[role="grid"] [role="row"]:not(.skeleton-row):has([role="rowheader"])';
+
+/** The buttons of the bulk bar that selecting the first row brings; the row is unselected after. */
+async function bulkActions(page: Page): Promise<string[]> {
+  const checkbox = page.locator(BODY_ROWS).first().locator('.checkbox');
+  await checkbox.click();
+  const bar = page.getByRole('toolbar', { name: '1 selected' });
+  await bar.waitFor();
+  const buttons = await bar.getByRole('button').allInnerTexts();
+  await checkbox.click();
+  await expect.poll(() => bar.count()).toBe(0);
+  // Named actions only, not the tag picker's ▾.
+  return buttons.map((text) => text.trim()).filter((text) => /\w/.test(text));
+}
+
+/** Row checkboxes in the list: none for a role that can change nothing in bulk. */
+const rowCheckboxes = (page: Page) => page.getByRole('grid').getByRole('checkbox').count();
+
 async function openAssets(page: Page) {
   await page
     .getByRole('navigation', { name: 'Main' })
@@ -86,33 +127,41 @@ async function expectNotAvailable(page: Page, path: string) {
   await page.getByRole('heading', { name: 'Not available for your role' }).waitFor();
 }
 
+/** The navigation of a role that may read everything (admin, developer). */
+const EVERY_SCREEN = [
+  'Dashboard',
+  'Assets',
+  'Applications',
+  'Morph queue',
+  'Morphed assets',
+  'Cage meshes',
+  'Tags',
+  'My assets',
+];
+
 describe('what each role is offered', () => {
   it('admin: every screen, New, row actions including Delete', async () => {
     const page = await signedIn(ADMIN);
-    expect(await navLinks(page)).toEqual([
-      'Dashboard',
-      'Assets',
-      'Applications',
-      'Morph queue',
-      'Morphed assets',
-      'Cage meshes',
-      'Tags',
-      'My assets',
-    ]);
+    expect(await navLinks(page)).toEqual(EVERY_SCREEN);
+    expect(await phoneMenuLinks(page)).toEqual(EVERY_SCREEN);
     await openAssets(page);
     await page.getByRole('link', { name: 'New asset' }).waitFor();
     expect(await firstRowMenu(page)).toEqual(expect.arrayContaining(['Lock', 'Delete']));
+    expect(await bulkActions(page)).toEqual(['Lock', 'Unlock', 'Add tag', 'Remove tag', 'Delete']);
     await page.context().close();
   });
 
   it('developer: curates the catalogue but deletes nothing', async () => {
     const page = await signedIn(await developerAccount());
-    expect(await navLinks(page)).toContain('Applications');
+    expect(await navLinks(page)).toEqual(EVERY_SCREEN);
+    expect(await phoneMenuLinks(page)).toEqual(EVERY_SCREEN);
     await openAssets(page);
     await page.getByRole('link', { name: 'New asset' }).waitFor();
     const menu = await firstRowMenu(page);
     expect(menu).toContain('Lock');
     expect(menu).not.toContain('Delete');
+    // In bulk too: lock, unlock and tag, but no Delete.
+    expect(await bulkActions(page)).toEqual(['Lock', 'Unlock', 'Add tag', 'Remove tag']);
     await page.locator('[role="grid"] [role="rowheader"] a').first().click();
     await page.getByRole('button', { name: 'Lock' }).waitFor();
     expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
@@ -124,16 +173,13 @@ describe('what each role is offered', () => {
 
   it('user (the demo user): reads the catalogue, changes nothing, and is told what is not for them', async () => {
     const page = await signedIn(DEMO_USER);
-    expect(await navLinks(page)).toEqual([
-      'Dashboard',
-      'Assets',
-      'Cage meshes',
-      'Tags',
-      'My assets',
-    ]);
+    const screens = ['Dashboard', 'Assets', 'Cage meshes', 'Tags', 'My assets'];
+    expect(await navLinks(page)).toEqual(screens);
+    expect(await phoneMenuLinks(page)).toEqual(screens);
     await openAssets(page);
     expect(await page.getByRole('link', { name: 'New asset' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /^Actions: / }).count()).toBe(0);
+    expect(await rowCheckboxes(page)).toBe(0);
     await page.locator('[role="grid"] [role="rowheader"] a').first().click();
     await page.getByLabel('Name').first().waitFor();
     await expect.poll(() => page.getByLabel('Name').first().isDisabled()).toBe(true);
@@ -151,8 +197,10 @@ describe('what each role is offered', () => {
   it('guest: browses assets and their own, nothing else', async () => {
     const page = await signedIn('guest');
     expect(await navLinks(page)).toEqual(['Dashboard', 'Assets', 'My assets']);
+    expect(await phoneMenuLinks(page)).toEqual(['Dashboard', 'Assets', 'My assets']);
     await openAssets(page);
     expect(await page.getByRole('button', { name: /^Actions: / }).count()).toBe(0);
+    expect(await rowCheckboxes(page)).toBe(0);
     for (const path of ['/tags', '/cage-meshes', '/applications']) {
       await expectNotAvailable(page, path);
     }
