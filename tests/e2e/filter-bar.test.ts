@@ -8,6 +8,9 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { appUnderTest, signedInPage } from '../helpers/app';
 
+/** The assets list's filters, in the bar's order. */
+const ASSET_FILTERS = ['Search', 'Type', 'Gender', 'Application', 'Tags', 'Lock'];
+
 const app = appUnderTest();
 
 const bar = (page: Page) => page.getByRole('search', { name: 'Filters' });
@@ -61,14 +64,7 @@ describe('the filter bar at 1280 px', () => {
     await page.locator(ROWS).first().waitFor();
 
     const empty = await boxes(page);
-    expect(empty.map((b) => b.label)).toEqual([
-      'Search',
-      'Type',
-      'Gender',
-      'Application',
-      'Tags',
-      'Lock',
-    ]);
+    expect(empty.map((b) => b.label)).toEqual(ASSET_FILTERS);
     // Every filter type shows its icon before its label: text (Search), multi-select (Type,
     // Gender), autocomplete (Application, Tags), single-select (Lock); each its own drawing.
     const drawn = await icons(page);
@@ -175,14 +171,7 @@ describe('the filter bar at 390 px', () => {
     const dialog = page.getByRole('dialog', { name: 'All Filters' });
     // Every field in the overlay has its icon too.
     const drawn = await icons(page, dialog);
-    expect(drawn.map((icon) => icon.label)).toEqual([
-      'Search',
-      'Type',
-      'Gender',
-      'Application',
-      'Tags',
-      'Lock',
-    ]);
+    expect(drawn.map((icon) => icon.label)).toEqual(ASSET_FILTERS);
     for (const icon of drawn) expect(Math.min(...icon.size), icon.label).toBeGreaterThanOrEqual(12);
     for (const field of ['Application', 'Tags']) {
       expect(await dialog.getByRole('combobox', { name: field }).getAttribute('placeholder')).toBe(
