@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 // .pmrem: the prefiltered environment presets (RGB9E5 byte planes), 17-36% smaller with brotli.
-const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|map|wasm|pmrem)$/;
+// Source maps stay uncompressed: only development serves them (server/static.ts), and a
+// compressed copy is one more name to refuse in production.
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|wasm|pmrem)$/;
 const MIN_BYTES = 1024;
 
 function* files(dir: string): Generator<string> {

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createApp } from './app';
 import { failingDb } from './test-db';
@@ -16,6 +17,9 @@ function appWithSpa(env: Record<string, string> = {}) {
   writeFileSync(join(dir, 'embed.html'), '<!doctype html><title>Avatar viewer</title>');
   writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
   writeFileSync(join(dir, 'assets', 'index-abc123.js.map'), '{"version":3}');
+  // Precompressed copies, as a build before the compressor skipped maps wrote them.
+  writeFileSync(join(dir, 'assets', 'index-abc123.js.map.gz'), gzipSync('{"version":3}'));
+  writeFileSync(join(dir, 'assets', 'index-abc123.js.map.br'), brotliCompressSync('{"version":3}'));
   writeFileSync(join(dir, 'favicon.svg'), '<svg/>');
   const config = testConfig({ STATIC_DIR: dir, ...env });
   return createApp({ db: unusedDb, mail: createDevMailbox(), config });
@@ -131,7 +135,25 @@ describe('security headers', () => {
       ADMIN_PASSWORD: 'a-long-production-password',
       SMTP_URL: 'smtp://127.0.0.1:2525',
     });
-    expect((await production.request('/assets/index-abc123.js.map')).status).toBe(404);
+    for (const path of [
+      '/assets/index-abc123.js.map',
+      '/assets/index-abc123.js.map.gz',
+      '/assets/index-abc123.js.map.br',
+      '/assets/index-abc123.js%2emap',
+      '/assets/index-abc123.js%2Emap%2Egz',
+      '/assets/index-abc123%2ejs%2emap%2ebr',
+      '/assets/index-abc123.js.MAP',
+      '/assets/index-abc123.js.Map.GZ',
+    ]) {
+      expect((await production.request(path)).status, path).toBe(404);
+      expect((await production.request(path, { method: 'HEAD' })).status, path).toBe(404);
+    }
+    for (const encoding of ['br', 'gzip', 'br, gzip, zstd']) {
+      const map = await production.request('/assets/index-abc123.js.map', {
+        headers: { 'Accept-Encoding': encoding },
+      });
+      expect(map.status, encoding).toBe(404);
+    }
     expect((await production.request('/assets/index-abc123.js')).status).toBe(200);
   });
 });

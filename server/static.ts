@@ -19,8 +19,16 @@ export function hasSpa(dir: string): boolean {
 }
 
 /**
+ * True when `path` names a source map, in any spelling or encoding a client could ask for:
+ * `x.js.map`, `x.js.MAP`, `x.js.map.gz`, `x.js.map.br` (`path` arrives percent-decoded).
+ */
+function isSourceMapPath(path: string): boolean {
+  return /\.map(\.(gz|br|zst))*$/i.test(path);
+}
+
+/**
  * Adds the SPA routes to `app`; returns false (and adds nothing) without `dir`/index.html.
- * `sourceMaps: false` (production) answers 404 for the build's `.map` files.
+ * `sourceMaps: false` (production) answers 404 for the build's source maps, however named.
  */
 export function mountSpa<E extends Env>(
   app: Hono<E>,
@@ -51,7 +59,7 @@ export function mountSpa<E extends Env>(
   app.on(['GET', 'HEAD'], '*', async (c, next) => {
     const path = c.req.path;
     if (isApiPath(path)) return next();
-    if (!sourceMaps && path.endsWith('.map')) return next();
+    if (!sourceMaps && isSourceMapPath(path)) return next();
     // Build files live under /assets/ and always have an extension; /assets/new or
     // /assets/<id> are client-side routes of the same name.
     const hashed = /^\/assets\/[^/]+\.[a-z0-9]+$/i.test(path);
