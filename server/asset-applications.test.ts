@@ -18,7 +18,7 @@ import { fileUrl } from './storage';
 import { dataOf, expectError, useRoleTokens, useTestApp, type JsonResponse } from './test-app';
 import { readAvatar, readPng } from './test-files';
 
-const t = useTestApp();
+const t = useTestApp({ PUBLIC_URL: 'https://avatars.example' });
 const tokens = useRoleTokens(t);
 
 const del = (path: string, body: unknown, token?: string) =>
@@ -360,7 +360,16 @@ describe('GET /v1/assets/export/{applicationId}', () => {
       stored,
     ]);
     const expected = await order(application.id);
-    const response = await t.get(`/v1/assets/export/${application.id}`, tokens.developer);
+    // A forged Host (or one a proxy passed on) names no address in the file: PUBLIC_URL does.
+    // (The node server builds the request URL from Host; app.request takes it as given.)
+    const response = await t.request(
+      'GET',
+      `http://evil.example/v1/assets/export/${application.id}`,
+      {
+        token: tokens.developer,
+        headers: { host: 'evil.example' },
+      },
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('content-disposition')).toBe(
       `attachment; filename="${application.name}-assets.json"; filename*=UTF-8''${encodeURIComponent(`${application.name}-assets.json`)}`,
@@ -370,10 +379,11 @@ describe('GET /v1/assets/export/{applicationId}', () => {
     expect(file.application).toEqual(application);
     expect(file.assets.map((asset) => asset.id)).toEqual(expected);
     expect(file.assets.map((asset) => asset.position)).toEqual(expected.map((_, i) => i + 1));
-    expect(file.assets[0]!.iconUrl).toBe(`http://localhost${stored}`);
-    expect(file.assets.every((asset) => asset.modelUrl?.startsWith('http://localhost/'))).toBe(
-      true,
-    );
+    expect(file.assets[0]!.iconUrl).toBe(`https://avatars.example${stored}`);
+    expect(
+      file.assets.every((asset) => asset.modelUrl?.startsWith('https://avatars.example/')),
+    ).toBe(true);
+    expect(JSON.stringify(file)).not.toContain('evil.example');
     // The morphed assets placed above come along.
     expect(file.morphedAssets).toHaveLength(3);
 

@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       refreshTokenTtl: 30 * 24 * 3600,
       jwtSecretSource: 'env',
       nodeEnv: 'development',
+      publicUrl: 'http://localhost:8080',
     });
     expect(config.dataDir).toBe(join(process.cwd(), '.data'));
     expect(config.staticDir).toBe(join(process.cwd(), 'dist'));
@@ -38,6 +39,7 @@ describe('loadConfig', () => {
       SMTP_URL: 'smtp://mail:25',
       MAIL_FROM: 'me@example.com',
       NODE_ENV: 'production',
+      PUBLIC_URL: 'https://avatars.example/',
       STATIC_DIR: '/srv/app',
       TRUST_PROXY: 'true',
     });
@@ -52,6 +54,7 @@ describe('loadConfig', () => {
       smtpUrl: 'smtp://mail:25',
       mailFrom: 'me@example.com',
       nodeEnv: 'production',
+      publicUrl: 'https://avatars.example',
       staticDir: '/srv/app',
       trustProxy: true,
     });
@@ -105,15 +108,38 @@ describe('loadConfig', () => {
     expect(problems(production)).toEqual([
       expect.stringContaining('ADMIN_PASSWORD must be set to a password of your own'),
       expect.stringContaining('SMTP_URL must be set with NODE_ENV=production'),
+      expect.stringContaining('PUBLIC_URL must be set with NODE_ENV=production'),
     ]);
-    expect(
-      problems({ ...production, ADMIN_PASSWORD: 'elevenchars', SMTP_URL: 'smtp://mail:25' }),
-    ).toEqual([expect.stringContaining('at least 12 characters')]);
-    expect(
-      problems({ ...production, ADMIN_PASSWORD: 'twelve-chars', SMTP_URL: 'smtp://mail:25' }),
-    ).toEqual([]);
+    const set = { SMTP_URL: 'smtp://mail:25', PUBLIC_URL: 'https://avatars.example' };
+    expect(problems({ ...production, ...set, ADMIN_PASSWORD: 'elevenchars' })).toEqual([
+      expect.stringContaining('at least 12 characters'),
+    ]);
+    expect(problems({ ...production, ...set, ADMIN_PASSWORD: 'twelve-chars' })).toEqual([]);
     // The local start (development) keeps its defaults and its log mailbox.
     expect(problems({ JWT_SECRET: SECRET })).toEqual([]);
+  });
+
+  it('takes the public address from PUBLIC_URL: an http(s) origin, nothing more', () => {
+    const publicUrl = (value: string) => loadConfig({ JWT_SECRET: SECRET, PUBLIC_URL: value });
+    expect(loadConfig({ JWT_SECRET: SECRET, PORT: '3000' }).publicUrl).toBe(
+      'http://localhost:3000',
+    );
+    expect(publicUrl('https://Avatars.Example:8443/').publicUrl).toBe(
+      'https://avatars.example:8443',
+    );
+    expect(publicUrl('http://10.0.0.5:8080').publicUrl).toBe('http://10.0.0.5:8080');
+    for (const bad of [
+      'avatars.example',
+      '/app',
+      'ftp://avatars.example',
+      'javascript:alert(1)',
+      'https://avatars.example/app',
+      'https://avatars.example/?x=1',
+      'https://avatars.example#top',
+      'https://user:pass@avatars.example',
+    ]) {
+      expect(() => publicUrl(bad), bad).toThrow(/PUBLIC_URL must be an http/);
+    }
   });
 
   it('reads the origins that may frame /embed', () => {

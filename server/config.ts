@@ -38,6 +38,11 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   nodeEnv: string;
+  /**
+   * The address users reach the app at (an origin, no trailing slash): absolute addresses the
+   * server hands out (the application export) start with it, never with the request's Host.
+   */
+  publicUrl: string;
   /** Origins whose pages may frame `/embed` (`*`: any); every other page may not be framed. */
   embedFrameAncestors: string[];
   /** Absolute path of the built SPA. */
@@ -77,6 +82,13 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** `value` as an origin (`https://app.example`, `http://localhost:8080`), or undefined. */
+function parseOrigin(value: string): string | undefined {
+  // Scheme and host[:port] only: no credentials, path, query or fragment.
+  if (!/^https?:\/\/[^/?#@\s]+\/?$/i.test(value) || !URL.canParse(value)) return undefined;
+  return new URL(value).origin;
+}
 
 /** Builds the typed configuration from `env`, throwing a ConfigError that lists every bad value. */
 export function loadConfig(env: Env = process.env): Config {
@@ -133,6 +145,20 @@ export function loadConfig(env: Env = process.env): Config {
   // Without SMTP, mail goes to the log, codes included: fine on a laptop, not in production.
   if (production && smtpUrl === undefined) {
     problems.push('SMTP_URL must be set with NODE_ENV=production (codes are sent by mail)');
+  }
+  const publicUrlRaw = str('PUBLIC_URL');
+  const publicUrl =
+    publicUrlRaw === undefined ? `http://localhost:${port}` : parseOrigin(publicUrlRaw);
+  if (publicUrl === undefined) {
+    problems.push(
+      `PUBLIC_URL must be an http:// or https:// address without a path, like https://avatars.example (got "${publicUrlRaw}")`,
+    );
+  }
+  // Behind a proxy or on another port the request's Host is no guide, and a client can forge it.
+  if (production && publicUrlRaw === undefined) {
+    problems.push(
+      'PUBLIC_URL must be set with NODE_ENV=production (the address users reach the app at)',
+    );
   }
   const embedAncestors = (str('EMBED_FRAME_ANCESTORS') ?? '*').split(/\s+/);
   for (const origin of embedAncestors) {
@@ -192,6 +218,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl,
     mailFrom: str('MAIL_FROM') ?? 'Avatar Studio <no-reply@avatar.studio>',
     nodeEnv,
+    publicUrl: publicUrl ?? '',
     embedFrameAncestors: embedAncestors,
     staticDir: resolve(str('STATIC_DIR') ?? 'dist'),
     iconRendererUrl,

@@ -158,6 +158,7 @@ describe('GET /dev/mailbox', () => {
         NODE_ENV: 'production',
         ADMIN_PASSWORD: 'a-long-production-password',
         SMTP_URL: 'smtp://127.0.0.1:2525',
+        PUBLIC_URL: 'https://avatars.example',
       }),
     });
     const response = await app.request('/dev/mailbox');

@@ -134,6 +134,7 @@ describe('security headers', () => {
       NODE_ENV: 'production',
       ADMIN_PASSWORD: 'a-long-production-password',
       SMTP_URL: 'smtp://127.0.0.1:2525',
+      PUBLIC_URL: 'https://avatars.example',
     });
     for (const path of [
       '/assets/index-abc123.js.map',

@@ -109,7 +109,8 @@ export function assetApplicationRoutes(deps: Deps) {
 
   app.get('/export/:applicationId', auth, canRead, async (c) => {
     const applicationId = c.req.param('applicationId');
-    const origin = new URL(c.req.url).origin;
+    // PUBLIC_URL, never the request's Host: a forged Host would put its own host in the file.
+    const origin = deps.config.publicUrl;
     const absolute = (url: string | null) =>
       url !== null && url.startsWith('/') && !url.startsWith('//') ? `${origin}${url}` : url;
     const document = await db.transaction(async (tx): Promise<AssetExport> => {

@@ -8,7 +8,11 @@ import { startSmtpSink } from '../helpers/smtp-sink';
 import { startServer, type TestServer } from '../helpers/server';
 
 const ADMIN = { email: 'ops@example.com', password: 'a-production-admin-password' };
-const PRODUCTION = { NODE_ENV: 'production', ADMIN_EMAIL: ADMIN.email };
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  ADMIN_EMAIL: ADMIN.email,
+  PUBLIC_URL: 'https://avatars.example',
+};
 
 let sink: Awaited<ReturnType<typeof startSmtpSink>>;
 let server: TestServer;
@@ -53,6 +57,13 @@ describe('a production start', () => {
     await expect(start).rejects.toThrow(/ADMIN_PASSWORD must be set to a password of your own/);
     const short = startServer({ ...PRODUCTION, ADMIN_PASSWORD: 'short-pass', SMTP_URL: sink.url });
     await expect(short).rejects.toThrow(/at least 12 characters/);
+    const { PUBLIC_URL: _, ...withoutAddress } = PRODUCTION;
+    const anywhere = startServer({
+      ...withoutAddress,
+      ADMIN_PASSWORD: ADMIN.password,
+      SMTP_URL: sink.url,
+    });
+    await expect(anywhere).rejects.toThrow(/PUBLIC_URL must be set with NODE_ENV=production/);
   });
 
   it('serves no /dev route, no demo user and no source map', async () => {
@@ -66,7 +77,9 @@ describe('a production start', () => {
     const script = /<script[^>]+src="([^"]+\.js)"/.exec(html)?.[1];
     expect(script).toBeDefined();
     expect((await fetch(`${server.url}${script}`)).status).toBe(200);
-    expect((await fetch(`${server.url}${script}.map`)).status).toBe(404);
+    for (const map of [`${script}.map`, `${script}.map.br`, `${script}.map.gz`]) {
+      expect((await fetch(`${server.url}${map}`)).status, map).toBe(404);
+    }
     // The admin signs in with the password the operator set.
     expect((await call('/v1/auth/login', ADMIN)).status).toBe(200);
   });
