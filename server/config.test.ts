@@ -142,6 +142,32 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the origins models may come from: https in production, but for loopback', () => {
+    const models = (value: string, env: Record<string, string> = {}) =>
+      loadConfig({ JWT_SECRET: SECRET, MODEL_ORIGINS: value, ...env }).modelOrigins;
+    expect(loadConfig({ JWT_SECRET: SECRET }).modelOrigins).toEqual([]);
+    expect(models('https://Models.Example/  http://localhost:5173')).toEqual([
+      'https://models.example',
+      'http://localhost:5173',
+    ]);
+    for (const bad of ['models.example', 'https://models.example/glb', '*', "'self'", 'https:']) {
+      expect(() => models(bad), bad).toThrow(/MODEL_ORIGINS must be origins/);
+    }
+    const production = {
+      NODE_ENV: 'production',
+      ADMIN_PASSWORD: 'twelve-chars',
+      SMTP_URL: 'smtp://mail:25',
+      PUBLIC_URL: 'https://avatars.example',
+    };
+    expect(() => models('http://models.example', production)).toThrow(
+      /MODEL_ORIGINS must use https:\/\/ with NODE_ENV=production/,
+    );
+    expect(
+      models('http://127.0.0.1:9000 http://localhost:9001 http://[::1]:9002', production),
+    ).toEqual(['http://127.0.0.1:9000', 'http://localhost:9001', 'http://[::1]:9002']);
+    expect(models('http://models.example')).toEqual(['http://models.example']);
+  });
+
   it('reads the origins that may frame /embed', () => {
     expect(loadConfig({ JWT_SECRET: SECRET }).embedFrameAncestors).toEqual(['*']);
     const env = {

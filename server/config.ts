@@ -43,6 +43,11 @@ export interface Config {
    * server hands out (the application export) start with it, never with the request's Host.
    */
   publicUrl: string;
+  /**
+   * Origins (besides the app's own) the viewer may load models, environments and images from:
+   * the page policy's connect-src, img-src and media-src. Development adds loopback over http.
+   */
+  modelOrigins: string[];
   /** Origins whose pages may frame `/embed` (`*`: any); every other page may not be framed. */
   embedFrameAncestors: string[];
   /** Absolute path of the built SPA. */
@@ -88,6 +93,12 @@ function parseOrigin(value: string): string | undefined {
   // Scheme and host[:port] only: no credentials, path, query or fragment.
   if (!/^https?:\/\/[^/?#@\s]+\/?$/i.test(value) || !URL.canParse(value)) return undefined;
   return new URL(value).origin;
+}
+
+/** True for an origin on this machine (`localhost`, `127.x.x.x`, `[::1]`). */
+function isLoopback(origin: string): boolean {
+  const { hostname } = new URL(origin);
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
 /** Builds the typed configuration from `env`, throwing a ConfigError that lists every bad value. */
@@ -160,6 +171,18 @@ export function loadConfig(env: Env = process.env): Config {
       'PUBLIC_URL must be set with NODE_ENV=production (the address users reach the app at)',
     );
   }
+  const modelOrigins = (str('MODEL_ORIGINS')?.split(/\s+/) ?? []).flatMap((value) => {
+    const origin = parseOrigin(value);
+    if (origin === undefined) {
+      problems.push(`MODEL_ORIGINS must be origins like https://models.example (got "${value}")`);
+      return [];
+    }
+    // Over http a network attacker can swap the model; only loopback is spared in production.
+    if (production && origin.startsWith('http:') && !isLoopback(origin)) {
+      problems.push(`MODEL_ORIGINS must use https:// with NODE_ENV=production (got "${value}")`);
+    }
+    return [origin];
+  });
   const embedAncestors = (str('EMBED_FRAME_ANCESTORS') ?? '*').split(/\s+/);
   for (const origin of embedAncestors) {
     if (origin !== '*' && !/^https?:\/\/[^/\s;,]+$/.test(origin)) {
@@ -219,6 +242,7 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: str('MAIL_FROM') ?? 'Avatar Studio <no-reply@avatar.studio>',
     nodeEnv,
     publicUrl: publicUrl ?? '',
+    modelOrigins,
     embedFrameAncestors: embedAncestors,
     staticDir: resolve(str('STATIC_DIR') ?? 'dist'),
     iconRendererUrl,

@@ -7,21 +7,26 @@ import type { MiddlewareHandler } from 'hono';
 import type { Config } from '../config';
 import { isApiPath } from './paths';
 
+/** In development the viewer may also load from any loopback port over http. */
+const DEVELOPMENT_SOURCES = ['http://localhost:*', 'http://127.0.0.1:*'];
+
 /**
  * What the app itself needs: its own scripts plus WebAssembly (the Draco decoder); models,
- * icons and environments from any https host or handed over as blob:/data: URLs (embedders);
- * inline styles (set by React and react-aria on elements). No inline or eval'd script.
+ * icons and environments from the app itself, `sources` (MODEL_ORIGINS) or handed over as
+ * blob:/data: URLs (embedders); inline styles (set by React and react-aria on elements). No
+ * inline or eval'd script, and no other host to send anything to.
  */
-function contentSecurityPolicy(frameAncestors: string): string {
+function contentSecurityPolicy(frameAncestors: string, sources: string[]): string {
+  const from = ["'self'", 'data:', 'blob:', ...sources].join(' ');
   return [
     "default-src 'self'",
     "script-src 'self' 'wasm-unsafe-eval'",
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob: https:",
-    "connect-src 'self' data: blob: https:",
+    `img-src ${from}`,
+    `connect-src ${from}`,
     "worker-src 'self' blob:",
     "font-src 'self' data:",
-    "media-src 'self' data: blob: https:",
+    `media-src ${from}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
@@ -29,10 +34,16 @@ function contentSecurityPolicy(frameAncestors: string): string {
   ].join('; ');
 }
 
-export function securityHeaders(config: Pick<Config, 'embedFrameAncestors'>): MiddlewareHandler {
+export function securityHeaders(
+  config: Pick<Config, 'embedFrameAncestors' | 'modelOrigins' | 'nodeEnv'>,
+): MiddlewareHandler {
   const embedAncestors = config.embedFrameAncestors.join(' ');
-  const pagePolicy = contentSecurityPolicy("'none'");
-  const embedPolicy = contentSecurityPolicy(embedAncestors);
+  const sources = [
+    ...config.modelOrigins,
+    ...(config.nodeEnv === 'production' ? [] : DEVELOPMENT_SOURCES),
+  ];
+  const pagePolicy = contentSecurityPolicy("'none'", sources);
+  const embedPolicy = contentSecurityPolicy(embedAncestors, sources);
   return async (c, next) => {
     await next();
     const { headers } = c.res;

@@ -10,6 +10,7 @@ import {
 } from './decoders';
 import { normalizeMixamoClip } from './mixamo';
 import type { ModelSource } from './model-source';
+import { policyError, watchPolicyViolations } from './policy-violations';
 
 /**
  * Spec §9 "model cache lifespan 100", in seconds: a parsed model nobody shows any more stays
@@ -216,13 +217,15 @@ async function modelBytes(source: ModelSource): Promise<{ bytes: ArrayBuffer; ke
   if (typeof source !== 'string') return { bytes: await source.arrayBuffer(), keep };
   if (source.startsWith('data:')) return { bytes: await (await fetch(source)).arrayBuffer(), keep };
   const url = new URL(source, document.baseURI).href;
+  watchPolicyViolations();
   let response: Response;
   try {
     response = await fetch(url);
   } catch (networkError) {
     const stored = await storedBytes(url).catch(() => undefined);
     if (stored) return { bytes: stored, keep };
-    throw networkError;
+    // "Failed to fetch" says nothing; a blocked origin is the page's policy, not the host.
+    throw (await policyError(url)) ?? networkError;
   }
   if (!response.ok) throw new Error(`${source}: HTTP ${response.status}`);
   const bytes = await response.arrayBuffer();
