@@ -1,7 +1,7 @@
 // npm run bench: measurements, never pass/fail. Each section prints figures and, where
 // there is a baseline, the ratio against it measured in the same run. `npm run bench -- <name>`
-// runs one section (`events`, or `viewer`, which takes options: `npm run bench -- viewer --runs 3`).
-import { execSync } from 'node:child_process';
+// runs one section (`events`, `fuzz` (`npm run bench -- fuzz 1000` for fewer cases), or `viewer`, which takes options: `npm run bench -- viewer --runs 3`).
+import { execFileSync, execSync } from 'node:child_process';
 import { buildReport } from './build-report';
 import { benchFileValidation } from './files/validate';
 import { benchServerEvents } from './server-events';
@@ -15,6 +15,14 @@ if (only === 'viewer') {
   const { benchViewer, viewerOptionsFromArgs } = await import('./viewer/run');
   section(VIEWER_TITLE);
   await benchViewer(viewerOptionsFromArgs(process.argv.slice(3)));
+  process.exit(0);
+}
+if (only === 'fuzz') {
+  section('Fuzzing: every reader of untrusted input, 100,000 cases each (bench/fuzz.ts)');
+  // A process of its own: the fuzz targets are typed with the browser's modules (tests/fuzz).
+  execFileSync(process.execPath, ['--import', 'tsx', 'bench/fuzz.ts', ...process.argv.slice(3)], {
+    stdio: 'inherit',
+  });
   process.exit(0);
 }
 if (only === 'events') {
