@@ -19,6 +19,7 @@ import { embedPreloadLinks } from '../../server/embed-preload';
 import { filterFromJson, parseListQuery } from '../../server/list';
 import { defineList, parseListSearch } from '../../src/api/list-url';
 import { decodeOrder } from '../../src/domain/list-query';
+import { crc32 } from '../../src/files/crc32';
 import { checkGlbHeader } from '../../src/files/glb';
 import { readImageHeader } from '../../src/files/image-header';
 import { checkPngIntegrity } from '../../src/files/png-integrity';
@@ -168,10 +169,39 @@ function mutate(base: Base, mutations: Mutation[]): Uint8Array {
   return bytes;
 }
 
-const mutated = (bases: Base[]) =>
+/**
+ * Mutated copies of `bases`; half of them then get `repair` (checksums and declared sizes made
+ * right again), so the damage gets past the first consistency check to the code behind it.
+ */
+const mutated = (bases: Base[], repair: (bytes: Uint8Array) => Uint8Array = (bytes) => bytes) =>
   fc
-    .tuple(fc.constantFrom(...bases), fc.array(mutation, { minLength: 1, maxLength: 4 }))
-    .map(([base, mutations]) => mutate(base, mutations));
+    .tuple(
+      fc.constantFrom(...bases),
+      fc.array(mutation, { minLength: 1, maxLength: 4 }),
+      fc.boolean(),
+    )
+    .map(([base, mutations, repaired]) => {
+      const bytes = mutate(base, mutations);
+      return repaired ? repair(bytes) : bytes;
+    });
+
+/** Every whole PNG chunk gets its right CRC. */
+function repairPng(bytes: Uint8Array): Uint8Array {
+  const data = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let at = 8; at + 12 <= bytes.length;) {
+    const end = at + 8 + data.getUint32(at);
+    if (end + 4 > bytes.length) break;
+    data.setUint32(end, crc32(bytes, at + 4, end));
+    at = end + 4;
+  }
+  return bytes;
+}
+
+/** The GLB header's length is the file's. */
+function repairGlb(bytes: Uint8Array): Uint8Array {
+  if (bytes.length >= 12) new DataView(bytes.buffer).setUint32(8, bytes.length, true);
+  return bytes;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Bases: real files and valid-looking structures
@@ -522,7 +552,7 @@ const target = <T>(t: FuzzTarget<T>) => t as FuzzTarget<unknown>;
 export const FUZZ_TARGETS: FuzzTarget<unknown>[] = [
   target({
     name: 'PNG',
-    inputs: fc.oneof(mutated(PNG_BASES), pngStructures),
+    inputs: fc.oneof(mutated(PNG_BASES, repairPng), pngStructures),
     check: checkImage,
   }),
   target({
@@ -538,9 +568,9 @@ export const FUZZ_TARGETS: FuzzTarget<unknown>[] = [
   target({
     name: 'GLB',
     inputs: fc.oneof(
-      mutated(GLB_BASES),
+      mutated(GLB_BASES, repairGlb),
       glbStructures,
-      mutated([{ name: 'glb', bytes: glbBytes('{}', 16), fields: [8, 12, 16, 24, 28] }]),
+      mutated([{ name: 'glb', bytes: glbBytes('{}', 16), fields: [8, 12, 16, 24, 28] }], repairGlb),
     ),
     check: checkGlb,
   }),
