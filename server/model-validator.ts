@@ -3,9 +3,18 @@
  * and answers its verdict as a `ValidationReport`. External resources (buffers or images a
  * model references by URI) are never fetched: the validator reports them as unloadable, since
  * an uploaded .glb must carry everything it needs.
+ *
+ * The validator runs in a worker thread (server/threads.ts: validator.worker.ts) with a time
+ * and a heap limit, so a model that takes long to check never blocks the server.
  */
 import { validateBytes, type ValidatorMessage } from 'gltf-validator';
 import type { ValidationReport } from '../src/api/schemas';
+import { bytesSource, checkModelLimits } from '../src/files/gltf-limits';
+import { fail } from './http/errors';
+import { runInThread, ThreadLimitError, type ThreadLimits } from './threads';
+
+/** The validator's limits: far above the second or two a 50 MB model takes. */
+export const VALIDATOR_LIMITS: ThreadLimits = { timeoutMs: 30_000, heapMb: 512 };
 
 /** Messages listed per severity; the counts and `valid` always cover all of them. */
 const MAX_LISTED_MESSAGES = 100;
@@ -27,10 +36,20 @@ function listed(messages: ValidatorMessage[], severity: number): ValidationRepor
 }
 
 /**
- * Validates the bytes of a glTF binary. Resolves with the report, or with undefined when the
- * validator cannot read the bytes as glTF at all.
+ * Validates the bytes of a glTF binary in a worker thread. Resolves with the report, or with
+ * undefined when the validator cannot read the bytes as glTF at all; rejects with
+ * ThreadLimitError when the check passes `limits`.
  */
-export async function validateGlb(
+export function validateGlb(
+  bytes: Uint8Array,
+  uri: string,
+  limits: ThreadLimits = VALIDATOR_LIMITS,
+): Promise<ValidationReport | undefined> {
+  return runInThread(new URL('./validator.worker.ts', import.meta.url), { bytes, uri }, limits);
+}
+
+/** validateGlb in this thread (the worker's side). */
+export async function runValidator(
   bytes: Uint8Array,
   uri: string,
 ): Promise<ValidationReport | undefined> {
@@ -56,4 +75,34 @@ export async function validateGlb(
     hints: issues.numHints,
     stats: report.info ?? {},
   };
+}
+
+/**
+ * POST /v1/assets/validate's answer for a stored model: 422 when it declares more than
+ * GLTF_LIMITS allow (a model stored before the limits; checked before the validator runs) or
+ * when the validator passes its time or memory; 400 when the validator cannot read it.
+ */
+export async function validateStoredModel(
+  bytes: Uint8Array,
+  uri: string,
+  limits: ThreadLimits = VALIDATOR_LIMITS,
+): Promise<ValidationReport> {
+  const overLimit = await checkModelLimits(bytesSource(bytes));
+  if (overLimit) fail(422, 'MODEL_OVER_LIMIT', overLimit.message);
+  let report: ValidationReport | undefined;
+  try {
+    report = await validateGlb(bytes, uri, limits);
+  } catch (error) {
+    if (!(error instanceof ThreadLimitError) || error.reason === 'crash') throw error;
+    fail(
+      422,
+      'MODEL_CHECK_FAILED',
+      error.reason === 'timeout'
+        ? `The model took too long to check (${error.message.toLowerCase()})`
+        : `The model needs too much memory to check (${error.message.toLowerCase()})`,
+    );
+  }
+  return (
+    report ?? fail(400, 'VALIDATION_ERROR', 'modelUrl: The validator cannot read this file as glTF')
+  );
 }

@@ -43,7 +43,7 @@ import {
   SqlParams,
   type ListScope,
 } from '../list';
-import { validateGlb } from '../model-validator';
+import { validateStoredModel } from '../model-validator';
 import {
   applicationLockKey,
   lockPositions,
@@ -226,10 +226,7 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
     const bytes =
       (await storage.read(model.key)) ??
       fail(400, 'VALIDATION_ERROR', `modelUrl: No stored file ${modelUrl}`);
-    const data =
-      (await validateGlb(bytes, modelUrl)) ??
-      fail(400, 'VALIDATION_ERROR', 'modelUrl: The validator cannot read this file as glTF');
-    return c.json({ data });
+    return c.json({ data: await validateStoredModel(bytes, modelUrl) });
   });
 
   app.post('/predict-texture', auth, requireAbility('update', 'Asset'), async (c) => {

@@ -59,3 +59,30 @@ async function checkSecondChunk(file: ByteSource, offset: number): Promise<FileE
   }
   return null;
 }
+
+/** Where a GLB's chunks lie, as byte ranges of the file. */
+export interface GlbLayout {
+  json: { start: number; length: number };
+  /** The BIN chunk's body, the model's first buffer; absent when the file has none. */
+  bin?: { start: number; length: number };
+}
+
+/**
+ * The JSON and BIN chunk ranges of a GLB whose header passed checkGlbHeader (reads 28 bytes).
+ * A second chunk of another type is not BIN and is left out.
+ */
+export async function readGlbLayout(file: ByteSource): Promise<GlbLayout> {
+  const header = await readBytes(file, 0, GLB_HEADER_BYTES + GLB_CHUNK_HEADER_BYTES);
+  const jsonStart = GLB_HEADER_BYTES + GLB_CHUNK_HEADER_BYTES;
+  const json = { start: jsonStart, length: view(header).getUint32(12, true) };
+  const binHeader = await readBytes(
+    file,
+    jsonStart + json.length,
+    jsonStart + json.length + GLB_CHUNK_HEADER_BYTES,
+  );
+  if (binHeader.length < GLB_CHUNK_HEADER_BYTES) return { json };
+  const data = view(binHeader);
+  if (data.getUint32(4, true) !== GLB_BIN_CHUNK) return { json };
+  const start = jsonStart + json.length + GLB_CHUNK_HEADER_BYTES;
+  return { json, bin: { start, length: data.getUint32(0, true) } };
+}

@@ -9,6 +9,7 @@
  */
 import { readBytes, unreadable, type ByteSource } from './bytes';
 import { checkGlbHeader } from './glb';
+import { checkModelLimits, modelOverLimit } from './gltf-limits';
 import { checkPsdHeader } from './psd';
 import { isDamagedPngSignature, readImageHeader, type ImageHeader } from './image-header';
 import { checkPngIntegrity } from './png-integrity';
@@ -33,7 +34,9 @@ export type FileErrorKey =
   /** values: min, size (formatted, e.g. '67 B'). */
   | 'fileInput.tooSmall'
   /** No values; `detail` says why. */
-  | 'fileInput.notGlb';
+  | 'fileInput.notGlb'
+  /** values: model (what it declares over which limit, see gltf-limits.ts). */
+  | 'fileInput.modelOverLimit';
 
 export interface FileError {
   key: FileErrorKey;
@@ -159,6 +162,16 @@ export function checkImageRules(
   return null;
 }
 
+/** A sound GLB's declarations over GLTF_LIMITS (gltf-limits.ts), read before anything loads it. */
+async function modelLimitsProblem(file: ByteSource): Promise<FileError | null> {
+  try {
+    const error = await checkModelLimits(file);
+    return error && modelOverLimit(error);
+  } catch (error) {
+    return unreadable(error);
+  }
+}
+
 /**
  * The content checks after the drop area accepted a file: its sniffed type must be one the
  * rule accepts (a .png holding a JPEG is the wrong type), its structure must be sound, then
@@ -190,7 +203,7 @@ export async function validateFileContent(
   }
   switch (sniffed) {
     case 'model/gltf-binary':
-      return checkGlbHeader(file);
+      return (await checkGlbHeader(file)) ?? (await modelLimitsProblem(file));
     case 'image/vnd.adobe.photoshop':
       return checkPsdHeader(file);
     case 'model/fbx':

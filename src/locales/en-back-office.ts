@@ -387,5 +387,6 @@ export const enBackOffice = {
     tooLarge: 'The file must be at most {{max}}.',
     tooSmall: 'The file must be at least {{min}}.',
     notGlb: 'The file is not a binary glTF (.glb) model.',
+    modelOverLimit: 'The model is too heavy to show safely: it {{model}}.',
   },
 } as const;

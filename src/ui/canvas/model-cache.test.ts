@@ -1,4 +1,6 @@
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { OVERSIZED_MODELS } from '../../files/test-models';
 import {
   acquireModel,
   evictOverLimit,
@@ -69,4 +71,25 @@ describe('preloadModel', () => {
     expect(other.reads).toHaveBeenCalledTimes(2);
     releaseModel(other.file);
   });
+});
+
+describe('loading a model over the limits', () => {
+  const decoders = { dracoDecoderPath: '/decoders/draco/' };
+
+  it.each(Object.entries(OVERSIZED_MODELS))(
+    'refuses %s with the reason before the glTF loader sees it',
+    async (_, { glb, reason }) => {
+      const parse = vi.spyOn(GLTFLoader.prototype, 'parse');
+      const bytes = glb();
+      const file = { arrayBuffer: () => Promise.resolve(bytes.buffer) } as unknown as Blob;
+      const error = await acquireModel(file, decoders).catch((e: unknown) => e);
+      releaseModel(file);
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).message).toMatch(
+        typeof reason === 'string' ? `The model ${reason}` : /^The model declares 43,200,000/,
+      );
+      expect(parse).not.toHaveBeenCalled();
+      parse.mockRestore();
+    },
+  );
 });

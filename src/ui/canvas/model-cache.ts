@@ -1,6 +1,7 @@
 import { createStore, delMany, get, set, update, type UseStore } from 'idb-keyval';
 import type { AnimationClip, Material, Object3D, SkinnedMesh, Texture } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { bytesSource, checkModelLimits } from '../../files/gltf-limits';
 import {
   DRACO_EXTENSION,
   dracoLoader,
@@ -132,6 +133,9 @@ async function parseModel(bytes: ArrayBuffer, decoders: DecoderOptions): Promise
     const group = new FBXLoader().parse(bytes, '');
     return { scene: group, animations: group.animations.map(normalizeMixamoClip) };
   }
+  // A model over the limits would cost gigabytes (or the tab) to parse: refused from its JSON.
+  const overLimit = await checkModelLimits(bytesSource(new Uint8Array(bytes)));
+  if (overLimit) throw overLimit;
   // Decoders are fetched only for the models that declare their compression.
   const used = glbExtensionsUsed(bytes);
   const loader = new GLTFLoader();
