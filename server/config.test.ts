@@ -110,6 +110,9 @@ describe('loadConfig', () => {
       problems({ ...production, ADMIN_PASSWORD: 'elevenchars', SMTP_URL: 'smtp://mail:25' }),
     ).toEqual([expect.stringContaining('at least 12 characters')]);
     expect(
+      problems({ ...production, ADMIN_PASSWORD: 'administrator', SMTP_URL: 'smtp://mail:25' }),
+    ).toEqual([expect.stringContaining('is one of the most common passwords')]);
+    expect(
       problems({ ...production, ADMIN_PASSWORD: 'twelve-chars', SMTP_URL: 'smtp://mail:25' }),
     ).toEqual([]);
     // The local start (development) keeps its defaults and its log mailbox.
