@@ -173,7 +173,9 @@ describe('the ability claim', () => {
   it('carries the rules of the role', async () => {
     const admin = await t.login('admin@test.avatar', 'admin-password');
     const developer = await t.loginAs('developer');
-    const user = await t.signUp();
+    const user = await t.loginAs('user');
+    // Signed up, address not proven yet: a guest's rules.
+    const unverified = await t.signUp();
     const anonymous = await anonymousToken();
     const ability = (token: string) => abilityFromPacked(decodeJwt(token).ability);
 
@@ -186,5 +188,7 @@ describe('the ability claim', () => {
     expect(ability(user.token).can('access', 'PrivateApi')).toBe(false);
     expect(ability(anonymous).can('read', 'Asset')).toBe(true);
     expect(ability(anonymous).can('read', 'Tag')).toBe(false);
+    expect(ability(unverified.token).can('read', 'Asset')).toBe(true);
+    expect(ability(unverified.token).can('read', 'Tag')).toBe(false);
   });
 });

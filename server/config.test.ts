@@ -114,6 +114,9 @@ describe('loadConfig', () => {
     expect(problems({ ...production, ...set, ADMIN_PASSWORD: 'elevenchars' })).toEqual([
       expect.stringContaining('at least 12 characters'),
     ]);
+    expect(problems({ ...production, ...set, ADMIN_PASSWORD: 'administrator' })).toEqual([
+      expect.stringContaining('is one of the most common passwords'),
+    ]);
     expect(problems({ ...production, ...set, ADMIN_PASSWORD: 'twelve-chars' })).toEqual([]);
     // The local start (development) keeps its defaults and its log mailbox.
     expect(problems({ JWT_SECRET: SECRET })).toEqual([]);

@@ -6,6 +6,7 @@ import { hkdfSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { emailSchema, passwordSchema } from '../src/api/schemas';
+import { passwordProblem } from './auth/password-policy';
 import type { EventStreamLimits } from './event-stream';
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@avatar.studio';
@@ -134,14 +135,16 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const adminPassword = str('ADMIN_PASSWORD') ?? DEFAULT_ADMIN_PASSWORD;
   if (!passwordSchema.safeParse(adminPassword).success) {
-    problems.push('ADMIN_PASSWORD must be 8 to 128 characters long');
+    problems.push('ADMIN_PASSWORD must be 8 to 256 characters long');
   }
   const nodeEnv = str('NODE_ENV') ?? 'development';
   const production = nodeEnv === 'production';
-  if (production && (adminPassword === DEFAULT_ADMIN_PASSWORD || adminPassword.length < 12)) {
+  const adminProblem = passwordProblem(adminPassword, 'admin', adminEmail);
+  if (production && (adminPassword === DEFAULT_ADMIN_PASSWORD || adminProblem)) {
     problems.push(
-      'ADMIN_PASSWORD must be set to a password of your own, at least 12 characters long, ' +
-        'with NODE_ENV=production (the default one is published in the README)',
+      'ADMIN_PASSWORD must be set to a password of your own, at least 12 characters long and ' +
+        'not a common one, with NODE_ENV=production (the default one is published in the ' +
+        `README)${adminProblem ? `: it ${adminProblem}` : ''}`,
     );
   }
 

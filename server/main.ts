@@ -1,6 +1,6 @@
 /**
  * Entry point of `npm start` / `npm run serve`: config, database, migrations, seed, the morph
- * worker, the file sweeper and the event bus, then the API and the built SPA on one port.
+ * worker, the mail worker, the file sweeper and the event bus, then the API and the built SPA on one port.
  * SIGINT/SIGTERM close the server, give the worker a few seconds to finish its entries (then it
  * hands them back), stop listening for events, and close the database cleanly (PGlite must be
  * closed to flush its files).
@@ -14,6 +14,7 @@ import { createEventBus } from './event-bus';
 import { createDevMailbox, createSmtpTransport, type DevMailbox, type MailTransport } from './mail';
 import { pruneExpired } from './maintenance';
 import { migrate } from './migrate';
+import { startMailWorker } from './mail-outbox';
 import { morphWorkerEnabled, startMorphWorker } from './morph-worker';
 import { provideDemoFiles } from './demo-files';
 import { PARTIAL_UPLOAD_AGE_MS, sweepFiles, startFileSweeper } from './file-sweeper';
@@ -79,7 +80,9 @@ async function main(): Promise<void> {
   if (demoFiles > 0) console.log(`Stored ${demoFiles} demo files.`);
   const worker = morphWorker ? startMorphWorker({ db, storage, now: () => new Date() }) : undefined;
   const events = createEventBus(db);
-  const app = createApp({ db, config, storage, events, ...openMail(config) });
+  const mailDeps = openMail(config);
+  const mailWorker = startMailWorker({ db, mail: mailDeps.mail, now: () => new Date() });
+  const app = createApp({ db, config, storage, events, ...mailDeps });
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
     const defaults = config.adminDefaults.email || config.adminDefaults.password;
@@ -119,7 +122,7 @@ async function main(): Promise<void> {
       setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
     }
     const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
-    Promise.all([serverClosed, worker?.stop(), sweeper.stop(), eventsClosed])
+    Promise.all([serverClosed, worker?.stop(), sweeper.stop(), mailWorker.stop(), eventsClosed])
       .then(() => db.close())
       .then(
         () => process.exit(0),

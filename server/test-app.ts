@@ -13,6 +13,7 @@ import { loadConfig, type Config } from './config';
 import type { Db } from './db';
 import { createEventBus, type EventBus } from './event-bus';
 import { createDevMailbox, type DevMailbox, type MailKind } from './mail';
+import { sendDueMail } from './mail-outbox';
 import { seed } from './seed';
 import { createLocalStorage, type Storage } from './storage';
 import { createTestDb, type TestDb } from './test-db';
@@ -165,12 +166,27 @@ export function useTestApp(env: Record<string, string> = {}) {
     get: (path: string, token?: string) => request('GET', path, { token }),
     post: (path: string, body: unknown, token?: string) => request('POST', path, { body, token }),
     patch: (path: string, body: unknown, token?: string) => request('PATCH', path, { body, token }),
+    /** Requests from one client address (as a proxy names it), e.g. one person's device. */
+    from(client = uniqueClient()) {
+      const headers = { 'x-forwarded-for': client };
+      return {
+        client,
+        get: (path: string, token?: string) => request('GET', path, { token, headers }),
+        post: (path: string, body: unknown, token?: string) =>
+          request('POST', path, { body, token, headers }),
+        patch: (path: string, body: unknown, token?: string) =>
+          request('PATCH', path, { body, token, headers }),
+      };
+    },
     /** Moves the clock forward. */
     advance(ms: number) {
       clock.current = new Date(clock.current.getTime() + ms);
     },
-    /** The newest mail of `kind` sent to `email`. */
-    lastMail(email: string, kind: MailKind) {
+    /** Sends the queued mail into `mailbox`, as the mail worker of a server does. */
+    deliverMail: () => sendDueMail({ db: harness.db, mail: mailbox, now }),
+    /** The newest mail of `kind` sent to `email`, once the queued mail is delivered. */
+    async lastMail(email: string, kind: MailKind) {
+      await harness.deliverMail();
       const mail = mailbox.list(email).find((m) => m.kind === kind);
       if (!mail) throw new Error(`no ${kind} mail for ${email}`);
       return mail;
@@ -191,7 +207,7 @@ export function useTestApp(env: Record<string, string> = {}) {
         dataOf(await harness.post('/v1/auth/login', { email, password })),
       );
     },
-    /** Creates a user with `role` directly in the database and logs it in. */
+    /** Creates a verified user with `role` directly in the database and logs it in. */
     async loginAs(role: Exclude<Role, 'anonymous'>): Promise<AuthResult> {
       const email = uniqueEmail(role);
       const password = 'password-123';
@@ -199,6 +215,7 @@ export function useTestApp(env: Record<string, string> = {}) {
         email,
         passwordHash: await hashPassword(password),
         role,
+        verifiedAt: now(),
         now: now(),
       });
       return harness.login(email, password);
@@ -216,7 +233,7 @@ export function useRoleTokens(t: ReturnType<typeof useTestApp>) {
   beforeAll(async () => {
     tokens.admin = (await t.loginAs('admin')).token;
     ({ token: tokens.developer, _id: tokens.developerId } = await t.loginAs('developer'));
-    tokens.user = (await t.signUp()).token;
+    tokens.user = (await t.loginAs('user')).token;
     tokens.anonymous = (await t.signUpAnonymous()).token;
   });
   return tokens;

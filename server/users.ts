@@ -9,6 +9,8 @@ export interface UserRow {
   id: string;
   email: string | null;
   password_hash: string | null;
+  /** When the current password was set. */
+  password_set_at: Date | null;
   role: Role;
   verified_at: Date | null;
   password_updated: boolean;
@@ -18,7 +20,7 @@ export interface UserRow {
 }
 
 const COLUMNS =
-  'id, email, password_hash, role, verified_at, password_updated, assets, wallets, created_at';
+  'id, email, password_hash, password_set_at, role, verified_at, password_updated, assets, wallets, created_at';
 
 /** The user as the API shows it. */
 export function toWireUser(row: UserRow): User {
@@ -69,8 +71,9 @@ export interface NewUser {
 /** Inserts a user; a taken e-mail raises the database's unique violation. */
 export async function createUser(db: Db, user: NewUser): Promise<UserRow> {
   const { rows } = await db.query<UserRow>(
-    `INSERT INTO users (id, email, password_hash, role, verified_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+    `INSERT INTO users (id, email, password_hash, password_set_at, role, verified_at, created_at)
+     VALUES ($1, $2, $3, CASE WHEN $3::text IS NULL THEN NULL ELSE $6::timestamptz END, $4, $5, $6)
+     RETURNING ${COLUMNS}`,
     [
       newId(),
       user.email?.toLowerCase() ?? null,
@@ -89,11 +92,12 @@ export async function upgradeAnonymousUser(
   id: string,
   email: string,
   passwordHash: string,
+  now: Date,
 ): Promise<UserRow | undefined> {
   const { rows } = await db.query<UserRow>(
-    `UPDATE users SET email = $2, password_hash = $3, role = 'user'
+    `UPDATE users SET email = $2, password_hash = $3, password_set_at = $4, role = 'user'
      WHERE id = $1 AND role = 'anonymous' RETURNING ${COLUMNS}`,
-    [id, email.toLowerCase(), passwordHash],
+    [id, email.toLowerCase(), passwordHash, now],
   );
   return rows[0];
 }
@@ -108,10 +112,16 @@ export async function markVerified(db: Db, id: string, now: Date): Promise<UserR
 }
 
 /** Replaces the password hash and records that the password was changed. */
-export async function setPassword(db: Db, id: string, passwordHash: string): Promise<UserRow> {
+export async function setPassword(
+  db: Db,
+  id: string,
+  passwordHash: string,
+  now: Date,
+): Promise<UserRow> {
   const { rows } = await db.query<UserRow>(
-    `UPDATE users SET password_hash = $2, password_updated = true WHERE id = $1 RETURNING ${COLUMNS}`,
-    [id, passwordHash],
+    `UPDATE users SET password_hash = $2, password_set_at = $3, password_updated = true
+     WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, passwordHash, now],
   );
   return rows[0]!;
 }

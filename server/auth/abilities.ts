@@ -33,7 +33,16 @@ function rulesFor(role: Role, userId: string): AppRule[] {
   }
 }
 
-/** Packs a role's rules for the token's `ability` claim. */
-export function packedRulesFor(role: Role, userId: string): PackedRules {
-  return packRules(rulesFor(role, userId));
+/**
+ * Packs a user's rules for the token's `ability` claim. A registered account whose address is
+ * not proven yet gets a guest's rules whatever its role: nobody gains a role's powers by signing
+ * up with an address they do not hold (server/ROLES.md "Unverified accounts").
+ */
+export function packedRulesFor(user: {
+  id: string;
+  role: Role;
+  verified_at: Date | null;
+}): PackedRules {
+  const role = user.verified_at === null ? 'anonymous' : user.role;
+  return packRules(rulesFor(role, user.id));
 }

@@ -23,6 +23,8 @@ export interface AccessClaims {
   ability: AppAbility;
   /** When the token stops being valid (`exp`): long-lived responses such as streams end then. */
   expiresAt: Date;
+  /** When it was issued (`iat`, whole seconds). */
+  issuedAt: Date;
 }
 
 const keyCache = new Map<string, Uint8Array>();
@@ -35,13 +37,13 @@ function keyOf(secret: string): Uint8Array {
   return key;
 }
 
-/** Signs an access token for a user with the rules of their role. */
+/** Signs an access token for a user with the rules of their role (a guest's until verified). */
 export async function signAccessToken(
   settings: TokenSettings,
-  user: { id: string; role: Role },
+  user: { id: string; role: Role; verified_at: Date | null },
 ): Promise<string> {
   const iat = Math.floor(settings.now().getTime() / 1000);
-  return new SignJWT({ role: user.role, ability: packedRulesFor(user.role, user.id) })
+  return new SignJWT({ role: user.role, ability: packedRulesFor(user) })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setSubject(user.id)
     .setIssuedAt(iat)
@@ -69,7 +71,9 @@ export async function verifyAccessToken(
     if ((payload.iat ?? Infinity) > nowS + CLOCK_SKEW_S) return { ok: false, expired: false };
     const ability = abilityFromPacked(payload.ability);
     const expiresAt = new Date((payload.exp ?? 0) * 1000);
-    return { ok: true, claims: { userId: payload.sub, role: role.data, ability, expiresAt } };
+    const issuedAt = new Date((payload.iat ?? 0) * 1000);
+    const claims = { userId: payload.sub, role: role.data, ability, expiresAt, issuedAt };
+    return { ok: true, claims };
   } catch (error) {
     return { ok: false, expired: error instanceof errors.JWTExpired };
   }

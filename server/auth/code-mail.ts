@@ -1,14 +1,15 @@
 /**
- * Issuing a one-time code and mailing it. Addresses without an account get a recorded but
- * unsent code, so answers and rate limits do not reveal whether an account exists.
+ * Issuing a one-time code and mailing it (through the outbox, server/mail-outbox.ts).
+ * Addresses without an account get a recorded but unsent code, so answers, their timing and
+ * rate limits do not reveal whether an account exists.
  */
 import type { Context } from 'hono';
 import { emailOnlyBodySchema } from '../../src/api/schemas';
 import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
-import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import type { MailMessage } from '../mail';
+import { queueMail } from '../mail-outbox';
 import { findUserByEmail, type UserRow } from '../users';
 import { CODE_TTL_MS, issueCode, type CodePurpose } from './one-time-codes';
 import { LIMITS, takeAttempt, type Attempt } from './rate-limit';
@@ -50,28 +51,28 @@ function message(
   }
 }
 
+export interface CodeRequest {
+  email: string;
+  /** The account of `email`: the code is mailed only when it exists. */
+  user: UserRow | undefined;
+  purpose: CodePurpose;
+  /** The client address asking: the code's own budget of guesses is this client's. */
+  client: string;
+}
+
 /** Issues a `purpose` code for `email` and mails it when `user` exists; returns the code id. */
-export async function sendCode(
-  deps: Deps,
-  email: string,
-  user: UserRow | undefined,
-  purpose: CodePurpose,
-): Promise<string> {
+export async function sendCode(deps: Deps, request: CodeRequest): Promise<string> {
+  const { email, user, purpose, client } = request;
   const { id, code } = await issueCode(deps.db, {
     email,
     userId: user?.id ?? null,
     purpose,
+    client,
     now: deps.now(),
     secret: deps.config.keys.codeHashing,
   });
-  if (user) {
-    try {
-      await deps.mail.send(message(email.toLowerCase(), purpose, code, id));
-    } catch (error) {
-      console.error(`Mail to ${email} failed:`, error);
-      fail(503, 'MAIL_FAILED', 'The mail could not be sent; try again later');
-    }
-  }
+  // Queued, not sent: the answer takes as long whether or not the address has an account.
+  if (user) await queueMail(deps, message(email.toLowerCase(), purpose, code, id));
   return id;
 }
 
@@ -90,26 +91,22 @@ export function takeMailAttempt(deps: Deps, client: string): Promise<Attempt> {
 export function codeRequestHandler(deps: Deps, purpose: 'login' | 'reset') {
   return async (c: Context) => {
     const { email } = await readBody(c, emailOnlyBodySchema);
-    await takeMailAttempt(deps, clientAddress(c, deps.config));
-    await sendCode(deps, email, await findUserByEmail(deps.db, email), purpose);
+    const client = clientAddress(c, deps.config);
+    await takeMailAttempt(deps, client);
+    await sendCode(deps, { email, user: await findUserByEmail(deps.db, email), purpose, client });
     return c.json({ data: { sent: true } });
   };
 }
 
 /** Tells an owner that a password set before they proved their address was removed. */
 export async function sendPasswordRemovedNotice(deps: Deps, email: string): Promise<void> {
-  await deps.mail
-    .send({
-      to: email.toLowerCase(),
-      kind: 'notice',
-      subject: 'A password on your Avatar Studio account was removed',
-      text:
-        'You just proved this address with a code. Someone had set a password on the account ' +
-        'before the address was verified, so that password was removed and every other ' +
-        'session was signed out.\nTo sign in with a password, set one with "Forgot password".',
-    })
-    .catch((error: unknown) => {
-      // The sign-in it accompanies succeeded; a lost notice must not undo it.
-      console.error('Password-removed notice not sent:', error);
-    });
+  await queueMail(deps, {
+    to: email.toLowerCase(),
+    kind: 'notice',
+    subject: 'A password on your Avatar Studio account was removed',
+    text:
+      'You just proved this address with a code. Someone had set a password on the account ' +
+      'before the address was verified, so that password was removed and every session was ' +
+      'signed out.\nTo sign in with a password, set one with "Forgot password".',
+  });
 }

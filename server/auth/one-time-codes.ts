@@ -2,14 +2,19 @@
  * Six-digit one-time codes for passwordless login, e-mail verification and password reset.
  * A code is single use and expires after CODE_TTL_MS. A new code does not cancel the ones
  * already sent, so nobody can break an owner's sign-in by asking for codes: the newest
- * MAX_LIVE_CODES of an address and purpose are accepted. Issuing is limited per address, and
- * wrong guesses per address per day (LIMITS.codeGuessesPerAddress), across purposes.
+ * MAX_LIVE_CODES of an address and purpose are accepted. Issuing is limited per address.
+ *
+ * Wrong guesses are limited so that a stranger can neither brute-force a code nor lock its
+ * owner out (server/README.md "Sessions" has the numbers): each code takes GUESSES_PER_CODE
+ * wrong guesses from the client address that asked for it and as many from all other
+ * clients, then refuses that side; guesses are limited per client (back-off), per address
+ * (other clients: a daily cap; the clients that asked: a back-off) and server-wide.
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db';
 import { fail } from '../http/errors';
 import { newId } from '../ids';
-import { LIMITS, takeAttempt } from './rate-limit';
+import { LIMITS, takeAttempt, type LimitCheck } from './rate-limit';
 
 export type CodePurpose = 'login' | 'verify' | 'reset';
 
@@ -17,6 +22,8 @@ export const CODE_TTL_MS = 10 * 60 * 1000;
 export const MAX_LIVE_CODES = 3;
 export const RATE_WINDOW_MS = 15 * 60 * 1000;
 export const MAX_CODES_PER_WINDOW = 5;
+/** Wrong guesses a code takes from the client that asked for it, and from all others. */
+export const GUESSES_PER_CODE = 5;
 
 interface CodeRow {
   id: string;
@@ -24,6 +31,9 @@ interface CodeRow {
   code_hash: string;
   expires_at: Date;
   used_at: Date | null;
+  client: string;
+  own_failures: number;
+  foreign_failures: number;
 }
 
 export type CodeFailure = 'invalid' | 'expired' | 'used';
@@ -40,6 +50,8 @@ export interface IssueCode {
   /** Null for an address without an account: the code is recorded but never mailed. */
   userId: string | null;
   purpose: CodePurpose;
+  /** The client address that asked for it: its guesses spend the code's own budget. */
+  client: string;
   now: Date;
   secret: string;
 }
@@ -62,8 +74,9 @@ export function issueCode(db: Db, input: IssueCode): Promise<{ id: string; code:
     const id = newId();
     const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
     await tx.query(
-      `INSERT INTO one_time_codes (id, email, user_id, purpose, code_hash, expires_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      `INSERT INTO one_time_codes
+         (id, email, user_id, purpose, code_hash, expires_at, created_at, client)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
       [
         id,
         email,
@@ -72,6 +85,7 @@ export function issueCode(db: Db, input: IssueCode): Promise<{ id: string; code:
         hashCode(input.secret, id, code),
         new Date(input.now.getTime() + CODE_TTL_MS),
         input.now,
+        input.client,
       ],
     );
     return { id, code };
@@ -83,50 +97,101 @@ export interface ConsumeCode {
   lookup: { id: string } | { email: string };
   purpose: CodePurpose;
   code: string;
+  /** The client address of the guess. */
+  client: string;
   now: Date;
   secret: string;
+  /**
+   * Runs in the transaction that marks a right code used, before it does; throwing leaves the
+   * code unused (e.g. a new password refused for its role).
+   */
+  beforeUse?: (tx: Db, userId: string | null) => Promise<void>;
+}
+
+const SELECT_CODES = `SELECT id, user_id, code_hash, expires_at, used_at, client, own_failures,
+  foreign_failures FROM one_time_codes`;
+
+/** The codes a guess is compared with: the verification id's, or the newest of the address. */
+async function candidates(db: Db, input: ConsumeCode, email: string, lock: boolean) {
+  const forUpdate = lock ? ' FOR UPDATE' : '';
+  const { rows } =
+    'id' in input.lookup
+      ? await db.query<CodeRow>(`${SELECT_CODES} WHERE id = $1 AND purpose = $2${forUpdate}`, [
+          input.lookup.id,
+          input.purpose,
+        ])
+      : await db.query<CodeRow>(
+          `${SELECT_CODES} WHERE email = $1 AND purpose = $2 AND used_at IS NULL
+           ORDER BY created_at DESC LIMIT ${MAX_LIVE_CODES}${forUpdate}`,
+          [email, input.purpose],
+        );
+  // A code whose budget for this side is spent is not compared at all.
+  return rows.filter((row) =>
+    row.client === input.client
+      ? row.own_failures < GUESSES_PER_CODE
+      : row.foreign_failures < GUESSES_PER_CODE,
+  );
 }
 
 /**
- * Checks a code and marks it used on success. Each check takes an attempt under the address's
- * daily limit of wrong guesses first (429 TOO_MANY_ATTEMPTS once it is used up); a right code
- * gives it back. Call it outside a transaction, so a wrong guess stays counted.
+ * Checks a code and marks it used on success. A guess first takes an attempt under the
+ * client's back-off, the server-wide cap and the address's limit for its side (whether this
+ * client asked for one of the codes); a right code gives it back. A wrong guess spends one of
+ * each compared code's budget for its side. Without any code to compare (none asked for, or
+ * all spent) the guess is just wrong: it costs the client, never the owner. Call it outside a
+ * transaction, so a wrong guess stays counted.
  */
 export async function consumeCode(db: Db, input: ConsumeCode): Promise<ConsumeResult> {
   const email = await emailOf(db, input);
-  if (email === undefined) return { ok: false, reason: 'invalid' };
-  const attempt = await takeAttempt(
-    db,
-    [{ key: `code:${email}`, limit: LIMITS.codeGuessesPerAddress }],
-    input.now,
-  );
-  const result = await db.transaction(async (tx): Promise<ConsumeResult> => {
-    const select = `SELECT id, user_id, code_hash, expires_at, used_at FROM one_time_codes`;
-    const { rows } =
-      'id' in input.lookup
-        ? await tx.query<CodeRow>(`${select} WHERE id = $1 AND purpose = $2 FOR UPDATE`, [
-            input.lookup.id,
-            input.purpose,
-          ])
-        : await tx.query<CodeRow>(
-            `${select} WHERE email = $1 AND purpose = $2 AND used_at IS NULL
-             ORDER BY created_at DESC LIMIT ${MAX_LIVE_CODES} FOR UPDATE`,
-            [email, input.purpose],
-          );
-    const actual = (row: CodeRow) => Buffer.from(hashCode(input.secret, row.id, input.code), 'hex');
-    // Every candidate is compared, so the time taken does not say which one matched.
-    const matches = rows.map((row) =>
-      timingSafeEqual(Buffer.from(row.code_hash, 'hex'), actual(row)),
+  const rows = email === undefined ? [] : await candidates(db, input, email, false);
+  const own = rows.some((row) => row.client === input.client);
+  const checks: LimitCheck[] = [
+    { key: `code-client:${input.client}`, limit: LIMITS.codeGuessesPerClient },
+    { key: 'code:*', limit: LIMITS.codeGuessesGlobal },
+  ];
+  if (rows.length > 0) {
+    checks.push(
+      own
+        ? { key: `code-own:${email}`, limit: LIMITS.codeOwnGuessesPerAddress }
+        : { key: `code-foreign:${email}`, limit: LIMITS.codeForeignGuessesPerAddress },
     );
-    const row = rows[matches.indexOf(true)];
-    if (!row) return { ok: false, reason: 'invalid' };
-    if (row.used_at) return { ok: false, reason: 'used' };
-    if (row.expires_at.getTime() <= input.now.getTime()) return { ok: false, reason: 'expired' };
-    await tx.query('UPDATE one_time_codes SET used_at = $2 WHERE id = $1', [row.id, input.now]);
-    return { ok: true, userId: row.user_id };
-  });
-  if (result.ok) await attempt.giveBack();
-  return result;
+  }
+  const attempt = await takeAttempt(db, checks, input.now);
+  if (email === undefined || rows.length === 0) return { ok: false, reason: 'invalid' };
+  try {
+    const result = await db.transaction(async (tx): Promise<ConsumeResult> => {
+      // Read again under lock: concurrent guesses cannot spend more than a code's budget.
+      const locked = await candidates(tx, input, email, true);
+      const actual = (row: CodeRow) =>
+        Buffer.from(hashCode(input.secret, row.id, input.code), 'hex');
+      // Every candidate is compared, so the time taken does not say which one matched.
+      const matches = locked.map((row) =>
+        timingSafeEqual(Buffer.from(row.code_hash, 'hex'), actual(row)),
+      );
+      const row = locked[matches.indexOf(true)];
+      if (!row) {
+        await tx.query(
+          `UPDATE one_time_codes SET
+             own_failures = own_failures + (client = $2)::int,
+             foreign_failures = foreign_failures + (client <> $2)::int
+           WHERE id = ANY($1::text[])`,
+          [locked.map((candidate) => candidate.id), input.client],
+        );
+        return { ok: false, reason: 'invalid' };
+      }
+      if (row.used_at) return { ok: false, reason: 'used' };
+      if (row.expires_at.getTime() <= input.now.getTime()) return { ok: false, reason: 'expired' };
+      await input.beforeUse?.(tx, row.user_id);
+      await tx.query('UPDATE one_time_codes SET used_at = $2 WHERE id = $1', [row.id, input.now]);
+      return { ok: true, userId: row.user_id };
+    });
+    if (result.ok) await attempt.giveBack();
+    return result;
+  } catch (error) {
+    // A right code refused by `beforeUse` was no wrong guess.
+    await attempt.giveBack();
+    throw error;
+  }
 }
 
 /** The address a check is for: given, or the one its verification id was sent to. */

@@ -1,6 +1,6 @@
 /**
- * Sliding-window limits on what a stranger could repeat: wrong passwords, wrong one-time codes,
- * mail sent, anonymous accounts made. Kept in the database so they hold across server
+ * Sliding-window limits, some with a growing back-off, on what a stranger could repeat: wrong
+ * passwords, wrong one-time codes, mail sent, account look-ups, anonymous accounts made. Kept in the database so they hold across server
  * instances. An attempt is taken under every limit that applies at once, before the work it
  * guards, so parallel requests cannot all pass a count of zero; a successful password check
  * gives its attempt back.
@@ -12,6 +12,11 @@ export interface Limit {
   /** Attempts allowed inside the window; the next one is refused with 429. */
   max: number;
   windowMs: number;
+  /**
+   * Growing back-off instead of a lock: past `free` attempts inside the window, each further
+   * one must wait `firstDelayMs` after the previous, doubling per attempt up to `maxDelayMs`.
+   */
+  backoff?: { free: number; firstDelayMs: number; maxDelayMs: number };
   /** The error code and message of the refusal. */
   code: string;
   message: string;
@@ -23,31 +28,63 @@ const DAY_MS = 24 * HOUR_MS;
 
 const tooManyPasswords = {
   code: 'RATE_LIMITED',
-  message: 'Too many failed attempts; try again later or sign in with a code',
+  message: 'Too many failed attempts; try again in a few minutes or sign in with a code',
+};
+const tooManyCodes = {
+  code: 'TOO_MANY_ATTEMPTS',
+  message: 'Too many wrong codes; wait a few minutes or request a new code',
 };
 
+/** A back-off that starts after `free` attempts a day, at one minute, doubling up to `max`. */
+function backoffAfter(free: number, maxDelayMs: number) {
+  return {
+    max: Number.MAX_SAFE_INTEGER,
+    windowMs: DAY_MS,
+    backoff: { free, firstDelayMs: MINUTE_MS, maxDelayMs },
+  };
+}
+
+/** The numbers and their arithmetic are in server/README.md "Sessions". */
 export const LIMITS = {
-  /** Wrong passwords for one address (a code sign-in still works for its owner). */
-  passwordPerAddress: { max: 10, windowMs: 15 * MINUTE_MS, ...tooManyPasswords },
+  /** Wrong passwords for one address from one client address. */
+  passwordPerAddressClient: { ...backoffAfter(5, HOUR_MS), ...tooManyPasswords },
   /** Wrong passwords from one client address, across accounts. */
-  passwordPerClient: { max: 50, windowMs: 15 * MINUTE_MS, ...tooManyPasswords },
+  passwordPerClient: { ...backoffAfter(20, HOUR_MS), ...tooManyPasswords },
+  /** Wrong passwords for one address from all clients (a distributed guesser). */
+  passwordPerAddress: { ...backoffAfter(50, 5 * MINUTE_MS), ...tooManyPasswords },
   /** Wrong passwords server-wide: a ceiling for guessing spread over many addresses. */
   passwordGlobal: { max: 1000, windowMs: 15 * MINUTE_MS, ...tooManyPasswords },
   /** Wrong passwords when a signed-in user confirms theirs. */
   reauthPerUser: { max: 5, windowMs: 15 * MINUTE_MS, ...tooManyPasswords },
-  /** Wrong one-time codes for one address, across purposes and clients. */
-  codeGuessesPerAddress: {
-    max: 20,
+  /** Wrong one-time codes from one client address, across addresses and purposes. */
+  codeGuessesPerClient: { ...backoffAfter(10, HOUR_MS), ...tooManyCodes },
+  /**
+   * Wrong codes for one address from clients that did not ask for one of its live codes; past
+   * it, only a client that asked for a code may guess (the owner asks for a fresh one).
+   */
+  codeForeignGuessesPerAddress: {
+    max: 10,
     windowMs: DAY_MS,
     code: 'TOO_MANY_ATTEMPTS',
-    message: 'Too many wrong codes for this address today; try again tomorrow',
+    message: 'Too many wrong codes for this address; request a new code from this device',
   },
+  /** Wrong codes for one address from clients that asked for one of its codes. */
+  codeOwnGuessesPerAddress: { ...backoffAfter(10, 30 * MINUTE_MS), ...tooManyCodes },
+  /** Wrong codes server-wide: a ceiling for guessing spread over many clients. */
+  codeGuessesGlobal: { max: 500, windowMs: HOUR_MS, ...tooManyCodes },
   /** Calls that send mail (codes, verification), from one client address. */
   mailPerClient: {
     max: 20,
     windowMs: HOUR_MS,
     code: 'RATE_LIMITED',
     message: 'Too many mails requested from this network; try again later',
+  },
+  /** Answers that say whether an address has an account (look-ups, sign-up), per client. */
+  accountLookupsPerClient: {
+    max: 30,
+    windowMs: HOUR_MS,
+    code: 'RATE_LIMITED',
+    message: 'Too many account look-ups from this network; try again later',
   },
   /** Anonymous accounts made from one client address. */
   anonymousSignupPerClient: {
@@ -70,6 +107,14 @@ export interface Attempt {
   giveBack(): Promise<void>;
 }
 
+/** Whether a back-off `limit` with `count` attempts, the newest at `newest`, refuses one now. */
+function tooSoon(limit: Limit, count: number, newest: Date | null, now: Date): boolean {
+  if (!limit.backoff || newest === null || count < limit.backoff.free) return false;
+  const { free, firstDelayMs, maxDelayMs } = limit.backoff;
+  const delay = Math.min(firstDelayMs * 2 ** Math.min(count - free, 30), maxDelayMs);
+  return now.getTime() - newest.getTime() < delay;
+}
+
 /**
  * Takes one attempt under every check, or none: answers 429 with the first used-up limit's
  * code. Each key is locked for the count and the insert, so concurrent takers queue.
@@ -80,11 +125,15 @@ export async function takeAttempt(db: Db, checks: LimitCheck[], now: Date): Prom
   const ids = await db.transaction(async (tx) => {
     for (const { key, limit } of sorted) {
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`limit:${key}`]);
-      const { rows } = await tx.query<{ count: number }>(
-        'SELECT count(*)::int AS count FROM rate_limit_events WHERE key = $1 AND created_at > $2',
+      const { rows } = await tx.query<{ count: number; newest: Date | null }>(
+        `SELECT count(*)::int AS count, max(created_at) AS newest FROM rate_limit_events
+         WHERE key = $1 AND created_at > $2`,
         [key, new Date(now.getTime() - limit.windowMs)],
       );
-      if ((rows[0]?.count ?? 0) >= limit.max) fail(429, limit.code, limit.message);
+      const count = rows[0]?.count ?? 0;
+      if (count >= limit.max || tooSoon(limit, count, rows[0]?.newest ?? null, now)) {
+        fail(429, limit.code, limit.message);
+      }
     }
     const { rows } = await tx.query<{ id: string }>(
       `INSERT INTO rate_limit_events (key, created_at)

@@ -22,6 +22,7 @@ import {
 import { readBearer, requireAuth, type AuthEnv } from '../auth/middleware';
 import { consumeCode } from '../auth/one-time-codes';
 import { getDecoyHash, hashPassword, verifyPassword } from '../auth/password';
+import { requireAcceptablePassword } from '../auth/password-policy';
 import {
   revokeAllForUser,
   revokeFamilyOf,
@@ -88,14 +89,23 @@ export function authRoutes(deps: Deps) {
       fail(400, 'VALIDATION_ERROR', 'password: Required when signing up with an e-mail address');
     }
     const { email } = body;
-    await takeMailAttempt(deps, client);
+    requireAcceptablePassword(body.password, 'user', email);
+    // A 409 says the address has an account: sign-ups share the client's look-up budget.
+    await takeAttempt(
+      db,
+      [
+        { key: `mail:${client}`, limit: LIMITS.mailPerClient },
+        { key: `lookup:${client}`, limit: LIMITS.accountLookupsPerClient },
+      ],
+      now,
+    );
     const passwordHash = await hashPassword(body.password);
     let user: UserRow;
     try {
       user = await db.transaction(async (tx) => {
         if (await findUserByEmail(tx, email)) emailTaken();
         if (caller?.role === 'anonymous') {
-          const upgraded = await upgradeAnonymousUser(tx, caller.userId, email, passwordHash);
+          const upgraded = await upgradeAnonymousUser(tx, caller.userId, email, passwordHash, now);
           if (upgraded) {
             await revokeAllForUser(tx, upgraded.id, now);
             return upgraded;
@@ -107,18 +117,15 @@ export function authRoutes(deps: Deps) {
       if (isDbError(error, PG_UNIQUE_VIOLATION)) emailTaken();
       throw error;
     }
-    // The account exists either way; a failed mail can be re-sent with POST /v1/users/verify.
-    const verificationId = await sendCode(deps, email, user, 'verify').catch((error: unknown) => {
-      console.error(`Verification mail for ${email} not sent:`, error);
-      return undefined;
-    });
+    const verificationId = await sendCode(deps, { email, user, purpose: 'verify', client });
     const data: SignupResult = { ...(await startSession(deps, db, user)), verificationId };
     return c.json({ data });
   });
 
   app.post('/signup/passwordless', async (c) => {
     const { email } = await readBody(c, emailOnlyBodySchema);
-    await takeMailAttempt(deps, clientAddress(c, deps.config));
+    const client = clientAddress(c, deps.config);
+    await takeMailAttempt(deps, client);
     let user = await findUserByEmail(db, email);
     if (!user) {
       try {
@@ -129,7 +136,7 @@ export function authRoutes(deps: Deps) {
         user = await findUserByEmail(db, email);
       }
     }
-    await sendCode(deps, email, user, 'login');
+    await sendCode(deps, { email, user, purpose: 'login', client });
     return c.json({ data: { sent: true } });
   });
 
@@ -140,15 +147,17 @@ export function authRoutes(deps: Deps) {
     const now = deps.now();
     let user: UserRow | undefined;
     if ('password' in body) {
-      // The attempt is taken before the ~50 ms hash check, so parallel guesses queue on it.
+      // The attempt is taken before the ~50 ms hash check, so parallel guesses queue on it. A
+      // stranger's guesses from one client back off that client: the owner elsewhere is only
+      // slowed by a distributed guesser, and then for minutes (server/README.md "Sessions").
+      const address = body.email.toLowerCase();
+      const client = clientAddress(c, deps.config);
       const attempt = await takeAttempt(
         db,
         [
-          { key: `password:${body.email.toLowerCase()}`, limit: LIMITS.passwordPerAddress },
-          {
-            key: `password-client:${clientAddress(c, deps.config)}`,
-            limit: LIMITS.passwordPerClient,
-          },
+          { key: `password:${address}:${client}`, limit: LIMITS.passwordPerAddressClient },
+          { key: `password:${address}`, limit: LIMITS.passwordPerAddress },
+          { key: `password-client:${client}`, limit: LIMITS.passwordPerClient },
           { key: 'password:*', limit: LIMITS.passwordGlobal },
         ],
         now,
@@ -166,13 +175,15 @@ export function authRoutes(deps: Deps) {
         lookup: { email: body.email },
         purpose: 'login',
         code: body.code,
+        client: clientAddress(c, deps.config),
         now,
         secret: deps.config.keys.codeHashing,
       });
       if (!result.ok || result.userId === null) {
         fail(401, 'INVALID_CREDENTIALS', 'Invalid or expired sign-in code');
       }
-      // The code reached the mailbox, which proves the address belongs to the user.
+      // The code reached the mailbox, which proves the address belongs to the user. Signing in
+      // by code shows nothing about a password, so a password set before the proof goes.
       const proven = await proveAddress(db, result.userId, now);
       if (proven.passwordRemoved) await sendPasswordRemovedNotice(deps, body.email);
       user = proven.user;

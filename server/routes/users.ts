@@ -12,11 +12,19 @@ import {
   type Role,
   type UserRow as UserListRow,
 } from '../../src/api/schemas';
-import { codeRequestHandler, sendCode, takeMailAttempt } from '../auth/code-mail';
-import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import {
+  codeRequestHandler,
+  sendCode,
+  sendPasswordRemovedNotice,
+  takeMailAttempt,
+} from '../auth/code-mail';
+import { readBearer, requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import { consumeCode, failCode } from '../auth/one-time-codes';
 import { hashPassword } from '../auth/password';
+import { requireAcceptablePassword } from '../auth/password-policy';
+import { LIMITS, takeAttempt } from '../auth/rate-limit';
 import { revokeAllForUser } from '../auth/refresh-tokens';
+import { proveAddress } from '../auth/session';
 import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
 import { fail } from '../http/errors';
@@ -42,20 +50,28 @@ export function userRoutes(deps: Deps) {
   app.patch('/password-by-code', async (c) => {
     const body = await readBody(c, passwordByCodeBodySchema);
     const now = deps.now();
+    // Refused before the code is looked at (so a weak password costs no guess), and again for
+    // the account's role once the code is right (so only the owner learns the role's rule).
+    requireAcceptablePassword(body.password, 'user', body.email);
     // Checked on its own (not in the transaction below) so a wrong guess stays counted.
     const code = await consumeCode(db, {
       lookup: { email: body.email },
       purpose: 'reset',
       code: body.code,
+      client: clientAddress(c, deps.config),
       now,
       secret: deps.config.keys.codeHashing,
+      beforeUse: async (tx, userId) => {
+        const user = userId === null ? undefined : await findUserById(tx, userId);
+        if (user) requireAcceptablePassword(body.password, user.role, user.email);
+      },
     });
     if (!code.ok) failCode(code.reason);
     const { userId } = code;
     if (userId === null) failCode('invalid');
     const passwordHash = await hashPassword(body.password);
     const user = await db.transaction(async (tx) => {
-      await setPassword(tx, userId, passwordHash);
+      await setPassword(tx, userId, passwordHash, now);
       await revokeAllForUser(tx, userId, now);
       // The code reached the mailbox, which proves the address belongs to the user.
       return markVerified(tx, userId, now);
@@ -66,30 +82,53 @@ export function userRoutes(deps: Deps) {
   // { email } (re)sends a verification code; { verificationId, code } completes verification.
   app.post('/verify', async (c) => {
     const body = await readBody(c, verifyBodySchema);
+    const client = clientAddress(c, deps.config);
     if ('email' in body) {
-      await takeMailAttempt(deps, clientAddress(c, deps.config));
-      const verificationId = await sendCode(
-        deps,
-        body.email,
-        await findUserByEmail(db, body.email),
-        'verify',
-      );
+      await takeMailAttempt(deps, client);
+      const user = await findUserByEmail(db, body.email);
+      const verificationId = await sendCode(deps, {
+        email: body.email,
+        user,
+        purpose: 'verify',
+        client,
+      });
       return c.json({ data: { verificationId } });
     }
+    // Read first, so a bad token is a 401 that costs no guess.
+    const bearer = await readBearer(deps, c);
+    const now = deps.now();
     const result = await consumeCode(db, {
       lookup: { id: body.verificationId },
       purpose: 'verify',
       code: body.code,
-      now: deps.now(),
+      client,
+      now,
       secret: deps.config.keys.codeHashing,
     });
     if (!result.ok) failCode(result.reason);
     if (result.userId === null) failCode('invalid');
-    return c.json({ data: toWireUser(await markVerified(db, result.userId, deps.now())) });
+    // A proof from anyone but the password's holder removes a password set before it.
+    const proven = await proveAddress(db, result.userId, now, bearer);
+    if (proven.passwordRemoved && proven.user.email) {
+      await sendPasswordRemovedNotice(deps, proven.user.email);
+    }
+    return c.json({ data: toWireUser(proven.user) });
   });
 
+  // Says whether an address has an account (the spec's call): limited per client, shared with
+  // sign-up's 409, so nobody can sweep a list of addresses.
   app.get('/email/:email', async (c) => {
     const email = readParam(emailSchema, c.req.param('email'), 'email');
+    await takeAttempt(
+      db,
+      [
+        {
+          key: `lookup:${clientAddress(c, deps.config)}`,
+          limit: LIMITS.accountLookupsPerClient,
+        },
+      ],
+      deps.now(),
+    );
     return c.json({ data: { exists: (await findUserByEmail(db, email)) !== undefined } });
   });
 

@@ -31,6 +31,18 @@ export function isNotFoundError(error: unknown): boolean {
   return errorInfo(error).status === 404;
 }
 
+/**
+ * The server's reason for refusing one field, from a 400 VALIDATION_ERROR whose message names
+ * it ("password: is one of the most common passwords ..."); null when it names another.
+ */
+export function fieldErrorOf(error: unknown, field: string): string | null {
+  const { code, message } = (error ?? {}) as Partial<ApiErrorInfo>;
+  if (code !== 'VALIDATION_ERROR' || typeof message !== 'string') return null;
+  const prefix = `${field}: `;
+  const part = message.split('; ').find((reason) => reason.startsWith(prefix));
+  return part ? part.slice(prefix.length) : null;
+}
+
 /** Codes with a sentence of their own in the `errors` texts. */
 const KNOWN_CODES = new Set([
   'FETCH_ERROR',

@@ -11,8 +11,8 @@ export const roleSchema = z.enum(['admin', 'developer', 'user', 'anonymous']);
 export type Role = z.infer<typeof roleSchema>;
 
 export const emailSchema = z.email().check(z.maxLength(254));
-/** Password rule for sign-up and reset: 8 to 128 characters. */
-export const passwordSchema = z.string().check(z.minLength(8), z.maxLength(128));
+/** Password rule for sign-up and reset: 8 to 256 characters (the server also refuses common ones). */
+export const passwordSchema = z.string().check(z.minLength(8), z.maxLength(256));
 /** One-time codes (login, verification, reset) are six digits. */
 const codeSchema = z.string().check(z.regex(/^\d{6}$/));
 
@@ -58,7 +58,7 @@ export const signupBodySchema = z.object({
   password: z.optional(passwordSchema),
 });
 export const loginBodySchema = z.union([
-  z.object({ email: emailSchema, password: z.string().check(z.minLength(1), z.maxLength(128)) }),
+  z.object({ email: emailSchema, password: z.string().check(z.minLength(1), z.maxLength(256)) }),
   z.object({ email: emailSchema, code: codeSchema }),
 ]);
 export const emailOnlyBodySchema = z.object({ email: emailSchema });
@@ -78,7 +78,7 @@ export const verifyBodySchema = z.union([
   z.object({ email: emailSchema }),
 ]);
 export const passwordIdVerificationBodySchema = z.object({
-  password: z.string().check(z.minLength(1), z.maxLength(128)),
+  password: z.string().check(z.minLength(1), z.maxLength(256)),
 });
 
 export const verifyRequestResultSchema = z.object({ verificationId: z.string() });

@@ -38,7 +38,9 @@ export function passwordByCode(body: z.input<typeof passwordByCodeBodySchema>): 
 export function verify(body: VerifyRequest): Promise<z.output<typeof verifyRequestResultSchema>>;
 export function verify(body: VerifyCompletion): Promise<User>;
 export function verify(body: VerifyRequest | VerifyCompletion) {
-  const options = { method: 'post', json: body, auth: false } as const;
+  // A completion carries the session (refreshed when due): the server keeps a password only
+  // when the proof comes from a session signed in with it (server/README.md "Sessions").
+  const options = { method: 'post', json: body, auth: 'code' in body } as const;
   return 'code' in body
     ? apiRequest('v1/users/verify', userSchema, options)
     : apiRequest('v1/users/verify', verifyRequestResultSchema, options);

@@ -48,7 +48,9 @@ export const en = {
     required: 'Required',
     invalidEmail: 'Enter a valid e-mail address',
     passwordTooShort: 'Use at least 8 characters',
-    passwordTooLong: 'Use at most 128 characters',
+    passwordTooLong: 'Use at most 256 characters',
+    // A field the server refused: the label and its reason ("Password is one of the most ...").
+    serverFieldError: '{{label}} {{reason}}.',
     passwordsDiffer: 'The passwords do not match',
     invalidCode: 'The code is 6 digits',
     fixErrors: 'Please fix the highlighted fields.',

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { z } from 'zod/mini';
-import { describeError } from '../api/error-info';
+import { describeError, fieldErrorOf } from '../api/error-info';
 import { queryClient } from '../api/query';
 import { passwordByCode, resetPassword } from '../api/users';
 import { AuthCard } from '../ui/dom/auth-card';
@@ -61,6 +61,7 @@ function ForgotPassword() {
           pendingLabel={t('forgot.pending')}
           isPending={change.isPending}
           error={describeError(change.error, t)}
+          serverFieldErrors={{ password: fieldErrorOf(change.error, 'password') }}
           onSubmit={(v) => change.mutate({ email, code: v.code, password: v.password })}
         />
       ) : (

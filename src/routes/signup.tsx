@@ -1,6 +1,7 @@
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
+import { fieldErrorOf } from '../api/error-info';
 import { selectLastVerificationId } from '../machines/app-session';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
@@ -14,7 +15,7 @@ export const Route = createFileRoute('/signup')({
 
 function SignUp() {
   const navigate = useNavigate();
-  const { actor, isBusy, errorText, isSignedIn, t } = useSessionForm(null);
+  const { actor, isBusy, error, errorText, isSignedIn, t } = useSessionForm(null);
   const verificationId = useSelector(actor, selectLastVerificationId);
   const [email, setEmail] = useState('');
   const [submitted, setSubmitted] = useState(false);
@@ -47,6 +48,7 @@ function SignUp() {
         pendingLabel={t('signup.pending')}
         isPending={isBusy}
         error={submitted ? errorText : null}
+        serverFieldErrors={{ password: submitted ? fieldErrorOf(error, 'password') : null }}
         onSubmit={(values) => {
           setSubmitted(true);
           setEmail(values.email);

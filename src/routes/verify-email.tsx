@@ -4,6 +4,7 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { describeError } from '../api/error-info';
+import { refreshSession } from '../api/http';
 import { queryClient } from '../api/query';
 import { verify } from '../api/users';
 import { selectIsLoggedIn, selectUser } from '../machines/app-session';
@@ -37,8 +38,10 @@ function VerifyEmail() {
   const confirm = useMutation(
     {
       mutationFn: (body: { verificationId: string; code: string }) => verify(body),
-      onSuccess: (verified, { verificationId }) => {
+      onSuccess: async (verified, { verificationId }) => {
         actor.send({ type: 'EMAIL_VERIFIED', verificationId, user: verified });
+        // An unverified account's token carries a guest's rules: fetch one with the role's.
+        if (isLoggedIn) await refreshSession().catch(() => undefined);
         return isLoggedIn
           ? navigate({ to: '/' })
           : navigate({ to: '/signin', search: { notice: 'email_verified', email } });

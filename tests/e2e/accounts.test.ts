@@ -105,6 +105,40 @@ describe('accounts in the browser', () => {
     await page.context().close();
   });
 
+  it("shows the server's reason for a common password at the password field", async () => {
+    const page = await newPage();
+    await page.goto(`${app.server.url}/signup`);
+    await page.getByLabel('E-mail').fill(uniqueEmail('weak'));
+    const password = page.getByLabel('Password', { exact: true });
+    await password.fill('iloveyou1');
+    await page.getByLabel('Confirm password').fill('iloveyou1');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    const reason = page.getByText(
+      'Password is one of the most common passwords and easy to guess.',
+    );
+    await reason.waitFor();
+    // The reason belongs to the field (announced with it), not to the form.
+    await expect(password.getAttribute('aria-invalid')).resolves.toBe('true');
+    const describedBy = (await password.getAttribute('aria-describedby')) ?? '';
+    await expect(reason.getAttribute('id')).resolves.toSatisfy((id: string | null) =>
+      describedBy.split(' ').includes(id ?? '-'),
+    );
+    expect(page.url()).toContain('/signup');
+    await page.context().close();
+  });
+
+  it("a verified session's token carries the role's abilities at once", async () => {
+    const page = await newPage();
+    await verifiedAccount(page);
+    const { data } = (await persisted(page)) as { data: { token: string } };
+    const payload = JSON.parse(
+      Buffer.from(data.token.split('.')[1] ?? '', 'base64url').toString(),
+    ) as { ability: unknown };
+    // Unverified, the token had a guest's rules; a user may also read tags.
+    expect(JSON.stringify(payload.ability)).toContain('Tag');
+    await page.context().close();
+  });
+
   it('refuses an unverified account at sign-in and offers a new code', async () => {
     const page = await newPage();
     const email = uniqueEmail('unverified');

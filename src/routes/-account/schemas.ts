@@ -9,7 +9,7 @@ const newPassword = z
   .check(
     required,
     z.minLength(8, 'form.passwordTooShort'),
-    z.maxLength(128, 'form.passwordTooLong'),
+    z.maxLength(256, 'form.passwordTooLong'),
   );
 const code = z.string().check(z.trim(), required, z.regex(/^\d{6}$/, 'form.invalidCode'));
 

@@ -33,6 +33,11 @@ interface SchemaFormProps<Values extends StringRecord> {
   isPending?: boolean;
   /** A server error to show above the button; never swallowed. */
   error?: string | null;
+  /**
+   * The server's reasons for refusing fields (untranslated, e.g. "is one of the most common
+   * passwords"): shown at the field, after its label, in place of `error`.
+   */
+  serverFieldErrors?: Partial<Record<keyof Values & string, string | null>>;
   /** Extra content under the error (for example a resend button). */
   errorAction?: ReactNode;
   children?: ReactNode;
@@ -51,6 +56,7 @@ export function SchemaForm<Values extends StringRecord>(props: SchemaFormProps<V
   const { t } = useTranslation();
   const { formRef, field, handleSubmit, isSubmitting, isBlocked } = useSchemaForm(props);
   const pending = isSubmitting || Boolean(props.isPending);
+  const hasServerFieldError = Object.values(props.serverFieldErrors ?? {}).some(Boolean);
 
   return (
     <form
@@ -62,11 +68,15 @@ export function SchemaForm<Values extends StringRecord>(props: SchemaFormProps<V
     >
       {props.fields.map((spec) => {
         const state = field(spec.name);
+        const reason = pending ? null : props.serverFieldErrors?.[spec.name];
+        const serverError = reason
+          ? t('form.serverFieldError', { label: spec.label, reason })
+          : null;
         return (
           <TextField
             key={spec.name}
             {...state}
-            error={state.error ? t(state.error) : null}
+            error={state.error ? t(state.error) : serverError}
             label={spec.label}
             type={spec.type ?? 'text'}
             autoComplete={spec.autoComplete}
@@ -78,7 +88,7 @@ export function SchemaForm<Values extends StringRecord>(props: SchemaFormProps<V
         );
       })}
       {isBlocked && <Alert tone="error">{t('form.fixErrors')}</Alert>}
-      {props.error && !pending && (
+      {props.error && !pending && !hasServerFieldError && (
         <Alert tone="error">
           {props.error}
           {props.errorAction}

@@ -1,0 +1,119 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createApp } from './app';
+import { createDevMailbox, type MailMessage, type MailTransport } from './mail';
+import { queueMail, sendDueMail, startMailWorker } from './mail-outbox';
+import { dataOf, uniqueClient, uniqueEmail, useTestApp } from './test-app';
+
+const t = useTestApp();
+const now = () => new Date(t.clock.current);
+
+/** A mail server that never answers, and counts what it was handed. */
+function hangingTransport() {
+  const handed: MailMessage[] = [];
+  const transport: MailTransport = {
+    send: (message) => {
+      handed.push(message);
+      return new Promise<void>(() => undefined);
+    },
+  };
+  return { transport, handed };
+}
+
+async function queued(email: string) {
+  const { rows } = await t.db.query<{ attempts: number }>(
+    `SELECT attempts FROM mail_outbox WHERE message->>'to' = $1`,
+    [email],
+  );
+  return rows;
+}
+
+describe('mail outbox', () => {
+  it('answers a code request without touching the mail server, alike for every address', async () => {
+    const { transport, handed } = hangingTransport();
+    const app = createApp({
+      db: t.db,
+      mail: transport,
+      config: t.config,
+      now,
+      storage: t.storage,
+      events: t.events,
+    });
+    const known = uniqueEmail();
+    await t.signUp(known);
+    await t.deliverMail();
+    const answers = [];
+    for (const email of [known, uniqueEmail()]) {
+      // Were the mail sent inside the request, this one would never answer.
+      const response = await app.request('/v1/auth/request-login-code', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': uniqueClient() },
+        body: JSON.stringify({ email }),
+      });
+      answers.push({ status: response.status, body: await response.text() });
+    }
+    expect(answers[0]).toEqual(answers[1]);
+    expect(answers[0]).toEqual({ status: 200, body: JSON.stringify({ data: { sent: true } }) });
+    expect(handed).toEqual([]);
+    expect(await queued(known)).toHaveLength(1);
+  });
+
+  it('delivers a queued mail after a restart', async () => {
+    const email = uniqueEmail();
+    await t.signUp(email);
+    dataOf(await t.post('/v1/auth/request-login-code', { email }));
+    // The process that queued it stops before sending; the next one starts its worker.
+    const mailbox = createDevMailbox({ now });
+    const worker = startMailWorker({ db: t.db, mail: mailbox, now }, { pollMs: 10 });
+    try {
+      await vi.waitFor(() => {
+        expect(mailbox.list(email).map((m) => m.kind)).toEqual(['login', 'verify']);
+      });
+    } finally {
+      await worker.stop();
+    }
+    expect(await queued(email)).toEqual([]);
+  });
+
+  it('sends at once what this process queues', async () => {
+    const mailbox = createDevMailbox({ now });
+    // A poll far longer than the test: only the wake-up can deliver in time.
+    const worker = startMailWorker({ db: t.db, mail: mailbox, now }, { pollMs: 3_600_000 });
+    const email = uniqueEmail();
+    try {
+      await queueMail({ db: t.db, now }, { to: email, kind: 'notice', subject: 's', text: 't' });
+      await vi.waitFor(() => expect(mailbox.list(email)).toHaveLength(1));
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('retries a failed send with back-off, and takes over a crashed claim after its lease', async () => {
+    const email = uniqueEmail();
+    await queueMail({ db: t.db, now }, { to: email, kind: 'notice', subject: 's', text: 't' });
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const failing: MailTransport = { send: () => Promise.reject(new Error('refused')) };
+    try {
+      expect(await sendDueMail({ db: t.db, mail: failing, now })).toBe(1);
+    } finally {
+      log.mockRestore();
+    }
+    expect(await queued(email)).toEqual([{ attempts: 1 }]);
+    const mailbox = createDevMailbox({ now });
+    expect(await sendDueMail({ db: t.db, mail: mailbox, now })).toBe(0);
+    t.advance(5000);
+    expect(await sendDueMail({ db: t.db, mail: mailbox, now })).toBe(1);
+    expect(mailbox.list(email)).toHaveLength(1);
+
+    // A worker that claimed a mail and died: the mail waits out the lease, then goes.
+    const other = uniqueEmail();
+    await queueMail({ db: t.db, now }, { to: other, kind: 'notice', subject: 's', text: 't' });
+    await t.db.query(
+      `UPDATE mail_outbox SET attempts = 1, available_at = $2 WHERE message->>'to' = $1`,
+      [other, new Date(t.clock.current.getTime() + 60_000)],
+    );
+    expect(await sendDueMail({ db: t.db, mail: mailbox, now })).toBe(0);
+    t.advance(60_000);
+    expect(await sendDueMail({ db: t.db, mail: mailbox, now })).toBe(1);
+    expect(mailbox.list(other)).toHaveLength(1);
+  });
+});
