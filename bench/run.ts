@@ -1,9 +1,10 @@
 // npm run bench: measurements, never pass/fail. Each section prints figures and, where
 // there is a baseline, the ratio against it measured in the same run. `npm run bench -- <name>`
-// runs one section (`events`, or `viewer`, which takes options: `npm run bench -- viewer --runs 3`).
+// runs one section (`events`, `auth-check`, or `viewer`, which takes options: `npm run bench -- viewer --runs 3`).
 import { execSync } from 'node:child_process';
 import { buildReport } from './build-report';
 import { benchFileValidation } from './files/validate';
+import { benchServerAuthCheck } from './server-auth-check';
 import { benchServerEvents } from './server-events';
 import { benchServerList } from './server-list';
 import { benchServerUpload } from './server-upload';
@@ -15,6 +16,11 @@ if (only === 'viewer') {
   const { benchViewer, viewerOptionsFromArgs } = await import('./viewer/run');
   section(VIEWER_TITLE);
   await benchViewer(viewerOptionsFromArgs(process.argv.slice(3)));
+  process.exit(0);
+}
+if (only === 'auth-check') {
+  section('Session check: an authenticated list request with the check on and off');
+  await benchServerAuthCheck();
   process.exit(0);
 }
 if (only === 'events') {
@@ -52,6 +58,9 @@ if (signin) {
 
 section('Server list latency with 100,000 assets (PGlite, in process)');
 await benchServerList();
+
+section('Session check: an authenticated list request with the check on and off');
+await benchServerAuthCheck();
 
 section('Server memory while a 50 MB model uploads (streamed; target growth under 20 MB)');
 await benchServerUpload();

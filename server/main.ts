@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
+import { createSessionCheck } from './auth/session-check';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createPgDb, createPgliteDb, type Db } from './db';
 import { createEventBus } from './event-bus';
@@ -79,7 +80,8 @@ async function main(): Promise<void> {
   if (demoFiles > 0) console.log(`Stored ${demoFiles} demo files.`);
   const worker = morphWorker ? startMorphWorker({ db, storage, now: () => new Date() }) : undefined;
   const events = createEventBus(db);
-  const app = createApp({ db, config, storage, events, ...openMail(config) });
+  const sessions = createSessionCheck(db);
+  const app = createApp({ db, config, storage, events, sessions, ...openMail(config) });
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
     const defaults = config.adminDefaults.email || config.adminDefaults.password;
@@ -112,7 +114,7 @@ async function main(): Promise<void> {
     console.log(`${signal}: shutting down.`);
     clearInterval(pruner);
     // Ends the open event streams now, so their clients reconnect to a server that stays.
-    const eventsClosed = events.close();
+    const eventsClosed = Promise.all([events.close(), sessions.close()]);
     // Idle keep-alive connections would hold close() open; busy ones get a few seconds.
     if ('closeIdleConnections' in server) {
       server.closeIdleConnections();

@@ -29,7 +29,7 @@ import {
   type RefreshFailure,
 } from '../auth/refresh-tokens';
 import { LIMITS, takeAttempt } from '../auth/rate-limit';
-import { proveAddress, startSession, tokenSettings } from '../auth/session';
+import { proveAddress, refuseDisabled, startSession, tokenSettings } from '../auth/session';
 import { PG_UNIQUE_VIOLATION, isDbError } from '../db';
 import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
@@ -82,7 +82,7 @@ export function authRoutes(deps: Deps) {
         role: 'anonymous',
         now,
       });
-      return c.json({ data: await startSession(deps, db, user) });
+      return c.json({ data: await startSession(deps, db, user, c) });
     }
     if (body.password === undefined) {
       fail(400, 'VALIDATION_ERROR', 'password: Required when signing up with an e-mail address');
@@ -112,7 +112,7 @@ export function authRoutes(deps: Deps) {
       console.error(`Verification mail for ${email} not sent:`, error);
       return undefined;
     });
-    const data: SignupResult = { ...(await startSession(deps, db, user)), verificationId };
+    const data: SignupResult = { ...(await startSession(deps, db, user, c)), verificationId };
     return c.json({ data });
   });
 
@@ -177,7 +177,7 @@ export function authRoutes(deps: Deps) {
       if (proven.passwordRemoved) await sendPasswordRemovedNotice(deps, body.email);
       user = proven.user;
     }
-    return c.json({ data: await startSession(deps, db, user) });
+    return c.json({ data: await startSession(deps, db, user, c) });
   });
 
   // `token` (the old access token) is accepted for compatibility; the refresh token alone
@@ -196,7 +196,8 @@ export function authRoutes(deps: Deps) {
     }
     const user = await findUserById(db, result.userId);
     if (!user) fail(401, REFRESH_FAILURES.not_found.code, REFRESH_FAILURES.not_found.message);
-    const token = await signAccessToken(tokenSettings(deps), user);
+    refuseDisabled(user);
+    const token = await signAccessToken(tokenSettings(deps), user, result.sessionId);
     return c.json({ data: { ...toWireUser(user), token, refreshToken: result.refreshToken } });
   });
 
