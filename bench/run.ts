@@ -1,9 +1,10 @@
 // npm run bench: measurements, never pass/fail. Each section prints figures and, where
 // there is a baseline, the ratio against it measured in the same run. `npm run bench -- <name>`
-// runs one section (`events`, `fuzz` (`npm run bench -- fuzz 1000` for fewer cases), or `viewer`, which takes options: `npm run bench -- viewer --runs 3`).
+// runs one section (`events`, `auth-check`, `fuzz` (`npm run bench -- fuzz 1000` for fewer cases), or `viewer`, which takes options: `npm run bench -- viewer --runs 3`).
 import { execFileSync, execSync } from 'node:child_process';
 import { buildReport } from './build-report';
 import { benchFileValidation } from './files/validate';
+import { benchServerAuthCheck } from './server-auth-check';
 import { benchServerEvents } from './server-events';
 import { benchServerList } from './server-list';
 import { benchServerUpload } from './server-upload';
@@ -23,6 +24,11 @@ if (only === 'fuzz') {
   execFileSync(process.execPath, ['--import', 'tsx', 'bench/fuzz.ts', ...process.argv.slice(3)], {
     stdio: 'inherit',
   });
+  process.exit(0);
+}
+if (only === 'auth-check') {
+  section('Session check: an authenticated list request with the check on and off');
+  await benchServerAuthCheck();
   process.exit(0);
 }
 if (only === 'events') {
@@ -60,6 +66,9 @@ if (signin) {
 
 section('Server list latency with 100,000 assets (PGlite, in process)');
 await benchServerList();
+
+section('Session check: an authenticated list request with the check on and off');
+await benchServerAuthCheck();
 
 section('Server memory while a 50 MB model uploads (streamed; target growth under 20 MB)');
 await benchServerUpload();

@@ -8,6 +8,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { signAccessToken } from '../server/auth/access-token';
+import { startRefreshFamily } from '../server/auth/refresh-tokens';
 import { createPgliteDb } from '../server/db';
 import { newId } from '../server/ids';
 import { migrate } from '../server/migrate';
@@ -29,14 +30,19 @@ const { app, token, config } = await signedInBenchApp(db);
 const settings = { secret: config.keys.tokenSigning, ttlSeconds: 3600, now: () => new Date() };
 const tokens = await Promise.all(
   Array.from({ length: clients }, async (_, i) => {
-    // Signed in by token only: the password hash is never checked.
+    // Signed in by a session of their own: the password hash is never checked.
     const user = await createUser(db, {
       email: `developer${i}@bench.example`,
       passwordHash: 'unused',
       role: 'developer',
       now: new Date(),
     });
-    return signAccessToken(settings, user);
+    const { sessionId } = await startRefreshFamily(db, {
+      userId: user.id,
+      now: new Date(),
+      ttlSeconds: 3600,
+    });
+    return signAccessToken(settings, user, sessionId);
   }),
 );
 const assetId = newId();

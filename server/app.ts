@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import { except } from 'hono/combine';
 import { bodyLimit } from 'hono/body-limit';
 import { requireAbility, requireAuth, type AuthEnv } from './auth/middleware';
+import { createSessionCheck } from './auth/session-check';
 import type { Deps } from './deps';
 import { createEventBus } from './event-bus';
 import { errorResponse, fail, onError } from './http/errors';
@@ -26,6 +27,7 @@ import { eventRoutes } from './routes/events';
 import { fileRoutes, storedFileInfoRoutes } from './routes/files';
 import { morphGenerateRoutes, morphQueueRoutes, morphedAssetRoutes } from './routes/morphs';
 import { serviceRoutes } from './routes/services';
+import { adminSessionRoutes, sessionRoutes } from './routes/sessions';
 import { tagRoutes } from './routes/tags';
 import { uploadRoutes } from './routes/uploads';
 import { userAssetRoutes } from './routes/user-assets';
@@ -39,12 +41,12 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const UPLOADS_PATH = '/v1/uploads/';
 
 /**
- * Deps with defaults: the real clock, file storage under DATA_DIR/files, and an event bus on
- * `db` (it listens only once a stream opens; whoever runs a server passes its own bus and
- * closes it before the database).
+ * Deps with defaults: the real clock, file storage under DATA_DIR/files, an event bus and a
+ * session check on `db` (they listen only once a stream opens or a token is checked; whoever
+ * runs a server on PostgreSQL passes its own and closes them before the database).
  */
-export type AppDeps = Omit<Deps, 'now' | 'storage' | 'events'> &
-  Partial<Pick<Deps, 'now' | 'storage' | 'events'>>;
+export type AppDeps = Omit<Deps, 'now' | 'storage' | 'events' | 'sessions'> &
+  Partial<Pick<Deps, 'now' | 'storage' | 'events' | 'sessions'>>;
 
 /** Builds the API (plus the SPA from config.staticDir when it has an index.html). */
 export function createApp(input: AppDeps) {
@@ -53,6 +55,7 @@ export function createApp(input: AppDeps) {
     now: input.now ?? (() => new Date()),
     storage: input.storage ?? createLocalStorage(join(input.config.dataDir, 'files')),
     events: input.events ?? createEventBus(input.db),
+    sessions: input.sessions ?? createSessionCheck(input.db),
   };
   const app = new Hono<AuthEnv>();
   app.use('*', securityHeaders(deps.config));
@@ -90,6 +93,7 @@ export function createApp(input: AppDeps) {
   });
 
   app.route('/v1/auth', authRoutes(deps));
+  app.route('/v1/users/me/sessions', sessionRoutes(deps));
   app.route('/v1/users', userRoutes(deps));
   app.route('/v1/tags', tagRoutes(deps));
   app.route('/v1/cage-meshes', cageMeshRoutes(deps));
@@ -107,6 +111,7 @@ export function createApp(input: AppDeps) {
   app.route('/private/v1/morphed-assets', morphedAssetRoutes(deps));
   app.route('/private/v1/user-assets', userAssetRoutes(deps, { manage: true }));
   app.route('/private/v1/users', adminUserRoutes(deps));
+  app.route('/private/v1/users', adminSessionRoutes(deps));
   // The same handlers on both mounts.
   for (const prefix of ['/v1', '/private/v1']) {
     app.route(`${prefix}/assets`, assetRoutes(deps, { privateApi: prefix === '/private/v1' }));

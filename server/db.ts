@@ -20,10 +20,15 @@ export interface Db {
   /**
    * Calls `onNotify` with the payload of each NOTIFY on `channel` (sent when the notifying
    * transaction commits, by any process on this database), and with `undefined` when a lost
-   * listening connection is back (notifications may have been missed meanwhile). Resolves,
-   * once listening, to a function that stops.
+   * listening connection is back (notifications may have been missed meanwhile). `onLost` is
+   * called as soon as that connection is lost (until then nothing is missed). Resolves, once
+   * listening, to a function that stops.
    */
-  listen(channel: string, onNotify: (payload: string | undefined) => void): Promise<Unlisten>;
+  listen(
+    channel: string,
+    onNotify: (payload: string | undefined) => void,
+    onLost?: () => void,
+  ): Promise<Unlisten>;
   close(): Promise<void>;
 }
 
@@ -78,6 +83,19 @@ function isAlive(pid: number): boolean {
   }
 }
 
+const roots = new WeakMap<Db, Db>();
+
+/** The database `db` is a transaction of (`db` itself outside transactions). */
+export function rootOf(db: Db): Db {
+  return roots.get(db) ?? db;
+}
+
+/** Records `tx` as a transaction of `root`, for rootOf. */
+function inTransactionOf(root: () => Db, tx: Db): Db {
+  roots.set(tx, root());
+  return tx;
+}
+
 /** A transaction's connection may neither listen nor close: those belong to the database. */
 const notInTransaction: Pick<Db, 'listen' | 'close'> = {
   listen: () => Promise.reject(new Error('listen() inside a transaction')),
@@ -96,15 +114,16 @@ export async function createPgliteDb(dir?: string): Promise<Db> {
     unlock();
     throw error;
   }
-  const inTx = (tx: Transaction): Db => ({
-    query: (sql, params) => tx.query(sql, params as unknown[]),
-    exec: async (sql) => {
-      await tx.exec(sql);
-    },
-    transaction: (fn) => fn(inTx(tx)),
-    ...notInTransaction,
-  });
-  return {
+  const inTx = (tx: Transaction): Db =>
+    inTransactionOf(() => db, {
+      query: (sql, params) => tx.query(sql, params as unknown[]),
+      exec: async (sql) => {
+        await tx.exec(sql);
+      },
+      transaction: (fn) => fn(inTx(tx)),
+      ...notInTransaction,
+    });
+  const db: Db = {
     query: (sql, params) => pglite.query(sql, params as unknown[]),
     exec: async (sql) => {
       await pglite.exec(sql);
@@ -119,6 +138,7 @@ export async function createPgliteDb(dir?: string): Promise<Db> {
       unlock();
     },
   };
+  return db;
 }
 
 async function pgQuery<T>(
@@ -135,15 +155,16 @@ export function createPgDb(connectionString: string): Db {
   const pool = new pg.Pool({ connectionString, max: 10 });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', (error) => console.error('PostgreSQL pool error:', error.message));
-  const onClient = (client: pg.PoolClient): Db => ({
-    query: (sql, params) => pgQuery(client, sql, params),
-    exec: async (sql) => {
-      await client.query(sql);
-    },
-    transaction: (fn) => fn(onClient(client)),
-    ...notInTransaction,
-  });
-  return {
+  const onClient = (client: pg.PoolClient): Db =>
+    inTransactionOf(() => db, {
+      query: (sql, params) => pgQuery(client, sql, params),
+      exec: async (sql) => {
+        await client.query(sql);
+      },
+      transaction: (fn) => fn(onClient(client)),
+      ...notInTransaction,
+    });
+  const db: Db = {
     query: (sql, params) => pgQuery(pool, sql, params),
     exec: async (sql) => {
       await pool.query(sql);
@@ -162,9 +183,11 @@ export function createPgDb(connectionString: string): Db {
         client.release();
       }
     },
-    listen: (channel, onNotify) => pgListen(connectionString, channelIdentifier(channel), onNotify),
+    listen: (channel, onNotify, onLost) =>
+      pgListen(connectionString, channelIdentifier(channel), onNotify, onLost),
     close: () => pool.end(),
   };
+  return db;
 }
 
 /** Reconnect delays of a lost LISTEN connection: doubling from 500 ms to at most 30 s. */
@@ -179,6 +202,7 @@ async function pgListen(
   connectionString: string,
   channel: string,
   onNotify: (payload: string | undefined) => void,
+  onLost?: () => void,
 ): Promise<Unlisten> {
   let stopped = false;
   let client: pg.Client | undefined;
@@ -195,6 +219,7 @@ async function pgListen(
       if (client !== next) return;
       client = undefined;
       next.end().catch(() => undefined);
+      if (!stopped) onLost?.();
       if (!stopped) retryTimer = setTimeout(reopen, delay);
       delay = Math.min(delay * 2, LISTEN_RETRY_MS.max);
     };

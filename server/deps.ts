@@ -1,5 +1,6 @@
 import type { Config } from './config';
 import type { Db } from './db';
+import type { SessionCheck } from './auth/session-check';
 import type { EventBus } from './event-bus';
 import type { DevMailbox, MailTransport } from './mail';
 import type { Storage } from './storage';
@@ -15,6 +16,8 @@ export interface Deps {
   now: () => Date;
   /** Committed asset events as they happen, from every server on the database (GET /v1/events). */
   events: EventBus;
+  /** Whether the session an access token names is live, cached per server (auth/middleware.ts). */
+  sessions: SessionCheck;
   /** Present in development: backs GET /dev/mailbox. */
   mailbox?: DevMailbox;
 }

@@ -13,6 +13,7 @@ import type { AppAbility } from '../src/api/ability';
 import { MB } from '../src/files/rules';
 import { authResultSchema, streamEventSchema, type StreamEvent } from '../src/api/schemas';
 import { createApp } from './app';
+import { createSessionCheck } from './auth/session-check';
 import { createPgDb, type Db } from './db';
 import { createEventBus, type EventBus } from './event-bus';
 import { openEventStream } from './event-stream';
@@ -654,10 +655,17 @@ describe('two servers on one PostgreSQL database', () => {
       const testDb = await createTestDb();
       const dbB = createPgDb(testDb.url!);
       const buses: EventBus[] = [createEventBus(testDb.db), createEventBus(dbB)];
-      const appOn = (db: Db, events: EventBus) =>
-        createApp({ db, events, config: t.config, mail: createDevMailbox() });
-      const appA = appOn(testDb.db, buses[0]!);
-      const serverB = await serveOn(appOn(dbB, buses[1]!));
+      const checks = [createSessionCheck(testDb.db), createSessionCheck(dbB)];
+      const appOn = (i: 0 | 1) =>
+        createApp({
+          db: i === 0 ? testDb.db : dbB,
+          events: buses[i],
+          sessions: checks[i],
+          config: t.config,
+          mail: createDevMailbox(),
+        });
+      const appA = appOn(0);
+      const serverB = await serveOn(appOn(1));
       try {
         await seed(testDb.db, t.config);
         const login = await appA.request('/v1/auth/login', {
@@ -683,7 +691,7 @@ describe('two servers on one PostgreSQL database', () => {
         stream.close();
       } finally {
         await serverB.stop();
-        await Promise.all(buses.map((bus) => bus.close()));
+        await Promise.all([...buses, ...checks].map((closable) => closable.close()));
         await dbB.close();
         await testDb.close();
       }

@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
+import { createSessionCheck } from './auth/session-check';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createPgDb, createPgliteDb, type Db } from './db';
 import { createEventBus } from './event-bus';
@@ -82,7 +83,8 @@ async function main(): Promise<void> {
   const events = createEventBus(db);
   const mailDeps = openMail(config);
   const mailWorker = startMailWorker({ db, mail: mailDeps.mail, now: () => new Date() });
-  const app = createApp({ db, config, storage, events, ...mailDeps });
+  const sessions = createSessionCheck(db);
+  const app = createApp({ db, config, storage, events, sessions, ...mailDeps });
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
     const defaults = config.adminDefaults.email || config.adminDefaults.password;
@@ -115,7 +117,7 @@ async function main(): Promise<void> {
     console.log(`${signal}: shutting down.`);
     clearInterval(pruner);
     // Ends the open event streams now, so their clients reconnect to a server that stays.
-    const eventsClosed = events.close();
+    const eventsClosed = Promise.all([events.close(), sessions.close()]);
     // Idle keep-alive connections would hold close() open; busy ones get a few seconds.
     if ('closeIdleConnections' in server) {
       server.closeIdleConnections();

@@ -1,4 +1,4 @@
-import { SignJWT } from 'jose';
+import { SignJWT, decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { authResultSchema } from '../src/api/schemas';
 import { REFRESH_RETRY_MS, revokeAllForUser } from './auth/refresh-tokens';
@@ -133,9 +133,8 @@ describe('access tokens', () => {
     issuedAheadS = 0,
   ) => {
     const iat = Math.floor(t.clock.current.getTime() / 1000) + issuedAheadS;
-    return new SignJWT(claims)
+    return new SignJWT({ sub: 'someone', ...claims })
       .setProtectedHeader({ alg: 'HS256' })
-      .setSubject('someone')
       .setIssuedAt(iat)
       .setExpirationTime(iat + expiresIn)
       .sign(new TextEncoder().encode(secret));
@@ -185,7 +184,9 @@ describe('access tokens', () => {
   });
 
   it('are refused when issued in the future (beyond 5 s of clock skew)', async () => {
-    const claims = { role: 'user', ability: [['read', 'Asset']] };
+    // Signed for a real session, so that only the issue time is wrong.
+    const { sub, sid } = decodeJwt((await t.signUp()).token);
+    const claims = { sub, sid, role: 'user', ability: [['read', 'Asset']] };
     const me = (token: string) => t.get('/v1/assets?limit=1', token);
     expect((await me(await sign(claims))).status).toBe(200);
     expect((await me(await sign(claims, undefined, 600, 5))).status).toBe(200);
@@ -206,9 +207,12 @@ describe('revocation while a refresh is in flight', () => {
         t.post('/v1/auth/logout', { refreshToken: session.refreshToken }),
       ]);
       dataOf(logout);
+      // Neither the signed-out access token nor one the racing refresh got still works.
+      expectError(await t.get('/v1/users/me', session.token), 401, 'UNAUTHORIZED');
       if (refreshed.status === 200) {
-        const next = authResultSchema.parse(dataOf(refreshed)).refreshToken;
-        expectError(await refresh(next), 401, 'REFRESH_TOKEN_REVOKED');
+        const next = authResultSchema.parse(dataOf(refreshed));
+        expectError(await refresh(next.refreshToken), 401, 'REFRESH_TOKEN_REVOKED');
+        expectError(await t.get('/v1/users/me', next.token), 401, 'UNAUTHORIZED');
       }
     }
   });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { apiErrorSchema, authResultSchema, type AuthResult, type Role } from '../src/api/schemas';
 import { createApp } from './app';
 import { hashPassword } from './auth/password';
+import { createSessionCheck, type SessionCheck } from './auth/session-check';
 import { loadConfig, type Config } from './config';
 import type { Db } from './db';
 import { createEventBus, type EventBus } from './event-bus';
@@ -82,6 +83,7 @@ export function useTestApp(env: Record<string, string> = {}) {
   let storageDir: string | undefined;
   let storage: Storage | undefined;
   let events: EventBus | undefined;
+  let sessions: SessionCheck | undefined;
 
   beforeAll(async () => {
     testDb = await createTestDb();
@@ -89,10 +91,21 @@ export function useTestApp(env: Record<string, string> = {}) {
     storageDir = await mkdtemp(join(tmpdir(), 'avatar-studio-files-'));
     storage = createLocalStorage(storageDir);
     events = createEventBus(testDb.db);
-    app = createApp({ db: testDb.db, mail: mailbox, mailbox, config, now, storage, events });
+    sessions = createSessionCheck(testDb.db);
+    app = createApp({
+      db: testDb.db,
+      mail: mailbox,
+      mailbox,
+      config,
+      now,
+      storage,
+      events,
+      sessions,
+    });
   });
   afterAll(async () => {
     await events?.close();
+    await sessions?.close();
     await testDb?.close();
     if (storageDir) await rm(storageDir, { recursive: true, force: true });
   });

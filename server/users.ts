@@ -14,13 +14,15 @@ export interface UserRow {
   role: Role;
   verified_at: Date | null;
   password_updated: boolean;
+  /** Set while an administrator has disabled the account: no sign-in, no session works. */
+  disabled_at: Date | null;
   assets: string[];
   wallets: string[];
   created_at: Date;
 }
 
 const COLUMNS =
-  'id, email, password_hash, password_set_at, role, verified_at, password_updated, assets, wallets, created_at';
+  'id, email, password_hash, password_set_at, role, verified_at, password_updated, disabled_at, assets, wallets, created_at';
 
 /** The user as the API shows it. */
 export function toWireUser(row: UserRow): User {

@@ -1,6 +1,7 @@
 /**
- * Short-lived access tokens: HS256 JWTs carrying `sub`, `role`, `iat`, `exp` and the packed
- * CASL rules of the role in `ability`.
+ * Short-lived access tokens: HS256 JWTs carrying `sub`, `sid` (the session: the refresh-token
+ * family), `role`, `iat`, `exp` and the packed CASL rules of the role in `ability`. A valid
+ * signature is not enough: the session must still be live (server/auth/middleware.ts).
  */
 import { SignJWT, errors, jwtVerify } from 'jose';
 import { roleSchema, type Role } from '../../src/api/schemas';
@@ -19,6 +20,8 @@ export interface TokenSettings {
 
 export interface AccessClaims {
   userId: string;
+  /** The session the token was issued in (`sid`). */
+  sessionId: string;
   role: Role;
   ability: AppAbility;
   /** When the token stops being valid (`exp`): long-lived responses such as streams end then. */
@@ -37,13 +40,18 @@ function keyOf(secret: string): Uint8Array {
   return key;
 }
 
-/** Signs an access token for a user with the rules of their role (a guest's until verified). */
+/**
+ * Signs an access token of session `sessionId` for a user with the rules of their role (a
+ * guest's until verified).
+ */
 export async function signAccessToken(
   settings: TokenSettings,
   user: { id: string; role: Role; verified_at: Date | null },
+  sessionId: string,
 ): Promise<string> {
   const iat = Math.floor(settings.now().getTime() / 1000);
-  return new SignJWT({ role: user.role, ability: packedRulesFor(user) })
+  const claims = { sid: sessionId, role: user.role, ability: packedRulesFor(user) };
+  return new SignJWT(claims)
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setSubject(user.id)
     .setIssuedAt(iat)
@@ -62,18 +70,24 @@ export async function verifyAccessToken(
     const { payload } = await jwtVerify(token, keyOf(settings.secret), {
       algorithms: [ALGORITHM],
       currentDate: settings.now(),
-      requiredClaims: ['sub', 'exp', 'iat', 'role', 'ability'],
+      // Tokens issued before sessions had ids (no `sid`) are refused: the client refreshes.
+      requiredClaims: ['sub', 'sid', 'exp', 'iat', 'role', 'ability'],
     });
     const role = roleSchema.safeParse(payload.role);
-    if (!role.success || !payload.sub) return { ok: false, expired: false };
+    const { sid } = payload;
+    if (!role.success || !payload.sub || typeof sid !== 'string' || sid === '') {
+      return { ok: false, expired: false };
+    }
     // A token "issued" in the future was not issued by a server with a sane clock.
     const nowS = Math.floor(settings.now().getTime() / 1000);
     if ((payload.iat ?? Infinity) > nowS + CLOCK_SKEW_S) return { ok: false, expired: false };
     const ability = abilityFromPacked(payload.ability);
     const expiresAt = new Date((payload.exp ?? 0) * 1000);
     const issuedAt = new Date((payload.iat ?? 0) * 1000);
-    const claims = { userId: payload.sub, role: role.data, ability, expiresAt, issuedAt };
-    return { ok: true, claims };
+    return {
+      ok: true,
+      claims: { userId: payload.sub, sessionId: sid, role: role.data, ability, expiresAt, issuedAt },
+    };
   } catch (error) {
     return { ok: false, expired: error instanceof errors.JWTExpired };
   }

@@ -1,6 +1,9 @@
 /**
- * Bearer-token middleware. `requireAuth` answers 401 for a missing, expired or tampered token;
- * `requireAbility` answers 403 when the token's rules do not allow the route.
+ * Bearer-token middleware. `requireAuth` answers 401 for a missing, expired or tampered token,
+ * and for a token whose session has ended (signed out, ended from the sessions list, password
+ * reset, user disabled) or whose role is no longer the user's: the client refreshes, which
+ * fails for an ended session and gives a token of the new role otherwise. `requireAbility`
+ * answers 403 when the token's rules do not allow the route.
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Deps } from '../deps';
@@ -21,7 +24,21 @@ export async function readBearer(deps: Deps, c: Context): Promise<AccessClaims |
   if (!result.ok) {
     fail(401, 'UNAUTHORIZED', result.expired ? 'Access token expired' : 'Invalid access token');
   }
-  return result.claims;
+  const { claims } = result;
+  const session = await deps.sessions.lookup(claims.sessionId);
+  if (
+    !session ||
+    session.revoked ||
+    session.disabled ||
+    session.userId !== claims.userId ||
+    session.expiresAt.getTime() <= deps.now().getTime()
+  ) {
+    fail(401, 'UNAUTHORIZED', 'This session has ended: sign in again');
+  }
+  if (session.role !== claims.role) {
+    fail(401, 'UNAUTHORIZED', 'Your role has changed: refresh the access token');
+  }
+  return claims;
 }
 
 /** Requires a valid bearer token and stores its claims as `c.get('auth')`. */

@@ -1,5 +1,6 @@
 /**
- * Opaque rotating refresh tokens. Each login starts a family with one absolute expiry; every
+ * Opaque rotating refresh tokens. Each login starts a family with one absolute expiry: a
+ * session (migration 010), whose id every access token of the family names (`sid`). Every
  * refresh marks the presented token rotated and issues its successor in the same family. A
  * rotated token presented again means it was copied, so the whole family is revoked.
  *
@@ -11,11 +12,14 @@
  * more than the owner: both hold one token, and the second to use it revokes the family.
  *
  * Rotating and revoking take the same per-user lock, so a logout or reset that runs while a
- * refresh is in flight waits for it and then revokes the successor it inserted too.
+ * refresh is in flight waits for it and then revokes the successor it inserted too. Revoking
+ * marks the session revoked as well, which notifies every server (migration 010), so the
+ * family's access tokens stop working at once too.
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import type { Db } from '../db';
+import type { Db, SqlParam } from '../db';
 import { newId } from '../ids';
+import { announceSessionChange } from './session-check';
 
 /** How long after a rotation the rotated token may retry for its unused successor. */
 export const REFRESH_RETRY_MS = 10_000;
@@ -32,7 +36,14 @@ interface TokenRow {
 
 export type RefreshFailure = 'expired' | 'revoked' | 'not_found';
 export type RotateResult =
-  { ok: true; userId: string; refreshToken: string } | { ok: false; reason: RefreshFailure };
+  | { ok: true; userId: string; sessionId: string; refreshToken: string }
+  | { ok: false; reason: RefreshFailure };
+
+/** Where a sign-in came from, kept with its session for the owner's list. */
+export interface SessionOrigin {
+  clientAddress: string | null;
+  userAgent: string | null;
+}
 
 function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -57,16 +68,24 @@ async function insertToken(
   return { id, token };
 }
 
-/** Starts a new token family for a fresh login and returns its first token. */
-export async function startRefreshFamily(
+/** Starts a new token family (a session) for a fresh login; returns its id and first token. */
+export function startRefreshFamily(
   db: Db,
-  userId: string,
-  now: Date,
-  ttlSeconds: number,
-): Promise<string> {
-  const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
-  const { token } = await insertToken(db, { userId, familyId: newId(), expiresAt, now });
-  return token;
+  session: { userId: string; now: Date; ttlSeconds: number; origin?: SessionOrigin },
+): Promise<{ sessionId: string; refreshToken: string }> {
+  const { userId, now, origin } = session;
+  const expiresAt = new Date(now.getTime() + session.ttlSeconds * 1000);
+  const sessionId = newId();
+  return db.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO sessions
+         (id, user_id, started_at, last_used_at, expires_at, client_address, user_agent)
+       VALUES ($1, $2, $3, $3, $4, $5, $6)`,
+      [sessionId, userId, now, expiresAt, origin?.clientAddress ?? null, origin?.userAgent ?? null],
+    );
+    const { token } = await insertToken(tx, { userId, familyId: sessionId, expiresAt, now });
+    return { sessionId, refreshToken: token };
+  });
 }
 
 /** Holds the user's session lock until the transaction ends. */
@@ -101,7 +120,12 @@ export function rotateRefreshToken(
     if (row.rotated_at) {
       const successor = successorOf(token, successorKey);
       if (await isRetry(tx, row, successor, now)) {
-        return { ok: true, userId: row.user_id, refreshToken: successor };
+        return {
+          ok: true,
+          userId: row.user_id,
+          sessionId: row.family_id,
+          refreshToken: successor,
+        };
       }
       await revokeFamily(tx, row.family_id, now);
       return { ok: false, reason: 'revoked' };
@@ -119,7 +143,8 @@ export function rotateRefreshToken(
       now,
       next.id,
     ]);
-    return { ok: true, userId: row.user_id, refreshToken: next.token };
+    await tx.query('UPDATE sessions SET last_used_at = $2 WHERE id = $1', [row.family_id, now]);
+    return { ok: true, userId: row.user_id, sessionId: row.family_id, refreshToken: next.token };
   });
 }
 
@@ -139,11 +164,29 @@ async function isRetry(tx: Db, row: TokenRow, successor: string, now: Date): Pro
   return rows.length === 1;
 }
 
-async function revokeFamily(db: Db, familyId: string, now: Date): Promise<void> {
-  await db.query(
-    'UPDATE refresh_tokens SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL',
-    [familyId, now],
+/** Revokes the families `where` picks (a condition on `user_id`, `id` of sessions, from $2). */
+async function revokeSessions(
+  db: Db,
+  now: Date,
+  where: string,
+  params: readonly SqlParam[],
+): Promise<number> {
+  const { rows } = await db.query<{ id: string }>(
+    `UPDATE sessions SET revoked_at = $1
+     WHERE revoked_at IS NULL AND expires_at > $1 AND ${where} RETURNING id`,
+    [now, ...params],
   );
+  await db.query(
+    `UPDATE refresh_tokens SET revoked_at = $1
+     WHERE revoked_at IS NULL AND family_id IN (SELECT id FROM sessions WHERE ${where})`,
+    [now, ...params],
+  );
+  for (const { id } of rows) announceSessionChange(db, `s:${id}`);
+  return rows.length;
+}
+
+async function revokeFamily(db: Db, familyId: string, now: Date): Promise<void> {
+  await revokeSessions(db, now, 'id = $2', [familyId]);
 }
 
 /** Revokes the family of `token` (logout); false when the token was never issued. */
@@ -162,12 +205,28 @@ export function revokeFamilyOf(db: Db, token: string, now: Date): Promise<boolea
 }
 
 /** Revokes every session of a user (password reset, account upgrade, address proven). */
-export function revokeAllForUser(db: Db, userId: string, now: Date): Promise<void> {
+export async function revokeAllForUser(db: Db, userId: string, now: Date): Promise<void> {
+  await revokeSessionsOf(db, userId, now);
+}
+
+/**
+ * Revokes sessions of `userId` (the sessions API): the one named `only`, or all but `except`,
+ * or all; returns how many were live.
+ */
+export function revokeSessionsOf(
+  db: Db,
+  userId: string,
+  now: Date,
+  pick: { only?: string; except?: string } = {},
+): Promise<number> {
   return db.transaction(async (tx) => {
     await lockSessionsOf(tx, userId);
-    await tx.query(
-      'UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL',
-      [userId, now],
-    );
+    if (pick.only !== undefined) {
+      return revokeSessions(tx, now, 'user_id = $2 AND id = $3', [userId, pick.only]);
+    }
+    if (pick.except !== undefined) {
+      return revokeSessions(tx, now, 'user_id = $2 AND id <> $3', [userId, pick.except]);
+    }
+    return revokeSessions(tx, now, 'user_id = $2', [userId]);
   });
 }

@@ -1,10 +1,14 @@
 /**
- * Starting a session: a fresh access token plus the first refresh token of a new family,
- * answered in the `authResultSchema` shape.
+ * Starting a session: a fresh access token plus the first refresh token of a new family (the
+ * session, with where it came from), answered in the `authResultSchema` shape; and the list of
+ * a user's live sessions.
  */
-import type { AuthResult } from '../../src/api/schemas';
+import type { Context } from 'hono';
+import type { AuthResult, SessionInfo } from '../../src/api/schemas';
 import type { Db } from '../db';
 import type { Deps } from '../deps';
+import { clientAddress } from '../http/client-address';
+import { fail } from '../http/errors';
 import { findUserById, markVerified, toWireUser, type UserRow } from '../users';
 import { signAccessToken, type AccessClaims, type TokenSettings } from './access-token';
 import { revokeAllForUser, startRefreshFamily } from './refresh-tokens';
@@ -18,16 +22,66 @@ export function tokenSettings(deps: Deps): TokenSettings {
   };
 }
 
-/** Signs in `user`: returns the user with a new token pair. */
-export async function startSession(deps: Deps, db: Db, user: UserRow): Promise<AuthResult> {
-  const refreshToken = await startRefreshFamily(
-    db,
-    user.id,
-    deps.now(),
-    deps.config.refreshTokenTtl,
-  );
-  const token = await signAccessToken(tokenSettings(deps), user);
+/** Refuses a disabled user a new session or token (403 ACCOUNT_DISABLED). */
+export function refuseDisabled(user: Pick<UserRow, 'disabled_at'>): void {
+  if (user.disabled_at !== null) {
+    fail(403, 'ACCOUNT_DISABLED', 'This account is disabled: ask an administrator');
+  }
+}
+
+/** User agents are kept for the sessions list, not in full. */
+const MAX_USER_AGENT = 512;
+
+/** Signs in `user` from the client of `c`: returns the user with a new token pair. */
+export async function startSession(
+  deps: Deps,
+  db: Db,
+  user: UserRow,
+  c: Context,
+): Promise<AuthResult> {
+  refuseDisabled(user);
+  const { sessionId, refreshToken } = await startRefreshFamily(db, {
+    userId: user.id,
+    now: deps.now(),
+    ttlSeconds: deps.config.refreshTokenTtl,
+    origin: {
+      clientAddress: clientAddress(c, deps.config),
+      userAgent: c.req.header('user-agent')?.slice(0, MAX_USER_AGENT) ?? null,
+    },
+  });
+  const token = await signAccessToken(tokenSettings(deps), user, sessionId);
   return { ...toWireUser(user), token, refreshToken };
+}
+
+interface SessionRow {
+  id: string;
+  started_at: Date;
+  last_used_at: Date;
+  client_address: string | null;
+  user_agent: string | null;
+}
+
+/** The live sessions of `userId`, most recently used first; `current` marks `currentId`. */
+export async function listSessions(
+  db: Db,
+  userId: string,
+  now: Date,
+  currentId?: string,
+): Promise<SessionInfo[]> {
+  const { rows } = await db.query<SessionRow>(
+    `SELECT id, started_at, last_used_at, client_address, user_agent FROM sessions
+     WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2
+     ORDER BY last_used_at DESC, id`,
+    [userId, now],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    startedAt: row.started_at.toISOString(),
+    lastUsedAt: row.last_used_at.toISOString(),
+    clientAddress: row.client_address,
+    userAgent: row.user_agent,
+    current: row.id === currentId,
+  }));
 }
 
 /**

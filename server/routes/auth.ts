@@ -30,7 +30,7 @@ import {
   type RefreshFailure,
 } from '../auth/refresh-tokens';
 import { LIMITS, takeAttempt } from '../auth/rate-limit';
-import { proveAddress, startSession, tokenSettings } from '../auth/session';
+import { proveAddress, refuseDisabled, startSession, tokenSettings } from '../auth/session';
 import { PG_UNIQUE_VIOLATION, isDbError } from '../db';
 import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
@@ -83,7 +83,7 @@ export function authRoutes(deps: Deps) {
         role: 'anonymous',
         now,
       });
-      return c.json({ data: await startSession(deps, db, user) });
+      return c.json({ data: await startSession(deps, db, user, c) });
     }
     if (body.password === undefined) {
       fail(400, 'VALIDATION_ERROR', 'password: Required when signing up with an e-mail address');
@@ -118,7 +118,7 @@ export function authRoutes(deps: Deps) {
       throw error;
     }
     const verificationId = await sendCode(deps, { email, user, purpose: 'verify', client });
-    const data: SignupResult = { ...(await startSession(deps, db, user)), verificationId };
+    const data: SignupResult = { ...(await startSession(deps, db, user, c)), verificationId };
     return c.json({ data });
   });
 
@@ -188,7 +188,7 @@ export function authRoutes(deps: Deps) {
       if (proven.passwordRemoved) await sendPasswordRemovedNotice(deps, body.email);
       user = proven.user;
     }
-    return c.json({ data: await startSession(deps, db, user) });
+    return c.json({ data: await startSession(deps, db, user, c) });
   });
 
   // `token` (the old access token) is accepted for compatibility; the refresh token alone
@@ -207,7 +207,8 @@ export function authRoutes(deps: Deps) {
     }
     const user = await findUserById(db, result.userId);
     if (!user) fail(401, REFRESH_FAILURES.not_found.code, REFRESH_FAILURES.not_found.message);
-    const token = await signAccessToken(tokenSettings(deps), user);
+    refuseDisabled(user);
+    const token = await signAccessToken(tokenSettings(deps), user, result.sessionId);
     return c.json({ data: { ...toWireUser(user), token, refreshToken: result.refreshToken } });
   });
 

@@ -24,6 +24,7 @@ import { hashPassword } from '../auth/password';
 import { requireAcceptablePassword } from '../auth/password-policy';
 import { LIMITS, takeAttempt } from '../auth/rate-limit';
 import { revokeAllForUser } from '../auth/refresh-tokens';
+import { announceSessionChange } from '../auth/session-check';
 import { proveAddress } from '../auth/session';
 import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
@@ -180,7 +181,7 @@ export function adminUserRoutes(deps: Deps) {
 
   // Roles are an admin's to give (`manage User`), never one's own: an admin cannot lock the
   // last admin out by accident, and nobody can promote themselves. The new role applies from
-  // the user's next token refresh (within ACCESS_TOKEN_TTL).
+  // the user's next request: tokens of the old role are refused (401), so clients refresh.
   app.patch('/:id', requireAbility('manage', 'User'), async (c) => {
     const id = c.req.param('id');
     const { role } = await readBody(c, userRoleBodySchema);
@@ -195,6 +196,7 @@ export function adminUserRoutes(deps: Deps) {
       `UPDATE users u SET role = $2 WHERE id = $1 RETURNING ${userListSpec.columns}`,
       [id, role],
     );
+    announceSessionChange(db, `u:${id}`);
     return c.json({ data: userListSpec.toRow(rows[0] as never) });
   });
 

@@ -167,13 +167,51 @@ describe('session refresh rule in the beforeRequest hook', () => {
     expect(session.onSessionInvalid).not.toHaveBeenCalled();
   });
 
-  it('ends the session on a 401 from an authenticated request', async () => {
-    fakeApi(); // its countByType rejects any token it did not issue
+  it('refreshes a refused token once and sends the request again (session ended elsewhere, role changed)', async () => {
+    const api = fakeApi(); // its countByType refuses any token it did not issue
+    const refused = freshToken();
+    const session = signedIn(refused);
+
+    await expect(countByType()).resolves.toEqual(COUNTS);
+
+    const counts = api.callsTo('v1/assets/countByType');
+    expect(counts).toHaveLength(2);
+    expect(counts[0]?.authorization).toBe(`Bearer ${refused}`);
+    expect(counts[1]?.authorization).toBe(`Bearer ${session.read().token}`);
+    expect(api.callsTo('v1/auth/refresh')).toHaveLength(1);
+    expect(session.onSessionInvalid).not.toHaveBeenCalled();
+  });
+
+  it('ends the session when the request is refused again after the refresh', async () => {
+    const api = fakeApi({
+      'GET v1/assets/countByType': () =>
+        jsonResponse(401, { status: 401, code: 'UNAUTHORIZED', message: 'Session ended' }),
+    });
     const session = signedIn(freshToken());
 
     const error = await rejection(countByType());
 
     expect(error.status).toBe(401);
+    expect(api.callsTo('v1/assets/countByType')).toHaveLength(2);
+    expect(api.callsTo('v1/auth/refresh')).toHaveLength(1);
+    expect(session.onSessionInvalid).toHaveBeenCalledTimes(1);
+  });
+
+  it('ends the session when the refresh a 401 asked for is refused (signed out elsewhere)', async () => {
+    const api = fakeApi({
+      'POST v1/auth/refresh': () =>
+        jsonResponse(401, {
+          status: 401,
+          code: 'REFRESH_TOKEN_REVOKED',
+          message: 'Refresh token revoked',
+        }),
+    });
+    const session = signedIn(freshToken());
+
+    const error = await rejection(countByType());
+
+    expect(error.message).toBe('Refresh token revoked');
+    expect(api.callsTo('v1/assets/countByType')).toHaveLength(1);
     expect(session.onSessionInvalid).toHaveBeenCalledTimes(1);
   });
 

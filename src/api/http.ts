@@ -1,6 +1,8 @@
 /**
  * The app's one HTTP client: a ky instance with the spec §7 session refresh rule in a single
  * beforeRequest hook, plus `apiRequest`, the typed, validated call every resource module uses.
+ * An access token the server refuses (401: its session ended, or the user's role changed) is
+ * refreshed once and the request sent again; only when that fails does the session end.
  *
  * The session itself lives in src/machines; it plugs in through `configureSession` so that this
  * layer never imports a machine.
@@ -33,6 +35,8 @@ export interface HttpConfig {
 interface RequestContext {
   /** Auth endpoints and other public calls: no refresh rule, a 401 does not end the session. */
   isPublic?: boolean;
+  /** Sent again after a refresh that a 401 asked for: another 401 ends the session. */
+  isReplay?: boolean;
 }
 
 interface AccessTokenClaims {
@@ -77,13 +81,12 @@ async function withRefreshLock<T>(work: () => Promise<T>): Promise<T> {
   return locks.request(REFRESH_LOCK_NAME, work);
 }
 
-async function refreshInsideLock(): Promise<SessionTokens | null> {
+async function refreshInsideLock(refused?: string): Promise<SessionTokens | null> {
   const session = bridgeNow();
   // Re-read under the lock: another tab may have rotated the pair while this one waited.
   const tokens = session?.getTokens() ?? null;
-  if (!session || !tokens?.refreshToken || !needsRefresh(tokens.token, tokens, Date.now())) {
-    return tokens;
-  }
+  const due = tokens?.token === refused || needsRefresh(tokens?.token, tokens, Date.now());
+  if (!session || !tokens?.refreshToken || !due) return tokens;
   try {
     const data = await postRefresh({ token: tokens.token, refreshToken: tokens.refreshToken });
     session.onRefreshed(data);
@@ -95,12 +98,54 @@ async function refreshInsideLock(): Promise<SessionTokens | null> {
   }
 }
 
-/** Refreshes the session now; concurrent callers share one in-flight refresh call. */
-export function refreshSession(): Promise<SessionTokens | null> {
-  inFlightRefresh ??= withRefreshLock(refreshInsideLock).finally(() => {
+/**
+ * Refreshes the session now when it needs it, or when its token is still `refused` (one the
+ * server refused); concurrent callers share one in-flight refresh call.
+ */
+export function refreshSession(refused?: string): Promise<SessionTokens | null> {
+  inFlightRefresh ??= withRefreshLock(() => refreshInsideLock(refused)).finally(() => {
     inFlightRefresh = null;
   });
   return inFlightRefresh;
+}
+
+/** Bodies that can be sent a second time (a stream cannot). */
+function isReplayable(body: unknown): boolean {
+  return (
+    body === undefined ||
+    body === null ||
+    typeof body === 'string' ||
+    body instanceof Blob ||
+    body instanceof FormData ||
+    body instanceof URLSearchParams
+  );
+}
+
+/**
+ * After a 401 to an authenticated request: refreshes the refused token and sends the request
+ * again, once. Answers that response, or undefined when there is no new token or the request
+ * cannot be sent again. A failed refresh rejects (and ends the session when it says the
+ * session is over, see refreshInsideLock).
+ */
+async function replayAfterRefusal(
+  request: Request,
+  options: { body?: unknown; signal?: AbortSignal | null; context: Record<string, unknown> },
+): Promise<Response | undefined> {
+  const refused = /^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
+  if (refused === undefined || !isReplayable(options.body)) return undefined;
+  const tokens = await refreshSession(refused);
+  if (!tokens?.token || tokens.token === refused) return undefined;
+  const headers = new Headers(request.headers);
+  headers.delete('authorization'); // beforeRequest sets the new one
+  return client(request.url, {
+    method: request.method,
+    headers,
+    body: options.body as BodyInit | null | undefined,
+    ...(options.signal ? { signal: options.signal } : {}),
+    context: { ...options.context, isReplay: true } satisfies RequestContext,
+    // The caller's ky call decides whether a failure throws.
+    throwHttpErrors: false,
+  });
 }
 
 async function tokensForAuthenticatedRequest(): Promise<SessionTokens | null> {
@@ -137,9 +182,15 @@ function createClient(config: HttpConfig): KyInstance {
         },
       ],
       afterResponse: [
-        ({ response, options }) => {
-          if (response.status === 401 && !contextOf(options).isPublic)
-            bridgeNow()?.onSessionInvalid();
+        async ({ request, response, options }) => {
+          const context = contextOf(options);
+          if (response.status !== 401 || context.isPublic) return undefined;
+          if (!context.isReplay) {
+            const replayed = await replayAfterRefusal(request, options);
+            if (replayed) return replayed;
+          }
+          bridgeNow()?.onSessionInvalid();
+          return undefined;
         },
       ],
     },

@@ -42,6 +42,21 @@ export const userRowSchema = z.object({
 });
 export type UserRow = z.infer<typeof userRowSchema>;
 
+/** A live session (sign-in) of a user: GET /v1/users/me/sessions and the admin's list. */
+export const sessionInfoSchema = z.object({
+  id: z.string(),
+  startedAt: z.string(),
+  /** The last token refresh. */
+  lastUsedAt: z.string(),
+  clientAddress: z.nullable(z.string()),
+  userAgent: z.nullable(z.string()),
+  /** The session of the token that asked. */
+  current: z.boolean(),
+});
+export type SessionInfo = z.infer<typeof sessionInfoSchema>;
+/** DELETE …/sessions: how many live sessions were ended. */
+export const sessionsEndedSchema = z.object({ ended: z.number() });
+
 /** PATCH /private/v1/users/{id}: an admin gives another user a role. */
 export const userRoleBodySchema = z.strictObject({ role: roleSchema });
 

@@ -1,0 +1,90 @@
+/**
+ * Sessions (sign-ins) of a user, to list and end: /v1/users/me/sessions for one's own, and
+ * /private/v1/users/{id}/sessions for an administrator (`manage User`). Ending a session ends
+ * its refresh token and, on every server at once, its access tokens (server/auth/middleware.ts).
+ */
+import { Hono } from 'hono';
+import { z } from 'zod/mini';
+import type { SessionInfo } from '../../src/api/schemas';
+import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import { revokeSessionsOf } from '../auth/refresh-tokens';
+import { listSessions } from '../auth/session';
+import type { Deps } from '../deps';
+import { fail } from '../http/errors';
+import { readParam } from '../http/validate';
+import { findUserById } from '../users';
+
+const allSchema = z.optional(z.enum(['true', 'false']));
+
+function ended(count: number) {
+  return { data: { ended: count } };
+}
+
+function noSession(id: string): never {
+  fail(404, 'NOT_FOUND', `No live session with id ${id}`);
+}
+
+/** Routes mounted at /v1/users/me/sessions: the signed-in user's own sessions. */
+export function sessionRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AuthEnv>();
+  app.use('*', requireAuth(deps));
+
+  app.get('/', async (c) => {
+    const { userId, sessionId } = c.get('auth');
+    const data: SessionInfo[] = await listSessions(db, userId, deps.now(), sessionId);
+    return c.json({ data });
+  });
+
+  // Every other session; with ?all=true this one too (signing out everywhere).
+  app.delete('/', async (c) => {
+    const all = readParam(allSchema, c.req.query('all'), 'all') === 'true';
+    const { userId, sessionId } = c.get('auth');
+    const pick = all ? {} : { except: sessionId };
+    return c.json(ended(await revokeSessionsOf(db, userId, deps.now(), pick)));
+  });
+
+  // Only one's own: another user's session id answers the same 404 as an unknown one.
+  app.delete('/:id', async (c) => {
+    const id = c.req.param('id');
+    const count = await revokeSessionsOf(db, c.get('auth').userId, deps.now(), { only: id });
+    if (count === 0) noSession(id);
+    return c.json(ended(count));
+  });
+
+  return app;
+}
+
+/** Routes mounted at /private/v1/users (behind the PrivateApi check): any user's sessions. */
+export function adminSessionRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AuthEnv>();
+  app.use('/:id/sessions', requireAuth(deps), requireAbility('manage', 'User'));
+  app.use('/:id/sessions/*', requireAuth(deps), requireAbility('manage', 'User'));
+
+  const userIdOf = async (id: string) => {
+    if (!(await findUserById(db, id))) fail(404, 'NOT_FOUND', `No user with id ${id}`);
+    return id;
+  };
+
+  app.get('/:id/sessions', async (c) => {
+    const userId = await userIdOf(c.req.param('id'));
+    const data = await listSessions(db, userId, deps.now(), c.get('auth').sessionId);
+    return c.json({ data });
+  });
+
+  app.delete('/:id/sessions', async (c) => {
+    const userId = await userIdOf(c.req.param('id'));
+    return c.json(ended(await revokeSessionsOf(db, userId, deps.now())));
+  });
+
+  app.delete('/:id/sessions/:sid', async (c) => {
+    const userId = await userIdOf(c.req.param('id'));
+    const sid = c.req.param('sid');
+    const count = await revokeSessionsOf(db, userId, deps.now(), { only: sid });
+    if (count === 0) noSession(sid);
+    return c.json(ended(count));
+  });
+
+  return app;
+}
