@@ -111,14 +111,14 @@ describe('sweepFiles', () => {
       morphedModel,
     ];
     // Within the day after upload nothing goes: a form may still be about to save them.
-    expect(await sweepIn(0)).toEqual({ unreferenced: 0, partial: 0 });
-    expect(await sweepIn(23)).toEqual({ unreferenced: 0, partial: 0 });
+    expect(await sweepIn(0)).toMatchObject({ unreferenced: 0, partial: 0 });
+    expect(await sweepIn(23)).toMatchObject({ unreferenced: 0, partial: 0 });
     for (const file of [...unreferenced, ...referenced]) expect(await served(file)).toBe(true);
 
-    expect(await sweepIn(25)).toEqual({ unreferenced: unreferenced.length, partial: 0 });
+    expect(await sweepIn(25)).toMatchObject({ unreferenced: unreferenced.length, partial: 0 });
     for (const file of unreferenced) expect(await served(file), file.url).toBe(false);
     for (const file of referenced) expect(await served(file), file.url).toBe(true);
-    expect(await sweepIn(25)).toEqual({ unreferenced: 0, partial: 0 });
+    expect(await sweepIn(25)).toMatchObject({ unreferenced: 0, partial: 0 });
   });
 
   it('finds every file column of the schema', async () => {
