@@ -69,10 +69,11 @@ describe('sweepFiles', () => {
     dataOf(await t.patch(`/v1/assets/${kept.id}`, { iconUrl: newIcon.url }, tokens.developer));
     // An upload never saved to anything.
     const abandoned = await model();
-    // A deleted asset's files.
+    // The files of an asset deleted for ever (from the Trash, which keeps them until then).
     const doomed = { model: await model(), icon: await icon() };
     const deleted = await createAsset({ modelUrl: doomed.model.url, iconUrl: doomed.icon.url });
     dataOf(await t.request('DELETE', `/v1/assets/${deleted.id}`, { token: tokens.admin }));
+    dataOf(await t.request('DELETE', `/v1/trash/asset/${deleted.id}`, { token: tokens.admin }));
     // A template's file shared with its copy outlives the template.
     const shared = await icon();
     const template = await createAsset({ iconUrl: shared.url, isTemplate: true });
@@ -131,6 +132,7 @@ describe('sweepFiles', () => {
         { table: 'assets', column: 'texture_url' },
         { table: 'cage_meshes', column: 'model_url' },
         { table: 'morphed_assets', column: 'model_url' },
+        { table: 'trash_files', column: 'file_url' },
       ]),
     );
   });
