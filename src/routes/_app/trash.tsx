@@ -129,7 +129,7 @@ function TrashBulkActions({ ids, list }: { ids: string[]; list: ListControls }) 
   const count = ids.length;
   const records = ids.map(recordOf);
   return (
-    <div className="bulk-actions">
+    <div className="bulk-actions" role="toolbar" aria-label={t('bulk.selected', { count })}>
       <ActionButton
         onPress={() =>
           void list.run(() => restoreFromTrash(records), {
