@@ -29,6 +29,7 @@ import { morphGenerateRoutes, morphQueueRoutes, morphedAssetRoutes } from './rou
 import { serviceRoutes } from './routes/services';
 import { adminSessionRoutes, sessionRoutes } from './routes/sessions';
 import { tagRoutes } from './routes/tags';
+import { restoreRoutes, trashRoutes } from './routes/trash';
 import { uploadRoutes } from './routes/uploads';
 import { userAssetRoutes } from './routes/user-assets';
 import { adminUserRoutes, userRoutes } from './routes/users';
@@ -96,6 +97,8 @@ export function createApp(input: AppDeps) {
   app.route('/v1/users/me/sessions', sessionRoutes(deps));
   app.route('/v1/users', userRoutes(deps));
   app.route('/v1/tags', tagRoutes(deps));
+  app.route('/v1/tags', restoreRoutes(deps, 'tag'));
+  app.route('/v1/trash', trashRoutes(deps));
   app.route('/v1/cage-meshes', cageMeshRoutes(deps));
   app.route('/v1/user-assets', userAssetRoutes(deps));
   app.route('/v1/morphed-assets', morphGenerateRoutes(deps));
@@ -117,6 +120,7 @@ export function createApp(input: AppDeps) {
     app.route(`${prefix}/assets`, assetRoutes(deps, { privateApi: prefix === '/private/v1' }));
     app.route(`${prefix}/assets`, assetApplicationRoutes(deps));
     app.route(`${prefix}/assets`, assetBulkRoutes(deps));
+    app.route(`${prefix}/assets`, restoreRoutes(deps, 'asset'));
     app.route(`${prefix}/applications`, applicationRoutes(deps));
     app.route(`${prefix}/application-assets`, applicationAssetRoutes(deps));
     app.route(`${prefix}/application-morphed-assets`, applicationMorphedAssetRoutes(deps));

@@ -58,6 +58,8 @@ export interface Config {
   texturePredictorUrl: string | undefined;
   /** The live event stream, GET /v1/events (server/README.md "Live events"). */
   events: EventStreamLimits;
+  /** Days a deleted record stays in the Trash before the sweeper deletes it for ever. */
+  trashRetentionDays: number;
 }
 
 export interface ServerKeys {
@@ -123,6 +125,7 @@ export function loadConfig(env: Env = process.env): Config {
   const port = int('PORT', 8080, 1, 65535);
   const accessTokenTtl = int('ACCESS_TOKEN_TTL', 900, 1, 24 * 3600);
   const refreshTokenTtl = int('REFRESH_TOKEN_TTL', 30 * 24 * 3600, 1, 365 * 24 * 3600);
+  const trashRetentionDays = int('TRASH_RETENTION_DAYS', 30, 1, 3650);
   const events: EventStreamLimits = {
     heartbeatMs: int('EVENTS_HEARTBEAT_MS', 15_000, 10, 3600 * 1000),
     replayLimit: int('EVENTS_REPLAY_LIMIT', 1000, 1, 100_000),
@@ -251,6 +254,7 @@ export function loadConfig(env: Env = process.env): Config {
     iconRendererUrl,
     texturePredictorUrl,
     events,
+    trashRetentionDays,
   };
 }
 

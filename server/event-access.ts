@@ -34,6 +34,8 @@ const RULES: Record<Key, Rule> = {
   modelUpdated: readAsset,
   typeOrGenderChanged: readAsset,
   bulkDeleted: readAsset,
+  restored: readAsset,
+  purged: readAsset,
   addedToApplication: readApplication,
   applicationUpdated: readApplication,
   applicationDeleted: readApplication,

@@ -30,6 +30,10 @@ export const ASSET_EVENT_KEYS = {
   /** Removed from an application. */
   applicationDeleted: 'asset.application-deleted.v1',
   bulkDeleted: 'asset.bulk-deleted.v1',
+  /** Not in the spec: back from the Trash, with the whole asset: `{ asset }`. */
+  restored: 'asset.restored.v1',
+  /** Not in the spec: deleted for ever from the Trash: `{ name }`. */
+  purged: 'asset.purged.v1',
   morphQueueEntryCreated: 'asset.morph-queue-entry-created.v1',
   /**
    * Not in the spec: a queue entry's status or progress changed (the morph worker), with the

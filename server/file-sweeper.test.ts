@@ -69,10 +69,11 @@ describe('sweepFiles', () => {
     dataOf(await t.patch(`/v1/assets/${kept.id}`, { iconUrl: newIcon.url }, tokens.developer));
     // An upload never saved to anything.
     const abandoned = await model();
-    // A deleted asset's files.
+    // The files of an asset deleted for ever (from the Trash, which keeps them until then).
     const doomed = { model: await model(), icon: await icon() };
     const deleted = await createAsset({ modelUrl: doomed.model.url, iconUrl: doomed.icon.url });
     dataOf(await t.request('DELETE', `/v1/assets/${deleted.id}`, { token: tokens.admin }));
+    dataOf(await t.request('DELETE', `/v1/trash/asset/${deleted.id}`, { token: tokens.admin }));
     // A template's file shared with its copy outlives the template.
     const shared = await icon();
     const template = await createAsset({ iconUrl: shared.url, isTemplate: true });
@@ -111,14 +112,14 @@ describe('sweepFiles', () => {
       morphedModel,
     ];
     // Within the day after upload nothing goes: a form may still be about to save them.
-    expect(await sweepIn(0)).toEqual({ unreferenced: 0, partial: 0 });
-    expect(await sweepIn(23)).toEqual({ unreferenced: 0, partial: 0 });
+    expect(await sweepIn(0)).toMatchObject({ unreferenced: 0, partial: 0 });
+    expect(await sweepIn(23)).toMatchObject({ unreferenced: 0, partial: 0 });
     for (const file of [...unreferenced, ...referenced]) expect(await served(file)).toBe(true);
 
-    expect(await sweepIn(25)).toEqual({ unreferenced: unreferenced.length, partial: 0 });
+    expect(await sweepIn(25)).toMatchObject({ unreferenced: unreferenced.length, partial: 0 });
     for (const file of unreferenced) expect(await served(file), file.url).toBe(false);
     for (const file of referenced) expect(await served(file), file.url).toBe(true);
-    expect(await sweepIn(25)).toEqual({ unreferenced: 0, partial: 0 });
+    expect(await sweepIn(25)).toMatchObject({ unreferenced: 0, partial: 0 });
   });
 
   it('finds every file column of the schema', async () => {
@@ -131,6 +132,7 @@ describe('sweepFiles', () => {
         { table: 'assets', column: 'texture_url' },
         { table: 'cage_meshes', column: 'model_url' },
         { table: 'morphed_assets', column: 'model_url' },
+        { table: 'trash_files', column: 'file_url' },
       ]),
     );
   });

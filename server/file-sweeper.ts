@@ -1,7 +1,8 @@
 /**
  * Stored files nothing refers to any more (a replaced icon, an upload never saved to an asset,
- * the files of a deleted asset) are removed by a periodic sweep through the storage interface,
- * together with partial uploads a crashed process left behind.
+ * the files of an asset purged from the Trash) are removed by a periodic sweep through the
+ * storage interface, together with partial uploads a crashed process left behind. The same
+ * sweep first purges the Trash records past their retention (server/trash.ts).
  *
  * A file is only removed once it is older than a grace period (an upload is stored before the
  * form that uses it is saved) and no row refers to it. "Refers" means: a text column named
@@ -18,6 +19,7 @@ import type { Db } from './db';
 import type { Deps } from './deps';
 import { fileUrl } from './storage';
 import { forgetStoredFiles } from './stored-files';
+import { purgeExpiredTrash } from './trash';
 
 /** Unreferenced files younger than this are kept: their upload may not be saved yet. */
 export const FILE_GRACE_MS = 24 * 3600 * 1000;
@@ -87,6 +89,8 @@ export interface SweepOptions {
   graceMs?: number;
   /** Partial uploads last written longer ago than this are removed; default PARTIAL_UPLOAD_AGE_MS. */
   partialAgeMs?: number;
+  /** When given, Trash records older than this many days are purged first (server/trash.ts). */
+  trashRetentionDays?: number;
 }
 
 export interface SweepResult {
@@ -94,14 +98,27 @@ export interface SweepResult {
   unreferenced: number;
   /** Partial uploads removed. */
   partial: number;
+  /** Trash records deleted for ever (their files go in the same sweep). */
+  purged: number;
 }
 
-/** One sweep at `now`: partial uploads, then unreferenced files older than the grace period. */
+/**
+ * One sweep at `now`: expired Trash records, partial uploads, then unreferenced files older
+ * than the grace period.
+ */
 export async function sweepFiles(
   deps: SweepDeps,
   now: Date,
-  { graceMs = FILE_GRACE_MS, partialAgeMs = PARTIAL_UPLOAD_AGE_MS }: SweepOptions = {},
+  {
+    graceMs = FILE_GRACE_MS,
+    partialAgeMs = PARTIAL_UPLOAD_AGE_MS,
+    trashRetentionDays,
+  }: SweepOptions = {},
 ): Promise<SweepResult> {
+  const purged =
+    trashRetentionDays === undefined
+      ? 0
+      : await purgeExpiredTrash(deps.db, now, trashRetentionDays);
   const partial = await deps.storage.removeIncomplete(new Date(now.getTime() - partialAgeMs));
   const storedBefore = now.getTime() - graceMs;
   let unreferenced = 0;
@@ -115,7 +132,7 @@ export async function sweepFiles(
     }
   }
   if (batch.length > 0) unreferenced += await deleteUnreferenced(deps, batch);
-  return { unreferenced, partial };
+  return { unreferenced, partial, purged };
 }
 
 export interface FileSweeper {
@@ -129,9 +146,9 @@ export function startFileSweeper(
   {
     intervalMs = FILE_SWEEP_INTERVAL_MS,
     onSwept = (result: SweepResult) => {
-      if (result.unreferenced + result.partial === 0) return;
+      if (result.unreferenced + result.partial + result.purged === 0) return;
       console.log(
-        `File sweep: removed ${result.unreferenced} unreferenced files and ${result.partial} partial uploads.`,
+        `File sweep: purged ${result.purged} Trash records, removed ${result.unreferenced} unreferenced files and ${result.partial} partial uploads.`,
       );
     },
     onError = (error: unknown) => console.error('File sweep failed:', error),

@@ -70,13 +70,17 @@ async function main(): Promise<void> {
   // the folder, so only those nobody has written to lately).
   const swept = await sweepFiles({ db, storage }, new Date(), {
     partialAgeMs: config.databaseUrl ? PARTIAL_UPLOAD_AGE_MS : 0,
+    trashRetentionDays: config.trashRetentionDays,
   });
-  if (swept.partial + swept.unreferenced > 0) {
+  if (swept.partial + swept.unreferenced + swept.purged > 0) {
     console.log(
-      `Removed ${swept.partial} partial uploads and ${swept.unreferenced} unreferenced files.`,
+      `Purged ${swept.purged} Trash records, removed ${swept.partial} partial uploads and ${swept.unreferenced} unreferenced files.`,
     );
   }
-  const sweeper = startFileSweeper({ db, storage, now: () => new Date() });
+  const sweeper = startFileSweeper(
+    { db, storage, now: () => new Date() },
+    { trashRetentionDays: config.trashRetentionDays },
+  );
   const demoFiles = await provideDemoFiles(db, storage);
   if (demoFiles > 0) console.log(`Stored ${demoFiles} demo files.`);
   const worker = morphWorker ? startMorphWorker({ db, storage, now: () => new Date() }) : undefined;

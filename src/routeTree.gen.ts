@@ -19,6 +19,7 @@ import { Route as AppIndexRouteImport } from './routes/_app/index'
 import { Route as AppMorphQueueRouteImport } from './routes/_app/morph-queue'
 import { Route as AppMorphedAssetsRouteImport } from './routes/_app/morphed-assets'
 import { Route as AppTagsRouteImport } from './routes/_app/tags'
+import { Route as AppTrashRouteImport } from './routes/_app/trash'
 import { Route as AppApplicationsIndexRouteImport } from './routes/_app/applications.index'
 import { Route as AppAssetsIndexRouteImport } from './routes/_app/assets.index'
 import { Route as AppAssetsAssetIdRouteImport } from './routes/_app/assets.$assetId'
@@ -78,6 +79,11 @@ const AppTagsRoute = AppTagsRouteImport.update({
   path: '/tags',
   getParentRoute: () => AppRoute,
 } as any)
+const AppTrashRoute = AppTrashRouteImport.update({
+  id: '/trash',
+  path: '/trash',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppApplicationsIndexRoute = AppApplicationsIndexRouteImport.update({
   id: '/applications/',
   path: '/applications/',
@@ -135,6 +141,7 @@ export interface FileRoutesByFullPath {
   '/morph-queue': typeof AppMorphQueueRoute
   '/morphed-assets': typeof AppMorphedAssetsRoute
   '/tags': typeof AppTagsRoute
+  '/trash': typeof AppTrashRoute
   '/assets/$assetId': typeof AppAssetsAssetIdRoute
   '/assets/new': typeof AppAssetsNewRoute
   '/cage-meshes/$cageMeshId': typeof AppCageMeshesCageMeshIdRoute
@@ -154,6 +161,7 @@ export interface FileRoutesByTo {
   '/morph-queue': typeof AppMorphQueueRoute
   '/morphed-assets': typeof AppMorphedAssetsRoute
   '/tags': typeof AppTagsRoute
+  '/trash': typeof AppTrashRoute
   '/': typeof AppIndexRoute
   '/assets/$assetId': typeof AppAssetsAssetIdRoute
   '/assets/new': typeof AppAssetsNewRoute
@@ -176,6 +184,7 @@ export interface FileRoutesById {
   '/_app/morph-queue': typeof AppMorphQueueRoute
   '/_app/morphed-assets': typeof AppMorphedAssetsRoute
   '/_app/tags': typeof AppTagsRoute
+  '/_app/trash': typeof AppTrashRoute
   '/_app/': typeof AppIndexRoute
   '/_app/assets/$assetId': typeof AppAssetsAssetIdRoute
   '/_app/assets/new': typeof AppAssetsNewRoute
@@ -199,6 +208,7 @@ export interface FileRouteTypes {
     | '/morph-queue'
     | '/morphed-assets'
     | '/tags'
+    | '/trash'
     | '/assets/$assetId'
     | '/assets/new'
     | '/cage-meshes/$cageMeshId'
@@ -218,6 +228,7 @@ export interface FileRouteTypes {
     | '/morph-queue'
     | '/morphed-assets'
     | '/tags'
+    | '/trash'
     | '/'
     | '/assets/$assetId'
     | '/assets/new'
@@ -239,6 +250,7 @@ export interface FileRouteTypes {
     | '/_app/morph-queue'
     | '/_app/morphed-assets'
     | '/_app/tags'
+    | '/_app/trash'
     | '/_app/'
     | '/_app/assets/$assetId'
     | '/_app/assets/new'
@@ -332,6 +344,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppTagsRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/trash': {
+      id: '/_app/trash'
+      path: '/trash'
+      fullPath: '/trash'
+      preLoaderRoute: typeof AppTrashRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/applications/': {
       id: '/_app/applications/'
       path: '/applications'
@@ -402,6 +421,7 @@ interface AppRouteChildren {
   AppMorphQueueRoute: typeof AppMorphQueueRoute
   AppMorphedAssetsRoute: typeof AppMorphedAssetsRoute
   AppTagsRoute: typeof AppTagsRoute
+  AppTrashRoute: typeof AppTrashRoute
   AppIndexRoute: typeof AppIndexRoute
   AppAssetsAssetIdRoute: typeof AppAssetsAssetIdRoute
   AppAssetsNewRoute: typeof AppAssetsNewRoute
@@ -418,6 +438,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppMorphQueueRoute: AppMorphQueueRoute,
   AppMorphedAssetsRoute: AppMorphedAssetsRoute,
   AppTagsRoute: AppTagsRoute,
+  AppTrashRoute: AppTrashRoute,
   AppIndexRoute: AppIndexRoute,
   AppAssetsAssetIdRoute: AppAssetsAssetIdRoute,
   AppAssetsNewRoute: AppAssetsNewRoute,

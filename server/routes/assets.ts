@@ -32,6 +32,7 @@ import {
   recordAssetEvents,
 } from '../events';
 import { holdFileReferences } from '../file-sweeper';
+import { moveToTrash } from '../trash';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import {
@@ -265,7 +266,7 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
   });
 
   // Several assets at once, all or none: an unknown id (404) or a locked asset (409, naming
-  // every locked one) deletes nothing. Each deleted asset records `asset.bulk-deleted.v1`.
+  // every locked one) deletes nothing. Deleted assets go to the Trash (server/trash.ts). Each deleted asset records `asset.bulk-deleted.v1`.
   app.post('/bulk-delete', auth, requireAbility('delete', 'Asset'), async (c) => {
     const ids = [...new Set((await readBody(c, assetBulkDeleteBodySchema)).ids)].sort();
     const at = deps.now();
@@ -295,6 +296,7 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
       for (const applicationId of applicationIds) {
         await lockPositions(tx, applicationLockKey(applicationId));
       }
+      for (const id of ids) await moveToTrash(tx, { kind: 'asset', id }, actorOf(c), at);
       await tx.query('DELETE FROM assets WHERE id = ANY($1::text[])', [ids]);
       await tx.query(
         `UPDATE users SET assets = ARRAY(SELECT x FROM unnest(assets) AS x WHERE x <> ALL($1::text[]))
@@ -318,7 +320,7 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
     return c.json({ data });
   });
 
-  // A locked asset is protected from deletion; unlock it first.
+  // A locked asset is protected from deletion; unlock it first. It goes to the Trash.
   app.delete('/:id', auth, requireAbility('delete', 'Asset'), async (c) => {
     const id = c.req.param('id');
     const at = deps.now();
@@ -334,6 +336,7 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
       for (const applicationId of applicationIds) {
         await lockPositions(tx, applicationLockKey(applicationId));
       }
+      await moveToTrash(tx, { kind: 'asset', id }, actorOf(c), at);
       await tx.query('DELETE FROM assets WHERE id = $1', [id]);
       await tx.query('UPDATE users SET assets = array_remove(assets, $1) WHERE $1 = ANY(assets)', [
         id,

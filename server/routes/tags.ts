@@ -10,6 +10,7 @@ import type { Deps } from '../deps';
 import { recordAssetEvents } from '../events';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
+import { moveToTrash } from '../trash';
 import { newId } from '../ids';
 import { findById, isoString, listHandler, searchFilter, type ListSpec } from '../list';
 import {
@@ -132,7 +133,7 @@ export function tagRoutes(deps: Deps) {
     return c.json({ data: await getTag(db, id) });
   });
 
-  // The tag leaves every asset it was on (asset_tags go with it, ON DELETE CASCADE); each of
+  // The tag goes to the Trash (server/trash.ts) and leaves every asset it was on; each of
   // those assets records its update events, locked ones too (the tag is gone for all of them).
   // The tag row is locked first, so no asset can be tagged with it meanwhile (tagging waits on
   // it); the assets are then locked in id order, so two deletes never wait on each other. This
@@ -154,6 +155,7 @@ export function tagRoutes(deps: Deps) {
           rows.map((row) => row.id),
         )
       ).filter((asset) => asset.tags.some((t) => t.id === tag.id));
+      await moveToTrash(tx, { kind: 'tag', id: tag.id }, c.get('auth').userId, at);
       await tx.query('DELETE FROM tags WHERE id = $1', [tag.id]);
       if (before.length === 0) return tag;
       const ids = before.map((asset) => asset.id);

@@ -16,7 +16,13 @@ export function eventName(routingKey: string): string {
 /** Events that remove the asset they name. */
 const REMOVES_ASSET = new Set(['deleted', 'bulk-deleted']);
 /** Events that change how many assets there are of a type (the dashboard). */
-const CHANGES_COUNTS = new Set(['created', 'deleted', 'bulk-deleted', 'type-or-gender-changed']);
+const CHANGES_COUNTS = new Set([
+  'created',
+  'deleted',
+  'bulk-deleted',
+  'restored',
+  'type-or-gender-changed',
+]);
 
 /** Which list endpoints may show what `event` changed. */
 export function listsShowing(event: StreamEvent): (endpoint: string) => boolean {
@@ -28,8 +34,9 @@ export function listsShowing(event: StreamEvent): (endpoint: string) => boolean 
   if (name.startsWith('application') || name === 'added-to-application') {
     return (endpoint) => /application|assets/.test(endpoint);
   }
-  // Tags show how many assets carry them; every other event is about an asset.
-  return (endpoint) => /assets|tags/.test(endpoint);
+  // Tags show how many assets carry them, and the Trash what was deleted, restored or purged;
+  // every other event is about an asset.
+  return (endpoint) => /assets|tags|trash/.test(endpoint);
 }
 
 type Listener<T> = (value: T) => void;

@@ -30,6 +30,7 @@ export const en = {
     morphedAssets: 'Morphed assets',
     cageMeshes: 'Cage meshes',
     tags: 'Tags',
+    trash: 'Trash',
     myAssets: 'My assets',
     signOut: 'Sign out',
     signingOut: 'Signing out…',

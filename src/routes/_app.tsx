@@ -43,13 +43,15 @@ const Toasts = lazy(() => import('../ui/dom/toasts').then((m) => ({ default: m.T
 
 /** Screens of the signed-in app, in the order of the navigation bar, and who may read them. */
 const NAV = [
-  { to: '/', label: 'nav.dashboard', reads: 'Asset' },
-  { to: '/assets', label: 'nav.assets', reads: 'Asset' },
-  { to: '/applications', label: 'nav.applications', reads: 'Application' },
-  { to: '/morph-queue', label: 'nav.morphQueue', reads: 'MorphedAsset' },
-  { to: '/morphed-assets', label: 'nav.morphedAssets', reads: 'MorphedAsset' },
-  { to: '/cage-meshes', label: 'nav.cageMeshes', reads: 'CageMesh' },
-  { to: '/tags', label: 'nav.tags', reads: 'Tag' },
+  { to: '/', label: 'nav.dashboard', needs: ['read', 'Asset'] },
+  { to: '/assets', label: 'nav.assets', needs: ['read', 'Asset'] },
+  { to: '/applications', label: 'nav.applications', needs: ['read', 'Application'] },
+  { to: '/morph-queue', label: 'nav.morphQueue', needs: ['read', 'MorphedAsset'] },
+  { to: '/morphed-assets', label: 'nav.morphedAssets', needs: ['read', 'MorphedAsset'] },
+  { to: '/cage-meshes', label: 'nav.cageMeshes', needs: ['read', 'CageMesh'] },
+  { to: '/tags', label: 'nav.tags', needs: ['read', 'Tag'] },
+  // Whoever may delete may restore: the Trash screen (server/README.md "Trash").
+  { to: '/trash', label: 'nav.trash', needs: ['delete', 'Asset'] },
 ] as const;
 
 function Shell() {
@@ -88,7 +90,7 @@ function Shell() {
       menuLabel={t('nav.menu')}
       nav={
         <>
-          {NAV.filter((item) => can('read', item.reads)).map((item) => (
+          {NAV.filter(({ needs: [action, subject] }) => can(action, subject)).map((item) => (
             <Link key={item.to} to={item.to} activeOptions={{ exact: item.to === '/' }}>
               {t(item.label)}
             </Link>

@@ -174,6 +174,7 @@ describe.each([1280, 390])('at %i px', (width) => {
     await check('a cage mesh', heading(/^Cage mesh /));
     await visit('/cage-meshes/new', heading('New cage mesh'));
     await visit('/tags', rows);
+    await visit('/trash', heading('Trash'));
 
     if (phone) await button('Menu').click();
     await page

@@ -2,6 +2,7 @@ import type { TFunction } from 'i18next';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { z } from 'zod/mini';
 import { assetDeleted, changeAsset, deleteAsset, lockAsset, unlockAsset } from '../../api/assets';
+import { restoreFromTrash } from '../../api/trash';
 import { defineList } from '../../api/list-url';
 import { assetSchema, type Asset } from '../../api/schemas';
 import {
@@ -183,6 +184,10 @@ function deleteAction(t: TFunction, asset: Asset, list: ListControls): ActionMen
     onAction: () =>
       void list.run(() => deleteAsset(asset.id).then(() => assetDeleted(asset.id)), {
         done: t('toasts.deleted', { name: asset.name }),
+        undo: {
+          run: () => restoreFromTrash([{ kind: 'asset', id: asset.id }]),
+          done: t('toasts.restored', { name: asset.name }),
+        },
       }),
   };
 }

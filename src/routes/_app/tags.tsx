@@ -4,6 +4,7 @@ import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
 import { tagRowSchema, type TagRow } from '../../api/schemas';
 import { createTag, deleteTag, renameTag, tagsChanged } from '../../api/tags';
+import { restoreFromTrash } from '../../api/trash';
 import { SchemaForm } from '../../ui/dom/schema-form';
 import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { dateColumn } from '../../ui/dom/list/columns';
@@ -106,6 +107,10 @@ function deleteAction(t: TFunction, tag: TagRow, list: ListControls): ActionMenu
     onAction: () =>
       void list.run(() => deleteTag(tag.id).then(tagsChanged), {
         done: t('toasts.tagDeleted', { name: tag.name }),
+        undo: {
+          run: () => restoreFromTrash([{ kind: 'tag', id: tag.id }]),
+          done: t('toasts.tagRestored', { name: tag.name }),
+        },
       }),
   };
 }

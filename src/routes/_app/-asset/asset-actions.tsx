@@ -15,6 +15,7 @@ import {
 import { describeError } from '../../../api/error-info';
 import type { Asset } from '../../../api/schemas';
 import { servicesQuery } from '../../../api/services';
+import { restoreFromTrash } from '../../../api/trash';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { Alert } from '../../../ui/dom/alert';
 import { announce } from '../../../ui/dom/toasts';
@@ -56,7 +57,19 @@ export function AssetActions({
       await assetDeleted(asset.id);
     },
     onSuccess: () => {
-      announce({ title: t('toasts.deleted', { name: asset.name }), tone: 'success' });
+      announce({
+        title: t('toasts.deleted', { name: asset.name }),
+        tone: 'success',
+        action: {
+          label: t('list.undo'),
+          onAction: () =>
+            void restoreFromTrash([{ kind: 'asset', id: asset.id }]).then(
+              () => announce({ title: t('toasts.restored', { name: asset.name }), tone: 'info' }),
+              (error: unknown) =>
+                announce({ title: describeError(error, t) ?? String(error), tone: 'error' }),
+            ),
+        },
+      });
       return navigate({ to: '/assets' });
     },
   });

@@ -9,6 +9,7 @@ import {
   bulkUnlockAssets,
 } from '../../../api/assets';
 import type { AssetBulkChangeResult } from '../../../api/schemas';
+import { restoreFromTrash } from '../../../api/trash';
 import { EntityPicker } from '../../../machines/autocomplete.view';
 import type { ChangeOutcome, ListControls } from '../../../machines/list.view';
 import { ActionButton } from '../../../ui/dom/action-button';
@@ -116,7 +117,16 @@ export function AssetBulkActions({
         tone="danger"
         onSubmit={() => {
           setConfirming(false);
-          void list.run(() => bulkDeleteAssets(ids), { done: t('bulk.deleted', { count }) });
+          void list.run(
+            () => bulkDeleteAssets(ids),
+            (deleted) => ({
+              done: t('bulk.deleted', { count }),
+              undo: {
+                run: () => restoreFromTrash(deleted.map((id) => ({ kind: 'asset', id }))),
+                done: t('bulk.restored', { count: deleted.length }),
+              },
+            }),
+          );
         }}
       >
         <p>{t('bulk.deleteBody')}</p>

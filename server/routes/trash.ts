@@ -1,0 +1,101 @@
+/**
+ * The Trash (server/trash.ts): GET /v1/trash lists it, POST /v1/trash/bulk-restore and
+ * /bulk-delete restore or delete for ever several records of any kinds, DELETE
+ * /v1/trash/{kind}/{id} deletes one for ever; each kind's own mount restores its records
+ * (POST /{id}/restore, /bulk-restore { ids }). Whoever may `delete` a kind may list, restore
+ * and purge it; every change is one transaction, all or none.
+ */
+import { Hono, type Context } from 'hono';
+import {
+  assetBulkDeleteBodySchema,
+  trashItemsBodySchema,
+  trashKindSchema,
+  type TrashKind,
+  type TrashRef,
+  type TrashResult,
+} from '../../src/api/schemas';
+import { requireAuth, type AuthEnv } from '../auth/middleware';
+import type { Deps } from '../deps';
+import { fail } from '../http/errors';
+import { readBody } from '../http/validate';
+import { parseListQuery, runList } from '../list';
+import {
+  TRASH_SUBJECTS,
+  purgeFromTrash,
+  restoreFromTrash,
+  restoring,
+  trashListSpec,
+  uniqueRefs,
+} from '../trash';
+
+type Change = typeof restoreFromTrash;
+
+/** Runs `change` on `refs` after checking the caller may delete each of their kinds. */
+async function changeTrash(deps: Deps, c: Context<AuthEnv>, refs: TrashRef[], change: Change) {
+  const { ability, userId } = c.get('auth');
+  for (const kind of new Set(refs.map((ref) => ref.kind))) {
+    if (!ability.can('delete', TRASH_SUBJECTS[kind])) {
+      fail(403, 'FORBIDDEN', `Your role may not delete ${TRASH_SUBJECTS[kind]}`);
+    }
+  }
+  const items = uniqueRefs(refs);
+  await restoring(() => deps.db.transaction((tx) => change(tx, items, userId, deps.now())));
+  return c.json({ data: { items } satisfies TrashResult });
+}
+
+/** Routes mounted at /v1/trash. */
+export function trashRoutes(deps: Deps) {
+  const app = new Hono<AuthEnv>();
+  app.use('*', requireAuth(deps));
+  const spec = trashListSpec(deps.config.trashRetentionDays);
+
+  // Only the kinds the caller may delete; a caller who may delete none is refused.
+  app.get('/', async (c) => {
+    const { ability } = c.get('auth');
+    const kinds = trashKindSchema.options.filter((kind) =>
+      ability.can('delete', TRASH_SUBJECTS[kind]),
+    );
+    if (kinds.length === 0) fail(403, 'FORBIDDEN', 'Your role may not delete anything');
+    const query = parseListQuery(spec, c.req.queries());
+    return c.json(
+      await runList(deps.db, spec, query, (params) => [
+        `t.kind = ANY(${params.add(kinds)}::text[])`,
+      ]),
+    );
+  });
+
+  app.post('/bulk-restore', async (c) => {
+    const { items } = await readBody(c, trashItemsBodySchema);
+    return changeTrash(deps, c, items, restoreFromTrash);
+  });
+
+  app.post('/bulk-delete', async (c) => {
+    const { items } = await readBody(c, trashItemsBodySchema);
+    return changeTrash(deps, c, items, purgeFromTrash);
+  });
+
+  app.delete('/:kind/:id', async (c) => {
+    const kind = trashKindSchema.safeParse(c.req.param('kind'));
+    if (!kind.success) {
+      fail(404, 'NOT_FOUND', `The Trash holds no ${c.req.param('kind')} records`);
+    }
+    return changeTrash(deps, c, [{ kind: kind.data, id: c.req.param('id') }], purgeFromTrash);
+  });
+
+  return app;
+}
+
+/** POST /{id}/restore and /bulk-restore { ids } of one kind, mounted next to its routes. */
+export function restoreRoutes(deps: Deps, kind: TrashKind) {
+  const app = new Hono<AuthEnv>();
+  const auth = requireAuth(deps);
+  app.post('/bulk-restore', auth, async (c) => {
+    const { ids } = await readBody(c, assetBulkDeleteBodySchema);
+    const refs = ids.map((id) => ({ kind, id }));
+    return changeTrash(deps, c, refs, restoreFromTrash);
+  });
+  app.post('/:id/restore', auth, (c) =>
+    changeTrash(deps, c, [{ kind, id: c.req.param('id') }], restoreFromTrash),
+  );
+  return app;
+}
