@@ -19,6 +19,7 @@ import { newId } from './ids';
 import { anyOfFilter, booleanFilter, isoString, searchFilter, type ListSpec } from './list';
 import { lockPositions, type OrderedCollection } from './positions';
 import { contentTypeOfKey, keyOfFileUrl, type Storage, type StoredFile } from './storage';
+import { checkBase } from './versions';
 
 interface AssetDbRow {
   id: string;
@@ -38,12 +39,13 @@ interface AssetDbRow {
   tags: { id: string; name: string }[];
   created_at: Date;
   updated_at: Date;
+  version: number;
 }
 
 /** Asset columns of alias `a`, tags aggregated so a page is one query. */
 const ASSET_COLUMNS = `a.id, a.name, a.type, a.gender, a.description, a.icon_url, a.model_url,
   a.texture_url, a.normal_map_url, a.source_url, a.is_template, a.template_id, a.locked,
-  a.position, a.created_at, a.updated_at,
+  a.position, a.created_at, a.updated_at, a.version,
   COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name) ORDER BY t.name, t.id)
             FROM asset_tags x JOIN tags t ON t.id = x.tag_id WHERE x.asset_id = a.id),
            '[]'::json) AS tags`;
@@ -67,6 +69,7 @@ function toAsset(row: AssetDbRow): Asset {
     tags: row.tags,
     createdAt: isoString(row.created_at),
     updatedAt: isoString(row.updated_at),
+    version: row.version,
   };
 }
 
@@ -312,19 +315,24 @@ export function updateEvents(
   return events;
 }
 
-/** Applies `body` to an unlocked asset in `tx` and records the update; answers the asset. */
+/**
+ * Applies `body` to an unlocked asset in `tx` and records the update; answers the asset. With
+ * a `base` version (If-Match), a field someone changed since then is a conflict (`checkBase`).
+ */
 export async function updateAsset(
   tx: Db,
   id: string,
   body: AssetPatchBody,
   actorId: string,
   at: Date,
+  base?: number,
 ): Promise<Asset> {
   // The tags before the asset (see `shareTags`); an unknown asset or a locked one answers first.
   const unknownTags = body.tagIds ? await shareTags(tx, body.tagIds) : [];
   const before = await assetForChange(tx, id);
   refuseUnknownTags(unknownTags);
   const changes = changesOf(before, body);
+  await checkBase(tx, 'asset', before, base, changes);
   if (Object.keys(changes).length === 0) return before;
   const fields = (Object.keys(changes) as (EditableField | 'tagIds')[]).filter(
     (field): field is EditableField => field !== 'tagIds',

@@ -2,6 +2,7 @@
  * The one database seam of the server: a tiny interface with an embedded PGlite implementation
  * (default) and a PostgreSQL pool implementation (DATABASE_URL). Both speak the same SQL dialect.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
@@ -96,6 +97,23 @@ function inTransactionOf(root: () => Db, tx: Db): Db {
   return tx;
 }
 
+const actors = new AsyncLocalStorage<string>();
+
+/**
+ * Runs `fn` on behalf of user `actorId`: every transaction it opens names that user as the
+ * author of the changes it makes (`app.actor_id`, which migration 012's version triggers write
+ * to record_changes). requireAuth runs each signed-in request this way.
+ */
+export function asActor<T>(actorId: string, fn: () => T): T {
+  return actors.run(actorId, fn);
+}
+
+/** Names the current actor (asActor), if any, in the transaction `tx` has just begun. */
+async function nameActor(tx: Pick<Db, 'query'>) {
+  const actor = actors.getStore();
+  if (actor !== undefined) await tx.query("SELECT set_config('app.actor_id', $1, true)", [actor]);
+}
+
 /** A transaction's connection may neither listen nor close: those belong to the database. */
 const notInTransaction: Pick<Db, 'listen' | 'close'> = {
   listen: () => Promise.reject(new Error('listen() inside a transaction')),
@@ -130,7 +148,11 @@ export async function createPgliteDb(dir?: string): Promise<Db> {
     },
     // PGlite is a single connection: a transaction holds it exclusively until it ends, so
     // concurrent requests queue behind it (the same effect as row locks on PostgreSQL).
-    transaction: (fn) => pglite.transaction((tx) => fn(inTx(tx))),
+    transaction: (fn) =>
+      pglite.transaction(async (tx) => {
+        await nameActor(inTx(tx));
+        return fn(inTx(tx));
+      }),
     // In process: PGlite delivers a NOTIFY to its own listeners when the transaction commits.
     listen: (channel, onNotify) => pglite.listen(channelIdentifier(channel), onNotify),
     close: async () => {
@@ -173,6 +195,7 @@ export function createPgDb(connectionString: string): Db {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
+        await nameActor(onClient(client));
         const result = await fn(onClient(client));
         await client.query('COMMIT');
         return result;

@@ -6,6 +6,7 @@
  * answers 403 when the token's rules do not allow the route.
  */
 import type { Context, MiddlewareHandler } from 'hono';
+import { asActor } from '../db';
 import type { Deps } from '../deps';
 import { fail } from '../http/errors';
 import type { Action, Subject } from '../../src/api/ability';
@@ -47,7 +48,7 @@ export function requireAuth(deps: Deps): MiddlewareHandler<AuthEnv> {
     const claims = await readBearer(deps, c);
     if (!claims) fail(401, 'UNAUTHORIZED', 'Sign in first: this route needs a bearer token');
     c.set('auth', claims);
-    await next();
+    await asActor(claims.userId, next);
   };
 }
 

@@ -8,13 +8,15 @@ import { HTTPException } from 'hono/http-exception';
 import type { ApiErrorBody } from '../../src/api/schemas';
 
 export type ErrorStatus =
-  400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 501 | 502 | 503;
+  400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 500 | 501 | 502 | 503;
 
 class ApiError extends Error {
   constructor(
     readonly status: ErrorStatus,
     readonly code: string,
     message: string,
+    /** More fields of the body (e.g. the conflicts of an EDIT_CONFLICT). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -22,8 +24,13 @@ class ApiError extends Error {
 }
 
 /** Throws an ApiError; typed `never` so callers can use it in expressions. */
-export function fail(status: ErrorStatus, code: string, message: string): never {
-  throw new ApiError(status, code, message);
+export function fail(
+  status: ErrorStatus,
+  code: string,
+  message: string,
+  details?: Record<string, unknown>,
+): never {
+  throw new ApiError(status, code, message, details);
 }
 
 /** Sends an error body with the status it names. */
@@ -42,7 +49,10 @@ const HTTP_CODES: Partial<Record<number, string>> = {
 
 /** Global error handler: known errors keep their status, anything else is a logged 500. */
 export function onError(error: Error, c: Context) {
-  if (error instanceof ApiError) return errorResponse(c, error.status, error.code, error.message);
+  if (error instanceof ApiError) {
+    const { status, code, message, details } = error;
+    return c.json({ ...details, status, code, message } satisfies ApiErrorBody, status);
+  }
   if (error instanceof HTTPException && error.status < 500) {
     const status = error.status;
     const body: ApiErrorBody = {

@@ -31,19 +31,21 @@ import {
   type FilterValues,
   type ListSpec,
 } from '../list';
-import { applicationLockKey, moveToPosition } from '../positions';
+import { applicationLockKey, lockPositions, moveToPosition } from '../positions';
 import { morphedListSpec } from './morphs';
+import { changeOf, checkBase, readIfMatch, setVersionTag } from '../versions';
 
 interface ApplicationDbRow {
   id: string;
   name: string;
   created_at: Date;
   updated_at: Date;
+  version: number;
 }
 
 const applicationListSpec: ListSpec<ApplicationRow> = {
   from: 'applications ap',
-  columns: 'ap.id, ap.name, ap.created_at, ap.updated_at',
+  columns: 'ap.id, ap.name, ap.created_at, ap.updated_at, ap.version',
   orders: { name: 'ap.name', createdAt: 'ap.created_at' },
   defaultOrder: 'name',
   idColumn: 'ap.id',
@@ -53,6 +55,7 @@ const applicationListSpec: ListSpec<ApplicationRow> = {
     name: row.name,
     createdAt: isoString(row.created_at),
     updatedAt: isoString(row.updated_at),
+    version: row.version,
   }),
 };
 
@@ -64,11 +67,12 @@ export interface ApplicationAssetDbRow {
   synced_at: Date | null;
   created_at: Date;
   asset: AssetSummary;
+  version: number;
 }
 
 export const applicationAssetListSpec: ListSpec<ApplicationAsset> = {
   from: 'application_assets aa JOIN assets a ON a.id = aa.asset_id',
-  columns: `aa.id, aa.application_id, aa.asset_id, aa.position, aa.synced_at, aa.created_at,
+  columns: `aa.id, aa.application_id, aa.asset_id, aa.position, aa.synced_at, aa.created_at, aa.version,
     json_build_object('id', a.id, 'name', a.name, 'type', a.type, 'gender', a.gender,
                       'iconUrl', a.icon_url, 'locked', a.locked) AS asset`,
   orders: { position: 'aa.position', name: 'a.name', createdAt: 'aa.created_at' },
@@ -88,6 +92,7 @@ export const applicationAssetListSpec: ListSpec<ApplicationAsset> = {
     syncedAt: isoOrNull(row.synced_at),
     createdAt: isoString(row.created_at),
     asset: row.asset,
+    version: row.version,
   }),
 };
 
@@ -121,9 +126,11 @@ export function applicationRoutes(deps: Deps) {
 
   app.get('/', listHandler(db, applicationListSpec));
 
-  app.get('/:id', async (c) =>
-    c.json({ data: await findById(db, applicationListSpec, c.req.param('id'), 'application') }),
-  );
+  app.get('/:id', async (c) => {
+    const data = await findById(db, applicationListSpec, c.req.param('id'), 'application');
+    setVersionTag(c, data);
+    return c.json({ data });
+  });
 
   return app;
 }
@@ -140,20 +147,28 @@ export function applicationAssetRoutes(deps: Deps) {
   });
 
   // Moves within the row's own application; `filter` narrows the list the position counts in.
+  // With If-Match, a position someone else changed since that version is a 409 (with a filter
+  // the requested position counts in another list, so any such change is).
   app.patch('/:id/position', auth, requireAbility('update', 'Application'), async (c) => {
+    const base = readIfMatch(c);
     const body = await readBody(c, positionBodySchema);
     const filters = filterFromJson(applicationAssetListSpec, body.filter);
-    const { applicationId } = await getApplicationAsset(db, c.req.param('id'));
-    const found = await db.transaction((tx) =>
-      moveApplicationAsset(tx, applicationId, {
-        id: c.req.param('id'),
-        position: body.position,
-        filters,
-      }),
-    );
-    // Deleted between the lookup and the lock.
-    if (!found) fail(404, 'NOT_FOUND', `No application asset with id ${c.req.param('id')}`);
-    return c.json({ data: await getApplicationAsset(db, c.req.param('id')) });
+    const id = c.req.param('id');
+    const { applicationId } = await getApplicationAsset(db, id);
+    const found = await db.transaction(async (tx) => {
+      await lockPositions(tx, applicationLockKey(applicationId));
+      await tx.query('SELECT 1 FROM application_assets WHERE id = $1 FOR UPDATE', [id]);
+      // Deleted between the lookup and the lock: 404.
+      const before = await getApplicationAsset(tx, id);
+      const moves = body.filter !== undefined || before.position !== body.position;
+      const changes = changeOf('position', before.position, body.position, moves);
+      await checkBase(tx, 'application-asset', before, base, changes);
+      return moveApplicationAsset(tx, applicationId, { id, position: body.position, filters });
+    });
+    if (!found) fail(404, 'NOT_FOUND', `No application asset with id ${id}`);
+    const data = await getApplicationAsset(db, id);
+    setVersionTag(c, data);
+    return c.json({ data });
   });
 
   // Marks the application's copy as synced with its parent asset now. The copy holds no fields

@@ -31,6 +31,7 @@ import {
 } from './applications';
 import { getAsset } from '../asset-store';
 import { morphedListSpec } from './morphs';
+import { changeOf, checkBase, readIfMatch, setVersionTag } from '../versions';
 
 type AssetApplicationDbRow = ApplicationAssetDbRow & { application_name: string };
 
@@ -232,14 +233,18 @@ export function assetApplicationRoutes(deps: Deps) {
     return c.json({ data });
   });
 
-  // Moves the asset within the application (README "Order updates", without a filter).
+  // Moves the asset within the application (README "Order updates", without a filter). With
+  // If-Match (the entry's version), a position someone else changed since then is a 409.
   app.patch('/:id/application', auth, canUpdate, async (c) => {
+    const base = readIfMatch(c);
     const { applicationId, position } = await readBody(c, assetApplicationMoveBodySchema);
     const assetId = c.req.param('id');
     const data = await db.transaction(async (tx) => {
       await lockPositions(tx, applicationLockKey(applicationId));
       await getAsset(tx, assetId);
       const before = await getPlacement(tx, assetId, applicationId);
+      const changes = changeOf('position', before.position, position);
+      await checkBase(tx, 'application-asset', before, base, changes);
       await moveApplicationAsset(tx, applicationId, { id: before.id, position, filters: {} });
       const after = await getPlacement(tx, assetId, applicationId);
       await recordAssetEvent(tx, {
@@ -255,6 +260,7 @@ export function assetApplicationRoutes(deps: Deps) {
       });
       return after;
     });
+    setVersionTag(c, data);
     return c.json({ data });
   });
 

@@ -67,6 +67,7 @@ import {
 } from '../asset-store';
 import { runModelService, serviceUrl } from '../model-services';
 import { nameWithExtensionOf, recordStoredFile } from '../stored-files';
+import { readIfMatch, setVersionTag } from '../versions';
 
 const actorOf = (c: Context<AuthEnv>) => c.get('auth').userId;
 
@@ -250,18 +251,23 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
   });
 
   app.get('/:id', auth, requireAbility('read', 'Asset'), async (c) => {
-    return c.json({ data: await getAsset(db, c.req.param('id')) });
+    const data = await getAsset(db, c.req.param('id'));
+    setVersionTag(c, data);
+    return c.json({ data });
   });
 
-  // Any subset of the fields; an update that changes nothing writes and records nothing.
+  // Any subset of the fields; an update that changes nothing writes and records nothing. With
+  // If-Match, fields changed by someone else since that version are a 409 (server/versions.ts).
   app.patch('/:id', auth, requireAbility('update', 'Asset'), async (c) => {
+    const base = readIfMatch(c);
     const body = await readBody(c, assetPatchBodySchema);
     const id = c.req.param('id');
     const data = await db.transaction(async (tx) => {
       await holdFileReferences(tx);
       await checkFileFields(storage, body);
-      return updateAsset(tx, id, body, actorOf(c), deps.now());
+      return updateAsset(tx, id, body, actorOf(c), deps.now(), base);
     });
+    setVersionTag(c, data);
     return c.json({ data });
   });
 

@@ -28,6 +28,7 @@ import {
   type ListSpec,
 } from '../list';
 import { storedFileFor } from '../asset-store';
+import { checkBase, readIfMatch, setVersionTag } from '../versions';
 
 interface CageMeshDbRow {
   id: string;
@@ -37,11 +38,13 @@ interface CageMeshDbRow {
   model_url: string | null;
   created_at: Date;
   updated_at: Date;
+  version: number;
 }
 
 const cageMeshListSpec: ListSpec<CageMesh> = {
   from: 'cage_meshes m',
-  columns: 'm.id, m.name, m.gender, m.body_type, m.model_url, m.created_at, m.updated_at',
+  columns: `m.id, m.name, m.gender, m.body_type, m.model_url, m.created_at, m.updated_at,
+    m.version`,
   orders: { name: 'm.name', createdAt: 'm.created_at', updatedAt: 'm.updated_at' },
   defaultOrder: 'name',
   idColumn: 'm.id',
@@ -57,6 +60,7 @@ const cageMeshListSpec: ListSpec<CageMesh> = {
     modelUrl: row.model_url,
     createdAt: isoString(row.created_at),
     updatedAt: isoString(row.updated_at),
+    version: row.version,
   }),
 };
 
@@ -110,13 +114,16 @@ export function cageMeshRoutes(deps: Deps, options: { createOnly?: boolean } = {
   app.get('/', requireAbility('read', 'CageMesh'), listHandler(db, cageMeshListSpec));
 
   app.get('/:id', requireAbility('read', 'CageMesh'), async (c) => {
-    return c.json({ data: await getCageMesh(db, c.req.param('id')) });
+    const data = await getCageMesh(db, c.req.param('id'));
+    setVersionTag(c, data);
+    return c.json({ data });
   });
 
   // Only the fields present in the body change; `null` clears bodyType or modelUrl. A change
   // records `cage-mesh-updated` with the changed fields and the cage mesh after it; a body that
   // changes nothing writes and records nothing.
   app.patch('/:id', requireAbility('update', 'CageMesh'), async (c) => {
+    const base = readIfMatch(c);
     const body = await readBody(c, cageMeshPatchBodySchema);
     const id = c.req.param('id');
     const at = deps.now();
@@ -132,10 +139,11 @@ export function cageMeshRoutes(deps: Deps, options: { createOnly?: boolean } = {
         modelUrl: body.modelUrl === undefined ? current.modelUrl : body.modelUrl,
       };
       const changed = EDITABLE.filter((field) => next[field] !== current[field]);
-      if (changed.length === 0) return current;
       const changes = Object.fromEntries(
         changed.map((field) => [field, { from: current[field], to: next[field] }]),
       );
+      await checkBase(tx, 'cage-mesh', current, base, changes);
+      if (changed.length === 0) return current;
       await tx.query(
         `UPDATE cage_meshes SET name = $2, gender = $3, body_type = $4, model_url = $5,
            updated_at = $6 WHERE id = $1`,
@@ -150,6 +158,7 @@ export function cageMeshRoutes(deps: Deps, options: { createOnly?: boolean } = {
       });
       return cageMesh;
     });
+    setVersionTag(c, data);
     return c.json({ data });
   });
 

@@ -13,6 +13,7 @@ import { readBody } from '../http/validate';
 import { moveToTrash } from '../trash';
 import { newId } from '../ids';
 import { findById, isoString, listHandler, searchFilter, type ListSpec } from '../list';
+import { changeOf, checkBase, readIfMatch, setVersionTag } from '../versions';
 import {
   assetForChange,
   findAssets,
@@ -28,12 +29,13 @@ interface TagDbRow {
   asset_count: number;
   created_at: Date;
   updated_at: Date;
+  version: number;
 }
 
 const tagListSpec: ListSpec<TagRow> = {
   from: `tags t LEFT JOIN LATERAL
     (SELECT count(*)::int AS asset_count FROM asset_tags x WHERE x.tag_id = t.id) c ON true`,
-  columns: 't.id, t.name, t.created_at, t.updated_at, c.asset_count',
+  columns: 't.id, t.name, t.created_at, t.updated_at, t.version, c.asset_count',
   orders: { name: 't.name', createdAt: 't.created_at', assetCount: 'c.asset_count' },
   defaultOrder: 'name',
   idColumn: 't.id',
@@ -44,6 +46,7 @@ const tagListSpec: ListSpec<TagRow> = {
     assetCount: row.asset_count,
     createdAt: isoString(row.created_at),
     updatedAt: isoString(row.updated_at),
+    version: row.version,
   }),
 };
 
@@ -120,17 +123,31 @@ export function tagRoutes(deps: Deps) {
   }
 
   app.get('/:tagId', requireAbility('read', 'Tag'), async (c) => {
-    return c.json({ data: await getTag(db, c.req.param('tagId')) });
+    const data = await getTag(db, c.req.param('tagId'));
+    setVersionTag(c, data);
+    return c.json({ data });
   });
 
+  // A rename; with If-Match, a name someone else changed since that version is a 409.
   app.put('/:tagId', requireAbility('update', 'Tag'), async (c) => {
+    const base = readIfMatch(c);
     const { name } = await readBody(c, tagBodySchema);
     const id = c.req.param('tagId');
-    await getTag(db, id);
-    await uniqueName(name, () =>
-      db.query('UPDATE tags SET name = $2, updated_at = $3 WHERE id = $1', [id, name, deps.now()]),
+    const data = await uniqueName(name, () =>
+      db.transaction(async (tx) => {
+        await tx.query('SELECT 1 FROM tags WHERE id = $1 FOR UPDATE', [id]);
+        const before = await getTag(tx, id);
+        await checkBase(tx, 'tag', before, base, changeOf('name', before.name, name));
+        await tx.query('UPDATE tags SET name = $2, updated_at = $3 WHERE id = $1', [
+          id,
+          name,
+          deps.now(),
+        ]);
+        return getTag(tx, id);
+      }),
     );
-    return c.json({ data: await getTag(db, id) });
+    setVersionTag(c, data);
+    return c.json({ data });
   });
 
   // The tag goes to the Trash (server/trash.ts) and leaves every asset it was on; each of

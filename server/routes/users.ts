@@ -39,6 +39,7 @@ import {
   type ListSpec,
 } from '../list';
 import { findUserByEmail, findUserById, markVerified, setPassword, toWireUser } from '../users';
+import { changeOf, checkBase, readIfMatch, setVersionTag } from '../versions';
 
 /** Routes mounted at /v1/users. */
 export function userRoutes(deps: Deps) {
@@ -148,11 +149,12 @@ interface UserDbRow {
   role: Role;
   verified_at: Date | null;
   created_at: Date;
+  version: number;
 }
 
 const userListSpec: ListSpec<UserListRow> = {
   from: 'users u',
-  columns: 'u.id, u.email, u.role, u.verified_at, u.created_at',
+  columns: 'u.id, u.email, u.role, u.verified_at, u.created_at, u.version',
   orders: { email: 'u.email', role: 'u.role', createdAt: 'u.created_at' },
   defaultOrder: 'email',
   idColumn: 'u.id',
@@ -163,6 +165,7 @@ const userListSpec: ListSpec<UserListRow> = {
     role: row.role,
     verifiedAt: row.verified_at ? isoString(row.verified_at) : null,
     createdAt: isoString(row.created_at),
+    version: row.version,
   }),
 };
 
@@ -175,29 +178,38 @@ export function adminUserRoutes(deps: Deps) {
   // Find users by e-mail (e.g. to assign them assets).
   app.get('/', requireAbility('read', 'User'), listHandler(db, userListSpec));
 
-  app.get('/:id', requireAbility('read', 'User'), async (c) =>
-    c.json({ data: await findById(db, userListSpec, c.req.param('id'), 'user') }),
-  );
+  app.get('/:id', requireAbility('read', 'User'), async (c) => {
+    const data = await findById(db, userListSpec, c.req.param('id'), 'user');
+    setVersionTag(c, data);
+    return c.json({ data });
+  });
 
   // Roles are an admin's to give (`manage User`), never one's own: an admin cannot lock the
   // last admin out by accident, and nobody can promote themselves. The new role applies from
   // the user's next request: tokens of the old role are refused (401), so clients refresh.
+  // With If-Match, a role someone else changed since that version is a 409.
   app.patch('/:id', requireAbility('manage', 'User'), async (c) => {
     const id = c.req.param('id');
+    const base = readIfMatch(c);
     const { role } = await readBody(c, userRoleBodySchema);
     if (id === c.get('auth').userId)
       fail(400, 'VALIDATION_ERROR', 'You cannot change your own role');
-    const user = await findUserById(db, id);
-    if (!user) fail(404, 'NOT_FOUND', `No user with id ${id}`);
-    if (user.role === 'anonymous' || role === 'anonymous') {
-      fail(400, 'VALIDATION_ERROR', 'Anonymous accounts have no e-mail: they cannot change role');
-    }
-    const { rows } = await db.query<UserDbRow>(
-      `UPDATE users u SET role = $2 WHERE id = $1 RETURNING ${userListSpec.columns}`,
-      [id, role],
-    );
-    announceSessionChange(db, `u:${id}`);
-    return c.json({ data: userListSpec.toRow(rows[0] as never) });
+    const data = await db.transaction(async (tx) => {
+      await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [id]);
+      const user = await findById(tx, userListSpec, id, 'user');
+      if (user.role === 'anonymous' || role === 'anonymous') {
+        fail(400, 'VALIDATION_ERROR', 'Anonymous accounts have no e-mail: they cannot change role');
+      }
+      await checkBase(tx, 'user', user, base, changeOf('role', user.role, role));
+      const { rows } = await tx.query<UserDbRow>(
+        `UPDATE users u SET role = $2 WHERE id = $1 RETURNING ${userListSpec.columns}`,
+        [id, role],
+      );
+      announceSessionChange(tx, `u:${id}`);
+      return userListSpec.toRow(rows[0] as never);
+    });
+    setVersionTag(c, data);
+    return c.json({ data });
   });
 
   return app;

@@ -122,15 +122,18 @@ export function createAssetFromTemplate(body: {
   );
 }
 
-/** Changes some fields of an asset; a locked asset answers 409 ASSET_LOCKED. */
+/**
+ * Changes some fields of an asset (send only the changed ones); a locked asset answers 409
+ * ASSET_LOCKED. Based on `baseVersion`, fields changed since by someone else answer 409
+ * EDIT_CONFLICT.
+ */
 export function updateAsset(
   id: string,
   body: AssetPatchBody,
-  { scope }: ScopeOption = {},
+  { scope, baseVersion }: ScopeOption & { baseVersion?: number } = {},
 ): Promise<Asset> {
-  return assetsService(() =>
-    apiRequest(path(id, scope), assetSchema, { method: 'patch', json: body }),
-  );
+  const options = { method: 'patch', json: body, baseVersion } as const;
+  return assetsService(() => apiRequest(path(id, scope), assetSchema, options));
 }
 
 /** Deletes an asset (a locked one answers 409). */

@@ -54,11 +54,14 @@ export function createCageMesh(
   );
 }
 
-/** Changes some fields of a cage mesh. */
-export function updateCageMesh(id: string, body: CageMeshPatchBody): Promise<CageMesh> {
-  return cageMeshesService(() =>
-    apiRequest(path(id), cageMeshSchema, { method: 'patch', json: body }),
-  );
+/** Changes some fields of a cage mesh; see updateAsset for `baseVersion`. */
+export function updateCageMesh(
+  id: string,
+  body: CageMeshPatchBody,
+  baseVersion?: number,
+): Promise<CageMesh> {
+  const options = { method: 'patch', json: body, baseVersion } as const;
+  return cageMeshesService(() => apiRequest(path(id), cageMeshSchema, options));
 }
 
 /** One cage mesh (its page). */

@@ -230,6 +230,8 @@ export interface RequestOptions<B = unknown> {
   auth?: boolean;
   timeout?: number | false;
   signal?: AbortSignal;
+  /** The version a change is based on: sent as If-Match (README "Versions and conflicts"). */
+  baseVersion?: number;
 }
 
 /** Marks a request body as silent; see SilentResult. */
@@ -251,7 +253,7 @@ async function readJson(response: Response): Promise<unknown> {
 }
 
 function toKyOptions<B>(options: RequestOptions<B>): Options {
-  const { method = 'get', json, searchParams, auth = true, timeout, signal } = options;
+  const { method = 'get', json, searchParams, auth = true, timeout, signal, baseVersion } = options;
   return {
     method,
     context: { isPublic: !auth } satisfies RequestContext,
@@ -259,6 +261,7 @@ function toKyOptions<B>(options: RequestOptions<B>): Options {
     ...(searchParams === undefined ? {} : { searchParams }),
     ...(timeout === undefined ? {} : { timeout }),
     ...(signal === undefined ? {} : { signal }),
+    ...(baseVersion === undefined ? {} : { headers: { 'if-match': `"${baseVersion}"` } }),
   };
 }
 

@@ -39,6 +39,8 @@ export const userRowSchema = z.object({
   role: roleSchema,
   verifiedAt: z.nullable(z.string()),
   createdAt: z.string(),
+  /** Counts changes of the role. */
+  version: z.optional(z.number()),
 });
 export type UserRow = z.infer<typeof userRowSchema>;
 
@@ -110,6 +112,22 @@ export const apiErrorSchema = z.object({
   message: z.string(),
 });
 export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
+
+/** One field of a 409 EDIT_CONFLICT: its value now, and who changed it when (null: the system). */
+export const editConflictSchema = z.object({
+  field: z.string(),
+  current: z.unknown(),
+  changedBy: z.nullable(z.object({ id: z.string(), email: z.nullable(z.string()) })),
+  changedAt: z.string(),
+});
+export type EditConflict = z.infer<typeof editConflictSchema>;
+
+/** 409 EDIT_CONFLICT: a change based on an older version touched fields changed since. */
+export const editConflictErrorSchema = z.extend(apiErrorSchema, {
+  version: z.number(),
+  conflicts: z.array(editConflictSchema),
+});
+export type EditConflictError = z.infer<typeof editConflictErrorSchema>;
 
 /** Wraps a success payload schema in the API's `{ data }` envelope. */
 export const envelope = <T extends z.core.$ZodType>(data: T) => z.object({ data });
@@ -210,6 +228,8 @@ export const assetSchema = z.object({
   tags: z.array(tagSchema),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Raised at every change (README "Versions and conflicts"); the ETag of a single read. */
+  version: z.optional(z.number()),
 });
 export type Asset = z.infer<typeof assetSchema>;
 
@@ -334,6 +354,7 @@ export const assetPredictTextureBodySchema = z.object({
 export const applicationRowSchema = z.extend(applicationSchema, {
   createdAt: z.string(),
   updatedAt: z.string(),
+  version: z.optional(z.number()),
 });
 export type ApplicationRow = z.infer<typeof applicationRowSchema>;
 
@@ -357,6 +378,7 @@ export const applicationAssetSchema = z.object({
   syncedAt: z.nullable(z.string()),
   createdAt: z.string(),
   asset: assetSummarySchema,
+  version: z.optional(z.number()),
 });
 export type ApplicationAsset = z.infer<typeof applicationAssetSchema>;
 
@@ -365,6 +387,7 @@ export const tagRowSchema = z.extend(tagSchema, {
   assetCount: z.number(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  version: z.optional(z.number()),
 });
 export type TagRow = z.infer<typeof tagRowSchema>;
 
@@ -386,6 +409,7 @@ export const cageMeshSchema = z.object({
   modelUrl: z.nullable(z.string()),
   createdAt: z.string(),
   updatedAt: z.string(),
+  version: z.optional(z.number()),
 });
 export type CageMesh = z.infer<typeof cageMeshSchema>;
 

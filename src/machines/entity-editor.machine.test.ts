@@ -14,6 +14,7 @@ import { ApiError } from '../api/errors';
 import type { UploadResult } from '../api/schemas';
 import {
   entityEditorMachine,
+  selectConflict,
   selectError,
   selectFailedStep,
   selectIsSaved,
@@ -83,6 +84,24 @@ const savedOf = (target: SaveTarget): SavedEntity => ({ id: target.id ?? 'new-1'
 
 const UPLOAD_FAILURE = new ApiError({ status: 413, code: 'FILE_TOO_LARGE', message: 'Too large' });
 const SAVE_FAILURE = new ApiError({ status: 409, code: 'ASSET_LOCKED', message: 'Locked' });
+/** Someone else renamed the entity since the version the form was based on. */
+const CONFLICT = {
+  status: 409,
+  code: 'EDIT_CONFLICT',
+  message: 'Changed by someone else since version 1: name',
+  version: 7,
+  conflicts: [
+    {
+      field: 'name',
+      current: 'Theirs',
+      changedBy: { id: 'u2', email: 'dev@avatar.studio' },
+      changedAt: '2030-01-01T00:00:00.000Z',
+    },
+  ],
+};
+const CONFLICT_FAILURE = new ApiError({ ...CONFLICT, data: CONFLICT });
+/** The user keeps theirs for these fields when resolving the conflict. */
+const THEIRS = ['name'];
 
 // ---------------------------------------------------------------- the fake actors
 
@@ -121,6 +140,8 @@ interface EditorModel {
   /** Upload progress per field, 0 to 1. */
   progress: Record<string, number>;
   failedStep: 'upload' | 'save' | null;
+  /** The request was sent again after a conflict: based on its version, without THEIRS. */
+  resolved: boolean;
 }
 
 type EditorEvent = {
@@ -133,6 +154,8 @@ type EditorEvent = {
     | 'UPLOAD_FAIL'
     | 'SAVE_OK'
     | 'SAVE_FAIL'
+    | 'SAVE_CONFLICT'
+    | 'RESOLVE'
     | 'RETRY';
 };
 
@@ -152,6 +175,7 @@ const startSave = (kind: RequestKind) => {
     stored: kept(context, kind),
     progress: {},
     failedStep: null,
+    resolved: false,
   }));
   return [
     {
@@ -191,7 +215,7 @@ const editorModel = setup({
   },
 }).createMachine({
   id: 'editorModel',
-  context: { request: null, stored: [], progress: {}, failedStep: null },
+  context: { request: null, stored: [], progress: {}, failedStep: null, resolved: false },
   initial: 'idle',
   states: {
     idle: { on: saves },
@@ -218,7 +242,11 @@ const editorModel = setup({
         // The saved entity carries the files: the next save starts from the form's new state.
         SAVE_OK: { target: 'saved', actions: assign({ stored: [], progress: {} }) },
         SAVE_FAIL: { target: 'failed', actions: assign({ failedStep: 'save' }) },
+        SAVE_CONFLICT: { target: 'conflict' },
       },
+    },
+    conflict: {
+      on: { RESOLVE: { target: 'saving', actions: assign({ resolved: true }) }, ...saves },
     },
     saved: { on: saves },
     failed: {
@@ -237,13 +265,19 @@ const editorModel = setup({
 
 type ModelSnapshot = { context: EditorModel };
 
-/** The body a save must send: the form's values plus each new file's stored address. */
-function expectedBody(kind: RequestKind) {
-  const { values, files } = REQUESTS[kind];
-  return {
+/**
+ * What a save must send: the form's values plus each new file's stored address; after a
+ * conflict, based on the current version and without the fields where the user took theirs.
+ */
+function expectedSave({ request, resolved }: EditorModel): SaveInput {
+  const { target, values, files } = REQUESTS[request!];
+  const body: Record<string, unknown> = {
     ...values,
     ...Object.fromEntries(files.map(({ field, file }) => [`${field}Url`, urlOf(file)])),
   };
+  if (!resolved) return { target, body };
+  for (const field of THEIRS) delete body[field];
+  return { target: { ...target, baseVersion: CONFLICT.version }, body };
 }
 
 function checks(h: Harness) {
@@ -268,12 +302,16 @@ function checks(h: Harness) {
     saving: ({ context: m }: ModelSnapshot) => {
       busy(m);
       expect(selectIsUploading(h.snapshot())).toBe(false);
-      const kind = m.request as RequestKind;
-      expect(h.currentSave().input).toEqual({
-        target: REQUESTS[kind].target,
-        body: expectedBody(kind),
-      });
+      expect(h.currentSave().input).toEqual(expectedSave(m));
       expect(h.live()).toHaveLength(1);
+    },
+    conflict: () => {
+      const snapshot = h.snapshot();
+      expect(snapshot.matches('conflict')).toBe(true);
+      // Each conflicting field with its current value and who changed it, for the form.
+      expect(selectConflict(snapshot)).toEqual(CONFLICT);
+      expect(selectIsSaving(snapshot)).toBe(false);
+      expect(h.live()).toEqual([]);
     },
     saved: ({ context: m }: ModelSnapshot) => {
       const entity = savedOf(REQUESTS[m.request as RequestKind].target);
@@ -325,6 +363,10 @@ function events(h: Harness) {
       await call.settle({ ok: savedOf(call.input.target) });
     },
     SAVE_FAIL: () => h.currentSave().settle({ error: SAVE_FAILURE }),
+    SAVE_CONFLICT: () => h.currentSave().settle({ error: CONFLICT_FAILURE }),
+    RESOLVE: () => {
+      h.actor.send({ type: 'RESOLVE', theirs: THEIRS });
+    },
     RETRY: () => {
       h.actor.send({ type: 'RETRY' });
     },
@@ -406,7 +448,18 @@ describe('entity editor — which API call saves which target', () => {
     });
     expect(await save({ entity: 'cageMesh', id: 'c1', scope: 'public' })).toEqual({
       ...none,
-      updateCageMesh: [['c1', { name: 'Jacket' }]],
+      updateCageMesh: [['c1', { name: 'Jacket' }, undefined]],
+    });
+  });
+
+  it('a change sends the version it was based on', async () => {
+    expect(await save({ entity: 'asset', id: 'a1', baseVersion: 3 })).toEqual({
+      ...none,
+      updateAsset: [['a1', { name: 'Jacket' }, { baseVersion: 3 }]],
+    });
+    expect(await save({ entity: 'cageMesh', id: 'c1', baseVersion: 4 })).toEqual({
+      ...none,
+      updateCageMesh: [['c1', { name: 'Jacket' }, 4]],
     });
   });
 });

@@ -3,6 +3,12 @@
  * uploaded first, one at a time with its progress, then the entity is created or patched with
  * the stored addresses (form naming rule: field X's file becomes `XUrl`). A failure keeps the
  * request, so RETRY resumes where it stopped: files already stored are not sent again.
+ *
+ * A change of an existing entity is based on the version the form was loaded from
+ * (`baseVersion`, sent as If-Match). When someone else changed one of its fields since, the
+ * server answers 409 EDIT_CONFLICT and the editor waits in `conflict`: RESOLVE names the
+ * fields where the user takes theirs (left out of the body), the others keep the user's value,
+ * and the change is sent again based on the current version.
  */
 import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import {
@@ -21,13 +27,21 @@ import {
 } from '../api/cage-meshes';
 import type { ApiErrorInfo } from '../api/error-info';
 import { toApiError } from '../api/errors';
-import type { Asset, AssetCreateBody, CageMesh, UploadKind, UploadResult } from '../api/schemas';
+import {
+  editConflictErrorSchema,
+  type Asset,
+  type AssetCreateBody,
+  type CageMesh,
+  type EditConflictError,
+  type UploadKind,
+  type UploadResult,
+} from '../api/schemas';
 import { uploadFile } from '../api/uploads';
 
 /** What is saved: a new or existing asset (possibly from a template) or cage mesh. */
 export type SaveTarget =
-  | { entity: 'asset'; id?: string; templateId?: string; scope?: ApiScope }
-  | { entity: 'cageMesh'; id?: string; scope?: ApiScope };
+  | { entity: 'asset'; id?: string; templateId?: string; scope?: ApiScope; baseVersion?: number }
+  | { entity: 'cageMesh'; id?: string; scope?: ApiScope; baseVersion?: number };
 
 /** One file field with a newly chosen file. */
 export interface PendingFile {
@@ -65,11 +79,15 @@ export interface EntityEditorContext {
   /** Which step failed, for the message. */
   failedStep: 'upload' | 'save' | null;
   saved: SavedEntity | null;
+  /** The fields someone else changed since the base version (state `conflict`). */
+  conflict: EditConflictError | null;
 }
 
 export type EntityEditorEvent =
   | { type: 'SAVE'; request: SaveRequest }
   | { type: 'RETRY' }
+  /** Sends the conflicting change again; `theirs` are the fields where the user takes theirs. */
+  | { type: 'RESOLVE'; theirs: readonly string[] }
   | { type: 'UPLOAD_PROGRESS'; field: string; fraction: number };
 
 export type EntityEditorEmitted = { type: 'SAVED'; entity: SavedEntity };
@@ -103,6 +121,14 @@ export function bodyOf(request: SaveRequest, stored: readonly StoredFile[]) {
   return body;
 }
 
+/** The body of a 409 EDIT_CONFLICT answer, if `error` is one. */
+function editConflictOf(error: unknown): EditConflictError | undefined {
+  const { code, data } = toApiError(error);
+  if (code !== 'EDIT_CONFLICT') return undefined;
+  const parsed = editConflictErrorSchema.safeParse(data);
+  return parsed.success ? parsed.data : undefined;
+}
+
 /** Creates or patches the target with the API of its entity. */
 async function saveEntity({ target, body }: SaveInput): Promise<SavedEntity> {
   if (target.entity === 'cageMesh') {
@@ -121,13 +147,13 @@ type TargetOf<E extends SaveTarget['entity']> = Extract<SaveTarget, { entity: E 
 function storeCageMesh(target: TargetOf<'cageMesh'>, body: SaveInput['body']): Promise<CageMesh> {
   const scope = target.scope === undefined ? {} : { scope: target.scope };
   return target.id
-    ? updateCageMesh(target.id, body)
+    ? updateCageMesh(target.id, body, target.baseVersion)
     : createCageMesh(body as CageMeshCreateBody, scope);
 }
 
 async function storeAsset(target: TargetOf<'asset'>, body: SaveInput['body']): Promise<Asset> {
   const scope = target.scope === undefined ? {} : { scope: target.scope };
-  if (target.id) return updateAsset(target.id, body, scope);
+  if (target.id) return updateAsset(target.id, body, { ...scope, baseVersion: target.baseVersion });
   if (target.templateId) {
     // The template call copies the template; the form's own values are then applied on top.
     const name = typeof body.name === 'string' ? body.name : undefined;
@@ -169,6 +195,19 @@ export const entityEditorMachine = setup({
       };
     }),
     clearError: assign({ error: null, failedStep: null }),
+    keepConflict: assign((_, params: { conflict: EditConflictError }) => ({
+      conflict: params.conflict,
+    })),
+    resolve: assign(({ context, event }) => {
+      assertEvent(event, 'RESOLVE');
+      const { request, conflict } = context;
+      if (!request || !conflict) return {};
+      const values = Object.fromEntries(
+        Object.entries(request.values).filter(([field]) => !event.theirs.includes(field)),
+      );
+      const target = { ...request.target, baseVersion: conflict.version };
+      return { request: { ...request, target, values }, conflict: null };
+    }),
     setProgress: assign(({ context, event }) => {
       assertEvent(event, 'UPLOAD_PROGRESS');
       return { progress: { ...context.progress, [event.field]: event.fraction } };
@@ -205,6 +244,7 @@ export const entityEditorMachine = setup({
     error: null,
     failedStep: null,
     saved: null,
+    conflict: null,
   },
   initial: 'idle',
   states: {
@@ -256,15 +296,31 @@ export const entityEditorMachine = setup({
                 { type: 'emitSaved', params: ({ event }) => ({ entity: event.output }) },
               ],
             },
-            onError: {
-              target: '#entityEditor.failed',
-              actions: {
-                type: 'fail',
-                params: ({ event }) => ({ error: event.error, step: 'save' as const }),
+            onError: [
+              {
+                guard: ({ event }) => editConflictOf(event.error) !== undefined,
+                target: '#entityEditor.conflict',
+                actions: {
+                  type: 'keepConflict',
+                  params: ({ event }) => ({ conflict: editConflictOf(event.error)! }),
+                },
               },
-            },
+              {
+                target: '#entityEditor.failed',
+                actions: {
+                  type: 'fail',
+                  params: ({ event }) => ({ error: event.error, step: 'save' as const }),
+                },
+              },
+            ],
           },
         },
+      },
+    },
+    conflict: {
+      on: {
+        RESOLVE: { target: 'working', actions: 'resolve' },
+        SAVE: { target: 'working', actions: ['start', assign({ conflict: null })] },
       },
     },
     saved: {
@@ -289,3 +345,4 @@ export const selectIsSaved = (snapshot: EntityEditorSnapshot) => snapshot.matche
 export const selectProgress = (snapshot: EntityEditorSnapshot) => snapshot.context.progress;
 export const selectError = (snapshot: EntityEditorSnapshot) => snapshot.context.error;
 export const selectFailedStep = (snapshot: EntityEditorSnapshot) => snapshot.context.failedStep;
+export const selectConflict = (snapshot: EntityEditorSnapshot) => snapshot.context.conflict;
