@@ -77,13 +77,12 @@ async function withRefreshLock<T>(work: () => Promise<T>): Promise<T> {
   return locks.request(REFRESH_LOCK_NAME, work);
 }
 
-async function refreshInsideLock(): Promise<SessionTokens | null> {
+async function refreshInsideLock(force: boolean): Promise<SessionTokens | null> {
   const session = bridgeNow();
   // Re-read under the lock: another tab may have rotated the pair while this one waited.
   const tokens = session?.getTokens() ?? null;
-  if (!session || !tokens?.refreshToken || !needsRefresh(tokens.token, tokens, Date.now())) {
-    return tokens;
-  }
+  if (!session || !tokens?.refreshToken) return tokens;
+  if (!force && !needsRefresh(tokens.token, tokens, Date.now())) return tokens;
   try {
     const data = await postRefresh({ token: tokens.token, refreshToken: tokens.refreshToken });
     session.onRefreshed(data);
@@ -95,9 +94,13 @@ async function refreshInsideLock(): Promise<SessionTokens | null> {
   }
 }
 
-/** Refreshes the session now; concurrent callers share one in-flight refresh call. */
-export function refreshSession(): Promise<SessionTokens | null> {
-  inFlightRefresh ??= withRefreshLock(refreshInsideLock).finally(() => {
+/**
+ * Refreshes the session when its token is due (`force`: in any case, e.g. once the user's
+ * abilities changed); concurrent callers share one in-flight refresh call.
+ */
+export function refreshSession(options: { force?: boolean } = {}): Promise<SessionTokens | null> {
+  const force = options.force ?? false;
+  inFlightRefresh ??= withRefreshLock(() => refreshInsideLock(force)).finally(() => {
     inFlightRefresh = null;
   });
   return inFlightRefresh;
