@@ -81,11 +81,11 @@ async function withRefreshLock<T>(work: () => Promise<T>): Promise<T> {
   return locks.request(REFRESH_LOCK_NAME, work);
 }
 
-async function refreshInsideLock(refused?: string): Promise<SessionTokens | null> {
+async function refreshInsideLock(refused?: string, force = false): Promise<SessionTokens | null> {
   const session = bridgeNow();
   // Re-read under the lock: another tab may have rotated the pair while this one waited.
   const tokens = session?.getTokens() ?? null;
-  const due = tokens?.token === refused || needsRefresh(tokens?.token, tokens, Date.now());
+  const due = force || tokens?.token === refused || needsRefresh(tokens?.token, tokens, Date.now());
   if (!session || !tokens?.refreshToken || !due) return tokens;
   try {
     const data = await postRefresh({ token: tokens.token, refreshToken: tokens.refreshToken });
@@ -99,11 +99,16 @@ async function refreshInsideLock(refused?: string): Promise<SessionTokens | null
 }
 
 /**
- * Refreshes the session now when it needs it, or when its token is still `refused` (one the
- * server refused); concurrent callers share one in-flight refresh call.
+/**
+ * Refreshes the session now when it needs it, when its token is still `refused` (one the
+ * server refused), or in any case with `force` (e.g. once the user's abilities changed);
+ * concurrent callers share one in-flight refresh call.
  */
-export function refreshSession(refused?: string): Promise<SessionTokens | null> {
-  inFlightRefresh ??= withRefreshLock(() => refreshInsideLock(refused)).finally(() => {
+export function refreshSession(
+  options: { refused?: string; force?: boolean } = {},
+): Promise<SessionTokens | null> {
+  const { refused, force } = options;
+  inFlightRefresh ??= withRefreshLock(() => refreshInsideLock(refused, force)).finally(() => {
     inFlightRefresh = null;
   });
   return inFlightRefresh;
@@ -133,7 +138,7 @@ async function replayAfterRefusal(
 ): Promise<Response | undefined> {
   const refused = /^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
   if (refused === undefined || !isReplayable(options.body)) return undefined;
-  const tokens = await refreshSession(refused);
+  const tokens = await refreshSession({ refused });
   if (!tokens?.token || tokens.token === refused) return undefined;
   const headers = new Headers(request.headers);
   headers.delete('authorization'); // beforeRequest sets the new one

@@ -41,7 +41,7 @@ function VerifyEmail() {
       onSuccess: async (verified, { verificationId }) => {
         actor.send({ type: 'EMAIL_VERIFIED', verificationId, user: verified });
         // An unverified account's token carries a guest's rules: fetch one with the role's.
-        if (isLoggedIn) await refreshSession().catch(() => undefined);
+        if (isLoggedIn) await refreshSession({ force: true }).catch(() => undefined);
         return isLoggedIn
           ? navigate({ to: '/' })
           : navigate({ to: '/signin', search: { notice: 'email_verified', email } });
