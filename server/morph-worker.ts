@@ -18,7 +18,7 @@ import type { Db, SqlParam } from './db';
 import type { Deps } from './deps';
 import { recordAssetEvents } from './events';
 import { newId } from './ids';
-import { MorphError, morphModel } from './morph';
+import { MorphError, morphModelInThread } from './morph';
 import { fileUrl, keyOfFileUrl, StorageLimitError, type Storage } from './storage';
 
 export interface MorphWorkerOptions {
@@ -306,7 +306,7 @@ async function processClaim(deps: WorkerDeps, claim: Claim, onError: (error: unk
     const sourceBytes = await readAssetModel(storage, 'source', source);
     const bodyBytes = await readAssetModel(storage, 'body', body);
     await reportProgress(deps, claim, MORPH_PROGRESS.read);
-    const glb = await morphModel(sourceBytes, bodyBytes, {
+    const glb = await morphModelInThread(sourceBytes, bodyBytes, {
       morphedFrom: claim.sourceAssetId,
       body: claim.bodyAssetId,
     });

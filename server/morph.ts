@@ -2,6 +2,7 @@
  * The model work behind the morph queue (server/morph-worker.ts): fits a source model (an outfit,
  * hair, ...) onto a body model's bounding box with glTF-Transform. It is a box fit, not a
  * cage-mesh deformation: server/README.md "Morph queue" says what it does and does not do.
+ * The morph queue runs it in a worker thread (morphModelInThread).
  */
 import { Logger, NodeIO, type Document, type bbox, type vec3 } from '@gltf-transform/core';
 import {
@@ -10,6 +11,9 @@ import {
   KHRDracoMeshCompression,
 } from '@gltf-transform/extensions';
 import { dedup, getBounds, prune } from '@gltf-transform/functions';
+import { checkGlbHeader } from '../src/files/glb';
+import { bytesSource, checkModelLimits } from '../src/files/gltf-limits';
+import { runInThread, ThreadLimitError, type ThreadLimits } from './threads';
 
 /** A morph that cannot be made from its inputs; the message is shown to the user as is. */
 export class MorphError extends Error {
@@ -48,6 +52,12 @@ export interface MorphOrigin {
 }
 
 async function readModel(bytes: Uint8Array, role: 'source' | 'body'): Promise<Document> {
+  // A model over the limits would cost gigabytes to read: refused from its JSON first.
+  const file = bytesSource(bytes);
+  const damage = await checkGlbHeader(file);
+  if (damage) throw new MorphError(`The ${role} model is not a readable GLB: ${damage.detail}`);
+  const overLimit = await checkModelLimits(file);
+  if (overLimit) throw new MorphError(`The ${role} model is over a limit: it ${overLimit.reason}`);
   try {
     return await io.readBinary(bytes);
   } catch (error) {
@@ -117,4 +127,37 @@ export async function morphModel(
   const extras = typeof asset.extras === 'object' && asset.extras !== null ? asset.extras : {};
   asset.extras = { ...extras, ...origin };
   return io.writeBinary(document);
+}
+
+/** A morph's limits: far above the few hundred milliseconds a 3 MB avatar takes. */
+export const MORPH_LIMITS: ThreadLimits = { timeoutMs: 60_000, heapMb: 1024 };
+
+/**
+ * morphModel in a worker thread (morph.worker.ts, server/threads.ts), so the server keeps
+ * answering meanwhile; a morph that passes `limits` is stopped and fails with a MorphError.
+ */
+export async function morphModelInThread(
+  source: Uint8Array,
+  body: Uint8Array,
+  origin: MorphOrigin,
+  limits: ThreadLimits = MORPH_LIMITS,
+): Promise<Uint8Array<ArrayBuffer>> {
+  try {
+    return await runInThread(
+      new URL('./morph.worker.ts', import.meta.url),
+      { source, body, origin },
+      limits,
+      (failure) =>
+        failure.name === 'MorphError'
+          ? new MorphError(failure.message)
+          : new Error(failure.message),
+    );
+  } catch (error) {
+    if (!(error instanceof ThreadLimitError) || error.reason === 'crash') throw error;
+    throw new MorphError(
+      error.reason === 'timeout'
+        ? `The morph took too long (${error.message.toLowerCase()})`
+        : `The morph needs too much memory (${error.message.toLowerCase()})`,
+    );
+  }
 }

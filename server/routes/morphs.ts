@@ -151,6 +151,32 @@ interface GenerateAssetRow {
   model_url: string | null;
 }
 
+/** Morph jobs one user may have queued or processing at once: one full generate call (20 bodies). */
+export const MAX_ACTIVE_MORPH_JOBS = 20;
+
+/**
+ * Refuses (429 MORPH_QUEUE_FULL) `count` more jobs for `userId` when they would take the user's
+ * queued and processing jobs past MAX_ACTIVE_MORPH_JOBS. Holds a per-user lock until the
+ * transaction that inserts them ends, so a parallel burst is counted one request at a time.
+ */
+async function reserveMorphJobs(tx: Db, userId: string, count: number) {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`morph-jobs:${userId}`]);
+  const { rows } = await tx.query<{ active: number }>(
+    `SELECT count(*)::int AS active FROM morph_queue
+     WHERE requested_by = $1 AND status IN ('queued', 'processing')`,
+    [userId],
+  );
+  const active = rows[0]?.active ?? 0;
+  if (active + count > MAX_ACTIVE_MORPH_JOBS) {
+    fail(
+      429,
+      'MORPH_QUEUE_FULL',
+      `You have ${active} morph jobs queued or processing; at most ${MAX_ACTIVE_MORPH_JOBS} ` +
+        `are allowed at once, so ${count} more cannot be queued until some finish`,
+    );
+  }
+}
+
 /**
  * POST …/generate: queues one entry per body asset (the source fitted onto that body) and
  * records morphQueueEntryCreated on the source asset; the worker picks the entries up.
@@ -188,14 +214,15 @@ function generateHandler(deps: Deps) {
           fail(409, 'MODEL_MISSING', `The asset "${asset.name}" has no model; upload one first`);
         }
       }
+      await reserveMorphJobs(tx, userId, bodyAssetIds.length);
       const now = deps.now();
       const entryIds = bodyAssetIds.map(() => newId());
       await tx.query(
         `INSERT INTO morph_queue (id, source_asset_id, body_asset_id, status, progress,
-           created_at, updated_at)
-         SELECT v.id, $2, v.body_asset_id, 'queued', 0, $3, $3
+           created_at, updated_at, requested_by)
+         SELECT v.id, $2, v.body_asset_id, 'queued', 0, $3, $3, $5
          FROM unnest($1::text[], $4::text[]) AS v(id, body_asset_id)`,
-        [entryIds, sourceAssetId, now, bodyAssetIds],
+        [entryIds, sourceAssetId, now, bodyAssetIds, userId],
       );
       await recordAssetEvents(
         tx,
