@@ -200,6 +200,8 @@ function appWith(db: Db, storage: Storage) {
   const app = createApp({
     db,
     storage,
+    // The harness's cache: a session read would queue behind the sweep's transaction (PGlite).
+    sessions: t.sessions,
     mail: t.mailbox,
     config: t.config,
     now: () => t.clock.current,
@@ -268,6 +270,7 @@ describe('a sweep and a save at the same moment', () => {
         return t.storage.delete(deleteKey);
       },
     };
+    dataOf(await t.get('/v1/users/me', tokens.developer)); // its session is cached now
     const sweeping = sweepFiles({ db: t.db, storage: sweeperStorage }, new Date());
     await sweepDeleting.promise;
     const patch = appWith(

@@ -170,6 +170,11 @@ export function useTestApp(env: Record<string, string> = {}) {
       if (!events) throw new Error('useTestApp: events not ready');
       return events;
     },
+    /** The app's session check, for other apps on this database to share its cache. */
+    get sessions(): SessionCheck {
+      if (!sessions) throw new Error('useTestApp: sessions not ready');
+      return sessions;
+    },
     /** The app itself, e.g. to serve it on a real port. */
     get app(): ReturnType<typeof createApp> {
       if (!app) throw new Error('useTestApp: app not ready');

@@ -44,6 +44,12 @@ describe('isSessionEndingError', () => {
     expect(isSessionEndingError(failure(401, 'whatever'))).toBe(true);
     expect(isSessionEndingError(failure(404, 'whatever'))).toBe(true);
     expect(isSessionEndingError(failure(500, 'Refresh failed'))).toBe(false);
+    expect(isSessionEndingError(failure(403, 'Forbidden'))).toBe(false);
+  });
+
+  it('ends the session of a disabled account (403 ACCOUNT_DISABLED)', () => {
+    const disabled = new ApiError({ status: 403, code: 'ACCOUNT_DISABLED', message: 'Disabled' });
+    expect(isSessionEndingError(disabled)).toBe(true);
   });
 });
 

@@ -101,9 +101,10 @@ export function isRetryableError(error: unknown): boolean {
   return typeof error.status === 'number' && error.status >= 500;
 }
 
-/** Whether a failed refresh means the session is over (spec §8). */
+/** Whether a failed refresh means the session is over (spec §8), or the account disabled. */
 export function isSessionEndingError(error: ApiError): boolean {
   if (error.status === 401 || error.status === 404) return true;
+  if (error.code === 'ACCOUNT_DISABLED') return true;
   return REFRESH_FAILURE_MESSAGES.some((text) => error.message.includes(text));
 }
 

@@ -174,12 +174,22 @@ describe('createAppSession', () => {
       const tab = openTab();
       tab.actor.send({ type: 'LOGIN', email: EMAIL, password: 'pw' });
       await waitFor(tab.actor, selectIsLoggedIn);
+      // Signed out elsewhere: the token is refused, and so is the refresh that follows.
       serve({
         'GET v1/assets/countByType': () =>
-          jsonResponse(401, { status: 401, code: 'UNAUTHORIZED', message: 'Token revoked' }),
+          jsonResponse(401, { status: 401, code: 'UNAUTHORIZED', message: 'Session ended' }),
+        'POST v1/auth/refresh': () =>
+          jsonResponse(401, {
+            status: 401,
+            code: 'REFRESH_TOKEN_REVOKED',
+            message: 'Refresh token revoked',
+          }),
       });
 
-      await expect(countByType()).rejects.toMatchObject({ status: 401 });
+      await expect(countByType()).rejects.toMatchObject({
+        status: 401,
+        message: 'Refresh token revoked',
+      });
 
       expect(selectIsLoggedIn(tab.actor.getSnapshot())).toBe(false);
       expect(tab.redirectToSignin).toHaveBeenCalledTimes(1);
