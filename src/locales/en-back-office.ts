@@ -13,7 +13,16 @@ export const enBackOffice = {
     changedBy: '{{change}} by {{actor}} {{when}}',
     conflict:
       'This asset was changed while you were editing. Your edits are kept; saving them replaces that change.',
+    conflictBy:
+      'Changed by {{actor}} {{when}} while you were editing: {{fields}}. Your edits are kept; a field you both changed asks you which to keep when you save.',
     discardMine: 'Discard my edits and show the stored asset',
+  },
+  conflict: {
+    title: 'Someone else changed these fields since you opened the form',
+    yours: 'Keep yours: {{value}}',
+    theirs: 'Take theirs (changed by {{actor}} {{when}}): {{value}}',
+    empty: '(empty)',
+    saveAgain: 'Save again',
   },
   list: {
     filters: 'Filters',

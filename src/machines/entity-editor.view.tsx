@@ -8,14 +8,16 @@ import { useStore } from '@tanstack/react-form';
 import { useBlocker } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { TFunction } from 'i18next';
-import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { Label, Radio, RadioGroup } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
-import type { UploadKind } from '../api/schemas';
+import type { EditConflictError, UploadKind } from '../api/schemas';
 import type { FileError } from '../files/validate';
 import { inspect } from '../devtools/inspect';
 import {
   entityEditorMachine,
+  selectConflict,
   selectError,
   selectFailedStep,
   selectIsSaved,
@@ -136,6 +138,9 @@ export function useEntitySave() {
     actor,
     save: (request: SaveRequest) => actor.send({ type: 'SAVE', request }),
     retry: () => actor.send({ type: 'RETRY' }),
+    /** Sends the conflicting change again, taking theirs for the fields of `theirs`. */
+    resolve: (theirs: readonly string[]) => actor.send({ type: 'RESOLVE', theirs }),
+    conflict: useSelector(actor, selectConflict),
     isSaving: useSelector(actor, selectIsSaving),
     isSaved: useSelector(actor, selectIsSaved),
     progress: useSelector(actor, selectProgress),
@@ -314,5 +319,75 @@ function UnsavedChangesGuard({ isBlocking }: { isBlocking: () => boolean }) {
     >
       <p>{t('assetEditor.unsavedBody')}</p>
     </FormDialog>
+  );
+}
+
+/** "just now" or "3 minutes ago", from an ISO time. */
+export function relativeTime(iso: string, t: TFunction, language: string, now = Date.now()) {
+  const minutes = Math.floor(Math.max(0, now - Date.parse(iso)) / 60_000);
+  return minutes < 1
+    ? t('live.justNow')
+    : new Intl.RelativeTimeFormat(language, { numeric: 'auto' }).format(-minutes, 'minute');
+}
+
+const shown = (value: unknown, t: TFunction) =>
+  value === null || value === undefined || value === ''
+    ? t('conflict.empty')
+    : typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+      ? String(value)
+      : JSON.stringify(value);
+
+interface ConflictPanelProps {
+  conflict: EditConflictError;
+  /** The user's value of each field. */
+  yours: Record<string, unknown>;
+  /** The label of each field. */
+  labels: Record<string, string>;
+  /** Saves again; `theirs` are the fields where the user takes theirs. */
+  onResolve: (theirs: string[]) => void;
+}
+
+/**
+ * A save refused with 409 EDIT_CONFLICT: per conflicting field, the user's value and theirs
+ * (who changed it, when) side by side, with a choice; "Save again" sends the change based on
+ * the current version. Fields without a conflict keep the user's edits.
+ */
+export function ConflictPanel({ conflict, yours, labels, onResolve }: ConflictPanelProps) {
+  const { t, i18n } = useTranslation();
+  const [choices, setChoices] = useState<Record<string, string>>({});
+  return (
+    <section className="conflict-panel" aria-labelledby="conflict-title">
+      <h3 id="conflict-title">{t('conflict.title')}</h3>
+      {conflict.conflicts.map(({ field, current, changedBy, changedAt }) => (
+        <RadioGroup
+          key={field}
+          className="conflict-field"
+          value={choices[field] ?? 'mine'}
+          onChange={(choice) => setChoices((previous) => ({ ...previous, [field]: choice }))}
+        >
+          <Label>{labels[field] ?? field}</Label>
+          <Radio value="mine">{t('conflict.yours', { value: shown(yours[field], t) })}</Radio>
+          <Radio value="theirs">
+            {t('conflict.theirs', {
+              value: shown(current, t),
+              actor: changedBy?.email ?? t('live.someone'),
+              when: relativeTime(changedAt, t, i18n.language),
+            })}
+          </Radio>
+        </RadioGroup>
+      ))}
+      <ActionButton
+        variant="primary"
+        onPress={() =>
+          onResolve(
+            conflict.conflicts
+              .map(({ field }) => field)
+              .filter((field) => choices[field] === 'theirs'),
+          )
+        }
+      >
+        {t('conflict.saveAgain')}
+      </ActionButton>
+    </section>
   );
 }

@@ -28,8 +28,11 @@ import { ActionButton } from '../../../ui/dom/action-button';
 import { toOptions } from '../../../ui/dom/list/asset-filters';
 import { ASSET_TYPES, GENDERS } from '../../../domain/assets';
 import { EntityPicker } from '../../../machines/autocomplete.view';
+import { useRemoteEvent } from './remote-change';
 import {
+  ConflictPanel,
   fileErrorText,
+  relativeTime,
   SaveBar,
   saveRequestOf,
   schemaErrors,
@@ -43,6 +46,24 @@ import {
 
 const FILE_FIELDS = ['model', 'icon', 'texture', 'normalMap', 'source'] as const;
 type FileFieldName = (typeof FILE_FIELDS)[number];
+
+/** The fields of an asset a change may send, as the form's save body holds them. */
+const baseOf = (asset: Asset): Record<string, unknown> => ({
+  name: asset.name,
+  type: asset.type,
+  gender: asset.gender,
+  description: asset.description,
+  isTemplate: asset.isTemplate,
+  ...Object.fromEntries(FILE_FIELDS.map((name) => [`${name}Url`, asset[`${name}Url`]])),
+});
+
+/** The entries of `values` that differ from `base`. */
+const changedSince = (values: Record<string, unknown>, base: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(values).filter(
+      ([key, value]) => JSON.stringify(value) !== JSON.stringify(base[key]),
+    ),
+  );
 
 export interface AssetFormValues {
   name: string;
@@ -97,7 +118,7 @@ interface AssetFormProps {
 }
 
 export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetFormProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const isNew = asset === undefined;
   const formRef = useRef<HTMLFormElement>(null);
   const fileErrors = useRef<Partial<Record<FileFieldName, FileError>>>({});
@@ -142,6 +163,16 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
     [t],
   );
 
+  /** The label of each field a change may send. */
+  const labels: Record<string, string> = {
+    name: t('assetEditor.name'),
+    type: t('assetEditor.type'),
+    gender: t('assetEditor.gender'),
+    description: t('assetEditor.description'),
+    isTemplate: t('assetEditor.isTemplate'),
+    ...Object.fromEntries(FILE_FIELDS.map((name) => [`${name}Url`, fileDefs[name].label])),
+  };
+
   const bodyOf = (values: AssetFormValues): Record<string, unknown> => ({
     name: values.name.trim(),
     type: values.type,
@@ -171,10 +202,14 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
     onSubmit: ({ value }) => {
       setBlocked(false);
       const body = bodyOf(value) as AssetCreateBody;
-      const target = asset
-        ? { entity: 'asset' as const, id: asset.id }
+      const target = baseAsset
+        ? { entity: 'asset' as const, id: baseAsset.id, baseVersion: baseAsset.version }
         : { entity: 'asset' as const, ...(template ? { templateId: template.id } : {}) };
-      saver.save(saveRequestOf(target, { ...value }, { ...body }, Object.values(fileDefs)));
+      const request = saveRequestOf(target, { ...value }, { ...body }, Object.values(fileDefs));
+      // A change sends only the fields the user changed since the form's base (README
+      // "Versions and conflicts"), so someone else's change of another field is kept.
+      if (baseAsset) request.values = changedSince(request.values, baseOf(baseAsset));
+      saver.save(request);
     },
     onSubmitInvalid: () => {
       setBlocked(true);
@@ -184,15 +219,18 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
   });
 
   // The stored asset changed elsewhere (another admin, another tab) while this form holds
-  // unsaved edits: they are kept, and the form says so. `base` is what the edits started from.
-  const stored = asset ? JSON.stringify(assetFormValues(asset)) : '';
-  const [base, setBase] = useState(stored);
+  // unsaved edits: they are kept, and the form says who changed which fields. `baseAsset` is
+  // what the edits started from (its version goes with the save).
+  const [baseAsset, setBaseAsset] = useState(asset);
   const isDefault = useStore(form.store, (state) => state.isDefaultValue);
-  if (isDefault && base !== stored) setBase(stored);
-  const conflict = !isDefault && base !== stored;
+  if (isDefault && baseAsset !== asset) setBaseAsset(asset);
+  const changedFields =
+    asset && baseAsset ? Object.keys(changedSince(baseOf(asset), baseOf(baseAsset))) : [];
+  const conflict = !isDefault && changedFields.length > 0;
+  const remote = useRemoteEvent(asset?.id);
   const adopt = (next: Asset) => {
     form.reset(assetFormValues(next));
-    setBase(JSON.stringify(assetFormValues(next)));
+    setBaseAsset(next);
   };
   useOnSaved(saver, (entity: SavedEntity) => {
     const saved = entity as Asset;
@@ -218,7 +256,11 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
     >
       {conflict && asset && (
         <Alert tone="info">
-          {t('live.conflict')}{' '}
+          {t('live.conflictBy', {
+            actor: remote?.actorEmail ?? t('live.someone'),
+            when: remote ? relativeTime(remote.createdAt, t, i18n.language) : '',
+            fields: changedFields.map((field) => labels[field] ?? field).join(', '),
+          })}{' '}
           <ActionButton variant="link" onPress={() => adopt(asset)}>
             {t('live.discardMine')}
           </ActionButton>
@@ -307,6 +349,14 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
           ))}
         </div>
       </fieldset>
+      {saver.conflict && (
+        <ConflictPanel
+          conflict={saver.conflict}
+          yours={bodyOf(form.state.values)}
+          labels={labels}
+          onResolve={saver.resolve}
+        />
+      )}
       <SaveBar
         saver={saver}
         submitLabel={isNew ? t('assetEditor.create') : t('assetEditor.save')}

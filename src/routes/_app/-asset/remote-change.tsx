@@ -6,10 +6,27 @@ import type { StreamEvent } from '../../../api/schemas';
 import { selectUser } from '../../../machines/app-session';
 import { useSessionActor } from '../../../machines/session.view';
 import { Alert } from '../../../ui/dom/alert';
+import { relativeTime } from '../../../machines/entity-editor.view';
 import { eventTitle } from './asset-changelog';
 
 /** How often "just now" / "3 minutes ago" is brought up to date. */
 const TICK_MS = 30_000;
+
+/** The latest live event of asset `assetId` made by someone else than the signed-in user. */
+export function useRemoteEvent(assetId: string | undefined): StreamEvent | null {
+  const session = useSessionActor();
+  const me = useSelector(session, (s) => selectUser(s)._id);
+  const [event, setEvent] = useState<StreamEvent | null>(null);
+  useEffect(
+    () =>
+      onLiveEvent((next) => {
+        if (assetId === undefined || next.assetId !== assetId || next.actorId === me) return;
+        setEvent(next);
+      }),
+    [assetId, me],
+  );
+  return event;
+}
 
 /**
  * Says when someone else changed the asset on screen ("Locked by dev@… just now"), from the
@@ -17,30 +34,15 @@ const TICK_MS = 30_000;
  */
 export function RemoteChange({ assetId }: { assetId: string }) {
   const { t, i18n } = useTranslation();
-  const session = useSessionActor();
-  const me = useSelector(session, (s) => selectUser(s)._id);
-  const [event, setEvent] = useState<StreamEvent | null>(null);
+  const event = useRemoteEvent(assetId);
   const [now, setNow] = useState(() => Date.now());
-  useEffect(
-    () =>
-      onLiveEvent((next) => {
-        if (next.assetId !== assetId || next.actorId === me) return;
-        setEvent(next);
-        setNow(Date.now());
-      }),
-    [assetId, me],
-  );
   useEffect(() => {
     if (!event) return;
     const timer = setInterval(() => setNow(Date.now()), TICK_MS);
     return () => clearInterval(timer);
   }, [event]);
   if (!event) return null;
-  const minutes = Math.floor(Math.max(0, now - Date.parse(event.createdAt)) / 60_000);
-  const when =
-    minutes < 1
-      ? t('live.justNow')
-      : new Intl.RelativeTimeFormat(i18n.language, { numeric: 'auto' }).format(-minutes, 'minute');
+  const when = relativeTime(event.createdAt, t, i18n.language, now);
   const removed = eventName(event.routingKey).includes('deleted');
   return (
     <Alert tone={removed ? 'error' : 'info'}>
