@@ -73,8 +73,9 @@ async function main(): Promise<void> {
     trashRetentionDays: config.trashRetentionDays,
   });
   if (swept.partial + swept.unreferenced + swept.purged > 0) {
+    const purged = swept.purged > 0 ? `Purged ${swept.purged} Trash records. ` : '';
     console.log(
-      `Purged ${swept.purged} Trash records, removed ${swept.partial} partial uploads and ${swept.unreferenced} unreferenced files.`,
+      `${purged}Removed ${swept.partial} partial uploads and ${swept.unreferenced} unreferenced files.`,
     );
   }
   const sweeper = startFileSweeper(

@@ -86,7 +86,14 @@ export async function verifyAccessToken(
     const issuedAt = new Date((payload.iat ?? 0) * 1000);
     return {
       ok: true,
-      claims: { userId: payload.sub, sessionId: sid, role: role.data, ability, expiresAt, issuedAt },
+      claims: {
+        userId: payload.sub,
+        sessionId: sid,
+        role: role.data,
+        ability,
+        expiresAt,
+        issuedAt,
+      },
     };
   } catch (error) {
     return { ok: false, expired: error instanceof errors.JWTExpired };

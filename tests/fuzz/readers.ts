@@ -411,6 +411,7 @@ const FILE_ERROR_KEYS = new Set<FileErrorKey>([
   'fileInput.tooLarge',
   'fileInput.tooSmall',
   'fileInput.notGlb',
+  'fileInput.modelOverLimit',
 ]);
 
 /**
