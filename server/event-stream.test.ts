@@ -17,7 +17,7 @@ import { createSessionCheck } from './auth/session-check';
 import { createPgDb, type Db } from './db';
 import { createEventBus, type EventBus } from './event-bus';
 import { openEventStream } from './event-stream';
-import { latestEventSeq, recordAssetEvents } from './events';
+import { latestEventSeq, readEventsAfter, recordAssetEvents } from './events';
 import { newId } from './ids';
 import { createDevMailbox } from './mail';
 import { startMorphWorker } from './morph-worker';
@@ -419,6 +419,74 @@ describe('resume', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(injected).toBe(true);
     expect(ids().slice(1)).toEqual(await seqsAfter(from));
+    await reader.cancel();
+  });
+
+  it('a late notice of older events, or a burst while resuming, neither ends nor gaps the stream', async () => {
+    const from = await latestEventSeq(t.db);
+    await recordEvents(REPLAY_LIMIT + 1);
+    const stale = await readEventsAfter(t.db, from, 100);
+    const after = stale.at(-1)!.seq;
+    await recordEvents(3);
+    // The bus hands the new subscriber a late batch of old events (PostgreSQL delivers
+    // NOTIFY after the commit, so this happens)…
+    const bus: EventBus = {
+      ...t.events,
+      subscribe: async (listener, onClose) => {
+        const stop = await t.events.subscribe(listener, onClose);
+        listener(stale);
+        return stop;
+      },
+    };
+    // …and more than the hold's limit commit (and reach the bus) while the table is read.
+    let burst = false;
+    const db: Db = {
+      ...t.db,
+      query: async (sql, params) => {
+        if (!burst && sql.includes('e.seq > $1')) {
+          burst = true;
+          const head = await latestEventSeq(t.db);
+          let stopListening = () => {};
+          const delivered = new Promise<void>((resolve) => {
+            void t.events
+              .subscribe((events) => {
+                if (events.some((e) => e.seq > head + REPLAY_LIMIT)) resolve();
+              })
+              .then((stop) => (stopListening = stop));
+          });
+          await recordEvents(REPLAY_LIMIT + 2);
+          await delivered;
+          stopListening();
+        }
+        return t.db.query(sql, params);
+      },
+    };
+    const ability = createMongoAbility<AppAbility>([{ action: 'manage', subject: 'all' }]);
+    const body = openEventStream({
+      db,
+      bus,
+      ability,
+      after,
+      expiresAt: new Date(Date.now() + 60_000),
+      now: () => new Date(),
+      limits: { heartbeatMs: 60_000, replayLimit: REPLAY_LIMIT, queueBytes: MB },
+    });
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const ids = () => [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+    const read = async () => {
+      const { value, done } = await reader.read();
+      expect(done).toBe(false);
+      text += decoder.decode(value, { stream: true });
+    };
+    while (!burst || ids().length < 1 + 3) await read();
+    const expected = await seqsAfter(after);
+    expect(expected.length).toBeGreaterThan(REPLAY_LIMIT + 3);
+    while (ids().length < 1 + expected.length) await read();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(text).toMatch(/^retry: \d+\nid: \d+\nevent: ready/);
+    expect(ids().slice(1)).toEqual(expected);
     await reader.cancel();
   });
 

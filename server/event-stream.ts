@@ -7,6 +7,9 @@
  * the table after the client's Last-Event-ID, then hand the held batches over, skipping every
  * seq already sent. The bus's position at subscription was committed before the table read,
  * and seq grows in commit order (migration 007), so the two overlap but never leave a hole.
+ * The hold keeps only events past the stream's position (a late notice of older commits is
+ * skipped) and at most `replayLimit` of them; past that it is emptied and the table is read
+ * again before going live, so a burst while resuming costs neither memory nor events.
  *
  * Memory per client is bounded: frames wait in the response stream's own queue, measured in
  * bytes; a client that falls more than `queueBytes` behind is dropped (it reconnects and
@@ -86,6 +89,8 @@ export function openEventStream(options: EventStreamOptions): ReadableStream<Uin
   /** False while resuming: bus batches are held in `held`. */
   let live = false;
   let held: StreamEvent[] = [];
+  /** Set when the hold overflowed: the table is read again before going live. */
+  let overflowed = false;
   let closed = false;
   let unsubscribe: (() => void) | undefined;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
@@ -144,8 +149,12 @@ export function openEventStream(options: EventStreamOptions): ReadableStream<Uin
 
   const onBatch = (events: readonly StreamEvent[]) => {
     if (live) return deliver(events);
-    held.push(...events);
-    if (held.length > limits.replayLimit) drop('too many live events while resuming');
+    if (overflowed) return;
+    held.push(...events.filter((event) => event.seq > cursor));
+    if (held.length > limits.replayLimit) {
+      held = [];
+      overflowed = true;
+    }
   };
 
   /** Waits until at most half the allowance is queued (or the stream closed). */
@@ -184,6 +193,12 @@ export function openEventStream(options: EventStreamOptions): ReadableStream<Uin
     } else {
       cursor = after;
       send(frame({ retry: EVENTS_RETRY_MS, id: after, event: 'ready', data: { seq: after } }));
+      await replay();
+    }
+    // A burst overflowed the hold: everything in it is in the table by now.
+    while (overflowed && !closed) {
+      overflowed = false;
+      held = [];
       await replay();
     }
     if (closed) return;
