@@ -25,7 +25,12 @@ export default function InspectorPanelHost() {
       setOpen((wasOpen) => !wasOpen);
     };
     window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
+    // Says the shortcut listens (the panel's code loads lazily): tests wait for it.
+    document.documentElement.dataset.inspector = 'ready';
+    return () => {
+      window.removeEventListener('keydown', onKeyDown);
+      delete document.documentElement.dataset.inspector;
+    };
   }, []);
   if (!open || !inspection) return null;
   return <LivePanel store={inspection} onClose={() => setOpen(false)} />;

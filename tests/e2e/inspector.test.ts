@@ -74,8 +74,9 @@ describe('inspector panel (development build)', () => {
   it('opens with Ctrl+Alt+I, follows the session through a sign-in and never shows a token', async () => {
     const page = await newPage('/signin');
     await page.getByLabel('E-mail').waitFor();
-    // The panel's code (and its shortcut) loads lazily after the page.
-    await page.waitForLoadState('networkidle');
+    // The panel's code (and its shortcut) loads lazily after the page; the root element says
+    // when the shortcut listens.
+    await page.locator('html[data-inspector="ready"]').waitFor({ state: 'attached' });
     await page.keyboard.press('Control+Alt+KeyI');
     const panel = panelOf(page);
     await panel.waitFor();
