@@ -32,6 +32,7 @@ import { tagRoutes } from './routes/tags';
 import { restoreRoutes, trashRoutes } from './routes/trash';
 import { uploadRoutes } from './routes/uploads';
 import { userAssetRoutes } from './routes/user-assets';
+import { userAdminRoutes } from './routes/user-admin';
 import { adminUserRoutes, userRoutes } from './routes/users';
 import { mountSpa } from './static';
 import { createLocalStorage } from './storage';
@@ -115,6 +116,7 @@ export function createApp(input: AppDeps) {
   app.route('/private/v1/user-assets', userAssetRoutes(deps, { manage: true }));
   app.route('/private/v1/users', adminUserRoutes(deps));
   app.route('/private/v1/users', adminSessionRoutes(deps));
+  app.route('/private/v1/users', userAdminRoutes(deps));
   // The same handlers on both mounts.
   for (const prefix of ['/v1', '/private/v1']) {
     app.route(`${prefix}/assets`, assetRoutes(deps, { privateApi: prefix === '/private/v1' }));

@@ -57,7 +57,16 @@ export interface EventStreamOptions {
   abort?: () => void;
   /** Called once when the stream ends, however it ends. */
   onClose?: () => void;
+  /**
+   * Whether the caller's session still lets the token through, asked every SESSION_CHECK_MS:
+   * the stream ends once it does not (signed out, session ended, user disabled, role changed),
+   * and the client's reconnect meets the refusal.
+   */
+  isLive?: () => Promise<boolean>;
 }
+
+/** How often an open stream asks whether its session is still live (a cache lookup). */
+export const SESSION_CHECK_MS = 1000;
 
 const encoder = new TextEncoder();
 
@@ -95,6 +104,7 @@ export function openEventStream(options: EventStreamOptions): ReadableStream<Uin
   let unsubscribe: (() => void) | undefined;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   let expiry: ReturnType<typeof setTimeout> | undefined;
+  let sessionCheck: ReturnType<typeof setInterval> | undefined;
   /** Resumes waiting for the client to take what is queued. */
   let roomWaiters: (() => void)[] = [];
 
@@ -103,6 +113,7 @@ export function openEventStream(options: EventStreamOptions): ReadableStream<Uin
   const cleanUp = () => {
     closed = true;
     clearInterval(heartbeat);
+    clearInterval(sessionCheck);
     clearTimeout(expiry);
     unsubscribe?.();
     held = [];
@@ -217,6 +228,15 @@ export function openEventStream(options: EventStreamOptions): ReadableStream<Uin
           if (options.now() >= options.expiresAt) end();
           else send(HEARTBEAT);
         }, limits.heartbeatMs);
+        const { isLive } = options;
+        if (isLive) {
+          sessionCheck = setInterval(() => {
+            isLive().then(
+              (ok) => ok || end(),
+              () => undefined, // The database is away: the next check asks again.
+            );
+          }, SESSION_CHECK_MS);
+        }
         const untilExpiry = options.expiresAt.getTime() - options.now().getTime();
         expiry = setTimeout(end, Math.min(Math.max(untilExpiry, 0), MAX_TIMEOUT_MS));
         begin().catch((error: unknown) => {

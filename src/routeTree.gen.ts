@@ -27,7 +27,9 @@ import { Route as AppAssetsNewRouteImport } from './routes/_app/assets.new'
 import { Route as AppCageMeshesIndexRouteImport } from './routes/_app/cage-meshes.index'
 import { Route as AppCageMeshesCageMeshIdRouteImport } from './routes/_app/cage-meshes.$cageMeshId'
 import { Route as AppCageMeshesNewRouteImport } from './routes/_app/cage-meshes.new'
+import { Route as AppUsersIndexRouteImport } from './routes/_app/users.index'
 import { Route as AppApplicationsApplicationIdAssetsRouteImport } from './routes/_app/applications.$applicationId.assets'
+import { Route as AppUsersUserIdIndexRouteImport } from './routes/_app/users.$userId.index'
 import { Route as AppUsersUserIdAssetsRouteImport } from './routes/_app/users.$userId.assets'
 
 const AppRoute = AppRouteImport.update({
@@ -119,12 +121,22 @@ const AppCageMeshesNewRoute = AppCageMeshesNewRouteImport.update({
   path: '/cage-meshes/new',
   getParentRoute: () => AppRoute,
 } as any)
+const AppUsersIndexRoute = AppUsersIndexRouteImport.update({
+  id: '/users/',
+  path: '/users/',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppApplicationsApplicationIdAssetsRoute =
   AppApplicationsApplicationIdAssetsRouteImport.update({
     id: '/applications/$applicationId/assets',
     path: '/applications/$applicationId/assets',
     getParentRoute: () => AppRoute,
   } as any)
+const AppUsersUserIdIndexRoute = AppUsersUserIdIndexRouteImport.update({
+  id: '/users/$userId/',
+  path: '/users/$userId/',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppUsersUserIdAssetsRoute = AppUsersUserIdAssetsRouteImport.update({
   id: '/users/$userId/assets',
   path: '/users/$userId/assets',
@@ -149,8 +161,10 @@ export interface FileRoutesByFullPath {
   '/applications/': typeof AppApplicationsIndexRoute
   '/assets/': typeof AppAssetsIndexRoute
   '/cage-meshes/': typeof AppCageMeshesIndexRoute
+  '/users/': typeof AppUsersIndexRoute
   '/applications/$applicationId/assets': typeof AppApplicationsApplicationIdAssetsRoute
   '/users/$userId/assets': typeof AppUsersUserIdAssetsRoute
+  '/users/$userId/': typeof AppUsersUserIdIndexRoute
 }
 export interface FileRoutesByTo {
   '/forgot-password': typeof ForgotPasswordRoute
@@ -170,8 +184,10 @@ export interface FileRoutesByTo {
   '/applications': typeof AppApplicationsIndexRoute
   '/assets': typeof AppAssetsIndexRoute
   '/cage-meshes': typeof AppCageMeshesIndexRoute
+  '/users': typeof AppUsersIndexRoute
   '/applications/$applicationId/assets': typeof AppApplicationsApplicationIdAssetsRoute
   '/users/$userId/assets': typeof AppUsersUserIdAssetsRoute
+  '/users/$userId': typeof AppUsersUserIdIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -193,8 +209,10 @@ export interface FileRoutesById {
   '/_app/applications/': typeof AppApplicationsIndexRoute
   '/_app/assets/': typeof AppAssetsIndexRoute
   '/_app/cage-meshes/': typeof AppCageMeshesIndexRoute
+  '/_app/users/': typeof AppUsersIndexRoute
   '/_app/applications/$applicationId/assets': typeof AppApplicationsApplicationIdAssetsRoute
   '/_app/users/$userId/assets': typeof AppUsersUserIdAssetsRoute
+  '/_app/users/$userId/': typeof AppUsersUserIdIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -216,8 +234,10 @@ export interface FileRouteTypes {
     | '/applications/'
     | '/assets/'
     | '/cage-meshes/'
+    | '/users/'
     | '/applications/$applicationId/assets'
     | '/users/$userId/assets'
+    | '/users/$userId/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/forgot-password'
@@ -237,8 +257,10 @@ export interface FileRouteTypes {
     | '/applications'
     | '/assets'
     | '/cage-meshes'
+    | '/users'
     | '/applications/$applicationId/assets'
     | '/users/$userId/assets'
+    | '/users/$userId'
   id:
     | '__root__'
     | '/_app'
@@ -259,8 +281,10 @@ export interface FileRouteTypes {
     | '/_app/applications/'
     | '/_app/assets/'
     | '/_app/cage-meshes/'
+    | '/_app/users/'
     | '/_app/applications/$applicationId/assets'
     | '/_app/users/$userId/assets'
+    | '/_app/users/$userId/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -400,11 +424,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppCageMeshesNewRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/users/': {
+      id: '/_app/users/'
+      path: '/users'
+      fullPath: '/users/'
+      preLoaderRoute: typeof AppUsersIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/applications/$applicationId/assets': {
       id: '/_app/applications/$applicationId/assets'
       path: '/applications/$applicationId/assets'
       fullPath: '/applications/$applicationId/assets'
       preLoaderRoute: typeof AppApplicationsApplicationIdAssetsRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/users/$userId/': {
+      id: '/_app/users/$userId/'
+      path: '/users/$userId'
+      fullPath: '/users/$userId/'
+      preLoaderRoute: typeof AppUsersUserIdIndexRouteImport
       parentRoute: typeof AppRoute
     }
     '/_app/users/$userId/assets': {
@@ -430,8 +468,10 @@ interface AppRouteChildren {
   AppApplicationsIndexRoute: typeof AppApplicationsIndexRoute
   AppAssetsIndexRoute: typeof AppAssetsIndexRoute
   AppCageMeshesIndexRoute: typeof AppCageMeshesIndexRoute
+  AppUsersIndexRoute: typeof AppUsersIndexRoute
   AppApplicationsApplicationIdAssetsRoute: typeof AppApplicationsApplicationIdAssetsRoute
   AppUsersUserIdAssetsRoute: typeof AppUsersUserIdAssetsRoute
+  AppUsersUserIdIndexRoute: typeof AppUsersUserIdIndexRoute
 }
 
 const AppRouteChildren: AppRouteChildren = {
@@ -447,9 +487,11 @@ const AppRouteChildren: AppRouteChildren = {
   AppApplicationsIndexRoute: AppApplicationsIndexRoute,
   AppAssetsIndexRoute: AppAssetsIndexRoute,
   AppCageMeshesIndexRoute: AppCageMeshesIndexRoute,
+  AppUsersIndexRoute: AppUsersIndexRoute,
   AppApplicationsApplicationIdAssetsRoute:
     AppApplicationsApplicationIdAssetsRoute,
   AppUsersUserIdAssetsRoute: AppUsersUserIdAssetsRoute,
+  AppUsersUserIdIndexRoute: AppUsersUserIdIndexRoute,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)

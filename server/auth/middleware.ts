@@ -26,6 +26,19 @@ export async function readBearer(deps: Deps, c: Context): Promise<AccessClaims |
     fail(401, 'UNAUTHORIZED', result.expired ? 'Access token expired' : 'Invalid access token');
   }
   const { claims } = result;
+  const refusal = await sessionRefusal(deps, claims);
+  if (refusal) fail(401, 'UNAUTHORIZED', refusal);
+  return claims;
+}
+
+/**
+ * Why the session of a valid token no longer lets it through (ended, user disabled, role
+ * changed), or undefined while it does. Also checked by open event streams.
+ */
+export async function sessionRefusal(
+  deps: Deps,
+  claims: AccessClaims,
+): Promise<string | undefined> {
   const session = await deps.sessions.lookup(claims.sessionId);
   if (
     !session ||
@@ -34,12 +47,10 @@ export async function readBearer(deps: Deps, c: Context): Promise<AccessClaims |
     session.userId !== claims.userId ||
     session.expiresAt.getTime() <= deps.now().getTime()
   ) {
-    fail(401, 'UNAUTHORIZED', 'This session has ended: sign in again');
+    return 'This session has ended: sign in again';
   }
-  if (session.role !== claims.role) {
-    fail(401, 'UNAUTHORIZED', 'Your role has changed: refresh the access token');
-  }
-  return claims;
+  if (session.role !== claims.role) return 'Your role has changed: refresh the access token';
+  return undefined;
 }
 
 /** Requires a valid bearer token and stores its claims as `c.get('auth')`. */

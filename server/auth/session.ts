@@ -49,6 +49,7 @@ export async function startSession(
       userAgent: c.req.header('user-agent')?.slice(0, MAX_USER_AGENT) ?? null,
     },
   });
+  await db.query('UPDATE users SET last_sign_in_at = $2 WHERE id = $1', [user.id, deps.now()]);
   const token = await signAccessToken(tokenSettings(deps), user, sessionId);
   return { ...toWireUser(user), token, refreshToken };
 }

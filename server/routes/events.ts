@@ -7,7 +7,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod/mini';
-import { requireAuth, type AuthEnv } from '../auth/middleware';
+import { requireAuth, sessionRefusal, type AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
 import { openEventStream } from '../event-stream';
 import { fail } from '../http/errors';
@@ -24,7 +24,8 @@ export function eventRoutes(deps: Deps) {
   const openPerUser = new Map<string, number>();
 
   app.get('/', requireAuth(deps), (c) => {
-    const { userId, ability, expiresAt } = c.get('auth');
+    const claims = c.get('auth');
+    const { userId, ability, expiresAt } = claims;
     const raw = c.req.header('last-event-id') || c.req.query('lastEventId') || undefined;
     const after = lastEventIdSchema.safeParse(raw);
     if (!after.success) {
@@ -46,6 +47,7 @@ export function eventRoutes(deps: Deps) {
       now: deps.now,
       limits: deps.config.events,
       abort: outgoing && (() => outgoing.destroy()),
+      isLive: async () => (await sessionRefusal(deps, claims)) === undefined,
       onClose: () => {
         const left = (openPerUser.get(userId) ?? 1) - 1;
         if (left > 0) openPerUser.set(userId, left);

@@ -12,6 +12,7 @@ import { listSessions } from '../auth/session';
 import type { Deps } from '../deps';
 import { fail } from '../http/errors';
 import { readParam } from '../http/validate';
+import { recordUserAdminEvent } from '../user-admin';
 import { findUserById } from '../users';
 
 const allSchema = z.optional(z.enum(['true', 'false']));
@@ -75,7 +76,9 @@ export function adminSessionRoutes(deps: Deps) {
 
   app.delete('/:id/sessions', async (c) => {
     const userId = await userIdOf(c.req.param('id'));
-    return c.json(ended(await revokeSessionsOf(db, userId, deps.now())));
+    const count = await revokeSessionsOf(db, userId, deps.now());
+    recordUserAdminEvent(db, { userId, action: 'sessions-ended' });
+    return c.json(ended(count));
   });
 
   app.delete('/:id/sessions/:sid', async (c) => {
@@ -83,6 +86,7 @@ export function adminSessionRoutes(deps: Deps) {
     const sid = c.req.param('sid');
     const count = await revokeSessionsOf(db, userId, deps.now(), { only: sid });
     if (count === 0) noSession(sid);
+    recordUserAdminEvent(db, { userId, action: 'sessions-ended', sessionId: sid });
     return c.json(ended(count));
   });
 

@@ -6,11 +6,8 @@ import { Hono } from 'hono';
 import {
   emailSchema,
   passwordByCodeBodySchema,
-  roleSchema,
   userRoleBodySchema,
   verifyBodySchema,
-  type Role,
-  type UserRow as UserListRow,
 } from '../../src/api/schemas';
 import {
   codeRequestHandler,
@@ -24,20 +21,13 @@ import { hashPassword } from '../auth/password';
 import { requireAcceptablePassword } from '../auth/password-policy';
 import { LIMITS, takeAttempt } from '../auth/rate-limit';
 import { revokeAllForUser } from '../auth/refresh-tokens';
-import { announceSessionChange } from '../auth/session-check';
 import { proveAddress } from '../auth/session';
 import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
 import { fail } from '../http/errors';
 import { readBody, readParam } from '../http/validate';
-import {
-  anyOfFilter,
-  findById,
-  isoString,
-  listHandler,
-  searchFilter,
-  type ListSpec,
-} from '../list';
+import { findById, listHandler } from '../list';
+import { applyUserChange, lockUsersForChange, refuseSelf, userListSpec } from '../user-admin';
 import { findUserByEmail, findUserById, markVerified, setPassword, toWireUser } from '../users';
 import { changeOf, checkBase, readIfMatch, setVersionTag } from '../versions';
 
@@ -143,32 +133,6 @@ export function userRoutes(deps: Deps) {
   return app;
 }
 
-interface UserDbRow {
-  id: string;
-  email: string | null;
-  role: Role;
-  verified_at: Date | null;
-  created_at: Date;
-  version: number;
-}
-
-const userListSpec: ListSpec<UserListRow> = {
-  from: 'users u',
-  columns: 'u.id, u.email, u.role, u.verified_at, u.created_at, u.version',
-  orders: { email: 'u.email', role: 'u.role', createdAt: 'u.created_at' },
-  defaultOrder: 'email',
-  idColumn: 'u.id',
-  filters: { search: searchFilter('u.email'), role: anyOfFilter('u.role', roleSchema.options) },
-  toRow: (row: UserDbRow) => ({
-    id: row.id,
-    email: row.email,
-    role: row.role,
-    verifiedAt: row.verified_at ? isoString(row.verified_at) : null,
-    createdAt: isoString(row.created_at),
-    version: row.version,
-  }),
-};
-
 /** Routes mounted at /private/v1/users (behind the PrivateApi check). */
 export function adminUserRoutes(deps: Deps) {
   const { db } = deps;
@@ -184,29 +148,21 @@ export function adminUserRoutes(deps: Deps) {
     return c.json({ data });
   });
 
-  // Roles are an admin's to give (`manage User`), never one's own: an admin cannot lock the
-  // last admin out by accident, and nobody can promote themselves. The new role applies from
-  // the user's next request: tokens of the old role are refused (401), so clients refresh.
-  // With If-Match, a role someone else changed since that version is a 409.
+  // Roles are an admin's to give (`manage User`), never one's own, and the last admin keeps
+  // theirs (server/user-admin.ts). The new role applies from the user's next request: tokens of
+  // the old role are refused (401), so clients refresh. With If-Match, a role someone else
+  // changed since that version is a 409.
   app.patch('/:id', requireAbility('manage', 'User'), async (c) => {
     const id = c.req.param('id');
     const base = readIfMatch(c);
     const { role } = await readBody(c, userRoleBodySchema);
-    if (id === c.get('auth').userId)
-      fail(400, 'VALIDATION_ERROR', 'You cannot change your own role');
+    const change = { kind: 'role', role } as const;
+    const actorId = c.get('auth').userId;
+    refuseSelf(actorId, [id], change);
     const data = await db.transaction(async (tx) => {
-      await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [id]);
-      const user = await findById(tx, userListSpec, id, 'user');
-      if (user.role === 'anonymous' || role === 'anonymous') {
-        fail(400, 'VALIDATION_ERROR', 'Anonymous accounts have no e-mail: they cannot change role');
-      }
-      await checkBase(tx, 'user', user, base, changeOf('role', user.role, role));
-      const { rows } = await tx.query<UserDbRow>(
-        `UPDATE users u SET role = $2 WHERE id = $1 RETURNING ${userListSpec.columns}`,
-        [id, role],
-      );
-      announceSessionChange(tx, `u:${id}`);
-      return userListSpec.toRow(rows[0] as never);
+      const users = await lockUsersForChange(tx, actorId, [id]);
+      await checkBase(tx, 'user', users[0]!, base, changeOf('role', users[0]!.role, role));
+      return (await applyUserChange(tx, users, change, deps.now())).users[0]!;
     });
     setVersionTag(c, data);
     return c.json({ data });

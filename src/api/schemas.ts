@@ -32,6 +32,9 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
+/** A user's status as the list filters it. (Invitations will add `invited`.) */
+export const userStatusSchema = z.enum(['active', 'disabled']);
+
 /** A user as the back office lists them: GET /private/v1/users (no secrets, no assets). */
 export const userRowSchema = z.object({
   id: z.string(),
@@ -41,6 +44,11 @@ export const userRowSchema = z.object({
   createdAt: z.string(),
   /** Counts changes of the role. */
   version: z.optional(z.number()),
+  status: userStatusSchema,
+  /** Since when an administrator has disabled the account. */
+  disabledAt: z.nullable(z.string()),
+  /** The last sign-in (a new session; refreshes do not count). */
+  lastSignInAt: z.nullable(z.string()),
 });
 export type UserRow = z.infer<typeof userRowSchema>;
 
@@ -61,6 +69,19 @@ export const sessionsEndedSchema = z.object({ ended: z.number() });
 
 /** PATCH /private/v1/users/{id}: an admin gives another user a role. */
 export const userRoleBodySchema = z.strictObject({ role: roleSchema });
+const userIdsSchema = z
+  .array(z.string().check(z.minLength(1), z.maxLength(200)))
+  .check(z.minLength(1), z.maxLength(100));
+/** POST /private/v1/users/bulk-disable and /bulk-enable: 1-100 other users, all or none. */
+export const userBulkBodySchema = z.strictObject({ ids: userIdsSchema });
+/** POST /private/v1/users/bulk-role: one role for 1-100 other users, all or none. */
+export const userBulkRoleBodySchema = z.strictObject({ ids: userIdsSchema, role: roleSchema });
+/** What a bulk change did: the ids it changed (users already so are left out), and every user. */
+export const userBulkResultSchema = z.object({
+  changed: z.array(z.string()),
+  users: z.array(userRowSchema),
+});
+export type UserBulkResult = z.infer<typeof userBulkResultSchema>;
 
 /** Login and sign-up answer the user plus a token pair. */
 export const authResultSchema = z.extend(userSchema, {

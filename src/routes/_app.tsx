@@ -52,6 +52,7 @@ const NAV = [
   { to: '/tags', label: 'nav.tags', needs: ['read', 'Tag'] },
   // Whoever may delete may restore: the Trash screen (server/README.md "Trash").
   { to: '/trash', label: 'nav.trash', needs: ['delete', 'Asset'] },
+  { to: '/users', label: 'nav.users', needs: ['read', 'User'] },
 ] as const;
 
 function Shell() {

@@ -141,10 +141,11 @@ const EVERY_SCREEN = [
   'Morphed assets',
   'Cage meshes',
   'Tags',
+  'Users',
   'My assets',
 ];
 /** An admin's: every screen and the Trash (whoever may delete may restore). */
-const ADMIN_SCREENS = [...EVERY_SCREEN.slice(0, -1), 'Trash', 'My assets'];
+const ADMIN_SCREENS = [...EVERY_SCREEN.slice(0, -2), 'Trash', 'Users', 'My assets'];
 
 describe('what each role is offered', () => {
   it('admin: every screen, New, row actions including Delete', async () => {

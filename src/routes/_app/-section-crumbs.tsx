@@ -6,6 +6,7 @@ import { Breadcrumbs } from '../../ui/dom/breadcrumbs';
 const SECTIONS = {
   '/assets': 'assets.title',
   '/cage-meshes': 'cageMeshes.title',
+  '/users': 'users.title',
 } as const;
 
 /** "Assets › Olive Cyber": the section's list, then the screen itself. */

@@ -1,0 +1,73 @@
+/**
+ * An administrator's actions on other users, mounted at /private/v1/users next to the list and
+ * the role change (routes/users.ts), all `manage User`: POST /{id}/disable, /{id}/enable,
+ * /bulk-disable, /bulk-enable, /bulk-role and /{id}/reset-password. See server/user-admin.ts for
+ * the rules (never oneself, the last admin stays).
+ */
+import { Hono } from 'hono';
+import {
+  userBulkBodySchema,
+  userBulkRoleBodySchema,
+  type UserBulkResult,
+} from '../../src/api/schemas';
+import { sendCode, takeMailAttempt } from '../auth/code-mail';
+import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import type { Deps } from '../deps';
+import { clientAddress } from '../http/client-address';
+import { fail } from '../http/errors';
+import { readBody } from '../http/validate';
+import {
+  applyUserChange,
+  lockUsersForChange,
+  recordUserAdminEvent,
+  refuseSelf,
+  type UserChange,
+} from '../user-admin';
+import { findUserById } from '../users';
+
+/** Routes mounted at /private/v1/users (behind the PrivateApi check). */
+export function userAdminRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AuthEnv>();
+  const admin = [requireAuth(deps), requireAbility('manage', 'User')] as const;
+
+  const change = (actorId: string, ids: string[], what: UserChange): Promise<UserBulkResult> => {
+    const unique = [...new Set(ids)];
+    refuseSelf(actorId, unique, what);
+    return db.transaction(async (tx) =>
+      applyUserChange(tx, await lockUsersForChange(tx, actorId, unique), what, deps.now()),
+    );
+  };
+
+  // Disabling ends every session at once; sign-in and refresh answer 403 ACCOUNT_DISABLED.
+  for (const kind of ['disable', 'enable'] as const) {
+    app.post(`/:id/${kind}`, ...admin, async (c) => {
+      const { users } = await change(c.get('auth').userId, [c.req.param('id')], { kind });
+      return c.json({ data: users[0] });
+    });
+    app.post(`/bulk-${kind}`, ...admin, async (c) => {
+      const { ids } = await readBody(c, userBulkBodySchema);
+      return c.json({ data: await change(c.get('auth').userId, ids, { kind }) });
+    });
+  }
+
+  app.post('/bulk-role', ...admin, async (c) => {
+    const { ids, role } = await readBody(c, userBulkRoleBodySchema);
+    return c.json({ data: await change(c.get('auth').userId, ids, { kind: 'role', role }) });
+  });
+
+  // Mails the user a password reset code, as "Forgot password" would (the same code, mail and
+  // limits per client); the user sets the new password themselves.
+  app.post('/:id/reset-password', ...admin, async (c) => {
+    const user = await findUserById(db, c.req.param('id'));
+    if (!user) fail(404, 'NOT_FOUND', `No user with id ${c.req.param('id')}`);
+    if (!user.email) fail(400, 'VALIDATION_ERROR', 'Anonymous accounts have no e-mail address');
+    const client = clientAddress(c, deps.config);
+    await takeMailAttempt(deps, client);
+    await sendCode(deps, { email: user.email, user, purpose: 'reset', client });
+    recordUserAdminEvent(db, { userId: user.id, action: 'password-reset-sent' });
+    return c.json({ data: { sent: true } });
+  });
+
+  return app;
+}

@@ -1,0 +1,176 @@
+/**
+ * What an administrator does to other users (server README "Users"): give a role, disable,
+ * enable; one user or many, each change one transaction, all or none.
+ *
+ * Nobody changes their own role or status, and the users changed and the administrator asking
+ * are locked together (rows sorted by id, so two changes never wait on each other in opposite
+ * order) before anything is read: an administrator who is no longer an active admin by then
+ * (demoted or disabled by a change that committed first) is refused. So the last admin can be
+ * neither demoted nor disabled: only another active admin could do it, and that one stays. Two
+ * admins demoting each other at once: the second waits for the first, finds its actor demoted,
+ * and changes nothing.
+ */
+import {
+  roleSchema,
+  userStatusSchema,
+  type Role,
+  type UserRow as UserListRow,
+} from '../src/api/schemas';
+import { revokeAllForUser } from './auth/refresh-tokens';
+import { announceSessionChange } from './auth/session-check';
+import type { Db } from './db';
+import { fail } from './http/errors';
+import { anyOfFilter, isoOrNull, isoString, searchFilter, type ListSpec } from './list';
+
+interface UserDbRow {
+  id: string;
+  email: string | null;
+  role: Role;
+  verified_at: Date | null;
+  created_at: Date;
+  version: number;
+  disabled_at: Date | null;
+  last_sign_in_at: Date | null;
+}
+
+/**
+ * A user's status as SQL. The one place statuses come from: invitations (account-invites)
+ * add `invited` here and to userStatusSchema.
+ */
+const STATUS_SQL = `CASE WHEN u.disabled_at IS NULL THEN 'active' ELSE 'disabled' END`;
+
+/** The back office's users list (GET /private/v1/users) and single reads. */
+export const userListSpec: ListSpec<UserListRow> = {
+  from: 'users u',
+  columns:
+    'u.id, u.email, u.role, u.verified_at, u.created_at, u.version, u.disabled_at, u.last_sign_in_at',
+  orders: {
+    email: 'u.email',
+    role: 'u.role',
+    createdAt: 'u.created_at',
+    lastSignInAt: 'u.last_sign_in_at',
+  },
+  defaultOrder: 'email',
+  idColumn: 'u.id',
+  filters: {
+    search: searchFilter('u.email'),
+    role: anyOfFilter('u.role', roleSchema.options),
+    verified: {
+      values: ['true', 'false'],
+      where: (p) => `(u.verified_at IS NOT NULL) = ${p}::boolean`,
+    },
+    status: anyOfFilter(STATUS_SQL, userStatusSchema.options),
+  },
+  toRow: (row: UserDbRow) => ({
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    verifiedAt: isoOrNull(row.verified_at),
+    createdAt: isoString(row.created_at),
+    version: row.version,
+    status: row.disabled_at === null ? 'active' : 'disabled',
+    disabledAt: isoOrNull(row.disabled_at),
+    lastSignInAt: isoOrNull(row.last_sign_in_at),
+  }),
+};
+
+/** A change an administrator makes to users. */
+export type UserChange = { kind: 'role'; role: Role } | { kind: 'disable' } | { kind: 'enable' };
+
+/** Refuses a change that names the administrator asking (400). */
+export function refuseSelf(actorId: string, ids: readonly string[], change: UserChange): void {
+  if (ids.includes(actorId)) {
+    const what = change.kind === 'role' ? 'role' : 'account';
+    const verb = change.kind === 'role' ? 'change' : change.kind;
+    fail(400, 'VALIDATION_ERROR', `You cannot ${verb} your own ${what}`);
+  }
+}
+
+/**
+ * Locks `actorId` and the users `ids` (sorted) for a change; answers the users in `ids` order.
+ * An unknown id is a 404, an actor who is no longer an active admin a 403.
+ */
+export async function lockUsersForChange(
+  tx: Db,
+  actorId: string,
+  ids: readonly string[],
+): Promise<UserListRow[]> {
+  const { rows } = await tx.query<UserDbRow>(
+    `SELECT ${userListSpec.columns} FROM users u WHERE u.id = ANY($1::text[])
+     ORDER BY u.id FOR UPDATE`,
+    [[...new Set([actorId, ...ids])]],
+  );
+  const actor = rows.find((row) => row.id === actorId);
+  if (actor?.role !== 'admin' || actor.disabled_at !== null) {
+    fail(403, 'FORBIDDEN', 'You are no longer an active administrator');
+  }
+  const missing = ids.filter((id) => !rows.some((row) => row.id === id));
+  if (missing.length > 0) fail(404, 'NOT_FOUND', `No users with ids ${missing.join(', ')}`);
+  return ids.map((id) => userListSpec.toRow(rows.find((row) => row.id === id)! as never));
+}
+
+/** Whether `change` would change `user`. */
+function changes(user: UserListRow, change: UserChange): boolean {
+  switch (change.kind) {
+    case 'role':
+      return user.role !== change.role;
+    case 'disable':
+      return user.status !== 'disabled';
+    case 'enable':
+      return user.status === 'disabled';
+  }
+}
+
+/**
+ * Applies `change` to the locked `users` (lockUsersForChange) that it changes; answers every
+ * user afterwards and the ids changed. Disabling ends every session of the user at once: its
+ * access tokens are refused from the next request on, on every server (server/auth/session-check.ts).
+ */
+export async function applyUserChange(
+  tx: Db,
+  users: readonly UserListRow[],
+  change: UserChange,
+  now: Date,
+): Promise<{ changed: string[]; users: UserListRow[] }> {
+  if (change.kind === 'role') {
+    const anonymous = users.filter((user) => user.role === 'anonymous');
+    if (change.role === 'anonymous' || anonymous.length > 0) {
+      fail(400, 'VALIDATION_ERROR', 'Anonymous accounts have no e-mail: they cannot change role');
+    }
+  }
+  const changed = users.filter((user) => changes(user, change)).map((user) => user.id);
+  if (changed.length > 0) {
+    const [set, params] =
+      change.kind === 'role'
+        ? ['role = $2', [change.role]]
+        : ['disabled_at = $2', [change.kind === 'disable' ? now : null]];
+    await tx.query(`UPDATE users SET ${set} WHERE id = ANY($1::text[])`, [changed, ...params]);
+    for (const id of changed) {
+      announceSessionChange(tx, `u:${id}`);
+      if (change.kind === 'disable') await revokeAllForUser(tx, id, now);
+      recordUserAdminEvent(tx, { userId: id, change });
+    }
+  }
+  const { rows } = await tx.query<UserDbRow>(
+    `SELECT ${userListSpec.columns} FROM users u WHERE u.id = ANY($1::text[])`,
+    [users.map((user) => user.id)],
+  );
+  const byId = new Map(rows.map((row) => [row.id, userListSpec.toRow(row as never)]));
+  return { changed, users: users.map((user) => byId.get(user.id)!) };
+}
+
+/** An administrator's action on a user, for the event log. */
+export type UserAdminAction =
+  | { userId: string; change: UserChange }
+  | { userId: string; action: 'password-reset-sent' | 'sessions-ended'; sessionId?: string };
+
+/**
+ * THE place where every administrator action on a user becomes an event: role changed,
+ * disabled, enabled (applyUserChange), password reset code sent, sessions ended
+ * (routes/user-admin.ts). Called inside the action's transaction where there is one, with the
+ * actor in the transaction's context (asActor). The generic event recording of the `activity`
+ * branch records it here; until then the actions are not logged.
+ */
+export function recordUserAdminEvent(_tx: Db, _action: UserAdminAction): void {
+  // Filled in by the activity branch (issue 20): one event per call, in `_tx`.
+}

@@ -1,0 +1,192 @@
+/**
+ * User administration: an admin finds a user, gives them a role and disables them; the
+ * disabled user's open tab is signed out within seconds and cannot sign in again. Ending a
+ * session from the user page makes that browser's next request land on
+ * /signin?reason=login_required. A developer sees the list and the user page read-only. Both
+ * screens are axe clean at 1280 and 390 px (screenshots in USERS_SCREENSHOTS, default /tmp).
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, appUnderTest, signedInPage } from '../helpers/app';
+import { seriousViolations } from '../helpers/axe';
+import { waitForMail } from '../helpers/server';
+
+const app = appUnderTest();
+const PASSWORD = 'a-long-user-password';
+const SHOTS = process.env.USERS_SCREENSHOTS ?? '/tmp';
+
+async function api(path: string, body?: unknown, token?: string, method = 'POST') {
+  const response = await fetch(`${app.server.url}${path}`, {
+    method: body === undefined ? 'GET' : method,
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(response.status, `${path}: ${await response.clone().text()}`).toBe(200);
+  return ((await response.json()) as { data: Record<string, unknown> }).data;
+}
+
+let counter = 0;
+/** A verified account (with `role` given by the admin when not `user`). */
+async function account(role: 'user' | 'developer' = 'user') {
+  counter += 1;
+  const email = `${role}.${counter}.${Date.now()}@example.com`;
+  const signedUp = await api('/v1/auth/signup', { email, password: PASSWORD });
+  const mail = await waitForMail(app.server.url, email, 'verify');
+  await api(
+    '/v1/users/verify',
+    { verificationId: mail.verificationId, code: mail.code },
+    String(signedUp.token),
+  );
+  if (role !== 'user') {
+    const admin = await api('/v1/auth/login', ADMIN);
+    await api(`/private/v1/users/${String(signedUp._id)}`, { role }, String(admin.token), 'PATCH');
+  }
+  return { email, password: PASSWORD, id: String(signedUp._id) };
+}
+
+/** Opens /users and finds `email` with the search filter; answers its row's link. */
+async function findUser(page: Page, email: string) {
+  await page.goto(`${app.server.url}/users`);
+  await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+  await page.getByLabel('Search').first().fill(email);
+  const link = page.getByRole('link', { name: email });
+  await link.waitFor();
+  return link;
+}
+
+async function confirm(page: Page, button: string) {
+  const dialog = page.locator('.modal');
+  await dialog.getByRole('button', { name: button }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+describe('user administration', () => {
+  it('an admin gives a role and disables a user, whose open tab is signed out and cannot sign in', async () => {
+    const person = await account();
+    const theirs = await signedInPage(app, person);
+    const admin = await signedInPage(app);
+
+    await (await findUser(admin, person.email)).click();
+    await admin.getByRole('heading', { name: person.email, level: 1 }).waitFor();
+    await admin.getByRole('button', { name: /New role/ }).click();
+    await admin.getByRole('option', { name: 'Developer' }).click();
+    await admin.getByRole('button', { name: 'Change role' }).click();
+    await confirm(admin, 'Change role');
+    await admin.getByText(`${person.email} is now Developer`).waitFor();
+    const facts = admin.locator('.user-facts').first();
+    await facts.getByText('Developer').waitFor();
+
+    await admin.getByRole('button', { name: 'Disable' }).click();
+    await confirm(admin, 'Disable');
+    await admin.getByText(`${person.email} disabled`).waitFor();
+    await facts.getByText('Disabled').waitFor();
+
+    // The disabled user's tab makes no request of its own: its live stream ends and the
+    // reconnect is refused, which ends the session in the app.
+    const started = Date.now();
+    await theirs.waitForURL(/\/signin\?reason=login_required/, { timeout: 10_000 });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await theirs.getByLabel('E-mail').fill(person.email);
+    await theirs.getByLabel('Password').fill(person.password);
+    await theirs.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await theirs.getByText('This account is disabled: ask an administrator').waitFor();
+    expect(new URL(theirs.url()).pathname).toBe('/signin');
+
+    // Enabled again, they can sign in.
+    await admin.getByRole('button', { name: 'Enable' }).click();
+    await confirm(admin, 'Enable');
+    await facts.getByText('Active').waitFor();
+    await theirs.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await theirs.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await Promise.all([theirs.context().close(), admin.context().close()]);
+  });
+
+  it("ending a session makes that browser's next request land on /signin?reason=login_required", async () => {
+    const person = await account();
+    const theirs = await signedInPage(app, person);
+    const admin = await signedInPage(app);
+    await admin.goto(`${app.server.url}/users/${person.id}`);
+    const sessions = admin.getByRole('region', { name: 'Sessions' });
+    // Their sign-up's session and the browser's, most recently used first.
+    const ends = sessions.getByRole('button', { name: 'End session' });
+    await expect.poll(() => ends.count()).toBe(2);
+    await ends.first().click();
+    await confirm(admin, 'End session');
+    await admin.getByText('Session ended').waitFor();
+    await expect.poll(() => ends.count()).toBe(1);
+
+    await theirs.reload();
+    await theirs.waitForURL(/\/signin\?reason=login_required/);
+    await theirs.getByText('Your session has ended. Please sign in again.').waitFor();
+    await Promise.all([theirs.context().close(), admin.context().close()]);
+  });
+
+  it('a role someone else changed since the page was opened is named, not overwritten', async () => {
+    const person = await account();
+    const admin = await signedInPage(app);
+    await admin.goto(`${app.server.url}/users/${person.id}`);
+    await admin.getByRole('heading', { name: person.email, level: 1 }).waitFor();
+    // Another admin makes them a developer meanwhile.
+    const other = await api('/v1/auth/login', ADMIN);
+    await api(
+      `/private/v1/users/${person.id}`,
+      { role: 'developer' },
+      String(other.token),
+      'PATCH',
+    );
+
+    await admin.getByRole('button', { name: /New role/ }).click();
+    await admin.getByRole('option', { name: 'Admin' }).click();
+    await admin.getByRole('button', { name: 'Change role' }).click();
+    await confirm(admin, 'Change role');
+    await admin
+      .getByRole('alert')
+      .filter({ hasText: 'Someone else changed this role' })
+      .getByText(/it is now Developer \(admin@avatar\.studio/)
+      .waitFor();
+    const row = await api(`/private/v1/users/${person.id}`, undefined, String(other.token));
+    expect(row.role).toBe('developer');
+    await admin.locator('.user-facts').first().getByText('Developer').waitFor();
+    await admin.context().close();
+  });
+
+  it('a developer sees the list and the user page read-only', async () => {
+    const developer = await account('developer');
+    const person = await account();
+    const page = await signedInPage(app, developer);
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Users' })
+      .click();
+    await (await findUser(page, person.email)).waitFor();
+    // No selection column (no bulk changes) for a role that may not change users.
+    expect(await page.getByRole('checkbox').count()).toBe(0);
+    await page.getByRole('link', { name: person.email }).click();
+    await page.getByText('Only administrators change users.').waitFor();
+    for (const name of ['Disable', 'Change role', 'Send password reset', 'End session']) {
+      expect(await page.getByRole('button', { name }).count()).toBe(0);
+    }
+    await page.getByRole('link', { name: 'View assigned assets' }).waitFor();
+    await page.context().close();
+  });
+
+  for (const width of [1280, 390]) {
+    it(`/users and /users/$userId are axe clean at ${width} px`, async () => {
+      const person = await account();
+      await signedInPage(app, person).then((page) => page.context().close());
+      const page = await signedInPage(app, ADMIN, { width, height: 900 });
+      await findUser(page, person.email);
+      await page.getByRole('checkbox').first().waitFor();
+      await page.screenshot({ path: `${SHOTS}/users-${width}.png`, fullPage: true });
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.goto(`${app.server.url}/users/${person.id}`);
+      await page.getByRole('region', { name: 'Sessions' }).getByText('Started').first().waitFor();
+      await page.screenshot({ path: `${SHOTS}/user-${width}.png`, fullPage: true });
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.context().close();
+    });
+  }
+});
