@@ -52,6 +52,7 @@ const NAV = [
   { to: '/tags', label: 'nav.tags', needs: ['read', 'Tag'] },
   // Whoever may delete may restore: the Trash screen (server/README.md "Trash").
   { to: '/trash', label: 'nav.trash', needs: ['delete', 'Asset'] },
+  { to: '/users/invitations', label: 'nav.invitations', needs: ['manage', 'User'] },
 ] as const;
 
 function Shell() {
@@ -116,6 +117,9 @@ function Shell() {
               {t('nav.signedInAs', { email })}
             </span>
           )}
+          <Link to="/account" className="account-link">
+            {t('nav.account')}
+          </Link>
           <ThemeSwitch
             label={t('theme.label')}
             options={{

@@ -143,8 +143,8 @@ const EVERY_SCREEN = [
   'Tags',
   'My assets',
 ];
-/** An admin's: every screen and the Trash (whoever may delete may restore). */
-const ADMIN_SCREENS = [...EVERY_SCREEN.slice(0, -1), 'Trash', 'My assets'];
+/** An admin's: every screen, the Trash (whoever may delete may restore) and the invitations. */
+const ADMIN_SCREENS = [...EVERY_SCREEN.slice(0, -1), 'Trash', 'Invitations', 'My assets'];
 
 describe('what each role is offered', () => {
   it('admin: every screen, New, row actions including Delete', async () => {
@@ -195,7 +195,13 @@ describe('what each role is offered', () => {
     await page.goto(`${app.server.url}/tags`);
     await page.locator('[role="grid"] [role="rowheader"]').first().waitFor();
     expect(await page.getByRole('button', { name: 'Add' }).count()).toBe(0);
-    for (const path of ['/applications', '/morph-queue', '/assets/new', '/cage-meshes/new']) {
+    for (const path of [
+      '/applications',
+      '/morph-queue',
+      '/assets/new',
+      '/cage-meshes/new',
+      '/users/invitations',
+    ]) {
       await expectNotAvailable(page, path);
     }
     await page.context().close();
