@@ -110,7 +110,6 @@ describe.each([1280, 390])('at %i px', (width) => {
       '/verify-email?verificationId=x&code=123456&email=ada@example.test',
       page.getByLabel('Code', { exact: true }),
     );
-    await visit('/invitation?token=x', page.getByText('This invitation link is not valid'));
     await visit('/no/such/page', heading(/does not exist|not found/i));
     await page.goto(
       `${app.server.url}/embed?modelSrc=/fixtures/avatars/male-emissive.glb&fit=true`,
@@ -174,8 +173,6 @@ describe.each([1280, 390])('at %i px', (width) => {
     await page.locator(`${ROWS} a`).first().click();
     await check('a cage mesh', heading(/^Cage mesh /));
     await visit('/cage-meshes/new', heading('New cage mesh'));
-    await visit('/account', page.getByText('This session'));
-    await visit('/users/invitations', heading('Invitations'));
     await visit('/tags', rows);
     await visit('/trash', heading('Trash'));
 
