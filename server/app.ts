@@ -17,6 +17,7 @@ import {
   applicationMorphedAssetRoutes,
   applicationRoutes,
 } from './routes/applications';
+import { accountRoutes } from './routes/account';
 import { assetApplicationRoutes } from './routes/asset-applications';
 import { assetBulkRoutes } from './routes/asset-bulk';
 import { assetRoutes } from './routes/assets';
@@ -25,6 +26,7 @@ import { cageMeshRoutes } from './routes/cage-meshes';
 import { devRoutes } from './routes/dev';
 import { eventRoutes } from './routes/events';
 import { fileRoutes, storedFileInfoRoutes } from './routes/files';
+import { adminInvitationRoutes, invitationRoutes } from './routes/invitations';
 import { morphGenerateRoutes, morphQueueRoutes, morphedAssetRoutes } from './routes/morphs';
 import { serviceRoutes } from './routes/services';
 import { adminSessionRoutes, sessionRoutes } from './routes/sessions';
@@ -96,6 +98,8 @@ export function createApp(input: AppDeps) {
 
   app.route('/v1/auth', authRoutes(deps));
   app.route('/v1/users/me/sessions', sessionRoutes(deps));
+  app.route('/v1/users/me', accountRoutes(deps));
+  app.route('/v1/invitations', invitationRoutes(deps));
   app.route('/v1/users', userRoutes(deps));
   app.route('/v1/tags', tagRoutes(deps));
   app.route('/v1/tags', restoreRoutes(deps, 'tag'));
@@ -117,6 +121,7 @@ export function createApp(input: AppDeps) {
   app.route('/private/v1/users', adminUserRoutes(deps));
   app.route('/private/v1/users', adminSessionRoutes(deps));
   app.route('/private/v1/users', userAdminRoutes(deps));
+  app.route('/private/v1/invitations', adminInvitationRoutes(deps));
   // The same handlers on both mounts.
   for (const prefix of ['/v1', '/private/v1']) {
     app.route(`${prefix}/assets`, assetRoutes(deps, { privateApi: prefix === '/private/v1' }));

@@ -15,6 +15,8 @@ export interface MailMessage {
   code?: string;
   /** Set on verification mails: the id to send back with the code to POST /v1/users/verify. */
   verificationId?: string;
+  /** Set on invitations: the link that accepts it. */
+  link?: string;
 }
 
 export interface MailTransport {
@@ -40,6 +42,7 @@ export function createDevMailbox(
         text: message.text,
         code: message.code ?? null,
         verificationId: message.verificationId ?? null,
+        link: message.link ?? null,
         kind: message.kind,
         sentAt: now().toISOString(),
       };

@@ -117,7 +117,7 @@ describe('bad input never causes a 500', () => {
 
   it('answers 404 NOT_FOUND for unknown routes and methods', async () => {
     expectError(await t.get('/v1/auth/login'), 404, 'NOT_FOUND');
-    expectError(await t.request('DELETE', '/v1/users/me'), 404, 'NOT_FOUND');
+    expectError(await t.request('PUT', '/v1/users/me'), 404, 'NOT_FOUND');
     expectError(await t.get('/v1'), 404, 'NOT_FOUND');
   });
 });

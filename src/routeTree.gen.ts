@@ -11,11 +11,13 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as AppRouteImport } from './routes/_app'
 import { Route as ForgotPasswordRouteImport } from './routes/forgot-password'
+import { Route as InvitationRouteImport } from './routes/invitation'
 import { Route as PasswordlessRouteImport } from './routes/passwordless'
 import { Route as SigninRouteImport } from './routes/signin'
 import { Route as SignupRouteImport } from './routes/signup'
 import { Route as VerifyEmailRouteImport } from './routes/verify-email'
 import { Route as AppIndexRouteImport } from './routes/_app/index'
+import { Route as AppAccountRouteImport } from './routes/_app/account'
 import { Route as AppMorphQueueRouteImport } from './routes/_app/morph-queue'
 import { Route as AppMorphedAssetsRouteImport } from './routes/_app/morphed-assets'
 import { Route as AppTagsRouteImport } from './routes/_app/tags'
@@ -28,6 +30,7 @@ import { Route as AppCageMeshesIndexRouteImport } from './routes/_app/cage-meshe
 import { Route as AppCageMeshesCageMeshIdRouteImport } from './routes/_app/cage-meshes.$cageMeshId'
 import { Route as AppCageMeshesNewRouteImport } from './routes/_app/cage-meshes.new'
 import { Route as AppUsersIndexRouteImport } from './routes/_app/users.index'
+import { Route as AppUsersInvitationsRouteImport } from './routes/_app/users.invitations'
 import { Route as AppApplicationsApplicationIdAssetsRouteImport } from './routes/_app/applications.$applicationId.assets'
 import { Route as AppUsersUserIdIndexRouteImport } from './routes/_app/users.$userId.index'
 import { Route as AppUsersUserIdAssetsRouteImport } from './routes/_app/users.$userId.assets'
@@ -39,6 +42,11 @@ const AppRoute = AppRouteImport.update({
 const ForgotPasswordRoute = ForgotPasswordRouteImport.update({
   id: '/forgot-password',
   path: '/forgot-password',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const InvitationRoute = InvitationRouteImport.update({
+  id: '/invitation',
+  path: '/invitation',
   getParentRoute: () => rootRouteImport,
 } as any)
 const PasswordlessRoute = PasswordlessRouteImport.update({
@@ -64,6 +72,11 @@ const VerifyEmailRoute = VerifyEmailRouteImport.update({
 const AppIndexRoute = AppIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppAccountRoute = AppAccountRouteImport.update({
+  id: '/account',
+  path: '/account',
   getParentRoute: () => AppRoute,
 } as any)
 const AppMorphQueueRoute = AppMorphQueueRouteImport.update({
@@ -126,6 +139,11 @@ const AppUsersIndexRoute = AppUsersIndexRouteImport.update({
   path: '/users/',
   getParentRoute: () => AppRoute,
 } as any)
+const AppUsersInvitationsRoute = AppUsersInvitationsRouteImport.update({
+  id: '/users/invitations',
+  path: '/users/invitations',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppApplicationsApplicationIdAssetsRoute =
   AppApplicationsApplicationIdAssetsRouteImport.update({
     id: '/applications/$applicationId/assets',
@@ -146,10 +164,12 @@ const AppUsersUserIdAssetsRoute = AppUsersUserIdAssetsRouteImport.update({
 export interface FileRoutesByFullPath {
   '/': typeof AppIndexRoute
   '/forgot-password': typeof ForgotPasswordRoute
+  '/invitation': typeof InvitationRoute
   '/passwordless': typeof PasswordlessRoute
   '/signin': typeof SigninRoute
   '/signup': typeof SignupRoute
   '/verify-email': typeof VerifyEmailRoute
+  '/account': typeof AppAccountRoute
   '/morph-queue': typeof AppMorphQueueRoute
   '/morphed-assets': typeof AppMorphedAssetsRoute
   '/tags': typeof AppTagsRoute
@@ -158,6 +178,7 @@ export interface FileRoutesByFullPath {
   '/assets/new': typeof AppAssetsNewRoute
   '/cage-meshes/$cageMeshId': typeof AppCageMeshesCageMeshIdRoute
   '/cage-meshes/new': typeof AppCageMeshesNewRoute
+  '/users/invitations': typeof AppUsersInvitationsRoute
   '/applications/': typeof AppApplicationsIndexRoute
   '/assets/': typeof AppAssetsIndexRoute
   '/cage-meshes/': typeof AppCageMeshesIndexRoute
@@ -168,10 +189,12 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/forgot-password': typeof ForgotPasswordRoute
+  '/invitation': typeof InvitationRoute
   '/passwordless': typeof PasswordlessRoute
   '/signin': typeof SigninRoute
   '/signup': typeof SignupRoute
   '/verify-email': typeof VerifyEmailRoute
+  '/account': typeof AppAccountRoute
   '/morph-queue': typeof AppMorphQueueRoute
   '/morphed-assets': typeof AppMorphedAssetsRoute
   '/tags': typeof AppTagsRoute
@@ -181,6 +204,7 @@ export interface FileRoutesByTo {
   '/assets/new': typeof AppAssetsNewRoute
   '/cage-meshes/$cageMeshId': typeof AppCageMeshesCageMeshIdRoute
   '/cage-meshes/new': typeof AppCageMeshesNewRoute
+  '/users/invitations': typeof AppUsersInvitationsRoute
   '/applications': typeof AppApplicationsIndexRoute
   '/assets': typeof AppAssetsIndexRoute
   '/cage-meshes': typeof AppCageMeshesIndexRoute
@@ -193,10 +217,12 @@ export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/_app': typeof AppRouteWithChildren
   '/forgot-password': typeof ForgotPasswordRoute
+  '/invitation': typeof InvitationRoute
   '/passwordless': typeof PasswordlessRoute
   '/signin': typeof SigninRoute
   '/signup': typeof SignupRoute
   '/verify-email': typeof VerifyEmailRoute
+  '/_app/account': typeof AppAccountRoute
   '/_app/morph-queue': typeof AppMorphQueueRoute
   '/_app/morphed-assets': typeof AppMorphedAssetsRoute
   '/_app/tags': typeof AppTagsRoute
@@ -206,6 +232,7 @@ export interface FileRoutesById {
   '/_app/assets/new': typeof AppAssetsNewRoute
   '/_app/cage-meshes/$cageMeshId': typeof AppCageMeshesCageMeshIdRoute
   '/_app/cage-meshes/new': typeof AppCageMeshesNewRoute
+  '/_app/users/invitations': typeof AppUsersInvitationsRoute
   '/_app/applications/': typeof AppApplicationsIndexRoute
   '/_app/assets/': typeof AppAssetsIndexRoute
   '/_app/cage-meshes/': typeof AppCageMeshesIndexRoute
@@ -219,10 +246,12 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/forgot-password'
+    | '/invitation'
     | '/passwordless'
     | '/signin'
     | '/signup'
     | '/verify-email'
+    | '/account'
     | '/morph-queue'
     | '/morphed-assets'
     | '/tags'
@@ -231,6 +260,7 @@ export interface FileRouteTypes {
     | '/assets/new'
     | '/cage-meshes/$cageMeshId'
     | '/cage-meshes/new'
+    | '/users/invitations'
     | '/applications/'
     | '/assets/'
     | '/cage-meshes/'
@@ -241,10 +271,12 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/forgot-password'
+    | '/invitation'
     | '/passwordless'
     | '/signin'
     | '/signup'
     | '/verify-email'
+    | '/account'
     | '/morph-queue'
     | '/morphed-assets'
     | '/tags'
@@ -254,6 +286,7 @@ export interface FileRouteTypes {
     | '/assets/new'
     | '/cage-meshes/$cageMeshId'
     | '/cage-meshes/new'
+    | '/users/invitations'
     | '/applications'
     | '/assets'
     | '/cage-meshes'
@@ -265,10 +298,12 @@ export interface FileRouteTypes {
     | '__root__'
     | '/_app'
     | '/forgot-password'
+    | '/invitation'
     | '/passwordless'
     | '/signin'
     | '/signup'
     | '/verify-email'
+    | '/_app/account'
     | '/_app/morph-queue'
     | '/_app/morphed-assets'
     | '/_app/tags'
@@ -278,6 +313,7 @@ export interface FileRouteTypes {
     | '/_app/assets/new'
     | '/_app/cage-meshes/$cageMeshId'
     | '/_app/cage-meshes/new'
+    | '/_app/users/invitations'
     | '/_app/applications/'
     | '/_app/assets/'
     | '/_app/cage-meshes/'
@@ -290,6 +326,7 @@ export interface FileRouteTypes {
 export interface RootRouteChildren {
   AppRoute: typeof AppRouteWithChildren
   ForgotPasswordRoute: typeof ForgotPasswordRoute
+  InvitationRoute: typeof InvitationRoute
   PasswordlessRoute: typeof PasswordlessRoute
   SigninRoute: typeof SigninRoute
   SignupRoute: typeof SignupRoute
@@ -310,6 +347,13 @@ declare module '@tanstack/react-router' {
       path: '/forgot-password'
       fullPath: '/forgot-password'
       preLoaderRoute: typeof ForgotPasswordRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/invitation': {
+      id: '/invitation'
+      path: '/invitation'
+      fullPath: '/invitation'
+      preLoaderRoute: typeof InvitationRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/passwordless': {
@@ -345,6 +389,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/'
       preLoaderRoute: typeof AppIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/account': {
+      id: '/_app/account'
+      path: '/account'
+      fullPath: '/account'
+      preLoaderRoute: typeof AppAccountRouteImport
       parentRoute: typeof AppRoute
     }
     '/_app/morph-queue': {
@@ -431,6 +482,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppUsersIndexRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/users/invitations': {
+      id: '/_app/users/invitations'
+      path: '/users/invitations'
+      fullPath: '/users/invitations'
+      preLoaderRoute: typeof AppUsersInvitationsRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/applications/$applicationId/assets': {
       id: '/_app/applications/$applicationId/assets'
       path: '/applications/$applicationId/assets'
@@ -456,6 +514,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface AppRouteChildren {
+  AppAccountRoute: typeof AppAccountRoute
   AppMorphQueueRoute: typeof AppMorphQueueRoute
   AppMorphedAssetsRoute: typeof AppMorphedAssetsRoute
   AppTagsRoute: typeof AppTagsRoute
@@ -465,6 +524,7 @@ interface AppRouteChildren {
   AppAssetsNewRoute: typeof AppAssetsNewRoute
   AppCageMeshesCageMeshIdRoute: typeof AppCageMeshesCageMeshIdRoute
   AppCageMeshesNewRoute: typeof AppCageMeshesNewRoute
+  AppUsersInvitationsRoute: typeof AppUsersInvitationsRoute
   AppApplicationsIndexRoute: typeof AppApplicationsIndexRoute
   AppAssetsIndexRoute: typeof AppAssetsIndexRoute
   AppCageMeshesIndexRoute: typeof AppCageMeshesIndexRoute
@@ -475,6 +535,7 @@ interface AppRouteChildren {
 }
 
 const AppRouteChildren: AppRouteChildren = {
+  AppAccountRoute: AppAccountRoute,
   AppMorphQueueRoute: AppMorphQueueRoute,
   AppMorphedAssetsRoute: AppMorphedAssetsRoute,
   AppTagsRoute: AppTagsRoute,
@@ -484,6 +545,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppAssetsNewRoute: AppAssetsNewRoute,
   AppCageMeshesCageMeshIdRoute: AppCageMeshesCageMeshIdRoute,
   AppCageMeshesNewRoute: AppCageMeshesNewRoute,
+  AppUsersInvitationsRoute: AppUsersInvitationsRoute,
   AppApplicationsIndexRoute: AppApplicationsIndexRoute,
   AppAssetsIndexRoute: AppAssetsIndexRoute,
   AppCageMeshesIndexRoute: AppCageMeshesIndexRoute,
@@ -499,6 +561,7 @@ const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)
 const rootRouteChildren: RootRouteChildren = {
   AppRoute: AppRouteWithChildren,
   ForgotPasswordRoute: ForgotPasswordRoute,
+  InvitationRoute: InvitationRoute,
   PasswordlessRoute: PasswordlessRoute,
   SigninRoute: SigninRoute,
   SignupRoute: SignupRoute,

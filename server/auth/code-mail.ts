@@ -40,6 +40,15 @@ function message(
         subject: 'Verify your Avatar Studio e-mail address',
         text: `Your verification code is ${code} (verification id ${verificationId}). It expires in ${MINUTES} minutes.`,
       };
+    case 'email':
+      return {
+        to,
+        kind: 'email',
+        code,
+        verificationId,
+        subject: 'Confirm your new Avatar Studio e-mail address',
+        text: `Your code to confirm this address is ${code}. It expires in ${MINUTES} minutes.\nIf you did not ask to use this address, ignore this mail.`,
+      };
     case 'reset':
       return {
         to,

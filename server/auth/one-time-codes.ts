@@ -1,5 +1,6 @@
 /**
- * Six-digit one-time codes for passwordless login, e-mail verification and password reset.
+ * Six-digit one-time codes for passwordless login, e-mail verification, password reset and
+ * changes of e-mail address.
  * A code is single use and expires after CODE_TTL_MS. A new code does not cancel the ones
  * already sent, so nobody can break an owner's sign-in by asking for codes: the newest
  * MAX_LIVE_CODES of an address and purpose are accepted. Issuing is limited per address.
@@ -16,7 +17,8 @@ import { fail } from '../http/errors';
 import { newId } from '../ids';
 import { LIMITS, takeAttempt, type LimitCheck } from './rate-limit';
 
-export type CodePurpose = 'login' | 'verify' | 'reset';
+/** `email`: a code mailed to the new address of an e-mail change (server/routes/account.ts). */
+export type CodePurpose = 'login' | 'verify' | 'reset' | 'email';
 
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const MAX_LIVE_CODES = 3;

@@ -14,7 +14,7 @@ export const emailSchema = z.email().check(z.maxLength(254));
 /** Password rule for sign-up and reset: 8 to 256 characters (the server also refuses common ones). */
 export const passwordSchema = z.string().check(z.minLength(8), z.maxLength(256));
 /** One-time codes (login, verification, reset) are six digits. */
-const codeSchema = z.string().check(z.regex(/^\d{6}$/));
+export const codeSchema = z.string().check(z.regex(/^\d{6}$/));
 
 const userSettingsSchema = z.object({
   isPasswordUpdated: z.boolean(),
@@ -186,8 +186,10 @@ export const devMailSchema = z.object({
   text: z.string(),
   code: z.nullable(z.string()),
   verificationId: z.nullable(z.string()),
-  /** A code's purpose, or `notice`: a security notice without a code. */
-  kind: z.enum(['login', 'verify', 'reset', 'notice']),
+  /** A code's purpose (`email`: a new address), `notice` (no code) or `invitation` (a link). */
+  kind: z.enum(['login', 'verify', 'reset', 'email', 'notice', 'invitation']),
+  /** The link an invitation carries (server/routes/invitations.ts). */
+  link: z.optional(z.nullable(z.string())),
   sentAt: z.string(),
 });
 export type DevMail = z.infer<typeof devMailSchema>;

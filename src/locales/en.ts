@@ -38,6 +38,8 @@ export const en = {
     guest: 'Guest',
     signedInAs: 'Signed in as {{email}}',
     createAccount: 'Create an account',
+    account: 'Your account',
+    invitations: 'Invitations',
   },
   form: {
     email: 'E-mail',
@@ -108,6 +110,19 @@ export const en = {
     sent: 'If an account exists for {{email}}, we sent it a code.',
     submit: 'Change password',
     pending: 'Changing password…',
+  },
+  // The page an invitation link opens (/invitation?token=…).
+  invitation: {
+    title: 'Accept your invitation',
+    intro: 'You are invited to {{app}} as {{role}} with {{email}}. Choose a password to sign in.',
+    roles: { admin: 'an administrator', developer: 'a developer', user: 'a user' },
+    adminHint: 'At least 12 characters for an administrator.',
+    submit: 'Set password and sign in',
+    pending: 'Signing in…',
+    invalid: 'This invitation link is not valid: it was used, revoked or has expired.',
+    invalidHint: 'Ask the administrator who invited you for a new invitation.',
+    checking: 'Checking your invitation…',
+    signIn: 'Go to sign in',
   },
   verify: {
     title: 'Verify your e-mail address',

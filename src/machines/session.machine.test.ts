@@ -62,6 +62,7 @@ type ModelEvent = {
     | 'SESSION_INVALID'
     | 'SYNC'
     | 'SYNC_NULL'
+    | 'SESSION_STARTED'
     | 'CLEAR_ERROR';
 };
 
@@ -108,6 +109,8 @@ const model = modelSetup.createMachine({
         SIGNUP: { target: 'signingUp', actions: { type: 'start', params: 'member' } },
         SIGNUP_GUEST: { target: 'signingUp', actions: { type: 'start', params: 'guest' } },
         SYNC: { target: 'loggedIn', actions: { type: 'start', params: 'synced' } },
+        // A session started elsewhere (an accepted invitation) is stored as a login's.
+        SESSION_STARTED: { target: 'loggedIn', actions: { type: 'start', params: 'password' } },
         CLEAR_ERROR: {
           guard: ({ context }) => context.error !== null,
           actions: assign({ error: null }),
@@ -156,6 +159,8 @@ const model = modelSetup.createMachine({
           actions: { type: 'start', params: 'verified' },
         },
         SIGNUP_GUEST: { target: 'signingUp', actions: { type: 'start', params: 'guest' } },
+        // A guest's new account replaces the whole store, as a fresh login does.
+        SESSION_STARTED: { target: 'loggedIn', actions: { type: 'start', params: 'password' } },
         LOGOUT: {
           target: 'loggingOut',
           actions: assign(({ context }) => ({ ...fresh, user: context.user })),
@@ -466,6 +471,7 @@ function eventExecutors(h: Harness) {
     SESSION_INVALID: send({ type: 'SESSION_INVALID' }),
     SYNC: send({ type: 'SYNC', record: SYNC_RECORD }),
     SYNC_NULL: send({ type: 'SYNC', record: null }),
+    SESSION_STARTED: send({ type: 'SESSION_STARTED', result: authResult('password') }),
     CLEAR_ERROR: send({ type: 'CLEAR_ERROR' }),
   };
 }
@@ -475,6 +481,10 @@ function eventExecutors(h: Harness) {
 const EDITS: readonly ModelEvent['type'][] = ['REFRESHED', 'PASSWORD_UPDATED', 'EMAIL_VERIFIED'];
 
 describeMachinePaths(sessionMachine, {
+  allowUnreached: {
+    'transition (machine): USER_CHANGED -> (no target)':
+      'the server copy of the user replaces fields the model tracks separately; the hand-written test "a changed e-mail address…" checks it',
+  },
   suites: [
     pathSuite({
       name: 'spec §4 model',
@@ -647,5 +657,35 @@ describe('session machine — spec rules', () => {
     await h.lastCall().settle({ ok: authResult('verified') });
     h.actor.send({ type: 'SYNC', record: null });
     expect(h.context()).toEqual(defaultSessionContext());
+  });
+
+  it('a guest whose account was created on the account page holds the new session, registered', async () => {
+    const h = harness();
+    h.actor.send({ type: 'SIGNUP' });
+    await h.lastCall().settle({ ok: authResult('guest') });
+    h.actor.send({
+      type: 'SESSION_STARTED',
+      result: { ...authResult('unverified'), _id: 'id-guest' },
+    });
+    expect(isAnonymous(h.context())).toBe(false);
+    expect(h.context().data).toMatchObject({
+      _id: 'id-guest',
+      email: EMAIL,
+      token: 'token-unverified',
+      assets: ['a1'],
+    });
+  });
+
+  it('a changed e-mail address replaces the stored one and keeps the tokens', async () => {
+    const h = harness();
+    h.actor.send({ type: 'LOGIN', email: EMAIL, password: 'pw' });
+    await h.lastCall().settle({ ok: authResult('verified') });
+    const { token: _token, refreshToken: _refreshToken, ...user } = authResult('verified');
+    h.actor.send({ type: 'USER_CHANGED', user: { ...user, email: 'new@example.com' } });
+    expect(h.context().data).toMatchObject({
+      email: 'new@example.com',
+      token: 'token-verified',
+      refreshToken: 'refresh-verified',
+    });
   });
 });

@@ -51,6 +51,10 @@ export type SessionEvent =
   | ({ type: 'LOGIN_VERIFIED' } & PasswordCredentials)
   | ({ type: 'SIGNUP' } & SignupCredentials)
   | { type: 'LOGOUT' }
+  /** A session started outside the machine (an accepted invitation, a guest's new account). */
+  | { type: 'SESSION_STARTED'; result: AuthResult }
+  /** The server's new copy of the user (a changed e-mail address). */
+  | { type: 'USER_CHANGED'; user: User }
   | { type: 'REFRESHED'; data: RefreshResult }
   | { type: 'PASSWORD_UPDATED' }
   | { type: 'EMAIL_VERIFIED'; verificationId?: string; user?: Partial<User> }
@@ -182,6 +186,9 @@ export const sessionMachine = setup({
       const data = mergeUser(context.data, params.data);
       return { data, isRestored: Boolean(data._id) };
     }),
+    mergeUser: assign(({ context }, params: { user: User }) => ({
+      data: mergeUser(context.data, params.user),
+    })),
     markPasswordUpdated: assign(({ context }) => ({
       data: mergeUser(context.data, { settings: { isPasswordUpdated: true } }),
     })),
@@ -213,6 +220,13 @@ export const sessionMachine = setup({
       actions: { type: 'mergeRefreshed', params: ({ event }) => ({ data: event.data }) },
     },
     PASSWORD_UPDATED: { actions: 'markPasswordUpdated' },
+    SESSION_STARTED: {
+      target: '.idle',
+      actions: { type: 'setUser', params: ({ event }) => ({ result: event.result }) },
+    },
+    USER_CHANGED: {
+      actions: { type: 'mergeUser', params: ({ event }) => ({ user: event.user }) },
+    },
     EMAIL_VERIFIED: {
       // Only completing a verification carries its id; asking for a mail does not.
       guard: ({ event }) => Boolean(event.verificationId),

@@ -53,6 +53,7 @@ const NAV = [
   // Whoever may delete may restore: the Trash screen (server/README.md "Trash").
   { to: '/trash', label: 'nav.trash', needs: ['delete', 'Asset'] },
   { to: '/users', label: 'nav.users', needs: ['read', 'User'] },
+  { to: '/users/invitations', label: 'nav.invitations', needs: ['manage', 'User'] },
 ] as const;
 
 function Shell() {
@@ -117,6 +118,9 @@ function Shell() {
               {t('nav.signedInAs', { email })}
             </span>
           )}
+          <Link to="/account" className="account-link">
+            {t('nav.account')}
+          </Link>
           <ThemeSwitch
             label={t('theme.label')}
             options={{

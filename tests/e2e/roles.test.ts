@@ -144,8 +144,8 @@ const EVERY_SCREEN = [
   'Users',
   'My assets',
 ];
-/** An admin's: every screen and the Trash (whoever may delete may restore). */
-const ADMIN_SCREENS = [...EVERY_SCREEN.slice(0, -2), 'Trash', 'Users', 'My assets'];
+/** An admin's: every screen, the Trash (whoever may delete may restore) and the invitations. */
+const ADMIN_SCREENS = [...EVERY_SCREEN.slice(0, -2), 'Trash', 'Users', 'Invitations', 'My assets'];
 
 describe('what each role is offered', () => {
   it('admin: every screen, New, row actions including Delete', async () => {
@@ -196,7 +196,13 @@ describe('what each role is offered', () => {
     await page.goto(`${app.server.url}/tags`);
     await page.locator('[role="grid"] [role="rowheader"]').first().waitFor();
     expect(await page.getByRole('button', { name: 'Add' }).count()).toBe(0);
-    for (const path of ['/applications', '/morph-queue', '/assets/new', '/cage-meshes/new']) {
+    for (const path of [
+      '/applications',
+      '/morph-queue',
+      '/assets/new',
+      '/cage-meshes/new',
+      '/users/invitations',
+    ]) {
       await expectNotAvailable(page, path);
     }
     await page.context().close();

@@ -93,6 +93,8 @@ interface Mail {
   code?: string;
   /** Set on verification mails: sent back with the code to POST /v1/users/verify. */
   verificationId?: string;
+  /** Set on invitations: the link that accepts it. */
+  link?: string | null;
   kind?: string;
   sentAt: string;
 }

@@ -24,15 +24,15 @@ export function authFields(t: TFunction) {
       description: t('form.codeHint'),
       autoFocus: true,
     } satisfies FieldSpec<'code'>,
-    /** A new password and its confirmation; `label` names the first one. */
-    newPassword: (label: string) =>
+    /** A new password and its confirmation; `label` names the first, `hint` describes it. */
+    newPassword: (label: string, hint = t('form.passwordHint')) =>
       [
         {
           name: 'password',
           label,
           type: 'password',
           autoComplete: 'new-password',
-          description: t('form.passwordHint'),
+          description: hint,
         },
         {
           name: 'confirmPassword',

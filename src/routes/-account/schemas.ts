@@ -27,6 +27,9 @@ export const codeForm = z.object({ code });
 export const signupForm = z
   .object({ email, password: newPassword, confirmPassword: password })
   .check(samePasswords);
+export const newPasswordForm = z
+  .object({ password: newPassword, confirmPassword: password })
+  .check(samePasswords);
 export const resetForm = z
   .object({ code, password: newPassword, confirmPassword: password })
   .check(samePasswords);

@@ -1,0 +1,174 @@
+/**
+ * Invitations (server/routes/invitations.ts): an admin invites an address with a role, the
+ * mailed link sets a password once within 7 days and signs the invitee in with that role.
+ */
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod/mini';
+import {
+  invitationLookupResultSchema,
+  invitationSchema,
+  type Invitation,
+} from '../src/api/account-schemas';
+import { authResultSchema } from '../src/api/schemas';
+import { hashInvitationToken, listPendingInvitations } from './invitations';
+import { dataOf, expectError, uniqueEmail, useRoleTokens, useTestApp } from './test-app';
+
+const t = useTestApp();
+const tokens = useRoleTokens(t);
+const PASSWORD = 'a long invited password';
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const invite = (body: unknown, token = tokens.admin) =>
+  t.post('/private/v1/invitations', body, token);
+
+async function invited(role = 'developer', email = uniqueEmail('invitee')) {
+  const response = await invite({ email, role });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  const invitation = invitationSchema.parse((response.body as { data: unknown }).data);
+  return { invitation, token: await linkToken(email) };
+}
+
+/** The token of the newest invitation link mailed to `email`. */
+async function linkToken(email: string): Promise<string> {
+  const mail = await t.lastMail(email, 'invitation');
+  const link = new URL(mail.link ?? '');
+  expect(`${link.origin}${link.pathname}`).toBe(`${t.config.publicUrl}/invitation`);
+  return link.searchParams.get('token') ?? '';
+}
+
+const accept = (token: string, password = PASSWORD) =>
+  t.post('/v1/invitations/accept', { token, password });
+const pendingList = async () =>
+  z.array(invitationSchema).parse(dataOf(await t.get('/private/v1/invitations', tokens.admin)));
+
+describe('inviting', () => {
+  it('mails a link that signs the invitee in with the role, verified, once', async () => {
+    const { invitation, token } = await invited('developer');
+    expect(invitation).toMatchObject({ role: 'developer', status: 'pending' });
+    expect(new Date(invitation.expiresAt).getTime() - t.clock.current.getTime()).toBe(7 * DAY_MS);
+    const lookup = invitationLookupResultSchema.parse(
+      dataOf(await t.post('/v1/invitations/lookup', { token })),
+    );
+    expect(lookup).toMatchObject({ email: invitation.email, role: 'developer' });
+
+    const session = authResultSchema.parse(dataOf(await accept(token)));
+    expect(session).toMatchObject({ email: invitation.email, role: 'developer' });
+    expect(session.verifiedAt).not.toBeNull();
+    // The password works, the role's screens open, and the link is spent.
+    const login = await t.login(invitation.email, PASSWORD);
+    expect(login.role).toBe('developer');
+    expect((await t.get('/private/v1/cage-meshes', login.token)).status).not.toBe(403);
+    expectError(await accept(token), 404, 'INVALID_INVITATION');
+    expect((await pendingList()).map((row) => row.id)).not.toContain(invitation.id);
+  });
+
+  it('stores only a hash of the token', async () => {
+    const { invitation, token } = await invited('user');
+    const { rows } = await t.db.query<{ token_hash: string }>(
+      'SELECT token_hash FROM invitations WHERE id = $1',
+      [invitation.id],
+    );
+    expect(rows[0]?.token_hash).toBe(hashInvitationToken(token));
+    expect(rows[0]?.token_hash).not.toContain(token);
+  });
+
+  it('refuses an address that has an account, and a second pending invitation', async () => {
+    const existing = await t.signUp();
+    const refused = expectError(
+      await invite({ email: existing.email?.toUpperCase(), role: 'user' }),
+      409,
+      'ACCOUNT_EXISTS',
+    );
+    expect(refused.message).toBe('An account with this e-mail address already exists');
+    const { invitation } = await invited('user');
+    expectError(await invite({ email: invitation.email, role: 'admin' }), 409, 'ALREADY_INVITED');
+  });
+
+  it('refuses an accept once the address signed up by itself', async () => {
+    const { invitation, token } = await invited('admin');
+    await t.signUp(invitation.email);
+    expectError(await accept(token), 409, 'ACCOUNT_EXISTS');
+  });
+
+  it('applies the invited role’s password rule', async () => {
+    const { token } = await invited('admin');
+    const refused = expectError(await accept(token, 'eleven char'), 400, 'VALIDATION_ERROR');
+    expect(refused.message).toBe('password: must be at least 12 characters for an administrator');
+    // The refused attempt did not spend the link.
+    expect(authResultSchema.parse(dataOf(await accept(token))).role).toBe('admin');
+  });
+
+  it('lets one of two parallel accepts of a link through', async () => {
+    const { token } = await invited('user');
+    const answers = await Promise.all([accept(token), accept(token)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 404]);
+  });
+
+  it('is for admins only; guests, users and developers get 403 and learn nothing', async () => {
+    for (const token of [tokens.developer, tokens.user, tokens.anonymous]) {
+      expectError(await invite({ email: uniqueEmail(), role: 'user' }, token), 403);
+      expectError(await t.get('/private/v1/invitations', token), 403);
+    }
+    expectError(await invite({ email: uniqueEmail(), role: 'user' }, ''), 401);
+    expectError(await invite({ email: uniqueEmail(), role: 'anonymous' }), 400);
+    expectError(await invite({ email: 'not an address', role: 'user' }), 400);
+  });
+});
+
+describe('revoke', () => {
+  it('a revoked invitation’s link fails, and it leaves the list', async () => {
+    const { invitation, token } = await invited('developer');
+    const revoke = () =>
+      t.request('DELETE', `/private/v1/invitations/${invitation.id}`, { token: tokens.admin });
+    expect(dataOf(await revoke())).toEqual({ revoked: true });
+    expectError(await revoke(), 404, 'NOT_FOUND');
+    expectError(await t.post('/v1/invitations/lookup', { token }), 404, 'INVALID_INVITATION');
+    expectError(await accept(token), 404, 'INVALID_INVITATION');
+    expect((await pendingList()).map((row: Invitation) => row.id)).not.toContain(invitation.id);
+    // The address may be invited again.
+    await invited('user', invitation.email);
+  });
+
+  it('reads the invited addresses for the users screen', async () => {
+    const { invitation } = await invited('user');
+    const other = uniqueEmail();
+    const rows = await listPendingInvitations(t.db, t.clock.current, [
+      invitation.email.toUpperCase(),
+      other,
+    ]);
+    expect(rows.map((row) => row.email)).toEqual([invitation.email]);
+  });
+});
+
+describe('a stranger with guesses', () => {
+  it('malformed tokens are a 400, unknown ones a 404, and guesses back off', async () => {
+    expectError(await t.post('/v1/invitations/accept', { token: 'x', password: PASSWORD }), 400);
+    const guess = t.from();
+    const wrong = 'A'.repeat(43);
+    for (let i = 0; i < 10; i += 1) {
+      expectError(await guess.post('/v1/invitations/lookup', { token: wrong }), 404);
+    }
+    expectError(await guess.post('/v1/invitations/lookup', { token: wrong }), 429);
+  });
+});
+
+describe('expiry and resend (last: the clock moves a week)', () => {
+  it('expires after 7 days; a resend mails a new link and the old one stops working', async () => {
+    const { invitation, token } = await invited('user');
+    t.advance(7 * DAY_MS);
+    // The admin's session is as old: a fresh one (the test runs last, as time has moved on).
+    tokens.admin = (await t.loginAs('admin')).token;
+    expectError(await accept(token), 404, 'INVALID_INVITATION');
+    const listed = (await pendingList()).find((row) => row.id === invitation.id);
+    expect(listed?.status).toBe('expired');
+
+    const resent = invitationSchema.parse(
+      dataOf(await t.post(`/private/v1/invitations/${invitation.id}/resend`, {}, tokens.admin)),
+    );
+    expect(resent.status).toBe('pending');
+    const fresh = await linkToken(invitation.email);
+    expect(fresh).not.toBe(token);
+    expectError(await accept(token), 404, 'INVALID_INVITATION');
+    expect(dataOf(await accept(fresh))).toMatchObject({ email: invitation.email });
+  });
+});

@@ -1,0 +1,172 @@
+/**
+ * Invitations (migration 017): an administrator invites an address with a role; the mailed
+ * link holds a random token (only its SHA-256 is stored) that sets the invitee's password once,
+ * within INVITATION_TTL_MS. Routes: server/routes/invitations.ts.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Invitation, InvitedRole } from '../src/api/account-schemas';
+import type { Db } from './db';
+import type { Deps } from './deps';
+import { newId } from './ids';
+import { queueMail } from './mail-outbox';
+
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+interface InvitationRow {
+  id: string;
+  email: string;
+  role: InvitedRole;
+  invited_by: string | null;
+  created_at: Date;
+  sent_at: Date;
+  expires_at: Date;
+}
+
+const COLUMNS = 'id, email, role, invited_by, created_at, sent_at, expires_at';
+/** Neither accepted nor revoked (expired ones are pending too: a resend renews them). */
+const PENDING = 'accepted_at IS NULL AND revoked_at IS NULL';
+
+/** A token is random enough that a plain hash keeps it from whoever reads the table. */
+export function hashInvitationToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function toInvitation(row: InvitationRow, now: Date): Invitation {
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    invitedBy: row.invited_by,
+    createdAt: row.created_at.toISOString(),
+    sentAt: row.sent_at.toISOString(),
+    expiresAt: row.expires_at.toISOString(),
+    status: row.expires_at.getTime() > now.getTime() ? 'pending' : 'expired',
+  };
+}
+
+/**
+ * The pending invitations (newest first), optionally only those for `emails` (any case): what
+ * the users screen shows as "invited" (server/ROLES.md, server/README.md "Invitations").
+ */
+export async function listPendingInvitations(
+  db: Db,
+  now: Date,
+  emails?: readonly string[],
+): Promise<Invitation[]> {
+  const { rows } =
+    emails === undefined
+      ? await db.query<InvitationRow>(
+          `SELECT ${COLUMNS} FROM invitations WHERE ${PENDING} ORDER BY created_at DESC, id`,
+        )
+      : await db.query<InvitationRow>(
+          `SELECT ${COLUMNS} FROM invitations WHERE ${PENDING}
+           AND lower(email) = ANY($1::text[]) ORDER BY created_at DESC, id`,
+          [emails.map((email) => email.toLowerCase())],
+        );
+  return rows.map((row) => toInvitation(row, now));
+}
+
+/** Inserts a pending invitation; a pending one for the address raises the unique violation. */
+export async function createInvitation(
+  db: Db,
+  input: { email: string; role: InvitedRole; invitedBy: string; now: Date },
+): Promise<{ invitation: Invitation; token: string }> {
+  const token = randomBytes(32).toString('base64url');
+  const { rows } = await db.query<InvitationRow>(
+    `INSERT INTO invitations (id, email, role, token_hash, invited_by, created_at, sent_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $6, $7) RETURNING ${COLUMNS}`,
+    [
+      newId(),
+      input.email.toLowerCase(),
+      input.role,
+      hashInvitationToken(token),
+      input.invitedBy,
+      input.now,
+      new Date(input.now.getTime() + INVITATION_TTL_MS),
+    ],
+  );
+  return { invitation: toInvitation(rows[0]!, input.now), token };
+}
+
+/** Gives a pending invitation a new token and a new week (the old link stops working). */
+export async function renewInvitation(
+  db: Db,
+  id: string,
+  now: Date,
+): Promise<{ invitation: Invitation; token: string } | undefined> {
+  const token = randomBytes(32).toString('base64url');
+  const { rows } = await db.query<InvitationRow>(
+    `UPDATE invitations SET token_hash = $2, sent_at = $3, expires_at = $4
+     WHERE id = $1 AND ${PENDING} RETURNING ${COLUMNS}`,
+    [id, hashInvitationToken(token), now, new Date(now.getTime() + INVITATION_TTL_MS)],
+  );
+  const row = rows[0];
+  return row && { invitation: toInvitation(row, now), token };
+}
+
+/** Revokes a pending invitation; false when there is none with `id`. */
+export async function revokeInvitation(db: Db, id: string, now: Date): Promise<boolean> {
+  const { rows } = await db.query(
+    `UPDATE invitations SET revoked_at = $2 WHERE id = $1 AND ${PENDING} RETURNING id`,
+    [id, now],
+  );
+  return rows.length === 1;
+}
+
+/**
+ * The pending, unexpired invitation whose link holds `token`; `forUpdate` locks it until the
+ * transaction ends (so two accepts of one link cannot both create an account).
+ */
+export async function findUsableInvitation(
+  db: Db,
+  token: string,
+  now: Date,
+  forUpdate = false,
+): Promise<Invitation | undefined> {
+  const { rows } = await db.query<InvitationRow>(
+    `SELECT ${COLUMNS} FROM invitations
+     WHERE token_hash = $1 AND ${PENDING} AND expires_at > $2${forUpdate ? ' FOR UPDATE' : ''}`,
+    [hashInvitationToken(token), now],
+  );
+  return rows[0] && toInvitation(rows[0], now);
+}
+
+/** Marks an invitation accepted by the account it created. */
+export async function markInvitationAccepted(
+  db: Db,
+  id: string,
+  userId: string,
+  now: Date,
+): Promise<void> {
+  await db.query('UPDATE invitations SET accepted_at = $2, accepted_user_id = $3 WHERE id = $1', [
+    id,
+    now,
+    userId,
+  ]);
+}
+
+const ROLE_NAMES: Record<InvitedRole, string> = {
+  admin: 'an administrator',
+  developer: 'a developer',
+  user: 'a user',
+};
+
+/** Queues the invitation mail with its link (to the app's /invitation page). */
+export async function mailInvitation(
+  deps: Pick<Deps, 'db' | 'now' | 'config'>,
+  invitation: Invitation,
+  token: string,
+): Promise<void> {
+  const link = `${deps.config.publicUrl}/invitation?token=${token}`;
+  const role = ROLE_NAMES[invitation.role];
+  await queueMail(deps, {
+    to: invitation.email,
+    kind: 'invitation',
+    link,
+    subject: 'You are invited to Avatar Studio',
+    text:
+      `You are invited to Avatar Studio as ${role}. Choose a password to sign in:\n${link}\n` +
+      `The link works once, until ${invitation.expiresAt} (UTC).\n` +
+      'If you did not expect this invitation, ignore this mail.',
+  });
+}

@@ -1,0 +1,195 @@
+/**
+ * /v1/users/me: the signed-in user's own account (server/README.md "Your account"): change the
+ * e-mail address (it counts once a code mailed to the new address comes back), change the
+ * password (the current one required; the other sessions end) and delete the account (its
+ * sessions end, its records go as documented). A guest turns into a registered user with the
+ * spec's sign-up call (POST /v1/auth/signup with the guest's bearer), not here.
+ */
+import { Hono, type Context } from 'hono';
+import {
+  accountDeleteBodySchema,
+  emailChangeBodySchema,
+  emailChangeConfirmBodySchema,
+  passwordChangeBodySchema,
+} from '../../src/api/account-schemas';
+import { sendCode } from '../auth/code-mail';
+import { requireAuth, type AuthEnv } from '../auth/middleware';
+import { consumeCode, failCode } from '../auth/one-time-codes';
+import { hashPassword, verifyPassword } from '../auth/password';
+import { requireAcceptablePassword } from '../auth/password-policy';
+import { LIMITS, takeAttempt } from '../auth/rate-limit';
+import { revokeAllForUser, revokeSessionsOf } from '../auth/refresh-tokens';
+import { PG_UNIQUE_VIOLATION, isDbError, type Db } from '../db';
+import type { Deps } from '../deps';
+import { clientAddress } from '../http/client-address';
+import { fail } from '../http/errors';
+import { readBody } from '../http/validate';
+import { queueMail } from '../mail-outbox';
+import { findUserByEmail, findUserById, setPassword, toWireUser, type UserRow } from '../users';
+
+function emailTaken(): never {
+  fail(409, 'CONFLICT', 'An account with this e-mail address already exists');
+}
+
+/** The caller's user record; a guest (no e-mail) is refused what needs an address. */
+async function registeredCaller(db: Db, c: Context<AuthEnv>): Promise<UserRow> {
+  const user = await findUserById(db, c.get('auth').userId);
+  if (!user) fail(401, 'UNAUTHORIZED', 'The signed-in user no longer exists');
+  if (user.email === null) {
+    fail(400, 'VALIDATION_ERROR', 'A guest account has no e-mail address: create an account first');
+  }
+  return user;
+}
+
+/**
+ * Confirms a sensitive change with the account's current password, when it has one (an account
+ * signed in only by codes has none: its mailbox is its proof). Wrong passwords share the
+ * re-authentication limit of POST /v1/auth/password-id-verification.
+ */
+async function confirmPassword(
+  deps: Deps,
+  user: UserRow,
+  password: string | undefined,
+  field: string,
+): Promise<void> {
+  if (user.password_hash === null) return;
+  if (password === undefined) fail(400, 'VALIDATION_ERROR', `${field}: Required`);
+  const attempt = await takeAttempt(
+    deps.db,
+    [{ key: `reauth:${user.id}`, limit: LIMITS.reauthPerUser }],
+    deps.now(),
+  );
+  if (!(await verifyPassword(password, user.password_hash))) {
+    fail(403, 'WRONG_PASSWORD', `${field}: This is not your current password`);
+  }
+  await attempt.giveBack();
+}
+
+/** Routes mounted at /v1/users/me (beside GET /v1/users/me of routes/users.ts). */
+export function accountRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AuthEnv>();
+
+  // Mails a code to the new address; nothing changes until it comes back (below).
+  app.post('/email', requireAuth(deps), async (c) => {
+    const body = await readBody(c, emailChangeBodySchema);
+    const user = await registeredCaller(db, c);
+    await confirmPassword(deps, user, body.password, 'password');
+    if (body.email.toLowerCase() === user.email?.toLowerCase()) {
+      fail(400, 'VALIDATION_ERROR', 'email: This is already your e-mail address');
+    }
+    const client = clientAddress(c, deps.config);
+    // A 409 says the address has an account: it shares sign-up's look-up budget.
+    await takeAttempt(
+      db,
+      [
+        { key: `mail:${client}`, limit: LIMITS.mailPerClient },
+        { key: `lookup:${client}`, limit: LIMITS.accountLookupsPerClient },
+      ],
+      deps.now(),
+    );
+    if (await findUserByEmail(db, body.email)) emailTaken();
+    const verificationId = await sendCode(deps, {
+      email: body.email,
+      user,
+      purpose: 'email',
+      client,
+    });
+    return c.json({ data: { verificationId } });
+  });
+
+  app.post('/email/confirm', requireAuth(deps), async (c) => {
+    const body = await readBody(c, emailChangeConfirmBodySchema);
+    const user = await registeredCaller(db, c);
+    const now = deps.now();
+    const result = await consumeCode(db, {
+      lookup: { id: body.verificationId },
+      purpose: 'email',
+      code: body.code,
+      client: clientAddress(c, deps.config),
+      now,
+      secret: deps.config.keys.codeHashing,
+      // A code for another account's change is no code of this one.
+      beforeUse: (_tx, userId) => {
+        if (userId !== user.id) failCode('invalid');
+        return Promise.resolve();
+      },
+    });
+    if (!result.ok) failCode(result.reason);
+    const changed = await db
+      .transaction(async (tx) => {
+        const { rows } = await tx.query<{ email: string }>(
+          'SELECT email FROM one_time_codes WHERE id = $1',
+          [body.verificationId],
+        );
+        const { rows: users } = await tx.query<{ id: string }>(
+          'UPDATE users SET email = $2, verified_at = $3 WHERE id = $1 RETURNING id',
+          [user.id, rows[0]!.email, now],
+        );
+        if (users.length === 0) fail(401, 'UNAUTHORIZED', 'The signed-in user no longer exists');
+        return (await findUserById(tx, user.id))!;
+      })
+      .catch((error: unknown) => {
+        if (isDbError(error, PG_UNIQUE_VIOLATION)) emailTaken();
+        throw error;
+      });
+    // The old address hears of it: whoever took over a session cannot move the account quietly.
+    await queueMail(deps, {
+      to: user.email!,
+      kind: 'notice',
+      subject: 'The e-mail address of your Avatar Studio account was changed',
+      text:
+        `The account that used this address now signs in as ${changed.email}.\n` +
+        'If you did not change it, ask an administrator to restore your access.',
+    });
+    return c.json({ data: toWireUser(changed) });
+  });
+
+  // Every other session ends: whoever knew the old password is signed out.
+  app.put('/password', requireAuth(deps), async (c) => {
+    const body = await readBody(c, passwordChangeBodySchema);
+    const { sessionId } = c.get('auth');
+    const user = await registeredCaller(db, c);
+    requireAcceptablePassword(body.password, user.role, user.email);
+    await confirmPassword(deps, user, body.currentPassword, 'currentPassword');
+    const passwordHash = await hashPassword(body.password);
+    const now = deps.now();
+    const updated = await db.transaction(async (tx) => {
+      const row = await setPassword(tx, user.id, passwordHash, now);
+      await revokeSessionsOf(tx, user.id, now, { except: sessionId });
+      return row;
+    });
+    return c.json({ data: toWireUser(updated) });
+  });
+
+  // The user row goes with what cascades from it (sessions, codes, assignments); references
+  // that outlive it are set to null or keep a bare id no record names (server/README.md).
+  app.delete('/', requireAuth(deps), async (c) => {
+    const body = await readBody(c, accountDeleteBodySchema);
+    const { userId } = c.get('auth');
+    const user = await findUserById(db, userId);
+    if (!user) fail(401, 'UNAUTHORIZED', 'The signed-in user no longer exists');
+    await confirmPassword(deps, user, body.password, 'password');
+    const now = deps.now();
+    await db.transaction(async (tx) => {
+      // Serializes with other admins leaving, so two cannot both be "not the last".
+      await tx.query("SELECT pg_advisory_xact_lock(hashtext('admins'))");
+      if (user.role === 'admin') {
+        const { rows } = await tx.query<{ count: number }>(
+          `SELECT count(*)::int AS count FROM users
+           WHERE role = 'admin' AND disabled_at IS NULL AND id <> $1`,
+          [userId],
+        );
+        if (rows[0]!.count === 0) {
+          fail(409, 'LAST_ADMIN', 'You are the last administrator: make someone else one first');
+        }
+      }
+      await revokeAllForUser(tx, userId, now);
+      await tx.query('DELETE FROM users WHERE id = $1', [userId]);
+      // ACTIVITY-EVENT user.deleted { userId, actor: userId } (activity branch).
+    });
+    return c.json({ data: { deleted: true } });
+  });
+
+  return app;
+}

@@ -1,0 +1,171 @@
+/**
+ * Invitations (server/README.md "Invitations"). /private/v1/invitations: an administrator
+ * (`manage User`) invites an address with a role, lists the pending invitations, resends and
+ * revokes them. /v1/invitations: the invitee's link is looked up and accepted (a password is
+ * set, the address counts as verified and the answer signs them in with the invited role).
+ */
+import { Hono, type Context } from 'hono';
+import {
+  invitationAcceptBodySchema,
+  invitationBodySchema,
+  invitationLookupBodySchema,
+} from '../../src/api/account-schemas';
+import { takeMailAttempt } from '../auth/code-mail';
+import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import { hashPassword } from '../auth/password';
+import { requireAcceptablePassword } from '../auth/password-policy';
+import { LIMITS, takeAttempt } from '../auth/rate-limit';
+import { startSession } from '../auth/session';
+import { PG_UNIQUE_VIOLATION, isDbError } from '../db';
+import type { Deps } from '../deps';
+import { clientAddress } from '../http/client-address';
+import { fail } from '../http/errors';
+import { readBody } from '../http/validate';
+import {
+  createInvitation,
+  findUsableInvitation,
+  listPendingInvitations,
+  mailInvitation,
+  markInvitationAccepted,
+  renewInvitation,
+  revokeInvitation,
+} from '../invitations';
+import { createUser, findUserByEmail } from '../users';
+
+function accountExists(): never {
+  fail(409, 'ACCOUNT_EXISTS', 'An account with this e-mail address already exists');
+}
+
+function noInvitation(id: string): never {
+  fail(404, 'NOT_FOUND', `No pending invitation with id ${id}`);
+}
+
+/** Routes mounted at /private/v1/invitations (behind the PrivateApi check). */
+export function adminInvitationRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AuthEnv>();
+  app.use('*', requireAuth(deps), requireAbility('manage', 'User'));
+
+  app.get('/', async (c) => c.json({ data: await listPendingInvitations(db, deps.now()) }));
+
+  app.post('/', async (c) => {
+    const { email, role } = await readBody(c, invitationBodySchema);
+    const now = deps.now();
+    await takeMailAttempt(deps, clientAddress(c, deps.config));
+    const { invitation, token } = await db
+      .transaction(async (tx) => {
+        // Serializes with sign-ups and accepts of this address (they insert the user).
+        await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
+          `invite:${email.toLowerCase()}`,
+        ]);
+        if (await findUserByEmail(tx, email)) accountExists();
+        const created = await createInvitation(tx, {
+          email,
+          role,
+          invitedBy: c.get('auth').userId,
+          now,
+        });
+        // ACTIVITY-EVENT invitation.created { invitationId, email, role, actor } (activity branch).
+        return created;
+      })
+      .catch((error: unknown) => {
+        if (isDbError(error, PG_UNIQUE_VIOLATION)) {
+          fail(409, 'ALREADY_INVITED', 'This address has a pending invitation: resend it instead');
+        }
+        throw error;
+      });
+    await mailInvitation(deps, invitation, token);
+    return c.json({ data: invitation }, 201);
+  });
+
+  // A new link and a new week; the old link stops working.
+  app.post('/:id/resend', async (c) => {
+    const id = c.req.param('id');
+    await takeMailAttempt(deps, clientAddress(c, deps.config));
+    const renewed = await renewInvitation(db, id, deps.now());
+    if (!renewed) noInvitation(id);
+    // ACTIVITY-EVENT invitation.resent { invitationId, email, actor } (activity branch).
+    await mailInvitation(deps, renewed.invitation, renewed.token);
+    return c.json({ data: renewed.invitation });
+  });
+
+  app.delete('/:id', async (c) => {
+    const id = c.req.param('id');
+    if (!(await revokeInvitation(db, id, deps.now()))) noInvitation(id);
+    // ACTIVITY-EVENT invitation.revoked { invitationId, actor } (activity branch).
+    return c.json({ data: { revoked: true } });
+  });
+
+  return app;
+}
+
+const INVALID_LINK = 'This invitation link is not valid: it was used, revoked or has expired';
+
+/**
+ * A token guess takes an attempt from the client's budget of wrong codes (the same back-off as
+ * one-time codes); a right token gives it back. Tokens are 256 random bits, so the limit only
+ * keeps strangers from hammering the route.
+ */
+async function takeTokenAttempt(deps: Deps, c: Context) {
+  const client = clientAddress(c, deps.config);
+  return takeAttempt(
+    deps.db,
+    [{ key: `code-client:${client}`, limit: LIMITS.codeGuessesPerClient }],
+    deps.now(),
+  );
+}
+
+/** Routes mounted at /v1/invitations: the invitee's side, without a session. */
+export function invitationRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AuthEnv>();
+
+  // What the accept page shows (the address and role) before a password is chosen.
+  app.post('/lookup', async (c) => {
+    const { token } = await readBody(c, invitationLookupBodySchema);
+    const attempt = await takeTokenAttempt(deps, c);
+    const invitation = await findUsableInvitation(db, token, deps.now());
+    if (!invitation) fail(404, 'INVALID_INVITATION', INVALID_LINK);
+    await attempt.giveBack();
+    const { email, role, expiresAt } = invitation;
+    return c.json({ data: { email, role, expiresAt } });
+  });
+
+  app.post('/accept', async (c) => {
+    const { token, password } = await readBody(c, invitationAcceptBodySchema);
+    const now = deps.now();
+    const attempt = await takeTokenAttempt(deps, c);
+    const found = await findUsableInvitation(db, token, now);
+    if (!found) fail(404, 'INVALID_INVITATION', INVALID_LINK);
+    await attempt.giveBack();
+    // The invited role's rule (12 characters for an administrator).
+    requireAcceptablePassword(password, found.role, found.email);
+    const passwordHash = await hashPassword(password);
+    const user = await db
+      .transaction(async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`invite:${found.email}`]);
+        // Read again under lock: a concurrent accept of the same link, a revoke or a resend.
+        const invitation = await findUsableInvitation(tx, token, now, true);
+        if (!invitation) fail(404, 'INVALID_INVITATION', INVALID_LINK);
+        if (await findUserByEmail(tx, invitation.email)) accountExists();
+        // The link reached the mailbox: the address is verified by accepting it.
+        const created = await createUser(tx, {
+          email: invitation.email,
+          passwordHash,
+          role: invitation.role,
+          verifiedAt: now,
+          now,
+        });
+        await markInvitationAccepted(tx, invitation.id, created.id, now);
+        // ACTIVITY-EVENT invitation.accepted { invitationId, userId } (activity branch).
+        return created;
+      })
+      .catch((error: unknown) => {
+        if (isDbError(error, PG_UNIQUE_VIOLATION)) accountExists();
+        throw error;
+      });
+    return c.json({ data: await startSession(deps, db, user, c) });
+  });
+
+  return app;
+}

@@ -1,0 +1,115 @@
+/**
+ * The account page (server/README.md "Your account"): one's sessions, e-mail address, password,
+ * deletion, and a guest's upgrade (the spec's sign-up call with the guest's token). Every
+ * failure carries `service: 'account'`.
+ */
+import { queryOptions } from '@tanstack/react-query';
+import { z } from 'zod/mini';
+import {
+  accountDeleteBodySchema,
+  emailChangeBodySchema,
+  emailChangeConfirmBodySchema,
+  passwordChangeBodySchema,
+} from './account-schemas';
+import { tagService } from './errors';
+import { apiRequest } from './http';
+import { queryClient } from './query';
+import {
+  sessionInfoSchema,
+  sessionsEndedSchema,
+  signupResultSchema,
+  userSchema,
+  verifyRequestResultSchema,
+  type SignupResult,
+  type User,
+} from './schemas';
+
+const accountService = tagService('account');
+const SESSIONS_KEY = ['me', 'sessions'] as const;
+
+/** The signed-in user's live sessions, this one marked `current`. */
+export const mySessionsQuery = () =>
+  queryOptions({
+    queryKey: SESSIONS_KEY,
+    queryFn: ({ signal }) =>
+      accountService(() =>
+        apiRequest('v1/users/me/sessions', z.array(sessionInfoSchema), { signal }),
+      ),
+  });
+
+async function sessionsChanged(): Promise<void> {
+  await queryClient.invalidateQueries({ queryKey: SESSIONS_KEY });
+}
+
+/** Ends one of one's other sessions (its tokens stop working at their next request). */
+export function endSession(id: string): Promise<number> {
+  return accountService(async () => {
+    const { ended } = await apiRequest(
+      `v1/users/me/sessions/${encodeURIComponent(id)}`,
+      sessionsEndedSchema,
+      { method: 'delete' },
+    );
+    await sessionsChanged();
+    return ended;
+  });
+}
+
+/** Ends every session but this one. */
+export function endOtherSessions(): Promise<number> {
+  return accountService(async () => {
+    const { ended } = await apiRequest('v1/users/me/sessions', sessionsEndedSchema, {
+      method: 'delete',
+    });
+    await sessionsChanged();
+    return ended;
+  });
+}
+
+/** Mails a code to a new address; answers the id to confirm it with. */
+export function requestEmailChange(body: z.input<typeof emailChangeBodySchema>): Promise<string> {
+  return accountService(async () => {
+    const result = await apiRequest('v1/users/me/email', verifyRequestResultSchema, {
+      method: 'post',
+      json: body,
+    });
+    return result.verificationId;
+  });
+}
+
+/** The mailed code makes the new address the account's; answers the changed user. */
+export function confirmEmailChange(
+  body: z.input<typeof emailChangeConfirmBodySchema>,
+): Promise<User> {
+  return accountService(() =>
+    apiRequest('v1/users/me/email/confirm', userSchema, { method: 'post', json: body }),
+  );
+}
+
+/** Sets a new password (the current one confirms); every other session ends. */
+export function changePassword(body: z.input<typeof passwordChangeBodySchema>): Promise<User> {
+  return accountService(async () => {
+    const user = await apiRequest('v1/users/me/password', userSchema, {
+      method: 'put',
+      json: body,
+    });
+    await sessionsChanged();
+    return user;
+  });
+}
+
+/** Deletes the signed-in account; its sessions end. */
+export function deleteAccount(body: z.input<typeof accountDeleteBodySchema>): Promise<unknown> {
+  return accountService(() =>
+    apiRequest('v1/users/me', z.unknown(), { method: 'delete', json: body }),
+  );
+}
+
+/**
+ * Turns the signed-in guest into a registered user (POST v1/auth/signup with the guest's
+ * token): same id, assets and wallets; the guest's sessions end and the answer is the new one.
+ */
+export function upgradeGuest(body: { email: string; password: string }): Promise<SignupResult> {
+  return accountService(() =>
+    apiRequest('v1/auth/signup', signupResultSchema, { method: 'post', json: body }),
+  );
+}

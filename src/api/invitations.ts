@@ -1,0 +1,86 @@
+/**
+ * Invitations (server/README.md "Invitations"): an admin's pending invitations, and the
+ * invitee's link. Every failure carries `service: 'invitations'`.
+ */
+import { queryOptions } from '@tanstack/react-query';
+import { z } from 'zod/mini';
+import {
+  invitationBodySchema,
+  invitationLookupResultSchema,
+  invitationSchema,
+  type Invitation,
+} from './account-schemas';
+import { tagService } from './errors';
+import { apiRequest } from './http';
+import { queryClient } from './query';
+import { authResultSchema, type AuthResult } from './schemas';
+
+const invitationsService = tagService('invitations');
+const INVITATIONS_KEY = ['invitations'] as const;
+
+/** The invitations neither accepted nor revoked, newest first (admins only). */
+export const invitationsQuery = () =>
+  queryOptions({
+    queryKey: INVITATIONS_KEY,
+    queryFn: ({ signal }) =>
+      invitationsService(() =>
+        apiRequest('private/v1/invitations', z.array(invitationSchema), { signal }),
+      ),
+  });
+
+function changed<T>(work: () => Promise<T>): Promise<T> {
+  return invitationsService(async () => {
+    const result = await work();
+    await queryClient.invalidateQueries({ queryKey: INVITATIONS_KEY });
+    return result;
+  });
+}
+
+/** Invites an address with a role; the server mails the link. */
+export const invite = (body: z.input<typeof invitationBodySchema>): Promise<Invitation> =>
+  changed(() =>
+    apiRequest('private/v1/invitations', invitationSchema, { method: 'post', json: body }),
+  );
+
+/** Mails a new link valid 7 more days; the old link stops working. */
+export const resendInvitation = (id: string): Promise<Invitation> =>
+  changed(() =>
+    apiRequest(`private/v1/invitations/${encodeURIComponent(id)}/resend`, invitationSchema, {
+      method: 'post',
+      json: {},
+    }),
+  );
+
+/** Revokes an invitation: its link stops working. */
+export const revokeInvitation = (id: string): Promise<unknown> =>
+  changed(() =>
+    apiRequest(`private/v1/invitations/${encodeURIComponent(id)}`, z.unknown(), {
+      method: 'delete',
+    }),
+  );
+
+/** What an invitation link is for (the address and role); 404 when it no longer works. */
+export const invitationLinkQuery = (token: string) =>
+  queryOptions({
+    queryKey: ['invitation-link', token] as const,
+    queryFn: ({ signal }) =>
+      invitationsService(() =>
+        apiRequest('v1/invitations/lookup', invitationLookupResultSchema, {
+          method: 'post',
+          json: { token },
+          auth: false,
+          signal,
+        }),
+      ),
+    retry: false,
+  });
+
+/** Sets the invitee's password; answers a new session with the invited role. */
+export const acceptInvitation = (body: { token: string; password: string }): Promise<AuthResult> =>
+  invitationsService(() =>
+    apiRequest('v1/invitations/accept', authResultSchema, {
+      method: 'post',
+      json: body,
+      auth: false,
+    }),
+  );

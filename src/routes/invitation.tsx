@@ -1,0 +1,97 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod/mini';
+import { describeError, fieldErrorOf, isNotFoundError } from '../api/error-info';
+import { acceptInvitation, invitationLinkQuery } from '../api/invitations';
+import { queryClient } from '../api/query';
+import { useSessionActor } from '../machines/session.view';
+import { Alert } from '../ui/dom/alert';
+import { AuthCard } from '../ui/dom/auth-card';
+import { SchemaForm } from '../ui/dom/schema-form';
+import { Spinner } from '../ui/dom/spinner';
+import { authFields } from './-account/fields';
+import { lenient, newPasswordForm } from './-account/schemas';
+
+/** Invitation links carry 32 random bytes, base64url (server/README.md "Invitations"). */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+export const Route = createFileRoute('/invitation')({
+  validateSearch: z.object({ token: lenient(z.string().check(z.maxLength(200))) }),
+  component: AcceptInvitation,
+});
+
+/** The page an invitation mail links to: the invitee chooses a password and is signed in. */
+function AcceptInvitation() {
+  const { token = '' } = Route.useSearch();
+  const { t } = useTranslation();
+  const actor = useSessionActor();
+  const navigate = useNavigate();
+  // The account screens load before the signed-in area's QueryClientProvider: name the client.
+  const wellFormed = TOKEN.test(token);
+  const link = useQuery({ ...invitationLinkQuery(token), enabled: wellFormed }, queryClient);
+  const accept = useMutation(
+    {
+      mutationFn: (password: string) => acceptInvitation({ token, password }),
+      onSuccess: (result) => {
+        actor.send({ type: 'SESSION_STARTED', result });
+        return navigate({ to: '/' });
+      },
+    },
+    queryClient,
+  );
+  const invitation = link.data;
+  // Used, revoked, expired or unknown links all answer 404: one message for them all.
+  const invalid = !wellFormed || (link.isError && isNotFoundError(link.error));
+  const failed = link.isError && !invalid;
+
+  return (
+    <AuthCard
+      appName={t('app.name')}
+      title={t('invitation.title')}
+      intro={
+        invitation &&
+        t('invitation.intro', {
+          app: t('app.name'),
+          role: t(`invitation.roles.${invitation.role}`),
+          email: invitation.email,
+        })
+      }
+      footer={<Link to="/signin">{t('invitation.signIn')}</Link>}
+    >
+      {invalid && (
+        <Alert tone="error">
+          {t('invitation.invalid')} {t('invitation.invalidHint')}
+        </Alert>
+      )}
+      {failed && <Alert tone="error">{describeError(link.error, t)}</Alert>}
+      {!invalid && !failed && !invitation && (
+        <p role="status">
+          <Spinner /> {t('invitation.checking')}
+        </p>
+      )}
+      {invitation && (
+        <SchemaForm
+          label={t('invitation.title')}
+          schema={newPasswordForm}
+          defaultValues={{ password: '', confirmPassword: '' }}
+          fields={authFields(t).newPassword(
+            t('form.password'),
+            invitation.role === 'admin' ? t('invitation.adminHint') : undefined,
+          )}
+          submitLabel={t('invitation.submit')}
+          pendingLabel={t('invitation.pending')}
+          isPending={accept.isPending}
+          error={describeError(accept.error, t)}
+          serverFieldErrors={{ password: fieldErrorOf(accept.error, 'password') }}
+          onSubmit={(values) =>
+            accept.mutateAsync(values.password).then(
+              () => true,
+              () => false,
+            )
+          }
+        />
+      )}
+    </AuthCard>
+  );
+}
