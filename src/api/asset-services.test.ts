@@ -415,7 +415,7 @@ const CASES: Case[] = [
     call: () => tags.renameTag('t 1', 'Winter'),
     route: 'PUT v1/tags/t%201',
     body: { name: 'Winter' },
-    answer: withData({ id: 't1', name: 'Winter' }),
+    answer: withData(TAG_ROW),
     service: 'tags',
   },
   {
