@@ -415,7 +415,7 @@ const CASES: Case[] = [
     call: () => tags.renameTag('t 1', 'Winter'),
     route: 'PUT v1/tags/t%201',
     body: { name: 'Winter' },
-    answer: withData({ id: 't1', name: 'Winter' }),
+    answer: withData(TAG_ROW),
     service: 'tags',
   },
   {
@@ -510,6 +510,47 @@ describe.each(CASES)('$name', ({ call, route, body, answer, result, service }) =
     );
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 409, code: 'ASSET_LOCKED', message: 'Locked', service });
+  });
+});
+
+describe('a change based on a version', () => {
+  const ROW = { ...TAG_ROW, version: 4 };
+  it.each([
+    {
+      call: () => assets.updateAsset('a 1', { name: 'Coat' }, { baseVersion: 3 }),
+      route: 'PATCH v1/assets/a%201',
+      answer: withData(ASSET),
+    },
+    {
+      call: () => cageMeshes.updateCageMesh('c1', { name: 'Cage' }, 3),
+      route: 'PATCH v1/cage-meshes/c1',
+      answer: withData(CAGE),
+    },
+    {
+      call: () => tags.renameTag('t1', 'Winter', 3),
+      route: 'PUT v1/tags/t1',
+      answer: withData(ROW),
+    },
+    {
+      call: () =>
+        assets.updateAssetApplication(
+          'a 1',
+          { applicationId: 'app1', position: 1 },
+          { baseVersion: 3 },
+        ),
+      route: 'PATCH v1/assets/a%201/application',
+      answer: withData({ ...APP_ASSET, applicationName: 'Summer' }),
+    },
+  ])('$route sends it as If-Match', async ({ call, route, answer }) => {
+    const server = serve(route, 200, answer);
+    await call();
+    expect(server.calls.map((sent) => sent.ifMatch)).toEqual(['"3"']);
+  });
+
+  it('a change without one sends no If-Match (the last writer wins)', async () => {
+    const server = serve('PUT v1/tags/t1', 200, withData(ROW));
+    await tags.renameTag('t1', 'Winter');
+    expect(server.calls.map((sent) => sent.ifMatch)).toEqual([null]);
   });
 });
 

@@ -298,16 +298,20 @@ export function addAssetToApplication(
   );
 }
 
-/** Moves the asset within an application. */
+/**
+ * Moves the asset within an application. Based on `baseVersion` (the entry's version), a
+ * position someone else changed since answers 409 EDIT_CONFLICT.
+ */
 export function updateAssetApplication(
   id: string,
   body: Required<AssetApplicationBody>,
-  { scope }: ScopeOption = {},
+  { scope, baseVersion }: ScopeOption & { baseVersion?: number } = {},
 ): Promise<AssetApplication> {
   return assetsService(() =>
     apiRequest(`${path(id, scope)}/application`, assetApplicationSchema, {
       method: 'patch',
       json: body,
+      baseVersion,
     }),
   );
 }
@@ -494,6 +498,10 @@ export async function assetRelationsChanged(
 ): Promise<void> {
   await Promise.all([invalidateDerived(id), invalidateLists(shows)]);
 }
+
+/** After a change of where asset `id` is placed: its applications and changelog, and the application lists. */
+export const placementsChanged = (id: string) =>
+  assetRelationsChanged(id, (endpoint) => endpoint.startsWith('v1/application-assets'));
 
 /** Runs a change of one asset, then brings the cache up to date with its answer. */
 export async function changeAsset(request: Promise<Asset>): Promise<Asset> {

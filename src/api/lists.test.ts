@@ -28,6 +28,7 @@ function fakeApi() {
         method: 'GET',
         path: `v1/rows${url.search}`,
         authorization: null,
+        ifMatch: null,
         body: undefined,
       });
       const page = Number(url.searchParams.get('page') ?? 1);

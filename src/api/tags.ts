@@ -42,9 +42,13 @@ export function createTag(name: string): Promise<Tag> {
   return tagsService(() => apiRequest('v1/tags', tagSchema, { method: 'post', json: { name } }));
 }
 
-/** Renames a tag. */
-export function renameTag(tagId: string, name: string): Promise<Tag> {
-  return tagsService(() => apiRequest(path(tagId), tagSchema, { method: 'put', json: { name } }));
+/**
+ * Renames a tag. Based on `baseVersion` (If-Match), a name someone else changed since answers
+ * 409 EDIT_CONFLICT; without it the last rename wins.
+ */
+export function renameTag(tagId: string, name: string, baseVersion?: number): Promise<TagRow> {
+  const options = { method: 'put', json: { name }, baseVersion } as const;
+  return tagsService(() => apiRequest(path(tagId), tagRowSchema, options));
 }
 
 /** Deletes a tag (and takes it off every asset). */

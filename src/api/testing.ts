@@ -44,6 +44,8 @@ export interface RecordedCall {
   method: string;
   path: string;
   authorization: string | null;
+  /** The base version a change was sent on (README "Versions and conflicts"). */
+  ifMatch: string | null;
   body: unknown;
 }
 
@@ -60,6 +62,7 @@ export function scriptedFetch(routes: Record<string, Handler>) {
       method: request.method,
       path: `${url.pathname.slice(1)}${url.search}`,
       authorization: request.headers.get('authorization'),
+      ifMatch: request.headers.get('if-match'),
       body: text === '' ? undefined : (JSON.parse(text) as unknown),
     };
     calls.push(call);

@@ -15,7 +15,9 @@ export const enBackOffice = {
       'This asset was changed while you were editing. Your edits are kept; saving them replaces that change.',
     conflictBy:
       'Changed by {{actor}} {{when}} while you were editing: {{fields}}. Your edits are kept; a field you both changed asks you which to keep when you save.',
-    discardMine: 'Discard my edits and show the stored asset',
+    discardMine: 'Discard my edits and show the stored {{record}}',
+    asset: 'asset',
+    cageMesh: 'cage mesh',
   },
   conflict: {
     title: 'Someone else changed these fields since you opened the form',

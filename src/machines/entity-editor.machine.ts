@@ -1,8 +1,9 @@
 /**
- * Saving an entity form with file fields (assets and cage meshes): every newly chosen file is
- * uploaded first, one at a time with its progress, then the entity is created or patched with
- * the stored addresses (form naming rule: field X's file becomes `XUrl`). A failure keeps the
- * request, so RETRY resumes where it stopped: files already stored are not sent again.
+ * Saving an entity form (assets and cage meshes with their file fields; a tag's name; an asset's
+ * position in an application): every newly chosen file is uploaded first, one at a time with its
+ * progress, then the entity is created or patched with the stored addresses (form naming rule:
+ * field X's file becomes `XUrl`). A failure keeps the request, so RETRY resumes where it
+ * stopped: files already stored are not sent again.
  *
  * A change of an existing entity is based on the version the form was loaded from
  * (`baseVersion`, sent as If-Match). When someone else changed one of its fields since, the
@@ -16,7 +17,9 @@ import {
   assetUpdated,
   createAsset,
   createAssetFromTemplate,
+  placementsChanged,
   updateAsset,
+  updateAssetApplication,
   type ApiScope,
 } from '../api/assets';
 import {
@@ -36,12 +39,18 @@ import {
   type UploadKind,
   type UploadResult,
 } from '../api/schemas';
+import { renameTag, tagsChanged } from '../api/tags';
 import { uploadFile } from '../api/uploads';
 
-/** What is saved: a new or existing asset (possibly from a template) or cage mesh. */
+/**
+ * What is saved: a new or existing asset (possibly from a template) or cage mesh, a tag's name,
+ * or the position of asset `id` in application `applicationId`.
+ */
 export type SaveTarget =
   | { entity: 'asset'; id?: string; templateId?: string; scope?: ApiScope; baseVersion?: number }
-  | { entity: 'cageMesh'; id?: string; scope?: ApiScope; baseVersion?: number };
+  | { entity: 'cageMesh'; id?: string; scope?: ApiScope; baseVersion?: number }
+  | { entity: 'tag'; id: string; baseVersion?: number }
+  | { entity: 'applicationAsset'; id: string; applicationId: string; baseVersion?: number };
 
 /** One file field with a newly chosen file. */
 export interface PendingFile {
@@ -68,6 +77,8 @@ export interface StoredFile {
 /** An entity as the save answers it; only the id is read here. */
 export interface SavedEntity {
   id: string;
+  /** Set by the single-field targets when they stored a change (see renameTagTo). */
+  changed?: boolean;
 }
 
 export interface EntityEditorContext {
@@ -131,15 +142,46 @@ function editConflictOf(error: unknown): EditConflictError | undefined {
 
 /** Creates or patches the target with the API of its entity. */
 async function saveEntity({ target, body }: SaveInput): Promise<SavedEntity> {
-  if (target.entity === 'cageMesh') {
-    const mesh = await storeCageMesh(target, body);
-    await cageMeshSaved(mesh);
-    return mesh;
+  switch (target.entity) {
+    case 'cageMesh': {
+      const mesh = await storeCageMesh(target, body);
+      await cageMeshSaved(mesh);
+      return mesh;
+    }
+    case 'tag':
+      return renameTagTo(target, body);
+    case 'applicationAsset':
+      return moveInApplication(target, body);
+    case 'asset': {
+      const asset = await storeAsset(target, body);
+      // The cache follows the answer: the asset's page, its changelog and the lists showing it.
+      await (target.id ? assetUpdated(asset) : assetCreated(asset));
+      return asset;
+    }
   }
-  const asset = await storeAsset(target, body);
-  // The cache follows the answer: the asset's page, its changelog and the lists showing it.
-  await (target.id ? assetUpdated(asset) : assetCreated(asset));
-  return asset;
+}
+
+/**
+ * The single-field targets send nothing when the user took theirs (the stored value stays); a
+ * saved entity without `changed` is one of those.
+ */
+async function renameTagTo(target: TargetOf<'tag'>, body: SaveInput['body']) {
+  if (typeof body.name !== 'string') return { id: target.id };
+  const tag = await renameTag(target.id, body.name, target.baseVersion);
+  await tagsChanged();
+  return { ...tag, changed: true };
+}
+
+async function moveInApplication(target: TargetOf<'applicationAsset'>, body: SaveInput['body']) {
+  if (typeof body.position !== 'number') return { id: target.id };
+  const { id, applicationId, baseVersion } = target;
+  const entry = await updateAssetApplication(
+    id,
+    { applicationId, position: body.position },
+    { baseVersion },
+  );
+  await placementsChanged(id);
+  return { ...entry, changed: true };
 }
 
 type TargetOf<E extends SaveTarget['entity']> = Extract<SaveTarget, { entity: E }>;
@@ -346,3 +388,5 @@ export const selectProgress = (snapshot: EntityEditorSnapshot) => snapshot.conte
 export const selectError = (snapshot: EntityEditorSnapshot) => snapshot.context.error;
 export const selectFailedStep = (snapshot: EntityEditorSnapshot) => snapshot.context.failedStep;
 export const selectConflict = (snapshot: EntityEditorSnapshot) => snapshot.context.conflict;
+export const selectRequest = (snapshot: EntityEditorSnapshot) => snapshot.context.request;
+export const selectStored = (snapshot: EntityEditorSnapshot) => snapshot.context.stored;

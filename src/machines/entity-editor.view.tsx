@@ -8,7 +8,7 @@ import { useStore } from '@tanstack/react-form';
 import { useBlocker } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { TFunction } from 'i18next';
-import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Label, Radio, RadioGroup } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
@@ -16,6 +16,7 @@ import type { EditConflictError, UploadKind } from '../api/schemas';
 import type { FileError } from '../files/validate';
 import { inspect } from '../devtools/inspect';
 import {
+  bodyOf,
   entityEditorMachine,
   selectConflict,
   selectError,
@@ -23,6 +24,8 @@ import {
   selectIsSaved,
   selectIsSaving,
   selectProgress,
+  selectRequest,
+  selectStored,
   type PendingFile,
   type SavedEntity,
   type SaveRequest,
@@ -141,6 +144,8 @@ export function useEntitySave() {
     /** Sends the conflicting change again, taking theirs for the fields of `theirs`. */
     resolve: (theirs: readonly string[]) => actor.send({ type: 'RESOLVE', theirs }),
     conflict: useSelector(actor, selectConflict),
+    request: useSelector(actor, selectRequest),
+    stored: useSelector(actor, selectStored),
     isSaving: useSelector(actor, selectIsSaving),
     isSaved: useSelector(actor, selectIsSaved),
     progress: useSelector(actor, selectProgress),
@@ -348,6 +353,30 @@ interface ConflictPanelProps {
 }
 
 /**
+ * The conflict panel of a save refused with 409 EDIT_CONFLICT (nothing otherwise): the user's
+ * values are those the refused save sent.
+ */
+export function SaveConflict({
+  saver,
+  labels,
+}: {
+  saver: EntitySave;
+  labels: ConflictPanelProps['labels'];
+}) {
+  const { conflict, request } = saver;
+  if (!conflict || !request) return null;
+  return (
+    <ConflictPanel
+      key={conflict.version}
+      conflict={conflict}
+      yours={bodyOf(request, saver.stored)}
+      labels={labels}
+      onResolve={saver.resolve}
+    />
+  );
+}
+
+/**
  * A save refused with 409 EDIT_CONFLICT: per conflicting field, the user's value and theirs
  * (who changed it, when) side by side, with a choice; "Save again" sends the change based on
  * the current version. Fields without a conflict keep the user's edits.
@@ -355,9 +384,10 @@ interface ConflictPanelProps {
 export function ConflictPanel({ conflict, yours, labels, onResolve }: ConflictPanelProps) {
   const { t, i18n } = useTranslation();
   const [choices, setChoices] = useState<Record<string, string>>({});
+  const titleId = useId();
   return (
-    <section className="conflict-panel" aria-labelledby="conflict-title">
-      <h3 id="conflict-title">{t('conflict.title')}</h3>
+    <section className="conflict-panel" aria-labelledby={titleId}>
+      <h3 id={titleId}>{t('conflict.title')}</h3>
       {conflict.conflicts.map(({ field, current, changedBy, changedAt }) => (
         <RadioGroup
           key={field}
@@ -365,15 +395,19 @@ export function ConflictPanel({ conflict, yours, labels, onResolve }: ConflictPa
           value={choices[field] ?? 'mine'}
           onChange={(choice) => setChoices((previous) => ({ ...previous, [field]: choice }))}
         >
-          <Label>{labels[field] ?? field}</Label>
-          <Radio value="mine">{t('conflict.yours', { value: shown(yours[field], t) })}</Radio>
-          <Radio value="theirs">
-            {t('conflict.theirs', {
-              value: shown(current, t),
-              actor: changedBy?.email ?? t('live.someone'),
-              when: relativeTime(changedAt, t, i18n.language),
-            })}
-          </Radio>
+          <Label className="conflict-label">{labels[field] ?? field}</Label>
+          <div className="conflict-options">
+            <Radio value="mine" className="conflict-option">
+              {t('conflict.yours', { value: shown(yours[field], t) })}
+            </Radio>
+            <Radio value="theirs" className="conflict-option">
+              {t('conflict.theirs', {
+                value: shown(current, t),
+                actor: changedBy?.email ?? t('live.someone'),
+                when: relativeTime(changedAt, t, i18n.language),
+              })}
+            </Radio>
+          </div>
         </RadioGroup>
       ))}
       <ActionButton

@@ -102,6 +102,8 @@ export interface ListControls {
     work: () => Promise<T>,
     outcome?: ChangeOutcome | ((answer: T) => ChangeOutcome),
   ) => Promise<boolean>;
+  /** Says what a change stored elsewhere (a dialog's own save) did, with its Undo. */
+  announce: (outcome: ChangeOutcome) => void;
 }
 
 const REORDER_NOTICE_MS = 6000;
@@ -194,14 +196,17 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
     onSuccess: refresh,
     onError: (e) => setNotice(describeError(e, t)),
   });
+  const announceChange = (outcome: ChangeOutcome) =>
+    announceOutcome(outcome, (undo) => change.mutateAsync(undo), t);
   const controls: ListControls = {
     refresh,
+    announce: announceChange,
     run: <T,>(work: () => Promise<T>, outcome?: ChangeOutcome | ((answer: T) => ChangeOutcome)) =>
       change.mutateAsync(work).then(
         (answer) => {
           // The mutation runs `work`, so its answer is what `work` resolved to.
           const said = typeof outcome === 'function' ? outcome(answer as T) : outcome;
-          if (said) announceOutcome(said, (undo) => change.mutateAsync(undo), t);
+          if (said) announceChange(said);
           return true;
         },
         () => false,
@@ -210,6 +215,7 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
 
   const bulkControls: ListControls = {
     refresh,
+    announce: announceChange,
     run: (work, outcome) =>
       controls.run(work, outcome).then((ok) => {
         if (ok) setSelectedIds([]);

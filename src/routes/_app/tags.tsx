@@ -1,9 +1,10 @@
 import type { TFunction } from 'i18next';
+import { useCallback, useState } from 'react';
 import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
 import { tagRowSchema, type TagRow } from '../../api/schemas';
-import { createTag, deleteTag, renameTag, tagsChanged } from '../../api/tags';
+import { createTag, deleteTag, tagsChanged } from '../../api/tags';
 import { restoreFromTrash } from '../../api/trash';
 import { SchemaForm } from '../../ui/dom/schema-form';
 import { searchFilter } from '../../ui/dom/list/asset-filters';
@@ -11,6 +12,7 @@ import { dateColumn } from '../../ui/dom/list/columns';
 import type { Can } from '../../api/ability';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
 import type { ActionMenuItem } from '../../ui/dom/list/row-menu';
+import { RenameTagDialog } from './-tags/rename-tag-dialog';
 
 const newTagForm = z.object({
   name: z
@@ -25,11 +27,35 @@ const list = defineList({
 
 export const Route = createFileRoute('/_app/tags')({
   validateSearch: list.validateSearch,
-  component: () => <ListScreen config={tagsList} />,
+  component: TagsScreen,
 });
 
-/** What the list shows, in the user's language. */
-const tagsList = (t: TFunction, can: Can): ListScreenConfig<TagRow> => ({
+/** A rename in progress: the tag as the list showed it, and the list it was chosen in. */
+interface Renaming {
+  tag: TagRow;
+  list: ListControls;
+}
+
+function TagsScreen() {
+  const [renaming, setRenaming] = useState<Renaming | null>(null);
+  const config = useCallback(
+    (t: TFunction, can: Can) => tagsList(t, can, (tag, list) => setRenaming({ tag, list })),
+    [],
+  );
+  return (
+    <>
+      <ListScreen config={config} />
+      {renaming && <RenameTagDialog {...renaming} onClose={() => setRenaming(null)} />}
+    </>
+  );
+}
+
+/** What the list shows, in the user's language; `rename` opens the rename dialog. */
+const tagsList = (
+  t: TFunction,
+  can: Can,
+  rename: (tag: TagRow, list: ListControls) => void,
+): ListScreenConfig<TagRow> => ({
   title: t('tags.title'),
   requires: ['read', 'Tag'],
   endpoint: 'v1/tags',
@@ -67,33 +93,12 @@ const tagsList = (t: TFunction, can: Can): ListScreenConfig<TagRow> => ({
       />
     ),
   rowActions: (tag, list) => [
-    ...(can('update', 'Tag') ? [renameAction(t, tag, list)] : []),
+    ...(can('update', 'Tag')
+      ? [{ title: t('tags.rename'), onAction: () => rename(tag, list) }]
+      : []),
     ...(can('delete', 'Tag') ? [deleteAction(t, tag, list)] : []),
   ],
 });
-
-function renameAction(t: TFunction, tag: TagRow, list: ListControls): ActionMenuItem<TagRow> {
-  return {
-    title: t('tags.rename'),
-    prompt: {
-      title: t('tags.renameTitle'),
-      label: t('tags.name'),
-      defaultValue: tag.name,
-      confirmLabel: t('tags.rename'),
-    },
-    onAction: (_, name) =>
-      void (
-        name &&
-        list.run(() => renameTag(tag.id, name).then(tagsChanged), {
-          done: t('toasts.tagRenamed', { name }),
-          undo: {
-            run: () => renameTag(tag.id, tag.name).then(tagsChanged),
-            done: t('toasts.tagRenamedBack', { name: tag.name }),
-          },
-        })
-      ),
-  };
-}
 
 function deleteAction(t: TFunction, tag: TagRow, list: ListControls): ActionMenuItem<TagRow> {
   return {

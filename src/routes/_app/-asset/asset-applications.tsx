@@ -1,34 +1,30 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   addAssetToApplication,
   assetApplicationsQuery,
-  assetRelationsChanged,
+  placementsChanged,
   removeAssetFromApplication,
   syncWithParent,
   updateAssetApplication,
 } from '../../../api/assets';
 import { describeError } from '../../../api/error-info';
 import type { Asset, AssetApplication } from '../../../api/schemas';
+import type { SavedEntity } from '../../../machines/entity-editor.machine';
+import { SaveConflict, useEntitySave, useOnSaved } from '../../../machines/entity-editor.view';
 import { EntityPicker } from '../../../machines/autocomplete.view';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { formatDate } from '../../../ui/dom/list/cells';
 import { announce } from '../../../ui/dom/toasts';
 import { Failure, Panel } from './panel';
 
-/** Lists that show where assets are placed. */
-const showsPlacements = (endpoint: string) => endpoint.startsWith('v1/application-assets');
-
 /** What a stored placement change says, and its inverse where that is cheap. */
 interface PlacementOutcome {
   done: string;
   undo?: { run: () => Promise<unknown>; done: string };
 }
-
-/** The asset's applications, changelog and application lists read again after a change. */
-const placementsChanged = (asset: Asset) => assetRelationsChanged(asset.id, showsPlacements);
 
 /**
  * Says what a placement change did. Undo runs the inverse on its own, not through a component,
@@ -44,7 +40,7 @@ function announcePlacement(asset: Asset, { done, undo }: PlacementOutcome, t: TF
         onAction: () =>
           void undo
             .run()
-            .then(() => placementsChanged(asset))
+            .then(() => placementsChanged(asset.id))
             .then(
               () => announce({ title: undo.done, tone: 'info' }),
               (error: unknown) =>
@@ -71,13 +67,25 @@ function usePlacementChange(asset: Asset) {
   return useMutation({
     mutationFn: (work: () => Promise<PlacementOutcome>) => work(),
     onSuccess: async (outcome) => {
-      await placementsChanged(asset);
+      await placementsChanged(asset.id);
       announcePlacement(asset, outcome, t);
     },
   });
 }
 
-/** One application row: its position (move), sync with parent, remove. */
+/**
+ * The position the user typed for a row, and the row's version when they started typing (the
+ * base of the move): until then the field follows the stored position.
+ */
+interface PositionEdit {
+  value: string;
+  baseVersion: number | undefined;
+}
+
+/**
+ * One application row: its position (a move based on the version the user started from: a
+ * position someone else changed meanwhile asks which to keep), sync with parent, remove.
+ */
 function ApplicationRow({
   asset,
   row,
@@ -88,12 +96,39 @@ function ApplicationRow({
   canEdit: boolean;
 }) {
   const { t } = useTranslation();
-  const [position, setPosition] = useState(String(row.position));
+  const [edit, setEdit] = useState<PositionEdit | null>(null);
+  const position = edit?.value ?? String(row.position);
   const action = usePlacementChange(asset);
+  const saver = useEntitySave();
+  // Where the row was when the move was asked for (the answer re-renders the row first).
+  const movedFrom = useRef(row.position);
   const target = Number.parseInt(position, 10);
   const place = { name: asset.name, application: row.applicationName };
-  const moveTo = (to: number) =>
-    updateAssetApplication(row.assetId, { applicationId: row.applicationId, position: to });
+  const moveTo = (to: number, baseVersion?: number) =>
+    updateAssetApplication(
+      row.assetId,
+      { applicationId: row.applicationId, position: to },
+      { baseVersion },
+    );
+  useOnSaved(saver, (entity: SavedEntity) => {
+    setEdit(null);
+    // Nothing was stored when the user kept the other position.
+    if (!entity.changed) return;
+    const moved = entity as SavedEntity & AssetApplication;
+    const from = movedFrom.current;
+    // The server puts a position past the end last: say where it went.
+    announcePlacement(
+      asset,
+      {
+        done: t('toasts.movedInApplication', { ...place, position: moved.position }),
+        undo: {
+          run: () => moveTo(from, moved.version),
+          done: t('toasts.movedBackInApplication', { ...place, position: from }),
+        },
+      },
+      t,
+    );
+  });
   return (
     <li className="application-row">
       <div>
@@ -111,28 +146,32 @@ function ApplicationRow({
             <input
               type="number"
               min={1}
+              disabled={saver.conflict !== null}
               value={position}
-              onChange={(event) => setPosition(event.target.value)}
+              onChange={(event) =>
+                setEdit({
+                  value: event.target.value,
+                  baseVersion: edit?.baseVersion ?? row.version,
+                })
+              }
               aria-label={t('assetEditor.position')}
             />
           </label>
           <ActionButton
-            isPending={action.isPending}
+            isPending={saver.isSaving}
+            isDisabled={saver.conflict !== null}
             onPress={() => {
               if (Number.isInteger(target) && target >= 1 && target !== row.position) {
-                action.mutate(async () => {
-                  // The server puts a position past the end last: say where it went.
-                  const moved = await moveTo(target);
-                  return {
-                    done: t('toasts.movedInApplication', { ...place, position: moved.position }),
-                    undo: {
-                      run: () => moveTo(row.position),
-                      done: t('toasts.movedBackInApplication', {
-                        ...place,
-                        position: row.position,
-                      }),
-                    },
-                  };
+                movedFrom.current = row.position;
+                saver.save({
+                  target: {
+                    entity: 'applicationAsset',
+                    id: row.assetId,
+                    applicationId: row.applicationId,
+                    baseVersion: edit?.baseVersion ?? row.version,
+                  },
+                  values: { position: target },
+                  files: [],
                 });
               }
             }}
@@ -175,7 +214,8 @@ function ApplicationRow({
           </ActionButton>
         </>
       )}
-      <Failure error={action.error} />
+      <SaveConflict saver={saver} labels={{ position: t('assetEditor.position') }} />
+      <Failure error={action.error ?? saver.error} />
     </li>
   );
 }
@@ -195,12 +235,7 @@ export function AssetApplications({ asset, canEdit }: { asset: Asset; canEdit: b
       {rows.data && rows.data.length > 0 && (
         <ul className="application-list">
           {rows.data.map((row) => (
-            <ApplicationRow
-              key={`${row.id}-${row.position}`}
-              asset={asset}
-              row={row}
-              canEdit={canEdit}
-            />
+            <ApplicationRow key={row.id} asset={asset} row={row} canEdit={canEdit} />
           ))}
         </ul>
       )}

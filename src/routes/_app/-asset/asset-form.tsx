@@ -6,7 +6,7 @@
  * focus to the first invalid field. Saving is the asset editor machine (uploads, then save).
  */
 import { useForm, useStore } from '@tanstack/react-form';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   assetCreateBodySchema,
@@ -23,17 +23,14 @@ import {
   TextAreaField,
 } from '../../../ui/dom/form-controls';
 import { TextField } from '../../../ui/dom/text-field';
-import { Alert } from '../../../ui/dom/alert';
-import { ActionButton } from '../../../ui/dom/action-button';
 import { toOptions } from '../../../ui/dom/list/asset-filters';
 import { ASSET_TYPES, GENDERS } from '../../../domain/assets';
 import { EntityPicker } from '../../../machines/autocomplete.view';
-import { useRemoteEvent } from './remote-change';
+import { EditedElsewhere, useEditBase, useRemoteEvent } from '../../../machines/shared-edit.view';
 import {
-  ConflictPanel,
   fileErrorText,
-  relativeTime,
   SaveBar,
+  SaveConflict,
   saveRequestOf,
   schemaErrors,
   EntityForm,
@@ -56,14 +53,6 @@ const baseOf = (asset: Asset): Record<string, unknown> => ({
   isTemplate: asset.isTemplate,
   ...Object.fromEntries(FILE_FIELDS.map((name) => [`${name}Url`, asset[`${name}Url`]])),
 });
-
-/** The entries of `values` that differ from `base`. */
-const changedSince = (values: Record<string, unknown>, base: Record<string, unknown>) =>
-  Object.fromEntries(
-    Object.entries(values).filter(
-      ([key, value]) => JSON.stringify(value) !== JSON.stringify(base[key]),
-    ),
-  );
 
 export interface AssetFormValues {
   name: string;
@@ -118,7 +107,7 @@ interface AssetFormProps {
 }
 
 export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetFormProps) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const isNew = asset === undefined;
   const formRef = useRef<HTMLFormElement>(null);
   const fileErrors = useRef<Partial<Record<FileFieldName, FileError>>>({});
@@ -202,13 +191,13 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
     onSubmit: ({ value }) => {
       setBlocked(false);
       const body = bodyOf(value) as AssetCreateBody;
-      const target = baseAsset
-        ? { entity: 'asset' as const, id: baseAsset.id, baseVersion: baseAsset.version }
+      const target = asset
+        ? { entity: 'asset' as const, id: asset.id, baseVersion: edit.baseVersion }
         : { entity: 'asset' as const, ...(template ? { templateId: template.id } : {}) };
       const request = saveRequestOf(target, { ...value }, { ...body }, Object.values(fileDefs));
       // A change sends only the fields the user changed since the form's base (README
       // "Versions and conflicts"), so someone else's change of another field is kept.
-      if (baseAsset) request.values = changedSince(request.values, baseOf(baseAsset));
+      if (asset) request.values = edit.changedOnly(request.values);
       saver.save(request);
     },
     onSubmitInvalid: () => {
@@ -219,33 +208,21 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
   });
 
   // The stored asset changed elsewhere (another admin, another tab) while this form holds
-  // unsaved edits: they are kept, and the form says who changed which fields. `baseAsset` is
-  // what the edits started from (its version goes with the save).
-  const [baseAsset, setBaseAsset] = useState(asset);
-  const isDefault = useStore(form.store, (state) => state.isDefaultValue);
-  if (isDefault && baseAsset !== asset) setBaseAsset(asset);
-  const changedFields =
-    asset && baseAsset ? Object.keys(changedSince(baseOf(asset), baseOf(baseAsset))) : [];
-  const conflict = !isDefault && changedFields.length > 0;
-  const remote = useRemoteEvent(asset?.id);
-  const adopt = (next: Asset) => {
-    form.reset(assetFormValues(next));
-    setBaseAsset(next);
-  };
+  // unsaved edits: they are kept, and the form says who changed which fields.
+  const edit = useEditBase(asset, form, { fieldsOf: baseOf, valuesOf: assetFormValues });
+  const remote = useRemoteEvent('assetId', asset?.id);
   useOnSaved(saver, (entity: SavedEntity) => {
     const saved = entity as Asset;
-    adopt(saved);
+    edit.adopt(saved);
     onSaved?.(saved);
   });
-  // Without unsaved edits the form follows the stored asset (lock, tags, someone else's save).
-  useEffect(() => {
-    if (asset && form.state.isDefaultValue) form.reset(assetFormValues(asset));
-  }, [asset, form]);
   const { isDirty, isValid, submitted, bind } = useFormStatus(form);
   const files = useStore(form.store, (state) =>
     Object.fromEntries(FILE_FIELDS.map((name) => [name, state.values[`${name}File`]])),
   );
-  const disabled = readOnly || saver.isSaving;
+  // A pending conflict holds the form as it was sent until the user chose (the panel).
+  const locked = readOnly || saver.conflict !== null;
+  const disabled = locked || saver.isSaving;
 
   return (
     <EntityForm
@@ -254,19 +231,16 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
       onSubmit={() => form.handleSubmit()}
       isBlocking={() => !readOnly && !form.state.isDefaultValue}
     >
-      {conflict && asset && (
-        <Alert tone="info">
-          {t('live.conflictBy', {
-            actor: remote?.actorEmail ?? t('live.someone'),
-            when: remote ? relativeTime(remote.createdAt, t, i18n.language) : '',
-            fields: changedFields.map((field) => labels[field] ?? field).join(', '),
-          })}{' '}
-          <ActionButton variant="link" onPress={() => adopt(asset)}>
-            {t('live.discardMine')}
-          </ActionButton>
-        </Alert>
+      {asset && (
+        <EditedElsewhere
+          fields={edit.changedElsewhere}
+          labels={labels}
+          remote={remote}
+          record={t('live.asset')}
+          onDiscard={() => edit.adopt(asset)}
+        />
       )}
-      <fieldset disabled={readOnly} className="form-section">
+      <fieldset disabled={locked} className="form-section">
         <legend>{t('assetEditor.details')}</legend>
         <form.Field name="name">
           {(field) => <TextField label={t('assetEditor.name')} {...bind(field)} />}
@@ -323,7 +297,7 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
           </form.Field>
         )}
       </fieldset>
-      <fieldset disabled={readOnly} className="form-section">
+      <fieldset disabled={locked} className="form-section">
         <legend>{t('assetEditor.files')}</legend>
         <div className="file-grid">
           {FILE_FIELDS.map((name) => (
@@ -349,20 +323,13 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
           ))}
         </div>
       </fieldset>
-      {saver.conflict && (
-        <ConflictPanel
-          conflict={saver.conflict}
-          yours={bodyOf(form.state.values)}
-          labels={labels}
-          onResolve={saver.resolve}
-        />
-      )}
+      <SaveConflict saver={saver} labels={labels} />
       <SaveBar
         saver={saver}
         submitLabel={isNew ? t('assetEditor.create') : t('assetEditor.save')}
         files={files}
         blocked={blocked && !isValid}
-        disabled={readOnly}
+        disabled={locked}
         isDirty={isDirty}
       />
     </EntityForm>

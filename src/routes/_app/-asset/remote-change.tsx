@@ -1,32 +1,13 @@
-import { useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { eventName, onLiveEvent } from '../../../api/live-cache';
-import type { StreamEvent } from '../../../api/schemas';
-import { selectUser } from '../../../machines/app-session';
-import { useSessionActor } from '../../../machines/session.view';
+import { eventName } from '../../../api/live-cache';
 import { Alert } from '../../../ui/dom/alert';
 import { relativeTime } from '../../../machines/entity-editor.view';
+import { useRemoteEvent } from '../../../machines/shared-edit.view';
 import { eventTitle } from './asset-changelog';
 
 /** How often "just now" / "3 minutes ago" is brought up to date. */
 const TICK_MS = 30_000;
-
-/** The latest live event of asset `assetId` made by someone else than the signed-in user. */
-export function useRemoteEvent(assetId: string | undefined): StreamEvent | null {
-  const session = useSessionActor();
-  const me = useSelector(session, (s) => selectUser(s)._id);
-  const [event, setEvent] = useState<StreamEvent | null>(null);
-  useEffect(
-    () =>
-      onLiveEvent((next) => {
-        if (assetId === undefined || next.assetId !== assetId || next.actorId === me) return;
-        setEvent(next);
-      }),
-    [assetId, me],
-  );
-  return event;
-}
 
 /**
  * Says when someone else changed the asset on screen ("Locked by dev@… just now"), from the
@@ -34,7 +15,7 @@ export function useRemoteEvent(assetId: string | undefined): StreamEvent | null 
  */
 export function RemoteChange({ assetId }: { assetId: string }) {
   const { t, i18n } = useTranslation();
-  const event = useRemoteEvent(assetId);
+  const event = useRemoteEvent('assetId', assetId);
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!event) return;

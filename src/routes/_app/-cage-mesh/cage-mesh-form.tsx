@@ -1,6 +1,7 @@
 /**
  * The cage mesh form (create and edit): name, gender, body type and the model upload, with the
- * same validation, save machine and unsaved-changes guard as the asset form.
+ * same validation, save machine, unsaved-changes guard and shared editing (only changed fields
+ * on the base version; a conflict's panel; who changed what meanwhile) as the asset form.
  */
 import { useForm, useStore } from '@tanstack/react-form';
 import { useMemo, useRef, useState } from 'react';
@@ -12,9 +13,11 @@ import { focusFirstInvalid, SelectField } from '../../../ui/dom/form-controls';
 import { TextField } from '../../../ui/dom/text-field';
 import { toOptions } from '../../../ui/dom/list/asset-filters';
 import { GENDERS } from '../../../domain/assets';
+import { EditedElsewhere, useEditBase, useRemoteEvent } from '../../../machines/shared-edit.view';
 import {
   fileErrorText,
   SaveBar,
+  SaveConflict,
   saveRequestOf,
   schemaErrors,
   EntityForm,
@@ -39,6 +42,14 @@ const valuesOf = (mesh?: CageMesh): CageMeshFormValues => ({
   bodyType: mesh?.bodyType ?? '',
   modelFile: null,
   modelUrl: mesh?.modelUrl ?? null,
+});
+
+/** The fields of a cage mesh a change may send, as the form's save body holds them. */
+const fieldsOf = (mesh: CageMesh): Record<string, unknown> => ({
+  name: mesh.name,
+  gender: mesh.gender,
+  bodyType: mesh.bodyType,
+  modelUrl: mesh.modelUrl,
 });
 
 interface CageMeshFormProps {
@@ -82,21 +93,36 @@ export function CageMeshForm({ cageMesh, onSaved, readOnly = false }: CageMeshFo
     validators: { onChange: validate, onBlur: validate, onSubmit: validate },
     onSubmit: ({ value }) => {
       setBlocked(false);
-      const target = { entity: 'cageMesh' as const, ...(cageMesh ? { id: cageMesh.id } : {}) };
-      saver.save(saveRequestOf(target, { ...value }, bodyOf(value), [modelDef]));
+      const target = cageMesh
+        ? { entity: 'cageMesh' as const, id: cageMesh.id, baseVersion: edit.baseVersion }
+        : { entity: 'cageMesh' as const };
+      const request = saveRequestOf(target, { ...value }, bodyOf(value), [modelDef]);
+      // Only the fields the user changed (README "Versions and conflicts").
+      if (cageMesh) request.values = edit.changedOnly(request.values);
+      saver.save(request);
     },
     onSubmitInvalid: () => {
       setBlocked(true);
       setTimeout(() => focusFirstInvalid(formRef.current), 0);
     },
   });
+  const edit = useEditBase(cageMesh, form, { fieldsOf, valuesOf });
+  const remote = useRemoteEvent('cageMeshId', cageMesh?.id);
   useOnSaved(saver, (entity: SavedEntity) => {
     const saved = entity as CageMesh;
-    form.reset(valuesOf(saved));
+    edit.adopt(saved);
     onSaved?.(saved);
   });
+  const labels: Record<string, string> = {
+    name: t('cageMeshes.name'),
+    gender: t('cageMeshes.gender'),
+    bodyType: t('cageMeshes.bodyType'),
+    modelUrl: t('cageMeshes.model'),
+  };
   const { isDirty, isValid, submitted, bind } = useFormStatus(form);
   const modelFile = useStore(form.store, (state) => state.values.modelFile);
+  // A pending conflict holds the form as it was sent until the user chose (the panel).
+  const locked = readOnly || saver.conflict !== null;
 
   return (
     <EntityForm
@@ -105,7 +131,16 @@ export function CageMeshForm({ cageMesh, onSaved, readOnly = false }: CageMeshFo
       onSubmit={() => form.handleSubmit()}
       isBlocking={() => !readOnly && !form.state.isDefaultValue}
     >
-      <fieldset className="form-section" disabled={readOnly}>
+      {cageMesh && (
+        <EditedElsewhere
+          fields={edit.changedElsewhere}
+          labels={labels}
+          remote={remote}
+          record={t('live.cageMesh')}
+          onDiscard={() => edit.adopt(cageMesh)}
+        />
+      )}
+      <fieldset className="form-section" disabled={locked}>
         <legend>{t('assetEditor.details')}</legend>
         <form.Field name="name">
           {(field) => <TextField label={t('cageMeshes.name')} {...bind(field)} />}
@@ -132,7 +167,7 @@ export function CageMeshForm({ cageMesh, onSaved, readOnly = false }: CageMeshFo
               file={field.state.value}
               url={form.getFieldValue('modelUrl')}
               submitted={submitted}
-              disabled={readOnly || saver.isSaving}
+              disabled={locked || saver.isSaving}
               onChange={(file, error) => {
                 modelError.current = error;
                 // Form naming rule: removing the file also clears its stored address.
@@ -144,12 +179,14 @@ export function CageMeshForm({ cageMesh, onSaved, readOnly = false }: CageMeshFo
           )}
         </form.Field>
       </fieldset>
+      <SaveConflict saver={saver} labels={labels} />
       {!readOnly && (
         <SaveBar
           saver={saver}
           submitLabel={cageMesh ? t('assetEditor.save') : t('cageMeshes.create')}
           files={{ model: modelFile }}
           blocked={blocked && !isValid}
+          disabled={locked}
           isDirty={isDirty}
         />
       )}

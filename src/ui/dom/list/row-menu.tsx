@@ -103,6 +103,8 @@ export interface FormDialogProps {
   onSubmit: () => unknown;
   /** `danger` makes it an alert dialog with a red confirm button that starts on Cancel. */
   tone?: 'default' | 'danger';
+  /** The content offers its own way forward for now (a conflict's "Save again"). */
+  isSubmitHidden?: boolean;
   children: ReactNode;
 }
 
@@ -129,9 +131,11 @@ export function FormDialog(props: FormDialogProps) {
             <Button className="button" onPress={props.onClose} autoFocus={danger}>
               {props.cancelLabel}
             </Button>
-            <Button type="submit" className={danger ? 'button danger' : 'button primary'}>
-              {props.submitLabel}
-            </Button>
+            {!props.isSubmitHidden && (
+              <Button type="submit" className={danger ? 'button danger' : 'button primary'}>
+                {props.submitLabel}
+              </Button>
+            )}
           </div>
         </form>
       </Dialog>
