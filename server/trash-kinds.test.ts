@@ -201,6 +201,24 @@ describe('applications', () => {
     dataOf(await restore(`/v1/assets/${first!}`));
     expect(await applicationOrder(application.id)).toEqual([first, ...without]);
   });
+
+  it('loses no entry added while the application is being deleted: it is in the Trash with it, or the add failed', async () => {
+    const application = await fullApplication();
+    const body = { name: 'Trash racing entry', type: 'hair', gender: 'male' };
+    const { id: assetId } = dataOf(await t.post('/v1/assets', body, tokens.admin)) as {
+      id: string;
+    };
+    const [added, deleted] = await Promise.all([
+      t.post(`/v1/assets/${assetId}/application`, { applicationId: application.id }, tokens.admin),
+      del(`/v1/applications/${application.id}`),
+    ]);
+    expect(deleted.status).toBe(200);
+    expect([200, 400]).toContain(added.status);
+    dataOf(await restore(`/v1/applications/${application.id}`));
+    const order = await applicationOrder(application.id);
+    expect(order.includes(assetId)).toBe(added.status === 200);
+    expect(order.filter((id) => id !== assetId)).toEqual(application.assets);
+  });
 });
 
 describe('morphed assets', () => {
@@ -233,6 +251,26 @@ describe('morphed assets', () => {
     expect(await morphedById(morphed.id)).toEqual(morphed);
     expect(await placements(applicationId)).toContain(morphed.id);
     expect(await queueLink(queueId)).toBe(morphed.id);
+  });
+
+  it('take along a placement made while they are being deleted, or the placement fails with a 4xx', async () => {
+    const { morphed } = await morphedFromQueue();
+    const { rows } = await t.db.query<{ id: string }>(
+      `SELECT id FROM applications WHERE id NOT IN
+         (SELECT application_id FROM application_morphed_assets WHERE morphed_asset_id = $1)
+       ORDER BY id DESC LIMIT 1`,
+      [morphed.id],
+    );
+    const applicationId = rows[0]!.id;
+    const place = { applicationId, morphedAssetId: morphed.id };
+    const [placed, deleted] = await Promise.all([
+      t.post('/v1/application-morphed-assets', place, tokens.admin),
+      del(`/v1/morphed-assets/${morphed.id}`),
+    ]);
+    expect(deleted.status).toBe(200);
+    expect([200, 400]).toContain(placed.status);
+    dataOf(await restore(`/v1/morphed-assets/${morphed.id}`));
+    expect((await placements(applicationId)).includes(morphed.id)).toBe(placed.status === 200);
   });
 
   it('answer 409 while their asset is in the Trash or gone for ever, never a 500, and keep them in the Trash', async () => {
