@@ -31,7 +31,7 @@ import { morphGenerateRoutes, morphQueueRoutes, morphedAssetRoutes } from './rou
 import { serviceRoutes } from './routes/services';
 import { adminSessionRoutes, sessionRoutes } from './routes/sessions';
 import { tagRoutes } from './routes/tags';
-import { restoreRoutes, trashRoutes } from './routes/trash';
+import { deleteRoutes, restoreRoutes, trashRoutes } from './routes/trash';
 import { uploadRoutes } from './routes/uploads';
 import { userAssetRoutes } from './routes/user-assets';
 import { userAdminRoutes } from './routes/user-admin';
@@ -51,6 +51,13 @@ const UPLOADS_PATH = '/v1/uploads/';
  */
 export type AppDeps = Omit<Deps, 'now' | 'storage' | 'events' | 'sessions'> &
   Partial<Pick<Deps, 'now' | 'storage' | 'events' | 'sessions'>>;
+
+/** The kinds deleted and restored by the Trash's routes alone, by their mount. */
+const TRASHED_BY_THE_TRASH = [
+  ['cage-meshes', 'cage-mesh'],
+  ['applications', 'application'],
+  ['morphed-assets', 'morphed-asset'],
+] as const;
 
 /** Builds the API (plus the SPA from config.staticDir when it has an index.html). */
 export function createApp(input: AppDeps) {
@@ -132,6 +139,11 @@ export function createApp(input: AppDeps) {
     app.route(`${prefix}/application-assets`, applicationAssetRoutes(deps));
     app.route(`${prefix}/application-morphed-assets`, applicationMorphedAssetRoutes(deps));
     app.route(`${prefix}/morphed-asset-queue`, morphQueueRoutes(deps));
+    // Kinds whose delete and restore are the Trash's own routes (server/README.md "Trash").
+    for (const [path, kind] of TRASHED_BY_THE_TRASH) {
+      app.route(`${prefix}/${path}`, deleteRoutes(deps, kind));
+      app.route(`${prefix}/${path}`, restoreRoutes(deps, kind));
+    }
   }
 
   if (deps.config.nodeEnv !== 'production' && deps.mailbox) {

@@ -39,22 +39,8 @@ import {
 import { ASSETS, findAssets, sortedTagIds, updateEvents } from './asset-store';
 import { keyOfFileUrl } from './storage';
 
-/** The ability subject whose `delete` lets a caller trash, list, restore and purge a kind. */
-export const TRASH_SUBJECTS: Record<TrashKind, Exclude<Subject, 'all'>> = {
-  asset: 'Asset',
-  tag: 'Tag',
-};
-
 /** What a relation column refers to. */
-type PartnerKind = TrashKind | 'application' | 'user' | 'morphed-asset';
-
-const TABLES: Record<PartnerKind, string> = {
-  asset: 'assets',
-  tag: 'tags',
-  application: 'applications',
-  user: 'users',
-  'morphed-asset': 'morphed_assets',
-};
+type PartnerKind = TrashKind | 'user';
 
 /** The relation tables, in the order a restore inserts them, and what each column refers to. */
 const RELATIONS = {
@@ -67,18 +53,83 @@ const RELATIONS = {
 type RelationTable = keyof typeof RELATIONS;
 const RELATION_TABLES = Object.keys(RELATIONS) as RelationTable[];
 
-/** The relation rows that go to the Trash with a record `$1`, per kind. */
-const CAPTURED: Record<TrashKind, Partial<Record<RelationTable, string>>> = {
+/** How the Trash takes and gives back one kind of record. */
+interface KindSpec {
+  table: string;
+  /** The ability subject whose `delete` lets a caller trash, list, restore and purge it. */
+  subject: Exclude<Subject, 'all'>;
+  /** The relation rows that go to the Trash with a record `$1`. */
+  captured: Partial<Record<RelationTable, string>>;
+  /**
+   * Rows of other tables that refer to the record with a column set to NULL when it goes
+   * (`ON DELETE SET NULL`): their ids are kept and the column set back on restore.
+   */
+  links?: Record<string, string>;
+  /** Columns of the record's own row naming a record it cannot exist without. */
+  parents?: Record<string, TrashKind>;
+  /** A live record that stands where the restored one would (a unique key besides the id). */
+  unique?: { where: string; columns: string[]; taken: (name: string) => string };
+  /** The record has a place in the global asset order. */
+  ordered?: true;
+  /** The advisory lock that orders changes of what the record holds (server/positions.ts). */
+  lockKey?: (id: string) => string;
+}
+
+/** Every kind the Trash holds; a restore puts records back in this order (assets first). */
+const KINDS: Record<TrashKind, KindSpec> = {
   asset: {
-    asset_tags: 'asset_id = $1',
-    application_assets: 'asset_id = $1',
-    user_assets: 'asset_id = $1',
-    morphed_assets: 'source_asset_id = $1 OR body_asset_id = $1',
-    application_morphed_assets: `morphed_asset_id IN
-      (SELECT id FROM morphed_assets WHERE source_asset_id = $1 OR body_asset_id = $1)`,
+    table: 'assets',
+    subject: 'Asset',
+    captured: {
+      asset_tags: 'asset_id = $1',
+      application_assets: 'asset_id = $1',
+      user_assets: 'asset_id = $1',
+      morphed_assets: 'source_asset_id = $1 OR body_asset_id = $1',
+      application_morphed_assets: `morphed_asset_id IN
+        (SELECT id FROM morphed_assets WHERE source_asset_id = $1 OR body_asset_id = $1)`,
+    },
+    ordered: true,
   },
-  tag: { asset_tags: 'tag_id = $1' },
+  tag: {
+    table: 'tags',
+    subject: 'Tag',
+    captured: { asset_tags: 'tag_id = $1' },
+    unique: {
+      where: 'lower(name) = lower($1)',
+      columns: ['name'],
+      taken: (name) => `A tag named "${name}" exists now; rename one of them, then restore`,
+    },
+  },
+  'cage-mesh': { table: 'cage_meshes', subject: 'CageMesh', captured: {} },
+  application: {
+    table: 'applications',
+    subject: 'Application',
+    captured: {
+      application_assets: 'application_id = $1',
+      application_morphed_assets: 'application_id = $1',
+    },
+    lockKey: applicationLockKey,
+  },
+  'morphed-asset': {
+    table: 'morphed_assets',
+    subject: 'MorphedAsset',
+    captured: { application_morphed_assets: 'morphed_asset_id = $1' },
+    links: { morph_queue: 'morphed_asset_id' },
+    parents: { source_asset_id: 'asset', body_asset_id: 'asset' },
+    unique: {
+      where: 'source_asset_id = $1 AND body_asset_id = $2',
+      columns: ['source_asset_id', 'body_asset_id'],
+      taken: (name) =>
+        `A morphed asset of the same source and body as "${name}" was generated since; ` +
+        'delete it, then restore',
+    },
+  },
 };
+
+/** The ability subject whose `delete` lets a caller trash, list, restore and purge a kind. */
+export const trashSubject = (kind: TrashKind) => KINDS[kind].subject;
+
+const tableOf = (kind: PartnerKind) => (kind === 'user' ? 'users' : KINDS[kind].table);
 
 type JsonRow = Record<string, unknown>;
 
@@ -86,6 +137,8 @@ type JsonRow = Record<string, unknown>;
 interface TrashData {
   row: JsonRow;
   relations: Partial<Record<RelationTable, JsonRow[]>>;
+  /** Per table of `KindSpec.links`, the ids of the rows that referred to the record. */
+  links?: Record<string, string[]>;
 }
 
 /** Every `/files/...` address held by a `*_url` field of the rows. */
@@ -104,13 +157,22 @@ function fileUrlsOf(data: TrashData): string[] {
  * transaction, before the DELETE (whose cascade then removes the relation rows).
  */
 export async function moveToTrash(tx: Db, ref: TrashRef, actorId: string, at: Date): Promise<void> {
+  const spec = KINDS[ref.kind];
   const { rows } = await tx.query<{ row: JsonRow }>(
-    `SELECT to_jsonb(t) AS row FROM ${TABLES[ref.kind]} t WHERE t.id = $1`,
+    `SELECT to_jsonb(t) AS row FROM ${spec.table} t WHERE t.id = $1`,
     [ref.id],
   );
   const row = rows[0]?.row ?? fail(404, 'NOT_FOUND', `No ${ref.kind} with id ${ref.id}`);
-  const data: TrashData = { row, relations: {} };
-  for (const [table, where] of Object.entries(CAPTURED[ref.kind])) {
+  const links: Record<string, string[]> = {};
+  for (const [table, column] of Object.entries(spec.links ?? {})) {
+    const linked = await tx.query<{ id: string }>(
+      `SELECT id FROM ${table} WHERE ${column} = $1 ORDER BY id`,
+      [ref.id],
+    );
+    links[table] = linked.rows.map((link) => link.id);
+  }
+  const data: TrashData = { row, relations: {}, links };
+  for (const [table, where] of Object.entries(spec.captured)) {
     const result = await tx.query<{ rows: JsonRow[] }>(
       `SELECT coalesce(jsonb_agg(to_jsonb(t)), '[]'::jsonb) AS rows
        FROM ${table} t WHERE ${where}`,
@@ -128,6 +190,31 @@ export async function moveToTrash(tx: Db, ref: TrashRef, actorId: string, at: Da
      SELECT $1, $2, url FROM unnest($3::text[]) AS url`,
     [ref.kind, ref.id, fileUrlsOf(data)],
   );
+}
+
+/**
+ * Moves records `ids` of `kind` to the Trash and deletes them, all or none (404 when one is not
+ * there), for the kinds whose delete changes nothing else: cage meshes, applications, morphed
+ * assets. Each record's lock (an application's positions) and row are taken in id order before
+ * its rows are copied, so no relation row is added or moved between the copy and the delete.
+ */
+export async function trashRecords(
+  tx: Db,
+  kind: TrashKind,
+  ids: readonly string[],
+  actorId: string,
+  at: Date,
+): Promise<TrashRef[]> {
+  const { table, lockKey } = KINDS[kind];
+  const sorted = [...new Set(ids)].sort();
+  if (lockKey) for (const id of sorted) await lockPositions(tx, lockKey(id));
+  for (const id of sorted) {
+    const { rows } = await tx.query(`SELECT 1 FROM ${table} WHERE id = $1 FOR UPDATE`, [id]);
+    if (rows.length === 0) fail(404, 'NOT_FOUND', `No ${kind} with id ${id}`);
+  }
+  for (const id of sorted) await moveToTrash(tx, { kind, id }, actorId, at);
+  await tx.query(`DELETE FROM ${table} WHERE id = ANY($1::text[])`, [sorted]);
+  return sorted.map((id) => ({ kind, id }));
 }
 
 const named = (ref: TrashRef) => `${ref.kind} ${ref.id}`;
@@ -149,24 +236,30 @@ async function lockTrash(tx: Db, refs: readonly TrashRef[]) {
   }
 }
 
+interface TrashEntry {
+  name: string;
+  data: TrashData;
+}
+
 /** Removes a trash row and answers its data (the row is locked by `lockTrash`). */
-async function takeFromTrash(tx: Db, ref: TrashRef): Promise<{ name: string; data: TrashData }> {
-  const { rows } = await tx.query<{ name: string; data: TrashData }>(
+async function takeFromTrash(tx: Db, ref: TrashRef): Promise<TrashEntry> {
+  const { rows } = await tx.query<TrashEntry>(
     'DELETE FROM trash WHERE kind = $1 AND id = $2 RETURNING name, data',
     [ref.kind, ref.id],
   );
   return rows[0]!;
 }
 
-const insertRow = (tx: Db, table: string, row: JsonRow) =>
+/** Inserts a row as it was; `orSkip`: a row that conflicts with a live one is left out. */
+const insertRow = (tx: Db, table: string, row: JsonRow, orSkip = true) =>
   tx.query(
     `INSERT INTO ${table} SELECT * FROM jsonb_populate_record(null::${table}, $1::jsonb)
-     ON CONFLICT DO NOTHING`,
+     ${orSkip ? 'ON CONFLICT DO NOTHING' : ''}`,
     [JSON.stringify(row)],
   );
 
 async function exists(tx: Db, kind: PartnerKind, id: string): Promise<boolean> {
-  const { rows } = await tx.query(`SELECT 1 FROM ${TABLES[kind]} WHERE id = $1`, [id]);
+  const { rows } = await tx.query(`SELECT 1 FROM ${tableOf(kind)} WHERE id = $1`, [id]);
   return rows.length > 0;
 }
 
@@ -190,23 +283,47 @@ interface RestoreEffects {
   retagged: Map<string, string[]>;
 }
 
-/** Puts back the record's own row: an asset at its old place in the global order. */
-async function restoreRow(tx: Db, ref: TrashRef, name: string, row: JsonRow) {
-  if (ref.kind === 'asset') {
+/**
+ * Puts back the record's own row (an asset at its old place in the global order) and the links
+ * to it. A parent that is not there is a 409 saying whether it can come back; so is a live
+ * record in its place.
+ */
+async function restoreRow(tx: Db, ref: TrashRef, { name, data }: TrashEntry) {
+  const spec = KINDS[ref.kind];
+  const { row } = data;
+  for (const [column, kind] of Object.entries(spec.parents ?? {})) {
+    const id = String(row[column]);
+    if (await exists(tx, kind, id)) continue;
+    const { rows } = await tx.query<{ name: string }>(
+      'SELECT name FROM trash WHERE kind = $1 AND id = $2',
+      [kind, id],
+    );
+    fail(
+      409,
+      'CONFLICT',
+      rows[0]
+        ? `"${name}" needs the ${kind} "${rows[0].name}", which is in the Trash: restore it first, or both together`
+        : `"${name}" needs the ${kind} ${id}, which was deleted for ever: it cannot be restored`,
+    );
+  }
+  if (spec.unique) {
+    const values = spec.unique.columns.map((column) => String(row[column]));
+    const taken = await tx.query(`SELECT 1 FROM ${spec.table} WHERE ${spec.unique.where}`, values);
+    if (taken.rows.length > 0) fail(409, 'CONFLICT', spec.unique.taken(name));
+  }
+  if (spec.ordered) {
     await lockPositions(tx, ASSETS.lockKey);
     await tx.query('UPDATE assets SET position = position + 1 WHERE position >= $1', [
       Number(row.position),
     ]);
-    await insertRow(tx, 'assets', row);
-    return;
   }
-  const taken = await tx.query('SELECT 1 FROM tags WHERE lower(name) = lower($1)', [name]);
-  if (taken.rows.length > 0) nameTaken(name);
-  await insertRow(tx, 'tags', row);
-}
-
-function nameTaken(name: string): never {
-  fail(409, 'CONFLICT', `A tag named "${name}" exists now; rename one of them, then restore`);
+  await insertRow(tx, spec.table, row, false);
+  for (const [table, column] of Object.entries(spec.links ?? {})) {
+    await tx.query(
+      `UPDATE ${table} SET ${column} = $2 WHERE id = ANY($1::text[]) AND ${column} IS NULL`,
+      [data.links?.[table] ?? [], ref.id],
+    );
+  }
 }
 
 /** Inserts the relation rows of a restored record whose partners exist (see the file comment). */
@@ -227,14 +344,16 @@ async function restoreRelations(
         if (!(await exists(tx, kind, id))) missing = { kind, id };
       }
       if (missing) {
-        const partner =
-          missing.kind === 'morphed-asset'
-            ? keptWith.get(missing.id)
-            : TRASH_KINDS.includes(missing.kind as TrashKind)
-              ? { kind: missing.kind as TrashKind, id: missing.id }
-              : undefined;
-        if (partner && (await keepWithPartner(tx, partner, table, row))) {
-          if (table === 'morphed_assets') keptWith.set(String(row.id), partner);
+        // A morphed asset is in the Trash on its own or as a relation row of its asset's record.
+        const partners = [
+          keptWith.get(missing.id),
+          missing.kind === 'user' ? undefined : { kind: missing.kind, id: missing.id },
+        ];
+        for (const partner of partners) {
+          if (partner && (await keepWithPartner(tx, partner, table, row))) {
+            if (table === 'morphed_assets') keptWith.set(String(row.id), partner);
+            break;
+          }
         }
         continue;
       }
@@ -259,7 +378,8 @@ async function restoreRelations(
 
 /**
  * Restores `refs` (sorted, unique) in one transaction, all or none: a record not in the Trash
- * is a 404, a tag whose name is taken a 409. Records `asset.restored.v1` for each asset and
+ * is a 404; a tag whose name is taken, a morphed asset whose pair was generated again or one
+ * whose asset is not there, a 409. Records `asset.restored.v1` for each asset and
  * the update events of each asset a restored tag is put back on.
  */
 export async function restoreFromTrash(
@@ -276,18 +396,19 @@ export async function restoreFromTrash(
     retagged: new Map(),
   };
   const keptWith = new Map<string, TrashRef>();
-  // Assets first, at their old places in ascending order, so places taken together come back
+  // In the order of TRASH_KINDS (assets first, so morphed assets restored with theirs find
+  // them), assets at their old places in ascending order, so places taken together come back
   // in the order they had.
   const entries = [];
   for (const ref of refs) entries.push({ ref, ...(await takeFromTrash(tx, ref)) });
   entries.sort(
     (a, b) =>
-      Number(a.ref.kind !== 'asset') - Number(b.ref.kind !== 'asset') ||
+      TRASH_KINDS.indexOf(a.ref.kind) - TRASH_KINDS.indexOf(b.ref.kind) ||
       Number(a.data.row.position ?? 0) - Number(b.data.row.position ?? 0),
   );
-  for (const { ref, name, data } of entries) {
-    await restoreRow(tx, ref, name, data.row);
-    if (ref.kind === 'asset') effects.assets.add(ref.id);
+  for (const entry of entries) {
+    await restoreRow(tx, entry.ref, entry);
+    if (entry.ref.kind === 'asset') effects.assets.add(entry.ref.id);
   }
   // The tags' assets are locked in id order before any is changed, as a tag delete locks them.
   const tagged = entries
@@ -343,13 +464,21 @@ async function lockAssets(tx: Db, ids: string[]): Promise<Asset[]> {
   return findAssets(tx, sorted);
 }
 
-/** Runs a restore; a tag name taken by a concurrent create or rename is the same 409. */
+/**
+ * Runs a restore; a record put in the restored one's place by a concurrent change (a tag's
+ * name, a morphed asset's pair) is the same 409 as one found before.
+ */
 export async function restoring<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (isDbError(error, PG_UNIQUE_VIOLATION)) {
-      fail(409, 'CONFLICT', 'A tag with that name exists now; rename one of them, then restore');
+      fail(
+        409,
+        'CONFLICT',
+        'A record took its place meanwhile (a tag with that name, a morphed asset of that ' +
+          'pair); rename or delete one of them, then restore',
+      );
     }
     throw error;
   }

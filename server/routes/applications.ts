@@ -220,14 +220,17 @@ export function applicationMorphedAssetRoutes(deps: Deps) {
     ];
     const { userId } = c.get('auth');
     const placed = await db.transaction(async (tx) => {
-      const application = await tx.query('SELECT id FROM applications WHERE id = $1', [
-        applicationId,
-      ]);
+      // FOR KEY SHARE: a delete of the application or of a morphed asset (to the Trash) waits
+      // for this placement and takes it along, instead of failing its insert.
+      const application = await tx.query(
+        'SELECT id FROM applications WHERE id = $1 FOR KEY SHARE',
+        [applicationId],
+      );
       if (application.rows.length === 0) {
         fail(400, 'VALIDATION_ERROR', `applicationId: No application with id ${applicationId}`);
       }
       const { rows: morphed } = await tx.query<{ id: string; source_asset_id: string }>(
-        'SELECT id, source_asset_id FROM morphed_assets WHERE id = ANY($1::text[])',
+        'SELECT id, source_asset_id FROM morphed_assets WHERE id = ANY($1::text[]) FOR KEY SHARE',
         [morphedIds],
       );
       const unknown = morphedIds.filter((id) => !morphed.some((row) => row.id === id));

@@ -1,7 +1,8 @@
 /**
  * GET /v1/services: which optional model services are configured (server/config.ts), so the
  * app can choose its way before calling them: without an icon renderer it renders icons in the
- * browser, and without a texture predictor it says why "Predict texture" is unavailable.
+ * browser, and without a texture predictor it says why "Predict texture" is unavailable. It
+ * also says how many days the Trash keeps what is deleted, for the delete dialogs.
  */
 import { Hono } from 'hono';
 import type { Services } from '../../src/api/schemas';
@@ -14,6 +15,7 @@ export function serviceRoutes(deps: Deps) {
     const data: Services = {
       iconRenderer: deps.config.iconRendererUrl !== undefined,
       texturePredictor: deps.config.texturePredictorUrl !== undefined,
+      trashRetentionDays: deps.config.trashRetentionDays,
     };
     return c.json({ data });
   });

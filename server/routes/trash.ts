@@ -2,7 +2,8 @@
  * The Trash (server/trash.ts): GET /v1/trash lists it, POST /v1/trash/bulk-restore and
  * /bulk-delete restore or delete for ever several records of any kinds, DELETE
  * /v1/trash/{kind}/{id} deletes one for ever; each kind's own mount restores its records
- * (POST /{id}/restore, /bulk-restore { ids }). Whoever may `delete` a kind may list, restore
+ * (POST /{id}/restore, /bulk-restore { ids }) and, where deleting changes nothing else, moves
+ * them to the Trash (DELETE /{id}, POST /bulk-delete { ids }). Whoever may `delete` a kind may list, restore
  * and purge it; every change is one transaction, all or none.
  */
 import { Hono, type Context } from 'hono';
@@ -14,17 +15,18 @@ import {
   type TrashRef,
   type TrashResult,
 } from '../../src/api/schemas';
-import { requireAuth, type AuthEnv } from '../auth/middleware';
+import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import { parseListQuery, runList } from '../list';
 import {
-  TRASH_SUBJECTS,
   purgeFromTrash,
   restoreFromTrash,
   restoring,
   trashListSpec,
+  trashRecords,
+  trashSubject,
   uniqueRefs,
 } from '../trash';
 
@@ -34,8 +36,8 @@ type Change = typeof restoreFromTrash;
 async function changeTrash(deps: Deps, c: Context<AuthEnv>, refs: TrashRef[], change: Change) {
   const { ability, userId } = c.get('auth');
   for (const kind of new Set(refs.map((ref) => ref.kind))) {
-    if (!ability.can('delete', TRASH_SUBJECTS[kind])) {
-      fail(403, 'FORBIDDEN', `Your role may not delete ${TRASH_SUBJECTS[kind]}`);
+    if (!ability.can('delete', trashSubject(kind))) {
+      fail(403, 'FORBIDDEN', `Your role may not delete ${trashSubject(kind)}`);
     }
   }
   const items = uniqueRefs(refs);
@@ -53,7 +55,7 @@ export function trashRoutes(deps: Deps) {
   app.get('/', async (c) => {
     const { ability } = c.get('auth');
     const kinds = trashKindSchema.options.filter((kind) =>
-      ability.can('delete', TRASH_SUBJECTS[kind]),
+      ability.can('delete', trashSubject(kind)),
     );
     if (kinds.length === 0) fail(403, 'FORBIDDEN', 'Your role may not delete anything');
     const query = parseListQuery(spec, c.req.queries());
@@ -97,5 +99,26 @@ export function restoreRoutes(deps: Deps, kind: TrashKind) {
   app.post('/:id/restore', auth, (c) =>
     changeTrash(deps, c, [{ kind, id: c.req.param('id') }], restoreFromTrash),
   );
+  return app;
+}
+
+/**
+ * DELETE /{id} and POST /bulk-delete { ids } of a kind whose delete changes nothing else (cage
+ * meshes, applications, morphed assets): the records move to the Trash, all or none.
+ */
+export function deleteRoutes(deps: Deps, kind: TrashKind) {
+  const app = new Hono<AuthEnv>();
+  const guard = [requireAuth(deps), requireAbility('delete', trashSubject(kind))] as const;
+  const trash = async (c: Context<AuthEnv>, ids: string[]) => {
+    const { userId } = c.get('auth');
+    const items = await deps.db.transaction((tx) =>
+      trashRecords(tx, kind, ids, userId, deps.now()),
+    );
+    return c.json({ data: { items } satisfies TrashResult });
+  };
+  app.post('/bulk-delete', ...guard, async (c) =>
+    trash(c, (await readBody(c, assetBulkDeleteBodySchema)).ids),
+  );
+  app.delete('/:id', ...guard, (c) => trash(c, [c.req.param('id')]));
   return app;
 }

@@ -610,6 +610,8 @@ export type AssetExport = z.infer<typeof assetExportSchema>;
 export const servicesSchema = z.object({
   iconRenderer: z.boolean(),
   texturePredictor: z.boolean(),
+  /** Days a deleted record waits in the Trash before it is deleted for ever. */
+  trashRetentionDays: z.number(),
 });
 export type Services = z.infer<typeof servicesSchema>;
 
@@ -617,7 +619,7 @@ export type Services = z.infer<typeof servicesSchema>;
 // The Trash. server/README.md "Trash".
 
 /** What can be in the Trash. */
-export const TRASH_KINDS = ['asset', 'tag'] as const;
+export const TRASH_KINDS = ['asset', 'tag', 'cage-mesh', 'application', 'morphed-asset'] as const;
 export const trashKindSchema = z.enum(TRASH_KINDS);
 export type TrashKind = z.infer<typeof trashKindSchema>;
 

@@ -9,13 +9,15 @@ export interface AppUnderTest {
 }
 
 /**
- * Starts the reference server on a throwaway data folder and Debian's Chromium before the
- * file's tests, and stops both after them. Read `server` and `browser` inside tests and hooks.
+ * Starts the reference server (with `env` on top of the test settings) on a throwaway data
+ * folder and Debian's Chromium before the file's tests, and stops both after them. Read `server` and `browser` inside tests and hooks.
  */
-export function appUnderTest(options: { webgl?: boolean } = {}): AppUnderTest {
+export function appUnderTest(
+  options: { webgl?: boolean; env?: Record<string, string> } = {},
+): AppUnderTest {
   const app = {} as AppUnderTest;
   beforeAll(async () => {
-    app.server = await startServer();
+    app.server = await startServer(options.env);
     app.browser = await launchBrowser(options);
   });
   afterAll(async () => {

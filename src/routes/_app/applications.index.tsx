@@ -7,6 +7,8 @@ import { downloadBlob } from '../../ui/dom/download';
 import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { dateColumn } from '../../ui/dom/list/columns';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
+import type { Can } from '../../api/ability';
+import { TrashBulkActions, trashRowAction } from './-trash-actions';
 
 const list = defineList({
   sortFields: ['name', 'createdAt'],
@@ -19,7 +21,7 @@ export const Route = createFileRoute('/_app/applications/')({
 });
 
 /** What the list shows, in the user's language. */
-const applicationsList = (t: TFunction): ListScreenConfig<ApplicationRow> => ({
+const applicationsList = (t: TFunction, can: Can): ListScreenConfig<ApplicationRow> => ({
   title: t('applications.title'),
   requires: ['read', 'Application'],
   endpoint: 'v1/applications',
@@ -52,5 +54,9 @@ const applicationsList = (t: TFunction): ListScreenConfig<ApplicationRow> => ({
           { done: t('toasts.exported', { name: application.name }) },
         ),
     },
+    ...(can('delete', 'Application') ? [trashRowAction(t, 'application', application, list)] : []),
   ],
+  ...(can('delete', 'Application') && {
+    bulkActions: (ids, list) => <TrashBulkActions kind="application" ids={ids} list={list} />,
+  }),
 });

@@ -17,6 +17,7 @@ import { applicationIcon, lockIcon, tagIcon } from '../../ui/dom/list/filter-ico
 import { dateColumn, positionColumn } from '../../ui/dom/list/columns';
 import type { Can } from '../../api/ability';
 import { AssetBulkActions } from './-assets/bulk-actions';
+import { TrashRetention } from './-trash-actions';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
 import type { ActionMenuItem } from '../../ui/dom/list/row-menu';
 import { moveActions } from '../../ui/dom/list/move-actions';
@@ -178,7 +179,11 @@ function deleteAction(t: TFunction, asset: Asset, list: ListControls): ActionMen
     isDisabled: asset.locked,
     confirm: {
       title: t('assets.deleteTitle', { name: asset.name }),
-      body: t('assets.deleteBody'),
+      body: (
+        <>
+          {t('assets.deleteBody')} <TrashRetention />
+        </>
+      ),
       confirmLabel: t('assets.delete'),
     },
     onAction: () =>

@@ -1,5 +1,10 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { createFileRoute, Link, type ErrorComponentProps } from '@tanstack/react-router';
+import {
+  createFileRoute,
+  Link,
+  useNavigate,
+  type ErrorComponentProps,
+} from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { cageMeshQuery } from '../../api/cage-meshes';
 import { queryClient } from '../../api/query';
@@ -14,6 +19,7 @@ import {
 } from '../../machines/permissions.view';
 import { RecordLoadFailed } from '../-chunks/record-error';
 import { CageMeshForm } from './-cage-mesh/cage-mesh-form';
+import { TrashButton } from './-trash-actions';
 
 export const Route = createFileRoute('/_app/cage-meshes/$cageMeshId')({
   // A role that may not read cage meshes gets the "not available" page, not the server's 403.
@@ -35,12 +41,22 @@ function CageMeshPage() {
   const { cageMeshId } = Route.useParams();
   const { data: mesh } = useSuspenseQuery(cageMeshQuery(cageMeshId));
   const can = usePermissions();
+  const navigate = useNavigate();
   useDocumentTitle(mesh.name, t('cageMeshes.title'));
   return (
     <section className="asset-page" aria-labelledby="cage-mesh-title">
       <SectionCrumbs section="/cage-meshes" current={mesh.name} />
       <h1 id="cage-mesh-title">{t('cageMeshes.editTitle', { name: mesh.name })}</h1>
       <CageMeshForm cageMesh={mesh} readOnly={!can('update', 'CageMesh')} />
+      {can('delete', 'CageMesh') && (
+        <div className="action-row">
+          <TrashButton
+            kind="cage-mesh"
+            record={mesh}
+            onMoved={() => navigate({ to: '/cage-meshes' })}
+          />
+        </div>
+      )}
     </section>
   );
 }

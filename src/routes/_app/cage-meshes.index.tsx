@@ -9,6 +9,7 @@ import { GENDERS } from '../../domain/assets';
 import { dateColumn, modelColumn } from '../../ui/dom/list/columns';
 import type { Can } from '../../api/ability';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
+import { TrashBulkActions, trashRowAction } from './-trash-actions';
 
 const list = defineList({
   filterSchema: z.strictObject({
@@ -76,4 +77,8 @@ const cageMeshesList = (t: TFunction, can: Can): ListScreenConfig<CageMesh> => (
     modelColumn(t),
     dateColumn('updatedAt', t('assets.updated')),
   ],
+  ...(can('delete', 'CageMesh') && {
+    rowActions: (mesh, list) => [trashRowAction(t, 'cage-mesh', mesh, list)],
+    bulkActions: (ids, list) => <TrashBulkActions kind="cage-mesh" ids={ids} list={list} />,
+  }),
 });

@@ -5,6 +5,8 @@ import { morphedAssetSchema, type MorphedAsset } from '../../api/schemas';
 import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { dateColumn, modelColumn } from '../../ui/dom/list/columns';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
+import type { Can } from '../../api/ability';
+import { TrashBulkActions, trashRowAction } from './-trash-actions';
 
 const list = defineList({
   sortFields: ['name', 'createdAt'],
@@ -17,7 +19,7 @@ export const Route = createFileRoute('/_app/morphed-assets')({
 });
 
 /** What the list shows, in the user's language. */
-const morphedAssetsList = (t: TFunction): ListScreenConfig<MorphedAsset> => ({
+const morphedAssetsList = (t: TFunction, can: Can): ListScreenConfig<MorphedAsset> => ({
   title: t('morphs.title'),
   requires: ['read', 'MorphedAsset'],
   endpoint: 'private/v1/morphed-assets',
@@ -30,4 +32,8 @@ const morphedAssetsList = (t: TFunction): ListScreenConfig<MorphedAsset> => ({
     modelColumn(t),
     dateColumn('createdAt', t('assets.created')),
   ],
+  ...(can('delete', 'MorphedAsset') && {
+    rowActions: (morphed, list) => [trashRowAction(t, 'morphed-asset', morphed, list)],
+    bulkActions: (ids, list) => <TrashBulkActions kind="morphed-asset" ids={ids} list={list} />,
+  }),
 });

@@ -24,6 +24,7 @@ import { generateIcon, IconError, type IconProgress } from './generate-icon';
 import { Failure, Panel } from './panel';
 import { renderModelIcon } from './render-icon';
 import { ValidationReport } from './validation-report';
+import { TrashRetention } from '../-trash-actions';
 
 /** Lock/unlock, delete, generate the icon, predict a texture, validate the model. */
 export function AssetActions({
@@ -180,7 +181,9 @@ export function AssetActions({
         tone="danger"
         onSubmit={() => remove.mutate()}
       >
-        <p>{t('assetEditor.deleteBody')}</p>
+        <p>
+          {t('assetEditor.deleteBody')} <TrashRetention />
+        </p>
       </FormDialog>
     </Panel>
   );

@@ -5,7 +5,7 @@ import { fixtureBlob, NodeBlob, PNG_SUITE } from '../../../files/test-fixtures';
 import { generateIcon, IconError, type IconProgress } from './generate-icon';
 
 const api = vi.hoisted(() => ({
-  services: { iconRenderer: false, texturePredictor: false },
+  services: { iconRenderer: false, texturePredictor: false, trashRetentionDays: 30 },
   calls: [] as string[],
 }));
 
@@ -65,7 +65,7 @@ function pngOfSize(size: number): File {
 
 beforeEach(() => {
   api.calls = [];
-  api.services = { iconRenderer: false, texturePredictor: false };
+  api.services = { iconRenderer: false, texturePredictor: false, trashRetentionDays: 30 };
 });
 
 describe('generate icon from model', () => {

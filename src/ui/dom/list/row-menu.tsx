@@ -28,7 +28,7 @@ export interface ActionMenuItem<Row> {
   /** `value` is what the user typed when the item has a `prompt`. */
   onAction?: (row: Row, value?: string) => void;
   /** Ask before running the action (deletions and the like). */
-  confirm?: { title: string; body: string; confirmLabel: string };
+  confirm?: { title: string; body: ReactNode; confirmLabel: string };
   /** Ask for a text first (a rename, say); the action gets it. */
   prompt?: { title: string; label: string; defaultValue: string; confirmLabel: string };
 }
