@@ -30,6 +30,7 @@ function listControls() {
   const said: string[] = [];
   const list: ListControls = {
     refresh: () => undefined,
+    announce: (outcome) => void said.push(outcome.done),
     run: async (work, outcome) => {
       const answer = await work();
       const told = typeof outcome === 'function' ? outcome(answer) : outcome;
