@@ -27,7 +27,7 @@ import {
   type TrashRow,
 } from '../src/api/schemas';
 import { PG_UNIQUE_VIOLATION, isDbError, type Db } from './db';
-import { recordAssetEvents, type AssetEventInput } from './events';
+import { recordAssetEvents, recordTagEvent, type AssetEventInput } from './events';
 import { fail } from './http/errors';
 import { anyOfFilter, isoString, searchFilter, type ListSpec } from './list';
 import {
@@ -288,6 +288,9 @@ export async function restoreFromTrash(
   for (const { ref, name, data } of entries) {
     await restoreRow(tx, ref, name, data.row);
     if (ref.kind === 'asset') effects.assets.add(ref.id);
+    if (ref.kind === 'tag') {
+      await recordTagEvent(tx, { tagId: ref.id, event: 'restored', actorId, data: { name }, at });
+    }
   }
   // The tags' assets are locked in id order before any is changed, as a tag delete locks them.
   const tagged = entries

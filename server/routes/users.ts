@@ -27,6 +27,7 @@ import { revokeAllForUser } from '../auth/refresh-tokens';
 import { announceSessionChange } from '../auth/session-check';
 import { proveAddress } from '../auth/session';
 import type { Deps } from '../deps';
+import { recordUserEvent } from '../events';
 import { clientAddress } from '../http/client-address';
 import { fail } from '../http/errors';
 import { readBody, readParam } from '../http/validate';
@@ -206,6 +207,15 @@ export function adminUserRoutes(deps: Deps) {
         [id, role],
       );
       announceSessionChange(tx, `u:${id}`);
+      if (user.role !== role) {
+        await recordUserEvent(tx, {
+          userId: id,
+          event: 'roleChanged',
+          actorId: c.get('auth').userId,
+          data: { changes: { role: { from: user.role, to: role } } },
+          at: deps.now(),
+        });
+      }
       return userListSpec.toRow(rows[0] as never);
     });
     setVersionTag(c, data);
