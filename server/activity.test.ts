@@ -192,6 +192,9 @@ describe('filters and order', () => {
     const keys = await activity(`${ids}&routingKey=tag.created.v1&routingKey=tag.deleted.v1`);
     expect(keys).toHaveLength(2);
     expect(await activity(`${ids}&routingKey=tag.renamed.v1`)).toEqual([]);
+    // `search` looks in the record's name.
+    const found = await activity(`from=${since}&search=day%20DEVELOPER`);
+    expect(found.map((row) => row.subject.id)).toEqual([byDeveloper.id]);
 
     // A date and time with its zone bounds to the millisecond; a date-only `to` ends with its day.
     const developerAt = both[0]!.createdAt;
@@ -213,6 +216,7 @@ describe('filters and order', () => {
       'from=2030-01-01T10:00',
       'routingKey=tag.exploded.v1',
       'routingKey=asset.morph-queue-entry-updated.v1',
+      'routingKey=asset.updated.v2',
       'kind=planet',
       'actor=admin',
       'order=name',

@@ -16,6 +16,7 @@ import { Route as SigninRouteImport } from './routes/signin'
 import { Route as SignupRouteImport } from './routes/signup'
 import { Route as VerifyEmailRouteImport } from './routes/verify-email'
 import { Route as AppIndexRouteImport } from './routes/_app/index'
+import { Route as AppActivityRouteImport } from './routes/_app/activity'
 import { Route as AppMorphQueueRouteImport } from './routes/_app/morph-queue'
 import { Route as AppMorphedAssetsRouteImport } from './routes/_app/morphed-assets'
 import { Route as AppTagsRouteImport } from './routes/_app/tags'
@@ -62,6 +63,11 @@ const VerifyEmailRoute = VerifyEmailRouteImport.update({
 const AppIndexRoute = AppIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppActivityRoute = AppActivityRouteImport.update({
+  id: '/activity',
+  path: '/activity',
   getParentRoute: () => AppRoute,
 } as any)
 const AppMorphQueueRoute = AppMorphQueueRouteImport.update({
@@ -138,6 +144,7 @@ export interface FileRoutesByFullPath {
   '/signin': typeof SigninRoute
   '/signup': typeof SignupRoute
   '/verify-email': typeof VerifyEmailRoute
+  '/activity': typeof AppActivityRoute
   '/morph-queue': typeof AppMorphQueueRoute
   '/morphed-assets': typeof AppMorphedAssetsRoute
   '/tags': typeof AppTagsRoute
@@ -158,6 +165,7 @@ export interface FileRoutesByTo {
   '/signin': typeof SigninRoute
   '/signup': typeof SignupRoute
   '/verify-email': typeof VerifyEmailRoute
+  '/activity': typeof AppActivityRoute
   '/morph-queue': typeof AppMorphQueueRoute
   '/morphed-assets': typeof AppMorphedAssetsRoute
   '/tags': typeof AppTagsRoute
@@ -181,6 +189,7 @@ export interface FileRoutesById {
   '/signin': typeof SigninRoute
   '/signup': typeof SignupRoute
   '/verify-email': typeof VerifyEmailRoute
+  '/_app/activity': typeof AppActivityRoute
   '/_app/morph-queue': typeof AppMorphQueueRoute
   '/_app/morphed-assets': typeof AppMorphedAssetsRoute
   '/_app/tags': typeof AppTagsRoute
@@ -205,6 +214,7 @@ export interface FileRouteTypes {
     | '/signin'
     | '/signup'
     | '/verify-email'
+    | '/activity'
     | '/morph-queue'
     | '/morphed-assets'
     | '/tags'
@@ -225,6 +235,7 @@ export interface FileRouteTypes {
     | '/signin'
     | '/signup'
     | '/verify-email'
+    | '/activity'
     | '/morph-queue'
     | '/morphed-assets'
     | '/tags'
@@ -247,6 +258,7 @@ export interface FileRouteTypes {
     | '/signin'
     | '/signup'
     | '/verify-email'
+    | '/_app/activity'
     | '/_app/morph-queue'
     | '/_app/morphed-assets'
     | '/_app/tags'
@@ -321,6 +333,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/'
       preLoaderRoute: typeof AppIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/activity': {
+      id: '/_app/activity'
+      path: '/activity'
+      fullPath: '/activity'
+      preLoaderRoute: typeof AppActivityRouteImport
       parentRoute: typeof AppRoute
     }
     '/_app/morph-queue': {
@@ -418,6 +437,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface AppRouteChildren {
+  AppActivityRoute: typeof AppActivityRoute
   AppMorphQueueRoute: typeof AppMorphQueueRoute
   AppMorphedAssetsRoute: typeof AppMorphedAssetsRoute
   AppTagsRoute: typeof AppTagsRoute
@@ -435,6 +455,7 @@ interface AppRouteChildren {
 }
 
 const AppRouteChildren: AppRouteChildren = {
+  AppActivityRoute: AppActivityRoute,
   AppMorphQueueRoute: AppMorphQueueRoute,
   AppMorphedAssetsRoute: AppMorphedAssetsRoute,
   AppTagsRoute: AppTagsRoute,

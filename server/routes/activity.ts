@@ -1,7 +1,8 @@
 /**
  * GET /v1/activity: the activity log, every event of the platform (assets, cage meshes, tags,
  * applications, user administration) newest first, paged like every list (README "Lists"),
- * filtered by actor, kind of change (routing key), kind of record, record and date range. Each
+ * filtered by actor, kind of change (routing key), kind of record, record (id, or `search` in
+ * its name) and date range. Each
  * row names its record as it is now: its name, and whether it is still there, in the Trash or
  * gone for good.
  *
@@ -15,6 +16,7 @@ import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
 import { ALL_ROUTING_KEYS, routingKeysVisibleTo } from '../event-access';
 import {
+  ASSET_EVENT_KEYS,
   CHANGELOG_HIDDEN_KEYS,
   eventBase,
   relatedColumns,
@@ -22,7 +24,14 @@ import {
   relatedOf,
 } from '../events';
 import { fail } from '../http/errors';
-import { anyOfFilter, parseListQuery, runList, type FilterDef, type ListSpec } from '../list';
+import {
+  anyOfFilter,
+  parseListQuery,
+  runList,
+  searchFilter,
+  type FilterDef,
+  type ListSpec,
+} from '../list';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -54,7 +63,12 @@ const toFilter: FilterDef = {
     new Date(instant('to', value).getTime() + (DATE.test(value) ? DAY_MS : 1)).toISOString(),
 };
 
-const LISTED_KEYS = ALL_ROUTING_KEYS.filter((key) => !CHANGELOG_HIDDEN_KEYS.includes(key));
+/**
+ * Left out: progress reports (as in the changelog), and `asset.updated.v2`, the whole asset
+ * after a save whose `asset.updated.v1` beside it already says what changed.
+ */
+const HIDDEN_KEYS = [...CHANGELOG_HIDDEN_KEYS, ASSET_EVENT_KEYS.updatedV2];
+const LISTED_KEYS = ALL_ROUTING_KEYS.filter((key) => !HIDDEN_KEYS.includes(key));
 
 interface ActivityDbRow {
   id: string;
@@ -71,6 +85,9 @@ interface ActivityDbRow {
   user_email: string | null;
 }
 
+/** The record's name: as it is now, as the Trash keeps it, or as its last event had it. */
+const SUBJECT_NAME = `coalesce(a.name, cm.name, t.name, ap.name, su.email, tr.name, e.data->>'name')`;
+
 export const activityListSpec: ListSpec<ActivityRow> = {
   from: `asset_events e
     LEFT JOIN users u ON u.id = e.actor_id
@@ -83,7 +100,7 @@ export const activityListSpec: ListSpec<ActivityRow> = {
     ${relatedJoins}`,
   columns: `e.id, e.routing_key, e.actor_id, u.email AS actor_email, e.data, e.created_at,
     e.subject_kind, e.subject_id,
-    coalesce(a.name, cm.name, t.name, ap.name, su.email, tr.name, e.data->>'name') AS subject_name,
+    ${SUBJECT_NAME} AS subject_name,
     CASE WHEN coalesce(a.id, cm.id, t.id, ap.id, su.id) IS NOT NULL THEN 'live'
       WHEN tr.id IS NOT NULL THEN 'trash' ELSE 'gone' END AS subject_state,
     ${relatedColumns}`,
@@ -95,6 +112,7 @@ export const activityListSpec: ListSpec<ActivityRow> = {
     routingKey: anyOfFilter('e.routing_key', LISTED_KEYS),
     kind: anyOfFilter('e.subject_kind', ACTIVITY_KINDS),
     recordId: anyOfFilter('e.subject_id'),
+    search: searchFilter(SUBJECT_NAME),
     from: fromFilter,
     to: toFilter,
   },

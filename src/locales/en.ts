@@ -31,6 +31,7 @@ export const en = {
     cageMeshes: 'Cage meshes',
     tags: 'Tags',
     trash: 'Trash',
+    activity: 'Activity',
     myAssets: 'My assets',
     signOut: 'Sign out',
     signingOut: 'Signing out…',

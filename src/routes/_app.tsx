@@ -52,6 +52,8 @@ const NAV = [
   { to: '/tags', label: 'nav.tags', needs: ['read', 'Tag'] },
   // Whoever may delete may restore: the Trash screen (server/README.md "Trash").
   { to: '/trash', label: 'nav.trash', needs: ['delete', 'Asset'] },
+  // Who changed what, as the changelog shows it (server/README.md "Activity log").
+  { to: '/activity', label: 'nav.activity', needs: ['update', 'Asset'] },
 ] as const;
 
 function Shell() {
