@@ -32,6 +32,7 @@ import { serviceRoutes } from './routes/services';
 import { adminSessionRoutes, sessionRoutes } from './routes/sessions';
 import { tagRoutes } from './routes/tags';
 import { deleteRoutes, restoreRoutes, trashRoutes } from './routes/trash';
+import { activityRoutes } from './routes/activity';
 import { uploadRoutes } from './routes/uploads';
 import { userAssetRoutes } from './routes/user-assets';
 import { userAdminRoutes } from './routes/user-admin';
@@ -118,6 +119,7 @@ export function createApp(input: AppDeps) {
   app.route('/v1/files', storedFileInfoRoutes(deps));
   app.route('/v1/services', serviceRoutes(deps));
   app.route('/v1/events', eventRoutes(deps));
+  app.route('/v1/activity', activityRoutes(deps));
   app.route('/files', fileRoutes(deps));
 
   // Everything under /private/v1 is for roles with the PrivateApi ability (admin, developer).

@@ -318,6 +318,46 @@ describe('what each role sees', () => {
     adminStream.close();
     userStream.close();
   });
+
+  it('tag events reach every reader of tags; user administration only admins, never its user', async () => {
+    const admin = await t.loginAs('admin');
+    const developer = await t.loginAs('developer');
+    const user = await t.loginAs('user');
+    const streams = await Promise.all(
+      [admin, developer, user].map((who) => StreamClient.open(who.token)),
+    );
+    await Promise.all(streams.map((stream) => stream.started()));
+    const [adminStream, developerStream, userStream] = streams as [
+      StreamClient,
+      StreamClient,
+      StreamClient,
+    ];
+    const tag = dataOf(await t.post('/v1/tags', { name: 'Streamed Tag' }, admin.token)) as {
+      id: string;
+    };
+    dataOf(await t.patch(`/private/v1/users/${user._id}`, { role: 'developer' }, admin.token));
+    const last = await adminStream.eventFor('user.role-changed.v1');
+    expect(last).toMatchObject({ userId: user._id, actorId: admin._id, assetId: null });
+    expect(await adminStream.eventFor('tag.created.v1')).toMatchObject({
+      tagId: tag.id,
+      actorEmail: admin.email,
+      data: { name: 'Streamed Tag' },
+    });
+    expect(await developerStream.eventFor('tag.created.v1')).toMatchObject({ tagId: tag.id });
+    // A user reads tags: a notice, without who or what.
+    expect(await userStream.eventFor('tag.created.v1')).toMatchObject({
+      tagId: tag.id,
+      actorId: null,
+      data: {},
+    });
+    // Past the last event of the test: anything the others were sent has arrived by now.
+    dataOf(await t.post('/v1/tags', { name: 'Streamed Tag 2' }, admin.token));
+    await developerStream.until((c) => c.events().length === 2, 'the second tag');
+    for (const stream of [developerStream, userStream]) {
+      expect(stream.events().map((e) => e.routingKey)).not.toContain('user.role-changed.v1');
+    }
+    for (const stream of streams) stream.close();
+  });
 });
 
 describe('resume', () => {

@@ -1,9 +1,11 @@
 /**
- * The asset event log (spec §3 "Asset event routing keys"). Every mutation of an asset appends
- * its events in the same transaction as the change, so the log never disagrees with the data;
- * GET /v1/assets/{id}/backoffice-changelog reads them back, and GET /v1/events streams them
- * (server/event-bus.ts, server/event-stream.ts). At commit, migration 007 gives each row its
- * final `seq` in commit order and notifies the `asset_events` channel.
+ * The event log (spec §3 "Asset event routing keys", and the events of tags, applications and
+ * user administration beside them). Every change appends its events in the same transaction as
+ * the change, so the log never disagrees with the data; GET /v1/assets/{id}/backoffice-changelog
+ * reads an asset's back, GET /v1/activity all of them (server/activity.ts), and GET /v1/events
+ * streams them (server/event-bus.ts, server/event-stream.ts). At commit, migration 007 gives
+ * each row its final `seq` in commit order and notifies the `asset_events` channel. Each row
+ * names one subject (migration 015): an asset, a cage mesh, a tag, an application or a user.
  */
 import type { AssetEvent, StreamEvent } from '../src/api/schemas';
 import type { Db } from './db';
@@ -73,6 +75,72 @@ export function recordAssetEvent(db: Db, event: AssetEventInput) {
   return recordAssetEvents(db, [event]);
 }
 
+/**
+ * Routing keys of the other kinds of record (not in the spec, which names only the asset
+ * service's): `<kind>.<event>.v1`. Each event's `data` is listed beside its key.
+ */
+export const RECORD_EVENT_KEYS = {
+  tag: {
+    /** `{ name }` */
+    created: 'tag.created.v1',
+    /** `{ changes: { name: { from, to } } }` */
+    renamed: 'tag.renamed.v1',
+    /** Moved to the Trash: `{ name }` */
+    deleted: 'tag.deleted.v1',
+    /** Back from the Trash: `{ name }` */
+    restored: 'tag.restored.v1',
+  },
+  application: {
+    /** `{ name }` */
+    created: 'application.created.v1',
+    /** `{ changes: { field: { from, to } } }` */
+    updated: 'application.updated.v1',
+    /** Moved to the Trash: `{ name }` */
+    deleted: 'application.deleted.v1',
+    /** Back from the Trash: `{ name }` */
+    restored: 'application.restored.v1',
+  },
+  user: {
+    /** `{ changes: { role: { from, to } } }` */
+    roleChanged: 'user.role-changed.v1',
+    /** An admin ended sessions of the user: `{ ended: <count>, sessionId? }` (one, or all). */
+    sessionsEnded: 'user.sessions-ended.v1',
+    disabled: 'user.disabled.v1',
+    enabled: 'user.enabled.v1',
+    /** An admin had a password reset code mailed to the user. */
+    passwordResetSent: 'user.password-reset-sent.v1',
+    /** `{ email, role }` */
+    invited: 'user.invited.v1',
+    invitationResent: 'user.invitation-resent.v1',
+    invitationRevoked: 'user.invitation-revoked.v1',
+    /** The invitee set a password (the actor is the invitee). */
+    invitationAccepted: 'user.invitation-accepted.v1',
+  },
+} as const;
+
+/** The subjects an event row may name, and the column of each (migration 015). */
+const SUBJECT_COLUMNS = {
+  'cage-mesh': 'cage_mesh_id',
+  tag: 'tag_id',
+  application: 'application_id',
+  user: 'user_id',
+} as const;
+
+/** Appends one event of a subject that is not an asset (inside the transaction of the change). */
+async function recordSubjectEvent(
+  db: Db,
+  kind: keyof typeof SUBJECT_COLUMNS,
+  subjectId: string,
+  routingKey: string,
+  event: { actorId: string | null; data?: Record<string, unknown>; at: Date },
+) {
+  await db.query(
+    `INSERT INTO asset_events (id, ${SUBJECT_COLUMNS[kind]}, routing_key, actor_id, data, created_at)
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6)`,
+    [newId(), subjectId, routingKey, event.actorId, JSON.stringify(event.data ?? {}), event.at],
+  );
+}
+
 /** A change of a cage mesh: `asset.cage-mesh-updated.v1` names the cage mesh, not an asset. */
 export interface CageMeshEventInput {
   cageMeshId: string;
@@ -85,20 +153,68 @@ export interface CageMeshEventInput {
  * Appends a cage mesh's event (inside the transaction of the change). A cage mesh is linked to
  * no asset, so the row names the cage mesh instead, and no asset's changelog shows it.
  */
-export async function recordCageMeshEvent(
+export function recordCageMeshEvent(db: Db, { cageMeshId, ...event }: CageMeshEventInput) {
+  return recordSubjectEvent(db, 'cage-mesh', cageMeshId, ASSET_EVENT_KEYS.cageMeshUpdated, event);
+}
+
+/** The common part of the other kinds' events: who, what else, when. */
+interface RecordEventInput<Event> {
+  event: Event;
+  /** The user who made the change; null for the system (e.g. the Trash's retention sweep). */
+  actorId: string | null;
+  data?: Record<string, unknown>;
+  at: Date;
+}
+
+/** Appends a tag's event; call it inside the transaction that makes the change. */
+export function recordTagEvent(
   db: Db,
-  { cageMeshId, actorId, data, at }: CageMeshEventInput,
+  {
+    tagId,
+    event,
+    ...rest
+  }: RecordEventInput<keyof typeof RECORD_EVENT_KEYS.tag> & { tagId: string },
 ) {
-  await db.query(
-    `INSERT INTO asset_events (id, cage_mesh_id, routing_key, actor_id, data, created_at)
-     VALUES ($1, $2, $3, $4, $5::jsonb, $6)`,
-    [newId(), cageMeshId, ASSET_EVENT_KEYS.cageMeshUpdated, actorId, JSON.stringify(data), at],
+  return recordSubjectEvent(db, 'tag', tagId, RECORD_EVENT_KEYS.tag[event], rest);
+}
+
+/** Appends an application's event; call it inside the transaction that makes the change. */
+export function recordApplicationEvent(
+  db: Db,
+  {
+    applicationId,
+    event,
+    ...rest
+  }: RecordEventInput<keyof typeof RECORD_EVENT_KEYS.application> & { applicationId: string },
+) {
+  return recordSubjectEvent(
+    db,
+    'application',
+    applicationId,
+    RECORD_EVENT_KEYS.application[event],
+    rest,
   );
 }
 
-interface AssetEventDbRow {
+/**
+ * Appends an event of user administration about user `userId` (role changed, sessions ended,
+ * disabled, enabled, invitations); `actorId` is who did it. Call it inside the transaction that
+ * makes the change, so the event is recorded if and only if the change is. Only callers who may
+ * `manage User` (admins) see these events, in the activity log and on the live stream.
+ */
+export function recordUserEvent(
+  db: Db,
+  {
+    userId,
+    event,
+    ...rest
+  }: RecordEventInput<keyof typeof RECORD_EVENT_KEYS.user> & { userId: string },
+) {
+  return recordSubjectEvent(db, 'user', userId, RECORD_EVENT_KEYS.user[event], rest);
+}
+
+interface EventDbRow {
   id: string;
-  asset_id: string;
   routing_key: string;
   actor_id: string | null;
   actor_email: string | null;
@@ -107,25 +223,51 @@ interface AssetEventDbRow {
 }
 
 /**
+ * The other side of a relation an event names in its data (`applicationId`, `userId`): joined
+ * by `relatedJoins`, read as `relatedColumns`; null when it is gone.
+ */
+export const relatedJoins = `LEFT JOIN applications rap ON rap.id = e.data->>'applicationId'
+  LEFT JOIN users ru ON ru.id = e.data->>'userId'`;
+export const relatedColumns = 'rap.name AS application_name, ru.email AS user_email';
+interface RelatedDbRow {
+  application_name: string | null;
+  user_email: string | null;
+}
+export const relatedOf = (row: RelatedDbRow) => ({
+  applicationName: row.application_name,
+  userEmail: row.user_email,
+});
+
+/** Who made an event's change, and when, as every view of the log shows it. */
+export const eventBase = (row: EventDbRow) => ({
+  id: row.id,
+  routingKey: row.routing_key,
+  actorId: row.actor_id,
+  actorEmail: row.actor_email,
+  data: row.data,
+  createdAt: isoString(row.created_at),
+});
+
+interface AssetEventDbRow extends EventDbRow, RelatedDbRow {
+  asset_id: string;
+}
+
+/**
  * The back-office changelog of one asset (scope it with `e.asset_id`): newest first, the
  * events of one change in the order they were recorded (`seq`), each with its actor's e-mail.
  */
 export const assetEventListSpec: ListSpec<AssetEvent> = {
-  from: 'asset_events e LEFT JOIN users u ON u.id = e.actor_id',
-  columns:
-    'e.id, e.asset_id, e.routing_key, e.actor_id, u.email AS actor_email, e.data, e.created_at',
+  from: `asset_events e LEFT JOIN users u ON u.id = e.actor_id ${relatedJoins}`,
+  columns: `e.id, e.asset_id, e.routing_key, e.actor_id, u.email AS actor_email, e.data,
+    e.created_at, ${relatedColumns}`,
   orders: { createdAt: 'e.created_at' },
   defaultOrder: '-createdAt',
   idColumn: 'e.seq',
   filters: { routingKey: anyOfFilter('e.routing_key', Object.values(ASSET_EVENT_KEYS)) },
   toRow: (row: AssetEventDbRow) => ({
-    id: row.id,
+    ...eventBase(row),
     assetId: row.asset_id,
-    routingKey: row.routing_key,
-    actorId: row.actor_id,
-    actorEmail: row.actor_email,
-    data: row.data,
-    createdAt: isoString(row.created_at),
+    ...relatedOf(row),
   }),
 };
 
@@ -135,32 +277,33 @@ export const CHANGELOG_HIDDEN_KEYS: readonly string[] = [ASSET_EVENT_KEYS.morphQ
 /** The channel migration 007 notifies at each commit that recorded events. */
 export const EVENTS_CHANNEL = 'asset_events';
 
-interface StreamEventDbRow extends Omit<AssetEventDbRow, 'asset_id'> {
+interface StreamEventDbRow extends EventDbRow {
   asset_id: string | null;
   cage_mesh_id: string | null;
+  tag_id: string | null;
+  application_id: string | null;
+  user_id: string | null;
   /** bigint: a string from node-postgres, a number from PGlite. */
   seq: string | number;
 }
 
 function toStreamEvent(row: StreamEventDbRow): StreamEvent {
   return {
-    id: row.id,
+    ...eventBase(row),
     seq: Number(row.seq),
-    routingKey: row.routing_key,
     assetId: row.asset_id,
     cageMeshId: row.cage_mesh_id,
-    actorId: row.actor_id,
-    actorEmail: row.actor_email,
-    data: row.data,
-    createdAt: isoString(row.created_at),
+    tagId: row.tag_id,
+    applicationId: row.application_id,
+    userId: row.user_id,
   };
 }
 
 /** The committed events after `seq`, oldest first, at most `limit` of them. */
 export async function readEventsAfter(db: Db, seq: number, limit: number): Promise<StreamEvent[]> {
   const { rows } = await db.query<StreamEventDbRow>(
-    `SELECT e.id, e.seq, e.asset_id, e.cage_mesh_id, e.routing_key, e.actor_id,
-       u.email AS actor_email, e.data, e.created_at
+    `SELECT e.id, e.seq, e.asset_id, e.cage_mesh_id, e.tag_id, e.application_id, e.user_id,
+       e.routing_key, e.actor_id, u.email AS actor_email, e.data, e.created_at
      FROM asset_events e LEFT JOIN users u ON u.id = e.actor_id
      WHERE e.seq > $1 ORDER BY e.seq LIMIT $2`,
     [seq, limit],

@@ -27,7 +27,12 @@ import {
   type TrashRow,
 } from '../src/api/schemas';
 import { PG_UNIQUE_VIOLATION, isDbError, type Db } from './db';
-import { recordAssetEvents, type AssetEventInput } from './events';
+import {
+  recordApplicationEvent,
+  recordAssetEvents,
+  recordTagEvent,
+  type AssetEventInput,
+} from './events';
 import { fail } from './http/errors';
 import { anyOfFilter, isoString, searchFilter, type ListSpec } from './list';
 import {
@@ -153,6 +158,25 @@ function fileUrlsOf(data: TrashData): string[] {
 }
 
 /**
+ * The activity log's event of a tag or an application going to or coming back from the Trash
+ * (assets have their own; cage meshes and morphed assets have no such events yet).
+ */
+async function recordRecordEvent(
+  tx: Db,
+  ref: TrashRef,
+  event: 'deleted' | 'restored',
+  name: string,
+  actorId: string,
+  at: Date,
+) {
+  const common = { event, actorId, data: { name }, at };
+  if (ref.kind === 'tag') await recordTagEvent(tx, { tagId: ref.id, ...common });
+  if (ref.kind === 'application') {
+    await recordApplicationEvent(tx, { applicationId: ref.id, ...common });
+  }
+}
+
+/**
  * Copies record `id` of `kind` and its relation rows into the Trash. Call it in the deleting
  * transaction, before the DELETE (whose cascade then removes the relation rows).
  */
@@ -185,6 +209,9 @@ export async function moveToTrash(tx: Db, ref: TrashRef, actorId: string, at: Da
      VALUES ($1, $2, $3, $4::jsonb, $5, $6)`,
     [ref.kind, ref.id, String(row.name), JSON.stringify(data), actorId, at],
   );
+  // A tag's delete records its event in its route (with the assets it leaves).
+  if (ref.kind !== 'tag')
+    await recordRecordEvent(tx, ref, 'deleted', String(row.name), actorId, at);
   await tx.query(
     `INSERT INTO trash_files (kind, id, file_url)
      SELECT $1, $2, url FROM unnest($3::text[]) AS url`,
@@ -409,6 +436,7 @@ export async function restoreFromTrash(
   for (const entry of entries) {
     await restoreRow(tx, entry.ref, entry);
     if (entry.ref.kind === 'asset') effects.assets.add(entry.ref.id);
+    await recordRecordEvent(tx, entry.ref, 'restored', entry.name, actorId, at);
   }
   // The tags' assets are locked in id order before any is changed, as a tag delete locks them.
   const tagged = entries

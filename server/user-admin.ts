@@ -19,6 +19,7 @@ import {
 import { revokeAllForUser } from './auth/refresh-tokens';
 import { announceSessionChange } from './auth/session-check';
 import type { Db } from './db';
+import { recordUserEvent } from './events';
 import { fail } from './http/errors';
 import { anyOfFilter, isoOrNull, isoString, searchFilter, type ListSpec } from './list';
 
@@ -130,6 +131,7 @@ export async function applyUserChange(
   tx: Db,
   users: readonly UserListRow[],
   change: UserChange,
+  actorId: string,
   now: Date,
 ): Promise<{ changed: string[]; users: UserListRow[] }> {
   if (change.kind === 'role') {
@@ -145,10 +147,10 @@ export async function applyUserChange(
         ? ['role = $2', [change.role]]
         : ['disabled_at = $2', [change.kind === 'disable' ? now : null]];
     await tx.query(`UPDATE users SET ${set} WHERE id = ANY($1::text[])`, [changed, ...params]);
-    for (const id of changed) {
-      announceSessionChange(tx, `u:${id}`);
-      if (change.kind === 'disable') await revokeAllForUser(tx, id, now);
-      recordUserAdminEvent(tx, { userId: id, change });
+    for (const user of users.filter((each) => changed.includes(each.id))) {
+      announceSessionChange(tx, `u:${user.id}`);
+      if (change.kind === 'disable') await revokeAllForUser(tx, user.id, now);
+      await recordUserAdminEvent(tx, { userId: user.id, change, from: user }, actorId, now);
     }
   }
   const { rows } = await tx.query<UserDbRow>(
@@ -161,16 +163,32 @@ export async function applyUserChange(
 
 /** An administrator's action on a user, for the event log. */
 export type UserAdminAction =
-  | { userId: string; change: UserChange }
-  | { userId: string; action: 'password-reset-sent' | 'sessions-ended'; sessionId?: string };
+  | { userId: string; change: UserChange; from: UserListRow }
+  | { userId: string; action: 'passwordResetSent' };
 
 /**
- * THE place where every administrator action on a user becomes an event: role changed,
- * disabled, enabled (applyUserChange), password reset code sent, sessions ended
- * (routes/user-admin.ts). Called inside the action's transaction where there is one, with the
- * actor in the transaction's context (asActor). The generic event recording of the `activity`
- * branch records it here; until then the actions are not logged.
+ * THE place where every administrator action on a user becomes an event of the activity log
+ * (server/events.ts `recordUserEvent`, only admins see them): role changed, disabled, enabled
+ * (applyUserChange, in the change's transaction), password reset code sent. Sessions ended by
+ * an administrator record theirs in server/routes/sessions.ts.
  */
-export function recordUserAdminEvent(_tx: Db, _action: UserAdminAction): void {
-  // Filled in by the activity branch (issue 20): one event per call, in `_tx`.
+export async function recordUserAdminEvent(
+  tx: Db,
+  action: UserAdminAction,
+  actorId: string,
+  at: Date,
+): Promise<void> {
+  const { userId } = action;
+  if ('action' in action) {
+    await recordUserEvent(tx, { userId, event: action.action, actorId, at });
+    return;
+  }
+  const { change, from } = action;
+  if (change.kind === 'role') {
+    const data = { changes: { role: { from: from.role, to: change.role } } };
+    await recordUserEvent(tx, { userId, event: 'roleChanged', actorId, data, at });
+  } else {
+    const event = change.kind === 'disable' ? 'disabled' : 'enabled';
+    await recordUserEvent(tx, { userId, event, actorId, at });
+  }
 }

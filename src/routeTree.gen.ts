@@ -18,6 +18,7 @@ import { Route as SignupRouteImport } from './routes/signup'
 import { Route as VerifyEmailRouteImport } from './routes/verify-email'
 import { Route as AppIndexRouteImport } from './routes/_app/index'
 import { Route as AppAccountRouteImport } from './routes/_app/account'
+import { Route as AppActivityRouteImport } from './routes/_app/activity'
 import { Route as AppMorphQueueRouteImport } from './routes/_app/morph-queue'
 import { Route as AppMorphedAssetsRouteImport } from './routes/_app/morphed-assets'
 import { Route as AppTagsRouteImport } from './routes/_app/tags'
@@ -77,6 +78,11 @@ const AppIndexRoute = AppIndexRouteImport.update({
 const AppAccountRoute = AppAccountRouteImport.update({
   id: '/account',
   path: '/account',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppActivityRoute = AppActivityRouteImport.update({
+  id: '/activity',
+  path: '/activity',
   getParentRoute: () => AppRoute,
 } as any)
 const AppMorphQueueRoute = AppMorphQueueRouteImport.update({
@@ -170,6 +176,7 @@ export interface FileRoutesByFullPath {
   '/signup': typeof SignupRoute
   '/verify-email': typeof VerifyEmailRoute
   '/account': typeof AppAccountRoute
+  '/activity': typeof AppActivityRoute
   '/morph-queue': typeof AppMorphQueueRoute
   '/morphed-assets': typeof AppMorphedAssetsRoute
   '/tags': typeof AppTagsRoute
@@ -195,6 +202,7 @@ export interface FileRoutesByTo {
   '/signup': typeof SignupRoute
   '/verify-email': typeof VerifyEmailRoute
   '/account': typeof AppAccountRoute
+  '/activity': typeof AppActivityRoute
   '/morph-queue': typeof AppMorphQueueRoute
   '/morphed-assets': typeof AppMorphedAssetsRoute
   '/tags': typeof AppTagsRoute
@@ -223,6 +231,7 @@ export interface FileRoutesById {
   '/signup': typeof SignupRoute
   '/verify-email': typeof VerifyEmailRoute
   '/_app/account': typeof AppAccountRoute
+  '/_app/activity': typeof AppActivityRoute
   '/_app/morph-queue': typeof AppMorphQueueRoute
   '/_app/morphed-assets': typeof AppMorphedAssetsRoute
   '/_app/tags': typeof AppTagsRoute
@@ -252,6 +261,7 @@ export interface FileRouteTypes {
     | '/signup'
     | '/verify-email'
     | '/account'
+    | '/activity'
     | '/morph-queue'
     | '/morphed-assets'
     | '/tags'
@@ -277,6 +287,7 @@ export interface FileRouteTypes {
     | '/signup'
     | '/verify-email'
     | '/account'
+    | '/activity'
     | '/morph-queue'
     | '/morphed-assets'
     | '/tags'
@@ -304,6 +315,7 @@ export interface FileRouteTypes {
     | '/signup'
     | '/verify-email'
     | '/_app/account'
+    | '/_app/activity'
     | '/_app/morph-queue'
     | '/_app/morphed-assets'
     | '/_app/tags'
@@ -396,6 +408,13 @@ declare module '@tanstack/react-router' {
       path: '/account'
       fullPath: '/account'
       preLoaderRoute: typeof AppAccountRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/activity': {
+      id: '/_app/activity'
+      path: '/activity'
+      fullPath: '/activity'
+      preLoaderRoute: typeof AppActivityRouteImport
       parentRoute: typeof AppRoute
     }
     '/_app/morph-queue': {
@@ -515,6 +534,7 @@ declare module '@tanstack/react-router' {
 
 interface AppRouteChildren {
   AppAccountRoute: typeof AppAccountRoute
+  AppActivityRoute: typeof AppActivityRoute
   AppMorphQueueRoute: typeof AppMorphQueueRoute
   AppMorphedAssetsRoute: typeof AppMorphedAssetsRoute
   AppTagsRoute: typeof AppTagsRoute
@@ -536,6 +556,7 @@ interface AppRouteChildren {
 
 const AppRouteChildren: AppRouteChildren = {
   AppAccountRoute: AppAccountRoute,
+  AppActivityRoute: AppActivityRoute,
   AppMorphQueueRoute: AppMorphQueueRoute,
   AppMorphedAssetsRoute: AppMorphedAssetsRoute,
   AppTagsRoute: AppTagsRoute,

@@ -10,9 +10,9 @@ import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import { revokeSessionsOf } from '../auth/refresh-tokens';
 import { listSessions } from '../auth/session';
 import type { Deps } from '../deps';
+import { recordUserEvent } from '../events';
 import { fail } from '../http/errors';
 import { readParam } from '../http/validate';
-import { recordUserAdminEvent } from '../user-admin';
 import { findUserById } from '../users';
 
 const allSchema = z.optional(z.enum(['true', 'false']));
@@ -74,19 +74,28 @@ export function adminSessionRoutes(deps: Deps) {
     return c.json({ data });
   });
 
+  // Ends sessions and, when some ended, records `user.sessions-ended.v1` in the same transaction.
+  const endSessions = (actorId: string, userId: string, only?: string) =>
+    db.transaction(async (tx) => {
+      const at = deps.now();
+      const count = await revokeSessionsOf(tx, userId, at, only === undefined ? {} : { only });
+      if (count > 0) {
+        const data = { ended: count, ...(only === undefined ? {} : { sessionId: only }) };
+        await recordUserEvent(tx, { userId, event: 'sessionsEnded', actorId, data, at });
+      }
+      return count;
+    });
+
   app.delete('/:id/sessions', async (c) => {
     const userId = await userIdOf(c.req.param('id'));
-    const count = await revokeSessionsOf(db, userId, deps.now());
-    recordUserAdminEvent(db, { userId, action: 'sessions-ended' });
-    return c.json(ended(count));
+    return c.json(ended(await endSessions(c.get('auth').userId, userId)));
   });
 
   app.delete('/:id/sessions/:sid', async (c) => {
     const userId = await userIdOf(c.req.param('id'));
     const sid = c.req.param('sid');
-    const count = await revokeSessionsOf(db, userId, deps.now(), { only: sid });
+    const count = await endSessions(c.get('auth').userId, userId, sid);
     if (count === 0) noSession(sid);
-    recordUserAdminEvent(db, { userId, action: 'sessions-ended', sessionId: sid });
     return c.json(ended(count));
   });
 

@@ -7,7 +7,7 @@ import { assetTagBodySchema, tagBodySchema, type TagRow } from '../../src/api/sc
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import { PG_UNIQUE_VIOLATION, isDbError, type Db } from '../db';
 import type { Deps } from '../deps';
-import { recordAssetEvents } from '../events';
+import { recordAssetEvents, recordTagEvent } from '../events';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import { moveToTrash } from '../trash';
@@ -78,14 +78,18 @@ export function tagRoutes(deps: Deps) {
     const { name } = await readBody(c, tagBodySchema);
     const id = newId();
     const now = deps.now();
-    await uniqueName(name, () =>
-      db.query('INSERT INTO tags (id, name, created_at, updated_at) VALUES ($1, $2, $3, $3)', [
-        id,
-        name,
-        now,
-      ]),
+    const data = await uniqueName(name, () =>
+      db.transaction(async (tx) => {
+        await tx.query(
+          'INSERT INTO tags (id, name, created_at, updated_at) VALUES ($1, $2, $3, $3)',
+          [id, name, now],
+        );
+        const actorId = c.get('auth').userId;
+        await recordTagEvent(tx, { tagId: id, event: 'created', actorId, data: { name }, at: now });
+        return getTag(tx, id);
+      }),
     );
-    return c.json({ data: await getTag(db, id) });
+    return c.json({ data });
   });
 
   // Tagging changes the asset, so it needs `update Asset`, the tag must exist, and a locked
@@ -138,11 +142,16 @@ export function tagRoutes(deps: Deps) {
         await tx.query('SELECT 1 FROM tags WHERE id = $1 FOR UPDATE', [id]);
         const before = await getTag(tx, id);
         await checkBase(tx, 'tag', before, base, changeOf('name', before.name, name));
-        await tx.query('UPDATE tags SET name = $2, updated_at = $3 WHERE id = $1', [
-          id,
-          name,
-          deps.now(),
-        ]);
+        const at = deps.now();
+        await tx.query('UPDATE tags SET name = $2, updated_at = $3 WHERE id = $1', [id, name, at]);
+        if (before.name === name) return getTag(tx, id);
+        await recordTagEvent(tx, {
+          tagId: id,
+          event: 'renamed',
+          actorId: c.get('auth').userId,
+          data: { changes: { name: { from: before.name, to: name } } },
+          at,
+        });
         return getTag(tx, id);
       }),
     );
@@ -172,13 +181,15 @@ export function tagRoutes(deps: Deps) {
           rows.map((row) => row.id),
         )
       ).filter((asset) => asset.tags.some((t) => t.id === tag.id));
-      await moveToTrash(tx, { kind: 'tag', id: tag.id }, c.get('auth').userId, at);
+      const actorId = c.get('auth').userId;
+      await moveToTrash(tx, { kind: 'tag', id: tag.id }, actorId, at);
       await tx.query('DELETE FROM tags WHERE id = $1', [tag.id]);
+      const data = { name: tag.name };
+      await recordTagEvent(tx, { tagId: tag.id, event: 'deleted', actorId, data, at });
       if (before.length === 0) return tag;
       const ids = before.map((asset) => asset.id);
       await tx.query('UPDATE assets SET updated_at = $2 WHERE id = ANY($1::text[])', [ids, at]);
       const after = await findAssets(tx, ids);
-      const actorId = c.get('auth').userId;
       await recordAssetEvents(
         tx,
         after.flatMap((asset, i) => {

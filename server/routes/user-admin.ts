@@ -35,7 +35,7 @@ export function userAdminRoutes(deps: Deps) {
     const unique = [...new Set(ids)];
     refuseSelf(actorId, unique, what);
     return db.transaction(async (tx) =>
-      applyUserChange(tx, await lockUsersForChange(tx, actorId, unique), what, deps.now()),
+      applyUserChange(tx, await lockUsersForChange(tx, actorId, unique), what, actorId, deps.now()),
     );
   };
 
@@ -65,7 +65,13 @@ export function userAdminRoutes(deps: Deps) {
     const client = clientAddress(c, deps.config);
     await takeMailAttempt(deps, client);
     await sendCode(deps, { email: user.email, user, purpose: 'reset', client });
-    recordUserAdminEvent(db, { userId: user.id, action: 'password-reset-sent' });
+    const { userId: actorId } = c.get('auth');
+    await recordUserAdminEvent(
+      db,
+      { userId: user.id, action: 'passwordResetSent' },
+      actorId,
+      deps.now(),
+    );
     return c.json({ data: { sent: true } });
   });
 

@@ -162,7 +162,7 @@ export function adminUserRoutes(deps: Deps) {
     const data = await db.transaction(async (tx) => {
       const users = await lockUsersForChange(tx, actorId, [id]);
       await checkBase(tx, 'user', users[0]!, base, changeOf('role', users[0]!.role, role));
-      return (await applyUserChange(tx, users, change, deps.now())).users[0]!;
+      return (await applyUserChange(tx, users, change, actorId, deps.now())).users[0]!;
     });
     setVersionTag(c, data);
     return c.json({ data });

@@ -66,4 +66,17 @@ describe('a live event', () => {
     ).toEqual([true, true, true, true]);
     expect(shows('v1/cage-meshes')).toBe(false);
   });
+
+  it('reaches the activity log with every event, and user lists with user administration', () => {
+    for (const key of ['asset.locked.v1', 'cage-mesh-updated.v1', 'tag.renamed.v1']) {
+      expect(listsShowing(event(key))('v1/activity')).toBe(true);
+    }
+    const shows = listsShowing(event('user.role-changed.v1', { assetId: null, userId: 'u3' }));
+    expect(['private/v1/users', 'v1/activity', 'v1/assets'].map(shows)).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect(listsShowing(event('tag.created.v1', { assetId: null }))('v1/tags')).toBe(true);
+  });
 });

@@ -24,13 +24,19 @@ const CHANGES_COUNTS = new Set([
   'type-or-gender-changed',
 ]);
 
-/** Which list endpoints may show what `event` changed. */
+/** Which list endpoints may show what `event` changed (the activity log shows every event). */
 export function listsShowing(event: StreamEvent): (endpoint: string) => boolean {
+  const shows = listsOfSubject(event);
+  return (endpoint) => /activity/.test(endpoint) || shows(endpoint);
+}
+
+function listsOfSubject(event: StreamEvent): (endpoint: string) => boolean {
   const name = eventName(event.routingKey);
   if (name === 'cage-mesh-updated') return (endpoint) => /cage-meshes/.test(endpoint);
   if (name === 'morph-queue-entry-created' || name.startsWith('morph')) {
     return (endpoint) => /morph/.test(endpoint);
   }
+  if (name.startsWith('user.')) return (endpoint) => /users/.test(endpoint);
   if (name.startsWith('application') || name === 'added-to-application') {
     return (endpoint) => /application|assets/.test(endpoint);
   }

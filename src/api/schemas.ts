@@ -312,6 +312,15 @@ export const uploadResultSchema = z.object({
 });
 export type UploadResult = z.infer<typeof uploadResultSchema>;
 
+/**
+ * The other side of a relation an event names (`data.applicationId`, `data.userId`), as it is
+ * now; null when the event names none or it is gone.
+ */
+const relatedNames = {
+  applicationName: z.nullable(z.string()),
+  userEmail: z.nullable(z.string()),
+};
+
 /** One entry of the back-office changelog (GET /v1/assets/{id}/backoffice-changelog). */
 export const assetEventSchema = z.object({
   id: z.string(),
@@ -322,13 +331,42 @@ export const assetEventSchema = z.object({
   actorEmail: z.nullable(z.string()),
   data: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
+  ...relatedNames,
 });
 export type AssetEvent = z.infer<typeof assetEventSchema>;
+
+/** The kinds of record the activity log names (the Trash's kinds, and users). */
+export const ACTIVITY_KINDS = ['asset', 'cage-mesh', 'tag', 'application', 'user'] as const;
+export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
+
+/**
+ * One row of the activity log (GET /v1/activity): an event of any kind of record, with the
+ * record it names: its name now (or as the Trash or the event last had it), and whether it is
+ * still there (`live`), in the Trash (`trash`), or gone for good (`gone`).
+ */
+export const activityRowSchema = z.object({
+  id: z.string(),
+  routingKey: z.string(),
+  subject: z.object({
+    kind: z.enum(ACTIVITY_KINDS),
+    id: z.string(),
+    name: z.nullable(z.string()),
+    state: z.enum(['live', 'trash', 'gone']),
+  }),
+  actorId: z.nullable(z.string()),
+  actorEmail: z.nullable(z.string()),
+  data: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+  ...relatedNames,
+});
+export type ActivityRow = z.infer<typeof activityRowSchema>;
 
 /**
  * One event of the live stream (GET /v1/events, Server-Sent Events): the `data:` line of each
  * message, whose `id:` is `seq` and whose `event:` is `routingKey`. Like a changelog entry,
- * plus the stream's order (`seq`, increasing) and the cage mesh a cage mesh event names.
+ * plus the stream's order (`seq`, increasing) and the subject it names: an asset, or else a cage
+ * mesh, a tag, an application or a user (one of them is set; the last three are optional so a
+ * client reads streams of servers from before them).
  */
 export const streamEventSchema = z.object({
   id: z.string(),
@@ -336,6 +374,9 @@ export const streamEventSchema = z.object({
   routingKey: z.string(),
   assetId: z.nullable(z.string()),
   cageMeshId: z.nullable(z.string()),
+  tagId: z.optional(z.nullable(z.string())),
+  applicationId: z.optional(z.nullable(z.string())),
+  userId: z.optional(z.nullable(z.string())),
   actorId: z.nullable(z.string()),
   actorEmail: z.nullable(z.string()),
   data: z.record(z.string(), z.unknown()),

@@ -32,6 +32,7 @@ export const en = {
     tags: 'Tags',
     trash: 'Trash',
     users: 'Users',
+    activity: 'Activity',
     myAssets: 'My assets',
     signOut: 'Sign out',
     signingOut: 'Signing out…',

@@ -83,6 +83,11 @@ export interface ListInput {
   preselect?: readonly Preselect[];
   /** Below the mobile breakpoint (preselect fills hidden filters too). */
   isMobile?: boolean;
+  /**
+   * A feed, newest first (the activity log): rows others add above arrive at the top of the
+   * first page at once, rather than waiting for "show" (see `mergeRemote`).
+   */
+  newRowsOnTop?: boolean;
 }
 
 /** Spec §4: a single-select filter that, while empty, takes this value. */
@@ -150,6 +155,7 @@ export interface ListContext {
   removedIds: readonly string[];
   /** A fresh read with rows that would appear above the ones on screen: shown on SHOW_INCOMING. */
   incoming: RemoteAnswer | null;
+  newRowsOnTop: boolean;
 }
 
 /** The pages on screen as the server has them now (REMOTE_CHANGED). */
@@ -471,6 +477,7 @@ export function initialListContext(input: ListInput): ListContext {
     isMobile,
     removedIds: [],
     incoming: null,
+    newRowsOnTop: input.newRowsOnTop ?? false,
   };
 }
 
@@ -479,7 +486,9 @@ export function initialListContext(input: ListInput): ListContext {
  * user's hands: changed rows are replaced where they stand, rows gone are kept and marked
  * (removed after REMOVED_MS), new rows below the last row still there are added at the bottom,
  * and new rows above it wait as `incoming` until the user asks to see them (meanwhile nothing
- * is added or marked: a row missing below may only have been pushed down).
+ * is added or marked: a row missing below may only have been pushed down). In a feed
+ * (`newRowsOnTop`) on its first page, new rows above are put on top at once, every row on
+ * screen staying (the browser's scroll anchoring keeps the one the reader looks at in place).
  */
 export function mergeRemote(context: ListContext, answer: RemoteAnswer): Partial<ListContext> {
   const fresh = new Map(answer.rows.map((row) => [row.id, row]));
@@ -490,6 +499,16 @@ export function mergeRemote(context: ListContext, answer: RemoteAnswer): Partial
   const added = answer.rows.filter((row) => !shown.has(row.id));
   const above = added.some((row) => answer.rows.indexOf(row) < lastKept);
   // With rows waiting above, a row missing below may only have been pushed down a page.
+  if (above && context.newRowsOnTop && (context.page === 1 || context.mode === 'infinite')) {
+    const top = added.filter((row) => answer.rows.indexOf(row) < lastKept);
+    return {
+      rows: [...top, ...rows],
+      incoming: null,
+      totalDocs: answer.totalDocs,
+      totalPages: answer.totalPages,
+      hasNextPage: answer.hasNextPage,
+    };
+  }
   if (above) return { rows, incoming: answer };
   const removedIds = [...new Set([...context.removedIds, ...gone])];
   return {

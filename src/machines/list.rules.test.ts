@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { createActor, SimulatedClock } from 'xstate';
 import type { ListResponse } from '../api/lists';
 import {
+  initialListContext,
   listMachine,
+  mergeRemote,
   selectAddress,
   selectCanLoadMore,
   selectFilter,
@@ -234,5 +236,34 @@ describe('list machine — what the screen shows after an answer', () => {
     actor.send({ type: 'SET_ORDER', id: 'c', position: 1 });
     await liveCall(reorders).settle({ ok: { id: 'c' } });
     expect(emitted).toEqual([{ type: 'REORDERED', id: 'c', position: 1, previousPosition: 3 }]);
+  });
+});
+
+describe('a feed (newRowsOnTop): rows others add arrive on top of the first page', () => {
+  const row = (id: string) => ({ id });
+  const shown = ['c', 'b', 'a'].map(row);
+  const answer = (ids: string[]) => ({
+    rows: ids.map(row),
+    totalDocs: ids.length,
+    totalPages: 1,
+    hasNextPage: false,
+  });
+  const feed = (page: number, newRowsOnTop = true) => ({
+    ...initialListContext({ endpoint: 'v1/activity', newRowsOnTop, initialPage: page }),
+    rows: shown,
+  });
+
+  it('puts them above every row on screen, keeping the rows the reader looks at', () => {
+    const next = mergeRemote(feed(1), answer(['e', 'd', 'c', 'b']));
+    expect(next.rows?.map((r) => r.id)).toEqual(['e', 'd', 'c', 'b', 'a']);
+    expect(next).toMatchObject({ incoming: null, totalDocs: 4 });
+  });
+
+  it('past the first page, and in other lists, they wait for "show"', () => {
+    for (const context of [feed(2), feed(1, false)]) {
+      const next = mergeRemote(context, answer(['d', 'c', 'b']));
+      expect(next.rows?.map((r) => r.id)).toEqual(['c', 'b', 'a']);
+      expect(next.incoming?.rows.map((r) => r.id)).toEqual(['d', 'c', 'b']);
+    }
   });
 });

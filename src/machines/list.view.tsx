@@ -70,6 +70,8 @@ export interface ListScreenConfig<Row extends { id: string }> extends ListDefini
   columns: ListColumn<Row>[];
   filters: FilterDef[];
   limit?: number;
+  /** A feed, newest first: rows others add arrive on top of the first page (list machine). */
+  newRowsOnTop?: boolean;
   /** The order-update endpoint (menu reorder); `drag` adds drag handles too. */
   reorder?: { endpoint: string; drag?: boolean };
   rowLabel: (row: Row) => string;
@@ -173,6 +175,7 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
         : { initialFilter: initialValuesOf(config.filters) }),
       preselect: preselectsOf(config.filters),
       isMobile,
+      newRowsOnTop: config.newRowsOnTop,
       ...(config.reorder ? { reorder: { endpoint: config.reorder.endpoint } } : {}),
     },
   });

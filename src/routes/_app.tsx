@@ -54,6 +54,8 @@ const NAV = [
   { to: '/trash', label: 'nav.trash', needs: ['delete', 'Asset'] },
   { to: '/users', label: 'nav.users', needs: ['read', 'User'] },
   { to: '/users/invitations', label: 'nav.invitations', needs: ['manage', 'User'] },
+  // Who changed what, as the changelog shows it (server/README.md "Activity log").
+  { to: '/activity', label: 'nav.activity', needs: ['update', 'Asset'] },
 ] as const;
 
 function Shell() {

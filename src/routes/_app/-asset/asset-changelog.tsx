@@ -6,11 +6,23 @@ import type { Asset, AssetEvent } from '../../../api/schemas';
 import { tagQuery } from '../../../api/tags';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { dateCell } from '../../../ui/dom/list/cells';
-import { changelogRows, detailOf, tagsOf, type ChangelogRow } from './changelog-rows';
+import {
+  changelogRows,
+  detailOf,
+  relationTitle,
+  tagsOf,
+  type ChangelogRow,
+  type Relation,
+} from './changelog-rows';
 import { Failure, Panel } from './panel';
 
-/** The translated name of a routing key (`asset.created.v1` -> "Created"), or the key itself. */
-export function eventTitle(event: Pick<AssetEvent, 'routingKey' | 'data'>, t: TFunction): string {
+/**
+ * The translated name of an asset event (`asset.created.v1` -> "Created"; a relation names its
+ * other side: "Added to Avatar Hub at position 3"), or the routing key itself.
+ */
+export function eventTitle(event: Relation, t: TFunction): string {
+  const relation = relationTitle(event, t);
+  if (relation !== null) return relation;
   if (event.routingKey === 'asset.locked.v1' && typeof event.data.locked === 'boolean') {
     return event.data.locked ? t('assetEditor.lockedEvent') : t('assetEditor.unlockedEvent');
   }

@@ -2,7 +2,7 @@ import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AssetEvent } from '../../../api/schemas';
 import { initI18n, loadBackOfficeTexts } from '../../../i18n';
-import { changelogRows, detailOf } from './changelog-rows';
+import { changelogRows, detailOf, relationTitle, type Relation } from './changelog-rows';
 
 const NAMES: Record<string, string> = { t1: 'Vintage', t2: 'Fantasy', t3: 'Sport' };
 const nameOf = (id: string) => NAMES[id] ?? id;
@@ -19,6 +19,8 @@ function event(routingKey: string, data: Record<string, unknown>, at: string): A
     actorEmail: 'admin@avatar.studio',
     data,
     createdAt: at,
+    applicationName: null,
+    userEmail: null,
   };
 }
 
@@ -80,5 +82,44 @@ describe('changelog rows', () => {
     const rows = changelogRows(events);
     expect(rows.map((row) => row.event.routingKey)).toEqual(['asset.updated.v1']);
     expect(details(events)).toEqual(['Name; Tags: added Vintage']);
+  });
+});
+
+describe('relation titles', () => {
+  const title = (event: Relation) => relationTitle(event, i18next.t.bind(i18next));
+  const named = { applicationName: 'Avatar Hub', userEmail: 'demo@avatar.studio' };
+
+  it('names the application and the position, or the user, on the other side', () => {
+    const added = { routingKey: 'asset.added-to-application.v1', data: { position: 3 } };
+    expect(title({ ...added, ...named })).toBe('Added to Avatar Hub at position 3');
+    expect(title({ ...added, data: {}, ...named })).toBe('Added to Avatar Hub');
+    const moved = { routingKey: 'asset.application-updated.v1', ...named };
+    expect(title({ ...moved, data: { position: { from: 1, to: 4 } } })).toBe(
+      'Moved to position 4 in Avatar Hub',
+    );
+    expect(title({ ...moved, data: { synced: true } })).toBe(
+      'Synced with its parent in Avatar Hub',
+    );
+    expect(title({ routingKey: 'asset.application-deleted.v1', data: {}, ...named })).toBe(
+      'Removed from Avatar Hub',
+    );
+    expect(title({ routingKey: 'asset.user-assets-added.v1', data: {}, ...named })).toBe(
+      'Assigned to demo@avatar.studio',
+    );
+    expect(title({ routingKey: 'asset.user-assets-removed.v1', data: {}, ...named })).toBe(
+      'Unassigned from demo@avatar.studio',
+    );
+  });
+
+  it('says the other side is gone, and leaves events without names to their plain title', () => {
+    const gone = { applicationName: null, userEmail: null };
+    expect(title({ routingKey: 'asset.application-deleted.v1', data: {}, ...gone })).toBe(
+      'Removed from a deleted application',
+    );
+    expect(title({ routingKey: 'asset.user-assets-added.v1', data: {}, ...gone })).toBe(
+      'Assigned to a removed user',
+    );
+    expect(title({ routingKey: 'asset.user-assets-added.v1', data: {} })).toBeNull();
+    expect(title({ routingKey: 'asset.locked.v1', data: { locked: true }, ...named })).toBeNull();
   });
 });

@@ -119,3 +119,44 @@ export function detailOf(
   }
   return parts.length > 0 ? parts.join('; ') : null;
 }
+
+/** An event, with the names of its relation's other side when the server gave them. */
+export type Relation = Pick<AssetEvent, 'routingKey' | 'data'> &
+  Partial<Pick<AssetEvent, 'applicationName' | 'userEmail'>>;
+
+const isNumber = (value: unknown): value is number => typeof value === 'number';
+
+/**
+ * The title of an event that relates the asset to an application or a user, naming the other
+ * side: "Added to Avatar Hub at position 3", "Assigned to demo@avatar.studio" (null: it is gone
+ * now). Null for other events, and for events without the names (the live stream's).
+ */
+export function relationTitle(event: Relation, t: TFunction): string | null {
+  const key = event.routingKey.replace(/^asset\./, '').replace(/\.v\d+$/, '');
+  if (key.includes('application') && event.applicationName === undefined) return null;
+  if (key.startsWith('user-assets') && event.userEmail === undefined) return null;
+  const application = event.applicationName ?? t('assetEditor.deletedApplication');
+  const user = event.userEmail ?? t('assetEditor.removedUser');
+  const { position, synced } = event.data;
+  switch (key) {
+    case 'added-to-application':
+      return isNumber(position)
+        ? t('assetEditor.relations.addedAt', { application, position })
+        : t('assetEditor.relations.added', { application });
+    case 'application-updated':
+      if (isRecord(position) && isNumber(position.to)) {
+        return t('assetEditor.relations.moved', { application, position: position.to });
+      }
+      return synced === true
+        ? t('assetEditor.relations.synced', { application })
+        : t('assetEditor.relations.placementChanged', { application });
+    case 'application-deleted':
+      return t('assetEditor.relations.removed', { application });
+    case 'user-assets-added':
+      return t('assetEditor.relations.assigned', { user });
+    case 'user-assets-removed':
+      return t('assetEditor.relations.unassigned', { user });
+    default:
+      return null;
+  }
+}

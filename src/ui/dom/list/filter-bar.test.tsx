@@ -1,4 +1,4 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import i18next from 'i18next';
@@ -85,6 +85,18 @@ afterEach(() => {
 });
 
 describe('FilterBar on a desktop', () => {
+  it('a date filter is a labelled date input whose day is the value, and clears to none', () => {
+    setViewport(false);
+    render(<Harness defs={[{ field: 'from', type: 'date', label: 'From' }]} />);
+    const input = screen.getByLabelText('From');
+    expect(input).toHaveAttribute('type', 'date');
+    fireEvent.change(input, { target: { value: '2026-11-24' } });
+    expect(JSON.parse(screen.getByTestId('values').textContent)).toEqual({ from: '2026-11-24' });
+    expect(input).toHaveValue('2026-11-24');
+    fireEvent.change(input, { target: { value: '' } });
+    expect(JSON.parse(screen.getByTestId('values').textContent)).toEqual({ from: '' });
+  });
+
   it('shows every filter except one hidden for having a single option', () => {
     setViewport(false);
     render(<Harness />);

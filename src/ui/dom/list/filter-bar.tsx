@@ -15,7 +15,8 @@ import { useMediaQuery } from '../use-media-query';
 /** Spec §3 filter definition. */
 export interface FilterDef {
   field: string;
-  type: 'text' | 'multi-select' | 'single-select' | 'autocomplete';
+  /** `date`: a day (`YYYY-MM-DD`), picked with the browser's date input. */
+  type: 'text' | 'multi-select' | 'single-select' | 'autocomplete' | 'date';
   label: string;
   value?: FilterValue;
   placeholder?: string;
@@ -140,6 +141,26 @@ function FilterControl(props: {
     }
     case 'autocomplete':
       return <>{props.renderAutocomplete(filter, value, onChange)}</>;
+    case 'date':
+      // The browser's input answers a whole day or nothing, never a half-typed one.
+      return (
+        <label className="filter filter-date">
+          <span className="filter-label">
+            {filter.icon && (
+              <span className="filter-icon" aria-hidden="true">
+                {filter.icon}
+              </span>
+            )}
+            {filter.label}
+          </span>
+          <input
+            type="date"
+            className="date-box"
+            value={filterTexts(value)[0] ?? ''}
+            onChange={(event) => onChange(event.target.value)}
+          />
+        </label>
+      );
   }
 }
 

@@ -1,0 +1,171 @@
+import type { TFunction } from 'i18next';
+import { createFileRoute, Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import { z } from 'zod/mini';
+import { defineList } from '../../api/list-url';
+import { ACTIVITY_KINDS, activityRowSchema, type ActivityRow } from '../../api/schemas';
+import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
+import { dateColumn } from '../../ui/dom/list/columns';
+import { personIcon, searchIcon, statusIcon, typeIcon } from '../../ui/dom/list/filter-icons';
+import { CHANGES, changeDetail, changeTitle, kindOf } from './-activity/activity-rows';
+
+const day = z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)));
+
+const list = defineList({
+  filterSchema: z.strictObject({
+    kind: z.optional(z.array(z.enum(ACTIVITY_KINDS))),
+    routingKey: z.optional(z.array(z.string())),
+    actorId: z.optional(z.array(z.string())),
+    search: z.optional(z.string()),
+    recordId: z.optional(z.array(z.string())),
+    from: day,
+    to: day,
+  }),
+  sortFields: ['createdAt'],
+  defaultOrder: { createdAt: 'desc' },
+});
+
+export const Route = createFileRoute('/_app/activity')({
+  validateSearch: list.validateSearch,
+  component: () => <ListScreen config={activityList} />,
+});
+
+/** The record a row names: a link while it exists; else it says it was deleted, and where. */
+function recordCell(row: ActivityRow, t: TFunction): ReactNode {
+  const { kind, id, name, state } = row.subject;
+  const label = name ?? id;
+  const kindLabel = <span className="activity-kind">{t(`activity.kinds.${kind}`)}</span>;
+  if (state === 'trash') {
+    return (
+      <>
+        {kindLabel} {label} ·{' '}
+        <Link to="/trash" search={{ filter: JSON.stringify({ search: label }) } as never}>
+          {t('activity.inTrash')}
+        </Link>
+      </>
+    );
+  }
+  if (state === 'gone') {
+    return (
+      <>
+        {kindLabel} {label} · {t('activity.deletedForEver')}
+      </>
+    );
+  }
+  return (
+    <>
+      {kindLabel} {recordLink(row.subject, label)}
+    </>
+  );
+}
+
+function recordLink({ kind, id }: ActivityRow['subject'], label: string): ReactNode {
+  switch (kind) {
+    case 'asset':
+      return (
+        <Link to="/assets/$assetId" params={{ assetId: id }}>
+          {label}
+        </Link>
+      );
+    case 'cage-mesh':
+      return (
+        <Link to="/cage-meshes/$cageMeshId" params={{ cageMeshId: id }}>
+          {label}
+        </Link>
+      );
+    case 'application':
+      return (
+        <Link to="/applications/$applicationId/assets" params={{ applicationId: id }}>
+          {label}
+        </Link>
+      );
+    case 'user':
+      return (
+        <Link to="/users/$userId" params={{ userId: id }}>
+          {label}
+        </Link>
+      );
+    case 'tag':
+      // Tags have no page of their own: their list, searched for this one.
+      return (
+        <Link to="/tags" search={{ filter: JSON.stringify({ search: label }) } as never}>
+          {label}
+        </Link>
+      );
+  }
+}
+
+/** What the list shows, in the user's language. */
+const activityList = (t: TFunction): ListScreenConfig<ActivityRow> => ({
+  title: t('activity.title'),
+  // The log shows who changed what, as the changelog does; the server lists only the events
+  // the caller's role may see (user administration: admins).
+  requires: ['update', 'Asset'],
+  endpoint: 'v1/activity',
+  rowSchema: activityRowSchema,
+  newRowsOnTop: true,
+  ...list,
+  rowLabel: (row) => `${changeTitle(row, t)} · ${row.subject.name ?? row.subject.id}`,
+  filters: [
+    {
+      field: 'search',
+      type: 'text',
+      label: t('activity.record'),
+      placeholder: t('activity.recordPlaceholder'),
+      icon: searchIcon,
+      visibleOnMobile: true,
+    },
+    {
+      field: 'kind',
+      type: 'multi-select',
+      label: t('activity.kind'),
+      icon: typeIcon,
+      options: ACTIVITY_KINDS.map((kind) => ({ value: kind, label: t(`activity.kinds.${kind}`) })),
+    },
+    {
+      field: 'routingKey',
+      type: 'multi-select',
+      label: t('activity.change'),
+      icon: statusIcon,
+      options: CHANGES.map((routingKey) => ({
+        value: routingKey,
+        label: `${t(`activity.kinds.${kindOf(routingKey)}`)}: ${changeTitle({ routingKey, data: {} }, t)}`,
+      })),
+    },
+    {
+      field: 'actorId',
+      type: 'autocomplete',
+      label: t('activity.actor'),
+      icon: personIcon,
+      endpoint: 'private/v1/users',
+      displayField: 'email',
+      multiple: true,
+      limitTags: 1,
+    },
+    { field: 'from', type: 'date', label: t('activity.from') },
+    { field: 'to', type: 'date', label: t('activity.to') },
+  ],
+  columns: [
+    dateColumn('createdAt', t('activity.when')),
+    {
+      field: 'actorEmail',
+      headerName: t('activity.actor'),
+      render: (row) =>
+        row.actorEmail ?? (row.actorId ? t('trash.unknownUser') : t('assetEditor.system')),
+    },
+    {
+      field: 'routingKey',
+      headerName: t('activity.change'),
+      render: (row) => {
+        const detail = changeDetail(row, t);
+        return (
+          <span title={row.routingKey}>
+            {changeTitle(row, t)}
+            {detail && <span className="changelog-detail"> · {detail}</span>}
+          </span>
+        );
+      },
+    },
+    { field: 'subject', headerName: t('activity.record'), render: (row) => recordCell(row, t) },
+  ],
+});
