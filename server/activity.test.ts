@@ -129,6 +129,25 @@ describe('user administration', () => {
     expect(await activity('kind=user', tokens.developer)).toEqual([]);
   });
 
+  it('records disabling, enabling (one or in bulk) and a reset code sent by an admin', async () => {
+    const person = await t.loginAs('user');
+    const post = (path: string, json?: unknown) =>
+      t.request('POST', `/private/v1/users/${path}`, { token: tokens.admin, body: json ?? {} });
+    dataOf(await post(`${person._id}/disable`));
+    dataOf(await post('bulk-enable', { ids: [person._id] }));
+    // Already enabled: nothing changes, nothing is recorded.
+    dataOf(await post(`${person._id}/enable`));
+    dataOf(await post(`${person._id}/reset-password`));
+    const rows = await activity(`recordId=${person._id}`);
+    expect(keysOf(rows)).toEqual([
+      'user.password-reset-sent.v1',
+      'user.enabled.v1',
+      'user.disabled.v1',
+    ]);
+    expect(new Set(rows.map((row) => row.actorId))).toEqual(new Set([await adminId()]));
+    expect(await activity(`recordId=${person._id}`, tokens.developer)).toEqual([]);
+  });
+
   it('recordUserEvent (for the users screens) records in the caller’s transaction, or not at all', async () => {
     const person = await t.loginAs('user');
     const at = t.clock.current;
