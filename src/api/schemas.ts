@@ -314,11 +314,12 @@ export type UploadResult = z.infer<typeof uploadResultSchema>;
 
 /**
  * The other side of a relation an event names (`data.applicationId`, `data.userId`), as it is
- * now; null when the event names none or it is gone.
+ * now; null when the event names none or it is gone. Not in the spec: a platform that does not
+ * send them gets the plain wording ("Added to an application").
  */
 const relatedNames = {
-  applicationName: z.nullable(z.string()),
-  userEmail: z.nullable(z.string()),
+  applicationName: z.optional(z.nullable(z.string())),
+  userEmail: z.optional(z.nullable(z.string())),
 };
 
 /** One entry of the back-office changelog (GET /v1/assets/{id}/backoffice-changelog). */
