@@ -113,6 +113,13 @@ describe('the Trash', () => {
 
     await page.goto(listUrl('/trash', { search: 'E2E trash bulk' }));
     await expect.poll(() => page.locator(`${ROW} [role="rowheader"]`).count()).toBe(2);
+    // Who deleted them: the filter offers the users by e-mail.
+    const deletedBy = page.getByRole('combobox', { name: 'Deleted by' });
+    await deletedBy.fill('admin@');
+    await page.getByRole('listbox').getByRole('option', { name: ADMIN.email }).click();
+    await deletedBy.press('Escape');
+    await expect.poll(() => decodeURIComponent(page.url())).toContain('"deletedBy":[');
+    await expect.poll(() => page.locator(`${ROW} [role="rowheader"]`).count()).toBe(2);
     await select(page, names);
     await page.getByRole('toolbar').getByRole('button', { name: 'Restore' }).click();
     await toasts(page).getByText('2 records restored').waitFor();
