@@ -132,8 +132,8 @@ async function expectNotAvailable(page: Page, path: string) {
   await page.getByRole('heading', { name: 'Not available for your role' }).waitFor();
 }
 
-/** The navigation of a role that may read everything (admin, developer). */
-const EVERY_SCREEN = [
+/** The catalogue's screens, which every role that may read everything has. */
+const CATALOGUE = [
   'Dashboard',
   'Assets',
   'Applications',
@@ -141,11 +141,11 @@ const EVERY_SCREEN = [
   'Morphed assets',
   'Cage meshes',
   'Tags',
-  'Users',
-  'My assets',
 ];
-/** An admin's: every screen, the Trash (whoever may delete may restore) and the invitations. */
-const ADMIN_SCREENS = [...EVERY_SCREEN.slice(0, -2), 'Trash', 'Users', 'Invitations', 'My assets'];
+/** A developer's: the catalogue, the users (read only) and the activity log. */
+const EVERY_SCREEN = [...CATALOGUE, 'Users', 'Activity', 'My assets'];
+/** An admin's: also the Trash (whoever may delete may restore) and the invitations. */
+const ADMIN_SCREENS = [...CATALOGUE, 'Trash', 'Users', 'Invitations', 'Activity', 'My assets'];
 
 describe('what each role is offered', () => {
   it('admin: every screen, New, row actions including Delete', async () => {
