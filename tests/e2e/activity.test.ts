@@ -6,28 +6,15 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { adminApi } from '../helpers/accounts';
 import { ADMIN, appUnderTest, signedInPage } from '../helpers/app';
 import { seriousViolations } from '../helpers/axe';
 
 const app = appUnderTest();
+const api = <T>(method: string, path: string, body?: unknown) =>
+  adminApi<T>(app.server.url, method, path, body);
 // The body's rows (each has a row header; the header row has none), loaded.
 const ROW = '[role="grid"] [role="row"]:not(.skeleton-row):has([role="rowheader"])';
-
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const login = await fetch(`${app.server.url}/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(ADMIN),
-  });
-  const { token } = ((await login.json()) as { data: { token: string } }).data;
-  const response = await fetch(`${app.server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  expect(response.status, `${method} ${path}`).toBe(200);
-  return ((await response.json()) as { data: T }).data;
-}
 
 const listUrl = (path: string, filter: Record<string, unknown>) =>
   `${app.server.url}${path}?filter=${encodeURIComponent(JSON.stringify(filter))}`;

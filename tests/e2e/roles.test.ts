@@ -5,46 +5,11 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { appUnderTest } from '../helpers/app';
-import { waitForMail } from '../helpers/server';
+import { verifiedAccount } from '../helpers/accounts';
 
 const app = appUnderTest();
 const ADMIN = { email: 'admin@avatar.studio', password: 'avatar-studio-admin' };
 const DEMO_USER = { email: 'demo@avatar.studio', password: 'avatar-studio-demo' };
-
-async function api(path: string, body?: unknown, token?: string, method = 'POST') {
-  const response = await fetch(`${app.server.url}${path}`, {
-    method: body === undefined ? 'GET' : method,
-    headers: {
-      'content-type': 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.status, `${path}: ${await response.clone().text()}`).toBe(200);
-  return ((await response.json()) as { data: Record<string, unknown> }).data;
-}
-
-/** A verified account that the admin made a developer. */
-async function developerAccount() {
-  const email = `developer.${Date.now()}@example.com`;
-  const password = 'developer-password';
-  const signedUp = await api('/v1/auth/signup', { email, password });
-  const mail = await waitForMail(app.server.url, email, 'verify');
-  // Proven from the sign-up's own session, so the password survives (server/README.md).
-  await api(
-    '/v1/users/verify',
-    { verificationId: mail.verificationId, code: mail.code },
-    String(signedUp.token),
-  );
-  const admin = await api('/v1/auth/login', ADMIN);
-  await api(
-    `/private/v1/users/${String(signedUp._id)}`,
-    { role: 'developer' },
-    String(admin.token),
-    'PATCH',
-  );
-  return { email, password };
-}
 
 async function signedIn(account: { email: string; password: string } | 'guest'): Promise<Page> {
   const context = await app.browser.newContext();
@@ -160,7 +125,7 @@ describe('what each role is offered', () => {
   });
 
   it('developer: curates the catalogue but deletes nothing', async () => {
-    const page = await signedIn(await developerAccount());
+    const page = await signedIn(await verifiedAccount(app.server.url, 'developer'));
     expect(await navLinks(page)).toEqual(EVERY_SCREEN);
     expect(await phoneMenuLinks(page)).toEqual(EVERY_SCREEN);
     await openAssets(page);

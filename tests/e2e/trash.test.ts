@@ -6,9 +6,12 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { adminApi } from '../helpers/accounts';
 import { ADMIN, appUnderTest, signedInPage } from '../helpers/app';
 
 const app = appUnderTest({ env: { TRASH_RETENTION_DAYS: '12' } });
+const api = <T>(method: string, path: string, body?: unknown) =>
+  adminApi<T>(app.server.url, method, path, body);
 const ROW = '[role="grid"] [role="row"]:not(.skeleton-row)';
 
 const toasts = (page: Page) => page.getByRole('region', { name: 'Notifications' });
@@ -23,22 +26,6 @@ async function rowAction(page: Page, name: string, item: string) {
 async function select(page: Page, names: string[]) {
   for (const name of names) await rowNamed(page, name).locator('.checkbox').click();
   await page.getByRole('toolbar', { name: `${names.length} selected` }).waitFor();
-}
-
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const login = await fetch(`${app.server.url}/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(ADMIN),
-  });
-  const { token } = ((await login.json()) as { data: { token: string } }).data;
-  const response = await fetch(`${app.server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  expect(response.status, `${method} ${path}`).toBe(200);
-  return ((await response.json()) as { data: T }).data;
 }
 
 const newTag = (name: string) => api<{ id: string }>('POST', '/v1/tags', { name });

@@ -7,45 +7,17 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { api, login, verifiedAccount } from '../helpers/accounts';
 import { ADMIN, appUnderTest, signedInPage } from '../helpers/app';
 import { seriousViolations } from '../helpers/axe';
-import { waitForMail } from '../helpers/server';
 
 const app = appUnderTest();
 const PASSWORD = 'a-long-user-password';
 const SHOTS = process.env.USERS_SCREENSHOTS ?? '/tmp';
 
-async function api(path: string, body?: unknown, token?: string, method = 'POST') {
-  const response = await fetch(`${app.server.url}${path}`, {
-    method: body === undefined ? 'GET' : method,
-    headers: {
-      'content-type': 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.status, `${path}: ${await response.clone().text()}`).toBe(200);
-  return ((await response.json()) as { data: Record<string, unknown> }).data;
-}
-
-let counter = 0;
 /** A verified account (with `role` given by the admin when not `user`). */
-async function account(role: 'user' | 'developer' = 'user') {
-  counter += 1;
-  const email = `${role}.${counter}.${Date.now()}@example.com`;
-  const signedUp = await api('/v1/auth/signup', { email, password: PASSWORD });
-  const mail = await waitForMail(app.server.url, email, 'verify');
-  await api(
-    '/v1/users/verify',
-    { verificationId: mail.verificationId, code: mail.code },
-    String(signedUp.token),
-  );
-  if (role !== 'user') {
-    const admin = await api('/v1/auth/login', ADMIN);
-    await api(`/private/v1/users/${String(signedUp._id)}`, { role }, String(admin.token), 'PATCH');
-  }
-  return { email, password: PASSWORD, id: String(signedUp._id) };
-}
+const account = (role: 'user' | 'developer' = 'user') =>
+  verifiedAccount(app.server.url, role, PASSWORD);
 
 /** Opens /users and finds `email` with the search filter; answers its row's link. */
 async function findUser(page: Page, email: string) {
@@ -130,13 +102,10 @@ describe('user administration', () => {
     await admin.goto(`${app.server.url}/users/${person.id}`);
     await admin.getByRole('heading', { name: person.email, level: 1 }).waitFor();
     // Another admin makes them a developer meanwhile.
-    const other = await api('/v1/auth/login', ADMIN);
-    await api(
-      `/private/v1/users/${person.id}`,
-      { role: 'developer' },
-      String(other.token),
-      'PATCH',
-    );
+    const other = await login(app.server.url);
+    await api(app.server.url, `/private/v1/users/${person.id}`, other, 'PATCH', {
+      role: 'developer',
+    });
 
     await admin.getByRole('button', { name: /New role/ }).click();
     await admin.getByRole('option', { name: 'Admin' }).click();
@@ -147,7 +116,7 @@ describe('user administration', () => {
       .filter({ hasText: 'Someone else changed this role' })
       .getByText(/it is now Developer \(admin@avatar\.studio/)
       .waitFor();
-    const row = await api(`/private/v1/users/${person.id}`, undefined, String(other.token));
+    const row = await api(app.server.url, `/private/v1/users/${person.id}`, other);
     expect(row.role).toBe('developer');
     await admin.locator('.user-facts').first().getByText('Developer').waitFor();
     await admin.context().close();

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { ADMIN } from './app';
 import { waitForMail } from './server';
 
-/** One API call that must answer 200; answers its `data`. */
+/** One API call that must answer 200 (with `token` as its bearer, if any); answers its `data`. */
 export async function api(
   url: string,
   path: string,
@@ -12,7 +12,10 @@ export async function api(
 ) {
   const response = await fetch(`${url}${path}`, {
     method,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   expect(response.status, `${method} ${path}: ${await response.clone().text()}`).toBe(200);
@@ -23,22 +26,36 @@ export async function api(
 export const login = async (url: string, account = ADMIN) =>
   String((await api(url, '/v1/auth/login', '', 'POST', account)).token);
 
-/** A second admin: signed up, verified, and made admin by the seeded one. */
-export async function secondAdmin(url: string) {
-  const email = `ops.${Date.now()}@example.com`;
-  const password = 'second-admin-password';
-  const response = await fetch(`${url}/v1/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  const signedUp = ((await response.json()) as { data: { _id: string; token: string } }).data;
+/** One API call as the seeded admin (logged in for it) that must answer 200; answers `data`. */
+export async function adminApi<T>(url: string, method: string, path: string, body?: unknown) {
+  return (await api(url, path, await login(url), method, body)) as T;
+}
+
+let accounts = 0;
+
+/**
+ * A new account, signed up and verified, given `role` by the seeded admin when not `user`.
+ * Verified from the sign-up's own session, so its password survives (server/README.md).
+ */
+export async function verifiedAccount(
+  url: string,
+  role: 'user' | 'developer' | 'admin' = 'user',
+  password = 'a-long-user-password',
+) {
+  accounts += 1;
+  const email = `${role}.${accounts}.${Date.now()}@example.com`;
+  const signedUp = await api(url, '/v1/auth/signup', '', 'POST', { email, password });
   const mail = await waitForMail(url, email, 'verify');
-  // Proven from the sign-up's own session, so the password survives (server/README.md).
-  await api(url, '/v1/users/verify', signedUp.token, 'POST', {
+  await api(url, '/v1/users/verify', String(signedUp.token), 'POST', {
     verificationId: mail.verificationId,
     code: mail.code,
   });
-  await api(url, `/private/v1/users/${signedUp._id}`, await login(url), 'PATCH', { role: 'admin' });
-  return { email, password };
+  if (role !== 'user') {
+    const path = `/private/v1/users/${String(signedUp._id)}`;
+    await api(url, path, await login(url), 'PATCH', { role });
+  }
+  return { email, password, id: String(signedUp._id) };
 }
+
+/** A second admin: signed up, verified, and made admin by the seeded one. */
+export const secondAdmin = (url: string) => verifiedAccount(url, 'admin', 'second-admin-password');
