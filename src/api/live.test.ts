@@ -31,7 +31,7 @@ function stream() {
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-function harness() {
+function harness(staleMs?: number) {
   const streams: ReturnType<typeof stream>[] = [];
   const opened: (string | undefined)[] = [];
   const messages: LiveMessage[] = [];
@@ -52,6 +52,7 @@ function harness() {
       waits.push(ms);
       return Promise.resolve();
     },
+    ...(staleMs === undefined ? {} : { staleMs }),
   });
   return {
     streams,
@@ -61,6 +62,7 @@ function harness() {
     waits,
     close,
     goOffline: () => (online = false),
+    goOnline: () => (online = true),
     events: () => messages.flatMap((m) => (m.type === 'event' ? [m.event.seq] : [])),
   };
 }
@@ -109,6 +111,43 @@ describe('the live connection', () => {
     expect(h.waits[0]).toBeGreaterThanOrEqual(0.4 * 600);
     expect(h.waits[2]).toBeGreaterThanOrEqual(0.4 * 2400);
     h.close();
+  });
+
+  it('says offline the moment the browser does, without waiting for the stream to notice', async () => {
+    const h = harness();
+    await tick();
+    expect(h.statuses).toEqual(['connecting', 'connected']);
+    // The stream itself stays open, as a dead network's often does.
+    h.goOffline();
+    window.dispatchEvent(new Event('offline'));
+    expect(h.statuses).toEqual(['connecting', 'connected', 'offline']);
+    // (This harness's backoff is instant, so it is at the next attempt already.)
+    h.goOnline();
+    window.dispatchEvent(new Event('online'));
+    await tick();
+    await tick();
+    expect(h.opened).toHaveLength(2);
+    expect(h.statuses.at(-1)).toBe('connected');
+    h.close();
+  });
+
+  it('drops a stream that stays silent past the watchdog, but not one the heartbeat keeps up', async () => {
+    vi.useFakeTimers();
+    try {
+      const h = harness(1_000);
+      await vi.advanceTimersByTimeAsync(0);
+      for (let i = 0; i < 5; i++) {
+        h.streams[0]!.write(': keep-alive\n\n');
+        await vi.advanceTimersByTimeAsync(600);
+      }
+      expect(h.statuses).toEqual(['connecting', 'connected']);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(h.statuses).toContain('reconnecting');
+      expect(h.opened).toHaveLength(2);
+      h.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('opens nothing more once closed', async () => {

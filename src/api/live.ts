@@ -3,6 +3,11 @@
  * so the session's bearer header and token refresh apply). It resumes from the last event it
  * saw (`Last-Event-ID`) after any break, backs off between attempts, says how it is doing
  * (connected / reconnecting / offline) and hands each event to its listeners once.
+ *
+ * It says so honestly: a stream whose network went away may stay "open" for a long while
+ * without a byte arriving, so the browser's `offline` event drops the stream at once, and a
+ * watchdog drops it when not even the server's heartbeat (a comment every
+ * EVENTS_HEARTBEAT_MS, 15 s by default) came for STALE_MS.
  */
 import { z } from 'zod/mini';
 import { httpClient } from './http';
@@ -24,10 +29,14 @@ export interface LiveOptions {
   isOnline?: () => boolean;
   /** Waits before the next attempt; resolves early when `signal` aborts. */
   wait?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** A stream silent for this long is dropped and opened again (default STALE_MS). */
+  staleMs?: number;
 }
 
 /** A connection that stayed up this long counts as healthy: the next break retries at once. */
 const HEALTHY_MS = 10_000;
+/** Two missed heartbeats of the server's default 15 s, and some slack: the stream is gone. */
+export const STALE_MS = 35_000;
 
 /** The app's stream: `v1/events`, no timeout (it stays open), resuming after `lastEventId`. */
 export function openEventStream(
@@ -65,6 +74,7 @@ export function connectLive(options: LiveOptions): () => void {
     onStatus = () => {},
     isOnline = () => typeof navigator === 'undefined' || navigator.onLine,
     wait = sleep,
+    staleMs = STALE_MS,
   } = options;
   const closed = new AbortController();
   let lastEventId: string | undefined;
@@ -72,7 +82,16 @@ export function connectLive(options: LiveOptions): () => void {
   // Wakes a backoff early when the browser comes back online.
   let wake = new AbortController();
   const onOnline = () => wake.abort();
-  if (typeof window !== 'undefined') window.addEventListener('online', onOnline);
+  // Drops the stream now being read (offline, or silent for too long).
+  let attempt = new AbortController();
+  const onOffline = () => {
+    onStatus('offline');
+    attempt.abort();
+  };
+  if (typeof window !== 'undefined') {
+    window.addEventListener('online', onOnline);
+    window.addEventListener('offline', onOffline);
+  }
 
   const deliver = (event: string, data: string, id: string | undefined) => {
     if (id !== undefined) lastEventId = id;
@@ -89,20 +108,33 @@ export function connectLive(options: LiveOptions): () => void {
   };
 
   const run = async () => {
-    let attempt = 0;
+    let failures = 0;
     let retryMs: number | undefined;
     onStatus('connecting');
     while (!closed.signal.aborted) {
       const startedAt = Date.now();
+      attempt = new AbortController();
+      const signal = AbortSignal.any([closed.signal, attempt.signal]);
+      let watchdog: ReturnType<typeof setTimeout> | undefined;
+      const arm = () => {
+        clearTimeout(watchdog);
+        const current = attempt;
+        watchdog = setTimeout(() => current.abort(), staleMs);
+      };
       try {
-        const response = await open(lastEventId, closed.signal);
+        arm();
+        const response = await open(lastEventId, signal);
         if (!response.body) throw new Error('The event stream has no body');
         onStatus('connected');
         const parser = new SseParser();
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        // An abort cancels the read even where the body itself would never notice it.
+        const cancel = () => void reader.cancel().catch(() => {});
+        signal.addEventListener('abort', cancel, { once: true });
         for (;;) {
           const { done, value } = await reader.read();
-          if (done) break;
+          if (done || signal.aborted) break;
+          arm();
           const chunk = parser.push(value);
           retryMs = chunk.retryMs ?? retryMs;
           for (const message of chunk.messages) {
@@ -115,12 +147,15 @@ export function connectLive(options: LiveOptions): () => void {
         }
       } catch {
         // A break, a refused request or an abort: decided below.
+      } finally {
+        clearTimeout(watchdog);
       }
       if (closed.signal.aborted) return;
-      attempt = Date.now() - startedAt > HEALTHY_MS ? 0 : attempt + 1;
+      failures = Date.now() - startedAt > HEALTHY_MS ? 0 : failures + 1;
       onStatus(isOnline() ? 'reconnecting' : 'offline');
       wake = new AbortController();
-      const delay = attempt === 0 ? (retryMs ?? 0) : Math.max(retryMs ?? 0, backoffDelay(attempt));
+      const delay =
+        failures === 0 ? (retryMs ?? 0) : Math.max(retryMs ?? 0, backoffDelay(failures));
       await wait(delay, AbortSignal.any([closed.signal, wake.signal]));
     }
   };
@@ -128,6 +163,9 @@ export function connectLive(options: LiveOptions): () => void {
 
   return () => {
     closed.abort();
-    if (typeof window !== 'undefined') window.removeEventListener('online', onOnline);
+    if (typeof window !== 'undefined') {
+      window.removeEventListener('online', onOnline);
+      window.removeEventListener('offline', onOffline);
+    }
   };
 }

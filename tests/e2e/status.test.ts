@@ -1,0 +1,49 @@
+/**
+ * Honest status (issue 23): the header's live indicator says Offline or Reconnecting within
+ * 5 s of the network going away, and Live again once it is back, at 1280 and 390 px; the
+ * screen stays axe clean while it says so (screenshots go to $SHOTS_DIR when it is set).
+ */
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { appUnderTest, signedInPage, ADMIN } from '../helpers/app';
+import { seriousViolations } from '../helpers/axe';
+
+const app = appUnderTest();
+
+/** The issue's promise: the header tells the truth within this. */
+const HONEST_MS = 5_000;
+
+/** The header's live indicator (the announced one; the phone menu has a silent copy). */
+const indicator = (page: Page) => page.locator('header [role="status"].live-indicator');
+
+async function shot(page: Page, name: string) {
+  const dir = process.env.SHOTS_DIR;
+  if (dir) await page.screenshot({ path: join(dir, `${name}.png`) });
+}
+
+describe.each([1280, 390])('at %i px', (width) => {
+  it('the header says Offline within 5 s of the network going away, and Live once it is back', async () => {
+    const page = await signedInPage(app, ADMIN, { width, height: 800 });
+    const status = indicator(page);
+    await expect.poll(() => status.getAttribute('data-status')).toBe('connected');
+    expect(await status.textContent()).toBe('Live');
+
+    const offlineAt = Date.now();
+    await page.context().setOffline(true);
+    await expect
+      .poll(() => status.getAttribute('data-status'), { timeout: HONEST_MS, interval: 100 })
+      .toMatch(/^(offline|reconnecting)$/);
+    expect(Date.now() - offlineAt).toBeLessThan(HONEST_MS);
+    expect(await status.textContent()).toMatch(/^(Offline|Reconnecting…)$/);
+    expect((await seriousViolations(page)).map((v) => v.id)).toEqual([]);
+    await shot(page, `status-offline-${width}`);
+
+    await page.context().setOffline(false);
+    await expect
+      .poll(() => status.getAttribute('data-status'), { timeout: 10_000, interval: 100 })
+      .toBe('connected');
+    expect(await status.textContent()).toBe('Live');
+    await page.context().close();
+  });
+});
