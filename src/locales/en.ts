@@ -11,7 +11,7 @@ export const en = {
     retry: 'Try again',
     loadingPage: 'Loading page',
     chunkFailed: 'This part of the app could not be loaded. Check your connection.',
-    chunkRetry: 'Retry',
+    chunkRetry: 'Try again',
   },
   theme: {
     label: 'Colour scheme',
@@ -146,6 +146,6 @@ export const en = {
     label: '3D avatar viewer',
     loading: 'Loading avatar',
     failed: 'The avatar could not be loaded.',
-    retry: 'Retry',
+    retry: 'Try again',
   },
 } as const;

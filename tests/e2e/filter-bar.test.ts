@@ -160,15 +160,15 @@ describe('a list that always shows one value of a filter (preselectValue)', () =
 });
 
 describe('the filter bar at 390 px', () => {
-  it('fits the screen, and All Filters shows every field with "Any"', async () => {
+  it('fits the screen, and All filters shows every field with "Any"', async () => {
     const page = await signedInPage(app, undefined, { width: 390, height: 844 });
     await page.goto(`${app.server.url}/assets`);
     await page.locator(ROWS).first().waitFor();
     const right = await bar(page).evaluate((el) => el.getBoundingClientRect().right);
     expect(right).toBeLessThanOrEqual(390);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
-    await page.getByRole('button', { name: 'All Filters' }).click();
-    const dialog = page.getByRole('dialog', { name: 'All Filters' });
+    await page.getByRole('button', { name: 'All filters' }).click();
+    const dialog = page.getByRole('dialog', { name: 'All filters' });
     // Every field in the overlay has its icon too.
     const drawn = await icons(page, dialog);
     expect(drawn.map((icon) => icon.label)).toEqual(ASSET_FILTERS);

@@ -1,6 +1,6 @@
 /**
  * Loading between screens: a route change that takes a while shows a progress bar, and a
- * screen whose code cannot be fetched (offline) says so in the app, with Retry, instead of the
+ * screen whose code cannot be fetched (offline) says so in the app, with Try again, instead of the
  * browser's offline page or a blank screen. Within a list, the next page or filter shows
  * skeleton rows (as many as the page limit) until it arrives, never the previous answer.
  */
@@ -83,7 +83,7 @@ describe('loading the rows of a list', () => {
     expect(await page.locator(SKELETON_ROWS).count()).toBe(10);
     expect(await page.locator(LOADED_NAMES).count()).toBe(0);
     filtered.release();
-    await page.getByText('No listings matched your search query').waitFor();
+    await page.getByText('No items match the search and filters').waitFor();
     expect(await page.locator(SKELETON_ROWS).count()).toBe(0);
     await page.context().close();
   });
@@ -137,7 +137,7 @@ describe('changing screens', () => {
     await page.context().close();
   });
 
-  it('says a screen could not be loaded when its code cannot be fetched, and Retry shows it', async () => {
+  it('says a screen could not be loaded when its code cannot be fetched, and Try again shows it', async () => {
     const page = await signedInPage(app);
     await page.evaluate(() => (window.sameDocument = true));
     await page.context().route(CHUNKS, (route: Route) => route.abort('internetdisconnected'));
@@ -153,7 +153,7 @@ describe('changing screens', () => {
     expect(await page.evaluate(() => window.sameDocument)).toBe(true);
 
     await page.context().unroute(CHUNKS);
-    await alert.getByRole('button', { name: 'Retry' }).click();
+    await alert.getByRole('button', { name: 'Try again' }).click();
     await page.getByRole('heading', { name: 'Cage meshes', level: 1 }).waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
     expect(await page.evaluate(() => window.sameDocument)).toBe(true);

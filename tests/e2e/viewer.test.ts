@@ -741,7 +741,7 @@ describe('the /embed message protocol', () => {
     await waitForState(frame, 'error');
     const text = await frame.getByRole('alert').innerText();
     expect(text).toMatch(/^The avatar could not be loaded\.\n\S/);
-    const retry = frame.getByRole('button', { name: 'Retry' });
+    const retry = frame.getByRole('button', { name: 'Try again' });
     expect(await retry.isVisible()).toBe(true);
     await page.screenshot({ path: '/tmp/embed-error.png' });
     const errors = (await framed.messages()).filter((m) => m.type === 'error');

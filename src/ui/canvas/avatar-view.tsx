@@ -79,7 +79,7 @@ export interface AvatarViewerTexts {
 const DEFAULT_TEXTS: AvatarViewerTexts = {
   loading: 'Loading avatar',
   failed: 'The avatar could not be loaded.',
-  retry: 'Retry',
+  retry: 'Try again',
 };
 /** The longest reason shown under the error message. */
 const MAX_REASON_LENGTH = 200;

@@ -66,7 +66,7 @@ export const dataTableLabels = (t: TFunction, table: string): DataTableLabels =>
   loading: t('list.loading'),
   noItems: t('list.noItems'),
   noMatches: t('list.noMatches'),
-  clearFilters: t('list.clearFilters'),
+  clearFilters: t('list.clear'),
   removed: t('list.removedByOther'),
 });
 

@@ -105,7 +105,7 @@ describe('FilterBar on a desktop', () => {
     expect(within(bar).getByText('Type')).toBeInTheDocument();
     expect(within(bar).getByText('Gender')).toBeInTheDocument();
     expect(within(bar).queryByText('Only one')).not.toBeInTheDocument();
-    expect(within(bar).queryByRole('button', { name: 'All Filters' })).not.toBeInTheDocument();
+    expect(within(bar).queryByRole('button', { name: 'All filters' })).not.toBeInTheDocument();
   });
 
   it('reports text and multi-select changes, then clears them', async () => {
@@ -229,7 +229,7 @@ describe('what each filter shows (spec §3 icon, value, preselectValue)', () => 
 });
 
 describe('FilterBar on a phone', () => {
-  it('offers no All Filters when every filter already shows (a search-only list)', () => {
+  it('offers no All filters when every filter already shows (a search-only list)', () => {
     setViewport(true);
     render(
       <FilterBar
@@ -244,10 +244,10 @@ describe('FilterBar on a phone', () => {
       />,
     );
     expect(screen.getByRole('searchbox', { name: 'Search' })).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: /All Filters/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /All filters/ })).not.toBeInTheDocument();
   });
 
-  it('counts on All Filters the filters set beyond the preselected ones, as it is told', () => {
+  it('counts on All filters the filters set beyond the preselected ones, as it is told', () => {
     setViewport(true);
     const bar = (setCount: number) => (
       <FilterBar
@@ -262,10 +262,10 @@ describe('FilterBar on a phone', () => {
       />
     );
     const { rerender } = render(bar(0));
-    expect(screen.getByRole('button', { name: 'All Filters' })).toHaveTextContent(/^All Filters$/);
+    expect(screen.getByRole('button', { name: 'All filters' })).toHaveTextContent(/^All filters$/);
     expect(screen.queryByRole('button', { name: 'Clear filters' })).not.toBeInTheDocument();
     rerender(bar(1));
-    expect(screen.getByRole('button', { name: /^All Filters\s*1$/ })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^All filters\s*1$/ })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Clear filters' })).toBeInTheDocument();
   });
 
@@ -277,8 +277,8 @@ describe('FilterBar on a phone', () => {
     expect(screen.getByRole('searchbox', { name: 'Search' })).toBeInTheDocument();
     expect(screen.queryByText('Gender')).not.toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'All Filters' }));
-    const dialog = await screen.findByRole('dialog', { name: 'All Filters' });
+    await user.click(screen.getByRole('button', { name: 'All filters' }));
+    const dialog = await screen.findByRole('dialog', { name: 'All filters' });
     await user.type(within(dialog).getByRole('searchbox', { name: 'Search' }), 'boots');
     // Nothing applies while the overlay is open.
     expect(screen.getByTestId('values').textContent).toBe('{}');
@@ -286,8 +286,8 @@ describe('FilterBar on a phone', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(screen.getByTestId('values').textContent).toBe('{}');
 
-    await user.click(screen.getByRole('button', { name: 'All Filters' }));
-    const again = await screen.findByRole('dialog', { name: 'All Filters' });
+    await user.click(screen.getByRole('button', { name: 'All filters' }));
+    const again = await screen.findByRole('dialog', { name: 'All filters' });
     expect(within(again).getByRole('searchbox', { name: 'Search' })).toHaveValue('');
     await user.type(within(again).getByRole('searchbox', { name: 'Search' }), 'boots');
     await user.click(within(again).getByRole('button', { name: 'Apply' }));

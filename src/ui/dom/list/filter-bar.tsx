@@ -67,7 +67,7 @@ interface FilterBarProps {
   onApply: (values: ListFilter) => void;
   onClear: () => void;
   /**
-   * How many filters the user set beyond the list's preselected values: "All Filters" shows
+   * How many filters the user set beyond the list's preselected values: "All filters" shows
    * it, and Clear is offered while it is above 0.
    */
   setCount: number;
@@ -80,7 +80,7 @@ interface FilterBarProps {
   ) => ReactNode;
 }
 
-/** The medium breakpoint: below it the bar collapses to mobile filters + "All Filters". */
+/** The medium breakpoint: below it the bar collapses to mobile filters + "All filters". */
 export const MOBILE_QUERY = '(max-width: 767px)';
 
 /** Spec §3: the filters' initial values (`value`): the list's filter before any choice. */
@@ -166,9 +166,9 @@ function FilterControl(props: {
 
 /**
  * The filter bar above a list (spec §2): filters on the left or right; below the medium
- * breakpoint only `visibleOnMobile` filters show and "All Filters" opens a full-screen
+ * breakpoint only `visibleOnMobile` filters show and "All filters" opens a full-screen
  * overlay whose edits apply only on Apply (Cancel discards them); a list whose filters all
- * show on a phone has no All Filters.
+ * show on a phone has no All filters.
  */
 export function FilterBar(props: FilterBarProps) {
   const isMobile = useMediaQuery(MOBILE_QUERY);
@@ -176,7 +176,7 @@ export function FilterBar(props: FilterBarProps) {
   const visible = props.filters.filter(
     (f) => !isHiddenFilter(f) && (!isMobile || f.visibleOnMobile),
   );
-  // All Filters only offers what the phone hides: a list whose filters all show needs none.
+  // All filters only offers what the phone hides: a list whose filters all show needs none.
   const hidesSome = props.filters.some((f) => !isHiddenFilter(f) && !f.visibleOnMobile);
   const control = (filter: FilterDef, values: ListFilter, onChange: FilterBarProps['onChange']) => (
     <FilterControl
