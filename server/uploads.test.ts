@@ -80,7 +80,12 @@ describe('POST /v1/uploads/{kind}', () => {
       415,
       'UNSUPPORTED_MEDIA_TYPE',
     );
-    expect(error.message).toBe('A model must be model/gltf-binary; this file is image/png');
+    expect(error.message).toBe('This file is a PNG image, not a glTF binary model (.glb)');
+    const text = expectError(
+      await upload('model', new TextEncoder().encode('{"asset":{}}'.repeat(9)), admin),
+      415,
+    );
+    expect(text.message).toBe('This file is text, not a glTF binary model (.glb)');
     expectError(await upload('icon', await jpegBytes(), admin), 415);
     expectError(await upload('source', readPng(), admin), 415);
     expect(await storedFiles()).not.toContainEqual(expect.stringMatching(/^\.upload-/));

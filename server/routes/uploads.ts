@@ -11,7 +11,7 @@ import { Hono, type Context } from 'hono';
 import type { UploadKind, UploadResult } from '../../src/api/schemas';
 import { uploadKindSchema } from '../../src/api/schemas';
 import { UPLOAD_RULES, type UploadRule } from '../../src/files/rules';
-import type { SniffedType } from '../../src/files/sniff';
+import { contentMismatch, describeContent, type SniffedType } from '../../src/files/sniff';
 import { validateFileContent } from '../../src/files/validate';
 import type { AppAbility } from '../../src/api/ability';
 import { requireAuth, type AuthEnv } from '../auth/middleware';
@@ -42,10 +42,6 @@ const KIND_NAMES: Record<UploadKind, string> = {
   source: 'A source file',
 };
 
-function describeTypes(types: readonly string[]): string {
-  return types.length === 1 ? types[0]! : `${types.slice(0, -1).join(', ')} or ${types.at(-1)!}`;
-}
-
 /**
  * Streams `body` into `storage` under the rule of `kind`: 413 past the size limit, 415 for a
  * type the kind does not accept, 400 below the minimum size or when the content checks fail.
@@ -66,11 +62,8 @@ export async function storeUpload(
       accept: (contentType, head) => {
         if (head.byteLength === 0) fail(400, 'VALIDATION_ERROR', 'The file is empty');
         if (!accepted.includes(contentType)) {
-          fail(
-            415,
-            'UNSUPPORTED_MEDIA_TYPE',
-            `${KIND_NAMES[kind]} must be ${describeTypes(accepted)}; this file is ${contentType}`,
-          );
+          // Says what the file really is, in the upload control's words.
+          fail(415, 'UNSUPPORTED_MEDIA_TYPE', contentMismatch(describeContent(head), accepted));
         }
       },
     });

@@ -196,9 +196,9 @@ describe('validateFileContent: types by content', () => {
     const jpeg = jpegFile({ width: 64, height: 64 });
 
     expect(await validateFileContent(Object.assign(jpeg, { name: 'icon.png' }), icon)).toEqual({
-      key: 'fileInput.wrongType',
-      values: { accepted: '.png' },
-      detail: 'icon.png contains image/jpeg',
+      key: 'fileInput.wrongContent',
+      values: { actual: 'a JPEG image', expected: 'a PNG image' },
+      detail: 'This file is a JPEG image, not a PNG image',
     });
   });
 
@@ -213,9 +213,11 @@ describe('validateFileContent: types by content', () => {
     for (const name of fixtureNames(AVATARS, '.glb')) {
       expect(await validateFileContent(fixtureBlob(AVATARS, name), model)).toBeNull();
     }
-    expect(await validateFileContent(fixtureBlob(PNG_SUITE, 'basn6a08.png'), model)).toMatchObject({
-      key: 'fileInput.wrongType',
-      values: { accepted: '.glb' },
+    const png = Object.assign(fixtureBlob(PNG_SUITE, 'basn6a08.png'), { name: 'avatar.glb' });
+    expect(await validateFileContent(png, model)).toEqual({
+      key: 'fileInput.wrongContent',
+      values: { actual: 'a PNG image', expected: 'a glTF binary model (.glb)' },
+      detail: 'This file is a PNG image, not a glTF binary model (.glb)',
     });
     const cut = fixtureBytes(AVATARS, 'maleIdle.glb').subarray(0, 100_000);
     expect(await validateFileContent(new NodeBlob([cut]), model)).toMatchObject({
@@ -228,9 +230,27 @@ describe('validateFileContent: types by content', () => {
     bytes.fill(0, 0, 64);
     const damaged = Object.assign(new NodeBlob([bytes]), { name: 'avatar.glb' });
     expect(await validateFileContent(damaged, model)).toMatchObject({ key: 'fileInput.corrupt' });
-    // Unnamed, or named as another type, it stays "not accepted".
+    // Unnamed, it is not known to be a damaged model.
     expect(await validateFileContent(new NodeBlob([bytes]), model)).toMatchObject({
-      key: 'fileInput.wrongType',
+      key: 'fileInput.wrongContent',
+      values: { actual: 'damaged or of a type not known here' },
+    });
+  });
+
+  it('calls a text file named .glb text, not a damaged model', async () => {
+    const texts = ['{"asset":{"version":"2.0"}}\n', 'Hello, wörld: ünïcode notes\r\n\tand more'];
+    for (const text of texts) {
+      const file = Object.assign(new NodeBlob([text]), { name: 'avatar.glb' });
+      expect(await validateFileContent(file, model)).toEqual({
+        key: 'fileInput.wrongContent',
+        values: { actual: 'text', expected: 'a glTF binary model (.glb)' },
+        detail: 'This file is text, not a glTF binary model (.glb)',
+      });
+    }
+    // Text named after neither accepted type is held against both.
+    const note = Object.assign(new NodeBlob(['just a note, nothing more']), { name: 'note.txt' });
+    expect(await validateFileContent(note, texture)).toMatchObject({
+      values: { actual: 'text', expected: 'a PNG image or a JPEG image' },
     });
   });
 });

@@ -14,7 +14,8 @@ import { checkPsdHeader } from './psd';
 import { isDamagedPngSignature, readImageHeader, type ImageHeader } from './image-header';
 import { checkPngIntegrity } from './png-integrity';
 import type { FileValidationOptions, UploadRule } from './rules';
-import { sniffContentType, SNIFF_BYTES } from './sniff';
+import { contentMismatch, CONTENT_NAMES, describeContent, nameTypes, SNIFF_BYTES } from './sniff';
+import type { SniffedType } from './sniff';
 
 export type FileErrorKey =
   /** values: width, height (the maximum), actualWidth, actualHeight. */
@@ -29,6 +30,8 @@ export type FileErrorKey =
   | 'fileInput.corrupt'
   /** values: accepted (extensions, e.g. '.png, .jpg'). */
   | 'fileInput.wrongType'
+  /** values: actual, expected (what the file is and should be, from src/files/sniff.ts). */
+  | 'fileInput.wrongContent'
   /** values: max, size (formatted, e.g. '5 MB'). */
   | 'fileInput.tooLarge'
   /** values: min, size (formatted, e.g. '67 B'). */
@@ -60,6 +63,19 @@ export function formatBytes(bytes: number): string {
 
 /** The extensions a rule accepts, for messages: '.png, .jpg, .jpeg'. */
 const acceptedExtensions = (rule: UploadRule) => Object.values(rule.accept).flat().join(', ');
+
+/**
+ * The accepted types a file should hold: the one its name's extension stands for, else every
+ * type the rule accepts.
+ */
+function expectedTypes(name: string | undefined, rule: UploadRule): SniffedType[] {
+  const entries = Object.entries(rule.accept) as [SniffedType, string[]][];
+  const lower = name?.toLowerCase();
+  const named = entries.filter(([, extensions]) =>
+    extensions.some((extension) => lower?.endsWith(extension.toLowerCase())),
+  );
+  return (named.length > 0 ? named : entries).map(([type]) => type);
+}
 
 /** Whether `name` ends with one of the rule's extensions. */
 const hasAcceptedExtension = (name: string | undefined, rule: UploadRule) =>
@@ -187,21 +203,27 @@ export async function validateFileContent(
   } catch (error) {
     return unreadable(error);
   }
-  const sniffed = sniffContentType(head);
+  const content = describeContent(head);
   // A PNG whose signature was damaged is reported as damaged, not as some other type.
   const damagedPng = rule.accept['image/png'] !== undefined && isDamagedPngSignature(head);
-  if (rule.accept[sniffed] === undefined && !damagedPng) {
+  if (!damagedPng && (content === 'text' || rule.accept[content] === undefined)) {
     // Named as an accepted type but no known content at all: a damaged file of that type
     // (a .glb cut short or overwritten), not a file of some other type.
-    if (sniffed === 'application/octet-stream' && hasAcceptedExtension(file.name, rule)) {
+    if (content === 'application/octet-stream' && hasAcceptedExtension(file.name, rule)) {
       return {
         key: 'fileInput.corrupt',
         detail: `${file.name} does not start like any accepted type: it is damaged`,
       };
     }
-    return wrongType(rule, `${file.name ?? 'The file'} contains ${sniffed}`);
+    // Otherwise say what it really is: "This file is a PNG image, not a glTF binary model".
+    const expected = expectedTypes(file.name, rule);
+    return {
+      key: 'fileInput.wrongContent',
+      values: { actual: CONTENT_NAMES[content], expected: nameTypes(expected) },
+      detail: contentMismatch(content, expected),
+    };
   }
-  switch (sniffed) {
+  switch (content) {
     case 'model/gltf-binary':
       return (await checkGlbHeader(file)) ?? (await modelLimitsProblem(file));
     case 'image/vnd.adobe.photoshop':
