@@ -47,9 +47,11 @@ function setViewport(mobile: boolean) {
 
 function Harness({
   onApply = vi.fn(),
+  onChange = vi.fn(),
   defs = filters,
 }: {
   onApply?: (v: ListFilter) => void;
+  onChange?: (field: string, value: unknown) => void;
   defs?: FilterDef[];
 }) {
   const [values, setValues] = useState<ListFilter>({});
@@ -58,7 +60,10 @@ function Harness({
       <FilterBar
         filters={defs}
         values={values}
-        onChange={(field, value) => setValues((v) => ({ ...v, [field]: value }))}
+        onChange={(field, value) => {
+          onChange(field, value);
+          setValues((v) => ({ ...v, [field]: value }));
+        }}
         onApply={(next) => {
           onApply(next);
           setValues(next);
@@ -113,6 +118,7 @@ describe('FilterBar on a desktop', () => {
     const user = userEvent.setup();
     render(<Harness />);
     await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'cap');
+    await waitFor(() => expect(screen.getByTestId('values').textContent).toContain('cap'));
     await user.click(screen.getByRole('button', { name: /Type/ }));
     await user.click(await screen.findByRole('option', { name: 'Top' }));
     expect(JSON.parse(screen.getByTestId('values').textContent)).toEqual({
@@ -124,6 +130,29 @@ describe('FilterBar on a desktop', () => {
     await user.click(await screen.findByRole('button', { name: 'Clear filters' }));
     expect(screen.getByTestId('values').textContent).toBe('{}');
   });
+  it('keeps typing inside the search field, and hands the text on once the typing pauses', async () => {
+    setViewport(false);
+    const user = userEvent.setup();
+    const onChange = vi.fn();
+    render(<Harness onChange={onChange} />);
+    const search = screen.getByRole('searchbox', { name: 'Search' });
+    // Ten keys at once (the e2e types them at a person's pace): the list hears nothing yet.
+    for (let length = 1; length <= 10; length++) {
+      fireEvent.change(search, { target: { value: 'boots and '.slice(0, length) } });
+    }
+    expect(search).toHaveValue('boots and ');
+    expect(onChange).not.toHaveBeenCalled();
+    await waitFor(() => expect(onChange).toHaveBeenCalled());
+    expect(onChange.mock.calls).toEqual([['search', 'boots and ']]);
+    // Enter hands on at once; the echo of the value does not undo what was typed since.
+    await user.type(search, 'hats{Enter}');
+    expect(onChange).toHaveBeenLastCalledWith('search', 'boots and hats');
+    expect(search).toHaveValue('boots and hats');
+    // Set from outside (Clear filters), the field shows the new value.
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    expect(search).toHaveValue('');
+  });
+
   it('puts each filter on its side: left by default, right when it says so', () => {
     setViewport(false);
     const { container } = render(<Harness />);

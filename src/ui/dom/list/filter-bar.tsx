@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Dialog, Heading, Input, Modal, SearchField } from 'react-aria-components';
 import { IconLabel } from '../icon-label';
@@ -92,34 +92,90 @@ export function initialValuesOf(filters: readonly FilterDef[]): ListFilter {
 export const isHiddenFilter = (f: FilterDef) =>
   Boolean(f.hiddenWithOneOption && (f.options?.length ?? 0) <= 1);
 
+/**
+ * How long a text filter in the bar waits after the last key before it hands the text on
+ * (issue 23): typing stays inside the field, so a keystroke re-renders neither the list nor
+ * the address, and a word typed at a normal pace reaches the list (and its debounced request)
+ * once. Enter and the clear button hand it on at once.
+ */
+export const TYPING_PAUSE_MS = 150;
+
+function TextFilter(props: {
+  filter: FilterDef;
+  value: string;
+  onChange: (value: FilterValue) => void;
+  /** 0: every change is handed on at once (the All filters overlay, applied as a whole). */
+  pauseMs: number;
+}) {
+  const { filter, value, onChange, pauseMs } = props;
+  const { t } = useTranslation();
+  const [text, setText] = useState(value);
+  // The value last seen from outside, and the text last handed on.
+  const [seen, setSeen] = useState(value);
+  const [sent, setSent] = useState(value);
+  // Counts the values adopted from outside: each drops the text still waiting to go.
+  const [adopted, setAdopted] = useState(0);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), [adopted]);
+  // A value set from outside (Clear filters, Back) replaces the text; the echo of what this
+  // field handed on does not (more may have been typed since).
+  if (value !== seen) {
+    setSeen(value);
+    if (value !== sent) {
+      setText(value);
+      setSent(value);
+      setAdopted(adopted + 1);
+    }
+  }
+  const handOn = (next: string) => {
+    clearTimeout(timer.current);
+    setSent(next);
+    if (next !== sent) onChange(next);
+  };
+  return (
+    <SearchField
+      className="filter filter-text"
+      value={text}
+      onChange={(next) => {
+        setText(next);
+        clearTimeout(timer.current);
+        if (pauseMs === 0 || next === '') handOn(next);
+        else timer.current = setTimeout(() => handOn(next), pauseMs);
+      }}
+      onSubmit={handOn}
+    >
+      <IconLabel icon={filter.icon} label={filter.label} />
+      <div className="search-box">
+        <Input placeholder={filter.placeholder} />
+        <Button
+          className="search-clear"
+          aria-label={filter.clearButtonText ?? t('list.clearValue')}
+        >
+          ×
+        </Button>
+      </div>
+    </SearchField>
+  );
+}
+
 function FilterControl(props: {
   filter: FilterDef;
   anyLabel: string;
   value: FilterValue;
   onChange: (value: FilterValue) => void;
   renderAutocomplete: FilterBarProps['renderAutocomplete'];
+  typingPauseMs: number;
 }) {
   const { filter, value, onChange } = props;
-  const { t } = useTranslation();
   switch (filter.type) {
     case 'text':
       return (
-        <SearchField
-          className="filter filter-text"
+        <TextFilter
+          filter={filter}
           value={filterTexts(value)[0] ?? ''}
-          onChange={(text) => onChange(text)}
-        >
-          <IconLabel icon={filter.icon} label={filter.label} />
-          <div className="search-box">
-            <Input placeholder={filter.placeholder} />
-            <Button
-              className="search-clear"
-              aria-label={filter.clearButtonText ?? t('list.clearValue')}
-            >
-              ×
-            </Button>
-          </div>
-        </SearchField>
+          onChange={onChange}
+          pauseMs={props.typingPauseMs}
+        />
       );
     case 'single-select':
     case 'multi-select': {
@@ -178,7 +234,12 @@ export function FilterBar(props: FilterBarProps) {
   );
   // All filters only offers what the phone hides: a list whose filters all show needs none.
   const hidesSome = props.filters.some((f) => !isHiddenFilter(f) && !f.visibleOnMobile);
-  const control = (filter: FilterDef, values: ListFilter, onChange: FilterBarProps['onChange']) => (
+  const control = (
+    filter: FilterDef,
+    values: ListFilter,
+    onChange: FilterBarProps['onChange'],
+    typingPauseMs = 0,
+  ) => (
     <FilterControl
       key={filter.field}
       filter={filter}
@@ -186,12 +247,13 @@ export function FilterBar(props: FilterBarProps) {
       value={values[filter.field]}
       onChange={(value) => onChange(filter.field, value)}
       renderAutocomplete={props.renderAutocomplete}
+      typingPauseMs={typingPauseMs}
     />
   );
   const side = (position: 'left' | 'right') =>
     visible
       .filter((f) => (f.position ?? 'left') === position)
-      .map((f) => control(f, props.values, props.onChange));
+      .map((f) => control(f, props.values, props.onChange, TYPING_PAUSE_MS));
 
   return (
     <div className="filter-bar" role="search" aria-label={props.labels.filters}>
