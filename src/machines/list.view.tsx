@@ -108,8 +108,6 @@ export interface ListControls {
   announce: (outcome: ChangeOutcome) => void;
 }
 
-const REORDER_NOTICE_MS = 6000;
-
 /** Says what a stored change did; its Undo runs the inverse and says so too. */
 function announceOutcome(
   outcome: ChangeOutcome,
@@ -189,7 +187,6 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
   const error = useSelector(actor, selectError);
   const isLoadingMore = useSelector(actor, selectIsLoadingMore);
   const isStale = useSelector(actor, selectIsLoadingOtherRows);
-  const [notice, setNotice] = useState<string | null>(null);
   const [selectedIds, setSelectedIds] = useState<string[]>([]);
   const refresh = () => actor.send({ type: 'REFRESH' });
   // Row actions and toolbars write through one mutation: the list reloads after it, a failure
@@ -197,7 +194,9 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
   const change = useMutation({
     mutationFn: (work: () => Promise<unknown>) => work(),
     onSuccess: refresh,
-    onError: (e) => setNotice(describeError(e, t)),
+    // Errors have one place each: a list that cannot load says so in its region (with Try
+    // again); an action that failed says so in a toast, like every other action's failure.
+    onError: (e) => announce({ title: describeError(e, t) ?? String(e), tone: 'error' }),
   });
   const announceChange = (outcome: ChangeOutcome) =>
     announceOutcome(outcome, (undo) => change.mutateAsync(undo), t);
@@ -262,7 +261,9 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
   }, [isMobile, actor]);
 
   useEffect(() => {
-    const failed = actor.on('REORDER_FAILED', () => setNotice(t('list.reorderFailed')));
+    const failed = actor.on('REORDER_FAILED', () =>
+      announce({ title: t('list.reorderFailed'), tone: 'error' }),
+    );
     // A stored move says where the row went, and puts it back on Undo.
     const moved = actor.on('REORDERED', ({ id, position, previousPosition }) => {
       const row = actor.getSnapshot().context.rows.find((r) => r.id === id) as Row | undefined;
@@ -280,11 +281,6 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
       moved.unsubscribe();
     };
   }, [actor, t, config]);
-  useEffect(() => {
-    if (!notice) return;
-    const timer = setTimeout(() => setNotice(null), REORDER_NOTICE_MS);
-    return () => clearTimeout(timer);
-  }, [notice]);
 
   // Changes by others (the live stream): rows update in place, new ones above wait for "show".
   useEffect(
@@ -344,11 +340,6 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
           />
         )}
       />
-      {notice && (
-        <div className="list-notice">
-          <Alert tone="error">{notice}</Alert>
-        </div>
-      )}
       {status === 'error' ? (
         <Alert tone="error">
           {t('list.failed', { message: describeError(error, t) })}

@@ -1,10 +1,11 @@
 /**
  * Honest status (issue 23): the header's live indicator says Offline or Reconnecting within
- * 5 s of the network going away, and Live again once it is back, at 1280 and 390 px; the
- * screen stays axe clean while it says so (screenshots go to $SHOTS_DIR when it is set).
+ * 5 s of the network going away, and Live again once it is back; errors have one place each (a
+ * list that cannot load says so in its region, with Try again; a failed action says so in a
+ * toast), at 1280 and 390 px, axe clean (screenshots go to $SHOTS_DIR when it is set).
  */
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { appUnderTest, signedInPage, ADMIN } from '../helpers/app';
 import { seriousViolations } from '../helpers/axe';
@@ -44,6 +45,37 @@ describe.each([1280, 390])('at %i px', (width) => {
       .poll(() => status.getAttribute('data-status'), { timeout: 10_000, interval: 100 })
       .toBe('connected');
     expect(await status.textContent()).toBe('Live');
+    await page.context().close();
+  });
+
+  it('a list that cannot load says so in its region with Try again; a failed action in a toast', async () => {
+    const page = await signedInPage(app, ADMIN, { width, height: 800 });
+    const refuse = (route: Route) =>
+      route.fulfill({ status: 503, json: { code: 'UNAVAILABLE', message: 'Down for a moment' } });
+    await page.route('**/v1/assets?*', refuse);
+    await page.goto(`${app.server.url}/assets`);
+    const main = page.getByRole('main');
+    const failed = main.getByRole('alert').filter({ hasText: 'The list could not be loaded' });
+    await failed.waitFor();
+    expect(await page.locator('.toast').count()).toBe(0);
+    expect((await seriousViolations(page)).map((v) => v.id)).toEqual([]);
+    await shot(page, `status-list-failed-${width}`);
+    await page.unroute('**/v1/assets?*', refuse);
+    await failed.getByRole('button', { name: 'Try again' }).click();
+    await page.getByText('300 items').waitFor();
+
+    // An action that fails: a toast in the Notifications region, nothing over the table.
+    await page.route('**/v1/assets/*/lock', refuse);
+    await page
+      .getByRole('button', { name: /^Actions: / })
+      .first()
+      .click();
+    await page.getByRole('menuitem', { name: 'Lock', exact: true }).click();
+    const notifications = page.getByRole('region', { name: 'Notifications' });
+    await notifications.locator('.toast.error').waitFor();
+    expect(await main.getByRole('alert').count()).toBe(0);
+    expect((await seriousViolations(page)).map((v) => v.id)).toEqual([]);
+    await shot(page, `status-action-failed-${width}`);
     await page.context().close();
   });
 });
