@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import MagicString from 'magic-string';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import {
   ENVIRONMENT_PRESET_EXTENSION,
@@ -95,16 +96,21 @@ export function threeFromSources(applies: (importer: string) => boolean = () => 
     },
     transform(code, id) {
       if (!/[\\/]three[\\/]src[\\/].*\.glsl\.js$/.test(id)) return null;
-      return code.replace(/\/\* glsl \*\/`([\s\S]*?)`/g, (_, glsl: string) =>
-        JSON.stringify(
-          glsl
+      // Each shader is replaced in place, with a source map of the edit: without one, the
+      // build warned (SOURCEMAP_BROKEN) once per shader file, 127 times.
+      const edited = new MagicString(code);
+      for (const match of code.matchAll(/\/\* glsl \*\/`([\s\S]*?)`/g)) {
+        const glsl = JSON.stringify(
+          match[1]!
             .trim()
             .replace(/\r/g, '')
             .replace(/[ \t]*\/\/.*\n/g, '')
             .replace(/[ \t]*\/\*[\s\S]*?\*\//g, '')
             .replace(/\n{2,}/g, '\n'),
-        ),
-      );
+        );
+        edited.overwrite(match.index, match.index + match[0].length, glsl);
+      }
+      return { code: edited.toString(), map: edited.generateMap({ hires: 'boundary' }) };
     },
   };
 }

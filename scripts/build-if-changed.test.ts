@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isBuildCurrent, recordBuild } from './build-if-changed';
+import { isBuildCurrent, recordBuild, summarizeBuild } from './build-if-changed';
 
 function project() {
   const root = mkdtempSync(join(tmpdir(), 'build-if-changed-'));
@@ -42,5 +42,23 @@ describe('npm start builds only when an input changed', () => {
     recordBuild(root, {});
     rmSync(join(root, 'dist/index.html'));
     expect(isBuildCurrent(root, {})).toBe(false);
+  });
+});
+
+describe('npm start summarises the build', () => {
+  it('in one line: the files written, the time, and the warnings by kind', () => {
+    const report = [
+      'vite v8.3.8 building client environment for production...',
+      '[plugin x] [SOURCEMAP_BROKEN] Sourcemap is likely to be incorrect',
+      '[plugin x] [SOURCEMAP_BROKEN] Sourcemap is likely to be incorrect',
+      '[PLUGIN_TIMINGS] JavaScript callbacks ran for 743ms',
+      'dist/index.html                 1.29 kB │ gzip:   0.51 kB',
+      'dist/assets/main-abc.js        95.12 kB │ gzip:  30.10 kB │ map: 400.00 kB',
+      '✓ built in 24.40s',
+    ].join('\n');
+    expect(summarizeBuild(report, 31_400)).toBe(
+      'Built 2 files in 31 s (warnings: 2 × SOURCEMAP_BROKEN; npm run build shows them).',
+    );
+    expect(summarizeBuild('dist/index.html  1.29 kB', 9_000)).toBe('Built 1 file in 9 s.');
   });
 });

@@ -73,6 +73,26 @@ export function recordBuild(root: string, env: Env, hash = inputsHash(root, env)
   writeFileSync(join(root, OUT_DIR, STAMP), `${hash}\n`);
 }
 
+/**
+ * One line for a build's report: how many files it wrote, how long it took, and the warnings
+ * it printed (counted by kind), which a quiet start would otherwise hide.
+ */
+export function summarizeBuild(output: string, elapsedMs: number): string {
+  const lines = output.split('\n');
+  const files = lines.filter((line) => /^dist\/\S+\s+[\d.]+ kB/.test(line)).length;
+  const warnings = new Map<string, number>();
+  for (const line of lines) {
+    const kind = /\[([A-Z][A-Z_]+)\]/.exec(line)?.[1] ?? (/^\(!\)/.test(line) ? 'NOTICE' : null);
+    if (kind !== null && kind !== 'PLUGIN_TIMINGS')
+      warnings.set(kind, (warnings.get(kind) ?? 0) + 1);
+  }
+  const noted = [...warnings].map(([kind, count]) => `${count} × ${kind}`).join(', ');
+  return (
+    `Built ${files} file${files === 1 ? '' : 's'} in ${(elapsedMs / 1000).toFixed(0)} s` +
+    (noted === '' ? '.' : ` (warnings: ${noted}; npm run build shows them).`)
+  );
+}
+
 if (process.argv[1]?.endsWith('build-if-changed.ts')) {
   const root = process.cwd();
   if (isBuildCurrent(root, process.env)) {
@@ -80,8 +100,22 @@ if (process.argv[1]?.endsWith('build-if-changed.ts')) {
   } else {
     // Hashed before building: an edit made while the build runs triggers the next one.
     const hash = inputsHash(root, process.env);
-    const build = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
-    if (build.status !== 0) process.exit(build.status ?? 1);
+    console.log('Building the app into dist/ (sources changed since the last build)…');
+    const started = Date.now();
+    // The build's own report (a line per file, some 400 in all) is kept back: a start prints
+    // it only when the build fails. `npm run build` shows it whole.
+    const build = spawnSync('npm', ['run', '--silent', 'build'], {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, FORCE_COLOR: '0' },
+    });
+    if (build.status !== 0) {
+      process.stdout.write(build.stdout ?? '');
+      process.stderr.write(build.stderr ?? '');
+      console.error(`The build failed (exit ${build.status ?? build.signal}).`);
+      process.exit(build.status ?? 1);
+    }
+    console.log(summarizeBuild(`${build.stdout}\n${build.stderr}`, Date.now() - started));
     recordBuild(root, process.env, hash);
   }
 }

@@ -84,6 +84,10 @@ describe('server/main.ts', () => {
     expect(first.output()).toContain('Seeded 300 demo assets');
     expect(first.output()).toContain('Admin: admin@avatar.studio / avatar-studio-admin (defaults');
     expect(first.output()).toContain('serving the API only');
+    // The start ends with how to sign in: the lines a terminal shows last.
+    const lines = first.output().trimEnd().split('\n');
+    expect(lines.at(-2)).toMatch(/^ {2}Admin: admin@avatar\.studio \/ avatar-studio-admin /);
+    expect(lines.at(-1)).toMatch(/^ {2}Demo user: \S+@\S+ \/ \S+$/);
     expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' });
     const signup = await post(base, '/v1/auth/signup', {
       email: 'keeper@example.com',

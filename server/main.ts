@@ -93,24 +93,24 @@ async function main(): Promise<void> {
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
     const defaults = config.adminDefaults.email || config.adminDefaults.password;
-    // One write, so whoever reads the log sees the whole banner at once.
+    // One write, so whoever reads the log sees the whole banner at once. It ends with where to
+    // go and how to sign in: the last lines a terminal shows after `npm start`.
+    const spa = hasSpa(config.staticDir);
     const banner = [
-      `Avatar Studio API listening on http://${host}:${info.port}`,
       `Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${join(config.dataDir, 'pg')}`}`,
+      `Morph worker: ${worker ? 'running' : 'off (MORPH_WORKER=off)'}`,
+      `Avatar Studio API listening on http://${host}:${info.port}`,
+      spa
+        ? `Open ${config.publicUrl} and sign in:`
+        : `No index.html in ${config.staticDir}: serving the API only (run npm run build). Sign in:`,
       // The password is shown for the local start only: a production log never holds one.
-      `Admin: ${config.adminEmail}` +
+      `  Admin: ${config.adminEmail}` +
         (config.nodeEnv === 'production' ? '' : ` / ${config.adminPassword}`) +
         (defaults ? ' (defaults: set ADMIN_EMAIL and ADMIN_PASSWORD to change)' : '') +
         (seeded.adminCreated ? '' : ' (account already existed: its stored password is kept)'),
     ];
-    banner.push(`Morph worker: ${worker ? 'running' : 'off (MORPH_WORKER=off)'}`);
     if (seeded.catalogueSeeded && config.nodeEnv !== 'production') {
-      banner.push(`Demo user: ${DEMO_USER.email} / ${DEMO_USER.password}`);
-    }
-    if (!hasSpa(config.staticDir)) {
-      banner.push(
-        `No index.html in ${config.staticDir}: serving the API only (run npm run build).`,
-      );
+      banner.push(`  Demo user: ${DEMO_USER.email} / ${DEMO_USER.password}`);
     }
     console.log(banner.join('\n'));
   });

@@ -1,4 +1,4 @@
-import { HTTPError, NetworkError, TimeoutError } from 'ky';
+import { HTTPError, TimeoutError } from 'ky';
 import { z } from 'zod/mini';
 import { REFRESH_FAILURE_MESSAGES } from './schemas';
 
@@ -58,7 +58,9 @@ function httpError(status: number, body: unknown, statusText = ''): ApiError {
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof HTTPError) {
-    return httpError(error.response.status, error.data, error.response.statusText);
+    // The body is attached by src/api/http.ts's beforeError hook.
+    const { data } = error as HTTPError & { data?: unknown };
+    return httpError(error.response.status, data, error.response.statusText);
   }
   if (error instanceof TimeoutError) {
     return new ApiError({
@@ -77,8 +79,8 @@ export function toApiError(error: unknown): ApiError {
     });
   }
   const aborted = error instanceof DOMException && error.name === 'AbortError';
-  // fetch reports every transport failure as a TypeError; ky only wraps the ones it recognises.
-  if (aborted || error instanceof NetworkError || error instanceof TypeError) {
+  // fetch reports every transport failure as a TypeError (ky passes it on as it is).
+  if (aborted || error instanceof TypeError) {
     return new ApiError({
       status: 'FETCH_ERROR',
       code: aborted ? 'ABORTED' : 'FETCH_ERROR',

@@ -143,6 +143,8 @@ async function replayAfterRefusal(
   const headers = new Headers(request.headers);
   headers.delete('authorization'); // beforeRequest sets the new one
   return client(request.url, {
+    // The refused request's address is absolute already.
+    prefixUrl: '',
     method: request.method,
     headers,
     body: options.body as BodyInit | null | undefined,
@@ -161,33 +163,39 @@ async function tokensForAuthenticatedRequest(): Promise<SessionTokens | null> {
 
 function createClient(config: HttpConfig): KyInstance {
   return ky.create({
-    baseUrl: config.baseUrl,
+    prefixUrl: config.baseUrl,
     timeout: config.timeoutMs,
     // Retries belong to the query cache, which knows which calls are idempotent.
     retry: 0,
     headers: { accept: 'application/json' },
     ...(config.fetch ? { fetch: config.fetch } : {}),
     hooks: {
-      init: [
-        (options) => {
-          // `silent` is a client-only flag: it never reaches the server, and it turns
-          // non-2xx answers into values instead of rejections.
-          if (!isPlainObject(options.json) || !('silent' in options.json)) return;
-          const { silent, ...body } = options.json;
-          options.json = body;
-          if (silent === true) options.throwHttpErrors = false;
-        },
-      ],
       beforeRequest: [
-        async ({ request, options }) => {
+        async (request, options) => {
           const tokens = contextOf(options).isPublic
             ? (bridgeNow()?.getTokens() ?? null)
             : await tokensForAuthenticatedRequest();
           if (tokens?.token) request.headers.set('authorization', `Bearer ${tokens.token}`);
         },
       ],
+      beforeError: [
+        async (error) => {
+          // The server's error body ({ code, message }), for toApiError.
+          const text = await error.response
+            .clone()
+            .text()
+            .catch(() => '');
+          let data: unknown = text === '' ? undefined : text;
+          try {
+            data = JSON.parse(text);
+          } catch {
+            // Not JSON: kept as text.
+          }
+          return Object.assign(error, { data });
+        },
+      ],
       afterResponse: [
-        async ({ request, response, options }) => {
+        async (request, options, response) => {
           const context = contextOf(options);
           if (response.status !== 401 || context.isPublic) return undefined;
           if (!context.isReplay) {
@@ -258,9 +266,19 @@ async function readJson(response: Response): Promise<unknown> {
 }
 
 function toKyOptions<B>(options: RequestOptions<B>): Options {
-  const { method = 'get', json, searchParams, auth = true, timeout, signal, baseVersion } = options;
+  const { method = 'get', auth = true, timeout, signal, baseVersion, searchParams } = options;
+  // `silent` is a client-only flag: it never reaches the server, and it turns non-2xx
+  // answers into values instead of rejections.
+  let json: unknown = options.json;
+  let throwHttpErrors = true;
+  if (isPlainObject(json) && 'silent' in json) {
+    const { silent, ...body } = json;
+    json = body;
+    throwHttpErrors = silent !== true;
+  }
   return {
     method,
+    throwHttpErrors,
     context: { isPublic: !auth } satisfies RequestContext,
     ...(json === undefined ? {} : { json }),
     ...(searchParams === undefined ? {} : { searchParams }),
