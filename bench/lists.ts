@@ -1,8 +1,9 @@
 // List screens in headless Chromium against the built app (npm run build first; bench/run.ts
-// does): requests sent while typing a search, requests to reach page 20 of an infinite list,
-// and frame times while scrolling 2,000 rows. Each figure has a baseline measured in the same
-// run: one request per keystroke, one request per page, and the same scroll over a plain
-// static table of 2,000 rows.
+// does): requests sent while typing a search, the event timing (INP) of each keystroke and of
+// selecting a row, opening a row menu, sorting and paging, requests to reach page 20 of an
+// infinite list, and frame times while scrolling 2,000 rows. Each figure has a baseline
+// measured in the same run: one request per keystroke, the same interactions on a static page,
+// one request per page, and the same scroll over a plain static table of 2,000 rows.
 import type { Page, Route } from 'playwright-core';
 import { launchBrowser } from '../tests/helpers/browser';
 import { startServer } from '../tests/helpers/server';
@@ -19,7 +20,7 @@ async function signIn(page: Page, url: string) {
 }
 
 /** Requests to GET /v1/assets sent while QUERY is typed at 80 ms per key (a fast typist). */
-async function typingRequests(page: Page, url: string): Promise<number> {
+async function typingRequests(page: Page, url: string) {
   await page.goto(`${url}/assets`);
   await page.getByText('300 items').waitFor();
   let requests = 0;
@@ -27,9 +28,16 @@ async function typingRequests(page: Page, url: string): Promise<number> {
     if (new URL(request.url()).pathname === '/v1/assets') requests += 1;
   });
   await page.getByRole('searchbox').first().click();
+  // When the keys reach the page: on a loaded machine they come further apart than 80 ms, and
+  // a gap past the field's pause rightly hands the text on (a request per pause).
+  await page.evaluate(
+    "window.__keys = []; addEventListener('keydown', (e) => window.__keys.push(e.timeStamp), true)",
+  );
   await page.keyboard.type(QUERY, { delay: 80 });
   await page.waitForTimeout(1000);
-  return requests;
+  const stamps = await page.evaluate<number[]>('window.__keys');
+  const gaps = stamps.slice(1).map((stamp, index) => stamp - stamps[index]!);
+  return { requests, gapMs: median([...gaps].sort((a, b) => a - b)) };
 }
 
 /** The highest page of the synthetic queue served so far. */
@@ -133,6 +141,91 @@ async function scrollFrameTimes(page: Page): Promise<number[]> {
   });
 }
 
+/** The page's event timing entries (the INP metric's source), kept for the bench to read. */
+const RECORD_EVENTS = `
+  window.__eventTimings = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      if (e.interactionId) window.__eventTimings.push({ id: e.interactionId, ms: e.duration });
+    }
+  }).observe({ type: 'event', durationThreshold: 16, buffered: true });
+`;
+
+/**
+ * INP-style durations (ms) of what `act` does: for each interaction, its longest event
+ * (input delay, handlers and the next paint). Chromium reports nothing under 16 ms, so an
+ * interaction it did not report counts as 16 ms; `expected` says how many there were.
+ */
+async function interactionMs(page: Page, expected: number, act: () => Promise<void>) {
+  await page.evaluate('window.__eventTimings = []');
+  await act();
+  await page.waitForTimeout(500);
+  const entries = await page.evaluate<{ id: number; ms: number }[]>('window.__eventTimings');
+  const byInteraction = new Map<number, number>();
+  for (const { id, ms } of entries) byInteraction.set(id, Math.max(byInteraction.get(id) ?? 0, ms));
+  const durations = [...byInteraction.values()];
+  while (durations.length < expected) durations.push(16);
+  return durations.sort((a, b) => a - b);
+}
+
+const median = (values: number[]) => values[Math.floor((values.length - 1) / 2)] ?? 0;
+
+/** The browser's floor: the same interactions on a static page with trivial handlers. */
+async function baselineTimings(page: Page) {
+  await page.setContent(`
+    <input type="search" aria-label="Search">
+    <table><tr><td><input type="checkbox" aria-label="Select"></td><td>Name</td>
+    <td><button onclick="this.nextElementSibling.hidden = !this.nextElementSibling.hidden">Actions</button>
+    <ul hidden><li>Edit</li></ul></td></tr></table>
+    <button onclick="this.textContent = 'Sorted'">Sort</button>`);
+  await page.evaluate(RECORD_EVENTS);
+  await page.getByRole('searchbox').click();
+  const keys = await interactionMs(page, QUERY.length, () =>
+    page.keyboard.type(QUERY, { delay: 80 }),
+  );
+  const click = (name: string, role: 'checkbox' | 'button') =>
+    interactionMs(page, 1, () => page.getByRole(role, { name }).click());
+  return {
+    keys,
+    select: await click('Select', 'checkbox'),
+    menu: await click('Actions', 'button'),
+    sort: await click('Sort', 'button'),
+    page: await click('Sort', 'button'),
+  };
+}
+
+/** Per-keystroke and per-interaction timings on the assets list (300 demo assets). */
+async function assetListTimings(page: Page, url: string) {
+  await page.goto(`${url}/assets`);
+  await page.getByText('300 items').waitFor();
+  await page.evaluate(RECORD_EVENTS);
+  const search = page.getByRole('searchbox', { name: 'Search' });
+  await search.click();
+  const keys = await interactionMs(page, QUERY.length, () =>
+    page.keyboard.type(QUERY, { delay: 80 }),
+  );
+  await search.fill('');
+  await page.getByText('300 items').waitFor();
+  await page.waitForTimeout(500);
+  const select = await interactionMs(page, 1, () =>
+    page.getByRole('row').nth(2).locator('.checkbox').click(),
+  );
+  const menu = await interactionMs(page, 1, () =>
+    page
+      .getByRole('button', { name: /^Actions: / })
+      .first()
+      .click(),
+  );
+  await page.keyboard.press('Escape');
+  const sort = await interactionMs(page, 1, () =>
+    page.getByRole('columnheader', { name: /Name/ }).click(),
+  );
+  const next = await interactionMs(page, 1, () =>
+    page.getByRole('button', { name: 'Next' }).first().click(),
+  );
+  return { keys, select, menu, sort, page: next };
+}
+
 const p95 = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? 0;
@@ -149,11 +242,36 @@ export async function benchLists() {
     page.setDefaultTimeout(30_000);
     await signIn(page, server.url);
 
-    const typed = await typingRequests(page, server.url);
+    const { requests: typed, gapMs } = await typingRequests(page, server.url);
     console.log(
-      `typing "${QUERY}" (${QUERY.length} keys, 80 ms apart): ${typed} request(s); ` +
-        `baseline one per key ${QUERY.length}; ratio ${(typed / QUERY.length).toFixed(2)} (target 1 request)`,
+      `typing "${QUERY}" (${QUERY.length} keys, 80 ms apart; they reached the page a median ${gapMs.toFixed(0)} ms apart): ` +
+        `${typed} request(s); baseline one per key ${QUERY.length}; ratio ${(typed / QUERY.length).toFixed(2)} (target 1 request)`,
     );
+
+    // Event timing (INP): indicative on a shared machine; the goals are 50 ms per keystroke
+    // and 100 ms for the others (issue 23). Never pass/fail.
+    // Pages of their own, so that nothing they leave (a selection, a sort) touches what follows.
+    const timed = await context.newPage();
+    timed.setDefaultTimeout(30_000);
+    const ours = await assetListTimings(timed, server.url);
+    await timed.close();
+    const staticPage = await context.newPage();
+    const floor = await baselineTimings(staticPage);
+    await staticPage.close();
+    const row = (name: string, mine: number[], base: number[], goal: number) => {
+      const [m, b] = [median(mine), median(base)];
+      console.log(
+        `${name.padEnd(22)} median ${m.toFixed(0).padStart(4)} ms, worst ${Math.max(...mine)
+          .toFixed(0)
+          .padStart(4)} ms;` +
+          ` static page ${b.toFixed(0).padStart(3)} ms; ratio ${(m / Math.max(b, 1)).toFixed(2)} (goal ${goal} ms)`,
+      );
+    };
+    row(`keystroke (${ours.keys.length} keys)`, ours.keys, floor.keys, 50);
+    row('select a row', ours.select, floor.select, 100);
+    row('open a row menu', ours.menu, floor.menu, 100);
+    row('sort by a column', ours.sort, floor.sort, 100);
+    row('next page', ours.page, floor.page, 100);
 
     await page.route('**/v1/morphed-asset-queue?*', fakeQueue);
     await page.goto(`${server.url}/morph-queue`);
@@ -163,7 +281,7 @@ export async function benchLists() {
         `ratio ${(toPage20 / 20).toFixed(2)} (target 1.00)`,
     );
     await scrollUntil(page, INFINITE_TOTAL / 20);
-    const ours = await scrollFrameTimes(page);
+    const frames = await scrollFrameTimes(page);
 
     const plain = await context.newPage();
     await plain.setContent(
@@ -171,14 +289,14 @@ export async function benchLists() {
     );
     const baseline = await scrollFrameTimes(plain);
     console.log(
-      `scrolling ${INFINITE_TOTAL} rows: p95 frame ${p95(ours).toFixed(1)} ms (${ours.length} frames); ` +
-        `plain table p95 ${p95(baseline).toFixed(1)} ms; ratio ${(p95(ours) / Math.max(p95(baseline), 0.1)).toFixed(2)} (target p95 under 16 ms)`,
+      `scrolling ${INFINITE_TOTAL} rows: p95 frame ${p95(frames).toFixed(1)} ms (${frames.length} frames); ` +
+        `plain table p95 ${p95(baseline).toFixed(1)} ms; ratio ${(p95(frames) / Math.max(p95(baseline), 0.1)).toFixed(2)} (target p95 under 16 ms)`,
     );
     // Headless Chromium paces frames at 60 Hz (16.7 ms): a p95 at that interval means the
     // scroll dropped (almost) no frame; longer frames are the dropped ones.
     const dropped = (frames: number[]) => frames.filter((ms) => ms > 25).length;
     console.log(
-      `frames over 25 ms: ours ${dropped(ours)} of ${ours.length}, plain table ${dropped(baseline)} of ${baseline.length}`,
+      `frames over 25 ms: ours ${dropped(frames)} of ${frames.length}, plain table ${dropped(baseline)} of ${baseline.length}`,
     );
   } finally {
     await browser.close();

@@ -1,6 +1,6 @@
 // npm run bench: measurements, never pass/fail. Each section prints figures and, where
 // there is a baseline, the ratio against it measured in the same run. `npm run bench -- <name>`
-// runs one section (`events`, `auth-check`, `fuzz` (`npm run bench -- fuzz 1000` for fewer cases), or `viewer`, which takes options: `npm run bench -- viewer --runs 3`).
+// runs one section (`lists`, `events`, `auth-check`, `fuzz` (`npm run bench -- fuzz 1000` for fewer cases), or `viewer`, which takes options: `npm run bench -- viewer --runs 3`).
 import { execFileSync, execSync } from 'node:child_process';
 import { buildReport } from './build-report';
 import { benchFileValidation } from './files/validate';
@@ -29,6 +29,14 @@ if (only === 'fuzz') {
 if (only === 'auth-check') {
   section('Session check: an authenticated list request with the check on and off');
   await benchServerAuthCheck();
+  process.exit(0);
+}
+const LISTS_TITLE =
+  'List screens in Chromium: typing, event timing (INP) of keys, select, menu, sort and page, infinite paging, scrolling';
+if (only === 'lists') {
+  // Against the build in dist/ as it is (npm run build first).
+  section(LISTS_TITLE);
+  await (await import('./lists')).benchLists();
   process.exit(0);
 }
 if (only === 'events') {
@@ -79,7 +87,7 @@ await benchServerEvents();
 section('Upload validation of a 50 MB PNG: header rules and chunk walk against a full decode');
 await benchFileValidation();
 
-section('List screens in Chromium: requests while typing, infinite paging, scrolling');
+section(LISTS_TITLE);
 await (await import('./lists')).benchLists();
 
 section(VIEWER_TITLE);
