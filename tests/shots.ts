@@ -1,6 +1,6 @@
 // npm run screenshots [DIR]: every screen (account, lists, detail and new screens, "not
 // available", not found, the viewer) and the states that change one (errors, the phone's menu
-// and All filters, the bulk bar, a toast) at desktop and phone width, in the light and the dark
+// and All Filters, the bulk bar, a toast) at desktop and phone width, in the light and the dark
 // scheme, for review.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -136,7 +136,7 @@ try {
     await settled(page);
     await shot('assets');
     if (phone) {
-      await page.getByRole('button', { name: /^All filters/ }).click();
+      await page.getByRole('button', { name: /^All Filters/ }).click();
       await page.getByRole('dialog').waitFor();
       await stillAnimations(page);
       // A full-screen overlay: what is on screen, not the page scrolled under it.

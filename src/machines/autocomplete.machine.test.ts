@@ -88,7 +88,7 @@ describe('autocomplete machine', () => {
     ]);
   });
 
-  it('labels options by displayField, shows only the newest answer, and flags No results', async () => {
+  it('labels options by displayField, shows only the newest answer, and flags No Results', async () => {
     const h = harness({ displayField: 'title' });
     h.actor.send({ type: 'TYPE', text: 'h' });
     h.clock.increment(150);

@@ -43,7 +43,7 @@ export interface AutocompleteContext {
   multiple: boolean;
   text: string;
   options: AutocompleteOption[];
-  /** The last search answered nothing: the UI shows "No results". */
+  /** The last search answered nothing: the UI shows "No Results". */
   noResults: boolean;
   /** Labels start as the ids and are replaced once the find-by-id calls answer. */
   selected: AutocompleteOption[];
@@ -55,7 +55,7 @@ export type AutocompleteEvent =
   | { type: 'SELECT'; option: AutocompleteOption }
   | { type: 'REMOVE'; value: string }
   | { type: 'CLEAR' }
-  /** The value changed from outside (Clear filters, the address): labels are looked up again. */
+  /** The value changed from outside (Clear Filters, the address): labels are looked up again. */
   | { type: 'SET_VALUE'; value: AutocompleteValue };
 
 /** The new filter value after each selection change. */

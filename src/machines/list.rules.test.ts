@@ -150,7 +150,7 @@ describe('list machine — preselect, active filters and loading more', () => {
     expect(selectAddress(snapshot())?.search.filter).toEqual({ gender: 'male', locked: 'false' });
   });
 
-  it('counts only the filters set beyond the preselected values (what Clear and All filters show)', () => {
+  it('counts only the filters set beyond the preselected values (what Clear and All Filters show)', () => {
     const { actor, snapshot } = start({ preselect, isMobile: true });
     expect(selectSetFilterCount(snapshot())).toBe(0);
     actor.send({ type: 'SET_FILTER', field: 'search', value: 'cap' });

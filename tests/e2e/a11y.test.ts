@@ -2,7 +2,7 @@
  * Accessibility, checked by axe-core at 1280 and 390 px, in light and dark: no serious or
  * critical violation on any screen (the account screens, every list, the detail and new
  * screens, "not available for your role", not found, the embeddable viewer with a model) nor
- * in the states that add to a screen (the phone's open menu and All filters, the bulk bar, a
+ * in the states that add to a screen (the phone's open menu and All Filters, the bulk bar, a
  * toast, a form's errors). Screens are checked once they have settled (rows loaded, nothing
  * loading). Each width signs in once and visits every screen in that profile; each screen is
  * checked in the light scheme and then in the dark one (the app follows the system's scheme,
@@ -140,11 +140,11 @@ describe.each([1280, 390])('at %i px', (width) => {
     }
     const rows = page.locator(ROWS);
 
-    // The assets list and its states: All filters (phone), the bulk bar, a toast; an asset.
+    // The assets list and its states: All Filters (phone), the bulk bar, a toast; an asset.
     await visit('/assets', rows);
     if (phone) {
-      await page.getByRole('button', { name: /^All filters/ }).click();
-      await check('All filters', page.getByRole('dialog'));
+      await page.getByRole('button', { name: /^All Filters/ }).click();
+      await check('All Filters', page.getByRole('dialog'));
       await page.keyboard.press('Escape');
       await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     }

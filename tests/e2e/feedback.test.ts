@@ -452,7 +452,7 @@ describe('on a phone (390 px)', () => {
     await page.goto(
       `${app.server.url}/assets?filter=${encodeURIComponent('{"type":["hair"],"gender":["male"]}')}`,
     );
-    await page.getByRole('button', { name: 'All filters 2' }).waitFor();
+    await page.getByRole('button', { name: 'All Filters 2' }).waitFor();
 
     await page.locator(`${ROW} [role="rowheader"] a`).first().click();
     await page.getByRole('heading', { name: /^Asset / }).waitFor();

@@ -143,7 +143,7 @@ describe('a list that always shows one value of a filter (preselectValue)', () =
     expect(await genders()).not.toContain('Female');
 
     // Only the preselected value: nothing to clear.
-    expect(await bar(page).getByRole('button', { name: 'Clear filters' }).count()).toBe(0);
+    expect(await bar(page).getByRole('button', { name: 'Clear Filters' }).count()).toBe(0);
     await gender.click();
     expect(await page.getByRole('option', { name: 'Any' }).count()).toBe(0);
     await page.getByRole('option', { name: 'Female' }).click();
@@ -151,8 +151,8 @@ describe('a list that always shows one value of a filter (preselectValue)', () =
     await expect
       .poll(async () => (await genders()).includes('Female') && !(await genders()).includes('Male'))
       .toBe(true);
-    // Clear filters goes back to the preselected body.
-    await bar(page).getByRole('button', { name: 'Clear filters' }).click();
+    // Clear Filters goes back to the preselected body.
+    await bar(page).getByRole('button', { name: 'Clear Filters' }).click();
     await page.waitForURL((url) => url.searchParams.get('filter') === '{"gender":"male"}');
     expect(await gender.innerText()).toMatch(/^Male/);
     await page.context().close();
@@ -160,15 +160,15 @@ describe('a list that always shows one value of a filter (preselectValue)', () =
 });
 
 describe('the filter bar at 390 px', () => {
-  it('fits the screen, and All filters shows every field with "Any"', async () => {
+  it('fits the screen, and All Filters shows every field with "Any"', async () => {
     const page = await signedInPage(app, undefined, { width: 390, height: 844 });
     await page.goto(`${app.server.url}/assets`);
     await page.locator(ROWS).first().waitFor();
     const right = await bar(page).evaluate((el) => el.getBoundingClientRect().right);
     expect(right).toBeLessThanOrEqual(390);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
-    await page.getByRole('button', { name: 'All filters' }).click();
-    const dialog = page.getByRole('dialog', { name: 'All filters' });
+    await page.getByRole('button', { name: 'All Filters' }).click();
+    const dialog = page.getByRole('dialog', { name: 'All Filters' });
     // Every field in the overlay has its icon too.
     const drawn = await icons(page, dialog);
     expect(drawn.map((icon) => icon.label)).toEqual(ASSET_FILTERS);

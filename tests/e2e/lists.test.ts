@@ -162,16 +162,16 @@ describe('the assets list', () => {
     await page.close();
   });
 
-  it('shows the empty state for a search that matches nothing, and Clear filters restores', async () => {
+  it('shows the empty state for a search that matches nothing, and Clear Filters restores', async () => {
     const page = await adminPage();
     await page.goto(`${app.server.url}/assets`);
     await waitForRows(page, 10);
     await page.getByRole('searchbox', { name: 'Search' }).fill('zzzz-no-such-asset');
-    await page.getByText('No items match the search and filters').waitFor();
+    await page.getByText('No listings matched your search query').waitFor();
     // What is shown describes this answer: no count of the previous one, no pager.
     await page.getByText('0 items').waitFor();
     expect(await page.getByRole('navigation', { name: 'Pages' }).count()).toBe(0);
-    await page.getByRole('button', { name: 'Clear filters', exact: true }).click();
+    await page.getByRole('button', { name: 'Clear Filters', exact: true }).click();
     await waitForRows(page, 10);
     await page.getByText('300 items').waitFor();
     expect(search(page).get('filter')).toBeNull();
@@ -493,21 +493,21 @@ describe('lists on a phone (390 px)', () => {
       .locator('.toast')
       .filter({ hasText: `${first} unlocked` });
     await undone.waitFor();
-    // Dismissed, as a user would: on a phone it covers the All filters overlay's buttons.
+    // Dismissed, as a user would: on a phone it covers the All Filters overlay's buttons.
     await undone.getByRole('button', { name: 'Dismiss' }).click();
     await expect.poll(() => undone.count()).toBe(0);
 
     // Only the mobile filters in the bar; the overlay applies on Apply and discards on Cancel.
     expect(await page.getByRole('search').getByRole('button', { name: /Type/ }).count()).toBe(0);
 
-    await page.getByRole('button', { name: 'All filters' }).click();
-    const dialog = page.getByRole('dialog', { name: 'All filters' });
+    await page.getByRole('button', { name: 'All Filters' }).click();
+    const dialog = page.getByRole('dialog', { name: 'All Filters' });
     await dialog.getByRole('searchbox', { name: 'Search' }).fill('Festival');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => dialog.count()).toBe(0);
     expect(search(page).get('filter')).toBeNull();
 
-    await page.getByRole('button', { name: 'All filters' }).click();
+    await page.getByRole('button', { name: 'All Filters' }).click();
     await dialog.getByRole('searchbox', { name: 'Search' }).fill('Festival');
     await dialog.getByRole('button', { name: 'Apply' }).click();
     await waitForSearch(page, (p) => p.get('filter') === '{"search":"Festival"}');

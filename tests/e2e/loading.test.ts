@@ -83,7 +83,7 @@ describe('loading the rows of a list', () => {
     expect(await page.locator(SKELETON_ROWS).count()).toBe(10);
     expect(await page.locator(LOADED_NAMES).count()).toBe(0);
     filtered.release();
-    await page.getByText('No items match the search and filters').waitFor();
+    await page.getByText('No listings matched your search query').waitFor();
     expect(await page.locator(SKELETON_ROWS).count()).toBe(0);
     await page.context().close();
   });

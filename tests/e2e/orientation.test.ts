@@ -1,6 +1,6 @@
 /**
  * Knowing where one is in the back office: a phone header that shows the live state and the
- * account whole, an "All filters" count of what the user set (not what the list preselects),
+ * account whole, an "All Filters" count of what the user set (not what the list preselects),
  * a tab title on every screen, breadcrumbs on the detail screens, and a clear "not found" page
  * for an unknown id (Retry only where trying again may help), or "not available" for a role
  * that may not read the record.
@@ -100,22 +100,22 @@ describe('the header at 390 px', () => {
   });
 });
 
-describe('All filters at 390 px', () => {
+describe('All Filters at 390 px', () => {
   it("clears the filters the user set, not the list's preselected body", async () => {
     const page = await signedInPage(app, undefined, PHONE);
     await page.goto(`${app.server.url}/cage-meshes`);
     await page.waitForURL((url) => url.searchParams.get('filter') === '{"gender":"male"}');
     await page.locator(ROW_LINKS).first().waitFor();
-    // Search and Body both show on a phone: no All filters (its dialog would only repeat them).
-    expect(await page.getByRole('button', { name: /^All filters/ }).count()).toBe(0);
-    expect(await page.getByRole('button', { name: 'Clear filters' }).count()).toBe(0);
+    // Search and Body both show on a phone: no All Filters (its dialog would only repeat them).
+    expect(await page.getByRole('button', { name: /^All Filters/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Clear Filters' }).count()).toBe(0);
 
     await page.getByRole('searchbox', { name: 'Search' }).fill('a');
     await page.waitForURL((url) => (url.searchParams.get('filter') ?? '').includes('"search"'));
     // Clear takes away what the user set, and only that.
-    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.getByRole('button', { name: 'Clear Filters' }).click();
     await page.waitForURL((url) => url.searchParams.get('filter') === '{"gender":"male"}');
-    await expect.poll(() => page.getByRole('button', { name: 'Clear filters' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: 'Clear Filters' }).count()).toBe(0);
     await page.context().close();
   });
 
@@ -123,10 +123,10 @@ describe('All filters at 390 px', () => {
     const page = await signedInPage(app, undefined, PHONE);
     await page.goto(`${app.server.url}/assets`);
     await page.locator(ROW_LINKS).first().waitFor();
-    expect(await page.getByRole('button', { name: /^All filters/ }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: /^All Filters/ }).count()).toBe(1);
     await page.goto(`${app.server.url}/tags`);
     await page.getByRole('searchbox', { name: 'Search' }).waitFor();
-    expect(await page.getByRole('button', { name: /^All filters/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^All Filters/ }).count()).toBe(0);
     await page.context().close();
   });
 });

@@ -103,11 +103,11 @@ describe('AutocompleteField', () => {
     expect(box).toHaveValue('Ava');
   });
 
-  it('says "No results" when the search found nothing', async () => {
+  it('says "No Results" when the search found nothing', async () => {
     const user = userEvent.setup();
     render(<Harness options={[]} noResults />);
     await user.type(screen.getByRole('combobox', { name: 'Application' }), 'zzz');
-    expect(await screen.findByText('No results')).toBeInTheDocument();
+    expect(await screen.findByText('No Results')).toBeInTheDocument();
   });
 
   it('shows chosen values as removable tags, at most limitTags of them', async () => {

@@ -94,17 +94,17 @@ describe('DataTable', () => {
     expect(screen.getByRole('rowheader', { name: 'Aviator' })).toBeInTheDocument();
   });
 
-  it('says "No items yet" when the list is empty without filters', () => {
+  it('says "No items found" when the list is empty without filters', () => {
     render(<Table rows={[]} />);
-    expect(screen.getByText('No items yet')).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Clear filters' })).not.toBeInTheDocument();
+    expect(screen.getByText('No items found')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Clear Filters' })).not.toBeInTheDocument();
   });
 
-  it('offers Clear filters when filters match nothing', async () => {
+  it('offers Clear Filters when filters match nothing', async () => {
     const onClear = vi.fn();
     render(<Table rows={[]} isFiltered onClearFilters={onClear} />);
-    expect(screen.getByText('No items match the search and filters')).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+    expect(screen.getByText('No listings matched your search query')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Clear Filters' }));
     expect(onClear).toHaveBeenCalled();
   });
 

@@ -110,7 +110,7 @@ describe('FilterBar on a desktop', () => {
     expect(within(bar).getByText('Type')).toBeInTheDocument();
     expect(within(bar).getByText('Gender')).toBeInTheDocument();
     expect(within(bar).queryByText('Only one')).not.toBeInTheDocument();
-    expect(within(bar).queryByRole('button', { name: 'All filters' })).not.toBeInTheDocument();
+    expect(within(bar).queryByRole('button', { name: 'All Filters' })).not.toBeInTheDocument();
   });
 
   it('reports text and multi-select changes, then clears them', async () => {
@@ -127,7 +127,7 @@ describe('FilterBar on a desktop', () => {
     });
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('listbox')).not.toBeInTheDocument());
-    await user.click(await screen.findByRole('button', { name: 'Clear filters' }));
+    await user.click(await screen.findByRole('button', { name: 'Clear Filters' }));
     expect(screen.getByTestId('values').textContent).toBe('{}');
   });
   it('keeps typing inside the search field, and hands the text on once the typing pauses', async () => {
@@ -148,8 +148,8 @@ describe('FilterBar on a desktop', () => {
     await user.type(search, 'hats{Enter}');
     expect(onChange).toHaveBeenLastCalledWith('search', 'boots and hats');
     expect(search).toHaveValue('boots and hats');
-    // Set from outside (Clear filters), the field shows the new value.
-    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    // Set from outside (Clear Filters), the field shows the new value.
+    await user.click(screen.getByRole('button', { name: 'Clear Filters' }));
     expect(search).toHaveValue('');
   });
 
@@ -258,7 +258,7 @@ describe('what each filter shows (spec §3 icon, value, preselectValue)', () => 
 });
 
 describe('FilterBar on a phone', () => {
-  it('offers no All filters when every filter already shows (a search-only list)', () => {
+  it('offers no All Filters when every filter already shows (a search-only list)', () => {
     setViewport(true);
     render(
       <FilterBar
@@ -273,10 +273,10 @@ describe('FilterBar on a phone', () => {
       />,
     );
     expect(screen.getByRole('searchbox', { name: 'Search' })).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: /All filters/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /All Filters/ })).not.toBeInTheDocument();
   });
 
-  it('counts on All filters the filters set beyond the preselected ones, as it is told', () => {
+  it('counts on All Filters the filters set beyond the preselected ones, as it is told', () => {
     setViewport(true);
     const bar = (setCount: number) => (
       <FilterBar
@@ -291,11 +291,11 @@ describe('FilterBar on a phone', () => {
       />
     );
     const { rerender } = render(bar(0));
-    expect(screen.getByRole('button', { name: 'All filters' })).toHaveTextContent(/^All filters$/);
-    expect(screen.queryByRole('button', { name: 'Clear filters' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'All Filters' })).toHaveTextContent(/^All Filters$/);
+    expect(screen.queryByRole('button', { name: 'Clear Filters' })).not.toBeInTheDocument();
     rerender(bar(1));
-    expect(screen.getByRole('button', { name: /^All filters\s*1$/ })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Clear filters' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^All Filters\s*1$/ })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Clear Filters' })).toBeInTheDocument();
   });
 
   it('shows only mobile filters and keeps overlay edits until Apply', async () => {
@@ -306,8 +306,8 @@ describe('FilterBar on a phone', () => {
     expect(screen.getByRole('searchbox', { name: 'Search' })).toBeInTheDocument();
     expect(screen.queryByText('Gender')).not.toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'All filters' }));
-    const dialog = await screen.findByRole('dialog', { name: 'All filters' });
+    await user.click(screen.getByRole('button', { name: 'All Filters' }));
+    const dialog = await screen.findByRole('dialog', { name: 'All Filters' });
     await user.type(within(dialog).getByRole('searchbox', { name: 'Search' }), 'boots');
     // Nothing applies while the overlay is open.
     expect(screen.getByTestId('values').textContent).toBe('{}');
@@ -315,8 +315,8 @@ describe('FilterBar on a phone', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(screen.getByTestId('values').textContent).toBe('{}');
 
-    await user.click(screen.getByRole('button', { name: 'All filters' }));
-    const again = await screen.findByRole('dialog', { name: 'All filters' });
+    await user.click(screen.getByRole('button', { name: 'All Filters' }));
+    const again = await screen.findByRole('dialog', { name: 'All Filters' });
     expect(within(again).getByRole('searchbox', { name: 'Search' })).toHaveValue('');
     await user.type(within(again).getByRole('searchbox', { name: 'Search' }), 'boots');
     await user.click(within(again).getByRole('button', { name: 'Apply' }));

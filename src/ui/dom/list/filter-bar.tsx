@@ -67,7 +67,7 @@ interface FilterBarProps {
   onApply: (values: ListFilter) => void;
   onClear: () => void;
   /**
-   * How many filters the user set beyond the list's preselected values: "All filters" shows
+   * How many filters the user set beyond the list's preselected values: "All Filters" shows
    * it, and Clear is offered while it is above 0.
    */
   setCount: number;
@@ -80,7 +80,7 @@ interface FilterBarProps {
   ) => ReactNode;
 }
 
-/** The medium breakpoint: below it the bar collapses to mobile filters + "All filters". */
+/** The medium breakpoint: below it the bar collapses to mobile filters + "All Filters". */
 export const MOBILE_QUERY = '(max-width: 767px)';
 
 /** Spec §3: the filters' initial values (`value`): the list's filter before any choice. */
@@ -104,7 +104,7 @@ function TextFilter(props: {
   filter: FilterDef;
   value: string;
   onChange: (value: FilterValue) => void;
-  /** 0: every change is handed on at once (the All filters overlay, applied as a whole). */
+  /** 0: every change is handed on at once (the All Filters overlay, applied as a whole). */
   pauseMs: number;
 }) {
   const { filter, value, onChange, pauseMs } = props;
@@ -117,7 +117,7 @@ function TextFilter(props: {
   const [adopted, setAdopted] = useState(0);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), [adopted]);
-  // A value set from outside (Clear filters, Back) replaces the text; the echo of what this
+  // A value set from outside (Clear Filters, Back) replaces the text; the echo of what this
   // field handed on does not (more may have been typed since).
   if (value !== seen) {
     setSeen(value);
@@ -222,9 +222,9 @@ function FilterControl(props: {
 
 /**
  * The filter bar above a list (spec §2): filters on the left or right; below the medium
- * breakpoint only `visibleOnMobile` filters show and "All filters" opens a full-screen
+ * breakpoint only `visibleOnMobile` filters show and "All Filters" opens a full-screen
  * overlay whose edits apply only on Apply (Cancel discards them); a list whose filters all
- * show on a phone has no All filters.
+ * show on a phone has no All Filters.
  */
 export function FilterBar(props: FilterBarProps) {
   const isMobile = useMediaQuery(MOBILE_QUERY);
@@ -232,7 +232,7 @@ export function FilterBar(props: FilterBarProps) {
   const visible = props.filters.filter(
     (f) => !isHiddenFilter(f) && (!isMobile || f.visibleOnMobile),
   );
-  // All filters only offers what the phone hides: a list whose filters all show needs none.
+  // All Filters only offers what the phone hides: a list whose filters all show needs none.
   const hidesSome = props.filters.some((f) => !isHiddenFilter(f) && !f.visibleOnMobile);
   const control = (
     filter: FilterDef,
