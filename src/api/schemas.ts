@@ -33,7 +33,8 @@ export const userSchema = z.object({
 export type User = z.infer<typeof userSchema>;
 
 /** A user's status as the list filters it. (Invitations will add `invited`.) */
-export const userStatusSchema = z.enum(['active', 'disabled']);
+/** `invited`: a pending invitation, listed with the users (server/README.md "Users"). */
+export const userStatusSchema = z.enum(['active', 'disabled', 'invited']);
 
 /** A user as the back office lists them: GET /private/v1/users (no secrets, no assets). */
 export const userRowSchema = z.object({

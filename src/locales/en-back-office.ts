@@ -437,7 +437,7 @@ export const enBackOffice = {
     yes: 'Yes',
     no: 'No',
     status: 'Status',
-    statuses: { active: 'Active', disabled: 'Disabled' },
+    statuses: { active: 'Active', disabled: 'Disabled', invited: 'Invited' },
     created: 'Created',
     lastSignIn: 'Last sign-in',
     never: 'Never',
