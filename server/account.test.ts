@@ -4,7 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
-import { authResultSchema, sessionInfoSchema, userSchema } from '../src/api/schemas';
+import {
+  activityRowSchema,
+  authResultSchema,
+  listResponseSchema,
+  sessionInfoSchema,
+  userSchema,
+} from '../src/api/schemas';
 import { dataOf, expectError, uniqueEmail, useTestApp } from './test-app';
 
 const t = useTestApp();
@@ -15,6 +21,12 @@ const me = (token: string) => t.get('/v1/users/me', token);
 const put = (path: string, body: unknown, token: string) => t.request('PUT', path, { body, token });
 const del = (path: string, body: unknown, token: string) =>
   t.request('DELETE', path, { body, token });
+/** The activity log's rows about user `userId`, as an administrator reads them. */
+async function activityOf(userId: string) {
+  const { token } = await t.loginAs('admin');
+  const response = await t.get(`/v1/activity?recordId=${userId}`, token);
+  return listResponseSchema(activityRowSchema).parse(response.body).data;
+}
 const verificationIdOf = (body: unknown) =>
   z.object({ data: z.object({ verificationId: z.string() }) }).parse(body).data.verificationId;
 
@@ -49,6 +61,15 @@ describe('changing the e-mail address', () => {
     expectError(await t.post('/v1/auth/login', { email: user.email, password: PASSWORD }), 401);
     // The old address is told.
     expect((await t.lastMail(user.email ?? '', 'notice')).text).toContain(next);
+    // Administrators see it in the activity log, made by the user.
+    const [event] = await activityOf(user._id);
+    expect(event).toMatchObject({
+      routingKey: 'user.email-changed.v1',
+      actorId: user._id,
+      actorEmail: next,
+      data: { changes: { email: { from: user.email, to: next } } },
+      subject: { kind: 'user', id: user._id, name: next, state: 'live' },
+    });
     // The code is spent.
     expectError(
       await t.post('/v1/users/me/email/confirm', { verificationId, code: mail.code }, user.token),
@@ -160,6 +181,13 @@ describe('deleting the account', () => {
     expectError(await t.post('/v1/auth/login', { email: user.email, password: PASSWORD }), 401);
     const { rows } = await t.db.query('SELECT 1 FROM users WHERE id = $1', [user._id]);
     expect(rows).toHaveLength(0);
+    // The activity log keeps the address the account had.
+    const [event] = await activityOf(user._id);
+    expect(event).toMatchObject({
+      routingKey: 'user.deleted.v1',
+      actorId: user._id,
+      subject: { kind: 'user', id: user._id, name: user.email, state: 'gone' },
+    });
     // The address is free again.
     expect((await t.signUp(user.email ?? '')).email).toBe(user.email);
   });

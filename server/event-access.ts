@@ -62,12 +62,15 @@ const ASSET_NEEDS: Record<Key, Need> = {
 };
 
 /**
- * The other kinds: a tag's events need `read Tag`, an application's `read Application`; user
- * administration needs `manage User` (admins): a user's events reach no other user.
+ * The other kinds: a tag's events need `read Tag`, an application's `read Application`, and so
+ * on; user administration (invitations included) needs `manage User` (admins): a user's events
+ * reach no other user.
  */
 const KIND_NEEDS: Record<keyof typeof RECORD_EVENT_KEYS, Need> = {
   tag: read('Tag'),
   application: readApplication,
+  'cage-mesh': read('CageMesh'),
+  'morphed-asset': readMorphs,
   user: { action: 'manage', subject: 'User' },
 };
 

@@ -5,7 +5,8 @@
  * reads an asset's back, GET /v1/activity all of them (server/activity.ts), and GET /v1/events
  * streams them (server/event-bus.ts, server/event-stream.ts). At commit, migration 007 gives
  * each row its final `seq` in commit order and notifies the `asset_events` channel. Each row
- * names one subject (migration 015): an asset, a cage mesh, a tag, an application or a user.
+ * names one subject (migrations 015, 018): an asset, a cage mesh, a tag, an application, a user,
+ * a morphed asset or an invitation.
  */
 import type { AssetEvent, StreamEvent } from '../src/api/schemas';
 import type { Db } from './db';
@@ -89,6 +90,8 @@ export const RECORD_EVENT_KEYS = {
     deleted: 'tag.deleted.v1',
     /** Back from the Trash: `{ name }` */
     restored: 'tag.restored.v1',
+    /** Deleted for ever from the Trash (by someone, or by the retention sweep): `{ name }` */
+    purged: 'tag.purged.v1',
   },
   application: {
     /** `{ name }` */
@@ -99,6 +102,25 @@ export const RECORD_EVENT_KEYS = {
     deleted: 'application.deleted.v1',
     /** Back from the Trash: `{ name }` */
     restored: 'application.restored.v1',
+    /** Deleted for ever from the Trash: `{ name }` */
+    purged: 'application.purged.v1',
+  },
+  /** A cage mesh's edits are `asset.cage-mesh-updated.v1` (the spec's key), these the Trash's. */
+  'cage-mesh': {
+    /** Moved to the Trash: `{ name }` */
+    deleted: 'cage-mesh.deleted.v1',
+    /** Back from the Trash: `{ name }` */
+    restored: 'cage-mesh.restored.v1',
+    /** Deleted for ever from the Trash: `{ name }` */
+    purged: 'cage-mesh.purged.v1',
+  },
+  'morphed-asset': {
+    /** Moved to the Trash: `{ name }` */
+    deleted: 'morphed-asset.deleted.v1',
+    /** Back from the Trash: `{ name }` */
+    restored: 'morphed-asset.restored.v1',
+    /** Deleted for ever from the Trash: `{ name }` */
+    purged: 'morphed-asset.purged.v1',
   },
   user: {
     /** `{ changes: { role: { from, to } } }` */
@@ -109,12 +131,21 @@ export const RECORD_EVENT_KEYS = {
     enabled: 'user.enabled.v1',
     /** An admin had a password reset code mailed to the user. */
     passwordResetSent: 'user.password-reset-sent.v1',
-    /** `{ email, role }` */
+    /** An invitation was sent (its subject is the invitation): `{ email, role }` */
     invited: 'user.invited.v1',
+    /** The invitation was mailed again, with a new link (subject: the invitation): `{ email }` */
     invitationResent: 'user.invitation-resent.v1',
+    /** Subject: the invitation: `{ email }` */
     invitationRevoked: 'user.invitation-revoked.v1',
-    /** The invitee set a password (the actor is the invitee). */
+    /**
+     * The invitee set a password: the subject is the new user, so is the actor:
+     * `{ invitationId, email, role }`.
+     */
     invitationAccepted: 'user.invitation-accepted.v1',
+    /** The user changed their own e-mail address: `{ changes: { email: { from, to } } }` */
+    emailChanged: 'user.email-changed.v1',
+    /** The user deleted their own account: `{ email }` */
+    deleted: 'user.deleted.v1',
   },
 } as const;
 
@@ -124,6 +155,8 @@ const SUBJECT_COLUMNS = {
   tag: 'tag_id',
   application: 'application_id',
   user: 'user_id',
+  'morphed-asset': 'morphed_asset_id',
+  invitation: 'invitation_id',
 } as const;
 
 /** Appends one event of a subject that is not an asset (inside the transaction of the change). */
@@ -213,6 +246,42 @@ export function recordUserEvent(
   return recordSubjectEvent(db, 'user', userId, RECORD_EVENT_KEYS.user[event], rest);
 }
 
+/** The kinds of the Trash besides assets (which have the spec's keys): their Trash events. */
+type TrashedKind = 'tag' | 'application' | 'cage-mesh' | 'morphed-asset';
+
+/**
+ * Appends the event of a record of `kind` going to the Trash, coming back or purged, with its
+ * name in the data; the actor is null for the retention sweep. Inside the change's transaction.
+ */
+export function recordTrashEvent(
+  db: Db,
+  kind: TrashedKind,
+  id: string,
+  { event, name, ...rest }: RecordEventInput<'deleted' | 'restored' | 'purged'> & { name: string },
+) {
+  const data = { ...rest.data, name };
+  return recordSubjectEvent(db, kind, id, RECORD_EVENT_KEYS[kind][event], { ...rest, data });
+}
+
+/** The invitation events whose subject is the invitation (it has no user yet). */
+type InvitationEvent = 'invited' | 'invitationResent' | 'invitationRevoked';
+
+/**
+ * Appends an event of invitation `invitationId` (sent, sent again, revoked), seen as user
+ * administration (admins only); its data carries the invited address. Call it inside the
+ * transaction of the change.
+ */
+export function recordInvitationEvent(
+  db: Db,
+  {
+    invitationId,
+    event,
+    ...rest
+  }: RecordEventInput<InvitationEvent> & { invitationId: string; actorId: string },
+) {
+  return recordSubjectEvent(db, 'invitation', invitationId, RECORD_EVENT_KEYS.user[event], rest);
+}
+
 interface EventDbRow {
   id: string;
   routing_key: string;
@@ -283,6 +352,8 @@ interface StreamEventDbRow extends EventDbRow {
   tag_id: string | null;
   application_id: string | null;
   user_id: string | null;
+  morphed_asset_id: string | null;
+  invitation_id: string | null;
   /** bigint: a string from node-postgres, a number from PGlite. */
   seq: string | number;
 }
@@ -296,6 +367,8 @@ function toStreamEvent(row: StreamEventDbRow): StreamEvent {
     tagId: row.tag_id,
     applicationId: row.application_id,
     userId: row.user_id,
+    morphedAssetId: row.morphed_asset_id,
+    invitationId: row.invitation_id,
   };
 }
 
@@ -303,7 +376,7 @@ function toStreamEvent(row: StreamEventDbRow): StreamEvent {
 export async function readEventsAfter(db: Db, seq: number, limit: number): Promise<StreamEvent[]> {
   const { rows } = await db.query<StreamEventDbRow>(
     `SELECT e.id, e.seq, e.asset_id, e.cage_mesh_id, e.tag_id, e.application_id, e.user_id,
-       e.routing_key, e.actor_id, u.email AS actor_email, e.data, e.created_at
+       e.morphed_asset_id, e.invitation_id, e.routing_key, e.actor_id, u.email AS actor_email, e.data, e.created_at
      FROM asset_events e LEFT JOIN users u ON u.id = e.actor_id
      WHERE e.seq > $1 ORDER BY e.seq LIMIT $2`,
     [seq, limit],

@@ -9,7 +9,7 @@ import {
   invitationSchema,
   type Invitation,
 } from '../src/api/account-schemas';
-import { authResultSchema } from '../src/api/schemas';
+import { activityRowSchema, authResultSchema, listResponseSchema } from '../src/api/schemas';
 import { hashInvitationToken, listPendingInvitations } from './invitations';
 import { dataOf, expectError, uniqueEmail, useRoleTokens, useTestApp } from './test-app';
 
@@ -137,6 +137,67 @@ describe('revoke', () => {
       other,
     ]);
     expect(rows.map((row) => row.email)).toEqual([invitation.email]);
+  });
+});
+
+describe('the activity log', () => {
+  const activity = async (query: string, token = tokens.admin) => {
+    const response = await t.get(`/v1/activity?limit=100&${query}`, token);
+    return listResponseSchema(activityRowSchema).parse(response.body).data;
+  };
+
+  it('records sent, sent again and revoked on the invitation, accepted on the new user', async () => {
+    const { invitation } = await invited('developer');
+    const adminId = (dataOf(await t.get('/v1/users/me', tokens.admin)) as { _id: string })._id;
+    let rows = await activity(`recordId=${invitation.id}`);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      routingKey: 'user.invited.v1',
+      actorId: adminId,
+      data: { email: invitation.email, role: 'developer' },
+      subject: { kind: 'invitation', id: invitation.id, name: invitation.email, state: 'live' },
+    });
+    dataOf(await t.post(`/private/v1/invitations/${invitation.id}/resend`, {}, tokens.admin));
+    dataOf(
+      await t.request('DELETE', `/private/v1/invitations/${invitation.id}`, {
+        token: tokens.admin,
+      }),
+    );
+    rows = await activity(`recordId=${invitation.id}`);
+    expect(rows.map((row) => row.routingKey)).toEqual([
+      'user.invitation-revoked.v1',
+      'user.invitation-resent.v1',
+      'user.invited.v1',
+    ]);
+    // No longer pending: every row says so, and still names the address.
+    for (const row of rows) {
+      expect(row.subject).toMatchObject({ name: invitation.email, state: 'gone' });
+    }
+    // A refused revoke (already revoked) records nothing.
+    expectError(
+      await t.request('DELETE', `/private/v1/invitations/${invitation.id}`, {
+        token: tokens.admin,
+      }),
+      404,
+    );
+    expect(await activity(`recordId=${invitation.id}`)).toHaveLength(3);
+
+    const again = await invited('user');
+    const session = authResultSchema.parse(dataOf(await accept(again.token)));
+    const [accepted] = await activity(`recordId=${session._id}`);
+    expect(accepted).toMatchObject({
+      routingKey: 'user.invitation-accepted.v1',
+      actorId: session._id,
+      data: { invitationId: again.invitation.id, email: again.invitation.email, role: 'user' },
+      subject: { kind: 'user', id: session._id, state: 'live' },
+    });
+  });
+
+  it('is for admins only: a developer reads the log without the invitations', async () => {
+    const { invitation } = await invited('user');
+    expect(await activity(`recordId=${invitation.id}`, tokens.developer)).toEqual([]);
+    expect(await activity('kind=invitation', tokens.developer)).toEqual([]);
+    expect((await activity('kind=invitation')).length).toBeGreaterThan(0);
   });
 });
 

@@ -104,13 +104,13 @@ export async function renewInvitation(
   return row && { invitation: toInvitation(row, now), token };
 }
 
-/** Revokes a pending invitation; false when there is none with `id`. */
-export async function revokeInvitation(db: Db, id: string, now: Date): Promise<boolean> {
-  const { rows } = await db.query(
-    `UPDATE invitations SET revoked_at = $2 WHERE id = $1 AND ${PENDING} RETURNING id`,
+/** Revokes a pending invitation; answers its address, undefined when there is none with `id`. */
+export async function revokeInvitation(db: Db, id: string, now: Date): Promise<string | undefined> {
+  const { rows } = await db.query<{ email: string }>(
+    `UPDATE invitations SET revoked_at = $2 WHERE id = $1 AND ${PENDING} RETURNING email`,
     [id, now],
   );
-  return rows.length === 1;
+  return rows[0]?.email;
 }
 
 /**

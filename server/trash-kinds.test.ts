@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
 import {
+  activityRowSchema,
   cageMeshSchema,
   listResponseSchema,
   morphedAssetSchema,
@@ -13,6 +14,7 @@ import {
   trashRowSchema,
   type CageMesh,
 } from '../src/api/schemas';
+import { latestEventSeq, readEventsAfter } from './events';
 import { sweepFiles } from './file-sweeper';
 import { keyOfFileUrl } from './storage';
 import { dataOf, expectError, useRoleTokens, useTestApp } from './test-app';
@@ -308,6 +310,52 @@ describe('morphed assets', () => {
   });
 });
 
+describe('events', () => {
+  const activity = async (recordId: string) =>
+    listResponseSchema(activityRowSchema)
+      .parse((await t.get(`/v1/activity?recordId=${recordId}`, tokens.admin)).body)
+      .data.map((row) => ({ key: row.routingKey, actorId: row.actorId, data: row.data }));
+
+  it('record a cage mesh and a morphed asset going to the Trash, back, and for ever; the stream carries them', async () => {
+    const adminId = (dataOf(await t.get('/v1/users/me', tokens.admin)) as { _id: string })._id;
+    const mesh = await newCageMesh('Trash cage events');
+    const { morphed } = await morphedFromQueue();
+    const since = await latestEventSeq(t.db);
+    for (const path of [`/v1/cage-meshes/${mesh.id}`, `/v1/morphed-assets/${morphed.id}`]) {
+      dataOf(await del(path));
+      dataOf(await restore(path));
+      dataOf(await del(path));
+    }
+    dataOf(await del(`/v1/trash/cage-mesh/${mesh.id}`));
+    dataOf(await del(`/v1/trash/morphed-asset/${morphed.id}`));
+
+    const expected = (kind: string, name: string) =>
+      ['purged', 'deleted', 'restored', 'deleted'].map((verb) => ({
+        key: `${kind}.${verb}.v1`,
+        actorId: adminId,
+        data: { name },
+      }));
+    expect((await activity(mesh.id)).slice(0, 4)).toEqual(expected('cage-mesh', mesh.name));
+    expect(await activity(morphed.id)).toEqual(expected('morphed-asset', morphed.name));
+    // The live stream names each subject, so other admins' lists follow.
+    const streamed = await readEventsAfter(t.db, since, 100);
+    const subjects = streamed.map((event) => [
+      event.routingKey,
+      event.cageMeshId ?? event.morphedAssetId,
+    ]);
+    expect(subjects).toEqual([
+      ['cage-mesh.deleted.v1', mesh.id],
+      ['cage-mesh.restored.v1', mesh.id],
+      ['cage-mesh.deleted.v1', mesh.id],
+      ['morphed-asset.deleted.v1', morphed.id],
+      ['morphed-asset.restored.v1', morphed.id],
+      ['morphed-asset.deleted.v1', morphed.id],
+      ['cage-mesh.purged.v1', mesh.id],
+      ['morphed-asset.purged.v1', morphed.id],
+    ]);
+  });
+});
+
 describe('who may delete and restore', () => {
   it('lets only whoever may delete a kind do it, and never reaches a record of another kind', async () => {
     const mesh = await newCageMesh('Trash cage roles');
@@ -359,6 +407,17 @@ describe('purge after the retention period', () => {
 
     expect((await sweep(29)).purged).toBe(0);
     expect((await sweep(31)).purged).toBeGreaterThanOrEqual(3);
+    // The sweep purged them: the events name no one.
+    for (const [id, key] of [
+      [mesh.id, 'cage-mesh.purged.v1'],
+      [morphed.id, 'morphed-asset.purged.v1'],
+      [application.id, 'application.purged.v1'],
+    ]) {
+      const rows = listResponseSchema(activityRowSchema).parse(
+        (await t.get(`/v1/activity?recordId=${id}`, tokens.admin)).body,
+      ).data;
+      expect(rows[0]).toMatchObject({ routingKey: key, actorId: null });
+    }
     expect(await t.storage.read(keyOfFileUrl(model.url)!)).toBeUndefined();
     for (const path of [
       `/v1/cage-meshes/${mesh.id}`,

@@ -27,12 +27,7 @@ import {
   type TrashRow,
 } from '../src/api/schemas';
 import { PG_UNIQUE_VIOLATION, isDbError, type Db } from './db';
-import {
-  recordApplicationEvent,
-  recordAssetEvents,
-  recordTagEvent,
-  type AssetEventInput,
-} from './events';
+import { recordAssetEvents, recordTrashEvent, type AssetEventInput } from './events';
 import { fail } from './http/errors';
 import { anyOfFilter, isoString, searchFilter, type ListSpec } from './list';
 import {
@@ -158,22 +153,20 @@ function fileUrlsOf(data: TrashData): string[] {
 }
 
 /**
- * The activity log's event of a tag or an application going to or coming back from the Trash
- * (assets have their own; cage meshes and morphed assets have no such events yet).
+ * The activity log's event of a record other than an asset going to the Trash, coming back or
+ * purged (assets record the spec's keys: their delete in their routes, their restore and purge
+ * below). The actor is null for the retention sweep.
  */
 async function recordRecordEvent(
   tx: Db,
   ref: TrashRef,
-  event: 'deleted' | 'restored',
+  event: 'deleted' | 'restored' | 'purged',
   name: string,
-  actorId: string,
+  actorId: string | null,
   at: Date,
 ) {
-  const common = { event, actorId, data: { name }, at };
-  if (ref.kind === 'tag') await recordTagEvent(tx, { tagId: ref.id, ...common });
-  if (ref.kind === 'application') {
-    await recordApplicationEvent(tx, { applicationId: ref.id, ...common });
-  }
+  if (ref.kind !== 'asset')
+    await recordTrashEvent(tx, ref.kind, ref.id, { event, name, actorId, at });
 }
 
 /**
@@ -512,13 +505,17 @@ export async function restoring<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Deletes rows of the Trash for ever and records `asset.purged.v1` for each asset. */
+/**
+ * Records the purge of rows taken from the Trash: `asset.purged.v1` for each asset,
+ * `<kind>.purged.v1` for the other kinds.
+ */
 async function purgeRows(
   tx: Db,
   rows: { kind: TrashKind; id: string; name: string }[],
   actorId: string | null,
   at: Date,
 ) {
+  for (const row of rows) await recordRecordEvent(tx, row, 'purged', row.name, actorId, at);
   await recordAssetEvents(
     tx,
     rows

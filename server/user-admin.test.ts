@@ -244,4 +244,48 @@ describe('the users list', () => {
       expectError(await t.get(`/private/v1/users?${query}`, tokens.admin), 400, 'VALIDATION_ERROR');
     }
   });
+
+  it('lists pending invitations as invited only when asked, to admins, sorted and paged with the users', async () => {
+    const prefix = `people.${Date.now()}`;
+    const user = await t.signUp(uniqueEmail(`${prefix}.b`), PASSWORD);
+    const inviteOne = async (name: string, role: string) => {
+      const body = { email: uniqueEmail(name), role };
+      const response = await t.post('/private/v1/invitations', body, tokens.admin);
+      expect(response.status).toBe(201);
+      return (response.body as { data: { id: string; email: string } }).data;
+    };
+    const first = await inviteOne(`${prefix}.a`, 'developer');
+    const second = await inviteOne(`${prefix}.c`, 'user');
+    // Without a status filter (the pickers' query), accounts only.
+    expect((await list(`search=${prefix}`)).map((row) => row.id)).toEqual([user._id]);
+    const invited = await list(`search=${prefix}&status=invited`);
+    expect(invited).toEqual([
+      expect.objectContaining({
+        id: first.id,
+        email: first.email,
+        role: 'developer',
+        status: 'invited',
+        verifiedAt: null,
+        lastSignInAt: null,
+      }),
+      expect.objectContaining({ id: second.id, status: 'invited', role: 'user' }),
+    ]);
+    expect(invited[0]!.createdAt).toBe(t.clock.current.toISOString());
+    // With the accounts, in one order, one page at a time.
+    const both = `search=${prefix}&status=invited&status=active&order=-email&limit=2`;
+    expect((await list(both)).map((row) => row.id)).toEqual([second.id, user._id]);
+    expect((await list(`${both}&page=2`)).map((row) => row.id)).toEqual([first.id]);
+    expect((await list(`search=${prefix}&status=invited&role=user`)).map((row) => row.id)).toEqual([
+      second.id,
+    ]);
+    // Developers read accounts, not invitations.
+    expect(await list(`search=${prefix}&status=invited`, tokens.developer)).toEqual([]);
+    // A revoked invitation leaves the list.
+    dataOf(
+      await t.request('DELETE', `/private/v1/invitations/${second.id}`, { token: tokens.admin }),
+    );
+    expect((await list(`search=${prefix}&status=invited`)).map((row) => row.id)).toEqual([
+      first.id,
+    ]);
+  });
 });

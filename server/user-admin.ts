@@ -32,19 +32,19 @@ interface UserDbRow {
   version: number;
   disabled_at: Date | null;
   last_sign_in_at: Date | null;
+  status: UserListRow['status'];
 }
 
-/**
- * A user's status as SQL. The one place statuses come from: invitations (account-invites)
- * add `invited` here and to userStatusSchema.
- */
+const USER_COLUMNS =
+  'u.id, u.email, u.role, u.verified_at, u.created_at, u.version, u.disabled_at, u.last_sign_in_at';
+
+/** A user's status as SQL (`invited` is a pending invitation's, peopleListSpec). */
 const STATUS_SQL = `CASE WHEN u.disabled_at IS NULL THEN 'active' ELSE 'disabled' END`;
 
-/** The back office's users list (GET /private/v1/users) and single reads. */
+/** Single reads of users, and the changes' locks. */
 export const userListSpec: ListSpec<UserListRow> = {
   from: 'users u',
-  columns:
-    'u.id, u.email, u.role, u.verified_at, u.created_at, u.version, u.disabled_at, u.last_sign_in_at',
+  columns: `${USER_COLUMNS}, ${STATUS_SQL} AS status`,
   orders: {
     email: 'u.email',
     role: 'u.role',
@@ -69,11 +69,31 @@ export const userListSpec: ListSpec<UserListRow> = {
     verifiedAt: isoOrNull(row.verified_at),
     createdAt: isoString(row.created_at),
     version: row.version,
-    status: row.disabled_at === null ? 'active' : 'disabled',
+    status: row.status,
     disabledAt: isoOrNull(row.disabled_at),
     lastSignInAt: isoOrNull(row.last_sign_in_at),
   }),
 };
+
+/**
+ * The back office's users list (GET /private/v1/users): the users, and the pending invitations
+ * as people with the status `invited` (their id is the invitation's; never verified, never
+ * signed in). Only a `status` filter naming `invited` lists them, and only to admins
+ * (server/routes/users.ts): everyone else looking for users (pickers) finds accounts.
+ */
+export const peopleListSpec: ListSpec<UserListRow> = {
+  ...userListSpec,
+  from: `(SELECT ${USER_COLUMNS}, ${STATUS_SQL} AS status FROM users u
+    UNION ALL
+    SELECT i.id, i.email, i.role, NULL::timestamptz, i.created_at, 0, NULL::timestamptz,
+      NULL::timestamptz, 'invited' FROM invitations i
+    WHERE i.accepted_at IS NULL AND i.revoked_at IS NULL) u`,
+  columns: `${USER_COLUMNS}, u.status`,
+  filters: { ...userListSpec.filters, status: anyOfFilter('u.status', userStatusSchema.options) },
+};
+
+/** Where the users list leaves invitations out: without a status filter, or for non-admins. */
+export const withoutInvitations = "u.status <> 'invited'";
 
 /** A change an administrator makes to users. */
 export type UserChange = { kind: 'role'; role: Role } | { kind: 'disable' } | { kind: 'enable' };

@@ -22,6 +22,7 @@ import { revokeAllForUser, revokeSessionsOf } from '../auth/refresh-tokens';
 import { PG_UNIQUE_VIOLATION, isDbError, type Db } from '../db';
 import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
+import { recordUserEvent } from '../events';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import { queueMail } from '../mail-outbox';
@@ -127,6 +128,14 @@ export function accountRoutes(deps: Deps) {
           [user.id, rows[0]!.email, now],
         );
         if (users.length === 0) fail(401, 'UNAUTHORIZED', 'The signed-in user no longer exists');
+        // Administrators see it in the activity log (the user's own change: they are the actor).
+        await recordUserEvent(tx, {
+          userId: user.id,
+          event: 'emailChanged',
+          actorId: user.id,
+          data: { changes: { email: { from: user.email, to: rows[0]!.email } } },
+          at: now,
+        });
         return (await findUserById(tx, user.id))!;
       })
       .catch((error: unknown) => {
@@ -186,7 +195,9 @@ export function accountRoutes(deps: Deps) {
       }
       await revokeAllForUser(tx, userId, now);
       await tx.query('DELETE FROM users WHERE id = $1', [userId]);
-      // ACTIVITY-EVENT user.deleted { userId, actor: userId } (activity branch).
+      // The event keeps the address, the only name the log has left for the account.
+      const data = { email: user.email };
+      await recordUserEvent(tx, { userId, event: 'deleted', actorId: userId, data, at: now });
     });
     return c.json({ data: { deleted: true } });
   });

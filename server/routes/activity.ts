@@ -85,8 +85,12 @@ interface ActivityDbRow {
   user_email: string | null;
 }
 
-/** The record's name: as it is now, as the Trash keeps it, or as its last event had it. */
-const SUBJECT_NAME = `coalesce(a.name, cm.name, t.name, ap.name, su.email, tr.name, e.data->>'name')`;
+/**
+ * The record's name: as it is now (an invitation: its address), as the Trash keeps it, or as
+ * its event had it (a deleted account: its address).
+ */
+const SUBJECT_NAME = `coalesce(a.name, cm.name, t.name, ap.name, ma.name, su.email, inv.email,
+  tr.name, e.data->>'name', e.data->>'email')`;
 
 export const activityListSpec: ListSpec<ActivityRow> = {
   from: `asset_events e
@@ -96,12 +100,15 @@ export const activityListSpec: ListSpec<ActivityRow> = {
     LEFT JOIN tags t ON t.id = e.tag_id
     LEFT JOIN applications ap ON ap.id = e.application_id
     LEFT JOIN users su ON su.id = e.user_id
+    LEFT JOIN morphed_assets ma ON ma.id = e.morphed_asset_id
+    LEFT JOIN invitations inv ON inv.id = e.invitation_id
     LEFT JOIN trash tr ON tr.kind = e.subject_kind AND tr.id = e.subject_id
     ${relatedJoins}`,
   columns: `e.id, e.routing_key, e.actor_id, u.email AS actor_email, e.data, e.created_at,
     e.subject_kind, e.subject_id,
     ${SUBJECT_NAME} AS subject_name,
-    CASE WHEN coalesce(a.id, cm.id, t.id, ap.id, su.id) IS NOT NULL THEN 'live'
+    CASE WHEN coalesce(a.id, cm.id, t.id, ap.id, ma.id, su.id) IS NOT NULL
+        OR (inv.accepted_at IS NULL AND inv.revoked_at IS NULL AND inv.id IS NOT NULL) THEN 'live'
       WHEN tr.id IS NOT NULL THEN 'trash' ELSE 'gone' END AS subject_state,
     ${relatedColumns}`,
   orders: { createdAt: 'e.created_at' },

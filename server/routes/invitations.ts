@@ -19,6 +19,7 @@ import { startSession } from '../auth/session';
 import { PG_UNIQUE_VIOLATION, isDbError } from '../db';
 import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
+import { recordInvitationEvent, recordUserEvent } from '../events';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import {
@@ -65,7 +66,14 @@ export function adminInvitationRoutes(deps: Deps) {
           invitedBy: c.get('auth').userId,
           now,
         });
-        // ACTIVITY-EVENT invitation.created { invitationId, email, role, actor } (activity branch).
+        const { id, role: invitedRole } = created.invitation;
+        await recordInvitationEvent(tx, {
+          invitationId: id,
+          event: 'invited',
+          actorId: c.get('auth').userId,
+          data: { email: created.invitation.email, role: invitedRole },
+          at: now,
+        });
         return created;
       })
       .catch((error: unknown) => {
@@ -82,17 +90,41 @@ export function adminInvitationRoutes(deps: Deps) {
   app.post('/:id/resend', async (c) => {
     const id = c.req.param('id');
     await takeMailAttempt(deps, clientAddress(c, deps.config));
-    const renewed = await renewInvitation(db, id, deps.now());
-    if (!renewed) noInvitation(id);
-    // ACTIVITY-EVENT invitation.resent { invitationId, email, actor } (activity branch).
+    const now = deps.now();
+    const renewed = await db.transaction(async (tx) => {
+      const done = await renewInvitation(tx, id, now);
+      if (!done) noInvitation(id);
+      const { email } = done.invitation;
+      const actorId = c.get('auth').userId;
+      const event = 'invitationResent';
+      await recordInvitationEvent(tx, {
+        invitationId: id,
+        event,
+        actorId,
+        data: { email },
+        at: now,
+      });
+      return done;
+    });
     await mailInvitation(deps, renewed.invitation, renewed.token);
     return c.json({ data: renewed.invitation });
   });
 
   app.delete('/:id', async (c) => {
     const id = c.req.param('id');
-    if (!(await revokeInvitation(db, id, deps.now()))) noInvitation(id);
-    // ACTIVITY-EVENT invitation.revoked { invitationId, actor } (activity branch).
+    const now = deps.now();
+    await db.transaction(async (tx) => {
+      const email = (await revokeInvitation(tx, id, now)) ?? noInvitation(id);
+      const actorId = c.get('auth').userId;
+      const event = 'invitationRevoked';
+      await recordInvitationEvent(tx, {
+        invitationId: id,
+        event,
+        actorId,
+        data: { email },
+        at: now,
+      });
+    });
     return c.json({ data: { revoked: true } });
   });
 
@@ -157,7 +189,14 @@ export function invitationRoutes(deps: Deps) {
           now,
         });
         await markInvitationAccepted(tx, invitation.id, created.id, now);
-        // ACTIVITY-EVENT invitation.accepted { invitationId, userId } (activity branch).
+        // The new user's first event, by themselves.
+        await recordUserEvent(tx, {
+          userId: created.id,
+          event: 'invitationAccepted',
+          actorId: created.id,
+          data: { invitationId: invitation.id, email: invitation.email, role: invitation.role },
+          at: now,
+        });
         return created;
       })
       .catch((error: unknown) => {

@@ -26,8 +26,15 @@ import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
 import { fail } from '../http/errors';
 import { readBody, readParam } from '../http/validate';
-import { findById, listHandler } from '../list';
-import { applyUserChange, lockUsersForChange, refuseSelf, userListSpec } from '../user-admin';
+import { findById, parseListQuery, runList } from '../list';
+import {
+  applyUserChange,
+  lockUsersForChange,
+  peopleListSpec,
+  refuseSelf,
+  userListSpec,
+  withoutInvitations,
+} from '../user-admin';
 import { findUserByEmail, findUserById, markVerified, setPassword, toWireUser } from '../users';
 import { changeOf, checkBase, readIfMatch, setVersionTag } from '../versions';
 
@@ -139,8 +146,15 @@ export function adminUserRoutes(deps: Deps) {
   const app = new Hono<AuthEnv>();
   app.use('*', requireAuth(deps));
 
-  // Find users by e-mail (e.g. to assign them assets).
-  app.get('/', requireAbility('read', 'User'), listHandler(db, userListSpec));
+  // Find users by e-mail (e.g. to assign them assets); an admin asking for `invited` also gets
+  // the pending invitations (server/user-admin.ts peopleListSpec).
+  app.get('/', requireAbility('read', 'User'), async (c) => {
+    const query = parseListQuery(peopleListSpec, c.req.queries());
+    const invited =
+      query.filters.status?.includes('invited') && c.get('auth').ability.can('manage', 'User');
+    const scope = () => (invited ? [] : [withoutInvitations]);
+    return c.json(await runList(db, peopleListSpec, query, scope));
+  });
 
   app.get('/:id', requireAbility('read', 'User'), async (c) => {
     const data = await findById(db, userListSpec, c.req.param('id'), 'user');

@@ -79,4 +79,28 @@ describe('a live event', () => {
     ]);
     expect(listsShowing(event('tag.created.v1', { assetId: null }))('v1/tags')).toBe(true);
   });
+
+  it('reaches the cage mesh and morphed asset lists and the Trash when one is trashed, restored or purged', () => {
+    const endpoints = ['v1/cage-meshes', 'private/v1/morphed-assets', 'v1/trash', 'v1/assets'];
+    for (const verb of ['deleted', 'restored', 'purged']) {
+      const mesh = event(`cage-mesh.${verb}.v1`, { assetId: null, cageMeshId: 'c1' });
+      expect(endpoints.map(listsShowing(mesh))).toEqual([true, false, true, false]);
+      const morphed = event(`morphed-asset.${verb}.v1`, { assetId: null, morphedAssetId: 'm1' });
+      expect(endpoints.map(listsShowing(morphed))).toEqual([false, true, true, false]);
+    }
+  });
+
+  it('makes the invitations stale when one is sent, sent again, revoked or accepted', () => {
+    for (const key of ['user.invited.v1', 'user.invitation-accepted.v1']) {
+      queryClient.setQueryData(['invitations'], []);
+      applyLiveMessage({
+        type: 'event',
+        event: event(key, { assetId: null, invitationId: 'i1' }),
+      });
+      expect(queryClient.getQueryState(['invitations'])?.isInvalidated).toBe(true);
+    }
+    queryClient.setQueryData(['invitations'], []);
+    applyLiveMessage({ type: 'event', event: event('user.disabled.v1', { assetId: null }) });
+    expect(queryClient.getQueryState(['invitations'])?.isInvalidated).toBe(false);
+  });
 });

@@ -33,12 +33,15 @@ export function listsShowing(event: StreamEvent): (endpoint: string) => boolean 
 function listsOfSubject(event: StreamEvent): (endpoint: string) => boolean {
   const name = eventName(event.routingKey);
   if (name === 'cage-mesh-updated') return (endpoint) => /cage-meshes/.test(endpoint);
+  // To the Trash, back from it, or purged: their list and the Trash.
+  if (name.startsWith('cage-mesh.')) return (endpoint) => /cage-meshes|trash/.test(endpoint);
+  if (name.startsWith('morphed-asset.')) return (endpoint) => /morph|trash/.test(endpoint);
   if (name === 'morph-queue-entry-created' || name.startsWith('morph')) {
     return (endpoint) => /morph/.test(endpoint);
   }
   if (name.startsWith('user.')) return (endpoint) => /users/.test(endpoint);
   if (name.startsWith('application') || name === 'added-to-application') {
-    return (endpoint) => /application|assets/.test(endpoint);
+    return (endpoint) => /application|assets|trash/.test(endpoint);
   }
   // Tags show how many assets carry them, and the Trash what was deleted, restored or purged;
   // every other event is about an asset.
@@ -106,8 +109,16 @@ export function applyLiveMessage(message: LiveMessage): void {
   }
   if (CHANGES_COUNTS.has(name)) void queryClient.invalidateQueries({ queryKey: ['asset-counts'] });
   if (event.cageMeshId !== null) {
-    void queryClient.invalidateQueries({ queryKey: ['cage-meshes', event.cageMeshId] });
+    // A page still showing a trashed cage mesh keeps it rather than failing to read it.
+    const refetchType = name === 'cage-mesh.deleted' ? 'none' : 'active';
+    void queryClient.invalidateQueries({
+      queryKey: ['cage-meshes', event.cageMeshId],
+      refetchType,
+    });
   }
+  // The invitations screen reads its own list: sent, sent again, revoked, accepted.
+  if (name.startsWith('user.invit'))
+    void queryClient.invalidateQueries({ queryKey: ['invitations'] });
   if (name.startsWith('application') || name === 'added-to-application') {
     void queryClient.invalidateQueries({ queryKey: ['applications'] });
   }

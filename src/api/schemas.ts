@@ -33,7 +33,8 @@ export const userSchema = z.object({
 export type User = z.infer<typeof userSchema>;
 
 /** A user's status as the list filters it. (Invitations will add `invited`.) */
-export const userStatusSchema = z.enum(['active', 'disabled']);
+/** `invited`: a pending invitation, listed with the users (server/README.md "Users"). */
+export const userStatusSchema = z.enum(['active', 'disabled', 'invited']);
 
 /** A user as the back office lists them: GET /private/v1/users (no secrets, no assets). */
 export const userRowSchema = z.object({
@@ -336,14 +337,23 @@ export const assetEventSchema = z.object({
 });
 export type AssetEvent = z.infer<typeof assetEventSchema>;
 
-/** The kinds of record the activity log names (the Trash's kinds, and users). */
-export const ACTIVITY_KINDS = ['asset', 'cage-mesh', 'tag', 'application', 'user'] as const;
+/** The kinds of record the activity log names: the Trash's kinds, users and invitations. */
+export const ACTIVITY_KINDS = [
+  'asset',
+  'cage-mesh',
+  'tag',
+  'application',
+  'morphed-asset',
+  'user',
+  'invitation',
+] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
 /**
  * One row of the activity log (GET /v1/activity): an event of any kind of record, with the
  * record it names: its name now (or as the Trash or the event last had it), and whether it is
- * still there (`live`), in the Trash (`trash`), or gone for good (`gone`).
+ * still there (`live`), in the Trash (`trash`), or gone for good (`gone`; an invitation: no
+ * longer pending, accepted or revoked).
  */
 export const activityRowSchema = z.object({
   id: z.string(),
@@ -366,8 +376,8 @@ export type ActivityRow = z.infer<typeof activityRowSchema>;
  * One event of the live stream (GET /v1/events, Server-Sent Events): the `data:` line of each
  * message, whose `id:` is `seq` and whose `event:` is `routingKey`. Like a changelog entry,
  * plus the stream's order (`seq`, increasing) and the subject it names: an asset, or else a cage
- * mesh, a tag, an application or a user (one of them is set; the last three are optional so a
- * client reads streams of servers from before them).
+ * mesh, a tag, an application, a user, a morphed asset or an invitation (one of them is set; the
+ * last five are optional so a client reads streams of servers from before them).
  */
 export const streamEventSchema = z.object({
   id: z.string(),
@@ -378,6 +388,8 @@ export const streamEventSchema = z.object({
   tagId: z.optional(z.nullable(z.string())),
   applicationId: z.optional(z.nullable(z.string())),
   userId: z.optional(z.nullable(z.string())),
+  morphedAssetId: z.optional(z.nullable(z.string())),
+  invitationId: z.optional(z.nullable(z.string())),
   actorId: z.nullable(z.string()),
   actorEmail: z.nullable(z.string()),
   data: z.record(z.string(), z.unknown()),

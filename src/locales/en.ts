@@ -124,6 +124,9 @@ export const en = {
     invalidHint: 'Ask the administrator who invited you for a new invitation.',
     checking: 'Checking your invitation…',
     signIn: 'Go to sign in',
+    signedIn:
+      'You are signed in as {{email}} in this browser: accepting signs that account out first.',
+    guest: 'a guest',
   },
   verify: {
     title: 'Verify your e-mail address',

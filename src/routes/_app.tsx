@@ -25,6 +25,7 @@ import { RouteProgress } from '../ui/dom/route-progress';
 import { LiveIndicator } from '../ui/dom/live-indicator';
 import { ThemeSwitch } from '../ui/dom/theme-switch';
 import { useLiveConnection } from './-live/use-live-connection';
+import { currentLink } from './-nav/current-link';
 import { loadPermissions, usePermissions } from '../machines/permissions.view';
 import { useSessionActor } from '../machines/session.view';
 
@@ -70,6 +71,10 @@ function Shell() {
   const userId = useSelector(actor, (s) => selectUser(s)._id);
   const can = usePermissions();
   const isNavigating = useRouterState({ select: (s) => s.status === 'pending' });
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const nav = NAV.filter(({ needs: [action, subject] }) => can(action, subject));
+  const myAssets = userId && can('read', 'UserAsset', { userId }) ? `/users/${userId}/assets` : '';
+  const current = currentLink(pathname, [...nav.map((item) => item.to), myAssets]);
   // One live stream per tab: what others change reaches every screen without a reload.
   const live = useLiveConnection(isLoggedIn && !isLoggingOut);
   const liveLabels = {
@@ -94,13 +99,24 @@ function Shell() {
       menuLabel={t('nav.menu')}
       nav={
         <>
-          {NAV.filter(({ needs: [action, subject] }) => can(action, subject)).map((item) => (
-            <Link key={item.to} to={item.to} activeOptions={{ exact: item.to === '/' }}>
+          {nav.map((item) => (
+            <Link
+              key={item.to}
+              to={item.to}
+              // One link is current (the longest match): not Users too on Invitations.
+              activeOptions={{ exact: true }}
+              aria-current={item.to === current ? 'page' : undefined}
+            >
               {t(item.label)}
             </Link>
           ))}
-          {userId && can('read', 'UserAsset', { userId }) && (
-            <Link to="/users/$userId/assets" params={{ userId }}>
+          {myAssets && userId && (
+            <Link
+              to="/users/$userId/assets"
+              params={{ userId }}
+              activeOptions={{ exact: true }}
+              aria-current={myAssets === current ? 'page' : undefined}
+            >
               {t('nav.myAssets')}
             </Link>
           )}

@@ -1,10 +1,13 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
+import { useSelector } from '@xstate/react';
+import { waitFor } from 'xstate';
 import { z } from 'zod/mini';
 import { describeError, fieldErrorOf, isNotFoundError } from '../api/error-info';
 import { acceptInvitation, invitationLinkQuery } from '../api/invitations';
 import { queryClient } from '../api/query';
+import { selectIsLoggedIn, selectUser } from '../machines/app-session';
 import { useSessionActor } from '../machines/session.view';
 import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
@@ -33,7 +36,13 @@ function AcceptInvitation() {
   const accept = useMutation(
     {
       mutationFn: (password: string) => acceptInvitation({ token, password }),
-      onSuccess: (result) => {
+      onSuccess: async (result) => {
+        // Signed in as someone else: that session ends (on the server too, and its cached
+        // reads go) before the invitee's starts, so the tab never holds two identities.
+        if (selectIsLoggedIn(actor.getSnapshot())) {
+          actor.send({ type: 'LOGOUT' });
+          await waitFor(actor, (snapshot) => !selectIsLoggedIn(snapshot));
+        }
         actor.send({ type: 'SESSION_STARTED', result });
         return navigate({ to: '/' });
       },
@@ -41,6 +50,9 @@ function AcceptInvitation() {
     queryClient,
   );
   const invitation = link.data;
+  const signedInAs = useSelector(actor, (snapshot) =>
+    selectIsLoggedIn(snapshot) ? (selectUser(snapshot).email ?? t('invitation.guest')) : null,
+  );
   // Used, revoked, expired or unknown links all answer 404: one message for them all.
   const invalid = !wellFormed || (link.isError && isNotFoundError(link.error));
   const failed = link.isError && !invalid;
@@ -69,6 +81,9 @@ function AcceptInvitation() {
         <p role="status">
           <Spinner /> {t('invitation.checking')}
         </p>
+      )}
+      {invitation && signedInAs && (
+        <Alert tone="info">{t('invitation.signedIn', { email: signedInAs })}</Alert>
       )}
       {invitation && (
         <SchemaForm

@@ -91,6 +91,40 @@ describe('invitations', () => {
     await page.context().close();
   });
 
+  it('accepting in a browser signed in as someone else signs that account out first', async () => {
+    const admin = await signedInPage(app);
+    const email = uniqueEmail('handover');
+    const link = await inviteFromUi(admin, email, 'User');
+    const adminRefresh = await admin.evaluate(
+      () =>
+        (
+          JSON.parse(localStorage.getItem('persist:user') ?? '{}') as {
+            data: { refreshToken: string };
+          }
+        ).data.refreshToken,
+    );
+    // The link on the app's own origin, where this browser is signed in.
+    await admin.goto(`${app.server.url}/invitation${new URL(link).search}`);
+    await admin.getByText('You are signed in as admin@avatar.studio in this browser').waitFor();
+    await admin.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await admin.getByLabel('Confirm password').fill(PASSWORD);
+    await admin.getByRole('button', { name: 'Set password and sign in' }).click();
+    await admin.getByText(`Signed in as ${email}`).waitFor();
+    // One identity in the tab: the invitee's; the admin's session is over on the server too.
+    await expect(admin.getByRole('link', { name: 'Invitations' }).count()).resolves.toBe(0);
+    const stored = await admin.evaluate(
+      () => JSON.parse(localStorage.getItem('persist:user') ?? '{}') as { data: { email: string } },
+    );
+    expect(stored.data.email).toBe(email);
+    const refreshed = await fetch(`${app.server.url}/v1/auth/refresh`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refreshToken: adminRefresh }),
+    });
+    expect(refreshed.status).toBe(401);
+    await admin.context().close();
+  });
+
   it('the accept page is axe clean at 1280 and 390 px, and a revoked link fails', async () => {
     const admin = await signedInPage(app);
     const email = uniqueEmail('shot');

@@ -45,6 +45,13 @@ function recordCell(row: ActivityRow, t: TFunction): ReactNode {
       </>
     );
   }
+  // An invitation is never deleted: once accepted or revoked it is no longer pending.
+  if (kind === 'invitation' && state === 'gone')
+    return (
+      <>
+        {kindLabel} {label}
+      </>
+    );
   if (state === 'gone') {
     return (
       <>
@@ -86,12 +93,21 @@ function recordLink({ kind, id }: ActivityRow['subject'], label: string): ReactN
         </Link>
       );
     case 'tag':
-      // Tags have no page of their own: their list, searched for this one.
+      // Tags and morphed assets have no page of their own: their list, searched for this one.
       return (
         <Link to="/tags" search={{ filter: JSON.stringify({ search: label }) } as never}>
           {label}
         </Link>
       );
+    case 'morphed-asset':
+      return (
+        <Link to="/morphed-assets" search={{ filter: JSON.stringify({ search: label }) } as never}>
+          {label}
+        </Link>
+      );
+    case 'invitation':
+      // Pending: the invitations screen, where it is resent or revoked.
+      return <Link to="/users/invitations">{label}</Link>;
   }
 }
 

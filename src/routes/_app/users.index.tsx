@@ -58,10 +58,13 @@ const usersList = (t: TFunction, can: Can): ListScreenConfig<UserRow> => ({
       field: 'status',
       type: 'multi-select',
       label: t('users.status'),
-      options: userStatusSchema.options.map((status) => ({
-        value: status,
-        label: t(`users.statuses.${status}`),
-      })),
+      // Invitations are an admin's to see (the server lists them to no one else).
+      options: userStatusSchema.options
+        .filter((status) => status !== 'invited' || can('manage', 'User'))
+        .map((status) => ({
+          value: status,
+          label: t(`users.statuses.${status}`),
+        })),
     },
   ],
   columns: [
@@ -69,11 +72,15 @@ const usersList = (t: TFunction, can: Can): ListScreenConfig<UserRow> => ({
       field: 'email',
       headerName: t('users.email'),
       sortable: true,
-      render: (user) => (
-        <Link to="/users/$userId" params={{ userId: user.id }}>
-          {userName(t, user)}
-        </Link>
-      ),
+      // An invited person has no page yet: their invitation is resent or revoked there.
+      render: (user) =>
+        user.status === 'invited' ? (
+          <Link to="/users/invitations">{userName(t, user)}</Link>
+        ) : (
+          <Link to="/users/$userId" params={{ userId: user.id }}>
+            {userName(t, user)}
+          </Link>
+        ),
     },
     {
       field: 'role',

@@ -42,6 +42,10 @@ describe('activity rows', () => {
     expect(changeDetail({ routingKey: 'user.role-changed.v1', data: role }, t)).toBe(
       'Role: user → developer',
     );
+    const email = { changes: { email: { from: 'a@example.com', to: 'b@example.com' } } };
+    expect(changeDetail({ routingKey: 'user.email-changed.v1', data: email }, t)).toBe(
+      'E-mail: a@example.com → b@example.com',
+    );
     const update = {
       changes: { description: { from: 'a', to: 'b' }, tagIds: { from: [], to: ['t1'] } },
     };

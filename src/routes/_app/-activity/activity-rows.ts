@@ -27,10 +27,18 @@ export const CHANGES = [
   'tag.renamed.v1',
   'tag.deleted.v1',
   'tag.restored.v1',
+  'tag.purged.v1',
+  'cage-mesh.deleted.v1',
+  'cage-mesh.restored.v1',
+  'cage-mesh.purged.v1',
   'application.created.v1',
   'application.updated.v1',
   'application.deleted.v1',
   'application.restored.v1',
+  'application.purged.v1',
+  'morphed-asset.deleted.v1',
+  'morphed-asset.restored.v1',
+  'morphed-asset.purged.v1',
   'user.role-changed.v1',
   'user.sessions-ended.v1',
   'user.disabled.v1',
@@ -40,6 +48,8 @@ export const CHANGES = [
   'user.invitation-resent.v1',
   'user.invitation-revoked.v1',
   'user.invitation-accepted.v1',
+  'user.email-changed.v1',
+  'user.deleted.v1',
 ] as const;
 
 /** The kind of record a routing key is about. */

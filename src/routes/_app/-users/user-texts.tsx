@@ -11,6 +11,6 @@ export const userName = (t: TFunction, user: Pick<UserRow, 'email'>) =>
 
 export const roleLabel = (t: TFunction, role: Role) => t(`users.roles.${role}`);
 
-/** "Active" or a red "Disabled". */
+/** "Active", "Invited" or a red "Disabled". */
 export const statusBadge = (t: TFunction, user: Pick<UserRow, 'status'>) =>
   badgeCell(t(`users.statuses.${user.status}`), user.status === 'disabled' ? 'failed' : undefined);
