@@ -47,6 +47,7 @@ export const enBackOffice = {
     previous: 'Previous',
     next: 'Next',
     page: 'Page {{page}}',
+    pageSize: 'Rows per page',
     total: '{{count}} items',
     failed: 'The list could not be loaded: {{message}}',
     retry: 'Try again',
