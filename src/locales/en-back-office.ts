@@ -48,6 +48,8 @@ export const enBackOffice = {
     next: 'Next',
     page: 'Page {{page}}',
     pageSize: 'Rows per page',
+    sortBy: 'Sort by',
+    sorted: { asc: '{{field}}, ascending', desc: '{{field}}, descending' },
     total: '{{count}} items',
     failed: 'The list could not be loaded: {{message}}',
     retry: 'Try again',

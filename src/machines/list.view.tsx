@@ -48,6 +48,7 @@ import {
 } from '../ui/dom/list/filter-bar';
 import { Pager } from '../ui/dom/list/pager';
 import { PageSize, rememberedPageSize } from '../ui/dom/list/page-size';
+import { SortMenu } from '../ui/dom/list/sort-menu';
 import { LIST_PAGE_SIZES } from '../domain/list-query';
 import { useMediaQuery } from '../ui/dom/use-media-query';
 import { describeError } from '../api/error-info';
@@ -305,6 +306,7 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
   const setFilterCount = useSelector(actor, selectSetFilterCount);
   const canLoadMore = useSelector(actor, selectCanLoadMore);
   useDocumentTitle(...(config.documentTitle ?? [config.title]));
+  const sortable = config.columns.filter((column) => column.sortable);
   return (
     <section className="list-screen" aria-labelledby="list-title">
       {config.breadcrumbs && (
@@ -347,6 +349,18 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
           />
         )}
       />
+      {/* On a phone the headers are folded into cards: the sort is chosen here. */}
+      {isMobile && sortable.length > 0 && (
+        <SortMenu
+          columns={sortable}
+          order={order}
+          onChange={(next) => actor.send({ type: 'SET_QUERY', order: next })}
+          labels={{
+            sortBy: t('list.sortBy'),
+            direction: (field, direction) => t(`list.sorted.${direction}`, { field }),
+          }}
+        />
+      )}
       {notice && (
         <div className="list-notice">
           <Alert tone="error">{notice}</Alert>

@@ -1,0 +1,277 @@
+/**
+ * Daily use of the list screens (issue 23), at 1280 and 390 px: suggestions that open with the
+ * first options and load more as the list scrolls, a page size kept in the address and
+ * remembered per list, and filters offered only to a role that may read their options.
+ */
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { appUnderTest, signedInPage } from '../helpers/app';
+import { seriousViolations } from '../helpers/axe';
+
+const app = appUnderTest();
+const DEMO_USER = { email: 'demo@avatar.studio', password: 'avatar-studio-demo' };
+const WIDTHS = [1280, 390] as const;
+const viewport = (width: number) => ({ width, height: width > 500 ? 800 : 844 });
+
+const ROWS = '[role="grid"] [role="row"]:not(.skeleton-row):has([role="rowheader"])';
+const search = (page: Page) => new URL(page.url()).searchParams;
+/** These tests walk several screens each on a shared 2-core machine. */
+const SLOW = 240_000;
+const firstRow = (page: Page) => page.locator(ROWS).first().waitFor({ timeout: 60_000 });
+
+/** The filter fields: the bar at 1280 px, the All Filters dialog at 390 px. */
+async function filterFields(page: Page, width: number): Promise<Locator> {
+  if (width > 500) return page.getByRole('search', { name: 'Filters' });
+  await page.getByRole('button', { name: 'All Filters' }).click();
+  return page.getByRole('dialog', { name: 'All Filters' });
+}
+
+/** The labels of the fields offered (in the bar, or the dialog on a phone). */
+const fieldLabels = (scope: Locator) =>
+  scope.locator('.filter-label, .field-label').allInnerTexts();
+
+/** A guest: "Continue as guest" on the sign-in page. */
+async function guestPage(width: number) {
+  const context = await app.browser.newContext(viewport(width));
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  await page.goto(`${app.server.url}/signin`);
+  await page.getByRole('button', { name: 'Continue as guest' }).click();
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  return page;
+}
+
+describe.each(WIDTHS)('suggestions at %i px', (width) => {
+  it(
+    'open with the first options, load more on scroll, and say when none match',
+    async () => {
+      const page = await signedInPage(app, undefined, viewport(width));
+      const reads: URLSearchParams[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.pathname === '/v1/tags') reads.push(url.searchParams);
+      });
+      await page.goto(`${app.server.url}/assets`);
+      await firstRow(page);
+      const fields = await filterFields(page, width);
+      const tags = fields.locator('.filter-autocomplete', {
+        has: page.getByRole('combobox', { name: 'Tags' }),
+      });
+      // The toggle opens the list with nothing typed: tags at once, not an empty box.
+      await tags.getByRole('button', { name: 'Show suggestions' }).click();
+      const listbox = page.getByRole('listbox');
+      const options = listbox.getByRole('option');
+      await options.first().waitFor();
+      expect(reads[0]?.toString()).toBe('limit=5');
+      // While the end of the list is in view the next pages are read (5 a page, spec §9), until
+      // all 12 seeded tags are there; scrolling brings the last into view.
+      for (let i = 0; i < 5 && (await options.count()) < 12; i++) {
+        await options.last().scrollIntoViewIfNeeded();
+        await page.waitForTimeout(300);
+      }
+      await expect.poll(() => options.count(), { timeout: 30_000 }).toBe(12);
+      expect(new Set(await options.allInnerTexts()).size).toBe(12);
+      expect(reads.map((params) => params.get('page'))).toEqual([null, '2', '3']);
+      await page.screenshot({ path: `/tmp/daily-lists-suggestions-${width}.png` });
+      // A text nothing matches says so.
+      await page.getByRole('combobox', { name: 'Tags' }).fill('no such tag at all');
+      await listbox.getByText('No Results').waitFor();
+      await page.context().close();
+    },
+    SLOW,
+  );
+});
+
+describe.each(WIDTHS)('page size at %i px', (width) => {
+  it(
+    'is kept in the address, remembered per list, and a malformed one falls back',
+    async () => {
+      const page = await signedInPage(app, undefined, viewport(width));
+      await page.goto(`${app.server.url}/assets`);
+      await firstRow(page);
+      expect(await page.locator(ROWS).count()).toBe(10);
+
+      await page.getByRole('button', { name: /Rows per page/ }).click();
+      await page.getByRole('option', { name: '50', exact: true }).click();
+      await expect.poll(() => page.locator(ROWS).count()).toBe(50);
+      expect(search(page).get('limit')).toBe('50');
+      expect(search(page).get('page')).toBe('1');
+      await page.screenshot({ path: `/tmp/daily-lists-page-size-${width}.png`, fullPage: true });
+
+      // Back brings the 10 rows again; Forward the 50.
+      await page.goBack();
+      await expect.poll(() => page.locator(ROWS).count()).toBe(10);
+      await page.goForward();
+      await expect.poll(() => page.locator(ROWS).count()).toBe(50);
+
+      // Opened again without a size, the list remembers 50; another list keeps its own 10.
+      await page.goto(`${app.server.url}/assets`);
+      await expect.poll(() => page.locator(ROWS).count()).toBe(50);
+      await expect.poll(() => search(page).get('limit')).toBe('50');
+      await page.goto(`${app.server.url}/morphed-assets`);
+      await firstRow(page);
+      expect(await page.locator(ROWS).count()).toBe(10);
+
+      // An address asking for a size the lists do not offer is the remembered one, no error.
+      for (const limit of ['9999', 'abc']) {
+        await page.goto(`${app.server.url}/assets?limit=${limit}`);
+        await expect.poll(() => search(page).get('limit')).toBe('50');
+        await expect.poll(() => page.locator(ROWS).count()).toBe(50);
+      }
+      await page.goto(`${app.server.url}/assets?limit=100`);
+      await expect.poll(() => page.locator(ROWS).count()).toBe(100);
+
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        const found = (await seriousViolations(page)).map((v) => `${v.id}: ${v.help}`);
+        expect(found, scheme).toEqual([]);
+      }
+      await page.context().close();
+    },
+    SLOW,
+  );
+});
+
+describe.each(WIDTHS)('filters by role at %i px', (width) => {
+  it(
+    'a guest is offered no Application or Tags filter, the demo user Tags only, with options',
+    async () => {
+      const guest = await guestPage(width);
+      await guest.goto(`${app.server.url}/assets`);
+      await firstRow(guest);
+      const guestFields = await fieldLabels(await filterFields(guest, width));
+      expect(guestFields).toEqual(expect.arrayContaining(['Type', 'Gender']));
+      expect(guestFields).not.toContain('Application');
+      expect(guestFields).not.toContain('Tags');
+      await guest.context().close();
+
+      const demo = await signedInPage(app, DEMO_USER, viewport(width));
+      const refused: string[] = [];
+      demo.on('response', (response) => {
+        if (response.status() === 403) refused.push(response.url());
+      });
+      await demo.goto(`${app.server.url}/assets`);
+      await firstRow(demo);
+      const fields = await filterFields(demo, width);
+      const labels = await fieldLabels(fields);
+      expect(labels).toContain('Tags');
+      expect(labels).not.toContain('Application');
+      await fields
+        .locator('.filter-autocomplete', { has: demo.getByRole('combobox', { name: 'Tags' }) })
+        .getByRole('button', { name: 'Show suggestions' })
+        .click();
+      await demo.getByRole('listbox').getByRole('option').first().waitFor();
+      expect(refused).toEqual([]);
+      await demo.context().close();
+    },
+    SLOW,
+  );
+});
+
+describe.each(WIDTHS)('bulk work at %i px', (width) => {
+  it(
+    'keeps the selection after a lock, and the bar moves no row',
+    async () => {
+      const page = await signedInPage(app, undefined, viewport(width));
+      await page.goto(`${app.server.url}/morphed-assets`);
+      await firstRow(page);
+      await page.goto(`${app.server.url}/assets`);
+      await firstRow(page);
+      const rows = page.locator(ROWS);
+      const tops = () =>
+        rows.evaluateAll((all) => all.slice(0, 4).map((row) => row.getBoundingClientRect().top));
+      const before = await tops();
+      for (const nth of [1, 2]) await rows.nth(nth).locator('.checkbox').click();
+      const bar = page.getByRole('toolbar', { name: '2 selected' });
+      await bar.waitFor();
+      // The bar covers the end of the window; the rows stay where the finger aimed.
+      expect(await tops()).toEqual(before);
+      const box = await bar.boundingBox();
+      expect(box!.height).toBeLessThan(120);
+      await page.screenshot({ path: `/tmp/daily-lists-bulk-${width}.png` });
+      await bar.getByRole('button', { name: 'Lock', exact: true }).click();
+      const toasts = page.getByRole('region', { name: 'Notifications' });
+      await toasts.getByText('2 assets locked').waitFor();
+      // Lock keeps the rows, so the selection stays for the next action.
+      await bar.waitFor();
+      expect(await rows.nth(1).getByRole('checkbox').isChecked()).toBe(true);
+      await bar.getByRole('button', { name: 'Unlock', exact: true }).click();
+      await toasts.getByText('2 assets unlocked').waitFor();
+      expect(await bar.count()).toBe(1);
+      await page.context().close();
+    },
+    SLOW,
+  );
+});
+
+describe.each(WIDTHS)('names that are links at %i px', (width) => {
+  it(
+    "an application's assets and the morph queue lead to the assets they name",
+    async () => {
+      const page = await signedInPage(app, undefined, viewport(width));
+      await page.goto(`${app.server.url}/applications`);
+      await firstRow(page);
+      await page.locator(ROWS).first().getByRole('link').first().click();
+      await firstRow(page);
+      const asset = page.locator(ROWS).first().getByRole('link').first();
+      const name = (await asset.innerText()).trim();
+      await asset.click();
+      await page.getByRole('heading', { name, exact: true }).first().waitFor({ timeout: 60_000 });
+      expect(new URL(page.url()).pathname).toMatch(/^\/assets\/[^/]+$/);
+
+      await page.goto(`${app.server.url}/morph-queue`);
+      await firstRow(page);
+      const links = page.locator(ROWS).first().getByRole('link');
+      expect(await links.count()).toBe(2);
+      const body = (await links.nth(1).innerText()).trim();
+      await links.nth(1).click();
+      await page
+        .getByRole('heading', { name: body, exact: true })
+        .first()
+        .waitFor({ timeout: 60_000 });
+
+      // A dashboard card leads to the assets it counts.
+      await page.goto(`${app.server.url}/`);
+      const card = page.locator('.count-card:not(.total) a').first();
+      await card.waitFor({ timeout: 60_000 });
+      const [label, count] = (await card.innerText()).split('\n').map((part) => part.trim());
+      await card.click();
+      await expect
+        .poll(() => search(page).get('filter'))
+        .toBe(JSON.stringify({ type: [label!.toLowerCase()] }));
+      await page.getByText(`${count} items`).waitFor({ timeout: 60_000 });
+      await page.context().close();
+    },
+    SLOW,
+  );
+});
+
+describe('phone lists at 390 px', () => {
+  it(
+    'offer a sort menu, and cards of about two lines',
+    async () => {
+      const page = await signedInPage(app, undefined, viewport(390));
+      await page.goto(`${app.server.url}/assets`);
+      await firstRow(page);
+      const heights = await page
+        .locator(ROWS)
+        .evaluateAll((rows) => rows.map((row) => row.getBoundingClientRect().height));
+      // Each card was about 225 px with one value a line.
+      expect(Math.max(...heights)).toBeLessThan(150);
+      await page.getByRole('button', { name: /Sort by/ }).click();
+      await page.getByRole('option', { name: 'Name, descending' }).click();
+      await expect.poll(() => search(page).get('order')).toBe('-name');
+      const names = await page.locator(`${ROWS} [role="rowheader"]`).allInnerTexts();
+      // Z before A (the server's collation decides ties of case and accents).
+      expect(names[0]!.localeCompare(names.at(-1)!)).toBeGreaterThan(0);
+      await page.screenshot({ path: '/tmp/daily-lists-phone-sort.png' });
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        const found = (await seriousViolations(page)).map((v) => `${v.id}: ${v.help}`);
+        expect(found, scheme).toEqual([]);
+      }
+      await page.context().close();
+    },
+    SLOW,
+  );
+});
