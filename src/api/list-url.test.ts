@@ -51,6 +51,16 @@ describe('parseListSearch', () => {
     expect(parseListSearch({}, filterSchema).order).toEqual({});
   });
 
+  it('reads a page size the lists offer; a malformed or other size is none (the list keeps its own)', () => {
+    for (const limit of ['25', 50, '100']) {
+      expect(parseListSearch({ limit }, filterSchema).limit).toBe(Number(limit));
+    }
+    for (const limit of ['abc', '0', '-10', '1000', 12, '25.5', null, '']) {
+      expect(parseListSearch({ limit }, filterSchema).limit).toBeUndefined();
+    }
+    expect(defineList({ ...options }).validateSearch({ limit: '9999' }).limit).toBeUndefined();
+  });
+
   it('drops empty filter values', () => {
     expect(parseListSearch({ filter: { type: [] } }, filterSchema).filter).toEqual({});
   });

@@ -1,6 +1,6 @@
 /**
  * List state in the address query string (spec §2, §4, §5): `filter` (a JSON object), `order`
- * (`field` or `-field`) and `page`. Built for TanStack Router's `validateSearch`, whose default
+ * (`field` or `-field`), `page` and `limit` (the page size, one of LIST_PAGE_SIZES). Built for TanStack Router's `validateSearch`, whose default
  * parser has already JSON-decoded values that looked like JSON, so both forms are accepted.
  */
 import { z } from 'zod/mini';
@@ -10,6 +10,7 @@ import {
   decodeOrder,
   encodeOrder,
   isFilterActive,
+  LIST_PAGE_SIZES,
   sortOf,
   type ListFilter,
   type ListOrder,
@@ -20,6 +21,8 @@ export interface ListUrlState {
   filter: ListFilter;
   order: ListOrder;
   page: number;
+  /** The page size; absent, the list keeps the one it has (remembered, or its default). */
+  limit?: number | undefined;
 }
 
 /** The search object written to the address; the router JSON-encodes `filter`. */
@@ -27,6 +30,7 @@ export interface ListSearch {
   filter?: ListFilter | undefined;
   order?: string | undefined;
   page?: number | undefined;
+  limit?: number | undefined;
 }
 
 export interface ListSearchOptions {
@@ -74,9 +78,16 @@ function parsePage(raw: unknown): number {
   return typeof page === 'number' && Number.isInteger(page) && page >= 1 ? page : 1;
 }
 
+/** A page size the lists offer, or none (absent or malformed: the list keeps its own). */
+function parseLimit(raw: unknown): number | undefined {
+  const limit = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  return LIST_PAGE_SIZES.find((size) => size === limit);
+}
+
 /**
  * Reads list state from raw search params. A filter that is not JSON or does not fit
- * `filterSchema` logs 'Error parsing filters' and counts as none; a malformed page is 1.
+ * `filterSchema` logs 'Error parsing filters' and counts as none; a malformed page is 1 and a
+ * malformed limit none.
  */
 export function parseListSearch(
   raw: Record<string, unknown>,
@@ -87,6 +98,7 @@ export function parseListSearch(
     filter: parseFilter(raw.filter, filterSchema),
     order: parseOrder(raw.order, options),
     page: parsePage(raw.page),
+    limit: parseLimit(raw.limit),
   };
 }
 
@@ -103,6 +115,7 @@ export function toListSearch(
     filter: isFilterActive(state.filter) ? cleanFilter(state.filter) : undefined,
     order: encodeOrder(state.order),
     page: mode === 'paged' ? state.page : undefined,
+    limit: mode === 'paged' ? state.limit : undefined,
   };
 }
 
@@ -118,6 +131,7 @@ export function fromListSearch(search: ListSearch): ListUrlState {
     filter: cleanFilter(search.filter ?? {}),
     order: search.order === undefined ? {} : decodeOrder(search.order),
     page: search.page ?? 1,
+    limit: search.limit,
   };
 }
 

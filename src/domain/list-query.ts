@@ -23,6 +23,9 @@ export interface ListQuery {
   filter?: ListFilter;
 }
 
+/** The page sizes a paged list offers (the server reads at most 100 rows a page). */
+export const LIST_PAGE_SIZES = [10, 25, 50, 100] as const;
+
 /** Spec §9: the descending prefix of an encoded sort. */
 const DESCENDING_PREFIX = '-';
 

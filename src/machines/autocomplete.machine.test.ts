@@ -5,6 +5,7 @@ import type { ListRow } from '../domain/list-query';
 import { jsonResponse, scriptedFetch } from '../api/testing';
 import {
   autocompleteMachine,
+  selectHasMore,
   selectNoResults,
   selectOptions,
   selectSelected,
@@ -68,6 +69,9 @@ function harness(
 }
 
 const tag = (id: string, name: string) => ({ id, name, title: `Title ${name}` });
+const FIVE = ['Hair', 'Hat', 'Head', 'Hood', 'Horn'].map((name, i) => tag(`f${i}`, name));
+const SIXTH = tag('f5', 'Hull');
+const asOption = (row: { id: string; name: string }) => ({ value: row.id, label: row.name });
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -266,20 +270,58 @@ const selectionModel = setup({
 
 interface SearchContext {
   text: string;
-  result: 'none' | 'found' | 'empty' | 'failed';
+  /** The text the options shown answer; null before any answer. */
+  searched: string | null;
+  shown: 'none' | 'hair' | 'five' | 'six';
+  noResults: boolean;
+  hasMore: boolean;
+  error: boolean;
 }
 
-type SearchEvent = { type: 'TYPE' | 'TICK' | 'ANSWER' | 'ANSWER_EMPTY' | 'FAIL' };
+type SearchEvent = {
+  type:
+    | 'TYPE'
+    | 'TICK'
+    | 'OPEN'
+    | 'ANSWER'
+    | 'ANSWER_EMPTY'
+    | 'ANSWER_FULL'
+    | 'FAIL'
+    | 'LOAD_MORE'
+    | 'MORE'
+    | 'MORE_FAIL';
+};
+
+/** A first page answered: its options replace the ones shown, and any error goes. */
+const answered = (shown: SearchContext['shown']) =>
+  assign<SearchContext, SearchEvent, undefined, SearchEvent, never>({
+    shown,
+    noResults: shown === 'none',
+    hasMore: shown === 'five',
+    error: false,
+    searched: ({ context }) => context.text,
+  });
+/** A failure keeps what is shown and reports the error. */
+const failed = assign<SearchContext, SearchEvent, undefined, SearchEvent, never>({ error: true });
 
 /**
  * Spec §4 "Autocomplete filter", the search: 150 ms after the last keystroke the options are
  * read. Typing is modelled twice at most ("h", then "ha"), enough to supersede a search.
+ * Opening the list reads the options for the text at once unless they are shown already; a
+ * full page (5) offers the next one when the end of the list comes into view.
  */
 const searchModel = setup({
   types: { context: {} as SearchContext, events: {} as SearchEvent },
 }).createMachine({
   id: 'searchModel',
-  context: { text: '', result: 'none' },
+  context: {
+    text: '',
+    searched: null,
+    shown: 'none',
+    noResults: false,
+    hasMore: false,
+    error: false,
+  },
   initial: 'idle',
   on: {
     TYPE: {
@@ -289,14 +331,30 @@ const searchModel = setup({
     },
   },
   states: {
-    idle: {},
+    idle: {
+      on: {
+        OPEN: { guard: ({ context }) => context.searched !== context.text, target: 'searching' },
+        LOAD_MORE: { guard: ({ context }) => context.hasMore, target: 'loadingMore' },
+      },
+    },
     debouncing: { on: { TICK: 'searching' } },
     searching: {
       on: {
-        ANSWER: { target: 'idle', actions: assign({ result: 'found' }) },
-        ANSWER_EMPTY: { target: 'idle', actions: assign({ result: 'empty' }) },
+        ANSWER: { target: 'idle', actions: answered('hair') },
+        ANSWER_EMPTY: { target: 'idle', actions: answered('none') },
+        ANSWER_FULL: { target: 'idle', actions: answered('five') },
         // The options shown before stay; the error is reported.
-        FAIL: { target: 'idle', actions: assign({ result: 'failed' }) },
+        FAIL: { target: 'idle', actions: failed },
+      },
+    },
+    // The five options stay on screen while the next page is read, and after it fails.
+    loadingMore: {
+      on: {
+        MORE: {
+          target: 'idle',
+          actions: assign({ shown: 'six', hasMore: false, error: false }),
+        },
+        MORE_FAIL: { target: 'idle', actions: failed },
       },
     },
   },
@@ -357,10 +415,16 @@ function searchChecks(h: Harness) {
   const shown = ({ context: m }: { context: SearchContext }) => {
     expect(h.snapshot().context.text).toBe(m.text);
     expect(selectOptions(h.snapshot())).toEqual(
-      m.result === 'found' ? [{ value: 't1', label: 'Hair' }] : [],
+      {
+        none: [],
+        hair: [{ value: 't1', label: 'Hair' }],
+        five: FIVE.map(asOption),
+        six: [...FIVE, SIXTH].map(asOption),
+      }[m.shown],
     );
-    expect(selectNoResults(h.snapshot())).toBe(m.result === 'empty');
-    expect(h.snapshot().context.error !== null).toBe(m.result === 'failed');
+    expect(selectNoResults(h.snapshot())).toBe(m.noResults);
+    expect(selectHasMore(h.snapshot())).toBe(m.hasMore);
+    expect(h.snapshot().context.error !== null).toBe(m.error);
   };
   return {
     idle: (state: { context: SearchContext }) => {
@@ -371,6 +435,14 @@ function searchChecks(h: Harness) {
     debouncing: () => expect(live(h.searches)).toEqual([]),
     searching: ({ context: m }: { context: SearchContext }) =>
       expect(only(h.searches).input.query).toEqual({ limit: 5, filter: { search: m.text } }),
+    loadingMore: ({ context: m }: { context: SearchContext }) => {
+      expect(only(h.searches).input.query).toEqual({
+        page: 2,
+        limit: 5,
+        filter: { search: m.text },
+      });
+      expect(selectOptions(h.snapshot())).toHaveLength(5);
+    },
   };
 }
 
@@ -381,7 +453,13 @@ function searchEvents(h: Harness) {
     TICK: () => h.clock.increment(150),
     ANSWER: () => only(h.searches).resolve([tag('t1', 'Hair')]),
     ANSWER_EMPTY: () => only(h.searches).resolve([]),
+    ANSWER_FULL: () => only(h.searches).resolve(FIVE),
     FAIL: () => only(h.searches).reject(new Error('offline')),
+    OPEN: () => h.actor.send({ type: 'OPEN' }),
+    LOAD_MORE: () => h.actor.send({ type: 'LOAD_MORE' }),
+    // The next page repeats a row the first had (rows moved meanwhile): it is shown once.
+    MORE: () => only(h.searches).resolve([FIVE[4]!, SIXTH]),
+    MORE_FAIL: () => only(h.searches).reject(new Error('offline')),
   };
 }
 

@@ -1,13 +1,14 @@
 /**
  * The autocomplete filter (spec §3 filter definition, §4 "Autocomplete filter", §7, §8, §9):
- * typing searches the configured endpoint (debounced 150 ms, 5 options, newest answer only),
- * selected ids are looked up by id on start to show their labels, and every selection change
- * is emitted as the filter's new value.
+ * typing searches the configured endpoint (debounced 150 ms, 5 options a page, newest answer
+ * only); opening the list with nothing typed shows the first options at once, and scrolling to
+ * its end reads the next page. Selected ids are looked up by id on start to show their labels,
+ * and every selection change is emitted as the filter's new value.
  */
 import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { errorInfo, type ApiErrorInfo } from '../api/error-info';
 import type { ListFilter, ListQuery, ListRow } from '../domain/list-query';
-import { anyRowSchema, fetchList, findById } from '../api/lists';
+import { anyRowSchema, findById, readList } from '../api/lists';
 
 /** Spec §9. */
 export const AUTOCOMPLETE_LIMIT = 5;
@@ -43,6 +44,11 @@ export interface AutocompleteContext {
   multiple: boolean;
   text: string;
   options: AutocompleteOption[];
+  /** The text the options answer (null before the first search), and how many pages they hold. */
+  searched: string | null;
+  page: number;
+  /** The last page was full: scrolling to the end may read another. */
+  hasMore: boolean;
   /** The last search answered nothing: the UI shows "No Results". */
   noResults: boolean;
   /** Labels start as the ids and are replaced once the find-by-id calls answer. */
@@ -52,6 +58,10 @@ export interface AutocompleteContext {
 
 export type AutocompleteEvent =
   | { type: 'TYPE'; text: string }
+  /** The list opened (the toggle, a click): options for the text now, if none are shown yet. */
+  | { type: 'OPEN' }
+  /** The end of the options came into view. */
+  | { type: 'LOAD_MORE' }
   | { type: 'SELECT'; option: AutocompleteOption }
   | { type: 'REMOVE'; value: string }
   | { type: 'CLEAR' }
@@ -96,6 +106,16 @@ const valueOf = (context: AutocompleteContext): string | string[] | null => {
   return context.multiple ? ids : (ids[0] ?? null);
 };
 
+/** A search for the text: its first page leaves the page out (spec §7), later ones name it. */
+const searchInput = (context: AutocompleteContext, page = 1): SearchInput => ({
+  endpoint: context.endpoint,
+  query: {
+    ...(page > 1 ? { page } : {}),
+    limit: AUTOCOMPLETE_LIMIT,
+    filter: { [context.searchField]: context.text, ...context.extraQueryParams },
+  },
+});
+
 const placeholders = (ids: readonly string[]) => ids.map((id) => ({ value: id, label: id }));
 
 export const autocompleteMachine = setup({
@@ -107,8 +127,10 @@ export const autocompleteMachine = setup({
   },
   delays: { DEBOUNCE: AUTOCOMPLETE_DEBOUNCE_MS },
   actors: {
+    // Through the app's cache: the list opens again with its options at once, and a change
+    // to the resource (its mutations, live events) marks them stale.
     search: fromPromise<ListRow[], SearchInput>(async ({ input, signal }) => {
-      const answer = await fetchList(input.endpoint, input.query, anyRowSchema, { signal });
+      const answer = await readList(input.endpoint, input.query, anyRowSchema, { signal });
       return answer.data;
     }),
     // One find-by-id call per selected id (spec §7); an id that cannot be read keeps its id as label.
@@ -126,9 +148,22 @@ export const autocompleteMachine = setup({
     }),
     showOptions: assign(({ context }, rows: ListRow[]) => ({
       options: rows.map((row) => toOption(row, context.displayField)),
+      searched: context.text,
+      page: 1,
+      hasMore: rows.length === AUTOCOMPLETE_LIMIT,
       noResults: rows.length === 0,
       error: null,
     })),
+    addOptions: assign(({ context }, rows: ListRow[]) => {
+      const known = new Set(context.options.map((option) => option.value));
+      const added = rows.filter((row) => !known.has(row.id));
+      return {
+        options: [...context.options, ...added.map((row) => toOption(row, context.displayField))],
+        page: context.page + 1,
+        hasMore: rows.length === AUTOCOMPLETE_LIMIT && added.length > 0,
+        error: null,
+      };
+    }),
     setError: assign((_, params: { error: unknown }) => ({ error: errorInfo(params.error) })),
     labelSelected: assign(({ context }, rows: ListRow[]) => ({
       selected: context.selected.map((option) => {
@@ -155,6 +190,8 @@ export const autocompleteMachine = setup({
   },
   guards: {
     hasSelection: ({ context }) => context.selected.length > 0,
+    showsOtherText: ({ context }) => context.searched !== context.text,
+    hasMore: ({ context }) => context.hasMore,
   },
 }).createMachine({
   id: 'autocomplete',
@@ -169,6 +206,9 @@ export const autocompleteMachine = setup({
       multiple,
       text: '',
       options: [],
+      searched: null,
+      page: 1,
+      hasMore: false,
       noResults: false,
       selected: placeholders(selectedIds(input.value, multiple)),
       error: null,
@@ -207,22 +247,36 @@ export const autocompleteMachine = setup({
       initial: 'idle',
       on: { TYPE: { target: '.debouncing', actions: 'setText' } },
       states: {
-        idle: {},
+        idle: {
+          on: {
+            OPEN: { guard: 'showsOtherText', target: 'searching' },
+            LOAD_MORE: { guard: 'hasMore', target: 'loadingMore' },
+          },
+        },
         debouncing: { after: { DEBOUNCE: 'searching' } },
         searching: {
           // Re-entering on TYPE stops this read: a late answer of an older text is never shown.
           invoke: {
             src: 'search',
-            input: ({ context }): SearchInput => ({
-              endpoint: context.endpoint,
-              query: {
-                limit: AUTOCOMPLETE_LIMIT,
-                filter: { [context.searchField]: context.text, ...context.extraQueryParams },
-              },
-            }),
+            input: ({ context }) => searchInput(context),
             onDone: {
               target: 'idle',
               actions: { type: 'showOptions', params: ({ event }) => event.output },
+            },
+            onError: {
+              target: 'idle',
+              actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        // The options shown stay; the next page is added below them.
+        loadingMore: {
+          invoke: {
+            src: 'search',
+            input: ({ context }) => searchInput(context, context.page + 1),
+            onDone: {
+              target: 'idle',
+              actions: { type: 'addOptions', params: ({ event }) => event.output },
             },
             onError: {
               target: 'idle',
@@ -243,3 +297,6 @@ export const selectSelected = (snapshot: AutocompleteSnapshot) => snapshot.conte
 export const selectNoResults = (snapshot: AutocompleteSnapshot) => snapshot.context.noResults;
 export const selectIsSearching = (snapshot: AutocompleteSnapshot) =>
   !snapshot.matches({ search: 'idle' });
+export const selectIsLoadingMore = (snapshot: AutocompleteSnapshot) =>
+  snapshot.matches({ search: 'loadingMore' });
+export const selectHasMore = (snapshot: AutocompleteSnapshot) => snapshot.context.hasMore;

@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { inspect } from '../devtools/inspect';
 import {
   autocompleteMachine,
+  selectHasMore,
+  selectIsLoadingMore,
   selectNoResults,
   type AutocompleteValue,
   selectOptions,
@@ -37,6 +39,8 @@ export function AutocompleteFilter({ filter, value, onChange }: AutocompleteFilt
   const options = useSelector(actor, selectOptions);
   const selected = useSelector(actor, selectSelected);
   const noResults = useSelector(actor, selectNoResults);
+  const hasMore = useSelector(actor, selectHasMore);
+  const isLoadingMore = useSelector(actor, selectIsLoadingMore);
   const text = useSelector(actor, (s) => s.context.text);
 
   // The machine emits each change; the list stores it (and may hand it back changed).
@@ -67,6 +71,9 @@ export function AutocompleteFilter({ filter, value, onChange }: AutocompleteFilt
       options={options.map((o) => ({ id: o.value, label: o.label }))}
       inputValue={text}
       onInputChange={(next) => actor.send({ type: 'TYPE', text: next })}
+      onOpen={() => actor.send({ type: 'OPEN' })}
+      onLoadMore={hasMore ? () => actor.send({ type: 'LOAD_MORE' }) : undefined}
+      isLoadingMore={isLoadingMore}
       selected={selected.map((o) => ({ id: o.value, label: o.label }))}
       onSelect={(id) => {
         const option = options.find((o) => o.value === id);

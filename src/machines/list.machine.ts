@@ -335,7 +335,12 @@ function changedQuery(context: ListContext, event: QueryEvent): QueryState {
     case 'ADDRESS_CHANGED': {
       if (context.address === null || showsSearch(context.address, event.search)) return current;
       const state = fromListSearch(event.search);
-      const next = restart({ filter: state.filter, order: state.order });
+      // An address without a page size keeps the list's (remembered, or its default).
+      const next = restart({
+        filter: state.filter,
+        order: state.order,
+        ...(state.limit === undefined ? {} : { limit: clampLimit(state.limit) }),
+      });
       return { ...next, page: clampPage(state.page, context.totalPages) };
     }
     case 'VIEWPORT_CHANGED':
@@ -452,13 +457,14 @@ export function initialListContext(input: ListInput): ListContext {
     isMobile,
   );
   const order = fromAddress?.order ?? input.initialOrder ?? {};
+  const limit = clampLimit(fromAddress?.limit ?? input.limit ?? LIST_DEFAULT_LIMIT);
   return {
     endpoint: input.endpoint,
     rowSchema: input.rowSchema ?? anyRowSchema,
     mode,
     reorderEndpoint: input.reorder?.endpoint ?? null,
     page,
-    limit: clampLimit(input.limit ?? LIST_DEFAULT_LIMIT),
+    limit,
     order,
     filter,
     rows: [],
@@ -471,7 +477,7 @@ export function initialListContext(input: ListInput): ListContext {
     move: null,
     // The first address replaces the entry: it only normalises what the route validated.
     address: input.search
-      ? { search: toListSearch({ filter, order, page }, { mode }), replace: true }
+      ? { search: toListSearch({ filter, order, page, limit }, { mode }), replace: true }
       : null,
     preselect,
     isMobile,

@@ -65,7 +65,7 @@ describe('list machine — the address', () => {
       filter: { type: ['top'] },
     });
     expect(selectAddress(snapshot())).toEqual({
-      search: { filter: { type: ['top'] }, order: '-name', page: 2 },
+      search: { filter: { type: ['top'] }, order: '-name', page: 2, limit: 10 },
       replace: true,
     });
   });
@@ -80,13 +80,13 @@ describe('list machine — the address', () => {
     await load();
     actor.send({ type: 'SET_PAGE', page: 2 });
     expect(selectAddress(snapshot())).toEqual({
-      search: { order: 'name', page: 2 },
+      search: { order: 'name', page: 2, limit: 10 },
       replace: false,
     });
     await load();
     actor.send({ type: 'SORT', field: 'createdAt' });
     expect(selectAddress(snapshot())).toEqual({
-      search: { order: '-createdAt', page: 1 },
+      search: { order: '-createdAt', page: 1, limit: 10 },
       replace: false,
     });
     actor.send({ type: 'SET_FILTER', field: 'type', value: ['hair'] });
@@ -99,7 +99,7 @@ describe('list machine — the address', () => {
     actor.send({ type: 'SET_FILTER', field: 'search', value: 'ja' });
     actor.send({ type: 'SET_FILTER', field: 'search', value: 'jac' });
     expect(selectAddress(snapshot())).toEqual({
-      search: { filter: { search: 'jac' }, order: 'name', page: 1 },
+      search: { filter: { search: 'jac' }, order: 'name', page: 1, limit: 10 },
       replace: true,
     });
   });
@@ -123,6 +123,38 @@ describe('list machine — the address', () => {
     actor.send({ type: 'ADDRESS_CHANGED', search: { page: 2, order: 'name' } });
     clock.increment(250);
     expect(fetches.filter((call) => !call.settled)).toHaveLength(0);
+  });
+});
+
+describe('list machine — the page size in the address', () => {
+  it('starts with the size the address asks for, else the one it is given (remembered)', async () => {
+    expect(await start({ search: { page: 1, limit: 50 }, limit: 25 }).load()).toMatchObject({
+      limit: 50,
+    });
+    const remembered = start({ search: { page: 1 }, limit: 25 });
+    expect(await remembered.load()).toMatchObject({ limit: 25 });
+    expect(selectAddress(remembered.snapshot())?.search.limit).toBe(25);
+  });
+
+  it('a new page size adds a history entry, starts at page 1, and Back brings the old one', async () => {
+    const { actor, load, snapshot } = start({ search: { order: 'name', page: 3 } });
+    await load();
+    actor.send({ type: 'SET_LIMIT', limit: 100 });
+    expect(selectAddress(snapshot())).toEqual({
+      search: { order: 'name', page: 1, limit: 100 },
+      replace: false,
+    });
+    expect(await load()).toMatchObject({ page: 1, limit: 100 });
+    actor.send({ type: 'ADDRESS_CHANGED', search: { order: 'name', page: 3, limit: 10 } });
+    expect(await load()).toMatchObject({ page: 3, limit: 10 });
+  });
+
+  it('an address without a size (a link from the menu) keeps the size on screen', async () => {
+    const { actor, load, snapshot } = start({ search: { order: 'name', page: 1, limit: 50 } });
+    await load();
+    actor.send({ type: 'ADDRESS_CHANGED', search: { order: 'name', page: 2 } });
+    expect(await load()).toMatchObject({ page: 2, limit: 50 });
+    expect(selectAddress(snapshot())?.search.limit).toBe(50);
   });
 });
 

@@ -17,6 +17,7 @@ import {
   selectIncomingCount,
   selectIsLoadingMore,
   selectIsLoadingOtherRows,
+  selectLimit,
   selectOrder,
   selectPage,
   selectRemovedIds,
@@ -46,6 +47,9 @@ import {
   type FilterDef,
 } from '../ui/dom/list/filter-bar';
 import { Pager } from '../ui/dom/list/pager';
+import { PageSize, rememberedPageSize } from '../ui/dom/list/page-size';
+import { SortMenu } from '../ui/dom/list/sort-menu';
+import { LIST_PAGE_SIZES } from '../domain/list-query';
 import { useMediaQuery } from '../ui/dom/use-media-query';
 import { describeError } from '../api/error-info';
 import { onListChange } from '../api/live-cache';
@@ -80,7 +84,7 @@ export interface ListScreenConfig<Row extends { id: string }> extends ListDefini
   toolbar?: (list: ListControls) => ReactNode;
   /**
    * With it, rows can be selected (a checkbox each, one per page) and these actions act on
-   * the selected ids; a change that succeeds clears the selection.
+   * the selected ids; the selection stays after a change, less the rows that left the list.
    */
   bulkActions?: (ids: string[], list: ListControls) => ReactNode;
 }
@@ -159,12 +163,18 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
   const navigate = useNavigate();
   const isMobile = useMediaQuery(MOBILE_QUERY);
   const urlState = config.urlState !== false;
+  // The page size is remembered per list screen (the endpoint without its fixed parameters);
+  // one in the address wins.
+  const sizeKey = config.endpoint.split('?')[0] ?? config.endpoint;
+  const [initialLimit] = useState(() =>
+    config.mode === 'paged' ? (rememberedPageSize(sizeKey) ?? config.limit) : config.limit,
+  );
   const actor = useActorRef(listMachine, {
     inspect,
     input: {
       endpoint: config.endpoint,
       rowSchema: config.rowSchema,
-      limit: config.limit,
+      limit: initialLimit,
       mode: config.mode,
       initialOrder: config.defaultOrder,
       // An address without a filter starts from the filters' initial values (spec §3 value).
@@ -180,6 +190,7 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
   const status = useSelector(actor, selectStatus);
   const rows = useSelector(actor, selectRows) as Row[];
   const page = useSelector(actor, selectPage);
+  const limit = useSelector(actor, selectLimit);
   const totalPages = useSelector(actor, selectTotalPages);
   const totalDocs = useSelector(actor, selectTotalDocs);
   const order = useSelector(actor, selectOrder);
@@ -215,22 +226,15 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
       ),
   };
 
-  const bulkControls: ListControls = {
-    refresh,
-    announce: announceChange,
-    run: (work, outcome) =>
-      controls.run(work, outcome).then((ok) => {
-        if (ok) setSelectedIds([]);
-        return ok;
-      }),
-  };
   const selection = config.bulkActions
     ? {
         selectedIds,
         onChange: setSelectedIds,
         selectAllLabel: t('list.selectAll'),
         selectLabel: t('list.select'),
-        bulkActions: (ids: string[]) => config.bulkActions!(ids, bulkControls),
+        // The selection stays after a change (lock, then tag, without selecting again); the
+        // table drops the ids of rows that leave the screen (deleted, filtered out).
+        bulkActions: (ids: string[]) => config.bulkActions!(ids, controls),
       }
     : undefined;
 
@@ -298,6 +302,7 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
   const setFilterCount = useSelector(actor, selectSetFilterCount);
   const canLoadMore = useSelector(actor, selectCanLoadMore);
   useDocumentTitle(...(config.documentTitle ?? [config.title]));
+  const sortable = config.columns.filter((column) => column.sortable);
   return (
     <section className="list-screen" aria-labelledby="list-title">
       {config.breadcrumbs && (
@@ -340,6 +345,18 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
           />
         )}
       />
+      {/* On a phone the headers are folded into cards: the sort is chosen here. */}
+      {isMobile && sortable.length > 0 && (
+        <SortMenu
+          columns={sortable}
+          order={order}
+          onChange={(next) => actor.send({ type: 'SET_QUERY', order: next })}
+          labels={{
+            sortBy: t('list.sortBy'),
+            direction: (field, direction) => t(`list.sorted.${direction}`, { field }),
+          }}
+        />
+      )}
       {status === 'error' ? (
         <Alert tone="error">
           {t('list.failed', { message: describeError(error, t) })}
@@ -364,7 +381,7 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
           removedIds={removedIds}
           isLoading={status === 'loading' || status === 'uninitialized'}
           isStale={isStale}
-          skeletonRows={config.limit ?? 10}
+          skeletonRows={limit}
           showProgress
           isFiltered={active}
           onClearFilters={() => actor.send({ type: 'CLEAR_FILTERS' })}
@@ -374,17 +391,28 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
         />
       )}
       {config.mode === 'paged' && (
-        <Pager
-          page={page}
-          totalPages={totalPages}
-          onPage={(next) => actor.send({ type: 'SET_PAGE', page: next })}
-          labels={{
-            nav: t('list.pages'),
-            previous: t('list.previous'),
-            next: t('list.next'),
-            page: (n) => t('list.page', { page: n }),
-          }}
-        />
+        <div className="list-footer">
+          <Pager
+            page={page}
+            totalPages={totalPages}
+            onPage={(next) => actor.send({ type: 'SET_PAGE', page: next })}
+            labels={{
+              nav: t('list.pages'),
+              previous: t('list.previous'),
+              next: t('list.next'),
+              page: (n) => t('list.page', { page: n }),
+            }}
+          />
+          {/* Only where there is more than the smallest page to show, or a larger one chosen. */}
+          {(totalDocs > LIST_PAGE_SIZES[0] || limit !== LIST_PAGE_SIZES[0]) && (
+            <PageSize
+              list={sizeKey}
+              value={limit}
+              label={t('list.pageSize')}
+              onChange={(size) => actor.send({ type: 'SET_LIMIT', limit: size })}
+            />
+          )}
+        </div>
       )}
     </section>
   );

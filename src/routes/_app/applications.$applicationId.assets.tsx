@@ -15,6 +15,7 @@ import { ASSET_TYPES } from '../../domain/assets';
 import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
 import { positionColumn } from '../../ui/dom/list/columns';
 import type { Can } from '../../api/ability';
+import { AssetLink } from './-asset-link';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 import { moveActions } from '../../ui/dom/list/move-actions';
 
@@ -56,7 +57,7 @@ function ApplicationAssetsScreen() {
       endpoint: `v1/application-assets?applicationId=${encodeURIComponent(applicationId)}`,
       rowSchema: applicationAssetSchema,
       ...list,
-      limit: 20,
+      limit: 25,
       ...(can('update', 'Application')
         ? { reorder: { endpoint: 'v1/application-assets/{id}/position', drag: true } }
         : {}),
@@ -67,7 +68,7 @@ function ApplicationAssetsScreen() {
           field: 'name',
           headerName: t('assets.name'),
           sortable: true,
-          render: (row) => assetNameCell(row.asset),
+          render: (row) => <AssetLink id={row.asset.id}>{assetNameCell(row.asset)}</AssetLink>,
         },
         {
           field: 'type',

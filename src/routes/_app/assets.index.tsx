@@ -1,4 +1,5 @@
 import type { TFunction } from 'i18next';
+import type { ReactNode } from 'react';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { z } from 'zod/mini';
 import { assetDeleted, changeAsset, deleteAsset, lockAsset, unlockAsset } from '../../api/assets';
@@ -20,6 +21,7 @@ import { AssetBulkActions } from './-assets/bulk-actions';
 import { TrashRetention } from './-trash-actions';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
 import type { ActionMenuItem } from '../../ui/dom/list/row-menu';
+import type { FilterDef } from '../../ui/dom/list/filter-bar';
 import { moveActions } from '../../ui/dom/list/move-actions';
 
 const list = defineList({
@@ -62,28 +64,12 @@ const assetsList = (t: TFunction, can: Can): ListScreenConfig<Asset> => ({
     searchFilter(t),
     typeFilter(t),
     genderFilter(t),
-    {
-      field: 'applicationId',
-      type: 'autocomplete',
-      label: t('assets.application'),
-      icon: applicationIcon,
-      endpoint: 'v1/applications',
-      findByIdEndpoint: 'v1/applications',
-      multiple: true,
-      // One chip, then "+N": the chosen values stay inside the field.
-      limitTags: 1,
-    },
-    {
-      field: 'tagId',
-      type: 'autocomplete',
-      label: t('assets.tags'),
-      icon: tagIcon,
-      endpoint: 'v1/tags',
-      findByIdEndpoint: 'v1/tags',
-      multiple: true,
-      // One chip, then "+N": the chosen values stay inside the field.
-      limitTags: 1,
-    },
+    // Only filters whose options the role may read: a guest reads no applications or tags,
+    // and their suggestions would answer 403 into an empty box.
+    ...(can('read', 'Application')
+      ? [entityFilter('applicationId', t('assets.application'), applicationIcon, 'v1/applications')]
+      : []),
+    ...(can('read', 'Tag') ? [entityFilter('tagId', t('assets.tags'), tagIcon, 'v1/tags')] : []),
     {
       field: 'locked',
       type: 'single-select',
@@ -169,6 +155,24 @@ const assetsList = (t: TFunction, can: Can): ListScreenConfig<Asset> => ({
       : []),
     ...(can('delete', 'Asset') ? [deleteAction(t, asset, list)] : []),
   ],
+});
+
+/** A filter by the ids of related records, picked by name from `endpoint`. */
+const entityFilter = (
+  field: string,
+  label: string,
+  icon: ReactNode,
+  endpoint: string,
+): FilterDef => ({
+  field,
+  type: 'autocomplete',
+  label,
+  icon,
+  endpoint,
+  findByIdEndpoint: endpoint,
+  multiple: true,
+  // One chip, then "+N": the chosen values stay inside the field.
+  limitTags: 1,
 });
 
 /** Deletes the asset after a confirmation; a locked asset cannot be deleted. */

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { assetCountsQuery } from '../../api/assets';
 import { describeError } from '../../api/error-info';
@@ -30,6 +30,16 @@ function Dashboard() {
       ) : (
         <CountCards
           counts={counts.data ?? null}
+          // Each card leads to the assets it counts.
+          cardLink={(type, content) => (
+            <Link
+              to="/assets"
+              search={type ? { filter: { type: [type] } } : {}}
+              className="count-card-link"
+            >
+              {content}
+            </Link>
+          )}
           labels={{
             heading: t('dashboard.assetsByType'),
             total: t('dashboard.total'),

@@ -8,6 +8,7 @@ import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { statusIcon } from '../../ui/dom/list/filter-icons';
 import { dateColumn } from '../../ui/dom/list/columns';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
+import { AssetLink } from './-asset-link';
 
 const STATUSES = morphStatusSchema.options;
 
@@ -47,8 +48,17 @@ const morphQueueList = (t: TFunction): ListScreenConfig<MorphQueueEntry> => ({
     },
   ],
   columns: [
-    { field: 'sourceAssetName', headerName: t('morphs.source') },
-    { field: 'bodyAssetName', headerName: t('morphs.body') },
+    // The names lead to the assets they stand for.
+    {
+      field: 'sourceAssetName',
+      headerName: t('morphs.source'),
+      render: (e) => <AssetLink id={e.sourceAssetId}>{e.sourceAssetName}</AssetLink>,
+    },
+    {
+      field: 'bodyAssetName',
+      headerName: t('morphs.body'),
+      render: (e) => <AssetLink id={e.bodyAssetId}>{e.bodyAssetName}</AssetLink>,
+    },
     {
       field: 'status',
       headerName: t('morphs.status'),

@@ -23,6 +23,7 @@ import { displayLabel, searchFilter, typeFilter } from '../../ui/dom/list/asset-
 import { ASSET_TYPES } from '../../domain/assets';
 import { EntityPicker } from '../../machines/autocomplete.view';
 import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
+import { AssetLink } from './-asset-link';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
 
 const list = defineList({
@@ -118,7 +119,12 @@ function UserAssetsScreen() {
       rowLabel: (asset) => asset.name,
       filters: [searchFilter(t), typeFilter(t)],
       columns: [
-        { field: 'name', headerName: t('assets.name'), sortable: true, render: assetNameCell },
+        {
+          field: 'name',
+          headerName: t('assets.name'),
+          sortable: true,
+          render: (a) => <AssetLink id={a.id}>{assetNameCell(a)}</AssetLink>,
+        },
         {
           field: 'type',
           headerName: t('assets.type'),

@@ -4,10 +4,12 @@ import { IconLabel } from '../icon-label';
 import {
   Button,
   ButtonContext,
+  Collection,
   ComboBox,
   Input,
   ListBox,
   ListBoxItem,
+  ListBoxLoadMoreItem,
   Popover,
   Tag,
   TagGroup,
@@ -25,8 +27,13 @@ interface AutocompleteFieldProps {
   /** Shown before the label (a filter's `icon`). */
   icon?: ReactNode;
   placeholder?: string | undefined;
-  /** The options for the typed text (at most 5, from the filter's endpoint). */
+  /** The options for the typed text (5 a page, from the filter's endpoint). */
   options: AutocompleteOption[];
+  /** The list opened: show the first options without waiting for a keystroke. */
+  onOpen?: () => void;
+  /** Set while more options may follow: called as the end of the list comes into view. */
+  onLoadMore?: (() => void) | undefined;
+  isLoadingMore?: boolean;
   inputValue: string;
   onInputChange: (text: string) => void;
   /** The chosen values with their labels (looked up by id on first load). */
@@ -42,6 +49,8 @@ interface AutocompleteFieldProps {
 
 interface AutocompleteLabels {
   noResults: string;
+  /** Shown at the end of the list while the next options load. */
+  loading: string;
   remove: (label: string) => string;
   more: (count: number) => string;
   /** The filter's clearButtonText (default Clear). */
@@ -51,6 +60,7 @@ interface AutocompleteLabels {
 /** The combo box's texts from the locale (`list.*`); `clear` defaults to "Clear". */
 export const autocompleteLabels = (t: TFunction, clear?: string): AutocompleteLabels => ({
   noResults: t('list.noResults'),
+  loading: t('list.loading'),
   remove: (label) => t('list.removeValue', { label }),
   more: (count) => t('list.moreValues', { count }),
   clear: clear ?? t('list.clearValue'),
@@ -118,6 +128,9 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
         items={props.options}
         menuTrigger="input"
         allowsEmptyCollection
+        onOpenChange={(isOpen) => {
+          if (isOpen) props.onOpen?.();
+        }}
       >
         <IconLabel icon={props.icon} label={props.label} />
         <div className="combo-input">
@@ -154,10 +167,21 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
               props.noResults ? <div className="menu-empty">{props.labels.noResults}</div> : null
             }
           >
-            {(option: AutocompleteOption) => (
-              <ListBoxItem id={option.id} className="menu-item" textValue={option.label}>
-                {option.label}
-              </ListBoxItem>
+            <Collection items={props.options}>
+              {(option: AutocompleteOption) => (
+                <ListBoxItem id={option.id} className="menu-item" textValue={option.label}>
+                  {option.label}
+                </ListBoxItem>
+              )}
+            </Collection>
+            {props.onLoadMore && (
+              <ListBoxLoadMoreItem
+                className="menu-loading"
+                onLoadMore={props.onLoadMore}
+                isLoading={props.isLoadingMore ?? false}
+              >
+                {props.labels.loading}
+              </ListBoxLoadMoreItem>
             )}
           </ListBox>
         </Popover>

@@ -465,26 +465,30 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
   );
 
   return (
-    <div className="data-table-container">
+    <>
+      <div className="data-table-container">
+        {props.showProgress && props.isLoading && (
+          <ProgressBar aria-label={labels.loading} isIndeterminate className="progress-bar">
+            <div className="progress-bar-fill" />
+          </ProgressBar>
+        )}
+        {virtualized ? (
+          <Virtualizer
+            layout={TableLayout}
+            layoutOptions={{ rowHeight: ROW_HEIGHT, headingHeight: 44 }}
+          >
+            {grid}
+          </Virtualizer>
+        ) : (
+          grid
+        )}
+      </div>
+      {/* After the rows, sticky at the bottom of the window: the bar appears over the rows'
+          end rather than pushing them down, so a tap lands where the finger aimed. */}
       {selection?.bulkActions && selectedOnScreen.length > 0 && (
         <div className="selection-bar">{selection.bulkActions(selectedOnScreen)}</div>
       )}
-      {props.showProgress && props.isLoading && (
-        <ProgressBar aria-label={labels.loading} isIndeterminate className="progress-bar">
-          <div className="progress-bar-fill" />
-        </ProgressBar>
-      )}
-      {virtualized ? (
-        <Virtualizer
-          layout={TableLayout}
-          layoutOptions={{ rowHeight: ROW_HEIGHT, headingHeight: 44 }}
-        >
-          {grid}
-        </Virtualizer>
-      ) : (
-        grid
-      )}
-    </div>
+    </>
   );
 }
 
