@@ -126,6 +126,12 @@ export const enBackOffice = {
     loadFailedTitle: 'The cage mesh could not be loaded',
   },
   // Asset and cage mesh editing.
+  saveBar: {
+    unsaved_one: '{{count}} unsaved change: {{fields}}',
+    unsaved_other: '{{count}} unsaved changes: {{fields}}',
+    discard: 'Discard changes',
+    shortcut: '{{keys}} saves',
+  },
   assetEditor: {
     preview: 'Preview',
     previewLabel: 'The model of {{name}}',

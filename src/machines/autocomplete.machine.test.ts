@@ -157,6 +157,31 @@ describe('autocomplete machine', () => {
     expect(single.emitted.map((event) => event.value)).toEqual(['t1', 't2', null]);
   });
 
+  it('a single pick shows the chosen label, not the fragment typed to find it', async () => {
+    const h = harness();
+    h.actor.send({ type: 'TYPE', text: 'Vin' });
+    h.clock.increment(150);
+    await h.searches[0]?.resolve([tag('t1', 'Vintage jacket')]);
+    h.actor.send({ type: 'SELECT', option: { value: 't1', label: 'Vintage jacket' } });
+    expect(h.snapshot().context.text).toBe('Vintage jacket');
+    // Removing the value empties the field.
+    h.actor.send({ type: 'REMOVE', value: 't1' });
+    expect(h.snapshot().context.text).toBe('');
+  });
+
+  it('a single value given from outside shows its label once looked up, and empties on Clear', async () => {
+    const h = harness({ value: 't3' });
+    await h.lookups[0]?.resolve([tag('t3', 'Shoes')]);
+    expect(h.snapshot().context.text).toBe('Shoes');
+    h.actor.send({ type: 'SET_VALUE', value: null });
+    expect(h.snapshot().context.text).toBe('');
+    // A multiple picker keeps its typed text: the chosen values show as chips.
+    const multiple = harness({ multiple: true });
+    multiple.actor.send({ type: 'TYPE', text: 'ha' });
+    multiple.actor.send({ type: 'SELECT', option: { value: 't1', label: 'Hair' } });
+    expect(multiple.snapshot().context.text).toBe('ha');
+  });
+
   it('looks labels up again when the value is set from outside', async () => {
     const h = harness();
     h.actor.send({ type: 'TYPE', text: 'sh' });

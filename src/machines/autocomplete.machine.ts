@@ -165,26 +165,40 @@ export const autocompleteMachine = setup({
       };
     }),
     setError: assign((_, params: { error: unknown }) => ({ error: errorInfo(params.error) })),
-    labelSelected: assign(({ context }, rows: ListRow[]) => ({
-      selected: context.selected.map((option) => {
+    labelSelected: assign(({ context }, rows: ListRow[]) => {
+      const selected = context.selected.map((option) => {
         const row = rows.find((candidate) => candidate.id === option.value);
         return row ? toOption(row, context.displayField) : option;
-      }),
-    })),
+      });
+      // A single value given from outside shows its label once known (unless the user typed).
+      const chosen = selected[0];
+      const text = !context.multiple && chosen && context.text === '' ? chosen.label : context.text;
+      return { selected, text };
+    }),
     select: assign(({ context, event }) => {
       assertEvent(event, 'SELECT');
-      if (!context.multiple) return { selected: [event.option] };
+      // A single pick shows the chosen option's label, not the fragment typed to find it.
+      if (!context.multiple) return { selected: [event.option], text: event.option.label };
       const known = context.selected.some((option) => option.value === event.option.value);
       return { selected: known ? context.selected : [...context.selected, event.option] };
     }),
     remove: assign(({ context, event }) => {
       assertEvent(event, 'REMOVE');
-      return { selected: context.selected.filter((option) => option.value !== event.value) };
+      return {
+        selected: context.selected.filter((option) => option.value !== event.value),
+        text: context.multiple ? context.text : '',
+      };
     }),
-    clear: assign({ selected: [] }),
+    clear: assign(({ context }) => ({ selected: [], text: context.multiple ? context.text : '' })),
     adoptValue: assign(({ context, event }) => {
       assertEvent(event, 'SET_VALUE');
-      return { selected: placeholders(selectedIds(event.value, context.multiple)) };
+      // A single field that shows the old value's label empties (the new one's label follows
+      // from the lookup); a text being typed carries on.
+      const showsValue = !context.multiple && context.text === context.selected[0]?.label;
+      return {
+        selected: placeholders(selectedIds(event.value, context.multiple)),
+        text: showsValue ? '' : context.text,
+      };
     }),
     emitValue: emit(({ context }) => ({ type: 'VALUE_CHANGED' as const, value: valueOf(context) })),
   },

@@ -19,10 +19,17 @@ interface AutocompleteFilterProps {
   filter: FilterDef;
   value: FilterValue;
   onChange: (value: FilterValue) => void;
+  /** The chosen values as whole chips on their own rows under the field (forms). */
+  chipsBelow?: boolean;
 }
 
 /** Binds one autocomplete filter definition to its machine and the combo box (spec §4). */
-export function AutocompleteFilter({ filter, value, onChange }: AutocompleteFilterProps) {
+export function AutocompleteFilter({
+  filter,
+  value,
+  onChange,
+  chipsBelow,
+}: AutocompleteFilterProps) {
   const { t } = useTranslation();
   const actor = useActorRef(autocompleteMachine, {
     inspect,
@@ -82,6 +89,7 @@ export function AutocompleteFilter({ filter, value, onChange }: AutocompleteFilt
       onRemove={(id) => actor.send({ type: 'REMOVE', value: id })}
       multiple={filter.multiple}
       limitTags={filter.limitTags}
+      chipsBelow={chipsBelow}
       noResults={noResults}
       labels={autocompleteLabels(t, filter.clearButtonText)}
     />
@@ -129,6 +137,7 @@ export function EntityPicker({
       }}
       value={props.value}
       onChange={(value) => props.onChange(filterTexts(value))}
+      chipsBelow
     />
   );
 }

@@ -8,7 +8,7 @@ import { useStore } from '@tanstack/react-form';
 import { useBlocker } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { TFunction } from 'i18next';
-import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Label, Radio, RadioGroup } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
@@ -34,6 +34,7 @@ import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
 import { FormDialog } from '../ui/dom/list/row-menu';
 import { describeError } from '../api/error-info';
+import { isModShortcut, modShortcutAria, modShortcutLabel } from '../ui/dom/shortcuts';
 import { FileField } from './file-field.view';
 
 /** One upload field of a form: X with its kind, label and rule text. */
@@ -95,20 +96,45 @@ export function fieldBinding<V>(field: BoundField<V>, submitted: boolean) {
 /** The form-wide state an entity form shows, read from a TanStack Form store. */
 interface FormStatusStore {
   store: Parameters<
-    typeof useStore<{ isDefaultValue: boolean; isValid: boolean; submissionAttempts: number }>
+    typeof useStore<{
+      isDefaultValue: boolean;
+      isValid: boolean;
+      submissionAttempts: number;
+      fieldMeta: Partial<Record<string, { isDefaultValue: boolean }>>;
+    }>
   >[0];
 }
 
 /**
- * Whether the form differs from what was loaded, is valid and was submitted, and `bind`, which
- * turns a field into a labelled control's props (errors show once touched or submitted).
+ * Whether the form differs from what was loaded, which fields do (`changed`, by name), whether
+ * it is valid and was submitted, and `bind`, which turns a field into a labelled control's props
+ * (errors show once touched or submitted).
  */
 export function useFormStatus(form: FormStatusStore) {
   const isDirty = useStore(form.store, (state) => !state.isDefaultValue);
   const isValid = useStore(form.store, (state) => state.isValid);
   const submitted = useStore(form.store, (state) => state.submissionAttempts > 0);
+  // A string, so that the selection changes only when the set of changed fields does.
+  const changedKey = useStore(form.store, (state) =>
+    Object.entries(state.fieldMeta)
+      .flatMap(([name, meta]) => (meta && !meta.isDefaultValue ? [name] : []))
+      .join('\n'),
+  );
+  const changed = useMemo(() => (changedKey === '' ? [] : changedKey.split('\n')), [changedKey]);
   const bind = <V,>(field: BoundField<V>) => fieldBinding(field, submitted);
-  return { isDirty, isValid, submitted, bind };
+  return { isDirty, isValid, submitted, changed, bind };
+}
+
+/**
+ * The labels of the changed fields, once each: a file field's `XFile` and `XUrl` are both the
+ * field X (`labels` names it under `XUrl`, as the conflict panel does).
+ */
+export function changedLabels(names: readonly string[], labels: Record<string, string>) {
+  const shown = names.map((name) => {
+    const base = name.replace(/(File|Url)$/, '');
+    return labels[name] ?? labels[`${base}Url`] ?? labels[base] ?? name;
+  });
+  return [...new Set(shown)];
 }
 
 /** The translated text of an upload error. */
@@ -172,6 +198,10 @@ export type EntitySave = ReturnType<typeof useEntitySave>;
 interface SaveBarProps {
   saver: EntitySave;
   submitLabel: string;
+  /** The labels of the fields changed since the last save (see changedLabels). */
+  changes: readonly string[];
+  /** Puts the form back as it was loaded (or blank). */
+  onDiscard: () => void;
   /** The files being uploaded by field, for the progress lines. */
   files: Record<string, File | null>;
   /** The last submit was blocked by invalid fields. */
@@ -181,24 +211,52 @@ interface SaveBarProps {
   isDirty: boolean;
 }
 
-/** Submit button, per-file upload progress, "Saved." and the failure with Retry. */
-export function SaveBar({ saver, submitLabel, files, blocked, disabled, isDirty }: SaveBarProps) {
-  const { t } = useTranslation();
+/**
+ * Submit button, per-file upload progress, "Saved." and the failure with Retry. While the form
+ * has unsaved changes the bar stays at the bottom of the window (within the form), says which
+ * fields changed and offers Discard beside Save (and the platform's save shortcut, see
+ * EntityForm).
+ */
+export function SaveBar(props: SaveBarProps) {
+  const { saver, submitLabel, files, blocked, disabled, isDirty, changes, onDiscard } = props;
+  const { t, i18n } = useTranslation();
   const uploads = Object.entries(saver.progress).flatMap(([field, fraction]) => {
     const file = files[field];
     return file ? [{ field, file, fraction }] : [];
   });
+  const pending = isDirty && !disabled;
+  const summaryId = useId();
   return (
-    <div className="save-bar">
+    <div className={pending || saver.isSaving ? 'save-bar pending' : 'save-bar'}>
+      {pending && changes.length > 0 && (
+        <p className="save-summary" id={summaryId}>
+          {t('saveBar.unsaved', {
+            count: changes.length,
+            fields: new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format(changes),
+          })}
+        </p>
+      )}
       {!disabled && (
-        <ActionButton
-          type="submit"
-          variant="primary"
-          isPending={saver.isSaving}
-          pendingLabel={t('assetEditor.saving')}
-        >
-          {submitLabel}
-        </ActionButton>
+        <div className="save-actions">
+          <ActionButton
+            type="submit"
+            variant="primary"
+            isPending={saver.isSaving}
+            pendingLabel={t('assetEditor.saving')}
+            keyShortcuts={modShortcutAria('s')}
+            {...(pending && changes.length > 0 ? { describedBy: summaryId } : {})}
+          >
+            {submitLabel}
+          </ActionButton>
+          {pending && !saver.isSaving && (
+            <ActionButton onPress={onDiscard}>{t('saveBar.discard')}</ActionButton>
+          )}
+          {pending && (
+            <span className="save-hint">
+              {t('saveBar.shortcut', { keys: modShortcutLabel('s') })}
+            </span>
+          )}
+        </div>
       )}
       {saver.isSaving && uploads.length > 0 && (
         <ul className="upload-progress" aria-label={t('assetEditor.files')}>
@@ -274,14 +332,18 @@ export function EntityForm({
   label,
   onSubmit,
   isBlocking,
+  canSave,
   children,
 }: {
   formRef: RefObject<HTMLFormElement | null>;
   label: string;
   onSubmit: () => unknown;
   isBlocking: () => boolean;
+  /** The save shortcut saves now: there are changes, the Save button shows, no save runs. */
+  canSave: boolean;
   children: ReactNode;
 }) {
+  useSaveShortcut(formRef, canSave);
   return (
     <form
       ref={formRef}
@@ -298,6 +360,31 @@ export function EntityForm({
       {children}
     </form>
   );
+}
+
+/**
+ * Ctrl+S (Cmd+S on macOS) saves the form instead of opening the browser's "Save page" dialog;
+ * with nothing to save, or a save under way, it does nothing. A dialog open over the form
+ * (which makes the form inert) keeps the key to itself.
+ */
+function useSaveShortcut(formRef: RefObject<HTMLFormElement | null>, canSave: boolean) {
+  const canSaveRef = useRef(canSave);
+  useEffect(() => {
+    canSaveRef.current = canSave;
+  });
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (!isModShortcut(event, 's')) return;
+      event.preventDefault();
+      const form = formRef.current;
+      if (!form || !canSaveRef.current || event.repeat) return;
+      const dialog = document.querySelector('[role="dialog"], [role="alertdialog"]');
+      if (dialog && !dialog.contains(form)) return;
+      form.requestSubmit();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [formRef]);
 }
 
 function UnsavedChangesGuard({ isBlocking }: { isBlocking: () => boolean }) {

@@ -9,7 +9,7 @@ import {
 } from '@tanstack/react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   selectIsAnonymous,
@@ -24,6 +24,7 @@ import { ActionButton } from '../ui/dom/action-button';
 import { RouteProgress } from '../ui/dom/route-progress';
 import { LiveIndicator } from '../ui/dom/live-indicator';
 import { ThemeSwitch } from '../ui/dom/theme-switch';
+import { useShellShortcuts } from '../ui/dom/shortcuts';
 import { useLiveConnection } from './-live/use-live-connection';
 import { currentLink } from './-nav/current-link';
 import { loadPermissions, usePermissions } from '../machines/permissions.view';
@@ -41,6 +42,11 @@ export const Route = createFileRoute('/_app')({
 
 /** Toasts load with the signed-in area's first screen, not with the sign-in page. */
 const Toasts = lazy(() => import('../ui/dom/toasts').then((m) => ({ default: m.Toasts })));
+
+/** The command palette loads on its first Ctrl+K (Cmd+K). */
+const AppPalette = lazy(() =>
+  import('./-shell/app-palette').then((m) => ({ default: m.AppPalette })),
+);
 
 /** Screens of the signed-in app, in the order of the navigation bar, and who may read them. */
 const NAV = [
@@ -84,6 +90,48 @@ function Shell() {
     offline: t('live.offline'),
   };
 
+  const [paletteOpen, setPaletteOpen] = useState(false);
+  useShellShortcuts(() => setPaletteOpen(true));
+  // The screens of the navigation, for the bar and the command palette.
+  const screens = [
+    ...nav.map((item) => ({
+      key: item.to,
+      label: t(item.label),
+      link: (
+        <Link
+          key={item.to}
+          to={item.to}
+          // One link is current (the longest match): not Users too on Invitations.
+          activeOptions={{ exact: true }}
+          aria-current={item.to === current ? 'page' : undefined}
+        >
+          {t(item.label)}
+        </Link>
+      ),
+      go: () => void navigate({ to: item.to }),
+    })),
+    ...(myAssets && userId
+      ? [
+          {
+            key: 'my-assets',
+            label: t('nav.myAssets'),
+            link: (
+              <Link
+                key="my-assets"
+                to="/users/$userId/assets"
+                params={{ userId }}
+                activeOptions={{ exact: true }}
+                aria-current={myAssets === current ? 'page' : undefined}
+              >
+                {t('nav.myAssets')}
+              </Link>
+            ),
+            go: () => void navigate({ to: '/users/$userId/assets', params: { userId } }),
+          },
+        ]
+      : []),
+  ];
+
   // Covers sign-out here and in another tab. An ended session has already been sent to
   // /signin?reason=login_required by the session machine; that notice must stay.
   useEffect(() => {
@@ -97,31 +145,7 @@ function Shell() {
       skipLabel={t('app.skipToContent')}
       navLabel={t('nav.label')}
       menuLabel={t('nav.menu')}
-      nav={
-        <>
-          {nav.map((item) => (
-            <Link
-              key={item.to}
-              to={item.to}
-              // One link is current (the longest match): not Users too on Invitations.
-              activeOptions={{ exact: true }}
-              aria-current={item.to === current ? 'page' : undefined}
-            >
-              {t(item.label)}
-            </Link>
-          ))}
-          {myAssets && userId && (
-            <Link
-              to="/users/$userId/assets"
-              params={{ userId }}
-              activeOptions={{ exact: true }}
-              aria-current={myAssets === current ? 'page' : undefined}
-            >
-              {t('nav.myAssets')}
-            </Link>
-          )}
-        </>
-      }
+      nav={<>{screens.map((screen) => screen.link)}</>}
       status={live && <LiveIndicator status={live} labels={liveLabels} />}
       menuStatus={live && <LiveIndicator status={live} labels={liveLabels} inMenu />}
       account={
@@ -163,6 +187,7 @@ function Shell() {
       </QueryClientProvider>
       <Suspense fallback={null}>
         <Toasts label={t('toasts.region')} closeLabel={t('toasts.close')} />
+        {paletteOpen && <AppPalette screens={screens} onClose={() => setPaletteOpen(false)} />}
       </Suspense>
     </AppShell>
   );

@@ -39,4 +39,8 @@ export function chooseTheme(choice: ThemeChoice): void {
     // Private mode: the choice holds for this page only.
   }
   apply(choice);
+  window.dispatchEvent(new Event(THEME_EVENT));
 }
+
+/** Fired on window when the user picks a theme (the shell's switch or the command palette). */
+export const THEME_EVENT = 'avatar-studio:theme';

@@ -14,6 +14,8 @@ interface ActionButtonProps {
   isDisabled?: boolean;
   /** Id of the text that says why the button is unavailable (or what it does). */
   describedBy?: string;
+  /** The keyboard shortcut that presses it too (`aria-keyshortcuts`, e.g. "Control+S"). */
+  keyShortcuts?: string;
 }
 
 /**
@@ -30,6 +32,7 @@ export function ActionButton({
   wide = false,
   isDisabled = false,
   describedBy,
+  keyShortcuts,
 }: ActionButtonProps) {
   return (
     <button
@@ -39,6 +42,7 @@ export function ActionButton({
         .join(' ')}
       aria-disabled={isPending || isDisabled || undefined}
       aria-describedby={describedBy}
+      aria-keyshortcuts={keyShortcuts}
       aria-busy={isPending || undefined}
       data-pending={isPending || undefined}
       onClick={(event) => {

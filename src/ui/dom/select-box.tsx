@@ -74,8 +74,27 @@ export function SelectBox(props: SelectBoxProps) {
         icon={props.icon}
         label={props.label}
       />
-      <Button className="select-button">
-        <SelectValue />
+      <Button className={multiple ? 'select-button select-multiple' : 'select-button'}>
+        {multiple ? (
+          // Several values read as chips, so a multi-select does not pass for a single one.
+          <SelectValue<SelectOption> className="select-chips">
+            {({ selectedItems, isPlaceholder, defaultChildren }) =>
+              isPlaceholder
+                ? defaultChildren
+                : selectedItems.flatMap((item) =>
+                    item
+                      ? [
+                          <span key={item.value} className="select-chip" title={item.label}>
+                            {item.label}
+                          </span>,
+                        ]
+                      : [],
+                  )
+            }
+          </SelectValue>
+        ) : (
+          <SelectValue />
+        )}
         <span aria-hidden="true">▾</span>
       </Button>
       {props.description && (
@@ -84,7 +103,9 @@ export function SelectBox(props: SelectBoxProps) {
         </Text>
       )}
       <FieldError className="field-error">{props.error}</FieldError>
-      <Popover className="menu-popover">
+      {/* Several values stay open for more picks, so that list must not turn the page inert
+          under it: it closes on Escape and when focus or a click goes elsewhere. */}
+      <Popover className="menu-popover" isNonModal={multiple}>
         <ListBox className="menu" items={items}>
           {(option) => (
             <ListBoxItem id={option.value} className="menu-item" textValue={option.label}>

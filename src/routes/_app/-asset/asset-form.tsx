@@ -28,6 +28,7 @@ import { ASSET_TYPES, GENDERS } from '../../../domain/assets';
 import { EntityPicker } from '../../../machines/autocomplete.view';
 import { EditedElsewhere, useEditBase, useRemoteEvent } from '../../../machines/shared-edit.view';
 import {
+  changedLabels,
   fileErrorText,
   SaveBar,
   SaveConflict,
@@ -159,6 +160,7 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
     gender: t('assetEditor.gender'),
     description: t('assetEditor.description'),
     isTemplate: t('assetEditor.isTemplate'),
+    tagIds: t('assetEditor.tags'),
     ...Object.fromEntries(FILE_FIELDS.map((name) => [`${name}Url`, fileDefs[name].label])),
   };
 
@@ -216,7 +218,7 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
     edit.adopt(saved);
     onSaved?.(saved);
   });
-  const { isDirty, isValid, submitted, bind } = useFormStatus(form);
+  const { isDirty, isValid, submitted, changed, bind } = useFormStatus(form);
   const files = useStore(form.store, (state) =>
     Object.fromEntries(FILE_FIELDS.map((name) => [name, state.values[`${name}File`]])),
   );
@@ -230,6 +232,7 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
       label={t('assetEditor.details')}
       onSubmit={() => form.handleSubmit()}
       isBlocking={() => !readOnly && !form.state.isDefaultValue}
+      canSave={isDirty && !locked && !saver.isSaving}
     >
       {asset && (
         <EditedElsewhere
@@ -331,6 +334,12 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
         blocked={blocked && !isValid}
         disabled={locked}
         isDirty={isDirty}
+        changes={changedLabels(changed, labels)}
+        onDiscard={() => {
+          fileErrors.current = {};
+          setBlocked(false);
+          form.reset();
+        }}
       />
     </EntityForm>
   );

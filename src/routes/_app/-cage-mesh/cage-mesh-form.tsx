@@ -16,6 +16,7 @@ import { GENDERS } from '../../../domain/assets';
 import { EditedElsewhere, useEditBase, useRemoteEvent } from '../../../machines/shared-edit.view';
 import {
   fileErrorText,
+  changedLabels,
   SaveBar,
   SaveConflict,
   saveRequestOf,
@@ -119,7 +120,7 @@ export function CageMeshForm({ cageMesh, onSaved, readOnly = false }: CageMeshFo
     bodyType: t('cageMeshes.bodyType'),
     modelUrl: t('cageMeshes.model'),
   };
-  const { isDirty, isValid, submitted, bind } = useFormStatus(form);
+  const { isDirty, isValid, submitted, changed, bind } = useFormStatus(form);
   const modelFile = useStore(form.store, (state) => state.values.modelFile);
   // A pending conflict holds the form as it was sent until the user chose (the panel).
   const locked = readOnly || saver.conflict !== null;
@@ -130,6 +131,7 @@ export function CageMeshForm({ cageMesh, onSaved, readOnly = false }: CageMeshFo
       label={t('cageMeshes.title')}
       onSubmit={() => form.handleSubmit()}
       isBlocking={() => !readOnly && !form.state.isDefaultValue}
+      canSave={!readOnly && isDirty && !locked && !saver.isSaving}
     >
       {cageMesh && (
         <EditedElsewhere
@@ -188,6 +190,12 @@ export function CageMeshForm({ cageMesh, onSaved, readOnly = false }: CageMeshFo
           blocked={blocked && !isValid}
           disabled={locked}
           isDirty={isDirty}
+          changes={changedLabels(changed, labels)}
+          onDiscard={() => {
+            modelError.current = null;
+            setBlocked(false);
+            form.reset();
+          }}
         />
       )}
     </EntityForm>

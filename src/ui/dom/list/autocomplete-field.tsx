@@ -43,6 +43,11 @@ interface AutocompleteFieldProps {
   multiple?: boolean | undefined;
   /** How many chosen values show as tags before "+N". */
   limitTags?: number | undefined;
+  /**
+   * The chosen values as whole chips on their own rows under the field (forms), instead of
+   * inside the field's one-line box (filter bars, where a cut chip has its label as tooltip).
+   */
+  chipsBelow?: boolean | undefined;
   noResults: boolean;
   labels: AutocompleteLabels;
 }
@@ -71,7 +76,10 @@ export const autocompleteLabels = (t: TFunction, clear?: string): AutocompleteLa
  * the chosen values as removable tags when it takes several.
  */
 export function AutocompleteField(props: AutocompleteFieldProps) {
-  const shown = props.limitTags ? props.selected.slice(0, props.limitTags) : props.selected;
+  const shown =
+    props.limitTags && !props.chipsBelow
+      ? props.selected.slice(0, props.limitTags)
+      : props.selected;
   const hidden = props.selected.length - shown.length;
   const single = !props.multiple ? props.selected[0] : undefined;
   // One array per selection, not per render: React Aria treats a new `value` as a new
@@ -85,7 +93,11 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
     if (props.inputValue !== '') props.onInputChange('');
   };
   return (
-    <div className="filter filter-autocomplete">
+    <div
+      className={
+        props.chipsBelow ? 'filter filter-autocomplete chips-below' : 'filter filter-autocomplete'
+      }
+    >
       <ComboBox<AutocompleteOption, 'single' | 'multiple'>
         className="combo"
         inputValue={props.inputValue}
@@ -198,7 +210,9 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
           <TagList className="tag-list">
             {shown.map((option) => (
               <Tag key={option.id} id={option.id} textValue={option.label} className="tag">
-                <span className="tag-text">{option.label}</span>
+                <span className="tag-text" title={option.label}>
+                  {option.label}
+                </span>
                 <Button slot="remove" aria-label={props.labels.remove(option.label)}>
                   ×
                 </Button>

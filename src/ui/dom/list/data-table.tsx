@@ -24,13 +24,13 @@ import {
   TableHeader,
   TableLayout,
   TableLoadMoreItem,
-  useDragAndDrop,
   Virtualizer,
   type Key,
   type SortDescriptor,
 } from 'react-aria-components';
 import type { ListOrder } from '../../../domain/list-query';
 import { RowMenu, type ActionMenuItem } from './row-menu';
+import { useRowReorder } from './row-reorder';
 
 type Align = 'left' | 'center' | 'right';
 
@@ -239,18 +239,10 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
       selection?.onChange(Object.keys(applyUpdater(updater, rowSelection))),
   });
   const reorderable = Boolean(props.onMove);
-  const { dragAndDropHooks } = useDragAndDrop<Row>({
-    getItems: (keys) => [...keys].map((key) => ({ 'text/plain': String(key) })),
-    onReorder: (event) => {
-      const moved = [...event.keys][0];
-      const targetIndex = rows.findIndex((r) => r.id === event.target.key);
-      const fromIndex = rows.findIndex((r) => r.id === moved);
-      if (moved === undefined || targetIndex < 0 || fromIndex < 0) return;
-      let toIndex = event.target.dropPosition === 'after' ? targetIndex + 1 : targetIndex;
-      if (fromIndex < toIndex) toIndex -= 1;
-      if (toIndex !== fromIndex) props.onMove?.(String(moved), toIndex);
-    },
-  });
+  const dragAndDropHooks = useRowReorder(
+    useMemo(() => rows.map((row) => row.id), [rows]),
+    props.onMove,
+  );
   const skeletonRows = props.skeletonRows ?? 10;
   const virtualized = rows.length > VIRTUALIZE_FROM;
   const gridRef = useRef<HTMLTableElement>(null);

@@ -1,0 +1,332 @@
+/**
+ * Daily use (issue 23), forms and keyboard, at 1280 and 390 px: the save bar that stays in
+ * reach while a form has changes (Save, Discard, what changed) and Ctrl+S; what a picker shows
+ * once chosen (a single value's label, whole chips, a multi-select that looks like one and
+ * leaves the page usable); the keyboard: `/` to the list's search, the command palette
+ * (Ctrl+K) and keyboard reordering one place per arrow without wrapping round. Axe stays clean
+ * in both schemes on the screens changed; set SCREENSHOTS=<folder> to keep screenshots.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, login } from '../helpers/accounts';
+import { appUnderTest, signedInPage } from '../helpers/app';
+import { seriousViolations } from '../helpers/axe';
+
+const app = appUnderTest();
+const WIDTHS = [1280, 390] as const;
+const HEIGHT = 800;
+
+let token: string;
+beforeAll(async () => {
+  token = await login(app.server.url);
+});
+
+const read = (path: string) => api(app.server.url, path, token);
+const stamp = () => String(Date.now());
+
+/** A signed-in admin page of `width` px, with the save shortcut of Linux (Ctrl). */
+const adminPage = (width: number) => signedInPage(app, undefined, { width, height: HEIGHT });
+
+/** No serious axe violation in the light and the dark scheme; a screenshot of each if asked. */
+async function checkA11y(page: Page, where: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.evaluate((theme) => (document.documentElement.dataset.theme = theme), scheme);
+    const found = (await seriousViolations(page)).map(
+      (v) => `${v.id} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+    );
+    expect(found, `${where} (${scheme})`).toEqual([]);
+    const folder = process.env.SCREENSHOTS;
+    if (folder) {
+      mkdirSync(folder, { recursive: true });
+      const width = page.viewportSize()?.width ?? 0;
+      await page.screenshot({ path: join(folder, `${where}-${width}-${scheme}.png`) });
+    }
+  }
+  await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+}
+
+/** Whether the element is entirely inside the window. */
+const inView = (page: Page, name: string) =>
+  page.getByRole('button', { name, exact: true }).evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= window.innerHeight;
+  });
+
+/** Counts the requests matching `method` and `part` from now on. */
+function countRequests(page: Page, method: string, part: string) {
+  const seen: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === method && request.url().includes(part)) seen.push(request.url());
+  });
+  return () => seen.length;
+}
+
+describe('the save bar', () => {
+  it.each(WIDTHS)(
+    'stays in reach with Save, Discard and what changed; Ctrl+S saves once (%i px)',
+    async (width) => {
+      const name = `Save bar ${stamp()}`;
+      const { id } = await api(app.server.url, '/v1/assets', token, 'POST', {
+        name,
+        type: 'top',
+        gender: 'male',
+      });
+      const page = await adminPage(width);
+      await page.goto(`${app.server.url}/assets/${String(id)}`);
+      const nameField = page.getByLabel('Name', { exact: true });
+      await expect.poll(() => nameField.inputValue()).toBe(name);
+      const patches = countRequests(page, 'PATCH', `/assets/${String(id)}`);
+      // The browser's own save dialog never opens: every Ctrl+S is taken by the page.
+      await page.evaluate(() => {
+        const w = window as unknown as { saveKeys: boolean[] };
+        w.saveKeys = [];
+        window.addEventListener('keydown', (event) => {
+          if (event.key === 's' && event.ctrlKey) w.saveKeys.push(event.defaultPrevented);
+        });
+      });
+      const saveKeys = () =>
+        page.evaluate(() => (window as unknown as { saveKeys: boolean[] }).saveKeys);
+
+      // Nothing changed: no bar, and Ctrl+S sends nothing.
+      await expect(page.getByText(/unsaved change/).count()).resolves.toBe(0);
+      await nameField.focus();
+      await page.keyboard.press('Control+s');
+      await page.waitForTimeout(300);
+      expect(patches()).toBe(0);
+
+      // A change, typed at the top of the form: Save is in the window beside the field.
+      await nameField.fill(`${name} 2`);
+      await page.getByLabel('Description').fill('Typed');
+      await page.getByText('2 unsaved changes: Name and Description').waitFor();
+      await nameField.scrollIntoViewIfNeeded();
+      expect(await inView(page, 'Save')).toBe(true);
+      expect(await inView(page, 'Discard changes')).toBe(true);
+      await checkA11y(page, 'save-bar');
+
+      // Discard puts the form back as loaded.
+      await page.getByRole('button', { name: 'Discard changes' }).click();
+      await expect.poll(() => nameField.inputValue()).toBe(name);
+      expect(await page.getByLabel('Description').inputValue()).toBe('');
+      await expect(page.getByText(/unsaved change/).count()).resolves.toBe(0);
+
+      // Ctrl+S saves; pressed again while the save is under way, it sends nothing more.
+      await nameField.fill(`${name} 3`);
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(`**/assets/${String(id)}`, async (route) => {
+        if (route.request().method() === 'PATCH') await held;
+        await route.fallback();
+      });
+      await nameField.press('Control+s');
+      await expect.poll(patches).toBe(1);
+      await nameField.press('Control+s');
+      release();
+      await page.getByText('Saved.', { exact: true }).waitFor();
+      expect(patches()).toBe(1);
+      expect((await read(`/v1/assets/${String(id)}`)).name).toBe(`${name} 3`);
+      expect(await saveKeys()).toEqual([true, true, true]);
+      await page.close();
+    },
+  );
+
+  it('is in the cage mesh form too (390 px)', async () => {
+    const page = await adminPage(390);
+    await page.goto(`${app.server.url}/cage-meshes/new`);
+    await page.getByLabel('Name', { exact: true }).fill('Bar mesh');
+    await page.getByText('1 unsaved change: Name').waitFor();
+    expect(await inView(page, 'Discard changes')).toBe(true);
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('');
+    await page.close();
+  });
+});
+
+describe('what was picked', () => {
+  it.each(WIDTHS)(
+    'a single picker shows the chosen label, not the typed fragment (%i px)',
+    async (width) => {
+      const applications = (await api(
+        app.server.url,
+        '/v1/applications?limit=1',
+        token,
+      )) as unknown as { name: string }[];
+      const application = applications[0]!.name;
+      const { id } = await api(app.server.url, '/v1/assets', token, 'POST', {
+        name: `Picker ${stamp()}`,
+        type: 'top',
+        gender: 'male',
+      });
+      const page = await adminPage(width);
+      await page.goto(`${app.server.url}/assets/${String(id)}`);
+      const picker = page.getByRole('combobox', { name: 'Application' });
+      await picker.fill(application.slice(0, 3));
+      await page.getByRole('option', { name: application }).first().waitFor();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => picker.inputValue()).toBe(application);
+      await page.waitForTimeout(400);
+      expect(await picker.inputValue()).toBe(application);
+      await page.close();
+    },
+  );
+
+  it.each(WIDTHS)(
+    'chips show whole labels; multi-selects are chips and leave the page usable (%i px)',
+    async (width) => {
+      const long = `Walk cycle with a long descriptive name ${stamp()}`;
+      await api(app.server.url, '/v1/tags', token, 'POST', { name: long });
+      const page = await adminPage(width);
+      await page.goto(`${app.server.url}/assets/new`);
+      const tags = page.getByRole('combobox', { name: 'Tags' });
+      await tags.fill(long.slice(0, 12));
+      await page.getByRole('option', { name: long }).click();
+      const chip = page.locator('.tag-text', { hasText: long });
+      await chip.waitFor();
+      // Not cut: the whole label is laid out (wrapped where it must).
+      expect(await chip.evaluate((e) => e.scrollWidth <= e.clientWidth + 1)).toBe(true);
+      expect(await chip.innerText()).toBe(long);
+
+      // A multi-select of the assets list shows its values as chips, stays open for more picks
+      // over a page that still takes clicks, and closes on Escape and on a click elsewhere.
+      await page.goto(`${app.server.url}/assets`);
+      // On a phone the Type filter is in All Filters.
+      const phone = width < 700;
+      if (phone) await page.getByRole('button', { name: 'All Filters' }).click();
+      const scope = phone
+        ? page.getByRole('dialog', { name: 'All Filters' })
+        : page.getByRole('search');
+      const type = scope.getByRole('button', { name: /Type/ });
+      await type.click();
+      await page.getByRole('option', { name: 'Top' }).click();
+      await page.getByRole('option', { name: 'Bottom' }).click();
+      expect(await page.getByRole('listbox').count()).toBe(1);
+      // What is behind the list (the page, or the All Filters dialog on a phone) stays usable.
+      const blocked = await scope.evaluate((element) =>
+        Boolean(element.closest('[inert], [aria-hidden="true"]')),
+      );
+      expect(blocked).toBe(false);
+      await checkA11y(page, 'multi-select-open');
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.getByRole('listbox').count()).toBe(0);
+      await expect
+        .poll(() => type.locator('.select-chip').allInnerTexts())
+        .toEqual(['Top', 'Bottom']);
+      await type.click();
+      await page.getByRole('listbox').waitFor();
+      await (
+        phone
+          ? scope.getByRole('heading', { name: 'All Filters' })
+          : page.getByRole('heading', { level: 1 })
+      ).click();
+      await expect.poll(() => page.getByRole('listbox').count()).toBe(0);
+      await page.close();
+    },
+  );
+});
+
+describe('the keyboard', () => {
+  it.each(WIDTHS)(
+    '`/` goes to the list search, Ctrl+K to any screen and action (%i px)',
+    async (width) => {
+      const page = await adminPage(width);
+      await page.goto(`${app.server.url}/assets`);
+      await page.locator('input[type="search"]').waitFor();
+      // `/` from anywhere but a text field.
+      await page.keyboard.press('/');
+      expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).type)).toBe(
+        'search',
+      );
+      await page.keyboard.type('abc/');
+      expect(await page.locator('input[type="search"]').inputValue()).toBe('abc/');
+
+      // The palette: a screen by a few letters, then an action.
+      await page.keyboard.press('Control+k');
+      const dialog = page.getByRole('dialog', { name: 'Commands' });
+      await dialog.waitFor();
+      await checkA11y(page, 'command-palette');
+      await page.keyboard.type('cge msh');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/\/cage-meshes(\?|$)/);
+      await expect.poll(() => dialog.count()).toBe(0);
+
+      await page.keyboard.press('Control+k');
+      await page.keyboard.type('new asset');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/\/assets\/new(\?|$)/);
+
+      await page.keyboard.press('Control+k');
+      await page.keyboard.type('dark');
+      await page.keyboard.press('Enter');
+      await expect
+        .poll(() => page.evaluate(() => document.documentElement.dataset.theme))
+        .toBe('dark');
+      // Nothing matching says so; Escape empties the field, a second one closes.
+      await page.keyboard.press('Control+k');
+      await page.keyboard.type('zzzzqq');
+      await dialog.getByText('No screen or action matches.').waitFor();
+      await page.keyboard.press('Escape');
+      await expect.poll(() => dialog.getByRole('searchbox').inputValue()).toBe('');
+      await page.keyboard.press('Escape');
+      await expect.poll(() => dialog.count()).toBe(0);
+      await page.close();
+    },
+  );
+
+  it.each(WIDTHS)(
+    'reorders one place per arrow and never wraps to the other end (%i px)',
+    async (width) => {
+      const page = await adminPage(width);
+      await page.goto(`${app.server.url}/applications`);
+      await page.getByRole('grid').getByRole('link').first().click();
+      await page.getByRole('heading', { name: /^Assets of / }).waitFor();
+      const rowNames = () =>
+        page
+          .locator('[role="grid"] [role="row"]:not(.skeleton-row) [role="rowheader"]')
+          .allInnerTexts();
+      await expect.poll(async () => (await rowNames()).length).toBeGreaterThan(3);
+      const focused = () =>
+        page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+
+      /** Keyboard only: the handle of row `index`, Enter, the arrows, Enter. */
+      async function move(index: number, arrows: string[]) {
+        const rows = await rowNames();
+        const handle = `Drag to reorder ${rows[index]}`;
+        for (let attempt = 0; attempt < 5 && (await focused()) !== handle; attempt++) {
+          // As a keyboard user gets there: on the row, then right to its first cell, the handle
+          // (so the grid knows which row has focus).
+          await page
+            .getByRole('row')
+            .filter({ has: page.getByRole('button', { name: handle }) })
+            .focus();
+          await page.keyboard.press('ArrowRight');
+          await page.waitForTimeout(200 * attempt);
+        }
+        expect(await focused()).toBe(handle);
+        await page.keyboard.press('Enter');
+        await expect.poll(focused).toMatch(/^Insert/);
+        for (const arrow of arrows) await page.keyboard.press(arrow);
+        await page.keyboard.press('Enter');
+      }
+
+      const before = await rowNames();
+      // One press down moves the second row one place down.
+      await move(1, ['ArrowDown']);
+      const afterDown = [before[0], before[2], before[1], ...before.slice(3)];
+      await expect.poll(rowNames).toEqual(afterDown);
+      // One press up moves it back.
+      await move(2, ['ArrowUp']);
+      await expect.poll(rowNames).toEqual(before);
+      // Up from the first row stays at the top: not sent to the bottom.
+      const scrollBefore = await page.evaluate(() => window.scrollY);
+      await move(0, ['ArrowUp', 'ArrowUp']);
+      await page.waitForTimeout(500);
+      expect(await rowNames()).toEqual(before);
+      expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrollBefore)).toBeLessThan(
+        200,
+      );
+      await page.close();
+    },
+  );
+});
