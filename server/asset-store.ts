@@ -8,11 +8,13 @@ import {
   type Asset,
   type AssetPatchBody,
   type Gender,
+  type ModelDelivery,
   type UploadKind,
 } from '../src/api/schemas';
 import { UPLOAD_RULES } from '../src/files/rules';
 import type { SniffedType } from '../src/files/sniff';
 import type { Db } from './db';
+import { DELIVERY_JSON } from './deliveries';
 import { recordAssetEvents, type AssetEventInput } from './events';
 import { fail } from './http/errors';
 import { newId } from './ids';
@@ -40,6 +42,7 @@ interface AssetDbRow {
   created_at: Date;
   updated_at: Date;
   version: number;
+  model_delivery: ModelDelivery | null;
 }
 
 /** Asset columns of alias `a`, tags aggregated so a page is one query. */
@@ -48,7 +51,9 @@ const ASSET_COLUMNS = `a.id, a.name, a.type, a.gender, a.description, a.icon_url
   a.position, a.created_at, a.updated_at, a.version,
   COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name) ORDER BY t.name, t.id)
             FROM asset_tags x JOIN tags t ON t.id = x.tag_id WHERE x.asset_id = a.id),
-           '[]'::json) AS tags`;
+           '[]'::json) AS tags,
+  (SELECT ${DELIVERY_JSON} FROM model_deliveries d
+   WHERE a.model_url LIKE '/files/%' AND d.model_key = substr(a.model_url, 8)) AS model_delivery`;
 
 function toAsset(row: AssetDbRow): Asset {
   return {
@@ -70,6 +75,7 @@ function toAsset(row: AssetDbRow): Asset {
     createdAt: isoString(row.created_at),
     updatedAt: isoString(row.updated_at),
     version: row.version,
+    modelDelivery: row.model_delivery,
   };
 }
 

@@ -6,10 +6,19 @@ const preload = (address: string) => `<${address}>; rel=preload; as=fetch; cross
 
 describe("/embed's preload links", () => {
   it('names the model and the default environment, so both are fetched with the page', () => {
-    expect(links({ modelSrc: '/files/0123456789abcdef01234567.glb' })).toBe(
-      [preload('/files/0123456789abcdef01234567.glb'), preload('/environments/city.pmrem')].join(
+    expect(links({ modelSrc: 'https://models.example/avatar.glb' })).toBe(
+      [preload('https://models.example/avatar.glb'), preload('/environments/city.pmrem')].join(
         ', ',
       ),
+    );
+  });
+
+  it('names a model this studio stores as its delivery version, as the page loads it', () => {
+    expect(links({ modelSrc: '/files/0123456789abcdef01234567.glb' })).toBe(
+      [
+        preload('/files/0123456789abcdef01234567.glb?delivery'),
+        preload('/environments/city.pmrem'),
+      ].join(', '),
     );
   });
 

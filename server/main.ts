@@ -6,11 +6,13 @@
  * closed to flush its files).
  */
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
 import { createSessionCheck } from './auth/session-check';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createPgDb, createPgliteDb, type Db } from './db';
+import { backfillDeliveries } from './deliveries';
 import { createEventBus } from './event-bus';
 import { createDevMailbox, createSmtpTransport, type DevMailbox, type MailTransport } from './mail';
 import { pruneExpired } from './maintenance';
@@ -84,6 +86,15 @@ async function main(): Promise<void> {
   );
   const demoFiles = await provideDemoFiles(db, storage);
   if (demoFiles > 0) console.log(`Stored ${demoFiles} demo files.`);
+  // Models stored before delivery versions existed (or whose derivation a crash interrupted).
+  const backfillStop = new AbortController();
+  const backfill = backfillDeliveries(
+    { db, storage, now: () => new Date() },
+    { signal: backfillStop.signal },
+  ).then(
+    ({ derived }) => derived > 0 && console.log(`Derived ${derived} delivery versions.`),
+    (error: unknown) => console.error('Deriving delivery versions failed:', error),
+  );
   const worker = morphWorker ? startMorphWorker({ db, storage, now: () => new Date() }) : undefined;
   const events = createEventBus(db);
   const mailDeps = openMail(config);
@@ -129,7 +140,17 @@ async function main(): Promise<void> {
       setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
     }
     const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
-    Promise.all([serverClosed, worker?.stop(), sweeper.stop(), mailWorker.stop(), eventsClosed])
+    // A derivation in progress gets the grace period; its claim's lease lets a later run redo it.
+    backfillStop.abort();
+    const backfillStopped = Promise.race([backfill, delay(SHUTDOWN_GRACE_MS)]);
+    Promise.all([
+      serverClosed,
+      worker?.stop(),
+      sweeper.stop(),
+      mailWorker.stop(),
+      eventsClosed,
+      backfillStopped,
+    ])
       .then(() => db.close())
       .then(
         () => process.exit(0),

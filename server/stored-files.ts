@@ -78,7 +78,12 @@ export async function storedFileInfo(
   };
 }
 
-/** Forgets the names of deleted files. */
+/**
+ * Forgets the names of deleted files, and the delivery versions of deleted models (whose files
+ * nothing then refers to: the next sweep removes them).
+ */
 export async function forgetStoredFiles(db: Db, keys: readonly string[]): Promise<void> {
-  if (keys.length > 0) await db.query('DELETE FROM stored_files WHERE key = ANY($1)', [keys]);
+  if (keys.length === 0) return;
+  await db.query('DELETE FROM stored_files WHERE key = ANY($1)', [keys]);
+  await db.query('DELETE FROM model_deliveries WHERE model_key = ANY($1)', [keys]);
 }

@@ -4,14 +4,28 @@
  * itself is the ETag. Anything that is not a well-formed key (a path, `..`, an encoded slash)
  * is a 404 before the storage is asked, so no request can reach outside the files folder.
  * `?download` answers the file as an attachment under its original name (server/stored-files.ts).
+ * `?delivery` on a model answers its delivery version once it has one, else the model itself
+ * (server/deliveries.ts); that answer may change, so it is cached for an hour, its ETag naming
+ * the file served.
  */
 import { Hono } from 'hono';
 import { requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
 import { errorResponse } from '../http/errors';
+import { findDelivery } from '../deliveries';
+import { contentTypeOfKey, keyOfFileUrl } from '../storage';
 import { storedFileInfo } from '../stored-files';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+const DELIVERED = 'public, max-age=3600';
+
+/** The key of the file `?delivery` serves for `key`: its delivery version's, or its own. */
+async function deliveredKey(deps: Deps, key: string): Promise<string> {
+  if (contentTypeOfKey(key) !== 'model/gltf-binary') return key;
+  const delivery = await findDelivery(deps.db, key);
+  const url = delivery?.status === 'ready' ? delivery.url : null;
+  return (url && keyOfFileUrl(url)) ?? key;
+}
 
 /** Routes mounted at /files. */
 export function fileRoutes(deps: Deps) {
@@ -19,10 +33,12 @@ export function fileRoutes(deps: Deps) {
   const notFound = (key: string) => `No stored file ${JSON.stringify(key)}`;
 
   app.get('/:key', async (c) => {
-    const key = c.req.param('key');
+    const requested = c.req.param('key');
+    const delivery = c.req.query('delivery') !== undefined;
+    const key = delivery ? await deliveredKey(deps, requested) : requested;
     const etag = `"${key}"`;
     const headers = {
-      'Cache-Control': IMMUTABLE,
+      'Cache-Control': delivery ? DELIVERED : IMMUTABLE,
       ETag: etag,
       'X-Content-Type-Options': 'nosniff',
     };
@@ -33,7 +49,7 @@ export function fileRoutes(deps: Deps) {
       return c.body(null, 304, headers);
     }
     const found = await deps.storage.get(key);
-    if (!found) return errorResponse(c, 404, 'NOT_FOUND', notFound(key));
+    if (!found) return errorResponse(c, 404, 'NOT_FOUND', notFound(requested));
     const download = c.req.query('download') !== undefined;
     const info = download ? await storedFileInfo(deps.db, deps.storage, key) : undefined;
     return c.body(found.stream, 200, {

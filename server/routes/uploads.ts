@@ -15,6 +15,7 @@ import { contentMismatch, describeContent, type SniffedType } from '../../src/fi
 import { validateFileContent } from '../../src/files/validate';
 import type { AppAbility } from '../../src/api/ability';
 import { requireAuth, type AuthEnv } from '../auth/middleware';
+import { deliverModel } from '../deliveries';
 import type { Deps } from '../deps';
 import { fail } from '../http/errors';
 import { readParam } from '../http/validate';
@@ -107,6 +108,19 @@ function tooLarge(kind: UploadKind, maxBytes: number): never {
   fail(413, 'PAYLOAD_TOO_LARGE', `${KIND_NAMES[kind]} is at most ${mb} MB (${maxBytes} bytes)`);
 }
 
+/**
+ * Derives the delivery version of an uploaded model before the upload answers (so the asset
+ * saved with it shows it). Derivation problems are recorded on the model; should the database
+ * or storage fail meanwhile, the upload still stands and the backfill derives it later.
+ */
+async function deliverUploadedModel(deps: Deps, key: string): Promise<void> {
+  try {
+    await deliverModel(deps, key);
+  } catch (error) {
+    console.error(`Deriving the delivery version of ${key} failed:`, error);
+  }
+}
+
 /** Content-Length as a number, or undefined when absent or not a plain integer. */
 function contentLength(c: Context): number | undefined {
   const raw = c.req.header('content-length');
@@ -137,6 +151,7 @@ export function uploadRoutes(deps: Deps) {
       c.get('auth').userId,
       deps.now(),
     );
+    if (kind === 'model') await deliverUploadedModel(deps, stored.key);
     return c.json({ data });
   });
 

@@ -232,6 +232,20 @@ const applicationSchema = z.object({ id: z.string(), name: z.string() });
 
 const assetTypeSchema = z.enum(ASSET_TYPES);
 
+/**
+ * The delivery version of an asset's model (issue 25, server/README.md "Delivery versions"):
+ * `url` is the smaller file the studio's viewers load when `status` is `ready`; otherwise the
+ * original is delivered, and `reason` says why (`original`: nothing to gain, `failed`).
+ */
+export const modelDeliverySchema = z.object({
+  status: z.enum(['pending', 'ready', 'original', 'failed']),
+  url: z.nullable(z.string()),
+  originalSize: z.number(),
+  size: z.nullable(z.number()),
+  reason: z.nullable(z.string()),
+});
+export type ModelDelivery = z.infer<typeof modelDeliverySchema>;
+
 export const assetSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -254,6 +268,8 @@ export const assetSchema = z.object({
   updatedAt: z.string(),
   /** Raised at every change (README "Versions and conflicts"); the ETag of a single read. */
   version: z.optional(z.number()),
+  /** The model's delivery version; null before it has one (an addition to the spec's fields). */
+  modelDelivery: z.optional(z.nullable(modelDeliverySchema)),
 });
 export type Asset = z.infer<typeof assetSchema>;
 

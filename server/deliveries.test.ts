@@ -1,0 +1,252 @@
+import type { Document } from '@gltf-transform/core';
+import { describe, expect, it } from 'vitest';
+import { assetSchema, type ModelDelivery } from '../src/api/schemas';
+import { backfillDeliveries, deliverModel, DELIVERY_LEASE_MS } from './deliveries';
+import { DELIVERY_TEXTURE_SIZE, deriveDelivery, readDeliverable } from './delivery-derive';
+import { DeliveryError, deriveInThread } from './delivery';
+import { sweepFiles } from './file-sweeper';
+import { fileUrl, keyOfFileUrl } from './storage';
+import { dataOf, useRoleTokens, useTestApp } from './test-app';
+import { glbOfSize, readAvatar, uploadFile } from './test-files';
+
+const t = useTestApp();
+const tokens = useRoleTokens(t);
+/** What the delivery functions need, on the test app's database, storage and clock. */
+const deps = {
+  get db() {
+    return t.db;
+  },
+  get storage() {
+    return t.storage;
+  },
+  now: () => new Date(t.clock.current),
+};
+
+/** What must survive a derivation: skins, morph targets (with their names), animations. */
+function features(doc: Document) {
+  const root = doc.getRoot();
+  return {
+    // Quantizing gives each skinned mesh a skin of its own (its inverse bind matrices change
+    // with the mesh's scale): the same joints drive the same meshes.
+    skinnedMeshes: root
+      .listNodes()
+      .filter((node) => node.getSkin())
+      .map(
+        (node) =>
+          `${node.getName()}: ${node
+            .getSkin()!
+            .listJoints()
+            .map((j) => j.getName())
+            .join(',')}`,
+      ),
+    morphTargets: root.listMeshes().map((mesh) => ({
+      name: mesh.getName(),
+      targets: mesh.listPrimitives().map((p) => p.listTargets().length),
+      targetNames: mesh.getExtras().targetNames,
+    })),
+    animations: root.listAnimations().map((animation) => ({
+      name: animation.getName(),
+      channels: animation
+        .listChannels()
+        .map((c) => `${c.getTargetNode()?.getName()}.${c.getTargetPath()}`),
+    })),
+  };
+}
+
+async function derived(name: string) {
+  const original = readAvatar(name);
+  const result = await deriveDelivery(original);
+  if (result.kind !== 'derived') throw new Error(`${name}: ${result.reason}`);
+  return { original, bytes: result.bytes };
+}
+
+describe('the delivery version of a fixture avatar', () => {
+  it('keeps its skin, morph targets and animations in at most 40% of the bytes', async () => {
+    for (const name of ['halfBodyAPIv2.glb', 'spawn-effect.glb', 'female-animation-catwalk.glb']) {
+      const { original, bytes } = await derived(name);
+      expect(bytes.byteLength, name).toBeLessThanOrEqual(original.byteLength * 0.4);
+      const before = features(await readDeliverable(original));
+      const after = await readDeliverable(bytes);
+      expect(features(after), name).toEqual(before);
+      expect(
+        after
+          .getRoot()
+          .listExtensionsUsed()
+          .map((e) => e.extensionName),
+      ).toContain('EXT_meshopt_compression');
+    }
+  });
+
+  it('has the half-body avatar’s morph targets and animations, its textures WebP within 1024 px', async () => {
+    const { bytes } = await derived('halfBodyAPIv2.glb');
+    const doc = await readDeliverable(bytes);
+    const root = doc.getRoot();
+    expect(root.listAnimations()).toHaveLength(18);
+    const targets = root
+      .listMeshes()
+      .flatMap((mesh) => mesh.listPrimitives().flatMap((p) => p.listTargets()));
+    expect(targets.length).toBeGreaterThan(0);
+    for (const texture of root.listTextures()) {
+      expect(Math.max(...texture.getSize()!)).toBeLessThanOrEqual(DELIVERY_TEXTURE_SIZE);
+    }
+    expect(root.listTextures().some((texture) => texture.getMimeType() === 'image/webp')).toBe(
+      true,
+    );
+  });
+
+  it('refuses in its thread what it cannot read, and stops at its time limit', async () => {
+    await expect(deriveInThread(glbOfSize(4096))).rejects.toThrow(
+      /could not be read|not a readable/,
+    );
+    await expect(
+      deriveInThread(readAvatar('halfBodyAPIv2.glb'), { timeoutMs: 50, heapMb: 512 }),
+    ).rejects.toThrow(/took too long/);
+  });
+});
+
+const assetOf = async (id: string) =>
+  assetSchema.parse(dataOf(await t.get(`/v1/assets/${id}`, tokens.admin)));
+
+async function createAsset(modelUrl: string) {
+  const created = await t.post(
+    '/v1/assets',
+    { name: 'Delivered', type: 'body', gender: 'female', modelUrl },
+    tokens.developer,
+  );
+  return assetSchema.parse(dataOf(created));
+}
+
+/** A model put straight into the storage, as stored before delivery versions existed. */
+async function storedModel(bytes: Uint8Array) {
+  const stored = await t.storage.put(new Blob([bytes as Uint8Array<ArrayBuffer>]).stream(), {
+    maxBytes: bytes.byteLength,
+  });
+  return fileUrl(stored.key);
+}
+
+describe('delivery versions of uploaded models', () => {
+  it('derives one on upload: the asset says both sizes and ?delivery serves the smaller file', async () => {
+    const model = readAvatar('female-animation-catwalk.glb');
+    const { url } = await uploadFile(t.request, 'model', model, tokens.developer);
+    const asset = await createAsset(url);
+    const delivery = asset.modelDelivery!;
+    expect(delivery).toMatchObject({ status: 'ready', originalSize: model.byteLength });
+    expect(delivery.size).toBeLessThanOrEqual(model.byteLength * 0.4);
+    expect(delivery.url).toMatch(/^\/files\/[0-9a-f]{24}\.glb$/);
+
+    const original = await t.get(url);
+    expect(original.headers.get('content-length')).toBe(String(model.byteLength));
+    const served = await t.get(`${url}?delivery`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-length')).toBe(String(delivery.size));
+    expect(served.headers.get('etag')).toBe(`"${keyOfFileUrl(delivery.url!)}"`);
+    const again = await t.request('GET', `${url}?delivery`, {
+      headers: { 'if-none-match': served.headers.get('etag')! },
+    });
+    expect(again.status).toBe(304);
+  });
+
+  it('leaves a model it cannot read usable, delivered as uploaded, and says why', async () => {
+    const model = glbOfSize(4096);
+    const { url } = await uploadFile(t.request, 'model', model, tokens.developer);
+    const asset = await createAsset(url);
+    expect(asset.modelUrl).toBe(url);
+    expect(asset.modelDelivery).toMatchObject({ status: 'failed', url: null, size: null });
+    expect(asset.modelDelivery!.reason).toMatch(/could not be read|not a readable/);
+    const served = await t.get(`${url}?delivery`);
+    expect(served.headers.get('content-length')).toBe(String(model.byteLength));
+    expect(served.headers.get('etag')).toBe(`"${keyOfFileUrl(url)}"`);
+  });
+
+  it('delivers the original when the derivation cannot make it smaller', async () => {
+    const url = await storedModel(readAvatar('maleIdle.glb'));
+    const { delivery } = await deliverModel(deps, keyOfFileUrl(url)!, {
+      derive: () => Promise.resolve({ kind: 'original', reason: 'Nothing to gain' }),
+    });
+    expect(delivery).toMatchObject({ status: 'original', url: null, reason: 'Nothing to gain' });
+  });
+});
+
+describe('backfillDeliveries', () => {
+  it('derives the models stored before, once, however often it runs', async () => {
+    const first = await storedModel(readAvatar('maleIdle.glb'));
+    const second = await storedModel(readAvatar('spawn-effect.glb'));
+    const assets = [await createAsset(first), await createAsset(second), await createAsset(first)];
+    expect(assets.map((asset) => asset.modelDelivery ?? null)).toEqual([null, null, null]);
+
+    const seen: string[] = [];
+    const run = await backfillDeliveries(deps, { onModel: (key) => seen.push(key) });
+    expect(seen).toEqual(expect.arrayContaining([keyOfFileUrl(first), keyOfFileUrl(second)]));
+    expect(run.skipped).toBe(0);
+    for (const asset of assets) {
+      expect((await assetOf(asset.id)).modelDelivery?.status).toBe('ready');
+    }
+    const twice: string[] = [];
+    await backfillDeliveries(deps, { onModel: (key) => twice.push(key) });
+    expect(twice).toEqual([]);
+  });
+
+  it('leaves a model another run is deriving, and takes it over once that run’s lease passed', async () => {
+    const url = await storedModel(readAvatar('maleIdle.glb'));
+    const asset = await createAsset(url);
+    await t.db.query(
+      `INSERT INTO model_deliveries (model_key, status, original_size, claimed_at, updated_at)
+       VALUES ($1, 'pending', 1, $2, $2)`,
+      [keyOfFileUrl(url)!, t.clock.current],
+    );
+    const derive = () => Promise.reject(new Error('must not run'));
+    const busy = await backfillDeliveries(deps, { derive });
+    expect(busy.skipped).toBeGreaterThanOrEqual(1);
+    expect((await assetOf(asset.id)).modelDelivery?.status).toBe('pending');
+
+    t.advance(DELIVERY_LEASE_MS + 1000);
+    await backfillDeliveries(deps);
+    expect((await assetOf(asset.id)).modelDelivery?.status).toBe('ready');
+  });
+
+  it('retries failed derivations only when asked', async () => {
+    const url = await storedModel(readAvatar('maleIdle.glb'));
+    const asset = await createAsset(url);
+    const failing = () => Promise.reject(new DeliveryError('Out of luck'));
+    await backfillDeliveries(deps, { derive: failing });
+    expect((await assetOf(asset.id)).modelDelivery).toMatchObject({
+      status: 'failed',
+      reason: 'Out of luck',
+    });
+    const calls: number[] = [];
+    const counting = (bytes: Uint8Array) => {
+      calls.push(bytes.byteLength);
+      return deriveInThread(bytes);
+    };
+    await backfillDeliveries(deps, { derive: counting });
+    expect(calls).toEqual([]);
+    await backfillDeliveries(deps, { derive: counting, retry: true });
+    expect(calls).toContain(readAvatar('maleIdle.glb').byteLength);
+    expect((await assetOf(asset.id)).modelDelivery?.status).toBe('ready');
+  });
+
+  it('leaves the claim to a later run when the database or storage fails mid-way', async () => {
+    const url = await storedModel(readAvatar('maleIdle.glb'));
+    const asset = await createAsset(url);
+    const broken = () => Promise.reject(new Error('disk on fire'));
+    await expect(backfillDeliveries(deps, { derive: broken })).rejects.toThrow('disk on fire');
+    expect((await assetOf(asset.id)).modelDelivery?.status).toBe('pending');
+  });
+});
+
+describe('the file sweep', () => {
+  it('forgets a swept model’s delivery version, whose file goes with the next sweep', async () => {
+    const url = await storedModel(readAvatar('maleIdle.glb'));
+    const { delivery } = await deliverModel(deps, keyOfFileUrl(url)!);
+    const deliveryKey = keyOfFileUrl((delivery as ModelDelivery).url!)!;
+    t.advance(48 * 3600 * 1000);
+    await sweepFiles(deps, t.clock.current);
+    expect(await t.storage.stat(keyOfFileUrl(url)!)).toBeUndefined();
+    const { rows } = await t.db.query('SELECT 1 FROM model_deliveries WHERE model_key = $1', [
+      keyOfFileUrl(url)!,
+    ]);
+    expect(rows).toEqual([]);
+    await sweepFiles(deps, t.clock.current);
+    expect(await t.storage.stat(deliveryKey)).toBeUndefined();
+  });
+});
