@@ -21,7 +21,7 @@ import { provideDemoFiles } from './demo-files';
 import { PARTIAL_UPLOAD_AGE_MS, sweepFiles, startFileSweeper } from './file-sweeper';
 import { DEMO_USER, seed } from './seed';
 import { hasSpa } from './static';
-import { openStorage } from './s3-storage';
+import { createLocalStorage, type Storage } from './storage';
 
 const PRUNE_INTERVAL_MS = 3600 * 1000;
 const SHUTDOWN_GRACE_MS = 5000;
@@ -36,6 +36,14 @@ function loadConfigOrExit(): { config: Config; morphWorker: boolean } {
     }
     throw error;
   }
+}
+
+/** DATA_DIR/files, or the S3 bucket the settings name (checked: server/s3-storage.ts). */
+async function openStorage(config: Config): Promise<Storage> {
+  if (!config.s3) return createLocalStorage(join(config.dataDir, 'files'));
+  // Loaded only for a bucket: the AWS SDK takes seconds to load on a busy machine.
+  const { openS3Storage } = await import('./s3-storage');
+  return openS3Storage(config.s3);
 }
 
 function openDb(config: Config): Promise<Db> {

@@ -21,18 +21,10 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ByteSource } from '../src/files/bytes';
-import type { Config, S3Settings } from './config';
-import {
-  contentTypeOfKey,
-  createLocalStorage,
-  newKey,
-  sniffUpload,
-  type Storage,
-  type StoredFile,
-} from './storage';
+import type { S3Settings } from './config';
+import { contentTypeOfKey, newKey, sniffUpload, type Storage, type StoredFile } from './storage';
 
 /** The smallest part S3 accepts (but the last); one part is held in memory per upload. */
 const PART_SIZE = 5 * 1024 * 1024;
@@ -232,13 +224,9 @@ function windowedSource(
   };
 }
 
-/**
- * The storage the settings choose: the S3 bucket (checked first, so a wrong setting stops the
- * start with a clear message) or DATA_DIR/files.
- */
-export async function openStorage(config: Pick<Config, 'dataDir' | 's3'>): Promise<Storage> {
-  if (!config.s3) return createLocalStorage(join(config.dataDir, 'files'));
-  const client = createS3Client(config.s3);
-  await checkBucket(client, config.s3.bucket);
-  return createS3Storage(client, config.s3.bucket);
+/** Storage in the bucket the settings name, checked first (see `checkBucket`). */
+export async function openS3Storage(settings: S3Settings): Promise<Storage> {
+  const client = createS3Client(settings);
+  await checkBucket(client, settings.bucket);
+  return createS3Storage(client, settings.bucket);
 }
