@@ -21,7 +21,7 @@ import { provideDemoFiles } from './demo-files';
 import { PARTIAL_UPLOAD_AGE_MS, sweepFiles, startFileSweeper } from './file-sweeper';
 import { DEMO_USER, seed } from './seed';
 import { hasSpa } from './static';
-import { createLocalStorage, type Storage } from './storage';
+import { createLocalStorage } from './storage';
 
 const PRUNE_INTERVAL_MS = 3600 * 1000;
 const SHUTDOWN_GRACE_MS = 5000;
@@ -36,14 +36,6 @@ function loadConfigOrExit(): { config: Config; morphWorker: boolean } {
     }
     throw error;
   }
-}
-
-/** DATA_DIR/files, or the S3 bucket the settings name (checked: server/s3-storage.ts). */
-async function openStorage(config: Config): Promise<Storage> {
-  if (!config.s3) return createLocalStorage(join(config.dataDir, 'files'));
-  // Loaded only for a bucket: the AWS SDK takes seconds to load on a busy machine.
-  const { openS3Storage } = await import('./s3-storage');
-  return openS3Storage(config.s3);
 }
 
 function openDb(config: Config): Promise<Db> {
@@ -61,11 +53,6 @@ function openMail(config: Config): { mail: MailTransport; mailbox?: DevMailbox }
 
 async function main(): Promise<void> {
   const { config, morphWorker } = loadConfigOrExit();
-  // A bucket that is missing or refuses the credentials stops the start with one line.
-  const storage = await openStorage(config).catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
   const db = await openDb(config);
   const applied = await migrate(db);
   if (applied.length > 0) console.log(`Applied migrations: ${applied.join(', ')}`);
@@ -77,11 +64,12 @@ async function main(): Promise<void> {
   }, PRUNE_INTERVAL_MS);
   pruner.unref();
 
+  const storage = createLocalStorage(join(config.dataDir, 'files'));
   // Before anything writes files: partial uploads a crash left are removed (all of them when
-  // this process owns DATA_DIR, which PGlite locks; with DATABASE_URL or a bucket another
-  // server may share the files, so only those nobody has written to lately).
+  // this process owns DATA_DIR, which PGlite locks; with DATABASE_URL another server may share
+  // the folder, so only those nobody has written to lately).
   const swept = await sweepFiles({ db, storage }, new Date(), {
-    partialAgeMs: config.databaseUrl || config.s3 ? PARTIAL_UPLOAD_AGE_MS : 0,
+    partialAgeMs: config.databaseUrl ? PARTIAL_UPLOAD_AGE_MS : 0,
     trashRetentionDays: config.trashRetentionDays,
   });
   if (swept.partial + swept.unreferenced + swept.purged > 0) {
@@ -109,7 +97,6 @@ async function main(): Promise<void> {
     const banner = [
       `Avatar Studio API listening on http://${host}:${info.port}`,
       `Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${join(config.dataDir, 'pg')}`}`,
-      `Files: ${config.s3 ? `S3 bucket ${config.s3.bucket}${config.s3.endpoint ? ` at ${config.s3.endpoint}` : ''}` : join(config.dataDir, 'files')}`,
       // The password is shown for the local start only: a production log never holds one.
       `Admin: ${config.adminEmail}` +
         (config.nodeEnv === 'production' ? '' : ` / ${config.adminPassword}`) +
