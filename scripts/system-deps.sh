@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the tests need (chromium, postgresql) when they are missing.
+# Installs the Debian packages the tests need (chromium, postgresql) when they are missing;
+# scripts/ceph.sh installs Ceph (for the S3 tests) the same way.
 set -euo pipefail
 missing=()
 command -v chromium >/dev/null 2>&1 || [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || missing+=(chromium fonts-dejavu-core)

@@ -183,6 +183,58 @@ describe('loadConfig', () => {
     );
   });
 
+  it('keeps files on local disk unless S3_BUCKET names a bucket, and checks the S3 settings', () => {
+    expect(loadConfig({ JWT_SECRET: SECRET }).s3).toBeUndefined();
+    const s3 = {
+      JWT_SECRET: SECRET,
+      S3_ENDPOINT: 'http://ceph.internal:7480',
+      S3_BUCKET: 'avatar-files',
+      S3_ACCESS_KEY_ID: 'studio',
+      S3_SECRET_ACCESS_KEY: 'secret',
+    };
+    expect(loadConfig(s3).s3).toEqual({
+      endpoint: 'http://ceph.internal:7480',
+      bucket: 'avatar-files',
+      region: 'us-east-1',
+      accessKeyId: 'studio',
+      secretAccessKey: 'secret',
+      forcePathStyle: true,
+    });
+    expect(
+      loadConfig({
+        JWT_SECRET: SECRET,
+        S3_BUCKET: 'b.example',
+        S3_REGION: 'eu-west-1',
+        S3_FORCE_PATH_STYLE: 'false',
+      }).s3,
+    ).toMatchObject({ endpoint: undefined, region: 'eu-west-1', forcePathStyle: false });
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig({ JWT_SECRET: SECRET, ...env });
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(problems({ ...s3, S3_BUCKET: '' })).toEqual([
+      'S3_BUCKET must be set to keep files in an S3 bucket (S3_ENDPOINT, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY set)',
+    ]);
+    expect(
+      problems({
+        ...s3,
+        S3_BUCKET: 'Avatar_Files',
+        S3_ENDPOINT: 'ceph.internal:7480',
+        S3_SECRET_ACCESS_KEY: '',
+        S3_FORCE_PATH_STYLE: 'yes',
+      }),
+    ).toEqual([
+      'S3_BUCKET must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens (got "Avatar_Files")',
+      'S3_ENDPOINT must be an http:// or https:// URL (got "ceph.internal:7480")',
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+      'S3_FORCE_PATH_STYLE must be true or false (got "yes")',
+    ]);
+  });
+
   it('generates the JWT secret once and keeps it in DATA_DIR', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'config-')), 'data');
     const first = loadConfig({ DATA_DIR: dir });

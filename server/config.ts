@@ -60,6 +60,21 @@ export interface Config {
   events: EventStreamLimits;
   /** Days a deleted record stays in the Trash before the sweeper deletes it for ever. */
   trashRetentionDays: number;
+  /** Uploaded files in an S3 bucket (S3_BUCKET set), or undefined for DATA_DIR/files. */
+  s3: S3Settings | undefined;
+}
+
+/** An S3-compatible object store (server/s3-storage.ts). */
+export interface S3Settings {
+  /** The store's address (Ceph RGW, MinIO…); undefined for AWS S3 itself. */
+  endpoint: string | undefined;
+  bucket: string;
+  region: string;
+  /** Both or neither; neither uses the SDK's default credentials (environment, instance role). */
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  /** Bucket in the path (`endpoint/bucket/key`) rather than in the host name. */
+  forcePathStyle: boolean;
 }
 
 export interface ServerKeys {
@@ -221,6 +236,8 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`TRUST_PROXY must be true or false (got "${trustProxyRaw}")`);
   }
 
+  const s3 = loadS3Settings(str, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = resolve(str('DATA_DIR') ?? '.data');
@@ -255,6 +272,56 @@ export function loadConfig(env: Env = process.env): Config {
     texturePredictorUrl,
     events,
     trashRetentionDays,
+    s3,
+  };
+}
+
+/** The S3_* settings, or undefined when none is set (files stay on local disk). */
+function loadS3Settings(
+  str: (name: string) => string | undefined,
+  problems: string[],
+): S3Settings | undefined {
+  const names = [
+    'S3_ENDPOINT',
+    'S3_BUCKET',
+    'S3_REGION',
+    'S3_ACCESS_KEY_ID',
+    'S3_SECRET_ACCESS_KEY',
+    'S3_FORCE_PATH_STYLE',
+  ];
+  const set = names.filter((name) => str(name) !== undefined);
+  if (set.length === 0) return undefined;
+  const bucket = str('S3_BUCKET');
+  if (bucket === undefined) {
+    problems.push(`S3_BUCKET must be set to keep files in an S3 bucket (${set.join(', ')} set)`);
+  } else if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    problems.push(
+      `S3_BUCKET must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens (got "${bucket}")`,
+    );
+  }
+  const endpoint = str('S3_ENDPOINT');
+  if (
+    endpoint !== undefined &&
+    !(URL.canParse(endpoint) && /^https?:$/.test(new URL(endpoint).protocol))
+  ) {
+    problems.push(`S3_ENDPOINT must be an http:// or https:// URL (got "${endpoint}")`);
+  }
+  const accessKeyId = str('S3_ACCESS_KEY_ID');
+  const secretAccessKey = str('S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  }
+  const pathStyle = str('S3_FORCE_PATH_STYLE')?.toLowerCase() ?? 'true';
+  if (!['true', 'false'].includes(pathStyle)) {
+    problems.push(`S3_FORCE_PATH_STYLE must be true or false (got "${pathStyle}")`);
+  }
+  return {
+    endpoint,
+    bucket: bucket ?? '',
+    region: str('S3_REGION') ?? 'us-east-1',
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: pathStyle !== 'false',
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * Where uploaded files live: a small interface with a local-disk implementation (files under
- * DATA_DIR/files). A cloud bucket would implement the same calls.
+ * DATA_DIR/files) here and an S3 one in server/s3-storage.ts (chosen by the S3_* settings).
  *
  * Files are written as they stream in (never buffered whole), counted against a byte limit
  * (StorageLimitError past it, and the partial file is removed), and named by a random key plus
@@ -12,6 +12,7 @@ import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { concat, type ByteSource } from '../src/files/bytes';
 import { SNIFF_BYTES, sniffContentType, type SniffedType } from '../src/files/sniff';
 import { newId } from './ids';
 
@@ -28,7 +29,7 @@ export interface ListedFile extends StoredFile {
   storedAt: Date;
 }
 
-interface PutOptions {
+export interface PutOptions {
   /** Refuse (StorageLimitError) once more than this many bytes arrived. */
   maxBytes: number;
   /**
@@ -38,16 +39,28 @@ interface PutOptions {
   accept?: (contentType: SniffedType, head: Uint8Array) => void;
 }
 
+/** Bytes `start` to `end` of a file, both included (as in an HTTP Range). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 export interface Storage {
   put(body: ReadableStream<Uint8Array>, options: PutOptions): Promise<StoredFile>;
   /** The file's key, size and type without opening it, or undefined when the key is unknown. */
   stat(key: string): Promise<StoredFile | undefined>;
-  /** The file's bytes as a stream, or undefined when the key is unknown. */
-  get(key: string): Promise<{ stream: ReadableStream<Uint8Array>; file: StoredFile } | undefined>;
+  /**
+   * The file's bytes (only `range` of them when given, which must lie inside the file) as a
+   * stream, or undefined when the key is unknown; `file.size` is always the whole file's.
+   */
+  get(
+    key: string,
+    range?: ByteRange,
+  ): Promise<{ stream: ReadableStream<Uint8Array>; file: StoredFile } | undefined>;
   /** The file's bytes, or undefined when the key is unknown (for small-to-medium reads). */
   read(key: string): Promise<Uint8Array | undefined>;
-  /** The file as a Blob whose slices read only their bytes (header checks), or undefined. */
-  blob(key: string): Promise<Blob | undefined>;
+  /** The file as a source whose slices read only their bytes (header checks), or undefined. */
+  blob(key: string): Promise<ByteSource | undefined>;
   delete(key: string): Promise<void>;
   /** Every completely stored file, in no particular order. */
   list(): AsyncIterable<ListedFile>;
@@ -64,7 +77,7 @@ export class StorageLimitError extends Error {
   }
 }
 
-const EXTENSIONS: Record<SniffedType, string> = {
+export const EXTENSIONS: Record<SniffedType, string> = {
   'image/png': 'png',
   'image/jpeg': 'jpg',
   'model/gltf-binary': 'glb',
@@ -75,7 +88,7 @@ const EXTENSIONS: Record<SniffedType, string> = {
 const TYPES = new Map(Object.entries(EXTENSIONS).map(([type, ext]) => [ext, type as SniffedType]));
 
 /** Keys are 24 hex characters and a known extension; anything else is not a stored file. */
-const KEY_PATTERN = /^[0-9a-f]{24}\.([a-z]{3})$/;
+export const KEY_PATTERN = /^[0-9a-f]{24}\.([a-z]{3})$/;
 
 /** Uploads are written under this prefix and renamed to their key once complete. */
 const TEMP_PREFIX = '.upload-';
@@ -109,56 +122,84 @@ export function contentTypeOfKey(key: string): SniffedType | undefined {
   return match?.[1] === undefined ? undefined : TYPES.get(match[1]);
 }
 
+/** A new key for a file of `contentType`. */
+export const newKey = (contentType: SniffedType) => `${newId()}.${EXTENSIONS[contentType]}`;
+
+/**
+ * Reads the first bytes of an upload (at least SNIFF_BYTES unless it is shorter), sniffs its
+ * type and asks `accept`, before anything is written; answers the type and all the bytes,
+ * those first ones included, as they keep arriving, counted against `maxBytes`
+ * (StorageLimitError past it). `size()` is the count so far. Throwing (or stopping early)
+ * cancels the body.
+ */
+export async function sniffUpload(
+  body: ReadableStream<Uint8Array>,
+  { maxBytes, accept }: PutOptions,
+): Promise<{ contentType: SniffedType; chunks: AsyncIterable<Uint8Array>; size: () => number }> {
+  const reader = body.getReader();
+  let size = 0;
+  const counted = (chunk: Uint8Array) => {
+    size += chunk.byteLength;
+    if (size > maxBytes) throw new StorageLimitError(maxBytes);
+    return chunk;
+  };
+  const head: Uint8Array[] = [];
+  let ended = false;
+  let contentType: SniffedType;
+  try {
+    while (size < SNIFF_BYTES) {
+      const next = await reader.read();
+      if (next.done) {
+        ended = true;
+        break;
+      }
+      head.push(counted(next.value));
+    }
+    const bytes = concat(head);
+    contentType = sniffContentType(bytes);
+    accept?.(contentType, bytes);
+  } catch (error) {
+    await reader.cancel().catch(() => undefined);
+    throw error;
+  }
+  async function* chunks() {
+    let complete = ended;
+    try {
+      yield* head;
+      while (!complete) {
+        const next = await reader.read();
+        if (next.done) complete = true;
+        else yield counted(next.value);
+      }
+    } finally {
+      if (!complete) await reader.cancel().catch(() => undefined);
+    }
+  }
+  return { contentType, chunks: chunks(), size: () => size };
+}
+
 /** Storage on local disk under `dir`. */
 export function createLocalStorage(dir: string): Storage {
   const pathOf = (key: string) => join(dir, key);
 
   return {
-    async put(body, { maxBytes, accept }) {
+    async put(body, options) {
+      const { contentType, chunks, size } = await sniffUpload(body, options);
       await mkdir(dir, { recursive: true });
       const temp = join(dir, `${TEMP_PREFIX}${newId()}`);
-      let size = 0;
-      let head = new Uint8Array(0);
-      let contentType: SniffedType | undefined;
-      const sniffing = async function* (source: AsyncIterable<Uint8Array>) {
-        for await (const chunk of source) {
-          size += chunk.byteLength;
-          if (size > maxBytes) throw new StorageLimitError(maxBytes);
-          if (contentType === undefined) {
-            const joined = new Uint8Array(head.byteLength + chunk.byteLength);
-            joined.set(head);
-            joined.set(chunk, head.byteLength);
-            head = joined;
-            if (head.byteLength >= SNIFF_BYTES) {
-              contentType = sniffContentType(head);
-              accept?.(contentType, head);
-            }
-          }
-          yield chunk;
-        }
-        if (contentType === undefined) {
-          contentType = sniffContentType(head);
-          accept?.(contentType, head);
-        }
-      };
       const out = createWriteStream(temp);
       try {
-        await pipeline(
-          Readable.fromWeb(body as import('node:stream/web').ReadableStream<Uint8Array>),
-          sniffing,
-          out,
-        );
+        await pipeline(chunks, out);
       } catch (error) {
-        // The pipeline rejects as soon as the sniffing step throws, which can be before the
-        // file is even opened: removing it then would leave the file the open creates later.
+        // The pipeline can reject before the file is even opened: removing it then would
+        // leave the file the open creates later.
         await closed(out);
         await rm(temp, { force: true });
         throw error;
       }
-      const type = contentType ?? 'application/octet-stream';
-      const key = `${newId()}.${EXTENSIONS[type]}`;
+      const key = newKey(contentType);
       await rename(temp, pathOf(key));
-      return { key, size, contentType: type };
+      return { key, size: size(), contentType };
     },
 
     async stat(key) {
@@ -172,10 +213,12 @@ export function createLocalStorage(dir: string): Storage {
       }
     },
 
-    async get(key) {
+    async get(key, range) {
       const file = await this.stat(key);
       if (!file) return undefined;
-      const stream = Readable.toWeb(createReadStream(pathOf(key))) as ReadableStream<Uint8Array>;
+      const stream = Readable.toWeb(
+        createReadStream(pathOf(key), range),
+      ) as ReadableStream<Uint8Array>;
       return { stream, file };
     },
 

@@ -18,6 +18,7 @@ import { sendDueMail } from './mail-outbox';
 import { seed } from './seed';
 import { createLocalStorage, type Storage } from './storage';
 import { createTestDb, type TestDb } from './test-db';
+import type { TestStorage } from './test-storage';
 import { createUser } from './users';
 
 export const TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256!';
@@ -73,7 +74,11 @@ export function dataOf(response: JsonResponse): unknown {
   return (response.body as { data: unknown }).data;
 }
 
-export function useTestApp(env: Record<string, string> = {}) {
+export function useTestApp(
+  env: Record<string, string> = {},
+  /** Where files are kept; default a fresh local folder (`storageDir`). */
+  options: { storage?: () => Promise<TestStorage> } = {},
+) {
   const clock = { current: new Date('2030-01-01T00:00:00.000Z') };
   const now = () => new Date(clock.current);
   const mailbox: DevMailbox = createDevMailbox({ now });
@@ -82,14 +87,20 @@ export function useTestApp(env: Record<string, string> = {}) {
   let app: ReturnType<typeof createApp> | undefined;
   let storageDir: string | undefined;
   let storage: Storage | undefined;
+  let testStorage: TestStorage | undefined;
   let events: EventBus | undefined;
   let sessions: SessionCheck | undefined;
 
   beforeAll(async () => {
     testDb = await createTestDb();
     await seed(testDb.db, config, now());
-    storageDir = await mkdtemp(join(tmpdir(), 'avatar-studio-files-'));
-    storage = createLocalStorage(storageDir);
+    if (options.storage) {
+      testStorage = await options.storage();
+      storage = testStorage.storage;
+    } else {
+      storageDir = await mkdtemp(join(tmpdir(), 'avatar-studio-files-'));
+      storage = createLocalStorage(storageDir);
+    }
     events = createEventBus(testDb.db);
     sessions = createSessionCheck(testDb.db);
     app = createApp({
@@ -108,6 +119,7 @@ export function useTestApp(env: Record<string, string> = {}) {
     await sessions?.close();
     await testDb?.close();
     if (storageDir) await rm(storageDir, { recursive: true, force: true });
+    await testStorage?.close();
   });
 
   const request = async (

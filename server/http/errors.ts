@@ -8,7 +8,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ApiErrorBody } from '../../src/api/schemas';
 
 export type ErrorStatus =
-  400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 500 | 501 | 502 | 503;
+  400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 416 | 422 | 429 | 500 | 501 | 502 | 503;
 
 class ApiError extends Error {
   constructor(

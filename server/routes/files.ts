@@ -7,6 +7,9 @@
  * `?delivery` on a model answers its delivery version once it has one, else the model itself
  * (server/deliveries.ts); that answer may change, so it is cached for an hour, its ETag naming
  * the file served.
+ * One byte range (`Range: bytes=…`, honouring `If-Range`) is answered 206 with just those
+ * bytes; several ranges get the whole file. The bytes stream from the storage, local disk or
+ * the S3 bucket alike (README "Deploying" says why not a redirect to the bucket).
  */
 import { Hono } from 'hono';
 import { requireAuth, type AuthEnv } from '../auth/middleware';
@@ -14,6 +17,7 @@ import type { Deps } from '../deps';
 import { errorResponse } from '../http/errors';
 import { findDelivery } from '../deliveries';
 import { contentTypeOfKey, keyOfFileUrl } from '../storage';
+import type { ByteRange } from '../storage';
 import { storedFileInfo } from '../stored-files';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -41,21 +45,33 @@ export function fileRoutes(deps: Deps) {
       'Cache-Control': delivery ? DELIVERED : IMMUTABLE,
       ETag: etag,
       'X-Content-Type-Options': 'nosniff',
+      'Accept-Ranges': 'bytes',
     };
+    const file = await deps.storage.stat(key);
+    if (!file) return errorResponse(c, 404, 'NOT_FOUND', notFound(requested));
     const matches = (c.req.header('if-none-match') ?? '')
       .split(',')
       .some((tag) => tag.trim() === etag || tag.trim() === `W/${etag}` || tag.trim() === '*');
-    if (matches && (await deps.storage.stat(key))) {
-      return c.body(null, 304, headers);
+    if (matches) return c.body(null, 304, headers);
+    const range = requestedRange(c.req.header('range'), c.req.header('if-range'), etag, file.size);
+    if (range === 'unsatisfiable') {
+      c.header('Content-Range', `bytes */${file.size}`);
+      return errorResponse(
+        c,
+        416,
+        'RANGE_NOT_SATISFIABLE',
+        `The file has ${file.size} bytes; the range ${c.req.header('range')} lies past its end`,
+      );
     }
-    const found = await deps.storage.get(key);
+    const found = await deps.storage.get(key, range);
     if (!found) return errorResponse(c, 404, 'NOT_FOUND', notFound(requested));
     const download = c.req.query('download') !== undefined;
     const info = download ? await storedFileInfo(deps.db, deps.storage, key) : undefined;
-    return c.body(found.stream, 200, {
+    return c.body(found.stream, range ? 206 : 200, {
       ...headers,
       'Content-Type': found.file.contentType,
-      'Content-Length': String(found.file.size),
+      'Content-Length': String(range ? range.end - range.start + 1 : found.file.size),
+      ...(range ? { 'Content-Range': `bytes ${range.start}-${range.end}/${file.size}` } : {}),
       ...(info ? { 'Content-Disposition': attachment(info.name) } : {}),
     });
   });
@@ -63,6 +79,33 @@ export function fileRoutes(deps: Deps) {
   // Deeper paths are never files; answer them here rather than with the SPA's index.html.
   app.all('*', (c) => errorResponse(c, 404, 'NOT_FOUND', notFound(c.req.path)));
   return app;
+}
+
+/**
+ * The one byte range `header` (a Range header) asks for in a file of `size` bytes: undefined
+ * for the whole file (no header, one that is not a single byte range, an end before its start,
+ * or an `If-Range` naming another version), 'unsatisfiable' for one past the end (RFC 9110
+ * 14.2).
+ */
+export function requestedRange(
+  header: string | undefined,
+  ifRange: string | undefined,
+  etag: string,
+  size: number,
+): ByteRange | 'unsatisfiable' | undefined {
+  if (header === undefined || (ifRange !== undefined && ifRange.trim() !== etag)) return undefined;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || match[1]! + match[2]! === '') return undefined;
+  if (match[1] === '') {
+    const length = Number(match[2]);
+    return length === 0 || size === 0
+      ? 'unsatisfiable'
+      : { start: Math.max(0, size - length), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  if (start >= size) return 'unsatisfiable';
+  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  return end < start ? undefined : { start, end };
 }
 
 /**
