@@ -10,7 +10,7 @@ import { loadConfig } from '../server/config';
 import { createPgDb, createPgliteDb } from '../server/db';
 import { backfillDeliveries } from '../server/deliveries';
 import { migrate } from '../server/migrate';
-import { createLocalStorage } from '../server/storage';
+import { openStorage } from '../server/open-storage';
 
 const config = loadConfig();
 const db = config.databaseUrl
@@ -24,7 +24,7 @@ process.once('SIGINT', () => {
 try {
   await migrate(db);
   const result = await backfillDeliveries(
-    { db, storage: createLocalStorage(join(config.dataDir, 'files')), now: () => new Date() },
+    { db, storage: await openStorage(config), now: () => new Date() },
     {
       retry: process.argv.includes('--retry-failed'),
       signal: stop.signal,

@@ -23,7 +23,7 @@ import { provideDemoFiles } from './demo-files';
 import { PARTIAL_UPLOAD_AGE_MS, sweepFiles, startFileSweeper } from './file-sweeper';
 import { DEMO_USER, seed } from './seed';
 import { hasSpa } from './static';
-import { createLocalStorage } from './storage';
+import { openStorage } from './open-storage';
 
 const PRUNE_INTERVAL_MS = 3600 * 1000;
 const SHUTDOWN_GRACE_MS = 5000;
@@ -55,6 +55,11 @@ function openMail(config: Config): { mail: MailTransport; mailbox?: DevMailbox }
 
 async function main(): Promise<void> {
   const { config, morphWorker } = loadConfigOrExit();
+  // A bucket that is missing or refuses the credentials stops the start with one line.
+  const storage = await openStorage(config).catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
   const db = await openDb(config);
   const applied = await migrate(db);
   if (applied.length > 0) console.log(`Applied migrations: ${applied.join(', ')}`);
@@ -66,12 +71,11 @@ async function main(): Promise<void> {
   }, PRUNE_INTERVAL_MS);
   pruner.unref();
 
-  const storage = createLocalStorage(join(config.dataDir, 'files'));
   // Before anything writes files: partial uploads a crash left are removed (all of them when
-  // this process owns DATA_DIR, which PGlite locks; with DATABASE_URL another server may share
-  // the folder, so only those nobody has written to lately).
+  // this process owns DATA_DIR, which PGlite locks; with DATABASE_URL or a bucket another
+  // server may share the files, so only those nobody has written to lately).
   const swept = await sweepFiles({ db, storage }, new Date(), {
-    partialAgeMs: config.databaseUrl ? PARTIAL_UPLOAD_AGE_MS : 0,
+    partialAgeMs: config.databaseUrl || config.s3 ? PARTIAL_UPLOAD_AGE_MS : 0,
     trashRetentionDays: config.trashRetentionDays,
   });
   if (swept.partial + swept.unreferenced + swept.purged > 0) {
@@ -109,6 +113,7 @@ async function main(): Promise<void> {
     const spa = hasSpa(config.staticDir);
     const banner = [
       `Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${join(config.dataDir, 'pg')}`}`,
+      `Files: ${config.s3 ? `S3 bucket ${config.s3.bucket}${config.s3.endpoint ? ` at ${config.s3.endpoint}` : ''}` : join(config.dataDir, 'files')}`,
       `Morph worker: ${worker ? 'running' : 'off (MORPH_WORKER=off)'}`,
       `Avatar Studio API listening on http://${host}:${info.port}`,
       spa

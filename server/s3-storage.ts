@@ -223,3 +223,10 @@ function windowedSource(
     },
   };
 }
+
+/** Storage in the bucket the settings name, checked first (see `checkBucket`). */
+export async function openS3Storage(settings: S3Settings): Promise<Storage> {
+  const client = createS3Client(settings);
+  await checkBucket(client, settings.bucket);
+  return createS3Storage(client, settings.bucket);
+}
