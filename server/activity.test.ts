@@ -148,6 +148,19 @@ describe('user administration', () => {
     expect(await activity(`recordId=${person._id}`, tokens.developer)).toEqual([]);
   });
 
+  it('involves: what a user did and what was done to their account, nobody else’s', async () => {
+    const person = await t.loginAs('developer');
+    const tag = await newTag(`involved ${Date.now()}`, person.token);
+    dataOf(await t.patch(`/private/v1/users/${person._id}`, { role: 'user' }, tokens.admin));
+    await newTag(`not involved ${Date.now()}`);
+    const rows = await activity(`involves=${person._id}`);
+    expect(keysOf(rows)).toEqual(['user.role-changed.v1', 'tag.created.v1']);
+    expect(rows[0]!.subject).toMatchObject({ kind: 'user', id: person._id });
+    expect(rows[1]).toMatchObject({ actorId: person._id, subject: { kind: 'tag', id: tag.id } });
+    // Filters combine: only what the user did themselves to tags.
+    expect(keysOf(await activity(`involves=${person._id}&kind=tag`))).toEqual(['tag.created.v1']);
+  });
+
   it('recordUserEvent (for the users screens) records in the caller’s transaction, or not at all', async () => {
     const person = await t.loginAs('user');
     const at = t.clock.current;

@@ -2,7 +2,7 @@
  * GET /v1/activity: the activity log, every event of the platform (assets, cage meshes, tags,
  * applications, user administration) newest first, paged like every list (README "Lists"),
  * filtered by actor, kind of change (routing key), kind of record, record (id, or `search` in
- * its name) and date range. Each
+ * its name), a user involved (`involves`: as actor or as the user changed) and date range. Each
  * row names its record as it is now: its name, and whether it is still there, in the Trash or
  * gone for good.
  *
@@ -119,6 +119,10 @@ export const activityListSpec: ListSpec<ActivityRow> = {
     routingKey: anyOfFilter('e.routing_key', LISTED_KEYS),
     kind: anyOfFilter('e.subject_kind', ACTIVITY_KINDS),
     recordId: anyOfFilter('e.subject_id'),
+    // A user's page: what they did, and what was done to their account.
+    involves: {
+      where: (p) => `(e.actor_id = ${p} OR (e.subject_kind = 'user' AND e.subject_id = ${p}))`,
+    },
     search: searchFilter(SUBJECT_NAME),
     from: fromFilter,
     to: toFilter,

@@ -1,16 +1,17 @@
 /**
  * The back office's user administration (server/README.md "Users"): role changes, disable and
  * enable, bulk changes, password reset codes and the sessions of one user. Every call fails with
- * `service: 'privateUsers'`; each change invalidates the user, the users list and (where it
- * touches them) the user's sessions.
+ * `service: 'privateUsers'`; each change invalidates the user, the users list, the user's recent
+ * activity and (where it touches them) the user's sessions.
  */
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod/mini';
 import { tagService } from './errors';
 import { apiRequest } from './http';
-import { invalidateList } from './lists';
+import { fetchList, invalidateList } from './lists';
 import { queryClient } from './query';
 import {
+  activityRowSchema,
   sessionInfoSchema,
   sessionsEndedSchema,
   userBulkResultSchema,
@@ -26,6 +27,23 @@ const service = tagService('privateUsers');
 export const USERS_ENDPOINT = 'private/v1/users';
 const userPath = (id: string) => `${USERS_ENDPOINT}/${encodeURIComponent(id)}`;
 const sessionsKey = (id: string) => ['users', id, 'sessions'] as const;
+const activityKey = (id: string) => ['users', id, 'activity'] as const;
+
+/** How many of a user's latest events their page shows; the activity log has the rest. */
+const RECENT_ACTIVITY = 5;
+
+/** What a user did and what was done to their account, newest first (GET /v1/activity). */
+export const userActivityQuery = (id: string) =>
+  queryOptions({
+    queryKey: activityKey(id),
+    queryFn: ({ signal }) =>
+      fetchList(
+        'v1/activity',
+        { limit: RECENT_ACTIVITY, filter: { involves: id } },
+        activityRowSchema,
+        { signal },
+      ),
+  });
 
 /** The live sessions of a user (admins). */
 export const userSessionsQuery = (id: string) =>
@@ -39,7 +57,10 @@ export const userSessionsQuery = (id: string) =>
 async function usersChanged(ids: readonly string[]): Promise<void> {
   await Promise.all([
     invalidateList(USERS_ENDPOINT),
-    ...ids.map((id) => queryClient.invalidateQueries({ queryKey: userQuery(id).queryKey })),
+    ...ids.flatMap((id) => [
+      queryClient.invalidateQueries({ queryKey: userQuery(id).queryKey }),
+      queryClient.invalidateQueries({ queryKey: activityKey(id) }),
+    ]),
   ]);
 }
 
@@ -93,10 +114,12 @@ export async function bulkChangeUsers(
 }
 
 /** Mails the user a password reset code. */
-export function sendPasswordReset(id: string): Promise<unknown> {
-  return service(() =>
+export async function sendPasswordReset(id: string): Promise<unknown> {
+  const answer = await service(() =>
     apiRequest(`${userPath(id)}/reset-password`, z.unknown(), { method: 'post', json: {} }),
   );
+  await queryClient.invalidateQueries({ queryKey: activityKey(id) });
+  return answer;
 }
 
 /** Ends one session of a user (`sessionId`) or all of them; answers how many ended. */
@@ -108,6 +131,10 @@ export async function endUserSessions(id: string, sessionId?: string): Promise<n
   const { ended } = await service(() =>
     apiRequest(path, sessionsEndedSchema, { method: 'delete' }),
   );
-  await queryClient.invalidateQueries({ queryKey: sessionsKey(id) });
+  await Promise.all(
+    [sessionsKey(id), activityKey(id)].map((queryKey) =>
+      queryClient.invalidateQueries({ queryKey }),
+    ),
+  );
   return ended;
 }

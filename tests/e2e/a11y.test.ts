@@ -175,6 +175,15 @@ describe.each([1280, 390])('at %i px', (width) => {
     await visit('/cage-meshes/new', heading('New cage mesh'));
     await visit('/tags', rows);
     await visit('/trash', heading('Trash'));
+    // People: the users list, a user's page, the invitations, the activity log, one's account.
+    await visit('/users', rows);
+    const someone = page.locator(`${ROWS} a`).first();
+    const someoneName = (await someone.textContent()) ?? '';
+    await someone.click();
+    await check("a user's page", heading(someoneName));
+    await visit('/users/invitations', heading('Invitations'));
+    await visit('/activity', rows);
+    await visit('/account', heading('Your account'));
 
     if (phone) await button('Menu').click();
     await page

@@ -71,6 +71,15 @@ describe('user administration', () => {
     await admin.getByRole('button', { name: 'Enable' }).click();
     await confirm(admin, 'Enable');
     await facts.getByText('Active').waitFor();
+    // The page's recent activity says what was done to the account, newest first.
+    const recent = admin.getByRole('region', { name: 'Recent activity' }).getByRole('listitem');
+    await expect
+      .poll(async () =>
+        (await recent.allTextContents())
+          .map((text) => /Role changed|Disabled|Enabled/.exec(text)?.[0])
+          .filter(Boolean),
+      )
+      .toEqual(['Enabled', 'Disabled', 'Role changed']);
     await theirs.getByRole('button', { name: 'Sign in', exact: true }).click();
     await theirs.getByRole('heading', { name: 'Dashboard' }).waitFor();
     await Promise.all([theirs.context().close(), admin.context().close()]);

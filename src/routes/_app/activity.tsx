@@ -1,6 +1,5 @@
 import type { TFunction } from 'i18next';
-import { createFileRoute, Link } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
+import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
 import { ACTIVITY_KINDS, activityRowSchema, type ActivityRow } from '../../api/schemas';
@@ -8,6 +7,7 @@ import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 import { dateColumn } from '../../ui/dom/list/columns';
 import { personIcon, searchIcon, statusIcon, typeIcon } from '../../ui/dom/list/filter-icons';
 import { CHANGES, changeDetail, changeTitle, kindOf } from './-activity/activity-rows';
+import { recordCell } from './-activity/record-cell';
 
 const day = z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)));
 
@@ -29,87 +29,6 @@ export const Route = createFileRoute('/_app/activity')({
   validateSearch: list.validateSearch,
   component: () => <ListScreen config={activityList} />,
 });
-
-/** The record a row names: a link while it exists; else it says it was deleted, and where. */
-function recordCell(row: ActivityRow, t: TFunction): ReactNode {
-  const { kind, id, name, state } = row.subject;
-  const label = name ?? id;
-  const kindLabel = <span className="activity-kind">{t(`activity.kinds.${kind}`)}</span>;
-  if (state === 'trash') {
-    return (
-      <>
-        {kindLabel} {label} ·{' '}
-        <Link to="/trash" search={{ filter: JSON.stringify({ search: label }) } as never}>
-          {t('activity.inTrash')}
-        </Link>
-      </>
-    );
-  }
-  // An invitation is never deleted: once accepted or revoked it is no longer pending.
-  if (kind === 'invitation' && state === 'gone')
-    return (
-      <>
-        {kindLabel} {label}
-      </>
-    );
-  if (state === 'gone') {
-    return (
-      <>
-        {kindLabel} {label} · {t('activity.deletedForEver')}
-      </>
-    );
-  }
-  return (
-    <>
-      {kindLabel} {recordLink(row.subject, label)}
-    </>
-  );
-}
-
-function recordLink({ kind, id }: ActivityRow['subject'], label: string): ReactNode {
-  switch (kind) {
-    case 'asset':
-      return (
-        <Link to="/assets/$assetId" params={{ assetId: id }}>
-          {label}
-        </Link>
-      );
-    case 'cage-mesh':
-      return (
-        <Link to="/cage-meshes/$cageMeshId" params={{ cageMeshId: id }}>
-          {label}
-        </Link>
-      );
-    case 'application':
-      return (
-        <Link to="/applications/$applicationId/assets" params={{ applicationId: id }}>
-          {label}
-        </Link>
-      );
-    case 'user':
-      return (
-        <Link to="/users/$userId" params={{ userId: id }}>
-          {label}
-        </Link>
-      );
-    case 'tag':
-      // Tags and morphed assets have no page of their own: their list, searched for this one.
-      return (
-        <Link to="/tags" search={{ filter: JSON.stringify({ search: label }) } as never}>
-          {label}
-        </Link>
-      );
-    case 'morphed-asset':
-      return (
-        <Link to="/morphed-assets" search={{ filter: JSON.stringify({ search: label }) } as never}>
-          {label}
-        </Link>
-      );
-    case 'invitation':
-      // Pending: the invitations screen, where it is resent or revoked.
-      return <Link to="/users/invitations">{label}</Link>;
-  }
-}
 
 /** What the list shows, in the user's language. */
 const activityList = (t: TFunction): ListScreenConfig<ActivityRow> => ({

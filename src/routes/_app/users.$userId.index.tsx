@@ -12,6 +12,7 @@ import {
   endUserSessions,
   sendPasswordReset,
   setUserDisabled,
+  userActivityQuery,
   userSessionsQuery,
 } from '../../api/user-admin';
 import { userQuery } from '../../api/user-assets';
@@ -35,6 +36,8 @@ import { useDocumentTitle } from '../../ui/dom/use-document-title';
 import { RecordLoadFailed } from '../-chunks/record-error';
 import { Panel } from './-asset/panel';
 import { SectionCrumbs } from './-section-crumbs';
+import { changeDetail, changeTitle } from './-activity/activity-rows';
+import { recordCell } from './-activity/record-cell';
 import { GIVEN_ROLES, roleLabel, statusBadge, userName } from './-users/user-texts';
 import './-users/user-page.css';
 
@@ -121,6 +124,7 @@ function UserPage() {
         {mayChange && <AccountActions user={user} ask={ask} />}
       </div>
       {mayManage && <SessionsPanel user={user} ask={ask} />}
+      {can('update', 'Asset') && <ActivityPanel userId={userId} />}
       <FormDialog
         isOpen={confirming !== null}
         onClose={() => setConfirming(null)}
@@ -270,6 +274,39 @@ function AccountActions({ user, ask }: { user: UserRow; ask: Ask }) {
 }
 
 /** The user's live sessions: started, last used, address and browser; end one or all. */
+/** What the user did and what was done to their account: the latest few, and a link to all. */
+function ActivityPanel({ userId }: { userId: string }) {
+  const { t } = useTranslation();
+  const recent = useQuery(userActivityQuery(userId));
+  const rows = recent.data?.data ?? [];
+  return (
+    <Panel title={t('users.activity')}>
+      {recent.error ? <Alert tone="error">{describeError(recent.error, t)}</Alert> : null}
+      {recent.isSuccess && rows.length === 0 && <p>{t('users.noActivity')}</p>}
+      <ul className="user-activity">
+        {rows.map((row) => {
+          const detail = changeDetail(row, t);
+          return (
+            <li key={row.id}>
+              <span className="user-activity-when">{dateCell(row.createdAt)}</span>
+              <span>
+                {changeTitle(row, t)}
+                {detail && <span className="changelog-detail"> · {detail}</span>}
+              </span>
+              <span>{recordCell(row, t)}</span>
+            </li>
+          );
+        })}
+      </ul>
+      <p>
+        <Link to="/activity" search={{ filter: JSON.stringify({ actorId: [userId] }) } as never}>
+          {t('users.allActivity')}
+        </Link>
+      </p>
+    </Panel>
+  );
+}
+
 function SessionsPanel({ user, ask }: { user: UserRow; ask: Ask }) {
   const { t } = useTranslation();
   const sessions = useQuery(userSessionsQuery(user.id));

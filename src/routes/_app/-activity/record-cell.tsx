@@ -1,0 +1,88 @@
+/**
+ * The record an activity row names (/activity, a user's page): a link while it exists; else it
+ * says it was deleted, and where.
+ */
+import type { TFunction } from 'i18next';
+import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import type { ActivityRow } from '../../../api/schemas';
+
+export function recordCell(row: ActivityRow, t: TFunction): ReactNode {
+  const { kind, id, name, state } = row.subject;
+  const label = name ?? id;
+  const kindLabel = <span className="activity-kind">{t(`activity.kinds.${kind}`)}</span>;
+  if (state === 'trash') {
+    return (
+      <>
+        {kindLabel} {label} ·{' '}
+        <Link to="/trash" search={{ filter: JSON.stringify({ search: label }) } as never}>
+          {t('activity.inTrash')}
+        </Link>
+      </>
+    );
+  }
+  // An invitation is never deleted: once accepted or revoked it is no longer pending.
+  if (kind === 'invitation' && state === 'gone')
+    return (
+      <>
+        {kindLabel} {label}
+      </>
+    );
+  if (state === 'gone') {
+    return (
+      <>
+        {kindLabel} {label} · {t('activity.deletedForEver')}
+      </>
+    );
+  }
+  return (
+    <>
+      {kindLabel} {recordLink(row.subject, label)}
+    </>
+  );
+}
+
+function recordLink({ kind, id }: ActivityRow['subject'], label: string): ReactNode {
+  switch (kind) {
+    case 'asset':
+      return (
+        <Link to="/assets/$assetId" params={{ assetId: id }}>
+          {label}
+        </Link>
+      );
+    case 'cage-mesh':
+      return (
+        <Link to="/cage-meshes/$cageMeshId" params={{ cageMeshId: id }}>
+          {label}
+        </Link>
+      );
+    case 'application':
+      return (
+        <Link to="/applications/$applicationId/assets" params={{ applicationId: id }}>
+          {label}
+        </Link>
+      );
+    case 'user':
+      return (
+        <Link to="/users/$userId" params={{ userId: id }}>
+          {label}
+        </Link>
+      );
+    case 'tag':
+      // Tags and morphed assets have no page of their own: their list, searched for this one.
+      return (
+        <Link to="/tags" search={{ filter: JSON.stringify({ search: label }) } as never}>
+          {label}
+        </Link>
+      );
+    case 'morphed-asset':
+      return (
+        <Link to="/morphed-assets" search={{ filter: JSON.stringify({ search: label }) } as never}>
+          {label}
+        </Link>
+      );
+    case 'invitation':
+      // Pending: the invitations screen, where it is resent or revoked.
+      return <Link to="/users/invitations">{label}</Link>;
+  }
+}
