@@ -84,7 +84,7 @@ describe('with ICON_RENDERER_URL', () => {
     service.answer = { status: 200, body: readAvatar('maleIdle.glb') };
     const wrong = expectError(await t.request('POST', path, { token }), 502, 'BAD_GATEWAY');
     expect(wrong.message).toBe(
-      'The icon renderer answered an unusable icon: An icon must be image/png; this file is model/gltf-binary',
+      'The icon renderer answered an unusable icon: This file is a glTF binary model (.glb), not a PNG image',
     );
     expect(
       assetSchema.parse(dataOf(await t.get(`/v1/assets/${created.id}`, token))).iconUrl,
