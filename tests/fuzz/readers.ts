@@ -408,6 +408,7 @@ const FILE_ERROR_KEYS = new Set<FileErrorKey>([
   'fileInput.wrongColorSpace',
   'fileInput.corrupt',
   'fileInput.wrongType',
+  'fileInput.wrongContent',
   'fileInput.tooLarge',
   'fileInput.tooSmall',
   'fileInput.notGlb',
