@@ -231,6 +231,8 @@ interface SelectionContext {
   labelled: string[];
   /** The ids of the lookup in flight. */
   lookingUp: string[];
+  /** The form has handed the field's own value back once. */
+  echoed: boolean;
 }
 
 type SelectionEvent = {
@@ -240,6 +242,7 @@ type SelectionEvent = {
     | 'CLEAR'
     | 'SET_VALUE_T3'
     | 'SET_VALUE_NONE'
+    | 'SET_VALUE_SAME'
     | 'LOOKUP_OK'
     | 'LOOKUP_FAIL';
 };
@@ -253,7 +256,7 @@ const selectionModel = setup({
   types: { context: {} as SelectionContext, events: {} as SelectionEvent },
 }).createMachine({
   id: 'selectionModel',
-  context: { selected: ['t1'], labelled: [], lookingUp: ['t1'] },
+  context: { selected: ['t1'], labelled: [], lookingUp: ['t1'], echoed: false },
   initial: 'resolving',
   on: {
     SELECT_TOP: {
@@ -277,6 +280,12 @@ const selectionModel = setup({
       guard: ({ context }) => context.selected.length > 0,
       target: '.ready',
       actions: assign({ selected: [], labelled: [], lookingUp: [] }),
+    },
+    // The value the field holds, handed back by its form: nothing changes, nothing is asked.
+    // (Once per path: the flag only makes the model's state differ, so paths include it.)
+    SET_VALUE_SAME: {
+      guard: ({ context }) => !context.echoed && context.lookingUp.length === 0,
+      actions: assign({ echoed: true }),
     },
   },
   states: {
@@ -428,6 +437,11 @@ function selectionEvents(h: Harness) {
     CLEAR: change({ type: 'CLEAR' }),
     SET_VALUE_T3: () => h.actor.send({ type: 'SET_VALUE', value: ['t3'] }),
     SET_VALUE_NONE: () => h.actor.send({ type: 'SET_VALUE', value: [] }),
+    SET_VALUE_SAME: () =>
+      h.actor.send({
+        type: 'SET_VALUE',
+        value: selectSelected(h.snapshot()).map((option) => option.value),
+      }),
     LOOKUP_OK: () => {
       const call = only(h.lookups);
       return call.resolve(call.input.ids.map((id) => tag(id, NAMES[id] ?? id)));

@@ -204,6 +204,14 @@ export const autocompleteMachine = setup({
   },
   guards: {
     hasSelection: ({ context }) => context.selected.length > 0,
+    isSameValue: ({ context, event }) => {
+      assertEvent(event, 'SET_VALUE');
+      const ids = selectedIds(event.value, context.multiple);
+      return (
+        ids.length === context.selected.length &&
+        ids.every((id, i) => id === context.selected[i]?.value)
+      );
+    },
     showsOtherText: ({ context }) => context.searched !== context.text,
     hasMore: ({ context }) => context.hasMore,
   },
@@ -237,7 +245,14 @@ export const autocompleteMachine = setup({
   states: {
     labels: {
       initial: 'checking',
-      on: { SET_VALUE: { target: '.checking', actions: 'adoptValue' } },
+      on: {
+        SET_VALUE: [
+          // The value this field just chose, handed back (a form keeps ids as a list): the
+          // label shown stays, and the list does not open again over the page.
+          { guard: 'isSameValue' },
+          { target: '.checking', actions: 'adoptValue' },
+        ],
+      },
       states: {
         checking: { always: [{ guard: 'hasSelection', target: 'resolving' }, { target: 'ready' }] },
         resolving: {
