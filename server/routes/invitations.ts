@@ -16,7 +16,7 @@ import { hashPassword } from '../auth/password';
 import { requireAcceptablePassword } from '../auth/password-policy';
 import { LIMITS, takeAttempt } from '../auth/rate-limit';
 import { startSession } from '../auth/session';
-import { PG_UNIQUE_VIOLATION, isDbError } from '../db';
+import { PG_UNIQUE_VIOLATION, isDbError, type Db } from '../db';
 import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
 import { recordInvitationEvent, recordUserEvent } from '../events';
@@ -49,6 +49,13 @@ export function adminInvitationRoutes(deps: Deps) {
 
   app.get('/', async (c) => c.json({ data: await listPendingInvitations(db, deps.now()) }));
 
+  /** What the signed-in admin did to an invitation, recorded in the change's transaction. */
+  const recordAdminEvent = (
+    tx: Db,
+    c: Context<AuthEnv>,
+    invitation: Omit<Parameters<typeof recordInvitationEvent>[1], 'actorId'>,
+  ) => recordInvitationEvent(tx, { ...invitation, actorId: c.get('auth').userId });
+
   app.post('/', async (c) => {
     const { email, role } = await readBody(c, invitationBodySchema);
     const now = deps.now();
@@ -67,10 +74,9 @@ export function adminInvitationRoutes(deps: Deps) {
           now,
         });
         const { id, role: invitedRole } = created.invitation;
-        await recordInvitationEvent(tx, {
+        await recordAdminEvent(tx, c, {
           invitationId: id,
           event: 'invited',
-          actorId: c.get('auth').userId,
           data: { email: created.invitation.email, role: invitedRole },
           at: now,
         });
@@ -95,12 +101,9 @@ export function adminInvitationRoutes(deps: Deps) {
       const done = await renewInvitation(tx, id, now);
       if (!done) noInvitation(id);
       const { email } = done.invitation;
-      const actorId = c.get('auth').userId;
-      const event = 'invitationResent';
-      await recordInvitationEvent(tx, {
+      await recordAdminEvent(tx, c, {
         invitationId: id,
-        event,
-        actorId,
+        event: 'invitationResent',
         data: { email },
         at: now,
       });
@@ -115,12 +118,9 @@ export function adminInvitationRoutes(deps: Deps) {
     const now = deps.now();
     await db.transaction(async (tx) => {
       const email = (await revokeInvitation(tx, id, now)) ?? noInvitation(id);
-      const actorId = c.get('auth').userId;
-      const event = 'invitationRevoked';
-      await recordInvitationEvent(tx, {
+      await recordAdminEvent(tx, c, {
         invitationId: id,
-        event,
-        actorId,
+        event: 'invitationRevoked',
         data: { email },
         at: now,
       });

@@ -5,7 +5,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appUnderTest, signedInPage } from '../helpers/app';
+import { appUnderTest, guestPage, signedInPage } from '../helpers/app';
 import { seriousViolations } from '../helpers/axe';
 
 const app = appUnderTest();
@@ -29,17 +29,6 @@ async function filterFields(page: Page, width: number): Promise<Locator> {
 /** The labels of the fields offered (in the bar, or the dialog on a phone). */
 const fieldLabels = (scope: Locator) =>
   scope.locator('.filter-label, .field-label').allInnerTexts();
-
-/** A guest: "Continue as guest" on the sign-in page. */
-async function guestPage(width: number) {
-  const context = await app.browser.newContext(viewport(width));
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  await page.goto(`${app.server.url}/signin`);
-  await page.getByRole('button', { name: 'Continue as guest' }).click();
-  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-  return page;
-}
 
 // At 390 px the scroll loop below lost its option to a re-render (detached): not yet verified there.
 describe.each([1280])('suggestions at %i px', (width) => {
@@ -137,7 +126,7 @@ describe.each(WIDTHS)('filters by role at %i px', (width) => {
   it(
     'a guest is offered no Application or Tags filter, the demo user Tags only, with options',
     async () => {
-      const guest = await guestPage(width);
+      const guest = await guestPage(app, viewport(width));
       await guest.goto(`${app.server.url}/assets`);
       await firstRow(guest);
       const guestFields = await fieldLabels(await filterFields(guest, width));

@@ -5,29 +5,15 @@
  * far off. The skins, morph targets and animations of the delivery version are checked in
  * server/deliveries.test.ts.
  */
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { fixtureBytes, AVATARS } from '../../src/files/test-fixtures';
 import { deriveDelivery } from '../../server/delivery-derive';
 import { appUnderTest } from '../helpers/app';
-import { pixelsOf, type Pixels } from '../helpers/pixels';
+import { stablePixels, type Pixels } from '../helpers/pixels';
 
 const app = appUnderTest({ webgl: true });
 const SIZE = 512;
 const SQUARE = 32;
-
-/** The canvas once two shots a moment apart are the same, as RGBA pixels. */
-async function stablePixels(page: Page): Promise<Pixels> {
-  const shot = () => page.locator('canvas').screenshot({ omitBackground: true });
-  let picture = await shot();
-  for (let i = 0; i < 20; i++) {
-    await page.waitForTimeout(200);
-    const next = await shot();
-    if (next.equals(picture)) break;
-    picture = next;
-  }
-  return pixelsOf(page, picture);
-}
 
 /** The model at `path` in /embed, from three angles. */
 async function threeAngles(bytes: Uint8Array): Promise<Pixels[]> {

@@ -7,24 +7,13 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appUnderTest, signedInPage } from '../helpers/app';
+import { appUnderTest, guestPage, signedInPage } from '../helpers/app';
 
 const app = appUnderTest();
 
 const PHONE = { width: 390, height: 844 };
 const UNKNOWN_ID = '000000000000000000000000';
 const ROW_LINKS = '[role="grid"] [role="row"]:not(.skeleton-row) [role="rowheader"] a';
-
-/** A fresh profile with a guest session, on the dashboard. */
-async function guestPage(viewport?: { width: number; height: number }) {
-  const context = await app.browser.newContext(viewport);
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  await page.goto(`${app.server.url}/signin`);
-  await page.getByRole('button', { name: 'Continue as guest' }).click();
-  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-  return page;
-}
 
 /** Whether an element's content fits its box (nothing cut off with an ellipsis). */
 const fitsItsBox = (page: Page, selector: string) =>
@@ -88,7 +77,7 @@ describe('the header at 390 px', () => {
   });
 
   it("offers a guest's Create an account in the menu", async () => {
-    const page = await guestPage(PHONE);
+    const page = await guestPage(app, PHONE);
     await page.getByRole('button', { name: 'Menu' }).click();
     const create = page.getByRole('link', { name: 'Create an account' });
     await create.waitFor();
@@ -255,7 +244,7 @@ describe('a cage mesh and a role that may not read cage meshes', () => {
     const mesh = await firstCageMesh(admin);
     await admin.context().close();
 
-    const page = await guestPage();
+    const page = await guestPage(app);
     await page.goto(`${app.server.url}/cage-meshes/${mesh.id}`);
     await page.getByRole('heading', { name: 'Not available for your role' }).waitFor();
     await expect.poll(() => page.title()).toBe('Not available for your role · Avatar Studio');

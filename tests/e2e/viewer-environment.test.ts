@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pixelsOf } from '../helpers/pixels';
+import { stablePixels } from '../helpers/pixels';
 import { appUnderTest } from '../helpers/app';
 
 const FIXTURES = resolve('..', 'shared', 'fixtures');
@@ -100,19 +100,6 @@ async function visit(environment?: string, { workers = true } = {}): Promise<Vis
   return { page, close: () => context.close(), environments, ...measured };
 }
 
-/** The canvas once two shots a moment apart are the same, as RGBA pixels. */
-async function stablePixels(page: Page): Promise<Buffer> {
-  const shot = () => page.locator('canvas').screenshot({ omitBackground: true });
-  let picture = await shot();
-  for (let i = 0; i < 20; i++) {
-    await page.waitForTimeout(200);
-    const next = await shot();
-    if (next.equals(picture)) break;
-    picture = next;
-  }
-  return (await pixelsOf(page, picture)).data;
-}
-
 /**
  * Over the pixels opaque in both pictures (0..255 per channel): how far their mean colours are
  * apart (the largest channel), and the mean difference of a pixel.
@@ -149,11 +136,11 @@ describe('the prefiltered environments', () => {
   let threePixels: Buffer;
   beforeAll(async () => {
     preset = await visit();
-    presetPixels = await stablePixels(preset.page);
+    presetPixels = (await stablePixels(preset.page)).data;
     exr = await visit('/environments/city.exr');
-    exrPixels = await stablePixels(exr.page);
+    exrPixels = (await stablePixels(exr.page)).data;
     three = await visit('/environments/city.exr', { workers: false });
-    threePixels = await stablePixels(three.page);
+    threePixels = (await stablePixels(three.page)).data;
     console.log(
       `first frame on SwiftShader: prefiltered preset ${preset.spawnedMs.toFixed(0)} ms ` +
         `(longest task ${preset.longestTaskMs} ms), EXR prefiltered in a worker ` +
@@ -187,7 +174,7 @@ describe('the prefiltered environments', () => {
 
   it('lights it differently with another preset (the comparison sees lighting)', async () => {
     const other = await visit('sunset');
-    const pixels = await stablePixels(other.page);
+    const pixels = (await stablePixels(other.page)).data;
     await other.close();
     expect(other.environments).toEqual(['/environments/sunset.pmrem']);
     expect(difference(pixels, threePixels).meanPixel).toBeGreaterThan(5);

@@ -31,18 +31,32 @@ export function appUnderTest(
 export const ADMIN = { email: 'admin@avatar.studio', password: 'avatar-studio-admin' };
 
 /** A fresh profile signed in as `account` (the admin by default), on the dashboard. */
+/** A fresh profile at `viewport` on the sign-in page, with the tests' default timeout. */
+async function signInPage(app: AppUnderTest, viewport?: { width: number; height: number }) {
+  const context = await app.browser.newContext(viewport);
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  await page.goto(`${app.server.url}/signin`);
+  return page;
+}
+
 export async function signedInPage(
   app: AppUnderTest,
   account: { email: string; password: string } = ADMIN,
   viewport?: { width: number; height: number },
 ) {
-  const context = await app.browser.newContext(viewport);
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  await page.goto(`${app.server.url}/signin`);
+  const page = await signInPage(app, viewport);
   await page.getByLabel('E-mail').fill(account.email);
   await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  return page;
+}
+
+/** A fresh profile with a guest session ("Continue as guest"), on the dashboard. */
+export async function guestPage(app: AppUnderTest, viewport?: { width: number; height: number }) {
+  const page = await signInPage(app, viewport);
+  await page.getByRole('button', { name: 'Continue as guest' }).click();
   await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
   return page;
 }

@@ -43,3 +43,16 @@ export function opaqueIn(pixels: Pixels, x: number, y: number, w: number, h: num
   }
   return { opaque, brightness: opaque === 0 ? 0 : sum / opaque };
 }
+
+/** The canvas once two shots a moment apart are the same, as RGBA pixels. */
+export async function stablePixels(page: Page): Promise<Pixels> {
+  const shot = () => page.locator('canvas').screenshot({ omitBackground: true });
+  let picture = await shot();
+  for (let i = 0; i < 20; i++) {
+    await page.waitForTimeout(200);
+    const next = await shot();
+    if (next.equals(picture)) break;
+    picture = next;
+  }
+  return pixelsOf(page, picture);
+}

@@ -7,6 +7,9 @@ import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import type { ActivityRow } from '../../../api/schemas';
 
+/** A list screen searched for one record's name (the Trash, and kinds without a page). */
+const searchFor = (text: string) => ({ filter: JSON.stringify({ search: text }) }) as never;
+
 export function recordCell(row: ActivityRow, t: TFunction): ReactNode {
   const { kind, id, name, state } = row.subject;
   const label = name ?? id;
@@ -15,7 +18,7 @@ export function recordCell(row: ActivityRow, t: TFunction): ReactNode {
     return (
       <>
         {kindLabel} {label} ·{' '}
-        <Link to="/trash" search={{ filter: JSON.stringify({ search: label }) } as never}>
+        <Link to="/trash" search={searchFor(label)}>
           {t('activity.inTrash')}
         </Link>
       </>
@@ -71,13 +74,13 @@ function recordLink({ kind, id }: ActivityRow['subject'], label: string): ReactN
     case 'tag':
       // Tags and morphed assets have no page of their own: their list, searched for this one.
       return (
-        <Link to="/tags" search={{ filter: JSON.stringify({ search: label }) } as never}>
+        <Link to="/tags" search={searchFor(label)}>
           {label}
         </Link>
       );
     case 'morphed-asset':
       return (
-        <Link to="/morphed-assets" search={{ filter: JSON.stringify({ search: label }) } as never}>
+        <Link to="/morphed-assets" search={searchFor(label)}>
           {label}
         </Link>
       );
