@@ -4,12 +4,23 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   test: {
     projects: [
+      // Logic (machines, requests, readers) runs in Node; a jsdom per file costs seconds on
+      // 2 cores, so only components (*.test.tsx) and the few files that need a browser's
+      // globals (*.dom.test.ts: storage, navigator, FileReader) get one.
+      {
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['src/**/*.test.ts'],
+          exclude: ['src/**/*.dom.test.ts'],
+        },
+      },
       {
         plugins: [react()],
         test: {
-          name: 'unit',
+          name: 'dom',
           environment: 'jsdom',
-          include: ['src/**/*.test.{ts,tsx}'],
+          include: ['src/**/*.test.tsx', 'src/**/*.dom.test.ts'],
           setupFiles: ['./tests/setup-dom.ts'],
         },
       },
@@ -17,6 +28,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
+          globalSetup: ['./server/test-global-setup.ts'],
           include: ['server/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/fuzz/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -3,6 +3,8 @@
  * names a PostgreSQL server — a uniquely named database created there and dropped afterwards.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { inject } from 'vitest';
 import pg from 'pg';
 import { createPgDb, createPgliteDb, type Db } from './db';
 import { migrate } from './migrate';
@@ -30,7 +32,9 @@ export async function createTestDb(options: { migrated?: boolean } = {}): Promis
   const serverUrl = process.env.TEST_DATABASE_URL;
   let testDb: TestDb;
   if (!serverUrl) {
-    const db = await createPgliteDb();
+    // A copy of the migrated database the global set-up made (migrating it again is a no-op).
+    const file = (options.migrated ?? true) ? inject('pgliteTemplate') : '';
+    const db = await createPgliteDb(undefined, file ? new Blob([readFileSync(file)]) : undefined);
     testDb = { db, close: () => db.close() };
   } else {
     const name = `avatar_studio_test_${process.pid}_${randomBytes(6).toString('hex')}`;
