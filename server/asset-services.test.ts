@@ -58,12 +58,13 @@ describe('with ICON_RENDERER_URL', () => {
     const path = `/v1/assets/${created.id}/generate-icon-from-model`;
     const updated = assetSchema.parse(dataOf(await t.request('POST', path, { token })));
 
-    // The model as uploaded is rendered (server/README.md "Delivery versions": the viewers
-    // do not show delivery versions yet).
+    // The delivery version is rendered: the same picture from fewer bytes.
+    expect(created.modelDelivery?.status).toBe('ready');
+    expect(created.modelDelivery!.size).toBeLessThan(model.byteLength);
     expect(service.received.at(-1)).toEqual({
       path: '/icon',
       contentType: 'model/gltf-binary',
-      bytes: model.byteLength,
+      bytes: created.modelDelivery!.size,
     });
     expect(updated.iconUrl).toMatch(/^\/files\/[0-9a-f]{24}\.png$/);
     const icon = await t.request('GET', updated.iconUrl!);

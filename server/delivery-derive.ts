@@ -3,7 +3,7 @@
  * the worker thread of deriveInThread (server/delivery.worker.ts): sharp and meshoptimizer are
  * loaded there only.
  */
-import { Logger, NodeIO, type Document } from '@gltf-transform/core';
+import { Logger, NodeIO, PropertyType, type Document } from '@gltf-transform/core';
 import {
   ALL_EXTENSIONS,
   EXTTextureWebP,
@@ -70,11 +70,32 @@ async function compressTextures(doc: Document, quality: number): Promise<void> {
   if (webp) doc.createExtension(EXTTextureWebP).setRequired(true);
 }
 
+/**
+ * Removes what nothing uses, animations aside: prune drops every animation channel without a
+ * target node, and a KHR_animation_pointer channel (neutral-animated-mask's moving texture)
+ * targets a property, not a node.
+ */
+const pruneUnused = () =>
+  prune({
+    propertyTypes: [
+      PropertyType.NODE,
+      PropertyType.SKIN,
+      PropertyType.MESH,
+      PropertyType.CAMERA,
+      PropertyType.PRIMITIVE,
+      PropertyType.PRIMITIVE_TARGET,
+      PropertyType.MATERIAL,
+      PropertyType.TEXTURE,
+      PropertyType.ACCESSOR,
+      PropertyType.BUFFER,
+    ],
+  });
+
 /** The delivery version of `doc`, changed in place. */
 export async function deliveryTransforms(doc: Document, quality = WEBP_QUALITY): Promise<void> {
-  await doc.transform(prune(), dedup(), weld(), resample());
+  await doc.transform(pruneUnused(), dedup(), weld(), resample());
   await compressTextures(doc, quality);
-  await doc.transform(meshopt({ encoder: MeshoptEncoder, level: 'high' }), prune());
+  await doc.transform(meshopt({ encoder: MeshoptEncoder, level: 'high' }), pruneUnused());
 }
 
 /** Reads a GLB (meshopt-compressed ones too), after its header and declared sizes are checked. */

@@ -13,11 +13,12 @@ describe("/embed's preload links", () => {
     );
   });
 
-  it('names a model this studio stores as uploaded, as the page loads it', () => {
+  it('names a model this studio stores as its delivery version, as the page loads it', () => {
     expect(links({ modelSrc: '/files/0123456789abcdef01234567.glb' })).toBe(
-      [preload('/files/0123456789abcdef01234567.glb'), preload('/environments/city.pmrem')].join(
-        ', ',
-      ),
+      [
+        preload('/files/0123456789abcdef01234567.glb?delivery'),
+        preload('/environments/city.pmrem'),
+      ].join(', '),
     );
   });
 

@@ -10,6 +10,7 @@ import {
   ENVIRONMENT_PRESET_FILES,
   ENVIRONMENT_URL_DIR,
 } from '../src/domain/environment-presets';
+import { deliveryAddress } from '../src/domain/model-delivery';
 import { MODEL_FILE } from '../src/domain/model-file';
 
 /** The viewer's default environment (src/ui/canvas/environments.ts). */
@@ -58,11 +59,10 @@ function environmentAddress(environment: string | undefined): string | undefined
  * hands the preloaded answers to the viewer.
  */
 export function embedPreloadLinks(search: URLSearchParams): string | undefined {
-  // The addresses the page loads (the uploaded models: the viewer does not load delivery
-  // versions yet, server/README.md "Delivery versions").
+  // The addresses the page loads: stored models as their delivery versions.
   const models = modelAddresses(search.get('modelSrc') ?? undefined)
     .slice(0, MAX_MODELS)
-    .flatMap((model) => preloadable(model) ?? []);
+    .flatMap((model) => preloadable(deliveryAddress(model)) ?? []);
   if (models.length === 0) return undefined;
   const environment = environmentAddress(search.get('environment') ?? undefined);
   return [...models, ...(environment ? [environment] : [])]

@@ -43,7 +43,7 @@ describe('the built SPA', () => {
     expect(await response.text()).toContain('<title>Avatar viewer</title>');
     expect(await (await app.request('/embed/')).text()).toContain('<title>Avatar viewer</title>');
     expect(response.headers.get('link')).toBe(
-      '</files/0123456789abcdef01234567.glb>; rel=preload; as=fetch; crossorigin=anonymous, ' +
+      '</files/0123456789abcdef01234567.glb?delivery>; rel=preload; as=fetch; crossorigin=anonymous, ' +
         '</environments/city.pmrem>; rel=preload; as=fetch; crossorigin=anonymous',
     );
     expect((await app.request('/embed')).headers.get('link')).toBeNull();

@@ -5,6 +5,7 @@
  */
 import { StrictMode, useMemo, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
+import { deliverySources } from './domain/model-delivery';
 import { initI18n } from './i18n';
 import { EmbedPage } from './routes/-embed/embed-page';
 import { embedSettings, viewerOptions } from './routes/-embed/messages';
@@ -16,7 +17,7 @@ import './ui/styles.css';
 // The model and environment named in the address start loading before anything renders.
 const first = embedSettings(readSearch(window.location.search), {});
 if (first.modelSrc !== undefined)
-  preloadAvatar({ ...viewerOptions(first), modelSrc: first.modelSrc });
+  preloadAvatar({ ...viewerOptions(first), modelSrc: deliverySources(first.modelSrc) });
 startTheme();
 initI18n();
 

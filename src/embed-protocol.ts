@@ -1,6 +1,7 @@
 // The postMessage protocol of the /embed iframe: what the embedding page may post to it and
 // what it posts back. Types only (the library build exports them from src/viewer.tsx); the
 // route validates incoming messages with zod in src/routes/-embed/messages.ts.
+import type { FogOptions } from './ui/canvas/fog';
 import type { AoMode, Quality } from './ui/canvas/quality';
 
 /**
@@ -38,6 +39,10 @@ export interface EmbedOptions {
   shadows?: boolean;
   /** Wheel, pinch and +/- key zoom (default off). */
   zoom?: boolean;
+  /** Fog (default none): linear (color, near, far) or exponential (color, density). */
+  fog?: FogOptions;
+  /** Shows the GPU time per frame where the timer-query extension is available (default off). */
+  debug?: boolean;
 }
 
 /** Option changes: a value replaces the option (and wins over the address), `null` unsets it. */

@@ -7,6 +7,8 @@ import type { ComponentProps } from 'react';
 import {
   AmbientLight,
   DirectionalLight,
+  Fog,
+  FogExp2,
   Group,
   Mesh,
   MeshStandardMaterial,
@@ -14,13 +16,16 @@ import {
   type PerspectiveCamera,
 } from 'three';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AvatarViewer, type AvatarViewerHandle } from './viewer';
+import { DEBUG_UNAVAILABLE_WARNING, TIMER_QUERY_EXTENSION } from './ui/canvas/gpu-timer';
+import { AvatarViewer, type AvatarViewerHandle, type FogOptions } from './viewer';
 
 const harness = vi.hoisted(() => ({
   /** The R3F root of the last viewer. */
   root: null as RootState | null,
   /** The ambient-occlusion pass of the last viewer that has one. */
   ao: null as AoPass | null,
+  /** What the renderer's getContext() gives (default: a context with no extensions). */
+  context: null as object | null,
 }));
 
 /** The part of n8ao's pass (N8AOPostPass) the tests read. */
@@ -65,7 +70,11 @@ vi.mock('./ui/canvas/viewer-canvas', async (importOriginal) => {
     getSize: (target: { set: (w: number, h: number) => unknown }) => target.set(200, 200),
     getDrawingBufferSize: (target: { set: (w: number, h: number) => unknown }) =>
       target.set(200, 200),
-    getContext: () => ({ getContextAttributes: () => ({ alpha: true }) }),
+    getContext: () =>
+      harness.context ?? {
+        getContextAttributes: () => ({ alpha: true }),
+        getExtension: () => null,
+      },
     autoClear: true,
     debug: { checkShaderErrors: true },
     shadowMap: { enabled: false, type: 0 },
@@ -115,6 +124,7 @@ const SIZE = 200;
 beforeEach(() => {
   harness.root = null;
   harness.ao = null;
+  harness.context = null;
   vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue({
     width: SIZE,
     height: SIZE,
@@ -377,5 +387,77 @@ describe('ambient occlusion (n8ao)', () => {
     ['Split AO', 4],
   ] as const)('shows the %s display mode', async (mode, renderMode) => {
     await expectAoPass({ ao: mode }, (ao) => expect(ao.configuration.renderMode).toBe(renderMode));
+  });
+});
+
+describe('fog', () => {
+  it('is off by default; linear and exponential fog are three.js Fog and FogExp2', async () => {
+    const view = await spawned();
+    expect(scene().fog).toBeNull();
+    view.rerender(
+      <AvatarViewer modelSrc="/avatar.glb" fog={{ type: 'linear', color: '#ff0000', far: 6 }} />,
+    );
+    await vi.waitFor(() => expect(scene().fog).toBeInstanceOf(Fog));
+    const linear = scene().fog as Fog;
+    expect([linear.color.getHexString(), linear.near, linear.far]).toEqual(['ff0000', 1, 6]);
+    view.rerender(
+      <AvatarViewer modelSrc="/avatar.glb" fog={{ type: 'exponential', color: '#0000ff' }} />,
+    );
+    await vi.waitFor(() => expect(scene().fog).toBeInstanceOf(FogExp2));
+    expect((scene().fog as FogExp2).density).toBe(0.1);
+    view.rerender(<AvatarViewer modelSrc="/avatar.glb" />);
+    await vi.waitFor(() => expect(scene().fog).toBeNull());
+  });
+
+  it('draws without fog for an unsupported type, and says so once, not every render', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const fog = { type: 'volumetric', color: '#ffffff' } as unknown as FogOptions;
+    const view = await spawned({ fog });
+    view.rerender(<AvatarViewer modelSrc="/avatar.glb" fog={{ ...fog }} scale={2} />);
+    await frame();
+    expect(scene().fog).toBeNull();
+    expect(error.mock.calls).toEqual([
+      [
+        'Avatar viewer: drawing without fog: unsupported fog type "volumetric": the supported types are "linear" and "exponential"',
+      ],
+    ]);
+  });
+});
+
+describe('debug mode', () => {
+  it('is disabled with one warning where the timer-query extension is unavailable', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const view = await spawned({ debug: true });
+    view.rerender(<AvatarViewer modelSrc="/avatar.glb" debug scale={2} />);
+    await frame();
+    // (R3F's own deprecation warning may come first.)
+    const ours = warn.mock.calls.filter(([message]) => String(message).includes('debug'));
+    expect(ours).toEqual([[DEBUG_UNAVAILABLE_WARNING]]);
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('shows the average GPU time per frame from timer queries', async () => {
+    const ext = { TIME_ELAPSED_EXT: 1, GPU_DISJOINT_EXT: 2 };
+    harness.context = {
+      QUERY_RESULT: 3,
+      QUERY_RESULT_AVAILABLE: 4,
+      getExtension: (name: string) => (name === TIMER_QUERY_EXTENSION ? ext : null),
+      createQuery: () => ({}),
+      beginQuery: () => {},
+      endQuery: () => {},
+      // Every query is done at once and took 2.5 ms.
+      getQueryParameter: (_: unknown, name: number) => (name === 4 ? true : 2_500_000),
+      deleteQuery: () => {},
+      getParameter: () => false,
+    };
+    const view = await spawned({ debug: true });
+    // A frame drawn with the timer running.
+    view.rerender(<AvatarViewer modelSrc="/avatar.glb" debug scale={2} />);
+    await frame();
+    const time = await screen.findByRole('status', { name: 'GPU time per frame' });
+    expect(time.textContent).toBe('GPU 2.50 ms');
+    expect(view.element.getAttribute('aria-describedby')).toBe(time.id);
+    view.rerender(<AvatarViewer modelSrc="/avatar.glb" scale={2} />);
+    await vi.waitFor(() => expect(screen.queryByRole('status')).toBeNull());
   });
 });

@@ -35,6 +35,7 @@ export type {
   EmbedRequest,
 } from './embed-protocol';
 export type { ViewerState } from './domain/viewer';
+export type { ExponentialFogOptions, FogOptions, LinearFogOptions } from './ui/canvas/fog';
 export { isValidModelSource, INVALID_MODEL_WARNING } from './ui/canvas/model-source';
 export { ENVIRONMENT_PRESETS } from './ui/canvas/environments';
 export { AO_MODES, QUALITIES } from './ui/canvas/quality';

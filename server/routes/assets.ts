@@ -24,6 +24,7 @@ import {
 } from '../../src/api/schemas';
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Db } from '../db';
+import { deliveredModelUrl } from '../../src/domain/model-delivery';
 import type { Deps } from '../deps';
 import {
   assetEventListSpec,
@@ -418,7 +419,8 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
     const asset = await getAsset(db, id);
     if (asset.locked) fail(409, 'ASSET_LOCKED', 'The asset is locked; unlock it first');
     if (!asset.modelUrl) fail(400, 'VALIDATION_ERROR', 'The asset has no model to render');
-    const model = await storedFileFor(storage, 'modelUrl', asset.modelUrl, 'model');
+    // The delivery version when it has one: the same picture from fewer bytes to send.
+    const model = await storedFileFor(storage, 'modelUrl', deliveredModelUrl(asset)!, 'model');
     const icon = await runModelService(storage, { url, name: 'icon renderer' }, model, 'icon');
     const data = await db.transaction(async (tx) => {
       const name = nameWithExtensionOf(`${asset.name} icon`, icon.key);

@@ -8,16 +8,14 @@
  * checked in the light scheme and then in the dark one (the app follows the system's scheme,
  * which the test switches).
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, appUnderTest } from '../helpers/app';
+import { serveFixtures } from '../helpers/browser';
 import { seriousViolations } from '../helpers/axe';
 
 // WebGL on: the asset page's preview and /embed show their model, not the viewer's error.
 const app = appUnderTest({ webgl: true });
-const FIXTURES = resolve('..', 'shared', 'fixtures');
 const UNKNOWN_ID = '000000000000000000000000';
 const ROW = '[role="grid"] [role="row"]:not(.skeleton-row)';
 const ROWS = `${ROW} [role="rowheader"]`;
@@ -65,14 +63,7 @@ describe.each([1280, 390])('at %i px', (width) => {
   /** A fresh profile at this width, following the system's scheme; /fixtures/* from ../shared. */
   async function newPage(): Promise<Page> {
     const context = await app.browser.newContext({ width, height: 800 });
-    await context.route(
-      (url) => url.pathname.startsWith('/fixtures/'),
-      (route) =>
-        route.fulfill({
-          body: readFileSync(resolve(FIXTURES, new URL(route.request().url()).pathname.slice(10))),
-          contentType: 'model/gltf-binary',
-        }),
-    );
+    await serveFixtures(context);
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
     return page;

@@ -110,7 +110,22 @@ describe('generate icon from model, without an icon renderer', () => {
       name,
       readFileSync(resolve(FIXTURES, 'avatars', 'halfBodyAPIv2.glb')),
     );
+    const { modelUrl, modelDelivery } = (
+      (await (await api(`/v1/assets/${id}`)).json()) as {
+        data: { modelUrl: string; modelDelivery: { status: string; url: string } };
+      }
+    ).data;
+    expect(modelDelivery.status).toBe('ready');
+    const models: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.endsWith('.glb')) models.push(pathname);
+    });
     await openAsset(name);
+    // The preview shows the delivery version, and says what it saves.
+    await expect
+      .poll(() => page.getByTestId('model-delivery').innerText())
+      .toMatch(/^2\.7 MB uploaded, \d+(\.\d)? KB delivered$/);
 
     // No texture predictor either: its button says why it does nothing.
     const predict = page.getByRole('button', { name: 'Predict texture' });
@@ -143,6 +158,9 @@ describe('generate icon from model, without an icon renderer', () => {
     const { middle, corners } = await coverage(png);
     expect(middle).toBeGreaterThan(32 * 32 * 0.5);
     expect(corners).toBe(0);
+    // The preview and the icon were drawn from the delivery version, never the upload.
+    expect(models).toContain(new URL(modelDelivery.url, app.server.url).pathname);
+    expect(models).not.toContain(modelUrl);
 
     // The list's thumbnail is the new icon, loaded.
     const filter = encodeURIComponent(JSON.stringify({ search: name }));

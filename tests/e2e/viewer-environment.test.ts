@@ -4,14 +4,12 @@
  * three.js's PMREMGenerator for them, and the avatar is lit as when three.js prefilters the same
  * preset's EXR on the first frame (what the viewer does where no worker can run).
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stablePixels } from '../helpers/pixels';
 import { appUnderTest } from '../helpers/app';
+import { serveFixtures } from '../helpers/browser';
 
-const FIXTURES = resolve('..', 'shared', 'fixtures');
 const MODEL = 'modelSrc=/fixtures/avatars/male-emissive.glb&fit=true';
 const SIZE = { width: 320, height: 320 };
 
@@ -68,16 +66,7 @@ function probe() {
 async function visit(environment?: string, { workers = true } = {}): Promise<Visit> {
   const context = await app.browser.newContext(SIZE);
   if (!workers) await context.addInitScript('window.Worker = undefined;');
-  await context.route(
-    (url) => url.pathname.startsWith('/fixtures/'),
-    (route) =>
-      route.fulfill({
-        body: readFileSync(
-          resolve(FIXTURES, new URL(route.request().url()).pathname.slice('/fixtures/'.length)),
-        ),
-        contentType: 'model/gltf-binary',
-      }),
-  );
+  await serveFixtures(context);
   await context.addInitScript(probe);
   const page = await context.newPage();
   page.setDefaultTimeout(90_000);

@@ -1,4 +1,6 @@
-import { chromium } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -26,4 +28,21 @@ export async function launchBrowser(options: { webgl?: boolean } = {}) {
     newContext: (viewport = { width: 1280, height: 800 }) => browser.newContext({ viewport }),
     close: () => browser.close(),
   };
+}
+
+/** The shared test data (../shared/fixtures), which the pages ask for as /fixtures/<path>. */
+export const FIXTURES_DIR = resolve('..', 'shared', 'fixtures');
+
+/** Answers the page's /fixtures/<path> requests with the shared fixture files (GLB models). */
+export function serveFixtures(target: BrowserContext | Page) {
+  return target.route(
+    (url) => url.pathname.startsWith('/fixtures/'),
+    (route) =>
+      route.fulfill({
+        body: readFileSync(
+          resolve(FIXTURES_DIR, new URL(route.request().url()).pathname.slice('/fixtures/'.length)),
+        ),
+        contentType: 'model/gltf-binary',
+      }),
+  );
 }

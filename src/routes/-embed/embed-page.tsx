@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { deliverySources } from '../../domain/model-delivery';
 import type { EmbedEvent } from '../../embed-protocol';
 import { AvatarViewer, type AvatarViewerHandle } from '../../viewer';
 import {
@@ -75,7 +76,11 @@ export function EmbedPage({ search }: { search: EmbedSearch }) {
   }, []);
 
   const settings = embedSettings(search, changes);
-  const { modelSrc } = settings;
+  // Models this studio stores load as their delivery versions (src/domain/model-delivery.ts).
+  const modelSrc = useMemo(
+    () => (settings.modelSrc === undefined ? undefined : deliverySources(settings.modelSrc)),
+    [settings.modelSrc],
+  );
   return (
     <main style={{ position: 'fixed', inset: 0 }}>
       {modelSrc === undefined ? (

@@ -84,6 +84,8 @@ const optionChanges = {
   lockVertical: change(z.boolean()),
   shadows: change(z.boolean()),
   zoom: change(z.boolean()),
+  fog: change(optionValues.fog),
+  debug: change(z.boolean()),
 } satisfies Record<keyof EmbedOptions, z.core.$ZodType>;
 
 const requests = {

@@ -1,14 +1,19 @@
 // The /embed query parameters, read by the page's own entry (src/embed-main.tsx).
 import { z } from 'zod/mini';
+import { fogProblem, type FogOptions } from '../../ui/canvas/fog';
 import type { AoMode, Quality } from '../../ui/canvas/quality';
 
 /**
- * A query parameter that is dropped with a console warning when malformed: an embed with
- * one bad option still shows the avatar, never an error page.
+ * A query parameter that is dropped with a console warning when malformed (with the reason,
+ * for options checked by their own rules): an embed with one bad option still shows the
+ * avatar, never an error page.
  */
 const param = <T extends z.core.$ZodType>(name: string, schema: T) =>
   z.catch(z.optional(schema), (ctx) => {
-    console.warn(`/embed: ignoring invalid ${name}=${JSON.stringify(ctx.input)}`);
+    const reason = ctx.error.issues.find((issue) => issue.code === 'custom')?.message;
+    console.warn(
+      `/embed: ignoring invalid ${name}=${JSON.stringify(ctx.input)}${reason ? `: ${reason}` : ''}`,
+    );
     return undefined;
   });
 
@@ -40,6 +45,10 @@ export const optionValues = {
   /** Spec §9: the spawn effect and animation play once by default. */
   spawnEffectLoop: z.int().check(z.positive()),
   spawnAnimationLoop: z.int().check(z.positive()),
+  // Arrives parsed when it is valid JSON; checked by the viewer's own rules (fog.ts).
+  fog: z.custom<FogOptions>((value) => fogProblem(value) === null, {
+    error: (issue) => fogProblem(issue.input) ?? undefined,
+  }),
 };
 
 export const searchSchema = z.object({
@@ -62,6 +71,8 @@ export const searchSchema = z.object({
   lockVertical: flag('lockVertical'),
   shadows: flag('shadows'),
   zoom: flag('zoom'),
+  fog: param('fog', optionValues.fog),
+  debug: flag('debug'),
   // Read by messages.ts (parseAllowedOrigins), which fails closed on a malformed list.
   allowedOrigins: z.optional(z.unknown()),
 });

@@ -7,6 +7,7 @@ import {
   MathUtils,
   Mesh,
   MeshStandardMaterial,
+  SkinnedMesh,
   Sphere,
   Vector3,
   type AnimationAction,
@@ -128,16 +129,27 @@ export function AvatarModel(props: AvatarModelProps) {
       invalidate();
       return;
     }
-    root.current.updateWorldMatrix(true, true);
-    // Bind-pose bounds of every mesh: skinned bounds would need bone matrices, which are
-    // only current after a render.
+    // World matrices as a render makes them: updateMatrixWorld also gives each skinned mesh
+    // the inverse of its own (its bindMatrixInverse), which updateWorldMatrix leaves as it was.
+    root.current.updateWorldMatrix(true, false);
+    root.current.updateMatrixWorld(true);
+    // Bounds of every mesh at rest. A skinned mesh's are where its bones put its vertices: a
+    // quantized skinned mesh (a delivery version, gltfpack's output) stores its vertices in
+    // [-1, 1] and leaves their scale and offset to its inverse bind matrices, so its geometry's
+    // own box is not where it shows.
     const box = new Box3();
     avatar.traverse((object) => {
       if (!(object instanceof Mesh)) return;
-      const geometry = object.geometry as BufferGeometry;
-      if (!geometry.boundingBox) geometry.computeBoundingBox();
-      if (geometry.boundingBox)
-        box.union(geometry.boundingBox.clone().applyMatrix4(object.matrixWorld));
+      let bounds: Box3 | null;
+      if (object instanceof SkinnedMesh) {
+        object.computeBoundingBox();
+        bounds = object.boundingBox;
+      } else {
+        const geometry = object.geometry as BufferGeometry;
+        if (!geometry.boundingBox) geometry.computeBoundingBox();
+        bounds = geometry.boundingBox;
+      }
+      if (bounds) box.union(bounds.clone().applyMatrix4(object.matrixWorld));
     });
     const sphere = box.getBoundingSphere(new Sphere());
     const distance = sphere.radius / Math.sin(MathUtils.degToRad(perspective.fov / 2));

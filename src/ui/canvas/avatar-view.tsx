@@ -5,6 +5,7 @@ import {
   Suspense,
   useCallback,
   useEffect,
+  useId,
   useImperativeHandle,
   useRef,
   useState,
@@ -20,6 +21,7 @@ import { DEFAULT_DRACO_DECODER_PATH } from './decoders';
 import { DotLoader } from './dot-loader';
 import { EnvironmentLighting, environmentTexture } from './environment-lighting';
 import { DEFAULT_ENVIRONMENT, environmentFile } from './environments';
+import type { FogOptions } from './fog';
 import {
   acquireModel,
   preloadModel,
@@ -29,6 +31,7 @@ import {
 } from './model-cache';
 import { INVALID_MODEL_WARNING, isValidModelSource, type ModelSource } from './model-source';
 import type { AoMode, Quality } from './quality';
+import { GpuTiming, SceneFog } from './scene-options';
 import { SpawnEffect } from './spawn-effect';
 import { useReducedMotion } from './use-reduced-motion';
 import { ViewerCanvas } from './viewer-canvas';
@@ -130,6 +133,16 @@ export interface AvatarViewerOptions {
   environmentPath?: string;
   /** An ES module exporting MeshoptDecoder (default: three's, bundled). */
   meshoptDecoderPath?: string;
+  /**
+   * Fog (default none): `{ type: 'linear', color, near?, far? }` or
+   * `{ type: 'exponential', color, density? }`; another type draws without fog and is logged.
+   */
+  fog?: FogOptions;
+  /**
+   * Debug mode (default off): shows the average GPU time per frame, measured with the WebGL2
+   * timer-query extension; where that is unavailable, it is disabled with a console warning.
+   */
+  debug?: boolean;
   /** Accessible name of the viewer. */
   label?: string;
   /** The texts of the loading and error states, for localisation. */
@@ -233,6 +246,11 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
   );
   const [pose] = useState(() => new Pose());
   const three = useRef<RootState | null>(null);
+  // Debug mode: the average GPU time per frame (ms), once measured.
+  const [gpuMs, setGpuMs] = useState<number | null>(null);
+  const debug = props.debug ?? false;
+  const gpuTimeId = useId();
+  const gpuTime = debug && gpuMs !== null ? `GPU ${gpuMs.toFixed(2)} ms` : null;
 
   useImperativeHandle(ref, () => ({
     capture: (type = CAPTURE_DEFAULTS.type, quality = CAPTURE_DEFAULTS.quality) =>
@@ -379,6 +397,7 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
       role={state === 'error' ? 'group' : 'img'}
       aria-roledescription={state === 'error' ? undefined : 'interactive 3D avatar'}
       aria-label={label}
+      aria-describedby={gpuTime ? gpuTimeId : undefined}
       aria-busy={state === 'loading'}
       data-state={state}
       tabIndex={0}
@@ -410,6 +429,8 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
           style={{ background: 'transparent' }}
         >
           <ambientLight intensity={AMBIENT_INTENSITY} />
+          <SceneFog options={props.fog} />
+          {debug && <GpuTiming onGpuTime={setGpuMs} />}
           {props.shadows && (
             <directionalLight
               castShadow
@@ -469,6 +490,11 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
             </Suspense>
           )}
         </ViewerCanvas>
+      )}
+      {gpuTime && (
+        <output id={gpuTimeId} aria-label="GPU time per frame" aria-live="off" style={gpuTimeStyle}>
+          {gpuTime}
+        </output>
       )}
       {state === 'loading' && <DotLoader label={texts.loading} />}
       {state === 'error' && (
@@ -531,6 +557,18 @@ function ErrorState(props: { texts: AvatarViewerTexts; reason: string; onRetry: 
     </div>
   );
 }
+
+const gpuTimeStyle = {
+  position: 'absolute',
+  top: 4,
+  left: 4,
+  padding: '2px 6px',
+  borderRadius: 4,
+  background: 'rgb(0 0 0 / 0.6)',
+  color: '#fff',
+  font: '12px monospace',
+  pointerEvents: 'none',
+} as const;
 
 const errorStyle = {
   position: 'absolute',

@@ -1,7 +1,10 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Asset } from '../../../api/schemas';
+import type { Asset, ModelDelivery } from '../../../api/schemas';
+import { deliveredModelUrl } from '../../../domain/model-delivery';
+import { formatBytes } from '../../../files/validate';
 import { DotLoader } from '../../../ui/canvas/dot-loader';
+import { CheckboxField } from '../../../ui/dom/form-controls';
 import { Panel } from './panel';
 
 // The viewer (three.js, R3F) loads with this panel only.
@@ -9,28 +12,102 @@ const AvatarViewer = lazy(() =>
   import('../../../viewer').then((m) => ({ default: m.AvatarViewer })),
 );
 
-/** The asset's model in the avatar viewer: turn it by dragging or with the arrow keys. */
-export function AssetPreview({ asset }: { asset: Asset }) {
+/** One model in the avatar viewer. */
+function ModelView({ modelSrc, label }: { modelSrc: string; label: string }) {
   const { t } = useTranslation();
   return (
+    <div className="asset-preview">
+      {/* The viewer's own loader, so its code and then its model load behind the same dots. */}
+      <Suspense fallback={<DotLoader label={t('assetEditor.loading')} />}>
+        <AvatarViewer
+          key={modelSrc}
+          modelSrc={modelSrc}
+          fit
+          label={label}
+          texts={{
+            loading: t('assetEditor.loading'),
+            failed: t('viewer.failed'),
+            retry: t('viewer.retry'),
+          }}
+        />
+      </Suspense>
+    </div>
+  );
+}
+
+/** "3.2 MB uploaded, 0.9 MB delivered", or why the model is delivered as uploaded. */
+function DeliveryNote({ delivery }: { delivery: ModelDelivery }) {
+  const { t } = useTranslation();
+  const uploaded = formatBytes(delivery.originalSize);
+  const text =
+    delivery.status === 'ready'
+      ? t('assetEditor.deliveryReady', { uploaded, delivered: formatBytes(delivery.size ?? 0) })
+      : delivery.status === 'pending'
+        ? t('assetEditor.deliveryPending', { uploaded })
+        : t(
+            delivery.status === 'failed'
+              ? 'assetEditor.deliveryFailed'
+              : 'assetEditor.deliveryOriginal',
+            {
+              uploaded,
+              reason: delivery.reason ?? '',
+            },
+          );
+  return (
+    <p className="field-description" data-testid="model-delivery">
+      {text}
+    </p>
+  );
+}
+
+/**
+ * The asset's model in the avatar viewer (its delivery version once it has one: what embeds
+ * show): turn it by dragging or with the arrow keys. With a delivery version, the uploaded
+ * model can be shown beside it.
+ */
+export function AssetPreview({ asset }: { asset: Asset }) {
+  const { t } = useTranslation();
+  const [compare, setCompare] = useState(false);
+  const shown = deliveredModelUrl(asset);
+  const delivery = asset.modelDelivery;
+  const comparable = delivery?.status === 'ready' && shown !== asset.modelUrl;
+  return (
     <Panel title={t('assetEditor.preview')}>
-      {asset.modelUrl ? (
-        <div className="asset-preview">
-          {/* The viewer's own loader, so its code and then its model load behind the same dots. */}
-          <Suspense fallback={<DotLoader label={t('assetEditor.loading')} />}>
-            <AvatarViewer
-              key={asset.modelUrl}
-              modelSrc={asset.modelUrl}
-              fit
+      {asset.modelUrl && shown ? (
+        <>
+          {comparable && compare ? (
+            <div className="asset-preview-pair">
+              <figure>
+                <ModelView
+                  modelSrc={asset.modelUrl}
+                  label={t('assetEditor.previewUploadedLabel', { name: asset.name })}
+                />
+                <figcaption>{t('assetEditor.previewUploaded')}</figcaption>
+              </figure>
+              <figure>
+                <ModelView
+                  modelSrc={shown}
+                  label={t('assetEditor.previewLabel', { name: asset.name })}
+                />
+                <figcaption>{t('assetEditor.previewDelivered')}</figcaption>
+              </figure>
+            </div>
+          ) : (
+            <ModelView
+              modelSrc={shown}
               label={t('assetEditor.previewLabel', { name: asset.name })}
-              texts={{
-                loading: t('assetEditor.loading'),
-                failed: t('viewer.failed'),
-                retry: t('viewer.retry'),
-              }}
             />
-          </Suspense>
-        </div>
+          )}
+          {delivery && <DeliveryNote delivery={delivery} />}
+          {comparable && (
+            <CheckboxField
+              name="compareDelivery"
+              label={t('assetEditor.compareDelivery')}
+              checked={compare}
+              onChange={setCompare}
+            />
+          )}
+        </>
       ) : (
         <p className="field-description">{t('assetEditor.noModel')}</p>
       )}

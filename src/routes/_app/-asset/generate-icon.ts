@@ -6,6 +6,7 @@
 import { changeAsset, generateIconFromModel, updateAsset } from '../../../api/assets';
 import type { Asset } from '../../../api/schemas';
 import { servicesQuery } from '../../../api/services';
+import { deliveredModelUrl } from '../../../domain/model-delivery';
 import { queryClient } from '../../../api/query';
 import { uploadFile } from '../../../api/uploads';
 import { UPLOAD_RULES } from '../../../files/rules';
@@ -46,11 +47,13 @@ export async function generateIcon(
     onProgress({ stage: 'server' });
     return changeAsset(generateIconFromModel(asset.id));
   }
-  if (!asset.modelUrl) throw new IconError('render', 'The asset has no model');
+  // The delivery version when it has one: the same picture from fewer bytes.
+  const modelUrl = deliveredModelUrl(asset);
+  if (!modelUrl) throw new IconError('render', 'The asset has no model');
   onProgress({ stage: 'rendering' });
   let file: File;
   try {
-    file = await steps.render(asset.modelUrl, `${asset.name} icon`);
+    file = await steps.render(modelUrl, `${asset.name} icon`);
   } catch (error) {
     throw new IconError('render', error instanceof Error ? error.message : String(error));
   }

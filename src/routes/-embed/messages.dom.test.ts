@@ -103,6 +103,8 @@ describe('a set message changes viewer options', () => {
       ao: 'Combined',
       fit: true,
       animationSrc: null,
+      fog: { type: 'exponential', color: '#ffffff', density: 0.2 },
+      debug: true,
     };
     expect(valid(message)).toEqual(message);
   });
@@ -115,6 +117,8 @@ describe('a set message changes viewer options', () => {
       spawnEffectLoop: 1.5,
       spawnAnimationLoop: 0,
       emotion: { mouthOpen: 'wide' },
+      fog: { type: 'radial', color: '#ffffff' },
+      debug: 'on',
       colour: 'red',
     });
     expect(error).toMatch(/^Invalid "set" request: /);
@@ -124,6 +128,8 @@ describe('a set message changes viewer options', () => {
       'spawnEffectLoop: expected int',
       'spawnAnimationLoop: must be more than 0',
       'emotion.mouthOpen: expected number',
+      'fog: unsupported fog type "radial": the supported types are "linear" and "exponential"',
+      'debug: expected boolean',
       'unknown option colour',
     ]) {
       expect(error).toContain(part);
