@@ -148,15 +148,26 @@ describe('user administration', () => {
     expect(await activity(`recordId=${person._id}`, tokens.developer)).toEqual([]);
   });
 
-  it('involves: what a user did and what was done to their account, nobody else’s', async () => {
+  it('involves: what a user did, what was done to their account and their assets, nobody else’s', async () => {
     const person = await t.loginAs('developer');
+    const other = await t.loginAs('user');
     const tag = await newTag(`involved ${Date.now()}`, person.token);
     dataOf(await t.patch(`/private/v1/users/${person._id}`, { role: 'user' }, tokens.admin));
     await newTag(`not involved ${Date.now()}`);
+    const { rows: assets } = await t.db.query<{ id: string }>('SELECT id FROM assets LIMIT 1');
+    const assign = (userId: string) =>
+      t.post(`/private/v1/user-assets/${userId}`, { assetIds: [assets[0]!.id] }, tokens.admin);
+    dataOf(await assign(person._id));
+    dataOf(await assign(other._id));
     const rows = await activity(`involves=${person._id}`);
-    expect(keysOf(rows)).toEqual(['user.role-changed.v1', 'tag.created.v1']);
-    expect(rows[0]!.subject).toMatchObject({ kind: 'user', id: person._id });
-    expect(rows[1]).toMatchObject({ actorId: person._id, subject: { kind: 'tag', id: tag.id } });
+    expect(keysOf(rows)).toEqual([
+      'asset.user-assets-added.v1',
+      'user.role-changed.v1',
+      'tag.created.v1',
+    ]);
+    expect(rows[0]).toMatchObject({ data: { userId: person._id }, subject: { kind: 'asset' } });
+    expect(rows[1]!.subject).toMatchObject({ kind: 'user', id: person._id });
+    expect(rows[2]).toMatchObject({ actorId: person._id, subject: { kind: 'tag', id: tag.id } });
     // Filters combine: only what the user did themselves to tags.
     expect(keysOf(await activity(`involves=${person._id}&kind=tag`))).toEqual(['tag.created.v1']);
   });

@@ -66,9 +66,12 @@ describe('seed', () => {
     );
     expect(rows[0]?.count).toBe(300);
     expect(await findUserByEmail(testDb.db, DEMO_USER.email)).toMatchObject({ role: 'user' });
+    // No history in tests: they count the events they cause.
+    const events = await testDb.db.query('SELECT 1 FROM asset_events');
+    expect(events.rows).toEqual([]);
   });
 
-  it('seeds no demo user in production (its password is published)', async () => {
+  it("seeds no demo user in production (its password is published), and the catalogue's history", async () => {
     const db = await createTestDb();
     try {
       const config = {
@@ -81,6 +84,29 @@ describe('seed', () => {
         catalogueSeeded: true,
       });
       expect(await findUserByEmail(db.db, DEMO_USER.email)).toBeUndefined();
+      const admin = await findUserByEmail(db.db, ADMIN.email);
+      const { rows } = await db.db.query<{ routing_key: string; count: number; actors: string[] }>(
+        `SELECT routing_key, count(*)::int AS count, array_agg(DISTINCT actor_id) AS actors
+         FROM asset_events GROUP BY routing_key ORDER BY routing_key`,
+      );
+      const counts = Object.fromEntries(rows.map((row) => [row.routing_key, row.count]));
+      expect(counts).toMatchObject({
+        'asset.created.v1': 300,
+        'tag.created.v1': 12,
+        'application.created.v1': 6,
+        'asset.cage-mesh-updated.v1': 8,
+        'asset.morph-queue-entry-created.v1': 40,
+        // The admin's 12 assigned assets (no demo user in production).
+        'asset.user-assets-added.v1': 12,
+      });
+      expect(counts['asset.added-to-application.v1']).toBeGreaterThanOrEqual(6 * 20);
+      expect(new Set(rows.flatMap((row) => row.actors))).toEqual(new Set([admin?.id]));
+      // Recorded in the order they happened, as the log and the stream read them.
+      const order = await db.db.query<{ created_at: Date }>(
+        'SELECT created_at FROM asset_events ORDER BY seq',
+      );
+      const times = order.rows.map((row) => row.created_at.getTime());
+      expect(times).toEqual([...times].sort((a, b) => a - b));
     } finally {
       await db.close();
     }

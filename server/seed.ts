@@ -7,6 +7,7 @@
 import type { Config } from './config';
 import type { Db } from './db';
 import { hashPassword } from './auth/password';
+import { newId as newEventId } from './ids';
 import { findUserByEmail, createUser } from './users';
 
 const SEED_LOCK_KEY = 7_314_159_266;
@@ -175,8 +176,14 @@ export async function seed(
     const assetsSeeded = (await isDone(tx, DEMO_SEED_KEY)) ? 0 : await seedAssets(tx, now);
     // Its own marker, so databases seeded before the catalogue existed get it once too.
     const catalogueSeeded = !(await isDone(tx, CATALOGUE_SEED_KEY));
-    // The demo user's password is published in the README: never in production.
-    if (catalogueSeeded) await seedCatalogue(tx, now, config.nodeEnv !== 'production');
+    // The demo user's password is published in the README: never in production. The history
+    // stays out of the tests, which count the events they cause.
+    if (catalogueSeeded) {
+      await seedCatalogue(tx, now, {
+        withDemoUser: config.nodeEnv !== 'production',
+        history: config.nodeEnv !== 'test',
+      });
+    }
     return { adminCreated, assetsSeeded, catalogueSeeded };
   });
 }
@@ -263,9 +270,14 @@ const MORPHED_ASSETS = 20;
 
 /**
  * Tags, applications, cage meshes, morphs, a demo user and user assignments, built from the
- * assets present (so it also fits a database whose assets were seeded earlier).
+ * assets present (so it also fits a database whose assets were seeded earlier); with `history`,
+ * the events of their making too (see seedHistory).
  */
-async function seedCatalogue(tx: Db, now: Date, withDemoUser: boolean): Promise<void> {
+async function seedCatalogue(
+  tx: Db,
+  now: Date,
+  { withDemoUser, history }: { withDemoUser: boolean; history: boolean },
+): Promise<void> {
   const random = prng(20240720);
   const newId = () => hexId(random);
   const base = Date.UTC(2024, 6, 1);
@@ -468,5 +480,121 @@ async function seedCatalogue(tx: Db, now: Date, withDemoUser: boolean): Promise<
      WHERE id = ANY($1::text[])`,
     [users.map((user) => user.id)],
   );
+  if (history) {
+    await seedHistory(tx, users[0]?.id ?? null, {
+      assets,
+      tags,
+      applications,
+      applicationAssets,
+      cageMeshes,
+      queue,
+      userAssets,
+    });
+  }
   await markDone(tx, CATALOGUE_SEED_KEY, now);
+}
+
+type Row = Record<string, string>;
+
+/**
+ * The events of the demo catalogue's making, as the admin (`actorId`, the first one) would
+ * have recorded them through the API, at each record's creation time: so a fresh install's
+ * activity log, changelogs and user pages show a history instead of nothing. Each event's data
+ * is the part of the API's that the demo records have (an asset's id, name and type, not the
+ * whole asset). Nothing is streamed: these are all older than any client.
+ */
+async function seedHistory(
+  tx: Db,
+  actorId: string | null,
+  made: {
+    assets: { id: string; name: string; type: string }[];
+    tags: Row[];
+    applications: Row[];
+    applicationAssets: Row[];
+    cageMeshes: Row[];
+    queue: Row[];
+    userAssets: Row[];
+  },
+): Promise<void> {
+  const { rows: created } = await tx.query<{ id: string; created_at: Date }>(
+    'SELECT id, created_at FROM assets WHERE id = ANY($1::text[])',
+    [made.assets.map((asset) => asset.id)],
+  );
+  const createdAt = new Map(created.map((row) => [row.id, row.created_at.toISOString()]));
+  const event = (subject: Row, routingKey: string, data: unknown, at: string): Row => ({
+    ...subject,
+    id: newEventId(),
+    routing_key: routingKey,
+    actor_id: actorId ?? '',
+    data: JSON.stringify(data),
+    created_at: at,
+  });
+  const events: Row[] = [
+    ...made.assets.map((asset) =>
+      event({ asset_id: asset.id }, 'asset.created.v1', { asset }, createdAt.get(asset.id)!),
+    ),
+    ...made.tags.map((tag) =>
+      event({ tag_id: tag.id! }, 'tag.created.v1', { name: tag.name }, tag.created_at!),
+    ),
+    ...made.applications.map((application) =>
+      event(
+        { application_id: application.id! },
+        'application.created.v1',
+        { name: application.name },
+        application.created_at!,
+      ),
+    ),
+    ...made.applicationAssets.map((entry) =>
+      event(
+        { asset_id: entry.asset_id! },
+        'asset.added-to-application.v1',
+        {
+          applicationId: entry.application_id,
+          applicationAssetId: entry.id,
+          position: Number(entry.position),
+        },
+        entry.created_at!,
+      ),
+    ),
+    ...made.cageMeshes.map(({ id, name, gender, body_type, created_at }) =>
+      event(
+        { cage_mesh_id: id! },
+        'asset.cage-mesh-updated.v1',
+        { created: true, cageMesh: { id, name, gender, bodyType: body_type } },
+        created_at!,
+      ),
+    ),
+    ...made.queue.map((entry) =>
+      event(
+        { asset_id: entry.source_asset_id! },
+        'asset.morph-queue-entry-created.v1',
+        { queueEntryId: entry.id, bodyAssetId: entry.body_asset_id },
+        entry.created_at!,
+      ),
+    ),
+    ...made.userAssets.map((entry) =>
+      event(
+        { asset_id: entry.asset_id! },
+        'asset.user-assets-added.v1',
+        { userId: entry.user_id },
+        entry.created_at!,
+      ),
+    ),
+  ].sort((a, b) => a.created_at!.localeCompare(b.created_at!));
+  await insertRows(
+    tx,
+    'asset_events',
+    {
+      id: 'text',
+      asset_id: 'text',
+      tag_id: 'text',
+      application_id: 'text',
+      cage_mesh_id: 'text',
+      routing_key: 'text',
+      actor_id: 'text',
+      data: 'jsonb',
+      created_at: 'timestamptz',
+    },
+    events,
+  );
 }

@@ -2,7 +2,7 @@
  * GET /v1/activity: the activity log, every event of the platform (assets, cage meshes, tags,
  * applications, user administration) newest first, paged like every list (README "Lists"),
  * filtered by actor, kind of change (routing key), kind of record, record (id, or `search` in
- * its name), a user involved (`involves`: as actor or as the user changed) and date range. Each
+ * its name), a user involved (`involves`: as actor, as the user changed, or given or losing assets) and date range. Each
  * row names its record as it is now: its name, and whether it is still there, in the Trash or
  * gone for good.
  *
@@ -121,7 +121,9 @@ export const activityListSpec: ListSpec<ActivityRow> = {
     recordId: anyOfFilter('e.subject_id'),
     // A user's page: what they did, and what was done to their account.
     involves: {
-      where: (p) => `(e.actor_id = ${p} OR (e.subject_kind = 'user' AND e.subject_id = ${p}))`,
+      // What they did, what was done to their account, and the assets given or taken from them.
+      where: (p) =>
+        `(e.actor_id = ${p} OR (e.subject_kind = 'user' AND e.subject_id = ${p}) OR e.data->>'userId' = ${p})`,
     },
     search: searchFilter(SUBJECT_NAME),
     from: fromFilter,

@@ -5,7 +5,8 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ADMIN, appUnderTest, signedInPage } from '../helpers/app';
+import { appUnderTest, signedInPage } from '../helpers/app';
+import { adminApi } from '../helpers/accounts';
 
 const app = appUnderTest();
 
@@ -307,21 +308,8 @@ describe('working in bulk', () => {
 });
 
 /** Calls the API as the seeded admin; answers the `data` of the answer. */
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const login = await fetch(`${app.server.url}/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(ADMIN),
-  });
-  const { token } = ((await login.json()) as { data: { token: string } }).data;
-  const response = await fetch(`${app.server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { data: T }).data;
-}
+const api = <T>(method: string, path: string, body?: unknown) =>
+  adminApi<T>(app.server.url, method, path, body);
 
 interface ApiAsset {
   id: string;

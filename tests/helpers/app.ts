@@ -30,7 +30,6 @@ export function appUnderTest(
 /** The admin the server seeds (its published development password). */
 export const ADMIN = { email: 'admin@avatar.studio', password: 'avatar-studio-admin' };
 
-/** A fresh profile signed in as `account` (the admin by default), on the dashboard. */
 /** A fresh profile at `viewport` on the sign-in page, with the tests' default timeout. */
 async function signInPage(app: AppUnderTest, viewport?: { width: number; height: number }) {
   const context = await app.browser.newContext(viewport);
@@ -40,6 +39,7 @@ async function signInPage(app: AppUnderTest, viewport?: { width: number; height:
   return page;
 }
 
+/** A fresh profile signed in as `account` (the admin by default), on the dashboard. */
 export async function signedInPage(
   app: AppUnderTest,
   account: { email: string; password: string } = ADMIN,

@@ -283,21 +283,23 @@ function ActivityPanel({ userId }: { userId: string }) {
     <Panel title={t('users.activity')}>
       {recent.error ? <Alert tone="error">{describeError(recent.error, t)}</Alert> : null}
       {recent.isSuccess && rows.length === 0 && <p>{t('users.noActivity')}</p>}
-      <ul className="user-activity">
-        {rows.map((row) => {
-          const detail = changeDetail(row, t);
-          return (
-            <li key={row.id}>
-              <span className="user-activity-when">{dateCell(row.createdAt)}</span>
-              <span>
-                {changeTitle(row, t)}
-                {detail && <span className="changelog-detail"> · {detail}</span>}
-              </span>
-              <span>{recordCell(row, t)}</span>
-            </li>
-          );
-        })}
-      </ul>
+      {rows.length > 0 && (
+        <ul className="user-activity">
+          {rows.map((row) => {
+            const detail = changeDetail(row, t);
+            return (
+              <li key={row.id}>
+                <span className="user-activity-when">{dateCell(row.createdAt)}</span>
+                <span>
+                  {changeTitle(row, t)}
+                  {detail && <span className="changelog-detail"> · {detail}</span>}
+                </span>
+                <span>{recordCell(row, t)}</span>
+              </li>
+            );
+          })}
+        </ul>
+      )}
       <p>
         <Link to="/activity" search={{ filter: JSON.stringify({ actorId: [userId] }) } as never}>
           {t('users.allActivity')}
