@@ -1,12 +1,13 @@
 // npm run bench: measurements, never pass/fail. Each section prints figures and, where
 // there is a baseline, the ratio against it measured in the same run. `npm run bench -- <name>`
-// runs one section (`lists`, `events`, `auth-check`, `fuzz` (`npm run bench -- fuzz 1000` for fewer cases), or `viewer`, which takes options: `npm run bench -- viewer --runs 3`).
+// runs one section (`lists`, `events`, `auth-check`, `s3`, `fuzz` (`npm run bench -- fuzz 1000` for fewer cases), or `viewer`, which takes options: `npm run bench -- viewer --runs 3`).
 import { execFileSync, execSync } from 'node:child_process';
 import { buildReport } from './build-report';
 import { benchFileValidation } from './files/validate';
 import { benchServerAuthCheck } from './server-auth-check';
 import { benchServerEvents } from './server-events';
 import { benchServerList } from './server-list';
+import { benchServerS3 } from './server-s3';
 import { benchServerUpload } from './server-upload';
 
 const only = process.argv[2];
@@ -24,6 +25,13 @@ if (only === 'fuzz') {
   execFileSync(process.execPath, ['--import', 'tsx', 'bench/fuzz.ts', ...process.argv.slice(3)], {
     stdio: 'inherit',
   });
+  process.exit(0);
+}
+const S3_TITLE =
+  'Two instances on one PostgreSQL and one S3 bucket (Ceph): 50 concurrent 5 MB uploads, 500 concurrent downloads from the other instance';
+if (only === 's3') {
+  section(S3_TITLE);
+  await benchServerS3();
   process.exit(0);
 }
 if (only === 'auth-check') {
@@ -83,6 +91,9 @@ await benchServerUpload();
 
 section('Live events: 100 clients, a burst of 1,000 changes, SSE against polling');
 await benchServerEvents();
+
+section(S3_TITLE);
+await benchServerS3();
 
 section('Upload validation of a 50 MB PNG: header rules and chunk walk against a full decode');
 await benchFileValidation();

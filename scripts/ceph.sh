@@ -45,6 +45,11 @@ osd pool default pgp num = 8
 mon allow pool size one = true
 mon warn on pool no redundancy = false
 osd crush chooseleaf type = 0
+# An OSD starting sends its device class and crush place to the monitor at once, sometimes
+# before it has the monitor's map: the command carries a zero fsid and the monitor refuses it
+# ('wrong fsid'), which ends the OSD (1 start in 3 or so). The CLI places it instead (below).
+osd class update on start = false
+osd crush update on start = false
 osd objectstore = memstore
 memstore device bytes = 2147483648
 run dir = $dir/run
@@ -65,6 +70,7 @@ CONF
       ceph-mon -c "$conf" -i a &&
       uuid=$(cat /proc/sys/kernel/random/uuid) &&
       id=$(ceph -c "$conf" osd new "$uuid") &&
+      ceph -c "$conf" osd crush add "osd.$id" 1.0 root=default &&
       ceph-osd -c "$conf" -i "$id" --mkfs --osd-uuid "$uuid" &&
       ceph-osd -c "$conf" -i "$id" &&
       radosgw -c "$conf" -n client.rgw.a

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 export interface TestServer {
   url: string;
   dataDir: string;
+  /** The server's process id (its memory is read from /proc by the benches). */
+  pid: number;
   /** Everything the server printed, for failure messages. */
   output: () => string;
   /** Stops the process; its data folder goes too unless `keepData` (for a restart). */
@@ -73,6 +75,7 @@ export async function startServer(
   return {
     url,
     dataDir,
+    pid: child.pid!,
     output: () => log,
     stop: async ({ keepData = false } = {}) => {
       if (child.exitCode === null) {
