@@ -11,7 +11,8 @@
  * - a partner that is in the Trash itself (a tag trashed after the asset, or the other asset of
  *   a morphed asset) keeps the relation row in its own Trash record: it comes back when that
  *   partner is restored. A partner deleted for ever takes the relation with it;
- * - a tag whose name another tag took meanwhile is refused (409): rename one, then restore.
+ * - a tag or an application whose name another one took meanwhile is refused (409): rename
+ *   one, then restore.
  *
  * The files a trashed record refers to are listed in `trash_files`, whose `file_url` column
  * keeps them from the file sweeper until the record is purged. The sweeper purges records
@@ -109,6 +110,12 @@ const KINDS: Record<TrashKind, KindSpec> = {
       application_morphed_assets: 'application_id = $1',
     },
     lockKey: applicationLockKey,
+    unique: {
+      where: 'lower(name) = lower($1)',
+      columns: ['name'],
+      taken: (name) =>
+        `An application named "${name}" exists now; rename one of them, then restore`,
+    },
   },
   'morphed-asset': {
     table: 'morphed_assets',

@@ -2,10 +2,8 @@
 // available", not found, the viewer) and the states that change one (errors, the phone's menu
 // and All Filters, the bulk bar, a toast) at desktop and phone width, in the light and the dark
 // scheme, for review.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchBrowser } from './helpers/browser';
+import { launchBrowser, serveFixtures } from './helpers/browser';
 import { startServer, waitForMail } from './helpers/server';
 const out = process.argv[2] ?? '/tmp/shots';
 const server = await startServer();
@@ -217,16 +215,7 @@ try {
   // The embeddable viewer on its own (public, no session).
   await atEachWidth(async (page, shot) => {
     // A fixture avatar, answered by the test instead of the server.
-    await page.route(
-      (url) => url.pathname.startsWith('/fixtures/'),
-      (route) =>
-        route.fulfill({
-          body: readFileSync(
-            resolve('..', 'shared', new URL(route.request().url()).pathname.slice(1)),
-          ),
-          contentType: 'model/gltf-binary',
-        }),
-    );
+    await serveFixtures(page);
     await page.goto(`${server.url}/embed?modelSrc=/fixtures/avatars/male-emissive.glb&fit=true`);
     await viewerReady(page);
     await shot('embed');

@@ -1,9 +1,11 @@
 /**
- * Applications and what is placed in them: /v1/applications, /v1/application-assets (ordered
- * assets) and /v1/application-morphed-assets (all also under /private/v1).
+ * Applications and what is placed in them: /v1/applications (list, read; create and rename for
+ * admins), /v1/application-assets (ordered assets) and /v1/application-morphed-assets (all also
+ * under /private/v1).
  */
 import { Hono } from 'hono';
 import {
+  applicationBodySchema,
   applicationMorphedAssetBodySchema,
   positionBodySchema,
   type ApplicationAsset,
@@ -14,7 +16,7 @@ import {
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import { isDbError, PG_UNIQUE_VIOLATION, type Db } from '../db';
 import type { Deps } from '../deps';
-import { recordAssetEvent, recordAssetEvents } from '../events';
+import { recordApplicationEvent, recordAssetEvent, recordAssetEvents } from '../events';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import { newId } from '../ids';
@@ -118,7 +120,27 @@ export function moveApplicationAsset(
   );
 }
 
-/** Routes mounted at /v1/applications and /private/v1/applications. */
+function getApplication(db: Db, id: string): Promise<ApplicationRow> {
+  return findById(db, applicationListSpec, id, 'application');
+}
+
+/** Runs a write that may hit the case-insensitive unique name index (migration 020): 409. */
+async function uniqueName<T>(name: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isDbError(error, PG_UNIQUE_VIOLATION)) {
+      fail(409, 'CONFLICT', `An application named "${name}" already exists`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Routes mounted at /v1/applications and /private/v1/applications. Creating and renaming an
+ * application needs `manage Application` (admins): a developer's `update Application` orders
+ * and places assets in applications, it does not define them.
+ */
 export function applicationRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
@@ -127,7 +149,56 @@ export function applicationRoutes(deps: Deps) {
   app.get('/', listHandler(db, applicationListSpec));
 
   app.get('/:id', async (c) => {
-    const data = await findById(db, applicationListSpec, c.req.param('id'), 'application');
+    const data = await getApplication(db, c.req.param('id'));
+    setVersionTag(c, data);
+    return c.json({ data });
+  });
+
+  app.post('/', requireAbility('manage', 'Application'), async (c) => {
+    const { name } = await readBody(c, applicationBodySchema);
+    const id = newId();
+    const at = deps.now();
+    const data = await uniqueName(name, () =>
+      db.transaction(async (tx) => {
+        await tx.query(
+          'INSERT INTO applications (id, name, created_at, updated_at) VALUES ($1, $2, $3, $3)',
+          [id, name, at],
+        );
+        const actorId = c.get('auth').userId;
+        const event = { applicationId: id, actorId, data: { name }, at };
+        await recordApplicationEvent(tx, { ...event, event: 'created' });
+        return getApplication(tx, id);
+      }),
+    );
+    setVersionTag(c, data);
+    return c.json({ data });
+  });
+
+  // A rename; with If-Match, a name someone else changed since that version is a 409 (412 for
+  // a version that never existed). The same name again changes and records nothing.
+  app.patch('/:id', requireAbility('manage', 'Application'), async (c) => {
+    const base = readIfMatch(c);
+    const { name } = await readBody(c, applicationBodySchema);
+    const id = c.req.param('id');
+    const data = await uniqueName(name, () =>
+      db.transaction(async (tx) => {
+        await tx.query('SELECT 1 FROM applications WHERE id = $1 FOR UPDATE', [id]);
+        const before = await getApplication(tx, id);
+        const changes = changeOf('name', before.name, name);
+        await checkBase(tx, 'application', before, base, changes);
+        if (before.name === name) return before;
+        const at = deps.now();
+        await tx.query('UPDATE applications SET name = $2, updated_at = $3 WHERE id = $1', [
+          id,
+          name,
+          at,
+        ]);
+        const actorId = c.get('auth').userId;
+        const event = { applicationId: id, actorId, data: { changes }, at };
+        await recordApplicationEvent(tx, { ...event, event: 'updated' });
+        return getApplication(tx, id);
+      }),
+    );
     setVersionTag(c, data);
     return c.json({ data });
   });

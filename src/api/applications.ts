@@ -1,8 +1,10 @@
-/** Applications (spec §7): one application, for the pages that show its name. */
+/** Applications (spec §7): one application, for the pages that show its name; create, rename. */
 import { queryOptions } from '@tanstack/react-query';
 import { tagService } from './errors';
 import { apiRequest } from './http';
-import { applicationRowSchema } from './schemas';
+import { invalidateLists } from './lists';
+import { queryClient } from './query';
+import { applicationRowSchema, type ApplicationRow } from './schemas';
 
 const applicationsService = tagService('applications');
 
@@ -15,3 +17,33 @@ export const applicationQuery = (id: string) =>
         apiRequest(`v1/applications/${encodeURIComponent(id)}`, applicationRowSchema, { signal }),
       ),
   });
+
+/** Creates an application (admins; a name in use answers 409). */
+export function createApplication(name: string): Promise<ApplicationRow> {
+  return applicationsService(() =>
+    apiRequest('private/v1/applications', applicationRowSchema, { method: 'post', json: { name } }),
+  );
+}
+
+/**
+ * Renames an application (admins). Based on `baseVersion` (If-Match), a name someone else
+ * changed since answers 409 EDIT_CONFLICT; without it the last rename wins.
+ */
+export function renameApplication(
+  id: string,
+  name: string,
+  baseVersion?: number,
+): Promise<ApplicationRow> {
+  const options = { method: 'patch', json: { name }, baseVersion } as const;
+  return applicationsService(() =>
+    apiRequest(`private/v1/applications/${encodeURIComponent(id)}`, applicationRowSchema, options),
+  );
+}
+
+/** After an application was created or renamed: its reads and the lists showing it. */
+export async function applicationsChanged(): Promise<void> {
+  await Promise.all([
+    invalidateLists((endpoint) => /application/.test(endpoint)),
+    queryClient.invalidateQueries({ queryKey: ['applications'] }),
+  ]);
+}

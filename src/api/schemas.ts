@@ -488,6 +488,10 @@ export type TagRow = z.infer<typeof tagRowSchema>;
 export const tagBodySchema = z.object({
   name: z.string().check(z.trim(), z.minLength(1), z.maxLength(60)),
 });
+/** Application names (create, rename): trimmed, 1-80 characters, unique ignoring case. */
+export const applicationBodySchema = z.object({
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(80)),
+});
 /** POST /v1/tags/set-tag and /remove-tag. */
 export const assetTagBodySchema = z.object({
   assetId: z.string().check(z.minLength(1)),

@@ -6,6 +6,7 @@ import {
   autocompleteMachine,
   selectHasMore,
   selectIsLoadingMore,
+  selectIsSearching,
   selectNoResults,
   type AutocompleteValue,
   selectOptions,
@@ -21,6 +22,15 @@ interface AutocompleteFilterProps {
   onChange: (value: FilterValue) => void;
   /** The chosen values as whole chips on their own rows under the field (forms). */
   chipsBelow?: boolean;
+  /** Offers "Create … “text”" for text no option names; answers the created row (or none). */
+  create?: Creates;
+}
+
+/** Creating a row from the picker's text: the option's label, and the call that creates it. */
+export interface Creates {
+  label: (text: string) => string;
+  /** Answers the created row, or undefined when it failed (the caller shows why). */
+  run: (text: string) => Promise<{ id: string; name: string } | undefined>;
 }
 
 /** Binds one autocomplete filter definition to its machine and the combo box (spec §4). */
@@ -29,6 +39,7 @@ export function AutocompleteFilter({
   value,
   onChange,
   chipsBelow,
+  create,
 }: AutocompleteFilterProps) {
   const { t } = useTranslation();
   const actor = useActorRef(autocompleteMachine, {
@@ -48,6 +59,9 @@ export function AutocompleteFilter({
   const noResults = useSelector(actor, selectNoResults);
   const hasMore = useSelector(actor, selectHasMore);
   const isLoadingMore = useSelector(actor, selectIsLoadingMore);
+  // "Create" is offered for the text only once its search has answered: before, the options
+  // of the text may not be there yet, and a click could create a row that exists.
+  const isSearching = useSelector(actor, selectIsSearching);
   const text = useSelector(actor, (s) => s.context.text);
 
   // The machine emits each change; the list stores it (and may hand it back changed).
@@ -92,6 +106,19 @@ export function AutocompleteFilter({
       chipsBelow={chipsBelow}
       noResults={noResults}
       labels={autocompleteLabels(t, filter.clearButtonText)}
+      create={
+        create && !isSearching
+          ? {
+              label: create.label,
+              // The new row is picked like any option: the machine emits the new value.
+              onCreate: (name) =>
+                void create.run(name).then((row) => {
+                  if (row)
+                    actor.send({ type: 'SELECT', option: { value: row.id, label: row.name } });
+                }),
+            }
+          : undefined
+      }
     />
   );
 }
@@ -110,6 +137,8 @@ interface EntityPickerProps {
   limitTags?: number;
   value: string[];
   onChange: (ids: string[]) => void;
+  /** With it, text that names no row can be created and picked (the asset's tags). */
+  create?: Creates | undefined;
 }
 
 /** Picks one or more rows of a resource by name (tags, applications, body assets). */
@@ -120,6 +149,7 @@ export function EntityPicker({
   extraQueryParams,
   displayField,
   limitTags,
+  create,
   ...props
 }: EntityPickerProps) {
   return (
@@ -138,6 +168,7 @@ export function EntityPicker({
       value={props.value}
       onChange={(value) => props.onChange(filterTexts(value))}
       chipsBelow
+      {...(create ? { create } : {})}
     />
   );
 }

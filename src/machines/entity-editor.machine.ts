@@ -40,16 +40,19 @@ import {
   type UploadResult,
 } from '../api/schemas';
 import { renameTag, tagsChanged } from '../api/tags';
+import { applicationsChanged, renameApplication } from '../api/applications';
 import { uploadFile } from '../api/uploads';
 
 /**
- * What is saved: a new or existing asset (possibly from a template) or cage mesh, a tag's name,
+ * What is saved: a new or existing asset (possibly from a template) or cage mesh, a tag's or an
+ * application's name,
  * or the position of asset `id` in application `applicationId`.
  */
 export type SaveTarget =
   | { entity: 'asset'; id?: string; templateId?: string; scope?: ApiScope; baseVersion?: number }
   | { entity: 'cageMesh'; id?: string; scope?: ApiScope; baseVersion?: number }
   | { entity: 'tag'; id: string; baseVersion?: number }
+  | { entity: 'application'; id: string; baseVersion?: number }
   | { entity: 'applicationAsset'; id: string; applicationId: string; baseVersion?: number };
 
 /** One file field with a newly chosen file. */
@@ -77,7 +80,7 @@ export interface StoredFile {
 /** An entity as the save answers it; only the id is read here. */
 export interface SavedEntity {
   id: string;
-  /** Set by the single-field targets when they stored a change (see renameTagTo). */
+  /** Set by the single-field targets when they stored a change (see renameTo). */
   changed?: boolean;
 }
 
@@ -149,7 +152,8 @@ async function saveEntity({ target, body }: SaveInput): Promise<SavedEntity> {
       return mesh;
     }
     case 'tag':
-      return renameTagTo(target, body);
+    case 'application':
+      return renameTo(target, body);
     case 'applicationAsset':
       return moveInApplication(target, body);
     case 'asset': {
@@ -165,11 +169,13 @@ async function saveEntity({ target, body }: SaveInput): Promise<SavedEntity> {
  * The single-field targets send nothing when the user took theirs (the stored value stays); a
  * saved entity without `changed` is one of those.
  */
-async function renameTagTo(target: TargetOf<'tag'>, body: SaveInput['body']) {
+async function renameTo(target: TargetOf<'tag' | 'application'>, body: SaveInput['body']) {
   if (typeof body.name !== 'string') return { id: target.id };
-  const tag = await renameTag(target.id, body.name, target.baseVersion);
-  await tagsChanged();
-  return { ...tag, changed: true };
+  const [rename, changed] =
+    target.entity === 'tag' ? [renameTag, tagsChanged] : [renameApplication, applicationsChanged];
+  const saved = await rename(target.id, body.name, target.baseVersion);
+  await changed();
+  return { ...saved, changed: true };
 }
 
 async function moveInApplication(target: TargetOf<'applicationAsset'>, body: SaveInput['body']) {

@@ -288,7 +288,7 @@ describe('asset editing', () => {
     const newest = () => changelog(page).getByRole('listitem').first().innerText();
     await expect.poll(newest).toMatch(/^Unlocked/);
     await page.getByRole('combobox', { name: 'Add a tag' }).fill('Vintage');
-    await page.getByRole('option', { name: 'Vintage' }).click();
+    await page.getByRole('option', { name: 'Vintage', exact: true }).click();
     // Close the options (while open, the combo box hides the page from role queries).
     await page.locator('#panel-changelog').click();
     await page.getByRole('button', { name: 'Remove Vintage' }).waitFor();

@@ -6,7 +6,7 @@ import { applicationQuery } from '../../api/applications';
 import { queryClient } from '../../api/query';
 import { RecordLoadFailed } from '../-chunks/record-error';
 import { loadPermissions, permissionsOfSession } from '../../machines/permissions.view';
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
 import { applicationAssetSchema, type ApplicationAsset } from '../../api/schemas';
@@ -16,7 +16,9 @@ import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
 import { positionColumn } from '../../ui/dom/list/columns';
 import type { Can } from '../../api/ability';
 import { AssetLink } from './-asset-link';
-import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
+import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
+import { ActionButton } from '../../ui/dom/action-button';
+import { RenameDialog } from './-rename-dialog';
 import { moveActions } from '../../ui/dom/list/move-actions';
 
 const list = defineList({
@@ -43,7 +45,10 @@ export const Route = createFileRoute('/_app/applications/$applicationId/assets')
 /** The assets of one application, in the order the application offers them: drag to reorder. */
 function ApplicationAssetsScreen() {
   const { applicationId } = Route.useParams();
-  const name = useQuery(applicationQuery(applicationId)).data?.name;
+  const application = useQuery(applicationQuery(applicationId)).data;
+  const name = application?.name;
+  // The list whose controls refresh and tell once a rename (admins) is stored.
+  const [renaming, setRenaming] = useState<ListControls | null>(null);
   const config = useCallback(
     (t: TFunction, can: Can): ListScreenConfig<ApplicationAsset> => ({
       title: name ? t('applications.assetsOf', { name }) : t('applications.assetsTitle'),
@@ -62,6 +67,12 @@ function ApplicationAssetsScreen() {
         ? { reorder: { endpoint: 'v1/application-assets/{id}/position', drag: true } }
         : {}),
       rowLabel: (row) => row.asset.name,
+      toolbar: (list) =>
+        can('manage', 'Application') && (
+          <ActionButton onPress={() => setRenaming(list)}>
+            {t('applications.renameTitle')}
+          </ActionButton>
+        ),
       filters: [searchFilter(t), typeFilter(t)],
       columns: [
         {
@@ -86,7 +97,19 @@ function ApplicationAssetsScreen() {
     }),
     [applicationId, name],
   );
-  return <ListScreen key={applicationId} config={config} />;
+  return (
+    <>
+      <ListScreen key={applicationId} config={config} />
+      {renaming && application && (
+        <RenameDialog
+          kind="application"
+          record={application}
+          list={renaming}
+          onClose={() => setRenaming(null)}
+        />
+      )}
+    </>
+  );
 }
 
 /** The application could not be read: not found, or a failure that may pass (then Retry). */

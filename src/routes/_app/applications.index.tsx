@@ -1,14 +1,25 @@
 import type { TFunction } from 'i18next';
+import { useCallback, useState } from 'react';
 import { createFileRoute, Link } from '@tanstack/react-router';
+import { z } from 'zod/mini';
+import { applicationsChanged, createApplication } from '../../api/applications';
 import { exportApplicationAssets } from '../../api/assets';
 import { defineList } from '../../api/list-url';
 import { applicationRowSchema, type ApplicationRow } from '../../api/schemas';
 import { downloadBlob } from '../../ui/dom/download';
 import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { dateColumn } from '../../ui/dom/list/columns';
-import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
+import { SchemaForm } from '../../ui/dom/schema-form';
+import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
 import type { Can } from '../../api/ability';
+import { RenameDialog } from './-rename-dialog';
 import { TrashBulkActions, trashRowAction } from './-trash-actions';
+
+const newApplicationForm = z.object({
+  name: z
+    .string()
+    .check(z.trim(), z.minLength(1, 'form.required'), z.maxLength(80, 'applications.tooLong')),
+});
 
 const list = defineList({
   sortFields: ['name', 'createdAt'],
@@ -17,11 +28,38 @@ const list = defineList({
 
 export const Route = createFileRoute('/_app/applications/')({
   validateSearch: list.validateSearch,
-  component: () => <ListScreen config={applicationsList} />,
+  component: ApplicationsScreen,
 });
 
-/** What the list shows, in the user's language. */
-const applicationsList = (t: TFunction, can: Can): ListScreenConfig<ApplicationRow> => ({
+/** A rename in progress: the application as the list showed it, and that list. */
+interface Renaming {
+  record: ApplicationRow;
+  list: ListControls;
+}
+
+function ApplicationsScreen() {
+  const [renaming, setRenaming] = useState<Renaming | null>(null);
+  const config = useCallback(
+    (t: TFunction, can: Can) =>
+      applicationsList(t, can, (record, list) => setRenaming({ record, list })),
+    [],
+  );
+  return (
+    <>
+      <ListScreen config={config} />
+      {renaming && (
+        <RenameDialog kind="application" {...renaming} onClose={() => setRenaming(null)} />
+      )}
+    </>
+  );
+}
+
+/** What the list shows, in the user's language; `rename` opens the rename dialog (admins). */
+const applicationsList = (
+  t: TFunction,
+  can: Can,
+  rename: (application: ApplicationRow, list: ListControls) => void,
+): ListScreenConfig<ApplicationRow> => ({
   title: t('applications.title'),
   requires: ['read', 'Application'],
   endpoint: 'v1/applications',
@@ -42,7 +80,31 @@ const applicationsList = (t: TFunction, can: Can): ListScreenConfig<ApplicationR
     },
     dateColumn('createdAt', t('assets.created')),
   ],
+  // Creating and renaming define the catalogue's applications: `manage Application` (admins).
+  toolbar: (list) =>
+    can('manage', 'Application') && (
+      <SchemaForm
+        layout="inline"
+        label={t('applications.new')}
+        schema={newApplicationForm}
+        defaultValues={{ name: '' }}
+        fields={[
+          { name: 'name', label: t('applications.name'), placeholder: t('applications.new') },
+        ]}
+        submitLabel={t('applications.add')}
+        pendingLabel={t('applications.adding')}
+        resetOnSuccess
+        onSubmit={({ name }) =>
+          list.run(() => createApplication(name).then(applicationsChanged), {
+            done: t('toasts.applicationCreated', { name }),
+          })
+        }
+      />
+    ),
   rowActions: (application, list) => [
+    ...(can('manage', 'Application')
+      ? [{ title: t('applications.rename'), onAction: () => rename(application, list) }]
+      : []),
     {
       title: t('assets.exportAssets'),
       onAction: () =>

@@ -12,7 +12,7 @@ import { dateColumn } from '../../ui/dom/list/columns';
 import type { Can } from '../../api/ability';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
 import type { ActionMenuItem } from '../../ui/dom/list/row-menu';
-import { RenameTagDialog } from './-tags/rename-tag-dialog';
+import { RenameDialog } from './-rename-dialog';
 
 const newTagForm = z.object({
   name: z
@@ -32,20 +32,20 @@ export const Route = createFileRoute('/_app/tags')({
 
 /** A rename in progress: the tag as the list showed it, and the list it was chosen in. */
 interface Renaming {
-  tag: TagRow;
+  record: TagRow;
   list: ListControls;
 }
 
 function TagsScreen() {
   const [renaming, setRenaming] = useState<Renaming | null>(null);
   const config = useCallback(
-    (t: TFunction, can: Can) => tagsList(t, can, (tag, list) => setRenaming({ tag, list })),
+    (t: TFunction, can: Can) => tagsList(t, can, (record, list) => setRenaming({ record, list })),
     [],
   );
   return (
     <>
       <ListScreen config={config} />
-      {renaming && <RenameTagDialog {...renaming} onClose={() => setRenaming(null)} />}
+      {renaming && <RenameDialog kind="tag" {...renaming} onClose={() => setRenaming(null)} />}
     </>
   );
 }

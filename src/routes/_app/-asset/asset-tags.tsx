@@ -2,15 +2,27 @@ import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { assetUpdated } from '../../../api/assets';
 import type { Asset } from '../../../api/schemas';
-import { removeTag, setTag } from '../../../api/tags';
+import { createTag, removeTag, setTag, tagsChanged } from '../../../api/tags';
 import { EntityPicker } from '../../../machines/autocomplete.view';
+import { usePermissions } from '../../../machines/permissions.view';
 import { announce } from '../../../ui/dom/toasts';
 import { Failure, Panel } from './panel';
 
-/** The asset's tags: choosing one sets it, removing one takes it off, at once. */
+/**
+ * The asset's tags: choosing one sets it, removing one takes it off, at once. A role that may
+ * create tags can create one from the typed text ("Create tag “…”"), which is then set.
+ */
 export function AssetTags({ asset, readOnly }: { asset: Asset; readOnly: boolean }) {
   const { t } = useTranslation();
+  const can = usePermissions();
   const current = asset.tags.map((tag) => tag.id);
+  const create = useMutation({
+    mutationFn: async (name: string) => {
+      const tag = await createTag(name);
+      await tagsChanged();
+      return tag;
+    },
+  });
   const change = useMutation({
     mutationFn: async (next: string[]) => {
       let latest = asset;
@@ -37,8 +49,11 @@ export function AssetTags({ asset, readOnly }: { asset: Asset; readOnly: boolean
         },
       });
     },
-    // What the tags were before, for Undo.
-    onMutate: () => current,
+    // What the tags were before, for Undo. A new change replaces an old failure of a create.
+    onMutate: () => {
+      create.reset();
+      return current;
+    },
   });
   return (
     <Panel title={t('assetEditor.tags')}>
@@ -60,10 +75,19 @@ export function AssetTags({ asset, readOnly }: { asset: Asset; readOnly: boolean
           multiple
           value={current}
           onChange={(ids) => change.mutate(ids)}
+          create={
+            can('create', 'Tag')
+              ? {
+                  label: (name) => t('assetEditor.tagCreate', { name }),
+                  // A failure (a name taken meanwhile) shows below, where tagging's do.
+                  run: (name) => create.mutateAsync(name).catch(() => undefined),
+                }
+              : undefined
+          }
         />
       )}
       {current.length === 0 && <p className="field-description">{t('assetEditor.noTags')}</p>}
-      <Failure error={change.error} />
+      <Failure error={create.error ?? change.error} />
     </Panel>
   );
 }

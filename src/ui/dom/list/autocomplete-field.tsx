@@ -50,7 +50,15 @@ interface AutocompleteFieldProps {
   chipsBelow?: boolean | undefined;
   noResults: boolean;
   labels: AutocompleteLabels;
+  /**
+   * With it, typed text that no option names (ignoring case) is offered as a new option,
+   * "Create tag “text”", which calls `onCreate` with the trimmed text.
+   */
+  create?: { label: (text: string) => string; onCreate: (text: string) => void } | undefined;
 }
+
+/** The key of the "Create …" option (no row id holds a NUL). */
+const CREATE_KEY = '\u0000create';
 
 interface AutocompleteLabels {
   noResults: string;
@@ -92,6 +100,16 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
   const clearText = () => {
     if (props.inputValue !== '') props.onInputChange('');
   };
+  const typed = props.inputValue.trim();
+  const offersCreate =
+    props.create !== undefined &&
+    typed !== '' &&
+    !props.options.some((option) => option.label.toLowerCase() === typed.toLowerCase());
+  /** A pick of `key`: the "Create …" option creates, any other selects. */
+  const pick = (key: string) => {
+    if (key === CREATE_KEY) props.create?.onCreate(typed);
+    else props.onSelect(key);
+  };
   return (
     <div
       className={
@@ -120,7 +138,7 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
                   (key) => !props.selected.some((option) => option.id === key),
                 );
                 const removed = props.selected.filter((option) => !keys.has(option.id));
-                added.forEach((key) => props.onSelect(key));
+                added.forEach(pick);
                 removed.forEach((option) => props.onRemove(option.id));
                 // A pick starts the next search afresh. (React Aria also reports unchanged
                 // values, e.g. on blur, while the user is still typing: those keep the text.)
@@ -133,7 +151,7 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
               // selected the typed text stays. (React Aria also commits when its list closes
               // by itself, e.g. on a scroll while the list opens: that must not eat the text.)
               onSelectionChange: (key: Key | null) => {
-                if (key !== null) props.onSelect(String(key));
+                if (key !== null) pick(String(key));
                 else if (single) clearText();
               },
             })}
@@ -176,7 +194,9 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
           <ListBox
             className="menu"
             renderEmptyState={() =>
-              props.noResults ? <div className="menu-empty">{props.labels.noResults}</div> : null
+              props.noResults && !offersCreate ? (
+                <div className="menu-empty">{props.labels.noResults}</div>
+              ) : null
             }
           >
             <Collection items={props.options}>
@@ -186,6 +206,11 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
                 </ListBoxItem>
               )}
             </Collection>
+            {offersCreate && (
+              <ListBoxItem id={CREATE_KEY} className="menu-item menu-create" textValue={typed}>
+                {props.create!.label(typed)}
+              </ListBoxItem>
+            )}
             {props.onLoadMore && (
               <ListBoxLoadMoreItem
                 className="menu-loading"

@@ -475,10 +475,15 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
           grid
         )}
       </div>
-      {/* After the rows, sticky at the bottom of the window: the bar appears over the rows'
-          end rather than pushing them down, so a tap lands where the finger aimed. */}
-      {selection?.bulkActions && selectedOnScreen.length > 0 && (
-        <div className="selection-bar">{selection.bulkActions(selectedOnScreen)}</div>
+      {/* After the rows, sticky at the bottom of the window, in a slot of its own height that
+          a selectable list always keeps: the bar appears without moving a row, so a tap lands
+          where the finger aimed, and the last row can still be scrolled clear of it. */}
+      {selection?.bulkActions && (
+        <div className="selection-bar-slot">
+          {selectedOnScreen.length > 0 && (
+            <div className="selection-bar">{selection.bulkActions(selectedOnScreen)}</div>
+          )}
+        </div>
       )}
     </>
   );
