@@ -181,12 +181,14 @@ describe('deleting the account', () => {
     expectError(await t.post('/v1/auth/login', { email: user.email, password: PASSWORD }), 401);
     const { rows } = await t.db.query('SELECT 1 FROM users WHERE id = $1', [user._id]);
     expect(rows).toHaveLength(0);
-    // The activity log keeps the address the account had.
+    // The activity log keeps that the account was deleted, not whose it was.
     const [event] = await activityOf(user._id);
     expect(event).toMatchObject({
       routingKey: 'user.deleted.v1',
       actorId: user._id,
-      subject: { kind: 'user', id: user._id, name: user.email, state: 'gone' },
+      actorEmail: null,
+      data: {},
+      subject: { kind: 'user', id: user._id, name: null, state: 'gone' },
     });
     // The address is free again.
     expect((await t.signUp(user.email ?? '')).email).toBe(user.email);

@@ -23,7 +23,7 @@ import { createDevMailbox } from './mail';
 import { startMorphWorker } from './morph-worker';
 import { seed } from './seed';
 import { fileUrl } from './storage';
-import { ADMIN, dataOf, useTestApp } from './test-app';
+import { ADMIN, dataOf, uniqueEmail, useTestApp } from './test-app';
 import { createTestDb } from './test-db';
 import { readAvatar } from './test-files';
 
@@ -338,6 +338,33 @@ describe('what each role sees', () => {
     dataOf(await t.patch(`/private/v1/users/${user._id}`, { role: 'developer' }, admin.token));
     const last = await adminStream.eventFor('user.role-changed.v1');
     expect(last).toMatchObject({ userId: user._id, actorId: admin._id, assetId: null });
+    // Every other administrator action on a user (or an invitation) reaches the admins too.
+    const target = await t.signUp();
+    const onTarget = (action: string) =>
+      t.post(`/private/v1/users/${target._id}/${action}`, {}, admin.token);
+    // While it has a session to end (disabling ends them all without an event of its own).
+    dataOf(
+      await t.request('DELETE', `/private/v1/users/${target._id}/sessions`, { token: admin.token }),
+    );
+    for (const action of ['reset-password', 'resend-verification', 'disable', 'enable']) {
+      dataOf(await onTarget(action));
+    }
+    const invite = { email: uniqueEmail('streamed'), role: 'user' };
+    expect((await t.post('/private/v1/invitations', invite, admin.token)).status).toBe(201);
+    const adminKeys = [
+      'user.password-reset-sent.v1',
+      'user.verification-sent.v1',
+      'user.disabled.v1',
+      'user.enabled.v1',
+      'user.sessions-ended.v1',
+    ];
+    for (const key of adminKeys) {
+      expect(await adminStream.eventFor(key)).toMatchObject({
+        userId: target._id,
+        actorId: admin._id,
+      });
+    }
+    await adminStream.eventFor('user.invited.v1');
     expect(await adminStream.eventFor('tag.created.v1')).toMatchObject({
       tagId: tag.id,
       actorEmail: admin.email,
@@ -354,7 +381,8 @@ describe('what each role sees', () => {
     dataOf(await t.post('/v1/tags', { name: 'Streamed Tag 2' }, admin.token));
     await developerStream.until((c) => c.events().length === 2, 'the second tag');
     for (const stream of [developerStream, userStream]) {
-      expect(stream.events().map((e) => e.routingKey)).not.toContain('user.role-changed.v1');
+      const keys = stream.events().map((e) => e.routingKey);
+      expect(keys.filter((key) => key.startsWith('user.'))).toEqual([]);
     }
     for (const stream of streams) stream.close();
   });

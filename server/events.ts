@@ -131,6 +131,8 @@ export const RECORD_EVENT_KEYS = {
     enabled: 'user.enabled.v1',
     /** An admin had a password reset code mailed to the user. */
     passwordResetSent: 'user.password-reset-sent.v1',
+    /** An admin had a verification code mailed again to the user's unverified address. */
+    verificationSent: 'user.verification-sent.v1',
     /** An invitation was sent (its subject is the invitation): `{ email, role }` */
     invited: 'user.invited.v1',
     /** The invitation was mailed again, with a new link (subject: the invitation): `{ email }` */
@@ -144,7 +146,7 @@ export const RECORD_EVENT_KEYS = {
     invitationAccepted: 'user.invitation-accepted.v1',
     /** The user changed their own e-mail address: `{ changes: { email: { from, to } } }` */
     emailChanged: 'user.email-changed.v1',
-    /** The user deleted their own account: `{ email }` */
+    /** The user deleted their own account (no data: see forgetAddressesOf). */
     deleted: 'user.deleted.v1',
   },
 } as const;
@@ -244,6 +246,28 @@ export function recordUserEvent(
   }: RecordEventInput<keyof typeof RECORD_EVENT_KEYS.user> & { userId: string },
 ) {
   return recordSubjectEvent(db, 'user', userId, RECORD_EVENT_KEYS.user[event], rest);
+}
+
+/**
+ * Forgets the addresses of a deleted account `userId` (last known as `email`): its invitations
+ * that are no longer pending (accepted by it, or to its address) go, and the events of the
+ * account and of those invitations lose every address in their data (`email`, an e-mail
+ * change's from and to). The log keeps what happened and when, no longer to whom. Call it in
+ * the transaction that deletes the user row.
+ */
+export async function forgetAddressesOf(db: Db, userId: string, email: string | null) {
+  const { rows } = await db.query<{ id: string }>(
+    `DELETE FROM invitations
+     WHERE accepted_user_id = $1
+        OR (lower(email) = lower($2) AND (accepted_at IS NOT NULL OR revoked_at IS NOT NULL))
+     RETURNING id`,
+    [userId, email ?? ''],
+  );
+  await db.query(
+    `UPDATE asset_events SET data = (data - 'email') #- '{changes,email}'
+     WHERE user_id = $1 OR invitation_id = ANY($2::text[])`,
+    [userId, rows.map((row) => row.id)],
+  );
 }
 
 /** The kinds of the Trash besides assets (which have the spec's keys): their Trash events. */

@@ -193,6 +193,37 @@ describe('the activity log', () => {
     });
   });
 
+  it('forgets the addresses of an account deleted by its owner: the events stay, nameless', async () => {
+    const { invitation, token } = await invited('user');
+    const session = authResultSchema.parse(dataOf(await accept(token)));
+    const { rows: before } = await t.db.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM asset_events WHERE invitation_id = $1 OR user_id = $2',
+      [invitation.id, session._id],
+    );
+    const deleted = await t.request('DELETE', '/v1/users/me', {
+      body: { password: PASSWORD },
+      token: session.token,
+    });
+    expect(deleted.status).toBe(200);
+    const rows = [
+      ...(await activity(`recordId=${invitation.id}`)),
+      ...(await activity(`recordId=${session._id}`)),
+    ];
+    expect(rows.map((row) => row.routingKey).sort()).toEqual([
+      'user.deleted.v1',
+      'user.invitation-accepted.v1',
+      'user.invited.v1',
+    ]);
+    expect(rows).toHaveLength(before[0]!.count + 1);
+    expect(JSON.stringify(rows)).not.toContain(invitation.email);
+    for (const row of rows) expect(row.subject).toMatchObject({ name: null, state: 'gone' });
+    const { rows: kept } = await t.db.query(
+      'SELECT 1 FROM invitations WHERE lower(email) = lower($1)',
+      [invitation.email],
+    );
+    expect(kept).toEqual([]);
+  });
+
   it('is for admins only: a developer reads the log without the invitations', async () => {
     const { invitation } = await invited('user');
     expect(await activity(`recordId=${invitation.id}`, tokens.developer)).toEqual([]);

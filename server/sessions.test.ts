@@ -293,7 +293,7 @@ async function within(ms: number, check: () => Promise<boolean>): Promise<number
 }
 
 describe('two servers on one database', () => {
-  it('a logout through server A ends the token on server B within a second', async () => {
+  it('a logout, a role change, disabling and a password reset through server A end the token on server B within a second', async () => {
     // On PostgreSQL, B has a connection pool of its own; on PGlite both share the database.
     const dbB: Db = onPostgres ? createPgDb(await urlOf(t.db)) : t.db;
     const sessionsB = createSessionCheck(dbB);
@@ -317,6 +317,18 @@ describe('two servers on one database', () => {
       await within(1000, async () => (await onB(session.token)).status === 401);
       dataOf(await t.patch(`/private/v1/users/${role._id}`, { role: 'user' }, admin.token));
       await within(1000, async () => (await onB(role.token)).status === 401);
+
+      const disabled = await t.signUp();
+      const reset = await t.signUp();
+      for (const who of [disabled, reset]) expect((await onB(who.token)).status).toBe(200);
+      dataOf(await t.post(`/private/v1/users/${disabled._id}/disable`, {}, admin.token));
+      await within(1000, async () => (await onB(disabled.token)).status === 401);
+      const email = reset.email!;
+      dataOf(await t.post('/v1/users/reset-password', { email }));
+      const { code } = await t.lastMail(email, 'reset');
+      const password = 'a password after the reset';
+      dataOf(await t.patch('/v1/users/password-by-code', { email, code, password }));
+      await within(1000, async () => (await onB(reset.token)).status === 401);
     } finally {
       await sessionsB.close();
       if (dbB !== t.db) await dbB.close();

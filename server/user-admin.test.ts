@@ -217,6 +217,28 @@ describe('sending a password reset code', () => {
   });
 });
 
+describe('resending a verification code', () => {
+  it('mails the unverified user a code, recorded as the admin’s; refused once verified', async () => {
+    const email = uniqueEmail();
+    const user = await t.signUp(email, PASSWORD);
+    const path = `/private/v1/users/${user._id}/resend-verification`;
+    expectError(await t.post(path, {}, tokens.developer), 403, 'FORBIDDEN');
+    expect(dataOf(await t.post(path, {}, tokens.admin))).toEqual({ sent: true });
+    const { code, verificationId } = await t.lastMail(email, 'verify');
+    dataOf(await t.post('/v1/users/verify', { verificationId, code }));
+    const { rows } = await t.db.query<{ routing_key: string; actor_id: string }>(
+      'SELECT routing_key, actor_id FROM asset_events WHERE user_id = $1',
+      [user._id],
+    );
+    const admin = dataOf(await t.get('/v1/users/me', tokens.admin)) as { _id: string };
+    expect(rows).toEqual([{ routing_key: 'user.verification-sent.v1', actor_id: admin._id }]);
+    expectError(await t.post(path, {}, tokens.admin), 409, 'CONFLICT');
+    const guest = await t.signUpAnonymous();
+    const guestPath = `/private/v1/users/${guest._id}/resend-verification`;
+    expectError(await t.post(guestPath, {}, tokens.admin), 400, 'VALIDATION_ERROR');
+  });
+});
+
 describe('the users list', () => {
   it('filters by verified and status, and sorts by last sign-in', async () => {
     const prefix = `sorted.${Date.now()}`;
@@ -239,6 +261,22 @@ describe('the users list', () => {
     expect(admins.map((user) => user.email)).toEqual([ADMIN.email]);
     // Developers read the list too.
     expect((await list(`search=${prefix}&status=active`, tokens.developer)).length).toBe(2);
+
+    // By creation (the later sign-up is newer) and by role (admin < developer < user, as text).
+    expect((await list(`search=${prefix}&order=-createdAt`)).map((user) => user.id)).toEqual([
+      late._id,
+      early._id,
+    ]);
+    dataOf(await t.patch(`/private/v1/users/${late._id}`, { role: 'developer' }, tokens.admin));
+    const byRole = await list(`search=${prefix}&order=role`);
+    expect(byRole.map((user) => [user.id, user.role])).toEqual([
+      [late._id, 'developer'],
+      [early._id, 'user'],
+    ]);
+    expect((await list(`search=${prefix}&order=-role`)).map((user) => user.id)).toEqual([
+      early._id,
+      late._id,
+    ]);
 
     for (const query of ['verified=maybe', 'status=gone', 'order=password', 'role=emperor']) {
       expectError(await t.get(`/private/v1/users?${query}`, tokens.admin), 400, 'VALIDATION_ERROR');

@@ -184,12 +184,12 @@ export async function applyUserChange(
 /** An administrator's action on a user, for the event log. */
 export type UserAdminAction =
   | { userId: string; change: UserChange; from: UserListRow }
-  | { userId: string; action: 'passwordResetSent' };
+  | { userId: string; action: 'passwordResetSent' | 'verificationSent' };
 
 /**
  * THE place where every administrator action on a user becomes an event of the activity log
  * (server/events.ts `recordUserEvent`, only admins see them): role changed, disabled, enabled
- * (applyUserChange, in the change's transaction), password reset code sent. Sessions ended by
+ * (applyUserChange, in the change's transaction), password reset or verification code sent. Sessions ended by
  * an administrator record theirs in server/routes/sessions.ts.
  */
 export async function recordUserAdminEvent(

@@ -22,7 +22,7 @@ import { revokeAllForUser, revokeSessionsOf } from '../auth/refresh-tokens';
 import { PG_UNIQUE_VIOLATION, isDbError, type Db } from '../db';
 import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
-import { recordUserEvent } from '../events';
+import { forgetAddressesOf, recordUserEvent } from '../events';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import { queueMail } from '../mail-outbox';
@@ -172,7 +172,8 @@ export function accountRoutes(deps: Deps) {
   });
 
   // The user row goes with what cascades from it (sessions, codes, assignments); references
-  // that outlive it are set to null or keep a bare id no record names (server/README.md).
+  // that outlive it are set to null or keep a bare id no record names, and the log forgets its
+  // addresses (server/README.md "Your account").
   app.delete('/', requireAuth(deps), async (c) => {
     const body = await readBody(c, accountDeleteBodySchema);
     const { userId } = c.get('auth');
@@ -195,9 +196,8 @@ export function accountRoutes(deps: Deps) {
       }
       await revokeAllForUser(tx, userId, now);
       await tx.query('DELETE FROM users WHERE id = $1', [userId]);
-      // The event keeps the address, the only name the log has left for the account.
-      const data = { email: user.email };
-      await recordUserEvent(tx, { userId, event: 'deleted', actorId: userId, data, at: now });
+      await forgetAddressesOf(tx, userId, user.email);
+      await recordUserEvent(tx, { userId, event: 'deleted', actorId: userId, at: now });
     });
     return c.json({ data: { deleted: true } });
   });

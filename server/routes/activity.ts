@@ -87,7 +87,7 @@ interface ActivityDbRow {
 
 /**
  * The record's name: as it is now (an invitation: its address), as the Trash keeps it, or as
- * its event had it (a deleted account: its address).
+ * its event had it; null for a deleted account, whose addresses the log forgot.
  */
 const SUBJECT_NAME = `coalesce(a.name, cm.name, t.name, ap.name, ma.name, su.email, inv.email,
   tr.name, e.data->>'name', e.data->>'email')`;

@@ -4,7 +4,7 @@
  * /bulk-disable, /bulk-enable, /bulk-role and /{id}/reset-password. See server/user-admin.ts for
  * the rules (never oneself, the last admin stays).
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import {
   userBulkBodySchema,
   userBulkRoleBodySchema,
@@ -56,24 +56,27 @@ export function userAdminRoutes(deps: Deps) {
     return c.json({ data: await change(c.get('auth').userId, ids, { kind: 'role', role }) });
   });
 
-  // Mails the user a password reset code, as "Forgot password" would (the same code, mail and
-  // limits per client); the user sets the new password themselves.
-  app.post('/:id/reset-password', ...admin, async (c) => {
-    const user = await findUserById(db, c.req.param('id'));
-    if (!user) fail(404, 'NOT_FOUND', `No user with id ${c.req.param('id')}`);
-    if (!user.email) fail(400, 'VALIDATION_ERROR', 'Anonymous accounts have no e-mail address');
-    const client = clientAddress(c, deps.config);
-    await takeMailAttempt(deps, client);
-    await sendCode(deps, { email: user.email, user, purpose: 'reset', client });
-    const { userId: actorId } = c.get('auth');
-    await recordUserAdminEvent(
-      db,
-      { userId: user.id, action: 'passwordResetSent' },
-      actorId,
-      deps.now(),
-    );
-    return c.json({ data: { sent: true } });
-  });
+  // Mails the user a code, as the public calls would (the same code, mail and limits per client),
+  // and records that an administrator did: a password reset code (the user sets the new password
+  // themselves), or a verification code again while the address is not verified.
+  const mailCode =
+    (purpose: 'reset' | 'verify', action: 'passwordResetSent' | 'verificationSent') =>
+    async (c: Context<AuthEnv>) => {
+      const user = await findUserById(db, c.req.param('id') ?? '');
+      if (!user) fail(404, 'NOT_FOUND', `No user with id ${c.req.param('id')}`);
+      if (!user.email) fail(400, 'VALIDATION_ERROR', 'Anonymous accounts have no e-mail address');
+      if (purpose === 'verify' && user.verified_at) {
+        fail(409, 'CONFLICT', `${user.email} is verified already`);
+      }
+      const client = clientAddress(c, deps.config);
+      await takeMailAttempt(deps, client);
+      await sendCode(deps, { email: user.email, user, purpose, client });
+      const { userId: actorId } = c.get('auth');
+      await recordUserAdminEvent(db, { userId: user.id, action }, actorId, deps.now());
+      return c.json({ data: { sent: true } });
+    };
+  app.post('/:id/reset-password', ...admin, mailCode('reset', 'passwordResetSent'));
+  app.post('/:id/resend-verification', ...admin, mailCode('verify', 'verificationSent'));
 
   return app;
 }

@@ -113,10 +113,13 @@ export async function bulkChangeUsers(
   return result;
 }
 
-/** Mails the user a password reset code. */
-export async function sendPasswordReset(id: string): Promise<unknown> {
+/** Mails the user a code (`reset-password`, or `resend-verification` of an unverified address). */
+export async function mailUserCode(
+  id: string,
+  kind: 'reset-password' | 'resend-verification',
+): Promise<unknown> {
   const answer = await service(() =>
-    apiRequest(`${userPath(id)}/reset-password`, z.unknown(), { method: 'post', json: {} }),
+    apiRequest(`${userPath(id)}/${kind}`, z.unknown(), { method: 'post', json: {} }),
   );
   await queryClient.invalidateQueries({ queryKey: activityKey(id) });
   return answer;

@@ -211,6 +211,38 @@ describe('your account', () => {
     await other.context().close();
   });
 
+  it('deleting the account needs the password, signs out for good and leaves no address in the log', async () => {
+    const { page, email } = await verifiedAccount();
+    await openAccount(page);
+    const dialog = page.getByRole('alertdialog', { name: 'Delete your account for ever?' });
+    const deleteWith = async (password: string) => {
+      await page.getByRole('button', { name: 'Delete account' }).click();
+      await dialog.getByLabel('Password').fill(password);
+      await dialog.getByRole('button', { name: 'Delete my account' }).click();
+    };
+    await deleteWith('not my password');
+    const section = page.getByRole('region', { name: 'Delete account' });
+    await section.getByRole('alert').waitFor();
+    await deleteWith(PASSWORD);
+    await page.waitForURL(/\/signin/);
+    await page.getByText('Your account was deleted.').waitFor();
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('alert').waitFor();
+    expect(page.url()).toMatch(/\/signin/);
+
+    // The admin's activity log says an account was deleted, not whose.
+    const admin = await signedInPage(app);
+    const filter = JSON.stringify({ routingKey: ['user.deleted.v1'] });
+    await admin.goto(`${app.server.url}/activity?filter=${encodeURIComponent(filter)}`);
+    const first = admin.locator('[role="grid"] [role="row"]:not(.skeleton-row)').nth(1);
+    await expect.poll(() => first.innerText()).toContain('a deleted account');
+    expect(await admin.locator('main').innerText()).not.toContain(email);
+    await page.context().close();
+    await admin.context().close();
+  });
+
   it('a guest creates an account on the account page and keeps its id', async () => {
     const page = await newPage();
     await page.goto(`${app.server.url}/signin`);

@@ -10,13 +10,12 @@ import { editConflictErrorSchema, type Role, type UserRow } from '../../api/sche
 import {
   changeUserRole,
   endUserSessions,
-  sendPasswordReset,
+  mailUserCode,
   setUserDisabled,
   userActivityQuery,
   userSessionsQuery,
 } from '../../api/user-admin';
 import { userQuery } from '../../api/user-assets';
-import { verify } from '../../api/users';
 import { selectUser } from '../../machines/app-session';
 import {
   Allowed,
@@ -248,7 +247,11 @@ function AccountActions({ user, ask }: { user: UserRow; ask: Ask }) {
                 body: t('users.resetBody'),
                 submit: t('users.sendReset'),
                 run: () =>
-                  runChange(() => sendPasswordReset(user.id), t('users.resetSent', { email }), t),
+                  runChange(
+                    () => mailUserCode(user.id, 'reset-password'),
+                    t('users.resetSent', { email }),
+                    t,
+                  ),
               })
             }
           >
@@ -259,7 +262,7 @@ function AccountActions({ user, ask }: { user: UserRow; ask: Ask }) {
           <ActionButton
             onPress={() =>
               void runChange(
-                () => verify({ email: user.email! }),
+                () => mailUserCode(user.id, 'resend-verification'),
                 t('users.verificationSent', { email }),
                 t,
               )

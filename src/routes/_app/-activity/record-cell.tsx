@@ -12,7 +12,9 @@ const searchFor = (text: string) => ({ filter: JSON.stringify({ search: text }) 
 
 export function recordCell(row: ActivityRow, t: TFunction): ReactNode {
   const { kind, id, name, state } = row.subject;
-  const label = name ?? id;
+  // A deleted account's addresses are forgotten (server/README.md "Your account").
+  const label =
+    name ?? (kind === 'user' || kind === 'invitation' ? t('activity.deletedAccount') : id);
   const kindLabel = <span className="activity-kind">{t(`activity.kinds.${kind}`)}</span>;
   if (state === 'trash') {
     return (
@@ -24,8 +26,9 @@ export function recordCell(row: ActivityRow, t: TFunction): ReactNode {
       </>
     );
   }
-  // An invitation is never deleted: once accepted or revoked it is no longer pending.
-  if (kind === 'invitation' && state === 'gone')
+  // An invitation is never deleted: once accepted or revoked it is no longer pending. A
+  // deleted account's label already says so.
+  if (state === 'gone' && (kind === 'invitation' || (kind === 'user' && name === null)))
     return (
       <>
         {kindLabel} {label}
