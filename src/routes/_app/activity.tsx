@@ -7,7 +7,7 @@ import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 import { dateColumn } from '../../ui/dom/list/columns';
 import { personIcon, searchIcon, statusIcon, typeIcon } from '../../ui/dom/list/filter-icons';
 import { CHANGES, changeDetail, changeTitle, kindOf } from './-activity/activity-rows';
-import { recordCell } from './-activity/record-cell';
+import { recordCell, recordLabel } from './-activity/record-cell';
 
 const day = z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)));
 
@@ -40,7 +40,7 @@ const activityList = (t: TFunction): ListScreenConfig<ActivityRow> => ({
   rowSchema: activityRowSchema,
   newRowsOnTop: true,
   ...list,
-  rowLabel: (row) => `${changeTitle(row, t)} · ${row.subject.name ?? row.subject.id}`,
+  rowLabel: (row) => `${changeTitle(row, t)} · ${recordLabel(row.subject, t)}`,
   filters: [
     {
       field: 'search',

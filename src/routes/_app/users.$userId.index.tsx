@@ -276,7 +276,6 @@ function AccountActions({ user, ask }: { user: UserRow; ask: Ask }) {
   );
 }
 
-/** The user's live sessions: started, last used, address and browser; end one or all. */
 /** What the user did and what was done to their account: the latest few, and a link to all. */
 function ActivityPanel({ userId }: { userId: string }) {
   const { t } = useTranslation();
@@ -312,6 +311,7 @@ function ActivityPanel({ userId }: { userId: string }) {
   );
 }
 
+/** The user's live sessions: started, last used, address and browser; end one or all. */
 function SessionsPanel({ user, ask }: { user: UserRow; ask: Ask }) {
   const { t } = useTranslation();
   const sessions = useQuery(userSessionsQuery(user.id));

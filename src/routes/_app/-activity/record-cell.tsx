@@ -10,11 +10,15 @@ import type { ActivityRow } from '../../../api/schemas';
 /** A list screen searched for one record's name (the Trash, and kinds without a page). */
 const searchFor = (text: string) => ({ filter: JSON.stringify({ search: text }) }) as never;
 
+/** A record's name for people: a deleted account's addresses are forgotten (server/README.md). */
+export function recordLabel({ kind, id, name }: ActivityRow['subject'], t: TFunction): string {
+  if (name !== null) return name;
+  return kind === 'user' || kind === 'invitation' ? t('activity.deletedAccount') : id;
+}
+
 export function recordCell(row: ActivityRow, t: TFunction): ReactNode {
-  const { kind, id, name, state } = row.subject;
-  // A deleted account's addresses are forgotten (server/README.md "Your account").
-  const label =
-    name ?? (kind === 'user' || kind === 'invitation' ? t('activity.deletedAccount') : id);
+  const { kind, name, state } = row.subject;
+  const label = recordLabel(row.subject, t);
   const kindLabel = <span className="activity-kind">{t(`activity.kinds.${kind}`)}</span>;
   if (state === 'trash') {
     return (
