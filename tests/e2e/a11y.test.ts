@@ -12,7 +12,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, appUnderTest } from '../helpers/app';
 import { serveFixtures } from '../helpers/browser';
-import { seriousViolations } from '../helpers/axe';
+import { seriousViolations, useScheme } from '../helpers/axe';
 
 // WebGL on: the asset page's preview and /embed show their model, not the viewer's error.
 const app = appUnderTest({ webgl: true });
@@ -38,20 +38,7 @@ const viewerSettled = (page: Page) =>
 async function problemsInBothSchemes(page: Page, where: string): Promise<string[]> {
   const found: string[] = [];
   for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await expect
-      .poll(() => page.evaluate(() => document.documentElement.dataset.theme))
-      .toBe(scheme);
-    // Colours that ease into the new scheme (CSS transitions; not endless animations such as
-    // a spinner) have arrived before contrast is read.
-    await page.evaluate(() =>
-      Promise.all(
-        document
-          .getAnimations()
-          .filter((animation) => animation instanceof CSSTransition)
-          .map((animation) => animation.finished.catch(() => undefined)),
-      ),
-    );
+    await useScheme(page, scheme);
     found.push(...(await problems(page, `${where} (${scheme})`)));
   }
   return found;

@@ -226,8 +226,9 @@ describe('your account', () => {
     await deleteWith(PASSWORD);
     await page.waitForURL(/\/signin/);
     await page.getByText('Your account was deleted.').waitFor();
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
+    // Exact labels: until the sign-in screen has replaced it, the account page is still shown.
+    await page.getByLabel('E-mail', { exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('alert').waitFor();
     expect(page.url()).toMatch(/\/signin/);

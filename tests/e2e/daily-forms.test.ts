@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, login } from '../helpers/accounts';
 import { appUnderTest, signedInPage } from '../helpers/app';
-import { seriousViolations } from '../helpers/axe';
+import { seriousViolations, useScheme } from '../helpers/axe';
 
 const app = appUnderTest();
 const WIDTHS = [1280, 390] as const;
@@ -32,7 +32,7 @@ const adminPage = (width: number) => signedInPage(app, undefined, { width, heigh
 /** No serious axe violation in the light and the dark scheme; a screenshot of each if asked. */
 async function checkA11y(page: Page, where: string) {
   for (const scheme of ['light', 'dark'] as const) {
-    await page.evaluate((theme) => (document.documentElement.dataset.theme = theme), scheme);
+    await useScheme(page, scheme);
     const found = (await seriousViolations(page)).map(
       (v) => `${v.id} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
     );
@@ -44,7 +44,7 @@ async function checkA11y(page: Page, where: string) {
       await page.screenshot({ path: join(folder, `${where}-${width}-${scheme}.png`) });
     }
   }
-  await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+  await useScheme(page, 'light');
 }
 
 /** Whether the element is entirely inside the window. */
