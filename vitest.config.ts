@@ -1,6 +1,27 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
+/** The end-to-end files that run on their own (see the projects below). */
+const ALONE = ['tests/e2e/**/*.webgl.test.ts', 'tests/e2e/search-typing.test.ts'];
+
+/** An end-to-end project: `test` on top of what they share, run in `group` order. */
+const e2e = (
+  test: { name: string; include?: string[]; exclude?: string[]; maxWorkers: number },
+  group: number,
+) => ({
+  test: {
+    environment: 'node' as const,
+    globalSetup: ['./tests/e2e-global-setup.ts'],
+    include: ['tests/e2e/**/*.test.ts'],
+    testTimeout: 90_000,
+    hookTimeout: 180_000,
+    // The UI debounces and fetches: give polled expectations as long as a locator gets.
+    expect: { poll: { timeout: 15_000 } },
+    sequence: { groupOrder: group },
+    ...test,
+  },
+});
+
 export default defineConfig({
   test: {
     projects: [
@@ -34,18 +55,12 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      {
-        test: {
-          name: 'e2e',
-          environment: 'node',
-          include: ['tests/e2e/**/*.test.ts'],
-          testTimeout: 90_000,
-          hookTimeout: 180_000,
-          fileParallelism: false,
-          // The UI debounces and fetches: give polled expectations as long as a locator gets.
-          expect: { poll: { timeout: 15_000 } },
-        },
-      },
+      // End-to-end: a real server and Chromium per file, two files at a time. The files that
+      // draw with WebGL (*.webgl.test.ts: SwiftShader renders on the CPU) and the one that
+      // times typing at a person's pace run one at a time after the rest: beside another
+      // file, 80 ms between keys became 250.
+      e2e({ name: 'e2e', exclude: [...ALONE], maxWorkers: 2 }, 1),
+      e2e({ name: 'e2e-alone', include: [...ALONE], maxWorkers: 1 }, 2),
     ],
   },
 });

@@ -37,7 +37,7 @@ fi
 step "unit and server (PGlite)" vitest_json unit --project unit --project dom --project server
 
 # The server suite on PostgreSQL runs beside the builds and the end-to-end tests, on one worker
-# (it mostly waits on the database), so the whole run stays well under 15 minutes on 2 cores.
+# (it mostly waits on the database).
 # Its output is printed once it has finished.
 # shellcheck source=scripts/pg.sh
 source scripts/pg.sh
@@ -56,7 +56,7 @@ step "build" npm run --silent build
 # The inspector's end-to-end test needs a development build (dist-dev/, about 10 s).
 step "development build" npm run --silent build:dev
 # tests/e2e/two-instances.test.ts runs two servers on the PostgreSQL and Ceph started above.
-TEST_DATABASE_URL=${PG_URL:-} step "end-to-end (Chromium)" vitest_json e2e --project e2e
+TEST_DATABASE_URL=${PG_URL:-} step "end-to-end (Chromium)" vitest_json e2e --project e2e --project e2e-alone
 
 if [ -n "$pg_pid" ]; then
   echo "::: server (PostgreSQL)"

@@ -1,4 +1,7 @@
-import { afterAll, beforeAll } from 'vitest';
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { launchBrowser } from './browser';
 import { startServer, type TestServer } from './server';
 
@@ -8,16 +11,24 @@ export interface AppUnderTest {
   browser: Awaited<ReturnType<typeof launchBrowser>>;
 }
 
+/** A throwaway copy of the data folder the global set-up migrated and seeded. */
+function seededCopy(): string {
+  const dataDir = mkdtempSync(join(tmpdir(), 'avatar-studio-e2e-'));
+  cpSync(inject('seededDataDir'), dataDir, { recursive: true });
+  return dataDir;
+}
+
 /**
- * Starts the reference server (with `env` on top of the test settings) on a throwaway data
- * folder and Debian's Chromium before the file's tests, and stops both after them. Read `server` and `browser` inside tests and hooks.
+ * Starts the reference server (with `env` on top of the test settings) on a throwaway copy of
+ * the seeded data folder and Debian's Chromium before the file's tests, and stops both after
+ * them. Read `server` and `browser` inside tests and hooks.
  */
 export function appUnderTest(
   options: { webgl?: boolean; env?: Record<string, string> } = {},
 ): AppUnderTest {
   const app = {} as AppUnderTest;
   beforeAll(async () => {
-    app.server = await startServer(options.env);
+    app.server = await startServer(options.env, { dataDir: seededCopy() });
     app.browser = await launchBrowser(options);
   });
   afterAll(async () => {

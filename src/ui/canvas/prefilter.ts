@@ -18,7 +18,7 @@ import { packRgb9e5, pmremLevels, type PrefilteredCube } from './pmrem-file';
 /**
  * Level 0's face size. PMREMGenerator makes 256 (it never goes lower), the presets are 512x256
  * images (a 90° face of 128 texels holds all they have). On the avatars 64 lights like 256
- * (the mean pixel differs by less than 1/255, tests/e2e/viewer-environment.test.ts) in a
+ * (the mean pixel differs by less than 1/255, tests/e2e/viewer-environment.webgl.test.ts) in a
  * sixteenth of the bytes: about 100 KB with brotli, less than the EXR itself.
  */
 export const FACE_SIZE = 64;
