@@ -151,6 +151,9 @@ export function createApp(input: AppDeps) {
   if (deps.config.nodeEnv !== 'production' && deps.mailbox) {
     app.route('/dev', devRoutes(deps.mailbox));
   }
-  mountSpa(app, deps.config.staticDir, { sourceMaps: deps.config.nodeEnv !== 'production' });
+  mountSpa(app, deps.config.staticDir, {
+    sourceMaps: deps.config.nodeEnv !== 'production',
+    publicUrl: deps.config.publicUrl,
+  });
   return app;
 }

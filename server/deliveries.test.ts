@@ -5,6 +5,7 @@ import { backfillDeliveries, deliverModel, DELIVERY_LEASE_MS } from './deliverie
 import { DELIVERY_TEXTURE_SIZE, deriveDelivery, readDeliverable } from './delivery-derive';
 import { DeliveryError, deriveInThread } from './delivery';
 import { sweepFiles } from './file-sweeper';
+import { MAX_THREADS, threadLoad } from './threads';
 import { fileUrl, keyOfFileUrl } from './storage';
 import { dataOf, useRoleTokens, useTestApp } from './test-app';
 import { glbOfSize, readAvatar, uploadFile } from './test-files';
@@ -223,7 +224,8 @@ describe('backfillDeliveries', () => {
       reason: 'Out of luck',
     });
     const calls: number[] = [];
-    const counting = (bytes: Uint8Array) => {
+    const counting = async (read: () => Promise<Uint8Array>) => {
+      const bytes = await read();
       calls.push(bytes.byteLength);
       return deriveInThread(bytes);
     };
@@ -232,6 +234,26 @@ describe('backfillDeliveries', () => {
     await backfillDeliveries(deps, { derive: counting, retry: true });
     expect(calls).toContain(readAvatar('maleIdle.glb').byteLength);
     expect((await assetOf(asset.id)).modelDelivery?.status).toBe('ready');
+  });
+
+  it('reads a model only once its derivation has a thread: uploads waiting their turn hold nothing', async () => {
+    const keys = await Promise.all(
+      Array.from({ length: MAX_THREADS + 2 }, async () =>
+        keyOfFileUrl(await storedModel(readAvatar('maleIdle.glb'))),
+      ),
+    );
+    let reads = 0;
+    const derive = (read: () => Promise<Uint8Array>) =>
+      deriveInThread(() => {
+        reads += 1;
+        return read();
+      });
+    const all = Promise.all(keys.map((key) => deliverModel(deps, key!, { derive })));
+    await expect.poll(() => threadLoad().waiting).toBe(2);
+    expect(reads).toBe(MAX_THREADS);
+    const delivered = await all;
+    expect(reads).toBe(keys.length);
+    expect(delivered.map(({ delivery }) => delivery?.status)).toEqual(keys.map(() => 'ready'));
   });
 
   it('leaves the claim to a later run when the database or storage fails mid-way', async () => {

@@ -94,8 +94,8 @@ export interface DeliverOptions {
   limits?: ThreadLimits;
   /** Derive again a model whose last derivation failed or could not improve on it. */
   retry?: boolean;
-  /** The derivation (tests replace it). */
-  derive?: (bytes: Uint8Array, limits: ThreadLimits) => Promise<Derived>;
+  /** The derivation, given how to read the model once it may (tests replace it). */
+  derive?: (model: () => Promise<Uint8Array>, limits: ThreadLimits) => Promise<Derived>;
 }
 
 /**
@@ -117,7 +117,7 @@ export async function deliverModel(
   const claimedAt = deps.now();
   const claimed = await claim(deps.db, modelKey, original.size, claimedAt, retry);
   if (claimed) {
-    const result = await derived(deps, modelKey, limits, derive);
+    const result = await derived(deps, modelKey, original.size, limits, derive);
     const finished = await finish(deps.db, modelKey, claimedAt, deps.now(), result);
     // Taken over meanwhile (this run passed the lease): the other run's file is the one kept.
     if (!finished && result.status === 'ready') {
@@ -127,18 +127,25 @@ export async function deliverModel(
   return { claimed, delivery: await findDelivery(deps.db, modelKey) };
 }
 
-/** The derivation of a stored model, its delivery version stored. */
+/**
+ * The derivation of a stored model of `size` bytes, its delivery version stored. The model is
+ * read only once the derivation has its thread: an upload waiting its turn holds nothing.
+ */
 async function derived(
   deps: DeliveryDeps,
   modelKey: string,
+  size: number,
   limits: ThreadLimits,
   derive: NonNullable<DeliverOptions['derive']>,
 ) {
-  const bytes = await deps.storage.read(modelKey);
-  if (!bytes) return { status: 'failed' as const, reason: 'The uploaded model is gone' };
+  const read = async () => {
+    const bytes = await deps.storage.read(modelKey);
+    if (!bytes) throw new DeliveryError('The uploaded model is gone');
+    return bytes;
+  };
   let outcome: Derived;
   try {
-    outcome = await derive(bytes, limits);
+    outcome = await derive(read, limits);
   } catch (error) {
     if (!(error instanceof DeliveryError)) throw error;
     return { status: 'failed' as const, reason: error.message };
@@ -146,9 +153,7 @@ async function derived(
   if (outcome.kind === 'original') return { status: 'original' as const, reason: outcome.reason };
   const stored = await deps.storage.put(
     new Blob([outcome.bytes as Uint8Array<ArrayBuffer>]).stream(),
-    {
-      maxBytes: bytes.byteLength,
-    },
+    { maxBytes: size },
   );
   return { status: 'ready' as const, url: fileUrl(stored.key), size: stored.size };
 }

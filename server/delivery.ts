@@ -8,7 +8,7 @@
  * are kept: only their encoding changes.
  *
  * Why WebP and not KTX2/Basis: KTX2 needs `toktx` (KTX-Software), which is not installable from
- * the npm registry or Debian here; and on the fixture avatars WebP at quality 90 already brings
+ * the npm registry or Debian here; and on the fixture avatars WebP at quality 80 (WEBP_QUALITY) already brings
  * the textures, which are most of the bytes, to about a fifth of their size, decoded by the
  * browser's own image decoder (no transcoder to download). Basis would save GPU memory (the
  * textures stay compressed on the GPU) but its files are larger than WebP's at this quality and
@@ -36,17 +36,18 @@ export class DeliveryError extends Error {
 export type Derived = { kind: 'derived'; bytes: Uint8Array } | { kind: 'original'; reason: string };
 
 /**
- * deriveDelivery in a worker thread; rejects with DeliveryError when the model cannot be worked
+ * deriveDelivery in a worker thread, on the model's bytes or on what `model` reads once a
+ * thread is free (see runInThread); rejects with DeliveryError when the model cannot be worked
  * on, or when the work passes `limits` (the message says which).
  */
 export async function deriveInThread(
-  bytes: Uint8Array,
+  model: Uint8Array | (() => Promise<Uint8Array>),
   limits: ThreadLimits = DELIVERY_LIMITS,
 ): Promise<Derived> {
   try {
     return await runInThread<Derived>(
       new URL('./delivery.worker.ts', import.meta.url),
-      bytes,
+      model,
       limits,
       (failure) => new DeliveryError(failure.message),
     );

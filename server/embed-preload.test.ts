@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { embedPreloadLinks } from './embed-preload';
 
-const links = (query: Record<string, string>) => embedPreloadLinks(new URLSearchParams(query));
+const links = (query: Record<string, string>, origins?: string[]) =>
+  embedPreloadLinks(new URLSearchParams(query), origins);
 const preload = (address: string) => `<${address}>; rel=preload; as=fetch; crossorigin=anonymous`;
 
 describe("/embed's preload links", () => {
@@ -20,6 +21,26 @@ describe("/embed's preload links", () => {
         preload('/environments/city.pmrem'),
       ].join(', '),
     );
+  });
+
+  it("names a stored model's absolute address on the studio's origins as its delivery version", () => {
+    const origins = ['http://127.0.0.1:3000', 'https://studio.example'];
+    const at = (modelSrc: string) => links({ modelSrc }, origins)?.split(', ')[0];
+    const key = '0123456789abcdef01234567.glb';
+    expect(at(`https://studio.example/files/${key}`)).toBe(
+      preload(`https://studio.example/files/${key}?delivery`),
+    );
+    expect(at(`http://127.0.0.1:3000/files/${key}`)).toBe(
+      preload(`http://127.0.0.1:3000/files/${key}?delivery`),
+    );
+    // Another origin, another path, or an address that already asks for something: as given.
+    for (const other of [
+      `https://elsewhere.example/files/${key}`,
+      `https://studio.example/models/${key}`,
+      `https://studio.example/files/${key}?v=2`,
+    ]) {
+      expect(at(other)).toBe(preload(other));
+    }
   });
 
   it('maps a preset to its file and keeps a custom environment address', () => {

@@ -56,13 +56,17 @@ function environmentAddress(environment: string | undefined): string | undefined
 /**
  * The `Link` header for an /embed address's search parameters, or undefined without a model.
  * Fetched like the viewer fetches them (`fetch`, same-origin credentials), so the browser
- * hands the preloaded answers to the viewer.
+ * hands the preloaded answers to the viewer. `studioOrigins`: the origins the page may be
+ * reached at (the request's, PUBLIC_URL's), whose stored models it loads as delivery versions.
  */
-export function embedPreloadLinks(search: URLSearchParams): string | undefined {
+export function embedPreloadLinks(
+  search: URLSearchParams,
+  studioOrigins: readonly string[] = [],
+): string | undefined {
   // The addresses the page loads: stored models as their delivery versions.
   const models = modelAddresses(search.get('modelSrc') ?? undefined)
     .slice(0, MAX_MODELS)
-    .flatMap((model) => preloadable(deliveryAddress(model)) ?? []);
+    .flatMap((model) => preloadable(deliveryAddress(model, studioOrigins)) ?? []);
   if (models.length === 0) return undefined;
   const environment = environmentAddress(search.get('environment') ?? undefined);
   return [...models, ...(environment ? [environment] : [])]

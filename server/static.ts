@@ -29,11 +29,12 @@ function isSourceMapPath(path: string): boolean {
 /**
  * Adds the SPA routes to `app`; returns false (and adds nothing) without `dir`/index.html.
  * `sourceMaps: false` (production) answers 404 for the build's source maps, however named.
+ * `publicUrl`: where users reach the app (PUBLIC_URL), for /embed's preload links.
  */
 export function mountSpa<E extends Env>(
   app: Hono<E>,
   dir: string,
-  { sourceMaps }: { sourceMaps: boolean },
+  { sourceMaps, publicUrl }: { sourceMaps: boolean; publicUrl?: string },
 ): boolean {
   if (!hasSpa(dir)) return false;
   // The build writes .br/.gz beside each file (scripts/compress-dist.ts).
@@ -69,7 +70,9 @@ export function mountSpa<E extends Env>(
     if (hashed) return next();
     if (path === '/embed' || path === '/embed/') {
       const page = await serve(embed, c, NO_CACHE);
-      const links = embedPreloadLinks(new URL(c.req.url).searchParams);
+      const url = new URL(c.req.url);
+      const origins = publicUrl ? [url.origin, publicUrl] : [url.origin];
+      const links = embedPreloadLinks(url.searchParams, origins);
       if (page && links) page.headers.set('Link', links);
       return page ?? next();
     }

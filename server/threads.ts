@@ -134,8 +134,11 @@ function keepIdle(worker: Worker, key: string) {
 
 /**
  * Runs the worker file at `url` (which calls `serveThread`) on `input` in a thread and answers
- * its result. Rejects with ThreadLimitError when the job passes `limits` or its thread dies (the
- * thread is then terminated), and with `toError(failure)` when the job itself fails.
+ * its result. An `input` that is a function (never one itself: a function cannot be sent to a
+ * thread) reads the input once the job has its thread, so jobs waiting their turn hold
+ * nothing: 50 uploads waiting for the delivery derivation once held their 5 MB models each.
+ * Rejects with ThreadLimitError when the job passes `limits` or its thread dies (the thread is
+ * then terminated), with `toError(failure)` when the job itself fails, and as the reader does.
  */
 export async function runInThread<T>(
   url: URL,
@@ -146,6 +149,8 @@ export async function runInThread<T>(
   const release = await takeSlot();
   const key = `${url.href} ${limits.heapMb}`;
   try {
+    const message: unknown =
+      typeof input === 'function' ? await (input as () => Promise<unknown>)() : input;
     return await new Promise<T>((resolve, reject) => {
       const worker = threadFor(key, url, limits);
       let settled = false;
@@ -185,7 +190,7 @@ export async function runInThread<T>(
           ),
         );
       worker.on('message', onMessage).on('error', onError).on('exit', onExit);
-      worker.postMessage(input);
+      worker.postMessage(message);
     });
   } finally {
     release();

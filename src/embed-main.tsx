@@ -17,7 +17,10 @@ import './ui/styles.css';
 // The model and environment named in the address start loading before anything renders.
 const first = embedSettings(readSearch(window.location.search), {});
 if (first.modelSrc !== undefined)
-  preloadAvatar({ ...viewerOptions(first), modelSrc: deliverySources(first.modelSrc) });
+  preloadAvatar({
+    ...viewerOptions(first),
+    modelSrc: deliverySources(first.modelSrc, [window.location.origin]),
+  });
 startTheme();
 initI18n();
 

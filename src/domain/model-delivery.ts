@@ -9,10 +9,22 @@ const STORED_GLB = /^\/files\/[0-9a-f]{24}\.glb$/;
 
 /**
  * The address that serves `modelSrc`'s delivery version (or the model itself until it has one)
- * when it is a model the studio stores; `modelSrc` unchanged otherwise.
+ * when it is a model the studio stores: a path, or an absolute address on one of
+ * `studioOrigins` (the page's own origin; on the server also PUBLIC_URL's); `modelSrc`
+ * unchanged otherwise.
  */
-export function deliveryAddress(modelSrc: string): string {
-  return STORED_GLB.test(modelSrc) ? `${modelSrc}?delivery` : modelSrc;
+export function deliveryAddress(modelSrc: string, studioOrigins: readonly string[] = []): string {
+  if (STORED_GLB.test(modelSrc)) return `${modelSrc}?delivery`;
+  if (studioOrigins.length === 0 || !/^https?:\/\//i.test(modelSrc)) return modelSrc;
+  let url: URL;
+  try {
+    url = new URL(modelSrc);
+  } catch {
+    return modelSrc;
+  }
+  const stored =
+    studioOrigins.includes(url.origin) && STORED_GLB.test(url.pathname) && !url.search && !url.hash;
+  return stored ? `${url.href}?delivery` : modelSrc;
 }
 
 /** The file to show for an asset's model: its delivery version once ready, else the model. */
@@ -25,8 +37,11 @@ export function deliveredModelUrl(asset: {
 }
 
 /** `modelSrc` (one source or a list) with each stored model's address as its delivery's. */
-export function deliverySources<T>(modelSrc: T | T[]): T | T[] {
+export function deliverySources<T>(
+  modelSrc: T | T[],
+  studioOrigins: readonly string[] = [],
+): T | T[] {
   const delivered = (source: T) =>
-    (typeof source === 'string' ? deliveryAddress(source) : source) as T;
+    (typeof source === 'string' ? deliveryAddress(source, studioOrigins) : source) as T;
   return Array.isArray(modelSrc) ? modelSrc.map(delivered) : delivered(modelSrc);
 }

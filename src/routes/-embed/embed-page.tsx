@@ -78,7 +78,10 @@ export function EmbedPage({ search }: { search: EmbedSearch }) {
   const settings = embedSettings(search, changes);
   // Models this studio stores load as their delivery versions (src/domain/model-delivery.ts).
   const modelSrc = useMemo(
-    () => (settings.modelSrc === undefined ? undefined : deliverySources(settings.modelSrc)),
+    () =>
+      settings.modelSrc === undefined
+        ? undefined
+        : deliverySources(settings.modelSrc, [window.location.origin]),
     [settings.modelSrc],
   );
   return (
