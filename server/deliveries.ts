@@ -127,9 +127,23 @@ export async function deliverModel(
   return { claimed, delivery: await findDelivery(deps.db, modelKey) };
 }
 
+/** The derivation running now, or the last one (settled); the next waits for it. */
+let lastDerivation: Promise<unknown> = Promise.resolve();
+
 /**
- * The derivation of a stored model of `size` bytes, its delivery version stored. The model is
- * read only once the derivation has its thread: an upload waiting its turn holds nothing.
+ * Runs `job` after every derivation started before it. A derivation's thread holds about
+ * 100 MB while it works (its libraries, the model and its copies): one at a time keeps an
+ * instance under 50 concurrent uploads within its memory (bench/server-s3.ts).
+ */
+function afterOtherDerivations<T>(job: () => Promise<T>): Promise<T> {
+  const run = lastDerivation.then(job);
+  lastDerivation = run.catch(() => undefined);
+  return run;
+}
+
+/**
+ * The derivation of a stored model of `size` bytes, its delivery version stored: one at a
+ * time, the model read only once its turn has come, so uploads waiting hold nothing.
  */
 async function derived(
   deps: DeliveryDeps,
@@ -145,7 +159,7 @@ async function derived(
   };
   let outcome: Derived;
   try {
-    outcome = await derive(read, limits);
+    outcome = await afterOtherDerivations(() => derive(read, limits));
   } catch (error) {
     if (!(error instanceof DeliveryError)) throw error;
     return { status: 'failed' as const, reason: error.message };

@@ -3,8 +3,9 @@
  * server sees the same files. Chosen by the S3_* settings (server/config.ts).
  *
  * - An upload's first bytes are sniffed (and refused) before anything is sent, which gives the
- *   key; the rest streams to the bucket as a multipart upload of PART_SIZE parts, one part in
- *   memory at a time (a file smaller than one part is one PUT). A refused or interrupted upload
+ *   key; the rest streams to the bucket: as one PUT when its length was declared (an upload's
+ *   Content-Length), holding nothing, else as a multipart upload of PART_SIZE parts, one part
+ *   in memory at a time (a file smaller than one part is one PUT). A refused or interrupted upload
  *   aborts its multipart upload, so nothing is left; one a crash left behind is invisible to
  *   `list` and aborted by `removeIncomplete`, like local partial files.
  * - Objects are named by their key at the top of the bucket; `list` reports only names that
@@ -18,6 +19,7 @@ import {
   HeadObjectCommand,
   ListMultipartUploadsCommand,
   paginateListObjectsV2,
+  PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -89,6 +91,38 @@ export function createS3Storage(client: S3Client, bucket: string): Storage {
     async put(body, options) {
       const { contentType, chunks, size } = await sniffUpload(body, options);
       const key = newKey(contentType);
+      if (options.size !== undefined && options.size <= options.maxBytes) {
+        // Its length known, a file streams to the bucket as one PUT and nothing is held: 25
+        // concurrent 5 MB uploads held 5 MB each as a part. A PUT is stored whole or not at all.
+        // The SDK does not end its request when the body fails: the failure aborts it.
+        const abort = new AbortController();
+        let failure: unknown;
+        const body = Readable.from(
+          (async function* () {
+            try {
+              yield* chunks;
+            } catch (error) {
+              failure = error;
+              abort.abort();
+            }
+          })(),
+        );
+        try {
+          await client.send(
+            new PutObjectCommand({
+              Bucket: bucket,
+              Key: key,
+              Body: body,
+              ContentLength: options.size,
+              ContentType: contentType,
+            }),
+            { abortSignal: abort.signal },
+          );
+        } catch (error) {
+          throw failure ?? error;
+        }
+        return { key, size: size(), contentType };
+      }
       const upload = new Upload({
         client,
         params: { Bucket: bucket, Key: key, Body: Readable.from(chunks), ContentType: contentType },

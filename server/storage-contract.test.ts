@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadResult } from '../src/api/schemas';
 import { sweepFiles } from './file-sweeper';
-import { StorageLimitError, type ListedFile, type Storage } from './storage';
+import { StorageLimitError, UploadLengthError, type ListedFile, type Storage } from './storage';
 import { dataOf, useRoleTokens, useTestApp } from './test-app';
 import { glbOfSize, readPng, uploadFile } from './test-files';
 import { testStorages, type TestStorage } from './test-storage';
@@ -75,6 +75,18 @@ describe.each(testStorages())('%s storage', (_name, open) => {
     const glb = await put(glbOfSize(1000));
     expect(glb.key).toMatch(/\.glb$/);
     expect(glb.contentType).toBe('model/gltf-binary');
+  });
+
+  it('streams a file of declared length (an upload with Content-Length) and reads it back', async () => {
+    for (const bytes of [pngish(6 * MB + 7), glbOfSize(1000)]) {
+      const file = await storage.put(streamOf(bytes), {
+        maxBytes: 50 * MB,
+        size: bytes.byteLength,
+      });
+      expect(file.size).toBe(bytes.byteLength);
+      expect(await storage.stat(file.key)).toEqual(file);
+      expect(digest(await storage.read(file.key))).toBe(digest(bytes));
+    }
   });
 
   it('reads a range of bytes, and slices of the checked view read only theirs', async () => {
@@ -148,6 +160,21 @@ describe.each(testStorages())('%s storage', (_name, open) => {
       await expect(
         storage.put(streamOf(pngish(MB), 100_000), { maxBytes: 50 * MB }),
       ).rejects.toThrow('connection reset');
+      expect(await store.leftovers()).toEqual(before);
+    });
+
+    it('when a body of declared length breaks, ends short of it or runs past it', async () => {
+      const bytes = pngish(6 * MB);
+      const size = bytes.byteLength;
+      await expect(
+        storage.put(streamOf(bytes, 3 * MB), { maxBytes: 50 * MB, size }),
+      ).rejects.toThrow('connection reset');
+      await expect(
+        storage.put(streamOf(bytes), { maxBytes: 50 * MB, size: size + 1 }),
+      ).rejects.toBeInstanceOf(UploadLengthError);
+      await expect(
+        storage.put(streamOf(bytes), { maxBytes: 50 * MB, size: size - 1 }),
+      ).rejects.toBeInstanceOf(UploadLengthError);
       expect(await store.leftovers()).toEqual(before);
     });
 

@@ -37,6 +37,12 @@ export interface PutOptions {
    * SNIFF_BYTES of them unless the file is shorter); throw to refuse the file.
    */
   accept?: (contentType: SniffedType, head: Uint8Array) => void;
+  /**
+   * The body's length when the sender declared it (an HTTP request's Content-Length, which
+   * the HTTP server holds the body to): lets a store send the bytes on as they come, with
+   * nothing held (an S3 PUT needs its length first). A body that ends short of it is refused.
+   */
+  size?: number;
 }
 
 /** Bytes `start` to `end` of a file, both included (as in an HTTP Range). */
@@ -69,6 +75,16 @@ export interface Storage {
    * many it removed.
    */
   removeIncomplete(before: Date): Promise<number>;
+}
+
+/** An upload whose bytes were not as many as it declared (PutOptions.size). */
+export class UploadLengthError extends Error {
+  constructor(received: number, declared: number) {
+    super(
+      `The upload declared ${declared} bytes and sent ${received > declared ? 'more' : received}`,
+    );
+    this.name = 'UploadLengthError';
+  }
 }
 
 export class StorageLimitError extends Error {
@@ -129,18 +145,20 @@ export const newKey = (contentType: SniffedType) => `${newId()}.${EXTENSIONS[con
  * Reads the first bytes of an upload (at least SNIFF_BYTES unless it is shorter), sniffs its
  * type and asks `accept`, before anything is written; answers the type and all the bytes,
  * those first ones included, as they keep arriving, counted against `maxBytes`
- * (StorageLimitError past it). `size()` is the count so far. Throwing (or stopping early)
+ * (StorageLimitError past it) and against a declared `size` (UploadLengthError when they
+ * differ). `size()` is the count so far. Throwing (or stopping early)
  * cancels the body.
  */
 export async function sniffUpload(
   body: ReadableStream<Uint8Array>,
-  { maxBytes, accept }: PutOptions,
+  { maxBytes, accept, size: declared }: PutOptions,
 ): Promise<{ contentType: SniffedType; chunks: AsyncIterable<Uint8Array>; size: () => number }> {
   const reader = body.getReader();
   let size = 0;
   const counted = (chunk: Uint8Array) => {
     size += chunk.byteLength;
     if (size > maxBytes) throw new StorageLimitError(maxBytes);
+    if (declared !== undefined && size > declared) throw new UploadLengthError(size, declared);
     return chunk;
   };
   const head: Uint8Array[] = [];
@@ -171,6 +189,7 @@ export async function sniffUpload(
         if (next.done) complete = true;
         else yield counted(next.value);
       }
+      if (declared !== undefined && size !== declared) throw new UploadLengthError(size, declared);
     } finally {
       if (!complete) await reader.cancel().catch(() => undefined);
     }

@@ -44,7 +44,8 @@ const KIND_NAMES: Record<UploadKind, string> = {
 };
 
 /**
- * Streams `body` into `storage` under the rule of `kind`: 413 past the size limit, 415 for a
+ * Streams `body` (of `declaredSize` bytes when the sender said) into `storage` under the rule
+ * of `kind`: 413 past the size limit, 415 for a
  * type the kind does not accept, 400 below the minimum size or when the content checks fail.
  * A refused file is never kept.
  */
@@ -52,6 +53,7 @@ export async function storeUpload(
   storage: Storage,
   kind: UploadKind,
   body: ReadableStream<Uint8Array>,
+  declaredSize?: number,
 ): Promise<StoredFile> {
   const rule = UPLOAD_RULES[kind];
   const accepted = Object.keys(rule.accept) as SniffedType[];
@@ -59,6 +61,7 @@ export async function storeUpload(
   try {
     stored = await storage.put(body, {
       maxBytes: rule.maxSize,
+      size: declaredSize,
       // Refused from its first bytes, before the rest is written.
       accept: (contentType, head) => {
         if (head.byteLength === 0) fail(400, 'VALIDATION_ERROR', 'The file is empty');
@@ -141,7 +144,7 @@ export function uploadRoutes(deps: Deps) {
     if (declared !== undefined && declared > rule.maxSize) tooLarge(kind, rule.maxSize);
     const body = c.req.raw.body;
     if (!body || declared === 0) fail(400, 'VALIDATION_ERROR', 'The file is empty');
-    const stored = await storeUpload(deps.storage, kind, body);
+    const stored = await storeUpload(deps.storage, kind, body, declared);
     const name =
       cleanFileName(c.req.header(FILE_NAME_HEADER)) ?? nameWithExtensionOf(kind, stored.key);
     const data: UploadResult = await recordStoredFile(
