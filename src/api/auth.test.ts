@@ -90,8 +90,8 @@ describe('auth resource', () => {
     expect(calls[0]?.authorization).toBe(`Bearer ${token}`);
   });
 
-  it('refreshes a token pair directly', async () => {
-    serve({
+  it('refreshes a token pair directly, sending the token and the refresh token (spec §7)', async () => {
+    const calls = serve({
       'POST v1/auth/refresh': () =>
         jsonResponse(200, { data: { token: 't2', refreshToken: 'r2', email: 'ada@example.com' } }),
     });
@@ -101,5 +101,9 @@ describe('auth resource', () => {
       refreshToken: 'r2',
       email: 'ada@example.com',
     });
+    expect(calls[0]?.body).toEqual({ token: 't', refreshToken: 'r' });
+    // Without a token (a session that lost it) only the refresh token goes.
+    await auth.refresh({ token: null, refreshToken: 'r2' });
+    expect(calls[1]?.body).toEqual({ refreshToken: 'r2' });
   });
 });

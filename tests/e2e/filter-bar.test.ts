@@ -73,6 +73,14 @@ describe('the filter bar at 1280 px', () => {
       expect(icon.beforeWords, icon.label).toBe(true);
     }
     expect(new Set(drawn.map((icon) => icon.drawing)).size).toBe(6);
+    // Spec §3: each select filter is 140 to 200 px wide.
+    for (const field of ['Type', 'Gender', 'Lock']) {
+      const width = await bar(page)
+        .locator('.filter', { has: page.getByRole('button', { name: new RegExp(field) }) })
+        .evaluate((element) => element.getBoundingClientRect().width);
+      expect(width, field).toBeGreaterThanOrEqual(140);
+      expect(width, field).toBeLessThanOrEqual(200);
+    }
     // One row: every field starts and ends where the first does (Lock does not drop alone).
     for (const b of empty)
       expect(b, b.label).toMatchObject({ top: empty[0]!.top, bottom: empty[0]!.bottom });
@@ -123,6 +131,36 @@ describe('the filter bar at 1280 px', () => {
     await page.getByRole('option', { name: 'Any' }).click();
     await page.waitForURL((url) => !(url.searchParams.get('filter') ?? '').includes('locked'));
     expect(await lock.innerText()).toMatch(/^Any/);
+    await page.context().close();
+  });
+});
+
+describe("the spec's list measures", () => {
+  it('skeleton rows are 80 px tall while a page loads, and the table keeps 650 px in a narrow window', async () => {
+    const page = await signedInPage(app, undefined, { width: 800, height: 800 });
+    // The first page of assets waits until the skeleton has been measured.
+    let answer: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    await page.route(
+      (url) => url.pathname === '/v1/assets',
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
+    await page.goto(`${app.server.url}/assets`);
+    const skeleton = page.locator('.skeleton-row').first();
+    await skeleton.waitFor();
+    expect(await skeleton.evaluate((row) => row.getBoundingClientRect().height)).toBe(80);
+    answer();
+    await page.locator(ROWS).first().waitFor();
+    // The table is at least 650 px wide: in a narrower region it scrolls sideways.
+    const table = await page.locator('table.data-table').evaluate((element) => ({
+      width: element.getBoundingClientRect().width,
+      minWidth: getComputedStyle(element).minWidth,
+    }));
+    expect(table.minWidth).toBe('650px');
+    expect(table.width).toBeGreaterThanOrEqual(650);
     await page.context().close();
   });
 });
