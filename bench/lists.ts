@@ -7,6 +7,7 @@
 import type { Page, Route } from 'playwright-core';
 import { launchBrowser } from '../tests/helpers/browser';
 import { startServer } from '../tests/helpers/server';
+import type { MorphQueueEntry } from '../src/api/schemas';
 
 const QUERY = 'sneakers 2'; // 10 characters
 const INFINITE_TOTAL = 2000;
@@ -53,13 +54,15 @@ async function fakeQueue(route: Route) {
   const at = new Date('2026-01-01T00:00:00Z').toISOString();
   const data = Array.from(
     { length: Math.max(0, Math.min(limit, INFINITE_TOTAL - (page - 1) * limit)) },
-    (_, i) => {
+    (_, i): MorphQueueEntry => {
       const n = (page - 1) * limit + i + 1;
+      // Typed as the API's entry: an entry missing a field the app now reads failed to parse.
       return {
         id: `entry-${n}`,
         sourceAssetId: `asset-${n}`,
         sourceAssetName: `Asset number ${n}`,
         bodyAssetId: 'body-1',
+        bodyAssetName: 'Male body',
         status: 'completed',
         progress: 100,
         error: null,
@@ -93,9 +96,9 @@ async function scrollUntil(page: Page, target: number): Promise<number> {
     if (new URL(request.url()).pathname === '/v1/morphed-asset-queue') requests += 1;
   };
   page.on('request', count);
-  const deadline = Date.now() + 180_000;
+  const deadline = Date.now() + 300_000;
   while (servedPage < target) {
-    if (Date.now() > deadline) throw new Error(`only ${servedPage} pages after 180 s`);
+    if (Date.now() > deadline) throw new Error(`only ${servedPage} pages after 300 s`);
     await page.evaluate(() => {
       window.scrollTo(0, document.documentElement.scrollHeight);
       const rows = document.querySelectorAll('[role="grid"] [role="row"]');
