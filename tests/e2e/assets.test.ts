@@ -210,6 +210,15 @@ describe('asset editing', () => {
       expect(await iconError()).toMatch(new RegExp(`^${name.replace('.', '\\.')}: `));
     }
 
+    // A file named .glb that is something else is called what it really is.
+    await model.setInputFiles(upload('avatar.glb', pngSuite('basn6a08.png'), 'model/gltf-binary'));
+    await page
+      .getByText('avatar.glb: This file is a PNG image, not a glTF binary model (.glb).')
+      .waitFor();
+    const text = new TextEncoder().encode('These are notes about an avatar, not the avatar.\n');
+    await model.setInputFiles(upload('notes.glb', text, 'model/gltf-binary'));
+    await page.getByText('notes.glb: This file is text, not a glTF binary model (.glb).').waitFor();
+
     // A .glb whose start is overwritten is damaged, not "not accepted".
     const damaged = new Uint8Array(avatar('maleIdle.glb'));
     damaged.fill(0, 0, 64);

@@ -289,6 +289,58 @@ describe.each(WIDTHS)('the bulk bar at %i px', (width) => {
   );
 });
 
+describe.each(WIDTHS)('names that are links at %i px', (width) => {
+  it("the names of an application's, a user's and the morph lists' rows lead to their assets; a dashboard card to what it counts", async () => {
+    const page = await signedInPage(app, undefined, viewport(width));
+    /** Follows the first row's `nth` link to the asset page it names. */
+    const followToAsset = async (nth = 0) => {
+      await firstRow(page);
+      const link = page.locator(ROWS).first().getByRole('link').nth(nth);
+      // Until the new screen has replaced it, the rows are the previous screen's.
+      await expect.poll(() => link.getAttribute('href')).toMatch(/^\/assets\/[^/]+$/);
+      const href = await link.getAttribute('href');
+      await link.click();
+      await page.waitForURL(`${app.server.url}${href}`);
+      await page.getByRole('button', { name: 'Save' }).first().waitFor();
+    };
+
+    await page.goto(`${app.server.url}/applications`);
+    await firstRow(page);
+    await page.locator(ROWS).first().getByRole('link').first().click();
+    await page.waitForURL(/\/applications\/[^/]+\/assets/);
+    await followToAsset();
+
+    const users = await adminApi<{ id: string; email: string }[]>(
+      app.server.url,
+      'GET',
+      '/private/v1/users?limit=100',
+    );
+    const demo = users.find((user) => user.email === DEMO_USER.email)!;
+    await page.goto(`${app.server.url}/users/${demo.id}/assets`);
+    await followToAsset();
+
+    // The morph queue: the source and the body; morphed assets: the asset made from.
+    await page.goto(`${app.server.url}/morph-queue`);
+    await firstRow(page);
+    expect(await page.locator(ROWS).first().getByRole('link').count()).toBe(2);
+    await followToAsset(1);
+    await page.goto(`${app.server.url}/morphed-assets`);
+    await followToAsset();
+
+    // A dashboard card leads to the assets it counts.
+    await page.goto(`${app.server.url}/`);
+    const card = page.locator('.count-card:not(.total) a').first();
+    const [label, count] = (await card.innerText()).split('\n').map((part) => part.trim());
+    await card.click();
+    await expect
+      .poll(() => search(page).get('filter'))
+      .toBe(JSON.stringify({ type: [label!.toLowerCase()] }));
+    await page.getByText(`${count} items`).waitFor();
+    await expectAxeClean(page);
+    await page.context().close();
+  });
+});
+
 describe('cards at 390 px', () => {
   it(
     'are two lines where the row allows, with 44 px checkbox and menu targets',
@@ -319,4 +371,22 @@ describe('cards at 390 px', () => {
     },
     SLOW,
   );
+
+  it('offer a sort menu in place of the folded column headers', async () => {
+    const page = await signedInPage(app, undefined, viewport(390));
+    await page.goto(`${app.server.url}/assets`);
+    await firstRow(page);
+    await page.getByRole('button', { name: /Sort by/ }).click();
+    await page.getByRole('option', { name: 'Name, descending' }).click();
+    await expect.poll(() => search(page).get('order')).toBe('-name');
+    await expect
+      .poll(async () => {
+        const names = await page.locator(`${ROWS} [role="rowheader"]`).allInnerTexts();
+        // Z before A (the server's collation decides ties of case and accents).
+        return names.length > 1 && names[0]!.localeCompare(names.at(-1)!) > 0;
+      })
+      .toBe(true);
+    await expectAxeClean(page);
+    await page.context().close();
+  });
 });

@@ -6,6 +6,7 @@ import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { dateColumn, modelColumn } from '../../ui/dom/list/columns';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 import type { Can } from '../../api/ability';
+import { AssetLink } from './-asset-link';
 import { TrashBulkActions, trashRowAction } from './-trash-actions';
 
 const list = defineList({
@@ -28,7 +29,13 @@ const morphedAssetsList = (t: TFunction, can: Can): ListScreenConfig<MorphedAsse
   rowLabel: (m) => m.name,
   filters: [searchFilter(t)],
   columns: [
-    { field: 'name', headerName: t('assets.name'), sortable: true },
+    // A morphed asset has no page of its own: its name leads to the asset it was made from.
+    {
+      field: 'name',
+      headerName: t('assets.name'),
+      sortable: true,
+      render: (m) => <AssetLink id={m.sourceAssetId}>{m.name}</AssetLink>,
+    },
     modelColumn(t),
     dateColumn('createdAt', t('assets.created')),
   ],
