@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import type { TFunction } from 'i18next';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useEffectEvent, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useEffectEvent, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { sameSearch, type ListDefinition, type ListSearch } from '../api/list-url';
 import { inspect } from '../devtools/inspect';
@@ -199,52 +199,78 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
   const isLoadingMore = useSelector(actor, selectIsLoadingMore);
   const isStale = useSelector(actor, selectIsLoadingOtherRows);
   const [selectedIds, setSelectedIds] = useState<string[]>([]);
-  const refresh = () => actor.send({ type: 'REFRESH' });
   // Row actions and toolbars write through one mutation: the list reloads after it, a failure
   // is shown. What else the change touches, its request function's cache effect updates.
-  const change = useMutation({
+  const { mutateAsync } = useMutation({
     mutationFn: (work: () => Promise<unknown>) => work(),
-    onSuccess: refresh,
+    onSuccess: () => actor.send({ type: 'REFRESH' }),
     // Errors have one place each: a list that cannot load says so in its region (with Try
     // again); an action that failed says so in a toast, like every other action's failure.
     onError: (e) => announce({ title: describeError(e, t) ?? String(e), tone: 'error' }),
   });
-  const announceChange = (outcome: ChangeOutcome) =>
-    announceOutcome(outcome, (undo) => change.mutateAsync(undo), t);
-  const controls: ListControls = {
-    refresh,
-    announce: announceChange,
-    run: <T,>(work: () => Promise<T>, outcome?: ChangeOutcome | ((answer: T) => ChangeOutcome)) =>
-      change.mutateAsync(work).then(
-        (answer) => {
-          // The mutation runs `work`, so its answer is what `work` resolved to.
-          const said = typeof outcome === 'function' ? outcome(answer as T) : outcome;
-          if (said) announceChange(said);
-          return true;
-        },
-        () => false,
-      ),
-  };
+  // Stable while the language is (mutateAsync and the actor are), so the rows the table keeps
+  // stay valid: their menus ask for their items through it when they open.
+  const controls = useMemo((): ListControls => {
+    const announceChange = (outcome: ChangeOutcome) =>
+      announceOutcome(outcome, (undo) => mutateAsync(undo), t);
+    return {
+      refresh: () => actor.send({ type: 'REFRESH' }),
+      announce: announceChange,
+      run: <T,>(work: () => Promise<T>, outcome?: ChangeOutcome | ((answer: T) => ChangeOutcome)) =>
+        mutateAsync(work).then(
+          (answer) => {
+            // The mutation runs `work`, so its answer is what `work` resolved to.
+            const said = typeof outcome === 'function' ? outcome(answer as T) : outcome;
+            if (said) announceChange(said);
+            return true;
+          },
+          () => false,
+        ),
+    };
+  }, [actor, mutateAsync, t]);
 
-  const selection = config.bulkActions
-    ? {
-        selectedIds,
-        onChange: setSelectedIds,
-        selectAllLabel: t('list.selectAll'),
-        selectLabel: t('list.select'),
-        // The selection stays after a change (lock, then tag, without selecting again); the
-        // table drops the ids of rows that leave the screen (deleted, filtered out).
-        bulkActions: (ids: string[]) => config.bulkActions!(ids, controls),
-      }
-    : undefined;
+  const selection = useMemo(
+    () =>
+      config.bulkActions
+        ? {
+            selectedIds,
+            onChange: setSelectedIds,
+            selectAllLabel: t('list.selectAll'),
+            selectLabel: t('list.select'),
+            // The selection stays after a change (lock, then tag, without selecting again); the
+            // table drops the ids of rows that leave the screen (deleted, filtered out).
+            bulkActions: (ids: string[]) => config.bulkActions!(ids, controls),
+          }
+        : undefined,
+    [config, controls, selectedIds, t],
+  );
 
   // A role that may do nothing to these rows gets no menu column (kept while rows load).
-  const rowActions = config.rowActions
-    ? (row: Row) => config.rowActions!(row, controls)
-    : undefined;
-  const hasRowActions =
-    rowActions !== undefined &&
-    (rows.length === 0 || rows.some((row) => rowActions(row).length > 0));
+  const rowActions = useMemo(() => {
+    const actionsOf = config.rowActions;
+    return actionsOf ? (row: Row) => actionsOf(row, controls) : undefined;
+  }, [config, controls]);
+  const hasRowActions = useMemo(
+    () =>
+      rowActions !== undefined &&
+      (rows.length === 0 || rows.some((row) => rowActions(row).length > 0)),
+    [rowActions, rows],
+  );
+  const tableLabels = useMemo(() => dataTableLabels(t, config.title), [t, config.title]);
+  // The table and the filter bar get props that change only with what they show, so a
+  // selection, an address write or a status change does not re-render them (issue 23's
+  // interaction timings).
+  const setOrder = useCallback(
+    (row: Row, position: number) => actor.send({ type: 'SET_ORDER', id: row.id, position }),
+    [actor],
+  );
+  const sortBy = useCallback((field: string) => actor.send({ type: 'SORT', field }), [actor]);
+  const move = useCallback(
+    (id: string, toIndex: number) => actor.send({ type: 'MOVE', id, toIndex }),
+    [actor],
+  );
+  const clearFilters = useCallback(() => actor.send({ type: 'CLEAR_FILTERS' }), [actor]);
+  const loadMore = useCallback(() => actor.send({ type: 'LOAD_MORE' }), [actor]);
 
   // The machine decides what the address says (and whether a change adds a history entry);
   // the address it did not write (back, forward, a pasted link) is handed to it.
@@ -303,6 +329,29 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
   const canLoadMore = useSelector(actor, selectCanLoadMore);
   useDocumentTitle(...(config.documentTitle ?? [config.title]));
   const sortable = config.columns.filter((column) => column.sortable);
+  const filterBar = useMemo(
+    () => (
+      <FilterBar
+        filters={config.filters}
+        values={filter}
+        onChange={(field, value) => actor.send({ type: 'SET_FILTER', field, value })}
+        onApply={(values) => actor.send({ type: 'SET_FILTERS', filter: values })}
+        onClear={() => actor.send({ type: 'CLEAR_FILTERS' })}
+        setCount={setFilterCount}
+        labels={filterBarLabels(t)}
+        renderAutocomplete={(def, value, onChange) => (
+          <AutocompleteFilter
+            key={def.field}
+            // Empty, it says "Any" like the other filters.
+            filter={{ placeholder: t('list.any'), ...def }}
+            value={value}
+            onChange={onChange}
+          />
+        )}
+      />
+    ),
+    [actor, config.filters, filter, setFilterCount, t],
+  );
   return (
     <section className="list-screen" aria-labelledby="list-title">
       {config.breadcrumbs && (
@@ -327,24 +376,7 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
         </span>
         {config.toolbar?.(controls)}
       </div>
-      <FilterBar
-        filters={config.filters}
-        values={filter}
-        onChange={(field, value) => actor.send({ type: 'SET_FILTER', field, value })}
-        onApply={(values) => actor.send({ type: 'SET_FILTERS', filter: values })}
-        onClear={() => actor.send({ type: 'CLEAR_FILTERS' })}
-        setCount={setFilterCount}
-        labels={filterBarLabels(t)}
-        renderAutocomplete={(def, value, onChange) => (
-          <AutocompleteFilter
-            key={def.field}
-            // Empty, it says "Any" like the other filters.
-            filter={{ placeholder: t('list.any'), ...def }}
-            value={value}
-            onChange={onChange}
-          />
-        )}
-      />
+      {filterBar}
       {/* On a phone the headers are folded into cards: the sort is chosen here. */}
       {isMobile && sortable.length > 0 && (
         <SortMenu
@@ -368,26 +400,22 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
         <DataTable
           columns={config.columns}
           rows={rows}
-          labels={dataTableLabels(t, config.title)}
+          labels={tableLabels}
           rowLabel={config.rowLabel}
           order={order}
-          onSort={(field) => actor.send({ type: 'SORT', field })}
+          onSort={sortBy}
           {...(hasRowActions ? { rowActions } : {})}
           {...(selection ? { selection } : {})}
-          onSetOrder={(row, position) => actor.send({ type: 'SET_ORDER', id: row.id, position })}
-          {...(config.reorder?.drag
-            ? { onMove: (id: string, toIndex: number) => actor.send({ type: 'MOVE', id, toIndex }) }
-            : {})}
+          onSetOrder={setOrder}
+          {...(config.reorder?.drag ? { onMove: move } : {})}
           removedIds={removedIds}
           isLoading={status === 'loading' || status === 'uninitialized'}
           isStale={isStale}
           skeletonRows={limit}
           showProgress
           isFiltered={active}
-          onClearFilters={() => actor.send({ type: 'CLEAR_FILTERS' })}
-          {...(canLoadMore
-            ? { onLoadMore: () => actor.send({ type: 'LOAD_MORE' }), isLoadingMore }
-            : {})}
+          onClearFilters={clearFilters}
+          {...(canLoadMore ? { onLoadMore: loadMore, isLoadingMore } : {})}
         />
       )}
       {config.mode === 'paged' && (

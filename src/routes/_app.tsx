@@ -65,6 +65,15 @@ const NAV = [
   { to: '/activity', label: 'nav.activity', needs: ['update', 'Asset'] },
 ] as const;
 
+/**
+ * The bar at the top while a screen loads. Its own component: every navigation (a list's
+ * address included) passes through "pending", and the shell around it need not re-render.
+ */
+function NavigationProgress({ label }: { label: string }) {
+  const pending = useRouterState({ select: (s) => s.status === 'pending' });
+  return <RouteProgress pending={pending} label={label} />;
+}
+
 function Shell() {
   const { t } = useTranslation();
   const actor = useSessionActor();
@@ -76,7 +85,6 @@ function Shell() {
   const email = useSelector(actor, (s) => selectUser(s).email);
   const userId = useSelector(actor, (s) => selectUser(s)._id);
   const can = usePermissions();
-  const isNavigating = useRouterState({ select: (s) => s.status === 'pending' });
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const nav = NAV.filter(({ needs: [action, subject] }) => can(action, subject));
   const myAssets = userId && can('read', 'UserAsset', { userId }) ? `/users/${userId}/assets` : '';
@@ -181,7 +189,7 @@ function Shell() {
         </>
       }
     >
-      <RouteProgress pending={isNavigating} label={t('app.loadingPage')} />
+      <NavigationProgress label={t('app.loadingPage')} />
       <QueryClientProvider client={queryClient}>
         <Outlet />
       </QueryClientProvider>

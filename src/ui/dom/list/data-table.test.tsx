@@ -147,6 +147,15 @@ describe('DataTable', () => {
     expect(within(aviator!).getByRole('button', { name: 'Actions: Aviator' })).toBeInTheDocument();
   });
 
+  it('shows rows in their new order when they move, and a changed row with its new value', () => {
+    const { rerender } = render(<Table />);
+    const moved = [rows[1]!, { ...rows[0]!, type: 'eyewear' }];
+    rerender(<Table rows={moved} />);
+    const cells = screen.getAllByRole('rowheader').map((cell) => cell.textContent);
+    expect(cells).toEqual(['Beanie', 'Aviator']);
+    expect(within(screen.getAllByRole('row')[2]!).getByText('eyewear')).toBeInTheDocument();
+  });
+
   it('puts a labelled drag handle on the first cell when reordering is on', () => {
     render(<Table onMove={vi.fn()} />);
     const first = screen.getAllByRole('row')[1]!;

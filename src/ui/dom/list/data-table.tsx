@@ -11,7 +11,15 @@ import {
   type SortingState,
 } from '@tanstack/react-table';
 import type { TFunction } from 'i18next';
-import { useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
+import {
+  memo,
+  useEffect,
+  useEffectEvent,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  type ReactNode,
+} from 'react';
 import {
   Button,
   Cell,
@@ -175,7 +183,7 @@ const sortDescriptorOf = (sorting: SortingState): SortDescriptor | undefined => 
  * lists, row virtualisation. TanStack Table holds the column and row model; React Aria
  * renders an accessible grid from it.
  */
-export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>) {
+function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
   const { columns, rows, labels, selection } = props;
   const columnDefs = useMemo(() => {
     const helper = createColumnHelper<typeof features, Row>();
@@ -194,7 +202,6 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
             headerAlign: c.headerAlign ?? 'left',
             cellAlign: c.cellAlign ?? 'left',
           },
-          cell: ({ row, getValue }) => (c.render ? c.render(row.original) : plainValue(getValue())),
         }),
       ),
     );
@@ -253,172 +260,198 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
     if (busy) gridRef.current?.setAttribute('aria-busy', 'true');
     else gridRef.current?.removeAttribute('aria-busy');
   }, [busy, virtualized]);
-  const hasActions = Boolean(props.rowActions);
+  const { rowLabel, rowActions, onSetOrder, removedIds, isFiltered, onClearFilters } = props;
+  const { isLoadingMore, onLoadMore } = props;
+  const hasActions = Boolean(rowActions);
+  const hasSelection = Boolean(selection);
+  const selectAllLabel = selection?.selectAllLabel;
+  const selectLabel = selection?.selectLabel;
   const pageRows = table.getRowModel().rows;
 
-  const header = (
-    <TableHeader>
-      {reorderable && (
-        <Column className="col-drag" width={44}>
-          <span className="visually-hidden">{labels.dragHandle('')}</span>
-        </Column>
-      )}
-      {selection && (
-        <Column className="col-select" width={44}>
-          {/* React Aria checks it when every row of the page is selected, and shows it
-              indeterminate when some are. */}
-          <Checkbox slot="selection" aria-label={selection.selectAllLabel} className="checkbox">
-            <span className="checkbox-box" aria-hidden="true" />
-          </Checkbox>
-        </Column>
-      )}
-      {table.getHeaderGroups()[0]?.headers.map((h, index) => {
-        const look = h.column.columnDef.meta;
-        // A column without a width sizes to its content (the table's default size is not one).
-        const width = h.column.columnDef.size === undefined ? null : h.getSize();
-        return (
-          <Column
-            key={h.column.id}
-            id={h.column.id}
-            isRowHeader={index === 0}
-            allowsSorting={h.column.getCanSort()}
-            width={width}
-            style={width === null ? undefined : { width }}
-            className={`align-${look?.headerAlign ?? 'left'}`}
-          >
-            {({ allowsSorting, sortDirection }) => (
-              <span className="column-header" title={look?.tooltip}>
-                {flexRender(h.column.columnDef.header, h.getContext())}
-                {allowsSorting && (
-                  <span className="sort-indicator" aria-hidden="true">
-                    {sortDirection === 'ascending'
-                      ? '▲'
-                      : sortDirection === 'descending'
-                        ? '▼'
-                        : '↕'}
-                  </span>
-                )}
-                {look?.tooltip && <span className="visually-hidden">, {look.tooltip}</span>}
-              </span>
-            )}
+  // The header and the body are kept while what they show stays the same: React Aria re-renders
+  // every cell when the table's own state changes (a selection, the focus), and a new header or
+  // body would make it build its collection again on top of that.
+  // TanStack keeps the header objects while the columns stay the same.
+  const headers = table.getHeaderGroups()[0]?.headers;
+  const header = useMemo(
+    () => (
+      <TableHeader>
+        {reorderable && (
+          <Column className="col-drag" width={44}>
+            <span className="visually-hidden">{labels.dragHandle('')}</span>
           </Column>
-        );
-      })}
-      {hasActions && (
-        <Column className="col-actions" width={64}>
-          <span className="visually-hidden">{labels.actions}</span>
-        </Column>
-      )}
-    </TableHeader>
+        )}
+        {hasSelection && (
+          <Column className="col-select" width={44}>
+            {/* React Aria checks it when every row of the page is selected, and shows it
+                indeterminate when some are. */}
+            <Checkbox slot="selection" aria-label={selectAllLabel} className="checkbox">
+              <span className="checkbox-box" aria-hidden="true" />
+            </Checkbox>
+          </Column>
+        )}
+        {headers?.map((h, index) => {
+          const look = h.column.columnDef.meta;
+          // A column without a width sizes to its content (the table's default size is not one).
+          const width = h.column.columnDef.size === undefined ? null : h.getSize();
+          return (
+            <Column
+              key={h.column.id}
+              id={h.column.id}
+              isRowHeader={index === 0}
+              allowsSorting={h.column.getCanSort()}
+              width={width}
+              style={width === null ? undefined : { width }}
+              className={`align-${look?.headerAlign ?? 'left'}`}
+            >
+              {({ allowsSorting, sortDirection }) => (
+                <span className="column-header" title={look?.tooltip}>
+                  {flexRender(h.column.columnDef.header, h.getContext())}
+                  {allowsSorting && (
+                    <span className="sort-indicator" aria-hidden="true">
+                      {sortDirection === 'ascending'
+                        ? '▲'
+                        : sortDirection === 'descending'
+                          ? '▼'
+                          : '↕'}
+                    </span>
+                  )}
+                  {look?.tooltip && <span className="visually-hidden">, {look.tooltip}</span>}
+                </span>
+              )}
+            </Column>
+          );
+        })}
+        {hasActions && (
+          <Column className="col-actions" width={64}>
+            <span className="visually-hidden">{labels.actions}</span>
+          </Column>
+        )}
+      </TableHeader>
+    ),
+    [headers, reorderable, hasSelection, selectAllLabel, hasActions, labels],
   );
 
-  const skeletonCells = (key: string) => (
-    <Row
-      key={key}
-      id={key}
-      className="skeleton-row"
-      // A virtualised table places rows at its own row height.
-      style={virtualized ? undefined : { height: SKELETON_ROW_HEIGHT }}
-    >
-      {reorderable && <Cell />}
-      {selection && <Cell />}
-      {columns.map((c) => (
-        <Cell key={c.field}>
-          <span className="skeleton-line short" aria-hidden="true" />
-        </Cell>
-      ))}
-      {hasActions && <Cell />}
-    </Row>
-  );
-
-  const body = (
-    <TableBody
-      renderEmptyState={() =>
-        props.isFiltered ? (
-          <div className="empty-state">
-            <p>{labels.noMatches}</p>
-            {props.onClearFilters && (
-              <Button className="button" onPress={props.onClearFilters}>
-                {labels.clearFilters}
-              </Button>
-            )}
-          </div>
-        ) : (
-          <div className="empty-state">
-            <p>{labels.noItems}</p>
-          </div>
-        )
-      }
-    >
-      {showSkeleton
-        ? Array.from({ length: skeletonRows }, (_, i) => skeletonCells(`skeleton-${i}`))
-        : pageRows.map((tableRow) => {
-            const row = tableRow.original;
-            const removed = props.removedIds?.includes(row.id) ?? false;
-            return (
-              <Row
-                key={row.id}
-                id={row.id}
-                textValue={props.rowLabel(row)}
-                data-removed={removed || undefined}
+  const removedKey = removedIds?.join('\u0000') ?? '';
+  const body = useMemo(() => {
+    const removedNow = new Set(removedKey ? removedKey.split('\u0000') : []);
+    const skeletonCells = (key: string) => (
+      <Row
+        key={key}
+        id={key}
+        className="skeleton-row"
+        // A virtualised table places rows at its own row height.
+        style={virtualized ? undefined : { height: SKELETON_ROW_HEIGHT }}
+      >
+        {reorderable && <Cell />}
+        {hasSelection && <Cell />}
+        {columns.map((c) => (
+          <Cell key={c.field}>
+            <span className="skeleton-line short" aria-hidden="true" />
+          </Cell>
+        ))}
+        {hasActions && <Cell />}
+      </Row>
+    );
+    // Each row's element is kept (by React Aria, per row object) until the row's data or what
+    // this body depends on changes, so a selection or an open menu re-renders no row's content.
+    const renderRow = (row: Row) => {
+      const removed = removedNow.has(row.id);
+      return (
+        <Row key={row.id} id={row.id} textValue={rowLabel(row)} data-removed={removed || undefined}>
+          {reorderable && (
+            <Cell className="col-drag">
+              <Button
+                slot="drag"
+                className="drag-handle"
+                aria-label={labels.dragHandle(rowLabel(row))}
               >
-                {reorderable && (
-                  <Cell className="col-drag">
-                    <Button
-                      slot="drag"
-                      className="drag-handle"
-                      aria-label={labels.dragHandle(props.rowLabel(row))}
-                    >
-                      ⠿
-                    </Button>
-                  </Cell>
-                )}
-                {selection && (
-                  <Cell className="col-select">
-                    <Checkbox
-                      slot="selection"
-                      aria-label={selection.selectLabel}
-                      className="checkbox"
-                    >
-                      <span className="checkbox-box" aria-hidden="true" />
-                    </Checkbox>
-                  </Cell>
-                )}
-                {tableRow.getAllCells().map((cell, index) => (
-                  <Cell
-                    key={cell.column.id}
-                    className={`align-${cell.column.columnDef.meta?.cellAlign ?? 'left'}`}
-                    // On a phone each row is a card and each value is labelled by its column.
-                    data-label={String(cell.column.columnDef.header ?? '')}
-                  >
-                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                    {removed && index === 0 && (
-                      <span className="badge removed">{labels.removed}</span>
-                    )}
-                  </Cell>
-                ))}
-                {hasActions && (
-                  <Cell className="col-actions">
-                    {!removed && (
-                      <RowMenu
-                        label={`${labels.actions}: ${props.rowLabel(row)}`}
-                        items={props.rowActions!(row)}
-                        row={row}
-                        onSetOrder={props.onSetOrder}
-                      />
-                    )}
-                  </Cell>
-                )}
-              </Row>
-            );
-          })}
-      {/* The next page loading below the rows already there. */}
-      {props.isLoadingMore &&
-        !showSkeleton &&
-        Array.from({ length: skeletonRows }, (_, i) => skeletonCells(`skeleton-more-${i}`))}
-      {props.onLoadMore && !showSkeleton && <TableLoadMoreItem onLoadMore={props.onLoadMore} />}
-    </TableBody>
-  );
+                ⠿
+              </Button>
+            </Cell>
+          )}
+          {hasSelection && (
+            <Cell className="col-select">
+              <Checkbox slot="selection" aria-label={selectLabel} className="checkbox">
+                <span className="checkbox-box" aria-hidden="true" />
+              </Checkbox>
+            </Cell>
+          )}
+          {columns.map((c, index) => (
+            <Cell
+              key={c.field}
+              className={`align-${c.cellAlign ?? 'left'}`}
+              // On a phone each row is a card and each value is labelled by its column.
+              data-label={c.headerName}
+            >
+              {c.render ? c.render(row) : plainValue((row as Record<string, unknown>)[c.field])}
+              {removed && index === 0 && <span className="badge removed">{labels.removed}</span>}
+            </Cell>
+          ))}
+          {rowActions && (
+            <Cell className="col-actions">
+              {!removed && (
+                <RowMenu
+                  label={`${labels.actions}: ${rowLabel(row)}`}
+                  items={() => rowActions(row)}
+                  row={row}
+                  onSetOrder={onSetOrder}
+                />
+              )}
+            </Cell>
+          )}
+        </Row>
+      );
+    };
+    return (
+      <TableBody
+        renderEmptyState={() =>
+          isFiltered ? (
+            <div className="empty-state">
+              <p>{labels.noMatches}</p>
+              {onClearFilters && (
+                <Button className="button" onPress={onClearFilters}>
+                  {labels.clearFilters}
+                </Button>
+              )}
+            </div>
+          ) : (
+            <div className="empty-state">
+              <p>{labels.noItems}</p>
+            </div>
+          )
+        }
+      >
+        {showSkeleton
+          ? Array.from({ length: skeletonRows }, (_, i) => skeletonCells(`skeleton-${i}`))
+          : rows.map(renderRow)}
+        {/* The next page loading below the rows already there. */}
+        {isLoadingMore &&
+          !showSkeleton &&
+          Array.from({ length: skeletonRows }, (_, i) => skeletonCells(`skeleton-more-${i}`))}
+        {onLoadMore && !showSkeleton && <TableLoadMoreItem onLoadMore={onLoadMore} />}
+      </TableBody>
+    );
+  }, [
+    columns,
+    hasActions,
+    hasSelection,
+    isFiltered,
+    isLoadingMore,
+    labels,
+    onClearFilters,
+    onLoadMore,
+    onSetOrder,
+    removedKey,
+    reorderable,
+    rowActions,
+    rowLabel,
+    rows,
+    selectLabel,
+    showSkeleton,
+    skeletonRows,
+    virtualized,
+  ]);
 
   const grid = (
     <Table
@@ -488,5 +521,8 @@ export function DataTable<Row extends { id: string }>(props: DataTableProps<Row>
     </>
   );
 }
+
+/** Re-rendered only when its props change (its owner keeps them stable). */
+export const DataTable = memo(DataTableView) as typeof DataTableView;
 
 export type { ActionMenuItem };

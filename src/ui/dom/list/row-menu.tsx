@@ -35,7 +35,8 @@ export interface ActionMenuItem<Row> {
 
 interface RowMenuProps<Row> {
   label: string;
-  items: ActionMenuItem<Row>[];
+  /** The menu's items, asked for when it opens (a closed menu costs its row nothing). */
+  items: () => ActionMenuItem<Row>[];
   row: Row;
   onSetOrder?: ((row: Row, position: number) => void) | undefined;
 }
@@ -143,6 +144,15 @@ export function FormDialog(props: FormDialogProps) {
   );
 }
 
+/** The open menu: rendered only while its popover is. */
+function OpenMenu<Row>(props: {
+  items: () => ActionMenuItem<Row>[];
+  row: Row;
+  choose: (item: ActionMenuItem<Row>) => void;
+}) {
+  return <Menu className="menu">{renderItems(props.items(), props.row, props.choose)}</Menu>;
+}
+
 /** A row's "⋯" menu: nested submenus, keyboard accessible, with a position prompt. */
 export function RowMenu<Row>({ label, items, row, onSetOrder }: RowMenuProps<Row>) {
   const { t } = useTranslation();
@@ -170,57 +180,64 @@ export function RowMenu<Row>({ label, items, row, onSetOrder }: RowMenuProps<Row
           ⋯
         </Button>
         <Popover className="menu-popover" placement="bottom end">
-          <Menu className="menu">{renderItems(items, row, choose)}</Menu>
+          <OpenMenu items={items} row={row} choose={choose} />
         </Popover>
       </MenuTrigger>
-      <FormDialog
-        isOpen={asking}
-        onClose={() => setAsking(false)}
-        title={t('list.moveTitle')}
-        submitLabel={t('list.move')}
-        cancelLabel={t('list.cancel')}
-        onSubmit={() => onSetOrder?.(row, position)}
-      >
-        <NumberField
-          value={position}
-          onChange={setPosition}
-          minValue={-1}
-          step={1}
-          className="field"
-          autoFocus
+      {/* Each question is rendered only while it is asked: a row carries no closed modals. */}
+      {asking && (
+        <FormDialog
+          isOpen
+          onClose={() => setAsking(false)}
+          title={t('list.moveTitle')}
+          submitLabel={t('list.move')}
+          cancelLabel={t('list.cancel')}
+          onSubmit={() => onSetOrder?.(row, position)}
         >
-          <Label>{t('list.position')}</Label>
-          <Input />
-        </NumberField>
-        <p className="field-description">{t('list.positionHint')}</p>
-      </FormDialog>
-      <FormDialog
-        isOpen={prompting !== null}
-        onClose={() => setPrompting(null)}
-        title={prompting?.prompt?.title ?? ''}
-        submitLabel={prompting?.prompt?.confirmLabel ?? ''}
-        cancelLabel={t('list.cancel')}
-        onSubmit={() => {
-          if (!text.trim()) return false;
-          return prompting?.onAction?.(row, text.trim());
-        }}
-      >
-        <TextField value={text} onChange={setText} className="field" autoFocus isRequired>
-          <Label>{prompting?.prompt?.label}</Label>
-          <Input />
-        </TextField>
-      </FormDialog>
-      <FormDialog
-        isOpen={confirming !== null}
-        onClose={() => setConfirming(null)}
-        title={confirming?.confirm?.title ?? ''}
-        submitLabel={confirming?.confirm?.confirmLabel ?? ''}
-        cancelLabel={t('list.cancel')}
-        tone="danger"
-        onSubmit={() => confirming?.onAction?.(row)}
-      >
-        <p>{confirming?.confirm?.body}</p>
-      </FormDialog>
+          <NumberField
+            value={position}
+            onChange={setPosition}
+            minValue={-1}
+            step={1}
+            className="field"
+            autoFocus
+          >
+            <Label>{t('list.position')}</Label>
+            <Input />
+          </NumberField>
+          <p className="field-description">{t('list.positionHint')}</p>
+        </FormDialog>
+      )}
+      {prompting && (
+        <FormDialog
+          isOpen
+          onClose={() => setPrompting(null)}
+          title={prompting.prompt?.title ?? ''}
+          submitLabel={prompting.prompt?.confirmLabel ?? ''}
+          cancelLabel={t('list.cancel')}
+          onSubmit={() => {
+            if (!text.trim()) return false;
+            return prompting.onAction?.(row, text.trim());
+          }}
+        >
+          <TextField value={text} onChange={setText} className="field" autoFocus isRequired>
+            <Label>{prompting.prompt?.label}</Label>
+            <Input />
+          </TextField>
+        </FormDialog>
+      )}
+      {confirming && (
+        <FormDialog
+          isOpen
+          onClose={() => setConfirming(null)}
+          title={confirming.confirm?.title ?? ''}
+          submitLabel={confirming.confirm?.confirmLabel ?? ''}
+          cancelLabel={t('list.cancel')}
+          tone="danger"
+          onSubmit={() => confirming.onAction?.(row)}
+        >
+          <p>{confirming.confirm?.body}</p>
+        </FormDialog>
+      )}
     </>
   );
 }
