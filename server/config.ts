@@ -142,7 +142,7 @@ export function loadConfig(env: Env = process.env): Config {
   const refreshTokenTtl = int('REFRESH_TOKEN_TTL', 30 * 24 * 3600, 1, 365 * 24 * 3600);
   const trashRetentionDays = int('TRASH_RETENTION_DAYS', 30, 1, 3650);
   const events: EventStreamLimits = {
-    heartbeatMs: int('EVENTS_HEARTBEAT_MS', 15_000, 10, 3600 * 1000),
+    heartbeatMs: int('EVENTS_HEARTBEAT_MS', 1_000, 10, 3600 * 1000),
     replayLimit: int('EVENTS_REPLAY_LIMIT', 1000, 1, 100_000),
     queueBytes: int('EVENTS_QUEUE_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024),
   };

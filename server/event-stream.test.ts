@@ -425,7 +425,7 @@ describe('resume', () => {
       const stream = await StreamClient.open(admin.token, { lastEventId });
       await stream.started();
       expect(stream.messages[0]).toMatchObject({ event: 'reset', id: String(head) });
-      expect(JSON.parse(stream.messages[0]!.data)).toEqual({ seq: head });
+      expect(JSON.parse(stream.messages[0]!.data)).toEqual({ seq: head, heartbeatMs: 50 });
       // Then it goes on live.
       const id = await createAsset();
       dataOf(await lock(id, admin.token));

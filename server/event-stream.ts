@@ -185,6 +185,8 @@ export function openEventStream(options: EventStreamOptions): ReadableStream<Uin
     }
   };
 
+  // Told in the first frame, so a client knows how soon a silent stream is a dead one.
+  const { heartbeatMs } = limits;
   const begin = async () => {
     const stop = await bus.subscribe(onBatch, end);
     if (closed) return stop();
@@ -193,17 +195,38 @@ export function openEventStream(options: EventStreamOptions): ReadableStream<Uin
     const { after } = options;
     if (after === undefined) {
       cursor = head;
-      send(frame({ retry: EVENTS_RETRY_MS, id: head, event: 'ready', data: { seq: head } }));
+      send(
+        frame({
+          retry: EVENTS_RETRY_MS,
+          id: head,
+          event: 'ready',
+          data: { seq: head, heartbeatMs },
+        }),
+      );
     } else if (
       after > head ||
       (await countEventsAfter(db, after, limits.replayLimit + 1)) > limits.replayLimit
     ) {
       // Too far behind (or a position this database never had): the client reads afresh.
       cursor = head;
-      send(frame({ retry: EVENTS_RETRY_MS, id: head, event: 'reset', data: { seq: head } }));
+      send(
+        frame({
+          retry: EVENTS_RETRY_MS,
+          id: head,
+          event: 'reset',
+          data: { seq: head, heartbeatMs },
+        }),
+      );
     } else {
       cursor = after;
-      send(frame({ retry: EVENTS_RETRY_MS, id: after, event: 'ready', data: { seq: after } }));
+      send(
+        frame({
+          retry: EVENTS_RETRY_MS,
+          id: after,
+          event: 'ready',
+          data: { seq: after, heartbeatMs },
+        }),
+      );
       await replay();
     }
     // A burst overflowed the hold: everything in it is in the table by now.

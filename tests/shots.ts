@@ -1,7 +1,8 @@
 // npm run screenshots [DIR]: every screen (account, lists, detail and new screens, "not
-// available", not found, the viewer) and the states that change one (errors, the phone's menu
-// and All Filters, the bulk bar, a toast) at desktop and phone width, in the light and the dark
-// scheme, for review.
+// available", not found, the viewer) and the states that change one (errors, the phone's menu,
+// All Filters and sort menu, the page-size choice, open suggestions, the bulk bar and the
+// selection it keeps, a toast, the save bar of a changed form, the command palette) at desktop
+// and phone width, in the light and the dark scheme, for review.
 import type { Page } from 'playwright-core';
 import { launchBrowser, serveFixtures } from './helpers/browser';
 import { startServer, waitForMail } from './helpers/server';
@@ -142,6 +143,52 @@ try {
       await page.keyboard.press('Escape');
       await page.getByRole('dialog').waitFor({ state: 'detached' });
     }
+    // The page-size choice, open.
+    const listbox = page.getByRole('listbox');
+    await page.getByRole('button', { name: /Rows per page/ }).click();
+    await listbox.waitFor();
+    await stillAnimations(page);
+    await shot('assets-page-size', { fullPage: false });
+    await page.keyboard.press('Escape');
+    await listbox.waitFor({ state: 'detached' });
+    if (phone) {
+      // The phone's sort menu, in place of the column headers.
+      await page.getByRole('button', { name: /Sort by/ }).click();
+      await listbox.waitFor();
+      await stillAnimations(page);
+      await shot('assets-sort-menu', { fullPage: false });
+      await page.keyboard.press('Escape');
+      await listbox.waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: /^All Filters/ }).click();
+    }
+    // Suggestions opened with nothing typed (the filter bar, or All Filters on a phone),
+    // scrolled to first: a scroll while the list opens closes it.
+    const tags = page.locator('.filter-autocomplete', {
+      has: page.getByRole('combobox', { name: 'Tags' }),
+    });
+    await tags.scrollIntoViewIfNeeded();
+    await stillAnimations(page);
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    await tags.getByRole('button', { name: 'Show suggestions' }).click();
+    await listbox.getByRole('option').first().waitFor();
+    await stillAnimations(page);
+    await shot('assets-suggestions', { fullPage: false });
+    await page.keyboard.press('Escape');
+    await listbox.waitFor({ state: 'detached' });
+    if (phone) {
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+    }
+    // The command palette (Ctrl+K), open.
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Commands' });
+    await palette.waitFor();
+    await stillAnimations(page);
+    await shot('command-palette', { fullPage: false });
+    await page.keyboard.press('Escape');
+    await palette.waitFor({ state: 'detached' });
     // Two rows that no other step locks (the first asset gets locked for a screenshot).
     const dataRows = page.locator(ROW).filter({ has: page.getByRole('rowheader') });
     for (const nth of [1, 2]) await dataRows.nth(nth).locator('.checkbox').click();
@@ -156,6 +203,9 @@ try {
     await toasts.getByRole('button', { name: 'Undo' }).click();
     await toasts.getByText('2 assets unlocked').waitFor();
     await closeToasts(page);
+    // The rows stayed, so the selection did: the next bulk action needs no selecting again.
+    await page.getByRole('toolbar', { name: '2 selected' }).waitFor();
+    await shot('assets-selection-kept');
     // The editing screens open through the list's links (see tests/e2e/assets.test.ts).
     await page.getByRole('link', { name: 'New asset' }).click();
     await page.getByRole('button', { name: 'Create asset' }).waitFor();
@@ -168,6 +218,14 @@ try {
     await page.getByText('Changelog').waitFor();
     await viewerReady(page);
     await shot('asset');
+    // A changed form: the save bar stays in reach, saying what changed.
+    const name = page.getByLabel('Name', { exact: true });
+    await name.fill(`${await name.inputValue()} (edited)`);
+    await page.getByText(/unsaved change/).waitFor();
+    await stillAnimations(page);
+    await shot('asset-save-bar', { fullPage: false });
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+    await page.getByText(/unsaved change/).waitFor({ state: 'detached' });
     const lock = page.getByRole('button', { name: 'Lock', exact: true });
     await lock.click();
     await page.getByText('Locked: this asset').waitFor();

@@ -150,6 +150,31 @@ describe('the live connection', () => {
     }
   });
 
+  it('says Reconnecting within 5 s of silence from a server that beats every second (issue 23)', async () => {
+    vi.useFakeTimers();
+    try {
+      const h = harness();
+      await vi.advanceTimersByTimeAsync(0);
+      h.streams[0]!.write(
+        'retry: 3000\nid: 7\nevent: ready\ndata: {"seq":7,"heartbeatMs":1000}\n\n',
+      );
+      for (let i = 0; i < 5; i++) {
+        await vi.advanceTimersByTimeAsync(1_000);
+        h.streams[0]!.write(': keep-alive\n\n');
+      }
+      expect(h.statuses).toEqual(['connecting', 'connected']);
+      // Silent from here: two missed beats and the slack, not the 35 s of an unknown server.
+      await vi.advanceTimersByTimeAsync(3_900);
+      expect(h.statuses).toEqual(['connecting', 'connected']);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(h.statuses).toContain('reconnecting');
+      expect(h.opened).toEqual([undefined, '7']);
+      h.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('opens nothing more once closed', async () => {
     const h = harness();
     await tick();

@@ -6,8 +6,9 @@
  *
  * It says so honestly: a stream whose network went away may stay "open" for a long while
  * without a byte arriving, so the browser's `offline` event drops the stream at once, and a
- * watchdog drops it when not even the server's heartbeat (a comment every
- * EVENTS_HEARTBEAT_MS, 15 s by default) came for STALE_MS.
+ * watchdog drops it when not even the server's heartbeat came for two heartbeats and
+ * HEARTBEAT_SLACK_MS (the server names its EVENTS_HEARTBEAT_MS, 1 s by default, in the first
+ * frame: 4 s then), or for STALE_MS from a server that does not name it.
  */
 import { z } from 'zod/mini';
 import { httpClient } from './http';
@@ -35,8 +36,13 @@ export interface LiveOptions {
 
 /** A connection that stayed up this long counts as healthy: the next break retries at once. */
 const HEALTHY_MS = 10_000;
-/** Two missed heartbeats of the server's default 15 s, and some slack: the stream is gone. */
+/** A stream silent this long is gone, where the server did not say how often it beats. */
 export const STALE_MS = 35_000;
+/** Beyond two missed heartbeats: a busy server's or machine's late timers are not a break. */
+const HEARTBEAT_SLACK_MS = 2_000;
+
+/** The heartbeat interval a `ready` or `reset` frame names (servers since issue 23). */
+const heartbeatSchema = z.object({ heartbeatMs: z.number().check(z.positive()) });
 
 /** The app's stream: `v1/events`, no timeout (it stays open), resuming after `lastEventId`. */
 export function openEventStream(
@@ -77,6 +83,8 @@ export function connectLive(options: LiveOptions): () => void {
     staleMs = STALE_MS,
   } = options;
   const closed = new AbortController();
+  // How long the stream may stay silent: learnt from the server's first frame.
+  let silentMs = staleMs;
   let lastEventId: string | undefined;
   let lastSeq = -1;
   // Wakes a backoff early when the browser comes back online.
@@ -95,6 +103,11 @@ export function connectLive(options: LiveOptions): () => void {
 
   const deliver = (event: string, data: string, id: string | undefined) => {
     if (id !== undefined) lastEventId = id;
+    if (event === 'ready' || event === 'reset') {
+      const beat = z.safeParse(heartbeatSchema, JSON.parse(data));
+      if (beat.success)
+        silentMs = Math.min(staleMs, 2 * beat.data.heartbeatMs + HEARTBEAT_SLACK_MS);
+    }
     if (event === 'reset') {
       onMessage({ type: 'reset' });
       return;
@@ -119,7 +132,7 @@ export function connectLive(options: LiveOptions): () => void {
       const arm = () => {
         clearTimeout(watchdog);
         const current = attempt;
-        watchdog = setTimeout(() => current.abort(), staleMs);
+        watchdog = setTimeout(() => current.abort(), silentMs);
       };
       try {
         arm();
@@ -134,7 +147,6 @@ export function connectLive(options: LiveOptions): () => void {
         for (;;) {
           const { done, value } = await reader.read();
           if (done || signal.aborted) break;
-          arm();
           const chunk = parser.push(value);
           retryMs = chunk.retryMs ?? retryMs;
           for (const message of chunk.messages) {
@@ -144,6 +156,8 @@ export function connectLive(options: LiveOptions): () => void {
               // One unreadable message must not end the stream.
             }
           }
+          // After the messages: the first names how long the next silence may last.
+          arm();
         }
       } catch {
         // A break, a refused request or an abort: decided below.

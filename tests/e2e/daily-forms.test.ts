@@ -275,7 +275,7 @@ describe('the keyboard', () => {
   );
 
   it.each(WIDTHS)(
-    'reorders one place per arrow and never wraps to the other end (%i px)',
+    'keyboard only: reorders one place per arrow, never wraps to the other end, and keeps the order after a reload (%i px)',
     async (width) => {
       const page = await adminPage(width);
       await page.goto(`${app.server.url}/applications`);
@@ -285,47 +285,77 @@ describe('the keyboard', () => {
         page
           .locator('[role="grid"] [role="row"]:not(.skeleton-row) [role="rowheader"]')
           .allInnerTexts();
-      await expect.poll(async () => (await rowNames()).length).toBeGreaterThan(3);
+      await expect.poll(async () => (await rowNames()).length).toBeGreaterThan(4);
       const focused = () =>
         page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+      const inGrid = () =>
+        page.evaluate(() => Boolean(document.activeElement?.closest('[role="grid"]')));
 
-      /** Keyboard only: the handle of row `index`, Enter, the arrows, Enter. */
-      async function move(index: number, arrows: string[]) {
+      /**
+       * Keyboard only, as a keyboard user does it: Tab from the top of the page into the grid
+       * (one stop: it focuses a row), the arrows to row `index` and right to its drag handle,
+       * Enter, the `arrows` (checking where each puts the drop), Enter.
+       */
+      async function move(index: number, arrows: [string, string][]) {
         const rows = await rowNames();
-        const handle = `Drag to reorder ${rows[index]}`;
-        for (let attempt = 0; attempt < 5 && (await focused()) !== handle; attempt++) {
-          // As a keyboard user gets there: on the row, then right to its first cell, the handle
-          // (so the grid knows which row has focus).
-          await page
-            .getByRole('row')
-            .filter({ has: page.getByRole('button', { name: handle }) })
-            .focus();
-          await page.keyboard.press('ArrowRight');
-          await page.waitForTimeout(200 * attempt);
+        await page.locator('body').evaluate((body) => {
+          (document.activeElement as HTMLElement | null)?.blur();
+          body.tabIndex = -1;
+        });
+        for (let presses = 0; presses < 60 && !(await inGrid()); presses++) {
+          await page.keyboard.press('Tab');
         }
-        expect(await focused()).toBe(handle);
+        expect(await inGrid()).toBe(true);
+        // Up to the first row, then down to row `index`, then right to its first cell.
+        await page.keyboard.press('Home');
+        for (let i = 0; i < index; i++) await page.keyboard.press('ArrowDown');
+        await page.keyboard.press('ArrowRight');
+        await expect.poll(focused).toBe(`Drag to reorder ${rows[index]}`);
         await page.keyboard.press('Enter');
         await expect.poll(focused).toMatch(/^Insert/);
-        for (const arrow of arrows) await page.keyboard.press(arrow);
+        scrollAtDrag = await page.evaluate(() => window.scrollY);
+        for (const [arrow, between] of arrows) {
+          await page.keyboard.press(arrow);
+          await expect.poll(focused).toContain(between);
+        }
         await page.keyboard.press('Enter');
       }
 
+      /** Where the page was scrolled when the last drag began. */
+      let scrollAtDrag = 0;
       const before = await rowNames();
-      // One press down moves the second row one place down.
-      await move(1, ['ArrowDown']);
-      const afterDown = [before[0], before[2], before[1], ...before.slice(3)];
-      await expect.poll(rowNames).toEqual(afterDown);
-      // One press up moves it back.
-      await move(2, ['ArrowUp']);
-      await expect.poll(rowNames).toEqual(before);
-      // Up from the first row stays at the top: not sent to the bottom.
-      const scrollBefore = await page.evaluate(() => window.scrollY);
-      await move(0, ['ArrowUp', 'ArrowUp']);
-      await page.waitForTimeout(500);
-      expect(await rowNames()).toEqual(before);
-      expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrollBefore)).toBeLessThan(
+      const [a, b, c, d] = before as [string, string, string, string];
+      // The first press moves the second row one place down (not nothing), the second one more.
+      await move(1, [
+        ['ArrowDown', `${c} and ${d}`],
+        ['ArrowDown', `${d} and `],
+      ]);
+      const moved = [a, c, d, b, ...before.slice(4)];
+      await expect.poll(rowNames).toEqual(moved);
+      // The page did not jump to its bottom either: the row is where it was dropped, in view.
+      expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrollAtDrag)).toBeLessThan(
         200,
       );
+      const dropped = await page.getByRole('rowheader', { name: b, exact: true }).boundingBox();
+      expect(dropped!.y).toBeGreaterThanOrEqual(0);
+      expect(dropped!.y + dropped!.height).toBeLessThanOrEqual(HEIGHT);
+      // Up: the first press moves the row one place too (the gap just above it moves nothing).
+      await move(3, [['ArrowUp', `between ${c} and ${d}`]]);
+      const movedUp = [a, c, b, d, ...before.slice(4)];
+      await expect.poll(rowNames).toEqual(movedUp);
+      // Up from the first row stays at the top: it never wraps round to the bottom.
+      // (The drop stays just below the row itself, where it moves nothing.)
+      await move(0, [
+        ['ArrowUp', `between ${a} and ${c}`],
+        ['ArrowUp', `between ${a} and ${c}`],
+      ]);
+      await page.waitForTimeout(500);
+      expect(await rowNames()).toEqual(movedUp);
+
+      // The order is the server's: a reload shows it.
+      await page.reload();
+      await page.getByRole('heading', { name: /^Assets of / }).waitFor();
+      await expect.poll(rowNames).toEqual(movedUp);
       await page.close();
     },
   );

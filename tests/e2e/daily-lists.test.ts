@@ -3,7 +3,7 @@
  * first options and load more as the list scrolls, a page size kept in the address and
  * remembered per list, and filters offered only to a role that may read their options.
  */
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { appUnderTest, guestPage, signedInPage } from '../helpers/app';
 import { adminApi } from '../helpers/accounts';
@@ -72,6 +72,98 @@ describe.each(WIDTHS)('suggestions at %i px', (width) => {
       // A text nothing matches says so.
       await page.getByRole('combobox', { name: 'Tags' }).fill('no such tag at all');
       await listbox.getByText('No Results').waitFor();
+      await page.context().close();
+    },
+    SLOW,
+  );
+});
+
+/**
+ * Opens the suggestions of `field` (a `.filter-autocomplete`) with nothing typed and checks
+ * what a user sees: the first page of options at once (not an empty box), the rest as the list
+ * is scrolled to its end, all `names` once each; then text nothing matches says so.
+ */
+async function expectSuggestions(
+  page: Page,
+  field: Locator,
+  label: string,
+  endpoint: string,
+  names: string[],
+) {
+  const reads: URLSearchParams[] = [];
+  const onRequest = (request: Request) => {
+    const url = new URL(request.url());
+    if (url.pathname === endpoint) reads.push(url.searchParams);
+  };
+  page.on('request', onRequest);
+  // Scrolled to first, as a person would: a list opened while the page still scrolls closes
+  // (React Aria closes a combo box's list on scroll), and a click scrolls its target itself.
+  await field.scrollIntoViewIfNeeded();
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
+  await field.getByRole('button', { name: 'Show suggestions' }).click();
+  const listbox = page.getByRole('listbox');
+  const options = listbox.getByRole('option');
+  await options.first().waitFor();
+  // The first page of 5 (spec §9), nothing typed; then the next pages while the end of the
+  // list is in view. Its scroll box is scrolled to its end at each look.
+  expect(reads[0]?.get('limit')).toBe('5');
+  expect(reads[0]?.get('page')).toBeNull();
+  expect(reads[0]?.get('search') ?? '').toBe('');
+  const scrollBox = page.locator('.menu-popover').filter({ has: listbox });
+  await expect
+    .poll(
+      async () => {
+        await scrollBox.evaluate((box) => box.scrollTo(0, box.scrollHeight));
+        // (A "Loading" row stands at the end while the next page comes.)
+        return (await options.allInnerTexts()).sort();
+      },
+      { timeout: 30_000 },
+    )
+    .toEqual([...names].sort());
+  expect(reads.map((params) => params.get('page'))).toContain('2');
+  page.off('request', onRequest);
+  await field.getByRole('combobox', { name: label }).fill('no such name at all');
+  await listbox.getByText('No Results').waitFor();
+  await page.keyboard.press('Escape');
+}
+
+describe.each(WIDTHS)('more suggestions at %i px', (width) => {
+  it(
+    "the Application filter and the asset page's body picker open with options, load more, and say when none match",
+    async () => {
+      const applications = await api<{ name: string }[]>('GET', '/v1/applications?limit=100');
+      const bodies = await api<{ name: string }[]>('GET', '/v1/assets?type=body&limit=100');
+      const [asset] = await api<{ id: string }[]>('GET', '/v1/assets?type=top&limit=1');
+      // More than one page each, or "load more" would prove nothing.
+      expect(applications.length).toBeGreaterThan(5);
+      expect(bodies.length).toBeGreaterThan(5);
+      const page = await signedInPage(app, undefined, viewport(width));
+      await page.goto(`${app.server.url}/assets`);
+      await firstRow(page);
+      const fields = await filterFields(page, width);
+      await expectSuggestions(
+        page,
+        fields.locator('.filter-autocomplete', {
+          has: page.getByRole('combobox', { name: 'Application' }),
+        }),
+        'Application',
+        '/v1/applications',
+        applications.map((a) => a.name),
+      );
+
+      await page.goto(`${app.server.url}/assets/${asset!.id}`);
+      const bodyPicker = page.locator('.filter-autocomplete', {
+        has: page.getByRole('combobox', { name: 'Body assets' }),
+      });
+      await expectSuggestions(
+        page,
+        bodyPicker,
+        'Body assets',
+        '/v1/assets',
+        bodies.map((b) => b.name),
+      );
       await page.context().close();
     },
     SLOW,
@@ -283,6 +375,55 @@ describe.each(WIDTHS)('the bulk bar at %i px', (width) => {
       await checkboxes.last().click();
       await page.getByRole('toolbar', { name: '3 selected' }).waitFor();
       await expectAxeClean(page);
+      await page.context().close();
+    },
+    SLOW,
+  );
+});
+
+describe.each(WIDTHS)('a kept selection at %i px', (width) => {
+  it(
+    'tags, then locks the same rows without selecting again, and keeps them selected',
+    async () => {
+      const prefix = `Keptsel ${width} ${stamp()}`;
+      const names = [`${prefix} one`, `${prefix} two`];
+      const ids: string[] = [];
+      for (const name of names) {
+        ids.push(
+          (await api<{ id: string }>('POST', '/v1/assets', { name, type: 'hair', gender: 'male' }))
+            .id,
+        );
+      }
+      const page = await signedInPage(app, undefined, viewport(width));
+      await page.goto(
+        `${app.server.url}/assets?filter=${encodeURIComponent(JSON.stringify({ search: prefix }))}`,
+      );
+      await page.getByText('2 items').waitFor();
+      for (const name of names) await rowNamed(page, name).locator('.checkbox').click();
+      const bar = page.getByRole('toolbar', { name: '2 selected' });
+      await bar.getByRole('combobox', { name: 'Tag' }).fill('Vintage');
+      await page.getByRole('option', { name: 'Vintage' }).click();
+      await bar.getByRole('button', { name: 'Add tag' }).click();
+      await toasts(page).getByText('Tag added to 2 assets').waitFor();
+      for (const name of names) await rowNamed(page, name).getByText('Vintage').waitFor();
+      // The rows stay, and so does the selection: Lock applies to the same two.
+      await bar.getByRole('button', { name: 'Lock', exact: true }).click();
+      await toasts(page).getByText('2 assets locked').waitFor();
+      for (const name of names) {
+        await rowNamed(page, name).getByText('Locked', { exact: true }).waitFor();
+      }
+      await bar.waitFor();
+      for (const name of names) {
+        expect(await page.getByRole('checkbox', { name: `Select ${name}` }).isChecked()).toBe(true);
+      }
+      for (const id of ids) {
+        const saved = await api<{ locked: boolean; tags: { name: string }[] }>(
+          'GET',
+          `/v1/assets/${id}`,
+        );
+        expect(saved).toMatchObject({ locked: true, tags: [{ name: 'Vintage' }] });
+      }
+      await page.screenshot({ path: `/tmp/daily-lists-kept-selection-${width}.png` });
       await page.context().close();
     },
     SLOW,

@@ -2,7 +2,8 @@
  * The Trash: a deleted asset comes back with the toast's Undo, or from the Trash screen after
  * a reload, with its tags; two deleted together come back together; deleting a tag asks first.
  * Cage meshes, applications and morphed assets go there too, alone or in bulk, and come back
- * the same ways; the delete dialog names the server's retention (12 days here).
+ * the same ways (from their row menus at 1280 and 390 px: the row leaves, Undo brings it back);
+ * the delete dialog names the server's retention (12 days here).
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -217,6 +218,36 @@ describe('the Trash', () => {
     expect(await entries()).toBe(count);
     await page.goto(listUrl('/applications', { search: application!.name }));
     await rowNamed(page, application!.name).waitFor();
+    await page.context().close();
+  });
+});
+
+describe.each([1280, 390])('deleting from a row menu at %i px', (width) => {
+  it('an application, a cage mesh and a morphed asset leave their lists for the Trash; Undo brings each back', async () => {
+    const application = await api<{ name: string }>('POST', '/v1/applications', {
+      name: `E2E trash app ${width}`,
+    });
+    const mesh = `E2E trash cage ${width}`;
+    await newCageMesh(mesh);
+    // A seeded morphed asset of its own per width (the test above takes the first).
+    const morphed = await api<{ name: string }[]>('GET', '/private/v1/morphed-assets?limit=3');
+    const morph = morphed[width > 500 ? 1 : 2]!.name;
+    const page = await signedInPage(app, ADMIN, { width, height: 844 });
+    for (const [path, filter, name] of [
+      ['/applications', { search: application.name }, application.name],
+      ['/cage-meshes', { search: mesh, gender: 'male' }, mesh],
+      ['/morphed-assets', { search: morph }, morph],
+    ] as const) {
+      await page.goto(listUrl(path, filter));
+      await rowNamed(page, name).waitFor();
+      await rowAction(page, name, 'Delete');
+      const toast = toasts(page).locator('.toast', { hasText: `${name} moved to the Trash` });
+      await toast.waitFor();
+      await expect.poll(() => rowNamed(page, name).count()).toBe(0);
+      await toast.getByRole('button', { name: 'Undo' }).click();
+      await toasts(page).getByText(`${name} restored`).waitFor();
+      await rowNamed(page, name).waitFor();
+    }
     await page.context().close();
   });
 });
