@@ -110,6 +110,12 @@ export async function readDeliverable(bytes: Uint8Array): Promise<Document> {
     return await io.readBinary(bytes);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    // The common case, said in words an uploader knows (glTF-Transform names the extension).
+    if (message.includes(KHRDracoMeshCompression.EXTENSION_NAME)) {
+      throw new DeliveryError(
+        'The model is compressed with Draco, which this server cannot decompress to re-encode it',
+      );
+    }
     throw new DeliveryError(`The model could not be read: ${message}`);
   }
 }
