@@ -1,6 +1,6 @@
 // npm run bench: measurements, never pass/fail. Each section prints figures and, where
 // there is a baseline, the ratio against it measured in the same run. `npm run bench -- <name>`
-// runs one section (`lists`, `events`, `auth-check`, `s3`, `fuzz` (`npm run bench -- fuzz 1000` for fewer cases), or `viewer`, which takes options: `npm run bench -- viewer --runs 3`).
+// runs one section (`lists`, `textures`, `events`, `auth-check`, `s3`, `fuzz` (`npm run bench -- fuzz 1000` for fewer cases), or `viewer`, which takes options: `npm run bench -- viewer --runs 3`).
 import { execFileSync, execSync } from 'node:child_process';
 import { buildReport } from './build-report';
 import { benchFileValidation } from './files/validate';
@@ -45,6 +45,13 @@ if (only === 'lists') {
   // Against the build in dist/ as it is (npm run build first).
   section(LISTS_TITLE);
   await (await import('./lists')).benchLists();
+  process.exit(0);
+}
+const TEXTURES_TITLE =
+  'Delivery textures: WebP against KTX2/Basis (ETC1S, UASTC), bytes, decode in Chromium, GPU memory';
+if (only === 'textures') {
+  section(TEXTURES_TITLE);
+  await (await import('./textures')).benchTextures();
   process.exit(0);
 }
 if (only === 'events') {
@@ -100,6 +107,9 @@ await benchFileValidation();
 
 section(LISTS_TITLE);
 await (await import('./lists')).benchLists();
+
+section(TEXTURES_TITLE);
+await (await import('./textures')).benchTextures();
 
 section(VIEWER_TITLE);
 await (await import('./viewer/run')).benchViewer();

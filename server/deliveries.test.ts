@@ -107,6 +107,10 @@ describe('the delivery version of a fixture avatar', () => {
     await expect(deriveInThread(glbOfSize(4096))).rejects.toThrow(
       /could not be read|not a readable/,
     );
+    // Draco, named in words an uploader knows (the asset page shows the reason).
+    await expect(deriveInThread(readAvatar('male-emissive.draco.glb'))).rejects.toThrow(
+      'The model is compressed with Draco, which this server cannot decompress to re-encode it',
+    );
     await expect(
       deriveInThread(readAvatar('halfBodyAPIv2.glb'), { timeoutMs: 50, heapMb: 512 }),
     ).rejects.toThrow(/took too long/);

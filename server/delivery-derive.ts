@@ -25,7 +25,7 @@ import { DeliveryError, type Derived } from './delivery';
  */
 export const DELIVERY_TEXTURE_SIZE = 1024;
 /** WebP quality (1-100): at 90 the 512 px renders of the fixtures differ by less than 1/255. */
-const WEBP_QUALITY = 80;
+export const WEBP_QUALITY = 80;
 /** A delivery version must be at most this fraction of the original, else the original is delivered. */
 const WORTHWHILE_FRACTION = 0.9;
 
@@ -44,7 +44,7 @@ async function createIo(): Promise<NodeIO> {
  * Re-encodes each texture as WebP no larger than DELIVERY_TEXTURE_SIZE, keeping its original
  * image when that is within the size and smaller (a JPEG saved at a low quality often is).
  */
-async function compressTextures(doc: Document, quality: number): Promise<void> {
+export async function compressTextures(doc: Document, quality: number): Promise<void> {
   sharp.concurrency(1);
   sharp.cache(false);
   for (const texture of doc.getRoot().listTextures()) {
@@ -110,6 +110,12 @@ export async function readDeliverable(bytes: Uint8Array): Promise<Document> {
     return await io.readBinary(bytes);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    // The common case, said in words an uploader knows (glTF-Transform names the extension).
+    if (message.includes(KHRDracoMeshCompression.EXTENSION_NAME)) {
+      throw new DeliveryError(
+        'The model is compressed with Draco, which this server cannot decompress to re-encode it',
+      );
+    }
     throw new DeliveryError(`The model could not be read: ${message}`);
   }
 }

@@ -7,12 +7,12 @@
  * (EXT_texture_webp) no larger than DELIVERY_TEXTURE_SIZE. Skins, morph targets and animations
  * are kept: only their encoding changes.
  *
- * Why WebP and not KTX2/Basis: KTX2 needs `toktx` (KTX-Software), which is not installable from
- * the npm registry or Debian here; and on the fixture avatars WebP at quality 80 (WEBP_QUALITY) already brings
- * the textures, which are most of the bytes, to about a fifth of their size, decoded by the
- * browser's own image decoder (no transcoder to download). Basis would save GPU memory (the
- * textures stay compressed on the GPU) but its files are larger than WebP's at this quality and
- * the viewer would first fetch a ~250 KB transcoder.
+ * Why WebP and not KTX2/Basis (measured by bench/textures.ts, server/README.md "Delivery
+ * versions"): on the fixture avatars ETC1S files are 1.8-2.4x the WebP ones at quality 80
+ * (WEBP_QUALITY) and UASTC 11-14x, and the viewer would first fetch a 263 KB (gzip) transcoder;
+ * on a slow connection that costs seconds before the first frame, against tens of milliseconds
+ * of decoding saved. Basis would keep the textures compressed on the GPU (a quarter of the
+ * memory), which matters for many avatars in one scene, not for one.
  *
  * The work runs in a worker thread (server/threads.ts) with a time and a heap limit, after the
  * declared-size limits (src/files/gltf-limits.ts) are checked; sharp's image memory is outside

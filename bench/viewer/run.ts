@@ -15,13 +15,14 @@
 // Measurements only, never pass/fail, and never made up: a viewer that cannot be built or
 // fails in a run is reported as such.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NodeIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { getBounds } from '@gltf-transform/functions';
 import type { BrowserContext, Page } from 'playwright-core';
+import { deriveDelivery } from '../../server/delivery-derive';
 import { launchBrowser } from '../../tests/helpers/browser';
 import { startServer } from '../../tests/helpers/server';
 import { probe, type Probe, type ProbeOptions } from './probe';
@@ -34,8 +35,19 @@ const SITE = join(OUT, 'site');
 const SCREENSHOTS = join(OUT, 'screenshots');
 const FIXTURES = here('../../../shared/fixtures');
 
-export const VIEWERS = ['ours', 'visage', 'model-viewer'] as const;
+/**
+ * `ours-delivery` is ours on the delivery version of the same avatar (issue 25: what the
+ * studio serves for its own models, derived here as the server derives it), reported as such:
+ * it breaks the same-file rule on purpose, to show what the smaller file gives.
+ */
+export const VIEWERS = ['ours', 'ours-delivery', 'visage', 'model-viewer'] as const;
 export type Viewer = (typeof VIEWERS)[number];
+const isOurs = (viewer: Viewer) => viewer === 'ours' || viewer === 'ours-delivery';
+
+/** The model file a viewer is given: the fixture, or its delivery version beside it. */
+const modelPath = (viewer: Viewer, avatar: string) =>
+  `/fixtures/avatars/${viewer === 'ours-delivery' ? deliveryName(avatar) : avatar}`;
+const deliveryName = (avatar: string) => avatar.replace(/\.glb$/, '.delivery.glb');
 
 /**
  * The avatars, from ../shared/fixtures/avatars: a textured one (3.1 MiB, 19 images) and an
@@ -155,23 +167,26 @@ function run(command: string, args: string[], env: Record<string, string> = {}) 
  * same folder, the fixtures beside them, then the build's own compression over all of it.
  * Returns the viewers that could be built and, for the others, why not.
  */
-function buildSite(viewers: readonly Viewer[], install: boolean): Map<Viewer, string> {
+async function buildSite(
+  viewers: readonly Viewer[],
+  install: boolean,
+): Promise<Map<Viewer, string>> {
   const unbuilt = new Map<Viewer, string>();
   rmSync(SITE, { recursive: true, force: true });
   mkdirSync(SITE, { recursive: true });
-  if (viewers.includes('ours')) {
+  if (viewers.some(isOurs)) {
     console.log('bench/viewer: building the app (tsr generate, vite build) ...');
     try {
       run('npx', ['tsr', 'generate']);
       run('npx', ['vite', 'build', '--outDir', SITE, '--emptyOutDir']);
     } catch (error) {
-      unbuilt.set('ours', String(error));
+      for (const viewer of viewers.filter(isOurs)) unbuilt.set(viewer, String(error));
     }
   }
   // The server serves a folder only when it holds an index.html.
   if (!existsSync(join(SITE, 'index.html'))) writeFileSync(join(SITE, 'index.html'), '');
 
-  const peers = viewers.filter((v) => v !== 'ours');
+  const peers = viewers.filter((v) => !isOurs(v));
   if (peers.length) {
     const installed = () => existsSync(here('node_modules/@readyplayerme/visage'));
     if (!installed() && install) {
@@ -207,6 +222,16 @@ function buildSite(viewers: readonly Viewer[], install: boolean): Map<Viewer, st
     mkdirSync(dirname(target), { recursive: true });
     copyFileSync(join(FIXTURES, file), target);
   }
+  if (viewers.includes('ours-delivery')) {
+    console.log('bench/viewer: deriving the delivery versions (server/delivery-derive.ts) ...');
+    for (const avatar of AVATARS) {
+      const original = new Uint8Array(readFileSync(join(FIXTURES, 'avatars', avatar)));
+      const derived = await deriveDelivery(original);
+      const bytes = derived.kind === 'derived' ? derived.bytes : original;
+      writeFileSync(join(SITE, 'fixtures', 'avatars', deliveryName(avatar)), bytes);
+      console.log(`  ${avatar}: ${bytes.byteLength} of ${original.byteLength} bytes`);
+    }
+  }
   console.log('bench/viewer: compressing (scripts/compress-dist.ts) ...');
   run('node', ['--import', 'tsx', 'scripts/compress-dist.ts', SITE]);
   return unbuilt;
@@ -236,8 +261,8 @@ async function framing(avatar: string): Promise<Framing> {
 
 /** The address each viewer is measured on: /embed for ours, a thin page for the peers. */
 function pageUrl(base: string, viewer: Viewer, avatar: string, frame: Framing): string {
-  const modelSrc = `/fixtures/avatars/${avatar}`;
-  if (viewer === 'ours') {
+  const modelSrc = modelPath(viewer, avatar);
+  if (isOurs(viewer)) {
     const query = new URLSearchParams({ modelSrc, environment: ENVIRONMENT, fit: 'true' });
     return `${base}/embed?${query}`;
   }
@@ -270,7 +295,7 @@ async function openPage(
   const browser = await launchBrowser({ webgl: true });
   try {
     const context = await browser.newContext(VIEWPORT);
-    const options: ProbeOptions = { ...probeOptions, dataState: viewer === 'ours' };
+    const options: ProbeOptions = { ...probeOptions, dataState: isOurs(viewer) };
     // tsx (esbuild keepNames) may wrap functions in __name(): give the page a stand-in.
     await context.addInitScript({
       content: `globalThis.__name = (f) => f; (${probe.toString()})(${JSON.stringify(options)});`,
@@ -373,10 +398,10 @@ async function heapUsed(session: Session): Promise<number> {
 /** Shows `url` (ours: a new address in the frame's history, as /embed follows it). */
 async function switchModel(session: Session, viewer: Viewer, url: string, timeoutMs: number) {
   const loads = await session.page.evaluate(
-    ({ viewer, url }) => {
+    ({ ours, url }) => {
       const w = window as unknown as Win;
       const before = w.__bench.loads;
-      if (viewer === 'ours') {
+      if (ours) {
         const address = new URL(location.href);
         address.searchParams.set('modelSrc', url);
         history.pushState(null, '', address);
@@ -384,7 +409,7 @@ async function switchModel(session: Session, viewer: Viewer, url: string, timeou
       } else w.__benchSwitch!(url);
       return before;
     },
-    { viewer, url },
+    { ours: isOurs(viewer), url },
   );
   await session.page.waitForFunction(
     (before) => {
@@ -413,7 +438,7 @@ async function measureSteady(url: string, viewer: Viewer, options: Options): Pro
     result.heapAfterLoad = await heapUsed(session);
     for (let i = 1; i <= options.switches; i++) {
       const avatar = AVATARS[i % AVATARS.length]!;
-      await switchModel(session, viewer, `/fixtures/avatars/${avatar}`, options.timeoutMs);
+      await switchModel(session, viewer, modelPath(viewer, avatar), options.timeoutMs);
     }
     const error = await session.page.evaluate(() => (window as unknown as Win).__bench.error);
     if (error) throw new Error(error);
@@ -596,7 +621,7 @@ export async function benchViewer(options: BenchViewerOptions = {}) {
     screenshots: true,
     ...options,
   };
-  const unbuilt = buildSite(opts.viewers, opts.install);
+  const unbuilt = await buildSite(opts.viewers, opts.install);
   for (const [viewer, why] of unbuilt)
     console.log(`NOT MEASURED: ${viewer} could not be built: ${why}`);
   const viewers = opts.viewers.filter((v) => !unbuilt.has(v));

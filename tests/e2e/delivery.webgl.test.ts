@@ -4,15 +4,18 @@
  * page and the icon rendering frame them, with an emotion on (morph targets), from three angles
  * (turned by dragging), and compared pixel by pixel: the mean difference stays under 2/255,
  * and no 32 px square is far off. The skins, morph targets and animations of the delivery
- * versions are checked in server/deliveries.test.ts.
+ * versions are checked in server/deliveries.test.ts. Then what a user sees of it: the asset page
+ * showing the upload and the delivery version side by side, a failed derivation said in words on
+ * an asset that still shows its model, and the spawn effect, spawn animation and an emotion
+ * playing on delivery versions.
  */
 import { readdirSync } from 'node:fs';
-import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import type { Locator, Page, Request } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureBytes, AVATARS } from '../../src/files/test-fixtures';
 import { deriveDelivery } from '../../server/delivery-derive';
-import { appUnderTest } from '../helpers/app';
-import { opaqueIn, stablePixels, type Pixels } from '../helpers/pixels';
+import { ADMIN, appUnderTest, signedInPage } from '../helpers/app';
+import { opaqueIn, pixelsOf, stablePixels, type Pixels } from '../helpers/pixels';
 
 const app = appUnderTest({ webgl: true });
 const SIZE = 512;
@@ -127,4 +130,160 @@ describe('the delivery version of an avatar', () => {
     },
     300_000,
   );
+});
+
+/** The delivery version of a fixture, derived here as the server derives it. */
+async function deliveryOf(name: string): Promise<Uint8Array> {
+  const derived = await deriveDelivery(fixtureBytes(AVATARS, name));
+  if (derived.kind !== 'derived') throw new Error(derived.reason);
+  return derived.bytes;
+}
+
+/** Opaque pixels of a viewer's canvas, drawn (its avatar spawned), as a share of its area. */
+async function drawnShare(page: Page, viewer: Locator): Promise<number> {
+  await viewer.and(page.locator('[data-state="spawned"]')).waitFor();
+  const png = await viewer.locator('canvas').screenshot({ omitBackground: true });
+  const pixels = await pixelsOf(page, png);
+  const { opaque } = opaqueIn(pixels, 0, 0, pixels.width, pixels.height);
+  return opaque / (pixels.width * pixels.height);
+}
+
+describe('the delivery version on the asset page', () => {
+  let page: Page;
+  let token = '';
+  beforeAll(async () => {
+    page = await signedInPage(app);
+    page.setDefaultTimeout(90_000);
+    const response = await fetch(`${app.server.url}/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ADMIN),
+    });
+    token = ((await response.json()) as { data: { token: string } }).data.token;
+  });
+
+  /** An asset with the fixture `model`, uploaded and created through the API. */
+  async function assetWith(name: string, model: string) {
+    const api = (path: string, init: RequestInit) =>
+      fetch(`${app.server.url}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${token}`, ...init.headers },
+      });
+    const stored = await api('/v1/uploads/model', {
+      method: 'POST',
+      headers: { 'content-type': 'model/gltf-binary' },
+      body: Buffer.from(fixtureBytes(AVATARS, model)),
+    });
+    expect(stored.status).toBe(200);
+    const { url } = ((await stored.json()) as { data: { url: string } }).data;
+    const created = await api('/v1/assets', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name, type: 'body', gender: 'female', modelUrl: url }),
+    });
+    expect(created.status).toBe(200);
+    return (
+      (await created.json()) as {
+        data: { id: string; modelUrl: string; modelDelivery: { url: string | null } };
+      }
+    ).data;
+  }
+
+  it('says both sizes and shows the uploaded model beside the delivered one, both drawn', async () => {
+    const name = 'Delivered beside uploaded';
+    const { id, modelUrl, modelDelivery } = await assetWith(name, 'female-animation-catwalk.glb');
+    const models: string[] = [];
+    const record = (request: Request) => models.push(new URL(request.url()).pathname);
+    page.on('request', record);
+    await page.goto(`${app.server.url}/assets/${id}`);
+    await expect
+      .poll(() => page.getByTestId('model-delivery').innerText())
+      .toMatch(/^814\.1 KB uploaded, \d+(\.\d)? KB delivered$/);
+    await page.getByLabel('Show the uploaded model beside the delivered one').check();
+    const uploaded = page.getByRole('img', { name: `The model of ${name} as uploaded` });
+    const delivered = page.getByRole('img', { name: `The model of ${name}`, exact: true });
+    await expect(
+      page.getByRole('figure').filter({ has: uploaded }).locator('figcaption').innerText(),
+    ).resolves.toBe('Uploaded');
+    await expect(
+      page.getByRole('figure').filter({ has: delivered }).locator('figcaption').innerText(),
+    ).resolves.toBe('Delivered');
+    expect(await drawnShare(page, uploaded)).toBeGreaterThan(0.01);
+    expect(await drawnShare(page, delivered)).toBeGreaterThan(0.01);
+    // Each shows its own file: the upload as it is, and its delivery version.
+    expect(models).toContain(modelUrl);
+    expect(models).toContain(modelDelivery.url);
+    page.off('request', record);
+  });
+
+  it('says why a model has no delivery version, and still shows the uploaded one', async () => {
+    const name = 'Delivered as uploaded';
+    // Draco: the viewer decodes it, the server cannot, so its derivation fails.
+    const { id } = await assetWith(name, 'male-emissive.draco.glb');
+    await page.goto(`${app.server.url}/assets/${id}`);
+    await expect
+      .poll(() => page.getByTestId('model-delivery').innerText())
+      .toBe(
+        '2.5 MB uploaded, delivered as uploaded: no delivery version could be made ' +
+          '(The model is compressed with Draco, which this server cannot decompress to re-encode it)',
+      );
+    const viewer = page.getByRole('img', { name: `The model of ${name}`, exact: true });
+    expect(await drawnShare(page, viewer)).toBeGreaterThan(0.01);
+    // Nothing to compare it with.
+    await expect(
+      page.getByLabel('Show the uploaded model beside the delivered one').count(),
+    ).resolves.toBe(0);
+  });
+});
+
+describe('the spawn and an emotion on delivery versions', () => {
+  it('plays the spawn effect and animation, and an emotion changes the face', async () => {
+    const served: Record<string, Uint8Array> = {
+      '/delivered/avatar.glb': await deliveryOf('halfBodyAPIv2.glb'),
+      '/delivered/effect.glb': await deliveryOf('spawn-effect.glb'),
+      '/delivered/idle.glb': await deliveryOf('maleIdle.glb'),
+    };
+    const context = await app.browser.newContext({ width: SIZE, height: SIZE });
+    await context.route(
+      (url) => url.pathname in served,
+      (route) =>
+        route.fulfill({
+          body: Buffer.from(served[new URL(route.request().url()).pathname]!),
+          contentType: 'model/gltf-binary',
+        }),
+    );
+    const page = await context.newPage();
+    page.setDefaultTimeout(90_000);
+    const query =
+      'modelSrc=/delivered/avatar.glb&fit=true&spawnEffect=/delivered/effect.glb' +
+      '&spawnAnimation=/delivered/idle.glb&spawnEffectLoop=2&spawnAnimationLoop=2';
+    await page.goto(`${app.server.url}/embed?${query}`);
+    const shot = () => page.locator('canvas').screenshot({ omitBackground: true });
+    const state = () =>
+      page.getByRole('img', { name: '3D avatar viewer' }).getAttribute('data-state');
+    // While it spawns, the picture moves: a later frame differs from an earlier one.
+    await page.locator('[data-state="spawning"]').waitFor();
+    const early = await shot();
+    await expect.poll(async () => (await shot()).equals(early)).toBe(false);
+    expect(await state()).toBe('spawning');
+    await page.locator('[data-state="spawned"]').waitFor();
+    // Then it stands still, and a smile changes the face, and only the face.
+    const still = await stablePixels(page);
+    expect(opaqueIn(still, 0, 0, SIZE, SIZE).opaque).toBeGreaterThan(SIZE * SIZE * 0.01);
+    await page.evaluate(
+      (q) => {
+        history.pushState(history.state, '', `/embed?${q}`);
+        dispatchEvent(new PopStateEvent('popstate'));
+      },
+      `${query}&emotion=${encodeURIComponent('{"mouthSmile":1}')}`,
+    );
+    await expect
+      .poll(async () => (await pixelsOf(page, await shot())).data.equals(still.data))
+      .toBe(false);
+    const smiling = await stablePixels(page);
+    const { mean, worstSquare } = difference(still, smiling);
+    expect(worstSquare).toBeGreaterThan(2);
+    expect(mean).toBeLessThan(1);
+    await context.close();
+  }, 300_000);
 });
