@@ -4,8 +4,8 @@
  * authorize without a database read. See server/ROLES.md.
  */
 import { packRules } from '@casl/ability/extra';
-import type { Role } from '../../src/api/schemas';
-import type { AppRule, PackedRules } from '../../src/api/ability';
+import type { Role } from '../../contract/schemas';
+import type { AppRule, PackedRules } from '../../contract/ability';
 
 /** The rules each role grants; `userId` is the signed-in user's id for "own" conditions. */
 function rulesFor(role: Role, userId: string): AppRule[] {

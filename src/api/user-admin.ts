@@ -19,7 +19,7 @@ import {
   type Role,
   type UserBulkResult,
   type UserRow,
-} from './schemas';
+} from '../../contract/schemas';
 import { userQuery } from './user-assets';
 
 const service = tagService('privateUsers');

@@ -9,7 +9,7 @@
 import { readdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { fixtureBytes, AVATARS } from '../../src/files/test-fixtures';
+import { fixtureBytes, AVATARS } from '../../core/files/test-fixtures';
 import { deriveDelivery } from '../../server/delivery-derive';
 import { appUnderTest } from '../helpers/app';
 import { opaqueIn, stablePixels, type Pixels } from '../helpers/pixels';

@@ -2,7 +2,7 @@ import type { TFunction } from 'i18next';
 import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
-import { ACTIVITY_KINDS, activityRowSchema, type ActivityRow } from '../../api/schemas';
+import { ACTIVITY_KINDS, activityRowSchema, type ActivityRow } from '../../../contract/schemas';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 import { dateColumn } from '../../ui/dom/list/columns';
 import { personIcon, searchIcon, statusIcon, typeIcon } from '../../ui/dom/list/filter-icons';

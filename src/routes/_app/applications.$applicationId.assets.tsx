@@ -9,12 +9,12 @@ import { loadPermissions, permissionsOfSession } from '../../machines/permission
 import { useCallback, useState } from 'react';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
-import { applicationAssetSchema, type ApplicationAsset } from '../../api/schemas';
+import { applicationAssetSchema, type ApplicationAsset } from '../../../contract/schemas';
 import { displayLabel, searchFilter, typeFilter } from '../../ui/dom/list/asset-filters';
-import { ASSET_TYPES } from '../../domain/assets';
+import { ASSET_TYPES } from '../../../contract/assets';
 import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
 import { positionColumn } from '../../ui/dom/list/columns';
-import type { Can } from '../../api/ability';
+import type { Can } from '../../../contract/ability';
 import { AssetLink } from './-asset-link';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
 import { ActionButton } from '../../ui/dom/action-button';

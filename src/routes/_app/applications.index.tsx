@@ -5,13 +5,13 @@ import { z } from 'zod/mini';
 import { applicationsChanged, createApplication } from '../../api/applications';
 import { exportApplicationAssets } from '../../api/assets';
 import { defineList } from '../../api/list-url';
-import { applicationRowSchema, type ApplicationRow } from '../../api/schemas';
+import { applicationRowSchema, type ApplicationRow } from '../../../contract/schemas';
 import { downloadBlob } from '../../ui/dom/download';
 import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { dateColumn } from '../../ui/dom/list/columns';
 import { SchemaForm } from '../../ui/dom/schema-form';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
-import type { Can } from '../../api/ability';
+import type { Can } from '../../../contract/ability';
 import { RenameDialog } from './-rename-dialog';
 import { TrashBulkActions, trashRowAction } from './-trash-actions';
 

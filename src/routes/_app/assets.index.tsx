@@ -5,18 +5,18 @@ import { z } from 'zod/mini';
 import { assetDeleted, changeAsset, deleteAsset, lockAsset, unlockAsset } from '../../api/assets';
 import { restoreFromTrash } from '../../api/trash';
 import { defineList } from '../../api/list-url';
-import { assetSchema, type Asset } from '../../api/schemas';
+import { assetSchema, type Asset } from '../../../contract/schemas';
 import {
   displayLabel,
   genderFilter,
   searchFilter,
   typeFilter,
 } from '../../ui/dom/list/asset-filters';
-import { ASSET_TYPES, GENDERS } from '../../domain/assets';
+import { ASSET_TYPES, GENDERS } from '../../../contract/assets';
 import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
 import { applicationIcon, lockIcon, tagIcon } from '../../ui/dom/list/filter-icons';
 import { dateColumn, positionColumn } from '../../ui/dom/list/columns';
-import type { Can } from '../../api/ability';
+import type { Can } from '../../../contract/ability';
 import { AssetBulkActions } from './-assets/bulk-actions';
 import { TrashRetention } from './-trash-actions';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';

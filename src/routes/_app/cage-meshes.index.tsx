@@ -2,12 +2,12 @@ import type { TFunction } from 'i18next';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
-import { cageMeshSchema, type CageMesh } from '../../api/schemas';
+import { cageMeshSchema, type CageMesh } from '../../../contract/schemas';
 import { displayLabel, searchFilter, toOptions } from '../../ui/dom/list/asset-filters';
 import { personIcon } from '../../ui/dom/list/filter-icons';
-import { GENDERS } from '../../domain/assets';
+import { GENDERS } from '../../../contract/assets';
 import { dateColumn, modelColumn } from '../../ui/dom/list/columns';
-import type { Can } from '../../api/ability';
+import type { Can } from '../../../contract/ability';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 import { TrashBulkActions, trashRowAction } from './-trash-actions';
 

@@ -2,7 +2,11 @@ import type { TFunction } from 'i18next';
 import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
-import { morphQueueEntrySchema, morphStatusSchema, type MorphQueueEntry } from '../../api/schemas';
+import {
+  morphQueueEntrySchema,
+  morphStatusSchema,
+  type MorphQueueEntry,
+} from '../../../contract/schemas';
 import { badgeCell } from '../../ui/dom/list/cells';
 import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { statusIcon } from '../../ui/dom/list/filter-icons';

@@ -1,11 +1,11 @@
 import type { TFunction } from 'i18next';
 import { createFileRoute } from '@tanstack/react-router';
 import { defineList } from '../../api/list-url';
-import { morphedAssetSchema, type MorphedAsset } from '../../api/schemas';
+import { morphedAssetSchema, type MorphedAsset } from '../../../contract/schemas';
 import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { dateColumn, modelColumn } from '../../ui/dom/list/columns';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
-import type { Can } from '../../api/ability';
+import type { Can } from '../../../contract/ability';
 import { AssetLink } from './-asset-link';
 import { TrashBulkActions, trashRowAction } from './-trash-actions';
 

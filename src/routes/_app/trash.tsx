@@ -10,7 +10,7 @@ import {
   type TrashKind,
   type TrashRef,
   type TrashRow,
-} from '../../api/schemas';
+} from '../../../contract/schemas';
 import { deleteForEver, restoreFromTrash } from '../../api/trash';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
 import { ActionButton } from '../../ui/dom/action-button';

@@ -11,7 +11,7 @@ import {
   updateAssetApplication,
 } from '../../../api/assets';
 import { describeError } from '../../../api/error-info';
-import type { Asset, AssetApplication } from '../../../api/schemas';
+import type { Asset, AssetApplication } from '../../../../contract/schemas';
 import type { SavedEntity } from '../../../machines/entity-editor.machine';
 import { SaveConflict, useEntitySave, useOnSaved } from '../../../machines/entity-editor.view';
 import { EntityPicker } from '../../../machines/autocomplete.view';

@@ -13,8 +13,8 @@ import {
   type Asset,
   type AssetCreateBody,
   type Gender,
-} from '../../../api/schemas';
-import type { FileError } from '../../../files/validate';
+} from '../../../../contract/schemas';
+import type { FileError } from '../../../../core/files/validate';
 import type { SavedEntity } from '../../../machines/entity-editor.machine';
 import {
   CheckboxField,
@@ -24,7 +24,7 @@ import {
 } from '../../../ui/dom/form-controls';
 import { TextField } from '../../../ui/dom/text-field';
 import { toOptions } from '../../../ui/dom/list/asset-filters';
-import { ASSET_TYPES, GENDERS } from '../../../domain/assets';
+import { ASSET_TYPES, GENDERS } from '../../../../contract/assets';
 import { EntityPicker } from '../../../machines/autocomplete.view';
 import { EditedElsewhere, useEditBase, useRemoteEvent } from '../../../machines/shared-edit.view';
 import {

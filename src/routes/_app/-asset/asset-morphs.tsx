@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../../api/error-info';
 import { onLiveEvent } from '../../../api/live-cache';
-import type { Asset } from '../../../api/schemas';
+import type { Asset } from '../../../../contract/schemas';
 import { inspect } from '../../../devtools/inspect';
 import { EntityPicker } from '../../../machines/autocomplete.view';
 import {

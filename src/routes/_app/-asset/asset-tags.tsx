@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { assetUpdated } from '../../../api/assets';
-import type { Asset } from '../../../api/schemas';
+import type { Asset } from '../../../../contract/schemas';
 import { createTag, removeTag, setTag, tagsChanged } from '../../../api/tags';
 import { EntityPicker } from '../../../machines/autocomplete.view';
 import { usePermissions } from '../../../machines/permissions.view';

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Asset } from '../../../api/schemas';
+import type { Asset } from '../../../../contract/schemas';
 import { addUserAssets, assetsAssigned, removeUserAssets } from '../../../api/user-assets';
 import { EntityPicker } from '../../../machines/autocomplete.view';
 import { ActionButton } from '../../../ui/dom/action-button';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Can } from '../../../api/ability';
+import type { Can } from '../../../../contract/ability';
 import {
   bulkDeleteAssets,
   bulkLockAssets,
@@ -8,7 +8,7 @@ import {
   bulkSetTag,
   bulkUnlockAssets,
 } from '../../../api/assets';
-import type { AssetBulkChangeResult } from '../../../api/schemas';
+import type { AssetBulkChangeResult } from '../../../../contract/schemas';
 import { restoreFromTrash } from '../../../api/trash';
 import { EntityPicker } from '../../../machines/autocomplete.view';
 import type { ChangeOutcome, ListControls } from '../../../machines/list.view';
