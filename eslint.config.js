@@ -103,6 +103,20 @@ export default tseslint.config(
     ['ky', '**/server/**'],
     'ky stays inside src/api.',
   ),
+  {
+    // Screens name endpoints by the contract's paths (contract/paths.ts), never by a string.
+    files: ['src/routes/**/*.{ts,tsx}'],
+    ignores: ['src/routes/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['Literal[value=', 'TemplateElement[value.raw='].map((node) => ({
+          selector: `${node}/^\\/?(private\\/)?v1\\//]`,
+          message: 'Name the endpoint by the contract: endpoint(ENDPOINTS.x) (contract/paths.ts).',
+        })),
+      ],
+    },
+  },
   // The two sides meet only in contract/ (the wire contract) and core/ (shared rules):
   // server/ never imports src/, src/ never server/, and the contract neither nor core/.
   layer(

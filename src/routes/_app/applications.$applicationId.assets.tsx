@@ -20,6 +20,7 @@ import { ListScreen, type ListControls, type ListScreenConfig } from '../../mach
 import { ActionButton } from '../../ui/dom/action-button';
 import { RenameDialog } from './-rename-dialog';
 import { moveActions } from '../../ui/dom/list/move-actions';
+import { endpoint, ENDPOINTS } from '../../../contract/paths';
 
 const list = defineList({
   filterSchema: z.strictObject({
@@ -59,12 +60,12 @@ function ApplicationAssetsScreen() {
         </Link>,
       ],
       requires: ['read', 'Application'],
-      endpoint: `v1/application-assets?applicationId=${encodeURIComponent(applicationId)}`,
+      endpoint: `${endpoint(ENDPOINTS.applicationAssets)}?applicationId=${encodeURIComponent(applicationId)}`,
       rowSchema: applicationAssetSchema,
       ...list,
       limit: 25,
       ...(can('update', 'Application')
-        ? { reorder: { endpoint: 'v1/application-assets/{id}/position', drag: true } }
+        ? { reorder: { endpoint: endpoint(ENDPOINTS.applicationAssetPosition), drag: true } }
         : {}),
       rowLabel: (row) => row.asset.name,
       toolbar: (list) =>

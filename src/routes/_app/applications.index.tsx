@@ -14,6 +14,7 @@ import { ListScreen, type ListControls, type ListScreenConfig } from '../../mach
 import type { Can } from '../../../contract/ability';
 import { RenameDialog } from './-rename-dialog';
 import { TrashBulkActions, trashRowAction } from './-trash-actions';
+import { endpoint, ENDPOINTS } from '../../../contract/paths';
 
 const newApplicationForm = z.object({
   name: z
@@ -62,7 +63,7 @@ const applicationsList = (
 ): ListScreenConfig<ApplicationRow> => ({
   title: t('applications.title'),
   requires: ['read', 'Application'],
-  endpoint: 'v1/applications',
+  endpoint: endpoint(ENDPOINTS.applications),
   rowSchema: applicationRowSchema,
   ...list,
   rowLabel: (a) => a.name,

@@ -23,6 +23,7 @@ import { ListScreen, type ListControls, type ListScreenConfig } from '../../mach
 import type { ActionMenuItem } from '../../ui/dom/list/row-menu';
 import type { FilterDef } from '../../ui/dom/list/filter-bar';
 import { moveActions } from '../../ui/dom/list/move-actions';
+import { endpoint, ENDPOINTS } from '../../../contract/paths';
 
 const list = defineList({
   filterSchema: z.strictObject({
@@ -46,10 +47,10 @@ export const Route = createFileRoute('/_app/assets/')({
 const assetsList = (t: TFunction, can: Can): ListScreenConfig<Asset> => ({
   title: t('assets.title'),
   requires: ['read', 'Asset'],
-  endpoint: 'v1/assets',
+  endpoint: endpoint(ENDPOINTS.assets),
   rowSchema: assetSchema,
   ...list,
-  ...(can('update', 'Asset') ? { reorder: { endpoint: 'v1/assets/{id}/position' } } : {}),
+  ...(can('update', 'Asset') ? { reorder: { endpoint: endpoint(ENDPOINTS.assetPosition) } } : {}),
   rowLabel: (asset) => asset.name,
   ...(can('create', 'Asset')
     ? {
@@ -67,9 +68,18 @@ const assetsList = (t: TFunction, can: Can): ListScreenConfig<Asset> => ({
     // Only filters whose options the role may read: a guest reads no applications or tags,
     // and their suggestions would answer 403 into an empty box.
     ...(can('read', 'Application')
-      ? [entityFilter('applicationId', t('assets.application'), applicationIcon, 'v1/applications')]
+      ? [
+          entityFilter(
+            'applicationId',
+            t('assets.application'),
+            applicationIcon,
+            endpoint(ENDPOINTS.applications),
+          ),
+        ]
       : []),
-    ...(can('read', 'Tag') ? [entityFilter('tagId', t('assets.tags'), tagIcon, 'v1/tags')] : []),
+    ...(can('read', 'Tag')
+      ? [entityFilter('tagId', t('assets.tags'), tagIcon, endpoint(ENDPOINTS.tags))]
+      : []),
     {
       field: 'locked',
       type: 'single-select',

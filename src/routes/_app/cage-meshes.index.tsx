@@ -10,6 +10,7 @@ import { dateColumn, modelColumn } from '../../ui/dom/list/columns';
 import type { Can } from '../../../contract/ability';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 import { TrashBulkActions, trashRowAction } from './-trash-actions';
+import { endpoint, ENDPOINTS } from '../../../contract/paths';
 
 const list = defineList({
   filterSchema: z.strictObject({
@@ -29,7 +30,7 @@ export const Route = createFileRoute('/_app/cage-meshes/')({
 const cageMeshesList = (t: TFunction, can: Can): ListScreenConfig<CageMesh> => ({
   title: t('cageMeshes.title'),
   requires: ['read', 'CageMesh'],
-  endpoint: 'v1/cage-meshes',
+  endpoint: endpoint(ENDPOINTS.cageMeshes),
   rowSchema: cageMeshSchema,
   ...list,
   rowLabel: (mesh) => mesh.name,

@@ -13,6 +13,7 @@ import { statusIcon } from '../../ui/dom/list/filter-icons';
 import { dateColumn } from '../../ui/dom/list/columns';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 import { AssetLink } from './-asset-link';
+import { endpoint, ENDPOINTS } from '../../../contract/paths';
 
 const STATUSES = morphStatusSchema.options;
 
@@ -35,7 +36,7 @@ export const Route = createFileRoute('/_app/morph-queue')({
 const morphQueueList = (t: TFunction): ListScreenConfig<MorphQueueEntry> => ({
   title: t('morphs.queueTitle'),
   requires: ['read', 'MorphedAsset'],
-  endpoint: 'v1/morphed-asset-queue',
+  endpoint: endpoint(ENDPOINTS.morphQueue),
   rowSchema: morphQueueEntrySchema,
   ...list,
   limit: 20,

@@ -13,6 +13,7 @@ import type { Can } from '../../../contract/ability';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
 import type { ActionMenuItem } from '../../ui/dom/list/row-menu';
 import { RenameDialog } from './-rename-dialog';
+import { endpoint, ENDPOINTS } from '../../../contract/paths';
 
 const newTagForm = z.object({
   name: z
@@ -58,7 +59,7 @@ const tagsList = (
 ): ListScreenConfig<TagRow> => ({
   title: t('tags.title'),
   requires: ['read', 'Tag'],
-  endpoint: 'v1/tags',
+  endpoint: endpoint(ENDPOINTS.tags),
   rowSchema: tagRowSchema,
   ...list,
   rowLabel: (tag) => tag.name,

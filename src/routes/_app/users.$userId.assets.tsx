@@ -25,6 +25,7 @@ import { EntityPicker } from '../../machines/autocomplete.view';
 import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
 import { AssetLink } from './-asset-link';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
+import { endpoint, ENDPOINTS } from '../../../contract/paths';
 
 const list = defineList({
   filterSchema: z.strictObject({
@@ -59,7 +60,7 @@ function AddAssets({ userId, list }: { userId: string; list: ListControls }) {
       <EntityPicker
         label={t('userAssets.pick')}
         field="assetIds"
-        endpoint="v1/assets"
+        endpoint={endpoint(ENDPOINTS.assets)}
         multiple
         limitTags={3}
         value={ids}
@@ -113,7 +114,7 @@ function UserAssetsScreen() {
         </Link>,
       ],
       requires: ['read', 'UserAsset', { userId }],
-      endpoint: `v1/user-assets/${encodeURIComponent(userId)}`,
+      endpoint: endpoint(ENDPOINTS.userAssets, { userId }),
       rowSchema: assetSchema,
       ...list,
       rowLabel: (asset) => asset.name,

@@ -41,6 +41,7 @@ import {
   type FileFieldDef,
   useFormStatus,
 } from '../../../machines/entity-editor.view';
+import { endpoint, ENDPOINTS } from '../../../../contract/paths';
 
 const FILE_FIELDS = ['model', 'icon', 'texture', 'normalMap', 'source'] as const;
 type FileFieldName = (typeof FILE_FIELDS)[number];
@@ -291,7 +292,7 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
               <EntityPicker
                 label={t('assetEditor.tags')}
                 field="tagIds"
-                endpoint="v1/tags"
+                endpoint={endpoint(ENDPOINTS.tags)}
                 multiple
                 value={field.state.value}
                 onChange={field.handleChange}

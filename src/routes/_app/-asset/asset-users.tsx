@@ -8,6 +8,7 @@ import { EntityPicker } from '../../../machines/autocomplete.view';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { announce } from '../../../ui/dom/toasts';
 import { Failure, Panel } from './panel';
+import { endpoint, ENDPOINTS } from '../../../../contract/paths';
 
 /** Gives the asset to a user picked by e-mail, or takes it away (private user-assets calls). */
 export function AssetUsers({ asset }: { asset: Asset }) {
@@ -33,7 +34,7 @@ export function AssetUsers({ asset }: { asset: Asset }) {
       <EntityPicker
         label={t('assetEditor.user')}
         field="userId"
-        endpoint="private/v1/users"
+        endpoint={endpoint(ENDPOINTS.users)}
         displayField="email"
         value={picked}
         onChange={setPicked}

@@ -14,6 +14,7 @@ import { EntityPicker } from '../../../machines/autocomplete.view';
 import type { ChangeOutcome, ListControls } from '../../../machines/list.view';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { FormDialog } from '../../../ui/dom/list/row-menu';
+import { endpoint, ENDPOINTS } from '../../../../contract/paths';
 
 type BulkChange = (ids: string[]) => Promise<AssetBulkChangeResult>;
 
@@ -91,7 +92,7 @@ export function AssetBulkActions({
           <EntityPicker
             label={t('bulk.tag')}
             field="bulkTag"
-            endpoint="v1/tags"
+            endpoint={endpoint(ENDPOINTS.tags)}
             value={tag}
             onChange={setTagPicked}
           />
