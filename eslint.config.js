@@ -3,7 +3,10 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
-/** Import direction (ARCHITECTURE.md): api <- machines <- routes; ui imports neither. */
+/**
+ * Import direction (ARCHITECTURE.md): api <- machines <- routes; ui imports neither. Across the
+ * app: src/ and server/ each import contract/ and core/, never each other.
+ */
 const layer = (files, forbidden, message) => ({
   files,
   rules: {
@@ -54,11 +57,6 @@ export default tseslint.config(
     'src/api is the bottom layer: it imports no machines, routes, ui or React.',
   ),
   layer(
-    ['src/files/**'],
-    ['**/machines/**', '**/routes/**', '**/ui/**', 'react', 'react-dom', 'ky', '**/server/**'],
-    'src/files reads file headers: plain TypeScript, no machines, ui, routes or React.',
-  ),
-  layer(
     ['src/machines/**'],
     ['**/routes/**', '**/ui/**', 'react', 'react-dom', '@xstate/react', '**/server/**'],
     'Machines never import React, ui or routes (X.view.tsx beside X.machine.ts binds it to ui).',
@@ -105,9 +103,35 @@ export default tseslint.config(
     ['ky', '**/server/**'],
     'ky stays inside src/api.',
   ),
+  {
+    // Screens name endpoints by the contract's paths (contract/paths.ts), never by a string.
+    files: ['src/routes/**/*.{ts,tsx}'],
+    ignores: ['src/routes/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['Literal[value=', 'TemplateElement[value.raw='].map((node) => ({
+          selector: `${node}/^\\/?(private\\/)?v1\\//]`,
+          message: 'Name the endpoint by the contract: endpoint(ENDPOINTS.x) (contract/paths.ts).',
+        })),
+      ],
+    },
+  },
+  // The two sides meet only in contract/ (the wire contract) and core/ (shared rules):
+  // server/ never imports src/, src/ never server/, and the contract neither nor core/.
   layer(
     ['server/**'],
-    ['**/src/machines/**', '**/src/routes/**', '**/src/ui/**', 'react'],
-    'server/ shares only src/api/schemas.ts, src/domain and src/files with the client.',
+    ['**/src/**', 'react', 'react-dom'],
+    'server/ imports no client code: what both sides need lives in contract/ or core/.',
+  ),
+  layer(
+    ['contract/**'],
+    ['**/src/**', '**/server/**', '**/core/**', 'react', 'react-dom', 'ky', 'hono', 'hono/*'],
+    'contract/ is the wire contract both sides import: it imports neither side, nor core/.',
+  ),
+  layer(
+    ['core/**'],
+    ['**/src/**', '**/server/**', 'react', 'react-dom', 'ky', 'hono', 'hono/*'],
+    'core/ is plain TypeScript both sides share: it imports contract/ only, no side of the app.',
   ),
 );

@@ -10,7 +10,7 @@ import {
   ENVIRONMENT_PRESET_EXTENSION,
   ENVIRONMENT_PRESET_FILES,
   ENVIRONMENT_URL_DIR,
-} from './src/domain/environment-presets';
+} from './core/environment-presets';
 import { prefilteredEnvironment } from './scripts/prefilter-environment';
 
 /** URL folder (under the base) where the avatar viewer finds the Draco decoder. */

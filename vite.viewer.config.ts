@@ -27,8 +27,8 @@ function libraryManifest(): Plugin {
     description: 'The embeddable avatar viewer of Avatar Studio, as a React component.',
     type: 'module',
     module: './avatar-viewer.js',
-    types: './viewer.d.ts',
-    exports: { '.': { types: './viewer.d.ts', import: './avatar-viewer.js' } },
+    types: './src/viewer.d.ts',
+    exports: { '.': { types: './src/viewer.d.ts', import: './avatar-viewer.js' } },
     peerDependencies: Object.fromEntries(
       VIEWER_PEERS.map((peer) => [peer, app.dependencies[peer]]),
     ),

@@ -32,7 +32,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['src/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'contract/**/*.test.ts', 'core/**/*.test.ts'],
           exclude: ['src/**/*.dom.test.ts'],
         },
       },

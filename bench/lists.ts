@@ -7,7 +7,7 @@
 import type { Page, Route } from 'playwright-core';
 import { launchBrowser } from '../tests/helpers/browser';
 import { startServer } from '../tests/helpers/server';
-import type { MorphQueueEntry } from '../src/api/schemas';
+import type { MorphQueueEntry } from '../contract/schemas';
 
 const QUERY = 'sneakers 2'; // 10 characters
 const INFINITE_TOTAL = 2000;

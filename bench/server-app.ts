@@ -1,5 +1,5 @@
 /** The reference server as the server benches drive it: one admin signed in, in process. */
-import { authResultSchema } from '../src/api/schemas';
+import { authResultSchema } from '../contract/schemas';
 import { createApp } from '../server/app';
 import { hashPassword } from '../server/auth/password';
 import { loadConfig } from '../server/config';

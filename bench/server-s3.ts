@@ -15,7 +15,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { MB } from '../src/files/rules';
+import { MB } from '../core/files/rules';
 import { startInstances } from '../tests/helpers/instances';
 import { startServer, type TestServer } from '../tests/helpers/server';
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { MB } from '../src/files/rules';
+import { MB } from '../core/files/rules';
 import { createApp } from '../server/app';
 import { createPgliteDb } from '../server/db';
 import { migrate } from '../server/migrate';

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 
 const INPUTS = [
   'src',
+  'contract',
+  'core',
   'public',
   'scripts',
   'index.html',

@@ -4,7 +4,7 @@
  */
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { authResultSchema, userSchema } from '../src/api/schemas';
+import { authResultSchema, userSchema } from '../contract/schemas';
 import { hashPassword } from './auth/password';
 import { GUESSES_PER_CODE } from './auth/one-time-codes';
 import { LIMITS } from './auth/rate-limit';

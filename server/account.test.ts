@@ -10,7 +10,7 @@ import {
   listResponseSchema,
   sessionInfoSchema,
   userSchema,
-} from '../src/api/schemas';
+} from '../contract/schemas';
 import { dataOf, expectError, uniqueEmail, useTestApp } from './test-app';
 
 const t = useTestApp();

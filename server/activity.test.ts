@@ -12,7 +12,7 @@ import {
   listResponseSchema,
   tagRowSchema,
   type ActivityRow,
-} from '../src/api/schemas';
+} from '../contract/schemas';
 import { recordApplicationEvent, recordUserEvent } from './events';
 import { dataOf, expectError, useRoleTokens, useTestApp } from './test-app';
 

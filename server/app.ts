@@ -28,6 +28,7 @@ import { eventRoutes } from './routes/events';
 import { fileRoutes, storedFileInfoRoutes } from './routes/files';
 import { adminInvitationRoutes, invitationRoutes } from './routes/invitations';
 import { morphGenerateRoutes, morphQueueRoutes, morphedAssetRoutes } from './routes/morphs';
+import { openApiRoutes } from './routes/openapi';
 import { serviceRoutes } from './routes/services';
 import { adminSessionRoutes, sessionRoutes } from './routes/sessions';
 import { tagRoutes } from './routes/tags';
@@ -104,6 +105,7 @@ export function createApp(input: AppDeps) {
     }
   });
 
+  app.route('/v1', openApiRoutes());
   app.route('/v1/auth', authRoutes(deps));
   app.route('/v1/users/me/sessions', sessionRoutes(deps));
   app.route('/v1/users/me', accountRoutes(deps));

@@ -12,8 +12,8 @@ import {
   cageMeshSchema,
   listResponseSchema,
   type AssetApplication,
-} from '../src/api/schemas';
-import { MB } from '../src/files/rules';
+} from '../contract/schemas';
+import { MB } from '../core/files/rules';
 import { fileUrl } from './storage';
 import { dataOf, expectError, useRoleTokens, useTestApp, type JsonResponse } from './test-app';
 import { readAvatar, readPng } from './test-files';

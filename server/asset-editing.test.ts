@@ -8,7 +8,7 @@ import {
   validationReportSchema,
   type Asset,
   type AssetCreateBody,
-} from '../src/api/schemas';
+} from '../contract/schemas';
 import { ASSET_EVENT_KEYS } from './events';
 import { dataOf, expectError, useTestApp } from './test-app';
 import { avatarFiles, jpegBytes, psdBytes, readAvatar, readPng, uploadFile } from './test-files';

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { assetSchema, uploadResultSchema } from '../src/api/schemas';
+import { assetSchema, uploadResultSchema } from '../contract/schemas';
 import { dataOf, expectError, useTestApp } from './test-app';
 import { readAvatar, readPng, uploadFile } from './test-files';
 

@@ -10,9 +10,9 @@ import {
   type Gender,
   type ModelDelivery,
   type UploadKind,
-} from '../src/api/schemas';
-import { UPLOAD_RULES } from '../src/files/rules';
-import type { SniffedType } from '../src/files/sniff';
+} from '../contract/schemas';
+import { UPLOAD_RULES } from '../core/files/rules';
+import type { SniffedType } from '../core/files/sniff';
 import type { Db } from './db';
 import { DELIVERY_JSON } from './deliveries';
 import { recordAssetEvents, type AssetEventInput } from './events';

@@ -5,8 +5,8 @@ import {
   authResultSchema,
   countByTypeSchema,
   listResponseSchema,
-} from '../src/api/schemas';
-import { abilityFromPacked } from '../src/api/ability';
+} from '../contract/schemas';
+import { abilityFromPacked } from '../contract/ability';
 import { demoAssets } from './seed';
 import { dataOf, expectError, useTestApp } from './test-app';
 

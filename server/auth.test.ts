@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { authResultSchema, signupResultSchema, userSchema } from '../src/api/schemas';
+import { authResultSchema, signupResultSchema, userSchema } from '../contract/schemas';
 import {
   CODE_TTL_MS,
   MAX_CODES_PER_WINDOW,

@@ -12,7 +12,7 @@ import {
   tagRowSchema,
   type Asset,
   type StreamEvent,
-} from '../src/api/schemas';
+} from '../contract/schemas';
 import { dataOf, expectError, useRoleTokens, useTestApp } from './test-app';
 
 const t = useTestApp();

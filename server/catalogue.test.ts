@@ -8,7 +8,7 @@ import {
   morphQueueEntrySchema,
   morphStatusListSchema,
   morphedAssetSchema,
-} from '../src/api/schemas';
+} from '../contract/schemas';
 import { dataOf, expectError, useRoleTokens, useTestApp, type JsonResponse } from './test-app';
 import { glbOfSize, uploadFile } from './test-files';
 

@@ -5,7 +5,7 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { emailSchema, passwordSchema } from '../src/api/schemas';
+import { emailSchema, passwordSchema } from '../contract/schemas';
 import { passwordProblem } from './auth/password-policy';
 import type { EventStreamLimits } from './event-stream';
 

@@ -1,6 +1,6 @@
 import type { Document } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
-import { assetSchema, type ModelDelivery } from '../src/api/schemas';
+import { assetSchema, type ModelDelivery } from '../contract/schemas';
 import { backfillDeliveries, deliverModel, DELIVERY_LEASE_MS } from './deliveries';
 import { DELIVERY_TEXTURE_SIZE, deriveDelivery, readDeliverable } from './delivery-derive';
 import { DeliveryError, deriveInThread } from './delivery';

@@ -8,7 +8,7 @@
  *
  * A failure never touches the original: the model is delivered as uploaded and the row says why.
  */
-import type { ModelDelivery } from '../src/api/schemas';
+import type { ModelDelivery } from '../contract/schemas';
 import type { Db } from './db';
 import type { Deps } from './deps';
 import { DELIVERY_LIMITS, DeliveryError, deriveInThread, type Derived } from './delivery';

@@ -12,8 +12,8 @@ import {
 import { compressTexture, dedup, meshopt, prune, resample, weld } from '@gltf-transform/functions';
 import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
 import sharp from 'sharp';
-import { checkGlbHeader } from '../src/files/glb';
-import { bytesSource, checkModelLimits } from '../src/files/gltf-limits';
+import { checkGlbHeader } from '../core/files/glb';
+import { bytesSource, checkModelLimits } from '../core/files/gltf-limits';
 import { DeliveryError, type Derived } from './delivery';
 
 /**

@@ -15,7 +15,7 @@
  * memory), which matters for many avatars in one scene, not for one.
  *
  * The work runs in a worker thread (server/threads.ts) with a time and a heap limit, after the
- * declared-size limits (src/files/gltf-limits.ts) are checked; sharp's image memory is outside
+ * declared-size limits (core/files/gltf-limits.ts) are checked; sharp's image memory is outside
  * the V8 heap, so images are bounded by those limits (8192² pixels each) and sharp runs one
  * image at a time without a cache.
  */

@@ -7,8 +7,8 @@
  */
 import { deflateSync } from 'node:zlib';
 import { Document, NodeIO } from '@gltf-transform/core';
-import { concat } from '../src/files/bytes';
-import { ihdrChunk, pngChunk, pngFile } from '../src/files/png-writer';
+import { concat } from '../core/files/bytes';
+import { ihdrChunk, pngChunk, pngFile } from '../core/files/png-writer';
 import type { Db } from './db';
 import { DEMO_COLOURS } from './seed';
 import type { Storage } from './storage';

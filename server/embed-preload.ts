@@ -9,9 +9,9 @@ import {
   ENVIRONMENT_PRESET_EXTENSION,
   ENVIRONMENT_PRESET_FILES,
   ENVIRONMENT_URL_DIR,
-} from '../src/domain/environment-presets';
-import { deliveryAddress } from '../src/domain/model-delivery';
-import { MODEL_FILE } from '../src/domain/model-file';
+} from '../core/environment-presets';
+import { deliveryAddress } from '../core/model-delivery';
+import { MODEL_FILE } from '../core/model-file';
 
 /** The viewer's default environment (src/ui/canvas/environments.ts). */
 const DEFAULT_ENVIRONMENT = 'city';

@@ -9,8 +9,8 @@
  * and reads the subject again through the API they are allowed to use.
  */
 import { subject } from '@casl/ability';
-import type { Action, AppAbility, Subject, SubjectFields } from '../src/api/ability';
-import type { StreamEvent } from '../src/api/schemas';
+import type { Action, AppAbility, Subject, SubjectFields } from '../contract/ability';
+import type { StreamEvent } from '../contract/schemas';
 import { ASSET_EVENT_KEYS, RECORD_EVENT_KEYS } from './events';
 
 type Key = keyof typeof ASSET_EVENT_KEYS;

@@ -7,7 +7,7 @@
  * limited (8 KB) and a missed one would lose data; reading the table cannot miss anything,
  * because seq grows in commit order (migration 007).
  */
-import type { StreamEvent } from '../src/api/schemas';
+import type { StreamEvent } from '../contract/schemas';
 import type { Db, Unlisten } from './db';
 import { EVENTS_CHANNEL, latestEventSeq, readEventsAfter } from './events';
 

@@ -15,8 +15,8 @@
  * bytes; a client that falls more than `queueBytes` behind is dropped (it reconnects and
  * resumes from its last id), and a resume reads the table no faster than the client takes it.
  */
-import type { AppAbility } from '../src/api/ability';
-import type { StreamEvent } from '../src/api/schemas';
+import type { AppAbility } from '../contract/ability';
+import type { StreamEvent } from '../contract/schemas';
 import type { Db } from './db';
 import { eventAsSeen, eventViewFor, type EventView } from './event-access';
 import type { EventBus } from './event-bus';

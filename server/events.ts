@@ -8,7 +8,7 @@
  * names one subject (migrations 015, 018): an asset, a cage mesh, a tag, an application, a user,
  * a morphed asset or an invitation.
  */
-import type { AssetEvent, StreamEvent } from '../src/api/schemas';
+import type { AssetEvent, StreamEvent } from '../contract/schemas';
 import type { Db } from './db';
 import { newId } from './ids';
 import { anyOfFilter, isoString, type ListSpec } from './list';

@@ -6,7 +6,7 @@
 import { utimes, writeFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assetSchema, cageMeshSchema, type UploadResult } from '../src/api/schemas';
+import { assetSchema, cageMeshSchema, type UploadResult } from '../contract/schemas';
 import { createApp } from './app';
 import type { Db } from './db';
 import { fileColumns, startFileSweeper, sweepFiles } from './file-sweeper';

@@ -8,8 +8,8 @@ import {
   invitationLookupResultSchema,
   invitationSchema,
   type Invitation,
-} from '../src/api/account-schemas';
-import { activityRowSchema, authResultSchema, listResponseSchema } from '../src/api/schemas';
+} from '../contract/account-schemas';
+import { activityRowSchema, authResultSchema, listResponseSchema } from '../contract/schemas';
 import { hashInvitationToken, listPendingInvitations } from './invitations';
 import { dataOf, expectError, uniqueEmail, useRoleTokens, useTestApp } from './test-app';
 

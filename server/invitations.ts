@@ -4,7 +4,7 @@
  * within INVITATION_TTL_MS. Routes: server/routes/invitations.ts.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Invitation, InvitedRole } from '../src/api/account-schemas';
+import type { Invitation, InvitedRole } from '../contract/account-schemas';
 import type { Db } from './db';
 import type { Deps } from './deps';
 import { newId } from './ids';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assetSchema, listResponseSchema, type Asset } from '../src/api/schemas';
+import { assetSchema, listResponseSchema, type Asset } from '../contract/schemas';
 import { demoAssets } from './seed';
 import { expectError, useTestApp, type JsonResponse } from './test-app';
 

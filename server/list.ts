@@ -4,7 +4,7 @@
  * Every list endpoint describes itself as a `ListSpec`; field names reach SQL only through the
  * spec's allow-lists, values only as parameters.
  */
-import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, type Pagination } from '../src/api/schemas';
+import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, type Pagination } from '../contract/schemas';
 import type { Context } from 'hono';
 import type { Db, SqlParam } from './db';
 import { fail } from './http/errors';

@@ -3,7 +3,7 @@
  * can be read from GET /dev/mailbox; with SMTP_URL set, mail goes out through nodemailer.
  */
 import nodemailer from 'nodemailer';
-import type { DevMail } from '../src/api/schemas';
+import type { DevMail } from '../contract/schemas';
 
 export type MailKind = DevMail['kind'];
 

@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { authResultSchema } from '../src/api/schemas';
+import { authResultSchema } from '../contract/schemas';
 
 const ROOT = join(import.meta.dirname, '..');
 const children: ChildProcess[] = [];

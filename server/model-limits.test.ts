@@ -5,8 +5,8 @@
  */
 import { readdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { validationReportSchema } from '../src/api/schemas';
-import { OVERSIZED_MODELS } from '../src/files/test-models';
+import { validationReportSchema } from '../contract/schemas';
+import { OVERSIZED_MODELS } from '../core/files/test-models';
 import { VALIDATOR_LIMITS } from './model-validator';
 import { fileUrl } from './storage';
 import { dataOf, expectError, useRoleTokens, useTestApp } from './test-app';

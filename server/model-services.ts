@@ -3,7 +3,7 @@
  * from the configuration (501 naming the variable when unset). The stored model is streamed to
  * the service and the image it answers is stored under the upload rules of its kind.
  */
-import { type UploadKind } from '../src/api/schemas';
+import { type UploadKind } from '../contract/schemas';
 import { fail } from './http/errors';
 import { fileUrl, type Storage, type StoredFile } from './storage';
 import { storeUpload } from './routes/uploads';

@@ -8,8 +8,8 @@
  * and a heap limit, so a model that takes long to check never blocks the server.
  */
 import { validateBytes, type ValidatorMessage } from 'gltf-validator';
-import type { ValidationReport } from '../src/api/schemas';
-import { bytesSource, checkModelLimits } from '../src/files/gltf-limits';
+import type { ValidationReport } from '../contract/schemas';
+import { bytesSource, checkModelLimits } from '../core/files/gltf-limits';
 import { fail } from './http/errors';
 import { runInThread, ThreadLimitError, type ThreadLimits } from './threads';
 

@@ -4,8 +4,8 @@
  * more than MAX_ACTIVE_MORPH_JOBS jobs, however many requests arrive at once.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { morphGenerateResultSchema } from '../src/api/schemas';
-import { OVERSIZED_MODELS } from '../src/files/test-models';
+import { morphGenerateResultSchema } from '../contract/schemas';
+import { OVERSIZED_MODELS } from '../core/files/test-models';
 import { newId } from './ids';
 import { MORPH_LIMITS } from './morph';
 import { startMorphWorker } from './morph-worker';

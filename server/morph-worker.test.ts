@@ -10,8 +10,8 @@ import {
   morphStatusListSchema,
   morphedAssetSchema,
   type MorphQueueEntry,
-} from '../src/api/schemas';
-import { MB } from '../src/files/rules';
+} from '../contract/schemas';
+import { MB } from '../core/files/rules';
 import { ConfigError } from './config';
 import { newId } from './ids';
 import { createGltfIo, modelBounds } from './morph';

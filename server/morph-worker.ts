@@ -12,7 +12,7 @@
  * Every change of an entry's status or progress records `asset.morph-queue-entry-updated.v1`
  * on its source asset in the same transaction, so the live stream carries job progress.
  */
-import { FILE_LIMITS } from '../src/files/rules';
+import { FILE_LIMITS } from '../core/files/rules';
 import { ConfigError } from './config';
 import type { Db, SqlParam } from './db';
 import type { Deps } from './deps';

@@ -11,8 +11,8 @@ import {
   KHRDracoMeshCompression,
 } from '@gltf-transform/extensions';
 import { dedup, getBounds, prune } from '@gltf-transform/functions';
-import { checkGlbHeader } from '../src/files/glb';
-import { bytesSource, checkModelLimits } from '../src/files/gltf-limits';
+import { checkGlbHeader } from '../core/files/glb';
+import { bytesSource, checkModelLimits } from '../core/files/gltf-limits';
 import { runInThread, ThreadLimitError, type ThreadLimits } from './threads';
 
 /** A morph that cannot be made from its inputs; the message is shown to the user as is. */

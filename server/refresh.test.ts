@@ -1,6 +1,6 @@
 import { SignJWT, decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { authResultSchema } from '../src/api/schemas';
+import { authResultSchema } from '../contract/schemas';
 import { REFRESH_RETRY_MS, revokeAllForUser } from './auth/refresh-tokens';
 import { dataOf, expectError, TEST_SECRET, useTestApp } from './test-app';
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { applicationAssetSchema, assetSchema } from '../src/api/schemas';
+import { applicationAssetSchema, assetSchema } from '../contract/schemas';
 import { dataOf, expectError, useTestApp } from './test-app';
 
 const t = useTestApp();

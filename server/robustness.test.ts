@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { apiErrorSchema, devMailSchema } from '../src/api/schemas';
+import { apiErrorSchema, devMailSchema } from '../contract/schemas';
 import { createApp } from './app';
 import { failingDb } from './test-db';
 import { createDevMailbox } from './mail';

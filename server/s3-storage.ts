@@ -24,7 +24,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { Readable } from 'node:stream';
-import type { ByteSource } from '../src/files/bytes';
+import type { ByteSource } from '../core/files/bytes';
 import type { S3Settings } from './config';
 import { contentTypeOfKey, newKey, sniffUpload, type Storage, type StoredFile } from './storage';
 

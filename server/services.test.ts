@@ -1,6 +1,6 @@
 // GET /v1/services: which optional model services the server has, read from its configuration.
 import { describe, expect, it } from 'vitest';
-import { servicesSchema, type Services } from '../src/api/schemas';
+import { servicesSchema, type Services } from '../contract/schemas';
 import { dataOf, expectError, useTestApp } from './test-app';
 
 describe('without ICON_RENDERER_URL and TEXTURE_PREDICTOR_URL', () => {

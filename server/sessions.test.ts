@@ -11,7 +11,7 @@ import {
   sessionInfoSchema,
   sessionsEndedSchema,
   type AuthResult,
-} from '../src/api/schemas';
+} from '../contract/schemas';
 import { createApp } from './app';
 import { createSessionCheck } from './auth/session-check';
 import { createPgDb, type Db } from './db';

@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UploadResult } from '../src/api/schemas';
+import type { UploadResult } from '../contract/schemas';
 import { sweepFiles } from './file-sweeper';
 import { StorageLimitError, UploadLengthError, type ListedFile, type Storage } from './storage';
 import { dataOf, useRoleTokens, useTestApp } from './test-app';

@@ -12,8 +12,8 @@ import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { concat, type ByteSource } from '../src/files/bytes';
-import { SNIFF_BYTES, sniffContentType, type SniffedType } from '../src/files/sniff';
+import { concat, type ByteSource } from '../core/files/bytes';
+import { SNIFF_BYTES, sniffContentType, type SniffedType } from '../core/files/sniff';
 import { newId } from './ids';
 
 export interface StoredFile {

@@ -4,7 +4,7 @@
  * served with the file's size, so the app shows "avatar.glb, 1.1 MB" rather than the key and
  * downloads save under the original name.
  */
-import type { UploadResult } from '../src/api/schemas';
+import type { UploadResult } from '../contract/schemas';
 import type { Db } from './db';
 import { fileUrl, type Storage, type StoredFile } from './storage';
 

@@ -6,7 +6,7 @@
  * (TEST_DATABASE_URL) races them for real; PGlite runs a few rounds for the end state.
  */
 import { describe, expect, it } from 'vitest';
-import { assetSchema, tagRowSchema } from '../src/api/schemas';
+import { assetSchema, tagRowSchema } from '../contract/schemas';
 import { dataOf, useRoleTokens, useTestApp, type JsonResponse } from './test-app';
 
 const t = useTestApp();

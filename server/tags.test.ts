@@ -4,7 +4,7 @@ import {
   assetSchema,
   listResponseSchema,
   tagRowSchema,
-} from '../src/api/schemas';
+} from '../contract/schemas';
 import { dataOf, expectError, useRoleTokens, useTestApp } from './test-app';
 
 const t = useTestApp();

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { apiErrorSchema, authResultSchema, type AuthResult, type Role } from '../src/api/schemas';
+import { apiErrorSchema, authResultSchema, type AuthResult, type Role } from '../contract/schemas';
 import { createApp } from './app';
 import { hashPassword } from './auth/password';
 import { createSessionCheck, type SessionCheck } from './auth/session-check';

@@ -2,14 +2,14 @@
  * Files for upload tests: the shared fixtures (avatars, PngSuite) and generated ones (a glTF
  * binary of any size with a well-formed header, minimal JPEG and PSD files).
  */
-import { uploadResultSchema, type UploadKind, type UploadResult } from '../src/api/schemas';
+import { uploadResultSchema, type UploadKind, type UploadResult } from '../contract/schemas';
 import {
   AVATARS,
   PNG_SUITE,
   fixtureBytes,
   fixtureNames,
   jpegFile,
-} from '../src/files/test-fixtures';
+} from '../core/files/test-fixtures';
 import { dataOf, type JsonResponse } from './test-app';
 
 /** Every avatar .glb of the fixtures, by file name. */

@@ -20,7 +20,7 @@ export const MAX_THREADS = 2;
 export interface ThreadLimits {
   /** Wall-clock time from the thread's start (its loading included) to its answer. */
   timeoutMs: number;
-  /** The thread's V8 heap (old generation), MB. Typed arrays live outside it: the declared-size limits of src/files/gltf-limits.ts bound those. */
+  /** The thread's V8 heap (old generation), MB. Typed arrays live outside it: the declared-size limits of core/files/gltf-limits.ts bound those. */
   heapMb: number;
 }
 

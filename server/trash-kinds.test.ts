@@ -13,7 +13,7 @@ import {
   trashResultSchema,
   trashRowSchema,
   type CageMesh,
-} from '../src/api/schemas';
+} from '../contract/schemas';
 import { latestEventSeq, readEventsAfter } from './events';
 import { sweepFiles } from './file-sweeper';
 import { keyOfFileUrl } from './storage';

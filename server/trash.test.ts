@@ -13,7 +13,7 @@ import {
   trashRowSchema,
   type Asset,
   type TagRow,
-} from '../src/api/schemas';
+} from '../contract/schemas';
 import { sweepFiles } from './file-sweeper';
 import { keyOfFileUrl } from './storage';
 import { dataOf, expectError, useRoleTokens, useTestApp } from './test-app';

@@ -19,14 +19,14 @@
  * older than TRASH_RETENTION_DAYS (`purgeExpiredTrash`), skipping rows another server or a
  * restore holds (FOR UPDATE SKIP LOCKED), so several servers may purge at once.
  */
-import type { Subject } from '../src/api/ability';
+import type { Subject } from '../contract/ability';
 import {
   TRASH_KINDS,
   type Asset,
   type TrashKind,
   type TrashRef,
   type TrashRow,
-} from '../src/api/schemas';
+} from '../contract/schemas';
 import { PG_UNIQUE_VIOLATION, isDbError, type Db } from './db';
 import { recordAssetEvents, recordTrashEvent, type AssetEventInput } from './events';
 import { fail } from './http/errors';

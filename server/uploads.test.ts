@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { uploadResultSchema } from '../src/api/schemas';
-import { MB } from '../src/files/rules';
+import { uploadResultSchema } from '../contract/schemas';
+import { MB } from '../core/files/rules';
 import { dataOf, expectError, useRoleTokens, useTestApp } from './test-app';
 import { glbOfSize, jpegBytes, psdBytes, readAvatar, readPng, uploadFile } from './test-files';
 

@@ -4,7 +4,7 @@ import {
   userBulkResultSchema,
   userRowSchema,
   type UserRow,
-} from '../src/api/schemas';
+} from '../contract/schemas';
 import { lockUsersForChange } from './user-admin';
 import { ADMIN, dataOf, expectError, uniqueEmail, useRoleTokens, useTestApp } from './test-app';
 

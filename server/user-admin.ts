@@ -15,7 +15,7 @@ import {
   userStatusSchema,
   type Role,
   type UserRow as UserListRow,
-} from '../src/api/schemas';
+} from '../contract/schemas';
 import { revokeAllForUser } from './auth/refresh-tokens';
 import { announceSessionChange } from './auth/session-check';
 import type { Db } from './db';

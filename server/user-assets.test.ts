@@ -5,7 +5,7 @@ import {
   userAssetsResultSchema,
   userSchema,
   type AuthResult,
-} from '../src/api/schemas';
+} from '../contract/schemas';
 import { DEMO_USER } from './seed';
 import { dataOf, expectError, useTestApp } from './test-app';
 

@@ -5,7 +5,7 @@ import {
   userRowSchema,
   userSchema,
   verifyRequestResultSchema,
-} from '../src/api/schemas';
+} from '../contract/schemas';
 import { CODE_TTL_MS, GUESSES_PER_CODE } from './auth/one-time-codes';
 import { dataOf, expectError, uniqueEmail, useTestApp } from './test-app';
 

@@ -1,7 +1,7 @@
 /**
  * User records: reads, writes and the wire shape (`userSchema`) the client stores as its session.
  */
-import type { Role, User } from '../src/api/schemas';
+import type { Role, User } from '../contract/schemas';
 import type { Db } from './db';
 import { newId } from './ids';
 

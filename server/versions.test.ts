@@ -7,7 +7,7 @@ import {
   tagRowSchema,
   userRowSchema,
   type Asset,
-} from '../src/api/schemas';
+} from '../contract/schemas';
 import { newId } from './ids';
 import { dataOf, expectError, useRoleTokens, useTestApp, type JsonResponse } from './test-app';
 

@@ -6,7 +6,7 @@
  * is applied as it always was (last writer wins).
  */
 import type { Context } from 'hono';
-import type { EditConflict } from '../src/api/schemas';
+import type { EditConflict } from '../contract/schemas';
 import type { Db } from './db';
 import { fail } from './http/errors';
 import { isoString } from './list';

@@ -5,7 +5,7 @@
  */
 import { StrictMode, useMemo, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
-import { deliverySources } from './domain/model-delivery';
+import { deliverySources } from '../core/model-delivery';
 import { initI18n } from './i18n';
 import { EmbedPage } from './routes/-embed/embed-page';
 import { embedSettings, viewerOptions } from './routes/-embed/messages';

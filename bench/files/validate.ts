@@ -9,13 +9,13 @@
 import { randomFillSync } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { crc32 as zlibCrc32, deflateSync, inflateSync } from 'node:zlib';
-import type { ByteSource } from '../../src/files/bytes';
-import { crc32 } from '../../src/files/crc32';
-import { readImageHeader } from '../../src/files/image-header';
-import { checkPngIntegrity } from '../../src/files/png-integrity';
-import { ihdrChunk, pngChunk, pngFile } from '../../src/files/png-writer';
-import { UPLOAD_RULES } from '../../src/files/rules';
-import { checkImageRules, formatBytes } from '../../src/files/validate';
+import type { ByteSource } from '../../core/files/bytes';
+import { crc32 } from '../../core/files/crc32';
+import { readImageHeader } from '../../core/files/image-header';
+import { checkPngIntegrity } from '../../core/files/png-integrity';
+import { ihdrChunk, pngChunk, pngFile } from '../../core/files/png-writer';
+import { UPLOAD_RULES } from '../../core/files/rules';
+import { checkImageRules, formatBytes } from '../../core/files/validate';
 
 const SIDE = 3600;
 const CHANNELS = 4;

@@ -1,37 +1,12 @@
 /**
  * Roles as CASL rules. The rules of a user's role travel inside the access token (`ability`
  * claim, packed), so the client can hide what the server would refuse and the server can
- * authorize without a database read. See server/ROLES.md.
+ * authorize without a database read. The rules are contract/ability.ts's `roleRules`; see
+ * server/ROLES.md.
  */
 import { packRules } from '@casl/ability/extra';
-import type { Role } from '../../src/api/schemas';
-import type { AppRule, PackedRules } from '../../src/api/ability';
-
-/** The rules each role grants; `userId` is the signed-in user's id for "own" conditions. */
-function rulesFor(role: Role, userId: string): AppRule[] {
-  switch (role) {
-    case 'admin':
-      return [{ action: 'manage', subject: 'all' }];
-    case 'developer':
-      return [
-        { action: 'read', subject: 'all' },
-        { action: ['create', 'update'], subject: ['Asset', 'CageMesh', 'Tag', 'Application'] },
-        { action: 'update', subject: 'User', conditions: { _id: userId } },
-        { action: 'access', subject: 'PrivateApi' },
-      ];
-    case 'user':
-      return [
-        { action: 'read', subject: ['Asset', 'Tag', 'CageMesh'] },
-        { action: 'read', subject: 'UserAsset', conditions: { userId } },
-        { action: 'update', subject: 'User', conditions: { _id: userId } },
-      ];
-    case 'anonymous':
-      return [
-        { action: 'read', subject: 'Asset' },
-        { action: 'read', subject: 'UserAsset', conditions: { userId } },
-      ];
-  }
-}
+import type { Role } from '../../contract/schemas';
+import { roleRules, type PackedRules } from '../../contract/ability';
 
 /**
  * Packs a user's rules for the token's `ability` claim. A registered account whose address is
@@ -44,5 +19,5 @@ export function packedRulesFor(user: {
   verified_at: Date | null;
 }): PackedRules {
   const role = user.verified_at === null ? 'anonymous' : user.role;
-  return packRules(rulesFor(role, user.id));
+  return packRules(roleRules(role, user.id));
 }

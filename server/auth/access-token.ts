@@ -4,8 +4,8 @@
  * signature is not enough: the session must still be live (server/auth/middleware.ts).
  */
 import { SignJWT, errors, jwtVerify } from 'jose';
-import { roleSchema, type Role } from '../../src/api/schemas';
-import { abilityFromPacked, type AppAbility } from '../../src/api/ability';
+import { roleSchema, type Role } from '../../contract/schemas';
+import { abilityFromPacked, type AppAbility } from '../../contract/ability';
 import { packedRulesFor } from './abilities';
 
 const ALGORITHM = 'HS256';

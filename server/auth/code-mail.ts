@@ -4,7 +4,7 @@
  * rate limits do not reveal whether an account exists.
  */
 import type { Context } from 'hono';
-import { emailOnlyBodySchema } from '../../src/api/schemas';
+import { emailOnlyBodySchema } from '../../contract/schemas';
 import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
 import { readBody } from '../http/validate';

@@ -9,7 +9,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { asActor } from '../db';
 import type { Deps } from '../deps';
 import { fail } from '../http/errors';
-import type { Action, Subject } from '../../src/api/ability';
+import type { Action, Subject } from '../../contract/ability';
 import { verifyAccessToken, type AccessClaims } from './access-token';
 import { tokenSettings } from './session';
 

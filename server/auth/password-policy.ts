@@ -7,7 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import type { dictionary } from '@zxcvbn-ts/language-common';
-import type { Role } from '../../src/api/schemas';
+import type { Role } from '../../contract/schemas';
 import { fail } from '../http/errors';
 
 export const PASSWORD_MIN_LENGTH = 8;

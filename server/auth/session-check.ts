@@ -17,7 +17,7 @@
  * after a logout answered by this server is refused here too.
  */
 import { performance } from 'node:perf_hooks';
-import type { Role } from '../../src/api/schemas';
+import type { Role } from '../../contract/schemas';
 import { rootOf, type Db, type Unlisten } from '../db';
 
 export const SESSIONS_CHANNEL = 'auth_sessions';

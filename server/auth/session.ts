@@ -4,7 +4,7 @@
  * a user's live sessions.
  */
 import type { Context } from 'hono';
-import type { AuthResult, SessionInfo } from '../../src/api/schemas';
+import type { AuthResult, SessionInfo } from '../../contract/schemas';
 import type { Db } from '../db';
 import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';

@@ -5,7 +5,7 @@
  */
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import type { ApiErrorBody } from '../../src/api/schemas';
+import type { ApiErrorBody } from '../../contract/schemas';
 
 export type ErrorStatus =
   400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 416 | 422 | 429 | 500 | 501 | 502 | 503;

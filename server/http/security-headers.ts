@@ -5,7 +5,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { Config } from '../config';
-import { isApiPath } from './paths';
+import { isApiPath, isDocsPath } from './paths';
 
 /** In development the viewer may also load from any loopback port over http. */
 const DEVELOPMENT_SOURCES = ['http://localhost:*', 'http://127.0.0.1:*'];
@@ -50,7 +50,7 @@ export function securityHeaders(
     const path = c.req.path;
     headers.set('X-Content-Type-Options', 'nosniff');
     headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
-    if (isApiPath(path)) {
+    if (isApiPath(path) && !isDocsPath(path)) {
       headers.set('Cache-Control', 'no-store');
       headers.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
       headers.set('X-Frame-Options', 'DENY');

@@ -11,7 +11,7 @@ import {
   emailChangeBodySchema,
   emailChangeConfirmBodySchema,
   passwordChangeBodySchema,
-} from '../../src/api/account-schemas';
+} from '../../contract/account-schemas';
 import { sendCode } from '../auth/code-mail';
 import { requireAuth, type AuthEnv } from '../auth/middleware';
 import { consumeCode, failCode } from '../auth/one-time-codes';

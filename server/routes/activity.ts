@@ -11,7 +11,7 @@
  * only to admins.
  */
 import { Hono } from 'hono';
-import { ACTIVITY_KINDS, type ActivityKind, type ActivityRow } from '../../src/api/schemas';
+import { ACTIVITY_KINDS, type ActivityKind, type ActivityRow } from '../../contract/schemas';
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
 import { ALL_ROUTING_KEYS, routingKeysVisibleTo } from '../event-access';

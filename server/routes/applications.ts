@@ -12,7 +12,7 @@ import {
   type ApplicationMorphedAsset,
   type ApplicationRow,
   type AssetSummary,
-} from '../../src/api/schemas';
+} from '../../contract/schemas';
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import { isDbError, PG_UNIQUE_VIOLATION, type Db } from '../db';
 import type { Deps } from '../deps';

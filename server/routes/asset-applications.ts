@@ -14,7 +14,7 @@ import {
   type AssetApplication,
   type AssetExport,
   type Gender,
-} from '../../src/api/schemas';
+} from '../../contract/schemas';
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Db } from '../db';
 import type { Deps } from '../deps';

@@ -21,10 +21,10 @@ import {
   type AssetCreateBody,
   type CountByType,
   type UploadResult,
-} from '../../src/api/schemas';
+} from '../../contract/schemas';
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Db } from '../db';
-import { deliveredModelUrl } from '../../src/domain/model-delivery';
+import { deliveredModelUrl } from '../../core/model-delivery';
 import type { Deps } from '../deps';
 import {
   assetEventListSpec,

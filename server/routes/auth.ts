@@ -11,7 +11,7 @@ import {
   refreshBodySchema,
   signupBodySchema,
   type SignupResult,
-} from '../../src/api/schemas';
+} from '../../contract/schemas';
 import { signAccessToken } from '../auth/access-token';
 import {
   codeRequestHandler,

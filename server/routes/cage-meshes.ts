@@ -10,7 +10,7 @@ import {
   genderSchema,
   type CageMesh,
   type Gender,
-} from '../../src/api/schemas';
+} from '../../contract/schemas';
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Db } from '../db';
 import type { Deps } from '../deps';

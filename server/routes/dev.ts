@@ -3,7 +3,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod/mini';
-import { emailSchema } from '../../src/api/schemas';
+import { emailSchema } from '../../contract/schemas';
 import { readParam } from '../http/validate';
 import type { DevMailbox } from '../mail';
 

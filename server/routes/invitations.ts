@@ -9,7 +9,7 @@ import {
   invitationAcceptBodySchema,
   invitationBodySchema,
   invitationLookupBodySchema,
-} from '../../src/api/account-schemas';
+} from '../../contract/account-schemas';
 import { takeMailAttempt } from '../auth/code-mail';
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import { hashPassword } from '../auth/password';

@@ -11,7 +11,7 @@ import {
   type MorphStatus,
   type MorphStatusList,
   type MorphedAsset,
-} from '../../src/api/schemas';
+} from '../../contract/schemas';
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Db } from '../db';
 import type { Deps } from '../deps';

@@ -5,7 +5,7 @@
  * also says how many days the Trash keeps what is deleted, for the delete dialogs.
  */
 import { Hono } from 'hono';
-import type { Services } from '../../src/api/schemas';
+import type { Services } from '../../contract/schemas';
 import { requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
 

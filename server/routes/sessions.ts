@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod/mini';
-import type { SessionInfo } from '../../src/api/schemas';
+import type { SessionInfo } from '../../contract/schemas';
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import { revokeSessionsOf } from '../auth/refresh-tokens';
 import { listSessions } from '../auth/session';

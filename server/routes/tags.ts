@@ -3,7 +3,7 @@
  * delete, and tagging assets.
  */
 import { Hono } from 'hono';
-import { assetTagBodySchema, tagBodySchema, type TagRow } from '../../src/api/schemas';
+import { assetTagBodySchema, tagBodySchema, type TagRow } from '../../contract/schemas';
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import { PG_UNIQUE_VIOLATION, isDbError, type Db } from '../db';
 import type { Deps } from '../deps';

@@ -14,7 +14,7 @@ import {
   type TrashKind,
   type TrashRef,
   type TrashResult,
-} from '../../src/api/schemas';
+} from '../../contract/schemas';
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
 import { fail } from '../http/errors';

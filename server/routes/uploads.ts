@@ -1,19 +1,19 @@
 /**
  * POST /v1/uploads/{kind}: the request body is the file's raw bytes (not multipart), streamed
- * into the storage as it arrives, never buffered whole. The kind's rule (src/files/rules.ts)
+ * into the storage as it arrives, never buffered whole. The kind's rule (core/files/rules.ts)
  * bounds the size (413 as soon as it is exceeded, from Content-Length when given) and lists the
  * accepted types, sniffed from the bytes (415); the client's Content-Type is ignored, and its
  * file name (X-File-Name) is only kept as the name shown and downloaded (server/stored-files.ts). Once stored, the file passes the same content checks as in the upload control
- * (src/files/validate.ts: glTF and PSD headers, image headers and the kind's image rules) or
+ * (core/files/validate.ts: glTF and PSD headers, image headers and the kind's image rules) or
  * is deleted again (400).
  */
 import { Hono, type Context } from 'hono';
-import type { UploadKind, UploadResult } from '../../src/api/schemas';
-import { uploadKindSchema } from '../../src/api/schemas';
-import { UPLOAD_RULES, type UploadRule } from '../../src/files/rules';
-import { contentMismatch, describeContent, type SniffedType } from '../../src/files/sniff';
-import { validateFileContent } from '../../src/files/validate';
-import type { AppAbility } from '../../src/api/ability';
+import type { UploadKind, UploadResult } from '../../contract/schemas';
+import { uploadKindSchema } from '../../contract/schemas';
+import { UPLOAD_RULES, type UploadRule } from '../../core/files/rules';
+import { contentMismatch, describeContent, type SniffedType } from '../../core/files/sniff';
+import { validateFileContent } from '../../core/files/validate';
+import type { AppAbility } from '../../contract/ability';
 import { requireAuth, type AuthEnv } from '../auth/middleware';
 import { deliverModel } from '../deliveries';
 import type { Deps } from '../deps';
@@ -87,7 +87,7 @@ export async function storeUpload(
 }
 
 /**
- * What the shared content checks (src/files/validate.ts: GLB and PSD headers, image headers,
+ * What the shared content checks (core/files/validate.ts: GLB and PSD headers, image headers,
  * PNG checksums, the kind's image rules) find wrong with a stored file, as a message that
  * starts with the translation key of the failure; undefined when the file passes.
  */

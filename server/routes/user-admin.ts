@@ -9,7 +9,7 @@ import {
   userBulkBodySchema,
   userBulkRoleBodySchema,
   type UserBulkResult,
-} from '../../src/api/schemas';
+} from '../../contract/schemas';
 import { sendCode, takeMailAttempt } from '../auth/code-mail';
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';

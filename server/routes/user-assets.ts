@@ -5,7 +5,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { subject } from '@casl/ability';
-import { userAssetsBodySchema, type Asset, type UserAssetsResult } from '../../src/api/schemas';
+import { userAssetsBodySchema, type Asset, type UserAssetsResult } from '../../contract/schemas';
 import { requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Db } from '../db';
 import type { Deps } from '../deps';

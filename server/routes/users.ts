@@ -8,7 +8,7 @@ import {
   passwordByCodeBodySchema,
   userRoleBodySchema,
   verifyBodySchema,
-} from '../../src/api/schemas';
+} from '../../contract/schemas';
 import {
   codeRequestHandler,
   sendCode,

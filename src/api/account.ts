@@ -10,7 +10,7 @@ import {
   emailChangeBodySchema,
   emailChangeConfirmBodySchema,
   passwordChangeBodySchema,
-} from './account-schemas';
+} from '../../contract/account-schemas';
 import { tagService } from './errors';
 import { apiRequest } from './http';
 import { queryClient } from './query';
@@ -22,7 +22,7 @@ import {
   verifyRequestResultSchema,
   type SignupResult,
   type User,
-} from './schemas';
+} from '../../contract/schemas';
 
 const accountService = tagService('account');
 const SESSIONS_KEY = ['me', 'sessions'] as const;

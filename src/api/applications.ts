@@ -4,7 +4,7 @@ import { tagService } from './errors';
 import { apiRequest } from './http';
 import { invalidateLists } from './lists';
 import { queryClient } from './query';
-import { applicationRowSchema, type ApplicationRow } from './schemas';
+import { applicationRowSchema, type ApplicationRow } from '../../contract/schemas';
 
 const applicationsService = tagService('applications');
 

@@ -8,7 +8,7 @@ import * as cageMeshes from './cage-meshes';
 import { ApiError } from './errors';
 import { configureHttp } from './http';
 import * as morphs from './morphs';
-import type { Asset } from './schemas';
+import type { Asset } from '../../contract/schemas';
 import { configureSession } from './session-bridge';
 import * as tags from './tags';
 import { jsonResponse, scriptedFetch, signedInSession } from './testing';

@@ -8,7 +8,7 @@ import type { SearchParamsOption } from 'ky';
 import { z } from 'zod/mini';
 import { tagService } from './errors';
 import { apiList, apiRequest, httpClient } from './http';
-import type { ListQuery } from '../domain/list-query';
+import type { ListQuery } from '../../contract/list-query';
 import { encodeListQuery, invalidateLists } from './lists';
 import { queryClient } from './query';
 import {
@@ -36,7 +36,7 @@ import {
   type UploadResult,
   type ValidationReport,
   uploadResultSchema,
-} from './schemas';
+} from '../../contract/schemas';
 
 /** Which mount a call goes to: `v1/` (public) or `private/v1/` (admins and developers). */
 export type ApiScope = 'public' | 'private';

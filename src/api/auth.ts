@@ -13,7 +13,7 @@ import {
   signupResultSchema,
   type AuthResult,
   type SignupResult,
-} from './schemas';
+} from '../../contract/schemas';
 
 export type SignupBody = z.input<typeof signupBodySchema> & SilentFlag;
 export type LoginBody = z.input<typeof loginBodySchema> & SilentFlag;

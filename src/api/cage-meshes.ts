@@ -7,7 +7,7 @@ import type { z } from 'zod/mini';
 import { apiBase, type ApiScope, type Page } from './assets';
 import { tagService } from './errors';
 import { apiList, apiRequest } from './http';
-import type { ListQuery } from '../domain/list-query';
+import type { ListQuery } from '../../contract/list-query';
 import { encodeListQuery, invalidateList } from './lists';
 import { queryClient } from './query';
 import {
@@ -16,7 +16,7 @@ import {
   cageMeshSchema,
   listResponseSchema,
   type CageMesh,
-} from './schemas';
+} from '../../contract/schemas';
 
 export type CageMeshCreateBody = z.input<typeof cageMeshCreateBodySchema>;
 export type CageMeshPatchBody = z.input<typeof cageMeshPatchBodySchema>;

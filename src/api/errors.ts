@@ -1,6 +1,6 @@
 import { HTTPError, TimeoutError } from 'ky';
 import { z } from 'zod/mini';
-import { REFRESH_FAILURE_MESSAGES } from './schemas';
+import { REFRESH_FAILURE_MESSAGES } from '../../contract/schemas';
 
 import type { ApiErrorInfo, ApiErrorStatus } from './error-info';
 

@@ -5,7 +5,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { tagService } from './errors';
 import { apiRequest } from './http';
-import { uploadResultSchema, type UploadResult } from './schemas';
+import { uploadResultSchema, type UploadResult } from '../../contract/schemas';
 
 const filesService = tagService('files');
 /** The address of a file this server stores: `/files/<key>`. */

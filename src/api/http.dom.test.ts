@@ -3,7 +3,7 @@ import { countByType } from './assets';
 import { login, signupPasswordless } from './auth';
 import { ApiError } from './errors';
 import { apiRequest, configureHttp, DEFAULT_TIMEOUT_MS, REFRESH_LOCK_NAME } from './http';
-import { countByTypeSchema, type RefreshResult } from './schemas';
+import { countByTypeSchema, type RefreshResult } from '../../contract/schemas';
 import { configureSession, type SessionBridge, type SessionTokens } from './session-bridge';
 import { fakeJwt, freshToken, jsonResponse, scriptedFetch, type RecordedCall } from './testing';
 

@@ -11,7 +11,7 @@ import ky, { type KyInstance, type Options, type SearchParamsOption } from 'ky';
 import { jwtDecode } from 'jwt-decode';
 import { z } from 'zod/mini';
 import { isSessionEndingError, toApiError } from './errors';
-import { envelope, refreshResultSchema, type RefreshResult } from './schemas';
+import { envelope, refreshResultSchema, type RefreshResult } from '../../contract/schemas';
 import { sessionBridge as bridgeNow, type SessionTokens } from './session-bridge';
 
 /** Refresh when the access token expires within this margin. */

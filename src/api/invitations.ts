@@ -9,11 +9,11 @@ import {
   invitationLookupResultSchema,
   invitationSchema,
   type Invitation,
-} from './account-schemas';
+} from '../../contract/account-schemas';
 import { tagService } from './errors';
 import { apiRequest } from './http';
 import { queryClient } from './query';
-import { authResultSchema, type AuthResult } from './schemas';
+import { authResultSchema, type AuthResult } from '../../contract/schemas';
 
 const invitationsService = tagService('invitations');
 const INVITATIONS_KEY = ['invitations'] as const;

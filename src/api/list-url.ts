@@ -14,7 +14,7 @@ import {
   sortOf,
   type ListFilter,
   type ListOrder,
-} from '../domain/list-query';
+} from '../../contract/list-query';
 
 /** The list state the address carries. */
 export interface ListUrlState {

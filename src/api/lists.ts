@@ -6,9 +6,9 @@
 import { z } from 'zod/mini';
 import { tagService } from './errors';
 import { apiList, apiRequest } from './http';
-import { cleanFilter, encodeOrder, type ListQuery, type ListRow } from '../domain/list-query';
+import { cleanFilter, encodeOrder, type ListQuery, type ListRow } from '../../contract/list-query';
 import { CACHE_GC_MS, queryClient } from './query';
-import { listResponseSchema, type Pagination } from './schemas';
+import { listResponseSchema, type Pagination } from '../../contract/schemas';
 
 /** A zod schema for one row; whatever it outputs must have an `id`. */
 export type RowSchema<R extends ListRow = ListRow> = z.core.$ZodType<R>;

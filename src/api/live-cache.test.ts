@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyLiveMessage, listsShowing, onListChange, onLiveEvent } from './live-cache';
 import { queryClient } from './query';
-import type { StreamEvent } from './schemas';
+import type { StreamEvent } from '../../contract/schemas';
 
 const event = (routingKey: string, changes: Partial<StreamEvent> = {}): StreamEvent => ({
   id: 'e1',

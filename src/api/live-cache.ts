@@ -6,7 +6,7 @@
  */
 import { queryClient } from './query';
 import type { LiveMessage, LiveStatus } from './live';
-import type { StreamEvent } from './schemas';
+import type { StreamEvent } from '../../contract/schemas';
 
 /** The event's name without service and version: `asset.locked.v1` is `locked`. */
 export function eventName(routingKey: string): string {

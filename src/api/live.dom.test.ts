@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { connectLive, type LiveMessage, type LiveStatus } from './live';
-import type { StreamEvent } from './schemas';
+import type { StreamEvent } from '../../contract/schemas';
 
 const event = (seq: number, routingKey = 'asset.locked.v1'): StreamEvent => ({
   id: `e${seq}`,

@@ -13,7 +13,7 @@
 import { z } from 'zod/mini';
 import { httpClient } from './http';
 import { backoffDelay } from './query';
-import { streamEventSchema, type StreamEvent } from './schemas';
+import { streamEventSchema, type StreamEvent } from '../../contract/schemas';
 import { SseParser } from './sse';
 
 export type LiveStatus = 'connecting' | 'connected' | 'reconnecting' | 'offline';

@@ -6,7 +6,7 @@
 import { apiBase, type ApiScope, type Page } from './assets';
 import { tagService } from './errors';
 import { apiList, apiRequest } from './http';
-import type { ListQuery } from '../domain/list-query';
+import type { ListQuery } from '../../contract/list-query';
 import { encodeListQuery } from './lists';
 import {
   listResponseSchema,
@@ -17,7 +17,7 @@ import {
   type MorphedAsset,
   type MorphQueueEntry,
   type MorphStatusList,
-} from './schemas';
+} from '../../contract/schemas';
 
 const assetsService = tagService('assets');
 const statusQuery = (ids: readonly string[]) => new URLSearchParams(ids.map((id) => ['ids', id]));

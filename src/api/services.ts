@@ -5,7 +5,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { tagService } from './errors';
 import { apiRequest } from './http';
-import { servicesSchema, type Services } from './schemas';
+import { servicesSchema, type Services } from '../../contract/schemas';
 
 const servicesService = tagService('services');
 

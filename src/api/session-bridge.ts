@@ -3,7 +3,7 @@
  * dependencies, so the app can wire the session at start-up without loading ky and the
  * request code until the first call.
  */
-import type { RefreshResult } from './schemas';
+import type { RefreshResult } from '../../contract/schemas';
 
 /** What the session layer hands to the HTTP layer: the current pair plus who the user is. */
 export interface SessionTokens {

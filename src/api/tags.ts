@@ -4,7 +4,7 @@ import { z } from 'zod/mini';
 import type { Page } from './assets';
 import { tagService } from './errors';
 import { apiList, apiRequest } from './http';
-import type { ListQuery } from '../domain/list-query';
+import type { ListQuery } from '../../contract/list-query';
 import { encodeListQuery, invalidateLists } from './lists';
 import { queryClient } from './query';
 import {
@@ -15,7 +15,7 @@ import {
   type Asset,
   type Tag,
   type TagRow,
-} from './schemas';
+} from '../../contract/schemas';
 
 const tagsService = tagService('tags');
 const path = (tagId: string) => `v1/tags/${encodeURIComponent(tagId)}`;

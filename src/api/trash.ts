@@ -7,7 +7,7 @@ import { tagService } from './errors';
 import { apiRequest } from './http';
 import { invalidateLists } from './lists';
 import { queryClient } from './query';
-import { trashResultSchema, type TrashKind, type TrashRef } from './schemas';
+import { trashResultSchema, type TrashKind, type TrashRef } from '../../contract/schemas';
 
 const trashService = tagService('trash');
 

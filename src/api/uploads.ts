@@ -11,7 +11,12 @@
 import { z } from 'zod/mini';
 import { tagService } from './errors';
 import { httpClient } from './http';
-import { envelope, uploadResultSchema, type UploadKind, type UploadResult } from './schemas';
+import {
+  envelope,
+  uploadResultSchema,
+  type UploadKind,
+  type UploadResult,
+} from '../../contract/schemas';
 
 export interface UploadProgress {
   /** Bytes sent so far. */

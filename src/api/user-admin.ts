@@ -19,12 +19,13 @@ import {
   type Role,
   type UserBulkResult,
   type UserRow,
-} from './schemas';
+} from '../../contract/schemas';
 import { userQuery } from './user-assets';
+import { endpoint, ENDPOINTS } from '../../contract/paths';
 
 const service = tagService('privateUsers');
 /** The users list's endpoint (the /users screen). */
-export const USERS_ENDPOINT = 'private/v1/users';
+export const USERS_ENDPOINT = endpoint(ENDPOINTS.users);
 const userPath = (id: string) => `${USERS_ENDPOINT}/${encodeURIComponent(id)}`;
 const sessionsKey = (id: string) => ['users', id, 'sessions'] as const;
 const activityKey = (id: string) => ['users', id, 'activity'] as const;

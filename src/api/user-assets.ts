@@ -7,7 +7,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { apiBase, assetRelationsChanged, type ApiScope, type Page } from './assets';
 import { tagService } from './errors';
 import { apiList, apiRequest } from './http';
-import type { ListQuery } from '../domain/list-query';
+import type { ListQuery } from '../../contract/list-query';
 import { encodeListQuery } from './lists';
 import {
   assetSchema,
@@ -16,7 +16,7 @@ import {
   userRowSchema,
   type Asset,
   type UserAssetsResult,
-} from './schemas';
+} from '../../contract/schemas';
 
 const services = {
   public: tagService('userAssets'),

@@ -8,7 +8,7 @@ import {
   userSchema,
   verifyRequestResultSchema,
   type User,
-} from './schemas';
+} from '../../contract/schemas';
 
 type VerifyRequest = { email: string };
 type VerifyCompletion = { verificationId: string; code: string };

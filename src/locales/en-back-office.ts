@@ -691,7 +691,7 @@ export const enBackOffice = {
     loading: 'Loading asset counts',
     failed: 'The asset counts could not be loaded.',
   },
-  // File upload control (spec §5 and §8). The error keys are src/files/validate.ts's
+  // File upload control (spec §5 and §8). The error keys are core/files/validate.ts's
   // FileErrorKey; their values are documented there.
   fileInput: {
     upload: 'Upload a file',

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fromPromise, waitFor } from 'xstate';
 import { countByType } from '../api/assets';
 import { configureHttp } from '../api/http';
-import type { AuthResult, SignupResult } from '../api/schemas';
+import type { AuthResult, SignupResult } from '../../contract/schemas';
 import { freshToken, jsonResponse, scriptedFetch } from '../api/testing';
 import {
   createAppSession,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { assign, createActor, fromPromise, setup, SimulatedClock } from 'xstate';
 import { configureHttp, DEFAULT_TIMEOUT_MS } from '../api/http';
-import type { ListRow } from '../domain/list-query';
+import type { ListRow } from '../../contract/list-query';
 import { jsonResponse, scriptedFetch } from '../api/testing';
 import {
   autocompleteMachine,

@@ -7,7 +7,7 @@
  */
 import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { errorInfo, type ApiErrorInfo } from '../api/error-info';
-import type { ListFilter, ListQuery, ListRow } from '../domain/list-query';
+import type { ListFilter, ListQuery, ListRow } from '../../contract/list-query';
 import { anyRowSchema, findById, readList } from '../api/lists';
 
 /** Spec §9. */

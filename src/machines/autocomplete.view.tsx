@@ -13,7 +13,7 @@ import {
   selectSelected,
 } from './autocomplete.machine';
 import { AutocompleteField, autocompleteLabels } from '../ui/dom/list/autocomplete-field';
-import { filterTexts, type FilterValue } from '../domain/list-query';
+import { filterTexts, type FilterValue } from '../../contract/list-query';
 import type { FilterDef } from '../ui/dom/list/filter-bar';
 
 interface AutocompleteFilterProps {

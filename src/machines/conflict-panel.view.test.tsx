@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { EditConflictError } from '../api/schemas';
+import type { EditConflictError } from '../../contract/schemas';
 import { initI18n, loadBackOfficeTexts } from '../i18n';
 import { ConflictPanel } from './entity-editor.view';
 

@@ -11,7 +11,7 @@ import { assign, createActor, setup } from 'xstate';
 import { createAsset, createAssetFromTemplate, updateAsset } from '../api/assets';
 import { createCageMesh, updateCageMesh } from '../api/cage-meshes';
 import { ApiError } from '../api/errors';
-import type { UploadResult } from '../api/schemas';
+import type { UploadResult } from '../../contract/schemas';
 import {
   entityEditorMachine,
   selectConflict,

@@ -38,7 +38,7 @@ import {
   type EditConflictError,
   type UploadKind,
   type UploadResult,
-} from '../api/schemas';
+} from '../../contract/schemas';
 import { renameTag, tagsChanged } from '../api/tags';
 import { applicationsChanged, renameApplication } from '../api/applications';
 import { uploadFile } from '../api/uploads';

@@ -12,8 +12,8 @@ import { useEffect, useId, useMemo, useRef, useState, type ReactNode, type RefOb
 import { Label, Radio, RadioGroup } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
-import type { EditConflictError, UploadKind } from '../api/schemas';
-import type { FileError } from '../files/validate';
+import type { EditConflictError, UploadKind } from '../../contract/schemas';
+import type { FileError } from '../../core/files/validate';
 import { inspect } from '../devtools/inspect';
 import {
   bodyOf,

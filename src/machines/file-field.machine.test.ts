@@ -9,8 +9,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assign, createActor, fromPromise, setup } from 'xstate';
 import { setAnalyticsSink } from '../api/analytics';
-import { UPLOAD_RULES } from '../files/rules';
-import { formatBytes, type FileError } from '../files/validate';
+import { UPLOAD_RULES } from '../../core/files/rules';
+import { formatBytes, type FileError } from '../../core/files/validate';
 import {
   dropRejectionError,
   fileNameOfUrl,

@@ -7,14 +7,14 @@
  */
 import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { track } from '../api/analytics';
-import type { UploadKind } from '../api/schemas';
-import { UPLOAD_RULES, type UploadRule } from '../files/rules';
+import type { UploadKind } from '../../contract/schemas';
+import { UPLOAD_RULES, type UploadRule } from '../../core/files/rules';
 import {
   checkDropRules,
   validateFileContent,
   type FileError,
   type FileErrorKey,
-} from '../files/validate';
+} from '../../core/files/validate';
 
 /** react-dropzone's rejection codes (the values of its `ErrorCode`). */
 export type DropRejectionCode =

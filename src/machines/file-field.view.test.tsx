@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setAnalyticsSink } from '../api/analytics';
-import { MB } from '../files/rules';
-import { fixtureBytes, NodeBlob, PNG_SUITE } from '../files/test-fixtures';
+import { MB } from '../../core/files/rules';
+import { fixtureBytes, NodeBlob, PNG_SUITE } from '../../core/files/test-fixtures';
 import { initI18n, loadBackOfficeTexts } from '../i18n';
 import { FileField, type FileFieldChange, type FileFieldProps } from './file-field.view';
 

@@ -4,9 +4,9 @@ import { useEffect, useRef, type JSX } from 'react';
 import { useTranslation } from 'react-i18next';
 import { storedFileKey, storedFileQuery } from '../api/files';
 import { queryClient } from '../api/query';
-import type { UploadKind } from '../api/schemas';
-import { UPLOAD_RULES } from '../files/rules';
-import { formatBytes, type FileError } from '../files/validate';
+import type { UploadKind } from '../../contract/schemas';
+import { UPLOAD_RULES } from '../../core/files/rules';
+import { formatBytes, type FileError } from '../../core/files/validate';
 import {
   selectFileName,
   selectIsDragging,

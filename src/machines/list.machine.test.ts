@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { assign, createActor, setup, SimulatedClock } from 'xstate';
 import { ApiError } from '../api/errors';
-import type { ListRow } from '../domain/list-query';
+import type { ListRow } from '../../contract/list-query';
 import type { ListResponse } from '../api/lists';
 import {
   listMachine,

@@ -33,7 +33,7 @@ import {
   type ListFilter,
   type ListOrder,
   type ListRow,
-} from '../domain/list-query';
+} from '../../contract/list-query';
 import {
   anyRowSchema,
   invalidateList,
@@ -42,7 +42,7 @@ import {
   type ListResponse,
   type RowSchema,
 } from '../api/lists';
-import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from '../api/schemas';
+import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from '../../contract/schemas';
 
 export {
   clampPage,
@@ -51,7 +51,7 @@ export {
   moveRow,
   targetPosition,
   toggleSort,
-} from '../domain/list-query';
+} from '../../contract/list-query';
 
 /** Spec §9: list requests wait this long for the input to settle. */
 export const LIST_DEBOUNCE_MS = 250;

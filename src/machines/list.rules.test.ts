@@ -23,7 +23,7 @@ import {
   type ReorderInput,
 } from './list.machine';
 import { deferredActor, liveCall, type Deferred } from './testing/deferred';
-import type { ListRow } from '../domain/list-query';
+import type { ListRow } from '../../contract/list-query';
 
 /** Three pages of ten rows. */
 const answer = ({ query }: FetchPageInput): ListResponse => ({

@@ -49,11 +49,11 @@ import {
 import { Pager } from '../ui/dom/list/pager';
 import { PageSize, rememberedPageSize } from '../ui/dom/list/page-size';
 import { SortMenu } from '../ui/dom/list/sort-menu';
-import { LIST_PAGE_SIZES } from '../domain/list-query';
+import { LIST_PAGE_SIZES } from '../../contract/list-query';
 import { useMediaQuery } from '../ui/dom/use-media-query';
 import { describeError } from '../api/error-info';
 import { onListChange } from '../api/live-cache';
-import type { Can } from '../api/ability';
+import type { Can } from '../../contract/ability';
 import { announce } from '../ui/dom/toasts';
 import { useDocumentTitle } from '../ui/dom/use-document-title';
 import { AutocompleteFilter } from './autocomplete.view';

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { assign, createActor, not, setup, SimulatedClock } from 'xstate';
 import { ApiError } from '../api/errors';
-import type { MorphQueueEntry, MorphStatusList } from '../api/schemas';
+import type { MorphQueueEntry, MorphStatusList } from '../../contract/schemas';
 import {
   MORPH_LIVE_POLL_MS,
   MORPH_POLL_MAX_FAILURES,

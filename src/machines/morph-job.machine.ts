@@ -12,7 +12,7 @@ import { toApiError } from '../api/errors';
 import { assetRelationsChanged } from '../api/assets';
 import { invalidateLists } from '../api/lists';
 import { generateMorphedAssets, morphQueueStatus } from '../api/morphs';
-import type { MorphQueueEntry, MorphStatus, MorphStatusList } from '../api/schemas';
+import type { MorphQueueEntry, MorphStatus, MorphStatusList } from '../../contract/schemas';
 
 export const MORPH_POLL_MS = 1000;
 export const MORPH_POLL_MAX_MS = 16_000;

@@ -7,13 +7,13 @@ import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Action, Can, Subject, SubjectFields } from '../api/ability';
+import type { Action, Can, Subject, SubjectFields } from '../../contract/ability';
 import { NotAvailable } from '../ui/dom/not-available';
 import type { SessionActor } from './app-session';
 import { useSessionActor } from './session.view';
 
 const importChecks = () =>
-  import('../api/ability').then(({ abilityClaimOf, permissionsOf }) => ({
+  import('../../contract/ability').then(({ abilityClaimOf, permissionsOf }) => ({
     abilityClaimOf,
     permissionsOf,
   }));

@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { assign, createActor, fromPromise, setup } from 'xstate';
 import { ApiError } from '../api/errors';
-import type { AuthResult, SignupResult } from '../api/schemas';
+import type { AuthResult, SignupResult } from '../../contract/schemas';
 import {
   defaultSessionUser,
   defaultSessionContext,

@@ -4,7 +4,7 @@
  */
 import { assertEvent, assign, fromPromise, setup, type DoneActorEvent } from 'xstate';
 import { errorInfo, type ApiErrorInfo } from '../api/error-info';
-import type { AuthResult, RefreshResult, SignupResult, User } from '../api/schemas';
+import type { AuthResult, RefreshResult, SignupResult, User } from '../../contract/schemas';
 
 export interface SessionSettings {
   isPasswordUpdated: boolean;

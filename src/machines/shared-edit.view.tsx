@@ -9,7 +9,7 @@ import { useSelector } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { onLiveEvent } from '../api/live-cache';
-import type { StreamEvent } from '../api/schemas';
+import type { StreamEvent } from '../../contract/schemas';
 import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
 import { selectUser } from './app-session';

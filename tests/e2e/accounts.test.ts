@@ -398,12 +398,12 @@ describe('what the sign-in page loads', () => {
     for (const { url, text } of scripts) {
       expect(text, url).not.toMatch(/isBufferGeometry|WebGLRenderer/);
     }
-    // CASL (@casl/ability and its @ucast helpers) is bundled with src/api/ability.ts, whose
+    // CASL (@casl/ability and its @ucast helpers) is bundled with contract/ability.ts, whose
     // chunk the build manifest names; the scripts' source maps tell which modules each holds.
     const manifest = JSON.parse(
       readFileSync(join(STATIC_DIR, '.vite', 'manifest.json'), 'utf8'),
     ) as Record<string, { file: string }>;
-    const abilityChunk = manifest['src/api/ability.ts']?.file;
+    const abilityChunk = manifest['contract/ability.ts']?.file;
     expect(abilityChunk).toBeDefined();
     const casl = (modules: string[]) => modules.filter((m) => /\/@(casl|ucast)\//.test(m));
     expect(casl(modulesOf(`${app.server.url}/${abilityChunk}`))).not.toEqual([]);

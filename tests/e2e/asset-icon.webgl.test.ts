@@ -8,9 +8,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readImageHeader } from '../../src/files/image-header';
-import { UPLOAD_RULES } from '../../src/files/rules';
-import { validateFileContent } from '../../src/files/validate';
+import { readImageHeader } from '../../core/files/image-header';
+import { UPLOAD_RULES } from '../../core/files/rules';
+import { validateFileContent } from '../../core/files/validate';
 import { ADMIN, appUnderTest, signedInPage } from '../helpers/app';
 import { opaqueIn, pixelsOf } from '../helpers/pixels';
 

@@ -8,9 +8,9 @@ import { resolve } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatBytes } from '../../src/files/validate';
-import { ihdrChunk, pngChunk, pngFile } from '../../src/files/png-writer';
-import { iccpChunk, iccProfileV2, withChunksAfterIhdr } from '../../src/files/test-fixtures';
+import { formatBytes } from '../../core/files/validate';
+import { ihdrChunk, pngChunk, pngFile } from '../../core/files/png-writer';
+import { iccpChunk, iccProfileV2, withChunksAfterIhdr } from '../../core/files/test-fixtures';
 import { appUnderTest } from '../helpers/app';
 
 const FIXTURES = resolve('..', 'shared', 'fixtures');

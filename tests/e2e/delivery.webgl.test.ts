@@ -12,7 +12,7 @@
 import { readdirSync } from 'node:fs';
 import type { Locator, Page, Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fixtureBytes, AVATARS } from '../../src/files/test-fixtures';
+import { fixtureBytes, AVATARS } from '../../core/files/test-fixtures';
 import { deriveDelivery } from '../../server/delivery-derive';
 import { ADMIN, appUnderTest, signedInPage } from '../helpers/app';
 import { opaqueIn, pixelsOf, stablePixels, type Pixels } from '../helpers/pixels';

@@ -4,7 +4,7 @@
  * gigabytes. The model is served by the test at /oversized/<name>.glb.
  */
 import { describe, expect, it } from 'vitest';
-import { OVERSIZED_MODELS } from '../../src/files/test-models';
+import { OVERSIZED_MODELS } from '../../core/files/test-models';
 import { appUnderTest } from '../helpers/app';
 
 const app = appUnderTest({ webgl: true });

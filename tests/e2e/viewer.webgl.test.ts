@@ -4,7 +4,7 @@ import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appUnderTest } from '../helpers/app';
 import { opaqueIn, pixelsOf, type Pixels } from '../helpers/pixels';
-import { ENVIRONMENT_PRESET_FILES } from '../../src/domain/environment-presets';
+import { ENVIRONMENT_PRESET_FILES } from '../../core/environment-presets';
 
 const FIXTURES = resolve('..', 'shared', 'fixtures');
 const AVATARS = resolve(FIXTURES, 'avatars');

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { deliverySources } from '../../domain/model-delivery';
+import { deliverySources } from '../../../core/model-delivery';
 import type { EmbedEvent } from '../../embed-protocol';
 import { AvatarViewer, type AvatarViewerHandle } from '../../viewer';
 import {
@@ -76,7 +76,7 @@ export function EmbedPage({ search }: { search: EmbedSearch }) {
   }, []);
 
   const settings = embedSettings(search, changes);
-  // Models this studio stores load as their delivery versions (src/domain/model-delivery.ts).
+  // Models this studio stores load as their delivery versions (core/model-delivery.ts).
   const modelSrc = useMemo(
     () =>
       settings.modelSrc === undefined

@@ -2,12 +2,13 @@ import type { TFunction } from 'i18next';
 import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
-import { ACTIVITY_KINDS, activityRowSchema, type ActivityRow } from '../../api/schemas';
+import { ACTIVITY_KINDS, activityRowSchema, type ActivityRow } from '../../../contract/schemas';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 import { dateColumn } from '../../ui/dom/list/columns';
 import { personIcon, searchIcon, statusIcon, typeIcon } from '../../ui/dom/list/filter-icons';
 import { CHANGES, changeDetail, changeTitle, kindOf } from './-activity/activity-rows';
 import { recordCell, recordLabel } from './-activity/record-cell';
+import { endpoint, ENDPOINTS } from '../../../contract/paths';
 
 const day = z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)));
 
@@ -36,7 +37,7 @@ const activityList = (t: TFunction): ListScreenConfig<ActivityRow> => ({
   // The log shows who changed what, as the changelog does; the server lists only the events
   // the caller's role may see (user administration: admins).
   requires: ['update', 'Asset'],
-  endpoint: 'v1/activity',
+  endpoint: endpoint(ENDPOINTS.activity),
   rowSchema: activityRowSchema,
   newRowsOnTop: true,
   ...list,
@@ -72,7 +73,7 @@ const activityList = (t: TFunction): ListScreenConfig<ActivityRow> => ({
       type: 'autocomplete',
       label: t('activity.actor'),
       icon: personIcon,
-      endpoint: 'private/v1/users',
+      endpoint: endpoint(ENDPOINTS.users),
       displayField: 'email',
       multiple: true,
       limitTags: 1,

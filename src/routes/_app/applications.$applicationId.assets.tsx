@@ -9,17 +9,18 @@ import { loadPermissions, permissionsOfSession } from '../../machines/permission
 import { useCallback, useState } from 'react';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
-import { applicationAssetSchema, type ApplicationAsset } from '../../api/schemas';
+import { applicationAssetSchema, type ApplicationAsset } from '../../../contract/schemas';
 import { displayLabel, searchFilter, typeFilter } from '../../ui/dom/list/asset-filters';
-import { ASSET_TYPES } from '../../domain/assets';
+import { ASSET_TYPES } from '../../../contract/assets';
 import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
 import { positionColumn } from '../../ui/dom/list/columns';
-import type { Can } from '../../api/ability';
+import type { Can } from '../../../contract/ability';
 import { AssetLink } from './-asset-link';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
 import { ActionButton } from '../../ui/dom/action-button';
 import { RenameDialog } from './-rename-dialog';
 import { moveActions } from '../../ui/dom/list/move-actions';
+import { endpoint, ENDPOINTS } from '../../../contract/paths';
 
 const list = defineList({
   filterSchema: z.strictObject({
@@ -59,12 +60,12 @@ function ApplicationAssetsScreen() {
         </Link>,
       ],
       requires: ['read', 'Application'],
-      endpoint: `v1/application-assets?applicationId=${encodeURIComponent(applicationId)}`,
+      endpoint: `${endpoint(ENDPOINTS.applicationAssets)}?applicationId=${encodeURIComponent(applicationId)}`,
       rowSchema: applicationAssetSchema,
       ...list,
       limit: 25,
       ...(can('update', 'Application')
-        ? { reorder: { endpoint: 'v1/application-assets/{id}/position', drag: true } }
+        ? { reorder: { endpoint: endpoint(ENDPOINTS.applicationAssetPosition), drag: true } }
         : {}),
       rowLabel: (row) => row.asset.name,
       toolbar: (list) =>

@@ -5,15 +5,16 @@ import { z } from 'zod/mini';
 import { applicationsChanged, createApplication } from '../../api/applications';
 import { exportApplicationAssets } from '../../api/assets';
 import { defineList } from '../../api/list-url';
-import { applicationRowSchema, type ApplicationRow } from '../../api/schemas';
+import { applicationRowSchema, type ApplicationRow } from '../../../contract/schemas';
 import { downloadBlob } from '../../ui/dom/download';
 import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { dateColumn } from '../../ui/dom/list/columns';
 import { SchemaForm } from '../../ui/dom/schema-form';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
-import type { Can } from '../../api/ability';
+import type { Can } from '../../../contract/ability';
 import { RenameDialog } from './-rename-dialog';
 import { TrashBulkActions, trashRowAction } from './-trash-actions';
+import { endpoint, ENDPOINTS } from '../../../contract/paths';
 
 const newApplicationForm = z.object({
   name: z
@@ -62,7 +63,7 @@ const applicationsList = (
 ): ListScreenConfig<ApplicationRow> => ({
   title: t('applications.title'),
   requires: ['read', 'Application'],
-  endpoint: 'v1/applications',
+  endpoint: endpoint(ENDPOINTS.applications),
   rowSchema: applicationRowSchema,
   ...list,
   rowLabel: (a) => a.name,

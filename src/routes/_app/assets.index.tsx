@@ -5,24 +5,25 @@ import { z } from 'zod/mini';
 import { assetDeleted, changeAsset, deleteAsset, lockAsset, unlockAsset } from '../../api/assets';
 import { restoreFromTrash } from '../../api/trash';
 import { defineList } from '../../api/list-url';
-import { assetSchema, type Asset } from '../../api/schemas';
+import { assetSchema, type Asset } from '../../../contract/schemas';
 import {
   displayLabel,
   genderFilter,
   searchFilter,
   typeFilter,
 } from '../../ui/dom/list/asset-filters';
-import { ASSET_TYPES, GENDERS } from '../../domain/assets';
+import { ASSET_TYPES, GENDERS } from '../../../contract/assets';
 import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
 import { applicationIcon, lockIcon, tagIcon } from '../../ui/dom/list/filter-icons';
 import { dateColumn, positionColumn } from '../../ui/dom/list/columns';
-import type { Can } from '../../api/ability';
+import type { Can } from '../../../contract/ability';
 import { AssetBulkActions } from './-assets/bulk-actions';
 import { TrashRetention } from './-trash-actions';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
 import type { ActionMenuItem } from '../../ui/dom/list/row-menu';
 import type { FilterDef } from '../../ui/dom/list/filter-bar';
 import { moveActions } from '../../ui/dom/list/move-actions';
+import { endpoint, ENDPOINTS } from '../../../contract/paths';
 
 const list = defineList({
   filterSchema: z.strictObject({
@@ -46,10 +47,10 @@ export const Route = createFileRoute('/_app/assets/')({
 const assetsList = (t: TFunction, can: Can): ListScreenConfig<Asset> => ({
   title: t('assets.title'),
   requires: ['read', 'Asset'],
-  endpoint: 'v1/assets',
+  endpoint: endpoint(ENDPOINTS.assets),
   rowSchema: assetSchema,
   ...list,
-  ...(can('update', 'Asset') ? { reorder: { endpoint: 'v1/assets/{id}/position' } } : {}),
+  ...(can('update', 'Asset') ? { reorder: { endpoint: endpoint(ENDPOINTS.assetPosition) } } : {}),
   rowLabel: (asset) => asset.name,
   ...(can('create', 'Asset')
     ? {
@@ -67,9 +68,18 @@ const assetsList = (t: TFunction, can: Can): ListScreenConfig<Asset> => ({
     // Only filters whose options the role may read: a guest reads no applications or tags,
     // and their suggestions would answer 403 into an empty box.
     ...(can('read', 'Application')
-      ? [entityFilter('applicationId', t('assets.application'), applicationIcon, 'v1/applications')]
+      ? [
+          entityFilter(
+            'applicationId',
+            t('assets.application'),
+            applicationIcon,
+            endpoint(ENDPOINTS.applications),
+          ),
+        ]
       : []),
-    ...(can('read', 'Tag') ? [entityFilter('tagId', t('assets.tags'), tagIcon, 'v1/tags')] : []),
+    ...(can('read', 'Tag')
+      ? [entityFilter('tagId', t('assets.tags'), tagIcon, endpoint(ENDPOINTS.tags))]
+      : []),
     {
       field: 'locked',
       type: 'single-select',

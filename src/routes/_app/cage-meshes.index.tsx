@@ -2,14 +2,15 @@ import type { TFunction } from 'i18next';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
-import { cageMeshSchema, type CageMesh } from '../../api/schemas';
+import { cageMeshSchema, type CageMesh } from '../../../contract/schemas';
 import { displayLabel, searchFilter, toOptions } from '../../ui/dom/list/asset-filters';
 import { personIcon } from '../../ui/dom/list/filter-icons';
-import { GENDERS } from '../../domain/assets';
+import { GENDERS } from '../../../contract/assets';
 import { dateColumn, modelColumn } from '../../ui/dom/list/columns';
-import type { Can } from '../../api/ability';
+import type { Can } from '../../../contract/ability';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 import { TrashBulkActions, trashRowAction } from './-trash-actions';
+import { endpoint, ENDPOINTS } from '../../../contract/paths';
 
 const list = defineList({
   filterSchema: z.strictObject({
@@ -29,7 +30,7 @@ export const Route = createFileRoute('/_app/cage-meshes/')({
 const cageMeshesList = (t: TFunction, can: Can): ListScreenConfig<CageMesh> => ({
   title: t('cageMeshes.title'),
   requires: ['read', 'CageMesh'],
-  endpoint: 'v1/cage-meshes',
+  endpoint: endpoint(ENDPOINTS.cageMeshes),
   rowSchema: cageMeshSchema,
   ...list,
   rowLabel: (mesh) => mesh.name,

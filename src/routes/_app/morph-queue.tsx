@@ -2,13 +2,18 @@ import type { TFunction } from 'i18next';
 import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
-import { morphQueueEntrySchema, morphStatusSchema, type MorphQueueEntry } from '../../api/schemas';
+import {
+  morphQueueEntrySchema,
+  morphStatusSchema,
+  type MorphQueueEntry,
+} from '../../../contract/schemas';
 import { badgeCell } from '../../ui/dom/list/cells';
 import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { statusIcon } from '../../ui/dom/list/filter-icons';
 import { dateColumn } from '../../ui/dom/list/columns';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 import { AssetLink } from './-asset-link';
+import { endpoint, ENDPOINTS } from '../../../contract/paths';
 
 const STATUSES = morphStatusSchema.options;
 
@@ -31,7 +36,7 @@ export const Route = createFileRoute('/_app/morph-queue')({
 const morphQueueList = (t: TFunction): ListScreenConfig<MorphQueueEntry> => ({
   title: t('morphs.queueTitle'),
   requires: ['read', 'MorphedAsset'],
-  endpoint: 'v1/morphed-asset-queue',
+  endpoint: endpoint(ENDPOINTS.morphQueue),
   rowSchema: morphQueueEntrySchema,
   ...list,
   limit: 20,

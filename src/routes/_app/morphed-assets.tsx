@@ -1,13 +1,14 @@
 import type { TFunction } from 'i18next';
 import { createFileRoute } from '@tanstack/react-router';
 import { defineList } from '../../api/list-url';
-import { morphedAssetSchema, type MorphedAsset } from '../../api/schemas';
+import { morphedAssetSchema, type MorphedAsset } from '../../../contract/schemas';
 import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { dateColumn, modelColumn } from '../../ui/dom/list/columns';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
-import type { Can } from '../../api/ability';
+import type { Can } from '../../../contract/ability';
 import { AssetLink } from './-asset-link';
 import { TrashBulkActions, trashRowAction } from './-trash-actions';
+import { endpoint, ENDPOINTS } from '../../../contract/paths';
 
 const list = defineList({
   sortFields: ['name', 'createdAt'],
@@ -23,7 +24,7 @@ export const Route = createFileRoute('/_app/morphed-assets')({
 const morphedAssetsList = (t: TFunction, can: Can): ListScreenConfig<MorphedAsset> => ({
   title: t('morphs.title'),
   requires: ['read', 'MorphedAsset'],
-  endpoint: 'private/v1/morphed-assets',
+  endpoint: endpoint(ENDPOINTS.morphedAssets),
   rowSchema: morphedAssetSchema,
   ...list,
   rowLabel: (m) => m.name,

@@ -3,16 +3,17 @@ import { useCallback, useState } from 'react';
 import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
-import { tagRowSchema, type TagRow } from '../../api/schemas';
+import { tagRowSchema, type TagRow } from '../../../contract/schemas';
 import { createTag, deleteTag, tagsChanged } from '../../api/tags';
 import { restoreFromTrash } from '../../api/trash';
 import { SchemaForm } from '../../ui/dom/schema-form';
 import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { dateColumn } from '../../ui/dom/list/columns';
-import type { Can } from '../../api/ability';
+import type { Can } from '../../../contract/ability';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
 import type { ActionMenuItem } from '../../ui/dom/list/row-menu';
 import { RenameDialog } from './-rename-dialog';
+import { endpoint, ENDPOINTS } from '../../../contract/paths';
 
 const newTagForm = z.object({
   name: z
@@ -58,7 +59,7 @@ const tagsList = (
 ): ListScreenConfig<TagRow> => ({
   title: t('tags.title'),
   requires: ['read', 'Tag'],
-  endpoint: 'v1/tags',
+  endpoint: endpoint(ENDPOINTS.tags),
   rowSchema: tagRowSchema,
   ...list,
   rowLabel: (tag) => tag.name,

@@ -10,7 +10,7 @@ import {
   type TrashKind,
   type TrashRef,
   type TrashRow,
-} from '../../api/schemas';
+} from '../../../contract/schemas';
 import { deleteForEver, restoreFromTrash } from '../../api/trash';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
 import { ActionButton } from '../../ui/dom/action-button';
@@ -18,6 +18,7 @@ import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { dateColumn } from '../../ui/dom/list/columns';
 import { personIcon, typeIcon } from '../../ui/dom/list/filter-icons';
 import { FormDialog, type ActionMenuItem } from '../../ui/dom/list/row-menu';
+import { endpoint, ENDPOINTS } from '../../../contract/paths';
 
 const list = defineList({
   filterSchema: z.strictObject({
@@ -51,7 +52,7 @@ const trashList = (t: TFunction): ListScreenConfig<Row> => ({
   title: t('trash.title'),
   // Only admins may delete today; the server lists just the kinds the caller may delete.
   requires: ['delete', 'Asset'],
-  endpoint: 'v1/trash',
+  endpoint: endpoint(ENDPOINTS.trash),
   rowSchema,
   ...list,
   rowLabel: (row) => row.name,
@@ -69,7 +70,7 @@ const trashList = (t: TFunction): ListScreenConfig<Row> => ({
       type: 'autocomplete',
       label: t('trash.deletedBy'),
       icon: personIcon,
-      endpoint: 'private/v1/users',
+      endpoint: endpoint(ENDPOINTS.users),
       displayField: 'email',
       multiple: true,
       limitTags: 1,

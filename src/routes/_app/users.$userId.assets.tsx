@@ -6,7 +6,7 @@ import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
-import { assetSchema, type Asset } from '../../api/schemas';
+import { assetSchema, type Asset } from '../../../contract/schemas';
 import { addUserAssets, assetsAssigned, removeUserAssets, userQuery } from '../../api/user-assets';
 import { queryClient } from '../../api/query';
 import { selectUser } from '../../machines/app-session';
@@ -17,14 +17,15 @@ import {
 } from '../../machines/permissions.view';
 import { useSessionActor } from '../../machines/session.view';
 import { RecordLoadFailed } from '../-chunks/record-error';
-import type { Can } from '../../api/ability';
+import type { Can } from '../../../contract/ability';
 import { ActionButton } from '../../ui/dom/action-button';
 import { displayLabel, searchFilter, typeFilter } from '../../ui/dom/list/asset-filters';
-import { ASSET_TYPES } from '../../domain/assets';
+import { ASSET_TYPES } from '../../../contract/assets';
 import { EntityPicker } from '../../machines/autocomplete.view';
 import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
 import { AssetLink } from './-asset-link';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
+import { endpoint, ENDPOINTS } from '../../../contract/paths';
 
 const list = defineList({
   filterSchema: z.strictObject({
@@ -59,7 +60,7 @@ function AddAssets({ userId, list }: { userId: string; list: ListControls }) {
       <EntityPicker
         label={t('userAssets.pick')}
         field="assetIds"
-        endpoint="v1/assets"
+        endpoint={endpoint(ENDPOINTS.assets)}
         multiple
         limitTags={3}
         value={ids}
@@ -113,7 +114,7 @@ function UserAssetsScreen() {
         </Link>,
       ],
       requires: ['read', 'UserAsset', { userId }],
-      endpoint: `v1/user-assets/${encodeURIComponent(userId)}`,
+      endpoint: endpoint(ENDPOINTS.userAssets, { userId }),
       rowSchema: assetSchema,
       ...list,
       rowLabel: (asset) => asset.name,

@@ -6,7 +6,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../api/error-info';
 import { queryClient } from '../../api/query';
-import { editConflictErrorSchema, type Role, type UserRow } from '../../api/schemas';
+import { editConflictErrorSchema, type Role, type UserRow } from '../../../contract/schemas';
 import {
   changeUserRole,
   endUserSessions,

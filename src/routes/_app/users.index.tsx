@@ -1,9 +1,14 @@
 import type { TFunction } from 'i18next';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { z } from 'zod/mini';
-import type { Can } from '../../api/ability';
+import type { Can } from '../../../contract/ability';
 import { defineList } from '../../api/list-url';
-import { roleSchema, userRowSchema, userStatusSchema, type UserRow } from '../../api/schemas';
+import {
+  roleSchema,
+  userRowSchema,
+  userStatusSchema,
+  type UserRow,
+} from '../../../contract/schemas';
 import { USERS_ENDPOINT } from '../../api/user-admin';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 import { searchFilter } from '../../ui/dom/list/asset-filters';

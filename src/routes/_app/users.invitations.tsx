@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { invitedRoleSchema, type Invitation } from '../../api/account-schemas';
+import { invitedRoleSchema, type Invitation } from '../../../contract/account-schemas';
 import { describeError } from '../../api/error-info';
 import {
   invitationsQuery,

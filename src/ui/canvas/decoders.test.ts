@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AVATARS, fixtureBytes } from '../../files/test-fixtures';
+import { AVATARS, fixtureBytes } from '../../../core/files/test-fixtures';
 import { DRACO_EXTENSION, glbExtensionsUsed } from './decoders';
 
 const avatar = (name: string) => fixtureBytes(AVATARS, name).buffer;

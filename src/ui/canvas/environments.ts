@@ -10,7 +10,7 @@ import {
   ENVIRONMENT_PRESET_EXTENSION,
   ENVIRONMENT_PRESET_FILES,
   ENVIRONMENT_URL_DIR,
-} from '../../domain/environment-presets';
+} from '../../../core/environment-presets';
 
 export type EnvironmentPreset = keyof typeof ENVIRONMENT_PRESET_FILES;
 export const ENVIRONMENT_PRESETS = Object.keys(ENVIRONMENT_PRESET_FILES) as EnvironmentPreset[];

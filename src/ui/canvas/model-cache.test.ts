@@ -1,6 +1,6 @@
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OVERSIZED_MODELS } from '../../files/test-models';
+import { OVERSIZED_MODELS } from '../../../core/files/test-models';
 import {
   acquireModel,
   evictOverLimit,

@@ -1,7 +1,7 @@
 import { createStore, delMany, get, set, update, type UseStore } from 'idb-keyval';
 import type { AnimationClip, Material, Object3D, SkinnedMesh, Texture } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { bytesSource, checkModelLimits } from '../../files/gltf-limits';
+import { bytesSource, checkModelLimits } from '../../../core/files/gltf-limits';
 import {
   DRACO_EXTENSION,
   dracoLoader,

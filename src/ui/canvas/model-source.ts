@@ -1,4 +1,4 @@
-import { MODEL_FILE } from '../../domain/model-file';
+import { MODEL_FILE } from '../../../core/model-file';
 
 /** The exact console warning of spec §5/§8 for a source the viewer cannot load. */
 export const INVALID_MODEL_WARNING =

@@ -3,7 +3,7 @@
  * Pure, so the wording is tested without rendering.
  */
 import type { TFunction } from 'i18next';
-import type { ActivityRow } from '../../../api/schemas';
+import type { ActivityRow } from '../../../../contract/schemas';
 import { eventTitle } from '../-asset/asset-changelog';
 
 /** The kinds of change the filter offers, grouped by kind of record (server/events.ts). */

@@ -13,7 +13,7 @@ import {
   validateAsset,
 } from '../../../api/assets';
 import { describeError } from '../../../api/error-info';
-import type { Asset } from '../../../api/schemas';
+import type { Asset } from '../../../../contract/schemas';
 import { servicesQuery } from '../../../api/services';
 import { restoreFromTrash } from '../../../api/trash';
 import { ActionButton } from '../../../ui/dom/action-button';

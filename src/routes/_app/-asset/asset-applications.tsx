@@ -11,7 +11,7 @@ import {
   updateAssetApplication,
 } from '../../../api/assets';
 import { describeError } from '../../../api/error-info';
-import type { Asset, AssetApplication } from '../../../api/schemas';
+import type { Asset, AssetApplication } from '../../../../contract/schemas';
 import type { SavedEntity } from '../../../machines/entity-editor.machine';
 import { SaveConflict, useEntitySave, useOnSaved } from '../../../machines/entity-editor.view';
 import { EntityPicker } from '../../../machines/autocomplete.view';
@@ -19,6 +19,7 @@ import { ActionButton } from '../../../ui/dom/action-button';
 import { formatDate } from '../../../ui/dom/list/cells';
 import { announce } from '../../../ui/dom/toasts';
 import { Failure, Panel } from './panel';
+import { endpoint, ENDPOINTS } from '../../../../contract/paths';
 
 /** What a stored placement change says, and its inverse where that is cheap. */
 interface PlacementOutcome {
@@ -244,7 +245,7 @@ export function AssetApplications({ asset, canEdit }: { asset: Asset; canEdit: b
           <EntityPicker
             label={t('assetEditor.application')}
             field="applicationId"
-            endpoint="v1/applications"
+            endpoint={endpoint(ENDPOINTS.applications)}
             value={picked}
             onChange={setPicked}
           />

@@ -13,8 +13,8 @@ import {
   type Asset,
   type AssetCreateBody,
   type Gender,
-} from '../../../api/schemas';
-import type { FileError } from '../../../files/validate';
+} from '../../../../contract/schemas';
+import type { FileError } from '../../../../core/files/validate';
 import type { SavedEntity } from '../../../machines/entity-editor.machine';
 import {
   CheckboxField,
@@ -24,7 +24,7 @@ import {
 } from '../../../ui/dom/form-controls';
 import { TextField } from '../../../ui/dom/text-field';
 import { toOptions } from '../../../ui/dom/list/asset-filters';
-import { ASSET_TYPES, GENDERS } from '../../../domain/assets';
+import { ASSET_TYPES, GENDERS } from '../../../../contract/assets';
 import { EntityPicker } from '../../../machines/autocomplete.view';
 import { EditedElsewhere, useEditBase, useRemoteEvent } from '../../../machines/shared-edit.view';
 import {
@@ -41,6 +41,7 @@ import {
   type FileFieldDef,
   useFormStatus,
 } from '../../../machines/entity-editor.view';
+import { endpoint, ENDPOINTS } from '../../../../contract/paths';
 
 const FILE_FIELDS = ['model', 'icon', 'texture', 'normalMap', 'source'] as const;
 type FileFieldName = (typeof FILE_FIELDS)[number];
@@ -291,7 +292,7 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
               <EntityPicker
                 label={t('assetEditor.tags')}
                 field="tagIds"
-                endpoint="v1/tags"
+                endpoint={endpoint(ENDPOINTS.tags)}
                 multiple
                 value={field.state.value}
                 onChange={field.handleChange}

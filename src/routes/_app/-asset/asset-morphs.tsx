@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../../api/error-info';
 import { onLiveEvent } from '../../../api/live-cache';
-import type { Asset } from '../../../api/schemas';
+import type { Asset } from '../../../../contract/schemas';
 import { inspect } from '../../../devtools/inspect';
 import { EntityPicker } from '../../../machines/autocomplete.view';
 import {
@@ -19,6 +19,7 @@ import { ActionButton } from '../../../ui/dom/action-button';
 import { Alert } from '../../../ui/dom/alert';
 import { useLiveConnected } from '../../-live/use-live-connection';
 import { Panel } from './panel';
+import { endpoint, ENDPOINTS } from '../../../../contract/paths';
 
 /** Picks body assets, queues morph jobs and follows them to completion. */
 export function AssetMorphs({ asset }: { asset: Asset }) {
@@ -49,7 +50,7 @@ export function AssetMorphs({ asset }: { asset: Asset }) {
       <EntityPicker
         label={t('assetEditor.bodies')}
         field="bodyAssetIds"
-        endpoint="v1/assets"
+        endpoint={endpoint(ENDPOINTS.assets)}
         extraQueryParams={{ type: 'body' }}
         multiple
         value={bodyAssetIds}

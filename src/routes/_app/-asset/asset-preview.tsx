@@ -1,8 +1,8 @@
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Asset, ModelDelivery } from '../../../api/schemas';
-import { deliveredModelUrl } from '../../../domain/model-delivery';
-import { formatBytes } from '../../../files/validate';
+import type { Asset, ModelDelivery } from '../../../../contract/schemas';
+import { deliveredModelUrl } from '../../../../core/model-delivery';
+import { formatBytes } from '../../../../core/files/validate';
 import { DotLoader } from '../../../ui/canvas/dot-loader';
 import { CheckboxField } from '../../../ui/dom/form-controls';
 import { Panel } from './panel';

@@ -1,12 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { assetUpdated } from '../../../api/assets';
-import type { Asset } from '../../../api/schemas';
+import type { Asset } from '../../../../contract/schemas';
 import { createTag, removeTag, setTag, tagsChanged } from '../../../api/tags';
 import { EntityPicker } from '../../../machines/autocomplete.view';
 import { usePermissions } from '../../../machines/permissions.view';
 import { announce } from '../../../ui/dom/toasts';
 import { Failure, Panel } from './panel';
+import { endpoint, ENDPOINTS } from '../../../../contract/paths';
 
 /**
  * The asset's tags: choosing one sets it, removing one takes it off, at once. A role that may
@@ -71,7 +72,7 @@ export function AssetTags({ asset, readOnly }: { asset: Asset; readOnly: boolean
         <EntityPicker
           label={t('assetEditor.tagAdd')}
           field="tags"
-          endpoint="v1/tags"
+          endpoint={endpoint(ENDPOINTS.tags)}
           multiple
           value={current}
           onChange={(ids) => change.mutate(ids)}

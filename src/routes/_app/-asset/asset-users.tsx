@@ -2,12 +2,13 @@ import { useMutation } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Asset } from '../../../api/schemas';
+import type { Asset } from '../../../../contract/schemas';
 import { addUserAssets, assetsAssigned, removeUserAssets } from '../../../api/user-assets';
 import { EntityPicker } from '../../../machines/autocomplete.view';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { announce } from '../../../ui/dom/toasts';
 import { Failure, Panel } from './panel';
+import { endpoint, ENDPOINTS } from '../../../../contract/paths';
 
 /** Gives the asset to a user picked by e-mail, or takes it away (private user-assets calls). */
 export function AssetUsers({ asset }: { asset: Asset }) {
@@ -33,7 +34,7 @@ export function AssetUsers({ asset }: { asset: Asset }) {
       <EntityPicker
         label={t('assetEditor.user')}
         field="userId"
-        endpoint="private/v1/users"
+        endpoint={endpoint(ENDPOINTS.users)}
         displayField="email"
         value={picked}
         onChange={setPicked}

@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AssetEvent } from '../../../api/schemas';
+import type { AssetEvent } from '../../../../contract/schemas';
 import { initI18n, loadBackOfficeTexts } from '../../../i18n';
 import { changelogRows, detailOf, relationTitle, type Relation } from './changelog-rows';
 

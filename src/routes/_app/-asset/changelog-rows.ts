@@ -3,7 +3,7 @@
  * what it changed. Pure, so the rules are tested without rendering.
  */
 import type { TFunction } from 'i18next';
-import type { AssetEvent } from '../../../api/schemas';
+import type { AssetEvent } from '../../../../contract/schemas';
 
 /** Events one save also publishes beside `asset.updated.v1`; the changelog shows the save once. */
 const SAME_SAVE = new Set([

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Asset } from '../../../api/schemas';
-import { ihdrChunk, pngChunk, pngFile } from '../../../files/png-writer';
-import { fixtureBlob, NodeBlob, PNG_SUITE } from '../../../files/test-fixtures';
+import type { Asset } from '../../../../contract/schemas';
+import { ihdrChunk, pngChunk, pngFile } from '../../../../core/files/png-writer';
+import { fixtureBlob, NodeBlob, PNG_SUITE } from '../../../../core/files/test-fixtures';
 import { generateIcon, IconError, type IconProgress } from './generate-icon';
 
 const api = vi.hoisted(() => ({

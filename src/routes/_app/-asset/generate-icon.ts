@@ -4,13 +4,13 @@
  * rules, uploads it and sets it as the asset's iconUrl (like the asset form's save).
  */
 import { changeAsset, generateIconFromModel, updateAsset } from '../../../api/assets';
-import type { Asset } from '../../../api/schemas';
+import type { Asset } from '../../../../contract/schemas';
 import { servicesQuery } from '../../../api/services';
-import { deliveredModelUrl } from '../../../domain/model-delivery';
+import { deliveredModelUrl } from '../../../../core/model-delivery';
 import { queryClient } from '../../../api/query';
 import { uploadFile } from '../../../api/uploads';
-import { UPLOAD_RULES } from '../../../files/rules';
-import { validateFileContent, type FileError } from '../../../files/validate';
+import { UPLOAD_RULES } from '../../../../core/files/rules';
+import { validateFileContent, type FileError } from '../../../../core/files/validate';
 
 /** Where a browser-made icon is: drawn, sent (with the fraction sent), or stored on the asset. */
 export type IconProgress =

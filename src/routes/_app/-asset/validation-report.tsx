@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { ValidationReport as Report } from '../../../api/schemas';
+import type { ValidationReport as Report } from '../../../../contract/schemas';
 import { Alert } from '../../../ui/dom/alert';
 
 /** The glTF validator's verdict: valid or not, the counts, and the first problems. */

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Can } from '../../../api/ability';
+import type { Can } from '../../../../contract/ability';
 import {
   bulkDeleteAssets,
   bulkLockAssets,
@@ -8,12 +8,13 @@ import {
   bulkSetTag,
   bulkUnlockAssets,
 } from '../../../api/assets';
-import type { AssetBulkChangeResult } from '../../../api/schemas';
+import type { AssetBulkChangeResult } from '../../../../contract/schemas';
 import { restoreFromTrash } from '../../../api/trash';
 import { EntityPicker } from '../../../machines/autocomplete.view';
 import type { ChangeOutcome, ListControls } from '../../../machines/list.view';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { FormDialog } from '../../../ui/dom/list/row-menu';
+import { endpoint, ENDPOINTS } from '../../../../contract/paths';
 
 type BulkChange = (ids: string[]) => Promise<AssetBulkChangeResult>;
 
@@ -91,7 +92,7 @@ export function AssetBulkActions({
           <EntityPicker
             label={t('bulk.tag')}
             field="bulkTag"
-            endpoint="v1/tags"
+            endpoint={endpoint(ENDPOINTS.tags)}
             value={tag}
             onChange={setTagPicked}
           />

@@ -6,13 +6,13 @@
 import { useForm, useStore } from '@tanstack/react-form';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { cageMeshCreateBodySchema, type CageMesh } from '../../../api/schemas';
-import type { FileError } from '../../../files/validate';
+import { cageMeshCreateBodySchema, type CageMesh } from '../../../../contract/schemas';
+import type { FileError } from '../../../../core/files/validate';
 import type { SavedEntity } from '../../../machines/entity-editor.machine';
 import { focusFirstInvalid, SelectField } from '../../../ui/dom/form-controls';
 import { TextField } from '../../../ui/dom/text-field';
 import { toOptions } from '../../../ui/dom/list/asset-filters';
-import { GENDERS } from '../../../domain/assets';
+import { GENDERS } from '../../../../contract/assets';
 import { EditedElsewhere, useEditBase, useRemoteEvent } from '../../../machines/shared-edit.view';
 import {
   fileErrorText,

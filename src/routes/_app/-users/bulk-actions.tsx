@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Role } from '../../../api/schemas';
+import type { Role } from '../../../../contract/schemas';
 import { bulkChangeUsers, type UserBulkChange } from '../../../api/user-admin';
 import type { ListControls } from '../../../machines/list.view';
 import { ActionButton } from '../../../ui/dom/action-button';

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { Role, UserRow } from '../../../api/schemas';
+import type { Role, UserRow } from '../../../../contract/schemas';
 import { badgeCell } from '../../../ui/dom/list/cells';
 
 /** The roles an administrator may give (a guest account has no e-mail to give one to). */

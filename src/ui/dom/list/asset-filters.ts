@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { ASSET_TYPES, GENDERS } from '../../../domain/assets';
+import { ASSET_TYPES, GENDERS } from '../../../../contract/assets';
 import type { FilterDef } from './filter-bar';
 import { personIcon, searchIcon, typeIcon } from './filter-icons';
 

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { useState } from 'react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { toggleSort, type ListOrder } from '../../../domain/list-query';
+import { toggleSort, type ListOrder } from '../../../../contract/list-query';
 import { initI18n, loadBackOfficeTexts } from '../../../i18n';
 import { DataTable, dataTableLabels, type ListColumn, type RowSelection } from './data-table';
 

@@ -36,7 +36,7 @@ import {
   type Key,
   type SortDescriptor,
 } from 'react-aria-components';
-import type { ListOrder } from '../../../domain/list-query';
+import type { ListOrder } from '../../../../contract/list-query';
 import { RowMenu, type ActionMenuItem } from './row-menu';
 import { useRowReorder } from './row-reorder';
 

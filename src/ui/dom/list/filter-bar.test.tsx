@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import i18next from 'i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ListFilter } from '../../../domain/list-query';
+import type { ListFilter } from '../../../../contract/list-query';
 import { initI18n, loadBackOfficeTexts } from '../../../i18n';
 import { FilterBar, filterBarLabels, initialValuesOf, type FilterDef } from './filter-bar';
 

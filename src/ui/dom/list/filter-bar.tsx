@@ -8,7 +8,7 @@ import {
   filterTexts,
   type FilterValue,
   type ListFilter,
-} from '../../../domain/list-query';
+} from '../../../../contract/list-query';
 import { SelectBox } from '../select-box';
 import { useMediaQuery } from '../use-media-query';
 

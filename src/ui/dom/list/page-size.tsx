@@ -2,7 +2,7 @@
  * How many rows a page shows (10, 25, 50 or 100): the choice is kept in the address and
  * remembered per list screen in this browser, so the list opens with it next time.
  */
-import { LIST_PAGE_SIZES } from '../../../domain/list-query';
+import { LIST_PAGE_SIZES } from '../../../../contract/list-query';
 import { SelectBox } from '../select-box';
 
 const KEY = 'avatar-studio:page-size:';

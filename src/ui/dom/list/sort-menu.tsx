@@ -2,7 +2,7 @@
  * A phone's sort control: the table's column headers are folded into cards there, so the
  * sortable columns and their two directions are offered in one select instead.
  */
-import { sortOf, type ListOrder, type SortDirection } from '../../../domain/list-query';
+import { sortOf, type ListOrder, type SortDirection } from '../../../../contract/list-query';
 import { SelectBox } from '../select-box';
 
 interface SortMenuProps {

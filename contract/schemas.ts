@@ -4,7 +4,7 @@
  * tree-shake, so the sign-in page ships a few KB of validation instead of all of zod.
  */
 import { z } from 'zod/mini';
-import { ASSET_TYPES, GENDERS, type Gender } from '../domain/assets';
+import { ASSET_TYPES, GENDERS, type Gender } from './assets';
 
 /** Roles known to the platform; see README "Roles and permissions". */
 export const roleSchema = z.enum(['admin', 'developer', 'user', 'anonymous']);
@@ -313,7 +313,7 @@ export const assetLockBodySchema = z.looseObject({
 });
 export type AssetLockBody = z.infer<typeof assetLockBodySchema>;
 
-/** What an upload is for; each kind has its own size limit and accepted types (src/files). */
+/** What an upload is for; each kind has its own size limit and accepted types (core/files). */
 export const uploadKindSchema = z.enum(['model', 'icon', 'texture', 'source']);
 export type UploadKind = z.infer<typeof uploadKindSchema>;
 /**

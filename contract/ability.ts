@@ -12,6 +12,7 @@ import {
 } from '@casl/ability';
 import { unpackRules, type PackRule } from '@casl/ability/extra';
 import { jwtDecode } from 'jwt-decode';
+import type { Role } from './schemas';
 
 export type Action = 'manage' | 'create' | 'read' | 'update' | 'delete' | 'access';
 export type Subject =
@@ -34,6 +35,36 @@ type SubjectRecord = ForcedSubject<Exclude<Subject, 'all'>> & SubjectFields;
 export type AppAbility = MongoAbility<[Action, Subject | SubjectRecord]>;
 export type AppRule = RawRuleOf<AppAbility>;
 export type PackedRules = PackRule<AppRule>[];
+
+/**
+ * The rules each role grants; `userId` is the signed-in user's id for "own" conditions. The
+ * server packs them into tokens (server/auth/abilities.ts), the route table (routes.ts) names
+ * the roles each route allows from them; server/ROLES.md mirrors them.
+ */
+export function roleRules(role: Role, userId: string): AppRule[] {
+  switch (role) {
+    case 'admin':
+      return [{ action: 'manage', subject: 'all' }];
+    case 'developer':
+      return [
+        { action: 'read', subject: 'all' },
+        { action: ['create', 'update'], subject: ['Asset', 'CageMesh', 'Tag', 'Application'] },
+        { action: 'update', subject: 'User', conditions: { _id: userId } },
+        { action: 'access', subject: 'PrivateApi' },
+      ];
+    case 'user':
+      return [
+        { action: 'read', subject: ['Asset', 'Tag', 'CageMesh'] },
+        { action: 'read', subject: 'UserAsset', conditions: { userId } },
+        { action: 'update', subject: 'User', conditions: { _id: userId } },
+      ];
+    case 'anonymous':
+      return [
+        { action: 'read', subject: 'Asset' },
+        { action: 'read', subject: 'UserAsset', conditions: { userId } },
+      ];
+  }
+}
 
 /** Rebuilds an ability from a token's packed rules; throws when the claim is not packed rules. */
 export function abilityFromPacked(packed: unknown): AppAbility {

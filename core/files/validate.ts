@@ -30,7 +30,7 @@ export type FileErrorKey =
   | 'fileInput.corrupt'
   /** values: accepted (extensions, e.g. '.png, .jpg'). */
   | 'fileInput.wrongType'
-  /** values: actual, expected (what the file is and should be, from src/files/sniff.ts). */
+  /** values: actual, expected (what the file is and should be, from core/files/sniff.ts). */
   | 'fileInput.wrongContent'
   /** values: max, size (formatted, e.g. '5 MB'). */
   | 'fileInput.tooLarge'

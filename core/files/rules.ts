@@ -3,7 +3,7 @@
  * upload of each kind may be. The upload control, the asset form and the server's upload
  * route all read this one table.
  */
-import type { UploadKind } from '../api/schemas';
+import type { UploadKind } from '../../contract/schemas';
 import type { ColorTypeName } from './image-header';
 import type { SniffedType } from './sniff';
 

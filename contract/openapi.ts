@@ -1,0 +1,184 @@
+/**
+ * The OpenAPI 3.1 document of the API, built from the route table (routes.ts): every schema
+ * is zod's own JSON Schema (`z.toJSONSchema`, draft 2020-12, the dialect of OpenAPI 3.1), and
+ * the roles of each operation come from the CASL rules of each role (ability.ts `roleRules`).
+ * The server serves it at GET /v1/openapi.json and renders it at /v1/docs.
+ */
+import { createMongoAbility } from '@casl/ability';
+import { z } from 'zod/mini';
+import { roleRules, type AppAbility } from './ability';
+import { ROUTES, type Route } from './routes';
+import { apiErrorSchema, editConflictErrorSchema, roleSchema, type Role } from './schemas';
+
+type Json = Record<string, unknown>;
+
+/** The roles the platform knows, in the order the documentation lists them. */
+export const ROLES: readonly Role[] = roleSchema.options;
+
+const abilities = new Map(
+  ROLES.map((role) => [role, createMongoAbility<AppAbility>(roleRules(role, 'caller'))]),
+);
+
+/**
+ * The roles whose tokens pass the route's checks (a token of a registered account whose address
+ * is unproven carries `anonymous`'s rules, server/ROLES.md). Every role for a route without one.
+ */
+export function rolesOf(route: Route): Role[] {
+  if (route.auth === 'none') return [...ROLES];
+  return ROLES.filter((role) => {
+    const ability = abilities.get(role)!;
+    const all = (route.abilities ?? []).every(([action, subject]) => ability.can(action, subject));
+    const any =
+      !route.anyOf?.length || route.anyOf.some(([action, subject]) => ability.can(action, subject));
+    return all && any;
+  });
+}
+
+/** JSON Schema of `schema` as a request reads it (`input`) or an answer sends it (`output`). */
+function jsonSchema(schema: z.core.$ZodType, io: 'input' | 'output'): Json {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+  }) as Json;
+  return rest;
+}
+
+/** `/v1/assets/{id}` -> `getV1AssetsIdPosition`-style ids, unique per method and path. */
+function operationId(route: Route): string {
+  const words = route.path.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return (
+    route.method + words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('')
+  ).replace(/[^A-Za-z0-9]/g, '');
+}
+
+const pathParams = (path: string): string[] =>
+  [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  400: 'VALIDATION_ERROR: the body, query or a parameter is not valid',
+  401: 'UNAUTHORIZED: no valid bearer token, or its session has ended',
+  403: 'FORBIDDEN: the token does not allow this',
+  404: 'NOT_FOUND',
+  409: 'Conflict (EDIT_CONFLICT, ASSET_LOCKED, a name taken, ...)',
+  411: 'Length Required',
+  412: 'Precondition Failed: If-Match names an older version',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'The file is not of a type the kind accepts',
+  416: 'Range Not Satisfiable',
+  422: 'The file is damaged or breaks the kind’s rules',
+  429: 'Too many requests (Retry-After)',
+  501: 'Not configured on this server',
+  503: 'Unavailable',
+};
+
+const errorRef = { $ref: '#/components/schemas/ApiError' };
+const conflictRef = { $ref: '#/components/schemas/EditConflictError' };
+
+function errorStatuses(route: Route): number[] {
+  const statuses = new Set<number>(route.errors ?? []);
+  if (route.body || route.query || pathParams(route.path).length > 0) statuses.add(400);
+  if (route.auth === 'bearer') statuses.add(401);
+  if (route.abilities?.length || route.anyOf?.length) statuses.add(403);
+  if (pathParams(route.path).length > 0) statuses.add(404);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+function operation(route: Route): Json {
+  const roles = rolesOf(route);
+  const needs = [
+    ...(route.abilities ?? []).map((need) => need.join(' ')),
+    ...(route.anyOf?.length ? [route.anyOf.map((need) => need.join(' ')).join(' or ')] : []),
+  ];
+  const who =
+    route.auth === 'none'
+      ? 'No token needed.'
+      : `Roles: ${roles.join(', ') || 'none'}${needs.length ? ` (${needs.join('; ')})` : ''}.`;
+  const parameters: Json[] = pathParams(route.path).map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  if (route.query) {
+    const query = jsonSchema(route.query, 'input') as {
+      properties?: Record<string, Json>;
+      required?: string[];
+    };
+    for (const [name, schema] of Object.entries(query.properties ?? {})) {
+      parameters.push({ name, in: 'query', required: !!query.required?.includes(name), schema });
+    }
+  }
+  const status = route.status ?? 200;
+  const success: Json = { description: STATUS_TEXT[status] ?? 'OK' };
+  if (route.answerType) {
+    success.content = { [route.answerType]: {} };
+  } else if (route.answer) {
+    success.content = { 'application/json': { schema: jsonSchema(route.answer, 'output') } };
+  }
+  const responses: Json = { [status]: success };
+  for (const error of errorStatuses(route)) {
+    const schema = error === 409 ? { anyOf: [conflictRef, errorRef] } : errorRef;
+    responses[error] = {
+      description: STATUS_TEXT[error] ?? 'Error',
+      content: { 'application/json': { schema } },
+    };
+  }
+  return {
+    operationId: operationId(route),
+    summary: route.summary,
+    description: who,
+    tags: [route.tag],
+    security: route.auth === 'none' ? [] : [{ bearer: [] }],
+    'x-roles': roles,
+    ...(needs.length ? { 'x-abilities': needs } : {}),
+    ...(parameters.length ? { parameters } : {}),
+    ...(route.body || route.bodyType
+      ? {
+          requestBody: {
+            required: true,
+            content: route.bodyType
+              ? { [route.bodyType]: { schema: { type: 'string', format: 'binary' } } }
+              : { 'application/json': { schema: jsonSchema(route.body!, 'input') } },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+/** The OpenAPI 3.1 document of `routes` (every route of the API by default). */
+export function openApiDocument(
+  version: string,
+  routes: readonly Route[] = ROUTES,
+): Json & { paths: Record<string, Record<string, Json>> } {
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const route of routes) {
+    const item = (paths[route.path] ??= {});
+    if (item[route.method]) throw new Error(`Route listed twice: ${route.method} ${route.path}`);
+    item[route.method] = operation(route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Avatar Studio API',
+      version,
+      description:
+        'The reference platform API of Avatar Studio. Answers are JSON in a `{ data }` ' +
+        'envelope (lists: `{ data, pagination }`); errors are `{ status, code, message }`. ' +
+        'Each operation names the roles whose tokens it accepts (`x-roles`, server/ROLES.md).',
+    },
+    servers: [{ url: '/' }],
+    tags: [...new Set(routes.map((route) => route.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      schemas: {
+        ApiError: jsonSchema(apiErrorSchema, 'output'),
+        EditConflictError: jsonSchema(editConflictErrorSchema, 'output'),
+      },
+    },
+  };
+}

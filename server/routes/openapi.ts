@@ -1,0 +1,69 @@
+/**
+ * GET /v1/openapi.json: the OpenAPI 3.1 document of this API, built from the contract's route
+ * table (contract/openapi.ts). GET /v1/docs: the document rendered by Swagger UI, whose files
+ * (the swagger-ui-dist package) this server serves itself: the page loads nothing from
+ * another host, and its script is a file, not inline (the page's Content-Security-Policy).
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Hono } from 'hono';
+import { openApiDocument } from '../../contract/openapi';
+import { fail } from '../http/errors';
+import { DOCS_PATH } from '../http/paths';
+
+/** The document's `info.version`: the API's first version. */
+const API_VERSION = '1.0.0';
+
+const PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Avatar Studio API</title>
+    <link rel="stylesheet" href="${DOCS_PATH}/swagger-ui.css" />
+  </head>
+  <body>
+    <div id="swagger-ui"></div>
+    <script src="${DOCS_PATH}/swagger-ui-bundle.js"></script>
+    <script src="${DOCS_PATH}/init.js"></script>
+  </body>
+</html>
+`;
+
+const INIT = `window.ui = SwaggerUIBundle({
+  url: '/v1/openapi.json',
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+});
+`;
+
+/** The renderer's files this page uses, by name, and their types. */
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+};
+
+/** Where the swagger-ui-dist package keeps its files (looked up at the first request for one). */
+const distDir = () =>
+  dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+/** Routes mounted at /v1. */
+export function openApiRoutes() {
+  const app = new Hono();
+  let document: ReturnType<typeof openApiDocument> | undefined;
+  const files = new Map<string, Promise<Buffer>>();
+
+  app.get('/openapi.json', (c) => c.json((document ??= openApiDocument(API_VERSION))));
+  app.get('/docs', (c) => c.html(PAGE));
+  app.get('/docs/:file', async (c) => {
+    const name = c.req.param('file');
+    if (name === 'init.js')
+      return c.body(INIT, 200, { 'content-type': ASSETS['swagger-ui-bundle.js']! });
+    const type = ASSETS[name];
+    if (!type) fail(404, 'NOT_FOUND', `No route for GET ${c.req.path}`);
+    if (!files.has(name)) files.set(name, readFile(join(distDir(), name)));
+    return c.body(new Uint8Array(await files.get(name)!), 200, { 'content-type': type });
+  });
+  return app;
+}
