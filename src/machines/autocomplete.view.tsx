@@ -139,6 +139,8 @@ interface EntityPickerProps {
   onChange: (ids: string[]) => void;
   /** With it, text that names no row can be created and picked (the asset's tags). */
   create?: Creates | undefined;
+  /** Shown in the empty box (where the label is not shown, as in the bulk bar). */
+  placeholder?: string;
 }
 
 /** Picks one or more rows of a resource by name (tags, applications, body assets). */
@@ -150,6 +152,7 @@ export function EntityPicker({
   displayField,
   limitTags,
   create,
+  placeholder,
   ...props
 }: EntityPickerProps) {
   return (
@@ -164,6 +167,7 @@ export function EntityPicker({
         ...(limitTags === undefined ? {} : { limitTags }),
         ...(extraQueryParams ? { extraQueryParams } : {}),
         ...(displayField ? { displayField } : {}),
+        ...(placeholder ? { placeholder } : {}),
       }}
       value={props.value}
       onChange={(value) => props.onChange(filterTexts(value))}

@@ -91,6 +91,7 @@ export function AssetBulkActions({
           </ActionButton>
           <EntityPicker
             label={t('bulk.tag')}
+            placeholder={t('bulk.tag')}
             field="bulkTag"
             endpoint={endpoint(ENDPOINTS.tags)}
             value={tag}
