@@ -1,27 +1,51 @@
 #!/usr/bin/env bash
 # Every test CI runs: static checks, unit and machine tests, the server suite on PGlite and
-# again on PostgreSQL (beside the builds and end-to-end), a production build, then end-to-end.
+# again on PostgreSQL, a production and a development build, then end-to-end in Chromium.
 # The storage contract runs on local disk and on a real S3 server: a throwaway Ceph RADOS
-# Gateway (scripts/ceph.sh). Installs Debian's chromium, postgresql and ceph when missing. Prints "N passed, N failed" last.
+# Gateway (scripts/ceph.sh). Installs Debian's chromium, postgresql and ceph when missing.
+# Prints how long each step took, and "N passed, N failed" last.
+#
+# On 2 cores the steps overlap where one leaves a core idle: the checks (mostly one thread:
+# ESLint, tsc) run beside the unit tests, and the server suite on PostgreSQL (one worker that
+# mostly waits on the database) runs from the start beside everything else.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 results=.tmp/test-results
 rm -rf "$results" && mkdir -p "$results"
 failed_steps=()
+started=$SECONDS
+
+took() { echo "::: $1 took $(($2 / 60)) m $(($2 % 60)) s (at $(((SECONDS - started) / 60)) m)"; }
 
 step() {
-  local name=$1
+  local name=$1 from=$SECONDS
   shift
   echo "::: $name"
   if ! "$@"; then failed_steps+=("$name"); fi
+  took "$name" $((SECONDS - from))
+}
+
+# A step run in the background, its output kept in a log printed by `finish`.
+declare -A background_pids background_starts
+begin() {
+  local name=$1
+  shift
+  background_starts[$name]=$SECONDS
+  "$@" >"$results/${name//[^a-z]/-}.log" 2>&1 &
+  background_pids[$name]=$!
+}
+finish() {
+  local name=$1
+  echo "::: $name"
+  wait "${background_pids[$name]}" || failed_steps+=("$name")
+  cat "$results/${name//[^a-z]/-}.log"
+  took "$name" $((SECONDS - background_starts[$name]))
 }
 
 bash scripts/system-deps.sh || { echo "could not install system packages"; exit 1; }
 
 vitest_json() { npx vitest run --reporter=default --reporter=json --outputFile.json="$results/$1.json" "${@:2}"; }
-
-step "check (format, lint, types)" npm run --silent check
 
 # The S3 server the storage tests use (server/test-storage.ts), for both server runs.
 # shellcheck source=scripts/ceph.sh
@@ -34,23 +58,21 @@ if ceph_start; then
 else
   failed_steps+=("start Ceph (S3)")
 fi
-step "unit and server (PGlite)" vitest_json unit --project unit --project dom --project server
 
-# The server suite on PostgreSQL runs beside the builds and the end-to-end tests, on one worker
-# (it mostly waits on the database).
-# Its output is printed once it has finished.
 # shellcheck source=scripts/pg.sh
 source scripts/pg.sh
-pg_pid=""
+pg_ok=""
 if pg_start; then
-  (
-    export TEST_DATABASE_URL=$PG_URL
-    vitest_json server-pg --project server --maxWorkers=1
-  ) >"$results/server-pg.log" 2>&1 &
-  pg_pid=$!
+  pg_ok=1
+  pg_suite() { TEST_DATABASE_URL=$PG_URL vitest_json server-pg --project server --maxWorkers=1; }
+  begin "server (PostgreSQL)" pg_suite
 else
   failed_steps+=("start PostgreSQL")
 fi
+
+begin "check (format, lint, types)" npm run --silent check
+step "unit and server (PGlite)" vitest_json unit --project unit --project dom --project server
+finish "check (format, lint, types)"
 
 step "build" npm run --silent build
 # The inspector's end-to-end test needs a development build (dist-dev/, about 10 s).
@@ -58,12 +80,11 @@ step "development build" npm run --silent build:dev
 # tests/e2e/two-instances.test.ts runs two servers on the PostgreSQL and Ceph started above.
 TEST_DATABASE_URL=${PG_URL:-} step "end-to-end (Chromium)" vitest_json e2e --project e2e --project e2e-alone
 
-if [ -n "$pg_pid" ]; then
-  echo "::: server (PostgreSQL)"
-  wait "$pg_pid" || failed_steps+=("server (PostgreSQL)")
-  cat "$results/server-pg.log"
+if [ -n "$pg_ok" ]; then
+  finish "server (PostgreSQL)"
   pg_stop
 fi
 ceph_stop
 
+took "all tests" $((SECONDS - started))
 node --import tsx scripts/summarize-tests.ts "$results" "${failed_steps[@]}"

@@ -2,6 +2,9 @@ import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, inject } from 'vitest';
+import { authResultSchema, envelope, type AuthResult } from '../../contract/schemas';
+import { SESSION_STORAGE_KEY, toPersisted } from '../../src/machines/session-persistence';
+import { defaultSessionUser, mergeUser } from '../../src/machines/session.machine';
 import { launchBrowser } from './browser';
 import { startServer, type TestServer } from './server';
 
@@ -41,33 +44,69 @@ export function appUnderTest(
 /** The admin the server seeds (its published development password). */
 export const ADMIN = { email: 'admin@avatar.studio', password: 'avatar-studio-admin' };
 
-/** A fresh profile at `viewport` on the sign-in page, with the tests' default timeout. */
-async function signInPage(app: AppUnderTest, viewport?: { width: number; height: number }) {
-  const context = await app.browser.newContext(viewport);
+/**
+ * A fresh profile at `viewport` holding `session` (an answer of the sign-in or sign-up API)
+ * where and as the app stores a sign-in, with the tests' default timeout.
+ */
+async function pageWithSession(
+  app: AppUnderTest,
+  session: AuthResult,
+  viewport?: { width: number; height: number },
+) {
+  const record = toPersisted({ data: mergeUser(defaultSessionUser(), session) });
+  const context = await app.browser.newContext(viewport, {
+    storageState: {
+      cookies: [],
+      origins: [
+        {
+          origin: app.server.url,
+          localStorage: [{ name: SESSION_STORAGE_KEY, value: JSON.stringify(record) }],
+        },
+      ],
+    },
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
-  await page.goto(`${app.server.url}/signin`);
   return page;
 }
 
-/** A fresh profile signed in as `account` (the admin by default), on the dashboard. */
-export async function signedInPage(
+/** Signs in (or, without `body`, starts a guest) through the API, as the sign-in page does. */
+async function apiSession(app: AppUnderTest, body?: { email: string; password: string }) {
+  const res = await fetch(`${app.server.url}/v1/auth/${body ? 'login' : 'signup'}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body ?? {}),
+  });
+  if (!res.ok) throw new Error(`signing in as ${body?.email ?? 'a guest'}: ${res.status}`);
+  return envelope(authResultSchema).parse(await res.json()).data;
+}
+
+/** A fresh profile on the dashboard, signed in the way the sign-in page would leave it. */
+async function dashboardAs(
+  app: AppUnderTest,
+  body: { email: string; password: string } | undefined,
+  viewport?: { width: number; height: number },
+) {
+  const page = await pageWithSession(app, await apiSession(app, body), viewport);
+  await page.goto(app.server.url);
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  return page;
+}
+
+/**
+ * A fresh profile signed in as `account` (the admin by default), on the dashboard. The sign-in
+ * goes through the API: the sign-in page has tests of its own (accounts.test.ts), and skipping
+ * its load and form saves about a second a test.
+ */
+export function signedInPage(
   app: AppUnderTest,
   account: { email: string; password: string } = ADMIN,
   viewport?: { width: number; height: number },
 ) {
-  const page = await signInPage(app, viewport);
-  await page.getByLabel('E-mail').fill(account.email);
-  await page.getByLabel('Password').fill(account.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-  return page;
+  return dashboardAs(app, account, viewport);
 }
 
-/** A fresh profile with a guest session ("Continue as guest"), on the dashboard. */
-export async function guestPage(app: AppUnderTest, viewport?: { width: number; height: number }) {
-  const page = await signInPage(app, viewport);
-  await page.getByRole('button', { name: 'Continue as guest' }).click();
-  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-  return page;
+/** A fresh profile with a guest session (what "Continue as guest" starts), on the dashboard. */
+export function guestPage(app: AppUnderTest, viewport?: { width: number; height: number }) {
+  return dashboardAs(app, undefined, viewport);
 }

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import {
+  chromium,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -25,7 +30,8 @@ export async function launchBrowser(options: { webgl?: boolean } = {}) {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args });
   return {
     browser,
-    newContext: (viewport = { width: 1280, height: 800 }) => browser.newContext({ viewport }),
+    newContext: (viewport = { width: 1280, height: 800 }, options: BrowserContextOptions = {}) =>
+      browser.newContext({ ...options, viewport }),
     close: () => browser.close(),
   };
 }
