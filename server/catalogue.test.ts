@@ -57,7 +57,7 @@ describe('assets', () => {
     expect(
       assetSchema.parse(dataOf(await put(`/private/v1/assets/${id}/lock`, {}, tokens.admin)))
         .locked,
-    );
+    ).toBe(true);
   });
 
   it('DELETE needs delete Asset (admins only) and answers the deleted asset', async () => {
@@ -73,24 +73,27 @@ describe('assets', () => {
   });
 
   it('lists authorized (readable) and editable (updatable, unlocked) assets', async () => {
-    const { rows } = await t.db.query<{ total: number; unlocked: number }>(
-      'SELECT count(*)::int AS total, count(*) FILTER (WHERE NOT locked)::int AS unlocked FROM assets',
-    );
-    const { total, unlocked } = rows[0]!;
-    const totalOf = async (path: string, token: string) =>
-      listResponseSchema(assetSchema).parse(ok(await t.get(path, token))).pagination.totalDocs;
-    expect(await totalOf('/v1/assets/authorized', tokens.anonymous)).toBe(total);
-    expect(await totalOf('/v1/assets/editable', tokens.developer)).toBe(unlocked);
+    const idsOf = async (path: string, token: string) => {
+      const ids: string[] = [];
+      for (let page = 1; ; page += 1) {
+        const answer = listResponseSchema(assetSchema).parse(
+          ok(await t.get(`${path}${path.includes('?') ? '&' : '?'}limit=100&page=${page}`, token)),
+        );
+        ids.push(...answer.data.map((asset) => asset.id));
+        if (!answer.pagination.hasNextPage) return ids.sort();
+      }
+    };
+    const totalOf = async (path: string, token: string) => (await idsOf(path, token)).length;
+    // What the catalogue holds, and which of it is unlocked, as the asset list reads it.
+    const all = await idsOf('/v1/assets', tokens.admin);
+    const unlocked = await idsOf('/v1/assets?locked=false', tokens.admin);
+    expect(unlocked.length).toBeGreaterThan(0);
+    expect(unlocked.length).toBeLessThan(all.length);
+    expect(await idsOf('/v1/assets/authorized', tokens.anonymous)).toEqual(all);
+    expect(await idsOf('/v1/assets/editable', tokens.developer)).toEqual(unlocked);
     expect(await totalOf('/v1/assets/editable?locked=true', tokens.admin)).toBe(0);
     expect(await totalOf('/v1/assets/editable', tokens.user)).toBe(0);
     expect(await totalOf('/v1/assets/authorized?type=beard', tokens.user)).toBe(20);
-  });
-
-  it('keeps countByType working', async () => {
-    const counts = dataOf(await t.get('/v1/assets/countByType', tokens.user)) as {
-      count: number;
-    }[];
-    expect(counts.reduce((sum, row) => sum + row.count, 0)).toBeGreaterThan(0);
   });
 });
 

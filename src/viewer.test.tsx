@@ -6,12 +6,16 @@ import type { RootState } from '@react-three/fiber';
 import type { ComponentProps } from 'react';
 import {
   AmbientLight,
+  Box3,
   DirectionalLight,
   Fog,
   FogExp2,
   Group,
+  MathUtils,
   Mesh,
   MeshStandardMaterial,
+  Sphere,
+  Vector3,
   type Object3D,
   type PerspectiveCamera,
 } from 'three';
@@ -26,6 +30,8 @@ const harness = vi.hoisted(() => ({
   ao: null as AoPass | null,
   /** What the renderer's getContext() gives (default: a context with no extensions). */
   context: null as object | null,
+  /** The pixel ratio R3F last gave the renderer. */
+  pixelRatio: 0,
 }));
 
 /** The part of n8ao's pass (N8AOPostPass) the tests read. */
@@ -64,8 +70,10 @@ vi.mock('./ui/canvas/viewer-canvas', async (importOriginal) => {
     domElement: canvas,
     render: () => {},
     setSize: () => {},
-    setPixelRatio: () => {},
-    getPixelRatio: () => 1,
+    setPixelRatio: (ratio: number) => {
+      harness.pixelRatio = ratio;
+    },
+    getPixelRatio: () => harness.pixelRatio,
     // What postprocessing's composer asks of a renderer.
     getSize: (target: { set: (w: number, h: number) => unknown }) => target.set(200, 200),
     getDrawingBufferSize: (target: { set: (w: number, h: number) => unknown }) =>
@@ -125,6 +133,7 @@ beforeEach(() => {
   harness.root = null;
   harness.ao = null;
   harness.context = null;
+  harness.pixelRatio = 0;
   vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue({
     width: SIZE,
     height: SIZE,
@@ -223,6 +232,19 @@ describe('the viewer scene, in spec §9 values', () => {
     await frame();
     expect(turnedGroup().rotation.x).toBeCloseTo(0.2, 10);
   });
+
+  it.each([
+    [1, 1],
+    [1.5, 1.5],
+    [3, 2],
+  ])(
+    'draws a screen of pixel ratio %d at %d: its own ratio, capped at 2 (spec §9)',
+    async (device, drawn) => {
+      vi.stubGlobal('devicePixelRatio', device);
+      await spawned();
+      expect(harness.pixelRatio).toBe(drawn);
+    },
+  );
 });
 
 describe('the viewer options', () => {
@@ -236,6 +258,42 @@ describe('the viewer options', () => {
     expect(avatarGroup()!.position.toArray()).toEqual([0, -1, 0]);
     view.rerender(<AvatarViewer modelSrc="/avatar.glb" position={[1, -2, 0.5]} />);
     await vi.waitFor(() => expect(avatarGroup()!.position.toArray()).toEqual([1, -2, 0.5]));
+  });
+
+  it('frames the avatar with `fit` (its bounding sphere fills the view, at any scale), else looks from (0, 0, 5)', async () => {
+    /** The avatar's bounding sphere, by three.js, and how it sits in the camera's view. */
+    const framing = () => {
+      scene().updateMatrixWorld(true);
+      const sphere = new Box3().setFromObject(turnedGroup()).getBoundingSphere(new Sphere());
+      const towards = sphere.center.clone().sub(camera().position);
+      return {
+        radius: sphere.radius,
+        // The angle from the view's centre to the sphere's edge: half the field of view.
+        halfAngle: MathUtils.radToDeg(Math.asin(sphere.radius / towards.length())),
+        aimedAtCentre: camera().getWorldDirection(new Vector3()).angleTo(towards),
+        distance: towards.length(),
+      };
+    };
+    const large = await spawned({ fit: true });
+    const full = framing();
+    expect(full.halfAngle).toBeCloseTo(25, 6);
+    expect(full.aimedAtCentre).toBeCloseTo(0, 6);
+    large.unmount();
+
+    const small = await spawned({ fit: true, scale: 0.4 });
+    const scaled = framing();
+    expect(scaled.radius).toBeCloseTo(full.radius * 0.4, 6);
+    expect(scaled.halfAngle).toBeCloseTo(25, 6);
+    expect(scaled.aimedAtCentre).toBeCloseTo(0, 6);
+    expect(scaled.distance).toBeCloseTo(full.distance * 0.4, 6);
+
+    small.rerender(<AvatarViewer modelSrc="/avatar.glb" scale={0.4} />);
+    await vi.waitFor(() => expect(camera().position.toArray()).toEqual([0, 0, 5]));
+    expect(
+      camera()
+        .getWorldDirection(new Vector3())
+        .angleTo(new Vector3(0, 0, -1)),
+    ).toBe(0);
   });
 
   it('puts `className` and `style` on its root element, over its own style', async () => {

@@ -83,8 +83,9 @@ afterEach(() => {
 describe('session refresh rule in the beforeRequest hook', () => {
   it('shares one refresh between 20 concurrent requests with an expired token', async () => {
     const api = fakeApi();
+    const expired = expiredToken();
     const session = fakeSession({
-      token: expiredToken(),
+      token: expired,
       refreshToken: 'refresh-0',
       _id: 'u1',
       email: 'a@b.c',
@@ -94,7 +95,11 @@ describe('session refresh rule in the beforeRequest hook', () => {
 
     expect(results).toEqual(Array.from({ length: 20 }, () => COUNTS));
     expect(api.callsTo('v1/auth/refresh')).toHaveLength(1);
-    expect(api.callsTo('v1/auth/refresh')[0]?.body).toMatchObject({ refreshToken: 'refresh-0' });
+    // Spec §7: the refresh call carries the token with the refresh token.
+    expect(api.callsTo('v1/auth/refresh')[0]?.body).toEqual({
+      token: expired,
+      refreshToken: 'refresh-0',
+    });
     const newToken = session.read().token;
     expect(api.callsTo('v1/assets/countByType').map((call) => call.authorization)).toEqual(
       Array.from({ length: 20 }, () => `Bearer ${newToken}`),

@@ -529,6 +529,18 @@ describe('session machine — spec rules', () => {
         expect(h.context().error?.code).toBe('X');
       });
   });
+  it('counts as logged in only with both tokens, and as anonymous with an id and no e-mail (spec §4)', () => {
+    const user = (data: Partial<ReturnType<typeof defaultSessionUser>>) => ({
+      data: { ...defaultSessionUser(), ...data },
+    });
+    expect(isLoggedIn(user({ token: 't', refreshToken: 'r' }))).toBe(true);
+    expect(isLoggedIn(user({ token: 't' }))).toBe(false);
+    expect(isLoggedIn(user({ refreshToken: 'r' }))).toBe(false);
+    expect(isAnonymous(user({ _id: 'u1' }))).toBe(true);
+    expect(isAnonymous(user({ _id: 'u1', email: EMAIL }))).toBe(false);
+    expect(isAnonymous(user({ email: EMAIL }))).toBe(false);
+  });
+
   it('a password login stores the user with both tokens, so the session counts as logged in', async () => {
     const h = harness();
     h.actor.send({ type: 'LOGIN', email: EMAIL, password: 'pw' });

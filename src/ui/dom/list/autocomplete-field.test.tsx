@@ -30,6 +30,7 @@ function Harness(props: {
   initial?: AutocompleteOption[];
   onSearch?: (text: string) => void;
   clearButtonText?: string;
+  placeholder?: string;
 }) {
   const [text, setText] = useState('');
   const [selected, setSelected] = useState<AutocompleteOption[]>(props.initial ?? []);
@@ -55,6 +56,7 @@ function Harness(props: {
         limitTags={props.limitTags}
         noResults={props.noResults ?? false}
         labels={labelsOf(props.clearButtonText)}
+        placeholder={props.placeholder}
       />
     </>
   );
@@ -108,6 +110,17 @@ describe('AutocompleteField', () => {
     render(<Harness options={[]} noResults />);
     await user.type(screen.getByRole('combobox', { name: 'Application' }), 'zzz');
     expect(await screen.findByText('No Results')).toBeInTheDocument();
+  });
+
+  it('shows its placeholder (spec §3) only while nothing is chosen', async () => {
+    const user = userEvent.setup();
+    render(<Harness options={[{ id: 'a1', label: 'Avatar Arena' }]} placeholder="Any app" />);
+    const box = screen.getByRole('combobox', { name: 'Application' });
+    expect(box).toHaveAttribute('placeholder', 'Any app');
+    await user.type(box, 'Av');
+    await user.click(await screen.findByRole('option', { name: 'Avatar Arena' }));
+    expect(screen.getByRole('status', { name: 'Chosen' })).toHaveTextContent('Avatar Arena');
+    expect(box).not.toHaveAttribute('placeholder');
   });
 
   it('shows chosen values as removable tags, at most limitTags of them', async () => {

@@ -182,7 +182,7 @@ describe('FilterBar on a desktop', () => {
   });
 });
 
-describe('what each filter shows (spec §3 icon, value, preselectValue)', () => {
+describe('what each filter shows (spec §3 icon, value, placeholder, preselectValue)', () => {
   const defs: FilterDef[] = [
     { field: 'search', type: 'text', label: 'Search', icon: <svg data-testid="icon-search" /> },
     {
@@ -235,6 +235,33 @@ describe('what each filter shows (spec §3 icon, value, preselectValue)', () => 
     await user.click(await screen.findByRole('option', { name: 'Any' }));
     expect(screen.getByTestId('values').textContent).toBe('{}');
     expect(screen.getByRole('button', { name: /Lock/ })).toHaveTextContent('Any');
+  });
+
+  it('shows its placeholder while empty: in the search box, and in a select instead of "Any"', async () => {
+    setViewport(false);
+    const user = userEvent.setup();
+    render(
+      <Harness
+        defs={[
+          { ...defs[0]!, placeholder: 'Name or id' },
+          { ...defs[1]!, placeholder: 'Every type' },
+          defs[2]!,
+        ]}
+      />,
+    );
+    expect(screen.getByRole('searchbox', { name: 'Search' })).toHaveAttribute(
+      'placeholder',
+      'Name or id',
+    );
+    const type = screen.getByRole('button', { name: /Type/ });
+    expect(type).toHaveTextContent('Every type');
+    // A filter without one says "Any".
+    expect(screen.getByRole('button', { name: /Lock/ })).toHaveTextContent('Any');
+    await user.click(type);
+    await user.click(await screen.findByRole('option', { name: 'Hair' }));
+    await user.keyboard('{Escape}');
+    expect(type).toHaveTextContent('Hair');
+    expect(type).not.toHaveTextContent('Every type');
   });
 
   it('offers no "Any" when the filter always holds a value (preselectValue)', async () => {
