@@ -38,7 +38,9 @@ export async function createTestDb(options: { migrated?: boolean } = {}): Promis
     testDb = { db, close: () => db.close() };
   } else {
     const name = `avatar_studio_test_${process.pid}_${randomBytes(6).toString('hex')}`;
-    await onServer(serverUrl, `CREATE DATABASE ${name}`);
+    // A copy of the migrated template the global set-up made, unless asked for an empty one.
+    const template = (options.migrated ?? true) ? inject('pgTemplate') : '';
+    await onServer(serverUrl, `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
     const db = createPgDb(url.toString());
@@ -53,6 +55,24 @@ export async function createTestDb(options: { migrated?: boolean } = {}): Promis
   }
   if (options.migrated ?? true) await migrate(testDb.db);
   return testDb;
+}
+
+/**
+ * A migrated database on `serverUrl` for test files to copy (CREATE DATABASE ... TEMPLATE),
+ * closed so that copies can be made, and how to drop it.
+ */
+export async function createPgTemplate(serverUrl: string, migrateDb: (db: Db) => Promise<unknown>) {
+  const name = `avatar_studio_template_${process.pid}_${randomBytes(6).toString('hex')}`;
+  await onServer(serverUrl, `CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const db = createPgDb(url.toString());
+  try {
+    await migrateDb(db);
+  } finally {
+    await db.close();
+  }
+  return { name, drop: () => onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 /** A database whose every call fails with `message` (closing succeeds). */
