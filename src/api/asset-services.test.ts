@@ -11,29 +11,11 @@ import * as morphs from './morphs';
 import type { Asset } from '../../contract/schemas';
 import { configureSession } from './session-bridge';
 import * as tags from './tags';
-import { jsonResponse, scriptedFetch, signedInSession } from './testing';
+import { jsonResponse, scriptedFetch, signedInSession, testAsset } from './testing';
 import * as userAssets from './user-assets';
 
 const NOW = '2026-01-01T00:00:00.000Z';
-const ASSET: Asset = {
-  id: 'a 1',
-  name: 'Jacket',
-  type: 'top',
-  gender: 'unisex',
-  description: '',
-  iconUrl: null,
-  modelUrl: '/files/m.glb',
-  textureUrl: null,
-  normalMapUrl: null,
-  sourceUrl: null,
-  isTemplate: false,
-  templateId: null,
-  locked: false,
-  position: 1,
-  tags: [],
-  createdAt: NOW,
-  updatedAt: NOW,
-};
+const ASSET: Asset = testAsset({ id: 'a 1', modelUrl: '/files/m.glb' });
 const PAGINATION = { page: 1, limit: 10, totalDocs: 1, totalPages: 1, hasNextPage: false };
 const page = (row: unknown) => ({ data: [row], pagination: PAGINATION });
 const APP_ASSET = {

@@ -502,10 +502,3 @@ export async function assetRelationsChanged(
 /** After a change of where asset `id` is placed: its applications and changelog, and the application lists. */
 export const placementsChanged = (id: string) =>
   assetRelationsChanged(id, (endpoint) => endpoint.startsWith('v1/application-assets'));
-
-/** Runs a change of one asset, then brings the cache up to date with its answer. */
-export async function changeAsset(request: Promise<Asset>): Promise<Asset> {
-  const asset = await request;
-  await assetUpdated(asset);
-  return asset;
-}

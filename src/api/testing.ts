@@ -3,6 +3,7 @@
  * Used by the api and machines tests only.
  */
 import type { SessionBridge } from './session-bridge';
+import type { Asset } from '../../contract/schemas';
 
 const base64Url = (value: unknown) =>
   btoa(JSON.stringify(value)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
@@ -72,3 +73,25 @@ export function scriptedFetch(routes: Record<string, Handler>) {
   };
   return { fetch, calls };
 }
+
+/** An unlocked asset `a1` without files or tags, as the API answers it. */
+export const testAsset = (changes: Partial<Asset> = {}): Asset => ({
+  id: 'a1',
+  name: 'Jacket',
+  type: 'top',
+  gender: 'unisex',
+  description: '',
+  iconUrl: null,
+  modelUrl: null,
+  textureUrl: null,
+  normalMapUrl: null,
+  sourceUrl: null,
+  isTemplate: false,
+  templateId: null,
+  locked: false,
+  position: 1,
+  tags: [],
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  ...changes,
+});

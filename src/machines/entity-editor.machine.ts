@@ -12,35 +12,26 @@
  * and the change is sent again based on the current version.
  */
 import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from 'xstate';
-import {
-  assetCreated,
-  assetUpdated,
-  createAsset,
-  createAssetFromTemplate,
-  placementsChanged,
-  updateAsset,
-  updateAssetApplication,
-  type ApiScope,
-} from '../api/assets';
-import {
-  cageMeshSaved,
-  createCageMesh,
-  updateCageMesh,
-  type CageMeshCreateBody,
-} from '../api/cage-meshes';
+import type { ApiScope } from '../api/assets';
+import type { CageMeshCreateBody } from '../api/cage-meshes';
 import type { ApiErrorInfo } from '../api/error-info';
 import { toApiError } from '../api/errors';
 import {
+  addAsset,
+  addCageMesh,
+  changeApplicationName,
+  changeTagName,
+  moveAssetInApplication,
+  saveAsset,
+  saveCageMesh,
+} from '../api/mutations';
+import {
   editConflictErrorSchema,
-  type Asset,
   type AssetCreateBody,
-  type CageMesh,
   type EditConflictError,
   type UploadKind,
   type UploadResult,
 } from '../../contract/schemas';
-import { renameTag, tagsChanged } from '../api/tags';
-import { applicationsChanged, renameApplication } from '../api/applications';
 import { uploadFile } from '../api/uploads';
 
 /**
@@ -143,24 +134,23 @@ function editConflictOf(error: unknown): EditConflictError | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-/** Creates or patches the target with the API of its entity. */
-async function saveEntity({ target, body }: SaveInput): Promise<SavedEntity> {
+/** Creates or patches the target with the API of its entity (the cache follows the answer). */
+function saveEntity({ target, body }: SaveInput): Promise<SavedEntity> {
   switch (target.entity) {
-    case 'cageMesh': {
-      const mesh = await storeCageMesh(target, body);
-      await cageMeshSaved(mesh);
-      return mesh;
-    }
+    case 'cageMesh':
+      return target.id
+        ? saveCageMesh(target.id, body, target.baseVersion)
+        : addCageMesh(body as CageMeshCreateBody, { scope: target.scope });
     case 'tag':
     case 'application':
       return renameTo(target, body);
     case 'applicationAsset':
       return moveInApplication(target, body);
     case 'asset': {
-      const asset = await storeAsset(target, body);
-      // The cache follows the answer: the asset's page, its changelog and the lists showing it.
-      await (target.id ? assetUpdated(asset) : assetCreated(asset));
-      return asset;
+      const { id, scope, baseVersion, templateId } = target;
+      return id
+        ? saveAsset(id, body, { scope, baseVersion })
+        : addAsset(body as AssetCreateBody, { scope, templateId });
     }
   }
 }
@@ -171,48 +161,23 @@ async function saveEntity({ target, body }: SaveInput): Promise<SavedEntity> {
  */
 async function renameTo(target: TargetOf<'tag' | 'application'>, body: SaveInput['body']) {
   if (typeof body.name !== 'string') return { id: target.id };
-  const [rename, changed] =
-    target.entity === 'tag' ? [renameTag, tagsChanged] : [renameApplication, applicationsChanged];
+  const rename = target.entity === 'tag' ? changeTagName : changeApplicationName;
   const saved = await rename(target.id, body.name, target.baseVersion);
-  await changed();
   return { ...saved, changed: true };
 }
 
 async function moveInApplication(target: TargetOf<'applicationAsset'>, body: SaveInput['body']) {
   if (typeof body.position !== 'number') return { id: target.id };
   const { id, applicationId, baseVersion } = target;
-  const entry = await updateAssetApplication(
+  const entry = await moveAssetInApplication(
     id,
     { applicationId, position: body.position },
-    { baseVersion },
+    baseVersion,
   );
-  await placementsChanged(id);
   return { ...entry, changed: true };
 }
 
 type TargetOf<E extends SaveTarget['entity']> = Extract<SaveTarget, { entity: E }>;
-
-function storeCageMesh(target: TargetOf<'cageMesh'>, body: SaveInput['body']): Promise<CageMesh> {
-  const scope = target.scope === undefined ? {} : { scope: target.scope };
-  return target.id
-    ? updateCageMesh(target.id, body, target.baseVersion)
-    : createCageMesh(body as CageMeshCreateBody, scope);
-}
-
-async function storeAsset(target: TargetOf<'asset'>, body: SaveInput['body']): Promise<Asset> {
-  const scope = target.scope === undefined ? {} : { scope: target.scope };
-  if (target.id) return updateAsset(target.id, body, { ...scope, baseVersion: target.baseVersion });
-  if (target.templateId) {
-    // The template call copies the template; the form's own values are then applied on top.
-    const name = typeof body.name === 'string' ? body.name : undefined;
-    const copy = await createAssetFromTemplate({
-      templateId: target.templateId,
-      ...(name === undefined ? {} : { name }),
-    });
-    return updateAsset(copy.id, body, { scope: 'private' });
-  }
-  return createAsset(body as AssetCreateBody, scope);
-}
 
 export const entityEditorMachine = setup({
   types: {

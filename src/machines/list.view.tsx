@@ -112,11 +112,23 @@ export interface ListControls {
   announce: (outcome: ChangeOutcome) => void;
 }
 
-/** Says what a stored change did; its Undo runs the inverse and says so too. */
-function announceOutcome(
+/** Says in a toast why a change failed. */
+export const announceFailure = (error: unknown, t: TFunction) =>
+  announce({ title: describeError(error, t) ?? String(error), tone: 'error' });
+
+/** How an Undo runs, where not on its own (the toast may outlive the screen that asked). */
+interface UndoOptions {
+  /** Runs the inverse; default: as it is. */
+  run?: (work: () => Promise<unknown>) => Promise<unknown>;
+  /** Says why the inverse failed; default: announceFailure. */
+  failed?: (error: unknown) => void;
+}
+
+/** Says what a stored change did; its Undo runs the inverse and says so too, or why it failed. */
+export function announceOutcome(
   outcome: ChangeOutcome,
-  run: (work: () => Promise<unknown>) => Promise<unknown>,
   t: TFunction,
+  { run = (work) => work(), failed = (error) => announceFailure(error, t) }: UndoOptions = {},
 ) {
   const { undo } = outcome;
   announce({
@@ -126,10 +138,7 @@ function announceOutcome(
       action: {
         label: t('list.undo'),
         onAction: () =>
-          void run(undo.run).then(
-            () => announce({ title: undo.done, tone: 'info' }),
-            () => undefined,
-          ),
+          void run(undo.run).then(() => announce({ title: undo.done, tone: 'info' }), failed),
       },
     }),
   });
@@ -206,13 +215,14 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
     onSuccess: () => actor.send({ type: 'REFRESH' }),
     // Errors have one place each: a list that cannot load says so in its region (with Try
     // again); an action that failed says so in a toast, like every other action's failure.
-    onError: (e) => announce({ title: describeError(e, t) ?? String(e), tone: 'error' }),
+    onError: (e) => announceFailure(e, t),
   });
   // Stable while the language is (mutateAsync and the actor are), so the rows the table keeps
   // stay valid: their menus ask for their items through it when they open.
   const controls = useMemo((): ListControls => {
     const announceChange = (outcome: ChangeOutcome) =>
-      announceOutcome(outcome, (undo) => mutateAsync(undo), t);
+      // The list's mutation says why an Undo failed.
+      announceOutcome(outcome, t, { run: (undo) => mutateAsync(undo), failed: () => undefined });
     return {
       refresh: () => actor.send({ type: 'REFRESH' }),
       announce: announceChange,

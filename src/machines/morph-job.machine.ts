@@ -9,9 +9,9 @@
 import { assertEvent, assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import type { ApiErrorInfo } from '../api/error-info';
 import { toApiError } from '../api/errors';
-import { assetRelationsChanged } from '../api/assets';
 import { invalidateLists } from '../api/lists';
-import { generateMorphedAssets, morphQueueStatus } from '../api/morphs';
+import { morphQueueStatus } from '../api/morphs';
+import { queueMorphs } from '../api/mutations';
 import type { MorphQueueEntry, MorphStatus, MorphStatusList } from '../../contract/schemas';
 
 export const MORPH_POLL_MS = 1000;
@@ -85,12 +85,7 @@ export const morphJobMachine = setup({
     events: {} as MorphJobEvent,
   },
   actors: {
-    generate: fromPromise<MorphQueueEntry[], GenerateInput>(async ({ input }) => {
-      const entries = await generateMorphedAssets(input);
-      // Queued jobs are recorded on the source asset and appear in the morph queue.
-      await assetRelationsChanged(input.sourceAssetId, showsMorphs);
-      return entries;
-    }),
+    generate: fromPromise<MorphQueueEntry[], GenerateInput>(({ input }) => queueMorphs(input)),
     status: fromPromise<MorphStatusList, { ids: string[] }>(async ({ input, signal }) => {
       const statuses = await morphQueueStatus(input.ids, { signal });
       if (statuses.some((entry) => isDone(entry.status))) await invalidateLists(showsMorphs);

@@ -5,9 +5,8 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { applicationsChanged, renameApplication } from '../../api/applications';
 import { describeError } from '../../api/error-info';
-import { renameTag, tagsChanged } from '../../api/tags';
+import { changeApplicationName, changeTagName } from '../../api/mutations';
 import type { SavedEntity } from '../../machines/entity-editor.machine';
 import { SaveConflict, useEntitySave, useOnSaved } from '../../machines/entity-editor.view';
 import type { ListControls } from '../../machines/list.view';
@@ -24,13 +23,8 @@ interface Named {
 
 /** What differs between the kinds: the locale keys (by prefix) and the API. */
 const KINDS = {
-  tag: { texts: 'tags', toast: 'tag', rename: renameTag, changed: tagsChanged },
-  application: {
-    texts: 'applications',
-    toast: 'application',
-    rename: renameApplication,
-    changed: applicationsChanged,
-  },
+  tag: { texts: 'tags', toast: 'tag', rename: changeTagName },
+  application: { texts: 'applications', toast: 'application', rename: changeApplicationName },
 } as const;
 
 interface RenameDialogProps {
@@ -44,7 +38,7 @@ interface RenameDialogProps {
 
 export function RenameDialog({ kind, record, list, onClose }: RenameDialogProps) {
   const { t } = useTranslation();
-  const { texts, toast, rename, changed } = KINDS[kind];
+  const { texts, toast, rename } = KINDS[kind];
   const saver = useEntitySave();
   const [name, setName] = useState(record.name);
   const [blank, setBlank] = useState(false);
@@ -57,7 +51,7 @@ export function RenameDialog({ kind, record, list, onClose }: RenameDialogProps)
     list.announce({
       done: t(`toasts.${toast}Renamed`, { name: saved.name }),
       undo: {
-        run: () => rename(record.id, record.name, saved.version).then(changed),
+        run: () => rename(record.id, record.name, saved.version),
         done: t(`toasts.${toast}RenamedBack`, { name: record.name }),
       },
     });

@@ -7,13 +7,16 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { describeError } from '../../api/error-info';
 import { servicesQuery } from '../../api/services';
 import { moveToTrash, restoreFromTrash, type TrashedKind } from '../../api/trash';
-import type { ChangeOutcome, ListControls } from '../../machines/list.view';
+import {
+  announceFailure,
+  announceOutcome,
+  type ChangeOutcome,
+  type ListControls,
+} from '../../machines/list.view';
 import { ActionButton } from '../../ui/dom/action-button';
 import type { ActionMenuItem } from '../../ui/dom/list/row-menu';
-import { announce } from '../../ui/dom/toasts';
 
 /** "Moved to the Trash", with the Undo that restores what went. */
 export function trashOutcome(
@@ -87,24 +90,13 @@ export function TrashButton(props: {
 }) {
   const { t } = useTranslation();
   const { kind, record } = props;
-  const failed = (error: unknown) =>
-    announce({ title: describeError(error, t) ?? String(error), tone: 'error' });
   const move = useMutation({
     mutationFn: () => moveToTrash(kind, [record.id]),
     onSuccess: (moved) => {
-      const { done, undo } = trashOutcome(t, kind, { one: record.name })(moved);
-      announce({
-        title: done,
-        tone: 'success',
-        action: {
-          label: t('list.undo'),
-          onAction: () =>
-            void undo?.run().then(() => announce({ title: undo.done, tone: 'info' }), failed),
-        },
-      });
+      announceOutcome(trashOutcome(t, kind, { one: record.name })(moved), t);
       return props.onMoved();
     },
-    onError: failed,
+    onError: (error) => announceFailure(error, t),
   });
   return (
     <ActionButton variant="danger" isPending={move.isPending} onPress={() => move.mutate()}>

@@ -2,7 +2,7 @@ import type { TFunction } from 'i18next';
 import { useCallback, useState } from 'react';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { z } from 'zod/mini';
-import { applicationsChanged, createApplication } from '../../api/applications';
+import { addApplication } from '../../api/mutations';
 import { exportApplicationAssets } from '../../api/assets';
 import { defineList } from '../../api/list-url';
 import { applicationRowSchema, type ApplicationRow } from '../../../contract/schemas';
@@ -96,7 +96,7 @@ const applicationsList = (
         pendingLabel={t('applications.adding')}
         resetOnSuccess
         onSubmit={({ name }) =>
-          list.run(() => createApplication(name).then(applicationsChanged), {
+          list.run(() => addApplication(name), {
             done: t('toasts.applicationCreated', { name }),
           })
         }

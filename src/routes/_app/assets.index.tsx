@@ -2,8 +2,6 @@ import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { z } from 'zod/mini';
-import { assetDeleted, changeAsset, deleteAsset, lockAsset, unlockAsset } from '../../api/assets';
-import { restoreFromTrash } from '../../api/trash';
 import { defineList } from '../../api/list-url';
 import { assetSchema, type Asset } from '../../../contract/schemas';
 import {
@@ -17,6 +15,7 @@ import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
 import { applicationIcon, lockIcon, tagIcon } from '../../ui/dom/list/filter-icons';
 import { dateColumn, positionColumn } from '../../ui/dom/list/columns';
 import type { Can } from '../../../contract/ability';
+import { deleteChange, lockChange, runChange } from './-assets/asset-changes';
 import { AssetBulkActions } from './-assets/bulk-actions';
 import { TrashRetention } from './-trash-actions';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
@@ -137,29 +136,10 @@ const assetsList = (t: TFunction, can: Can): ListScreenConfig<Asset> => ({
   rowActions: (asset, list) => [
     ...(can('update', 'Asset')
       ? [
-          asset.locked
-            ? {
-                title: t('assets.unlock'),
-                onAction: () =>
-                  void list.run(() => changeAsset(unlockAsset(asset.id)), {
-                    done: t('toasts.unlocked', { name: asset.name }),
-                    undo: {
-                      run: () => changeAsset(lockAsset(asset.id)),
-                      done: t('toasts.locked', { name: asset.name }),
-                    },
-                  }),
-              }
-            : {
-                title: t('assets.lock'),
-                onAction: () =>
-                  void list.run(() => changeAsset(lockAsset(asset.id)), {
-                    done: t('toasts.locked', { name: asset.name }),
-                    undo: {
-                      run: () => changeAsset(unlockAsset(asset.id)),
-                      done: t('toasts.unlocked', { name: asset.name }),
-                    },
-                  }),
-              },
+          {
+            title: t(asset.locked ? 'assets.unlock' : 'assets.lock'),
+            onAction: () => void runChange(list, lockChange(t, !asset.locked, asset)),
+          },
           ...moveActions<Asset>(t),
         ]
       : []),
@@ -200,13 +180,6 @@ function deleteAction(t: TFunction, asset: Asset, list: ListControls): ActionMen
       ),
       confirmLabel: t('assets.delete'),
     },
-    onAction: () =>
-      void list.run(() => deleteAsset(asset.id).then(() => assetDeleted(asset.id)), {
-        done: t('toasts.deleted', { name: asset.name }),
-        undo: {
-          run: () => restoreFromTrash([{ kind: 'asset', id: asset.id }]),
-          done: t('toasts.restored', { name: asset.name }),
-        },
-      }),
+    onAction: () => void runChange(list, deleteChange(t, asset)),
   };
 }

@@ -4,7 +4,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
 import { tagRowSchema, type TagRow } from '../../../contract/schemas';
-import { createTag, deleteTag, tagsChanged } from '../../api/tags';
+import { addTag, trashTag } from '../../api/mutations';
 import { restoreFromTrash } from '../../api/trash';
 import { SchemaForm } from '../../ui/dom/schema-form';
 import { searchFilter } from '../../ui/dom/list/asset-filters';
@@ -87,7 +87,7 @@ const tagsList = (
         pendingLabel={t('tags.adding')}
         resetOnSuccess
         onSubmit={({ name }) =>
-          list.run(() => createTag(name).then(tagsChanged), {
+          list.run(() => addTag(name), {
             done: t('toasts.tagCreated', { name }),
           })
         }
@@ -111,7 +111,7 @@ function deleteAction(t: TFunction, tag: TagRow, list: ListControls): ActionMenu
       confirmLabel: t('assets.delete'),
     },
     onAction: () =>
-      void list.run(() => deleteTag(tag.id).then(tagsChanged), {
+      void list.run(() => trashTag(tag.id), {
         done: t('toasts.tagDeleted', { name: tag.name }),
         undo: {
           run: () => restoreFromTrash([{ kind: 'tag', id: tag.id }]),

@@ -7,7 +7,8 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
 import { assetSchema, type Asset } from '../../../contract/schemas';
-import { addUserAssets, assetsAssigned, removeUserAssets, userQuery } from '../../api/user-assets';
+import { assignAssets, unassignAssets } from '../../api/mutations';
+import { userQuery } from '../../api/user-assets';
 import { queryClient } from '../../api/query';
 import { selectUser } from '../../machines/app-session';
 import {
@@ -74,7 +75,7 @@ function AddAssets({ userId, list }: { userId: string; list: ListControls }) {
           if (ids.length === 0) return;
           setBusy(true);
           void list
-            .run(() => addUserAssets(userId, ids).then(() => assetsAssigned(ids)), {
+            .run(() => assignAssets(userId, ids), {
               done: t('toasts.assigned', { count: ids.length }),
             })
             .then((ok) => {
@@ -146,18 +147,13 @@ function UserAssetsScreen() {
                   confirmLabel: t('userAssets.remove'),
                 },
                 onAction: () =>
-                  void list.run(
-                    () =>
-                      removeUserAssets(userId, [asset.id]).then(() => assetsAssigned([asset.id])),
-                    {
-                      done: t('toasts.unassigned', { name: asset.name }),
-                      undo: {
-                        run: () =>
-                          addUserAssets(userId, [asset.id]).then(() => assetsAssigned([asset.id])),
-                        done: t('toasts.reassigned', { name: asset.name }),
-                      },
+                  void list.run(() => unassignAssets(userId, [asset.id]), {
+                    done: t('toasts.unassigned', { name: asset.name }),
+                    undo: {
+                      run: () => assignAssets(userId, [asset.id]),
+                      done: t('toasts.reassigned', { name: asset.name }),
                     },
-                  ),
+                  }),
               },
             ],
           }

@@ -5,10 +5,10 @@ import { useSelector } from '@xstate/react';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../api/error-info';
+import { setUserRole } from '../../api/mutations';
 import { queryClient } from '../../api/query';
 import { editConflictErrorSchema, type Role, type UserRow } from '../../../contract/schemas';
 import {
-  changeUserRole,
   endUserSessions,
   mailUserCode,
   setUserDisabled,
@@ -162,7 +162,7 @@ function RolePanel({ user, ask }: { user: UserRow; ask: Ask }) {
   const change = async () => {
     setConflict(null);
     try {
-      await changeUserRole(user.id, role, user.version);
+      await setUserRole(user.id, role, user.version);
       announce({
         title: t('users.roleChanged', { email, role: roleLabel(t, role) }),
         tone: 'success',
@@ -182,7 +182,6 @@ function RolePanel({ user, ask }: { user: UserRow; ask: Ask }) {
         }),
       );
       setRole(theirs.current as Role);
-      await queryClient.invalidateQueries({ queryKey: userQuery(user.id).queryKey });
     }
   };
   return (

@@ -3,19 +3,10 @@ import { useNavigate } from '@tanstack/react-router';
 import { useId, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import {
-  assetDeleted,
-  changeAsset,
-  deleteAsset,
-  lockAsset,
-  predictTexture,
-  unlockAsset,
-  validateAsset,
-} from '../../../api/assets';
+import { predictTexture, validateAsset } from '../../../api/assets';
 import { describeError } from '../../../api/error-info';
 import type { Asset } from '../../../../contract/schemas';
 import { servicesQuery } from '../../../api/services';
-import { restoreFromTrash } from '../../../api/trash';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { Alert } from '../../../ui/dom/alert';
 import { announce } from '../../../ui/dom/toasts';
@@ -25,6 +16,8 @@ import { Failure, Panel } from './panel';
 import { renderModelIcon } from './render-icon';
 import { ValidationReport } from './validation-report';
 import { TrashRetention } from '../-trash-actions';
+import { announceOutcome } from '../../../machines/list.view';
+import { deleteChange, lockChange } from '../-assets/asset-changes';
 
 /** Lock/unlock, delete, generate the icon, predict a texture, validate the model. */
 export function AssetActions({
@@ -40,37 +33,21 @@ export function AssetActions({
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
-  // Locks or unlocks; says so, and Undo does the opposite (which says so in turn).
+  // Locks or unlocks; says so, and Undo does the opposite (which says so in turn, with its Undo).
   const lock = useMutation({
-    mutationFn: (locked: boolean) =>
-      changeAsset(locked ? lockAsset(asset.id) : unlockAsset(asset.id)),
-    onSuccess: (_, locked) =>
+    mutationFn: (locked: boolean) => lockChange(t, locked, asset).run(),
+    onSuccess: (changed, locked) =>
       announce({
-        title: t(locked ? 'toasts.locked' : 'toasts.unlocked', { name: asset.name }),
+        title: lockChange(t, locked, asset).outcome(changed).done,
         tone: 'success',
         action: { label: t('list.undo'), onAction: () => lock.mutate(!locked) },
       }),
   });
   // The list it returns to says what happened (the toast outlives this page).
   const remove = useMutation({
-    mutationFn: async () => {
-      await deleteAsset(asset.id);
-      await assetDeleted(asset.id);
-    },
-    onSuccess: () => {
-      announce({
-        title: t('toasts.deleted', { name: asset.name }),
-        tone: 'success',
-        action: {
-          label: t('list.undo'),
-          onAction: () =>
-            void restoreFromTrash([{ kind: 'asset', id: asset.id }]).then(
-              () => announce({ title: t('toasts.restored', { name: asset.name }), tone: 'info' }),
-              (error: unknown) =>
-                announce({ title: describeError(error, t) ?? String(error), tone: 'error' }),
-            ),
-        },
-      });
+    mutationFn: () => deleteChange(t, asset).run(),
+    onSuccess: (deleted) => {
+      announceOutcome(deleteChange(t, asset).outcome(deleted), t);
       return navigate({ to: '/assets' });
     },
   });

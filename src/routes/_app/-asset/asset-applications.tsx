@@ -2,75 +2,51 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  addAssetToApplication,
-  assetApplicationsQuery,
-  placementsChanged,
-  removeAssetFromApplication,
-  syncWithParent,
-  updateAssetApplication,
-} from '../../../api/assets';
+import { assetApplicationsQuery } from '../../../api/assets';
 import { describeError } from '../../../api/error-info';
+import {
+  moveAssetInApplication,
+  placeAsset,
+  syncPlacement,
+  unplaceAsset,
+} from '../../../api/mutations';
 import type { Asset, AssetApplication } from '../../../../contract/schemas';
 import type { SavedEntity } from '../../../machines/entity-editor.machine';
 import { SaveConflict, useEntitySave, useOnSaved } from '../../../machines/entity-editor.view';
 import { EntityPicker } from '../../../machines/autocomplete.view';
+import { announceOutcome, type ChangeOutcome } from '../../../machines/list.view';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { formatDate } from '../../../ui/dom/list/cells';
 import { announce } from '../../../ui/dom/toasts';
 import { Failure, Panel } from './panel';
 import { endpoint, ENDPOINTS } from '../../../../contract/paths';
 
-/** What a stored placement change says, and its inverse where that is cheap. */
-interface PlacementOutcome {
-  done: string;
-  undo?: { run: () => Promise<unknown>; done: string };
-}
-
 /**
  * Says what a placement change did. Undo runs the inverse on its own, not through a component,
  * since the toast may outlive the row or the page; it says what it did, or why it failed.
  */
-function announcePlacement(asset: Asset, { done, undo }: PlacementOutcome, t: TFunction) {
-  announce({
-    title: done,
-    tone: 'success',
-    ...(undo && {
-      action: {
-        label: t('list.undo'),
-        onAction: () =>
-          void undo
-            .run()
-            .then(() => placementsChanged(asset.id))
-            .then(
-              () => announce({ title: undo.done, tone: 'info' }),
-              (error: unknown) =>
-                announce({
-                  title: t('assetEditor.actionFailed', {
-                    action: t('list.undo'),
-                    message: describeError(error, t),
-                  }),
-                  tone: 'error',
-                }),
-            ),
-      },
-    }),
+const announcePlacement = (outcome: ChangeOutcome, t: TFunction) =>
+  announceOutcome(outcome, t, {
+    failed: (error) =>
+      announce({
+        title: t('assetEditor.actionFailed', {
+          action: t('list.undo'),
+          message: describeError(error, t),
+        }),
+        tone: 'error',
+      }),
   });
-}
 
 /**
- * A change of the asset's placement: `work` stores it and says what it did. Then its
- * applications, changelog and application lists follow, and a toast says so. Both happen in the
- * mutation's own callback, which runs even when the row that asked is gone (a move re-keys it).
+ * A change of the asset's placement: `work` stores it and says what it did, and a toast says
+ * so. That happens in the mutation's own callback, which runs even when the row that asked is
+ * gone (a move re-keys it).
  */
-function usePlacementChange(asset: Asset) {
+function usePlacementChange() {
   const { t } = useTranslation();
   return useMutation({
-    mutationFn: (work: () => Promise<PlacementOutcome>) => work(),
-    onSuccess: async (outcome) => {
-      await placementsChanged(asset.id);
-      announcePlacement(asset, outcome, t);
-    },
+    mutationFn: (work: () => Promise<ChangeOutcome>) => work(),
+    onSuccess: (outcome) => announcePlacement(outcome, t),
   });
 }
 
@@ -99,17 +75,17 @@ function ApplicationRow({
   const { t } = useTranslation();
   const [edit, setEdit] = useState<PositionEdit | null>(null);
   const position = edit?.value ?? String(row.position);
-  const action = usePlacementChange(asset);
+  const action = usePlacementChange();
   const saver = useEntitySave();
   // Where the row was when the move was asked for (the answer re-renders the row first).
   const movedFrom = useRef(row.position);
   const target = Number.parseInt(position, 10);
   const place = { name: asset.name, application: row.applicationName };
   const moveTo = (to: number, baseVersion?: number) =>
-    updateAssetApplication(
+    moveAssetInApplication(
       row.assetId,
       { applicationId: row.applicationId, position: to },
-      { baseVersion },
+      baseVersion,
     );
   useOnSaved(saver, (entity: SavedEntity) => {
     setEdit(null);
@@ -119,7 +95,6 @@ function ApplicationRow({
     const from = movedFrom.current;
     // The server puts a position past the end last: say where it went.
     announcePlacement(
-      asset,
       {
         done: t('toasts.movedInApplication', { ...place, position: moved.position }),
         undo: {
@@ -182,7 +157,7 @@ function ApplicationRow({
           <ActionButton
             onPress={() =>
               action.mutate(async () => {
-                await syncWithParent(row.id);
+                await syncPlacement(row);
                 return { done: t('toasts.syncedWithParent', place) };
               })
             }
@@ -193,15 +168,13 @@ function ApplicationRow({
             variant="link"
             onPress={() =>
               action.mutate(async () => {
-                await removeAssetFromApplication(row.assetId, {
-                  applicationId: row.applicationId,
-                });
+                await unplaceAsset(row.assetId, row.applicationId);
                 return {
                   done: t('toasts.removedFromApplication', place),
                   // Back where it was (its sync state starts afresh).
                   undo: {
                     run: () =>
-                      addAssetToApplication(row.assetId, {
+                      placeAsset(row.assetId, {
                         applicationId: row.applicationId,
                         position: row.position,
                       }),
@@ -226,7 +199,7 @@ export function AssetApplications({ asset, canEdit }: { asset: Asset; canEdit: b
   const { t } = useTranslation();
   const rows = useQuery(assetApplicationsQuery(asset.id));
   const [picked, setPicked] = useState<string[]>([]);
-  const add = usePlacementChange(asset);
+  const add = usePlacementChange();
   const applicationId = picked[0];
   return (
     <Panel title={t('assetEditor.applications')}>
@@ -257,12 +230,12 @@ export function AssetApplications({ asset, canEdit }: { asset: Asset; canEdit: b
               applicationId &&
               add.mutate(
                 async () => {
-                  const placed = await addAssetToApplication(asset.id, { applicationId });
+                  const placed = await placeAsset(asset.id, { applicationId });
                   const place = { name: asset.name, application: placed.applicationName };
                   return {
                     done: t('toasts.addedToApplication', place),
                     undo: {
-                      run: () => removeAssetFromApplication(asset.id, { applicationId }),
+                      run: () => unplaceAsset(asset.id, applicationId),
                       done: t('toasts.addUndone', place),
                     },
                   };

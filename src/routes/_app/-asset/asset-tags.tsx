@@ -1,8 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { assetUpdated } from '../../../api/assets';
 import type { Asset } from '../../../../contract/schemas';
-import { createTag, removeTag, setTag, tagsChanged } from '../../../api/tags';
+import { addTag, setAssetTags } from '../../../api/mutations';
 import { EntityPicker } from '../../../machines/autocomplete.view';
 import { usePermissions } from '../../../machines/permissions.view';
 import { announce } from '../../../ui/dom/toasts';
@@ -17,26 +16,10 @@ export function AssetTags({ asset, readOnly }: { asset: Asset; readOnly: boolean
   const { t } = useTranslation();
   const can = usePermissions();
   const current = asset.tags.map((tag) => tag.id);
-  const create = useMutation({
-    mutationFn: async (name: string) => {
-      const tag = await createTag(name);
-      await tagsChanged();
-      return tag;
-    },
-  });
+  const create = useMutation({ mutationFn: addTag });
   const change = useMutation({
-    mutationFn: async (next: string[]) => {
-      let latest = asset;
-      for (const id of next.filter((tagId) => !current.includes(tagId))) {
-        latest = await setTag(asset.id, id);
-      }
-      for (const id of current.filter((tagId) => !next.includes(tagId))) {
-        latest = await removeTag(asset.id, id);
-      }
-      return latest;
-    },
-    onSuccess: async (saved, _, previous) => {
-      await assetUpdated(saved);
+    mutationFn: (next: string[]) => setAssetTags(asset, next),
+    onSuccess: (_, __, previous) => {
       announce({
         title: t('toasts.tagsChanged', { name: asset.name }),
         tone: 'success',

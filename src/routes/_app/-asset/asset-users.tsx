@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Asset } from '../../../../contract/schemas';
-import { addUserAssets, assetsAssigned, removeUserAssets } from '../../../api/user-assets';
+import { assignAssets, unassignAssets } from '../../../api/mutations';
 import { EntityPicker } from '../../../machines/autocomplete.view';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { announce } from '../../../ui/dom/toasts';
@@ -16,17 +16,14 @@ export function AssetUsers({ asset }: { asset: Asset }) {
   const [picked, setPicked] = useState<string[]>([]);
   const userId = picked[0];
   const assign = useMutation({
-    mutationFn: async ({ user, add }: { user: string; add: boolean }) => {
-      await (add ? addUserAssets(user, [asset.id]) : removeUserAssets(user, [asset.id]));
-    },
-    onSuccess: async (_, { user, add }) => {
-      await assetsAssigned([asset.id]);
+    mutationFn: ({ user, add }: { user: string; add: boolean }) =>
+      (add ? assignAssets : unassignAssets)(user, [asset.id]),
+    onSuccess: (_, { user, add }) =>
       announce({
         title: t(add ? 'assetEditor.assigned' : 'assetEditor.unassigned', { name: asset.name }),
         tone: 'success',
         action: { label: t('list.undo'), onAction: () => assign.mutate({ user, add: !add }) },
-      });
-    },
+      }),
   });
   const done = assign.isSuccess ? assign.variables : undefined;
   return (

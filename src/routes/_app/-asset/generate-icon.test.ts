@@ -12,17 +12,12 @@ const api = vi.hoisted(() => ({
 vi.mock('../../../api/query', () => ({
   queryClient: { fetchQuery: () => Promise.resolve(api.services) },
 }));
-vi.mock('../../../api/assets', () => ({
-  changeAsset: async (request: Promise<Asset>) => {
-    const asset = await request;
-    api.calls.push(`cache updated with ${asset.iconUrl}`);
-    return asset;
-  },
-  generateIconFromModel: (id: string) => {
+vi.mock('../../../api/mutations', () => ({
+  renderIconOnServer: (id: string) => {
     api.calls.push(`POST generate-icon-from-model ${id}`);
     return Promise.resolve({ ...asset, iconUrl: '/files/from-renderer' });
   },
-  updateAsset: (id: string, body: { iconUrl: string }) => {
+  saveAsset: (id: string, body: { iconUrl: string }) => {
     api.calls.push(`PATCH ${id} ${JSON.stringify(body)}`);
     return Promise.resolve({ ...asset, ...body });
   },
@@ -75,10 +70,7 @@ describe('generate icon from model', () => {
     const progress: IconProgress[] = [];
     const updated = await generateIcon(asset, (p) => progress.push(p), { render });
     expect(render).not.toHaveBeenCalled();
-    expect(api.calls).toEqual([
-      'POST generate-icon-from-model a1',
-      'cache updated with /files/from-renderer',
-    ]);
+    expect(api.calls).toEqual(['POST generate-icon-from-model a1']);
     expect(progress).toEqual([{ stage: 'server' }]);
     expect(updated.iconUrl).toBe('/files/from-renderer');
   });
@@ -88,11 +80,7 @@ describe('generate icon from model', () => {
     const progress: IconProgress[] = [];
     const updated = await generateIcon(asset, (p) => progress.push(p), { render });
     expect(render).toHaveBeenCalledWith('/files/jacket', 'Jacket icon');
-    expect(api.calls).toEqual([
-      'upload icon icon.png',
-      'PATCH a1 {"iconUrl":"/files/uploaded"}',
-      'cache updated with /files/uploaded',
-    ]);
+    expect(api.calls).toEqual(['upload icon icon.png', 'PATCH a1 {"iconUrl":"/files/uploaded"}']);
     expect(progress).toEqual([
       { stage: 'rendering' },
       { stage: 'uploading', fraction: 0 },

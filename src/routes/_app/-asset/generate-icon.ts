@@ -3,7 +3,7 @@
  * otherwise the browser renders the icon with the viewer, checks it against the icon upload
  * rules, uploads it and sets it as the asset's iconUrl (like the asset form's save).
  */
-import { changeAsset, generateIconFromModel, updateAsset } from '../../../api/assets';
+import { renderIconOnServer, saveAsset } from '../../../api/mutations';
 import type { Asset } from '../../../../contract/schemas';
 import { servicesQuery } from '../../../api/services';
 import { deliveredModelUrl } from '../../../../core/model-delivery';
@@ -45,7 +45,7 @@ export async function generateIcon(
   const { iconRenderer } = await queryClient.fetchQuery(servicesQuery());
   if (iconRenderer) {
     onProgress({ stage: 'server' });
-    return changeAsset(generateIconFromModel(asset.id));
+    return renderIconOnServer(asset.id);
   }
   // The delivery version when it has one: the same picture from fewer bytes.
   const modelUrl = deliveredModelUrl(asset);
@@ -65,5 +65,5 @@ export async function generateIcon(
     onProgress: ({ fraction }) => onProgress({ stage: 'uploading', fraction }),
   });
   onProgress({ stage: 'saving' });
-  return changeAsset(updateAsset(asset.id, { iconUrl: url }));
+  return saveAsset(asset.id, { iconUrl: url });
 }

@@ -1,22 +1,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Can } from '../../../../contract/ability';
-import {
-  bulkDeleteAssets,
-  bulkLockAssets,
-  bulkRemoveTag,
-  bulkSetTag,
-  bulkUnlockAssets,
-} from '../../../api/assets';
-import type { AssetBulkChangeResult } from '../../../../contract/schemas';
-import { restoreFromTrash } from '../../../api/trash';
 import { EntityPicker } from '../../../machines/autocomplete.view';
-import type { ChangeOutcome, ListControls } from '../../../machines/list.view';
+import type { ListControls } from '../../../machines/list.view';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { FormDialog } from '../../../ui/dom/list/row-menu';
 import { endpoint, ENDPOINTS } from '../../../../contract/paths';
-
-type BulkChange = (ids: string[]) => Promise<AssetBulkChangeResult>;
+import { deleteChange, lockChange, runChange, tagChange } from './asset-changes';
 
 /**
  * What the selected assets can have done to them together: lock, unlock, put a tag on or take
@@ -37,56 +27,20 @@ export function AssetBulkActions({
   const [tag, setTagPicked] = useState<string[]>([]);
   const [confirming, setConfirming] = useState(false);
   const count = ids.length;
-  /** Runs `change` on the selection; `done` and `undone` say what it and its inverse did. */
-  const runBulk = (
-    change: BulkChange,
-    inverse: BulkChange,
-    done: string,
-    undone: (count: number) => string,
-  ) =>
-    list.run(
-      () => change(ids),
-      ({ changed }): ChangeOutcome => ({
-        done,
-        // Nothing to take back when every asset already was as asked.
-        ...(changed.length > 0 && {
-          undo: { run: () => inverse(changed), done: undone(changed.length) },
-        }),
-      }),
-    );
   const tagId = tag[0];
   const tagAll = (adds: boolean) => {
-    if (!tagId) return;
-    const set = (on: string[]) => bulkSetTag(on, tagId);
-    const remove = (on: string[]) => bulkRemoveTag(on, tagId);
-    void runBulk(
-      adds ? set : remove,
-      adds ? remove : set,
-      t(adds ? 'bulk.tagged' : 'bulk.untagged', { count }),
-      (n) => t(adds ? 'bulk.untagged' : 'bulk.tagged', { count: n }),
-    ).then((ok) => ok && setTagPicked([]));
+    if (tagId)
+      void runChange(list, tagChange(t, adds, tagId, ids)).then((ok) => ok && setTagPicked([]));
   };
   return (
     <div className="bulk-actions" role="toolbar" aria-label={t('bulk.selected', { count })}>
       <strong>{t('bulk.selected', { count })}</strong>
       {can('update', 'Asset') && (
         <>
-          <ActionButton
-            onPress={() =>
-              void runBulk(bulkLockAssets, bulkUnlockAssets, t('bulk.locked', { count }), (n) =>
-                t('bulk.unlocked', { count: n }),
-              )
-            }
-          >
+          <ActionButton onPress={() => void runChange(list, lockChange(t, true, { ids }))}>
             {t('bulk.lock')}
           </ActionButton>
-          <ActionButton
-            onPress={() =>
-              void runBulk(bulkUnlockAssets, bulkLockAssets, t('bulk.unlocked', { count }), (n) =>
-                t('bulk.locked', { count: n }),
-              )
-            }
-          >
+          <ActionButton onPress={() => void runChange(list, lockChange(t, false, { ids }))}>
             {t('bulk.unlock')}
           </ActionButton>
           <EntityPicker
@@ -119,16 +73,7 @@ export function AssetBulkActions({
         tone="danger"
         onSubmit={() => {
           setConfirming(false);
-          void list.run(
-            () => bulkDeleteAssets(ids),
-            (deleted) => ({
-              done: t('bulk.deleted', { count }),
-              undo: {
-                run: () => restoreFromTrash(deleted.map((id) => ({ kind: 'asset', id }))),
-                done: t('bulk.restored', { count: deleted.length }),
-              },
-            }),
-          );
+          void runChange(list, deleteChange(t, { ids }));
         }}
       >
         <p>{t('bulk.deleteBody')}</p>

@@ -1,0 +1,193 @@
+/**
+ * Changes of records, one function per change: each sends its request, then brings the cache up
+ * to date with what it changed (a record takes the answer; the reads and lists showing it are
+ * read again), and answers what the request answered. A failed request leaves the cache as it
+ * was and rejects with its error. Screens and machines change records through these, never by
+ * pairing a request with a cache update themselves. (Bulk changes, the Trash, users, sessions
+ * and invitations update the cache in their own request functions.)
+ */
+import { applicationsChanged, createApplication, renameApplication } from './applications';
+import {
+  addAssetToApplication,
+  assetCreated,
+  assetDeleted,
+  assetRelationsChanged,
+  assetUpdated,
+  createAsset,
+  createAssetFromTemplate,
+  deleteAsset,
+  generateIconFromModel,
+  lockAsset,
+  placementsChanged,
+  removeAssetFromApplication,
+  syncWithParent,
+  unlockAsset,
+  updateAsset,
+  updateAssetApplication,
+  type AssetApplicationBody,
+  type ScopeOption,
+} from './assets';
+import {
+  cageMeshSaved,
+  createCageMesh,
+  updateCageMesh,
+  type CageMeshCreateBody,
+  type CageMeshPatchBody,
+} from './cage-meshes';
+import { toApiError } from './errors';
+import { generateMorphedAssets } from './morphs';
+import { queryClient } from './query';
+import { createTag, deleteTag, removeTag, renameTag, setTag, tagsChanged } from './tags';
+import { changeUserRole } from './user-admin';
+import { addUserAssets, assetsAssigned, removeUserAssets, userQuery } from './user-assets';
+import type { Asset, AssetCreateBody, AssetPatchBody, Role } from '../../contract/schemas';
+
+/** Answers what `request` answered once `cacheFollows` has brought the cache up to date with it. */
+async function change<T>(
+  request: Promise<T>,
+  cacheFollows: (answer: T) => Promise<unknown>,
+): Promise<T> {
+  const answer = await request;
+  await cacheFollows(answer);
+  return answer;
+}
+
+// ---------------------------------------------------------------- assets
+
+/**
+ * Creates an asset; with `templateId`, copies the template (a private copy) and applies `body`
+ * to it. Lists and counts are read again; the new asset's page opens with the answer.
+ */
+export function addAsset(
+  body: AssetCreateBody,
+  { scope, templateId }: ScopeOption & { templateId?: string | undefined } = {},
+): Promise<Asset> {
+  const created = !templateId
+    ? createAsset(body, { scope })
+    : createAssetFromTemplate({ templateId, name: body.name }).then((copy) =>
+        updateAsset(copy.id, body, { scope: 'private' }),
+      );
+  return change(created, assetCreated);
+}
+
+/** Changes some fields of an asset (see updateAsset for `baseVersion` and its conflicts). */
+export const saveAsset = (
+  id: string,
+  body: AssetPatchBody,
+  options: ScopeOption & { baseVersion?: number | undefined } = {},
+) => change(updateAsset(id, body, options), assetUpdated);
+
+/** Locks or unlocks an asset. */
+export const setAssetLocked = (id: string, locked: boolean) =>
+  change(locked ? lockAsset(id) : unlockAsset(id), assetUpdated);
+
+/** Renders the asset's icon on the server (501 where no renderer is configured). */
+export const renderIconOnServer = (id: string) => change(generateIconFromModel(id), assetUpdated);
+
+/**
+ * Gives the asset exactly the tags `tagIds`, one call per tag put on or taken off; answers the
+ * asset with its tags.
+ */
+export function setAssetTags(asset: Asset, tagIds: readonly string[]): Promise<Asset> {
+  const current = asset.tags.map((tag) => tag.id);
+  const calls = async () => {
+    let latest = asset;
+    for (const id of tagIds.filter((tagId) => !current.includes(tagId))) {
+      latest = await setTag(asset.id, id);
+    }
+    for (const id of current.filter((tagId) => !tagIds.includes(tagId))) {
+      latest = await removeTag(asset.id, id);
+    }
+    return latest;
+  };
+  return change(calls(), assetUpdated);
+}
+
+/** Deletes an asset: it goes to the Trash (a locked one answers 409). */
+export const trashAsset = (id: string) => change(deleteAsset(id), () => assetDeleted(id));
+
+// ---------------------------------------------------------------- where assets are placed
+
+/** Adds asset `id` to an application, at `position` (default: last). */
+export const placeAsset = (id: string, body: AssetApplicationBody) =>
+  change(addAssetToApplication(id, body), () => placementsChanged(id));
+
+/** Moves asset `id` within an application (see updateAssetApplication for `baseVersion`). */
+export const moveAssetInApplication = (
+  id: string,
+  body: Required<AssetApplicationBody>,
+  baseVersion?: number,
+) => change(updateAssetApplication(id, body, { baseVersion }), () => placementsChanged(id));
+
+/** Takes asset `id` out of an application. */
+export const unplaceAsset = (id: string, applicationId: string) =>
+  change(removeAssetFromApplication(id, { applicationId }), () => placementsChanged(id));
+
+/** Copies the parent asset's fields onto its `entry` in an application. */
+export const syncPlacement = (entry: { id: string; assetId: string }) =>
+  change(syncWithParent(entry.id), () => placementsChanged(entry.assetId));
+
+// ---------------------------------------------------------------- users' assets
+
+/** Assigns assets to a user (private). */
+export const assignAssets = (userId: string, assetIds: string[]) =>
+  change(addUserAssets(userId, assetIds), () => assetsAssigned(assetIds));
+
+/** Takes assets away from a user (private). */
+export const unassignAssets = (userId: string, assetIds: string[]) =>
+  change(removeUserAssets(userId, assetIds), () => assetsAssigned(assetIds));
+
+// ---------------------------------------------------------------- morphs
+
+/** Queues one morph job per body asset; they are recorded on the source and in the queue. */
+export const queueMorphs = (body: { sourceAssetId: string; bodyAssetIds: string[] }) =>
+  change(generateMorphedAssets(body), () =>
+    assetRelationsChanged(body.sourceAssetId, (endpoint) => /morph/.test(endpoint)),
+  );
+
+// ---------------------------------------------------------------- cage meshes
+
+/** Creates a cage mesh under `v1/` or (scope `private`) `private/v1/`. */
+export const addCageMesh = (body: CageMeshCreateBody, { scope }: ScopeOption = {}) =>
+  change(createCageMesh(body, { scope }), cageMeshSaved);
+
+/** Changes some fields of a cage mesh (see updateAsset for `baseVersion`). */
+export const saveCageMesh = (id: string, body: CageMeshPatchBody, baseVersion?: number) =>
+  change(updateCageMesh(id, body, baseVersion), cageMeshSaved);
+
+// ---------------------------------------------------------------- tags and applications
+
+/** Creates a tag. */
+export const addTag = (name: string) => change(createTag(name), tagsChanged);
+
+/** Renames a tag (see renameTag for `baseVersion`). */
+export const changeTagName = (id: string, name: string, baseVersion?: number) =>
+  change(renameTag(id, name, baseVersion), tagsChanged);
+
+/** Deletes a tag: it goes to the Trash and off every asset. */
+export const trashTag = (id: string) => change(deleteTag(id), tagsChanged);
+
+/** Creates an application (admins; a name in use answers 409). */
+export const addApplication = (name: string) =>
+  change(createApplication(name), applicationsChanged);
+
+/** Renames an application (see renameApplication for `baseVersion`). */
+export const changeApplicationName = (id: string, name: string, baseVersion?: number) =>
+  change(renameApplication(id, name, baseVersion), applicationsChanged);
+
+// ---------------------------------------------------------------- users
+
+/**
+ * Gives a user a role (see changeUserRole: the cache takes the answer). When someone else
+ * changed it since `baseVersion`, the user is read again, so the page shows theirs.
+ */
+export async function setUserRole(id: string, role: Role, baseVersion?: number) {
+  try {
+    return await changeUserRole(id, role, baseVersion);
+  } catch (error) {
+    if (toApiError(error).code === 'EDIT_CONFLICT') {
+      await queryClient.invalidateQueries({ queryKey: userQuery(id).queryKey });
+    }
+    throw error;
+  }
+}
