@@ -3,9 +3,10 @@
  * service, so every failure carries `service: 'assets'`. The queue's statuses are
  * queued -> processing -> completed | failed (see morphStatusSchema).
  */
-import { apiBase, type ApiScope, type Page } from './assets';
+import type { Page } from './assets';
 import { tagService } from './errors';
 import { apiList, apiRequest } from './http';
+import { endpoint, ENDPOINTS, type ApiScope } from '../../contract/paths';
 import type { ListQuery } from '../../contract/list-query';
 import { encodeListQuery } from './lists';
 import {
@@ -31,7 +32,7 @@ export function generateMorphedAssets(
   { scope }: { scope?: ApiScope } = {},
 ): Promise<MorphQueueEntry[]> {
   return assetsService(() =>
-    apiRequest(`${apiBase(scope)}/morphed-assets/generate`, morphGenerateResultSchema, {
+    apiRequest(endpoint(ENDPOINTS.morphGenerate, {}, scope), morphGenerateResultSchema, {
       method: 'post',
       json: body,
     }),
@@ -44,7 +45,7 @@ export function morphQueueStatus(
   { scope, signal }: { scope?: ApiScope; signal?: AbortSignal } = {},
 ): Promise<MorphStatusList> {
   return assetsService(() =>
-    apiRequest(`${apiBase(scope)}/morphed-asset-queue/status`, morphStatusListSchema, {
+    apiRequest(endpoint(ENDPOINTS.morphQueueStatus, {}, scope), morphStatusListSchema, {
       searchParams: statusQuery(ids),
       ...(signal === undefined ? {} : { signal }),
     }),
@@ -57,7 +58,7 @@ export function listMorphQueue(
   { scope }: { scope?: ApiScope } = {},
 ): Promise<Page<MorphQueueEntry>> {
   return assetsService(() =>
-    apiList(`${apiBase(scope)}/morphed-asset-queue`, listResponseSchema(morphQueueEntrySchema), {
+    apiList(endpoint(ENDPOINTS.morphQueue, {}, scope), listResponseSchema(morphQueueEntrySchema), {
       searchParams: encodeListQuery(list),
     }),
   );
@@ -66,7 +67,7 @@ export function listMorphQueue(
 /** The generation status of queue entries, as the private morphed-assets service reports it. */
 export function morphedAssetsStatus(ids: readonly string[]): Promise<MorphStatusList> {
   return assetsService(() =>
-    apiRequest('private/v1/morphed-assets/status', morphStatusListSchema, {
+    apiRequest(endpoint(ENDPOINTS.morphedAssetsStatus), morphStatusListSchema, {
       searchParams: statusQuery(ids),
     }),
   );
@@ -75,7 +76,7 @@ export function morphedAssetsStatus(ids: readonly string[]): Promise<MorphStatus
 /** One page of morphed assets (private). */
 export function listMorphedAssets(list: ListQuery = {}): Promise<Page<MorphedAsset>> {
   return assetsService(() =>
-    apiList('private/v1/morphed-assets', listResponseSchema(morphedAssetSchema), {
+    apiList(endpoint(ENDPOINTS.morphedAssets), listResponseSchema(morphedAssetSchema), {
       searchParams: encodeListQuery(list),
     }),
   );

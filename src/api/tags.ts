@@ -4,6 +4,7 @@ import { z } from 'zod/mini';
 import type { Page } from './assets';
 import { tagService } from './errors';
 import { apiList, apiRequest } from './http';
+import { endpoint, ENDPOINTS } from '../../contract/paths';
 import type { ListQuery } from '../../contract/list-query';
 import { encodeListQuery, invalidateLists } from './lists';
 import { queryClient } from './query';
@@ -18,13 +19,13 @@ import {
 } from '../../contract/schemas';
 
 const tagsService = tagService('tags');
-const path = (tagId: string) => `v1/tags/${encodeURIComponent(tagId)}`;
+const path = (tagId: string) => endpoint(ENDPOINTS.tag, { tagId });
 const tagPageSchema = listResponseSchema(tagRowSchema);
 
 /** One page of tags (search, order, page and limit as on the list screens). */
 export function listTags(list: ListQuery = {}): Promise<Page<TagRow>> {
   return tagsService(() =>
-    apiList('v1/tags', tagPageSchema, { searchParams: encodeListQuery(list) }),
+    apiList(endpoint(ENDPOINTS.tags), tagPageSchema, { searchParams: encodeListQuery(list) }),
   );
 }
 
@@ -39,7 +40,9 @@ export const tagQuery = (tagId: string) =>
 
 /** Creates a tag. */
 export function createTag(name: string): Promise<Tag> {
-  return tagsService(() => apiRequest('v1/tags', tagSchema, { method: 'post', json: { name } }));
+  return tagsService(() =>
+    apiRequest(endpoint(ENDPOINTS.tags), tagSchema, { method: 'post', json: { name } }),
+  );
 }
 
 /**
@@ -59,14 +62,20 @@ export function deleteTag(tagId: string): Promise<unknown> {
 /** Puts a tag on an asset; answers the asset with its tags. */
 export function setTag(assetId: string, tagId: string): Promise<Asset> {
   return tagsService(() =>
-    apiRequest('v1/tags/set-tag', assetSchema, { method: 'post', json: { assetId, tagId } }),
+    apiRequest(endpoint(ENDPOINTS.tagSet), assetSchema, {
+      method: 'post',
+      json: { assetId, tagId },
+    }),
   );
 }
 
 /** Takes a tag off an asset; answers the asset with its tags. */
 export function removeTag(assetId: string, tagId: string): Promise<Asset> {
   return tagsService(() =>
-    apiRequest('v1/tags/remove-tag', assetSchema, { method: 'post', json: { assetId, tagId } }),
+    apiRequest(endpoint(ENDPOINTS.tagRemove), assetSchema, {
+      method: 'post',
+      json: { assetId, tagId },
+    }),
   );
 }
 
