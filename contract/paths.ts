@@ -29,11 +29,6 @@ export const ENDPOINTS = {
 
   // Assets.
   assets: '/{mount}/assets',
-  assetsFor: {
-    authorized: '/{mount}/assets/authorized',
-    editable: '/{mount}/assets/editable',
-    'authorize-default': '/{mount}/assets/authorize-default',
-  },
   assetCounts: '/{mount}/assets/countByType',
   asset: '/{mount}/assets/{id}',
   assetFromTemplate: '/private/v1/assets/using-template',
@@ -61,7 +56,6 @@ export const ENDPOINTS = {
   applicationAssets: '/v1/application-assets',
   applicationAssetPosition: '/v1/application-assets/{id}/position',
   applicationAssetSync: '/{mount}/application-assets/{id}/sync-with-parent',
-  applicationMorphedAssets: '/{mount}/application-morphed-assets',
   cageMeshes: '/{mount}/cage-meshes',
   cageMesh: '/v1/cage-meshes/{id}',
   cageMeshesBulkDelete: '/v1/cage-meshes/bulk-delete',
@@ -69,7 +63,6 @@ export const ENDPOINTS = {
   morphQueue: '/{mount}/morphed-asset-queue',
   morphQueueStatus: '/{mount}/morphed-asset-queue/status',
   morphedAssets: '/private/v1/morphed-assets',
-  morphedAssetsStatus: '/private/v1/morphed-assets/status',
   morphedAssetsBulkDelete: '/v1/morphed-assets/bulk-delete',
   tags: '/v1/tags',
   tag: '/v1/tags/{tagId}',

@@ -14,7 +14,6 @@ import { encodeListQuery, invalidateLists } from './lists';
 import { queryClient } from './query';
 import {
   applicationAssetSchema,
-  applicationMorphedAssetSchema,
   assetApplicationSchema,
   assetBulkChangeResultSchema,
   assetBulkDeleteResultSchema,
@@ -24,7 +23,6 @@ import {
   listResponseSchema,
   validationReportSchema,
   type ApplicationAsset,
-  type ApplicationMorphedAsset,
   type Asset,
   type AssetApplication,
   type AssetBulkChangeResult,
@@ -55,36 +53,6 @@ export interface Page<R> {
 const assetsService = tagService('assets');
 const query = (searchParams: SearchParamsOption | undefined) =>
   searchParams === undefined ? {} : { searchParams };
-
-const assetPageSchema = listResponseSchema(assetSchema);
-
-/** One page of assets (filters, order, page and limit as on the list screens). */
-export function listAssets(
-  list: ListQuery = {},
-  { scope }: ScopeOption = {},
-): Promise<Page<Asset>> {
-  return assetsService(() =>
-    apiList(endpoint(ENDPOINTS.assets, {}, scope), assetPageSchema, {
-      searchParams: encodeListQuery(list),
-    }),
-  );
-}
-
-/**
- * The assets the caller may use (authorized), may change (editable), or gets by default
- * (authorize-default: per type, the first one in catalogue order it may use).
- */
-export function listAssetsFor(
-  kind: 'authorized' | 'editable' | 'authorize-default',
-  list: ListQuery = {},
-  { scope }: ScopeOption = {},
-): Promise<Page<Asset>> {
-  return assetsService(() =>
-    apiList(endpoint(ENDPOINTS.assetsFor[kind], {}, scope), assetPageSchema, {
-      searchParams: encodeListQuery(list),
-    }),
-  );
-}
 
 /** How many assets exist per type, optionally filtered (the asset list's filters). */
 export function countByType(
@@ -369,23 +337,6 @@ export function syncWithParent(
       endpoint(ENDPOINTS.applicationAssetSync, { id: applicationAssetId }, scope),
       applicationAssetSchema,
       { method: 'post', json: {} },
-    ),
-  );
-}
-
-/** Places morphed assets in an application. */
-export function addApplicationMorphedAssets(
-  body: { applicationId: string; morphedAssetIds: string[] },
-  { scope }: ScopeOption = {},
-): Promise<ApplicationMorphedAsset[]> {
-  return assetsService(() =>
-    apiRequest(
-      endpoint(ENDPOINTS.applicationMorphedAssets, {}, scope),
-      z.array(applicationMorphedAssetSchema),
-      {
-        method: 'post',
-        json: body,
-      },
     ),
   );
 }

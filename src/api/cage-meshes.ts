@@ -4,18 +4,15 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod/mini';
-import type { Page } from './assets';
 import { tagService } from './errors';
-import { apiList, apiRequest } from './http';
+import { apiRequest } from './http';
 import { endpoint, ENDPOINTS, type ApiScope } from '../../contract/paths';
-import type { ListQuery } from '../../contract/list-query';
-import { encodeListQuery, invalidateList } from './lists';
+import { invalidateList } from './lists';
 import { queryClient } from './query';
 import {
   cageMeshCreateBodySchema,
   cageMeshPatchBodySchema,
   cageMeshSchema,
-  listResponseSchema,
   type CageMesh,
 } from '../../contract/schemas';
 
@@ -25,16 +22,6 @@ export type CageMeshPatchBody = z.input<typeof cageMeshPatchBodySchema>;
 const cageMeshesService = tagService('cageMeshes');
 const privateCageMeshesService = tagService('privateCageMeshes');
 const path = (id: string) => endpoint(ENDPOINTS.cageMesh, { id });
-const cageMeshPageSchema = listResponseSchema(cageMeshSchema);
-
-/** One page of cage meshes. */
-export function listCageMeshes(list: ListQuery = {}): Promise<Page<CageMesh>> {
-  return cageMeshesService(() =>
-    apiList(endpoint(ENDPOINTS.cageMeshes), cageMeshPageSchema, {
-      searchParams: encodeListQuery(list),
-    }),
-  );
-}
 
 /** One cage mesh. */
 export function getCageMesh(

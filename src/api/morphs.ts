@@ -3,19 +3,12 @@
  * service, so every failure carries `service: 'assets'`. The queue's statuses are
  * queued -> processing -> completed | failed (see morphStatusSchema).
  */
-import type { Page } from './assets';
 import { tagService } from './errors';
-import { apiList, apiRequest } from './http';
+import { apiRequest } from './http';
 import { endpoint, ENDPOINTS, type ApiScope } from '../../contract/paths';
-import type { ListQuery } from '../../contract/list-query';
-import { encodeListQuery } from './lists';
 import {
-  listResponseSchema,
-  morphedAssetSchema,
   morphGenerateResultSchema,
-  morphQueueEntrySchema,
   morphStatusListSchema,
-  type MorphedAsset,
   type MorphQueueEntry,
   type MorphStatusList,
 } from '../../contract/schemas';
@@ -48,36 +41,6 @@ export function morphQueueStatus(
     apiRequest(endpoint(ENDPOINTS.morphQueueStatus, {}, scope), morphStatusListSchema, {
       searchParams: statusQuery(ids),
       ...(signal === undefined ? {} : { signal }),
-    }),
-  );
-}
-
-/** One page of the morph queue. */
-export function listMorphQueue(
-  list: ListQuery = {},
-  { scope }: { scope?: ApiScope } = {},
-): Promise<Page<MorphQueueEntry>> {
-  return assetsService(() =>
-    apiList(endpoint(ENDPOINTS.morphQueue, {}, scope), listResponseSchema(morphQueueEntrySchema), {
-      searchParams: encodeListQuery(list),
-    }),
-  );
-}
-
-/** The generation status of queue entries, as the private morphed-assets service reports it. */
-export function morphedAssetsStatus(ids: readonly string[]): Promise<MorphStatusList> {
-  return assetsService(() =>
-    apiRequest(endpoint(ENDPOINTS.morphedAssetsStatus), morphStatusListSchema, {
-      searchParams: statusQuery(ids),
-    }),
-  );
-}
-
-/** One page of morphed assets (private). */
-export function listMorphedAssets(list: ListQuery = {}): Promise<Page<MorphedAsset>> {
-  return assetsService(() =>
-    apiList(endpoint(ENDPOINTS.morphedAssets), listResponseSchema(morphedAssetSchema), {
-      searchParams: encodeListQuery(list),
     }),
   );
 }

@@ -1,16 +1,13 @@
 /** Tag endpoints (spec §7 "Cage meshes and tags"). Every failure carries `service: 'tags'`. */
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod/mini';
-import type { Page } from './assets';
 import { tagService } from './errors';
-import { apiList, apiRequest } from './http';
+import { apiRequest } from './http';
 import { endpoint, ENDPOINTS } from '../../contract/paths';
-import type { ListQuery } from '../../contract/list-query';
-import { encodeListQuery, invalidateLists } from './lists';
+import { invalidateLists } from './lists';
 import { queryClient } from './query';
 import {
   assetSchema,
-  listResponseSchema,
   tagRowSchema,
   tagSchema,
   type Asset,
@@ -20,14 +17,6 @@ import {
 
 const tagsService = tagService('tags');
 const path = (tagId: string) => endpoint(ENDPOINTS.tag, { tagId });
-const tagPageSchema = listResponseSchema(tagRowSchema);
-
-/** One page of tags (search, order, page and limit as on the list screens). */
-export function listTags(list: ListQuery = {}): Promise<Page<TagRow>> {
-  return tagsService(() =>
-    apiList(endpoint(ENDPOINTS.tags), tagPageSchema, { searchParams: encodeListQuery(list) }),
-  );
-}
 
 /** One tag by id (404 once it is deleted). */
 export function getTag(tagId: string): Promise<TagRow> {

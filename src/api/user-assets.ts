@@ -4,18 +4,13 @@
  * `service: 'privateUserAssets'`.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { assetRelationsChanged, type Page } from './assets';
+import { assetRelationsChanged } from './assets';
 import { tagService } from './errors';
-import { apiList, apiRequest } from './http';
+import { apiRequest } from './http';
 import { endpoint, ENDPOINTS, type ApiScope } from '../../contract/paths';
-import type { ListQuery } from '../../contract/list-query';
-import { encodeListQuery } from './lists';
 import {
-  assetSchema,
-  listResponseSchema,
   userAssetsResultSchema,
   userRowSchema,
-  type Asset,
   type UserAssetsResult,
 } from '../../contract/schemas';
 
@@ -26,18 +21,6 @@ const services = {
 const usersService = tagService('privateUsers');
 const path = (userId: string, scope: ApiScope = 'public') =>
   endpoint(ENDPOINTS.userAssets, { userId }, scope);
-const assetPageSchema = listResponseSchema(assetSchema);
-
-/** One page of the assets assigned to a user (own assets, or anyone's for admins). */
-export function listUserAssets(
-  userId: string,
-  list: ListQuery = {},
-  { scope = 'public' }: { scope?: ApiScope } = {},
-): Promise<Page<Asset>> {
-  return services[scope](() =>
-    apiList(path(userId, scope), assetPageSchema, { searchParams: encodeListQuery(list) }),
-  );
-}
 
 /** Assigns assets to a user (private). */
 export function addUserAssets(userId: string, assetIds: string[]): Promise<UserAssetsResult> {

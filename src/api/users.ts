@@ -56,8 +56,3 @@ export async function emailExists(email: string): Promise<boolean> {
   );
   return exists;
 }
-
-/** The signed-in user. */
-export function me(): Promise<User> {
-  return apiRequest(endpoint(ENDPOINTS.me), userSchema);
-}
