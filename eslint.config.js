@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import importX from 'eslint-plugin-import-x';
 
 /**
  * Import direction (ARCHITECTURE.md): api <- machines <- routes; ui imports neither. Across the
@@ -104,18 +105,32 @@ export default tseslint.config(
     'ky stays inside src/api.',
   ),
   {
-    // Screens name endpoints by the contract's paths (contract/paths.ts), never by a string.
-    files: ['src/routes/**/*.{ts,tsx}'],
-    ignores: ['src/routes/**/*.test.{ts,tsx}'],
+    // The client names endpoints by the contract's paths (contract/paths.ts), never by a string
+    // (tests may: they check what goes over the wire).
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.{ts,tsx}'],
     rules: {
       'no-restricted-syntax': [
         'error',
         ...['Literal[value=', 'TemplateElement[value.raw='].map((node) => ({
-          selector: `${node}/^\\/?(private\\/)?v1\\//]`,
+          selector: `${node}/(^|\\/)v1\\//]`,
           message: 'Name the endpoint by the contract: endpoint(ENDPOINTS.x) (contract/paths.ts).',
         })),
       ],
     },
+  },
+  {
+    // No import cycles: a piece two modules share moves down into a module both import.
+    files: ['{src,core,contract,server}/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [
+        importX.createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] }),
+      ],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   // The two sides meet only in contract/ (the wire contract) and core/ (shared rules):
   // server/ never imports src/, src/ never server/, and the contract neither nor core/.

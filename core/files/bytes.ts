@@ -3,7 +3,7 @@
  * `fs.openAsBlob`) for just the bytes it needs with `slice().arrayBuffer()`, so checking a
  * 50 MB upload's header costs a few KiB, not 50 MB.
  */
-import type { FileError } from './validate';
+import type { FileError } from './file-error';
 
 /**
  * The part of Blob the readers use: a browser Blob or File, a Node Blob (`fs.openAsBlob`), or

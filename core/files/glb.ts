@@ -3,7 +3,7 @@
  * the meshes.
  */
 import { corrupt, fourCC, readBytes, unreadable, view, type ByteSource } from './bytes';
-import type { FileError } from './validate';
+import type { FileError } from './file-error';
 
 /** GLB: 12-byte header (magic, version, length), then chunks of length, type and body. */
 const GLB_HEADER_BYTES = 12;

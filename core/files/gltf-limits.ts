@@ -14,7 +14,7 @@ import { readBytes, type ByteSource } from './bytes';
 import { readGlbLayout, type GlbLayout } from './glb';
 import { readImageHeader } from './image-header';
 import { MB } from './rules';
-import type { FileError } from './validate';
+import type { FileError } from './file-error';
 
 export const GLTF_LIMITS = {
   /** Bytes of the JSON (the GLB's JSON chunk, or the .gltf file). Fixtures: 267,820. */

@@ -17,7 +17,7 @@ import { concat, corrupt, fourCC, unreadable, view, WindowReader, type ByteSourc
 import { crc32 } from './crc32';
 import { iccDescription } from './icc';
 import { sniffContentType, SNIFF_BYTES } from './sniff';
-import type { FileError } from './validate';
+import type { FileError } from './file-error';
 
 /** Colour type names: PNG's five types by their number, and CMYK for four-component JPEGs. */
 export type ColorTypeName = 'grayscale' | 'rgb' | 'indexed' | 'grayscale-alpha' | 'rgba' | 'cmyk';

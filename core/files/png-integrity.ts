@@ -8,7 +8,7 @@
 import { corrupt, readBytes, unreadable, view, type ByteSource } from './bytes';
 import { crc32Update } from './crc32';
 import { isChunkType, PNG_MAX_U31, PNG_SIGNATURE } from './image-header';
-import type { FileError } from './validate';
+import type { FileError } from './file-error';
 
 /** How much of the file each read asks for. */
 export const INTEGRITY_PIECE_BYTES = 1024 * 1024;

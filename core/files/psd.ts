@@ -3,7 +3,7 @@
  * header, never the layers.
  */
 import { corrupt, fourCC, readBytes, unreadable, view, type ByteSource } from './bytes';
-import type { FileError } from './validate';
+import type { FileError } from './file-error';
 
 /** PSD header: signature, version, 6 reserved bytes, channels, height, width, depth, mode. */
 const PSD_HEADER_BYTES = 26;

@@ -8,6 +8,7 @@
  * values fill the translation's placeholders.
  */
 import { readBytes, unreadable, type ByteSource } from './bytes';
+import type { FileError } from './file-error';
 import { checkGlbHeader } from './glb';
 import { checkModelLimits, modelOverLimit } from './gltf-limits';
 import { checkPsdHeader } from './psd';
@@ -17,37 +18,7 @@ import type { FileValidationOptions, UploadRule } from './rules';
 import { contentMismatch, CONTENT_NAMES, describeContent, nameTypes, SNIFF_BYTES } from './sniff';
 import type { SniffedType } from './sniff';
 
-export type FileErrorKey =
-  /** values: width, height (the maximum), actualWidth, actualHeight. */
-  | 'fileInput.imageSizeTooLarge'
-  /** values: expected, actual (colour type names, e.g. 'rgba', 'rgb'). */
-  | 'fileInput.wrongColorType'
-  /** values: expected, actual (bits per channel). */
-  | 'fileInput.wrongBitDepth'
-  /** values: expected, actual (colour profile names). */
-  | 'fileInput.wrongColorSpace'
-  /** No values; `detail` says what is damaged. */
-  | 'fileInput.corrupt'
-  /** values: accepted (extensions, e.g. '.png, .jpg'). */
-  | 'fileInput.wrongType'
-  /** values: actual, expected (what the file is and should be, from core/files/sniff.ts). */
-  | 'fileInput.wrongContent'
-  /** values: max, size (formatted, e.g. '5 MB'). */
-  | 'fileInput.tooLarge'
-  /** values: min, size (formatted, e.g. '67 B'). */
-  | 'fileInput.tooSmall'
-  /** No values; `detail` says why. */
-  | 'fileInput.notGlb'
-  /** values: model (what it declares over which limit, see gltf-limits.ts). */
-  | 'fileInput.modelOverLimit';
-
-export interface FileError {
-  key: FileErrorKey;
-  /** Interpolation values of the translation, e.g. `{ max: '5 MB', size: '7.2 MB' }`. */
-  values?: Record<string, string | number>;
-  /** A plain-English explanation for logs, server responses and tooltips. */
-  detail?: string;
-}
+export type { FileError, FileErrorKey } from './file-error';
 
 /** A byte count for people, with MB = 1024 × 1024 bytes as the spec counts: '5 MB', '1.5 KB'. */
 export function formatBytes(bytes: number): string {

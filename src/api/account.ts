@@ -13,6 +13,7 @@ import {
 } from '../../contract/account-schemas';
 import { tagService } from './errors';
 import { apiRequest } from './http';
+import { endpoint, ENDPOINTS } from '../../contract/paths';
 import { queryClient } from './query';
 import {
   sessionInfoSchema,
@@ -33,7 +34,7 @@ export const mySessionsQuery = () =>
     queryKey: SESSIONS_KEY,
     queryFn: ({ signal }) =>
       accountService(() =>
-        apiRequest('v1/users/me/sessions', z.array(sessionInfoSchema), { signal }),
+        apiRequest(endpoint(ENDPOINTS.mySessions), z.array(sessionInfoSchema), { signal }),
       ),
   });
 
@@ -44,11 +45,9 @@ async function sessionsChanged(): Promise<void> {
 /** Ends one of one's other sessions (its tokens stop working at their next request). */
 export function endSession(id: string): Promise<number> {
   return accountService(async () => {
-    const { ended } = await apiRequest(
-      `v1/users/me/sessions/${encodeURIComponent(id)}`,
-      sessionsEndedSchema,
-      { method: 'delete' },
-    );
+    const { ended } = await apiRequest(endpoint(ENDPOINTS.mySession, { id }), sessionsEndedSchema, {
+      method: 'delete',
+    });
     await sessionsChanged();
     return ended;
   });
@@ -57,7 +56,7 @@ export function endSession(id: string): Promise<number> {
 /** Ends every session but this one. */
 export function endOtherSessions(): Promise<number> {
   return accountService(async () => {
-    const { ended } = await apiRequest('v1/users/me/sessions', sessionsEndedSchema, {
+    const { ended } = await apiRequest(endpoint(ENDPOINTS.mySessions), sessionsEndedSchema, {
       method: 'delete',
     });
     await sessionsChanged();
@@ -68,7 +67,7 @@ export function endOtherSessions(): Promise<number> {
 /** Mails a code to a new address; answers the id to confirm it with. */
 export function requestEmailChange(body: z.input<typeof emailChangeBodySchema>): Promise<string> {
   return accountService(async () => {
-    const result = await apiRequest('v1/users/me/email', verifyRequestResultSchema, {
+    const result = await apiRequest(endpoint(ENDPOINTS.myEmail), verifyRequestResultSchema, {
       method: 'post',
       json: body,
     });
@@ -81,14 +80,14 @@ export function confirmEmailChange(
   body: z.input<typeof emailChangeConfirmBodySchema>,
 ): Promise<User> {
   return accountService(() =>
-    apiRequest('v1/users/me/email/confirm', userSchema, { method: 'post', json: body }),
+    apiRequest(endpoint(ENDPOINTS.myEmailConfirm), userSchema, { method: 'post', json: body }),
   );
 }
 
 /** Sets a new password (the current one confirms); every other session ends. */
 export function changePassword(body: z.input<typeof passwordChangeBodySchema>): Promise<User> {
   return accountService(async () => {
-    const user = await apiRequest('v1/users/me/password', userSchema, {
+    const user = await apiRequest(endpoint(ENDPOINTS.myPassword), userSchema, {
       method: 'put',
       json: body,
     });
@@ -100,7 +99,7 @@ export function changePassword(body: z.input<typeof passwordChangeBodySchema>): 
 /** Deletes the signed-in account; its sessions end. */
 export function deleteAccount(body: z.input<typeof accountDeleteBodySchema>): Promise<unknown> {
   return accountService(() =>
-    apiRequest('v1/users/me', z.unknown(), { method: 'delete', json: body }),
+    apiRequest(endpoint(ENDPOINTS.me), z.unknown(), { method: 'delete', json: body }),
   );
 }
 
@@ -110,6 +109,6 @@ export function deleteAccount(body: z.input<typeof accountDeleteBodySchema>): Pr
  */
 export function upgradeGuest(body: { email: string; password: string }): Promise<SignupResult> {
   return accountService(() =>
-    apiRequest('v1/auth/signup', signupResultSchema, { method: 'post', json: body }),
+    apiRequest(endpoint(ENDPOINTS.signup), signupResultSchema, { method: 'post', json: body }),
   );
 }

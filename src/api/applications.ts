@@ -2,6 +2,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { tagService } from './errors';
 import { apiRequest } from './http';
+import { endpoint, ENDPOINTS } from '../../contract/paths';
 import { invalidateLists } from './lists';
 import { queryClient } from './query';
 import { applicationRowSchema, type ApplicationRow } from '../../contract/schemas';
@@ -14,14 +15,17 @@ export const applicationQuery = (id: string) =>
     queryKey: ['applications', id] as const,
     queryFn: ({ signal }) =>
       applicationsService(() =>
-        apiRequest(`v1/applications/${encodeURIComponent(id)}`, applicationRowSchema, { signal }),
+        apiRequest(endpoint(ENDPOINTS.application, { id }), applicationRowSchema, { signal }),
       ),
   });
 
 /** Creates an application (admins; a name in use answers 409). */
 export function createApplication(name: string): Promise<ApplicationRow> {
   return applicationsService(() =>
-    apiRequest('private/v1/applications', applicationRowSchema, { method: 'post', json: { name } }),
+    apiRequest(endpoint(ENDPOINTS.applications, {}, 'private'), applicationRowSchema, {
+      method: 'post',
+      json: { name },
+    }),
   );
 }
 
@@ -36,7 +40,7 @@ export function renameApplication(
 ): Promise<ApplicationRow> {
   const options = { method: 'patch', json: { name }, baseVersion } as const;
   return applicationsService(() =>
-    apiRequest(`private/v1/applications/${encodeURIComponent(id)}`, applicationRowSchema, options),
+    apiRequest(endpoint(ENDPOINTS.application, { id }, 'private'), applicationRowSchema, options),
   );
 }
 

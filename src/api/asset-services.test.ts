@@ -61,14 +61,6 @@ const QUEUE = {
   updatedAt: NOW,
 };
 const STATUS = [{ id: 'q1', status: 'completed', progress: 1, error: null, morphedAssetId: 'm1' }];
-const MORPHED = {
-  id: 'm1',
-  sourceAssetId: 'a 1',
-  bodyAssetId: 'b1',
-  name: 'Jacket on body',
-  modelUrl: null,
-  createdAt: NOW,
-};
 const USER_ASSETS = { userId: 'u 2', assetIds: ['a 1'] };
 
 interface Case {
@@ -88,30 +80,6 @@ const withData = (data: unknown) => ({ data });
 
 const CASES: Case[] = [
   // Assets, public and private.
-  {
-    name: 'listAssets',
-    call: () => assets.listAssets({ page: 2, limit: 5, order: { name: 'desc' } }),
-    route: 'GET v1/assets?page=2&limit=5&order=-name',
-    answer: page(ASSET),
-    result: page(ASSET),
-    service: 'assets',
-  },
-  {
-    name: 'listAssets (private)',
-    call: () => assets.listAssets({ filter: { type: ['hair', 'top'] } }, { scope: 'private' }),
-    route: 'GET private/v1/assets?type=hair&type=top',
-    answer: page(ASSET),
-    result: page(ASSET),
-    service: 'assets',
-  },
-  ...(['authorized', 'editable', 'authorize-default'] as const).map((kind) => ({
-    name: `listAssetsFor ${kind}`,
-    call: () => assets.listAssetsFor(kind, { page: 1 }),
-    route: `GET v1/assets/${kind}?page=1`,
-    answer: page(ASSET),
-    result: page(ASSET),
-    service: 'assets',
-  })),
   {
     name: 'countByType (private)',
     call: () => assets.countByType({ type: 'top' }, { scope: 'private' }),
@@ -275,15 +243,6 @@ const CASES: Case[] = [
     answer: withData(APP_ASSET),
     service: 'assets',
   },
-  {
-    name: 'addApplicationMorphedAssets',
-    call: () =>
-      assets.addApplicationMorphedAssets({ applicationId: 'app1', morphedAssetIds: ['m1'] }),
-    route: 'POST v1/application-morphed-assets',
-    body: { applicationId: 'app1', morphedAssetIds: ['m1'] },
-    answer: withData([]),
-    service: 'assets',
-  },
   // Morphs (asset service).
   {
     name: 'generateMorphedAssets',
@@ -312,38 +271,7 @@ const CASES: Case[] = [
     answer: withData(STATUS),
     service: 'assets',
   },
-  {
-    name: 'listMorphQueue (private)',
-    call: () => morphs.listMorphQueue({ page: 1 }, { scope: 'private' }),
-    route: 'GET private/v1/morphed-asset-queue?page=1',
-    answer: page(QUEUE),
-    result: page(QUEUE),
-    service: 'assets',
-  },
-  {
-    name: 'morphedAssetsStatus',
-    call: () => morphs.morphedAssetsStatus(['q1']),
-    route: 'GET private/v1/morphed-assets/status?ids=q1',
-    answer: withData(STATUS),
-    service: 'assets',
-  },
-  {
-    name: 'listMorphedAssets',
-    call: () => morphs.listMorphedAssets({ page: 3 }),
-    route: 'GET private/v1/morphed-assets?page=3',
-    answer: page(MORPHED),
-    result: page(MORPHED),
-    service: 'assets',
-  },
   // Cage meshes.
-  {
-    name: 'listCageMeshes',
-    call: () => cageMeshes.listCageMeshes({ filter: { search: 'x' } }),
-    route: 'GET v1/cage-meshes?search=x',
-    answer: page(CAGE),
-    result: page(CAGE),
-    service: 'cageMeshes',
-  },
   {
     name: 'getCageMesh',
     call: () => cageMeshes.getCageMesh('c 1'),
@@ -376,14 +304,6 @@ const CASES: Case[] = [
     service: 'cageMeshes',
   },
   // Tags.
-  {
-    name: 'listTags',
-    call: () => tags.listTags({ filter: { search: 'sum' }, limit: 5 }),
-    route: 'GET v1/tags?limit=5&search=sum',
-    answer: page(TAG_ROW),
-    result: page(TAG_ROW),
-    service: 'tags',
-  },
   {
     name: 'createTag',
     call: () => tags.createTag('Summer'),
@@ -424,22 +344,6 @@ const CASES: Case[] = [
     service: 'tags',
   },
   // User assets.
-  {
-    name: 'listUserAssets',
-    call: () => userAssets.listUserAssets('u 2', { page: 1 }),
-    route: 'GET v1/user-assets/u%202?page=1',
-    answer: page(ASSET),
-    result: page(ASSET),
-    service: 'userAssets',
-  },
-  {
-    name: 'listUserAssets (private)',
-    call: () => userAssets.listUserAssets('u 2', {}, { scope: 'private' }),
-    route: 'GET private/v1/user-assets/u%202',
-    answer: page(ASSET),
-    result: page(ASSET),
-    service: 'privateUserAssets',
-  },
   {
     name: 'addUserAssets',
     call: () => userAssets.addUserAssets('u 2', ['a 1']),

@@ -8,12 +8,12 @@ import type { SearchParamsOption } from 'ky';
 import { z } from 'zod/mini';
 import { tagService } from './errors';
 import { apiList, apiRequest, httpClient } from './http';
+import { endpoint, ENDPOINTS, type ApiScope } from '../../contract/paths';
 import type { ListQuery } from '../../contract/list-query';
 import { encodeListQuery, invalidateLists } from './lists';
 import { queryClient } from './query';
 import {
   applicationAssetSchema,
-  applicationMorphedAssetSchema,
   assetApplicationSchema,
   assetBulkChangeResultSchema,
   assetBulkDeleteResultSchema,
@@ -23,7 +23,6 @@ import {
   listResponseSchema,
   validationReportSchema,
   type ApplicationAsset,
-  type ApplicationMorphedAsset,
   type Asset,
   type AssetApplication,
   type AssetBulkChangeResult,
@@ -38,16 +37,12 @@ import {
   uploadResultSchema,
 } from '../../contract/schemas';
 
-/** Which mount a call goes to: `v1/` (public) or `private/v1/` (admins and developers). */
-export type ApiScope = 'public' | 'private';
+export type { ApiScope };
 
 export interface ScopeOption {
   /** Default `public`. */
   scope?: ApiScope;
 }
-
-/** The path prefix of a scope. */
-export const apiBase = (scope: ApiScope = 'public') => (scope === 'private' ? 'private/v1' : 'v1');
 
 /** A page of rows as list endpoints answer it. */
 export interface Page<R> {
@@ -56,36 +51,8 @@ export interface Page<R> {
 }
 
 const assetsService = tagService('assets');
-const root = (scope?: ApiScope) => `${apiBase(scope)}/assets`;
-const path = (id: string, scope?: ApiScope) => `${root(scope)}/${encodeURIComponent(id)}`;
 const query = (searchParams: SearchParamsOption | undefined) =>
   searchParams === undefined ? {} : { searchParams };
-
-const assetPageSchema = listResponseSchema(assetSchema);
-
-/** One page of assets (filters, order, page and limit as on the list screens). */
-export function listAssets(
-  list: ListQuery = {},
-  { scope }: ScopeOption = {},
-): Promise<Page<Asset>> {
-  return assetsService(() =>
-    apiList(root(scope), assetPageSchema, { searchParams: encodeListQuery(list) }),
-  );
-}
-
-/**
- * The assets the caller may use (authorized), may change (editable), or gets by default
- * (authorize-default: per type, the first one in catalogue order it may use).
- */
-export function listAssetsFor(
-  kind: 'authorized' | 'editable' | 'authorize-default',
-  list: ListQuery = {},
-  { scope }: ScopeOption = {},
-): Promise<Page<Asset>> {
-  return assetsService(() =>
-    apiList(`${root(scope)}/${kind}`, assetPageSchema, { searchParams: encodeListQuery(list) }),
-  );
-}
 
 /** How many assets exist per type, optionally filtered (the asset list's filters). */
 export function countByType(
@@ -93,7 +60,7 @@ export function countByType(
   { scope }: ScopeOption = {},
 ): Promise<CountByType> {
   return assetsService(() =>
-    apiRequest(`${root(scope)}/countByType`, countByTypeSchema, query(searchParams)),
+    apiRequest(endpoint(ENDPOINTS.assetCounts, {}, scope), countByTypeSchema, query(searchParams)),
   );
 }
 
@@ -103,13 +70,19 @@ export function getAsset(
   { scope, signal }: ScopeOption & { signal?: AbortSignal } = {},
 ): Promise<Asset> {
   return assetsService(() =>
-    apiRequest(path(id, scope), assetSchema, signal === undefined ? {} : { signal }),
+    apiRequest(
+      endpoint(ENDPOINTS.asset, { id }, scope),
+      assetSchema,
+      signal === undefined ? {} : { signal },
+    ),
   );
 }
 
 /** Creates an asset; file addresses are the `url`s uploads answered with. */
 export function createAsset(body: AssetCreateBody, { scope }: ScopeOption = {}): Promise<Asset> {
-  return assetsService(() => apiRequest(root(scope), assetSchema, { method: 'post', json: body }));
+  return assetsService(() =>
+    apiRequest(endpoint(ENDPOINTS.assets, {}, scope), assetSchema, { method: 'post', json: body }),
+  );
 }
 
 /** Creates an asset copied from a template asset (private only). */
@@ -118,7 +91,7 @@ export function createAssetFromTemplate(body: {
   name?: string;
 }): Promise<Asset> {
   return assetsService(() =>
-    apiRequest('private/v1/assets/using-template', assetSchema, { method: 'post', json: body }),
+    apiRequest(endpoint(ENDPOINTS.assetFromTemplate), assetSchema, { method: 'post', json: body }),
   );
 }
 
@@ -133,33 +106,48 @@ export function updateAsset(
   { scope, baseVersion }: ScopeOption & { baseVersion?: number } = {},
 ): Promise<Asset> {
   const options = { method: 'patch', json: body, baseVersion } as const;
-  return assetsService(() => apiRequest(path(id, scope), assetSchema, options));
+  return assetsService(() =>
+    apiRequest(endpoint(ENDPOINTS.asset, { id }, scope), assetSchema, options),
+  );
 }
 
 /** Deletes an asset (a locked one answers 409). */
 export function deleteAsset(id: string, { scope }: ScopeOption = {}): Promise<unknown> {
-  return assetsService(() => apiRequest(path(id, scope), z.unknown(), { method: 'delete' }));
+  return assetsService(() =>
+    apiRequest(endpoint(ENDPOINTS.asset, { id }, scope), z.unknown(), { method: 'delete' }),
+  );
 }
 
 /** Deletes several assets together, or none (a locked one answers 409 naming them). */
 export function bulkDeleteAssets(ids: string[]): Promise<string[]> {
   return assetsService(async () => {
-    const { deleted } = await apiRequest(`${root()}/bulk-delete`, assetBulkDeleteResultSchema, {
-      method: 'post',
-      json: { ids },
-    });
+    const { deleted } = await apiRequest(
+      endpoint(ENDPOINTS.assetsBulkDelete),
+      assetBulkDeleteResultSchema,
+      {
+        method: 'post',
+        json: { ids },
+      },
+    );
     await Promise.all(deleted.map((id) => assetDeleted(id)));
     return deleted;
   });
 }
 
 /** A bulk change of assets (all or none), then the cache takes every asset it answered. */
-function bulkChange(action: string, json: object): Promise<AssetBulkChangeResult> {
+function bulkChange(
+  action: keyof typeof ENDPOINTS.assetsBulk,
+  json: object,
+): Promise<AssetBulkChangeResult> {
   return assetsService(async () => {
-    const result = await apiRequest(`${root()}/${action}`, assetBulkChangeResultSchema, {
-      method: 'post',
-      json,
-    });
+    const result = await apiRequest(
+      endpoint(ENDPOINTS.assetsBulk[action]),
+      assetBulkChangeResultSchema,
+      {
+        method: 'post',
+        json,
+      },
+    );
     await Promise.all(result.assets.map((asset) => assetUpdated(asset)));
     return result;
   });
@@ -167,12 +155,12 @@ function bulkChange(action: string, json: object): Promise<AssetBulkChangeResult
 
 /** Locks several assets together; `changed` names those that were not locked yet. */
 export function bulkLockAssets(ids: string[], body: AssetLockBody = {}) {
-  return bulkChange('bulk-lock', { ...body, ids });
+  return bulkChange('lock', { ...body, ids });
 }
 
 /** Unlocks several assets together; `changed` names those that were locked. */
 export function bulkUnlockAssets(ids: string[], body: AssetLockBody = {}) {
-  return bulkChange('bulk-unlock', { ...body, ids });
+  return bulkChange('unlock', { ...body, ids });
 }
 
 /**
@@ -180,12 +168,12 @@ export function bulkUnlockAssets(ids: string[], body: AssetLockBody = {}) {
  * asset. `changed` names those that did not have it yet.
  */
 export function bulkSetTag(ids: string[], tagId: string) {
-  return bulkChange('bulk-set-tag', { ids, tagId });
+  return bulkChange('setTag', { ids, tagId });
 }
 
 /** Takes one tag off several assets, or off none (like bulkSetTag); `changed` had it. */
 export function bulkRemoveTag(ids: string[], tagId: string) {
-  return bulkChange('bulk-remove-tag', { ids, tagId });
+  return bulkChange('removeTag', { ids, tagId });
 }
 
 /**
@@ -198,7 +186,10 @@ export function lockAsset(
   { scope }: ScopeOption = {},
 ): Promise<Asset> {
   return assetsService(() =>
-    apiRequest(`${path(id, scope)}/lock`, assetSchema, { method: 'put', json: body }),
+    apiRequest(endpoint(ENDPOINTS.assetLock, { id }, scope), assetSchema, {
+      method: 'put',
+      json: body,
+    }),
   );
 }
 
@@ -209,14 +200,17 @@ export function unlockAsset(
   { scope }: ScopeOption = {},
 ): Promise<Asset> {
   return assetsService(() =>
-    apiRequest(`${path(id, scope)}/unlock`, assetSchema, { method: 'put', json: body }),
+    apiRequest(endpoint(ENDPOINTS.assetUnlock, { id }, scope), assetSchema, {
+      method: 'put',
+      json: body,
+    }),
   );
 }
 
 /** Renders the asset's icon from its model (the server may answer 501 when not configured). */
 export function generateIconFromModel(id: string, { scope }: ScopeOption = {}): Promise<Asset> {
   return assetsService(() =>
-    apiRequest(`${path(id, scope)}/generate-icon-from-model`, assetSchema, {
+    apiRequest(endpoint(ENDPOINTS.assetIcon, { id }, scope), assetSchema, {
       method: 'post',
       json: {},
     }),
@@ -232,7 +226,7 @@ export function predictTexture(
   { scope }: ScopeOption = {},
 ): Promise<UploadResult> {
   return assetsService(() =>
-    apiRequest(`${root(scope)}/predict-texture`, uploadResultSchema, {
+    apiRequest(endpoint(ENDPOINTS.assetTexture, {}, scope), uploadResultSchema, {
       method: 'post',
       json: body,
     }),
@@ -245,7 +239,10 @@ export function validateAsset(
   { scope }: ScopeOption = {},
 ): Promise<ValidationReport> {
   return assetsService(() =>
-    apiRequest(`${root(scope)}/validate`, validationReportSchema, { method: 'post', json: body }),
+    apiRequest(endpoint(ENDPOINTS.assetValidate, {}, scope), validationReportSchema, {
+      method: 'post',
+      json: body,
+    }),
   );
 }
 
@@ -257,7 +254,7 @@ export function assetChangelog(
   { page = 1, limit = 20, scope }: ScopeOption & { page?: number; limit?: number } = {},
 ): Promise<Page<AssetEvent>> {
   return assetsService(() =>
-    apiList(`${path(id, scope)}/backoffice-changelog`, changelogPageSchema, {
+    apiList(endpoint(ENDPOINTS.assetChangelog, { id }, scope), changelogPageSchema, {
       searchParams: { page, limit },
     }),
   );
@@ -272,7 +269,7 @@ export function assetApplications(
   { scope }: ScopeOption = {},
 ): Promise<Page<AssetApplication>> {
   return assetsService(() =>
-    apiList(`${path(id, scope)}/application`, applicationPageSchema, {
+    apiList(endpoint(ENDPOINTS.assetApplications, { id }, scope), applicationPageSchema, {
       searchParams: encodeListQuery(list),
     }),
   );
@@ -291,7 +288,7 @@ export function addAssetToApplication(
   { scope }: ScopeOption = {},
 ): Promise<AssetApplication> {
   return assetsService(() =>
-    apiRequest(`${path(id, scope)}/application`, assetApplicationSchema, {
+    apiRequest(endpoint(ENDPOINTS.assetApplications, { id }, scope), assetApplicationSchema, {
       method: 'post',
       json: body,
     }),
@@ -308,7 +305,7 @@ export function updateAssetApplication(
   { scope, baseVersion }: ScopeOption & { baseVersion?: number } = {},
 ): Promise<AssetApplication> {
   return assetsService(() =>
-    apiRequest(`${path(id, scope)}/application`, assetApplicationSchema, {
+    apiRequest(endpoint(ENDPOINTS.assetApplications, { id }, scope), assetApplicationSchema, {
       method: 'patch',
       json: body,
       baseVersion,
@@ -323,7 +320,10 @@ export function removeAssetFromApplication(
   { scope }: ScopeOption = {},
 ): Promise<unknown> {
   return assetsService(() =>
-    apiRequest(`${path(id, scope)}/application`, z.unknown(), { method: 'delete', json: body }),
+    apiRequest(endpoint(ENDPOINTS.assetApplications, { id }, scope), z.unknown(), {
+      method: 'delete',
+      json: body,
+    }),
   );
 }
 
@@ -334,26 +334,9 @@ export function syncWithParent(
 ): Promise<ApplicationAsset> {
   return assetsService(() =>
     apiRequest(
-      `${apiBase(scope)}/application-assets/${encodeURIComponent(applicationAssetId)}/sync-with-parent`,
+      endpoint(ENDPOINTS.applicationAssetSync, { id: applicationAssetId }, scope),
       applicationAssetSchema,
       { method: 'post', json: {} },
-    ),
-  );
-}
-
-/** Places morphed assets in an application. */
-export function addApplicationMorphedAssets(
-  body: { applicationId: string; morphedAssetIds: string[] },
-  { scope }: ScopeOption = {},
-): Promise<ApplicationMorphedAsset[]> {
-  return assetsService(() =>
-    apiRequest(
-      `${apiBase(scope)}/application-morphed-assets`,
-      z.array(applicationMorphedAssetSchema),
-      {
-        method: 'post',
-        json: body,
-      },
     ),
   );
 }
@@ -385,10 +368,9 @@ export function exportApplicationAssets(
   { scope }: ScopeOption = {},
 ): Promise<DownloadedFile> {
   return assetsService(async () => {
-    const response = await httpClient()(
-      `${root(scope)}/export/${encodeURIComponent(applicationId)}`,
-      { headers: { accept: '*/*' } },
-    );
+    const response = await httpClient()(endpoint(ENDPOINTS.assetExport, { applicationId }, scope), {
+      headers: { accept: '*/*' },
+    });
     return {
       blob: await response.blob(),
       filename: filenameOf(
@@ -501,4 +483,4 @@ export async function assetRelationsChanged(
 
 /** After a change of where asset `id` is placed: its applications and changelog, and the application lists. */
 export const placementsChanged = (id: string) =>
-  assetRelationsChanged(id, (endpoint) => endpoint.startsWith('v1/application-assets'));
+  assetRelationsChanged(id, (path) => path.startsWith(endpoint(ENDPOINTS.applicationAssets)));

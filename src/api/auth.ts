@@ -1,6 +1,7 @@
 /** Auth endpoints (spec §7 "Auth and users"). All are public: the refresh rule never runs for them. */
 import type { z } from 'zod/mini';
 import { apiRequest, postRefresh, type Outcome, type SilentFlag } from './http';
+import { endpoint, ENDPOINTS } from '../../contract/paths';
 import {
   authResultSchema,
   emailOnlyBodySchema,
@@ -22,7 +23,7 @@ export type Sent = z.output<typeof sentResultSchema>;
 
 /** Creates an account; without an e-mail the account is anonymous (a guest). */
 export function signup<B extends SignupBody>(body: B): Promise<Outcome<B, SignupResult>> {
-  return apiRequest('v1/auth/signup', signupResultSchema, {
+  return apiRequest(endpoint(ENDPOINTS.signup), signupResultSchema, {
     method: 'post',
     json: body,
     auth: false,
@@ -31,7 +32,7 @@ export function signup<B extends SignupBody>(body: B): Promise<Outcome<B, Signup
 
 /** Starts a password-less sign-up: the server mails a login code. */
 export function signupPasswordless<B extends EmailBody>(body: B): Promise<Outcome<B, Sent>> {
-  return apiRequest('v1/auth/signup/passwordless', sentResultSchema, {
+  return apiRequest(endpoint(ENDPOINTS.signupPasswordless), sentResultSchema, {
     method: 'post',
     json: body,
     auth: false,
@@ -40,7 +41,7 @@ export function signupPasswordless<B extends EmailBody>(body: B): Promise<Outcom
 
 /** Mails a one-time login code to an existing account. */
 export function requestLoginCode<B extends EmailBody>(body: B): Promise<Outcome<B, Sent>> {
-  return apiRequest('v1/auth/request-login-code', sentResultSchema, {
+  return apiRequest(endpoint(ENDPOINTS.loginCode), sentResultSchema, {
     method: 'post',
     json: body,
     auth: false,
@@ -49,7 +50,11 @@ export function requestLoginCode<B extends EmailBody>(body: B): Promise<Outcome<
 
 /** Logs in with e-mail and password or e-mail and a mailed code. */
 export function login<B extends LoginBody>(body: B): Promise<Outcome<B, AuthResult>> {
-  return apiRequest('v1/auth/login', authResultSchema, { method: 'post', json: body, auth: false });
+  return apiRequest(endpoint(ENDPOINTS.login), authResultSchema, {
+    method: 'post',
+    json: body,
+    auth: false,
+  });
 }
 
 /**
@@ -62,7 +67,7 @@ export const refresh = postRefresh;
 export function logout(body: {
   refreshToken: string;
 }): Promise<z.output<typeof logoutResultSchema>> {
-  return apiRequest('v1/auth/logout', logoutResultSchema, {
+  return apiRequest(endpoint(ENDPOINTS.logout), logoutResultSchema, {
     method: 'post',
     json: body,
     auth: false,
@@ -73,7 +78,7 @@ export function logout(body: {
 export function passwordIdVerification(
   body: z.input<typeof passwordIdVerificationBodySchema>,
 ): Promise<z.output<typeof passwordIdVerificationResultSchema>> {
-  return apiRequest('v1/auth/password-id-verification', passwordIdVerificationResultSchema, {
+  return apiRequest(endpoint(ENDPOINTS.passwordCheck), passwordIdVerificationResultSchema, {
     method: 'post',
     json: body,
   });

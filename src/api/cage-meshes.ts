@@ -4,17 +4,15 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod/mini';
-import { apiBase, type ApiScope, type Page } from './assets';
 import { tagService } from './errors';
-import { apiList, apiRequest } from './http';
-import type { ListQuery } from '../../contract/list-query';
-import { encodeListQuery, invalidateList } from './lists';
+import { apiRequest } from './http';
+import { endpoint, ENDPOINTS, type ApiScope } from '../../contract/paths';
+import { invalidateList } from './lists';
 import { queryClient } from './query';
 import {
   cageMeshCreateBodySchema,
   cageMeshPatchBodySchema,
   cageMeshSchema,
-  listResponseSchema,
   type CageMesh,
 } from '../../contract/schemas';
 
@@ -23,15 +21,7 @@ export type CageMeshPatchBody = z.input<typeof cageMeshPatchBodySchema>;
 
 const cageMeshesService = tagService('cageMeshes');
 const privateCageMeshesService = tagService('privateCageMeshes');
-const path = (id: string) => `v1/cage-meshes/${encodeURIComponent(id)}`;
-const cageMeshPageSchema = listResponseSchema(cageMeshSchema);
-
-/** One page of cage meshes. */
-export function listCageMeshes(list: ListQuery = {}): Promise<Page<CageMesh>> {
-  return cageMeshesService(() =>
-    apiList('v1/cage-meshes', cageMeshPageSchema, { searchParams: encodeListQuery(list) }),
-  );
-}
+const path = (id: string) => endpoint(ENDPOINTS.cageMesh, { id });
 
 /** One cage mesh. */
 export function getCageMesh(
@@ -50,7 +40,10 @@ export function createCageMesh(
 ): Promise<CageMesh> {
   const service = scope === 'private' ? privateCageMeshesService : cageMeshesService;
   return service(() =>
-    apiRequest(`${apiBase(scope)}/cage-meshes`, cageMeshSchema, { method: 'post', json: body }),
+    apiRequest(endpoint(ENDPOINTS.cageMeshes, {}, scope), cageMeshSchema, {
+      method: 'post',
+      json: body,
+    }),
   );
 }
 
@@ -74,5 +67,5 @@ export const cageMeshQuery = (id: string) =>
 /** After a create or save: the answer is the cached record and the cage mesh list is read again. */
 export async function cageMeshSaved(mesh: CageMesh): Promise<void> {
   queryClient.setQueryData(cageMeshQuery(mesh.id).queryKey, mesh);
-  await invalidateList('v1/cage-meshes');
+  await invalidateList(endpoint(ENDPOINTS.cageMeshes));
 }

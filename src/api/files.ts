@@ -5,6 +5,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { tagService } from './errors';
 import { apiRequest } from './http';
+import { endpoint, ENDPOINTS } from '../../contract/paths';
 import { uploadResultSchema, type UploadResult } from '../../contract/schemas';
 
 const filesService = tagService('files');
@@ -23,7 +24,7 @@ export function getStoredFile(
 ): Promise<UploadResult> {
   return filesService(() =>
     apiRequest(
-      `v1/files/${encodeURIComponent(key)}`,
+      endpoint(ENDPOINTS.file, { key }),
       uploadResultSchema,
       signal === undefined ? {} : { signal },
     ),

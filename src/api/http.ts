@@ -12,6 +12,7 @@ import { jwtDecode } from 'jwt-decode';
 import { z } from 'zod/mini';
 import { isSessionEndingError, toApiError } from './errors';
 import { envelope, refreshResultSchema, type RefreshResult } from '../../contract/schemas';
+import { endpoint, ENDPOINTS } from '../../contract/paths';
 import { sessionBridge as bridgeNow, type SessionTokens } from './session-bridge';
 
 /** Refresh when the access token expires within this margin. */
@@ -333,5 +334,9 @@ export function postRefresh(body: {
   refreshToken: string;
 }): Promise<RefreshResult> {
   const json = body.token ? body : { refreshToken: body.refreshToken };
-  return apiRequest('v1/auth/refresh', refreshResultSchema, { method: 'post', json, auth: false });
+  return apiRequest(endpoint(ENDPOINTS.refresh), refreshResultSchema, {
+    method: 'post',
+    json,
+    auth: false,
+  });
 }

@@ -12,6 +12,7 @@ import {
 } from '../../contract/account-schemas';
 import { tagService } from './errors';
 import { apiRequest } from './http';
+import { endpoint, ENDPOINTS } from '../../contract/paths';
 import { queryClient } from './query';
 import { authResultSchema, type AuthResult } from '../../contract/schemas';
 
@@ -24,7 +25,7 @@ export const invitationsQuery = () =>
     queryKey: INVITATIONS_KEY,
     queryFn: ({ signal }) =>
       invitationsService(() =>
-        apiRequest('private/v1/invitations', z.array(invitationSchema), { signal }),
+        apiRequest(endpoint(ENDPOINTS.invitations), z.array(invitationSchema), { signal }),
       ),
   });
 
@@ -39,13 +40,13 @@ function changed<T>(work: () => Promise<T>): Promise<T> {
 /** Invites an address with a role; the server mails the link. */
 export const invite = (body: z.input<typeof invitationBodySchema>): Promise<Invitation> =>
   changed(() =>
-    apiRequest('private/v1/invitations', invitationSchema, { method: 'post', json: body }),
+    apiRequest(endpoint(ENDPOINTS.invitations), invitationSchema, { method: 'post', json: body }),
   );
 
 /** Mails a new link valid 7 more days; the old link stops working. */
 export const resendInvitation = (id: string): Promise<Invitation> =>
   changed(() =>
-    apiRequest(`private/v1/invitations/${encodeURIComponent(id)}/resend`, invitationSchema, {
+    apiRequest(endpoint(ENDPOINTS.invitationResend, { id }), invitationSchema, {
       method: 'post',
       json: {},
     }),
@@ -54,7 +55,7 @@ export const resendInvitation = (id: string): Promise<Invitation> =>
 /** Revokes an invitation: its link stops working. */
 export const revokeInvitation = (id: string): Promise<unknown> =>
   changed(() =>
-    apiRequest(`private/v1/invitations/${encodeURIComponent(id)}`, z.unknown(), {
+    apiRequest(endpoint(ENDPOINTS.invitation, { id }), z.unknown(), {
       method: 'delete',
     }),
   );
@@ -65,7 +66,7 @@ export const invitationLinkQuery = (token: string) =>
     queryKey: ['invitation-link', token] as const,
     queryFn: ({ signal }) =>
       invitationsService(() =>
-        apiRequest('v1/invitations/lookup', invitationLookupResultSchema, {
+        apiRequest(endpoint(ENDPOINTS.invitationLookup), invitationLookupResultSchema, {
           method: 'post',
           json: { token },
           auth: false,
@@ -78,7 +79,7 @@ export const invitationLinkQuery = (token: string) =>
 /** Sets the invitee's password; answers a new session with the invited role. */
 export const acceptInvitation = (body: { token: string; password: string }): Promise<AuthResult> =>
   invitationsService(() =>
-    apiRequest('v1/invitations/accept', authResultSchema, {
+    apiRequest(endpoint(ENDPOINTS.invitationAccept), authResultSchema, {
       method: 'post',
       json: body,
       auth: false,

@@ -12,6 +12,7 @@
  */
 import { z } from 'zod/mini';
 import { httpClient } from './http';
+import { endpoint, ENDPOINTS } from '../../contract/paths';
 import { backoffDelay } from './query';
 import { streamEventSchema, type StreamEvent } from '../../contract/schemas';
 import { SseParser } from './sse';
@@ -49,7 +50,7 @@ export function openEventStream(
   lastEventId: string | undefined,
   signal: AbortSignal,
 ): Promise<Response> {
-  return httpClient()('v1/events', {
+  return httpClient()(endpoint(ENDPOINTS.events), {
     timeout: false,
     signal,
     headers: {

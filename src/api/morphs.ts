@@ -3,18 +3,12 @@
  * service, so every failure carries `service: 'assets'`. The queue's statuses are
  * queued -> processing -> completed | failed (see morphStatusSchema).
  */
-import { apiBase, type ApiScope, type Page } from './assets';
 import { tagService } from './errors';
-import { apiList, apiRequest } from './http';
-import type { ListQuery } from '../../contract/list-query';
-import { encodeListQuery } from './lists';
+import { apiRequest } from './http';
+import { endpoint, ENDPOINTS, type ApiScope } from '../../contract/paths';
 import {
-  listResponseSchema,
-  morphedAssetSchema,
   morphGenerateResultSchema,
-  morphQueueEntrySchema,
   morphStatusListSchema,
-  type MorphedAsset,
   type MorphQueueEntry,
   type MorphStatusList,
 } from '../../contract/schemas';
@@ -31,7 +25,7 @@ export function generateMorphedAssets(
   { scope }: { scope?: ApiScope } = {},
 ): Promise<MorphQueueEntry[]> {
   return assetsService(() =>
-    apiRequest(`${apiBase(scope)}/morphed-assets/generate`, morphGenerateResultSchema, {
+    apiRequest(endpoint(ENDPOINTS.morphGenerate, {}, scope), morphGenerateResultSchema, {
       method: 'post',
       json: body,
     }),
@@ -44,39 +38,9 @@ export function morphQueueStatus(
   { scope, signal }: { scope?: ApiScope; signal?: AbortSignal } = {},
 ): Promise<MorphStatusList> {
   return assetsService(() =>
-    apiRequest(`${apiBase(scope)}/morphed-asset-queue/status`, morphStatusListSchema, {
+    apiRequest(endpoint(ENDPOINTS.morphQueueStatus, {}, scope), morphStatusListSchema, {
       searchParams: statusQuery(ids),
       ...(signal === undefined ? {} : { signal }),
-    }),
-  );
-}
-
-/** One page of the morph queue. */
-export function listMorphQueue(
-  list: ListQuery = {},
-  { scope }: { scope?: ApiScope } = {},
-): Promise<Page<MorphQueueEntry>> {
-  return assetsService(() =>
-    apiList(`${apiBase(scope)}/morphed-asset-queue`, listResponseSchema(morphQueueEntrySchema), {
-      searchParams: encodeListQuery(list),
-    }),
-  );
-}
-
-/** The generation status of queue entries, as the private morphed-assets service reports it. */
-export function morphedAssetsStatus(ids: readonly string[]): Promise<MorphStatusList> {
-  return assetsService(() =>
-    apiRequest('private/v1/morphed-assets/status', morphStatusListSchema, {
-      searchParams: statusQuery(ids),
-    }),
-  );
-}
-
-/** One page of morphed assets (private). */
-export function listMorphedAssets(list: ListQuery = {}): Promise<Page<MorphedAsset>> {
-  return assetsService(() =>
-    apiList('private/v1/morphed-assets', listResponseSchema(morphedAssetSchema), {
-      searchParams: encodeListQuery(list),
     }),
   );
 }

@@ -5,6 +5,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { tagService } from './errors';
 import { apiRequest } from './http';
+import { endpoint, ENDPOINTS } from '../../contract/paths';
 import { servicesSchema, type Services } from '../../contract/schemas';
 
 const servicesService = tagService('services');
@@ -12,7 +13,11 @@ const servicesService = tagService('services');
 /** Which model services the server has configured. */
 export function getServices({ signal }: { signal?: AbortSignal } = {}): Promise<Services> {
   return servicesService(() =>
-    apiRequest('v1/services', servicesSchema, signal === undefined ? {} : { signal }),
+    apiRequest(
+      endpoint(ENDPOINTS.services),
+      servicesSchema,
+      signal === undefined ? {} : { signal },
+    ),
   );
 }
 

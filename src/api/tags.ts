@@ -1,15 +1,13 @@
 /** Tag endpoints (spec §7 "Cage meshes and tags"). Every failure carries `service: 'tags'`. */
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod/mini';
-import type { Page } from './assets';
 import { tagService } from './errors';
-import { apiList, apiRequest } from './http';
-import type { ListQuery } from '../../contract/list-query';
-import { encodeListQuery, invalidateLists } from './lists';
+import { apiRequest } from './http';
+import { endpoint, ENDPOINTS } from '../../contract/paths';
+import { invalidateLists } from './lists';
 import { queryClient } from './query';
 import {
   assetSchema,
-  listResponseSchema,
   tagRowSchema,
   tagSchema,
   type Asset,
@@ -18,15 +16,7 @@ import {
 } from '../../contract/schemas';
 
 const tagsService = tagService('tags');
-const path = (tagId: string) => `v1/tags/${encodeURIComponent(tagId)}`;
-const tagPageSchema = listResponseSchema(tagRowSchema);
-
-/** One page of tags (search, order, page and limit as on the list screens). */
-export function listTags(list: ListQuery = {}): Promise<Page<TagRow>> {
-  return tagsService(() =>
-    apiList('v1/tags', tagPageSchema, { searchParams: encodeListQuery(list) }),
-  );
-}
+const path = (tagId: string) => endpoint(ENDPOINTS.tag, { tagId });
 
 /** One tag by id (404 once it is deleted). */
 export function getTag(tagId: string): Promise<TagRow> {
@@ -39,7 +29,9 @@ export const tagQuery = (tagId: string) =>
 
 /** Creates a tag. */
 export function createTag(name: string): Promise<Tag> {
-  return tagsService(() => apiRequest('v1/tags', tagSchema, { method: 'post', json: { name } }));
+  return tagsService(() =>
+    apiRequest(endpoint(ENDPOINTS.tags), tagSchema, { method: 'post', json: { name } }),
+  );
 }
 
 /**
@@ -59,14 +51,20 @@ export function deleteTag(tagId: string): Promise<unknown> {
 /** Puts a tag on an asset; answers the asset with its tags. */
 export function setTag(assetId: string, tagId: string): Promise<Asset> {
   return tagsService(() =>
-    apiRequest('v1/tags/set-tag', assetSchema, { method: 'post', json: { assetId, tagId } }),
+    apiRequest(endpoint(ENDPOINTS.tagSet), assetSchema, {
+      method: 'post',
+      json: { assetId, tagId },
+    }),
   );
 }
 
 /** Takes a tag off an asset; answers the asset with its tags. */
 export function removeTag(assetId: string, tagId: string): Promise<Asset> {
   return tagsService(() =>
-    apiRequest('v1/tags/remove-tag', assetSchema, { method: 'post', json: { assetId, tagId } }),
+    apiRequest(endpoint(ENDPOINTS.tagRemove), assetSchema, {
+      method: 'post',
+      json: { assetId, tagId },
+    }),
   );
 }
 

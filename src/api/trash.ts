@@ -5,6 +5,7 @@
  */
 import { tagService } from './errors';
 import { apiRequest } from './http';
+import { endpoint, ENDPOINTS } from '../../contract/paths';
 import { invalidateLists } from './lists';
 import { queryClient } from './query';
 import { trashResultSchema, type TrashKind, type TrashRef } from '../../contract/schemas';
@@ -37,20 +38,22 @@ function change(endpoint: string, json: object): Promise<TrashRef[]> {
   });
 }
 
-/** The kinds whose delete is the Trash's own (assets and tags have theirs), by their mount. */
+/** The kinds whose delete is the Trash's own (assets and tags have theirs), by their bulk delete. */
 const DELETED_AT = {
-  'cage-mesh': 'v1/cage-meshes',
-  application: 'v1/applications',
-  'morphed-asset': 'v1/morphed-assets',
+  'cage-mesh': ENDPOINTS.cageMeshesBulkDelete,
+  application: ENDPOINTS.applicationsBulkDelete,
+  'morphed-asset': ENDPOINTS.morphedAssetsBulkDelete,
 } as const satisfies Partial<Record<TrashKind, string>>;
 export type TrashedKind = keyof typeof DELETED_AT;
 
 /** Moves records of one kind to the Trash, all or none; answers what went. */
 export const moveToTrash = (kind: TrashedKind, ids: string[]) =>
-  change(`${DELETED_AT[kind]}/bulk-delete`, { ids });
+  change(endpoint(DELETED_AT[kind]), { ids });
 
 /** Brings records back from the Trash as they were, all or none. */
-export const restoreFromTrash = (items: TrashRef[]) => change('v1/trash/bulk-restore', { items });
+export const restoreFromTrash = (items: TrashRef[]) =>
+  change(endpoint(ENDPOINTS.trashRestore), { items });
 
 /** Deletes records in the Trash for ever (their files go with them), all or none. */
-export const deleteForEver = (items: TrashRef[]) => change('v1/trash/bulk-delete', { items });
+export const deleteForEver = (items: TrashRef[]) =>
+  change(endpoint(ENDPOINTS.trashDelete), { items });

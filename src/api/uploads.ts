@@ -11,6 +11,7 @@
 import { z } from 'zod/mini';
 import { tagService } from './errors';
 import { httpClient } from './http';
+import { endpoint, ENDPOINTS } from '../../contract/paths';
 import {
   envelope,
   uploadResultSchema,
@@ -97,7 +98,7 @@ export function uploadFile(
   { onProgress, signal }: UploadOptions = {},
 ): Promise<UploadResult> {
   return uploadsService(async () => {
-    const response = await httpClient()(`v1/uploads/${kind}`, {
+    const response = await httpClient()(endpoint(ENDPOINTS.upload, { kind }), {
       method: 'post',
       body: file,
       headers: {

@@ -26,7 +26,6 @@ import { endpoint, ENDPOINTS } from '../../contract/paths';
 const service = tagService('privateUsers');
 /** The users list's endpoint (the /users screen). */
 export const USERS_ENDPOINT = endpoint(ENDPOINTS.users);
-const userPath = (id: string) => `${USERS_ENDPOINT}/${encodeURIComponent(id)}`;
 const sessionsKey = (id: string) => ['users', id, 'sessions'] as const;
 const activityKey = (id: string) => ['users', id, 'activity'] as const;
 
@@ -39,7 +38,7 @@ export const userActivityQuery = (id: string) =>
     queryKey: activityKey(id),
     queryFn: ({ signal }) =>
       fetchList(
-        'v1/activity',
+        endpoint(ENDPOINTS.activity),
         { limit: RECENT_ACTIVITY, filter: { involves: id } },
         activityRowSchema,
         { signal },
@@ -51,7 +50,11 @@ export const userSessionsQuery = (id: string) =>
   queryOptions({
     queryKey: sessionsKey(id),
     queryFn: ({ signal }) =>
-      service(() => apiRequest(`${userPath(id)}/sessions`, z.array(sessionInfoSchema), { signal })),
+      service(() =>
+        apiRequest(endpoint(ENDPOINTS.userSessions, { id }), z.array(sessionInfoSchema), {
+          signal,
+        }),
+      ),
   });
 
 /** After a change of users: their records, their sessions and the list. */
@@ -81,7 +84,11 @@ export async function changeUserRole(
   baseVersion?: number,
 ): Promise<UserRow> {
   const user = await service(() =>
-    apiRequest(userPath(id), userRowSchema, { method: 'patch', json: { role }, baseVersion }),
+    apiRequest(endpoint(ENDPOINTS.user, { id }), userRowSchema, {
+      method: 'patch',
+      json: { role },
+      baseVersion,
+    }),
   );
   return changed(user);
 }
@@ -90,7 +97,10 @@ export async function changeUserRole(
 export async function setUserDisabled(id: string, disabled: boolean): Promise<UserRow> {
   const action = disabled ? 'disable' : 'enable';
   const user = await service(() =>
-    apiRequest(`${userPath(id)}/${action}`, userRowSchema, { method: 'post', json: {} }),
+    apiRequest(endpoint(ENDPOINTS.userAction[action], { id }), userRowSchema, {
+      method: 'post',
+      json: {},
+    }),
   );
   return changed(user);
 }
@@ -105,7 +115,7 @@ export async function bulkChangeUsers(
 ): Promise<UserBulkResult> {
   const json = change.kind === 'role' ? { ids, role: change.role } : { ids };
   const result = await service(() =>
-    apiRequest(`${USERS_ENDPOINT}/bulk-${change.kind}`, userBulkResultSchema, {
+    apiRequest(endpoint(ENDPOINTS.usersBulk[change.kind]), userBulkResultSchema, {
       method: 'post',
       json,
     }),
@@ -120,7 +130,10 @@ export async function mailUserCode(
   kind: 'reset-password' | 'resend-verification',
 ): Promise<unknown> {
   const answer = await service(() =>
-    apiRequest(`${userPath(id)}/${kind}`, z.unknown(), { method: 'post', json: {} }),
+    apiRequest(endpoint(ENDPOINTS.userAction[kind], { id }), z.unknown(), {
+      method: 'post',
+      json: {},
+    }),
   );
   await queryClient.invalidateQueries({ queryKey: activityKey(id) });
   return answer;
@@ -130,8 +143,8 @@ export async function mailUserCode(
 export async function endUserSessions(id: string, sessionId?: string): Promise<number> {
   const path =
     sessionId === undefined
-      ? `${userPath(id)}/sessions`
-      : `${userPath(id)}/sessions/${encodeURIComponent(sessionId)}`;
+      ? endpoint(ENDPOINTS.userSessions, { id })
+      : endpoint(ENDPOINTS.userSession, { id, sid: sessionId });
   const { ended } = await service(() =>
     apiRequest(path, sessionsEndedSchema, { method: 'delete' }),
   );

@@ -4,17 +4,13 @@
  * `service: 'privateUserAssets'`.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { apiBase, assetRelationsChanged, type ApiScope, type Page } from './assets';
+import { assetRelationsChanged } from './assets';
 import { tagService } from './errors';
-import { apiList, apiRequest } from './http';
-import type { ListQuery } from '../../contract/list-query';
-import { encodeListQuery } from './lists';
+import { apiRequest } from './http';
+import { endpoint, ENDPOINTS, type ApiScope } from '../../contract/paths';
 import {
-  assetSchema,
-  listResponseSchema,
   userAssetsResultSchema,
   userRowSchema,
-  type Asset,
   type UserAssetsResult,
 } from '../../contract/schemas';
 
@@ -24,19 +20,7 @@ const services = {
 } as const;
 const usersService = tagService('privateUsers');
 const path = (userId: string, scope: ApiScope = 'public') =>
-  `${apiBase(scope)}/user-assets/${encodeURIComponent(userId)}`;
-const assetPageSchema = listResponseSchema(assetSchema);
-
-/** One page of the assets assigned to a user (own assets, or anyone's for admins). */
-export function listUserAssets(
-  userId: string,
-  list: ListQuery = {},
-  { scope = 'public' }: { scope?: ApiScope } = {},
-): Promise<Page<Asset>> {
-  return services[scope](() =>
-    apiList(path(userId, scope), assetPageSchema, { searchParams: encodeListQuery(list) }),
-  );
-}
+  endpoint(ENDPOINTS.userAssets, { userId }, scope);
 
 /** Assigns assets to a user (private). */
 export function addUserAssets(userId: string, assetIds: string[]): Promise<UserAssetsResult> {
@@ -60,7 +44,9 @@ export function removeUserAssets(userId: string, assetIds: string[]): Promise<Us
 
 /** After assets were assigned to or taken from a user: user-asset lists and their changelogs. */
 export async function assetsAssigned(assetIds: readonly string[]): Promise<void> {
-  const showsUserAssets = (endpoint: string) => endpoint.startsWith('v1/user-assets');
+  // Every user's list: the path up to its user id.
+  const lists = endpoint(ENDPOINTS.userAssets, { userId: '' });
+  const showsUserAssets = (path: string) => path.startsWith(lists);
   await Promise.all(assetIds.map((id) => assetRelationsChanged(id, showsUserAssets)));
 }
 
@@ -69,7 +55,5 @@ export const userQuery = (id: string) =>
   queryOptions({
     queryKey: ['users', id] as const,
     queryFn: ({ signal }) =>
-      usersService(() =>
-        apiRequest(`private/v1/users/${encodeURIComponent(id)}`, userRowSchema, { signal }),
-      ),
+      usersService(() => apiRequest(endpoint(ENDPOINTS.user, { id }), userRowSchema, { signal })),
   });

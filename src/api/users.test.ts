@@ -65,10 +65,4 @@ describe('users resource', () => {
       'PATCH v1/users/password-by-code',
     ]);
   });
-
-  it('reads the signed-in user', async () => {
-    serve({ 'GET v1/users/me': () => jsonResponse(200, { data: user }) });
-
-    expect(await users.me()).toEqual(user);
-  });
 });

@@ -1,6 +1,7 @@
 /** User account endpoints (spec §7 "Auth and users"). */
 import { z } from 'zod/mini';
 import { apiRequest } from './http';
+import { endpoint, ENDPOINTS } from '../../contract/paths';
 import {
   emailExistsResultSchema,
   passwordByCodeBodySchema,
@@ -18,7 +19,7 @@ type VerifyCompletion = { verificationId: string; code: string };
 
 /** Mails a password-reset code. */
 export function resetPassword(body: z.input<typeof emailOnlyBodySchema>): Promise<unknown> {
-  return apiRequest('v1/users/reset-password', z.unknown(), {
+  return apiRequest(endpoint(ENDPOINTS.resetPassword), z.unknown(), {
     method: 'post',
     json: body,
     auth: false,
@@ -27,7 +28,7 @@ export function resetPassword(body: z.input<typeof emailOnlyBodySchema>): Promis
 
 /** Sets a new password with a mailed reset code. */
 export function passwordByCode(body: z.input<typeof passwordByCodeBodySchema>): Promise<User> {
-  return apiRequest('v1/users/password-by-code', userSchema, {
+  return apiRequest(endpoint(ENDPOINTS.passwordByCode), userSchema, {
     method: 'patch',
     json: body,
     auth: false,
@@ -42,21 +43,16 @@ export function verify(body: VerifyRequest | VerifyCompletion) {
   // when the proof comes from a session signed in with it (server/README.md "Sessions").
   const options = { method: 'post', json: body, auth: 'code' in body } as const;
   return 'code' in body
-    ? apiRequest('v1/users/verify', userSchema, options)
-    : apiRequest('v1/users/verify', verifyRequestResultSchema, options);
+    ? apiRequest(endpoint(ENDPOINTS.verify), userSchema, options)
+    : apiRequest(endpoint(ENDPOINTS.verify), verifyRequestResultSchema, options);
 }
 
 /** Whether an account with this e-mail exists. */
 export async function emailExists(email: string): Promise<boolean> {
   const { exists } = await apiRequest(
-    `v1/users/email/${encodeURIComponent(email)}`,
+    endpoint(ENDPOINTS.emailExists, { email }),
     emailExistsResultSchema,
     { auth: false },
   );
   return exists;
-}
-
-/** The signed-in user. */
-export function me(): Promise<User> {
-  return apiRequest('v1/users/me', userSchema);
 }
