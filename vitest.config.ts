@@ -44,6 +44,9 @@ export default defineConfig({
           name: 'dom',
           environment: 'jsdom',
           pool: 'threads',
+          // A component test types and clicks through React Aria in jsdom: about 1 s alone,
+          // over 5 s (the default) beside the checks and the PostgreSQL suite on 2 busy cores.
+          testTimeout: 15_000,
           include: ['src/**/*.test.tsx', 'src/**/*.dom.test.ts'],
           setupFiles: ['./tests/setup-dom.ts'],
         },

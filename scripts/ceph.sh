@@ -20,6 +20,18 @@ ceph_install() {
       ceph-mon ceph-osd radosgw >/dev/null
 }
 
+# The monitor forks before it has formed its quorum: a command sent too soon is refused ("EPERM:
+# problem getting command descriptions from mon"), which on a busy machine happened at start.
+ceph_until_mon_answers() {
+  local i
+  for i in $(seq 1 60); do
+    ceph -c "$1" --connect-timeout 5 quorum_status >/dev/null 2>&1 && return 0
+    sleep 0.5
+  done
+  echo "the Ceph monitor did not answer within 30 s"
+  return 1
+}
+
 ceph_start() {
   ceph_install || { echo "could not install Ceph"; return 1; }
   local dir mon_port rgw_port fsid uuid id conf key secret i
@@ -68,6 +80,7 @@ CONF
     monmaptool --create --addv a "[v1:127.0.0.1:$mon_port]" --fsid "$fsid" "$dir/monmap" &&
       ceph-mon -c "$conf" --mkfs -i a --monmap "$dir/monmap" &&
       ceph-mon -c "$conf" -i a &&
+      ceph_until_mon_answers "$conf" &&
       uuid=$(cat /proc/sys/kernel/random/uuid) &&
       id=$(ceph -c "$conf" osd new "$uuid") &&
       ceph -c "$conf" osd crush add "osd.$id" 1.0 root=default &&
