@@ -32,7 +32,12 @@ begin() {
   local name=$1
   shift
   background_starts[$name]=$SECONDS
-  "$@" >"$results/${name//[^a-z]/-}.log" 2>&1 &
+  (
+    "$@"
+    rc=$?
+    took "$name" $((SECONDS - background_starts[$name]))
+    exit $rc
+  ) >"$results/${name//[^a-z]/-}.log" 2>&1 &
   background_pids[$name]=$!
 }
 finish() {
@@ -40,7 +45,6 @@ finish() {
   echo "::: $name"
   wait "${background_pids[$name]}" || failed_steps+=("$name")
   cat "$results/${name//[^a-z]/-}.log"
-  took "$name" $((SECONDS - background_starts[$name]))
 }
 
 bash scripts/system-deps.sh || { echo "could not install system packages"; exit 1; }
