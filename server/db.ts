@@ -139,7 +139,10 @@ export async function createPgliteDb(dir?: string, template?: Blob): Promise<Db>
   return pgliteDb(pglite, unlock);
 }
 
-/** An in-memory database prepared by `prepare` (e.g. migrated), as a template for createPgliteDb. */
+/**
+ * An in-memory database prepared by `prepare` (e.g. migrated), as a template for createPgliteDb.
+ * @internal The test set-up's (server/test-global-setup.ts).
+ */
 export async function pgliteTemplate(prepare: (db: Db) => Promise<unknown>): Promise<Blob> {
   const pglite = new PGlite({ extensions: { pg_trgm } });
   const db = pgliteDb(pglite, () => undefined);

@@ -72,7 +72,10 @@ async function takeSlot(): Promise<() => void> {
   };
 }
 
-/** Jobs running and waiting for a thread, and threads kept between jobs (tests, logs). */
+/**
+ * Jobs running and waiting for a thread, and threads kept between jobs.
+ * @internal What the tests of the limits read.
+ */
 export const threadLoad = () => ({ running, waiting: waiting.length, idle: idle.length });
 
 /** A thread between jobs, kept for the next job of its file (loading one takes a second). */

@@ -16,7 +16,10 @@ const developmentSink: AnalyticsSink = (name, props) => {
 
 let sink: AnalyticsSink | null = import.meta.env.DEV ? developmentSink : null;
 
-/** Routes events to `next`; null turns tracking off. */
+/**
+ * Routes events to `next`; null turns tracking off.
+ * @internal A seam for the tests, which read what is tracked.
+ */
 export function setAnalyticsSink(next: AnalyticsSink | null): void {
   sink = next;
 }

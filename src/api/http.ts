@@ -222,7 +222,10 @@ function defaultBaseUrl(): URL {
 let config: HttpConfig = { baseUrl: defaultBaseUrl(), timeoutMs: DEFAULT_TIMEOUT_MS };
 let client = createClient(config);
 
-/** Rebuilds the app's ky instance with other settings (base URL, timeout, fetch). */
+/**
+ * Rebuilds the app's ky instance with other settings (base URL, timeout, fetch).
+ * @internal A seam for the tests, which aim the client at a fake fetch.
+ */
 export function configureHttp(changes: Partial<HttpConfig>): void {
   config = { ...config, ...changes };
   client = createClient(config);

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { inspection } from './inspect';
-import { InspectorPanel } from '../ui/dom/inspector-panel';
+import { InspectorPanel } from './inspector-panel';
 import type { InspectionStore } from './inspection';
 
 const INSPECTOR_SHORTCUT = 'Ctrl+Alt+I';

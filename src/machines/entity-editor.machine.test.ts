@@ -19,7 +19,6 @@ import {
   selectFailedStep,
   selectIsSaved,
   selectIsSaving,
-  selectIsUploading,
   selectProgress,
   type EntityEditorEmitted,
   type PendingFile,
@@ -293,7 +292,7 @@ function checks(h: Harness) {
     },
     uploading: ({ context: m }: ModelSnapshot) => {
       busy(m);
-      expect(selectIsUploading(h.snapshot())).toBe(true);
+      expect(h.snapshot().matches({ working: 'uploading' })).toBe(true);
       // Only the first file not stored yet is sent, and nothing is saved meanwhile.
       const next = nextFile(m.request, m.stored) as PendingFile;
       expect(h.currentUpload().input).toMatchObject({ kind: next.kind, file: next.file });
@@ -301,7 +300,7 @@ function checks(h: Harness) {
     },
     saving: ({ context: m }: ModelSnapshot) => {
       busy(m);
-      expect(selectIsUploading(h.snapshot())).toBe(false);
+      expect(h.snapshot().matches({ working: 'uploading' })).toBe(false);
       expect(h.currentSave().input).toEqual(expectedSave(m));
       expect(h.live()).toHaveLength(1);
     },
@@ -480,7 +479,7 @@ describe('entity editor — spec rules', () => {
   it('uploads each new file before saving, then saves the body with their stored addresses', async () => {
     const h = start();
     h.actor.send({ type: 'SAVE', request: REQUESTS.both });
-    expect(selectIsUploading(h.snapshot())).toBe(true);
+    expect(h.snapshot().matches({ working: 'uploading' })).toBe(true);
     expect(h.currentUpload().input).toMatchObject({ kind: 'model', file: MODEL });
     await h.currentUpload().settle({ ok: UPLOADED(MODEL) });
     expect(h.currentUpload().input).toMatchObject({ kind: 'icon', file: ICON });

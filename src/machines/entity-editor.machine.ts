@@ -352,8 +352,6 @@ export type EntityEditorMachine = typeof entityEditorMachine;
 export type EntityEditorSnapshot = SnapshotFrom<EntityEditorMachine>;
 
 export const selectIsSaving = (snapshot: EntityEditorSnapshot) => snapshot.matches('working');
-export const selectIsUploading = (snapshot: EntityEditorSnapshot) =>
-  snapshot.matches({ working: 'uploading' });
 export const selectIsSaved = (snapshot: EntityEditorSnapshot) => snapshot.matches('saved');
 export const selectProgress = (snapshot: EntityEditorSnapshot) => snapshot.context.progress;
 export const selectError = (snapshot: EntityEditorSnapshot) => snapshot.context.error;

@@ -831,7 +831,6 @@ export const selectTotalDocs = (snapshot: ListSnapshot) =>
   snapshot.context.rows.length === 0 ? 0 : snapshot.context.totalDocs;
 export const selectTotalPages = (snapshot: ListSnapshot) =>
   snapshot.context.rows.length === 0 ? 0 : snapshot.context.totalPages;
-export const selectHasNextPage = (snapshot: ListSnapshot) => snapshot.context.hasNextPage;
 export const selectError = (snapshot: ListSnapshot) => snapshot.context.error;
 export const selectIsFilterActive = (snapshot: ListSnapshot) =>
   isFilterActive(snapshot.context.filter);
@@ -849,8 +848,6 @@ export const selectCanLoadMore = (snapshot: ListSnapshot) => canLoadMore(snapsho
 export const selectAddress = (snapshot: ListSnapshot) => snapshot.context.address;
 export const selectRemovedIds = (snapshot: ListSnapshot) => snapshot.context.removedIds;
 export const selectIncomingCount = (snapshot: ListSnapshot) => incomingCount(snapshot.context);
-export const selectIsReordering = (snapshot: ListSnapshot) =>
-  snapshot.matches({ success: 'reordering' });
 /**
  * A new page, filter, sort or page size is on its way: the rows in context answer another
  * query, so the screen shows skeleton rows instead (spec §2), while totals and pager stay.

@@ -152,7 +152,10 @@ export function rgb9e5ToHalfRgba(words: Uint32Array): Uint16Array {
   return out;
 }
 
-/** The linear RGB of an RGB9E5 word. */
+/**
+ * The linear RGB of an RGB9E5 word.
+ * @internal The tests decode what encodePmrem wrote with it.
+ */
 export function unpackRgb9e5(word: number): [number, number, number] {
   const scale = 2 ** ((word >>> 27) - EXPONENT_BIAS - MANTISSA_BITS);
   return [(word & 0x1ff) * scale, ((word >>> 9) & 0x1ff) * scale, ((word >>> 18) & 0x1ff) * scale];
