@@ -15,6 +15,16 @@ const layer = (files, forbidden, message) => ({
   },
 });
 
+/** `v1/` in a string: an endpoint named by hand instead of by the contract. */
+const endpointLiterals = ['Literal[value=', 'TemplateElement[value.raw='].map((node) => ({
+  selector: `${node}/(^|\\/)v1\\//]`,
+  message: 'Name the endpoint by the contract: endpoint(ENDPOINTS.x) (contract/paths.ts).',
+}));
+
+/** The query cache's writes (TanStack Query). */
+const CACHE_WRITES =
+  'invalidateQueries|setQueryData|setQueriesData|removeQueries|refetchQueries|resetQueries';
+
 export default tseslint.config(
   {
     ignores: [
@@ -109,13 +119,22 @@ export default tseslint.config(
     // (tests may: they check what goes over the wire).
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-syntax': ['error', ...endpointLiterals] },
+  },
+  {
+    // A change and its cache update go together in src/api (mutations.ts): a screen calls the
+    // mutation, never writes the cache itself.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/api/**', 'src/**/*.test.{ts,tsx}'],
     rules: {
       'no-restricted-syntax': [
         'error',
-        ...['Literal[value=', 'TemplateElement[value.raw='].map((node) => ({
-          selector: `${node}/(^|\\/)v1\\//]`,
-          message: 'Name the endpoint by the contract: endpoint(ENDPOINTS.x) (contract/paths.ts).',
-        })),
+        ...endpointLiterals,
+        {
+          selector: `CallExpression[callee.property.name=/^(${CACHE_WRITES})$/]`,
+          message:
+            'Change data through a mutation of src/api/mutations.ts, which updates the cache.',
+        },
       ],
     },
   },
