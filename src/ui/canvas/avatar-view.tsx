@@ -85,6 +85,7 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
 
   const spawning = state === 'spawning' || state === 'spawned';
   const [x = 0, y = -1, z = 0] = props.position ?? [];
+  const scale = props.scale ?? 1;
   const dpr = typeof window === 'undefined' ? 1 : window.devicePixelRatio;
 
   return (
@@ -129,7 +130,7 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
             <EnvironmentLighting file={environment} />
           </Suspense>
           {loaded && (
-            <group position={[x, y, z]} scale={props.scale ?? 1}>
+            <group position={[x, y, z]} scale={scale}>
               {state === 'loading' && (
                 <FirstFrame
                   key={loaded.key}
@@ -153,6 +154,7 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
                 snap={props.snap ?? false}
                 float={(props.float ?? false) && !reducedMotion}
                 fit={props.fit ?? false}
+                placement={{ position: [x, y, z], scale }}
                 shadows={props.shadows ?? false}
               />
               {loaded.effect && props.effectPhase !== 'done' && (
