@@ -248,6 +248,20 @@ describe('the viewer scene, in spec §9 values', () => {
 });
 
 describe('the viewer options', () => {
+  /** The avatar's bounding sphere, by three.js, and how it sits in the camera's view. */
+  const framing = () => {
+    scene().updateMatrixWorld(true);
+    const sphere = new Box3().setFromObject(turnedGroup()).getBoundingSphere(new Sphere());
+    const towards = sphere.center.clone().sub(camera().position);
+    return {
+      radius: sphere.radius,
+      // The angle from the view's centre to the sphere's edge: half the field of view.
+      halfAngle: MathUtils.radToDeg(Math.asin(sphere.radius / towards.length())),
+      aimedAtCentre: camera().getWorldDirection(new Vector3()).angleTo(towards),
+      distance: towards.length(),
+    };
+  };
+
   it('scales the avatar by `scale`', async () => {
     await spawned({ scale: 0.4 });
     expect(avatarGroup()!.scale.toArray()).toEqual([0.4, 0.4, 0.4]);
@@ -261,19 +275,6 @@ describe('the viewer options', () => {
   });
 
   it('frames the avatar with `fit` (its bounding sphere fills the view, at any scale), else looks from (0, 0, 5)', async () => {
-    /** The avatar's bounding sphere, by three.js, and how it sits in the camera's view. */
-    const framing = () => {
-      scene().updateMatrixWorld(true);
-      const sphere = new Box3().setFromObject(turnedGroup()).getBoundingSphere(new Sphere());
-      const towards = sphere.center.clone().sub(camera().position);
-      return {
-        radius: sphere.radius,
-        // The angle from the view's centre to the sphere's edge: half the field of view.
-        halfAngle: MathUtils.radToDeg(Math.asin(sphere.radius / towards.length())),
-        aimedAtCentre: camera().getWorldDirection(new Vector3()).angleTo(towards),
-        distance: towards.length(),
-      };
-    };
     const large = await spawned({ fit: true });
     const full = framing();
     expect(full.halfAngle).toBeCloseTo(25, 6);
@@ -294,6 +295,19 @@ describe('the viewer options', () => {
         .getWorldDirection(new Vector3())
         .angleTo(new Vector3(0, 0, -1)),
     ).toBe(0);
+  });
+
+  it('frames the avatar anew with `fit` when `scale` or `position` change on the same viewer', async () => {
+    const view = await spawned({ fit: true });
+    const full = framing();
+    view.rerender(<AvatarViewer modelSrc="/avatar.glb" fit scale={0.4} />);
+    await vi.waitFor(() => expect(framing().distance).toBeCloseTo(full.distance * 0.4, 6));
+    expect(framing().halfAngle).toBeCloseTo(25, 6);
+    expect(framing().aimedAtCentre).toBeCloseTo(0, 6);
+
+    view.rerender(<AvatarViewer modelSrc="/avatar.glb" fit scale={0.4} position={[1, -2, 0.5]} />);
+    await vi.waitFor(() => expect(framing().aimedAtCentre).toBeCloseTo(0, 6));
+    expect(framing().halfAngle).toBeCloseTo(25, 6);
   });
 
   it('puts `className` and `style` on its root element, over its own style', async () => {

@@ -11,21 +11,19 @@ import {
   selectViewerState,
   spawnMachine,
 } from './machines/spawn.machine';
-import {
-  AvatarView,
-  type AvatarViewerOptions,
-  type AvatarViewProps,
-} from './ui/canvas/avatar-view';
+import { AvatarView, type AvatarViewProps } from './ui/canvas/avatar-view';
+import type { AvatarViewerOptions } from './ui/canvas/viewer-options';
 
-export { preloadAvatar, type PreloadOptions } from './ui/canvas/avatar-view';
+export { preloadAvatar } from './ui/canvas/preload';
 
 export type {
   AvatarViewerHandle,
   AvatarViewerOptions,
   AvatarViewerTexts,
+  PreloadOptions,
   SpawnAnimationOptions,
   SpawnEffectOptions,
-} from './ui/canvas/avatar-view';
+} from './ui/canvas/viewer-options';
 // The postMessage protocol of the /embed iframe, for pages that embed it.
 export type {
   EmbedEvent,

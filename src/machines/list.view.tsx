@@ -32,12 +32,10 @@ import {
 import { ActionButton } from '../ui/dom/action-button';
 import { Breadcrumbs } from '../ui/dom/breadcrumbs';
 import { Alert } from '../ui/dom/alert';
-import {
-  DataTable,
-  dataTableLabels,
-  type ActionMenuItem,
-  type ListColumn,
-} from '../ui/dom/list/data-table';
+import type { ListColumn } from '../ui/dom/list/columns';
+import { DataTable } from '../ui/dom/list/data-table';
+import { dataTableLabels } from '../ui/dom/list/data-table-labels';
+import type { ActionMenuItem } from '../ui/dom/list/row-menu';
 import {
   FilterBar,
   filterBarLabels,

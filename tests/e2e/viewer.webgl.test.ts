@@ -114,6 +114,26 @@ async function drag(page: Page, surface: Surface, dx: number, dy: number, releas
   if (release) await page.mouse.up();
 }
 
+/**
+ * Drags one finger across the viewer from its centre by (dx, dy) pixels, as a touch screen
+ * does (CDP touch events: the browser applies touch-action and may take the gesture over).
+ * The finger stays down: it returns the lifting of it.
+ */
+async function touchDrag(page: Page, surface: Surface, dx: number, dy: number) {
+  const box = (await viewer(surface).boundingBox())!;
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  const cdp = await page.context().newCDPSession(page);
+  const touch = (
+    type: 'touchStart' | 'touchMove' | 'touchEnd',
+    touchPoints: { x: number; y: number }[],
+  ) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints });
+  await touch('touchStart', [{ x, y }]);
+  for (let step = 1; step <= 4; step++) {
+    await touch('touchMove', [{ x: x + (dx * step) / 4, y: y + (dy * step) / 4 }]);
+  }
+  return () => touch('touchEnd', []).then(() => cdp.detach());
+}
+
 /** Lets the viewer draw what the last input asked for (it renders on demand, a few frames). */
 const settle = (surface: Surface) =>
   surface.evaluate(
@@ -473,14 +493,21 @@ describe('a live embedded viewer', () => {
     await expect.poll(() => drawsDuring(frame, 500)).toBe(0);
   });
 
-  it('turns back to the start angle after a drag with snap on', async () => {
+  it('turns back to the start angle after a drag with snap on, by mouse or by one finger (as far on touch)', async () => {
     const { page, frame } = framed;
     await setQuery(frame, `${MODEL}&snap=true`);
     const start = await shot(frame);
     await drag(page, frame, 120, 0, false);
     await settle(frame);
-    expect((await shot(frame)).equals(start)).toBe(false);
+    const byMouse = await shot(frame);
+    expect(byMouse.equals(start)).toBe(false);
     await page.mouse.up();
+    await expect.poll(async () => (await shot(frame)).equals(start)).toBe(true);
+
+    const lift = await touchDrag(page, frame, 120, 0);
+    await settle(frame);
+    expect((await shot(frame)).equals(byMouse)).toBe(true);
+    await lift();
     await expect.poll(async () => (await shot(frame)).equals(start)).toBe(true);
   });
 

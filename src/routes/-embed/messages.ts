@@ -2,7 +2,7 @@
 // the embedding page posts, the origin allow-list, and the viewer options it all adds up to.
 import { z } from 'zod/mini';
 import type { EmbedOptions } from '../../embed-protocol';
-import type { AvatarViewerOptions } from '../../ui/canvas/avatar-view';
+import type { AvatarViewerOptions } from '../../ui/canvas/viewer-options';
 import { isValidModelSource, type ModelSource } from '../../ui/canvas/model-source';
 import { optionValues, type EmbedSearch } from './options';
 

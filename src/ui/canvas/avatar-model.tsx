@@ -38,6 +38,11 @@ export interface AvatarModelProps {
   snap: boolean;
   float: boolean;
   fit: boolean;
+  /**
+   * Where the avatar's parent group stands and how it scales it: `fit` frames the avatar anew
+   * when they change.
+   */
+  placement: { position: readonly [number, number, number]; scale: number };
   shadows: boolean;
 }
 
@@ -121,6 +126,8 @@ export function AvatarModel(props: AvatarModelProps) {
   }, [avatar, emotion, invalidate]);
 
   // Fit: move the camera back until the model's bounding sphere fills the view.
+  const [x, y, z] = props.placement.position;
+  const { scale } = props.placement;
   useLayoutEffect(() => {
     const perspective = camera as PerspectiveCamera;
     if (!props.fit || !root.current) {
@@ -157,7 +164,7 @@ export function AvatarModel(props: AvatarModelProps) {
     perspective.lookAt(sphere.center);
     perspective.updateProjectionMatrix();
     invalidate();
-  }, [avatar, camera, props.fit, invalidate]);
+  }, [avatar, camera, props.fit, invalidate, x, y, z, scale]);
 
   useEffect(
     () => () => {

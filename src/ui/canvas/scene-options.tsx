@@ -1,9 +1,32 @@
-// Scene options of the viewer that live inside its R3F root: fog, and debug mode's GPU timing.
+// Scene options of the viewer that live inside its R3F root: its lights, fog, and debug mode's
+// GPU timing.
 import { addAfterEffect, useFrame, useThree } from '@react-three/fiber';
 import { useEffect, useRef } from 'react';
 import type { Scene } from 'three';
 import { createFog, type FogOptions } from './fog';
 import { DEBUG_UNAVAILABLE_WARNING, GpuTimer } from './gpu-timer';
+
+/** Spec §9: ambient light intensity. */
+const AMBIENT_INTENSITY = 0.5;
+/** Spec §9: shadow map size. */
+const SHADOW_MAP_SIZE = 512;
+
+/** The ambient light, and with `shadows` a light that casts them. */
+export function SceneLights({ shadows }: { shadows?: boolean }) {
+  return (
+    <>
+      <ambientLight intensity={AMBIENT_INTENSITY} />
+      {shadows && (
+        <directionalLight
+          castShadow
+          position={[2, 4, 3]}
+          intensity={1}
+          shadow-mapSize={[SHADOW_MAP_SIZE, SHADOW_MAP_SIZE]}
+        />
+      )}
+    </>
+  );
+}
 
 /** Sets the scene's fog (three.js recompiles the materials it changes). */
 function setFog(scene: Scene, fog: Scene['fog']) {

@@ -1,6 +1,20 @@
 import type { TFunction } from 'i18next';
-import type { ListColumn } from './data-table';
+import type { ReactNode } from 'react';
 import { dateCell } from './cells';
+
+export type Align = 'left' | 'center' | 'right';
+
+/** Spec §3 column definition, plus how to render a cell. */
+export interface ListColumn<Row> {
+  field: string;
+  headerName: string;
+  width?: number;
+  sortable?: boolean;
+  tooltip?: string;
+  headerAlign?: Align;
+  cellAlign?: Align;
+  render?: (row: Row) => ReactNode;
+}
 
 type DateField<Row> = {
   [K in keyof Row & string]: Row[K] extends string | null | undefined ? K : never;

@@ -5,7 +5,9 @@ import { useState } from 'react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { toggleSort, type ListOrder } from '../../../../contract/list-query';
 import { initI18n, loadBackOfficeTexts } from '../../../i18n';
-import { DataTable, dataTableLabels, type ListColumn, type RowSelection } from './data-table';
+import type { ListColumn } from './columns';
+import { DataTable, type RowSelection } from './data-table';
+import { dataTableLabels } from './data-table-labels';
 
 interface Item {
   id: string;

@@ -1,16 +1,4 @@
-import {
-  columnSizingFeature,
-  createColumnHelper,
-  flexRender,
-  metaHelper,
-  rowSelectionFeature,
-  rowSortingFeature,
-  tableFeatures,
-  useTable,
-  type RowSelectionState,
-  type SortingState,
-} from '@tanstack/react-table';
-import type { TFunction } from 'i18next';
+import { useTable, type RowSelectionState } from '@tanstack/react-table';
 import {
   memo,
   useEffect,
@@ -20,63 +8,15 @@ import {
   useRef,
   type ReactNode,
 } from 'react';
-import {
-  Button,
-  Cell,
-  Checkbox,
-  Column,
-  ProgressBar,
-  Row,
-  Table,
-  TableBody,
-  TableHeader,
-  TableLayout,
-  TableLoadMoreItem,
-  Virtualizer,
-  type Key,
-  type SortDescriptor,
-} from 'react-aria-components';
+import { ProgressBar, Table, TableLayout, Virtualizer, type Key } from 'react-aria-components';
 import type { ListOrder } from '../../../../contract/list-query';
-import { RowMenu, type ActionMenuItem } from './row-menu';
+import type { ListColumn } from './columns';
+import { useBody } from './data-table-body';
+import type { DataTableLabels } from './data-table-labels';
+import { useHeader } from './data-table-header';
+import type { ActionMenuItem } from './row-menu';
 import { useRowReorder } from './row-reorder';
-
-type Align = 'left' | 'center' | 'right';
-
-/** Spec §3 column definition, plus how to render a cell. */
-export interface ListColumn<Row> {
-  field: string;
-  headerName: string;
-  width?: number;
-  sortable?: boolean;
-  tooltip?: string;
-  headerAlign?: Align;
-  cellAlign?: Align;
-  render?: (row: Row) => ReactNode;
-}
-
-export interface DataTableLabels {
-  table: string;
-  actions: string;
-  dragHandle: (row: string) => string;
-  loading: string;
-  noItems: string;
-  noMatches: string;
-  clearFilters: string;
-  /** Marks a row someone else deleted (it goes a moment later). */
-  removed: string;
-}
-
-/** The table's texts from the locale (`list.*`); `table` names the grid. */
-export const dataTableLabels = (t: TFunction, table: string): DataTableLabels => ({
-  table,
-  actions: t('list.actions'),
-  dragHandle: (name) => t('list.dragHandle', { name }),
-  loading: t('list.loading'),
-  noItems: t('list.noItems'),
-  noMatches: t('list.noMatches'),
-  clearFilters: t('list.clear'),
-  removed: t('list.removedByOther'),
-});
+import { applyUpdater, features, sortDescriptorOf, sortingOf, useColumnDefs } from './table-model';
 
 interface DataTableProps<Row extends { id: string }> {
   columns: ListColumn<Row>[];
@@ -139,43 +79,6 @@ export interface RowSelection {
 /** Rows beyond which only the visible rows are rendered. */
 const VIRTUALIZE_FROM = 300;
 const ROW_HEIGHT = 56;
-const SKELETON_ROW_HEIGHT = 80;
-
-/** How a column's header and cells look (spec §3 column definition, beyond name and width). */
-interface ColumnLook {
-  tooltip?: string | undefined;
-  headerAlign: Align;
-  cellAlign: Align;
-}
-
-// Sorting is manual (the server sorts) and filtering and paging happen on the server: the table
-// holds the columns (their width as the column size, their look as meta), the sort state the
-// headers show and the row selection.
-const features = tableFeatures({
-  rowSortingFeature,
-  rowSelectionFeature,
-  columnSizingFeature,
-  columnMeta: metaHelper<ColumnLook>(),
-});
-
-const sortingOf = (order: ListOrder | undefined): SortingState =>
-  Object.entries(order ?? {}).flatMap(([id, direction]) =>
-    direction ? [{ id, desc: direction === 'desc' }] : [],
-  );
-
-const applyUpdater = <T,>(updater: T | ((old: T) => T), old: T): T =>
-  typeof updater === 'function' ? (updater as (old: T) => T)(old) : updater;
-
-/** A cell without a renderer shows scalars as text and anything else as a dash. */
-const plainValue = (value: unknown): string =>
-  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
-    ? String(value)
-    : '—';
-
-const sortDescriptorOf = (sorting: SortingState): SortDescriptor | undefined => {
-  const [sort] = sorting;
-  return sort && { column: sort.id, direction: sort.desc ? 'descending' : 'ascending' };
-};
 
 /**
  * The shared list table: sortable headers with aria-sort, per-row action menus, drag
@@ -185,27 +88,7 @@ const sortDescriptorOf = (sorting: SortingState): SortDescriptor | undefined => 
  */
 function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
   const { columns, rows, labels, selection } = props;
-  const columnDefs = useMemo(() => {
-    const helper = createColumnHelper<typeof features, Row>();
-    return helper.columns(
-      columns.map((c) =>
-        // An accessor column (the field's value) so the table can sort by it.
-        helper.accessor((row) => (row as Record<string, unknown>)[c.field], {
-          id: c.field,
-          header: c.headerName,
-          size: c.width,
-          enableSorting: Boolean(c.sortable),
-          // The spec's toggle (an unsorted field starts descending), though the owner decides.
-          sortDescFirst: true,
-          meta: {
-            tooltip: c.tooltip,
-            headerAlign: c.headerAlign ?? 'left',
-            cellAlign: c.cellAlign ?? 'left',
-          },
-        }),
-      ),
-    );
-  }, [columns]);
+  const columnDefs = useColumnDefs(columns);
   const sorting = sortingOf(props.order);
   const showSkeleton = Boolean(props.isLoading) && (rows.length === 0 || Boolean(props.isStale));
   // TanStack keeps a selected id (getRowId) whether or not its row is in `data`, so ids of rows
@@ -268,190 +151,32 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
   const selectLabel = selection?.selectLabel;
   const pageRows = table.getRowModel().rows;
 
-  // The header and the body are kept while what they show stays the same: React Aria re-renders
-  // every cell when the table's own state changes (a selection, the focus), and a new header or
-  // body would make it build its collection again on top of that.
-  // TanStack keeps the header objects while the columns stay the same.
-  const headers = table.getHeaderGroups()[0]?.headers;
-  const header = useMemo(
-    () => (
-      <TableHeader>
-        {reorderable && (
-          <Column className="col-drag" width={44}>
-            <span className="visually-hidden">{labels.dragHandle('')}</span>
-          </Column>
-        )}
-        {hasSelection && (
-          <Column className="col-select" width={44}>
-            {/* React Aria checks it when every row of the page is selected, and shows it
-                indeterminate when some are. */}
-            <Checkbox slot="selection" aria-label={selectAllLabel} className="checkbox">
-              <span className="checkbox-box" aria-hidden="true" />
-            </Checkbox>
-          </Column>
-        )}
-        {headers?.map((h, index) => {
-          const look = h.column.columnDef.meta;
-          // A column without a width sizes to its content (the table's default size is not one).
-          const width = h.column.columnDef.size === undefined ? null : h.getSize();
-          return (
-            <Column
-              key={h.column.id}
-              id={h.column.id}
-              isRowHeader={index === 0}
-              allowsSorting={h.column.getCanSort()}
-              width={width}
-              style={width === null ? undefined : { width }}
-              className={`align-${look?.headerAlign ?? 'left'}`}
-            >
-              {({ allowsSorting, sortDirection }) => (
-                <span className="column-header" title={look?.tooltip}>
-                  {flexRender(h.column.columnDef.header, h.getContext())}
-                  {allowsSorting && (
-                    <span className="sort-indicator" aria-hidden="true">
-                      {sortDirection === 'ascending'
-                        ? '▲'
-                        : sortDirection === 'descending'
-                          ? '▼'
-                          : '↕'}
-                    </span>
-                  )}
-                  {look?.tooltip && <span className="visually-hidden">, {look.tooltip}</span>}
-                </span>
-              )}
-            </Column>
-          );
-        })}
-        {hasActions && (
-          <Column className="col-actions" width={64}>
-            <span className="visually-hidden">{labels.actions}</span>
-          </Column>
-        )}
-      </TableHeader>
-    ),
-    [headers, reorderable, hasSelection, selectAllLabel, hasActions, labels],
-  );
-
-  const removedKey = removedIds?.join('\u0000') ?? '';
-  const body = useMemo(() => {
-    const removedNow = new Set(removedKey ? removedKey.split('\u0000') : []);
-    const skeletonCells = (key: string) => (
-      <Row
-        key={key}
-        id={key}
-        className="skeleton-row"
-        // A virtualised table places rows at its own row height.
-        style={virtualized ? undefined : { height: SKELETON_ROW_HEIGHT }}
-      >
-        {reorderable && <Cell />}
-        {hasSelection && <Cell />}
-        {columns.map((c) => (
-          <Cell key={c.field}>
-            <span className="skeleton-line short" aria-hidden="true" />
-          </Cell>
-        ))}
-        {hasActions && <Cell />}
-      </Row>
-    );
-    // Each row's element is kept (by React Aria, per row object) until the row's data or what
-    // this body depends on changes, so a selection or an open menu re-renders no row's content.
-    const renderRow = (row: Row) => {
-      const removed = removedNow.has(row.id);
-      return (
-        <Row key={row.id} id={row.id} textValue={rowLabel(row)} data-removed={removed || undefined}>
-          {reorderable && (
-            <Cell className="col-drag">
-              <Button
-                slot="drag"
-                className="drag-handle"
-                aria-label={labels.dragHandle(rowLabel(row))}
-              >
-                ⠿
-              </Button>
-            </Cell>
-          )}
-          {hasSelection && (
-            <Cell className="col-select">
-              <Checkbox slot="selection" aria-label={selectLabel} className="checkbox">
-                <span className="checkbox-box" aria-hidden="true" />
-              </Checkbox>
-            </Cell>
-          )}
-          {columns.map((c, index) => (
-            <Cell
-              key={c.field}
-              className={`align-${c.cellAlign ?? 'left'}`}
-              // On a phone each row is a card and each value is labelled by its column.
-              data-label={c.headerName}
-            >
-              {c.render ? c.render(row) : plainValue((row as Record<string, unknown>)[c.field])}
-              {removed && index === 0 && <span className="badge removed">{labels.removed}</span>}
-            </Cell>
-          ))}
-          {rowActions && (
-            <Cell className="col-actions">
-              {!removed && (
-                <RowMenu
-                  label={`${labels.actions}: ${rowLabel(row)}`}
-                  items={() => rowActions(row)}
-                  row={row}
-                  onSetOrder={onSetOrder}
-                />
-              )}
-            </Cell>
-          )}
-        </Row>
-      );
-    };
-    return (
-      <TableBody
-        renderEmptyState={() =>
-          isFiltered ? (
-            <div className="empty-state">
-              <p>{labels.noMatches}</p>
-              {onClearFilters && (
-                <Button className="button" onPress={onClearFilters}>
-                  {labels.clearFilters}
-                </Button>
-              )}
-            </div>
-          ) : (
-            <div className="empty-state">
-              <p>{labels.noItems}</p>
-            </div>
-          )
-        }
-      >
-        {showSkeleton
-          ? Array.from({ length: skeletonRows }, (_, i) => skeletonCells(`skeleton-${i}`))
-          : rows.map(renderRow)}
-        {/* The next page loading below the rows already there. */}
-        {isLoadingMore &&
-          !showSkeleton &&
-          Array.from({ length: skeletonRows }, (_, i) => skeletonCells(`skeleton-more-${i}`))}
-        {onLoadMore && !showSkeleton && <TableLoadMoreItem onLoadMore={onLoadMore} />}
-      </TableBody>
-    );
-  }, [
-    columns,
-    hasActions,
+  const header = useHeader(table.getHeaderGroups()[0]?.headers, {
+    reorderable,
     hasSelection,
-    isFiltered,
-    isLoadingMore,
+    selectAllLabel,
+    hasActions,
     labels,
+  });
+  const body = useBody({
+    columns,
+    rows,
+    labels,
+    rowLabel,
+    rowActions,
+    onSetOrder,
+    removedIds,
+    isFiltered,
     onClearFilters,
     onLoadMore,
-    onSetOrder,
-    removedKey,
+    isLoadingMore,
     reorderable,
-    rowActions,
-    rowLabel,
-    rows,
+    hasSelection,
     selectLabel,
     showSkeleton,
     skeletonRows,
     virtualized,
-  ]);
+  });
 
   const grid = (
     <Table
@@ -524,5 +249,3 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
 
 /** Re-rendered only when its props change (its owner keeps them stable). */
 export const DataTable = memo(DataTableView) as typeof DataTableView;
-
-export type { ActionMenuItem };

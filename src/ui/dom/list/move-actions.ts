@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { ActionMenuItem } from './data-table';
+import type { ActionMenuItem } from './row-menu';
 
 /** The "Move" submenu of reorderable lists: top, bottom (-1 means last place) or a position. */
 export function moveActions<Row>(t: TFunction): ActionMenuItem<Row>[] {

@@ -1,0 +1,163 @@
+import { useMemo } from 'react';
+import { Button, Cell, Checkbox, Row, TableBody, TableLoadMoreItem } from 'react-aria-components';
+import type { ListColumn } from './columns';
+import type { DataTableLabels } from './data-table-labels';
+import { RowMenu, type ActionMenuItem } from './row-menu';
+
+const SKELETON_ROW_HEIGHT = 80;
+
+/** A cell without a renderer shows scalars as text and anything else as a dash. */
+const plainValue = (value: unknown): string =>
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : '—';
+
+/**
+ * The list table's body: a row per list row (or skeleton rows while they load), the empty
+ * state, and the next page loading below. Kept while what it shows stays the same, like the
+ * header (see useHeader).
+ */
+export function useBody<Data extends { id: string }>(options: {
+  columns: ListColumn<Data>[];
+  rows: Data[];
+  labels: DataTableLabels;
+  rowLabel: (row: Data) => string;
+  rowActions: ((row: Data) => ActionMenuItem<Data>[]) | undefined;
+  onSetOrder: ((row: Data, position: number) => void) | undefined;
+  removedIds: readonly string[] | undefined;
+  isFiltered: boolean | undefined;
+  onClearFilters: (() => void) | undefined;
+  onLoadMore: (() => void) | undefined;
+  isLoadingMore: boolean | undefined;
+  reorderable: boolean;
+  hasSelection: boolean;
+  selectLabel: string | undefined;
+  showSkeleton: boolean;
+  skeletonRows: number;
+  virtualized: boolean;
+}) {
+  const { columns, rows, labels, rowLabel, rowActions, onSetOrder, removedIds } = options;
+  const { isFiltered, onClearFilters, onLoadMore, isLoadingMore, reorderable } = options;
+  const { hasSelection, selectLabel, showSkeleton, skeletonRows, virtualized } = options;
+  const hasActions = Boolean(rowActions);
+  const removedKey = removedIds?.join('\u0000') ?? '';
+  return useMemo(() => {
+    const removedNow = new Set(removedKey ? removedKey.split('\u0000') : []);
+    const skeletonCells = (key: string) => (
+      <Row
+        key={key}
+        id={key}
+        className="skeleton-row"
+        // A virtualised table places rows at its own row height.
+        style={virtualized ? undefined : { height: SKELETON_ROW_HEIGHT }}
+      >
+        {reorderable && <Cell />}
+        {hasSelection && <Cell />}
+        {columns.map((c) => (
+          <Cell key={c.field}>
+            <span className="skeleton-line short" aria-hidden="true" />
+          </Cell>
+        ))}
+        {hasActions && <Cell />}
+      </Row>
+    );
+    // Each row's element is kept (by React Aria, per row object) until the row's data or what
+    // this body depends on changes, so a selection or an open menu re-renders no row's content.
+    const renderRow = (row: Data) => {
+      const removed = removedNow.has(row.id);
+      return (
+        <Row key={row.id} id={row.id} textValue={rowLabel(row)} data-removed={removed || undefined}>
+          {reorderable && (
+            <Cell className="col-drag">
+              <Button
+                slot="drag"
+                className="drag-handle"
+                aria-label={labels.dragHandle(rowLabel(row))}
+              >
+                ⠿
+              </Button>
+            </Cell>
+          )}
+          {hasSelection && (
+            <Cell className="col-select">
+              <Checkbox slot="selection" aria-label={selectLabel} className="checkbox">
+                <span className="checkbox-box" aria-hidden="true" />
+              </Checkbox>
+            </Cell>
+          )}
+          {columns.map((c, index) => (
+            <Cell
+              key={c.field}
+              className={`align-${c.cellAlign ?? 'left'}`}
+              // On a phone each row is a card and each value is labelled by its column.
+              data-label={c.headerName}
+            >
+              {c.render ? c.render(row) : plainValue((row as Record<string, unknown>)[c.field])}
+              {removed && index === 0 && <span className="badge removed">{labels.removed}</span>}
+            </Cell>
+          ))}
+          {rowActions && (
+            <Cell className="col-actions">
+              {!removed && (
+                <RowMenu
+                  label={`${labels.actions}: ${rowLabel(row)}`}
+                  items={() => rowActions(row)}
+                  row={row}
+                  onSetOrder={onSetOrder}
+                />
+              )}
+            </Cell>
+          )}
+        </Row>
+      );
+    };
+    return (
+      <TableBody
+        renderEmptyState={() =>
+          isFiltered ? (
+            <div className="empty-state">
+              <p>{labels.noMatches}</p>
+              {onClearFilters && (
+                <Button className="button" onPress={onClearFilters}>
+                  {labels.clearFilters}
+                </Button>
+              )}
+            </div>
+          ) : (
+            <div className="empty-state">
+              <p>{labels.noItems}</p>
+            </div>
+          )
+        }
+      >
+        {showSkeleton
+          ? Array.from({ length: skeletonRows }, (_, i) => skeletonCells(`skeleton-${i}`))
+          : rows.map(renderRow)}
+        {/* The next page loading below the rows already there. */}
+        {isLoadingMore &&
+          !showSkeleton &&
+          Array.from({ length: skeletonRows }, (_, i) => skeletonCells(`skeleton-more-${i}`))}
+        {onLoadMore && !showSkeleton && <TableLoadMoreItem onLoadMore={onLoadMore} />}
+      </TableBody>
+    );
+  }, [
+    columns,
+    hasActions,
+    hasSelection,
+    isFiltered,
+    isLoadingMore,
+    labels,
+    onClearFilters,
+    onLoadMore,
+    onSetOrder,
+    removedKey,
+    reorderable,
+    rowActions,
+    rowLabel,
+    rows,
+    selectLabel,
+    showSkeleton,
+    skeletonRows,
+    virtualized,
+  ]);
+}
