@@ -590,7 +590,6 @@ export const enBackOffice = {
     deleteConfirm: 'Delete my account',
     deletePasswordHint: 'Your password confirms it (leave it empty if you have none).',
     cancel: 'Cancel',
-    deleted: 'Your account was deleted.',
   },
   invitations: {
     title: 'Invitations',

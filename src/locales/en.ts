@@ -91,6 +91,7 @@ export const en = {
     loginRequired: 'Your session has ended. Please sign in again.',
     passwordReset: 'Your password was changed. Sign in with the new one.',
     emailVerified: 'Your e-mail address is verified. You can sign in now.',
+    accountDeleted: 'Your account was deleted.',
     noAccount: 'No account yet?',
     signUp: 'Sign up',
     forgot: 'Forgot your password?',

@@ -12,7 +12,7 @@ import { useSessionForm } from '../machines/session.view';
 
 const searchSchema = z.object({
   reason: lenient(z.enum(['login_required'])),
-  notice: lenient(z.enum(['password_reset', 'email_verified'])),
+  notice: lenient(z.enum(['password_reset', 'email_verified', 'account_deleted'])),
   email: optionalEmail,
   redirect: safeRedirect,
 });
@@ -25,6 +25,7 @@ export const Route = createFileRoute('/signin')({
 const NOTICES = {
   password_reset: 'signin.passwordReset',
   email_verified: 'signin.emailVerified',
+  account_deleted: 'signin.accountDeleted',
 } as const;
 
 function SignIn() {

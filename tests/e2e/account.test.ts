@@ -225,8 +225,9 @@ describe('your account', () => {
     await section.getByRole('alert').waitFor();
     await deleteWith(PASSWORD);
     await page.waitForURL(/\/signin/);
-    await page.getByText('Your account was deleted.').waitFor();
-    // Exact labels: until the sign-in screen has replaced it, the account page is still shown.
+    // Said on the sign-in screen itself, which stays (a toast went with the account page).
+    await page.getByRole('button', { name: 'Continue as guest' }).waitFor();
+    expect(await page.getByText('Your account was deleted.').isVisible()).toBe(true);
     await page.getByLabel('E-mail', { exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();

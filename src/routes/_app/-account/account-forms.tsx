@@ -185,8 +185,8 @@ export function DeleteSection() {
       .then(async (deleted) => {
         if (!deleted) return;
         actor.send({ type: 'RESET' });
-        announce({ tone: 'info', title: t('account.deleted') });
-        await navigate({ to: '/signin' });
+        // Said on the sign-in page, which stays: a toast would go with the signed-in area.
+        await navigate({ to: '/signin', search: { notice: 'account_deleted' } });
       });
   };
   return (
