@@ -61,12 +61,12 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      // End-to-end: a real server and Chromium per file, three files at a time (a file mostly
-      // waits on its page and server: one alone keeps about 0.7 of a core busy). The files that
+      // End-to-end: a real server and Chromium per file, two files at a time (a file keeps
+      // about a core busy: three at a time took 845 s against 801 s for two). The files that
       // draw with WebGL (*.webgl.test.ts: SwiftShader renders on the CPU) and the one that
       // times typing at a person's pace run one at a time after the rest: beside another
       // file, 80 ms between keys became 250.
-      e2e({ name: 'e2e', exclude: [...ALONE], maxWorkers: 3 }, 1),
+      e2e({ name: 'e2e', exclude: [...ALONE], maxWorkers: 2 }, 1),
       e2e({ name: 'e2e-alone', include: [...ALONE], maxWorkers: 1 }, 2),
     ],
   },
