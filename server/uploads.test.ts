@@ -1,4 +1,5 @@
 import { readdir } from 'node:fs/promises';
+import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { uploadResultSchema } from '../contract/schemas';
 import { MB } from '../core/files/rules';
@@ -31,6 +32,11 @@ const storedFiles = async () => readdir(t.storageDir).catch(() => []);
 
 const tokens = useRoleTokens(t);
 
+/** The app's raw answer (t.request reads bodies as text). */
+const get = (path: string, headers: Record<string, string> = {}) =>
+  t.app.request(path, { headers: { 'x-forwarded-for': '203.0.113.9', ...headers } });
+const bytesOf = async (response: Response) => new Uint8Array(await response.arrayBuffer());
+
 describe('POST /v1/uploads/{kind}', () => {
   it('stores a model and serves the same bytes back', async () => {
     const { developer } = tokens;
@@ -39,9 +45,10 @@ describe('POST /v1/uploads/{kind}', () => {
     expect(stored.url).toMatch(/^\/files\/[0-9a-f]{24}\.glb$/);
     expect(stored).toMatchObject({ size: bytes.byteLength, contentType: 'model/gltf-binary' });
 
-    const response = await t.request('GET', stored.url);
+    const response = await get(stored.url);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('model/gltf-binary');
+    expect(await bytesOf(response)).toEqual(bytes);
   });
 
   it('accepts each kind with the types its rule lists, whatever Content-Type the client says', async () => {
@@ -201,6 +208,57 @@ describe('GET /files/{key}', () => {
     }
     // A NUL never reaches the route (refused for every URL).
     expectError(await t.request('GET', '/files/0123456789abcdef01234567%00.png'), 400);
+  });
+});
+
+describe('GET /files/{key} of a model, brotli-compressed', () => {
+  it('sends a model compressed to a client that accepts brotli, and the same bytes once inflated', async () => {
+    const bytes = readAvatar('female-animation-catwalk.glb');
+    const { url } = await uploadFile(t.request, 'model', bytes, tokens.admin);
+    const key = url.slice('/files/'.length);
+
+    const compressed = await get(url, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(compressed.status).toBe(200);
+    expect(compressed.headers.get('content-encoding')).toBe('br');
+    expect(compressed.headers.get('content-type')).toBe('model/gltf-binary');
+    expect(compressed.headers.get('vary')).toBe('Accept-Encoding');
+    expect(compressed.headers.get('etag')).toBe(`"${key}.br"`);
+    const body = await bytesOf(compressed);
+    expect(compressed.headers.get('content-length')).toBe(String(body.byteLength));
+    // The 814 KB fixture is sent in about half its bytes.
+    expect(body.byteLength).toBeLessThan(bytes.byteLength * 0.65);
+    expect(new Uint8Array(brotliDecompressSync(body))).toEqual(bytes);
+    // The second answer comes from the cache: the same bytes.
+    expect(await bytesOf(await get(url, { 'accept-encoding': 'br' }))).toEqual(body);
+
+    // Its own tag revalidates only that representation.
+    const revalidated = await get(url, { 'accept-encoding': 'br', 'if-none-match': `"${key}.br"` });
+    expect(revalidated.status).toBe(304);
+    expect((await get(url, { 'if-none-match': `"${key}.br"` })).status).toBe(200);
+  });
+
+  it('sends the file as it is without brotli, to q=0, for a range, and never other types', async () => {
+    const bytes = readAvatar('female-idle.glb');
+    const { url } = await uploadFile(t.request, 'model', bytes, tokens.admin);
+    for (const headers of [
+      {} as Record<string, string>,
+      { 'accept-encoding': 'gzip, deflate' },
+      { 'accept-encoding': 'br;q=0, gzip' },
+    ]) {
+      const response = await get(url, headers);
+      expect(response.headers.get('content-encoding')).toBeNull();
+      expect(response.headers.get('vary')).toBe('Accept-Encoding');
+      expect(await bytesOf(response)).toEqual(bytes);
+    }
+    const part = await get(url, { 'accept-encoding': 'br', range: 'bytes=0-11' });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-encoding')).toBeNull();
+    expect(await bytesOf(part)).toEqual(bytes.slice(0, 12));
+
+    const { url: icon } = await uploadFile(t.request, 'icon', readPng(), tokens.admin);
+    const image = await get(icon, { 'accept-encoding': 'br' });
+    expect(image.headers.get('content-encoding')).toBeNull();
+    expect(image.headers.get('vary')).toBeNull();
   });
 });
 

@@ -8,7 +8,8 @@
  * (server/deliveries.ts); that answer may change, so it is cached for an hour, its ETag naming
  * the file served.
  * One byte range (`Range: bytes=…`, honouring `If-Range`) is answered 206 with just those
- * bytes; several ranges get the whole file. The bytes stream from the storage, local disk or
+ * bytes; several ranges get the whole file. A model asked for whole by a browser that accepts
+ * brotli is sent compressed (server/http/compressed-models.ts), under an ETag of its own. The bytes stream from the storage, local disk or
  * the S3 bucket alike (README "Deploying" says why not a redirect to the bucket).
  */
 import { Hono } from 'hono';
@@ -19,6 +20,11 @@ import { findDelivery } from '../deliveries';
 import { contentTypeOfKey, keyOfFileUrl } from '../storage';
 import type { ByteRange } from '../storage';
 import { storedFileInfo } from '../stored-files';
+import {
+  acceptsBrotli,
+  compressedModels,
+  MAX_COMPRESSED_MODEL_BYTES,
+} from '../http/compressed-models';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const DELIVERED = 'public, max-age=3600';
@@ -35,24 +41,53 @@ async function deliveredKey(deps: Deps, key: string): Promise<string> {
 export function fileRoutes(deps: Deps) {
   const app = new Hono();
   const notFound = (key: string) => `No stored file ${JSON.stringify(key)}`;
+  /** `?download`: saved under the name it was uploaded with. */
+  const attachmentOf = async (key: string) => {
+    const info = await storedFileInfo(deps.db, deps.storage, key);
+    return attachment(info?.name ?? key);
+  };
+
+  const compressed = compressedModels();
 
   app.get('/:key', async (c) => {
     const requested = c.req.param('key');
     const delivery = c.req.query('delivery') !== undefined;
     const key = delivery ? await deliveredKey(deps, requested) : requested;
-    const etag = `"${key}"`;
+    const file = await deps.storage.stat(key);
+    if (!file) return errorResponse(c, 404, 'NOT_FOUND', notFound(requested));
+    // Models go brotli-compressed to browsers that accept it, whole (a range is of the file).
+    const model = file.contentType === 'model/gltf-binary';
+    const brotli =
+      model &&
+      c.req.header('range') === undefined &&
+      file.size <= MAX_COMPRESSED_MODEL_BYTES &&
+      acceptsBrotli(c.req.header('accept-encoding'));
+    // Each representation has its own tag.
+    const etag = brotli ? `"${key}.br"` : `"${key}"`;
     const headers = {
       'Cache-Control': delivery ? DELIVERED : IMMUTABLE,
       ETag: etag,
       'X-Content-Type-Options': 'nosniff',
       'Accept-Ranges': 'bytes',
+      ...(model ? { Vary: 'Accept-Encoding' } : {}),
     };
-    const file = await deps.storage.stat(key);
-    if (!file) return errorResponse(c, 404, 'NOT_FOUND', notFound(requested));
     const matches = (c.req.header('if-none-match') ?? '')
       .split(',')
       .some((tag) => tag.trim() === etag || tag.trim() === `W/${etag}` || tag.trim() === '*');
     if (matches) return c.body(null, 304, headers);
+    if (brotli) {
+      const body = await compressed.get(key, () => deps.storage.read(key));
+      if (!body) return errorResponse(c, 404, 'NOT_FOUND', notFound(requested));
+      return c.body(body as Uint8Array<ArrayBuffer>, 200, {
+        ...headers,
+        'Content-Type': file.contentType,
+        'Content-Encoding': 'br',
+        'Content-Length': String(body.byteLength),
+        ...(c.req.query('download') !== undefined
+          ? { 'Content-Disposition': await attachmentOf(key) }
+          : {}),
+      });
+    }
     const range = requestedRange(c.req.header('range'), c.req.header('if-range'), etag, file.size);
     if (range === 'unsatisfiable') {
       c.header('Content-Range', `bytes */${file.size}`);
@@ -65,14 +100,14 @@ export function fileRoutes(deps: Deps) {
     }
     const found = await deps.storage.get(key, range);
     if (!found) return errorResponse(c, 404, 'NOT_FOUND', notFound(requested));
-    const download = c.req.query('download') !== undefined;
-    const info = download ? await storedFileInfo(deps.db, deps.storage, key) : undefined;
     return c.body(found.stream, range ? 206 : 200, {
       ...headers,
       'Content-Type': found.file.contentType,
       'Content-Length': String(range ? range.end - range.start + 1 : found.file.size),
       ...(range ? { 'Content-Range': `bytes ${range.start}-${range.end}/${file.size}` } : {}),
-      ...(info ? { 'Content-Disposition': attachment(info.name) } : {}),
+      ...(c.req.query('download') !== undefined
+        ? { 'Content-Disposition': await attachmentOf(key) }
+        : {}),
     });
   });
 
