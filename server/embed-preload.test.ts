@@ -43,13 +43,18 @@ describe("/embed's preload links", () => {
     }
   });
 
-  it('maps a preset to its file and keeps a custom environment address', () => {
+  it('maps a preset to its file and keeps a custom .pmrem address', () => {
     expect(links({ modelSrc: 'https://cdn.example/a.glb', environment: 'hub' })).toBe(
       [preload('https://cdn.example/a.glb'), preload('/environments/hall.pmrem')].join(', '),
     );
-    expect(links({ modelSrc: '/a.glb', environment: '/env/soft.hdr?v=2' })).toContain(
-      preload('/env/soft.hdr?v=2'),
+    expect(links({ modelSrc: '/a.glb', environment: '/env/soft.pmrem?v=2' })).toBe(
+      [preload('/a.glb'), preload('/env/soft.pmrem?v=2')].join(', '),
     );
+  });
+
+  it('leaves .hdr and .exr environments to the prefilter worker, which fetches them itself', () => {
+    for (const environment of ['/env/soft.hdr?v=2', 'https://cdn.example/studio.EXR'])
+      expect(links({ modelSrc: '/a.glb', environment })).toBe(preload('/a.glb'));
   });
 
   it('names a few models of a list, and nothing that is not an http(s) or path address', () => {

@@ -46,11 +46,19 @@ function modelAddresses(modelSrc: string | undefined): string[] {
   }
 }
 
+/**
+ * A preset's file, or a custom address the page itself fetches. Not an .hdr or .exr one: the
+ * viewer's prefilter worker fetches those, and a worker cannot take the page's preloaded answer
+ * (the file would come twice).
+ */
 function environmentAddress(environment: string | undefined): string | undefined {
   const value = environment || DEFAULT_ENVIRONMENT;
-  return Object.hasOwn(ENVIRONMENT_PRESET_FILES, value)
-    ? `/${ENVIRONMENT_URL_DIR}/${ENVIRONMENT_PRESET_FILES[value as keyof typeof ENVIRONMENT_PRESET_FILES]}${ENVIRONMENT_PRESET_EXTENSION}`
-    : preloadable(value);
+  if (Object.hasOwn(ENVIRONMENT_PRESET_FILES, value))
+    return `/${ENVIRONMENT_URL_DIR}/${ENVIRONMENT_PRESET_FILES[value as keyof typeof ENVIRONMENT_PRESET_FILES]}${ENVIRONMENT_PRESET_EXTENSION}`;
+  const address = preloadable(value);
+  return address && !/\.(hdr|exr)$/i.test(new URL(address, 'http://same-origin.invalid').pathname)
+    ? address
+    : undefined;
 }
 
 /**

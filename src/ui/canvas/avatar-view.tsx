@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useId, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import type { Group } from 'three';
 import type { SpawnPartPhase, ViewerState } from '../../domain/viewer';
 import { AvatarModel } from './avatar-model';
 import { Pose } from './pose';
@@ -6,6 +7,7 @@ import { DotLoader } from './dot-loader';
 import { EnvironmentLighting } from './environment-lighting';
 import { INVALID_MODEL_WARNING, isValidModelSource } from './model-source';
 import { decoderOptions, environmentOf } from './preload';
+import { WarmUp } from './warm-up';
 import { GpuTiming, SceneFog, SceneLights } from './scene-options';
 import { SpawnEffect } from './spawn-effect';
 import { useLoadedAssets } from './use-loaded-assets';
@@ -53,6 +55,8 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
   // Retry: the same sources loaded once more (failed loads are not cached).
   const [attempt, setAttempt] = useState(0);
   const environment = environmentOf(props);
+  const { state, onRenderFailed } = props;
+  const { three, onCreated } = useRenderRoot(ref, onRenderFailed);
   const loaded = useLoadedAssets(
     {
       models: [props.modelSrc].flat(),
@@ -68,13 +72,12 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
     props,
   );
   const [pose] = useState(() => new Pose());
+  const avatarGroup = useRef<Group>(null);
   // Debug mode: the average GPU time per frame (ms), once measured.
   const [gpuMs, setGpuMs] = useState<number | null>(null);
   const debug = props.debug ?? false;
   const gpuTimeId = useId();
   const gpuTime = debug && gpuMs !== null ? `GPU ${gpuMs.toFixed(2)} ms` : null;
-  const { state, onRenderFailed } = props;
-  const { three, onCreated } = useRenderRoot(ref, onRenderFailed);
   const { root, handlers } = useViewerControls({
     three,
     pose,
@@ -115,7 +118,8 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
       {state !== 'error' && (
         <ViewerCanvas
           onError={onRenderFailed}
-          frameloop="demand"
+          // Nothing is drawn while the avatar waits for its environment (see below).
+          frameloop={loaded && !loaded.lit ? 'never' : 'demand'}
           dpr={[dpr / 2, 2]}
           camera={{ fov: 50, position: [0, 0, 5] }}
           gl={{ alpha: true, antialias: true, preserveDrawingBuffer: true }}
@@ -130,8 +134,10 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
             <EnvironmentLighting file={environment} />
           </Suspense>
           {loaded && (
-            <group position={[x, y, z]} scale={scale}>
-              {state === 'loading' && (
+            // Built as soon as the models are in, shown once the environment is too: the
+            // first frame of the avatar is lit as it stays.
+            <group ref={avatarGroup} position={[x, y, z]} scale={scale} visible={loaded.lit}>
+              {state === 'loading' && loaded.lit && (
                 <FirstFrame
                   key={loaded.key}
                   onDrawn={() =>
@@ -168,6 +174,7 @@ function ValidAvatarView({ ref, ...props }: AvatarViewProps) {
               )}
             </group>
           )}
+          {loaded && !loaded.lit && <WarmUp key={loaded.key} avatar={avatarGroup} />}
           {props.ao && spawning && (
             <Suspense fallback={null}>
               <PostEffects

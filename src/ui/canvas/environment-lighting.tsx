@@ -14,7 +14,7 @@ import {
   type Texture,
   type WebGLRenderer,
 } from 'three';
-import { decodePmrem, rgb9e5ToHalfRgba, type PrefilteredCube } from './pmrem-file';
+import { decodePmrem, pmremLevels, rgb9e5ToHalfRgba, type PrefilteredCube } from './pmrem-file';
 import type { PrefilterAnswer, PrefilterRequest } from './prefilter.worker';
 
 /**
@@ -133,12 +133,13 @@ async function prefilteredTexture(file: string): Promise<Texture> {
 
 /**
  * An equirectangular .exr or .hdr map, prefiltered as the presets are (prefilter.ts) by a worker
- * of its own (prefilter.worker.ts), so neither reading the file nor prefiltering it holds up the
- * main thread, and the first frame has no prefiltering pass to draw. Where the worker cannot
- * start, the map itself, for SceneEnvironment to prefilter (smallPmrem).
+ * of its own (prefilter.worker.ts), which fetches and reads the file itself: neither waits for
+ * the main thread, which meanwhile loads the avatar, and the first frame has no prefiltering pass
+ * to draw. Where the worker cannot start, the map itself, for SceneEnvironment to prefilter
+ * (smallPmrem).
  */
 async function equirectTexture(file: string): Promise<Texture> {
-  const request: PrefilterRequest = { bytes: await download(file), exr: isExr(file) };
+  const exr = isExr(file);
   let worker: Worker;
   try {
     worker = new Worker(new URL('./prefilter.worker.ts', import.meta.url), {
@@ -146,7 +147,7 @@ async function equirectTexture(file: string): Promise<Texture> {
       name: 'environment prefilter',
     });
   } catch {
-    return mainThreadEquirect(request);
+    return mainThreadEquirect(file, exr);
   }
   try {
     const answer = await new Promise<PrefilterAnswer | 'no worker'>((resolve) => {
@@ -155,10 +156,10 @@ async function equirectTexture(file: string): Promise<Texture> {
       );
       // The worker's script could not be loaded (blocked, offline) or did not run.
       worker.addEventListener('error', () => resolve('no worker'));
-      // A copy (not transferred): the page may still need the bytes itself.
+      const request: PrefilterRequest = { url: new URL(file, document.baseURI).href, exr };
       worker.postMessage(request);
     });
-    if (answer === 'no worker') return await mainThreadEquirect(request);
+    if (answer === 'no worker') return await mainThreadEquirect(file, exr);
     if ('error' in answer) throw new Error(`${file}: ${answer.error}`);
     return cubeTexture(answer.cube);
   } finally {
@@ -167,10 +168,13 @@ async function equirectTexture(file: string): Promise<Texture> {
 }
 
 /** The map read on the main thread, with three's own EXR or HDR loader (each its own chunk). */
-async function mainThreadEquirect({ bytes, exr }: PrefilterRequest): Promise<Texture> {
-  const loader = exr
-    ? new (await import('three/examples/jsm/loaders/EXRLoader.js')).EXRLoader()
-    : new (await import('three/examples/jsm/loaders/HDRLoader.js')).HDRLoader();
+async function mainThreadEquirect(file: string, exr: boolean): Promise<Texture> {
+  const [bytes, loader] = await Promise.all([
+    download(file),
+    exr
+      ? import('three/examples/jsm/loaders/EXRLoader.js').then((m) => new m.EXRLoader())
+      : import('three/examples/jsm/loaders/HDRLoader.js').then((m) => new m.HDRLoader()),
+  ]);
   const map = loader.createDataTexture(bytes);
   map.mapping = EquirectangularReflectionMapping;
   map.colorSpace = LinearSRGBColorSpace;
@@ -208,6 +212,21 @@ function cubeTexture({ size, levels }: PrefilteredCube): Texture {
   texture.colorSpace = LinearSRGBColorSpace;
   texture.needsUpdate = true;
   return texture;
+}
+
+let placeholder: Texture | undefined;
+/**
+ * A black environment of the kind every environment becomes (a prefiltered cube, see
+ * cubeTexture), so a material drawn with it gets the same shader program as with the real one.
+ */
+export function placeholderEnvironment(): Texture {
+  placeholder ??= cubeTexture({
+    size: PMREM_SIZE,
+    levels: Array.from({ length: pmremLevels(PMREM_SIZE) }, (_, lod) =>
+      Array.from({ length: 6 }, () => new Uint32Array((PMREM_SIZE >> lod) ** 2)),
+    ),
+  });
+  return placeholder;
 }
 
 /** The file's extension (lower case), by data URL type or by its path. */

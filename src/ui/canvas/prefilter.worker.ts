@@ -1,15 +1,17 @@
 /**
- * Prefilters an .hdr or .exr environment off the main thread: the viewer posts the file's bytes
- * (`PrefilterRequest`), this reads them with three's own HDR or EXR loader and answers with the
- * cube three.js's PMREMGenerator would have rendered (`PrefilterAnswer`), computed on the CPU
- * (prefilter.ts) while the main thread loads the avatar. Each format's loader is its own chunk.
+ * Prefilters an .hdr or .exr environment off the main thread: the viewer names the file
+ * (`PrefilterRequest`), this fetches it and reads it with three's own HDR or EXR loader (each its
+ * own chunk, loaded while the file downloads) and answers with the cube three.js's
+ * PMREMGenerator would have rendered (`PrefilterAnswer`), computed on the CPU (prefilter.ts).
+ * Nothing here waits for the main thread, which is busy loading the avatar meanwhile.
  */
 import { FloatType } from 'three';
 import type { PrefilteredCube } from './pmrem-file';
 import { packLevels, prefilterEquirect, FACE_SIZE } from './prefilter';
 
 export interface PrefilterRequest {
-  bytes: ArrayBuffer;
+  /** An absolute address (http(s), data: or blob:). */
+  url: string;
   exr: boolean;
 }
 
@@ -21,10 +23,19 @@ export type PrefilterAnswer = { cube: PrefilteredCube } | { error: string };
  */
 const SAMPLES = 256;
 
-async function prefilter({ bytes, exr }: PrefilterRequest): Promise<PrefilteredCube> {
-  const loader = exr
-    ? new (await import('three/examples/jsm/loaders/EXRLoader.js')).EXRLoader()
-    : new (await import('three/examples/jsm/loaders/HDRLoader.js')).HDRLoader();
+async function download(url: string): Promise<ArrayBuffer> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return response.arrayBuffer();
+}
+
+async function prefilter({ url, exr }: PrefilterRequest): Promise<PrefilteredCube> {
+  const [bytes, loader] = await Promise.all([
+    download(url),
+    exr
+      ? import('three/examples/jsm/loaders/EXRLoader.js').then((m) => new m.EXRLoader())
+      : import('three/examples/jsm/loaders/HDRLoader.js').then((m) => new m.HDRLoader()),
+  ]);
   const image = loader.setDataType(FloatType).parse(bytes) as {
     width: number;
     height: number;

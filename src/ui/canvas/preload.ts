@@ -24,6 +24,8 @@ export const environmentOf = (options: PreloadOptions) =>
  */
 export function preloadAvatar(options: PreloadOptions) {
   if (!isValidModelSource(options.modelSrc)) return;
-  for (const source of [options.modelSrc].flat()) preloadModel(source, decoderOptions(options));
+  // The environment first: an .hdr or .exr is prefiltered by a worker, which gets the file as
+  // soon as it is here rather than after the model's parse has held up the main thread.
   void environmentTexture(environmentOf(options)).catch(() => {});
+  for (const source of [options.modelSrc].flat()) preloadModel(source, decoderOptions(options));
 }

@@ -44,7 +44,7 @@ export function useLoadedAssets(
   attempt: number,
   callbacks: { onLoadStart: () => void; onModelFailed: (error: unknown) => void },
 ) {
-  const [loaded, setLoaded] = useState<(Loaded & { key: string }) | null>(null);
+  const [loaded, setLoaded] = useState<(Loaded & { key: string; lit: boolean }) | null>(null);
   const key =
     JSON.stringify(Object.values(sources).map(sourceKey)) + JSON.stringify(decoders) + attempt;
   // The load effect runs per key; it reads the newest values through this ref.
@@ -78,7 +78,6 @@ export function useLoadedAssets(
           optional(wanted.effectAnimation),
           optional(wanted.spawnAnimation),
           optional(wanted.idle),
-          lighting,
         ]);
         if (cancelled) return;
         const next = {
@@ -89,8 +88,13 @@ export function useLoadedAssets(
           spawnClip: spawnAnimation?.animations[0],
           idle: idle?.animations[0],
         };
-        // Announced (onModelLoaded) once a frame with the avatar has been drawn: see FirstFrame.
-        setLoaded(next);
+        // The scene is built while the environment may still be on its way, and shown (`lit`)
+        // once it is in. Announced (onModelLoaded) once a frame with the avatar has been drawn:
+        // see FirstFrame.
+        setLoaded({ ...next, lit: false });
+        await lighting;
+        if (cancelled) return;
+        setLoaded({ ...next, lit: true });
       } catch (error) {
         if (!cancelled) current.onModelFailed(error);
       }
