@@ -21,11 +21,13 @@ import { fileURLToPath } from 'node:url';
 import { NodeIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { getBounds } from '@gltf-transform/functions';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { deriveDelivery } from '../../server/delivery-derive';
+import { compressModel } from '../../server/http/compressed-models';
 import { launchBrowser } from '../../tests/helpers/browser';
 import { startServer } from '../../tests/helpers/server';
 import { probe, type Probe, type ProbeOptions } from './probe';
+import { summarizeTrace, traced } from './trace';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const APP_ROOT = here('../..');
@@ -50,10 +52,19 @@ const modelPath = (viewer: Viewer, avatar: string) =>
 const deliveryName = (avatar: string) => avatar.replace(/\.glb$/, '.delivery.glb');
 
 /**
- * The avatars, from ../shared/fixtures/avatars: a textured one (3.1 MiB, 19 images) and an
- * untextured one (0.8 MiB). maleIdle.glb and female-idle.glb hold animations only, no mesh.
+ * The avatars, from ../shared/fixtures/avatars: a textured one (3.1 MiB, 19 images of at most
+ * 1024 px), an untextured one (0.8 MiB), and one the viewer was never tuned on
+ * (`halfBodyAPIv2.glb`, 2.7 MiB: a 2048 px base colour and 9 smaller images, 18 animations).
+ * maleIdle.glb and female-idle.glb hold animations only, no mesh.
  */
-const AVATARS = ['male-emissive.glb', 'female-animation-catwalk.glb'] as const;
+export const AVATARS = [
+  'male-emissive.glb',
+  'female-animation-catwalk.glb',
+  'halfBodyAPIv2.glb',
+] as const;
+type Avatar = (typeof AVATARS)[number];
+/** The memory measurement switches between the first two. */
+const SWITCHED: readonly Avatar[] = AVATARS.slice(0, 2);
 const ENVIRONMENT = '/fixtures/environments/soft.hdr';
 /** Our viewer's vertical field of view (src/ui/canvas/avatar-view.tsx); the peers get it too. */
 const FOV_DEG = 50;
@@ -76,6 +87,7 @@ export interface BenchViewerOptions {
   switches?: number;
   viewers?: readonly Viewer[];
   cases?: readonly Case[];
+  avatars?: readonly Avatar[];
   /** Frames with draws are counted over this long, the avatar standing still. */
   stillMs?: number;
   /** Longest wait for a viewer's first painted frame and loaded signal, in ms. */
@@ -83,6 +95,8 @@ export interface BenchViewerOptions {
   /** Run `npm install --prefix bench/viewer` when the peers are missing. */
   install?: boolean;
   screenshots?: boolean;
+  /** Also record one Chrome trace per viewer and avatar and print where the time goes. */
+  trace?: boolean;
 }
 type Options = Required<BenchViewerOptions>;
 
@@ -111,7 +125,7 @@ export interface SteadyRun {
   error?: string;
 }
 
-/** Reads `--runs 3 --switches 50 --cases throttled --viewers ours,visage`. */
+/** Reads `--runs 3 --switches 50 --cases throttled --viewers ours,visage --avatars halfBodyAPIv2.glb`. */
 export function viewerOptionsFromArgs(args: readonly string[]): BenchViewerOptions {
   const options: BenchViewerOptions = {};
   const list = <T extends string>(value: string, allowed: readonly T[], flag: string): T[] => {
@@ -132,12 +146,16 @@ export function viewerOptionsFromArgs(args: readonly string[]): BenchViewerOptio
     else if (flag === '--switches') options.switches = count(value, flag);
     else if (flag === '--viewers') options.viewers = list(value, VIEWERS, flag);
     else if (flag === '--cases') options.cases = list(value, CASES, flag);
+    else if (flag === '--avatars') options.avatars = list(value, AVATARS, flag);
     else if (flag === '--no-screenshots') {
       options.screenshots = false;
       i--;
+    } else if (flag === '--trace') {
+      options.trace = true;
+      i--;
     } else
       throw new Error(
-        `unknown option ${flag} (--runs N, --switches N, --viewers ${VIEWERS.join(',')}, --cases ${CASES.join(',')}, --no-screenshots)`,
+        `unknown option ${flag} (--runs N, --switches N, --viewers ${VIEWERS.join(',')}, --cases ${CASES.join(',')}, --avatars ${AVATARS.join(',')}, --no-screenshots, --trace)`,
       );
   }
   return options;
@@ -169,6 +187,7 @@ function run(command: string, args: string[], env: Record<string, string> = {}) 
  */
 async function buildSite(
   viewers: readonly Viewer[],
+  avatars: readonly Avatar[],
   install: boolean,
 ): Promise<Map<Viewer, string>> {
   const unbuilt = new Map<Viewer, string>();
@@ -217,19 +236,25 @@ async function buildSite(
     }
   }
 
-  for (const file of [...AVATARS.map((a) => `avatars/${a}`), 'environments/soft.hdr']) {
+  for (const file of [...avatars.map((a) => `avatars/${a}`), 'environments/soft.hdr']) {
     const target = join(SITE, 'fixtures', file);
     mkdirSync(dirname(target), { recursive: true });
     copyFileSync(join(FIXTURES, file), target);
   }
   if (viewers.includes('ours-delivery')) {
     console.log('bench/viewer: deriving the delivery versions (server/delivery-derive.ts) ...');
-    for (const avatar of AVATARS) {
+    for (const avatar of avatars) {
       const original = new Uint8Array(readFileSync(join(FIXTURES, 'avatars', avatar)));
       const derived = await deriveDelivery(original);
       const bytes = derived.kind === 'derived' ? derived.bytes : original;
-      writeFileSync(join(SITE, 'fixtures', 'avatars', deliveryName(avatar)), bytes);
-      console.log(`  ${avatar}: ${bytes.byteLength} of ${original.byteLength} bytes`);
+      const target = join(SITE, 'fixtures', 'avatars', deliveryName(avatar));
+      writeFileSync(target, bytes);
+      // Sent as the studio's /files sends a model to a browser that accepts brotli.
+      const compressed = await compressModel(bytes);
+      writeFileSync(`${target}.br`, compressed);
+      console.log(
+        `  ${avatar}: ${bytes.byteLength} of ${original.byteLength} bytes, ${compressed.byteLength} sent (brotli)`,
+      );
     }
   }
   console.log('bench/viewer: compressing (scripts/compress-dist.ts) ...');
@@ -279,11 +304,14 @@ function pageUrl(base: string, viewer: Viewer, avatar: string, frame: Framing): 
 type Win = Window & { __bench: Probe; __benchSwitch?: (url: string) => void };
 
 interface Session {
+  browser: Browser;
   page: Page;
   context: BrowserContext;
   close: () => Promise<void>;
   /** Page errors and console errors, for failure messages. */
   problems: string[];
+  /** Every finished http(s) response of the page and its workers: when it ended, its bytes. */
+  responses: Promise<{ url: string; endedAt: number; bytes: number }>[];
 }
 
 /** A fresh Chromium with one page at 1280 x 720, the probe installed, the cache disabled. */
@@ -303,6 +331,19 @@ async function openPage(
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
+    // Context-wide, so a worker's downloads count too (ours fetches an .hdr in one).
+    const responses: Session['responses'] = [];
+    context.on('requestfinished', (request) => {
+      if (!/^https?:/.test(request.url())) return;
+      const { startTime, responseEnd } = request.timing();
+      responses.push(
+        request.sizes().then((sizes) => ({
+          url: request.url(),
+          endedAt: startTime + responseEnd,
+          bytes: sizes.responseBodySize,
+        })),
+      );
+    });
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(message.text());
     });
@@ -313,7 +354,14 @@ async function openPage(
     // analytics) fail at once, the same on every machine. The bench server is plain http.
     await cdp.send('Network.setBlockedURLs', { urls: ['https://*'] });
     if (networkCase === 'throttled') await cdp.send('Network.emulateNetworkConditions', THROTTLED);
-    return { page, context, problems, close: () => browser.close() };
+    return {
+      browser: browser.browser,
+      page,
+      context,
+      problems,
+      responses,
+      close: () => browser.close(),
+    };
   } catch (error) {
     await browser.close();
     throw error;
@@ -352,28 +400,27 @@ async function measureFirstFrame(
     session = await openPage(result.viewer, result.case, { capture: false });
     await session.page.goto(url, { waitUntil: 'commit' });
     await waitForFirstFrame(session, options.timeoutMs);
-    Object.assign(
-      result,
-      await session.page.evaluate(() => {
-        const bench = (window as unknown as Win).__bench;
-        const paint = bench.firstPaintAt!;
-        const [navigation] = performance.getEntriesByType(
-          'navigation',
-        ) as PerformanceResourceTiming[];
-        const before = (
-          performance.getEntriesByType('resource') as PerformanceResourceTiming[]
-        ).filter((e) => e.responseEnd <= paint);
-        const sum = (entries: PerformanceResourceTiming[]) =>
-          entries.reduce((s, e) => s + e.encodedBodySize, 0);
-        return {
-          firstPaintMs: paint,
-          loadedMs: bench.loadedAt,
-          bytesBeforePaint: sum(before) + (navigation?.encodedBodySize ?? 0),
-          jsBytesBeforePaint: sum(before.filter((e) => /\.m?js$/.test(new URL(e.name).pathname))),
-          csp: bench.csp,
-        };
-      }),
+    const page = await session.page.evaluate(() => {
+      const bench = (window as unknown as Win).__bench;
+      return {
+        firstPaintMs: bench.firstPaintAt!,
+        loadedMs: bench.loadedAt,
+        timeOrigin: performance.timeOrigin,
+        csp: bench.csp,
+      };
+    });
+    // Bytes as received (compressed where the server compresses), page and workers alike.
+    const before = (await Promise.all(session.responses)).filter(
+      (r) => r.endedAt <= page.timeOrigin + page.firstPaintMs,
     );
+    const sum = (list: typeof before) => list.reduce((total, r) => total + r.bytes, 0);
+    Object.assign(result, {
+      firstPaintMs: page.firstPaintMs,
+      loadedMs: page.loadedMs,
+      bytesBeforePaint: sum(before),
+      jsBytesBeforePaint: sum(before.filter((r) => /\.m?js$/.test(new URL(r.url).pathname))),
+      csp: page.csp,
+    });
     const { csp } = result as FirstFrameRun & { csp?: string[] };
     delete (result as { csp?: string[] }).csp;
     if (csp?.length)
@@ -384,6 +431,44 @@ async function measureFirstFrame(
     await session?.close();
   }
   return result;
+}
+
+/**
+ * One traced unthrottled run: the requests and, per thread, the kinds of work before the first
+ * painted frame. The trace is written to bench/.out/viewer/traces/ (opens in DevTools).
+ */
+async function traceFirstFrame(url: string, viewer: Viewer, avatar: string, options: Options) {
+  let session: Session | undefined;
+  try {
+    session = await openPage(viewer, 'unthrottled', { capture: false });
+    const { page } = session;
+    const events = await traced(session.browser, async () => {
+      await page.goto(url, { waitUntil: 'commit' });
+      await waitForFirstFrame(session!, options.timeoutMs);
+    });
+    const paint = await page.evaluate(() => (window as unknown as Win).__bench.firstPaintAt!);
+    mkdirSync(join(OUT, 'traces'), { recursive: true });
+    const file = join(OUT, 'traces', `${avatar.replace(/\.glb$/, '')}-${viewer}.json`);
+    writeFileSync(file, JSON.stringify({ traceEvents: events }));
+    const { threads, requests } = summarizeTrace(events, paint);
+    console.log(`\nTrace, ${viewer} on ${avatar}: first painted frame ${ms(paint)} (${file})`);
+    for (const r of requests.filter((r) => r.start <= paint))
+      console.log(
+        `  ${ms(r.start).padStart(8)} -> ${(Number.isFinite(r.end) ? ms(r.end) : 'open').padStart(8)}  ${kib(r.bytes).padStart(10)}  ${r.url.startsWith('blob:') ? 'blob (an image the loader made)' : new URL(r.url).pathname.slice(0, 70)}`,
+      );
+    for (const [thread, kinds] of Object.entries(threads)) {
+      const total = Object.values(kinds).reduce((a, b) => a + b, 0);
+      if (total < 20) continue;
+      const parts = Object.entries(kinds)
+        .sort((a, b) => b[1] - a[1])
+        .map(([kind, t]) => `${kind} ${t.toFixed(0)}`);
+      console.log(`  ${thread}: ${total.toFixed(0)} ms (${parts.join(', ')})`);
+    }
+  } catch (error) {
+    console.log(`  trace of ${viewer} on ${avatar} FAILED: ${failure(error, session)}`);
+  } finally {
+    await session?.close();
+  }
 }
 
 async function heapUsed(session: Session): Promise<number> {
@@ -437,7 +522,7 @@ async function measureSteady(url: string, viewer: Viewer, options: Options): Pro
     result.stillFrames = (await frames()) - before;
     result.heapAfterLoad = await heapUsed(session);
     for (let i = 1; i <= options.switches; i++) {
-      const avatar = AVATARS[i % AVATARS.length]!;
+      const avatar = SWITCHED[i % SWITCHED.length]!;
       await switchModel(session, viewer, modelPath(viewer, avatar), options.timeoutMs);
     }
     const error = await session.page.evaluate(() => (window as unknown as Win).__bench.error);
@@ -532,7 +617,7 @@ function report(
     );
   const rows: string[][] = [];
   for (const c of options.cases)
-    for (const avatar of AVATARS)
+    for (const avatar of options.avatars)
       for (const viewer of viewers) {
         const runs = firstFrames.filter(
           (r) => r.viewer === viewer && r.avatar === avatar && r.case === c,
@@ -581,7 +666,7 @@ function report(
   );
   if (steady.length) {
     console.log(
-      `\nStill and switching (unthrottled, ${AVATARS[0]}; ${options.switches} switches between the two avatars):`,
+      `\nStill and switching (unthrottled, ${SWITCHED[0]}; ${options.switches} switches between ${SWITCHED.join(' and ')}):`,
     );
     table(
       [
@@ -615,20 +700,23 @@ export async function benchViewer(options: BenchViewerOptions = {}) {
     switches: 50,
     viewers: VIEWERS,
     cases: CASES,
+    avatars: AVATARS,
     stillMs: 3000,
     timeoutMs: 180_000,
     install: true,
     screenshots: true,
+    trace: false,
     ...options,
   };
-  const unbuilt = await buildSite(opts.viewers, opts.install);
+  const measured = [...new Set([...opts.avatars, ...SWITCHED])];
+  const unbuilt = await buildSite(opts.viewers, measured, opts.install);
   for (const [viewer, why] of unbuilt)
     console.log(`NOT MEASURED: ${viewer} could not be built: ${why}`);
   const viewers = opts.viewers.filter((v) => !unbuilt.has(v));
   if (viewers.length === 0) return { firstFrames: [], steady: [] };
 
   const frames = new Map<string, Framing>();
-  for (const avatar of AVATARS) frames.set(avatar, await framing(avatar));
+  for (const avatar of measured) frames.set(avatar, await framing(avatar));
   const server = await startServer({ STATIC_DIR: SITE, MORPH_WORKER: 'off' });
   const firstFrames: FirstFrameRun[] = [];
   const steady: SteadyRun[] = [];
@@ -637,7 +725,7 @@ export async function benchViewer(options: BenchViewerOptions = {}) {
       Object.fromEntries(
         viewers.map((v) => [v, pageUrl(server.url, v, avatar, frames.get(avatar)!)]),
       );
-    const sample = urls(AVATARS[0]);
+    const sample = urls(opts.avatars[0]!);
     console.log(`Server: ${server.url} (the project's server, STATIC_DIR=${SITE})`);
     for (const viewer of viewers)
       console.log(`  ${viewer}: ${sample[viewer]!.slice(server.url.length)}`);
@@ -645,7 +733,7 @@ export async function benchViewer(options: BenchViewerOptions = {}) {
       ...Object.fromEntries(
         viewers.map((v) => [`page (${v})`, sample[v]!.slice(server.url.length)]),
       ),
-      'model (.glb)': `/fixtures/avatars/${AVATARS[0]}`,
+      'model (.glb)': `/fixtures/avatars/${opts.avatars[0]}`,
       'environment (.hdr)': ENVIRONMENT,
     });
     for (const [avatar, frame] of frames)
@@ -656,13 +744,18 @@ export async function benchViewer(options: BenchViewerOptions = {}) {
     if (opts.screenshots) {
       mkdirSync(SCREENSHOTS, { recursive: true });
       console.log(`\nScreenshots (${SCREENSHOTS}):`);
-      for (const avatar of AVATARS)
+      for (const avatar of opts.avatars)
         for (const viewer of viewers)
           console.log(`  ${await screenshots(urls(avatar)[viewer]!, viewer, avatar, opts)}`);
     }
 
+    if (opts.trace)
+      for (const avatar of opts.avatars)
+        for (const viewer of viewers)
+          await traceFirstFrame(urls(avatar)[viewer]!, viewer, avatar, opts);
+
     for (const c of opts.cases)
-      for (const avatar of AVATARS) {
+      for (const avatar of opts.avatars) {
         console.log(`\n${avatar}, ${c}:`);
         for (let run = 0; run < opts.runs; run++) {
           // A B C, then B C A, then C A B: no viewer always goes first.
@@ -688,7 +781,7 @@ export async function benchViewer(options: BenchViewerOptions = {}) {
     if (opts.switches > 0 || opts.stillMs > 0) {
       console.log('\nStill frames and memory:');
       for (const viewer of viewers) {
-        const result = await measureSteady(urls(AVATARS[0])[viewer]!, viewer, opts);
+        const result = await measureSteady(urls(SWITCHED[0]!)[viewer]!, viewer, opts);
         steady.push(result);
         console.log(`  ${viewer}: ${result.error ? `FAILED: ${result.error}` : 'done'}`);
       }
