@@ -30,6 +30,24 @@ describe('compressedModels', () => {
     expect(reads).toBe(1);
   });
 
+  it('compresses one model at a time: another asked meanwhile is not compressed, and not read', async () => {
+    const models = compressedModels();
+    let release!: (bytes: Uint8Array) => void;
+    const slow = models.get('slow', () => new Promise((resolve) => (release = resolve)));
+    let otherReads = 0;
+    const other = () => {
+      otherReads++;
+      return Promise.resolve(bytes(100, 2));
+    };
+    await expect(models.get('other', other)).resolves.toBeUndefined();
+    expect(otherReads).toBe(0);
+    release(bytes(100, 3));
+    expect(await slow).toBeDefined();
+    // Once it is done, the next one goes.
+    expect(await models.get('other', other)).toBeDefined();
+    expect(otherReads).toBe(1);
+  });
+
   it('keeps at most its size, dropping the least recently sent first', async () => {
     const reads: string[] = [];
     const read = (key: string, n: number) => () => {

@@ -55,7 +55,13 @@ export function compressedModels(cacheBytes = CACHE_BYTES) {
     }
   };
   return {
-    /** `key`'s compressed bytes (read with `read` on a miss), or undefined when it is gone. */
+    /**
+     * `key`'s compressed bytes (read with `read` on a miss); undefined when the file is gone or
+     * another model is being compressed. One compression runs at a time, so requests for many
+     * models at once (a stranger walking through keys) hold one thread of the pool, not all:
+     * the others are sent as stored meanwhile, and requests for the model being compressed
+     * wait for it.
+     */
     async get(
       key: string,
       read: () => Promise<Uint8Array | undefined>,
@@ -67,6 +73,7 @@ export function compressedModels(cacheBytes = CACHE_BYTES) {
         return hit;
       }
       let job = running.get(key);
+      if (!job && running.size > 0) return undefined;
       if (!job) {
         job = read()
           .then(async (bytes) => {

@@ -75,9 +75,9 @@ export function fileRoutes(deps: Deps) {
       .split(',')
       .some((tag) => tag.trim() === etag || tag.trim() === `W/${etag}` || tag.trim() === '*');
     if (matches) return c.body(null, 304, headers);
-    if (brotli) {
-      const body = await compressed.get(key, () => deps.storage.read(key));
-      if (!body) return errorResponse(c, 404, 'NOT_FOUND', notFound(requested));
+    // Undefined while another model is being compressed (or the file went): sent as stored.
+    const body = brotli ? await compressed.get(key, () => deps.storage.read(key)) : undefined;
+    if (body) {
       return c.body(body as Uint8Array<ArrayBuffer>, 200, {
         ...headers,
         'Content-Type': file.contentType,
@@ -88,7 +88,14 @@ export function fileRoutes(deps: Deps) {
           : {}),
       });
     }
-    const range = requestedRange(c.req.header('range'), c.req.header('if-range'), etag, file.size);
+    // As stored from here on, under the file's own tag.
+    const stored = { ...headers, ETag: `"${key}"` };
+    const range = requestedRange(
+      c.req.header('range'),
+      c.req.header('if-range'),
+      stored.ETag,
+      file.size,
+    );
     if (range === 'unsatisfiable') {
       c.header('Content-Range', `bytes */${file.size}`);
       return errorResponse(
@@ -101,7 +108,7 @@ export function fileRoutes(deps: Deps) {
     const found = await deps.storage.get(key, range);
     if (!found) return errorResponse(c, 404, 'NOT_FOUND', notFound(requested));
     return c.body(found.stream, range ? 206 : 200, {
-      ...headers,
+      ...stored,
       'Content-Type': found.file.contentType,
       'Content-Length': String(range ? range.end - range.start + 1 : found.file.size),
       ...(range ? { 'Content-Range': `bytes ${range.start}-${range.end}/${file.size}` } : {}),
