@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EditConflictError } from '../../contract/schemas';
 import { initI18n, loadBackOfficeTexts } from '../i18n';
-import { ConflictPanel } from './entity-editor.view';
+import { ConflictPanel } from './conflict-panel.view';
 
 beforeAll(async () => {
   initI18n();

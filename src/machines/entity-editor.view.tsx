@@ -1,22 +1,18 @@
 /**
  * The pieces every entity editor (assets, cage meshes) shares: the save machine binding with
- * its progress and Retry bar, the form-level validator built from the shared zod body schema,
- * the upload fields under the form naming rule (XFile / XUrl), and the unsaved-changes guard
- * (router navigation and the browser's beforeunload).
+ * its progress and Retry bar, the upload fields under the form naming rule (XFile / XUrl), the
+ * form element with the save shortcut, and the unsaved-changes guard (router navigation and the
+ * browser's beforeunload). The forms' common logic is useEntityForm (entity-form.view.ts); the
+ * conflict panel is conflict-panel.view.tsx.
  */
-import { useStore } from '@tanstack/react-form';
 import { useBlocker } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import type { TFunction } from 'i18next';
-import { useEffect, useId, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
-import { Label, Radio, RadioGroup } from 'react-aria-components';
+import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod/mini';
-import type { EditConflictError, UploadKind } from '../../contract/schemas';
+import type { UploadKind } from '../../contract/schemas';
 import type { FileError } from '../../core/files/validate';
 import { inspect } from '../devtools/inspect';
 import {
-  bodyOf,
   entityEditorMachine,
   selectConflict,
   selectError,
@@ -45,100 +41,6 @@ export interface FileFieldDef {
   description: string;
   preview?: { width: number; height: number };
 }
-
-/** `{ field: message }` for the first issue of each body field; `rename` maps body fields to form fields. */
-export function schemaErrors(
-  schema: z.core.$ZodType,
-  body: unknown,
-  t: TFunction,
-  rename: Record<string, string> = {},
-): Record<string, string> {
-  const result = z.safeParse(schema, body);
-  const errors: Record<string, string> = {};
-  if (result.success) return errors;
-  for (const issue of result.error.issues) {
-    const field = String(issue.path[0] ?? '');
-    const name = rename[field] ?? field;
-    if (errors[name]) continue;
-    if (issue.code === 'too_small') errors[name] = t('assetEditor.required');
-    else if (issue.code === 'too_big')
-      errors[name] = t('assetEditor.tooLong', { max: String(issue.maximum) });
-    else if (issue.code === 'invalid_value') errors[name] = t('assetEditor.choose');
-    else errors[name] = issue.message;
-  }
-  return errors;
-}
-
-/** What fieldBinding reads from a TanStack Form field. */
-export interface BoundField<V> {
-  name: string;
-  state: { value: V; meta: { errors: unknown[]; isTouched: boolean } };
-  handleChange: (value: V) => void;
-  handleBlur: () => void;
-}
-
-/**
- * The props a labelled control takes from a form field: name, value, change and blur, and its
- * first error once the field was touched or the form submitted (spec §5).
- */
-export function fieldBinding<V>(field: BoundField<V>, submitted: boolean) {
-  const { errors, isTouched } = field.state.meta;
-  const error = errors[0];
-  return {
-    name: field.name,
-    value: field.state.value,
-    onChange: field.handleChange,
-    onBlur: field.handleBlur,
-    error: (isTouched || submitted) && typeof error === 'string' ? error : null,
-  };
-}
-
-/** The form-wide state an entity form shows, read from a TanStack Form store. */
-interface FormStatusStore {
-  store: Parameters<
-    typeof useStore<{
-      isDefaultValue: boolean;
-      isValid: boolean;
-      submissionAttempts: number;
-      fieldMeta: Partial<Record<string, { isDefaultValue: boolean }>>;
-    }>
-  >[0];
-}
-
-/**
- * Whether the form differs from what was loaded, which fields do (`changed`, by name), whether
- * it is valid and was submitted, and `bind`, which turns a field into a labelled control's props
- * (errors show once touched or submitted).
- */
-export function useFormStatus(form: FormStatusStore) {
-  const isDirty = useStore(form.store, (state) => !state.isDefaultValue);
-  const isValid = useStore(form.store, (state) => state.isValid);
-  const submitted = useStore(form.store, (state) => state.submissionAttempts > 0);
-  // A string, so that the selection changes only when the set of changed fields does.
-  const changedKey = useStore(form.store, (state) =>
-    Object.entries(state.fieldMeta)
-      .flatMap(([name, meta]) => (meta && !meta.isDefaultValue ? [name] : []))
-      .join('\n'),
-  );
-  const changed = useMemo(() => (changedKey === '' ? [] : changedKey.split('\n')), [changedKey]);
-  const bind = <V,>(field: BoundField<V>) => fieldBinding(field, submitted);
-  return { isDirty, isValid, submitted, changed, bind };
-}
-
-/**
- * The labels of the changed fields, once each: a file field's `XFile` and `XUrl` are both the
- * field X (`labels` names it under `XUrl`, as the conflict panel does).
- */
-export function changedLabels(names: readonly string[], labels: Record<string, string>) {
-  const shown = names.map((name) => {
-    const base = name.replace(/(File|Url)$/, '');
-    return labels[name] ?? labels[`${base}Url`] ?? labels[base] ?? name;
-  });
-  return [...new Set(shown)];
-}
-
-/** The translated text of an upload error. */
-export const fileErrorText = (error: FileError, t: TFunction) => t(error.key, error.values);
 
 /**
  * The save request of a form: each field with a new file is uploaded (its `XUrl` comes from the
@@ -320,10 +222,6 @@ export function UploadField({ def, file, url, submitted, disabled, onChange }: U
 }
 
 /**
- * Asks before leaving a form with unsaved changes: router navigations get a dialog, closing
- * or reloading the tab gets the browser's own prompt.
- */
-/**
  * The form element both entity forms use: no native validation (the schema does it), submit
  * through the form library, and the unsaved-changes guard while `isBlocking()`.
  */
@@ -387,6 +285,10 @@ function useSaveShortcut(formRef: RefObject<HTMLFormElement | null>, canSave: bo
   }, [formRef]);
 }
 
+/**
+ * Asks before leaving a form with unsaved changes: router navigations get a dialog, closing
+ * or reloading the tab gets the browser's own prompt.
+ */
 function UnsavedChangesGuard({ isBlocking }: { isBlocking: () => boolean }) {
   const { t } = useTranslation();
   // Read when a navigation starts, not at render: a save resets the form just before it
@@ -411,104 +313,5 @@ function UnsavedChangesGuard({ isBlocking }: { isBlocking: () => boolean }) {
     >
       <p>{t('assetEditor.unsavedBody')}</p>
     </FormDialog>
-  );
-}
-
-/** "just now" or "3 minutes ago", from an ISO time. */
-export function relativeTime(iso: string, t: TFunction, language: string, now = Date.now()) {
-  const minutes = Math.floor(Math.max(0, now - Date.parse(iso)) / 60_000);
-  return minutes < 1
-    ? t('live.justNow')
-    : new Intl.RelativeTimeFormat(language, { numeric: 'auto' }).format(-minutes, 'minute');
-}
-
-const shown = (value: unknown, t: TFunction) =>
-  value === null || value === undefined || value === ''
-    ? t('conflict.empty')
-    : typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
-      ? String(value)
-      : JSON.stringify(value);
-
-interface ConflictPanelProps {
-  conflict: EditConflictError;
-  /** The user's value of each field. */
-  yours: Record<string, unknown>;
-  /** The label of each field. */
-  labels: Record<string, string>;
-  /** Saves again; `theirs` are the fields where the user takes theirs. */
-  onResolve: (theirs: string[]) => void;
-}
-
-/**
- * The conflict panel of a save refused with 409 EDIT_CONFLICT (nothing otherwise): the user's
- * values are those the refused save sent.
- */
-export function SaveConflict({
-  saver,
-  labels,
-}: {
-  saver: EntitySave;
-  labels: ConflictPanelProps['labels'];
-}) {
-  const { conflict, request } = saver;
-  if (!conflict || !request) return null;
-  return (
-    <ConflictPanel
-      key={conflict.version}
-      conflict={conflict}
-      yours={bodyOf(request, saver.stored)}
-      labels={labels}
-      onResolve={saver.resolve}
-    />
-  );
-}
-
-/**
- * A save refused with 409 EDIT_CONFLICT: per conflicting field, the user's value and theirs
- * (who changed it, when) side by side, with a choice; "Save again" sends the change based on
- * the current version. Fields without a conflict keep the user's edits.
- */
-export function ConflictPanel({ conflict, yours, labels, onResolve }: ConflictPanelProps) {
-  const { t, i18n } = useTranslation();
-  const [choices, setChoices] = useState<Record<string, string>>({});
-  const titleId = useId();
-  return (
-    <section className="conflict-panel" aria-labelledby={titleId}>
-      <h3 id={titleId}>{t('conflict.title')}</h3>
-      {conflict.conflicts.map(({ field, current, changedBy, changedAt }) => (
-        <RadioGroup
-          key={field}
-          className="conflict-field"
-          value={choices[field] ?? 'mine'}
-          onChange={(choice) => setChoices((previous) => ({ ...previous, [field]: choice }))}
-        >
-          <Label className="conflict-label">{labels[field] ?? field}</Label>
-          <div className="conflict-options">
-            <Radio value="mine" className="conflict-option">
-              {t('conflict.yours', { value: shown(yours[field], t) })}
-            </Radio>
-            <Radio value="theirs" className="conflict-option">
-              {t('conflict.theirs', {
-                value: shown(current, t),
-                actor: changedBy?.email ?? t('live.someone'),
-                when: relativeTime(changedAt, t, i18n.language),
-              })}
-            </Radio>
-          </div>
-        </RadioGroup>
-      ))}
-      <ActionButton
-        variant="primary"
-        onPress={() =>
-          onResolve(
-            conflict.conflicts
-              .map(({ field }) => field)
-              .filter((field) => choices[field] === 'theirs'),
-          )
-        }
-      >
-        {t('conflict.saveAgain')}
-      </ActionButton>
-    </section>
   );
 }

@@ -13,7 +13,7 @@ import type { StreamEvent } from '../../contract/schemas';
 import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
 import { selectUser } from './app-session';
-import { relativeTime } from './entity-editor.view';
+import { relativeTime } from './conflict-panel.view';
 import { useSessionActor } from './session.view';
 
 /** The record a live event names. */

@@ -12,7 +12,8 @@ import {
 } from '../../../api/mutations';
 import type { Asset, AssetApplication } from '../../../../contract/schemas';
 import type { SavedEntity } from '../../../machines/entity-editor.machine';
-import { SaveConflict, useEntitySave, useOnSaved } from '../../../machines/entity-editor.view';
+import { SaveConflict } from '../../../machines/conflict-panel.view';
+import { useEntitySave, useOnSaved } from '../../../machines/entity-editor.view';
 import { EntityPicker } from '../../../machines/autocomplete.view';
 import { announceOutcome, type ChangeOutcome } from '../../../machines/list.view';
 import { ActionButton } from '../../../ui/dom/action-button';

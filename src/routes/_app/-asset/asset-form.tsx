@@ -1,46 +1,27 @@
 /**
  * The asset form (create, create from a template, edit): name, type, gender, description,
  * template toggle, tags (new assets; existing ones tag from their page) and the five upload
- * fields under the form naming rule. TanStack Form validates on change, blur and submit with
- * the shared asset body schema plus the upload fields' own errors; a blocked submit moves
- * focus to the first invalid field. Saving is the asset editor machine (uploads, then save).
+ * fields under the form naming rule. Validation (the shared asset body schema plus the upload
+ * fields' own errors), saving (the entity editor machine: uploads, then save) and shared editing
+ * are useEntityForm's, as in the cage mesh form.
  */
-import { useForm, useStore } from '@tanstack/react-form';
-import { useMemo, useRef, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  assetCreateBodySchema,
-  type Asset,
-  type AssetCreateBody,
-  type Gender,
-} from '../../../../contract/schemas';
-import type { FileError } from '../../../../core/files/validate';
-import type { SavedEntity } from '../../../machines/entity-editor.machine';
-import {
-  CheckboxField,
-  focusFirstInvalid,
-  SelectField,
-  TextAreaField,
-} from '../../../ui/dom/form-controls';
+import { assetCreateBodySchema, type Asset, type Gender } from '../../../../contract/schemas';
+import { CheckboxField, SelectField, TextAreaField } from '../../../ui/dom/form-controls';
 import { TextField } from '../../../ui/dom/text-field';
 import { toOptions } from '../../../ui/dom/list/asset-filters';
 import { ASSET_TYPES, GENDERS } from '../../../../contract/assets';
 import { EntityPicker } from '../../../machines/autocomplete.view';
-import { EditedElsewhere, useEditBase, useRemoteEvent } from '../../../machines/shared-edit.view';
+import { EditedElsewhere } from '../../../machines/shared-edit.view';
+import { SaveConflict } from '../../../machines/conflict-panel.view';
 import {
-  changedLabels,
-  fileErrorText,
-  SaveBar,
-  SaveConflict,
-  saveRequestOf,
-  schemaErrors,
   EntityForm,
+  SaveBar,
   UploadField,
-  useEntitySave,
-  useOnSaved,
   type FileFieldDef,
-  useFormStatus,
 } from '../../../machines/entity-editor.view';
+import { useEntityForm } from '../../../machines/entity-form.view';
 import { endpoint, ENDPOINTS } from '../../../../contract/paths';
 
 const FILE_FIELDS = ['model', 'icon', 'texture', 'normalMap', 'source'] as const;
@@ -111,9 +92,6 @@ interface AssetFormProps {
 export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetFormProps) {
   const { t } = useTranslation();
   const isNew = asset === undefined;
-  const formRef = useRef<HTMLFormElement>(null);
-  const fileErrors = useRef<Partial<Record<FileFieldName, FileError>>>({});
-  const [blocked, setBlocked] = useState(false);
 
   const fileDefs = useMemo<Record<FileFieldName, FileFieldDef>>(
     () => ({
@@ -174,80 +152,42 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
     ...(isNew ? { tagIds: values.tagIds } : {}),
   });
 
-  const validate = ({ value }: { value: AssetFormValues }) => {
-    const fields: Record<string, string> = schemaErrors(assetCreateBodySchema, bodyOf(value), t);
-    for (const name of FILE_FIELDS) {
-      const error = fileErrors.current[name];
-      if (error) fields[`${name}File`] = fileErrorText(error, t);
-    }
-    return Object.keys(fields).length > 0 ? { fields } : undefined;
-  };
-
-  const saver = useEntitySave();
-
-  const form = useForm({
+  const editor = useEntityForm({
+    entity: 'asset',
+    record: asset,
+    ...(template ? { newTarget: { templateId: template.id } } : {}),
     // A copy of a template is not a template itself.
     defaultValues: asset
       ? assetFormValues(asset)
       : { ...assetFormValues(template), isTemplate: false },
-    validators: { onChange: validate, onBlur: validate, onSubmit: validate },
-    onSubmit: ({ value }) => {
-      setBlocked(false);
-      const body = bodyOf(value) as AssetCreateBody;
-      const target = asset
-        ? { entity: 'asset' as const, id: asset.id, baseVersion: edit.baseVersion }
-        : { entity: 'asset' as const, ...(template ? { templateId: template.id } : {}) };
-      const request = saveRequestOf(target, { ...value }, { ...body }, Object.values(fileDefs));
-      // A change sends only the fields the user changed since the form's base (README
-      // "Versions and conflicts"), so someone else's change of another field is kept.
-      if (asset) request.values = edit.changedOnly(request.values);
-      saver.save(request);
-    },
-    onSubmitInvalid: () => {
-      setBlocked(true);
-      // After React has rendered the errors the blocked submit revealed.
-      setTimeout(() => focusFirstInvalid(formRef.current), 0);
-    },
+    schema: assetCreateBodySchema,
+    bodyOf,
+    fileDefs: Object.values(fileDefs),
+    fieldsOf: baseOf,
+    valuesOf: assetFormValues,
+    eventKey: 'assetId',
+    labels,
+    readOnly,
+    onSaved,
   });
-
-  // The stored asset changed elsewhere (another admin, another tab) while this form holds
-  // unsaved edits: they are kept, and the form says who changed which fields.
-  const edit = useEditBase(asset, form, { fieldsOf: baseOf, valuesOf: assetFormValues });
-  const remote = useRemoteEvent('assetId', asset?.id);
-  useOnSaved(saver, (entity: SavedEntity) => {
-    const saved = entity as Asset;
-    edit.adopt(saved);
-    onSaved?.(saved);
-  });
-  const { isDirty, isValid, submitted, changed, bind } = useFormStatus(form);
-  const files = useStore(form.store, (state) =>
-    Object.fromEntries(FILE_FIELDS.map((name) => [name, state.values[`${name}File`]])),
-  );
-  // A pending conflict holds the form as it was sent until the user chose (the panel).
-  const locked = readOnly || saver.conflict !== null;
-  const disabled = locked || saver.isSaving;
+  const { form, saver, edit } = editor;
+  const disabled = editor.locked || saver.isSaving;
 
   return (
-    <EntityForm
-      formRef={formRef}
-      label={t('assetEditor.details')}
-      onSubmit={() => form.handleSubmit()}
-      isBlocking={() => !readOnly && !form.state.isDefaultValue}
-      canSave={isDirty && !locked && !saver.isSaving}
-    >
+    <EntityForm label={t('assetEditor.details')} {...editor.formProps}>
       {asset && (
         <EditedElsewhere
           fields={edit.changedElsewhere}
           labels={labels}
-          remote={remote}
+          remote={editor.remote}
           record={t('live.asset')}
           onDiscard={() => edit.adopt(asset)}
         />
       )}
-      <fieldset disabled={locked} className="form-section">
+      <fieldset disabled={editor.locked} className="form-section">
         <legend>{t('assetEditor.details')}</legend>
         <form.Field name="name">
-          {(field) => <TextField label={t('assetEditor.name')} {...bind(field)} />}
+          {(field) => <TextField label={t('assetEditor.name')} {...editor.bind(field)} />}
         </form.Field>
         <div className="field-row">
           <form.Field name="type">
@@ -256,7 +196,7 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
                 label={t('assetEditor.type')}
                 placeholder={t('assetEditor.choose')}
                 options={toOptions(ASSET_TYPES)}
-                {...bind(field)}
+                {...editor.bind(field)}
               />
             )}
           </form.Field>
@@ -266,13 +206,15 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
                 label={t('assetEditor.gender')}
                 placeholder={t('assetEditor.choose')}
                 options={toOptions(GENDERS satisfies readonly Gender[])}
-                {...bind(field)}
+                {...editor.bind(field)}
               />
             )}
           </form.Field>
         </div>
         <form.Field name="description">
-          {(field) => <TextAreaField label={t('assetEditor.description')} {...bind(field)} />}
+          {(field) => (
+            <TextAreaField label={t('assetEditor.description')} {...editor.bind(field)} />
+          )}
         </form.Field>
         <form.Field name="isTemplate">
           {(field) => (
@@ -301,7 +243,7 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
           </form.Field>
         )}
       </fieldset>
-      <fieldset disabled={locked} className="form-section">
+      <fieldset disabled={editor.locked} className="form-section">
         <legend>{t('assetEditor.files')}</legend>
         <div className="file-grid">
           {FILE_FIELDS.map((name) => (
@@ -311,16 +253,9 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
                   def={fileDefs[name]}
                   file={field.state.value}
                   url={form.getFieldValue(`${name}Url`)}
-                  submitted={submitted}
+                  submitted={editor.submitted}
                   disabled={disabled}
-                  onChange={(file, error) => {
-                    if (error) fileErrors.current[name] = error;
-                    else delete fileErrors.current[name];
-                    // Form naming rule: removing the file also clears its stored address.
-                    if (!file) form.setFieldValue(`${name}Url`, null);
-                    field.handleChange(file);
-                    field.handleBlur();
-                  }}
+                  onChange={(file, error) => editor.fileChanged(name, field, file, error)}
                 />
               )}
             </form.Field>
@@ -329,18 +264,8 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
       </fieldset>
       <SaveConflict saver={saver} labels={labels} />
       <SaveBar
-        saver={saver}
         submitLabel={isNew ? t('assetEditor.create') : t('assetEditor.save')}
-        files={files}
-        blocked={blocked && !isValid}
-        disabled={locked}
-        isDirty={isDirty}
-        changes={changedLabels(changed, labels)}
-        onDiscard={() => {
-          fileErrors.current = {};
-          setBlocked(false);
-          form.reset();
-        }}
+        {...editor.saveBarProps}
       />
     </EntityForm>
   );

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { eventName } from '../../../api/live-cache';
 import { Alert } from '../../../ui/dom/alert';
-import { relativeTime } from '../../../machines/entity-editor.view';
+import { relativeTime } from '../../../machines/conflict-panel.view';
 import { useRemoteEvent } from '../../../machines/shared-edit.view';
 import { eventTitle } from './asset-changelog';
 

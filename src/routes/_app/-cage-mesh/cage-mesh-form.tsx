@@ -1,33 +1,25 @@
 /**
  * The cage mesh form (create and edit): name, gender, body type and the model upload, with the
  * same validation, save machine, unsaved-changes guard and shared editing (only changed fields
- * on the base version; a conflict's panel; who changed what meanwhile) as the asset form.
+ * on the base version; a conflict's panel; who changed what meanwhile) as the asset form:
+ * both are useEntityForm.
  */
-import { useForm, useStore } from '@tanstack/react-form';
-import { useMemo, useRef, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cageMeshCreateBodySchema, type CageMesh } from '../../../../contract/schemas';
-import type { FileError } from '../../../../core/files/validate';
-import type { SavedEntity } from '../../../machines/entity-editor.machine';
-import { focusFirstInvalid, SelectField } from '../../../ui/dom/form-controls';
+import { SelectField } from '../../../ui/dom/form-controls';
 import { TextField } from '../../../ui/dom/text-field';
 import { toOptions } from '../../../ui/dom/list/asset-filters';
 import { GENDERS } from '../../../../contract/assets';
-import { EditedElsewhere, useEditBase, useRemoteEvent } from '../../../machines/shared-edit.view';
+import { EditedElsewhere } from '../../../machines/shared-edit.view';
+import { SaveConflict } from '../../../machines/conflict-panel.view';
 import {
-  fileErrorText,
-  changedLabels,
-  SaveBar,
-  SaveConflict,
-  saveRequestOf,
-  schemaErrors,
   EntityForm,
+  SaveBar,
   UploadField,
-  useEntitySave,
-  useOnSaved,
   type FileFieldDef,
-  useFormStatus,
 } from '../../../machines/entity-editor.view';
+import { useEntityForm } from '../../../machines/entity-form.view';
 
 export interface CageMeshFormValues {
   name: string;
@@ -62,11 +54,14 @@ interface CageMeshFormProps {
   readOnly?: boolean;
 }
 
+const bodyOf = (values: CageMeshFormValues) => ({
+  name: values.name.trim(),
+  gender: values.gender,
+  bodyType: values.bodyType.trim() || null,
+});
+
 export function CageMeshForm({ cageMesh, onSaved, readOnly = false }: CageMeshFormProps) {
   const { t } = useTranslation();
-  const formRef = useRef<HTMLFormElement>(null);
-  const modelError = useRef<FileError | null>(null);
-  const [blocked, setBlocked] = useState(false);
   const modelDef = useMemo<FileFieldDef>(
     () => ({
       field: 'model',
@@ -76,76 +71,43 @@ export function CageMeshForm({ cageMesh, onSaved, readOnly = false }: CageMeshFo
     }),
     [t],
   );
-
-  const bodyOf = (values: CageMeshFormValues) => ({
-    name: values.name.trim(),
-    gender: values.gender,
-    bodyType: values.bodyType.trim() || null,
-  });
-  const validate = ({ value }: { value: CageMeshFormValues }) => {
-    const fields = schemaErrors(cageMeshCreateBodySchema, bodyOf(value), t);
-    if (modelError.current) fields.modelFile = fileErrorText(modelError.current, t);
-    return Object.keys(fields).length > 0 ? { fields } : undefined;
-  };
-
-  const saver = useEntitySave();
-  const form = useForm({
-    defaultValues: valuesOf(cageMesh),
-    validators: { onChange: validate, onBlur: validate, onSubmit: validate },
-    onSubmit: ({ value }) => {
-      setBlocked(false);
-      const target = cageMesh
-        ? { entity: 'cageMesh' as const, id: cageMesh.id, baseVersion: edit.baseVersion }
-        : { entity: 'cageMesh' as const };
-      const request = saveRequestOf(target, { ...value }, bodyOf(value), [modelDef]);
-      // Only the fields the user changed (README "Versions and conflicts").
-      if (cageMesh) request.values = edit.changedOnly(request.values);
-      saver.save(request);
-    },
-    onSubmitInvalid: () => {
-      setBlocked(true);
-      setTimeout(() => focusFirstInvalid(formRef.current), 0);
-    },
-  });
-  const edit = useEditBase(cageMesh, form, { fieldsOf, valuesOf });
-  const remote = useRemoteEvent('cageMeshId', cageMesh?.id);
-  useOnSaved(saver, (entity: SavedEntity) => {
-    const saved = entity as CageMesh;
-    edit.adopt(saved);
-    onSaved?.(saved);
-  });
   const labels: Record<string, string> = {
     name: t('cageMeshes.name'),
     gender: t('cageMeshes.gender'),
     bodyType: t('cageMeshes.bodyType'),
     modelUrl: t('cageMeshes.model'),
   };
-  const { isDirty, isValid, submitted, changed, bind } = useFormStatus(form);
-  const modelFile = useStore(form.store, (state) => state.values.modelFile);
-  // A pending conflict holds the form as it was sent until the user chose (the panel).
-  const locked = readOnly || saver.conflict !== null;
+  const editor = useEntityForm({
+    entity: 'cageMesh',
+    record: cageMesh,
+    defaultValues: valuesOf(cageMesh),
+    schema: cageMeshCreateBodySchema,
+    bodyOf,
+    fileDefs: [modelDef],
+    fieldsOf,
+    valuesOf,
+    eventKey: 'cageMeshId',
+    labels,
+    readOnly,
+    onSaved,
+  });
+  const { form, saver, edit } = editor;
 
   return (
-    <EntityForm
-      formRef={formRef}
-      label={t('cageMeshes.title')}
-      onSubmit={() => form.handleSubmit()}
-      isBlocking={() => !readOnly && !form.state.isDefaultValue}
-      canSave={!readOnly && isDirty && !locked && !saver.isSaving}
-    >
+    <EntityForm label={t('cageMeshes.title')} {...editor.formProps}>
       {cageMesh && (
         <EditedElsewhere
           fields={edit.changedElsewhere}
           labels={labels}
-          remote={remote}
+          remote={editor.remote}
           record={t('live.cageMesh')}
           onDiscard={() => edit.adopt(cageMesh)}
         />
       )}
-      <fieldset className="form-section" disabled={locked}>
+      <fieldset className="form-section" disabled={editor.locked}>
         <legend>{t('assetEditor.details')}</legend>
         <form.Field name="name">
-          {(field) => <TextField label={t('cageMeshes.name')} {...bind(field)} />}
+          {(field) => <TextField label={t('cageMeshes.name')} {...editor.bind(field)} />}
         </form.Field>
         <div className="field-row">
           <form.Field name="gender">
@@ -154,12 +116,12 @@ export function CageMeshForm({ cageMesh, onSaved, readOnly = false }: CageMeshFo
                 label={t('cageMeshes.gender')}
                 placeholder={t('assetEditor.choose')}
                 options={toOptions(GENDERS)}
-                {...bind(field)}
+                {...editor.bind(field)}
               />
             )}
           </form.Field>
           <form.Field name="bodyType">
-            {(field) => <TextField label={t('cageMeshes.bodyType')} {...bind(field)} />}
+            {(field) => <TextField label={t('cageMeshes.bodyType')} {...editor.bind(field)} />}
           </form.Field>
         </div>
         <form.Field name="modelFile">
@@ -168,15 +130,9 @@ export function CageMeshForm({ cageMesh, onSaved, readOnly = false }: CageMeshFo
               def={modelDef}
               file={field.state.value}
               url={form.getFieldValue('modelUrl')}
-              submitted={submitted}
-              disabled={locked || saver.isSaving}
-              onChange={(file, error) => {
-                modelError.current = error;
-                // Form naming rule: removing the file also clears its stored address.
-                if (!file) form.setFieldValue('modelUrl', null);
-                field.handleChange(file);
-                field.handleBlur();
-              }}
+              submitted={editor.submitted}
+              disabled={editor.locked || saver.isSaving}
+              onChange={(file, error) => editor.fileChanged('model', field, file, error)}
             />
           )}
         </form.Field>
@@ -184,18 +140,8 @@ export function CageMeshForm({ cageMesh, onSaved, readOnly = false }: CageMeshFo
       <SaveConflict saver={saver} labels={labels} />
       {!readOnly && (
         <SaveBar
-          saver={saver}
           submitLabel={cageMesh ? t('assetEditor.save') : t('cageMeshes.create')}
-          files={{ model: modelFile }}
-          blocked={blocked && !isValid}
-          disabled={locked}
-          isDirty={isDirty}
-          changes={changedLabels(changed, labels)}
-          onDiscard={() => {
-            modelError.current = null;
-            setBlocked(false);
-            form.reset();
-          }}
+          {...editor.saveBarProps}
         />
       )}
     </EntityForm>

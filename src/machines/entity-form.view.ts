@@ -1,0 +1,157 @@
+/**
+ * What the asset form and the cage mesh form do alike: a TanStack form validated on change, blur
+ * and submit by the shared create-body schema plus the upload fields' own errors; a blocked
+ * submit focusing the first invalid field; the save machine with shared editing (only the
+ * changed fields, on the version the edits started from; the stored record followed while
+ * there are no edits); the file fields under the naming rule; and the props of EntityForm and
+ * SaveBar. Each form keeps only its fields and their layout.
+ */
+import { useForm, useStore } from '@tanstack/react-form';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod/mini';
+import type { StreamEvent } from '../../contract/schemas';
+import type { FileError } from '../../core/files/validate';
+import { changedLabels, fileErrorText, schemaErrors, useFormStatus } from '../ui/dom/form-status';
+import { focusFirstInvalid } from '../ui/dom/form-controls';
+import type { SaveRequest } from './entity-editor.machine';
+import { saveRequestOf, useEntitySave, useOnSaved, type FileFieldDef } from './entity-editor.view';
+import { useEditBase, useRemoteEvent } from './shared-edit.view';
+
+interface EntityFormOptions<V, R> {
+  entity: 'asset' | 'cageMesh';
+  /** Editing this record; absent: a new one. */
+  record: R | undefined;
+  /** Where a new record's save also says where it comes from (a template). */
+  newTarget?: Partial<Extract<SaveRequest['target'], { templateId?: string }>>;
+  defaultValues: V;
+  /** The create body's schema, which the form's body (bodyOf) must pass. */
+  schema: z.core.$ZodType;
+  bodyOf: (values: V) => Record<string, unknown>;
+  /** The upload fields, each `XFile` and `XUrl` in the values. */
+  fileDefs: readonly FileFieldDef[];
+  /** The fields of a record a change may send, as the save body names them. */
+  fieldsOf: (record: R) => Record<string, unknown>;
+  /** The form's values for a record. */
+  valuesOf: (record: R) => V;
+  /** The live events of this record: `assetId` or `cageMeshId`. */
+  eventKey: keyof Pick<StreamEvent, 'assetId' | 'cageMeshId'>;
+  /** Labels of every field a change may send (the save bar, the conflict panel). */
+  labels: Record<string, string>;
+  readOnly: boolean;
+  /** After a save; the query cache already holds the stored record. */
+  onSaved?: ((record: R) => void) | undefined;
+}
+
+export function useEntityForm<V extends object, R extends { id: string; version?: number }>(
+  options: EntityFormOptions<V, R>,
+) {
+  const { record, fileDefs, bodyOf, readOnly } = options;
+  const { t } = useTranslation();
+  const formRef = useRef<HTMLFormElement>(null);
+  const fileErrors = useRef<Partial<Record<string, FileError>>>({});
+  const [blocked, setBlocked] = useState(false);
+
+  const validate = ({ value }: { value: V }) => {
+    const fields = schemaErrors(options.schema, bodyOf(value), t);
+    for (const { field } of fileDefs) {
+      const error = fileErrors.current[field];
+      if (error) fields[`${field}File`] = fileErrorText(error, t);
+    }
+    return Object.keys(fields).length > 0 ? { fields } : undefined;
+  };
+
+  const saver = useEntitySave();
+  const form = useForm({
+    defaultValues: options.defaultValues,
+    validators: { onChange: validate, onBlur: validate, onSubmit: validate },
+    onSubmit: ({ value }) => {
+      setBlocked(false);
+      const target = record
+        ? { entity: options.entity, id: record.id, baseVersion: edit.baseVersion }
+        : { entity: options.entity, ...options.newTarget };
+      const request = saveRequestOf(
+        target,
+        { ...value } as Record<string, unknown>,
+        bodyOf(value),
+        fileDefs,
+      );
+      // A change sends only the fields the user changed since the form's base (README
+      // "Versions and conflicts"), so someone else's change of another field is kept.
+      if (record) request.values = edit.changedOnly(request.values);
+      saver.save(request);
+    },
+    onSubmitInvalid: () => {
+      setBlocked(true);
+      // After React has rendered the errors the blocked submit revealed.
+      setTimeout(() => focusFirstInvalid(formRef.current), 0);
+    },
+  });
+
+  // The stored record changed elsewhere (another admin, another tab) while the form holds
+  // unsaved edits: they are kept, and the form says who changed which fields.
+  const edit = useEditBase(record, form, options);
+  const remote = useRemoteEvent(options.eventKey, record?.id);
+  useOnSaved(saver, (entity) => {
+    const saved = entity as unknown as R;
+    edit.adopt(saved);
+    options.onSaved?.(saved);
+  });
+  const status = useFormStatus(form);
+  const files = useStore(form.store, (state) =>
+    Object.fromEntries(
+      fileDefs.map(({ field }) => [
+        field,
+        ((state.values as Record<string, unknown>)[`${field}File`] as File | null) ?? null,
+      ]),
+    ),
+  );
+  // A pending conflict holds the form as it was sent until the user chose (the panel).
+  const locked = readOnly || saver.conflict !== null;
+  // The field names are built from the file fields' names, which TypeScript cannot follow.
+  const setValue = form.setFieldValue as (name: string, value: unknown) => void;
+
+  return {
+    form,
+    saver,
+    edit,
+    remote,
+    ...status,
+    locked,
+    /** A file field changed: its error kept for validation; removed, its stored address too. */
+    fileChanged: (
+      field: FileFieldDef['field'],
+      api: { handleChange: (file: File | null) => void; handleBlur: () => void },
+      file: File | null,
+      error: FileError | null,
+    ) => {
+      if (error) fileErrors.current[field] = error;
+      else delete fileErrors.current[field];
+      // Form naming rule: removing the file also clears its stored address.
+      if (!file) setValue(`${field}Url`, null);
+      api.handleChange(file);
+      api.handleBlur();
+    },
+    /** EntityForm's props, but its label. */
+    formProps: {
+      formRef,
+      onSubmit: () => form.handleSubmit(),
+      isBlocking: () => !readOnly && !form.state.isDefaultValue,
+      canSave: status.isDirty && !locked && !saver.isSaving,
+    },
+    /** SaveBar's props, but its submit label. */
+    saveBarProps: {
+      saver,
+      files,
+      blocked: blocked && !status.isValid,
+      disabled: locked,
+      isDirty: status.isDirty,
+      changes: changedLabels(status.changed, options.labels),
+      onDiscard: () => {
+        fileErrors.current = {};
+        setBlocked(false);
+        form.reset();
+      },
+    },
+  };
+}
