@@ -3,6 +3,7 @@
  * query and body it sends, what it answers, and the service name its failures carry (§8).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import * as placements from './asset-placements';
 import * as assets from './assets';
 import * as cageMeshes from './cage-meshes';
 import { ApiError } from './errors';
@@ -205,7 +206,7 @@ const CASES: Case[] = [
   },
   {
     name: 'assetApplications',
-    call: () => assets.assetApplications('a 1', { limit: 50 }),
+    call: () => placements.assetApplications('a 1', { limit: 50 }),
     route: 'GET v1/assets/a%201/application?limit=50',
     answer: page({ ...APP_ASSET, applicationName: 'Summer' }),
     result: page({ ...APP_ASSET, applicationName: 'Summer' }),
@@ -213,7 +214,7 @@ const CASES: Case[] = [
   },
   {
     name: 'addAssetToApplication',
-    call: () => assets.addAssetToApplication('a 1', { applicationId: 'app1' }),
+    call: () => placements.addAssetToApplication('a 1', { applicationId: 'app1' }),
     route: 'POST v1/assets/a%201/application',
     body: { applicationId: 'app1' },
     answer: withData({ ...APP_ASSET, applicationName: 'Summer' }),
@@ -221,7 +222,7 @@ const CASES: Case[] = [
   },
   {
     name: 'updateAssetApplication',
-    call: () => assets.updateAssetApplication('a 1', { applicationId: 'app1', position: 2 }),
+    call: () => placements.updateAssetApplication('a 1', { applicationId: 'app1', position: 2 }),
     route: 'PATCH v1/assets/a%201/application',
     body: { applicationId: 'app1', position: 2 },
     answer: withData({ ...APP_ASSET, applicationName: 'Summer' }),
@@ -229,7 +230,7 @@ const CASES: Case[] = [
   },
   {
     name: 'removeAssetFromApplication',
-    call: () => assets.removeAssetFromApplication('a 1', { applicationId: 'app1' }),
+    call: () => placements.removeAssetFromApplication('a 1', { applicationId: 'app1' }),
     route: 'DELETE v1/assets/a%201/application',
     body: { applicationId: 'app1' },
     answer: withData(APP_ASSET),
@@ -237,7 +238,7 @@ const CASES: Case[] = [
   },
   {
     name: 'syncWithParent (private)',
-    call: () => assets.syncWithParent('aa1', { scope: 'private' }),
+    call: () => placements.syncWithParent('aa1', { scope: 'private' }),
     route: 'POST private/v1/application-assets/aa1/sync-with-parent',
     body: {},
     answer: withData(APP_ASSET),
@@ -419,7 +420,7 @@ describe('a change based on a version', () => {
     },
     {
       call: () =>
-        assets.updateAssetApplication(
+        placements.updateAssetApplication(
           'a 1',
           { applicationId: 'app1', position: 1 },
           { baseVersion: 3 },
@@ -452,7 +453,7 @@ describe('exportApplicationAssets', () => {
         }),
     });
     configureHttp({ baseUrl: 'http://api.test/', fetch: server.fetch });
-    const file = await assets.exportApplicationAssets('app 1');
+    const file = await placements.exportApplicationAssets('app 1');
     expect(file.filename).toBe('summer-assets.json');
     expect(await file.blob.text()).toBe('{"assets":[]}');
   });
@@ -463,7 +464,9 @@ describe('exportApplicationAssets', () => {
       code: 'NOT_FOUND',
       message: 'No application',
     });
-    await expect(assets.exportApplicationAssets('x', { scope: 'private' })).rejects.toMatchObject({
+    await expect(
+      placements.exportApplicationAssets('x', { scope: 'private' }),
+    ).rejects.toMatchObject({
       status: 404,
       service: 'assets',
     });
@@ -476,6 +479,6 @@ describe('exportApplicationAssets', () => {
     [null, 'fallback.json'],
     ['inline', 'fallback.json'],
   ])('reads the file name of %s', (header, name) => {
-    expect(assets.filenameOf(header, 'fallback.json')).toBe(name);
+    expect(placements.filenameOf(header, 'fallback.json')).toBe(name);
   });
 });

@@ -1,20 +1,15 @@
 /**
- * Asset endpoints (spec §7 "Assets"): the asset itself, its files' checks, its applications,
- * its changelog and the application export. Each call exists under `v1/` and `private/v1/`
+ * Asset endpoints (spec §7 "Assets"): the asset itself, alone and in bulk, its files' checks and
+ * its changelog. Where it is placed is asset-placements.ts; its cached reads and what each change
+ * refreshes, asset-cache.ts (changes go through mutations.ts). Each call exists under `v1/` and `private/v1/`
  * (choose with `scope`) unless it says otherwise. Every failure carries `service: 'assets'`.
  */
-import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { SearchParamsOption } from 'ky';
 import { z } from 'zod/mini';
 import { tagService } from './errors';
-import { apiList, apiRequest, httpClient } from './http';
+import { apiList, apiRequest } from './http';
 import { endpoint, ENDPOINTS, type ApiScope } from '../../contract/paths';
-import type { ListQuery } from '../../contract/list-query';
-import { encodeListQuery, invalidateLists } from './lists';
-import { queryClient } from './query';
 import {
-  applicationAssetSchema,
-  assetApplicationSchema,
   assetBulkChangeResultSchema,
   assetBulkDeleteResultSchema,
   assetEventSchema,
@@ -22,9 +17,7 @@ import {
   countByTypeSchema,
   listResponseSchema,
   validationReportSchema,
-  type ApplicationAsset,
   type Asset,
-  type AssetApplication,
   type AssetBulkChangeResult,
   type AssetCreateBody,
   type AssetEvent,
@@ -129,27 +122,20 @@ export function bulkDeleteAssets(ids: string[]): Promise<string[]> {
         json: { ids },
       },
     );
-    await Promise.all(deleted.map((id) => assetDeleted(id)));
     return deleted;
   });
 }
 
-/** A bulk change of assets (all or none), then the cache takes every asset it answered. */
+/** A bulk change of assets (all or none); answers every asset it changed, as stored. */
 function bulkChange(
   action: keyof typeof ENDPOINTS.assetsBulk,
   json: object,
 ): Promise<AssetBulkChangeResult> {
   return assetsService(async () => {
-    const result = await apiRequest(
-      endpoint(ENDPOINTS.assetsBulk[action]),
-      assetBulkChangeResultSchema,
-      {
-        method: 'post',
-        json,
-      },
-    );
-    await Promise.all(result.assets.map((asset) => assetUpdated(asset)));
-    return result;
+    return apiRequest(endpoint(ENDPOINTS.assetsBulk[action]), assetBulkChangeResultSchema, {
+      method: 'post',
+      json,
+    });
   });
 }
 
@@ -259,228 +245,3 @@ export function assetChangelog(
     }),
   );
 }
-
-const applicationPageSchema = listResponseSchema(assetApplicationSchema);
-
-/** The applications the asset is placed in, with their names. */
-export function assetApplications(
-  id: string,
-  list: ListQuery = {},
-  { scope }: ScopeOption = {},
-): Promise<Page<AssetApplication>> {
-  return assetsService(() =>
-    apiList(endpoint(ENDPOINTS.assetApplications, { id }, scope), applicationPageSchema, {
-      searchParams: encodeListQuery(list),
-    }),
-  );
-}
-
-/** Where an asset sits in an application: its 1-based position (default: last). */
-export interface AssetApplicationBody {
-  applicationId: string;
-  position?: number;
-}
-
-/** Adds the asset to an application. */
-export function addAssetToApplication(
-  id: string,
-  body: AssetApplicationBody,
-  { scope }: ScopeOption = {},
-): Promise<AssetApplication> {
-  return assetsService(() =>
-    apiRequest(endpoint(ENDPOINTS.assetApplications, { id }, scope), assetApplicationSchema, {
-      method: 'post',
-      json: body,
-    }),
-  );
-}
-
-/**
- * Moves the asset within an application. Based on `baseVersion` (the entry's version), a
- * position someone else changed since answers 409 EDIT_CONFLICT.
- */
-export function updateAssetApplication(
-  id: string,
-  body: Required<AssetApplicationBody>,
-  { scope, baseVersion }: ScopeOption & { baseVersion?: number } = {},
-): Promise<AssetApplication> {
-  return assetsService(() =>
-    apiRequest(endpoint(ENDPOINTS.assetApplications, { id }, scope), assetApplicationSchema, {
-      method: 'patch',
-      json: body,
-      baseVersion,
-    }),
-  );
-}
-
-/** Takes the asset out of an application. */
-export function removeAssetFromApplication(
-  id: string,
-  body: { applicationId: string },
-  { scope }: ScopeOption = {},
-): Promise<unknown> {
-  return assetsService(() =>
-    apiRequest(endpoint(ENDPOINTS.assetApplications, { id }, scope), z.unknown(), {
-      method: 'delete',
-      json: body,
-    }),
-  );
-}
-
-/** Copies the parent asset's current fields onto an application asset. */
-export function syncWithParent(
-  applicationAssetId: string,
-  { scope }: ScopeOption = {},
-): Promise<ApplicationAsset> {
-  return assetsService(() =>
-    apiRequest(
-      endpoint(ENDPOINTS.applicationAssetSync, { id: applicationAssetId }, scope),
-      applicationAssetSchema,
-      { method: 'post', json: {} },
-    ),
-  );
-}
-
-/** A downloaded file and the name the server gave it. */
-export interface DownloadedFile {
-  blob: Blob;
-  filename: string;
-}
-
-/** `attachment; filename="x.json"` (or RFC 5987 `filename*=UTF-8''x.json`) -> `x.json`. */
-export function filenameOf(disposition: string | null, fallback: string): string {
-  if (!disposition) return fallback;
-  const extended = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(disposition);
-  if (extended?.[1]) {
-    try {
-      return decodeURIComponent(extended[1].trim().replace(/^"|"$/g, ''));
-    } catch {
-      // A malformed escape: fall through to the plain parameter.
-    }
-  }
-  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(disposition);
-  return plain?.[1]?.trim() || fallback;
-}
-
-/** Downloads every asset of an application as one file (GET `assets/export/{applicationId}`). */
-export function exportApplicationAssets(
-  applicationId: string,
-  { scope }: ScopeOption = {},
-): Promise<DownloadedFile> {
-  return assetsService(async () => {
-    const response = await httpClient()(endpoint(ENDPOINTS.assetExport, { applicationId }, scope), {
-      headers: { accept: '*/*' },
-    });
-    return {
-      blob: await response.blob(),
-      filename: filenameOf(
-        response.headers.get('content-disposition'),
-        `assets-${applicationId}.json`,
-      ),
-    };
-  });
-}
-
-// Queries and what each change refreshes. Every cached read of one asset sits under
-// `['assets', id]`, so "this asset changed" is one prefix.
-
-/** Cache keys of asset reads. */
-const assetKeys = {
-  /** Prefix of everything read about one asset. */
-  all: (id: string) => ['assets', id] as const,
-  record: (id: string, scope: ApiScope) => ['assets', id, scope] as const,
-  changelog: (id: string) => ['assets', id, 'changelog'] as const,
-  applications: (id: string) => ['assets', id, 'applications'] as const,
-  counts: ['asset-counts'] as const,
-};
-
-/** One asset (the page, the template of a new asset). */
-export const assetQuery = (id: string, { scope = 'public' }: ScopeOption = {}) =>
-  queryOptions({
-    queryKey: assetKeys.record(id, scope),
-    queryFn: ({ signal }) => getAsset(id, { scope, signal }),
-  });
-
-/** Changelog entries per "Load more". */
-const CHANGELOG_PAGE_SIZE = 10;
-
-/** The asset's back-office changelog, newest first, one page per "Load more". */
-export const assetChangelogQuery = (id: string) =>
-  infiniteQueryOptions({
-    queryKey: assetKeys.changelog(id),
-    queryFn: ({ pageParam }) => assetChangelog(id, { page: pageParam, limit: CHANGELOG_PAGE_SIZE }),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.pagination.hasNextPage ? pages.length + 1 : undefined),
-  });
-
-/** The applications holding the asset (the asset page shows up to 100). */
-export const assetApplicationsQuery = (id: string) =>
-  queryOptions({
-    queryKey: assetKeys.applications(id),
-    queryFn: async () => (await assetApplications(id, { limit: 100 })).data,
-  });
-
-/** How many assets exist per type (the dashboard). */
-export const assetCountsQuery = () =>
-  queryOptions({ queryKey: assetKeys.counts, queryFn: () => countByType() });
-
-/** Lists whose rows are assets or show an asset's fields. */
-const showsAssets = (endpoint: string) =>
-  /(^|\/)(assets|application-assets|user-assets|morphed-assets)(\/|\?|$)/.test(endpoint);
-
-/** Reads of one asset other than its record: stale now, read again while on screen. */
-const invalidateDerived = (id: string) =>
-  queryClient.invalidateQueries({
-    queryKey: assetKeys.all(id),
-    predicate: ({ queryKey }) => queryKey[2] !== 'public' && queryKey[2] !== 'private',
-  });
-
-/**
- * After a change answered with the stored asset (save, lock, tags, icon): the answer becomes
- * the cached record, and the changelog and the lists showing assets are read again.
- */
-export async function assetUpdated(asset: Asset): Promise<void> {
-  queryClient.setQueryData(assetKeys.record(asset.id, 'public'), asset);
-  await Promise.all([
-    queryClient.invalidateQueries({ queryKey: assetKeys.record(asset.id, 'private') }),
-    invalidateDerived(asset.id),
-    invalidateLists(showsAssets),
-  ]);
-}
-
-/** After a new asset: lists and counts are read again; its page opens with the answer. */
-export async function assetCreated(asset: Asset): Promise<void> {
-  queryClient.setQueryData(assetKeys.record(asset.id, 'public'), asset);
-  await Promise.all([
-    invalidateLists(showsAssets),
-    queryClient.invalidateQueries({ queryKey: assetKeys.counts }),
-  ]);
-}
-
-/**
- * After a delete: lists and counts are read again, and the asset's own reads go. The page still
- * showing it keeps its data until it leaves; coming back reads again (and finds it gone).
- */
-export async function assetDeleted(id: string): Promise<void> {
-  queryClient.removeQueries({ queryKey: assetKeys.all(id), type: 'inactive' });
-  await Promise.all([
-    queryClient.invalidateQueries({ queryKey: assetKeys.all(id), refetchType: 'none' }),
-    invalidateLists(showsAssets),
-    queryClient.invalidateQueries({ queryKey: assetKeys.counts }),
-  ]);
-}
-
-/**
- * After a change recorded on the asset that does not answer with it (applications, users,
- * morph jobs): its applications and changelog are read again, and the lists of `endpoints`.
- */
-export async function assetRelationsChanged(
-  id: string,
-  shows: (endpoint: string) => boolean = showsAssets,
-): Promise<void> {
-  await Promise.all([invalidateDerived(id), invalidateLists(shows)]);
-}
-
-/** After a change of where asset `id` is placed: its applications and changelog, and the application lists. */
-export const placementsChanged = (id: string) =>
-  assetRelationsChanged(id, (path) => path.startsWith(endpoint(ENDPOINTS.applicationAssets)));

@@ -12,9 +12,12 @@ import {
   assignAssets,
   placeAsset,
   saveAsset,
+  setAssetsLocked,
   setAssetTags,
+  setTagOnAssets,
   setUserRole,
   trashAsset,
+  trashAssets,
 } from './mutations';
 import { queryClient } from './query';
 import { configureSession } from './session-bridge';
@@ -123,6 +126,39 @@ describe('trashAsset', () => {
   it('a locked asset is refused, and nothing is read again', async () => {
     serve({ 'DELETE v1/assets/a1': [409, LOCKED] });
     expect(await failure(trashAsset('a1'))).toMatchObject({ code: 'ASSET_LOCKED' });
+    expect(stale(ASSETS_LIST, COUNTS, RECORD)).toEqual([false, false, false]);
+  });
+});
+
+describe('bulk changes of assets', () => {
+  it('locks a selection; every asset answered becomes the cached record, the lists read again', async () => {
+    const locked = { ...ASSET, locked: true };
+    const server = serve({
+      'POST v1/assets/bulk-lock': [200, { data: { changed: ['a1'], assets: [locked] } }],
+    });
+    expect(await setAssetsLocked(['a1'], true)).toMatchObject({ changed: ['a1'] });
+    expect(sent(server)).toEqual(['POST v1/assets/bulk-lock {"ids":["a1"]}']);
+    expect(queryClient.getQueryData(RECORD)).toEqual(locked);
+    expect(stale(CHANGELOG, ASSETS_LIST)).toEqual([true, true]);
+  });
+
+  it('tags a selection the same way, and deletes one: its own reads go, the counts read again', async () => {
+    const tagged = { ...ASSET, tags: [{ id: 't1', name: 'Blue' }] };
+    serve({
+      'POST v1/assets/bulk-set-tag': [200, { data: { changed: ['a1'], assets: [tagged] } }],
+    });
+    await setTagOnAssets(['a1'], 't1', true);
+    expect(queryClient.getQueryData(RECORD)).toEqual(tagged);
+
+    serve({ 'POST v1/assets/bulk-delete': [200, { data: { deleted: ['a1'] } }] });
+    expect(await trashAssets(['a1'])).toEqual(['a1']);
+    expect(stale(ASSETS_LIST, COUNTS, RECORD)).toEqual([true, true, 'gone']);
+  });
+
+  it('a selection with a locked asset is refused, and the cache stays as it was', async () => {
+    serve({ 'POST v1/assets/bulk-delete': [409, LOCKED] });
+    expect(await failure(trashAssets(['a1']))).toMatchObject({ code: 'ASSET_LOCKED' });
+    expect(queryClient.getQueryData(RECORD)).toEqual(ASSET);
     expect(stale(ASSETS_LIST, COUNTS, RECORD)).toEqual([false, false, false]);
   });
 });

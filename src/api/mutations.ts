@@ -3,28 +3,37 @@
  * to date with what it changed (a record takes the answer; the reads and lists showing it are
  * read again), and answers what the request answered. A failed request leaves the cache as it
  * was and rejects with its error. Screens and machines change records through these, never by
- * pairing a request with a cache update themselves. (Bulk changes, the Trash, users, sessions
- * and invitations update the cache in their own request functions.)
+ * pairing a request with a cache update themselves. (The Trash, users, sessions and invitations
+ * update the cache in their own request functions.)
  */
 import { applicationsChanged, createApplication, renameApplication } from './applications';
 import {
-  addAssetToApplication,
   assetCreated,
   assetDeleted,
   assetRelationsChanged,
   assetUpdated,
+  placementsChanged,
+} from './asset-cache';
+import {
+  addAssetToApplication,
+  removeAssetFromApplication,
+  syncWithParent,
+  updateAssetApplication,
+  type AssetApplicationBody,
+} from './asset-placements';
+import {
+  bulkDeleteAssets,
+  bulkLockAssets,
+  bulkRemoveTag,
+  bulkSetTag,
+  bulkUnlockAssets,
   createAsset,
   createAssetFromTemplate,
   deleteAsset,
   generateIconFromModel,
   lockAsset,
-  placementsChanged,
-  removeAssetFromApplication,
-  syncWithParent,
   unlockAsset,
   updateAsset,
-  updateAssetApplication,
-  type AssetApplicationBody,
   type ScopeOption,
 } from './assets';
 import {
@@ -40,7 +49,13 @@ import { queryClient } from './query';
 import { createTag, deleteTag, removeTag, renameTag, setTag, tagsChanged } from './tags';
 import { changeUserRole } from './user-admin';
 import { addUserAssets, assetsAssigned, removeUserAssets, userQuery } from './user-assets';
-import type { Asset, AssetCreateBody, AssetPatchBody, Role } from '../../contract/schemas';
+import type {
+  Asset,
+  AssetBulkChangeResult,
+  AssetCreateBody,
+  AssetPatchBody,
+  Role,
+} from '../../contract/schemas';
 
 /** Answers what `request` answered once `cacheFollows` has brought the cache up to date with it. */
 async function change<T>(
@@ -105,6 +120,22 @@ export function setAssetTags(asset: Asset, tagIds: readonly string[]): Promise<A
 
 /** Deletes an asset: it goes to the Trash (a locked one answers 409). */
 export const trashAsset = (id: string) => change(deleteAsset(id), () => assetDeleted(id));
+
+/** Deletes several assets together, or none (a locked one answers 409 naming them): the ids. */
+export const trashAssets = (ids: string[]) =>
+  change(bulkDeleteAssets(ids), (deleted) => Promise.all(deleted.map((id) => assetDeleted(id))));
+
+/** Every asset a bulk change answered becomes the cached record (assetUpdated). */
+const allUpdated = ({ assets }: AssetBulkChangeResult) =>
+  Promise.all(assets.map((asset) => assetUpdated(asset)));
+
+/** Locks or unlocks several assets together (all or none); `changed` names those it changed. */
+export const setAssetsLocked = (ids: string[], locked: boolean) =>
+  change((locked ? bulkLockAssets : bulkUnlockAssets)(ids), allUpdated);
+
+/** Puts a tag on several assets, or takes it off, together (all or none); `changed` as above. */
+export const setTagOnAssets = (ids: string[], tagId: string, on: boolean) =>
+  change((on ? bulkSetTag : bulkRemoveTag)(ids, tagId), allUpdated);
 
 // ---------------------------------------------------------------- where assets are placed
 

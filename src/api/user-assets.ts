@@ -4,7 +4,7 @@
  * `service: 'privateUserAssets'`.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { assetRelationsChanged } from './assets';
+import { assetRelationsChanged } from './asset-cache';
 import { tagService } from './errors';
 import { apiRequest } from './http';
 import { endpoint, ENDPOINTS, type ApiScope } from '../../contract/paths';

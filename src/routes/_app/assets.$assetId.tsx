@@ -1,7 +1,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, type ErrorComponentProps } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { assetApplicationsQuery, assetChangelogQuery, assetQuery } from '../../api/assets';
+import { assetApplicationsQuery, assetChangelogQuery, assetQuery } from '../../api/asset-cache';
 import { queryClient } from '../../api/query';
 import { Alert } from '../../ui/dom/alert';
 import '../../ui/dom/asset-editor.css';

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
-import { assetQuery } from '../../api/assets';
+import { assetQuery } from '../../api/asset-cache';
 import { queryClient } from '../../api/query';
 import { Alert } from '../../ui/dom/alert';
 import { announce } from '../../ui/dom/toasts';

@@ -2,7 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { assetApplicationsQuery } from '../../../api/assets';
+import { assetApplicationsQuery } from '../../../api/asset-cache';
 import { describeError } from '../../../api/error-info';
 import {
   moveAssetInApplication,

@@ -5,13 +5,12 @@
  */
 import type { TFunction } from 'i18next';
 import {
-  bulkDeleteAssets,
-  bulkLockAssets,
-  bulkRemoveTag,
-  bulkSetTag,
-  bulkUnlockAssets,
-} from '../../../api/assets';
-import { setAssetLocked, trashAsset } from '../../../api/mutations';
+  setAssetLocked,
+  setAssetsLocked,
+  setTagOnAssets,
+  trashAsset,
+  trashAssets,
+} from '../../../api/mutations';
 import { restoreFromTrash } from '../../../api/trash';
 import type { ChangeOutcome, ListControls } from '../../../machines/list.view';
 
@@ -49,7 +48,7 @@ const lockStep =
   (locked, target) =>
     'ids' in target
       ? {
-          run: async () => (await (locked ? bulkLockAssets : bulkUnlockAssets)(target.ids)).changed,
+          run: async () => (await setAssetsLocked(target.ids, locked)).changed,
           done: t(locked ? 'bulk.locked' : 'bulk.unlocked', { count: target.ids.length }),
         }
       : {
@@ -64,7 +63,7 @@ export const lockChange = (t: TFunction, locked: boolean, target: AssetTarget): 
 /** Puts tag `tagId` on the assets `ids` (or takes it off); Undo does the opposite where it changed. */
 export function tagChange(t: TFunction, adds: boolean, tagId: string, ids: string[]): AssetChange {
   const step: Step<string[]> = (on, assets) => ({
-    run: async () => (await (on ? bulkSetTag : bulkRemoveTag)(assets, tagId)).changed,
+    run: async () => (await setTagOnAssets(assets, tagId, on)).changed,
     done: t(on ? 'bulk.tagged' : 'bulk.untagged', { count: assets.length }),
   });
   return twoWay(step, adds, ids, (changed) => changed);
@@ -79,7 +78,7 @@ export function deleteChange(t: TFunction, target: AssetTarget): AssetChange {
           await trashAsset(target.id);
           return [target.id];
         }
-      : () => bulkDeleteAssets(target.ids),
+      : () => trashAssets(target.ids),
     outcome: (deleted) => ({
       done: one
         ? t('toasts.deleted', { name: target.name })
