@@ -24,8 +24,8 @@ export const environmentOf = (options: PreloadOptions) =>
  */
 export function preloadAvatar(options: PreloadOptions) {
   if (!isValidModelSource(options.modelSrc)) return;
-  // The environment first: an .hdr or .exr is prefiltered by a worker, which gets the file as
-  // soon as it is here rather than after the model's parse has held up the main thread.
+  // The environment first: an .hdr or .exr gets its prefilter worker, which fetches the file
+  // itself, before the model's download and parse take the main thread.
   void environmentTexture(environmentOf(options)).catch(() => {});
   for (const source of [options.modelSrc].flat()) preloadModel(source, decoderOptions(options));
 }
