@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { adminApi } from '../helpers/accounts';
-import { ADMIN, appUnderTest, signedInPage } from '../helpers/app';
+import { ADMIN, appUnderTest, signedInPage, signedInAt } from '../helpers/app';
 import { seriousViolations } from '../helpers/axe';
 
 const app = appUnderTest();
@@ -38,8 +38,7 @@ describe('the activity log', () => {
     await openActivity(reader);
     await expect.poll(() => rows(reader).first().innerText()).toContain('E2E activity live');
 
-    const editor = await signedInPage(app);
-    await editor.goto(listUrl('/tags', { search: 'E2E activity live' }));
+    const editor = await signedInAt(app, listUrl('/tags', { search: 'E2E activity live' }));
     await editor.getByRole('button', { name: 'Actions: E2E activity live' }).click();
     await editor.getByRole('menuitem', { name: 'Rename' }).click();
     const dialog = editor.getByRole('dialog');
@@ -95,8 +94,7 @@ describe('the activity log', () => {
   });
 
   it.each([1280, 390])('at %i px: a screenshot, and axe finds nothing serious', async (width) => {
-    const page = await signedInPage(app, ADMIN, { width, height: 800 });
-    await page.goto(`${app.server.url}/activity`);
+    const page = await signedInAt(app, `${app.server.url}/activity`, ADMIN, { width, height: 800 });
     await page.getByRole('heading', { name: 'Activity', level: 1 }).waitFor();
     await page.locator(`${ROW} [role="rowheader"]`).first().waitFor();
     await expect.poll(() => page.locator('.skeleton-row, [aria-busy="true"]').count()).toBe(0);

@@ -5,7 +5,7 @@
  */
 import type { Locator, Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appUnderTest, guestPage, signedInPage } from '../helpers/app';
+import { appUnderTest, signedInPage, signedInAt, guestAt, ADMIN } from '../helpers/app';
 import { adminApi } from '../helpers/accounts';
 import { seriousViolationsInBothSchemes } from '../helpers/axe';
 
@@ -139,8 +139,7 @@ describe.each(WIDTHS)('more suggestions at %i px', (width) => {
       // More than one page each, or "load more" would prove nothing.
       expect(applications.length).toBeGreaterThan(5);
       expect(bodies.length).toBeGreaterThan(5);
-      const page = await signedInPage(app, undefined, viewport(width));
-      await page.goto(`${app.server.url}/assets`);
+      const page = await signedInAt(app, `${app.server.url}/assets`, ADMIN, viewport(width));
       await firstRow(page);
       const fields = await filterFields(page, width);
       await expectSuggestions(
@@ -174,8 +173,7 @@ describe.each(WIDTHS)('page size at %i px', (width) => {
   it(
     'is kept in the address, remembered per list, and a malformed one falls back',
     async () => {
-      const page = await signedInPage(app, undefined, viewport(width));
-      await page.goto(`${app.server.url}/assets`);
+      const page = await signedInAt(app, `${app.server.url}/assets`, ADMIN, viewport(width));
       await firstRow(page);
       expect(await page.locator(ROWS).count()).toBe(10);
 
@@ -220,8 +218,7 @@ describe.each(WIDTHS)('filters by role at %i px', (width) => {
   it(
     'a guest is offered no Application or Tags filter, the demo user Tags only, with options',
     async () => {
-      const guest = await guestPage(app, viewport(width));
-      await guest.goto(`${app.server.url}/assets`);
+      const guest = await guestAt(app, `${app.server.url}/assets`, viewport(width));
       await firstRow(guest);
       const guestFields = await fieldLabels(await filterFields(guest, width));
       expect(guestFields).toEqual(expect.arrayContaining(['Type', 'Gender']));
@@ -270,8 +267,7 @@ describe.each(WIDTHS)('applications at %i px', (width) => {
   it(
     'an admin creates one (a taken name is refused) and renames it from its row menu',
     async () => {
-      const page = await signedInPage(app, undefined, viewport(width));
-      await page.goto(`${app.server.url}/applications`);
+      const page = await signedInAt(app, `${app.server.url}/applications`, ADMIN, viewport(width));
       await firstRow(page);
       const name = `Showroom ${width} ${stamp()}`;
       const form = page.getByRole('form', { name: 'New application' });
@@ -313,8 +309,12 @@ describe.each(WIDTHS)("the asset's tag picker at %i px", (width) => {
         type: 'hair',
         gender: 'male',
       });
-      const page = await signedInPage(app, undefined, viewport(width));
-      await page.goto(`${app.server.url}/assets/${asset.id}`);
+      const page = await signedInAt(
+        app,
+        `${app.server.url}/assets/${asset.id}`,
+        ADMIN,
+        viewport(width),
+      );
       const picker = page.getByRole('combobox', { name: 'Add a tag' });
       const tag = `Glitter ${width} ${stamp()}`;
       await picker.fill(tag);
@@ -354,8 +354,7 @@ describe.each(WIDTHS)('the bulk bar at %i px', (width) => {
   it(
     'appears without moving a row, and the last row scrolls clear of it',
     async () => {
-      const page = await signedInPage(app, undefined, viewport(width));
-      await page.goto(`${app.server.url}/assets`);
+      const page = await signedInAt(app, `${app.server.url}/assets`, ADMIN, viewport(width));
       await firstRow(page);
       await expect.poll(() => page.locator(ROWS).count()).toBe(10);
       const before = await rowBoxes(page);
@@ -514,8 +513,7 @@ describe('cards at 390 px', () => {
   );
 
   it('offer a sort menu in place of the folded column headers', async () => {
-    const page = await signedInPage(app, undefined, viewport(390));
-    await page.goto(`${app.server.url}/assets`);
+    const page = await signedInAt(app, `${app.server.url}/assets`, ADMIN, viewport(390));
     await firstRow(page);
     await page.getByRole('button', { name: /Sort by/ }).click();
     await page.getByRole('option', { name: 'Name, descending' }).click();

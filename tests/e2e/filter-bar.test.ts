@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appUnderTest, signedInPage } from '../helpers/app';
+import { appUnderTest, signedInPage, signedInAt, ADMIN } from '../helpers/app';
 
 /** The assets list's filters, in the bar's order. */
 const ASSET_FILTERS = ['Search', 'Type', 'Gender', 'Application', 'Tags', 'Lock'];
@@ -59,8 +59,7 @@ async function choose(page: Page, field: string, text: string, nth: number) {
 
 describe('the filter bar at 1280 px', () => {
   it('keeps every field on one row, the same height, with chosen values inside their field', async () => {
-    const page = await signedInPage(app);
-    await page.goto(`${app.server.url}/assets`);
+    const page = await signedInAt(app, `${app.server.url}/assets`);
     await page.locator(ROWS).first().waitFor();
 
     const empty = await boxes(page);
@@ -114,8 +113,7 @@ describe('the filter bar at 1280 px', () => {
   });
 
   it('shows one clear button in the search box, and a single-select goes back to "Any"', async () => {
-    const page = await signedInPage(app);
-    await page.goto(`${app.server.url}/assets`);
+    const page = await signedInAt(app, `${app.server.url}/assets`);
     const search = bar(page).getByRole('searchbox', { name: 'Search' });
     await search.fill('Festival');
     // Ours, named (the browser's own cancel button is hidden by the style sheet).
@@ -175,8 +173,7 @@ describe("the spec's list measures", () => {
 
 describe('a list that always shows one value of a filter (preselectValue)', () => {
   it('opens the cage meshes on the male body and switches bodies, never to "Any"', async () => {
-    const page = await signedInPage(app);
-    await page.goto(`${app.server.url}/cage-meshes`);
+    const page = await signedInAt(app, `${app.server.url}/cage-meshes`);
     await page.waitForURL((url) => url.searchParams.get('filter') === '{"gender":"male"}');
     await page.locator(ROWS).first().waitFor();
     const gender = bar(page).getByRole('button', { name: /Gender/ });
@@ -207,8 +204,10 @@ describe('a list that always shows one value of a filter (preselectValue)', () =
 
 describe('the filter bar at 390 px', () => {
   it('fits the screen, and All Filters shows every field with "Any"', async () => {
-    const page = await signedInPage(app, undefined, { width: 390, height: 844 });
-    await page.goto(`${app.server.url}/assets`);
+    const page = await signedInAt(app, `${app.server.url}/assets`, ADMIN, {
+      width: 390,
+      height: 844,
+    });
     await page.locator(ROWS).first().waitFor();
     const right = await bar(page).evaluate((el) => el.getBoundingClientRect().right);
     expect(right).toBeLessThanOrEqual(390);

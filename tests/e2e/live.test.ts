@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser';
 import { api, login, secondAdmin } from '../helpers/accounts';
-import { appUnderTest, signedInPage } from '../helpers/app';
+import { appUnderTest, signedInPage, signedInAt } from '../helpers/app';
 import { startServer, type TestServer } from '../helpers/server';
 
 /** Everything live must show within this (the issue's promise). */
@@ -80,8 +80,11 @@ describe('two admins', () => {
     const token = await login(app.server.url);
     const name = `Edited ${Date.now()}`;
     const id = await createAsset(app.server.url, token, name);
-    const editor = await signedInPage(app, await secondAdmin(app.server.url));
-    await editor.goto(`${app.server.url}/assets/${id}`);
+    const editor = await signedInAt(
+      app,
+      `${app.server.url}/assets/${id}`,
+      await secondAdmin(app.server.url),
+    );
     await editor.getByLabel('Description').fill('My unsaved words');
     await api(app.server.url, `/v1/assets/${id}`, token, 'PATCH', { name: `${name} (theirs)` });
     // The notice names who changed what (the actor and fields of the live event).

@@ -6,7 +6,7 @@
  */
 import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appUnderTest, signedInPage } from '../helpers/app';
+import { appUnderTest, signedInPage, signedInAt } from '../helpers/app';
 
 const app = appUnderTest();
 
@@ -41,8 +41,7 @@ const LOADED_NAMES = '[role="grid"] [role="row"]:not(.skeleton-row) [role="rowhe
 
 describe('loading the rows of a list', () => {
   it('shows skeleton rows, not the previous page, while the next page loads', async () => {
-    const page = await signedInPage(app);
-    await page.goto(`${app.server.url}/assets`);
+    const page = await signedInAt(app, `${app.server.url}/assets`);
     await page.getByText('300 items').waitFor();
     const grid = page.getByRole('grid', { name: 'Assets' });
     const firstPage = await page.locator(LOADED_NAMES).allInnerTexts();

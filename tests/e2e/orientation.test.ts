@@ -7,7 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appUnderTest, guestPage, signedInPage } from '../helpers/app';
+import { appUnderTest, guestPage, signedInPage, signedInAt, guestAt, ADMIN } from '../helpers/app';
 
 const app = appUnderTest();
 
@@ -91,8 +91,7 @@ describe('the header at 390 px', () => {
 
 describe('All Filters at 390 px', () => {
   it("clears the filters the user set, not the list's preselected body", async () => {
-    const page = await signedInPage(app, undefined, PHONE);
-    await page.goto(`${app.server.url}/cage-meshes`);
+    const page = await signedInAt(app, `${app.server.url}/cage-meshes`, ADMIN, PHONE);
     await page.waitForURL((url) => url.searchParams.get('filter') === '{"gender":"male"}');
     await page.locator(ROW_LINKS).first().waitFor();
     // Search and Body both show on a phone: no All Filters (its dialog would only repeat them).
@@ -109,8 +108,7 @@ describe('All Filters at 390 px', () => {
   });
 
   it('is offered where the phone hides filters (assets), and not on search-only lists', async () => {
-    const page = await signedInPage(app, undefined, PHONE);
-    await page.goto(`${app.server.url}/assets`);
+    const page = await signedInAt(app, `${app.server.url}/assets`, ADMIN, PHONE);
     await page.locator(ROW_LINKS).first().waitFor();
     expect(await page.getByRole('button', { name: /^All Filters/ }).count()).toBe(1);
     await page.goto(`${app.server.url}/tags`);
@@ -163,8 +161,7 @@ describe('the tab title', () => {
 
 describe('breadcrumbs', () => {
   it('lead from the asset page back to its list, the page itself marked current', async () => {
-    const page = await signedInPage(app);
-    await page.goto(`${app.server.url}/assets`);
+    const page = await signedInAt(app, `${app.server.url}/assets`);
     const first = page.locator(ROW_LINKS).first();
     await first.waitFor();
     const name = (await first.innerText()).trim();
@@ -200,8 +197,7 @@ describe('an id the server does not know', () => {
     ['cage mesh', 'cage-meshes', 'Cage mesh', 'Back to cage meshes'],
   ] as const) {
     it(`says the ${kind} is not found, without Retry, and leads back to the list`, async () => {
-      const page = await signedInPage(app);
-      await page.goto(`${app.server.url}/${path}/${UNKNOWN_ID}`);
+      const page = await signedInAt(app, `${app.server.url}/${path}/${UNKNOWN_ID}`);
       await page.getByRole('heading', { name: `${list} not found`, level: 1 }).waitFor();
       await page.getByText(`No ${kind} has this id.`, { exact: false }).waitFor();
       expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
@@ -244,8 +240,7 @@ describe('a cage mesh and a role that may not read cage meshes', () => {
     const mesh = await firstCageMesh(admin);
     await admin.context().close();
 
-    const page = await guestPage(app);
-    await page.goto(`${app.server.url}/cage-meshes/${mesh.id}`);
+    const page = await guestAt(app, `${app.server.url}/cage-meshes/${mesh.id}`);
     await page.getByRole('heading', { name: 'Not available for your role' }).waitFor();
     await expect.poll(() => page.title()).toBe('Not available for your role · Avatar Studio');
     expect(await page.getByText(mesh.name).count()).toBe(0);

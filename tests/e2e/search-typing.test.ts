@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ADMIN, appUnderTest, signedInPage } from '../helpers/app';
+import { ADMIN, appUnderTest, signedInAt } from '../helpers/app';
 import { seriousViolationsInBothSchemes } from '../helpers/axe';
 
 const app = appUnderTest();
@@ -13,8 +13,7 @@ const QUERY = 'Sneakers 2'; // ten characters
 
 describe.each([1280, 390])('at %i px', (width) => {
   it('typing ten characters into the assets search sends one list request', async () => {
-    const page = await signedInPage(app, ADMIN, { width, height: 800 });
-    await page.goto(`${app.server.url}/assets`);
+    const page = await signedInAt(app, `${app.server.url}/assets`, ADMIN, { width, height: 800 });
     await page.getByText('300 items').waitFor();
     const sent: string[][] = [];
     page.on('request', (request) => {

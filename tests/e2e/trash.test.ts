@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { adminApi } from '../helpers/accounts';
-import { ADMIN, appUnderTest, signedInPage } from '../helpers/app';
+import { ADMIN, appUnderTest, signedInPage, signedInAt } from '../helpers/app';
 
 const app = appUnderTest({ env: { TRASH_RETENTION_DAYS: '12' } });
 const api = <T>(method: string, path: string, body?: unknown) =>
@@ -117,8 +117,7 @@ describe('the Trash', () => {
 
   it('asks before deleting a tag, and deleting for ever says it cannot be undone', async () => {
     await newTag('E2E trash kept tag');
-    const page = await signedInPage(app);
-    await page.goto(listUrl('/tags', { search: 'E2E trash kept' }));
+    const page = await signedInAt(app, listUrl('/tags', { search: 'E2E trash kept' }));
     await rowAction(page, 'E2E trash kept tag', 'Delete');
     const dialog = page.getByRole('alertdialog');
     await dialog.getByText('moves to the Trash').waitFor();
@@ -141,8 +140,10 @@ describe('the Trash', () => {
   it('takes cage meshes there from their row menu (Undo), in bulk, and gives them back after a reload', async () => {
     const names = ['E2E trash cage A', 'E2E trash cage B'];
     for (const name of names) await newCageMesh(name);
-    const page = await signedInPage(app);
-    await page.goto(listUrl('/cage-meshes', { search: 'E2E trash cage', gender: 'male' }));
+    const page = await signedInAt(
+      app,
+      listUrl('/cage-meshes', { search: 'E2E trash cage', gender: 'male' }),
+    );
     await expect.poll(() => page.locator(`${ROW} [role="rowheader"]`).count()).toBe(2);
 
     await rowAction(page, names[0]!, 'Delete');

@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 import { HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login } from '../helpers/accounts';
-import { signedInPage, type AppUnderTest } from '../helpers/app';
+import { signedInPage, type AppUnderTest, signedInAt } from '../helpers/app';
 import { launchBrowser } from '../helpers/browser';
 import { startInstances, type Instances } from '../helpers/instances';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../helpers/proxy';
@@ -126,8 +126,7 @@ describe('two instances on one database and one bucket', () => {
     const id = await createAsset(a().url, token, { name, modelUrl });
 
     // Through B only (a browser signed in on B's own address).
-    const page = await signedInPage(at(b().url));
-    await page.goto(`${b().url}/assets/${id}`);
+    const page = await signedInAt(at(b().url), `${b().url}/assets/${id}`);
     await page.getByRole('heading', { name: `Asset ${name}` }).waitFor();
     const modelField = page.locator('.file-drop').filter({
       has: page.getByLabel('Model (.glb)', { exact: true }),

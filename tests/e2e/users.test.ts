@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { api, login, verifiedAccount } from '../helpers/accounts';
-import { ADMIN, appUnderTest, signedInPage } from '../helpers/app';
+import { ADMIN, appUnderTest, signedInPage, signedInAt } from '../helpers/app';
 import { seriousViolations } from '../helpers/axe';
 
 const app = appUnderTest();
@@ -88,8 +88,7 @@ describe('user administration', () => {
   it("ending a session makes that browser's next request land on /signin?reason=login_required", async () => {
     const person = await account();
     const theirs = await signedInPage(app, person);
-    const admin = await signedInPage(app);
-    await admin.goto(`${app.server.url}/users/${person.id}`);
+    const admin = await signedInAt(app, `${app.server.url}/users/${person.id}`);
     const sessions = admin.getByRole('region', { name: 'Sessions' });
     // Their sign-up's session and the browser's, most recently used first.
     const ends = sessions.getByRole('button', { name: 'End session' });
@@ -107,8 +106,7 @@ describe('user administration', () => {
 
   it('a role someone else changed since the page was opened is named, not overwritten', async () => {
     const person = await account();
-    const admin = await signedInPage(app);
-    await admin.goto(`${app.server.url}/users/${person.id}`);
+    const admin = await signedInAt(app, `${app.server.url}/users/${person.id}`);
     await admin.getByRole('heading', { name: person.email, level: 1 }).waitFor();
     // Another admin makes them a developer meanwhile.
     const other = await login(app.server.url);
