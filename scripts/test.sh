@@ -16,14 +16,30 @@ rm -rf "$results" && mkdir -p "$results"
 failed_steps=()
 started=$SECONDS
 
-took() { echo "::: $1 took $(($2 / 60)) m $(($2 % 60)) s (at $(((SECONDS - started) / 60)) m)"; }
+# The machine's CPU time so far, busy and all, in clock ticks (/proc/stat's first line).
+cpu_ticks() {
+  local _ user nice system idle iowait irq softirq steal
+  read -r _ user nice system idle iowait irq softirq steal _ </proc/stat
+  local busy=$((user + nice + system + irq + softirq + steal))
+  echo "$busy $((busy + idle + iowait))"
+}
+# "NAME took M m S s (at M m, cores N% busy)": the share of every core busy while the step ran
+# (steps that overlap share it), to tell a step that waits from one that is short of CPU.
+took() {
+  local busy total
+  read -r busy total < <(cpu_ticks)
+  local share=$(((busy - $3) * 100 / (total - $4 > 0 ? total - $4 : 1)))
+  echo "::: $1 took $(($2 / 60)) m $(($2 % 60)) s (at $(((SECONDS - started) / 60)) m, cores $share% busy)"
+}
 
 step() {
-  local name=$1 from=$SECONDS
+  local name=$1 from=$SECONDS ticks
+  ticks=$(cpu_ticks)
   shift
   echo "::: $name"
   if ! "$@"; then failed_steps+=("$name"); fi
-  took "$name" $((SECONDS - from))
+  # shellcheck disable=SC2086 # two numbers
+  took "$name" $((SECONDS - from)) $ticks
 }
 
 # A step run in the background, its output kept in a log printed by `finish`.
@@ -32,10 +48,13 @@ begin() {
   local name=$1
   shift
   background_starts[$name]=$SECONDS
+  local ticks
+  ticks=$(cpu_ticks)
   (
     "$@"
     rc=$?
-    took "$name" $((SECONDS - background_starts[$name]))
+    # shellcheck disable=SC2086 # two numbers
+    took "$name" $((SECONDS - background_starts[$name])) $ticks
     exit $rc
   ) >"$results/${name//[^a-z]/-}.log" 2>&1 &
   background_pids[$name]=$!
@@ -47,6 +66,7 @@ finish() {
   cat "$results/${name//[^a-z]/-}.log"
 }
 
+start_ticks=$(cpu_ticks)
 bash scripts/system-deps.sh || { echo "could not install system packages"; exit 1; }
 
 vitest_json() { npx vitest run --reporter=default --reporter=json --outputFile.json="$results/$1.json" "${@:2}"; }
@@ -90,5 +110,6 @@ if [ -n "$pg_ok" ]; then
 fi
 ceph_stop
 
-took "all tests" $((SECONDS - started))
+# shellcheck disable=SC2086 # two numbers
+took "all tests" $((SECONDS - started)) $start_ticks
 node --import tsx scripts/summarize-tests.ts "$results" "${failed_steps[@]}"
