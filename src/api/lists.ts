@@ -1,6 +1,7 @@
 /**
- * List endpoints (spec §3 list query/response, §7 "Lists"): the paged read, its cached variant,
- * the order update and find-by-id. Every failure carries the service named by the endpoint's
+ * List endpoints (spec §3 list query/response, §7 "Lists"): the paged read, its place in the
+ * query cache (the list machine observes it there; readList reads it once), the order update
+ * and find-by-id. Every failure carries the service named by the endpoint's
  * resource (`v1/assets` -> 'assets', `private/v1/cage-meshes` -> 'cage-meshes').
  */
 import { z } from 'zod/mini';
@@ -72,12 +73,40 @@ export function fetchList<S extends RowSchema>(
   );
 }
 
+/** Whether a cached read is a page of a list (`listQueryKey`). */
+export const isListQuery = ({ queryKey }: { queryKey: readonly unknown[] }) =>
+  queryKey[0] === LIST_KEY;
+
 /** The cache key of one page of a list; `[list, endpoint]` prefixes every page of it. */
 export function listQueryKey(endpoint: string, query: ListQuery = {}): readonly unknown[] {
   const { page, limit, order = {}, filter = {} } = query;
   // The cache hashes keys with sorted object keys, so equal queries share an entry.
   return [LIST_KEY, relative(endpoint), { page, limit, order, filter: cleanFilter(filter) }];
 }
+
+/** How one page of a list is read: the request behind `read`, validated. */
+export type ReadPage = (
+  endpoint: string,
+  query: ListQuery,
+  rowSchema: RowSchema,
+  options: { signal: AbortSignal },
+) => Promise<ListResponse>;
+
+/**
+ * One page of a list as the cache holds it: its key, its request (`read`, the network by
+ * default) and how long it stays fresh. readList and the list machine's observers (list.pages.ts)
+ * read through it, so a page read by either is served to both.
+ */
+export const listPageQuery = (
+  endpoint: string,
+  query: ListQuery,
+  rowSchema: RowSchema,
+  read: ReadPage = fetchList,
+) => ({
+  queryKey: listQueryKey(endpoint, query),
+  queryFn: ({ signal }: { signal: AbortSignal }) => read(endpoint, query, rowSchema, { signal }),
+  staleTime: LIST_STALE_MS,
+});
 
 /**
  * Reads one page through the app's cache: a page read within LIST_STALE_MS is served from it
@@ -89,36 +118,32 @@ export async function readList<S extends RowSchema>(
   rowSchema: S,
   { signal, fresh = false }: { signal?: AbortSignal; fresh?: boolean } = {},
 ): Promise<ListResponse<z.output<S>>> {
-  const queryKey = listQueryKey(endpoint, query);
+  const page = listPageQuery(endpoint, query, rowSchema);
   // fetchQuery has no observer to unsubscribe, so a superseded read is cancelled explicitly.
-  const cancel = () => void queryClient.cancelQueries({ queryKey, exact: true });
+  const cancel = () => void queryClient.cancelQueries({ queryKey: page.queryKey, exact: true });
   signal?.addEventListener('abort', cancel, { once: true });
   try {
-    return await queryClient.fetchQuery({
-      queryKey,
-      queryFn: ({ signal: querySignal }) =>
-        fetchList(endpoint, query, rowSchema, { signal: querySignal }),
-      staleTime: fresh ? 0 : LIST_STALE_MS,
-    });
+    return await queryClient.fetchQuery({ ...page, staleTime: fresh ? 0 : LIST_STALE_MS });
   } finally {
     signal?.removeEventListener('abort', cancel);
   }
 }
 
-/** Marks every cached page of a list stale, so the next read goes to the network. */
+/** Marks every cached page of a list stale; the pages on screen are read again at once. */
 export function invalidateList(endpoint: string): Promise<void> {
   return invalidateLists((path) => path === relative(endpoint));
 }
 
 /**
- * Marks every cached page of the lists whose endpoint `shows` accepts stale. The list machine
- * reads through `fetchQuery` (no observer), so they are read again when next shown, not now.
+ * Marks every cached page of the lists whose endpoint `shows` accepts stale. The pages a list
+ * shows are observed (list machine), so those are read again now, and the promise settles once
+ * they are: a change that awaits it answers with its lists up to date. Pages not on screen are
+ * read again when next shown.
  */
 export function invalidateLists(shows: (endpoint: string) => boolean): Promise<void> {
   return queryClient.invalidateQueries({
     predicate: ({ queryKey: [key, endpoint] }) =>
       key === LIST_KEY && typeof endpoint === 'string' && shows(endpoint),
-    refetchType: 'none',
   });
 }
 

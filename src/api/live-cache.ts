@@ -1,9 +1,11 @@
 /**
  * What a live event changes: the cached reads it makes stale (read again while on screen), and
- * the lists that should look again. Lists read through fetchQuery without observers, so they
- * are told through `onListChange` and bring their rows up to date in place (list machine,
- * REMOTE_CHANGED); screens that care who changed what subscribe with `onLiveEvent`.
+ * the lists that should look again. Lists are told through `onListChange` rather than by an
+ * invalidation: each reads its pages again once a burst of changes is over and brings its rows
+ * up to date in place (list machine, REMOTE_CHANGED); screens that care who changed what
+ * subscribe with `onLiveEvent`.
  */
+import { isListQuery } from './lists';
 import { queryClient } from './query';
 import type { LiveMessage, LiveStatus } from './live';
 import type { StreamEvent } from '../../contract/schemas';
@@ -91,8 +93,10 @@ export function onListChange(
 /** Brings the cache up to date with one message of the stream. */
 export function applyLiveMessage(message: LiveMessage): void {
   if (message.type === 'reset') {
-    // Events were missed: everything on screen is read again.
-    void queryClient.invalidateQueries();
+    // Events were missed: everything on screen is read again. The lists look for themselves
+    // (told below, they change their rows in place), so their pages are only marked stale.
+    void queryClient.invalidateQueries({ predicate: (query) => !isListQuery(query) });
+    void queryClient.invalidateQueries({ predicate: isListQuery, refetchType: 'none' });
     for (const listener of listListeners) listener('all');
     return;
   }

@@ -78,13 +78,15 @@ describe('machine docs', () => {
   it('draws nested states inside their parent, with guards and delays on the arrows', () => {
     const diagram = machineToMermaid(entry('list').machine);
     expect(diagram).toMatch(
-      /state list_loading \{\n\s+\[\*] --> list_loading_debouncing\n\s+state "debouncing" as list_loading_debouncing\n/,
+      /state list_observing \{\n\s+\[\*] --> list_observing_loading\n\s+state "loading" as list_observing_loading\n/,
     );
-    expect(diagram).toContain('list_loading_debouncing --> list_loading_fetching : after 250ms');
+    expect(diagram).toContain('list_debouncing --> list_observing : after 250ms');
     expect(diagram).toContain(
-      'list_success_idle --> list_success_reordering : MOVE, SET_ORDER [canMove]',
+      'list_observing_success_idle --> list_observing_success_reordering : MOVE, SET_ORDER [canMove]',
     );
-    expect(diagram).toContain('list_loading_fetching --> list_error : onError fetchPage');
+    expect(diagram).toContain(
+      'list_observing_success_reordering --> list_observing_loading : onDone reorder [moveLeftView]',
+    );
     // Mermaid ids are plain words: no dots or spaces.
     const ids = [...diagram.matchAll(/^\s*(\S+) --> (\S+)/gm)].flatMap((m) => [m[1], m[2]]);
     for (const id of ids) expect(id).toMatch(/^(\[\*]|[A-Za-z_][A-Za-z0-9_]*)$/);

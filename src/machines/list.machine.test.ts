@@ -1,7 +1,9 @@
 /**
  * Model-based tests: small abstract models of the spec §4/§5 list rules (no invokes or delays,
  * so xstate/graph accepts them) generate paths; each path drives the real list machine on a
- * simulated clock, with fake fetchPage/reorder actors whose calls the path's events settle.
+ * simulated clock. Its pages are observed on a cache of its own whose page requests the path's
+ * events answer (nothing stays fresh there, so every query read is a request), and a fake
+ * reorder actor; a list kept in the address gets an address bar that reads its writes back.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { assign, createActor, setup, SimulatedClock } from 'xstate';
@@ -18,15 +20,13 @@ import {
   REMOVED_MS,
   selectIncomingCount,
   selectRemovedIds,
-  type FetchPageInput,
-  type ListContext,
   type ListEmitted,
   type ListInput,
-  type RemoteAnswer,
   type ReorderInput,
 } from './list.machine';
 import { describeMachinePaths, pathSuite, type PathTools } from './testing/path-tests';
-import { deferredActor, liveCall, type Deferred } from './testing/deferred';
+import { deferredActor, type Deferred } from './testing/deferred';
+import { addressBar, deferredPages, type PageCall, type PageRead } from './testing/list-pages';
 
 // ---------------------------------------------------------------- the fake server
 
@@ -42,7 +42,7 @@ const ROWS: Row[] = Array.from({ length: 23 }, (_, index) => ({
   type: index < 5 ? 'top' : 'bottom',
 }));
 
-function serverAnswer({ query }: FetchPageInput): ListResponse {
+function serverAnswer({ query }: Pick<PageRead, 'query'>): ListResponse {
   const { page, limit, order, filter } = query;
   const matching = ROWS.filter((row) => !filter.type || row.type === filter.type);
   if (order.name === 'desc') matching.reverse();
@@ -60,16 +60,18 @@ function harness(
   input: Partial<ListInput> = {},
   { inspect, clock = new SimulatedClock() }: Partial<PathTools> = {},
 ) {
-  const fetches: Deferred<FetchPageInput, ListResponse>[] = [];
+  const fetches: PageCall[] = [];
   const reorders: Deferred<ReorderInput, unknown>[] = [];
-  const syncs: Deferred<ListContext, RemoteAnswer>[] = [];
-  const invalidateCache = vi.fn();
+  const pages = deferredPages(fetches);
+  // As in the app: the list's cached pages go stale, and the ones it observes are read again.
+  const invalidateCache = vi.fn(() => {
+    void pages.client.invalidateQueries({ queryKey: ['list'] });
+  });
   const actor = createActor(
     listMachine.provide({
       actors: {
-        fetchPage: deferredActor<FetchPageInput, ListResponse>(fetches),
+        observePages: pages.observePages,
         reorder: deferredActor<ReorderInput, unknown>(reorders),
-        readCurrent: deferredActor<ListContext, RemoteAnswer>(syncs),
       },
       actions: { invalidateCache },
     }),
@@ -81,15 +83,16 @@ function harness(
   );
   const emitted: ListEmitted[] = [];
   actor.on('*', (event) => emitted.push(event));
+  addressBar(actor);
   actor.start();
   /** Reads that are neither answered nor superseded. */
   const live = () => fetches.filter((call) => !call.settled && !call.signal.aborted);
   return {
     actor,
     clock,
+    client: pages.client,
     fetches,
     reorders,
-    syncs,
     emitted,
     invalidateCache,
     live,
@@ -98,7 +101,7 @@ function harness(
     current: () => {
       const calls = live();
       expect(calls).toHaveLength(1);
-      return calls[0] as Deferred<FetchPageInput, ListResponse>;
+      return calls[0] as PageCall;
     },
     lastReorder: () => {
       const call = reorders.at(-1);
@@ -149,23 +152,22 @@ type ModelEvent = {
     | 'MENU_LAST'
     | 'MENU_BELOW'
     | 'REORDER_OK'
-    | 'REORDER_FAIL';
+    | 'REORDER_FAIL'
+    | 'INVALIDATE';
 };
 
 /** Spec §9: list requests wait 250 ms; HALF_TICK first stops 1 ms short of it, then passes it. */
 const JUST_BEFORE_MS = 249;
 const LIMIT = 10;
 
-const modelQuery = (m: { filter: FilterKind; sort?: SortKind }, page: number): FetchPageInput => ({
+const modelQuery = (m: { filter: FilterKind; sort?: SortKind }, page: number): PageRead => ({
   endpoint: 'v1/rows',
-  rowSchema: undefined as never,
   query: {
     page,
     limit: LIMIT,
     order: m.sort === undefined || m.sort === 'none' ? {} : { name: m.sort },
     filter: m.filter === 'none' ? {} : { type: m.filter },
   },
-  fresh: false,
 });
 
 const clamp = (page: number, totalPages: number) =>
@@ -228,6 +230,42 @@ const queryChanges = (target: string) =>
     },
   }) as const;
 
+/** The answer to the read in flight: shown, or the last page read instead (spec §4). */
+const READ = {
+  ANSWER: [
+    {
+      guard: 'rereads',
+      target: 'fetching',
+      reenter: true,
+      actions: assign<ModelContext, ModelEvent, undefined, ModelEvent, never>(({ context }) => {
+        const { totalPages, totalDocs, page } = answered(context);
+        return { totalPages, totalDocs, page, reading: page, superseded: false };
+      }),
+    },
+    {
+      target: 'success',
+      actions: assign<ModelContext, ModelEvent, undefined, ModelEvent, never>(({ context }) => {
+        const { totalPages, totalDocs, page } = answered(context);
+        return {
+          totalPages,
+          totalDocs,
+          page,
+          moved: 'none' as const,
+          inFlight: false,
+          superseded: false,
+        };
+      }),
+    },
+  ],
+  FAIL: {
+    target: 'error',
+    actions: assign<ModelContext, ModelEvent, undefined, ModelEvent, never>({
+      inFlight: false,
+      superseded: false,
+    }),
+  },
+} as const;
+
 const paged = setup({
   types: { context: {} as ModelContext, events: {} as ModelEvent },
   guards: {
@@ -287,34 +325,7 @@ const paged = setup({
     fetching: {
       // Cleared by the answer, not on exit: a change must still see the read it supersedes.
       entry: assign({ inFlight: true }),
-      on: {
-        ANSWER: [
-          {
-            guard: 'rereads',
-            target: 'fetching',
-            reenter: true,
-            actions: assign(({ context }) => {
-              const { totalPages, totalDocs, page } = answered(context);
-              return { totalPages, totalDocs, page, reading: page, superseded: false };
-            }),
-          },
-          {
-            target: 'success',
-            actions: assign(({ context }) => {
-              const { totalPages, totalDocs, page } = answered(context);
-              return {
-                totalPages,
-                totalDocs,
-                page,
-                moved: 'none' as const,
-                inFlight: false,
-                superseded: false,
-              };
-            }),
-          },
-        ],
-        FAIL: { target: 'error', actions: assign({ inFlight: false, superseded: false }) },
-      },
+      on: READ,
     },
     success: {
       on: {
@@ -337,7 +348,13 @@ const paged = setup({
       },
     },
     error: {
-      on: { RETRY: 'fetching' },
+      // The list's pages are invalidated (a change elsewhere): the page is read again.
+      on: { RETRY: 'fetching', INVALIDATE: 'rereading' },
+    },
+    /** Still the error on screen while the page is read again; its answer is shown. */
+    rereading: {
+      entry: assign({ inFlight: true }),
+      on: READ,
     },
   },
 });
@@ -386,12 +403,12 @@ function pagedChecks(h: Harness) {
       expect(h.current().input.query).toEqual(modelQuery(m, m.reading).query);
     },
     success: (snapshot: ModelSnapshot) => {
-      expect(h.actor.getSnapshot().matches({ success: 'idle' })).toBe(true);
+      expect(h.actor.getSnapshot().matches({ observing: { success: 'idle' } })).toBe(true);
       shown(snapshot);
       expect(h.live()).toEqual([]);
     },
     reordering: (snapshot: ModelSnapshot) => {
-      expect(h.actor.getSnapshot().matches({ success: 'reordering' })).toBe(true);
+      expect(h.actor.getSnapshot().matches({ observing: { success: 'reordering' } })).toBe(true);
       shown(snapshot);
       const m = snapshot.context;
       const offset = (m.page - 1) * LIMIT;
@@ -407,6 +424,11 @@ function pagedChecks(h: Harness) {
       expect(selectStatus(h.actor.getSnapshot())).toBe('error');
       expectQuery(h, m);
       expect(h.context().error).toEqual({ status: 500, code: 'HTTP_500', message: 'Server error' });
+    },
+    rereading: ({ context: m }: ModelSnapshot) => {
+      expect(selectStatus(h.actor.getSnapshot())).toBe('error');
+      expectQuery(h, m);
+      expect(h.current().input.query).toEqual(modelQuery(m, m.reading).query);
     },
   };
 }
@@ -438,6 +460,7 @@ function pagedEvents(h: Harness) {
       await h.current().settle({ error: FAILURE });
     },
     RETRY: send({ type: 'RETRY' }),
+    INVALIDATE: () => void h.client.invalidateQueries({ queryKey: ['list'] }),
     FILTER_TOP: send({ type: 'SET_FILTER', field: 'type', value: 'top' }),
     FILTER_HAIR: send({ type: 'SET_FILTERS', filter: { type: 'hair', tags: [] } }),
     CLEAR_FILTERS: send({ type: 'CLEAR_FILTERS' }),
@@ -452,19 +475,29 @@ function pagedEvents(h: Harness) {
       const invalidations = h.invalidateCache.mock.calls.length;
       await call.settle({ ok: { id: call.input.id } });
       expect(h.invalidateCache).toHaveBeenCalledTimes(invalidations + 1);
-      expect(h.emitted.at(-1)).toEqual({
+      expect(h.emitted.findLast((event) => event.type !== 'NAVIGATE')).toEqual({
         type: 'REORDERED',
         id: call.input.id,
         position: call.input.position,
         previousPosition: expect.any(Number) as number,
       });
+      // A move that stays in view: the page on screen is read again in the background and its
+      // rows become the answer's, which has the stored move (the fake server keeps no order).
+      if (h.actor.getSnapshot().matches({ observing: { success: 'idle' } })) {
+        const data = h.context().rows;
+        for (const read of h.live())
+          await read.settle({ ok: { ...serverAnswer(read.input), data } });
+      }
     },
     REORDER_FAIL: async () => {
       const call = h.lastReorder();
       const invalidations = h.invalidateCache.mock.calls.length;
       await call.settle({ error: FAILURE });
       expect(h.invalidateCache).toHaveBeenCalledTimes(invalidations);
-      expect(h.emitted.at(-1)).toMatchObject({ type: 'REORDER_FAILED', id: call.input.id });
+      expect(h.emitted.findLast((event) => event.type !== 'NAVIGATE')).toMatchObject({
+        type: 'REORDER_FAILED',
+        id: call.input.id,
+      });
     },
   };
 }
@@ -472,19 +505,21 @@ function pagedEvents(h: Harness) {
 // ---------------------------------------------------------------- paged mode: the suite
 
 const REORDERS: readonly ModelEvent['type'][] = ['DRAG', 'MENU_LAST', 'MENU_BELOW'];
-const pagedSuite = pathSuite({
-  name: 'paged mode (spec §4/§5 model)',
-  model: paged,
-  options: {
-    // Reordering is explored on unsorted lists only: the machine treats sorted ones alike.
-    filterEvents: (snapshot, event) =>
-      snapshot.can(event) && (!REORDERS.includes(event.type) || snapshot.context.sort === 'none'),
-  },
-  system: (tools) => {
-    const h = harness({}, tools);
-    return { actor: h.actor, states: pagedChecks(h), events: pagedEvents(h) };
-  },
-});
+/** The paged model on a list that keeps its state itself, or in the address (`search`). */
+const pagedSuite = (name: string, input: Partial<ListInput>) =>
+  pathSuite({
+    name,
+    model: paged,
+    options: {
+      // Reordering is explored on unsorted lists only: the machine treats sorted ones alike.
+      filterEvents: (snapshot, event) =>
+        snapshot.can(event) && (!REORDERS.includes(event.type) || snapshot.context.sort === 'none'),
+    },
+    system: (tools) => {
+      const h = harness(input, tools);
+      return { actor: h.actor, states: pagedChecks(h), events: pagedEvents(h) };
+    },
+  });
 
 // ---------------------------------------------------------------- infinite mode
 
@@ -494,8 +529,7 @@ interface InfiniteContext {
   totalPages: number;
   /** The page the read in flight asks for; pages 1..page are read in turn. */
   reading: number;
-  fresh: boolean;
-  /** LOAD_MORE keeps the rows on screen and reads only the new page. */
+  /** LOAD_MORE keeps the rows on screen and reads only the new page, at once. */
   append: boolean;
 }
 
@@ -511,7 +545,6 @@ const restartAt = (changes: Partial<InfiniteContext>) =>
     ...changes,
     page: 1,
     reading: 1,
-    fresh: false,
     append: false,
   }));
 
@@ -523,7 +556,7 @@ const infinite = setup({
   },
 }).createMachine({
   id: 'infiniteModel',
-  context: { page: 1, filter: 'none', totalPages: 0, reading: 1, fresh: false, append: false },
+  context: { page: 1, filter: 'none', totalPages: 0, reading: 1, append: false },
   initial: 'waiting',
   on: {
     FILTER_TOP: {
@@ -538,7 +571,7 @@ const infinite = setup({
     },
     REFRESH: {
       target: '.waiting',
-      actions: assign({ reading: 1, fresh: true, append: false }),
+      actions: assign({ reading: 1, append: false }),
     },
   },
   states: {
@@ -556,7 +589,6 @@ const infinite = setup({
             target: 'success',
             actions: assign(({ context }) => ({
               totalPages: infiniteTotal(context).totalPages,
-              fresh: false,
               append: false,
             })),
           },
@@ -568,7 +600,7 @@ const infinite = setup({
       on: {
         LOAD_MORE: {
           guard: 'hasMore',
-          target: 'waiting',
+          target: 'fetching',
           actions: assign(({ context }) => ({
             page: context.page + 1,
             reading: context.page + 1,
@@ -597,12 +629,11 @@ function infiniteChecks(h: Harness) {
       expect(h.context().page).toBe(m.page);
       const { input } = h.current();
       expect(input.query).toEqual(infiniteQuery(m, m.reading));
-      expect(input.fresh).toBe(m.fresh);
       // While more pages load the earlier rows stay on screen.
       if (m.append) expect(h.context().rows).toEqual(infiniteRows({ ...m, page: m.page - 1 }));
     },
     success: ({ context: m }: { context: InfiniteContext }) => {
-      expect(h.actor.getSnapshot().matches({ success: 'idle' })).toBe(true);
+      expect(h.actor.getSnapshot().matches({ observing: { success: 'idle' } })).toBe(true);
       expect(h.context().page).toBe(m.page);
       expect(h.context().rows).toEqual(infiniteRows(m));
       expect(h.context().hasNextPage).toBe(m.page < m.totalPages);
@@ -794,17 +825,25 @@ function queryEvents(h: Harness) {
   };
 }
 
+const preselectGender = [{ field: 'gender', value: 'male', hiddenOnDesktop: true }];
 const querySuite = pathSuite({
   name: 'page size and address (spec §4/§5 model)',
   model: queryModel,
   system: (tools) => {
     const h = harness(
-      {
-        search: { filter: { type: 'top' }, page: 1 },
-        preselect: [{ field: 'gender', value: 'male', hiddenOnDesktop: true }],
-      },
+      { search: { filter: { type: 'top' }, page: 1 }, preselect: preselectGender },
       tools,
     );
+    return { actor: h.actor, states: queryChecks(h), events: queryEvents(h) };
+  },
+});
+/** The same changes in a list that keeps no address (a picker): it changes its query itself. */
+const ownQuerySuite = pathSuite({
+  name: 'page size, kept by the list itself (spec §4/§5 model)',
+  model: queryModel,
+  options: { filterEvents: (snapshot, event) => snapshot.can(event) && event.type !== 'ADDRESS' },
+  system: (tools) => {
+    const h = harness({ initialFilter: { type: 'top' }, preselect: preselectGender }, tools);
     return { actor: h.actor, states: queryChecks(h), events: queryEvents(h) };
   },
 });
@@ -938,13 +977,12 @@ function liveChecks(h: Harness) {
     idle: shown,
     scheduled: (state: { context: LiveContext }) => {
       shown(state);
-      expect(h.syncs.filter((call) => !call.settled && !call.signal.aborted)).toEqual([]);
+      expect(h.live()).toEqual([]);
     },
     syncing: (state: { context: LiveContext }) => {
       shown(state);
-      const calls = h.syncs.filter((call) => !call.settled && !call.signal.aborted);
-      expect(calls).toHaveLength(1);
-      expect(calls[0]?.input).toMatchObject({ page: 1, limit: LIMIT });
+      // The page on screen is read again in the background: no loading state meanwhile.
+      expect(h.current().input.query).toMatchObject({ page: 1, limit: LIMIT });
     },
   };
 }
@@ -963,17 +1001,15 @@ function liveEvents(h: Harness) {
     // One ms short of the burst's end nothing is read; at its end the pages are read again.
     TICK: () => {
       h.clock.increment(REMOTE_SYNC_MS - 1);
-      expect(h.syncs.filter((call) => !call.settled)).toEqual([]);
+      expect(h.live()).toEqual([]);
       h.clock.increment(1);
     },
     ANSWER: async ({ state }: { state: { context: LiveContext } }) => {
-      const call = liveCall(h.syncs);
-      const rows = livePage(state.context.server);
-      await call.settle({
-        ok: { rows, totalDocs: 24, totalPages: 3, hasNextPage: true },
-      });
+      const data = livePage(state.context.server);
+      const pagination = { page: 1, limit: LIMIT, totalDocs: 24, totalPages: 3, hasNextPage: true };
+      await h.current().settle({ ok: { data, pagination } });
     },
-    FAIL: async () => liveCall(h.syncs).settle({ error: FAILURE }),
+    FAIL: async () => h.current().settle({ error: FAILURE }),
     SHOW: () => h.actor.send({ type: 'SHOW_INCOMING' }),
     EXPIRE: () => h.clock.increment(REMOVED_MS),
   };
@@ -988,7 +1024,16 @@ const liveSuite = pathSuite({
   },
 });
 
-describeMachinePaths(listMachine, { suites: [pagedSuite, infiniteSuite, querySuite, liveSuite] });
+describeMachinePaths(listMachine, {
+  suites: [
+    pagedSuite('paged mode (spec §4/§5 model)', {}),
+    pagedSuite('paged mode, kept in the address (spec §4/§5 model)', { search: { page: 1 } }),
+    infiniteSuite,
+    querySuite,
+    ownQuerySuite,
+    liveSuite,
+  ],
+});
 
 describe('list machine, infinite mode', () => {
   it('reads only the new page on LOAD_MORE, and pages 1..n on a start at page n', async () => {

@@ -1,9 +1,10 @@
 /**
  * The shared list screen's state (spec §2 list screen, §4 list load states, paging, sort,
- * reorder; §5 filter rules; §7 "Lists"; §9 list constants). One actor per list screen: the
- * route binds the table, filter bar and pager to it; every request and order update is a named
- * actor so tests swap them with `.provide`. Its context, events and inputs are list.types.ts;
- * what each change does to the context, as plain functions, list.rules.ts.
+ * reorder; §5 filter rules; §7 "Lists"; §9 list constants; issue 26). One actor per list
+ * screen: the route binds the table, filter bar and pager to it. The pages it shows live in the
+ * query cache and are observed by an invoked actor (list.pages.ts); the order update is another
+ * named actor; tests swap both with `.provide`. Its context, events and inputs are
+ * list.types.ts; what each change does to the context, as plain functions, list.rules.ts.
  */
 import {
   assertEvent,
@@ -12,16 +13,17 @@ import {
   emit,
   enqueueActions,
   fromPromise,
+  not,
   raise,
+  sendTo,
   setup,
-  spawnChild,
-  stopChild,
-  type DoneActorEvent,
   type SnapshotFrom,
 } from 'xstate';
 import { errorInfo } from '../api/error-info';
-import { isFilterActive, type ListRow } from '../../contract/list-query';
-import { invalidateList, readList, updatePosition, type ListResponse } from '../api/lists';
+import { sameSearch, toListSearch } from '../api/list-url';
+import { isFilterActive } from '../../contract/list-query';
+import { invalidateList, updatePosition } from '../api/lists';
+import { observePages } from './list.pages';
 
 export {
   clampPage,
@@ -36,70 +38,118 @@ export * from './list.types';
 export { incomingCount, initialListContext, mergeRemote } from './list.rules';
 import {
   afterPage,
+  askedAddress,
   canLoadMore,
   incomingCount,
   initialListContext,
+  INTENTS,
   mergeRemote,
   movedRows,
   nextAddress,
   nextQuery,
   plannedMove,
   QUERY_EVENTS,
-  readFrom,
+  readAgain,
   sameQuery,
 } from './list.rules';
 import type {
-  FetchPageInput,
   ListContext,
   ListEmitted,
   ListEvent,
   ListInput,
-  RemoteAnswer,
+  PagesInput,
   ReorderInput,
 } from './list.types';
 import { LIST_DEBOUNCE_MS, REMOTE_SYNC_MS, REMOVED_MS } from './list.types';
 
-/** The query-change transitions, aimed at `target` (the debounce state to (re)enter). */
-const queryChanges = (target: string, reenter: boolean) =>
-  Object.fromEntries(
-    QUERY_EVENTS.map((type) => [
+/**
+ * The query-change transitions once a list has read, aimed at the debounce state. A list kept
+ * in the address asks the address for what the user changes (askAddress: NAVIGATE) and takes
+ * its query from the address alone (ADDRESS_CHANGED), so the address flows one way; other
+ * lists change at once. A viewport change that fills no preselect only remembers the width.
+ */
+const QUERY_CHANGES = {
+  ...(Object.fromEntries(
+    INTENTS.map((type) => [
       type,
-      { guard: 'changesQuery', target, reenter, actions: 'applyQueryChange' } as const,
+      [
+        { guard: 'keepsAddress', actions: 'askAddress' },
+        { guard: 'changesQuery', target: '.debouncing', actions: 'applyQueryChange' },
+      ],
     ]),
   ) as Record<
-    (typeof QUERY_EVENTS)[number],
-    { guard: 'changesQuery'; target: string; reenter: boolean; actions: 'applyQueryChange' }
-  >;
+    (typeof INTENTS)[number],
+    [
+      { guard: 'keepsAddress'; actions: 'askAddress' },
+      { guard: 'changesQuery'; target: '.debouncing'; actions: 'applyQueryChange' },
+    ]
+  >),
+  ADDRESS_CHANGED: [
+    {
+      guard: 'changesQuery',
+      target: '.debouncing',
+      actions: ['applyQueryChange', 'normaliseAddress'],
+    },
+    { actions: 'normaliseAddress' },
+  ],
+  VIEWPORT_CHANGED: [
+    { guard: 'keepsAddress', actions: ['setViewport', 'askAddress'] },
+    { guard: 'changesQuery', target: '.debouncing', actions: 'applyQueryChange' },
+    { actions: 'setViewport' },
+  ],
+} as const;
 
-/** The pages on screen read again, skipping the cache: page `page`, or 1..page when infinite. */
-async function readCurrent(
-  context: Pick<
-    ListContext,
-    'endpoint' | 'rowSchema' | 'mode' | 'page' | 'limit' | 'order' | 'filter'
-  >,
-  signal: AbortSignal,
-): Promise<RemoteAnswer> {
-  const first = context.mode === 'paged' ? context.page : 1;
-  const rows: ListRow[] = [];
-  let answer: ListResponse | undefined;
-  for (let page = first; page <= context.page; page++) {
-    const query = { page, limit: context.limit, order: context.order, filter: context.filter };
-    answer = await readList(context.endpoint, query, context.rowSchema, { signal, fresh: true });
-    rows.push(...answer.data);
-    if (!answer.pagination.hasNextPage) break;
-  }
-  const pagination = answer?.pagination;
-  return {
-    rows,
-    totalDocs: pagination?.totalDocs ?? 0,
-    totalPages: pagination?.totalPages ?? 0,
-    hasNextPage: pagination?.hasNextPage ?? false,
-  };
-}
+/**
+ * Before the first read a change only restarts its debounce. A list kept in the address asks
+ * the address as above (the machine's own transitions), then takes the address from here.
+ */
+const FIRST_QUERY_CHANGES = {
+  ...(Object.fromEntries(
+    [...INTENTS, 'VIEWPORT_CHANGED' as const].map((type) => [
+      type,
+      {
+        guard: 'changesOwnQuery',
+        target: 'uninitialized',
+        reenter: true,
+        actions: 'applyQueryChange',
+      },
+    ]),
+  ) as Record<
+    (typeof INTENTS)[number] | 'VIEWPORT_CHANGED',
+    {
+      guard: 'changesOwnQuery';
+      target: 'uninitialized';
+      reenter: true;
+      actions: 'applyQueryChange';
+    }
+  >),
+  ADDRESS_CHANGED: {
+    guard: 'changesQuery',
+    target: 'uninitialized',
+    reenter: true,
+    actions: ['applyQueryChange', 'normaliseAddress'],
+  },
+} as const;
+
+/** The pages the list shows: the page on screen, or pages 1..page of an infinite list. */
+const pagesInput = ({ context }: { context: ListContext }): PagesInput => ({
+  endpoint: context.endpoint,
+  rowSchema: context.rowSchema,
+  limit: context.limit,
+  order: context.order,
+  filter: context.filter,
+  first: context.mode === 'paged' ? context.page : 1,
+  last: context.page,
+  fresh: context.load.fresh,
+});
 
 /** What the user may do with the rows while they are on screen. */
 const INTERACTIONS = {
-  LOAD_MORE: { guard: 'canLoadMore', target: '#list.loading', actions: 'startLoadMore' },
+  LOAD_MORE: {
+    guard: 'canLoadMore',
+    target: '#list.observing.loading',
+    actions: ['startLoadMore', 'observeMore'],
+  },
   MOVE: { guard: 'canMove', target: 'reordering', actions: 'moveOptimistically' },
   SET_ORDER: { guard: 'canMove', target: 'reordering', actions: 'moveOptimistically' },
 } as const;
@@ -113,12 +163,7 @@ export const listMachine = setup({
   },
   delays: { DEBOUNCE: LIST_DEBOUNCE_MS, REMOTE_SYNC: REMOTE_SYNC_MS, REMOVED: REMOVED_MS },
   actors: {
-    readCurrent: fromPromise<RemoteAnswer, ListContext>(({ input, signal }) =>
-      readCurrent(input, signal),
-    ),
-    fetchPage: fromPromise<ListResponse, FetchPageInput>(({ input, signal }) =>
-      readList(input.endpoint, input.query, input.rowSchema, { signal, fresh: input.fresh }),
-    ),
+    observePages: observePages(),
     // No abort signal: once sent, an order update is left to finish even if the screen moves on.
     reorder: fromPromise<unknown, ReorderInput>(({ input }) =>
       updatePosition(input.endpoint, {
@@ -134,27 +179,64 @@ export const listMachine = setup({
       const query = nextQuery(context, event);
       return {
         ...query,
-        load: readFrom(context.mode, query.page),
+        load: readAgain(),
         address: nextAddress(context, query, event),
         isMobile: event.type === 'VIEWPORT_CHANGED' ? event.isMobile : context.isMobile,
       };
+    }),
+    // A list kept in the address asks it for the change; the change comes back as ADDRESS_CHANGED.
+    askAddress: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, [...INTENTS, 'VIEWPORT_CHANGED']);
+      const address = askedAddress(context, event);
+      if (!address) return;
+      enqueue.assign({ address });
+      enqueue.emit({ type: 'NAVIGATE', search: address.search, replace: address.replace });
+    }),
+    // The address reads what the list shows, normalised (a page size it lacked, a preselected
+    // filter): when it reads otherwise, the normal form replaces its entry.
+    normaliseAddress: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'ADDRESS_CHANGED');
+      if (context.address === null) return;
+      const search = toListSearch(context, { mode: context.mode });
+      enqueue.assign({ address: { search, replace: true } });
+      if (!sameSearch(search, event.search)) {
+        enqueue.emit({ type: 'NAVIGATE', search, replace: true });
+      }
     }),
     setViewport: assign(({ event }) => {
       assertEvent(event, 'VIEWPORT_CHANGED');
       return { isMobile: event.isMobile };
     }),
-    startRefresh: assign(({ context }) => ({ load: readFrom(context.mode, context.page, true) })),
+    startRefresh: assign({ load: readAgain(true) }),
     startLoadMore: assign(({ context }) => ({
       page: context.page + 1,
-      load: { next: context.page + 1, rows: context.rows, fresh: false, append: true },
+      load: { fresh: false, append: true },
     })),
-    takePage: assign(({ context }, answer: ListResponse) => {
-      const { done, ...changes } = afterPage(context, answer);
+    observeMore: sendTo('pages', { type: 'MORE' }),
+    retryPages: sendTo('pages', { type: 'RETRY' }),
+    startSync: enqueueActions(({ enqueue }) => {
+      enqueue.assign({ syncing: true });
+      enqueue.sendTo('pages', { type: 'REFETCH' });
+    }),
+    stopSync: assign({ syncing: false }),
+    // The answer's rows replace the rows on screen: no marks, nothing waiting above.
+    takePage: assign(({ context, event }) => {
+      assertEvent(event, 'PAGES_READ');
+      const { done, ...changes } = afterPage(context, event.answer);
       if (!done) return { ...changes, error: null };
       const { limit, order, filter } = context;
-      return { ...changes, shown: { page: changes.page, limit, order, filter }, error: null };
+      return {
+        ...changes,
+        shown: { page: changes.page, limit, order, filter },
+        error: null,
+        removedIds: [],
+        incoming: null,
+      };
     }),
-    setError: assign((_, params: { error: unknown }) => ({ error: errorInfo(params.error) })),
+    setError: assign(({ event }) => {
+      assertEvent(event, 'PAGES_FAILED');
+      return { error: errorInfo(event.error) };
+    }),
     clearError: assign({ error: null }),
     moveOptimistically: assign(({ context, event }) => {
       const move = plannedMove(context, event);
@@ -177,12 +259,18 @@ export const listMachine = setup({
       position: context.move?.position ?? 0,
       error: errorInfo(params.error),
     })),
-    /** Cached pages hold the old order once a move is stored. */
+    /**
+     * Cached pages hold the old order once a move is stored: they are marked stale, and the
+     * pages this list observes are read again at once (what a moved-away row leaves is filled).
+     */
     invalidateCache: ({ context }) => {
       void invalidateList(context.endpoint);
     },
-    rereadPages: assign(({ context }) => ({ load: readFrom(context.mode, context.page) })),
-    mergeRemote: assign(({ context }, answer: RemoteAnswer) => mergeRemote(context, answer)),
+    rereadPages: assign({ load: readAgain() }),
+    mergeRemote: assign(({ context, event }) => {
+      assertEvent(event, 'PAGES_READ');
+      return mergeRemote(context, event.answer);
+    }),
     showIncoming: assign(({ context }) =>
       context.incoming
         ? {
@@ -206,140 +294,145 @@ export const listMachine = setup({
       enqueue.raise({ type: 'SYNC' }, { delay: 'REMOTE_SYNC', id: 'remoteSync' });
     }),
     cancelSync: cancel('remoteSync'),
-    startSync: spawnChild('readCurrent', { id: 'sync', input: ({ context }) => context }),
     scheduleDrop: raise({ type: 'DROP_REMOVED' }, { delay: 'REMOVED' }),
   },
   guards: {
+    keepsAddress: ({ context }) => context.address !== null,
     changesQuery: ({ context, event }) => {
       assertEvent(event, QUERY_EVENTS);
       return !sameQuery(nextQuery(context, event), context);
     },
-    readsOn: ({ context }, answer: ListResponse) => !afterPage(context, answer).done,
+    /** A list that keeps no address changes its query itself. */
+    changesOwnQuery: ({ context, event }) => {
+      assertEvent(event, QUERY_EVENTS);
+      return context.address === null && !sameQuery(nextQuery(context, event), context);
+    },
+    readsOn: ({ context, event }) => {
+      assertEvent(event, 'PAGES_READ');
+      return !afterPage(context, event.answer).done;
+    },
     canLoadMore: ({ context }) => canLoadMore(context),
     canMove: ({ context, event }) =>
       context.reorderEndpoint !== null && plannedMove(context, event) !== null,
     moveLeftView: ({ context }) => context.move?.staysInView === false,
     hasIncoming: ({ context }) => context.incoming !== null,
+    isSyncing: ({ context }) => context.syncing,
   },
 }).createMachine({
   id: 'list',
   context: ({ input }) => initialListContext(input),
   initial: 'uninitialized',
   on: {
-    ...queryChanges('.loading', false),
-    REFRESH: { target: '.loading', actions: 'startRefresh' },
-    // A viewport change that fills no preselect only remembers the width.
-    VIEWPORT_CHANGED: [
-      { guard: 'changesQuery', target: '.loading', actions: 'applyQueryChange' },
-      { actions: 'setViewport' },
-    ],
+    ...QUERY_CHANGES,
+    REFRESH: { target: '.debouncing', actions: 'startRefresh' },
   },
   states: {
     /** Nothing read yet: the first request waits for the debounce like every other. */
     uninitialized: {
-      on: queryChanges('uninitialized', true),
-      after: { DEBOUNCE: 'loading.fetching' },
+      on: FIRST_QUERY_CHANGES,
+      after: { DEBOUNCE: 'observing' },
     },
-    loading: {
-      // What is read next replaces the rows: no marks, nothing waiting.
+    /**
+     * Another query (or a refresh) waits for the input to settle; what is read next replaces
+     * the rows, so nothing stays marked or waiting meanwhile.
+     */
+    debouncing: {
       entry: 'forgetRemote',
-      initial: 'debouncing',
-      states: {
-        debouncing: { after: { DEBOUNCE: 'fetching' } },
-        fetching: {
-          // Leaving this state stops the read: its signal aborts the request and a late answer
-          // is dropped with the stopped actor, so only the newest request is ever applied.
-          invoke: {
-            src: 'fetchPage',
-            input: ({ context }): FetchPageInput => ({
-              endpoint: context.endpoint,
-              rowSchema: context.rowSchema,
-              query: {
-                page: context.load.next,
-                limit: context.limit,
-                order: context.order,
-                filter: context.filter,
-              },
-              fresh: context.load.fresh,
-            }),
-            onDone: [
-              {
-                guard: { type: 'readsOn', params: ({ event }) => event.output },
-                target: 'fetching',
-                reenter: true,
-                actions: { type: 'takePage', params: ({ event }) => event.output },
-              },
-              {
-                target: '#list.success',
-                actions: { type: 'takePage', params: ({ event }) => event.output },
-              },
-            ],
-            onError: {
-              target: '#list.error',
-              actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) },
-            },
-          },
-        },
-      },
+      after: { DEBOUNCE: 'observing' },
     },
-    success: {
-      initial: 'idle',
+    /**
+     * The query's pages are observed in the query cache (list.pages.ts) for as long as the list
+     * shows them: leaving this state stops the observers (a read still under way is cancelled
+     * with the last of them), so only the newest query is ever applied. While the rows are on
+     * screen every later read of them (an invalidation, SYNC) arrives as PAGES_READ too.
+     */
+    observing: {
+      invoke: { id: 'pages', src: 'observePages', input: pagesInput },
+      initial: 'loading',
       on: {
-        SHOW_INCOMING: { guard: 'hasIncoming', actions: 'showIncoming' },
-        DROP_REMOVED: { actions: 'dropRemoved' },
+        // Whenever it comes, an answer that puts the page shown past the end (a stale address,
+        // rows deleted meanwhile) has the last page observed instead.
+        PAGES_READ: { guard: 'readsOn', target: 'observing', reenter: true, actions: 'takePage' },
       },
       states: {
-        idle: {
-          // Leaving (a move, a new query) drops a look that is waiting or under way: what
-          // comes next reads or changes the rows anyway.
-          exit: ['cancelSync', stopChild('sync')],
+        loading: {
           on: {
-            ...INTERACTIONS,
-            REMOTE_CHANGED: { actions: 'scheduleSync' },
-            SYNC: { actions: [stopChild('sync'), 'startSync'] },
-            'xstate.done.actor.sync': {
-              actions: [
-                {
-                  type: 'mergeRemote',
-                  params: ({ event }: { event: DoneActorEvent<RemoteAnswer> }) => event.output,
-                },
-                'scheduleDrop',
-              ],
-            },
-            // The rows on screen stay as they are; the next change or refresh looks again.
-            'xstate.error.actor.sync': {},
+            PAGES_READ: { guard: not('readsOn'), target: 'success', actions: 'takePage' },
+            PAGES_FAILED: { target: 'error', actions: 'setError' },
           },
         },
-        reordering: {
-          invoke: {
-            src: 'reorder',
-            input: ({ context }): ReorderInput => ({
-              endpoint: context.reorderEndpoint ?? '',
-              id: context.move?.id ?? '',
-              position: context.move?.position ?? 1,
-              filter: context.filter,
-            }),
-            onDone: [
-              {
-                guard: 'moveLeftView',
-                target: '#list.loading.fetching',
-                actions: ['invalidateCache', 'emitReordered', 'forgetMove', 'rereadPages'],
+        success: {
+          initial: 'idle',
+          // Leaving drops the look that waits for a burst of live changes to end: what comes
+          // next reads or changes the rows anyway.
+          exit: 'cancelSync',
+          on: {
+            SHOW_INCOMING: { guard: 'hasIncoming', actions: 'showIncoming' },
+            DROP_REMOVED: { actions: 'dropRemoved' },
+          },
+          states: {
+            /**
+             * The rows are on screen and their pages observed: every read of them arrives here
+             * without a loading state. A read the list asked for after changes by others (SYNC)
+             * is merged in place (mergeRemote: changed rows where they stand, rows gone marked,
+             * rows above waiting behind "N new"). Any other read (a change made here invalidates
+             * its lists; another list on the same page refreshed it) replaces the rows.
+             */
+            idle: {
+              // A move drops the look it waited for (its answer would come in the middle).
+              exit: 'stopSync',
+              on: {
+                ...INTERACTIONS,
+                REMOTE_CHANGED: { actions: 'scheduleSync' },
+                SYNC: { actions: 'startSync' },
+                PAGES_READ: [
+                  { guard: 'isSyncing', actions: ['mergeRemote', 'stopSync', 'scheduleDrop'] },
+                  { guard: not('readsOn'), actions: 'takePage' },
+                ],
+                // A read in the background that failed leaves the rows on screen as they are,
+                // without an error (the cache keeps them too); the next change, refresh or
+                // invalidation reads again.
+                PAGES_FAILED: { actions: 'stopSync' },
               },
-              { target: 'idle', actions: ['invalidateCache', 'emitReordered', 'forgetMove'] },
-            ],
-            onError: {
-              target: 'idle',
-              actions: [
-                { type: 'emitReorderFailed', params: ({ event }) => ({ error: event.error }) },
-                'revertMove',
-              ],
             },
+            // Reads in the background are dropped meanwhile (the stored move reads again),
+            // unless they put the page shown past the end.
+            reordering: {
+              invoke: {
+                src: 'reorder',
+                input: ({ context }): ReorderInput => ({
+                  endpoint: context.reorderEndpoint ?? '',
+                  id: context.move?.id ?? '',
+                  position: context.move?.position ?? 1,
+                  filter: context.filter,
+                }),
+                onDone: [
+                  {
+                    guard: 'moveLeftView',
+                    target: '#list.observing.loading',
+                    actions: ['invalidateCache', 'emitReordered', 'forgetMove', 'rereadPages'],
+                  },
+                  { target: 'idle', actions: ['invalidateCache', 'emitReordered', 'forgetMove'] },
+                ],
+                onError: {
+                  target: 'idle',
+                  actions: [
+                    { type: 'emitReorderFailed', params: ({ event }) => ({ error: event.error }) },
+                    'revertMove',
+                  ],
+                },
+              },
+            },
+          },
+        },
+        error: {
+          on: {
+            RETRY: { target: 'loading', actions: ['clearError', 'retryPages'] },
+            // Read again meanwhile (an invalidation, another list on the same page): shown.
+            PAGES_READ: { guard: not('readsOn'), target: 'success', actions: 'takePage' },
           },
         },
       },
-    },
-    error: {
-      on: { RETRY: { target: 'loading.fetching', actions: 'clearError' } },
     },
   },
 });
@@ -351,10 +444,13 @@ export type ListSnapshot = SnapshotFrom<ListMachine>;
 export type ListStatus = 'uninitialized' | 'loading' | 'success' | 'error';
 
 // Narrow selectors for `useSelector` (one value each, stable references).
-export const selectStatus = (snapshot: ListSnapshot): ListStatus =>
-  typeof snapshot.value === 'string'
-    ? snapshot.value
-    : (Object.keys(snapshot.value)[0] as ListStatus);
+export const selectStatus = (snapshot: ListSnapshot): ListStatus => {
+  if (snapshot.matches('uninitialized')) return 'uninitialized';
+  if (snapshot.matches('debouncing') || snapshot.matches({ observing: 'loading' })) {
+    return 'loading';
+  }
+  return snapshot.matches({ observing: 'error' }) ? 'error' : 'success';
+};
 export const selectRows = (snapshot: ListSnapshot) => snapshot.context.rows;
 export const selectPage = (snapshot: ListSnapshot) => snapshot.context.page;
 export const selectLimit = (snapshot: ListSnapshot) => snapshot.context.limit;
@@ -382,7 +478,6 @@ export const selectSetFilterCount = ({ context }: ListSnapshot) =>
       !context.preselect.some((p) => p.field === field && p.value === value),
   ).length;
 export const selectCanLoadMore = (snapshot: ListSnapshot) => canLoadMore(snapshot.context);
-export const selectAddress = (snapshot: ListSnapshot) => snapshot.context.address;
 export const selectRemovedIds = (snapshot: ListSnapshot) => snapshot.context.removedIds;
 export const selectIncomingCount = (snapshot: ListSnapshot) => incomingCount(snapshot.context);
 /**
@@ -390,10 +485,15 @@ export const selectIncomingCount = (snapshot: ListSnapshot) => incomingCount(sna
  * query, so the screen shows skeleton rows instead (spec §2), while totals and pager stay.
  * A refresh of the same query, or a next page in infinite mode, keeps the rows on screen.
  */
-export const selectIsLoadingOtherRows = ({ context, value }: ListSnapshot) =>
-  (value === 'uninitialized' || (typeof value === 'object' && 'loading' in value)) &&
-  !context.load.append &&
-  (context.shown === null || !sameQuery(context.shown, context));
+export const selectIsLoadingOtherRows = (snapshot: ListSnapshot) => {
+  const { context } = snapshot;
+  const status = selectStatus(snapshot);
+  return (
+    (status === 'uninitialized' || status === 'loading') &&
+    !context.load.append &&
+    (context.shown === null || !sameQuery(context.shown, context))
+  );
+};
 /** Infinite mode: a next page is on its way while the earlier rows stay on screen. */
 export const selectIsLoadingMore = (snapshot: ListSnapshot) =>
-  snapshot.matches('loading') && snapshot.context.load.append;
+  selectStatus(snapshot) === 'loading' && snapshot.context.load.append;

@@ -1,6 +1,7 @@
 /**
- * List machine rules written by hand (spec §2, §4, §5): the address it writes and adopts, the
- * preselect rule, what the totals on screen say, and the positions a move shows at once.
+ * List machine rules written by hand (spec §2, §4, §5): the address it asks for and takes its
+ * query from, the preselect rule, what the totals on screen say, and the positions a move shows
+ * at once.
  */
 import { describe, expect, it } from 'vitest';
 import { createActor, SimulatedClock } from 'xstate';
@@ -9,7 +10,6 @@ import {
   initialListContext,
   listMachine,
   mergeRemote,
-  selectAddress,
   selectCanLoadMore,
   selectFilter,
   selectIsFilterActive,
@@ -18,15 +18,21 @@ import {
   selectSetFilterCount,
   selectTotalDocs,
   selectTotalPages,
-  type FetchPageInput,
   type ListInput,
   type ReorderInput,
 } from './list.machine';
 import { deferredActor, liveCall, type Deferred } from './testing/deferred';
+import {
+  addressBar,
+  deferredPages,
+  type AddressWrite,
+  type PageCall,
+  type PageRead,
+} from './testing/list-pages';
 import type { ListRow } from '../../contract/list-query';
 
 /** Three pages of ten rows. */
-const answer = ({ query }: FetchPageInput): ListResponse => ({
+const answer = ({ query }: PageRead): ListResponse => ({
   data: Array.from({ length: 10 }, (_, i) => ({ id: `p${query.page}-${i}` })),
   pagination: {
     page: query.page,
@@ -37,13 +43,22 @@ const answer = ({ query }: FetchPageInput): ListResponse => ({
   },
 });
 
-function start(input: Partial<ListInput> = {}) {
-  const fetches: Deferred<FetchPageInput, ListResponse>[] = [];
+/**
+ * A list on v1/assets; with `address: false`, what it asks of the address is recorded in
+ * `asked` but never read back (the router has not answered yet).
+ */
+function start(input: Partial<ListInput> = {}, { address = true } = {}) {
+  const fetches: PageCall[] = [];
   const clock = new SimulatedClock();
   const actor = createActor(
-    listMachine.provide({ actors: { fetchPage: deferredActor(fetches) } }),
+    listMachine.provide({ actors: { observePages: deferredPages(fetches).observePages } }),
     { input: { endpoint: 'v1/assets', ...input }, clock },
-  ).start();
+  );
+  const asked: AddressWrite[] = [];
+  actor.on('NAVIGATE', ({ search, replace }) => asked.push({ search, replace }));
+  /** What the list wrote to the address bar, in order. */
+  const writes = address ? addressBar(actor) : [];
+  actor.start();
   /** Waits out the 250 ms debounce and answers the read it starts. */
   const load = async () => {
     clock.increment(250);
@@ -51,57 +66,90 @@ function start(input: Partial<ListInput> = {}) {
     await call.settle({ ok: answer(call.input) });
     return call.input.query;
   };
-  return { actor, clock, fetches, load, snapshot: () => actor.getSnapshot() };
+  return { actor, clock, fetches, load, asked, writes, snapshot: () => actor.getSnapshot() };
 }
 
 describe('list machine — the address', () => {
-  it('starts from the validated search and writes the same search back (no new entry)', async () => {
-    const { load, snapshot } = start({
-      search: { filter: { type: ['top'] }, order: '-name', page: 2 },
-    });
+  it('takes its query from the address it is told, writing back only the normal form (no new entry)', async () => {
+    const search = { filter: { type: ['top'] }, order: '-name', page: 2 };
+    const { actor, load, writes } = start({ search });
+    // What the view does first: it tells the list what the address reads.
+    actor.send({ type: 'ADDRESS_CHANGED', search });
+    expect(writes).toEqual([{ search: { ...search, limit: 10 }, replace: true }]);
     expect(await load()).toMatchObject({
       page: 2,
       order: { name: 'desc' },
       filter: { type: ['top'] },
     });
-    expect(selectAddress(snapshot())).toEqual({
-      search: { filter: { type: ['top'] }, order: '-name', page: 2, limit: 10 },
-      replace: true,
-    });
+    expect(writes).toHaveLength(1);
   });
 
-  it('keeps nothing in the address when the list was started without a search', () => {
-    const { snapshot } = start();
-    expect(selectAddress(snapshot())).toBeNull();
+  it('keeps nothing in the address when the list was started without a search', async () => {
+    const { actor, load, asked, snapshot } = start();
+    await load();
+    actor.send({ type: 'SET_PAGE', page: 2 });
+    expect(asked).toEqual([]);
+    expect(selectPage(snapshot())).toBe(2);
+  });
+
+  it('asks the address for a change and reads nothing until the address reads it', async () => {
+    const { actor, load, asked, fetches, clock, snapshot } = start(
+      { search: { order: 'name', page: 1 } },
+      { address: false },
+    );
+    await load();
+    actor.send({ type: 'SET_PAGE', page: 2 });
+    expect(asked).toEqual([{ search: { order: 'name', page: 2, limit: 10 }, replace: false }]);
+    expect(selectPage(snapshot())).toBe(1);
+    clock.increment(250);
+    expect(fetches.filter((call) => !call.settled)).toHaveLength(0);
+    actor.send({ type: 'ADDRESS_CHANGED', search: { order: 'name', page: 2, limit: 10 } });
+    expect(await load()).toMatchObject({ page: 2 });
+  });
+
+  it('a second change before the address reads the first starts from the first', async () => {
+    const { actor, load, asked } = start(
+      { search: { order: 'name', page: 1 } },
+      { address: false },
+    );
+    await load();
+    actor.send({ type: 'SORT', field: 'createdAt' });
+    actor.send({ type: 'SORT', field: 'createdAt' });
+    actor.send({ type: 'SET_FILTER', field: 'type', value: ['hair'] });
+    expect(asked.map((write) => write.search)).toEqual([
+      { order: '-createdAt', page: 1, limit: 10 },
+      { order: 'createdAt', page: 1, limit: 10 },
+      { filter: { type: ['hair'] }, order: 'createdAt', page: 1, limit: 10 },
+    ]);
   });
 
   it('paging, sorting and choosing a filter each add a history entry', async () => {
-    const { actor, load, snapshot } = start({ search: { order: 'name', page: 1 } });
+    const { actor, load, writes } = start({ search: { order: 'name', page: 1 } });
     await load();
     actor.send({ type: 'SET_PAGE', page: 2 });
-    expect(selectAddress(snapshot())).toEqual({
+    expect(writes.at(-1)).toEqual({
       search: { order: 'name', page: 2, limit: 10 },
       replace: false,
     });
     await load();
     actor.send({ type: 'SORT', field: 'createdAt' });
-    expect(selectAddress(snapshot())).toEqual({
+    expect(writes.at(-1)).toEqual({
       search: { order: '-createdAt', page: 1, limit: 10 },
       replace: false,
     });
     actor.send({ type: 'SET_FILTER', field: 'type', value: ['hair'] });
-    expect(selectAddress(snapshot())?.replace).toBe(false);
+    expect(writes.at(-1)?.replace).toBe(false);
   });
 
   it('typing in the search box replaces the entry instead of adding one per key', async () => {
-    const { actor, load, snapshot } = start({ search: { order: 'name', page: 1 } });
+    const { actor, load, writes } = start({ search: { order: 'name', page: 1 } });
     await load();
     actor.send({ type: 'SET_FILTER', field: 'search', value: 'ja' });
     actor.send({ type: 'SET_FILTER', field: 'search', value: 'jac' });
-    expect(selectAddress(snapshot())).toEqual({
-      search: { filter: { search: 'jac' }, order: 'name', page: 1, limit: 10 },
-      replace: true,
-    });
+    expect(writes).toEqual([
+      { search: { filter: { search: 'ja' }, order: 'name', page: 1, limit: 10 }, replace: true },
+      { search: { filter: { search: 'jac' }, order: 'name', page: 1, limit: 10 }, replace: true },
+    ]);
   });
 
   it('adopts an address it did not write (Back) and reads that page after 250 ms', async () => {
@@ -115,7 +163,7 @@ describe('list machine — the address', () => {
     expect(liveCall(fetches).input.query.page).toBe(3);
   });
 
-  it('ignores the address it wrote itself: no second read', async () => {
+  it('reads the address it asked for once: told it again, no second read', async () => {
     const { actor, load, fetches, clock } = start({ search: { order: 'name', page: 1 } });
     await load();
     actor.send({ type: 'SET_PAGE', page: 2 });
@@ -123,6 +171,14 @@ describe('list machine — the address', () => {
     actor.send({ type: 'ADDRESS_CHANGED', search: { page: 2, order: 'name' } });
     clock.increment(250);
     expect(fetches.filter((call) => !call.settled)).toHaveLength(0);
+  });
+
+  it('an address past the last page shows the last page and replaces the address with it', async () => {
+    const { actor, load, writes } = start({ search: { order: 'name', page: 1 } });
+    await load();
+    actor.send({ type: 'ADDRESS_CHANGED', search: { order: 'name', page: 99, limit: 10 } });
+    expect(writes.at(-1)).toEqual({ search: { order: 'name', page: 3, limit: 10 }, replace: true });
+    expect(await load()).toMatchObject({ page: 3 });
   });
 });
 
@@ -132,15 +188,16 @@ describe('list machine — the page size in the address', () => {
       limit: 50,
     });
     const remembered = start({ search: { page: 1 }, limit: 25 });
+    remembered.actor.send({ type: 'ADDRESS_CHANGED', search: { page: 1 } });
     expect(await remembered.load()).toMatchObject({ limit: 25 });
-    expect(selectAddress(remembered.snapshot())?.search.limit).toBe(25);
+    expect(remembered.writes.at(-1)).toEqual({ search: { page: 1, limit: 25 }, replace: true });
   });
 
   it('a new page size adds a history entry, starts at page 1, and Back brings the old one', async () => {
-    const { actor, load, snapshot } = start({ search: { order: 'name', page: 3 } });
+    const { actor, load, writes } = start({ search: { order: 'name', page: 3 } });
     await load();
     actor.send({ type: 'SET_LIMIT', limit: 100 });
-    expect(selectAddress(snapshot())).toEqual({
+    expect(writes.at(-1)).toEqual({
       search: { order: 'name', page: 1, limit: 100 },
       replace: false,
     });
@@ -150,11 +207,11 @@ describe('list machine — the page size in the address', () => {
   });
 
   it('an address without a size (a link from the menu) keeps the size on screen', async () => {
-    const { actor, load, snapshot } = start({ search: { order: 'name', page: 1, limit: 50 } });
+    const { actor, load, writes } = start({ search: { order: 'name', page: 1, limit: 50 } });
     await load();
     actor.send({ type: 'ADDRESS_CHANGED', search: { order: 'name', page: 2 } });
     expect(await load()).toMatchObject({ page: 2, limit: 50 });
-    expect(selectAddress(snapshot())?.search.limit).toBe(50);
+    expect(writes.at(-1)).toEqual({ search: { order: 'name', page: 2, limit: 50 }, replace: true });
   });
 });
 
@@ -172,14 +229,14 @@ describe('list machine — preselect, active filters and loading more', () => {
   });
 
   it('clearing the filters sets the preselected value again; narrowing the window adds hidden ones', async () => {
-    const { actor, load, snapshot } = start({ preselect, search: { page: 1 } });
+    const { actor, load, snapshot, writes } = start({ preselect, search: { page: 1 } });
     await load();
     actor.send({ type: 'SET_FILTER', field: 'gender', value: 'female' });
     actor.send({ type: 'CLEAR_FILTERS' });
     expect(selectFilter(snapshot())).toEqual({ gender: 'male' });
     actor.send({ type: 'VIEWPORT_CHANGED', isMobile: true });
     expect(selectFilter(snapshot())).toEqual({ gender: 'male', locked: 'false' });
-    expect(selectAddress(snapshot())?.search.filter).toEqual({ gender: 'male', locked: 'false' });
+    expect(writes.at(-1)?.search.filter).toEqual({ gender: 'male', locked: 'false' });
   });
 
   it('counts only the filters set beyond the preselected values (what Clear and All Filters show)', () => {
@@ -229,12 +286,16 @@ describe('list machine — what the screen shows after an answer', () => {
 
   /** Rows a, b, c, d at positions 1-4 of a list sorted by position, loaded. */
   async function positionedList() {
-    const fetches: Deferred<FetchPageInput, ListResponse>[] = [];
+    const fetches: PageCall[] = [];
     const reorders: Deferred<ReorderInput, unknown>[] = [];
     const clock = new SimulatedClock();
     const actor = createActor(
       listMachine.provide({
-        actors: { fetchPage: deferredActor(fetches), reorder: deferredActor(reorders) },
+        actors: {
+          observePages: deferredPages(fetches).observePages,
+          reorder: deferredActor(reorders),
+        },
+        actions: { invalidateCache: () => undefined },
       }),
       {
         input: {
@@ -276,6 +337,7 @@ describe('a feed (newRowsOnTop): rows others add arrive on top of the first page
   const shown = ['c', 'b', 'a'].map(row);
   const answer = (ids: string[]) => ({
     rows: ids.map(row),
+    pages: 1,
     totalDocs: ids.length,
     totalPages: 1,
     hasNextPage: false,

@@ -2,7 +2,7 @@
 // the address after a change (spec §4, §5), what an answer does, optimistic moves, the start
 // context, and live changes merged into the rows on screen.
 import { assertEvent } from 'xstate';
-import { fromListSearch, sameSearch, toListSearch, type ListSearch } from '../api/list-url';
+import { fromListSearch, sameSearch, toListSearch } from '../api/list-url';
 import {
   canonical,
   clampPage,
@@ -15,23 +15,23 @@ import {
   type ListFilter,
   type ListRow,
 } from '../../contract/list-query';
-import { anyRowSchema, type ListResponse } from '../api/lists';
+import { anyRowSchema } from '../api/lists';
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from '../../contract/schemas';
 import type {
   ListAddress,
   ListContext,
   ListEvent,
   ListInput,
-  ListMode,
+  PagesAnswer,
   PendingLoad,
   PendingMove,
   Preselect,
   QueryEvent,
   QueryState,
-  RemoteAnswer,
 } from './list.types';
 
-export const QUERY_EVENTS = [
+/** What the user asks of the query; a list kept in the address asks the address for it. */
+export const INTENTS = [
   'SET_FILTER',
   'SET_FILTERS',
   'CLEAR_FILTERS',
@@ -39,9 +39,9 @@ export const QUERY_EVENTS = [
   'SET_PAGE',
   'SET_LIMIT',
   'SET_QUERY',
-  'ADDRESS_CHANGED',
-  'VIEWPORT_CHANGED',
 ] as const;
+
+export const QUERY_EVENTS = [...INTENTS, 'ADDRESS_CHANGED', 'VIEWPORT_CHANGED'] as const;
 
 const clampLimit = (limit: number) =>
   Number.isFinite(limit)
@@ -78,9 +78,40 @@ export function nextQuery(context: ListContext, event: QueryEvent): QueryState {
     : { ...query, filter, page: 1 };
 }
 
-/** Whether the address already shows this search (what was written or adopted). */
-const showsSearch = (address: ListAddress | null, search: ListSearch) =>
-  address !== null && sameSearch(address.search, search);
+/** The query on screen (or on its way there after a change). */
+const queryOf = ({ page, limit, order, filter }: ListContext): QueryState => ({
+  page,
+  limit,
+  order,
+  filter,
+});
+
+/**
+ * The query a change starts from in a list kept in the address: the one the address was last
+ * asked for, not the one on screen. The write may still be on its way, and two quick changes
+ * (a sort pressed twice) must both arrive.
+ */
+function askedQuery(context: ListContext, address: ListAddress): QueryState {
+  const asked = fromListSearch(address.search);
+  return {
+    filter: asked.filter,
+    order: asked.order,
+    // Infinite lists keep neither in the address.
+    page: context.mode === 'paged' ? asked.page : context.page,
+    limit: asked.limit ?? context.limit,
+  };
+}
+
+/**
+ * What a change asks of the address of a list kept there (null when nothing new, or when the
+ * list keeps no address): the list takes the new query once the address reads it.
+ */
+export function askedAddress(context: ListContext, event: QueryEvent): ListAddress | null {
+  if (context.address === null) return null;
+  const from = { ...context, ...askedQuery(context, context.address) };
+  const next = nextAddress(from, nextQuery(from, event), event);
+  return next && !sameSearch(next.search, context.address.search) ? next : null;
+}
 
 /**
  * The address after a query change. Paging, sorting and choosing filters add history entries
@@ -107,12 +138,7 @@ export function nextAddress(
 }
 
 function changedQuery(context: ListContext, event: QueryEvent): QueryState {
-  const current: QueryState = {
-    page: context.page,
-    limit: context.limit,
-    order: context.order,
-    filter: context.filter,
-  };
+  const current = queryOf(context);
   const restart = (changes: Partial<QueryState>): QueryState => {
     const next = { ...current, ...changes };
     const changed =
@@ -144,7 +170,7 @@ function changedQuery(context: ListContext, event: QueryEvent): QueryState {
         : { ...next, page: clampPage(event.page, context.totalPages) };
     }
     case 'ADDRESS_CHANGED': {
-      if (context.address === null || showsSearch(context.address, event.search)) return current;
+      if (context.address === null) return current;
       const state = fromListSearch(event.search);
       // An address without a page size keeps the list's (remembered, or its default).
       const next = restart({
@@ -159,32 +185,24 @@ function changedQuery(context: ListContext, event: QueryEvent): QueryState {
   }
 }
 
-/** A read of `page` from scratch; infinite lists show pages 1..page, so they read from page 1. */
-export const readFrom = (mode: ListMode, page: number, fresh = false): PendingLoad => ({
-  next: mode === 'infinite' ? 1 : page,
-  rows: [],
-  fresh,
-  append: false,
-});
+/** The pages of the query read anew: from the cache when it holds them fresh, else the server. */
+export const readAgain = (fresh = false): PendingLoad => ({ fresh, append: false });
 
-/** What an answer does: totals only when > 0 (spec §5), then either read on or show the rows. */
-export function afterPage(context: ListContext, answer: ListResponse) {
-  const { pagination } = answer;
-  const totalPages = pagination.totalPages > 0 ? pagination.totalPages : context.totalPages;
-  const totalDocs = pagination.totalDocs > 0 ? pagination.totalDocs : context.totalDocs;
+/**
+ * What the answer for the observed pages does: totals only when > 0 (spec §5), then either the
+ * rows are shown or, when a paged list asked for a page beyond the end (a stale address,
+ * deleted rows), the last page is observed instead. An infinite list shows the pages read.
+ */
+export function afterPage(context: ListContext, answer: PagesAnswer) {
+  const totalPages = answer.totalPages > 0 ? answer.totalPages : context.totalPages;
+  const totalDocs = answer.totalDocs > 0 ? answer.totalDocs : context.totalDocs;
+  const totals = { totalPages, totalDocs, hasNextPage: answer.hasNextPage };
+  if (context.mode === 'infinite') {
+    return { done: true, ...totals, page: Math.max(answer.pages, 1), rows: answer.rows };
+  }
   const page = clampPage(context.page, totalPages);
-  const read = context.load.next;
-  const totals = { totalPages, totalDocs, hasNextPage: pagination.hasNextPage };
-  if (context.mode === 'paged') {
-    // The page asked for lies beyond the end (a stale address, deleted rows): read the last one.
-    if (read > page) return { done: false, ...totals, page, load: { ...context.load, next: page } };
-    return { done: true, ...totals, page, rows: answer.data };
-  }
-  const rows = [...context.load.rows, ...answer.data];
-  if (read < page && pagination.hasNextPage) {
-    return { done: false, ...totals, page, load: { ...context.load, next: read + 1, rows } };
-  }
-  return { done: true, ...totals, page: Math.min(page, read), rows };
+  if (context.page > page) return { done: false, ...totals, page };
+  return { done: true, ...totals, page, rows: answer.rows };
 }
 
 /** Infinite lists read the next page while the server says there is one. */
@@ -273,7 +291,7 @@ export function initialListContext(input: ListInput): ListContext {
     totalPages: 0,
     hasNextPage: false,
     error: null,
-    load: readFrom(mode, page),
+    load: readAgain(),
     move: null,
     // The first address replaces the entry: it only normalises what the route validated.
     address: input.search
@@ -283,6 +301,7 @@ export function initialListContext(input: ListInput): ListContext {
     isMobile,
     removedIds: [],
     incoming: null,
+    syncing: false,
     newRowsOnTop: input.newRowsOnTop ?? false,
   };
 }
@@ -296,7 +315,7 @@ export function initialListContext(input: ListInput): ListContext {
  * (`newRowsOnTop`) on its first page, new rows above are put on top at once, every row on
  * screen staying (the browser's scroll anchoring keeps the one the reader looks at in place).
  */
-export function mergeRemote(context: ListContext, answer: RemoteAnswer): Partial<ListContext> {
+export function mergeRemote(context: ListContext, answer: PagesAnswer): Partial<ListContext> {
   const fresh = new Map(answer.rows.map((row) => [row.id, row]));
   const shown = new Set(context.rows.map((row) => row.id));
   const rows = context.rows.map((row) => fresh.get(row.id) ?? row);

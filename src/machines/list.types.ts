@@ -27,7 +27,7 @@ export interface ListInput {
   reorder?: { endpoint: string };
   /**
    * Keep filter, order and page in the address: the list starts from this (validated) search,
-   * `address` says what to write after each change and ADDRESS_CHANGED adopts the address.
+   * asks for a change by emitting NAVIGATE, and takes its query from ADDRESS_CHANGED alone.
    */
   search?: ListSearch;
   /** Single-select filters with a preselectValue (spec §4). */
@@ -49,17 +49,18 @@ export interface Preselect {
   hiddenOnDesktop: boolean;
 }
 
-/** What the address should read; `replace` when the change should not add a history entry. */
+/**
+ * What the address reads, or was last asked to read (the write may still be on its way);
+ * `replace` when that change adds no history entry.
+ */
 export interface ListAddress {
   search: ListSearch;
   replace: boolean;
 }
 
-/** The read in progress: pages `next`..page (infinite mode collects them into `rows`). */
+/** How the pages now awaited are read. */
 export interface PendingLoad {
-  next: number;
-  rows: ListRow[];
-  /** Skips the cache (REFRESH). */
+  /** From the server even when the cache holds them (REFRESH, RETRY). */
   fresh: boolean;
   /** LOAD_MORE: the rows on screen stay and the new page is added below them. */
   append: boolean;
@@ -107,13 +108,18 @@ export interface ListContext {
   /** Rows someone else deleted: marked on screen, then removed (REMOVED_MS). */
   removedIds: readonly string[];
   /** A fresh read with rows that would appear above the ones on screen: shown on SHOW_INCOMING. */
-  incoming: RemoteAnswer | null;
+  incoming: PagesAnswer | null;
+  /** The pages are read again after changes by others (SYNC): the answer is merged, not taken. */
+  syncing: boolean;
   newRowsOnTop: boolean;
 }
 
-/** The pages on screen as the server has them now (REMOTE_CHANGED). */
-export interface RemoteAnswer {
+/** The pages a list observes as the cache has them (list.pages.ts): their rows, side by side. */
+export interface PagesAnswer {
   rows: ListRow[];
+  /** How many pages `rows` holds: 1, or in an infinite list those read so far. */
+  pages: number;
+  /** The totals of the last page. */
   totalDocs: number;
   totalPages: number;
   hasNextPage: boolean;
@@ -129,7 +135,7 @@ export type QueryEvent =
   | { type: 'SET_LIMIT'; limit: number }
   /** Adopts state from elsewhere; omitted parts stay. */
   | { type: 'SET_QUERY'; filter?: ListFilter; order?: ListOrder; page?: number }
-  /** The address changed (back, forward, a pasted link): adopted unless it is what we wrote. */
+  /** What the address reads now (the list's own write, back, forward, a link): the list's query. */
   | { type: 'ADDRESS_CHANGED'; search: ListSearch }
   | { type: 'VIEWPORT_CHANGED'; isMobile: boolean };
 
@@ -149,18 +155,39 @@ export type ListEvent =
   | { type: 'SHOW_INCOMING' }
   /** Internal: the burst of live changes is over; look at the pages again. */
   | { type: 'SYNC' }
+  | PagesEvent
   /** Internal: the rows marked as deleted by someone else go. */
   | { type: 'DROP_REMOVED' };
 
-/** Notifications for `actor.on(...)`: spec §8 makes a failed reorder a silent revert, so showing it is optional. */
+/**
+ * Notifications for `actor.on(...)`: spec §8 makes a failed reorder a silent revert, so showing
+ * it is optional. NAVIGATE asks a list kept in the address to write `search` there; the list
+ * takes the change once the address says so (ADDRESS_CHANGED).
+ */
 export type ListEmitted =
   | { type: 'REORDERED'; id: string; position: number; previousPosition: number }
-  | { type: 'REORDER_FAILED'; id: string; position: number; error: ApiErrorInfo };
+  | { type: 'REORDER_FAILED'; id: string; position: number; error: ApiErrorInfo }
+  | { type: 'NAVIGATE'; search: ListSearch; replace: boolean };
 
-export interface FetchPageInput {
+/** Internal: what the pages observer (list.pages.ts) tells the list after each read. */
+export type PagesEvent =
+  /** Every observed page is read. */
+  | { type: 'PAGES_READ'; answer: PagesAnswer }
+  /** A read of an observed page failed; the cache keeps what it had. */
+  | { type: 'PAGES_FAILED'; error: unknown };
+
+/** The pages a list observes (list.pages.ts): `first`..`last` of one query. */
+export interface PagesInput {
   endpoint: string;
   rowSchema: RowSchema;
-  query: { page: number; limit: number; order: ListOrder; filter: ListFilter };
+  limit: number;
+  order: ListOrder;
+  filter: ListFilter;
+  /** The page shown (paged), or 1 (infinite). */
+  first: number;
+  /** The page shown (paged), or the last page loaded (infinite). */
+  last: number;
+  /** Read from the server even when the cache holds the pages. */
   fresh: boolean;
 }
 

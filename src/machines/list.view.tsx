@@ -2,14 +2,13 @@ import { useMutation } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import type { TFunction } from 'i18next';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useEffect, useEffectEvent, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { sameSearch, type ListDefinition, type ListSearch } from '../api/list-url';
+import type { ListDefinition, ListSearch } from '../api/list-url';
 import { inspect } from '../devtools/inspect';
 import type { RowSchema } from '../api/lists';
 import {
   listMachine,
-  selectAddress,
   selectCanLoadMore,
   selectIsFilterActive,
   selectError,
@@ -26,7 +25,6 @@ import {
   selectStatus,
   selectTotalDocs,
   selectTotalPages,
-  type ListAddress,
   type Preselect,
 } from './list.machine';
 import { ActionButton } from '../ui/dom/action-button';
@@ -280,17 +278,16 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
   const clearFilters = useCallback(() => actor.send({ type: 'CLEAR_FILTERS' }), [actor]);
   const loadMore = useCallback(() => actor.send({ type: 'LOAD_MORE' }), [actor]);
 
-  // The machine decides what the address says (and whether a change adds a history entry);
-  // the address it did not write (back, forward, a pasted link) is handed to it.
-  const address = useSelector(actor, selectAddress);
-  const writeAddress = useEffectEvent((next: ListAddress) => {
-    if (!sameSearch(next.search, search)) {
-      void navigate({ to: '.', search: next.search as never, replace: next.replace });
-    }
-  });
+  // The address flows one way. A change the user makes is written to the address (the machine
+  // says what, and whether it adds a history entry: NAVIGATE); whatever the address then reads
+  // (that write, back, forward, a pasted link) is the list's query (ADDRESS_CHANGED). Listening
+  // starts before the first ADDRESS_CHANGED, whose answer may be the normalised address.
   useEffect(() => {
-    if (address) writeAddress(address);
-  }, [address]);
+    const asked = actor.on('NAVIGATE', (next) => {
+      void navigate({ to: '.', search: next.search as never, replace: next.replace });
+    });
+    return () => asked.unsubscribe();
+  }, [actor, navigate]);
   useEffect(() => {
     if (urlState) actor.send({ type: 'ADDRESS_CHANGED', search });
   }, [urlState, search, actor]);

@@ -18,7 +18,7 @@ export interface Deferred<I, O> {
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** The promise function behind deferredActor, for tests that wrap it themselves. */
-const deferredCall =
+export const deferredCall =
   <I, O>(calls: Deferred<I, O>[]) =>
   ({ input, signal }: { input: I; signal: AbortSignal }) =>
     new Promise<O>((resolve, reject) => {
