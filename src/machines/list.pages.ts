@@ -65,7 +65,7 @@ export const observePages = ({
       const observer = new QueryObserver(client, {
         ...listPageQuery(input.endpoint, { page, limit, order, filter }, input.rowSchema, read),
         ...(staleTime === undefined ? {} : { staleTime }),
-        // REFRESH and RETRY read from the server even when the cache holds the page.
+        // REFRESH reads from the server even when the cache holds the page fresh.
         refetchOnMount: input.fresh ? 'always' : true,
         // Changes by others come through the live stream, which has the list look itself and
         // merge them in place (REMOTE_CHANGED), and reads everything again after a gap.
@@ -114,6 +114,8 @@ export const observePages = ({
           void observer.refetch();
         }
       }
+      // Nothing to read again (no page failed): the machine is told what there is.
+      report();
     });
 
     watch(input.first);

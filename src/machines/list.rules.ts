@@ -185,7 +185,10 @@ function changedQuery(context: ListContext, event: QueryEvent): QueryState {
   }
 }
 
-/** The pages of the query read anew: from the cache when it holds them fresh, else the server. */
+/**
+ * The pages of the query read anew: from the cache when it holds them fresh, else from the
+ * server; `fresh` (REFRESH) reads the server either way.
+ */
 export const readAgain = (fresh = false): PendingLoad => ({ fresh, append: false });
 
 /**

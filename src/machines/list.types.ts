@@ -60,7 +60,7 @@ export interface ListAddress {
 
 /** How the pages now awaited are read. */
 export interface PendingLoad {
-  /** From the server even when the cache holds them (REFRESH, RETRY). */
+  /** From the server even when the cache holds them fresh (REFRESH). */
   fresh: boolean;
   /** LOAD_MORE: the rows on screen stay and the new page is added below them. */
   append: boolean;
