@@ -231,6 +231,7 @@ export const listMachine = setup({
         error: null,
         removedIds: [],
         incoming: null,
+        readAt: event.startedAt,
       };
     }),
     setError: assign(({ event }) => {
@@ -317,6 +318,10 @@ export const listMachine = setup({
     moveLeftView: ({ context }) => context.move?.staysInView === false,
     hasIncoming: ({ context }) => context.incoming !== null,
     isSyncing: ({ context }) => context.syncing,
+    readSinceAsked: ({ context, event }) => {
+      assertEvent(event, 'REFRESH');
+      return event.unlessReadSince !== undefined && context.readAt >= event.unlessReadSince;
+    },
   },
 }).createMachine({
   id: 'list',
@@ -324,7 +329,7 @@ export const listMachine = setup({
   initial: 'uninitialized',
   on: {
     ...QUERY_CHANGES,
-    REFRESH: { target: '.debouncing', actions: 'startRefresh' },
+    REFRESH: [{ guard: 'readSinceAsked' }, { target: '.debouncing', actions: 'startRefresh' }],
   },
   states: {
     /** Nothing read yet: the first request waits for the debounce like every other. */

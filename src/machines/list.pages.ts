@@ -59,6 +59,12 @@ export const observePages = ({
     let wanted = input.last - input.first + 1;
     // Set while a read is under way, until the machine has been told how it went.
     let reading = true;
+    // When that read began: a page read later saw every change stored before it.
+    let startedAt = Date.now();
+    const startReading = () => {
+      if (!reading) startedAt = Date.now();
+      reading = true;
+    };
 
     function watch(page: number) {
       const { limit, order, filter } = input;
@@ -83,7 +89,7 @@ export const observePages = ({
         observer.getCurrentResult(),
       );
       if (results.some((result) => result.fetchStatus !== 'idle' || result.isPending)) {
-        reading = true;
+        startReading();
         return;
       }
       if (!reading) return;
@@ -99,11 +105,11 @@ export const observePages = ({
         return;
       }
       reading = false;
-      sendBack({ type: 'PAGES_READ', answer: answerOf(pages) });
+      sendBack({ type: 'PAGES_READ', answer: answerOf(pages), startedAt });
     }
 
     receive((command) => {
-      reading = true;
+      startReading();
       if (command.type === 'MORE') {
         wanted += 1;
         report();

@@ -305,6 +305,7 @@ export function initialListContext(input: ListInput): ListContext {
     removedIds: [],
     incoming: null,
     syncing: false,
+    readAt: 0,
     newRowsOnTop: input.newRowsOnTop ?? false,
   };
 }

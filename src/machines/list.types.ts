@@ -111,6 +111,8 @@ export interface ListContext {
   incoming: PagesAnswer | null;
   /** The pages are read again after changes by others (SYNC): the answer is merged, not taken. */
   syncing: boolean;
+  /** When the read that brought the rows on screen began (Date.now()), 0 before the first. */
+  readAt: number;
   newRowsOnTop: boolean;
 }
 
@@ -141,7 +143,12 @@ export type QueryEvent =
 
 export type ListEvent =
   | QueryEvent
-  | { type: 'REFRESH' }
+  /**
+   * Read the pages again from the server. With `unlessReadSince` (Date.now() when a change
+   * began), only if no read has brought the rows since: a change that refreshed the list's
+   * cached pages has already put them on screen.
+   */
+  | { type: 'REFRESH'; unlessReadSince?: number }
   | { type: 'RETRY' }
   | { type: 'LOAD_MORE' }
   /** Drag reorder: to an index of the visible rows, or to a 1-based position in the whole list. */
@@ -172,7 +179,8 @@ export type ListEmitted =
 /** Internal: what the pages observer (list.pages.ts) tells the list after each read. */
 export type PagesEvent =
   /** Every observed page is read. */
-  | { type: 'PAGES_READ'; answer: PagesAnswer }
+  /** `startedAt`: when the read that brought them began (Date.now()). */
+  | { type: 'PAGES_READ'; answer: PagesAnswer; startedAt: number }
   /** A read of an observed page failed; the cache keeps what it had. */
   | { type: 'PAGES_FAILED'; error: unknown };
 

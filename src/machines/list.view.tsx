@@ -208,7 +208,11 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
   // is shown. What else the change touches, its request function's cache effect updates.
   const { mutateAsync } = useMutation({
     mutationFn: (work: () => Promise<unknown>) => work(),
-    onSuccess: () => actor.send({ type: 'REFRESH' }),
+    onMutate: () => Date.now(),
+    // A change whose cache effect has read the list's pages again (their invalidation awaits
+    // the read of what is on screen) has nothing left to refresh.
+    onSuccess: (_answer, _work, startedAt) =>
+      actor.send({ type: 'REFRESH', unlessReadSince: startedAt }),
     // Errors have one place each: a list that cannot load says so in its region (with Try
     // again); an action that failed says so in a toast, like every other action's failure.
     onError: (e) => announceFailure(e, t),
