@@ -25,7 +25,7 @@ import { RouteProgress } from '../ui/dom/route-progress';
 import { LiveIndicator } from '../ui/dom/live-indicator';
 import { ThemeSwitch } from '../ui/dom/theme-switch';
 import { useShellShortcuts } from '../ui/dom/shortcuts';
-import { useLiveConnection } from './-live/use-live-connection';
+import { useLiveConnection } from '../machines/live.view';
 import { currentLink } from './-nav/current-link';
 import { loadPermissions, usePermissions } from '../machines/permissions.view';
 import { useSessionActor } from '../machines/session.view';

@@ -13,7 +13,7 @@ import { SchemaForm } from '../../ui/dom/schema-form';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
 import type { Can } from '../../../contract/ability';
 import { RenameDialog } from './-rename-dialog';
-import { TrashBulkActions, trashRowAction } from './-trash-actions';
+import { TrashBulkActions, trashRowAction } from '../../machines/trash-actions.view';
 import { endpoint, ENDPOINTS } from '../../../contract/paths';
 
 const newApplicationForm = z.object({

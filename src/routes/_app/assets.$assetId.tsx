@@ -5,7 +5,7 @@ import { assetApplicationsQuery, assetChangelogQuery, assetQuery } from '../../a
 import { queryClient } from '../../api/query';
 import { Alert } from '../../ui/dom/alert';
 import '../../ui/dom/asset-editor.css';
-import { SectionCrumbs } from './-section-crumbs';
+import { SectionCrumbs } from '../../ui/dom/section-crumbs';
 import { useDocumentTitle } from '../../ui/dom/use-document-title';
 import { RecordLoadFailed } from '../-chunks/record-error';
 import { AssetForm } from './-asset/asset-form';

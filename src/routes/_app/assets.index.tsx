@@ -17,7 +17,7 @@ import { dateColumn, positionColumn } from '../../ui/dom/list/columns';
 import type { Can } from '../../../contract/ability';
 import { deleteChange, lockChange, runChange } from './-assets/asset-changes';
 import { AssetBulkActions } from './-assets/bulk-actions';
-import { TrashRetention } from './-trash-actions';
+import { TrashRetention } from '../../machines/trash-actions.view';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
 import type { ActionMenuItem } from '../../ui/dom/list/row-menu';
 import type { FilterDef } from '../../ui/dom/list/filter-bar';

@@ -10,7 +10,7 @@ import '../../ui/dom/asset-editor.css';
 import { Allowed } from '../../machines/permissions.view';
 import { AssetForm } from './-asset/asset-form';
 import { describeError } from '../../api/error-info';
-import { SectionCrumbs } from './-section-crumbs';
+import { SectionCrumbs } from '../../ui/dom/section-crumbs';
 import { useDocumentTitle } from '../../ui/dom/use-document-title';
 
 const searchSchema = z.object({ templateId: z.optional(z.string().check(z.minLength(1))) });

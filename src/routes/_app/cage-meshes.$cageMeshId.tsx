@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { cageMeshQuery } from '../../api/cage-meshes';
 import { queryClient } from '../../api/query';
 import '../../ui/dom/asset-editor.css';
-import { SectionCrumbs } from './-section-crumbs';
+import { SectionCrumbs } from '../../ui/dom/section-crumbs';
 import { useDocumentTitle } from '../../ui/dom/use-document-title';
 import {
   Allowed,
@@ -19,7 +19,7 @@ import {
 } from '../../machines/permissions.view';
 import { RecordLoadFailed } from '../-chunks/record-error';
 import { CageMeshForm } from './-cage-mesh/cage-mesh-form';
-import { TrashButton } from './-trash-actions';
+import { TrashButton } from '../../machines/trash-actions.view';
 
 export const Route = createFileRoute('/_app/cage-meshes/$cageMeshId')({
   // A role that may not read cage meshes gets the "not available" page, not the server's 403.

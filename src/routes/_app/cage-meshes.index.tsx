@@ -9,7 +9,7 @@ import { GENDERS } from '../../../contract/assets';
 import { dateColumn, modelColumn } from '../../ui/dom/list/columns';
 import type { Can } from '../../../contract/ability';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
-import { TrashBulkActions, trashRowAction } from './-trash-actions';
+import { TrashBulkActions, trashRowAction } from '../../machines/trash-actions.view';
 import { endpoint, ENDPOINTS } from '../../../contract/paths';
 
 const list = defineList({

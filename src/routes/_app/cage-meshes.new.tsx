@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import '../../ui/dom/asset-editor.css';
 import { Allowed } from '../../machines/permissions.view';
 import { announce } from '../../ui/dom/toasts';
-import { SectionCrumbs } from './-section-crumbs';
+import { SectionCrumbs } from '../../ui/dom/section-crumbs';
 import { useDocumentTitle } from '../../ui/dom/use-document-title';
 import { CageMeshForm } from './-cage-mesh/cage-mesh-form';
 

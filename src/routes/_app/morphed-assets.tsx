@@ -7,7 +7,7 @@ import { dateColumn, modelColumn } from '../../ui/dom/list/columns';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 import type { Can } from '../../../contract/ability';
 import { AssetLink } from './-asset-link';
-import { TrashBulkActions, trashRowAction } from './-trash-actions';
+import { TrashBulkActions, trashRowAction } from '../../machines/trash-actions.view';
 import { endpoint, ENDPOINTS } from '../../../contract/paths';
 
 const list = defineList({

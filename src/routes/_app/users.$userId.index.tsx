@@ -34,7 +34,7 @@ import { announce } from '../../ui/dom/toasts';
 import { useDocumentTitle } from '../../ui/dom/use-document-title';
 import { RecordLoadFailed } from '../-chunks/record-error';
 import { Panel } from './-asset/panel';
-import { SectionCrumbs } from './-section-crumbs';
+import { SectionCrumbs } from '../../ui/dom/section-crumbs';
 import { changeDetail, changeTitle } from './-activity/activity-rows';
 import { recordCell } from './-activity/record-cell';
 import { GIVEN_ROLES, roleLabel, statusBadge, userName } from './-users/user-texts';

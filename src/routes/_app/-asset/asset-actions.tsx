@@ -15,7 +15,7 @@ import { generateIcon, IconError, type IconProgress } from './generate-icon';
 import { Failure, Panel } from './panel';
 import { renderModelIcon } from './render-icon';
 import { ValidationReport } from './validation-report';
-import { TrashRetention } from '../-trash-actions';
+import { TrashRetention } from '../../../machines/trash-actions.view';
 import { announceOutcome } from '../../../machines/list.view';
 import { deleteChange, lockChange } from '../-assets/asset-changes';
 

@@ -17,7 +17,7 @@ import {
 } from '../../../machines/morph-job.machine';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { Alert } from '../../../ui/dom/alert';
-import { useLiveConnected } from '../../-live/use-live-connection';
+import { useLiveConnected } from '../../../machines/live.view';
 import { Panel } from './panel';
 import { endpoint, ENDPOINTS } from '../../../../contract/paths';
 

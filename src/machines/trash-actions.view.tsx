@@ -7,16 +7,16 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { servicesQuery } from '../../api/services';
-import { moveToTrash, restoreFromTrash, type TrashedKind } from '../../api/trash';
+import { servicesQuery } from '../api/services';
+import { moveToTrash, restoreFromTrash, type TrashedKind } from '../api/trash';
 import {
   announceFailure,
   announceOutcome,
   type ChangeOutcome,
   type ListControls,
-} from '../../machines/list.view';
-import { ActionButton } from '../../ui/dom/action-button';
-import type { ActionMenuItem } from '../../ui/dom/list/row-menu';
+} from './list.view';
+import { ActionButton } from '../ui/dom/action-button';
+import type { ActionMenuItem } from '../ui/dom/list/row-menu';
 
 /** "Moved to the Trash", with the Undo that restores what went. */
 export function trashOutcome(

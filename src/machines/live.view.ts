@@ -4,8 +4,8 @@
  * how the connection is doing for the shell's indicator.
  */
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { connectLive, type LiveStatus } from '../../api/live';
-import { applyLiveMessage, liveStatus, onLiveStatus, setLiveStatus } from '../../api/live-cache';
+import { connectLive, type LiveStatus } from '../api/live';
+import { applyLiveMessage, liveStatus, onLiveStatus, setLiveStatus } from '../api/live-cache';
 
 /** Connects while `enabled` (a signed-in session); `null` while not connected at all. */
 export function useLiveConnection(enabled: boolean): LiveStatus | null {

@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { Breadcrumbs } from '../../ui/dom/breadcrumbs';
+import { Breadcrumbs } from './breadcrumbs';
 
 /** The list screens a detail or new screen sits under, with their titles' text keys. */
 const SECTIONS = {
