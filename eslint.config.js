@@ -63,7 +63,8 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   layer(
-    ['src/api/**'],
+    // A feature's requests and cache updates (src/features/<name>/api) keep the same rule.
+    ['src/api/**', 'src/features/*/api/**'],
     ['**/machines/**', '**/routes/**', '**/ui/**', 'react', 'react-dom', '**/server/**'],
     'src/api is the bottom layer: it imports no machines, routes, ui or React.',
   ),
@@ -122,10 +123,10 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': ['error', ...endpointLiterals] },
   },
   {
-    // A change and its cache update go together in src/api (mutations.ts): a screen calls the
-    // mutation, never writes the cache itself.
+    // A change and its cache update go together in src/api (mutations.ts) or a feature's api/
+    // (features/<name>/api/mutations.ts): a screen calls the mutation, never writes the cache.
     files: ['src/**/*.{ts,tsx}'],
-    ignores: ['src/api/**', 'src/**/*.test.{ts,tsx}'],
+    ignores: ['src/api/**', 'src/features/*/api/**', 'src/**/*.test.{ts,tsx}'],
     rules: {
       'no-restricted-syntax': [
         'error',

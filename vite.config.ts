@@ -201,6 +201,12 @@ export default defineConfig({
     // bench/ reads the manifest to report the JS each route loads.
     manifest: true,
     rolldownOptions: {
+      // A feature folder's modules only declare (src/features/<name>, README "Feature folders"):
+      // a screen that imports one thing through the feature's index gets that thing and what it
+      // uses, not the whole feature.
+      treeshake: {
+        moduleSideEffects: [{ test: /[\\/]src[\\/]features[\\/].*\.tsx?$/, sideEffects: false }],
+      },
       input: {
         main: fileURLToPath(new URL('./index.html', import.meta.url)),
         embed: fileURLToPath(new URL('./embed.html', import.meta.url)),

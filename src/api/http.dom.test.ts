@@ -1,11 +1,24 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { countByType } from './assets';
 import { login, signupPasswordless } from './auth';
-import { ApiError } from './errors';
+import { ApiError, tagService } from './errors';
 import { apiRequest, configureHttp, DEFAULT_TIMEOUT_MS, REFRESH_LOCK_NAME } from './http';
+import { endpoint, ENDPOINTS } from '../../contract/paths';
 import { countByTypeSchema, type RefreshResult } from '../../contract/schemas';
 import { configureSession, type SessionBridge, type SessionTokens } from './session-bridge';
 import { fakeJwt, freshToken, jsonResponse, scriptedFetch, type RecordedCall } from './testing';
+
+/**
+ * One request as a resource module makes it (the asset counts, as features/assets/api/requests.ts
+ * asks for them): what these tests send through the client.
+ */
+const countByType = (searchParams?: Record<string, string>) =>
+  tagService('assets')(() =>
+    apiRequest(
+      endpoint(ENDPOINTS.assetCounts),
+      countByTypeSchema,
+      searchParams === undefined ? {} : { searchParams },
+    ),
+  );
 
 const expiredToken = () => freshToken(Date.now() - 3_600_000, 60);
 const COUNTS = [{ type: 'outfit', count: 2 }];

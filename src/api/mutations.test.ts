@@ -1,43 +1,22 @@
 /**
- * Each change sends its request and brings the cache up to date with it: what a screen showing
- * the record or a list would read next. A failed change leaves the cache as it was and rejects
- * with the server's error.
+ * Changes of tags and users: each sends its request and brings the cache up to date with it
+ * (the asset's changes: src/features/assets/api/mutations.test.ts).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError } from './errors';
 import { configureHttp } from './http';
 import { listQueryKey } from './lists';
-import {
-  addTag,
-  assignAssets,
-  placeAsset,
-  saveAsset,
-  setAssetsLocked,
-  setAssetTags,
-  setTagOnAssets,
-  setUserRole,
-  trashAsset,
-  trashAssets,
-} from './mutations';
+import { addTag, setUserRole } from './mutations';
 import { queryClient } from './query';
 import { configureSession } from './session-bridge';
 import { jsonResponse, scriptedFetch, signedInSession, testAsset } from './testing';
 
 const NOW = '2026-01-01T00:00:00.000Z';
-const ASSET = testAsset();
 const PAGE = {
-  data: [ASSET],
+  data: [{ id: 't1', name: 'Summer', assetCount: 1, createdAt: NOW, updatedAt: NOW }],
   pagination: { page: 1, limit: 10, totalDocs: 1, totalPages: 1, hasNextPage: false },
 };
 const RECORD = ['assets', 'a1', 'public'];
-const CHANGELOG = ['assets', 'a1', 'changelog'];
-const APPLICATIONS = ['assets', 'a1', 'applications'];
-const COUNTS = ['asset-counts'];
-const ASSETS_LIST = listQueryKey('v1/assets');
-const USER_ASSETS_LIST = listQueryKey('v1/user-assets/u2');
-const PLACEMENTS_LIST = listQueryKey('v1/application-assets?applicationId=app1');
 const TAGS_LIST = listQueryKey('v1/tags');
-const LOCKED = { status: 409, code: 'ASSET_LOCKED', message: 'The asset is locked' };
 
 /** The server answers each `METHOD path` as given. */
 function serve(routes: Record<string, [status: number, body: unknown]>) {
@@ -56,22 +35,9 @@ function serve(routes: Record<string, [status: number, body: unknown]>) {
 const sent = (server: ReturnType<typeof serve>) =>
   server.calls.map((call) => `${call.method} ${call.path} ${JSON.stringify(call.body) ?? ''}`);
 
-/** Which of `keys` the next read fetches again (stale), and which are gone from the cache. */
+/** Which of `keys` the next read fetches again (stale). */
 const stale = (...keys: (readonly unknown[])[]) =>
-  keys.map((queryKey) => {
-    const state = queryClient.getQueryState(queryKey);
-    return state === undefined ? 'gone' : state.isInvalidated;
-  });
-
-/** Caches what the asset's page and the lists showed before the change. */
-function showing() {
-  queryClient.setQueryData(RECORD, ASSET);
-  for (const key of [CHANGELOG, APPLICATIONS, COUNTS, ASSETS_LIST, USER_ASSETS_LIST]) {
-    queryClient.setQueryData(key, PAGE);
-  }
-  queryClient.setQueryData(PLACEMENTS_LIST, PAGE);
-  queryClient.setQueryData(TAGS_LIST, PAGE);
-}
+  keys.map((queryKey) => queryClient.getQueryState(queryKey)?.isInvalidated);
 
 const failure = (promise: Promise<unknown>) =>
   promise.then(
@@ -81,147 +47,14 @@ const failure = (promise: Promise<unknown>) =>
 
 beforeEach(() => {
   configureSession(signedInSession());
-  showing();
+  // What an asset's page and the tags list showed before the change.
+  queryClient.setQueryData(RECORD, testAsset());
+  queryClient.setQueryData(TAGS_LIST, PAGE);
 });
 
 afterEach(() => {
   configureSession(null);
   queryClient.clear();
-});
-
-describe('saveAsset', () => {
-  it('sends the changed fields; the page shows the answer, the changelog and lists read again', async () => {
-    const saved = { ...ASSET, name: 'Coat' };
-    const server = serve({ 'PATCH v1/assets/a1': [200, { data: saved }] });
-    expect(await saveAsset('a1', { name: 'Coat' }, { baseVersion: 3 })).toEqual(saved);
-    expect(sent(server)).toEqual(['PATCH v1/assets/a1 {"name":"Coat"}']);
-    expect(server.calls[0]?.ifMatch).toBe('"3"');
-    expect(queryClient.getQueryData(RECORD)).toEqual(saved);
-    expect(stale(CHANGELOG, ASSETS_LIST, USER_ASSETS_LIST, TAGS_LIST)).toEqual([
-      true,
-      true,
-      true,
-      false,
-    ]);
-  });
-
-  it('a refused change reaches the caller and the cache stays as it was', async () => {
-    serve({ 'PATCH v1/assets/a1': [409, LOCKED] });
-    const error = await failure(saveAsset('a1', { name: 'Coat' }));
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 409, code: 'ASSET_LOCKED', service: 'assets' });
-    expect(queryClient.getQueryData(RECORD)).toEqual(ASSET);
-    expect(stale(CHANGELOG, ASSETS_LIST)).toEqual([false, false]);
-  });
-});
-
-describe('trashAsset', () => {
-  it('deletes; the lists and the counts read again, and its own reads go', async () => {
-    const server = serve({ 'DELETE v1/assets/a1': [200, { data: { id: 'a1' } }] });
-    await trashAsset('a1');
-    expect(sent(server)).toEqual(['DELETE v1/assets/a1 ']);
-    expect(stale(ASSETS_LIST, COUNTS, RECORD)).toEqual([true, true, 'gone']);
-  });
-
-  it('a locked asset is refused, and nothing is read again', async () => {
-    serve({ 'DELETE v1/assets/a1': [409, LOCKED] });
-    expect(await failure(trashAsset('a1'))).toMatchObject({ code: 'ASSET_LOCKED' });
-    expect(stale(ASSETS_LIST, COUNTS, RECORD)).toEqual([false, false, false]);
-  });
-});
-
-describe('bulk changes of assets', () => {
-  it('locks a selection; every asset answered becomes the cached record, the lists read again', async () => {
-    const locked = { ...ASSET, locked: true };
-    const server = serve({
-      'POST v1/assets/bulk-lock': [200, { data: { changed: ['a1'], assets: [locked] } }],
-    });
-    expect(await setAssetsLocked(['a1'], true)).toMatchObject({ changed: ['a1'] });
-    expect(sent(server)).toEqual(['POST v1/assets/bulk-lock {"ids":["a1"]}']);
-    expect(queryClient.getQueryData(RECORD)).toEqual(locked);
-    expect(stale(CHANGELOG, ASSETS_LIST)).toEqual([true, true]);
-  });
-
-  it('tags a selection the same way, and deletes one: its own reads go, the counts read again', async () => {
-    const tagged = { ...ASSET, tags: [{ id: 't1', name: 'Blue' }] };
-    serve({
-      'POST v1/assets/bulk-set-tag': [200, { data: { changed: ['a1'], assets: [tagged] } }],
-    });
-    await setTagOnAssets(['a1'], 't1', true);
-    expect(queryClient.getQueryData(RECORD)).toEqual(tagged);
-
-    serve({ 'POST v1/assets/bulk-delete': [200, { data: { deleted: ['a1'] } }] });
-    expect(await trashAssets(['a1'])).toEqual(['a1']);
-    expect(stale(ASSETS_LIST, COUNTS, RECORD)).toEqual([true, true, 'gone']);
-  });
-
-  it('a selection with a locked asset is refused, and the cache stays as it was', async () => {
-    serve({ 'POST v1/assets/bulk-delete': [409, LOCKED] });
-    expect(await failure(trashAssets(['a1']))).toMatchObject({ code: 'ASSET_LOCKED' });
-    expect(queryClient.getQueryData(RECORD)).toEqual(ASSET);
-    expect(stale(ASSETS_LIST, COUNTS, RECORD)).toEqual([false, false, false]);
-  });
-});
-
-describe('setAssetTags', () => {
-  it('puts on the new tags and takes off the others; the page shows the last answer', async () => {
-    const summer = { id: 't1', name: 'Summer' };
-    const winter = { id: 't2', name: 'Winter' };
-    const tagged = { ...ASSET, tags: [summer, winter] };
-    const server = serve({
-      'POST v1/tags/set-tag': [200, { data: tagged }],
-      'POST v1/tags/remove-tag': [200, { data: { ...ASSET, tags: [winter] } }],
-    });
-    const asset = await setAssetTags({ ...ASSET, tags: [summer] }, ['t2']);
-    expect(sent(server)).toEqual([
-      'POST v1/tags/set-tag {"assetId":"a1","tagId":"t2"}',
-      'POST v1/tags/remove-tag {"assetId":"a1","tagId":"t1"}',
-    ]);
-    expect(asset.tags).toEqual([winter]);
-    expect(queryClient.getQueryData(RECORD)).toEqual(asset);
-  });
-});
-
-describe('placeAsset', () => {
-  it('adds the asset to an application; its applications and the application lists read again', async () => {
-    const entry = {
-      id: 'aa1',
-      applicationId: 'app1',
-      applicationName: 'Summer',
-      assetId: 'a1',
-      position: 2,
-      syncedAt: null,
-      createdAt: NOW,
-      asset: {
-        id: 'a1',
-        name: 'Jacket',
-        type: 'top',
-        gender: 'unisex',
-        iconUrl: null,
-        locked: false,
-      },
-    };
-    const server = serve({ 'POST v1/assets/a1/application': [200, { data: entry }] });
-    expect(await placeAsset('a1', { applicationId: 'app1' })).toMatchObject({ position: 2 });
-    expect(sent(server)).toEqual(['POST v1/assets/a1/application {"applicationId":"app1"}']);
-    expect(stale(APPLICATIONS, PLACEMENTS_LIST, RECORD, ASSETS_LIST)).toEqual([
-      true,
-      true,
-      false,
-      false,
-    ]);
-  });
-});
-
-describe('assignAssets', () => {
-  it('assigns; the user’s assets read again, the asset list does not', async () => {
-    const server = serve({
-      'POST private/v1/user-assets/u2': [200, { data: { userId: 'u2', assetIds: ['a1'] } }],
-    });
-    await assignAssets('u2', ['a1']);
-    expect(sent(server)).toEqual(['POST private/v1/user-assets/u2 {"assetIds":["a1"]}']);
-    expect(stale(USER_ASSETS_LIST, CHANGELOG, ASSETS_LIST)).toEqual([true, true, false]);
-  });
 });
 
 describe('addTag', () => {

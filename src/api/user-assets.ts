@@ -4,7 +4,6 @@
  * `service: 'privateUserAssets'`.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { assetRelationsChanged } from './asset-cache';
 import { tagService } from './errors';
 import { apiRequest } from './http';
 import { endpoint, ENDPOINTS, type ApiScope } from '../../contract/paths';
@@ -40,14 +39,6 @@ export function removeUserAssets(userId: string, assetIds: string[]): Promise<Us
       json: { assetIds },
     }),
   );
-}
-
-/** After assets were assigned to or taken from a user: user-asset lists and their changelogs. */
-export async function assetsAssigned(assetIds: readonly string[]): Promise<void> {
-  // Every user's list: the path up to its user id.
-  const lists = endpoint(ENDPOINTS.userAssets, { userId: '' });
-  const showsUserAssets = (path: string) => path.startsWith(lists);
-  await Promise.all(assetIds.map((id) => assetRelationsChanged(id, showsUserAssets)));
 }
 
 /** One user, for the screens that name them (GET private/v1/users/{id}); unknown ids fail 404. */

@@ -63,7 +63,11 @@ function startDevInspection(search: string): DevInspection {
   };
 }
 
-const dev = import.meta.env.DEV ? startDevInspection(window.location.search) : undefined;
+// Only in a browser: a unit test in Node may load a module that binds a machine.
+const dev =
+  import.meta.env.DEV && typeof window !== 'undefined'
+    ? startDevInspection(window.location.search)
+    : undefined;
 
 /** The `inspect` option for every actor the app creates; undefined in production. */
 export const inspect: Observer<InspectionEvent> | undefined = dev?.observer;

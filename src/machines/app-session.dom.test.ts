@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fromPromise, waitFor } from 'xstate';
-import { countByType } from '../api/assets';
-import { configureHttp } from '../api/http';
-import type { AuthResult, SignupResult } from '../../contract/schemas';
+import { apiRequest, configureHttp } from '../api/http';
+import { endpoint, ENDPOINTS } from '../../contract/paths';
+import { countByTypeSchema, type AuthResult, type SignupResult } from '../../contract/schemas';
 import { freshToken, jsonResponse, scriptedFetch } from '../api/testing';
 import {
   createAppSession,
@@ -22,6 +22,9 @@ import {
   type SignupCredentials,
 } from './session.machine';
 import { SESSION_STORAGE_KEY, toPersisted } from './session-persistence';
+
+/** A request through the client as any resource module makes one (the asset counts). */
+const countByType = () => apiRequest(endpoint(ENDPOINTS.assetCounts), countByTypeSchema);
 
 const EMAIL = 'ada@example.com';
 

@@ -8,7 +8,6 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { assign, createActor, setup } from 'xstate';
-import { createAsset, createAssetFromTemplate, updateAsset } from '../api/assets';
 import { createCageMesh, updateCageMesh } from '../api/cage-meshes';
 import { ApiError } from '../api/errors';
 import type { UploadResult } from '../../contract/schemas';
@@ -31,12 +30,6 @@ import {
 import { describeMachinePaths, pathSuite, type PathTools } from './testing/path-tests';
 import { deferredActor, liveCall, type Deferred } from './testing/deferred';
 
-vi.mock('../api/assets', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../api/assets')>()),
-  createAsset: vi.fn(),
-  createAssetFromTemplate: vi.fn(),
-  updateAsset: vi.fn(),
-}));
 vi.mock('../api/cage-meshes', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../api/cage-meshes')>()),
   createCageMesh: vi.fn(),
@@ -393,52 +386,18 @@ describe('entity editor — which API call saves which target', () => {
   /** Saves `target` with the real save actor and the API calls mocked; answers the calls made. */
   async function save(target: SaveTarget) {
     vi.clearAllMocks();
-    for (const call of [
-      createAsset,
-      createAssetFromTemplate,
-      updateAsset,
-      createCageMesh,
-      updateCageMesh,
-    ]) {
+    for (const call of [createCageMesh, updateCageMesh]) {
       vi.mocked(call).mockResolvedValue(entity as never);
     }
     const actor = createActor(entityEditorMachine).start();
     actor.send({ type: 'SAVE', request: { target, values: { name: 'Jacket' }, files: [] } });
     await vi.waitFor(() => expect(selectIsSaved(actor.getSnapshot())).toBe(true));
     return {
-      createAsset: vi.mocked(createAsset).mock.calls,
-      createAssetFromTemplate: vi.mocked(createAssetFromTemplate).mock.calls,
-      updateAsset: vi.mocked(updateAsset).mock.calls,
       createCageMesh: vi.mocked(createCageMesh).mock.calls,
       updateCageMesh: vi.mocked(updateCageMesh).mock.calls,
     };
   }
-  const none = {
-    createAsset: [],
-    createAssetFromTemplate: [],
-    updateAsset: [],
-    createCageMesh: [],
-    updateCageMesh: [],
-  };
-
-  it('creates or patches an asset in its scope', async () => {
-    expect(await save({ entity: 'asset', scope: 'private' })).toEqual({
-      ...none,
-      createAsset: [[{ name: 'Jacket' }, { scope: 'private' }]],
-    });
-    expect(await save({ entity: 'asset', id: 'a1' })).toEqual({
-      ...none,
-      updateAsset: [['a1', { name: 'Jacket' }, {}]],
-    });
-  });
-
-  it('copies a template, then applies the form to the private copy', async () => {
-    expect(await save({ entity: 'asset', templateId: 't1' })).toEqual({
-      ...none,
-      createAssetFromTemplate: [[{ templateId: 't1', name: 'Jacket' }]],
-      updateAsset: [['e1', { name: 'Jacket' }, { scope: 'private' }]],
-    });
-  });
+  const none = { createCageMesh: [], updateCageMesh: [] };
 
   it('creates or patches a cage mesh', async () => {
     expect(await save({ entity: 'cageMesh' })).toEqual({
@@ -452,14 +411,18 @@ describe('entity editor — which API call saves which target', () => {
   });
 
   it('a change sends the version it was based on', async () => {
-    expect(await save({ entity: 'asset', id: 'a1', baseVersion: 3 })).toEqual({
-      ...none,
-      updateAsset: [['a1', { name: 'Jacket' }, { baseVersion: 3 }]],
-    });
     expect(await save({ entity: 'cageMesh', id: 'c1', baseVersion: 4 })).toEqual({
       ...none,
       updateCageMesh: [['c1', { name: 'Jacket' }, 4]],
     });
+  });
+
+  it('an asset is saved by the saver its feature passes, not by the default', async () => {
+    const actor = createActor(entityEditorMachine).start();
+    const target: SaveTarget = { entity: 'asset', id: 'a1' };
+    actor.send({ type: 'SAVE', request: { target, values: { name: 'Jacket' }, files: [] } });
+    await vi.waitFor(() => expect(selectError(actor.getSnapshot())).not.toBeNull());
+    expect(selectFailedStep(actor.getSnapshot())).toBe('save');
   });
 });
 

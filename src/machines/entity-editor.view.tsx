@@ -8,6 +8,7 @@
 import { useBlocker } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
+import { fromPromise } from 'xstate';
 import { useTranslation } from 'react-i18next';
 import type { UploadKind } from '../../contract/schemas';
 import type { FileError } from '../../core/files/validate';
@@ -23,7 +24,9 @@ import {
   selectRequest,
   selectStored,
   type PendingFile,
+  type SaveEntity,
   type SavedEntity,
+  type SaveInput,
   type SaveRequest,
 } from './entity-editor.machine';
 import { ActionButton } from '../ui/dom/action-button';
@@ -62,9 +65,19 @@ export function saveRequestOf(
   return { target, values: rest, files };
 }
 
-/** Binds the save machine (see useOnSaved for what happens after a save). */
-export function useEntitySave() {
-  const actor = useActorRef(entityEditorMachine, { inspect });
+/**
+ * Binds the save machine (see useOnSaved for what happens after a save). A feature whose targets
+ * the machine does not save itself passes its `save` (read once, when the machine starts).
+ */
+export function useEntitySave(save?: SaveEntity) {
+  const actor = useActorRef(
+    save
+      ? entityEditorMachine.provide({
+          actors: { save: fromPromise<SavedEntity, SaveInput>(({ input }) => save(input)) },
+        })
+      : entityEditorMachine,
+    { inspect },
+  );
   return {
     actor,
     save: (request: SaveRequest) => actor.send({ type: 'SAVE', request }),

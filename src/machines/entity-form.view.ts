@@ -14,12 +14,14 @@ import type { StreamEvent } from '../../contract/schemas';
 import type { FileError } from '../../core/files/validate';
 import { changedLabels, fileErrorText, schemaErrors, useFormStatus } from '../ui/dom/form-status';
 import { focusFirstInvalid } from '../ui/dom/form-controls';
-import type { SaveRequest } from './entity-editor.machine';
+import type { SaveEntity, SaveRequest } from './entity-editor.machine';
 import { saveRequestOf, useEntitySave, useOnSaved, type FileFieldDef } from './entity-editor.view';
 import { useEditBase, useRemoteEvent } from './shared-edit.view';
 
 interface EntityFormOptions<V, R> {
   entity: 'asset' | 'cageMesh';
+  /** Saves the entity where the save machine does not itself (see useEntitySave). */
+  save?: SaveEntity | undefined;
   /** Editing this record; absent: a new one. */
   record: R | undefined;
   /** Where a new record's save also says where it comes from (a template). */
@@ -61,7 +63,7 @@ export function useEntityForm<V extends object, R extends { id: string; version?
     return Object.keys(fields).length > 0 ? { fields } : undefined;
   };
 
-  const saver = useEntitySave();
+  const saver = useEntitySave(options.save);
   const form = useForm({
     defaultValues: options.defaultValues,
     validators: { onChange: validate, onBlur: validate, onSubmit: validate },

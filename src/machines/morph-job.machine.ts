@@ -10,8 +10,7 @@ import { assertEvent, assign, fromPromise, setup, type SnapshotFrom } from 'xsta
 import type { ApiErrorInfo } from '../api/error-info';
 import { toApiError } from '../api/errors';
 import { invalidateLists } from '../api/lists';
-import { morphQueueStatus } from '../api/morphs';
-import { queueMorphs } from '../api/mutations';
+import { generateMorphedAssets, morphQueueStatus } from '../api/morphs';
 import type { MorphQueueEntry, MorphStatus, MorphStatusList } from '../../contract/schemas';
 
 export const MORPH_POLL_MS = 1000;
@@ -85,7 +84,11 @@ export const morphJobMachine = setup({
     events: {} as MorphJobEvent,
   },
   actors: {
-    generate: fromPromise<MorphQueueEntry[], GenerateInput>(({ input }) => queueMorphs(input)),
+    // The request alone: the asset page provides the asset feature's queueMorphs, which also
+    // refreshes what the new jobs change (features/assets/page/asset-morphs.tsx).
+    generate: fromPromise<MorphQueueEntry[], GenerateInput>(({ input }) =>
+      generateMorphedAssets(input),
+    ),
     status: fromPromise<MorphStatusList, { ids: string[] }>(async ({ input, signal }) => {
       const statuses = await morphQueueStatus(input.ids, { signal });
       if (statuses.some((entry) => isDone(entry.status))) await invalidateLists(showsMorphs);

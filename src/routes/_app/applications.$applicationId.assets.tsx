@@ -15,7 +15,7 @@ import { ASSET_TYPES } from '../../../contract/assets';
 import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
 import { positionColumn } from '../../ui/dom/list/columns';
 import type { Can } from '../../../contract/ability';
-import { AssetLink } from './-asset-link';
+import { AssetLink } from '../../features/assets';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
 import { ActionButton } from '../../ui/dom/action-button';
 import { RenameDialog } from './-rename-dialog';

@@ -3,7 +3,7 @@ import { useCallback, useState } from 'react';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { z } from 'zod/mini';
 import { addApplication } from '../../api/mutations';
-import { exportApplicationAssets } from '../../api/asset-placements';
+import { exportApplicationAssets } from '../../features/assets';
 import { defineList } from '../../api/list-url';
 import { applicationRowSchema, type ApplicationRow } from '../../../contract/schemas';
 import { downloadBlob } from '../../ui/dom/download';

@@ -1,17 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
-import { createFileRoute, useNavigate } from '@tanstack/react-router';
-import { useTranslation } from 'react-i18next';
+import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod/mini';
-import { assetQuery } from '../../api/asset-cache';
 import { queryClient } from '../../api/query';
-import { Alert } from '../../ui/dom/alert';
-import { announce } from '../../ui/dom/toasts';
-import '../../ui/dom/asset-editor.css';
-import { Allowed } from '../../machines/permissions.view';
-import { AssetForm } from './-asset/asset-form';
-import { describeError } from '../../api/error-info';
-import { SectionCrumbs } from '../../ui/dom/section-crumbs';
-import { useDocumentTitle } from '../../ui/dom/use-document-title';
+import { assetTemplateQuery, NewAssetPage } from '../../features/assets';
 
 const searchSchema = z.object({ templateId: z.optional(z.string().check(z.minLength(1))) });
 
@@ -23,72 +13,11 @@ export const Route = createFileRoute('/_app/assets/new')({
   },
   loaderDeps: ({ search }) => ({ templateId: search.templateId }),
   loader: ({ deps: { templateId } }) =>
-    templateId && void queryClient.prefetchQuery(templateQuery(templateId)),
-  component: NewAssetPage,
+    templateId && void queryClient.prefetchQuery(assetTemplateQuery(templateId)),
+  component: NewAssetRoute,
 });
 
-/** The template is read through the private API (templates need not be public). */
-const templateQuery = (id: string) => assetQuery(id, { scope: 'private' });
-
-function NewAssetPage() {
+function NewAssetRoute() {
   const { templateId } = Route.useSearch();
-  return (
-    <Allowed requires={['create', 'Asset']}>
-      {templateId ? <FromTemplate templateId={templateId} /> : <NewAsset />}
-    </Allowed>
-  );
-}
-
-/** A blank asset. */
-function NewAsset() {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const title = t('assetEditor.newTitle');
-  useDocumentTitle(title, t('assets.title'));
-  return (
-    <section className="asset-page" aria-labelledby="asset-title">
-      <SectionCrumbs section="/assets" current={title} />
-      <h1 id="asset-title">{title}</h1>
-      <AssetForm
-        onSaved={(asset) => {
-          announce({ title: t('toasts.created', { name: asset.name }), tone: 'success' });
-          void navigate({ to: '/assets/$assetId', params: { assetId: asset.id }, replace: true });
-        }}
-      />
-    </section>
-  );
-}
-
-/** A new asset prefilled from a template (the private using-template call creates it). */
-function FromTemplate({ templateId }: { templateId: string }) {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const template = useQuery(templateQuery(templateId));
-  const title = template.data
-    ? t('assetEditor.fromTemplateTitle', { name: template.data.name })
-    : t('assetEditor.newTitle');
-  useDocumentTitle(title, t('assets.title'));
-  return (
-    <section className="asset-page" aria-labelledby="asset-title">
-      <SectionCrumbs section="/assets" current={title} />
-      <h1 id="asset-title">{title}</h1>
-      {template.isError && (
-        <Alert tone="error">
-          {t('assetEditor.templateFailed', { message: describeError(template.error, t) })}
-        </Alert>
-      )}
-      {template.data ? (
-        <AssetForm
-          key={template.data.id}
-          template={template.data}
-          onSaved={(asset) => {
-            announce({ title: t('toasts.created', { name: asset.name }), tone: 'success' });
-            void navigate({ to: '/assets/$assetId', params: { assetId: asset.id }, replace: true });
-          }}
-        />
-      ) : (
-        !template.isError && <p role="status">{t('assetEditor.loading')}</p>
-      )}
-    </section>
-  );
+  return <NewAssetPage templateId={templateId} />;
 }

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { assetCountsQuery } from '../../api/asset-cache';
+import { assetCountsQuery } from '../../features/assets';
 import { describeError } from '../../api/error-info';
 import { queryClient } from '../../api/query';
 import { ActionButton } from '../../ui/dom/action-button';

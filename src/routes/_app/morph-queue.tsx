@@ -12,7 +12,7 @@ import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { statusIcon } from '../../ui/dom/list/filter-icons';
 import { dateColumn } from '../../ui/dom/list/columns';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
-import { AssetLink } from './-asset-link';
+import { AssetLink } from '../../features/assets';
 import { endpoint, ENDPOINTS } from '../../../contract/paths';
 
 const STATUSES = morphStatusSchema.options;

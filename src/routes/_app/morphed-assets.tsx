@@ -6,7 +6,7 @@ import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { dateColumn, modelColumn } from '../../ui/dom/list/columns';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
 import type { Can } from '../../../contract/ability';
-import { AssetLink } from './-asset-link';
+import { AssetLink } from '../../features/assets';
 import { TrashBulkActions, trashRowAction } from '../../machines/trash-actions.view';
 import { endpoint, ENDPOINTS } from '../../../contract/paths';
 

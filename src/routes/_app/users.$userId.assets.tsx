@@ -7,7 +7,6 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
 import { assetSchema, type Asset } from '../../../contract/schemas';
-import { assignAssets, unassignAssets } from '../../api/mutations';
 import { userQuery } from '../../api/user-assets';
 import { queryClient } from '../../api/query';
 import { selectUser } from '../../machines/app-session';
@@ -24,7 +23,7 @@ import { displayLabel, searchFilter, typeFilter } from '../../ui/dom/list/asset-
 import { ASSET_TYPES } from '../../../contract/assets';
 import { EntityPicker } from '../../machines/autocomplete.view';
 import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
-import { AssetLink } from './-asset-link';
+import { AssetLink, assignAssets, unassignAssets } from '../../features/assets';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
 import { endpoint, ENDPOINTS } from '../../../contract/paths';
 

@@ -33,7 +33,7 @@ import { SelectBox } from '../../ui/dom/select-box';
 import { announce } from '../../ui/dom/toasts';
 import { useDocumentTitle } from '../../ui/dom/use-document-title';
 import { RecordLoadFailed } from '../-chunks/record-error';
-import { Panel } from './-asset/panel';
+import { Panel } from '../../features/assets';
 import { SectionCrumbs } from '../../ui/dom/section-crumbs';
 import { changeDetail, changeTitle } from './-activity/activity-rows';
 import { recordCell } from './-activity/record-cell';

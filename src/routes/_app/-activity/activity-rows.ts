@@ -4,7 +4,7 @@
  */
 import type { TFunction } from 'i18next';
 import type { ActivityRow } from '../../../../contract/schemas';
-import { eventTitle } from '../-asset/asset-changelog';
+import { eventTitle } from '../../../features/assets';
 
 /** The kinds of change the filter offers, grouped by kind of record (server/events.ts). */
 export const CHANGES = [

@@ -1,10 +1,12 @@
 import { Link } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
+import { fromPromise } from 'xstate';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../../api/error-info';
 import { onLiveEvent } from '../../../api/live-cache';
-import type { Asset } from '../../../../contract/schemas';
+import type { Asset, MorphQueueEntry } from '../../../../contract/schemas';
+import { queueMorphs } from '../api/mutations';
 import { inspect } from '../../../devtools/inspect';
 import { EntityPicker } from '../../../machines/autocomplete.view';
 import {
@@ -14,6 +16,7 @@ import {
   selectIsStalled,
   selectJobs,
   selectMorphError,
+  type GenerateInput,
 } from '../../../machines/morph-job.machine';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { Alert } from '../../../ui/dom/alert';
@@ -21,11 +24,18 @@ import { useLiveConnected } from '../../../machines/live.view';
 import { Panel } from './panel';
 import { endpoint, ENDPOINTS } from '../../../../contract/paths';
 
+/** The morph job machine queueing through the asset's mutation (what the jobs change is read again). */
+const withCacheUpdate = morphJobMachine.provide({
+  actors: {
+    generate: fromPromise<MorphQueueEntry[], GenerateInput>(({ input }) => queueMorphs(input)),
+  },
+});
+
 /** Picks body assets, queues morph jobs and follows them to completion. */
 export function AssetMorphs({ asset }: { asset: Asset }) {
   const { t } = useTranslation();
   const [bodyAssetIds, setBodies] = useState<string[]>([]);
-  const actor = useActorRef(morphJobMachine, { inspect });
+  const actor = useActorRef(withCacheUpdate, { inspect });
   const jobs = useSelector(actor, selectJobs);
   const error = useSelector(actor, selectMorphError);
   const isGenerating = useSelector(actor, selectIsGenerating);

@@ -2,18 +2,14 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { assetApplicationsQuery } from '../../../api/asset-cache';
+import { assetApplicationsQuery } from '../api/cache';
 import { describeError } from '../../../api/error-info';
-import {
-  moveAssetInApplication,
-  placeAsset,
-  syncPlacement,
-  unplaceAsset,
-} from '../../../api/mutations';
+import { moveAssetInApplication, placeAsset, syncPlacement, unplaceAsset } from '../api/mutations';
 import type { Asset, AssetApplication } from '../../../../contract/schemas';
 import type { SavedEntity } from '../../../machines/entity-editor.machine';
 import { SaveConflict } from '../../../machines/conflict-panel.view';
 import { useEntitySave, useOnSaved } from '../../../machines/entity-editor.view';
+import { saveAssetTarget } from '../save-asset';
 import { EntityPicker } from '../../../machines/autocomplete.view';
 import { announceOutcome, type ChangeOutcome } from '../../../machines/list.view';
 import { ActionButton } from '../../../ui/dom/action-button';
@@ -77,7 +73,7 @@ function ApplicationRow({
   const [edit, setEdit] = useState<PositionEdit | null>(null);
   const position = edit?.value ?? String(row.position);
   const action = usePlacementChange();
-  const saver = useEntitySave();
+  const saver = useEntitySave(saveAssetTarget);
   // Where the row was when the move was asked for (the answer re-renders the row first).
   const movedFrom = useRef(row.position);
   const target = Number.parseInt(position, 10);

@@ -1,14 +1,14 @@
 /**
  * Asset endpoints (spec §7 "Assets"): the asset itself, alone and in bulk, its files' checks and
- * its changelog. Where it is placed is asset-placements.ts; its cached reads and what each change
- * refreshes, asset-cache.ts (changes go through mutations.ts). Each call exists under `v1/` and `private/v1/`
+ * its changelog. Where it is placed is placements.ts; its cached reads and what each change
+ * refreshes, cache.ts (changes go through mutations.ts). Each call exists under `v1/` and `private/v1/`
  * (choose with `scope`) unless it says otherwise. Every failure carries `service: 'assets'`.
  */
 import type { SearchParamsOption } from 'ky';
 import { z } from 'zod/mini';
-import { tagService } from './errors';
-import { apiList, apiRequest } from './http';
-import { endpoint, ENDPOINTS, type ApiScope } from '../../contract/paths';
+import { tagService } from '../../../api/errors';
+import { apiList, apiRequest } from '../../../api/http';
+import { endpoint, ENDPOINTS, type ApiScope } from '../../../../contract/paths';
 import {
   assetBulkChangeResultSchema,
   assetBulkDeleteResultSchema,
@@ -28,7 +28,7 @@ import {
   type UploadResult,
   type ValidationReport,
   uploadResultSchema,
-} from '../../contract/schemas';
+} from '../../../../contract/schemas';
 
 export type { ApiScope };
 

@@ -1,19 +1,16 @@
 /**
- * Every call of spec §7 "Assets", "Cage meshes and tags" and "User assets": the method, path,
- * query and body it sends, what it answers, and the service name its failures carry (§8).
+ * Every call of spec §7 "Assets" (the asset, where it is placed, its export): the method, path,
+ * query and body it sends, what it answers, and the service name its failures carry (§8). The
+ * other resources' calls: src/api/resource-calls.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import * as placements from './asset-placements';
-import * as assets from './assets';
-import * as cageMeshes from './cage-meshes';
-import { ApiError } from './errors';
-import { configureHttp } from './http';
-import * as morphs from './morphs';
-import type { Asset } from '../../contract/schemas';
-import { configureSession } from './session-bridge';
-import * as tags from './tags';
-import { jsonResponse, scriptedFetch, signedInSession, testAsset } from './testing';
-import * as userAssets from './user-assets';
+import * as placements from './placements';
+import * as assets from './requests';
+import { ApiError } from '../../../api/errors';
+import { configureHttp } from '../../../api/http';
+import type { Asset } from '../../../../contract/schemas';
+import { configureSession } from '../../../api/session-bridge';
+import { jsonResponse, scriptedFetch, signedInSession, testAsset } from '../../../api/testing';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 const ASSET: Asset = testAsset({ id: 'a 1', modelUrl: '/files/m.glb' });
@@ -38,31 +35,6 @@ const EVENT = {
   createdAt: NOW,
 };
 const REPORT = { valid: true, errors: [], warnings: [], infos: 0, hints: 0, stats: {} };
-const CAGE = {
-  id: 'c1',
-  name: 'Cage',
-  gender: 'male',
-  bodyType: null,
-  modelUrl: null,
-  createdAt: NOW,
-  updatedAt: NOW,
-};
-const TAG_ROW = { id: 't1', name: 'Summer', assetCount: 1, createdAt: NOW, updatedAt: NOW };
-const QUEUE = {
-  id: 'q1',
-  sourceAssetId: 'a 1',
-  sourceAssetName: 'Jacket',
-  bodyAssetId: 'b1',
-  bodyAssetName: 'Body',
-  status: 'queued',
-  progress: 0,
-  error: null,
-  morphedAssetId: null,
-  createdAt: NOW,
-  updatedAt: NOW,
-};
-const STATUS = [{ id: 'q1', status: 'completed', progress: 1, error: null, morphedAssetId: 'm1' }];
-const USER_ASSETS = { userId: 'u 2', assetIds: ['a 1'] };
 
 interface Case {
   name: string;
@@ -244,123 +216,6 @@ const CASES: Case[] = [
     answer: withData(APP_ASSET),
     service: 'assets',
   },
-  // Morphs (asset service).
-  {
-    name: 'generateMorphedAssets',
-    call: () => morphs.generateMorphedAssets({ sourceAssetId: 'a 1', bodyAssetIds: ['b1'] }),
-    route: 'POST v1/morphed-assets/generate',
-    body: { sourceAssetId: 'a 1', bodyAssetIds: ['b1'] },
-    answer: withData([QUEUE]),
-    service: 'assets',
-  },
-  {
-    name: 'generateMorphedAssets (private)',
-    call: () =>
-      morphs.generateMorphedAssets(
-        { sourceAssetId: 'a 1', bodyAssetIds: ['b1', 'b2'] },
-        { scope: 'private' },
-      ),
-    route: 'POST private/v1/morphed-assets/generate',
-    body: { sourceAssetId: 'a 1', bodyAssetIds: ['b1', 'b2'] },
-    answer: withData([QUEUE]),
-    service: 'assets',
-  },
-  {
-    name: 'morphQueueStatus',
-    call: () => morphs.morphQueueStatus(['q1', 'q2']),
-    route: 'GET v1/morphed-asset-queue/status?ids=q1&ids=q2',
-    answer: withData(STATUS),
-    service: 'assets',
-  },
-  // Cage meshes.
-  {
-    name: 'getCageMesh',
-    call: () => cageMeshes.getCageMesh('c 1'),
-    route: 'GET v1/cage-meshes/c%201',
-    answer: withData(CAGE),
-    service: 'cageMeshes',
-  },
-  {
-    name: 'createCageMesh',
-    call: () => cageMeshes.createCageMesh({ name: 'Cage', gender: 'male' }),
-    route: 'POST v1/cage-meshes',
-    body: { name: 'Cage', gender: 'male' },
-    answer: withData(CAGE),
-    service: 'cageMeshes',
-  },
-  {
-    name: 'createCageMesh (private)',
-    call: () => cageMeshes.createCageMesh({ name: 'Cage', gender: 'male' }, { scope: 'private' }),
-    route: 'POST private/v1/cage-meshes',
-    body: { name: 'Cage', gender: 'male' },
-    answer: withData(CAGE),
-    service: 'privateCageMeshes',
-  },
-  {
-    name: 'updateCageMesh',
-    call: () => cageMeshes.updateCageMesh('c1', { bodyType: 'slim', modelUrl: null }),
-    route: 'PATCH v1/cage-meshes/c1',
-    body: { bodyType: 'slim', modelUrl: null },
-    answer: withData(CAGE),
-    service: 'cageMeshes',
-  },
-  // Tags.
-  {
-    name: 'createTag',
-    call: () => tags.createTag('Summer'),
-    route: 'POST v1/tags',
-    body: { name: 'Summer' },
-    answer: withData({ id: 't1', name: 'Summer' }),
-    service: 'tags',
-  },
-  {
-    name: 'renameTag',
-    call: () => tags.renameTag('t 1', 'Winter'),
-    route: 'PUT v1/tags/t%201',
-    body: { name: 'Winter' },
-    answer: withData(TAG_ROW),
-    service: 'tags',
-  },
-  {
-    name: 'deleteTag',
-    call: () => tags.deleteTag('t1'),
-    route: 'DELETE v1/tags/t1',
-    answer: withData({ id: 't1', name: 'Winter' }),
-    service: 'tags',
-  },
-  {
-    name: 'setTag',
-    call: () => tags.setTag('a 1', 't1'),
-    route: 'POST v1/tags/set-tag',
-    body: { assetId: 'a 1', tagId: 't1' },
-    answer: withData(ASSET),
-    service: 'tags',
-  },
-  {
-    name: 'removeTag',
-    call: () => tags.removeTag('a 1', 't1'),
-    route: 'POST v1/tags/remove-tag',
-    body: { assetId: 'a 1', tagId: 't1' },
-    answer: withData(ASSET),
-    service: 'tags',
-  },
-  // User assets.
-  {
-    name: 'addUserAssets',
-    call: () => userAssets.addUserAssets('u 2', ['a 1']),
-    route: 'POST private/v1/user-assets/u%202',
-    body: { assetIds: ['a 1'] },
-    answer: withData(USER_ASSETS),
-    service: 'privateUserAssets',
-  },
-  {
-    name: 'removeUserAssets',
-    call: () => userAssets.removeUserAssets('u 2', ['a 1']),
-    route: 'DELETE private/v1/user-assets/u%202',
-    body: { assetIds: ['a 1'] },
-    answer: withData(USER_ASSETS),
-    service: 'privateUserAssets',
-  },
 ];
 
 function serve(route: string, status: number, answer: unknown) {
@@ -401,22 +256,11 @@ describe.each(CASES)('$name', ({ call, route, body, answer, result, service }) =
 });
 
 describe('a change based on a version', () => {
-  const ROW = { ...TAG_ROW, version: 4 };
   it.each([
     {
       call: () => assets.updateAsset('a 1', { name: 'Coat' }, { baseVersion: 3 }),
       route: 'PATCH v1/assets/a%201',
       answer: withData(ASSET),
-    },
-    {
-      call: () => cageMeshes.updateCageMesh('c1', { name: 'Cage' }, 3),
-      route: 'PATCH v1/cage-meshes/c1',
-      answer: withData(CAGE),
-    },
-    {
-      call: () => tags.renameTag('t1', 'Winter', 3),
-      route: 'PUT v1/tags/t1',
-      answer: withData(ROW),
     },
     {
       call: () =>
@@ -432,12 +276,6 @@ describe('a change based on a version', () => {
     const server = serve(route, 200, answer);
     await call();
     expect(server.calls.map((sent) => sent.ifMatch)).toEqual(['"3"']);
-  });
-
-  it('a change without one sends no If-Match (the last writer wins)', async () => {
-    const server = serve('PUT v1/tags/t1', 200, withData(ROW));
-    await tags.renameTag('t1', 'Winter');
-    expect(server.calls.map((sent) => sent.ifMatch)).toEqual([null]);
   });
 });
 

@@ -1,7 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Asset } from '../../../../contract/schemas';
-import { addTag, setAssetTags } from '../../../api/mutations';
+import { addTag } from '../../../api/mutations';
+import { setAssetTags } from '../api/mutations';
 import { EntityPicker } from '../../../machines/autocomplete.view';
 import { usePermissions } from '../../../machines/permissions.view';
 import { announce } from '../../../ui/dom/toasts';

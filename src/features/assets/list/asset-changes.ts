@@ -10,7 +10,7 @@ import {
   setTagOnAssets,
   trashAsset,
   trashAssets,
-} from '../../../api/mutations';
+} from '../api/mutations';
 import { restoreFromTrash } from '../../../api/trash';
 import type { ChangeOutcome, ListControls } from '../../../machines/list.view';
 

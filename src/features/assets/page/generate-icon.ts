@@ -3,7 +3,7 @@
  * otherwise the browser renders the icon with the viewer, checks it against the icon upload
  * rules, uploads it and sets it as the asset's iconUrl (like the asset form's save).
  */
-import { renderIconOnServer, saveAsset } from '../../../api/mutations';
+import { renderIconOnServer, saveAsset } from '../api/mutations';
 import type { Asset } from '../../../../contract/schemas';
 import { servicesQuery } from '../../../api/services';
 import { deliveredModelUrl } from '../../../../core/model-delivery';

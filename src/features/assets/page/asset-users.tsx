@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Asset } from '../../../../contract/schemas';
-import { assignAssets, unassignAssets } from '../../../api/mutations';
+import { assignAssets, unassignAssets } from '../api/mutations';
 import { EntityPicker } from '../../../machines/autocomplete.view';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { announce } from '../../../ui/dom/toasts';

@@ -22,6 +22,7 @@ import {
   type FileFieldDef,
 } from '../../../machines/entity-editor.view';
 import { useEntityForm } from '../../../machines/entity-form.view';
+import { saveAssetTarget } from '../save-asset';
 import { endpoint, ENDPOINTS } from '../../../../contract/paths';
 
 const FILE_FIELDS = ['model', 'icon', 'texture', 'normalMap', 'source'] as const;
@@ -154,6 +155,7 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
 
   const editor = useEntityForm({
     entity: 'asset',
+    save: saveAssetTarget,
     record: asset,
     ...(template ? { newTarget: { templateId: template.id } } : {}),
     // A copy of a template is not a template itself.

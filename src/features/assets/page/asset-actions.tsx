@@ -3,7 +3,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useId, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { predictTexture, validateAsset } from '../../../api/assets';
+import { predictTexture, validateAsset } from '../api/requests';
 import { describeError } from '../../../api/error-info';
 import type { Asset } from '../../../../contract/schemas';
 import { servicesQuery } from '../../../api/services';
@@ -17,7 +17,7 @@ import { renderModelIcon } from './render-icon';
 import { ValidationReport } from './validation-report';
 import { TrashRetention } from '../../../machines/trash-actions.view';
 import { announceOutcome } from '../../../machines/list.view';
-import { deleteChange, lockChange } from '../-assets/asset-changes';
+import { deleteChange, lockChange } from '../list/asset-changes';
 
 /** Lock/unlock, delete, generate the icon, predict a texture, validate the model. */
 export function AssetActions({

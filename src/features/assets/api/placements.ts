@@ -4,19 +4,19 @@
  * export of an application's assets. Every failure carries `service: 'assets'`.
  */
 import { z } from 'zod/mini';
-import { tagService } from './errors';
-import { apiList, apiRequest, httpClient } from './http';
-import { endpoint, ENDPOINTS } from '../../contract/paths';
-import type { ListQuery } from '../../contract/list-query';
-import { encodeListQuery } from './lists';
+import { tagService } from '../../../api/errors';
+import { apiList, apiRequest, httpClient } from '../../../api/http';
+import { endpoint, ENDPOINTS } from '../../../../contract/paths';
+import type { ListQuery } from '../../../../contract/list-query';
+import { encodeListQuery } from '../../../api/lists';
 import {
   applicationAssetSchema,
   assetApplicationSchema,
   listResponseSchema,
   type ApplicationAsset,
   type AssetApplication,
-} from '../../contract/schemas';
-import type { Page, ScopeOption } from './assets';
+} from '../../../../contract/schemas';
+import type { Page, ScopeOption } from './requests';
 
 const assetsService = tagService('assets');
 

@@ -4,12 +4,12 @@
  * changed" is one prefix.
  */
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { endpoint, ENDPOINTS, type ApiScope } from '../../contract/paths';
-import type { Asset } from '../../contract/schemas';
-import { assetApplications } from './asset-placements';
-import { assetChangelog, countByType, getAsset, type ScopeOption } from './assets';
-import { invalidateLists } from './lists';
-import { queryClient } from './query';
+import { endpoint, ENDPOINTS, type ApiScope } from '../../../../contract/paths';
+import type { Asset } from '../../../../contract/schemas';
+import { assetApplications } from './placements';
+import { assetChangelog, countByType, getAsset, type ScopeOption } from './requests';
+import { invalidateLists } from '../../../api/lists';
+import { queryClient } from '../../../api/query';
 
 /** Cache keys of asset reads. */
 const assetKeys = {
@@ -27,6 +27,9 @@ export const assetQuery = (id: string, { scope = 'public' }: ScopeOption = {}) =
     queryKey: assetKeys.record(id, scope),
     queryFn: ({ signal }) => getAsset(id, { scope, signal }),
   });
+
+/** A template of a new asset, read through the private API (templates need not be public). */
+export const assetTemplateQuery = (id: string) => assetQuery(id, { scope: 'private' });
 
 /** Changelog entries per "Load more". */
 const CHANGELOG_PAGE_SIZE = 10;
@@ -111,3 +114,11 @@ export async function assetRelationsChanged(
 /** After a change of where asset `id` is placed: its applications and changelog, and the application lists. */
 export const placementsChanged = (id: string) =>
   assetRelationsChanged(id, (path) => path.startsWith(endpoint(ENDPOINTS.applicationAssets)));
+
+/** After assets were assigned to or taken from a user: user-asset lists and their changelogs. */
+export async function assetsAssigned(assetIds: readonly string[]): Promise<void> {
+  // Every user's list: the path up to its user id.
+  const lists = endpoint(ENDPOINTS.userAssets, { userId: '' });
+  const showsUserAssets = (path: string) => path.startsWith(lists);
+  await Promise.all(assetIds.map((id) => assetRelationsChanged(id, showsUserAssets)));
+}

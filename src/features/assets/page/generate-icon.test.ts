@@ -12,7 +12,7 @@ const api = vi.hoisted(() => ({
 vi.mock('../../../api/query', () => ({
   queryClient: { fetchQuery: () => Promise.resolve(api.services) },
 }));
-vi.mock('../../../api/mutations', () => ({
+vi.mock('../api/mutations', () => ({
   renderIconOnServer: (id: string) => {
     api.calls.push(`POST generate-icon-from-model ${id}`);
     return Promise.resolve({ ...asset, iconUrl: '/files/from-renderer' });

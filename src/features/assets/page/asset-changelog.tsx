@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useQueries } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { assetChangelogQuery } from '../../../api/asset-cache';
+import { assetChangelogQuery } from '../api/cache';
 import type { Asset, AssetEvent } from '../../../../contract/schemas';
 import { tagQuery } from '../../../api/tags';
 import { ActionButton } from '../../../ui/dom/action-button';

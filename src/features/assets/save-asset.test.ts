@@ -1,0 +1,104 @@
+/**
+ * Which API call saves which asset target: the entity editor with the asset feature's saver
+ * (the requests mocked), as the asset form and the applications panel run it.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import { createAsset, createAssetFromTemplate, updateAsset } from './api/requests';
+import { updateAssetApplication } from './api/placements';
+import {
+  entityEditorMachine,
+  selectIsSaved,
+  type SavedEntity,
+  type SaveInput,
+  type SaveTarget,
+} from '../../machines/entity-editor.machine';
+import { saveAssetTarget } from './save-asset';
+
+vi.mock('./api/requests', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./api/requests')>()),
+  createAsset: vi.fn(),
+  createAssetFromTemplate: vi.fn(),
+  updateAsset: vi.fn(),
+}));
+vi.mock('./api/placements', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./api/placements')>()),
+  updateAssetApplication: vi.fn(),
+}));
+// The cache follows each answer (api/mutations.test.ts); here only the calls count.
+vi.mock('./api/cache', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./api/cache')>()),
+  assetCreated: vi.fn(),
+  assetUpdated: vi.fn(),
+  placementsChanged: vi.fn(),
+}));
+
+const entity = { id: 'e1' };
+const calls = [createAsset, createAssetFromTemplate, updateAsset, updateAssetApplication];
+
+/** Saves `values` to `target` through the editor with the feature's saver; answers the calls. */
+async function save(target: SaveTarget, values: Record<string, unknown> = { name: 'Jacket' }) {
+  vi.clearAllMocks();
+  for (const call of calls) vi.mocked(call).mockResolvedValue(entity as never);
+  const machine = entityEditorMachine.provide({
+    actors: {
+      save: fromPromise<SavedEntity, SaveInput>(({ input }) => saveAssetTarget(input)),
+    },
+  });
+  const actor = createActor(machine).start();
+  actor.send({ type: 'SAVE', request: { target, values, files: [] } });
+  await vi.waitFor(() => expect(selectIsSaved(actor.getSnapshot())).toBe(true));
+  return {
+    createAsset: vi.mocked(createAsset).mock.calls,
+    createAssetFromTemplate: vi.mocked(createAssetFromTemplate).mock.calls,
+    updateAsset: vi.mocked(updateAsset).mock.calls,
+    updateAssetApplication: vi.mocked(updateAssetApplication).mock.calls,
+  };
+}
+const none = {
+  createAsset: [],
+  createAssetFromTemplate: [],
+  updateAsset: [],
+  updateAssetApplication: [],
+};
+
+describe('saving an asset target', () => {
+  it('creates or patches an asset in its scope', async () => {
+    expect(await save({ entity: 'asset', scope: 'private' })).toEqual({
+      ...none,
+      createAsset: [[{ name: 'Jacket' }, { scope: 'private' }]],
+    });
+    expect(await save({ entity: 'asset', id: 'a1' })).toEqual({
+      ...none,
+      updateAsset: [['a1', { name: 'Jacket' }, {}]],
+    });
+  });
+
+  it('copies a template, then applies the form to the private copy', async () => {
+    expect(await save({ entity: 'asset', templateId: 't1' })).toEqual({
+      ...none,
+      createAssetFromTemplate: [[{ templateId: 't1', name: 'Jacket' }]],
+      updateAsset: [['e1', { name: 'Jacket' }, { scope: 'private' }]],
+    });
+  });
+
+  it('a change sends the version it was based on', async () => {
+    expect(await save({ entity: 'asset', id: 'a1', baseVersion: 3 })).toEqual({
+      ...none,
+      updateAsset: [['a1', { name: 'Jacket' }, { baseVersion: 3 }]],
+    });
+  });
+
+  it('moves the asset within an application on the version of its entry', async () => {
+    const target: SaveTarget = {
+      entity: 'applicationAsset',
+      id: 'a1',
+      applicationId: 'app1',
+      baseVersion: 2,
+    };
+    expect(await save(target, { position: 3 })).toEqual({
+      ...none,
+      updateAssetApplication: [['a1', { applicationId: 'app1', position: 3 }, { baseVersion: 2 }]],
+    });
+  });
+});
