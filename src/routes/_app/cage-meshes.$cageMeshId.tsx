@@ -8,7 +8,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { cageMeshQuery } from '../../api/cage-meshes';
 import { queryClient } from '../../api/query';
-import '../../ui/dom/asset-editor.css';
+import '../../ui/dom/editor-page.css';
 import { SectionCrumbs } from '../../ui/dom/section-crumbs';
 import { useDocumentTitle } from '../../ui/dom/use-document-title';
 import {

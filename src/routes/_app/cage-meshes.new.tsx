@@ -1,6 +1,6 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import '../../ui/dom/asset-editor.css';
+import '../../ui/dom/editor-page.css';
 import { Allowed } from '../../machines/permissions.view';
 import { announce } from '../../ui/dom/toasts';
 import { SectionCrumbs } from '../../ui/dom/section-crumbs';

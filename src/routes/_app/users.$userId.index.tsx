@@ -26,7 +26,7 @@ import {
 import { useSessionActor } from '../../machines/session.view';
 import { ActionButton } from '../../ui/dom/action-button';
 import { Alert } from '../../ui/dom/alert';
-import '../../ui/dom/asset-editor.css';
+import '../../ui/dom/editor-page.css';
 import { dateCell, formatDate } from '../../ui/dom/list/cells';
 import { FormDialog } from '../../ui/dom/list/row-menu';
 import { SelectBox } from '../../ui/dom/select-box';
