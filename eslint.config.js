@@ -1,4 +1,5 @@
 // @ts-check
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -20,6 +21,61 @@ const endpointLiterals = ['Literal[value=', 'TemplateElement[value.raw='].map((n
   selector: `${node}/(^|\\/)v1\\//]`,
   message: 'Name the endpoint by the contract: endpoint(ENDPOINTS.x) (contract/paths.ts).',
 }));
+
+/** The feature folders (src/features/<name>, each with its public surface index.ts). */
+const FEATURES = readdirSync(`${import.meta.dirname}/src/features`, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/**
+ * The boundaries of the feature folders (import-x/no-restricted-paths resolves every import, so
+ * a relative path cannot slip by): routes import a feature only through its index.ts; a feature
+ * imports another only through its index.ts, and no routes; a feature's api/ (its requests and
+ * cache updates) imports nothing else of any feature; the shared layers import no feature.
+ */
+const featureZones = [
+  {
+    target: './src/routes',
+    from: './src/features',
+    except: FEATURES.map((name) => `./${name}/index.ts`),
+    message: 'A route imports a feature through its index.ts (src/features/<name>/index.ts) only.',
+  },
+  ...FEATURES.flatMap((name) => [
+    {
+      target: `./src/features/${name}`,
+      from: './src/features',
+      except: [
+        `./${name}`,
+        ...FEATURES.filter((other) => other !== name).map((other) => `./${other}/index.ts`),
+      ],
+      message: `src/features/${name} imports another feature through its index.ts only.`,
+    },
+    {
+      target: `./src/features/${name}/api`,
+      from: './src/features',
+      except: [`./${name}/api`],
+      message: `src/features/${name}/api is the feature's bottom layer: it imports src/api, contract/ and core/, not the feature's screens or other features.`,
+    },
+  ]),
+  {
+    target: './src/features',
+    from: './src/routes',
+    message: 'Routes import features, never the other way round.',
+  },
+  {
+    target: [
+      './src/api',
+      './src/machines',
+      './src/ui',
+      './src/domain',
+      './src/devtools',
+      './src/locales',
+    ],
+    from: './src/features',
+    message:
+      'The shared layers (src/api, machines, ui, domain) serve every feature: they import none.',
+  },
+];
 
 /** The query cache's writes (TanStack Query). */
 const CACHE_WRITES =
@@ -134,7 +190,7 @@ export default tseslint.config(
         {
           selector: `CallExpression[callee.property.name=/^(${CACHE_WRITES})$/]`,
           message:
-            'Change data through a mutation of src/api/mutations.ts, which updates the cache.',
+            "Change data through a mutation (src/api/mutations.ts, or the feature's api/mutations.ts), which updates the cache.",
         },
       ],
     },
@@ -150,7 +206,13 @@ export default tseslint.config(
         importX.createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] }),
       ],
     },
-    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        { basePath: import.meta.dirname, zones: featureZones },
+      ],
+    },
   },
   // The two sides meet only in contract/ (the wire contract) and core/ (shared rules):
   // server/ never imports src/, src/ never server/, and the contract neither nor core/.
