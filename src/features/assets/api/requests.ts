@@ -1,8 +1,9 @@
 /**
  * Asset endpoints (spec §7 "Assets"): the asset itself, alone and in bulk, its files' checks and
  * its changelog. Where it is placed is placements.ts; its cached reads and what each change
- * refreshes, cache.ts (changes go through mutations.ts). Each call exists under `v1/` and `private/v1/`
- * (choose with `scope`) unless it says otherwise. Every failure carries `service: 'assets'`.
+ * refreshes, cache.ts (changes go through mutations.ts). Each call exists under `v1/` and
+ * `private/v1/` (choose with `scope`) unless it says otherwise. Every failure carries
+ * `service: 'assets'`.
  */
 import type { SearchParamsOption } from 'ky';
 import { z } from 'zod/mini';
