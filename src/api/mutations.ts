@@ -4,23 +4,15 @@
  * read again), and answers what the request answered. A failed request leaves the cache as it
  * was and rejects with its error. Screens and machines change records through these, never by
  * pairing a request with a cache update themselves. (The Trash, users, sessions and invitations
- * update the cache in their own request functions; an asset's changes are the asset feature's,
- * src/features/assets/api/mutations.ts.)
+ * update the cache in their own request functions; an asset's and a cage mesh's changes are
+ * their features', src/features/<name>/api/mutations.ts.)
  */
 import { applicationsChanged, createApplication, renameApplication } from './applications';
-import {
-  cageMeshSaved,
-  createCageMesh,
-  updateCageMesh,
-  type CageMeshCreateBody,
-  type CageMeshPatchBody,
-} from './cage-meshes';
 import { toApiError } from './errors';
 import { queryClient } from './query';
 import { createTag, deleteTag, renameTag, tagsChanged } from './tags';
 import { changeUserRole } from './user-admin';
 import { userQuery } from './user-assets';
-import type { ApiScope } from '../../contract/paths';
 import type { Role } from '../../contract/schemas';
 
 /** Answers what `request` answered once `cacheFollows` has brought the cache up to date with it. */
@@ -32,16 +24,6 @@ export async function change<T>(
   await cacheFollows(answer);
   return answer;
 }
-
-// ---------------------------------------------------------------- cage meshes
-
-/** Creates a cage mesh under `v1/` or (scope `private`) `private/v1/`. */
-export const addCageMesh = (body: CageMeshCreateBody, { scope }: { scope?: ApiScope } = {}) =>
-  change(createCageMesh(body, { scope }), cageMeshSaved);
-
-/** Changes some fields of a cage mesh (see updateCageMesh for `baseVersion`). */
-export const saveCageMesh = (id: string, body: CageMeshPatchBody, baseVersion?: number) =>
-  change(updateCageMesh(id, body, baseVersion), cageMeshSaved);
 
 // ---------------------------------------------------------------- tags and applications
 

@@ -1,10 +1,9 @@
 /**
- * Every call of spec §7 "Cage meshes and tags", "User assets" and the morphs of "Assets": the
+ * Every call of spec §7 "Cage meshes and tags" (tags), "User assets" and the morphs of "Assets": the
  * method, path, query and body it sends, what it answers, and the service name its failures
- * carry (§8). The asset's own calls: src/features/assets/api/requests.test.ts.
+ * carry (§8). The asset's and the cage mesh's calls: src/features/<name>/api/requests.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import * as cageMeshes from './cage-meshes';
 import { ApiError } from './errors';
 import { configureHttp } from './http';
 import * as morphs from './morphs';
@@ -16,15 +15,6 @@ import * as userAssets from './user-assets';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 const ASSET: Asset = testAsset({ id: 'a 1', modelUrl: '/files/m.glb' });
-const CAGE = {
-  id: 'c1',
-  name: 'Cage',
-  gender: 'male',
-  bodyType: null,
-  modelUrl: null,
-  createdAt: NOW,
-  updatedAt: NOW,
-};
 const TAG_ROW = { id: 't1', name: 'Summer', assetCount: 1, createdAt: NOW, updatedAt: NOW };
 const QUEUE = {
   id: 'q1',
@@ -85,38 +75,6 @@ const CASES: Case[] = [
     route: 'GET v1/morphed-asset-queue/status?ids=q1&ids=q2',
     answer: withData(STATUS),
     service: 'assets',
-  },
-  // Cage meshes.
-  {
-    name: 'getCageMesh',
-    call: () => cageMeshes.getCageMesh('c 1'),
-    route: 'GET v1/cage-meshes/c%201',
-    answer: withData(CAGE),
-    service: 'cageMeshes',
-  },
-  {
-    name: 'createCageMesh',
-    call: () => cageMeshes.createCageMesh({ name: 'Cage', gender: 'male' }),
-    route: 'POST v1/cage-meshes',
-    body: { name: 'Cage', gender: 'male' },
-    answer: withData(CAGE),
-    service: 'cageMeshes',
-  },
-  {
-    name: 'createCageMesh (private)',
-    call: () => cageMeshes.createCageMesh({ name: 'Cage', gender: 'male' }, { scope: 'private' }),
-    route: 'POST private/v1/cage-meshes',
-    body: { name: 'Cage', gender: 'male' },
-    answer: withData(CAGE),
-    service: 'privateCageMeshes',
-  },
-  {
-    name: 'updateCageMesh',
-    call: () => cageMeshes.updateCageMesh('c1', { bodyType: 'slim', modelUrl: null }),
-    route: 'PATCH v1/cage-meshes/c1',
-    body: { bodyType: 'slim', modelUrl: null },
-    answer: withData(CAGE),
-    service: 'cageMeshes',
   },
   // Tags.
   {
@@ -217,11 +175,6 @@ describe.each(CASES)('$name', ({ call, route, body, answer, result, service }) =
 describe('a change based on a version', () => {
   const ROW = { ...TAG_ROW, version: 4 };
   it.each([
-    {
-      call: () => cageMeshes.updateCageMesh('c1', { name: 'Cage' }, 3),
-      route: 'PATCH v1/cage-meshes/c1',
-      answer: withData(CAGE),
-    },
     {
       call: () => tags.renameTag('t1', 'Winter', 3),
       route: 'PUT v1/tags/t1',

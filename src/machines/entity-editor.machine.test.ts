@@ -4,11 +4,11 @@
  * stored addresses; a retry skips files already stored) generates paths; each drives the real
  * machine with fake upload and save actors whose calls the path's events settle, and together
  * they must reach every state and transition of the real machine. A focused test follows for
- * what the model leaves to the real save actor: which API call saves which target.
+ * what the model leaves to the real save actor: the targets it leaves to their features' savers
+ * (their tests: features/assets/save-asset.test.ts, features/cage-meshes/save-cage-mesh.test.ts).
  */
 import { describe, expect, it, vi } from 'vitest';
 import { assign, createActor, setup } from 'xstate';
-import { createCageMesh, updateCageMesh } from '../api/cage-meshes';
 import { ApiError } from '../api/errors';
 import type { UploadResult } from '../../contract/schemas';
 import {
@@ -29,12 +29,6 @@ import {
 } from './entity-editor.machine';
 import { describeMachinePaths, pathSuite, type PathTools } from './testing/path-tests';
 import { deferredActor, liveCall, type Deferred } from './testing/deferred';
-
-vi.mock('../api/cage-meshes', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../api/cage-meshes')>()),
-  createCageMesh: vi.fn(),
-  updateCageMesh: vi.fn(),
-}));
 
 // ---------------------------------------------------------------- the form's requests
 
@@ -381,48 +375,13 @@ describeMachinePaths(entityEditorMachine, {
 // ---------------------------------------------------------------- the real save actor
 
 describe('entity editor — which API call saves which target', () => {
-  const entity = { id: 'e1' };
-
-  /** Saves `target` with the real save actor and the API calls mocked; answers the calls made. */
-  async function save(target: SaveTarget) {
-    vi.clearAllMocks();
-    for (const call of [createCageMesh, updateCageMesh]) {
-      vi.mocked(call).mockResolvedValue(entity as never);
+  it('an asset or a cage mesh is saved by the saver its feature passes, not by the default', async () => {
+    for (const target of [{ entity: 'asset', id: 'a1' }, { entity: 'cageMesh' }] as const) {
+      const actor = createActor(entityEditorMachine).start();
+      actor.send({ type: 'SAVE', request: { target, values: { name: 'Jacket' }, files: [] } });
+      await vi.waitFor(() => expect(selectError(actor.getSnapshot())).not.toBeNull());
+      expect(selectFailedStep(actor.getSnapshot())).toBe('save');
     }
-    const actor = createActor(entityEditorMachine).start();
-    actor.send({ type: 'SAVE', request: { target, values: { name: 'Jacket' }, files: [] } });
-    await vi.waitFor(() => expect(selectIsSaved(actor.getSnapshot())).toBe(true));
-    return {
-      createCageMesh: vi.mocked(createCageMesh).mock.calls,
-      updateCageMesh: vi.mocked(updateCageMesh).mock.calls,
-    };
-  }
-  const none = { createCageMesh: [], updateCageMesh: [] };
-
-  it('creates or patches a cage mesh', async () => {
-    expect(await save({ entity: 'cageMesh' })).toEqual({
-      ...none,
-      createCageMesh: [[{ name: 'Jacket' }, {}]],
-    });
-    expect(await save({ entity: 'cageMesh', id: 'c1', scope: 'public' })).toEqual({
-      ...none,
-      updateCageMesh: [['c1', { name: 'Jacket' }, undefined]],
-    });
-  });
-
-  it('a change sends the version it was based on', async () => {
-    expect(await save({ entity: 'cageMesh', id: 'c1', baseVersion: 4 })).toEqual({
-      ...none,
-      updateCageMesh: [['c1', { name: 'Jacket' }, 4]],
-    });
-  });
-
-  it('an asset is saved by the saver its feature passes, not by the default', async () => {
-    const actor = createActor(entityEditorMachine).start();
-    const target: SaveTarget = { entity: 'asset', id: 'a1' };
-    actor.send({ type: 'SAVE', request: { target, values: { name: 'Jacket' }, files: [] } });
-    await vi.waitFor(() => expect(selectError(actor.getSnapshot())).not.toBeNull());
-    expect(selectFailedStep(actor.getSnapshot())).toBe('save');
   });
 });
 

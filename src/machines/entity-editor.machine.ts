@@ -12,10 +12,9 @@
  * and the change is sent again based on the current version.
  */
 import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from 'xstate';
-import type { CageMeshCreateBody } from '../api/cage-meshes';
 import type { ApiErrorInfo } from '../api/error-info';
 import { toApiError } from '../api/errors';
-import { addCageMesh, changeApplicationName, changeTagName, saveCageMesh } from '../api/mutations';
+import { changeApplicationName, changeTagName } from '../api/mutations';
 import type { ApiScope } from '../../contract/paths';
 import {
   editConflictErrorSchema,
@@ -127,23 +126,20 @@ function editConflictOf(error: unknown): EditConflictError | undefined {
 
 /**
  * Creates or patches a target (the cache follows the answer). The save actor's default saves the
- * targets of src/api; a feature saves its own and passes its saver to useEntitySave (the asset
- * feature: features/assets/page/save-asset.ts).
+ * targets of src/api (a tag's or an application's name); a feature saves its own and passes its
+ * saver to useEntitySave (features/assets/save-asset.ts, features/cage-meshes/save-cage-mesh.ts).
  */
 export type SaveEntity = (input: SaveInput) => Promise<SavedEntity>;
 
 const saveEntity: SaveEntity = ({ target, body }) => {
   switch (target.entity) {
-    case 'cageMesh':
-      return target.id
-        ? saveCageMesh(target.id, body, target.baseVersion)
-        : addCageMesh(body as CageMeshCreateBody, { scope: target.scope });
     case 'tag':
     case 'application':
       return renameTo(target, body);
     case 'asset':
     case 'applicationAsset':
-      return Promise.reject(new Error(`The asset feature saves ${target.entity} (useEntitySave)`));
+    case 'cageMesh':
+      return Promise.reject(new Error(`Its feature saves ${target.entity} (useEntitySave)`));
   }
 };
 

@@ -1,20 +1,21 @@
 /**
- * Cage mesh endpoints (spec §7 "Cage meshes and tags"). Public calls fail with
- * `service: 'cageMeshes'`, the private create with `service: 'privateCageMeshes'`.
+ * Cage mesh endpoints (spec §7 "Cage meshes and tags"), the cached cage mesh and what a save
+ * refreshes (changes go through mutations.ts). Public calls fail with `service: 'cageMeshes'`,
+ * the private create with `service: 'privateCageMeshes'`.
  */
 import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod/mini';
-import { tagService } from './errors';
-import { apiRequest } from './http';
-import { endpoint, ENDPOINTS, type ApiScope } from '../../contract/paths';
-import { invalidateList } from './lists';
-import { queryClient } from './query';
+import { tagService } from '../../../api/errors';
+import { apiRequest } from '../../../api/http';
+import { endpoint, ENDPOINTS, type ApiScope } from '../../../../contract/paths';
+import { invalidateList } from '../../../api/lists';
+import { queryClient } from '../../../api/query';
 import {
   cageMeshCreateBodySchema,
   cageMeshPatchBodySchema,
   cageMeshSchema,
   type CageMesh,
-} from '../../contract/schemas';
+} from '../../../../contract/schemas';
 
 export type CageMeshCreateBody = z.input<typeof cageMeshCreateBodySchema>;
 export type CageMeshPatchBody = z.input<typeof cageMeshPatchBodySchema>;
@@ -47,7 +48,7 @@ export function createCageMesh(
   );
 }
 
-/** Changes some fields of a cage mesh; see updateAsset for `baseVersion`. */
+/** Changes some fields of a cage mesh; `baseVersion` as the asset's (features/assets updateAsset). */
 export function updateCageMesh(
   id: string,
   body: CageMeshPatchBody,

@@ -20,6 +20,7 @@ import {
   type FileFieldDef,
 } from '../../../machines/entity-editor.view';
 import { useEntityForm } from '../../../machines/entity-form.view';
+import { saveCageMeshTarget } from '../save-cage-mesh';
 
 export interface CageMeshFormValues {
   name: string;
@@ -79,6 +80,7 @@ export function CageMeshForm({ cageMesh, onSaved, readOnly = false }: CageMeshFo
   };
   const editor = useEntityForm({
     entity: 'cageMesh',
+    save: saveCageMeshTarget,
     record: cageMesh,
     defaultValues: valuesOf(cageMesh),
     schema: cageMeshCreateBodySchema,
