@@ -1,14 +1,8 @@
-import type { TFunction } from 'i18next';
 import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
-import { ACTIVITY_KINDS, activityRowSchema, type ActivityRow } from '../../../contract/schemas';
-import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
-import { dateColumn } from '../../ui/dom/list/columns';
-import { personIcon, searchIcon, statusIcon, typeIcon } from '../../ui/dom/list/filter-icons';
-import { CHANGES, changeDetail, changeTitle, kindOf } from './-activity/activity-rows';
-import { recordCell, recordLabel } from './-activity/record-cell';
-import { endpoint, ENDPOINTS } from '../../../contract/paths';
+import { ACTIVITY_KINDS } from '../../../contract/schemas';
+import { ActivityList } from '../../features/activity';
 
 const day = z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)));
 
@@ -28,80 +22,5 @@ const list = defineList({
 
 export const Route = createFileRoute('/_app/activity')({
   validateSearch: list.validateSearch,
-  component: () => <ListScreen config={activityList} />,
-});
-
-/** What the list shows, in the user's language. */
-const activityList = (t: TFunction): ListScreenConfig<ActivityRow> => ({
-  title: t('activity.title'),
-  // The log shows who changed what, as the changelog does; the server lists only the events
-  // the caller's role may see (user administration: admins).
-  requires: ['update', 'Asset'],
-  endpoint: endpoint(ENDPOINTS.activity),
-  rowSchema: activityRowSchema,
-  newRowsOnTop: true,
-  ...list,
-  rowLabel: (row) => `${changeTitle(row, t)} · ${recordLabel(row.subject, t)}`,
-  filters: [
-    {
-      field: 'search',
-      type: 'text',
-      label: t('activity.record'),
-      placeholder: t('activity.recordPlaceholder'),
-      icon: searchIcon,
-      visibleOnMobile: true,
-    },
-    {
-      field: 'kind',
-      type: 'multi-select',
-      label: t('activity.kind'),
-      icon: typeIcon,
-      options: ACTIVITY_KINDS.map((kind) => ({ value: kind, label: t(`activity.kinds.${kind}`) })),
-    },
-    {
-      field: 'routingKey',
-      type: 'multi-select',
-      label: t('activity.change'),
-      icon: statusIcon,
-      options: CHANGES.map((routingKey) => ({
-        value: routingKey,
-        label: `${t(`activity.kinds.${kindOf(routingKey)}`)}: ${changeTitle({ routingKey, data: {} }, t)}`,
-      })),
-    },
-    {
-      field: 'actorId',
-      type: 'autocomplete',
-      label: t('activity.actor'),
-      icon: personIcon,
-      endpoint: endpoint(ENDPOINTS.users),
-      displayField: 'email',
-      multiple: true,
-      limitTags: 1,
-    },
-    { field: 'from', type: 'date', label: t('activity.from') },
-    { field: 'to', type: 'date', label: t('activity.to') },
-  ],
-  columns: [
-    dateColumn('createdAt', t('activity.when')),
-    {
-      field: 'actorEmail',
-      headerName: t('activity.actor'),
-      render: (row) =>
-        row.actorEmail ?? (row.actorId ? t('trash.unknownUser') : t('assetEditor.system')),
-    },
-    {
-      field: 'routingKey',
-      headerName: t('activity.change'),
-      render: (row) => {
-        const detail = changeDetail(row, t);
-        return (
-          <span title={row.routingKey}>
-            {changeTitle(row, t)}
-            {detail && <span className="changelog-detail"> · {detail}</span>}
-          </span>
-        );
-      },
-    },
-    { field: 'subject', headerName: t('activity.record'), render: (row) => recordCell(row, t) },
-  ],
+  component: () => <ActivityList list={list} />,
 });

@@ -35,8 +35,7 @@ import { useDocumentTitle } from '../../ui/dom/use-document-title';
 import { RecordLoadFailed } from '../-chunks/record-error';
 import { Panel } from '../../features/assets';
 import { SectionCrumbs } from '../../ui/dom/section-crumbs';
-import { changeDetail, changeTitle } from './-activity/activity-rows';
-import { recordCell } from './-activity/record-cell';
+import { changeDetail, changeTitle, recordCell } from '../../features/activity';
 import { GIVEN_ROLES, roleLabel, statusBadge, userName } from './-users/user-texts';
 import './-users/user-page.css';
 

@@ -3,8 +3,8 @@
  * Pure, so the wording is tested without rendering.
  */
 import type { TFunction } from 'i18next';
-import type { ActivityRow } from '../../../../contract/schemas';
-import { eventTitle } from '../../../features/assets';
+import type { ActivityRow } from '../../../contract/schemas';
+import { eventTitle } from '../assets';
 
 /** The kinds of change the filter offers, grouped by kind of record (server/events.ts). */
 export const CHANGES = [

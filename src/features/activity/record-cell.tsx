@@ -5,7 +5,7 @@
 import type { TFunction } from 'i18next';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import type { ActivityRow } from '../../../../contract/schemas';
+import type { ActivityRow } from '../../../contract/schemas';
 
 /** A list screen searched for one record's name (the Trash, and kinds without a page). */
 const searchFor = (text: string) => ({ filter: JSON.stringify({ search: text }) }) as never;

@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initI18n, loadBackOfficeTexts } from '../../../i18n';
+import { initI18n, loadBackOfficeTexts } from '../../i18n';
 import { CHANGES, changeDetail, changeTitle, kindOf } from './activity-rows';
 
 const t = i18next.t.bind(i18next);
