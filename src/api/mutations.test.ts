@@ -1,11 +1,11 @@
 /**
- * Changes of tags and users: each sends its request and brings the cache up to date with it
- * (the asset's changes: src/features/assets/api/mutations.test.ts).
+ * Changes of tags: each sends its request and brings the cache up to date with it (the asset's
+ * and the user's changes: src/features/<name>/api/mutations.test.ts).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configureHttp } from './http';
 import { listQueryKey } from './lists';
-import { addTag, setUserRole } from './mutations';
+import { addTag } from './mutations';
 import { queryClient } from './query';
 import { configureSession } from './session-bridge';
 import { jsonResponse, scriptedFetch, signedInSession, testAsset } from './testing';
@@ -69,42 +69,5 @@ describe('addTag', () => {
     serve({ 'POST v1/tags': [409, { status: 409, code: 'CONFLICT', message: 'Taken' }] });
     expect(await failure(addTag('Summer'))).toMatchObject({ status: 409, service: 'tags' });
     expect(stale(TAGS_LIST, RECORD)).toEqual([false, false]);
-  });
-});
-
-describe('setUserRole', () => {
-  const USER = {
-    id: 'u2',
-    email: 'dev@avatar.studio',
-    role: 'developer',
-    verifiedAt: NOW,
-    createdAt: NOW,
-    version: 2,
-    status: 'active',
-    disabledAt: null,
-    lastSignInAt: null,
-  };
-
-  it('a role someone else changed meanwhile is refused; the user is read again', async () => {
-    queryClient.setQueryData(['users', 'u2'], USER);
-    const server = serve({
-      'PATCH private/v1/users/u2': [
-        409,
-        { status: 409, code: 'EDIT_CONFLICT', message: 'Changed since', conflicts: [] },
-      ],
-    });
-    const error = await failure(setUserRole('u2', 'admin', 2));
-    expect(sent(server)).toEqual(['PATCH private/v1/users/u2 {"role":"admin"}']);
-    expect(error).toMatchObject({ status: 409, code: 'EDIT_CONFLICT' });
-    expect(stale(['users', 'u2'])).toEqual([true]);
-  });
-
-  it('another failure leaves the user as it was', async () => {
-    queryClient.setQueryData(['users', 'u2'], USER);
-    serve({
-      'PATCH private/v1/users/u2': [403, { status: 403, code: 'FORBIDDEN', message: 'No' }],
-    });
-    expect(await failure(setUserRole('u2', 'admin', 2))).toMatchObject({ code: 'FORBIDDEN' });
-    expect(stale(['users', 'u2'])).toEqual([false]);
   });
 });

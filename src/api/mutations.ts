@@ -4,16 +4,11 @@
  * read again), and answers what the request answered. A failed request leaves the cache as it
  * was and rejects with its error. Screens and machines change records through these, never by
  * pairing a request with a cache update themselves. (The Trash, users, sessions and invitations
- * update the cache in their own request functions; an asset's and a cage mesh's changes are
- * their features', src/features/<name>/api/mutations.ts.)
+ * update the cache in their own request functions; an asset's, a cage mesh's and a user's
+ * changes are their features', src/features/<name>/api/mutations.ts.)
  */
 import { applicationsChanged, createApplication, renameApplication } from './applications';
-import { toApiError } from './errors';
-import { queryClient } from './query';
 import { createTag, deleteTag, renameTag, tagsChanged } from './tags';
-import { changeUserRole } from './user-admin';
-import { userQuery } from './user-assets';
-import type { Role } from '../../contract/schemas';
 
 /** Answers what `request` answered once `cacheFollows` has brought the cache up to date with it. */
 export async function change<T>(
@@ -44,20 +39,3 @@ export const addApplication = (name: string) =>
 /** Renames an application (see renameApplication for `baseVersion`). */
 export const changeApplicationName = (id: string, name: string, baseVersion?: number) =>
   change(renameApplication(id, name, baseVersion), applicationsChanged);
-
-// ---------------------------------------------------------------- users
-
-/**
- * Gives a user a role (see changeUserRole: the cache takes the answer). When someone else
- * changed it since `baseVersion`, the user is read again, so the page shows theirs.
- */
-export async function setUserRole(id: string, role: Role, baseVersion?: number) {
-  try {
-    return await changeUserRole(id, role, baseVersion);
-  } catch (error) {
-    if (toApiError(error).code === 'EDIT_CONFLICT') {
-      await queryClient.invalidateQueries({ queryKey: userQuery(id).queryKey });
-    }
-    throw error;
-  }
-}

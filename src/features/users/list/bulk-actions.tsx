@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Role } from '../../../../contract/schemas';
-import { bulkChangeUsers, type UserBulkChange } from '../../../api/user-admin';
+import { bulkChangeUsers, type UserBulkChange } from '../api/admin';
 import type { ListControls } from '../../../machines/list.view';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { FormDialog } from '../../../ui/dom/list/row-menu';
 import { SelectBox } from '../../../ui/dom/select-box';
-import { GIVEN_ROLES, roleLabel } from './user-texts';
+import { GIVEN_ROLES, roleLabel } from '../user-texts';
 
 /**
  * What an administrator can do to the selected users together: disable, enable, or give them

@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
-import type { Role, UserRow } from '../../../../contract/schemas';
-import { badgeCell } from '../../../ui/dom/list/cells';
+import type { Role, UserRow } from '../../../contract/schemas';
+import { badgeCell } from '../../ui/dom/list/cells';
 
 /** The roles an administrator may give (a guest account has no e-mail to give one to). */
 export const GIVEN_ROLES = ['admin', 'developer', 'user'] as const satisfies readonly Role[];

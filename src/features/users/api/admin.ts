@@ -6,10 +6,10 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod/mini';
-import { tagService } from './errors';
-import { apiRequest } from './http';
-import { fetchList, invalidateList } from './lists';
-import { queryClient } from './query';
+import { tagService } from '../../../api/errors';
+import { apiRequest } from '../../../api/http';
+import { fetchList, invalidateList } from '../../../api/lists';
+import { queryClient } from '../../../api/query';
 import {
   activityRowSchema,
   sessionInfoSchema,
@@ -19,9 +19,9 @@ import {
   type Role,
   type UserBulkResult,
   type UserRow,
-} from '../../contract/schemas';
-import { userQuery } from './user-assets';
-import { endpoint, ENDPOINTS } from '../../contract/paths';
+} from '../../../../contract/schemas';
+import { userQuery } from '../../../api/user-assets';
+import { endpoint, ENDPOINTS } from '../../../../contract/paths';
 
 const service = tagService('privateUsers');
 /** The users list's endpoint (the /users screen). */
