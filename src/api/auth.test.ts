@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as auth from './auth';
-import { configureHttp } from './http';
 import { configureSession } from './session-bridge';
-import { freshToken, jsonResponse, scriptedFetch } from './testing';
+import { freshToken, jsonResponse, serveApi } from './testing';
 
 const user = {
   _id: 'u1',
@@ -15,19 +14,13 @@ const user = {
 };
 const authResult = { ...user, token: 't', refreshToken: 'r' };
 
-function serve(routes: Parameters<typeof scriptedFetch>[0]) {
-  const server = scriptedFetch(routes);
-  configureHttp({ baseUrl: 'http://api.test/', fetch: server.fetch });
-  return server.calls;
-}
-
 afterEach(() => {
   configureSession(null);
 });
 
 describe('auth resource', () => {
   it('signs up and hands back the verificationId', async () => {
-    const calls = serve({
+    const { calls } = serveApi({
       'POST v1/auth/signup': () =>
         jsonResponse(201, { data: { ...authResult, verificationId: 'ver-1' } }),
     });
@@ -40,7 +33,9 @@ describe('auth resource', () => {
   });
 
   it('logs in with a code, strips silent, and keeps verifiedAt null', async () => {
-    const calls = serve({ 'POST v1/auth/login': () => jsonResponse(200, { data: authResult }) });
+    const { calls } = serveApi({
+      'POST v1/auth/login': () => jsonResponse(200, { data: authResult }),
+    });
 
     const result = await auth.login({ email: 'ada@example.com', code: '123456', silent: true });
 
@@ -54,7 +49,7 @@ describe('auth resource', () => {
       onRefreshed: () => {},
       onSessionInvalid: () => {},
     });
-    const calls = serve({
+    const { calls } = serveApi({
       'POST v1/auth/logout': () => jsonResponse(200, { data: { success: true } }),
     });
 
@@ -64,7 +59,7 @@ describe('auth resource', () => {
   });
 
   it('requests login codes and password-less sign-ups', async () => {
-    const calls = serve({
+    const { calls } = serveApi({
       'POST v1/auth/request-login-code': () => jsonResponse(200, { data: { sent: true } }),
       'POST v1/auth/signup/passwordless': () => jsonResponse(200, { data: { sent: true } }),
     });
@@ -81,7 +76,7 @@ describe('auth resource', () => {
       onRefreshed: () => {},
       onSessionInvalid: () => {},
     });
-    const calls = serve({
+    const { calls } = serveApi({
       'POST v1/auth/password-id-verification': () =>
         jsonResponse(200, { data: { verified: true } }),
     });
@@ -91,7 +86,7 @@ describe('auth resource', () => {
   });
 
   it('refreshes a token pair directly, sending the token and the refresh token (spec §7)', async () => {
-    const calls = serve({
+    const { calls } = serveApi({
       'POST v1/auth/refresh': () =>
         jsonResponse(200, { data: { token: 't2', refreshToken: 'r2', email: 'ada@example.com' } }),
     });

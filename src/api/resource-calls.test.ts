@@ -3,14 +3,11 @@
  * method, path, query and body it sends, what it answers, and the service name its failures
  * carry (§8). The asset's and the cage mesh's calls: src/features/<name>/api/requests.test.ts.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError } from './errors';
-import { configureHttp } from './http';
+import { describe, expect, it } from 'vitest';
 import * as morphs from './morphs';
 import type { Asset } from '../../contract/schemas';
-import { configureSession } from './session-bridge';
 import * as tags from './tags';
-import { jsonResponse, scriptedFetch, signedInSession, testAsset } from './testing';
+import { serveApi, describeCalls, type CallCase, testAsset } from './testing';
 import * as userAssets from './user-assets';
 
 const NOW = '2026-01-01T00:00:00.000Z';
@@ -32,22 +29,9 @@ const QUEUE = {
 const STATUS = [{ id: 'q1', status: 'completed', progress: 1, error: null, morphedAssetId: 'm1' }];
 const USER_ASSETS = { userId: 'u 2', assetIds: ['a 1'] };
 
-interface Case {
-  name: string;
-  call: () => Promise<unknown>;
-  /** `METHOD path?query` as the server sees it. */
-  route: string;
-  body?: unknown;
-  /** The whole answer (list calls answer `{ data, pagination }`). */
-  answer: unknown;
-  /** What the call resolves to; defaults to `answer.data`. */
-  result?: unknown;
-  service: string;
-}
-
 const withData = (data: unknown) => ({ data });
 
-const CASES: Case[] = [
+const CASES: CallCase[] = [
   // Morphs (asset service).
   {
     name: 'generateMorphedAssets',
@@ -135,42 +119,7 @@ const CASES: Case[] = [
   },
 ];
 
-function serve(route: string, status: number, answer: unknown) {
-  const server = scriptedFetch({ [route]: () => jsonResponse(status, answer) });
-  configureHttp({ baseUrl: 'http://api.test/', fetch: server.fetch });
-  return server;
-}
-
-beforeEach(() => {
-  configureSession(signedInSession());
-});
-
-afterEach(() => {
-  configureSession(null);
-});
-
-describe.each(CASES)('$name', ({ call, route, body, answer, result, service }) => {
-  it(`sends ${route} with its body and reads the answer`, async () => {
-    const server = serve(route, 200, answer);
-    const value = await call();
-    expect(server.calls).toHaveLength(1);
-    const [sent] = server.calls;
-    expect(`${sent?.method} ${sent?.path}`).toBe(route);
-    expect(sent?.body).toEqual(body);
-    expect(sent?.authorization).toMatch(/^Bearer /);
-    expect(value).toEqual(result ?? (answer as { data: unknown }).data);
-  });
-
-  it(`tags a failure with service '${service}'`, async () => {
-    serve(route, 409, { status: 409, code: 'ASSET_LOCKED', message: 'Locked' });
-    const error: unknown = await call().then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 409, code: 'ASSET_LOCKED', message: 'Locked', service });
-  });
-});
+describeCalls(CASES, 'ASSET_LOCKED');
 
 describe('a change based on a version', () => {
   const ROW = { ...TAG_ROW, version: 4 };
@@ -181,13 +130,13 @@ describe('a change based on a version', () => {
       answer: withData(ROW),
     },
   ])('$route sends it as If-Match', async ({ call, route, answer }) => {
-    const server = serve(route, 200, answer);
+    const server = serveApi({ [route]: [200, answer] });
     await call();
     expect(server.calls.map((sent) => sent.ifMatch)).toEqual(['"3"']);
   });
 
   it('a change without one sends no If-Match (the last writer wins)', async () => {
-    const server = serve('PUT v1/tags/t1', 200, withData(ROW));
+    const server = serveApi({ 'PUT v1/tags/t1': [200, withData(ROW)] });
     await tags.renameTag('t1', 'Winter');
     expect(server.calls.map((sent) => sent.ifMatch)).toEqual([null]);
   });

@@ -1,9 +1,14 @@
 /**
- * Test doubles for the HTTP layer: unsigned JWTs with chosen claims and a scripted fetch.
- * Used by the api and machines tests only.
+ * Test doubles for the HTTP layer: unsigned JWTs with chosen claims, a scripted API the HTTP
+ * layer sends to, and what a test reads back (the calls sent, the cache's state, a failure).
+ * Used by tests only.
  */
-import type { SessionBridge } from './session-bridge';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Asset } from '../../contract/schemas';
+import { ApiError } from './errors';
+import { configureHttp } from './http';
+import { queryClient } from './query';
+import { configureSession, type SessionBridge } from './session-bridge';
 
 const base64Url = (value: unknown) =>
   btoa(JSON.stringify(value)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
@@ -72,6 +77,85 @@ export function scriptedFetch(routes: Record<string, Handler>) {
     return handler(call, request);
   };
   return { fetch, calls };
+}
+
+/** A route's answer: a handler, or the status and JSON body it always answers. */
+type Answer = Handler | [status: number, body: unknown];
+
+/**
+ * The API at http://api.test/ answering each `METHOD path` as given, installed as the HTTP
+ * layer's fetch. `sent()` lists the calls as `METHOD path body`.
+ */
+export function serveApi(routes: Record<string, Answer>) {
+  const server = scriptedFetch(
+    Object.fromEntries(
+      Object.entries(routes).map(([route, answer]) => [
+        route,
+        typeof answer === 'function' ? answer : () => jsonResponse(answer[0], answer[1]),
+      ]),
+    ),
+  );
+  configureHttp({ baseUrl: 'http://api.test/', fetch: server.fetch });
+  const sent = () =>
+    server.calls.map((call) => `${call.method} ${call.path} ${JSON.stringify(call.body) ?? ''}`);
+  return { ...server, sent };
+}
+
+/** Whether the next read of each of `keys` fetches again (stale), or 'gone' from the cache. */
+export const staleness = (...keys: (readonly unknown[])[]) =>
+  keys.map((queryKey) => {
+    const state = queryClient.getQueryState(queryKey);
+    return state === undefined ? 'gone' : state.isInvalidated;
+  });
+
+/** What `promise` rejects with, or null when it resolves. */
+export const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
+
+/** One request function's call as the server sees it (spec §7) and the service it names (§8). */
+export interface CallCase {
+  name: string;
+  call: () => Promise<unknown>;
+  /** `METHOD path?query` as the server sees it. */
+  route: string;
+  body?: unknown;
+  /** The whole answer (list calls answer `{ data, pagination }`). */
+  answer: unknown;
+  /** What the call resolves to; defaults to `answer.data`. */
+  result?: unknown;
+  service: string;
+}
+
+/**
+ * For each case, signed in: the call sends its method, path, body and token and resolves to
+ * the answer, and a failure (a 409 with `code`) rejects as an ApiError naming its service.
+ */
+export function describeCalls(cases: CallCase[], code = 'CONFLICT') {
+  beforeEach(() => configureSession(signedInSession()));
+  afterEach(() => configureSession(null));
+
+  describe.each(cases)('$name', ({ call, route, body, answer, result, service }) => {
+    it(`sends ${route} with its body and reads the answer`, async () => {
+      const server = serveApi({ [route]: [200, answer] });
+      const value = await call();
+      expect(server.calls).toHaveLength(1);
+      const [sent] = server.calls;
+      expect(`${sent?.method} ${sent?.path}`).toBe(route);
+      expect(sent?.body).toEqual(body);
+      expect(sent?.authorization).toMatch(/^Bearer /);
+      expect(value).toEqual(result ?? (answer as { data: unknown }).data);
+    });
+
+    it(`tags a failure with service '${service}'`, async () => {
+      serveApi({ [route]: [409, { status: 409, code, message: 'Refused' }] });
+      const error = await failure(call());
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ status: 409, code, message: 'Refused', service });
+    });
+  });
 }
 
 /** An unlocked asset `a1` without files or tags, as the API answers it. */

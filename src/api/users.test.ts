@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configureHttp } from './http';
-import { jsonResponse, scriptedFetch } from './testing';
+import { jsonResponse, serveApi } from './testing';
 import * as users from './users';
 
 const user = {
@@ -13,15 +12,9 @@ const user = {
   settings: { isPasswordUpdated: false, isEmailVerified: true },
 };
 
-function serve(routes: Parameters<typeof scriptedFetch>[0]) {
-  const server = scriptedFetch(routes);
-  configureHttp({ baseUrl: 'http://api.test/', fetch: server.fetch });
-  return server.calls;
-}
-
 describe('users resource', () => {
   it('asks whether an e-mail exists, escaping it in the path', async () => {
-    const calls = serve({
+    const { calls } = serveApi({
       'GET v1/users/email/a%2Bb%40example.com': () => jsonResponse(200, { data: { exists: true } }),
     });
 
@@ -30,7 +23,7 @@ describe('users resource', () => {
   });
 
   it('starts and completes an e-mail verification', async () => {
-    const calls = serve({
+    const { calls } = serveApi({
       'POST v1/users/verify': ({ body }) =>
         jsonResponse(
           200,
@@ -47,7 +40,7 @@ describe('users resource', () => {
   });
 
   it('resets a password by mailed code', async () => {
-    const calls = serve({
+    const { calls } = serveApi({
       'POST v1/users/reset-password': () => jsonResponse(200, { data: { sent: true } }),
       'PATCH v1/users/password-by-code': () => jsonResponse(200, { data: user }),
     });

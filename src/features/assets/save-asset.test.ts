@@ -3,16 +3,10 @@
  * (the requests mocked), as the asset form and the applications panel run it.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
 import { createAsset, createAssetFromTemplate, updateAsset } from './api/requests';
 import { updateAssetApplication } from './api/placements';
-import {
-  entityEditorMachine,
-  selectIsSaved,
-  type SavedEntity,
-  type SaveInput,
-  type SaveTarget,
-} from '../../machines/entity-editor.machine';
+import type { SaveTarget } from '../../machines/entity-editor.machine';
+import { saveWith } from '../../machines/testing/save-with';
 import { saveAssetTarget } from './save-asset';
 
 vi.mock('./api/requests', async (importOriginal) => ({
@@ -40,14 +34,7 @@ const calls = [createAsset, createAssetFromTemplate, updateAsset, updateAssetApp
 async function save(target: SaveTarget, values: Record<string, unknown> = { name: 'Jacket' }) {
   vi.clearAllMocks();
   for (const call of calls) vi.mocked(call).mockResolvedValue(entity as never);
-  const machine = entityEditorMachine.provide({
-    actors: {
-      save: fromPromise<SavedEntity, SaveInput>(({ input }) => saveAssetTarget(input)),
-    },
-  });
-  const actor = createActor(machine).start();
-  actor.send({ type: 'SAVE', request: { target, values, files: [] } });
-  await vi.waitFor(() => expect(selectIsSaved(actor.getSnapshot())).toBe(true));
+  await saveWith(saveAssetTarget, target, values);
   return {
     createAsset: vi.mocked(createAsset).mock.calls,
     createAssetFromTemplate: vi.mocked(createAssetFromTemplate).mock.calls,

@@ -3,15 +3,9 @@
  * saver (the requests mocked), as the cage mesh form runs it.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
 import { createCageMesh, updateCageMesh } from './api/requests';
-import {
-  entityEditorMachine,
-  selectIsSaved,
-  type SavedEntity,
-  type SaveInput,
-  type SaveTarget,
-} from '../../machines/entity-editor.machine';
+import type { SaveTarget } from '../../machines/entity-editor.machine';
+import { saveWith } from '../../machines/testing/save-with';
 import { saveCageMeshTarget } from './save-cage-mesh';
 
 vi.mock('./api/requests', async (importOriginal) => ({
@@ -28,14 +22,7 @@ async function save(target: SaveTarget) {
   for (const call of [createCageMesh, updateCageMesh]) {
     vi.mocked(call).mockResolvedValue({ id: 'e1' } as never);
   }
-  const machine = entityEditorMachine.provide({
-    actors: {
-      save: fromPromise<SavedEntity, SaveInput>(({ input }) => saveCageMeshTarget(input)),
-    },
-  });
-  const actor = createActor(machine).start();
-  actor.send({ type: 'SAVE', request: { target, values: { name: 'Jacket' }, files: [] } });
-  await vi.waitFor(() => expect(selectIsSaved(actor.getSnapshot())).toBe(true));
+  await saveWith(saveCageMeshTarget, target);
   return {
     createCageMesh: vi.mocked(createCageMesh).mock.calls,
     updateCageMesh: vi.mocked(updateCageMesh).mock.calls,

@@ -5,7 +5,6 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../api/errors';
-import { configureHttp } from '../../../api/http';
 import { listQueryKey } from '../../../api/lists';
 import {
   assignAssets,
@@ -19,7 +18,7 @@ import {
 } from './mutations';
 import { queryClient } from '../../../api/query';
 import { configureSession } from '../../../api/session-bridge';
-import { jsonResponse, scriptedFetch, signedInSession, testAsset } from '../../../api/testing';
+import { failure, serveApi, staleness, signedInSession, testAsset } from '../../../api/testing';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 const ASSET = testAsset();
@@ -37,30 +36,6 @@ const PLACEMENTS_LIST = listQueryKey('v1/application-assets?applicationId=app1')
 const TAGS_LIST = listQueryKey('v1/tags');
 const LOCKED = { status: 409, code: 'ASSET_LOCKED', message: 'The asset is locked' };
 
-/** The server answers each `METHOD path` as given. */
-function serve(routes: Record<string, [status: number, body: unknown]>) {
-  const server = scriptedFetch(
-    Object.fromEntries(
-      Object.entries(routes).map(([route, [status, body]]) => [
-        route,
-        () => jsonResponse(status, body),
-      ]),
-    ),
-  );
-  configureHttp({ baseUrl: 'http://api.test/', fetch: server.fetch });
-  return server;
-}
-
-const sent = (server: ReturnType<typeof serve>) =>
-  server.calls.map((call) => `${call.method} ${call.path} ${JSON.stringify(call.body) ?? ''}`);
-
-/** Which of `keys` the next read fetches again (stale), and which are gone from the cache. */
-const stale = (...keys: (readonly unknown[])[]) =>
-  keys.map((queryKey) => {
-    const state = queryClient.getQueryState(queryKey);
-    return state === undefined ? 'gone' : state.isInvalidated;
-  });
-
 /** Caches what the asset's page and the lists showed before the change. */
 function showing() {
   queryClient.setQueryData(RECORD, ASSET);
@@ -70,12 +45,6 @@ function showing() {
   queryClient.setQueryData(PLACEMENTS_LIST, PAGE);
   queryClient.setQueryData(TAGS_LIST, PAGE);
 }
-
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => null,
-    (error: unknown) => error,
-  );
 
 beforeEach(() => {
   configureSession(signedInSession());
@@ -90,12 +59,12 @@ afterEach(() => {
 describe('saveAsset', () => {
   it('sends the changed fields; the page shows the answer, the changelog and lists read again', async () => {
     const saved = { ...ASSET, name: 'Coat' };
-    const server = serve({ 'PATCH v1/assets/a1': [200, { data: saved }] });
+    const server = serveApi({ 'PATCH v1/assets/a1': [200, { data: saved }] });
     expect(await saveAsset('a1', { name: 'Coat' }, { baseVersion: 3 })).toEqual(saved);
-    expect(sent(server)).toEqual(['PATCH v1/assets/a1 {"name":"Coat"}']);
+    expect(server.sent()).toEqual(['PATCH v1/assets/a1 {"name":"Coat"}']);
     expect(server.calls[0]?.ifMatch).toBe('"3"');
     expect(queryClient.getQueryData(RECORD)).toEqual(saved);
-    expect(stale(CHANGELOG, ASSETS_LIST, USER_ASSETS_LIST, TAGS_LIST)).toEqual([
+    expect(staleness(CHANGELOG, ASSETS_LIST, USER_ASSETS_LIST, TAGS_LIST)).toEqual([
       true,
       true,
       true,
@@ -104,60 +73,60 @@ describe('saveAsset', () => {
   });
 
   it('a refused change reaches the caller and the cache stays as it was', async () => {
-    serve({ 'PATCH v1/assets/a1': [409, LOCKED] });
+    serveApi({ 'PATCH v1/assets/a1': [409, LOCKED] });
     const error = await failure(saveAsset('a1', { name: 'Coat' }));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 409, code: 'ASSET_LOCKED', service: 'assets' });
     expect(queryClient.getQueryData(RECORD)).toEqual(ASSET);
-    expect(stale(CHANGELOG, ASSETS_LIST)).toEqual([false, false]);
+    expect(staleness(CHANGELOG, ASSETS_LIST)).toEqual([false, false]);
   });
 });
 
 describe('trashAsset', () => {
   it('deletes; the lists and the counts read again, and its own reads go', async () => {
-    const server = serve({ 'DELETE v1/assets/a1': [200, { data: { id: 'a1' } }] });
+    const server = serveApi({ 'DELETE v1/assets/a1': [200, { data: { id: 'a1' } }] });
     await trashAsset('a1');
-    expect(sent(server)).toEqual(['DELETE v1/assets/a1 ']);
-    expect(stale(ASSETS_LIST, COUNTS, RECORD)).toEqual([true, true, 'gone']);
+    expect(server.sent()).toEqual(['DELETE v1/assets/a1 ']);
+    expect(staleness(ASSETS_LIST, COUNTS, RECORD)).toEqual([true, true, 'gone']);
   });
 
   it('a locked asset is refused, and nothing is read again', async () => {
-    serve({ 'DELETE v1/assets/a1': [409, LOCKED] });
+    serveApi({ 'DELETE v1/assets/a1': [409, LOCKED] });
     expect(await failure(trashAsset('a1'))).toMatchObject({ code: 'ASSET_LOCKED' });
-    expect(stale(ASSETS_LIST, COUNTS, RECORD)).toEqual([false, false, false]);
+    expect(staleness(ASSETS_LIST, COUNTS, RECORD)).toEqual([false, false, false]);
   });
 });
 
 describe('bulk changes of assets', () => {
   it('locks a selection; every asset answered becomes the cached record, the lists read again', async () => {
     const locked = { ...ASSET, locked: true };
-    const server = serve({
+    const server = serveApi({
       'POST v1/assets/bulk-lock': [200, { data: { changed: ['a1'], assets: [locked] } }],
     });
     expect(await setAssetsLocked(['a1'], true)).toMatchObject({ changed: ['a1'] });
-    expect(sent(server)).toEqual(['POST v1/assets/bulk-lock {"ids":["a1"]}']);
+    expect(server.sent()).toEqual(['POST v1/assets/bulk-lock {"ids":["a1"]}']);
     expect(queryClient.getQueryData(RECORD)).toEqual(locked);
-    expect(stale(CHANGELOG, ASSETS_LIST)).toEqual([true, true]);
+    expect(staleness(CHANGELOG, ASSETS_LIST)).toEqual([true, true]);
   });
 
   it('tags a selection the same way, and deletes one: its own reads go, the counts read again', async () => {
     const tagged = { ...ASSET, tags: [{ id: 't1', name: 'Blue' }] };
-    serve({
+    serveApi({
       'POST v1/assets/bulk-set-tag': [200, { data: { changed: ['a1'], assets: [tagged] } }],
     });
     await setTagOnAssets(['a1'], 't1', true);
     expect(queryClient.getQueryData(RECORD)).toEqual(tagged);
 
-    serve({ 'POST v1/assets/bulk-delete': [200, { data: { deleted: ['a1'] } }] });
+    serveApi({ 'POST v1/assets/bulk-delete': [200, { data: { deleted: ['a1'] } }] });
     expect(await trashAssets(['a1'])).toEqual(['a1']);
-    expect(stale(ASSETS_LIST, COUNTS, RECORD)).toEqual([true, true, 'gone']);
+    expect(staleness(ASSETS_LIST, COUNTS, RECORD)).toEqual([true, true, 'gone']);
   });
 
   it('a selection with a locked asset is refused, and the cache stays as it was', async () => {
-    serve({ 'POST v1/assets/bulk-delete': [409, LOCKED] });
+    serveApi({ 'POST v1/assets/bulk-delete': [409, LOCKED] });
     expect(await failure(trashAssets(['a1']))).toMatchObject({ code: 'ASSET_LOCKED' });
     expect(queryClient.getQueryData(RECORD)).toEqual(ASSET);
-    expect(stale(ASSETS_LIST, COUNTS, RECORD)).toEqual([false, false, false]);
+    expect(staleness(ASSETS_LIST, COUNTS, RECORD)).toEqual([false, false, false]);
   });
 });
 
@@ -166,12 +135,12 @@ describe('setAssetTags', () => {
     const summer = { id: 't1', name: 'Summer' };
     const winter = { id: 't2', name: 'Winter' };
     const tagged = { ...ASSET, tags: [summer, winter] };
-    const server = serve({
+    const server = serveApi({
       'POST v1/tags/set-tag': [200, { data: tagged }],
       'POST v1/tags/remove-tag': [200, { data: { ...ASSET, tags: [winter] } }],
     });
     const asset = await setAssetTags({ ...ASSET, tags: [summer] }, ['t2']);
-    expect(sent(server)).toEqual([
+    expect(server.sent()).toEqual([
       'POST v1/tags/set-tag {"assetId":"a1","tagId":"t2"}',
       'POST v1/tags/remove-tag {"assetId":"a1","tagId":"t1"}',
     ]);
@@ -199,10 +168,10 @@ describe('placeAsset', () => {
         locked: false,
       },
     };
-    const server = serve({ 'POST v1/assets/a1/application': [200, { data: entry }] });
+    const server = serveApi({ 'POST v1/assets/a1/application': [200, { data: entry }] });
     expect(await placeAsset('a1', { applicationId: 'app1' })).toMatchObject({ position: 2 });
-    expect(sent(server)).toEqual(['POST v1/assets/a1/application {"applicationId":"app1"}']);
-    expect(stale(APPLICATIONS, PLACEMENTS_LIST, RECORD, ASSETS_LIST)).toEqual([
+    expect(server.sent()).toEqual(['POST v1/assets/a1/application {"applicationId":"app1"}']);
+    expect(staleness(APPLICATIONS, PLACEMENTS_LIST, RECORD, ASSETS_LIST)).toEqual([
       true,
       true,
       false,
@@ -213,11 +182,11 @@ describe('placeAsset', () => {
 
 describe('assignAssets', () => {
   it('assigns; the user’s assets read again, the asset list does not', async () => {
-    const server = serve({
+    const server = serveApi({
       'POST private/v1/user-assets/u2': [200, { data: { userId: 'u2', assetIds: ['a1'] } }],
     });
     await assignAssets('u2', ['a1']);
-    expect(sent(server)).toEqual(['POST private/v1/user-assets/u2 {"assetIds":["a1"]}']);
-    expect(stale(USER_ASSETS_LIST, CHANGELOG, ASSETS_LIST)).toEqual([true, true, false]);
+    expect(server.sent()).toEqual(['POST private/v1/user-assets/u2 {"assetIds":["a1"]}']);
+    expect(staleness(USER_ASSETS_LIST, CHANGELOG, ASSETS_LIST)).toEqual([true, true, false]);
   });
 });

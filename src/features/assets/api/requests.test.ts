@@ -3,14 +3,11 @@
  * query and body it sends, what it answers, and the service name its failures carry (§8). The
  * other resources' calls: src/api/resource-calls.test.ts.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as placements from './placements';
 import * as assets from './requests';
-import { ApiError } from '../../../api/errors';
-import { configureHttp } from '../../../api/http';
 import type { Asset } from '../../../../contract/schemas';
-import { configureSession } from '../../../api/session-bridge';
-import { jsonResponse, scriptedFetch, signedInSession, testAsset } from '../../../api/testing';
+import { serveApi, describeCalls, type CallCase, testAsset } from '../../../api/testing';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 const ASSET: Asset = testAsset({ id: 'a 1', modelUrl: '/files/m.glb' });
@@ -36,22 +33,9 @@ const EVENT = {
 };
 const REPORT = { valid: true, errors: [], warnings: [], infos: 0, hints: 0, stats: {} };
 
-interface Case {
-  name: string;
-  call: () => Promise<unknown>;
-  /** `METHOD path?query` as the server sees it. */
-  route: string;
-  body?: unknown;
-  /** The whole answer (list calls answer `{ data, pagination }`). */
-  answer: unknown;
-  /** What the call resolves to; defaults to `answer.data`. */
-  result?: unknown;
-  service: string;
-}
-
 const withData = (data: unknown) => ({ data });
 
-const CASES: Case[] = [
+const CASES: CallCase[] = [
   // Assets, public and private.
   {
     name: 'countByType (private)',
@@ -218,42 +202,7 @@ const CASES: Case[] = [
   },
 ];
 
-function serve(route: string, status: number, answer: unknown) {
-  const server = scriptedFetch({ [route]: () => jsonResponse(status, answer) });
-  configureHttp({ baseUrl: 'http://api.test/', fetch: server.fetch });
-  return server;
-}
-
-beforeEach(() => {
-  configureSession(signedInSession());
-});
-
-afterEach(() => {
-  configureSession(null);
-});
-
-describe.each(CASES)('$name', ({ call, route, body, answer, result, service }) => {
-  it(`sends ${route} with its body and reads the answer`, async () => {
-    const server = serve(route, 200, answer);
-    const value = await call();
-    expect(server.calls).toHaveLength(1);
-    const [sent] = server.calls;
-    expect(`${sent?.method} ${sent?.path}`).toBe(route);
-    expect(sent?.body).toEqual(body);
-    expect(sent?.authorization).toMatch(/^Bearer /);
-    expect(value).toEqual(result ?? (answer as { data: unknown }).data);
-  });
-
-  it(`tags a failure with service '${service}'`, async () => {
-    serve(route, 409, { status: 409, code: 'ASSET_LOCKED', message: 'Locked' });
-    const error: unknown = await call().then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 409, code: 'ASSET_LOCKED', message: 'Locked', service });
-  });
-});
+describeCalls(CASES, 'ASSET_LOCKED');
 
 describe('a change based on a version', () => {
   it.each([
@@ -273,7 +222,7 @@ describe('a change based on a version', () => {
       answer: withData({ ...APP_ASSET, applicationName: 'Summer' }),
     },
   ])('$route sends it as If-Match', async ({ call, route, answer }) => {
-    const server = serve(route, 200, answer);
+    const server = serveApi({ [route]: [200, answer] });
     await call();
     expect(server.calls.map((sent) => sent.ifMatch)).toEqual(['"3"']);
   });
@@ -281,7 +230,7 @@ describe('a change based on a version', () => {
 
 describe('exportApplicationAssets', () => {
   it('downloads the file with the name the server gave it', async () => {
-    const server = scriptedFetch({
+    serveApi({
       'GET v1/assets/export/app%201': () =>
         new Response('{"assets":[]}', {
           headers: {
@@ -290,17 +239,17 @@ describe('exportApplicationAssets', () => {
           },
         }),
     });
-    configureHttp({ baseUrl: 'http://api.test/', fetch: server.fetch });
     const file = await placements.exportApplicationAssets('app 1');
     expect(file.filename).toBe('summer-assets.json');
     expect(await file.blob.text()).toBe('{"assets":[]}');
   });
 
   it('tags a failure with the assets service', async () => {
-    serve('GET private/v1/assets/export/x', 404, {
-      status: 404,
-      code: 'NOT_FOUND',
-      message: 'No application',
+    serveApi({
+      'GET private/v1/assets/export/x': [
+        404,
+        { status: 404, code: 'NOT_FOUND', message: 'No application' },
+      ],
     });
     await expect(
       placements.exportApplicationAssets('x', { scope: 'private' }),

@@ -4,10 +4,9 @@
  */
 import type { TFunction } from 'i18next';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { configureHttp } from '../../../api/http';
 import { queryClient } from '../../../api/query';
 import { configureSession } from '../../../api/session-bridge';
-import { jsonResponse, scriptedFetch, signedInSession, testAsset } from '../../../api/testing';
+import { jsonResponse, serveApi, signedInSession, testAsset } from '../../../api/testing';
 import { deleteChange, lockChange, tagChange, type AssetChange } from './asset-changes';
 
 const t = ((key: string, options: object) => `${key} ${JSON.stringify(options)}`) as TFunction;
@@ -16,7 +15,7 @@ const ASSET = testAsset();
 /** Every call answers as the server would; bulk changes report `changed` as changed. */
 function serve(changed: string[]) {
   const bulk = { data: { changed, assets: [] } };
-  const server = scriptedFetch({
+  const server = serveApi({
     'PUT v1/assets/a1/lock': () => jsonResponse(200, { data: { ...ASSET, locked: true } }),
     'PUT v1/assets/a1/unlock': () => jsonResponse(200, { data: ASSET }),
     'POST v1/assets/bulk-lock': () => jsonResponse(200, bulk),
@@ -27,7 +26,6 @@ function serve(changed: string[]) {
     'POST v1/assets/bulk-delete': () => jsonResponse(200, { data: { deleted: changed } }),
     'POST v1/trash/bulk-restore': () => jsonResponse(200, { data: { items: [] } }),
   });
-  configureHttp({ baseUrl: 'http://api.test/', fetch: server.fetch });
   return server;
 }
 

@@ -1,9 +1,8 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { configureHttp } from '../../../api/http';
 import { configureSession } from '../../../api/session-bridge';
-import { jsonResponse, scriptedFetch, signedInSession } from '../../../api/testing';
+import { jsonResponse, serveApi, signedInSession } from '../../../api/testing';
 import { initI18n, loadBackOfficeTexts } from '../../../i18n';
 import type { ListControls } from '../../../machines/list.view';
 import { UserBulkActions } from './bulk-actions';
@@ -42,7 +41,7 @@ function listControls() {
 }
 
 function serve() {
-  const server = scriptedFetch({
+  const server = serveApi({
     'POST private/v1/users/bulk-disable': ({ body }) => {
       const { ids } = body as { ids: string[] };
       const users = ids.map((id) => row(id, { status: 'disabled' }));
@@ -55,7 +54,6 @@ function serve() {
       });
     },
   });
-  configureHttp({ baseUrl: 'http://api.test/', fetch: server.fetch });
   configureSession(signedInSession());
   return server.calls;
 }
