@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
-/** The end-to-end files that run on their own (see the projects below). */
-const ALONE = ['tests/e2e/**/*.webgl.test.ts', 'tests/e2e/search-typing.test.ts'];
+/** The end-to-end files that run one at a time (see the projects below). */
+const WEBGL = ['tests/e2e/**/*.webgl.test.ts'];
+const QUIET = ['tests/e2e/search-typing.test.ts'];
 
 /** An end-to-end project: `test` on top of what they share, run in `group` order. */
 const e2e = (
@@ -55,19 +56,25 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
+          // The files share one worker's modules: a file of its own imported the server
+          // (Hono, PGlite, glTF-Transform, the S3 client) again, about a second each, 180 s
+          // against 120 s for the project on PGlite. Each file still gets its own database.
+          isolate: false,
           globalSetup: ['./server/test-global-setup.ts'],
           include: ['server/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/fuzz/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
       },
-      // End-to-end: a real server and Chromium per file, two files at a time (a file keeps
-      // about a core busy: three at a time took 845 s against 801 s for two). The files that
-      // draw with WebGL (*.webgl.test.ts: SwiftShader renders on the CPU) and the one that
-      // times typing at a person's pace run one at a time after the rest: beside another
-      // file, 80 ms between keys became 250.
-      e2e({ name: 'e2e', exclude: [...ALONE], maxWorkers: 2 }, 1),
-      e2e({ name: 'e2e-alone', include: [...ALONE], maxWorkers: 1 }, 2),
+      // End-to-end: a real server and Chromium per file. The one that times typing at a
+      // person's pace runs first with nothing beside it (beside another file, 80 ms between
+      // keys became 250); then two files at a time (a file keeps about a core busy: three at a
+      // time took 845 s against 801 s for two); then the files that draw with WebGL
+      // (*.webgl.test.ts: SwiftShader renders on the CPU), one at a time. Those leave about a
+      // third of 2 cores idle, which scripts/test.sh fills with the server suite on PostgreSQL.
+      e2e({ name: 'e2e-quiet', include: QUIET, maxWorkers: 1 }, 1),
+      e2e({ name: 'e2e', exclude: [...WEBGL, ...QUIET], maxWorkers: 2 }, 2),
+      e2e({ name: 'e2e-webgl', include: WEBGL, maxWorkers: 1 }, 3),
     ],
   },
 });

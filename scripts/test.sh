@@ -7,7 +7,7 @@
 #
 # On 2 cores the steps overlap where one leaves a core idle: the checks (mostly one thread:
 # ESLint, tsc) run beside the unit tests, and the server suite on PostgreSQL (one worker that
-# mostly waits on the database) runs from the start beside everything else.
+# mostly waits on the database) beside the end-to-end files that draw with WebGL.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -86,24 +86,24 @@ fi
 # shellcheck source=scripts/pg.sh
 source scripts/pg.sh
 pg_ok=""
-if pg_start; then
-  pg_ok=1
-  pg_suite() { TEST_DATABASE_URL=$PG_URL vitest_json server-pg --project server --maxWorkers=1; }
-  begin "server (PostgreSQL)" pg_suite
-else
-  failed_steps+=("start PostgreSQL")
-fi
+if pg_start; then pg_ok=1; else failed_steps+=("start PostgreSQL"); fi
 
 begin "check (format, lint, types)" npm run --silent check
-step "unit and server (PGlite)" vitest_json unit --project unit --project dom --project server
+step "unit and server (PGlite)" vitest_json unit --project unit --project dom --project server --maxWorkers=2
 finish "check (format, lint, types)"
 
 step "build" npm run --silent build
 # The inspector's end-to-end test needs a development build (dist-dev/, about 10 s).
 step "development build" npm run --silent build:dev
 # tests/e2e/two-instances.test.ts runs two servers on the PostgreSQL and Ceph started above.
-TEST_DATABASE_URL=${PG_URL:-} step "end-to-end (Chromium)" vitest_json e2e --project e2e --project e2e-alone
-
+TEST_DATABASE_URL=${PG_URL:-} step "end-to-end (Chromium)" vitest_json e2e --project e2e-quiet --project e2e
+# The WebGL files run one at a time and leave about a third of the cores idle: the server suite
+# on PostgreSQL (one worker that mostly waits on the database) runs beside them.
+if [ -n "$pg_ok" ]; then
+  pg_suite() { TEST_DATABASE_URL=$PG_URL vitest_json server-pg --project server --maxWorkers=1; }
+  begin "server (PostgreSQL)" pg_suite
+fi
+step "end-to-end, WebGL (Chromium)" vitest_json e2e-webgl --project e2e-webgl
 if [ -n "$pg_ok" ]; then
   finish "server (PostgreSQL)"
   pg_stop

@@ -1,9 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { validateGlb } from './model-validator';
 import { readAvatar } from './test-files';
-import { threadLoad, ThreadLimitError } from './threads';
+import { endIdleThreads, threadLoad, ThreadLimitError } from './threads';
 
 describe('validateGlb in a worker thread', () => {
+  // Threads other test files' jobs kept would serve these jobs instead.
+  beforeEach(endIdleThreads);
+
   it('answers the report of a fixture avatar', async () => {
     const report = await validateGlb(readAvatar('maleIdle.glb'), '/files/a.glb');
     expect(report?.valid).toBe(true);

@@ -90,6 +90,17 @@ const idle: IdleThread[] = [];
 /** A thread nobody used for this long ends. */
 const IDLE_MS = 60_000;
 
+/**
+ * Ends every thread kept between jobs.
+ * @internal What the tests of the limits start from (the test files share this module).
+ */
+export function endIdleThreads() {
+  for (const thread of idle.splice(0)) {
+    clearTimeout(thread.timer);
+    void thread.worker.terminate();
+  }
+}
+
 function startThread(url: URL, limits: ThreadLimits): Worker {
   return new Worker(bootstrap(url), {
     resourceLimits: { maxOldGenerationSizeMb: limits.heapMb },
