@@ -163,9 +163,16 @@ describe('what was picked', () => {
       const picker = page.getByRole('combobox', { name: 'Application' });
       await picker.fill(application.slice(0, 3));
       await page.getByRole('option', { name: application }).first().waitFor();
+      // What the list was when each key went (in the message should the pick not happen).
+      const state = async () =>
+        `expanded ${await picker.getAttribute('aria-expanded')}, active option ` +
+        `${await picker.getAttribute('aria-activedescendant')}, options ` +
+        (await page.getByRole('option').allTextContents()).join(' | ');
+      const seen = [`before ArrowDown: ${await state()}`];
       await page.keyboard.press('ArrowDown');
+      seen.push(`before Enter: ${await state()}`);
       await page.keyboard.press('Enter');
-      await expect.poll(() => picker.inputValue()).toBe(application);
+      await expect.poll(() => picker.inputValue(), { message: seen.join('; ') }).toBe(application);
       await page.waitForTimeout(400);
       expect(await picker.inputValue()).toBe(application);
       await page.close();
