@@ -6,8 +6,8 @@ import { queryClient } from '../api/query';
 import { passwordByCode, resetPassword } from '../api/users';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
-import { emailForm, lenient, optionalEmail, resetForm } from './-account/schemas';
-import { authFields } from './-account/fields';
+import { authFields, emailForm, resetForm } from '../features/account';
+import { lenient, optionalEmail } from './-account/search-params';
 import { useSessionForm } from '../machines/session.view';
 
 export const Route = createFileRoute('/forgot-password')({

@@ -13,8 +13,8 @@ import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
 import { Spinner } from '../ui/dom/spinner';
-import { authFields } from './-account/fields';
-import { lenient, newPasswordForm } from './-account/schemas';
+import { authFields, newPasswordForm } from '../features/account';
+import { lenient } from './-account/search-params';
 
 /** Invitation links carry 32 random bytes, base64url (server/README.md "Invitations"). */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;

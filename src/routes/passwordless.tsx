@@ -9,8 +9,8 @@ import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
-import { codeForm, emailForm, optionalEmail } from './-account/schemas';
-import { authFields } from './-account/fields';
+import { authFields, codeForm, emailForm } from '../features/account';
+import { optionalEmail } from './-account/search-params';
 import { useSessionForm } from '../machines/session.view';
 
 export const Route = createFileRoute('/passwordless')({

@@ -5,9 +5,9 @@ import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
-import { lenient, optionalEmail, safeRedirect, signinForm } from './-account/schemas';
+import { authFields, signinForm } from '../features/account';
+import { lenient, optionalEmail, safeRedirect } from './-account/search-params';
 import { describeError } from '../api/error-info';
-import { authFields } from './-account/fields';
 import { useSessionForm } from '../machines/session.view';
 
 const searchSchema = z.object({

@@ -5,8 +5,7 @@ import { fieldErrorOf } from '../api/error-info';
 import { selectLastVerificationId } from '../machines/app-session';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
-import { signupForm } from './-account/schemas';
-import { authFields } from './-account/fields';
+import { authFields, signupForm } from '../features/account';
 import { useSessionForm } from '../machines/session.view';
 
 export const Route = createFileRoute('/signup')({

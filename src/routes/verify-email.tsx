@@ -12,8 +12,8 @@ import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
-import { codeForm, emailForm, lenient, optionalEmail } from './-account/schemas';
-import { authFields } from './-account/fields';
+import { authFields, codeForm, emailForm } from '../features/account';
+import { lenient, optionalEmail } from './-account/search-params';
 import { useSessionActor } from '../machines/session.view';
 
 export const Route = createFileRoute('/verify-email')({

@@ -1,7 +1,7 @@
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import { authResultSchema, envelope, type AuthResult } from '../../contract/schemas';
 import { SESSION_STORAGE_KEY, toPersisted } from '../../src/machines/session-persistence';
 import { defaultSessionUser, mergeUser } from '../../src/machines/session.machine';
@@ -34,11 +34,42 @@ export function appUnderTest(
     app.server = await startServer(options.env, { dataDir: seededCopy() });
     app.browser = await launchBrowser(options);
   });
+  beforeEach(({ onTestFailed }) => onTestFailed(({ task }) => showOpenPages(app, task.name)));
   afterAll(async () => {
     await app.browser?.close();
     await app.server?.stop();
   });
   return app;
+}
+
+/** Where a failed test's pages are pictured (scripts/test.sh keeps .tmp/test-results). */
+const FAILURES_DIR = join('.tmp', 'test-results', 'failures');
+
+/**
+ * What the pages still open when a test failed showed: each one's address, headings and
+ * focused element in the log, and a screenshot in FAILURES_DIR, so that a failure seen once
+ * (a race) says where the page was, not only what the test waited for.
+ */
+async function showOpenPages(app: AppUnderTest, test: string) {
+  const pages = app.browser?.browser.contexts().flatMap((context) => context.pages()) ?? [];
+  const name = test.replace(/[^a-z0-9]+/gi, '-').slice(0, 80);
+  mkdirSync(FAILURES_DIR, { recursive: true });
+  for (const [index, page] of pages.entries()) {
+    const state = await page
+      .evaluate(() => ({
+        url: location.href,
+        headings: Array.from(document.querySelectorAll('h1, h2, [role="alert"]'))
+          .slice(0, 6)
+          .map((element) => element.textContent?.trim()),
+        // The focused element itself, without its children.
+        focused: (document.activeElement?.cloneNode(false) as Element | undefined)?.outerHTML,
+        scrollY,
+      }))
+      .catch((error: unknown) => String(error));
+    const path = join(FAILURES_DIR, `${name}-${index}.png`);
+    await page.screenshot({ path }).catch(() => undefined);
+    console.log(`Open page ${index} when "${test}" failed (${path}):`, state);
+  }
 }
 
 /** The admin the server seeds (its published development password). */

@@ -19,8 +19,8 @@ import { FormDialog } from '../../../ui/dom/list/row-menu';
 import { SchemaForm } from '../../../ui/dom/schema-form';
 import { TextField } from '../../../ui/dom/text-field';
 import { announce } from '../../../ui/dom/toasts';
-import { authFields } from '../../-account/fields';
-import { codeForm, newPasswordForm, signupForm } from '../../-account/schemas';
+import { authFields } from '../fields';
+import { codeForm, newPasswordForm, signupForm } from '../forms';
 
 /** Runs a form's request and keeps its error for the form; answers false when it failed. */
 function useRequest() {

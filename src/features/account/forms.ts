@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 
-// Client-side form rules. Messages are i18n keys, translated by the form.
+/** The account forms' rules, client side. Messages are i18n keys, translated by the form. */
 const required = z.minLength(1, 'form.required');
 const email = z.pipe(z.string().check(z.trim(), required), z.email('form.invalidEmail'));
 const password = z.string().check(required);
@@ -33,10 +33,3 @@ export const newPasswordForm = z
 export const resetForm = z
   .object({ code, password: newPassword, confirmPassword: password })
   .check(samePasswords);
-
-/** A search param that is ignored (undefined) when missing or malformed, never an error page. */
-export const lenient = <T extends z.core.$ZodType>(schema: T) =>
-  z.catch(z.optional(schema), undefined);
-
-export const safeRedirect = lenient(z.string().check(z.regex(/^\/(?!\/)/)));
-export const optionalEmail = lenient(z.string().check(z.maxLength(254)));
