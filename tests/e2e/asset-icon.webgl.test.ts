@@ -13,6 +13,7 @@ import { UPLOAD_RULES } from '../../core/files/rules';
 import { validateFileContent } from '../../core/files/validate';
 import { ADMIN, appUnderTest, signedInPage } from '../helpers/app';
 import { opaqueIn, pixelsOf } from '../helpers/pixels';
+import { shot } from '../helpers/shots';
 
 const FIXTURES = resolve('..', 'shared', 'fixtures');
 const app = appUnderTest({ webgl: true });
@@ -170,7 +171,7 @@ describe('generate icon from model, without an icon renderer', () => {
     await expect
       .poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
       .toBe(512);
-    await page.screenshot({ path: '/tmp/generated-icon-list.png' });
+    await shot(page, 'generated-icon-list');
     expect(foreign).toEqual([]);
   });
 

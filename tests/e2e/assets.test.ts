@@ -12,6 +12,7 @@ import { formatBytes } from '../../core/files/validate';
 import { ihdrChunk, pngChunk, pngFile } from '../../core/files/png-writer';
 import { iccpChunk, iccProfileV2, withChunksAfterIhdr } from '../../core/files/test-fixtures';
 import { appUnderTest } from '../helpers/app';
+import { shot } from '../helpers/shots';
 
 const FIXTURES = resolve('..', 'shared', 'fixtures');
 const avatar = (name: string) => readFileSync(resolve(FIXTURES, 'avatars', name));
@@ -388,7 +389,7 @@ describe('asset preview', () => {
     const middleDot = (await loader.locator('span').nth(1).boundingBox())!;
     expect(Math.abs(middleDot.x + middleDot.width / 2 - (box.x + box.width / 2))).toBeLessThan(2);
     expect(Math.abs(middleDot.y + middleDot.height / 2 - (box.y + box.height / 2))).toBeLessThan(2);
-    await preview.screenshot({ path: '/tmp/asset-preview-loader.png' });
+    await shot(preview, 'asset-preview-loader');
     release();
 
     // The viewer stays inside its card, and the page does not scroll sideways.

@@ -4,15 +4,14 @@
  * once chosen (a single value's label, whole chips, a multi-select that looks like one and
  * leaves the page usable); the keyboard: `/` to the list's search, the command palette
  * (Ctrl+K) and keyboard reordering one place per arrow without wrapping round. Axe stays clean
- * in both schemes on the screens changed; set SCREENSHOTS=<folder> to keep screenshots.
+ * in both schemes on the screens changed; set SHOTS_DIR=<folder> to keep screenshots.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, login } from '../helpers/accounts';
 import { appUnderTest, signedInPage } from '../helpers/app';
 import { seriousViolations, useScheme } from '../helpers/axe';
+import { shot } from '../helpers/shots';
 
 const app = appUnderTest();
 const WIDTHS = [1280, 390] as const;
@@ -37,12 +36,7 @@ async function checkA11y(page: Page, where: string) {
       (v) => `${v.id} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
     );
     expect(found, `${where} (${scheme})`).toEqual([]);
-    const folder = process.env.SCREENSHOTS;
-    if (folder) {
-      mkdirSync(folder, { recursive: true });
-      const width = page.viewportSize()?.width ?? 0;
-      await page.screenshot({ path: join(folder, `${where}-${width}-${scheme}.png`) });
-    }
+    await shot(page, `${where}-${page.viewportSize()?.width ?? 0}-${scheme}`);
   }
   await useScheme(page, 'light');
 }

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { appUnderTest, signedInPage, signedInAt, guestAt, ADMIN } from '../helpers/app';
 import { adminApi } from '../helpers/accounts';
 import { seriousViolationsInBothSchemes } from '../helpers/axe';
+import { shot } from '../helpers/shots';
 
 const app = appUnderTest();
 const DEMO_USER = { email: 'demo@avatar.studio', password: 'avatar-studio-demo' };
@@ -68,7 +69,7 @@ describe.each(WIDTHS)('suggestions at %i px', (width) => {
         .toBe(12);
       expect(new Set(await options.allInnerTexts()).size).toBe(12);
       expect(reads.map((params) => params.get('page'))).toEqual([null, '2', '3']);
-      await page.screenshot({ path: `/tmp/daily-lists-suggestions-${width}.png` });
+      await shot(page, `daily-lists-suggestions-${width}`);
       // A text nothing matches says so.
       await page.getByRole('combobox', { name: 'Tags' }).fill('no such tag at all');
       await listbox.getByText('No Results').waitFor();
@@ -182,7 +183,7 @@ describe.each(WIDTHS)('page size at %i px', (width) => {
       await expect.poll(() => page.locator(ROWS).count()).toBe(50);
       expect(search(page).get('limit')).toBe('50');
       expect(search(page).get('page')).toBe('1');
-      await page.screenshot({ path: `/tmp/daily-lists-page-size-${width}.png`, fullPage: true });
+      await shot(page, `daily-lists-page-size-${width}`, { fullPage: true });
 
       // Back brings the 10 rows again; Forward the 50.
       await page.goBack();
@@ -288,11 +289,11 @@ describe.each(WIDTHS)('applications at %i px', (width) => {
       await page.getByRole('menuitem', { name: 'Rename' }).click();
       const dialog = page.getByRole('dialog', { name: 'Rename the application' });
       await dialog.getByRole('textbox', { name: 'Application name' }).fill(`${name} renamed`);
-      await page.screenshot({ path: `/tmp/daily-lists-application-rename-${width}.png` });
+      await shot(page, `daily-lists-application-rename-${width}`);
       await dialog.getByRole('button', { name: 'Rename' }).click();
       await toasts(page).getByText(`Application renamed to ${name} renamed`).waitFor();
       await rowNamed(page, `${name} renamed`).waitFor();
-      await page.screenshot({ path: `/tmp/daily-lists-applications-${width}.png` });
+      await shot(page, `daily-lists-applications-${width}`);
       await expectAxeClean(page);
       await page.context().close();
     },
@@ -320,7 +321,7 @@ describe.each(WIDTHS)("the asset's tag picker at %i px", (width) => {
       await picker.fill(tag);
       const create = page.getByRole('option', { name: `Create tag “${tag}”` });
       await create.waitFor();
-      await page.screenshot({ path: `/tmp/daily-lists-tag-create-${width}.png` });
+      await shot(page, `daily-lists-tag-create-${width}`);
       await create.click();
       // Close the options (while open, the combo box hides the page from role queries).
       await page.locator('h1').first().click();
@@ -333,7 +334,7 @@ describe.each(WIDTHS)("the asset's tag picker at %i px", (width) => {
       await page.getByRole('option', { name: tag }).waitFor();
       expect(await page.getByRole('option', { name: /^Create tag/ }).count()).toBe(0);
       await page.keyboard.press('Escape');
-      await page.screenshot({ path: `/tmp/daily-lists-tag-created-${width}.png` });
+      await shot(page, `daily-lists-tag-created-${width}`);
       await expectAxeClean(page);
       await page.context().close();
     },
@@ -370,7 +371,7 @@ describe.each(WIDTHS)('the bulk bar at %i px', (width) => {
       const lastBox = (await last.boundingBox())!;
       const barBox = (await bar.boundingBox())!;
       expect(lastBox.y + lastBox.height).toBeLessThanOrEqual(barBox.y + 0.5);
-      await page.screenshot({ path: `/tmp/daily-lists-bulk-bar-${width}.png` });
+      await shot(page, `daily-lists-bulk-bar-${width}`);
       await checkboxes.last().click();
       await page.getByRole('toolbar', { name: '3 selected' }).waitFor();
       await expectAxeClean(page);
@@ -422,7 +423,7 @@ describe.each(WIDTHS)('a kept selection at %i px', (width) => {
         );
         expect(saved).toMatchObject({ locked: true, tags: [{ name: 'Vintage' }] });
       }
-      await page.screenshot({ path: `/tmp/daily-lists-kept-selection-${width}.png` });
+      await shot(page, `daily-lists-kept-selection-${width}`);
       await page.context().close();
     },
     SLOW,
@@ -498,7 +499,7 @@ describe('cards at 390 px', () => {
           const box = (await target.boundingBox())!;
           expect(Math.min(box.width, box.height), path).toBeGreaterThanOrEqual(44);
         }
-        await page.screenshot({ path: `/tmp/daily-lists-cards${path.replace('/', '-')}.png` });
+        await shot(page, `daily-lists-cards${path.replace('/', '-')}`);
         await expectAxeClean(page);
       }
       console.log('card heights at 390 px', heights);

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { appUnderTest, signedInPage } from '../helpers/app';
+import { shot } from '../helpers/shots';
 
 declare global {
   interface Window {
@@ -514,7 +515,7 @@ describe('lists on a phone (390 px)', () => {
     await expect
       .poll(async () => (await names(page)).every((n) => n.includes('Festival')))
       .toBe(true);
-    await page.screenshot({ path: `${app.server.dataDir}/phone-assets.png` });
+    await shot(page, 'phone-assets');
     await page.close();
   });
 });

@@ -4,14 +4,14 @@
  * and the activity log but changes nothing and cannot invite; the demo-style user and a guest
  * are told the people screens are not for them; everyone has an account page, a guest one that
  * turns it into a registered account. Every screen is axe clean (the admin's are covered by
- * users.test.ts and a11y.test.ts). Screenshots go to $SHOTS_DIR when it is set.
+ * a11y.webgl.test.ts). Screenshots go to $SHOTS_DIR when it is set.
  */
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { verifiedAccount } from '../helpers/accounts';
 import { appUnderTest, guestPage, signedInPage } from '../helpers/app';
 import { seriousViolations } from '../helpers/axe';
+import { shot } from '../helpers/shots';
 
 const app = appUnderTest();
 const WIDTHS = [1280, 390] as const;
@@ -29,14 +29,13 @@ async function visit(
   page: Page,
   path: string,
   ready: (page: Page) => Promise<unknown>,
-  shot: string,
+  name: string,
 ) {
   await page.goto(`${app.server.url}${path}`);
   await ready(page);
   const violations = await seriousViolations(page);
-  expect(violations.map((v) => `${shot}: ${v.id}`)).toEqual([]);
-  const dir = process.env.SHOTS_DIR;
-  if (dir) await page.screenshot({ path: join(dir, `${shot}.png`), fullPage: true });
+  expect(violations.map((v) => `${name}: ${v.id}`)).toEqual([]);
+  await shot(page, name, { fullPage: true });
 }
 
 const heading = (name: string) => (page: Page) =>
@@ -63,9 +62,9 @@ async function countChanges(page: Page) {
 async function expectNoPeopleScreens(
   page: Page,
   other: { id: string; email: string },
-  shot: string,
+  name: string,
 ) {
-  await visit(page, '/users', refused, shot);
+  await visit(page, '/users', refused, name);
   for (const path of [`/users/${other.id}`, '/users/invitations', '/activity']) {
     await page.goto(`${app.server.url}${path}`);
     await refused(page);

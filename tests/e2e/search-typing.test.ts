@@ -3,10 +3,10 @@
  * pauses, so ten characters typed at a person's pace (60 to 100 ms apart) send exactly one
  * list request, and the list then shows what was typed; at 1280 and 390 px, axe clean in both schemes.
  */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, appUnderTest, signedInAt } from '../helpers/app';
 import { seriousViolationsInBothSchemes } from '../helpers/axe';
+import { shot } from '../helpers/shots';
 
 const app = appUnderTest();
 const QUERY = 'Sneakers 2'; // ten characters
@@ -42,8 +42,7 @@ describe.each([1280, 390])('at %i px', (width) => {
     expect(sent, `gaps between keys: ${gaps.map(Math.round).join(', ')} ms`).toHaveLength(1);
     expect(sent[0]!.some((value) => value.includes(QUERY))).toBe(true);
     expect(await seriousViolationsInBothSchemes(page)).toEqual([]);
-    const dir = process.env.SHOTS_DIR;
-    if (dir) await page.screenshot({ path: join(dir, `search-typed-${width}.png`) });
+    await shot(page, `search-typed-${width}`);
     await page.context().close();
   });
 });

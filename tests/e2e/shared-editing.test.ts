@@ -3,16 +3,15 @@
  * keeps the other's change of another field; a change of the same field shows the conflict
  * panel (yours and theirs) and the server then has the value the user kept, also after a
  * reload. For the asset form, a tag rename and the cage mesh form. The conflict state has no
- * serious accessibility violation at 1280 and 390 px (set SCREENSHOTS=<folder> to keep its
+ * serious accessibility violation at 1280 and 390 px (set SHOTS_DIR=<folder> to keep its
  * screenshots).
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, login, secondAdmin } from '../helpers/accounts';
 import { appUnderTest, signedInPage } from '../helpers/app';
 import { seriousViolations } from '../helpers/axe';
+import { shot } from '../helpers/shots';
 
 const app = appUnderTest();
 const PANEL = 'Someone else changed these fields since you opened the form';
@@ -56,11 +55,7 @@ async function checkConflictState(page: Page, where: string, within: Locator) {
       (v) => `${v.id} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
     );
     expect(found, `${where} at ${width} px`).toEqual([]);
-    const folder = process.env.SCREENSHOTS;
-    if (folder) {
-      mkdirSync(folder, { recursive: true });
-      await page.screenshot({ path: join(folder, `${where}-${width}.png`) });
-    }
+    await shot(page, `${where}-${width}`);
   }
   await page.setViewportSize({ width: 1280, height: 720 });
 }

@@ -5,13 +5,13 @@
  * list that cannot load says so in its region, with Try again; a failed action says so in a
  * toast), at 1280 and 390 px, axe clean in the light and the dark scheme (screenshots go to $SHOTS_DIR when it is set).
  */
-import { join } from 'node:path';
 import type { Page, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { appUnderTest, signedInPage, ADMIN, type AppUnderTest } from '../helpers/app';
 import { seriousViolationsInBothSchemes } from '../helpers/axe';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../helpers/proxy';
 import type { TestServer } from '../helpers/server';
+import { shot } from '../helpers/shots';
 
 const app = appUnderTest();
 
@@ -31,11 +31,6 @@ const HONEST_MS = 5_000;
 
 /** The header's live indicator (the announced one; the phone menu has a silent copy). */
 const indicator = (page: Page) => page.locator('header [role="status"].live-indicator');
-
-async function shot(page: Page, name: string) {
-  const dir = process.env.SHOTS_DIR;
-  if (dir) await page.screenshot({ path: join(dir, `${name}.png`) });
-}
 
 describe.each([1280, 390])('at %i px', (width) => {
   it('the header says Offline within 5 s of the network going away, and Live once it is back', async () => {

@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { adminApi } from '../helpers/accounts';
 import { ADMIN, appUnderTest, signedInPage, signedInAt } from '../helpers/app';
+import { shot } from '../helpers/shots';
 
 const app = appUnderTest({ env: { TRASH_RETENTION_DAYS: '12' } });
 const api = <T>(method: string, path: string, body?: unknown) =>
@@ -209,10 +210,7 @@ describe('the Trash', () => {
     ] as const) {
       await expect.poll(() => rowNamed(page, name).innerText()).toContain(kind);
     }
-    // E2E_SCREENSHOT=<file.png> keeps a picture of the screen with every new kind.
-    if (process.env.E2E_SCREENSHOT) {
-      await page.screenshot({ path: process.env.E2E_SCREENSHOT, fullPage: true });
-    }
+    await shot(page, 'trash-every-kind', { fullPage: true });
 
     await rowAction(page, application!.name, 'Restore');
     await toasts(page).getByText(`${application!.name} restored`).waitFor();

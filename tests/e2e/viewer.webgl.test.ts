@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appUnderTest } from '../helpers/app';
 import { opaqueIn, pixelsOf, type Pixels } from '../helpers/pixels';
 import { ENVIRONMENT_PRESET_FILES } from '../../core/environment-presets';
+import { shot as picture } from '../helpers/shots';
 
 const FIXTURES = resolve('..', 'shared', 'fixtures');
 const AVATARS = resolve(FIXTURES, 'avatars');
@@ -683,7 +684,7 @@ describe('the /embed message protocol', () => {
     );
     expect(await hint.isVisible()).toBe(true);
     await expect(page.locator('canvas').count()).resolves.toBe(0);
-    await page.screenshot({ path: '/tmp/embed-hint.png' });
+    await picture(page, 'embed-hint');
     await context.close();
   });
 
@@ -778,7 +779,7 @@ describe('the /embed message protocol', () => {
     expect(text).toMatch(/^The avatar could not be loaded\.\n\S/);
     const retry = frame.getByRole('button', { name: 'Try again' });
     expect(await retry.isVisible()).toBe(true);
-    await page.screenshot({ path: '/tmp/embed-error.png' });
+    await picture(page, 'embed-error');
     const errors = (await framed.messages()).filter((m) => m.type === 'error');
     expect(errors).toMatchObject([{ type: 'error', cause: 'viewer' }]);
     expect(text).toContain(errors[0]!.message!.slice(0, 40));

@@ -45,18 +45,26 @@ export async function startServer(
   const port = place.port ?? (await freePort());
   const dataDir = place.dataDir ?? mkdtempSync(join(tmpdir(), 'avatar-studio-e2e-'));
   let log = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      STATIC_DIR: process.env.E2E_STATIC_DIR ?? 'dist',
-      ...env,
+  // SERVER_PROF=<folder>: each server writes a V8 CPU profile there as it stops.
+  const profile = process.env.SERVER_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SERVER_PROF}`]
+    : [];
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...profile, '--import', 'tsx', 'server/main.ts'],
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        STATIC_DIR: process.env.E2E_STATIC_DIR ?? 'dist',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
