@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { formatBytes } from '../../core/files/validate';
 import { ihdrChunk, pngChunk, pngFile } from '../../core/files/png-writer';
 import { iccpChunk, iccProfileV2, withChunksAfterIhdr } from '../../core/files/test-fixtures';
-import { appUnderTest } from '../helpers/app';
+import { appUnderTest, readyToPick } from '../helpers/app';
 import { shot } from '../helpers/shots';
 
 const FIXTURES = resolve('..', 'shared', 'fixtures');
@@ -331,6 +331,7 @@ describe('asset editing', () => {
     const bodyId = await createModelAsset(token);
     const page = await assetPage('E2E jacket');
     const bodies = page.getByRole('combobox', { name: 'Body assets' });
+    await readyToPick(page, bodies);
     await bodies.fill('E2E body');
     await page.getByRole('option', { name: 'E2E body' }).click();
     // Close the options by clicking beside them: while open, the combo box hides the rest of

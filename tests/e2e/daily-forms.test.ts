@@ -9,7 +9,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, login } from '../helpers/accounts';
-import { appUnderTest, signedInPage } from '../helpers/app';
+import { appUnderTest, readyToPick, signedInPage } from '../helpers/app';
 import { seriousViolations, useScheme } from '../helpers/axe';
 import { shot } from '../helpers/shots';
 
@@ -155,6 +155,7 @@ describe('what was picked', () => {
       const page = await adminPage(width);
       await page.goto(`${app.server.url}/assets/${String(id)}`);
       const picker = page.getByRole('combobox', { name: 'Application' });
+      await readyToPick(page, picker);
       await picker.fill(application.slice(0, 3));
       await page.getByRole('option', { name: application }).first().waitFor();
       // What the list was when each key went (in the message should the pick not happen).

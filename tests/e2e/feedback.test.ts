@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appUnderTest, signedInPage } from '../helpers/app';
+import { appUnderTest, readyToPick, signedInPage } from '../helpers/app';
 import { adminApi } from '../helpers/accounts';
 
 const app = appUnderTest();
@@ -90,6 +90,7 @@ describe('what an action did', () => {
     const name = await firstAssetName(page, 7);
     await rowNamed(page, name).getByRole('link').first().click();
     const picker = page.getByRole('combobox', { name: 'User (search by e-mail)' });
+    await readyToPick(page, picker);
     await picker.fill('demo@');
     await page.getByRole('option', { name: 'demo@avatar.studio' }).click();
     await page.getByRole('button', { name: 'Assign to user' }).click();

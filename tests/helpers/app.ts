@@ -1,7 +1,8 @@
 import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, expect, inject } from 'vitest';
 import { authResultSchema, envelope, type AuthResult } from '../../contract/schemas';
 import { SESSION_STORAGE_KEY, toPersisted } from '../../src/machines/session-persistence';
 import { defaultSessionUser, mergeUser } from '../../src/machines/session.machine';
@@ -164,4 +165,16 @@ export function guestAt(
   viewport?: { width: number; height: number },
 ) {
   return openAs(app, undefined, viewport, url);
+}
+
+/**
+ * Waits until no part of the page is still reading its content (`aria-busy`: the asset page's
+ * changelog and applications panels move the panels below them when they arrive), then brings
+ * `field` wholly into view, as a person looks at a field before typing into it. React Aria
+ * closes an open list on any scroll of the page: a list opened from a field at the bottom
+ * edge closed as the option was scrolled to, and the pick was lost (seen in three tests).
+ */
+export async function readyToPick(page: Page, field: Locator) {
+  await expect.poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
+  await field.scrollIntoViewIfNeeded();
 }

@@ -199,7 +199,7 @@ export function AssetApplications({ asset, canEdit }: { asset: Asset; canEdit: b
   const add = usePlacementChange();
   const applicationId = picked[0];
   return (
-    <Panel title={t('assetEditor.applications')}>
+    <Panel title={t('assetEditor.applications')} busy={rows.isPending}>
       {rows.data?.length === 0 && (
         <p className="field-description">{t('assetEditor.noApplications')}</p>
       )}

@@ -64,7 +64,7 @@ export function AssetChangelog({ asset }: { asset: Asset }) {
   const rows = changelogRows(events);
   const nameOf = useTagNames(asset, events, rows, t);
   return (
-    <Panel title={t('assetEditor.changelog')}>
+    <Panel title={t('assetEditor.changelog')} busy={changelog.isPending}>
       {changelog.isSuccess && events.length === 0 && (
         <p className="field-description">{t('assetEditor.noEvents')}</p>
       )}
