@@ -5,7 +5,14 @@
  */
 import type { Locator, Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appUnderTest, signedInPage, signedInAt, guestAt, ADMIN } from '../helpers/app';
+import {
+  appUnderTest,
+  signedInPage,
+  signedInAt,
+  guestAt,
+  ADMIN,
+  readyToPick,
+} from '../helpers/app';
 import { adminApi } from '../helpers/accounts';
 import { seriousViolationsInBothSchemes } from '../helpers/axe';
 import { shot } from '../helpers/shots';
@@ -97,12 +104,9 @@ async function expectSuggestions(
     if (url.pathname === endpoint) reads.push(url.searchParams);
   };
   page.on('request', onRequest);
-  // Scrolled to first, as a person would: a list opened while the page still scrolls closes
-  // (React Aria closes a combo box's list on scroll), and a click scrolls its target itself.
-  await field.scrollIntoViewIfNeeded();
-  await page.evaluate(
-    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-  );
+  // Scrolled to first, once the page stopped loading, as a person would: a list opened while
+  // the page still moves or scrolls closes (React Aria closes a combo box's list on scroll).
+  await readyToPick(page, field);
   await field.getByRole('button', { name: 'Show suggestions' }).click();
   const listbox = page.getByRole('listbox');
   const options = listbox.getByRole('option');

@@ -151,6 +151,7 @@ describe('what an action did', () => {
     };
     const add = async () => {
       const picker = panel.getByRole('combobox', { name: 'Application' });
+      await readyToPick(page, picker);
       // The picker keeps the text of the last pick after adding (its value is cleared).
       await picker.fill('');
       await picker.fill(app1);

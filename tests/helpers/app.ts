@@ -172,9 +172,14 @@ export function guestAt(
  * changelog and applications panels move the panels below them when they arrive), then brings
  * `field` wholly into view, as a person looks at a field before typing into it. React Aria
  * closes an open list on any scroll of the page: a list opened from a field at the bottom
- * edge closed as the option was scrolled to, and the pick was lost (seen in three tests).
+ * edge closed as the option was scrolled to, and the pick was lost (seen in four tests).
  */
 export async function readyToPick(page: Page, field: Locator) {
   await expect.poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
   await field.scrollIntoViewIfNeeded();
+  // The page's scroll event comes with the next frame: past it, it can no longer close a list
+  // that typing opens.
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
 }
