@@ -70,11 +70,12 @@ export default defineConfig({
       // person's pace runs first with nothing beside it (beside another file, 80 ms between
       // keys became 250); then two files at a time (a file keeps about a core busy: three at a
       // time took 845 s against 801 s for two); then the files that draw with WebGL
-      // (*.webgl.test.ts: SwiftShader renders on the CPU), one at a time. Those leave about a
-      // third of 2 cores idle, which scripts/test.sh fills with the server suite on PostgreSQL.
+      // (*.webgl.test.ts: SwiftShader renders on the CPU), also two at a time: one at a time
+      // left a third of 2 cores idle (322 s alone against 211 s for two, on a quiet machine).
+      // scripts/test.sh runs the server suite on PostgreSQL beside them.
       e2e({ name: 'e2e-quiet', include: QUIET, maxWorkers: 1 }, 1),
       e2e({ name: 'e2e', exclude: [...WEBGL, ...QUIET], maxWorkers: 2 }, 2),
-      e2e({ name: 'e2e-webgl', include: WEBGL, maxWorkers: 1 }, 3),
+      e2e({ name: 'e2e-webgl', include: WEBGL, maxWorkers: 2 }, 3),
     ],
   },
 });
