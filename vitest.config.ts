@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
-/** The end-to-end files that run one at a time (see the projects below). */
+/** The end-to-end files that run in steps of their own (see the projects below). */
 const WEBGL = ['tests/e2e/**/*.webgl.test.ts'];
 const QUIET = ['tests/e2e/search-typing.test.ts'];
 

@@ -98,8 +98,7 @@ step "development build" npm run --silent build:dev
 # tests/e2e/two-instances.test.ts runs two servers on the PostgreSQL and Ceph started above.
 TEST_DATABASE_URL=${PG_URL:-} step "end-to-end (Chromium)" vitest_json e2e --project e2e-quiet --project e2e
 # The server suite on PostgreSQL (one worker that mostly waits on the database) runs beside the
-# WebGL files, which leave the cores less busy than the others (GPU process and page wait on
-# each other).
+# WebGL files (two at a time), and both end within seconds of each other.
 if [ -n "$pg_ok" ]; then
   pg_suite() { TEST_DATABASE_URL=$PG_URL vitest_json server-pg --project server --maxWorkers=1; }
   begin "server (PostgreSQL)" pg_suite
