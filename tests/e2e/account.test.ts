@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appUnderTest, signedInPage } from '../helpers/app';
+import { appUnderTest, blankPage, signedInPage } from '../helpers/app';
 import { seriousViolations } from '../helpers/axe';
 import { waitForMail } from '../helpers/server';
 import { shot } from '../helpers/shots';
@@ -18,11 +18,8 @@ const PASSWORD = 'correct horse battery';
 let counter = 0;
 const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${++counter}@example.test`;
 
-async function newPage(width = 1280) {
-  const context = await app.browser.newContext({ width, height: 900 });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  return page;
+function newPage(width = 1280) {
+  return blankPage(app, { width, height: 900 });
 }
 
 /** No serious or critical axe violation; a screenshot when SHOTS_DIR is set. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appUnderTest } from '../helpers/app';
+import { appUnderTest, blankPage } from '../helpers/app';
 import { startServer, waitForMail, type TestServer } from '../helpers/server';
 
 const app = appUnderTest();
@@ -10,9 +10,10 @@ const app = appUnderTest();
 let counter = 0;
 const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${++counter}@example.test`;
 
-/** A page in a fresh browser profile, unless a context is given (tabs of one profile). */
+/** A page in a profile that holds nothing, unless a context is given (tabs of one profile). */
 async function newPage(context?: BrowserContext) {
-  const page = await (context ?? (await app.browser.newContext())).newPage();
+  if (!context) return blankPage(app);
+  const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return page;
 }

@@ -7,7 +7,15 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appUnderTest, guestPage, signedInPage, signedInAt, guestAt, ADMIN } from '../helpers/app';
+import {
+  appUnderTest,
+  blankPage,
+  guestPage,
+  signedInPage,
+  signedInAt,
+  guestAt,
+  ADMIN,
+} from '../helpers/app';
 
 const app = appUnderTest();
 
@@ -120,8 +128,7 @@ describe('All Filters at 390 px', () => {
 
 describe('the tab title', () => {
   it('names every screen, signed out and signed in, found or not', async () => {
-    const context = await app.browser.newContext();
-    const anonymous = await context.newPage();
+    const anonymous = await blankPage(app);
     const signedOut: [string, string][] = [
       ['/signin', 'Sign in · Avatar Studio'],
       ['/signup', 'Create an account · Avatar Studio'],
@@ -137,7 +144,7 @@ describe('the tab title', () => {
       await anonymous.goto(`${app.server.url}${path}`);
       await expect.poll(() => anonymous.title(), { message: path }).toBe(title);
     }
-    await context.close();
+    await anonymous.context().close();
 
     const page = await signedInPage(app);
     const signedIn: [string, string][] = [

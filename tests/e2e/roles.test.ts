@@ -4,7 +4,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appUnderTest } from '../helpers/app';
+import { appUnderTest, blankPage } from '../helpers/app';
 import { verifiedAccount } from '../helpers/accounts';
 
 const app = appUnderTest();
@@ -12,9 +12,7 @@ const ADMIN = { email: 'admin@avatar.studio', password: 'avatar-studio-admin' };
 const DEMO_USER = { email: 'demo@avatar.studio', password: 'avatar-studio-demo' };
 
 async function signedIn(account: { email: string; password: string } | 'guest'): Promise<Page> {
-  const context = await app.browser.newContext();
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  const page = await blankPage(app);
   await page.goto(`${app.server.url}/signin`);
   if (account === 'guest') {
     await page.getByRole('button', { name: 'Continue as guest' }).click();

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appUnderTest } from '../helpers/app';
+import { appUnderTest, blankPage } from '../helpers/app';
 import { opaqueIn, pixelsOf, type Pixels } from '../helpers/pixels';
 import { ENVIRONMENT_PRESET_FILES } from '../../core/environment-presets';
 import { shot as picture } from '../helpers/shots';
@@ -36,7 +36,9 @@ const PARENT_PATH = '/test-parent.html';
  * and in which every other host is blocked.
  */
 async function fixtureContext() {
-  const context = await app.browser.newContext(SIZE);
+  const page = await blankPage(app, SIZE);
+  page.setDefaultTimeout(60_000);
+  const context = page.context();
   const foreign: string[] = [];
   await context.route('**/*', async (route) => {
     const url = new URL(route.request().url());
@@ -58,14 +60,12 @@ async function fixtureContext() {
     }
     return route.fallback();
   });
-  return { context, foreign };
+  return { context, page, foreign };
 }
 
 /** /embed with `query` in such a context. */
 async function open(query: string): Promise<Session> {
-  const { context, foreign } = await fixtureContext();
-  const page = await context.newPage();
-  page.setDefaultTimeout(60_000);
+  const { context, page, foreign } = await fixtureContext();
   const warnings: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'warning') warnings.push(m.text());
@@ -219,11 +219,9 @@ async function openFramed(
   query: string,
   prepare?: (context: BrowserContext) => Promise<unknown>,
 ): Promise<Framed> {
-  const { context, foreign } = await fixtureContext();
+  const { context, page, foreign } = await fixtureContext();
   await prepare?.(context);
   await context.addInitScript(countWebGl);
-  const page = await context.newPage();
-  page.setDefaultTimeout(60_000);
   await page.goto(`${app.server.url}${PARENT_PATH}`);
   await page.evaluate((src) => {
     const seen: unknown[] = [];
@@ -352,8 +350,7 @@ describe('the embeddable avatar viewer', () => {
   });
 
   it('asks for the model and the environment with the page, before any script, once each', async () => {
-    const { context } = await fixtureContext();
-    const page = await context.newPage();
+    const { context, page } = await fixtureContext();
     const requests: string[] = [];
     page.on('request', (request) => requests.push(new URL(request.url()).pathname));
     await page.goto(`${app.server.url}/embed?${MODEL}`);
@@ -376,13 +373,12 @@ describe('the embeddable avatar viewer', () => {
   ])(
     'lights the avatar from its first frame, also when %s arrives late',
     async (_, files, query) => {
-      const { context } = await fixtureContext();
+      const { context, page } = await fixtureContext();
       // The environment file answers well after the model, as on a slow connection.
       await context.route(files, async (route) => {
         await new Promise((done) => setTimeout(done, 1500));
         await route.fallback();
       });
-      const page = await context.newPage();
       await page.goto(
         `${app.server.url}/embed?modelSrc=/fixtures/avatars/male-emissive.glb&fit=true${query}`,
       );

@@ -2,11 +2,11 @@ import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, expect, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
 import { authResultSchema, envelope, type AuthResult } from '../../contract/schemas';
 import { SESSION_STORAGE_KEY, toPersisted } from '../../src/machines/session-persistence';
 import { defaultSessionUser, mergeUser } from '../../src/machines/session.machine';
-import { launchBrowser } from './browser';
+import { DEFAULT_VIEWPORT, launchBrowser } from './browser';
 import { startServer, type TestServer } from './server';
 
 /** The real server and a Chromium, shared by the tests of one file. */
@@ -35,7 +35,12 @@ export function appUnderTest(
     app.server = await startServer(options.env, { dataDir: seededCopy() });
     app.browser = await launchBrowser(options);
   });
-  beforeEach(({ onTestFailed }) => onTestFailed(({ task }) => showOpenPages(app, task.name)));
+  beforeEach(() => app.browser.pool.testBegins());
+  afterEach(async ({ task }) => {
+    // Before the profiles a test left open go back to the pool, where they are cleared.
+    if (task.result?.state === 'fail') await showOpenPages(app, task.name);
+    await app.browser?.pool.takeBack();
+  });
   afterAll(async () => {
     await app.browser?.close();
     await app.server?.stop();
@@ -52,7 +57,9 @@ const FAILURES_DIR = join('.tmp', 'test-results', 'failures');
  * (a race) says where the page was, not only what the test waited for.
  */
 async function showOpenPages(app: AppUnderTest, test: string) {
-  const pages = app.browser?.browser.contexts().flatMap((context) => context.pages()) ?? [];
+  const pages = (
+    app.browser?.browser.contexts().flatMap((context) => context.pages()) ?? []
+  ).filter((page) => !app.browser.pool.isFree(page));
   const name = test.replace(/[^a-z0-9]+/gi, '-').slice(0, 80);
   mkdirSync(FAILURES_DIR, { recursive: true });
   for (const [index, page] of pages.entries()) {
@@ -77,8 +84,9 @@ async function showOpenPages(app: AppUnderTest, test: string) {
 export const ADMIN = { email: 'admin@avatar.studio', password: 'avatar-studio-admin' };
 
 /**
- * A fresh profile at `viewport` holding `session` (an answer of the sign-in or sign-up API)
- * where and as the app stores a sign-in, with the tests' default timeout.
+ * A profile at `viewport` holding only `session` (an answer of the sign-in or sign-up API)
+ * where and as the app stores a sign-in (new, or one a test closed, cleared: page-pool.ts),
+ * with the tests' default timeout.
  */
 async function pageWithSession(
   app: AppUnderTest,
@@ -86,18 +94,19 @@ async function pageWithSession(
   viewport?: { width: number; height: number },
 ) {
   const record = toPersisted({ data: mergeUser(defaultSessionUser(), session) });
-  const context = await app.browser.newContext(viewport, {
-    storageState: {
-      cookies: [],
-      origins: [
-        {
-          origin: app.server.url,
-          localStorage: [{ name: SESSION_STORAGE_KEY, value: JSON.stringify(record) }],
-        },
-      ],
-    },
+  const page = await app.browser.pool.page(app.server.url, viewport ?? DEFAULT_VIEWPORT, {
+    [SESSION_STORAGE_KEY]: JSON.stringify(record),
   });
-  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return page;
+}
+
+/**
+ * A page in a profile that holds nothing, signed out (a new context, or one a test closed,
+ * cleared: page-pool.ts), with the tests' default timeout. Nothing is opened in it.
+ */
+export async function blankPage(app: AppUnderTest, viewport = DEFAULT_VIEWPORT) {
+  const page = await app.browser.pool.page(app.server.url, viewport, {});
   page.setDefaultTimeout(15_000);
   return page;
 }

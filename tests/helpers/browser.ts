@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { PagePool } from './page-pool';
 import {
   chromium,
   type BrowserContext,
@@ -19,6 +20,9 @@ const BASE_ARGS = [
   '--disable-quic',
 ];
 
+/** The window of a desktop browser, every test's unless it says otherwise. */
+export const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
+
 /**
  * Debian Chromium, headless; `webgl` adds SwiftShader. Each `newContext()` is a fresh
  * profile (own storage), so tests do not see each other's sessions.
@@ -30,7 +34,9 @@ export async function launchBrowser(options: { webgl?: boolean } = {}) {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args });
   return {
     browser,
-    newContext: (viewport = { width: 1280, height: 800 }, options: BrowserContextOptions = {}) =>
+    /** The profiles tests have closed, kept to clear and lend again (page-pool.ts). */
+    pool: new PagePool(browser),
+    newContext: (viewport = DEFAULT_VIEWPORT, options: BrowserContextOptions = {}) =>
       browser.newContext({ ...options, viewport }),
     close: () => browser.close(),
   };
