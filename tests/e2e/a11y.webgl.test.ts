@@ -10,7 +10,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ADMIN, appUnderTest } from '../helpers/app';
+import { ADMIN, appUnderTest, blankPage } from '../helpers/app';
 import { serveFixtures } from '../helpers/browser';
 import { seriousViolations, useScheme } from '../helpers/axe';
 
@@ -47,11 +47,10 @@ async function problemsInBothSchemes(page: Page, where: string): Promise<string[
 describe.each([1280, 390])('at %i px', (width) => {
   const phone = width < 768;
 
-  /** A fresh profile at this width, following the system's scheme; /fixtures/* from ../shared. */
+  /** A profile that holds nothing at this width, following the system's scheme; /fixtures/* from ../shared. */
   async function newPage(): Promise<Page> {
-    const context = await app.browser.newContext({ width, height: 800 });
-    await serveFixtures(context);
-    const page = await context.newPage();
+    const page = await blankPage(app, { width, height: 800 });
+    await serveFixtures(page.context());
     page.setDefaultTimeout(20_000);
     return page;
   }

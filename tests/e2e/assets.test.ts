@@ -6,44 +6,27 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import type { BrowserContext, Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { formatBytes } from '../../core/files/validate';
 import { ihdrChunk, pngChunk, pngFile } from '../../core/files/png-writer';
 import { iccpChunk, iccProfileV2, withChunksAfterIhdr } from '../../core/files/test-fixtures';
-import { appUnderTest, readyToPick } from '../helpers/app';
+import { ADMIN, appUnderTest, readyToPick, signedInAt } from '../helpers/app';
 import { shot } from '../helpers/shots';
 
 const FIXTURES = resolve('..', 'shared', 'fixtures');
 const avatar = (name: string) => readFileSync(resolve(FIXTURES, 'avatars', name));
 const pngSuite = (name: string) => readFileSync(resolve(FIXTURES, 'pngsuite', name));
-const ADMIN = { email: 'admin@avatar.studio', password: 'avatar-studio-admin' };
 
 const app = appUnderTest();
-let context: BrowserContext;
-
-beforeAll(async () => {
-  // One signed-in profile for the whole file: every test opens its own page in it.
-  context = await app.browser.newContext();
-  const page = await context.newPage();
-  await page.goto(`${app.server.url}/signin`);
-  await page.getByLabel('E-mail').fill(ADMIN.email);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-  await page.close();
-});
 
 /**
  * A page on the assets list; the editing screens are opened from it through the app's links
  * (the server answers /assets/<file> with the build's hashed files, not with the app).
  */
-async function assetsPage(filter?: { search: string }): Promise<Page> {
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+function assetsPage(filter?: { search: string }): Promise<Page> {
   const query = filter ? `?filter=${encodeURIComponent(JSON.stringify(filter))}` : '';
-  await page.goto(`${app.server.url}/assets${query}`);
-  return page;
+  return signedInAt(app, `${app.server.url}/assets${query}`);
 }
 
 /** The new-asset form, opened with the list's "New asset" button. */
@@ -171,7 +154,7 @@ describe('asset editing', () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved.').waitFor();
     await expect.poll(async () => (await readAsset(assetId)).iconUrl).toBeNull();
-    await page.close();
+    await page.context().close();
   });
 
   it('shows each upload rule’s error and blocks the submit', async () => {
@@ -235,7 +218,7 @@ describe('asset editing', () => {
       .poll(() => page.evaluate(() => document.activeElement?.getAttribute('name')))
       .toBe('name');
     expect(page.url()).toMatch(/\/assets\/new$/);
-    await page.close();
+    await page.context().close();
   });
 
   it('locks and unlocks: the form is read-only while locked, the changelog shows both', async () => {
@@ -272,7 +255,7 @@ describe('asset editing', () => {
     await expect.poll(() => page.getByLabel('Name', { exact: true }).isDisabled()).toBe(false);
     // Readable titles; the routing key is only their tooltip. Two locks, two unlocks.
     await expect.poll(() => changelog(page).locator('[title="asset.locked.v1"]').count()).toBe(4);
-    await page.close();
+    await page.context().close();
   });
 
   it('after an action the list, the page and the changelog are current without a reload', async () => {
@@ -323,7 +306,7 @@ describe('asset editing', () => {
     await expect.poll(newest).toMatch(/^Updated\s+Tags: added Vintage/);
     // All of it in the document the page first loaded: no reload.
     expect(await document.evaluate((d) => d === window.document)).toBe(true);
-    await page.close();
+    await page.context().close();
   });
 
   it('generates a morphed asset onto a body and follows the job to completed', async () => {
@@ -364,7 +347,7 @@ describe('asset editing', () => {
     expect(queuedText).toContain('Completed');
     expect(queuedText).not.toContain(bodyId);
     expect(queuedText).not.toContain(assetId);
-    await page.close();
+    await page.context().close();
   });
 });
 
@@ -409,15 +392,13 @@ describe('asset preview', () => {
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
     await toast(page, `${name} deleted`).waitFor();
     await expect.poll(() => page.getByRole('rowheader', { name, exact: true }).count()).toBe(0);
-    await page.close();
+    await page.context().close();
   });
 });
 
 describe('cage mesh editing', () => {
   it('creates a cage mesh with a model, then edits it', async () => {
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    await page.goto(`${app.server.url}/cage-meshes`);
+    const page = await signedInAt(app, `${app.server.url}/cage-meshes`);
     await page.getByRole('link', { name: 'New cage mesh' }).click();
     await page.getByLabel('Name', { exact: true }).fill('E2E cage');
     await choose(page, 'Gender', 'female');
@@ -440,7 +421,7 @@ describe('cage mesh editing', () => {
       .filter({ has: page.getByLabel('Model', { exact: true }) })
       .getByRole('button', { name: 'Remove' })
       .waitFor();
-    await page.close();
+    await page.context().close();
   });
 });
 

@@ -14,7 +14,7 @@ import type { Locator, Page, Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureBytes, AVATARS } from '../../core/files/test-fixtures';
 import { deriveDelivery } from '../../server/delivery-derive';
-import { ADMIN, appUnderTest, signedInPage } from '../helpers/app';
+import { ADMIN, appUnderTest, blankPage, signedInPage } from '../helpers/app';
 import { opaqueIn, pixelsOf, stablePixels, type Pixels } from '../helpers/pixels';
 
 const app = appUnderTest({ webgl: true });
@@ -99,7 +99,8 @@ describe('the delivery version of an avatar', () => {
         '/compared/original.glb': original,
         '/compared/delivery.glb': derived.bytes,
       };
-      const context = await app.browser.newContext({ width: SIZE, height: SIZE });
+      const page = await blankPage(app, { width: SIZE, height: SIZE });
+      const context = page.context();
       await context.route(
         (url) => url.pathname in served,
         (route) =>
@@ -110,7 +111,6 @@ describe('the delivery version of an avatar', () => {
             contentType: 'model/gltf-binary',
           }),
       );
-      const page = await context.newPage();
       page.setDefaultTimeout(90_000);
       const before = await threeAngles(page, '/compared/original.glb');
       const after = await threeAngles(page, '/compared/delivery.glb');
@@ -243,7 +243,8 @@ describe('the spawn and an emotion on delivery versions', () => {
       '/delivered/effect.glb': await deliveryOf('spawn-effect.glb'),
       '/delivered/idle.glb': await deliveryOf('maleIdle.glb'),
     };
-    const context = await app.browser.newContext({ width: SIZE, height: SIZE });
+    const page = await blankPage(app, { width: SIZE, height: SIZE });
+    const context = page.context();
     await context.route(
       (url) => url.pathname in served,
       (route) =>
@@ -252,7 +253,6 @@ describe('the spawn and an emotion on delivery versions', () => {
           contentType: 'model/gltf-binary',
         }),
     );
-    const page = await context.newPage();
     page.setDefaultTimeout(90_000);
     const query =
       'modelSrc=/delivered/avatar.glb&fit=true&spawnEffect=/delivered/effect.glb' +

@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appUnderTest, readyToPick, signedInPage } from '../helpers/app';
+import { appUnderTest, blankPage, readyToPick, signedInPage } from '../helpers/app';
 import { adminApi } from '../helpers/accounts';
 
 const app = appUnderTest();
@@ -393,9 +393,7 @@ describe('working in bulk, all or none', () => {
 
 describe('colour scheme', () => {
   it('follows the system, and the switch overrides it for good', async () => {
-    const context = await app.browser.newContext();
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    const page = await blankPage(app);
     const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
     const background = () =>
       page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
@@ -416,7 +414,7 @@ describe('colour scheme', () => {
     await page.reload();
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     expect(await theme()).toBe('dark');
-    await context.close();
+    await page.context().close();
   });
 });
 

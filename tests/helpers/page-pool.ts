@@ -4,7 +4,7 @@ type Viewport = { width: number; height: number };
 
 /** What a test can do to a page or its profile that clearing cannot undo. */
 const LASTING = {
-  page: ['addInitScript', 'emulateMedia', 'exposeBinding', 'exposeFunction', 'setExtraHTTPHeaders'],
+  page: ['addInitScript', 'exposeBinding', 'exposeFunction', 'setExtraHTTPHeaders'],
   context: [
     'addInitScript',
     'exposeBinding',
@@ -26,10 +26,10 @@ const EVENTS = ['console', 'dialog', 'pageerror', 'request', 'requestfailed', 'r
  * 6 loads of /assets each). So when a test closes a profile this pool lent it
  * (`page.context().close()`, as tests do), the profile stays open: its page leaves the app for
  * the server's /healthz (the app stops, its event stream and presence with it), and its
- * cookies, local and session storage, IndexedDB (the viewer's model cache), routes, listeners
- * and viewport go, as a new profile has none. The next test that asks for a profile at the same
+ * cookies, local and session storage, IndexedDB (the viewer's model cache), routes, listeners,
+ * emulated media and viewport go, as a new profile has none. The next test that asks for a profile at the same
  * server and viewport gets it. A profile the test changed in a way clearing cannot undo (an init script, an
- * exposed function, emulated media, offline, a clock), or that holds no page any more, is
+ * exposed function, offline, a clock), or that holds no page any more, is
  * closed for real.
  */
 export class PagePool {
@@ -38,6 +38,8 @@ export class PagePool {
   /** The pages lent since the running test began (not those a file's set-up holds). */
   private lentInTest = new Set<Page>();
   private readonly tainted = new WeakSet<Page>();
+  /** Pages whose media (colour scheme, reduced motion…) a test emulated. */
+  private readonly emulated = new WeakSet<Page>();
 
   constructor(private readonly browser: Browser) {}
 
@@ -114,6 +116,11 @@ export class PagePool {
       }
     };
     taint(page, LASTING.page);
+    const emulateMedia = page.emulateMedia.bind(page);
+    page.emulateMedia = (options) => {
+      this.emulated.add(page);
+      return emulateMedia(options);
+    };
     taint(context, LASTING.context);
     const clock = page.clock;
     Object.defineProperty(page, 'clock', {
@@ -163,6 +170,16 @@ export class PagePool {
           ),
         );
       });
+      if (this.emulated.delete(page)) {
+        // A new profile's media: Playwright's defaults.
+        await page.emulateMedia({
+          media: null,
+          colorScheme: 'light',
+          reducedMotion: 'no-preference',
+          forcedColors: 'none',
+          contrast: 'no-preference',
+        });
+      }
       const size = page.viewportSize();
       if (size?.width !== viewport.width || size.height !== viewport.height) {
         await page.setViewportSize(viewport);
