@@ -27,10 +27,10 @@ const EVENTS = ['console', 'dialog', 'pageerror', 'request', 'requestfailed', 'r
  * (`page.context().close()`, as tests do), the profile stays open: its page leaves the app for
  * the server's /healthz (the app stops, its event stream and presence with it), and its
  * cookies, local and session storage, IndexedDB (the viewer's model cache), routes, listeners,
- * emulated media and viewport go, as a new profile has none. The next test that asks for a profile at the same
- * server and viewport gets it. A profile the test changed in a way clearing cannot undo (an init script, an
- * exposed function, offline, a clock), or that holds no page any more, is
- * closed for real.
+ * emulated media and viewport go, as a new profile has none. The next test that asks for a
+ * profile for the same server at the same viewport gets it. A profile the test changed in a way
+ * clearing cannot undo (an init script, an exposed function, offline, a clock), or that holds
+ * no page any more, is closed for real.
  */
 export class PagePool {
   private readonly free = new Map<string, Page[]>();
@@ -170,7 +170,7 @@ export class PagePool {
           ),
         );
       });
-      if (this.emulated.delete(page)) {
+      if (this.emulated.has(page)) {
         // A new profile's media: Playwright's defaults.
         await page.emulateMedia({
           media: null,
@@ -179,6 +179,7 @@ export class PagePool {
           forcedColors: 'none',
           contrast: 'no-preference',
         });
+        this.emulated.delete(page);
       }
       const size = page.viewportSize();
       if (size?.width !== viewport.width || size.height !== viewport.height) {
