@@ -35,7 +35,7 @@ export function appUnderTest(
     app.server = await startServer(options.env, { dataDir: seededCopy() });
     app.browser = await launchBrowser(options);
   });
-  beforeEach(() => app.browser.pool.testBegins());
+  beforeEach(() => app.browser?.pool.testBegins());
   afterEach(async ({ task }) => {
     // Before the profiles a test left open go back to the pool, where they are cleared.
     if (task.result?.state === 'fail') await showOpenPages(app, task.name);
@@ -94,19 +94,24 @@ async function pageWithSession(
   viewport?: { width: number; height: number },
 ) {
   const record = toPersisted({ data: mergeUser(defaultSessionUser(), session) });
-  const page = await app.browser.pool.page(app.server.url, viewport ?? DEFAULT_VIEWPORT, {
-    [SESSION_STORAGE_KEY]: JSON.stringify(record),
-  });
-  page.setDefaultTimeout(15_000);
-  return page;
+  return borrow(app, viewport, { [SESSION_STORAGE_KEY]: JSON.stringify(record) });
 }
 
 /**
  * A page in a profile that holds nothing, signed out (a new context, or one a test closed,
  * cleared: page-pool.ts), with the tests' default timeout. Nothing is opened in it.
  */
-export async function blankPage(app: AppUnderTest, viewport = DEFAULT_VIEWPORT) {
-  const page = await app.browser.pool.page(app.server.url, viewport, {});
+export function blankPage(app: AppUnderTest, viewport = DEFAULT_VIEWPORT) {
+  return borrow(app, viewport, {});
+}
+
+/** A page from the pool holding only `localStorage`, with the tests' default timeout. */
+async function borrow(
+  app: AppUnderTest,
+  viewport = DEFAULT_VIEWPORT,
+  localStorage: Record<string, string>,
+) {
+  const page = await app.browser.pool.page(app.server.url, viewport, localStorage);
   page.setDefaultTimeout(15_000);
   return page;
 }
