@@ -5,14 +5,14 @@
  * in the states that add to a screen (the phone's open menu and All Filters, the bulk bar, a
  * toast, a form's errors). Screens are checked once they have settled (rows loaded, nothing
  * loading). Each width signs in once and visits every screen in that profile; each screen is
- * checked in the light scheme and then in the dark one (the app follows the system's scheme,
- * which the test switches).
+ * checked in the light scheme and then, for its colours, in the dark one (the app follows the
+ * system's scheme, which the test switches).
  */
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, appUnderTest, blankPage } from '../helpers/app';
 import { serveFixtures } from '../helpers/browser';
-import { seriousViolations, useScheme } from '../helpers/axe';
+import { seriousViolationsInBothSchemes } from '../helpers/axe';
 
 // WebGL on: the asset page's preview and /embed show their model, not the viewer's error.
 const app = appUnderTest({ webgl: true });
@@ -21,27 +21,15 @@ const ROW = '[role="grid"] [role="row"]:not(.skeleton-row)';
 const ROWS = `${ROW} [role="rowheader"]`;
 const BUSY = '.skeleton-row, .react-aria-TableLoadingIndicator, [aria-busy="true"]';
 
-/** "where: rule (targets)" for each serious or critical violation on the page as it is. */
-async function problems(page: Page, where: string): Promise<string[]> {
-  return (await seriousViolations(page)).map(
-    (v) => `${where}: ${v.id} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
-  );
-}
-
 const viewerSettled = (page: Page) =>
   page.locator('[data-state="spawned"], [data-state="error"]').first().waitFor();
 
 /**
  * Serious or critical violations of the page as it is, in the light and then the dark scheme
- * ("where (scheme): rule (targets)").
+ * ("where scheme: rule (targets)").
  */
 async function problemsInBothSchemes(page: Page, where: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const scheme of ['light', 'dark'] as const) {
-    await useScheme(page, scheme);
-    found.push(...(await problems(page, `${where} (${scheme})`)));
-  }
-  return found;
+  return (await seriousViolationsInBothSchemes(page)).map((problem) => `${where} ${problem}`);
 }
 
 describe.each([1280, 390])('at %i px', (width) => {

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, login } from '../helpers/accounts';
 import { appUnderTest, readyToPick, signedInPage } from '../helpers/app';
-import { seriousViolations, useScheme } from '../helpers/axe';
+import { seriousViolationsInBothSchemes, useScheme } from '../helpers/axe';
 import { shot } from '../helpers/shots';
 
 const app = appUnderTest();
@@ -30,14 +30,10 @@ const adminPage = (width: number) => signedInPage(app, undefined, { width, heigh
 
 /** No serious axe violation in the light and the dark scheme; a screenshot of each if asked. */
 async function checkA11y(page: Page, where: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await useScheme(page, scheme);
-    const found = (await seriousViolations(page)).map(
-      (v) => `${v.id} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
-    );
-    expect(found, `${where} (${scheme})`).toEqual([]);
-    await shot(page, `${where}-${page.viewportSize()?.width ?? 0}-${scheme}`);
-  }
+  const found = await seriousViolationsInBothSchemes(page, (scheme) =>
+    shot(page, `${where}-${page.viewportSize()?.width ?? 0}-${scheme}`),
+  );
+  expect(found, where).toEqual([]);
   await useScheme(page, 'light');
 }
 
