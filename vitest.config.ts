@@ -12,6 +12,9 @@ const e2e = (
 ) => ({
   test: {
     environment: 'node' as const,
+    // A worker keeps its modules from one file to the next: its Chromium and the profiles its
+    // files closed stay for the next file (tests/helpers/browser.ts, page-pool.ts).
+    isolate: false,
     globalSetup: ['./tests/e2e-global-setup.ts'],
     include: ['tests/e2e/**/*.test.ts'],
     testTimeout: 90_000,

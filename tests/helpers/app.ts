@@ -6,13 +6,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vite
 import { authResultSchema, envelope, type AuthResult } from '../../contract/schemas';
 import { SESSION_STORAGE_KEY, toPersisted } from '../../src/machines/session-persistence';
 import { defaultSessionUser, mergeUser } from '../../src/machines/session.machine';
-import { DEFAULT_VIEWPORT, launchBrowser } from './browser';
-import { startServer, type TestServer } from './server';
+import { DEFAULT_VIEWPORT, workerBrowser } from './browser';
+import { reusablePort, startServer, type TestServer } from './server';
 
-/** The real server and a Chromium, shared by the tests of one file. */
+/** The real server of one file, and the worker's Chromium (browser.ts). */
 export interface AppUnderTest {
   server: TestServer;
-  browser: Awaited<ReturnType<typeof launchBrowser>>;
+  browser: Awaited<ReturnType<typeof workerBrowser>>;
 }
 
 /** A throwaway copy of the data folder the global set-up migrated and seeded. */
@@ -24,16 +24,20 @@ function seededCopy(): string {
 
 /**
  * Starts the reference server (with `env` on top of the test settings) on a throwaway copy of
- * the seeded data folder and Debian's Chromium before the file's tests, and stops both after
- * them. Read `server` and `browser` inside tests and hooks.
+ * the seeded data folder, at the worker's address, before the file's tests, and stops it after
+ * them; the worker's Debian Chromium serves them, and keeps the profiles they closed for the
+ * worker's next file. Read `server` and `browser` inside tests and hooks.
  */
 export function appUnderTest(
   options: { webgl?: boolean; env?: Record<string, string> } = {},
 ): AppUnderTest {
   const app = {} as AppUnderTest;
   beforeAll(async () => {
-    app.server = await startServer(options.env, { dataDir: seededCopy() });
-    app.browser = await launchBrowser(options);
+    app.server = await startServer(options.env, {
+      dataDir: seededCopy(),
+      port: await reusablePort(),
+    });
+    app.browser = await workerBrowser(options);
   });
   beforeEach(() => app.browser?.pool.testBegins());
   afterEach(async ({ task }) => {
@@ -42,7 +46,7 @@ export function appUnderTest(
     await app.browser?.pool.takeBack();
   });
   afterAll(async () => {
-    await app.browser?.close();
+    await app.browser?.pool.fileEnds();
     await app.server?.stop();
   });
   return app;

@@ -42,6 +42,24 @@ export async function launchBrowser(options: { webgl?: boolean } = {}) {
   };
 }
 
+type LaunchedBrowser = Awaited<ReturnType<typeof launchBrowser>>;
+const launched = new Map<boolean, Promise<LaunchedBrowser>>();
+
+/**
+ * The worker's Chromium of each kind (with or without WebGL) and its page pool, launched for
+ * its first file and kept for the next ones (the end-to-end projects keep a worker's modules
+ * between its files: vitest's \`isolate: false\`); it goes when the worker does. Another one
+ * replaces it if it went away.
+ */
+export async function workerBrowser(options: { webgl?: boolean } = {}): Promise<LaunchedBrowser> {
+  const webgl = options.webgl ?? false;
+  const running = await launched.get(webgl)?.catch(() => undefined);
+  if (running?.browser.isConnected()) return running;
+  const next = launchBrowser({ webgl });
+  launched.set(webgl, next);
+  return next;
+}
+
 /** The shared test data (../shared/fixtures), which the pages ask for as /fixtures/<path>. */
 export const FIXTURES_DIR = resolve('..', 'shared', 'fixtures');
 

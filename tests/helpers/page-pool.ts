@@ -16,24 +16,33 @@ const LASTING = {
   ],
 } as const;
 
-/** The page events tests listen to; a kept page drops their listeners. */
+/** The page and context events tests listen to; a kept profile drops their listeners. */
 const EVENTS = ['console', 'dialog', 'pageerror', 'request', 'requestfailed', 'response'] as const;
+const CONTEXT_EVENTS = [...EVENTS, 'page', 'requestfinished', 'weberror'] as const;
+
+/** How many cleared profiles wait at most (each holds a renderer); the oldest goes first. */
+const MOST_FREE = 6;
 
 /**
- * Browser profiles kept between the tests of one file. A new context's first page starts a
- * renderer process that compiles the whole app again: about 3.8 s of Chromium's CPU on these
- * 2 cores, against 0.85 s for a page that is cleared and loads the app again (measured with
- * 6 loads of /assets each). So when a test closes a profile this pool lent it
- * (`page.context().close()`, as tests do), the profile stays open: its page leaves the app for
- * the server's /healthz (the app stops, its event stream and presence with it), and its
- * cookies, local and session storage, IndexedDB (the viewer's model cache), routes, listeners,
- * emulated media and viewport go, as a new profile has none. The next test that asks for a
- * profile for the same server at the same viewport gets it. A profile the test changed in a way
- * clearing cannot undo (an init script, an exposed function, offline, a clock), or that holds
- * no page any more, is closed for real.
+ * Browser profiles kept between tests, and between the files of a worker (whose app servers
+ * listen on one address: tests/helpers/app.ts). A new context's first page starts a renderer
+ * process that compiles the whole app again: about 3.8 s of Chromium's CPU on these 2 cores,
+ * against 0.85 s for a page that is cleared and loads the app again (measured with 6 loads of
+ * /assets each). So when a test closes a profile this pool lent it (`page.context().close()`,
+ * as tests do), the profile stays open: its page leaves the app for the server's /healthz (the
+ * app stops, its event stream and presence with it), and its cookies, local and session
+ * storage, IndexedDB (the viewer's model cache), routes, listeners, emulated media and
+ * viewport go, as a new profile has none. The next test that asks for a profile for the same
+ * address at the same viewport gets it. A profile the test changed in a way clearing cannot
+ * undo (an init script, an exposed function, offline, a clock), or that holds no page any more,
+ * is closed for real.
  */
 export class PagePool {
-  private readonly free = new Map<string, Page[]>();
+  /** Cleared profiles, the one kept longest first. */
+  private readonly free: Page[] = [];
+  private readonly places = new WeakMap<Page, Place>();
+  /** Each kept profile's own `close`, which closes it for real. */
+  private readonly closers = new WeakMap<Page, () => Promise<void>>();
   private readonly lent = new Set<Page>();
   /** The pages lent since the running test began (not those a file's set-up holds). */
   private lentInTest = new Set<Page>();
@@ -53,8 +62,9 @@ export class PagePool {
     localStorage: Record<string, string>,
   ): Promise<Page> {
     const place = { origin, viewport };
-    const kept = this.free.get(key(place))?.pop();
+    const kept = this.free.findLast((page) => key(this.places.get(page)!) === key(place));
     if (kept) {
+      this.free.splice(this.free.indexOf(kept), 1);
       await kept.evaluate((items) => {
         for (const [name, value] of Object.entries(items)) window.localStorage.setItem(name, value);
       }, localStorage);
@@ -86,7 +96,7 @@ export class PagePool {
 
   /** Whether `page` is waiting in the pool (not a test's). */
   isFree(page: Page): boolean {
-    return [...this.free.values()].some((pages) => pages.includes(page));
+    return this.free.includes(page);
   }
 
   /** A test begins: what it borrows from now on, `takeBack` takes back. */
@@ -99,6 +109,19 @@ export class PagePool {
     const open = [...this.lentInTest].filter((page) => this.lent.has(page));
     this.lentInTest = new Set();
     await Promise.all(open.map((page) => page.context().close()));
+  }
+
+  /**
+   * A file ends (before its server stops): takes back every profile still lent (a file's
+   * set-up's too) and closes the contexts tests opened themselves; the cleared profiles stay
+   * for the worker's next file.
+   */
+  async fileEnds(): Promise<void> {
+    await Promise.all([...this.lent].map((page) => page.context().close()));
+    const kept = new Set(this.free.map((page) => page.context()));
+    await Promise.all(
+      this.browser.contexts().flatMap((context) => (kept.has(context) ? [] : [context.close()])),
+    );
   }
 
   /** Makes `context.close()` hand the profile back, and marks what clearing cannot undo. */
@@ -129,12 +152,13 @@ export class PagePool {
         return clock;
       },
     });
+    this.places.set(page, place);
+    this.closers.set(page, () => close());
     context.close = async (options) => {
       if (!this.lent.delete(page)) return;
       if (!(await this.clear(context, page, place))) return close(options);
-      const pages = this.free.get(key(place)) ?? [];
-      if (!pages.includes(page)) pages.push(page);
-      this.free.set(key(place), pages);
+      this.free.push(page);
+      while (this.free.length > MOST_FREE) await this.closers.get(this.free.shift()!)!();
     };
   }
 
@@ -144,6 +168,7 @@ export class PagePool {
     try {
       for (const other of context.pages()) if (other !== page) await other.close();
       for (const event of EVENTS) page.removeAllListeners(event);
+      for (const event of CONTEXT_EVENTS) context.removeAllListeners(event);
       await Promise.all([
         page.unrouteAll({ behavior: 'ignoreErrors' }),
         context.unrouteAll({ behavior: 'ignoreErrors' }),

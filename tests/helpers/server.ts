@@ -35,6 +35,43 @@ export function freePort(): Promise<number> {
 }
 
 /**
+ * How tests run the server's entry point (node's arguments). PGlite's 9 MB of WebAssembly is
+ * compiled once, by the baseline compiler, as it is first run: V8 otherwise optimises all of it
+ * at every start, 2.4 of a test server's 6 s of CPU until it answers (on these 2 cores), which a
+ * server that lives for one test file never earns back. Its requests took no longer (100 list
+ * and page requests: 0.45 s against 0.63 s of CPU).
+ */
+export const SERVER_ARGS = [
+  '--wasm-lazy-compilation',
+  '--liftoff-only',
+  '--import',
+  'tsx',
+  'server/main.ts',
+];
+
+/** Whether nothing listens on `port` on loopback. */
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+let workerPort: number | undefined;
+
+/**
+ * The port this worker's app servers listen on, one file's after another's (each stops before
+ * the next starts): pages kept from an earlier file find the same address, with the app's code
+ * in their cache (page-pool.ts). A new free port when something else holds it.
+ */
+export async function reusablePort(): Promise<number> {
+  if (workerPort === undefined || !(await isFree(workerPort))) workerPort = await freePort();
+  return workerPort;
+}
+
+/**
  * Starts the real reference server (the built SPA from dist/ plus the API) on a throwaway
  * data folder and waits for /healthz.
  */
@@ -49,27 +86,18 @@ export async function startServer(
   const profile = process.env.SERVER_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SERVER_PROF}`]
     : [];
-  // PGlite's 9 MB of WebAssembly compiled once, by the baseline compiler, as it is first run:
-  // V8 otherwise optimises all of it at every start, 2.4 of a test server's 6 s of CPU until
-  // it answers (on these 2 cores), which a server that lives for one test file never earns back.
-  // Its requests took no longer (100 list and page requests: 0.45 s against 0.63 s of CPU).
-  const wasm = ['--wasm-lazy-compilation', '--liftoff-only'];
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [...profile, ...wasm, '--import', 'tsx', 'server/main.ts'],
-    {
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        DATA_DIR: dataDir,
-        STATIC_DIR: process.env.E2E_STATIC_DIR ?? 'dist',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child: ChildProcess = spawn(process.execPath, [...profile, ...SERVER_ARGS], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      STATIC_DIR: process.env.E2E_STATIC_DIR ?? 'dist',
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
