@@ -100,7 +100,15 @@ TEST_DATABASE_URL=${PG_URL:-} step "end-to-end (Chromium)" vitest_json e2e --pro
 # The server suite on PostgreSQL (one worker that mostly waits on the database) runs beside the
 # WebGL files (two at a time), and both end within seconds of each other.
 if [ -n "$pg_ok" ]; then
-  pg_suite() { TEST_DATABASE_URL=$PG_URL vitest_json server-pg --project server --maxWorkers=1; }
+  # Only the files that use a database: the others (the entry point's own PGlite, the readers,
+  # validators and scripts) ran above, and would run the same here.
+  no_database=(server/main.test.ts server/config.test.ts server/storage.test.ts
+    server/model-validator.test.ts server/embed-preload.test.ts 'server/auth/*.test.ts'
+    server/http/compressed-models.test.ts 'scripts/**' 'tests/fuzz/**')
+  pg_suite() {
+    TEST_DATABASE_URL=$PG_URL vitest_json server-pg --project server --maxWorkers=1 \
+      "${no_database[@]/#/--exclude=}"
+  }
   begin "server (PostgreSQL)" pg_suite
 fi
 step "end-to-end, WebGL (Chromium)" vitest_json e2e-webgl --project e2e-webgl
