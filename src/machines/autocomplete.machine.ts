@@ -321,7 +321,19 @@ export const autocompleteMachine = setup({
 export type AutocompleteMachine = typeof autocompleteMachine;
 export type AutocompleteSnapshot = SnapshotFrom<AutocompleteMachine>;
 
-export const selectOptions = (snapshot: AutocompleteSnapshot) => snapshot.context.options;
+/**
+ * The options to show: until the text's own answer comes, only those of the last answer that
+ * contain the text (the server's search is a case-insensitive substring match of the name).
+ * None the text rules out is offered, and the one a person is about to click stays where it is
+ * when the answer arrives instead of moving under the pointer.
+ */
+export const selectOptions = (snapshot: AutocompleteSnapshot) => narrowed(snapshot.context);
+
+const narrowed = ({ options, searched, text }: AutocompleteContext) => {
+  if (searched === null || searched === text) return options;
+  const typed = text.toLowerCase();
+  return options.filter((option) => option.label.toLowerCase().includes(typed));
+};
 export const selectSelected = (snapshot: AutocompleteSnapshot) => snapshot.context.selected;
 export const selectNoResults = (snapshot: AutocompleteSnapshot) => snapshot.context.noResults;
 export const selectIsSearching = (snapshot: AutocompleteSnapshot) =>
