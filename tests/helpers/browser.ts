@@ -48,7 +48,7 @@ const launched = new Map<boolean, Promise<LaunchedBrowser>>();
 /**
  * The worker's Chromium of each kind (with or without WebGL) and its page pool, launched for
  * its first file and kept for the next ones (the end-to-end projects keep a worker's modules
- * between its files: vitest's \`isolate: false\`); it goes when the worker does. Another one
+ * between its files: vitest's `isolate: false`); it goes when the worker does. Another one
  * replaces it if it went away.
  */
 export async function workerBrowser(options: { webgl?: boolean } = {}): Promise<LaunchedBrowser> {
