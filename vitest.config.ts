@@ -38,8 +38,14 @@ export default defineConfig({
           environment: 'node',
           // A thread per file starts in half the time a process does (the default, forks).
           pool: 'threads',
-          include: ['src/**/*.test.ts', 'contract/**/*.test.ts', 'core/**/*.test.ts'],
+          include: [
+            'src/**/*.test.ts',
+            'contract/**/*.test.ts',
+            'core/**/*.test.ts',
+            'tests/*.test.ts',
+          ],
           exclude: ['src/**/*.dom.test.ts'],
+          setupFiles: ['./tests/setup-bytes.ts'],
         },
       },
       {
@@ -64,6 +70,7 @@ export default defineConfig({
           // against 120 s for the project on PGlite. Each file still gets its own database.
           isolate: false,
           globalSetup: ['./server/test-global-setup.ts'],
+          setupFiles: ['./tests/setup-bytes.ts'],
           include: ['server/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/fuzz/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
