@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
-# Every test CI runs: static checks, unit and machine tests, the server suite on PGlite and
-# again on PostgreSQL, a production and a development build, then end-to-end in Chromium.
+# Every test CI runs: static checks, unit and machine tests, the server suite on PostgreSQL and
+# its database files on PGlite, a production and a development build, then end-to-end in
+# Chromium.
 # The storage contract runs on local disk and on a real S3 server: a throwaway Ceph RADOS
 # Gateway (scripts/ceph.sh). Installs Debian's chromium, postgresql and ceph when missing.
 # Prints how long each step took, and "N passed, N failed" last.
 #
-# On 2 cores the steps overlap where one leaves a core idle: the checks (mostly one thread:
-# ESLint, tsc) run beside the unit tests, and the server suite on PostgreSQL (one worker that
-# mostly waits on the database) beside the end-to-end files that draw with WebGL.
+# On 2 cores the checks (mostly one thread: ESLint, tsc) run beside the unit and server tests.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -89,7 +88,32 @@ pg_ok=""
 if pg_start; then pg_ok=1; else failed_steps+=("start PostgreSQL"); fi
 
 begin "check (format, lint, types)" npm run --silent check
-step "unit and server (PGlite)" vitest_json unit --project unit --project dom --project server --maxWorkers=2
+step "unit and component" vitest_json unit --project unit --project dom --maxWorkers=2
+# The server suite runs in full once, on PostgreSQL: two workers take half the CPU of PGlite,
+# whose database runs as WebAssembly inside each test process. On PGlite, the embedded database
+# `npm start` uses, run the files about the database itself (migrations, the entry point's own
+# PGlite, transactions, claims and locks that race, notifications) and the files that use no
+# database; the end-to-end files run the whole app on PGlite. Without PostgreSQL, all of it runs
+# on PGlite.
+# Vitest reads these as parts of a file's path (and as globs after --exclude=).
+no_database=(server/main.test.ts server/config.test.ts server/storage.test.ts
+  server/model-validator.test.ts server/embed-preload.test.ts server/auth/
+  server/http/compressed-models.test.ts scripts/ tests/fuzz/)
+database_itself=(server/migrate.test.ts server/event-stream.test.ts server/versions.test.ts
+  server/refresh.test.ts server/reorder.test.ts server/tag-lock-order.test.ts
+  server/morph-worker.test.ts server/deliveries.test.ts server/file-sweeper.test.ts)
+if [ -n "$pg_ok" ]; then
+  excludes=()
+  for path in "${no_database[@]}"; do
+    if [[ $path == */ ]]; then excludes+=("--exclude=$path**"); else excludes+=("--exclude=$path"); fi
+  done
+  TEST_DATABASE_URL=$PG_URL step "server (PostgreSQL)" vitest_json server-pg --project server \
+    --maxWorkers=2 "${excludes[@]}"
+  step "server (PGlite)" vitest_json server-pglite --project server --maxWorkers=2 \
+    "${no_database[@]}" "${database_itself[@]}"
+else
+  step "server (PGlite)" vitest_json server-pglite --project server --maxWorkers=2
+fi
 finish "check (format, lint, types)"
 
 step "build" npm run --silent build
@@ -97,25 +121,8 @@ step "build" npm run --silent build
 step "development build" npm run --silent build:dev
 # tests/e2e/two-instances.test.ts runs two servers on the PostgreSQL and Ceph started above.
 TEST_DATABASE_URL=${PG_URL:-} step "end-to-end (Chromium)" vitest_json e2e --project e2e-quiet --project e2e
-# The server suite on PostgreSQL (one worker that mostly waits on the database) runs beside the
-# WebGL files (two at a time), and both end within seconds of each other.
-if [ -n "$pg_ok" ]; then
-  # Only the files that use a database: the others (the entry point's own PGlite, the readers,
-  # validators and scripts) ran above, and would run the same here.
-  no_database=(server/main.test.ts server/config.test.ts server/storage.test.ts
-    server/model-validator.test.ts server/embed-preload.test.ts 'server/auth/*.test.ts'
-    server/http/compressed-models.test.ts 'scripts/**' 'tests/fuzz/**')
-  pg_suite() {
-    TEST_DATABASE_URL=$PG_URL vitest_json server-pg --project server --maxWorkers=1 \
-      "${no_database[@]/#/--exclude=}"
-  }
-  begin "server (PostgreSQL)" pg_suite
-fi
 step "end-to-end, WebGL (Chromium)" vitest_json e2e-webgl --project e2e-webgl
-if [ -n "$pg_ok" ]; then
-  finish "server (PostgreSQL)"
-  pg_stop
-fi
+[ -n "$pg_ok" ] && pg_stop
 ceph_stop
 
 # shellcheck disable=SC2086 # two numbers
