@@ -119,9 +119,12 @@ finish "check (format, lint, types)"
 step "build" npm run --silent build
 # The inspector's end-to-end test needs a development build (dist-dev/, about 10 s).
 step "development build" npm run --silent build:dev
-# tests/e2e/two-instances.test.ts runs two servers on the PostgreSQL and Ceph started above.
-TEST_DATABASE_URL=${PG_URL:-} step "end-to-end (Chromium)" vitest_json e2e --project e2e-quiet --project e2e
-step "end-to-end, WebGL (Chromium)" vitest_json e2e-webgl --project e2e-webgl
+# One run of the three end-to-end projects, one after the other (vitest.config.ts): the typing
+# test alone, the other files two at a time, then those that draw with WebGL. They share one
+# seeded data folder (tests/e2e-global-setup.ts). tests/e2e/two-instances.test.ts runs two
+# servers on the PostgreSQL and Ceph started above.
+TEST_DATABASE_URL=${PG_URL:-} step "end-to-end (Chromium)" vitest_json e2e \
+  --project e2e-quiet --project e2e --project e2e-webgl
 [ -n "$pg_ok" ] && pg_stop
 ceph_stop
 

@@ -1,10 +1,14 @@
 /**
- * The end-to-end project's global set-up: one server started on a fresh data folder migrates,
+ * The end-to-end projects' global set-up: one server started on a fresh data folder migrates,
  * seeds the demo catalogue and stores its files, then stops; each test file's server starts
  * on a copy of that folder (tests/helpers/app.ts) instead of doing it all again (about 3 s a
  * file on 2 cores: initdb, 20 migrations, 130 demo files). It stops only once the demo models'
  * delivery versions are derived: a copy taken earlier had every file's server derive them
  * again at its start (about 5 s of CPU a file, beside its tests).
+ *
+ * Vitest calls a global set-up once per project, and `npm test` runs the three end-to-end
+ * projects in one run: they share one folder (about 12 s of seeding each), removed once the
+ * last of them is done.
  */
 import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
@@ -17,7 +21,13 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject) {
+/**
+ * The run's seeded folder and how many projects still use it: on `globalThis`, since each
+ * project loads this file as a module of its own (in the same process).
+ */
+const run = globalThis as { e2eSeed?: { dir: Promise<string>; users: number } };
+
+async function seed(): Promise<string> {
   const server = await startServer();
   const deadline = Date.now() + 120_000;
   while (!/Derived \d+ delivery versions/.test(server.output())) {
@@ -28,6 +38,16 @@ export default async function setup(project: TestProject) {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   await server.stop({ keepData: true });
-  project.provide('seededDataDir', server.dataDir);
-  return () => rmSync(server.dataDir, { recursive: true, force: true });
+  return server.dataDir;
+}
+
+export default async function setup(project: TestProject) {
+  const seeded = (run.e2eSeed ??= { dir: seed(), users: 0 });
+  seeded.users++;
+  project.provide('seededDataDir', await seeded.dir);
+  return async () => {
+    if (--seeded.users > 0) return;
+    if (run.e2eSeed === seeded) delete run.e2eSeed;
+    rmSync(await seeded.dir, { recursive: true, force: true });
+  };
 }
