@@ -86,6 +86,11 @@ describe('two admins', () => {
       await secondAdmin(app.server.url),
     );
     await editor.getByLabel('Description').fill('My unsaved words');
+    // The other admin saves while this page is live, as the first test waits for too: a change
+    // saved between the page's read and the opening of its stream is met only when the form is
+    // saved (the version check, If-Match), without this notice. Seen once on a slow machine,
+    // where the form was filled before the stream was up.
+    await editor.getByText('Live', { exact: true }).waitFor();
     await api(app.server.url, `/v1/assets/${id}`, token, 'PATCH', { name: `${name} (theirs)` });
     // The notice names who changed what (the actor and fields of the live event).
     await editor
