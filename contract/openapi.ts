@@ -118,6 +118,19 @@ function operation(route: Route): Json {
   } else if (route.answer) {
     success.content = { 'application/json': { schema: jsonSchema(route.answer, 'output') } };
   }
+  if (
+    route.auth === 'bearer' &&
+    route.method === 'get' &&
+    route.answerType !== 'text/event-stream'
+  ) {
+    success.headers = {
+      'Event-Position': {
+        description:
+          'The live event position this read was taken at: every event up to it is in the answer (resume `GET /v1/events` after it to miss nothing).',
+        schema: { type: 'integer', minimum: 0 },
+      },
+    };
+  }
   const responses: Json = { [status]: success };
   for (const error of errorStatuses(route)) {
     const schema = error === 409 ? { anyOf: [conflictRef, errorRef] } : errorRef;

@@ -132,3 +132,9 @@ export function endpoint<P extends Endpoint>(
       return value === undefined ? whole : encodeURIComponent(value);
     });
 }
+
+/**
+ * The answer header of an authenticated read naming the live event stream's position it was
+ * taken at (server/http/event-position.ts, src/api/read-positions.ts).
+ */
+export const EVENT_POSITION_HEADER = 'event-position';

@@ -11,6 +11,7 @@ import { createSessionCheck } from './auth/session-check';
 import type { Deps } from './deps';
 import { createEventBus } from './event-bus';
 import { errorResponse, fail, onError } from './http/errors';
+import { eventPosition } from './http/event-position';
 import { securityHeaders } from './http/security-headers';
 import {
   applicationAssetRoutes,
@@ -97,6 +98,11 @@ export function createApp(input: AppDeps) {
     if (c.req.url.includes('%00')) fail(400, 'VALIDATION_ERROR', 'The URL must not contain %00');
     await next();
   });
+
+  // Where in the live stream each read was taken (not on the stream itself).
+  const readPosition = except('/v1/events', eventPosition(deps));
+  app.use('/v1/*', readPosition);
+  app.use('/private/v1/*', readPosition);
 
   app.get('/healthz', async (c) => {
     try {

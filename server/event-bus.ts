@@ -22,6 +22,11 @@ export interface EventBus {
    * `onClose` is called when the bus closes (the server is stopping).
    */
   subscribe(listener: EventBatchListener, onClose?: () => void): Promise<() => void>;
+  /**
+   * A seq up to which every event is committed and was published (a lower bound of the
+   * table's newest), or undefined while the bus does not listen yet.
+   */
+  position(): number | undefined;
   /** The subscribers of this process (one per open stream). */
   subscribers(): number;
   /** Stops listening and tells every subscriber. */
@@ -124,6 +129,7 @@ export function createEventBus(db: Db): EventBus {
         closers.delete(listener);
       };
     },
+    position: () => (ready && !closed ? position : undefined),
     subscribers: () => listeners.size,
     async close() {
       closed = true;

@@ -607,6 +607,48 @@ describe('resume', () => {
   });
 });
 
+describe('read positions', () => {
+  it('an authenticated read names the event position it was taken at; a stream started there brings what came after', async () => {
+    const admin = await t.loginAs('admin');
+    const other = await t.loginAs('admin');
+    const id = await createAsset();
+    const read = await t.get(`/v1/assets/${id}`, admin.token);
+    expect(read.status).toBe(200);
+    const position = read.headers.get('event-position');
+    expect(position).toBe(String(await latestEventSeq(t.db)));
+
+    // Someone else saves between the page's read and the opening of its stream.
+    dataOf(await t.patch(`/v1/assets/${id}`, { name: 'Saved in between' }, other.token));
+    const stream = await StreamClient.open(admin.token, { lastEventId: position! });
+    const renamed = await stream.eventFor('asset.updated.v2', id);
+    expect(renamed.data).toMatchObject({ asset: { name: 'Saved in between' } });
+
+    // With a stream open, the bus names it: past the change once the change was published.
+    const later = await t.get('/v1/assets?limit=1', admin.token);
+    expect(Number(later.headers.get('event-position'))).toBeGreaterThanOrEqual(renamed.seq);
+    stream.close();
+  });
+
+  it('tells a stranger, a refused token, a write and the stream itself nothing', async () => {
+    const admin = await t.loginAs('admin');
+    const id = await createAsset();
+    const answers = [
+      await t.get(`/v1/assets/${id}`),
+      await t.get(`/v1/assets/${id}`, 'not-a-token'),
+      await t.patch(`/v1/assets/${id}`, { name: 'Written' }, admin.token),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([401, 401, 200]);
+    expect(answers.map((answer) => answer.headers.get('event-position'))).toEqual([
+      null,
+      null,
+      null,
+    ]);
+    const stream = await StreamClient.open(admin.token);
+    expect(stream.response.headers.get('event-position')).toBeNull();
+    stream.close();
+  });
+});
+
 describe('limits', () => {
   it('drops a client that does not read, with a bounded queue, and it can resume', async () => {
     const { token } = await t.loginAs('admin');

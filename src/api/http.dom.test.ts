@@ -4,6 +4,7 @@ import { ApiError, tagService } from './errors';
 import { apiRequest, configureHttp, DEFAULT_TIMEOUT_MS, REFRESH_LOCK_NAME } from './http';
 import { endpoint, ENDPOINTS } from '../../contract/paths';
 import { countByTypeSchema, type RefreshResult } from '../../contract/schemas';
+import { firstStreamPosition, streamStarted, streamStopped } from './read-positions';
 import { configureSession, type SessionBridge, type SessionTokens } from './session-bridge';
 import { fakeJwt, freshToken, jsonResponse, scriptedFetch, type RecordedCall } from './testing';
 
@@ -461,4 +462,45 @@ it('treats a token that is not a JWT as needing a refresh', async () => {
   await countByType();
 
   expect(api.callsTo('v1/auth/refresh')).toHaveLength(1);
+});
+
+describe('read positions (the live stream starts where the first reads were taken)', () => {
+  const readAt = (position: string) => {
+    const response = jsonResponse(200, { data: COUNTS });
+    response.headers.set('event-position', position);
+    return response;
+  };
+
+  it('notes the lowest Event-Position of the reads answered before the stream starts', async () => {
+    const positions = ['40', '37', 'not-a-number', '41'];
+    fakeApi({ 'GET v1/assets/countByType': () => readAt(positions.shift()!) });
+    signedIn(freshToken(Date.now(), 900));
+    for (let i = 0; i < 4; i += 1) await countByType();
+    expect(firstStreamPosition()).toBe(37);
+    streamStopped();
+  });
+
+  it('calls a read sent before the start and answered after it below the start a gap, and one sent after it never', async () => {
+    let answer: (() => void) | undefined;
+    const gate = new Promise<void>((resolve) => (answer = resolve));
+    let position = '8';
+    fakeApi({
+      'GET v1/assets/countByType': async () => {
+        await gate;
+        return readAt(position);
+      },
+    });
+    signedIn(freshToken(Date.now(), 900));
+    const gap = vi.fn();
+    const early = countByType();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    streamStarted(10, gap, false);
+    answer!();
+    await early;
+    expect(gap).toHaveBeenCalledTimes(1);
+    position = '2';
+    await countByType();
+    expect(gap).toHaveBeenCalledTimes(1);
+    streamStopped();
+  });
 });

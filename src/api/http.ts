@@ -12,8 +12,9 @@ import { jwtDecode } from 'jwt-decode';
 import { z } from 'zod/mini';
 import { isSessionEndingError, toApiError } from './errors';
 import { envelope, refreshResultSchema, type RefreshResult } from '../../contract/schemas';
-import { endpoint, ENDPOINTS } from '../../contract/paths';
+import { endpoint, ENDPOINTS, EVENT_POSITION_HEADER } from '../../contract/paths';
 import { sessionBridge as bridgeNow, type SessionTokens } from './session-bridge';
+import { noteReadPosition, streamCovers } from './read-positions';
 
 /** Refresh when the access token expires within this margin. */
 export const REFRESH_MARGIN_MS = 30_000;
@@ -38,6 +39,8 @@ interface RequestContext {
   isPublic?: boolean;
   /** Sent again after a refresh that a 401 asked for: another 401 ends the session. */
   isReplay?: boolean;
+  /** Sent once the live stream had started (./read-positions.ts). */
+  streamCovered?: boolean;
 }
 
 interface AccessTokenClaims {
@@ -177,6 +180,7 @@ function createClient(config: HttpConfig): KyInstance {
             ? (bridgeNow()?.getTokens() ?? null)
             : await tokensForAuthenticatedRequest();
           if (tokens?.token) request.headers.set('authorization', `Bearer ${tokens.token}`);
+          contextOf(options).streamCovered = streamCovers();
         },
       ],
       beforeError: [
@@ -198,6 +202,10 @@ function createClient(config: HttpConfig): KyInstance {
       afterResponse: [
         async (request, options, response) => {
           const context = contextOf(options);
+          const position = response.headers.get(EVENT_POSITION_HEADER);
+          if (position !== null && /^\d{1,15}$/.test(position)) {
+            noteReadPosition(Number(position), context.streamCovered ?? false);
+          }
           if (response.status !== 401 || context.isPublic) return undefined;
           if (!context.isReplay) {
             const replayed = await replayAfterRefusal(request, options);

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { connectLive, type LiveMessage, type LiveStatus } from './live';
+import { noteReadPosition, streamCovers } from './read-positions';
 import type { StreamEvent } from '../../contract/schemas';
 
 const event = (seq: number, routingKey = 'asset.locked.v1'): StreamEvent => ({
@@ -28,6 +29,9 @@ function stream() {
     end: () => controller.close(),
   };
 }
+
+const ready = (seq: number, event = 'ready') =>
+  `id: ${seq}\nevent: ${event}\ndata: ${JSON.stringify({ seq, heartbeatMs: 1000 })}\n\n`;
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -201,5 +205,63 @@ describe('the live connection', () => {
       headers: { accept: 'text/event-stream', 'last-event-id': '41' },
     });
     vi.restoreAllMocks();
+  });
+});
+
+describe('where the first stream starts (reads taken while the page loaded)', () => {
+  it('opens after the lowest position read before it; a resume after its last event; the next connection afresh', async () => {
+    noteReadPosition(12, false);
+    noteReadPosition(9, false);
+    noteReadPosition(15, false);
+    const h = harness();
+    await tick();
+    expect(h.opened).toEqual(['9']);
+    // The server sends what was saved since: the page learns of it.
+    h.streams[0]!.write(ready(9) + frame(event(10)));
+    await tick();
+    h.streams[0]!.end();
+    await tick();
+    await tick();
+    expect(h.opened).toEqual(['9', '10']);
+    expect(h.messages).toEqual([{ type: 'event', event: event(10) }]);
+    h.close();
+    // Signed out and in again: nothing was read in between, so from now on.
+    const next = harness();
+    await tick();
+    expect(next.opened).toEqual([undefined]);
+    next.close();
+  });
+
+  it('reads everything again once for a read sent before the start that may have missed what came before it', async () => {
+    const h = harness();
+    await tick();
+    expect(h.opened).toEqual([undefined]);
+    // Answered while the stream was opening, two changes before where the stream starts.
+    noteReadPosition(18, false);
+    expect(streamCovers()).toBe(false);
+    h.streams[0]!.write(ready(20));
+    await tick();
+    expect(h.messages).toEqual([{ type: 'reset' }]);
+    expect(streamCovers()).toBe(true);
+    // Sent before the start, answered after it: at the start, or below it.
+    noteReadPosition(20, false);
+    expect(h.messages).toHaveLength(1);
+    noteReadPosition(19, false);
+    expect(h.messages).toEqual([{ type: 'reset' }, { type: 'reset' }]);
+    // Sent after the start: it saw everything up to it, whatever position it names.
+    noteReadPosition(3, true);
+    expect(h.messages).toHaveLength(2);
+    h.close();
+  });
+
+  it('passes one reset on where the server answers the first position with reset', async () => {
+    noteReadPosition(5, false);
+    const h = harness();
+    await tick();
+    expect(h.opened).toEqual(['5']);
+    h.streams[0]!.write(ready(100, 'reset'));
+    await tick();
+    expect(h.messages).toEqual([{ type: 'reset' }]);
+    h.close();
   });
 });

@@ -9,6 +9,9 @@
  * watchdog drops it when not even the server's heartbeat came for two heartbeats and
  * HEARTBEAT_SLACK_MS (the server names its EVENTS_HEARTBEAT_MS, 1 s by default, in the first
  * frame: 4 s then), or for STALE_MS from a server that does not name it.
+ *
+ * Its first stream starts where the tab's earliest reads were taken (./read-positions.ts), so
+ * a change saved while the page loaded is announced too.
  */
 import { z } from 'zod/mini';
 import { httpClient } from './http';
@@ -16,6 +19,7 @@ import { endpoint, ENDPOINTS } from '../../contract/paths';
 import { backoffDelay } from './query';
 import { streamEventSchema, type StreamEvent } from '../../contract/schemas';
 import { SseParser } from './sse';
+import { firstStreamPosition, streamStarted, streamStopped } from './read-positions';
 
 export type LiveStatus = 'connecting' | 'connected' | 'reconnecting' | 'offline';
 
@@ -44,6 +48,8 @@ const HEARTBEAT_SLACK_MS = 2_000;
 
 /** The heartbeat interval a `ready` or `reset` frame names (servers since issue 23). */
 const heartbeatSchema = z.object({ heartbeatMs: z.number().check(z.positive()) });
+/** Where a `ready` or `reset` frame says the stream starts. */
+const startSchema = z.object({ seq: z.number() });
 
 /** The app's stream: `v1/events`, no timeout (it stays open), resuming after `lastEventId`. */
 export function openEventStream(
@@ -105,12 +111,15 @@ export function connectLive(options: LiveOptions): () => void {
   const deliver = (event: string, data: string, id: string | undefined) => {
     if (id !== undefined) lastEventId = id;
     if (event === 'ready' || event === 'reset') {
-      const beat = z.safeParse(heartbeatSchema, JSON.parse(data));
+      const frame: unknown = JSON.parse(data);
+      const beat = z.safeParse(heartbeatSchema, frame);
       if (beat.success)
         silentMs = Math.min(staleMs, 2 * beat.data.heartbeatMs + HEARTBEAT_SLACK_MS);
-    }
-    if (event === 'reset') {
-      onMessage({ type: 'reset' });
+      if (event === 'reset') onMessage({ type: 'reset' });
+      const started = z.safeParse(startSchema, frame);
+      if (started.success) {
+        streamStarted(started.data.seq, () => onMessage({ type: 'reset' }), event === 'reset');
+      }
       return;
     }
     const parsed = z.safeParse(streamEventSchema, JSON.parse(data));
@@ -137,7 +146,8 @@ export function connectLive(options: LiveOptions): () => void {
       };
       try {
         arm();
-        const response = await open(lastEventId, signal);
+        const from = lastEventId ?? firstStreamPosition()?.toString();
+        const response = await open(from, signal);
         if (!response.body) throw new Error('The event stream has no body');
         onStatus('connected');
         const parser = new SseParser();
@@ -178,6 +188,7 @@ export function connectLive(options: LiveOptions): () => void {
 
   return () => {
     closed.abort();
+    streamStopped();
     if (typeof window !== 'undefined') {
       window.removeEventListener('online', onOnline);
       window.removeEventListener('offline', onOffline);

@@ -86,11 +86,6 @@ describe('two admins', () => {
       await secondAdmin(app.server.url),
     );
     await editor.getByLabel('Description').fill('My unsaved words');
-    // The other admin saves while this page is live, as the first test waits for too: a change
-    // saved between the page's read and the opening of its stream is met only when the form is
-    // saved (the version check, If-Match), without this notice. Seen once on a slow machine,
-    // where the form was filled before the stream was up.
-    await editor.getByText('Live', { exact: true }).waitFor();
     await api(app.server.url, `/v1/assets/${id}`, token, 'PATCH', { name: `${name} (theirs)` });
     // The notice names who changed what (the actor and fields of the live event).
     await editor
@@ -105,6 +100,30 @@ describe('two admins', () => {
       .toBe(`${name} (theirs)`);
     expect(await editor.getByLabel('Description').inputValue()).toBe('');
     await editor.context().close();
+  });
+
+  it('says who changed what while the page loaded, before its live stream was open', async () => {
+    const token = await login(app.server.url);
+    const name = `Loading ${Date.now()}`;
+    const id = await createAsset(app.server.url, token, name);
+    const page = await signedInPage(app, await secondAdmin(app.server.url));
+    // The tab's stream is held back until the other admin has saved after the page's read.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/v1/events*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${app.server.url}/assets/${id}`);
+    await page.getByLabel('Description').fill('Typed while it loaded');
+    await api(app.server.url, `/v1/assets/${id}`, token, 'PATCH', { name: `${name} (theirs)` });
+    release();
+    // The stream starts where the page read the asset: the change comes as an event.
+    await page
+      .getByText(/^Changed by admin@avatar\.studio .* while you were editing: Name\./)
+      .waitFor({ timeout: LIVE_MS + 3_000 });
+    expect(await page.getByLabel('Description').inputValue()).toBe('Typed while it loaded');
+    await page.context().close();
   });
 });
 
