@@ -828,7 +828,7 @@ describe('two servers on one PostgreSQL database', () => {
   );
 
   it.runIf(onPostgres)(
-    'a change through server A reaches a stream client of server B',
+    "a change through server A reaches a stream client of server B, also one opened after a read of A's position",
     async () => {
       const testDb = await createTestDb();
       const dbB = createPgDb(testDb.url!);
@@ -867,6 +867,22 @@ describe('two servers on one PostgreSQL database', () => {
         const event = await stream.eventFor('asset.locked.v1', id);
         expect(event.data).toEqual({ locked: true });
         stream.close();
+
+        // A page read through A (no stream open there: the table names the position), a
+        // change through A, then the page's stream opened on B after that position.
+        const bearer = { authorization: `Bearer ${token}` };
+        const read = await appA.request(`/v1/assets/${id}`, { headers: bearer });
+        const position = read.headers.get('event-position');
+        expect(position).toBe(String(await latestEventSeq(testDb.db)));
+        const unlocked = await appA.request(`/v1/assets/${id}/unlock`, {
+          method: 'PUT',
+          headers: { ...bearer, 'content-type': 'application/json' },
+          body: '{}',
+        });
+        expect(unlocked.status).toBe(200);
+        const late = await StreamClient.open(token, { at: serverB.base, lastEventId: position! });
+        expect((await late.eventFor('asset.locked.v1', id)).data).toEqual({ locked: false });
+        late.close();
       } finally {
         await serverB.stop();
         await Promise.all([...buses, ...checks].map((closable) => closable.close()));
