@@ -196,6 +196,23 @@ export default tseslint.config(
     },
   },
   {
+    // Unit and component files share their worker's modules (vitest.config.ts): one that
+    // replaces a module is named *.mocked.test.* and gets modules of its own.
+    files: ['src/**/*.test.{ts,tsx}'],
+    ignores: ['src/**/*.mocked.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.object.name='vi'][callee.property.name=/^(mock|doMock)$/]",
+          message:
+            'A file that replaces modules is named *.mocked.test.ts(x): the others share their modules with the files before them.',
+        },
+      ],
+    },
+  },
+  {
     // No import cycles: a piece two modules share moves down into a module both import.
     files: ['{src,core,contract,server}/**/*.{ts,tsx}'],
     plugins: { 'import-x': importX },

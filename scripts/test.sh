@@ -88,7 +88,8 @@ pg_ok=""
 if pg_start; then pg_ok=1; else failed_steps+=("start PostgreSQL"); fi
 
 begin "check (format, lint, types)" npm run --silent check
-step "unit and component" vitest_json unit --project unit --project dom --maxWorkers=2
+step "unit and component" vitest_json unit --project unit --project dom --project mocked \
+  --maxWorkers=2
 # The server suite runs in full once, on PostgreSQL: two workers take half the CPU of PGlite,
 # whose database runs as WebAssembly inside each test process. On PGlite, the embedded database
 # `npm start` uses, run the files about the database itself (migrations, the entry point's own

@@ -4,5 +4,6 @@ import { afterEach } from 'vitest';
 
 afterEach(() => {
   cleanup();
-  localStorage.clear();
+  // The `mocked` project's files run in Node unless they ask for jsdom.
+  globalThis.localStorage?.clear();
 });

@@ -5,7 +5,7 @@
  * machine with fake upload and save actors whose calls the path's events settle, and together
  * they must reach every state and transition of the real machine. A focused test follows for
  * what the model leaves to the real save actor: the targets it leaves to their features' savers
- * (their tests: features/assets/save-asset.test.ts, features/cage-meshes/save-cage-mesh.test.ts).
+ * (their tests: features/assets/save-asset.mocked.test.ts, features/cage-meshes/save-cage-mesh.mocked.test.ts).
  */
 import { describe, expect, it, vi } from 'vitest';
 import { assign, createActor, setup } from 'xstate';

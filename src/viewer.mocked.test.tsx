@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 // The viewer's scene as it is built (spec §2, §9): a real R3F root in jsdom whose renderer is a
 // stand-in (jsdom has no WebGL), so the tests read the camera, lights, materials and the
 // avatar's transform from the scene the viewer made, and the root element from the DOM.
