@@ -98,7 +98,8 @@ step "unit and component" vitest_json unit --project unit --project dom --projec
 # on PGlite.
 # Vitest reads these as parts of a file's path (and as globs after --exclude=).
 no_database=(server/main.test.ts server/config.test.ts server/storage.test.ts
-  server/model-validator.test.ts server/embed-preload.test.ts server/auth/
+  server/model-validator.test.ts server/embed-preload.test.ts server/delivery-derive.test.ts
+  server/auth/
   server/http/compressed-models.test.ts scripts/ tests/fuzz/)
 database_itself=(server/migrate.test.ts server/event-stream.test.ts server/versions.test.ts
   server/refresh.test.ts server/reorder.test.ts server/tag-lock-order.test.ts
