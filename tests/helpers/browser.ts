@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PagePool } from './page-pool';
 import {
@@ -20,6 +20,43 @@ const BASE_ARGS = [
   '--disable-quic',
 ];
 
+/**
+ * The features Playwright turns off (playwright-core 1.65's list, `chromiumSwitches.ts`). Chromium
+ * keeps only the last `--disable-features` of its command line, and Playwright puts its own list
+ * first, so the one below must carry this list too: `launchBrowser` fails when the installed
+ * Playwright asks for a feature that is not here.
+ */
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AimEnabled',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsFirstBalancedModeAutoEnable',
+  'HttpsUpgrades',
+  'LensOverlay',
+  'MediaRouter',
+  'NetworkTimeServiceQuerying',
+  'OptimizationHints',
+  'PaintHolding',
+  'PreconnectToSearch',
+  'TcpPortRandomizationWin',
+  'ThirdPartyStoragePartitioning',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+  'msForceBrowserSignIn',
+];
+
+/**
+ * Each new window (every `newContext()` of headless Chromium 156 opens one) preloads its address
+ * bar's popup, a WebUI page in a renderer of its own: about 1.1 s of CPU, with 0.3 s more of the
+ * browser process, for a popup no test opens. In the viewer bench, whose every run starts a
+ * Chromium, it ran during the first second of the page being measured.
+ */
+const DISABLED_FEATURES = [
+  ...PLAYWRIGHT_DISABLED_FEATURES,
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxAimPopup',
+];
+
 /** The window of a desktop browser, every test's unless it says otherwise. */
 export const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
 
@@ -31,7 +68,17 @@ export async function launchBrowser(options: { webgl?: boolean } = {}) {
   const args = options.webgl
     ? [...BASE_ARGS, '--use-angle=swiftshader', '--enable-unsafe-swiftshader']
     : BASE_ARGS;
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [...args, `--disable-features=${DISABLED_FEATURES.join(',')}`],
+  });
+  try {
+    assertFeaturesKept();
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
   return {
     browser,
     /** The profiles tests have closed, kept to clear and lend again (page-pool.ts). */
@@ -40,6 +87,36 @@ export async function launchBrowser(options: { webgl?: boolean } = {}) {
       browser.newContext({ ...options, viewport }),
     close: () => browser.close(),
   };
+}
+
+/**
+ * Fails when Playwright turned off a feature that our `--disable-features`, which replaces its
+ * list, leaves on (a Playwright upgrade that adds one): read from the command line of every
+ * Chromium this process started (Linux's /proc).
+ */
+function assertFeaturesKept() {
+  if (!existsSync('/proc/self/stat')) return;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let stat: string, commandLine: string[];
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (parent !== process.pid || !commandLine[0]?.includes('chromium')) continue;
+    const lists = commandLine
+      .filter((arg) => arg.startsWith('--disable-features='))
+      .map((arg) => arg.slice('--disable-features='.length).split(','));
+    if (lists.length < 2) continue;
+    const missing = lists[0]!.filter((feature) => !lists.at(-1)!.includes(feature));
+    if (missing.length > 0) {
+      throw new Error(
+        `Playwright turns off ${missing.join(', ')}; add them to PLAYWRIGHT_DISABLED_FEATURES in tests/helpers/browser.ts`,
+      );
+    }
+  }
 }
 
 type LaunchedBrowser = Awaited<ReturnType<typeof launchBrowser>>;
