@@ -21,7 +21,7 @@ export function CountCards({ counts, labels, cardLink }: CountCardsProps) {
         <p className="visually-hidden" role="status">
           {labels.loading}
         </p>
-        <ul className="count-cards">
+        <ul className="count-cards skeleton-pulse">
           {Array.from({ length: SKELETON_CARDS }, (_, i) => (
             <li key={i} className="count-card skeleton" aria-hidden="true">
               <span className="skeleton-line short" />

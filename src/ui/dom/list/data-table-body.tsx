@@ -43,11 +43,13 @@ export function useBody<Data extends { id: string }>(options: {
   const removedKey = removedIds?.join('\u0000') ?? '';
   return useMemo(() => {
     const removedNow = new Set(removedKey ? removedKey.split('\u0000') : []);
-    const skeletonCells = (key: string) => (
+    // Skeleton rows pulse together: the whole body while they stand in for the rows, each row
+    // while the next page loads below rows already there (data-table.css, .skeleton-pulse).
+    const skeletonCells = (key: string, pulse: boolean) => (
       <Row
         key={key}
         id={key}
-        className="skeleton-row"
+        className={pulse ? 'skeleton-row skeleton-pulse' : 'skeleton-row'}
         // A virtualised table places rows at its own row height.
         style={virtualized ? undefined : { height: SKELETON_ROW_HEIGHT }}
       >
@@ -113,6 +115,7 @@ export function useBody<Data extends { id: string }>(options: {
     };
     return (
       <TableBody
+        className={showSkeleton ? 'react-aria-TableBody skeleton-pulse' : 'react-aria-TableBody'}
         renderEmptyState={() =>
           isFiltered ? (
             <div className="empty-state">
@@ -131,12 +134,12 @@ export function useBody<Data extends { id: string }>(options: {
         }
       >
         {showSkeleton
-          ? Array.from({ length: skeletonRows }, (_, i) => skeletonCells(`skeleton-${i}`))
+          ? Array.from({ length: skeletonRows }, (_, i) => skeletonCells(`skeleton-${i}`, false))
           : rows.map(renderRow)}
         {/* The next page loading below the rows already there. */}
         {isLoadingMore &&
           !showSkeleton &&
-          Array.from({ length: skeletonRows }, (_, i) => skeletonCells(`skeleton-more-${i}`))}
+          Array.from({ length: skeletonRows }, (_, i) => skeletonCells(`skeleton-more-${i}`, true))}
         {onLoadMore && !showSkeleton && <TableLoadMoreItem onLoadMore={onLoadMore} />}
       </TableBody>
     );
