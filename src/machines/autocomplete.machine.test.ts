@@ -6,6 +6,7 @@ import { jsonResponse, scriptedFetch } from '../api/testing';
 import {
   autocompleteMachine,
   selectHasMore,
+  selectIsLabelling,
   selectNoResults,
   selectOptions,
   selectSelected,
@@ -137,6 +138,33 @@ describe('autocomplete machine', () => {
       { value: 't1', label: 'Hair' },
       { value: 't2', label: 'Top' },
     ]);
+  });
+
+  it('is busy labelling until the lookup answers, and looks up only the labels not given', async () => {
+    const h = harness({ multiple: true, value: ['t1', 't2'], labels: { t1: 'Hair' } });
+    expect(selectIsLabelling(h.snapshot())).toBe(true);
+    expect(h.lookups.map((call) => call.input.ids)).toEqual([['t2']]);
+    expect(selectSelected(h.snapshot())).toEqual([
+      { value: 't1', label: 'Hair' },
+      { value: 't2', label: 't2' },
+    ]);
+    await h.lookups[0]?.resolve([tag('t2', 'Top')]);
+    expect(selectIsLabelling(h.snapshot())).toBe(false);
+    expect(selectSelected(h.snapshot())).toEqual([
+      { value: 't1', label: 'Hair' },
+      { value: 't2', label: 'Top' },
+    ]);
+    // Every label known, on start or set from outside: nothing to look up, nothing busy.
+    const known = harness({ value: 't3', labels: { t3: 'Shoes' } });
+    expect(known.lookups).toEqual([]);
+    expect(selectIsLabelling(known.snapshot())).toBe(false);
+    expect(known.snapshot().context.text).toBe('Shoes');
+    known.actor.send({ type: 'SET_VALUE', value: 't4', labels: { t4: 'Boots' } });
+    expect(known.lookups).toEqual([]);
+    expect(known.snapshot().context.text).toBe('Boots');
+    known.actor.send({ type: 'SET_VALUE', value: 't5', labels: { t4: 'Boots' } });
+    expect(known.lookups.map((call) => call.input.ids)).toEqual([['t5']]);
+    expect(selectIsLabelling(known.snapshot())).toBe(true);
   });
 
   it('warns and wraps a non-array initial value of a multiple autocomplete', () => {

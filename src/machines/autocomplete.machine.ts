@@ -2,8 +2,9 @@
  * The autocomplete filter (spec §3 filter definition, §4 "Autocomplete filter", §7, §8, §9):
  * typing searches the configured endpoint (debounced 150 ms, 5 options a page, newest answer
  * only); opening the list with nothing typed shows the first options at once, and scrolling to
- * its end reads the next page. Selected ids are looked up by id on start to show their labels,
- * and every selection change is emitted as the filter's new value.
+ * its end reads the next page. Selected ids are looked up by id on start to show their labels
+ * (unless the caller already knows them), and every selection change is emitted as the filter's
+ * new value.
  */
 import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { errorInfo, type ApiErrorInfo } from '../api/error-info';
@@ -28,7 +29,12 @@ export interface AutocompleteInput {
   extraQueryParams?: ListFilter;
   multiple?: boolean;
   value?: AutocompleteValue;
+  /** Labels the caller already knows, by id: those ids are not looked up. */
+  labels?: KnownLabels;
 }
+
+/** Labels by id, known without asking the server (an asset's tags come with their names). */
+export type KnownLabels = Readonly<Record<string, string>>;
 
 export interface AutocompleteOption {
   value: string;
@@ -51,8 +57,12 @@ export interface AutocompleteContext {
   hasMore: boolean;
   /** The last search answered nothing: the UI shows "No Results". */
   noResults: boolean;
-  /** Labels start as the ids and are replaced once the find-by-id calls answer. */
+  /**
+   * Labels start as the caller's known ones, or the ids until the find-by-id calls answer.
+   */
   selected: AutocompleteOption[];
+  /** The selected ids whose labels are still to be looked up. */
+  unlabelled: string[];
   error: ApiErrorInfo | null;
 }
 
@@ -65,8 +75,11 @@ export type AutocompleteEvent =
   | { type: 'SELECT'; option: AutocompleteOption }
   | { type: 'REMOVE'; value: string }
   | { type: 'CLEAR' }
-  /** The value changed from outside (Clear Filters, the address): labels are looked up again. */
-  | { type: 'SET_VALUE'; value: AutocompleteValue };
+  /**
+   * The value changed from outside (Clear Filters, the address): labels not given are looked
+   * up again.
+   */
+  | { type: 'SET_VALUE'; value: AutocompleteValue; labels?: KnownLabels };
 
 /** The new filter value after each selection change. */
 export type AutocompleteEmitted = { type: 'VALUE_CHANGED'; value: string | string[] | null };
@@ -116,7 +129,19 @@ const searchInput = (context: AutocompleteContext, page = 1): SearchInput => ({
   },
 });
 
-const placeholders = (ids: readonly string[]) => ids.map((id) => ({ value: id, label: id }));
+/** The selection for `ids`: known labels, else the id until its lookup answers. */
+const labelled = (ids: readonly string[], labels: KnownLabels = {}) => ({
+  selected: ids.map((id) => ({ value: id, label: labels[id] ?? id })),
+  unlabelled: ids.filter((id) => labels[id] === undefined),
+});
+
+/** A single value whose label is known shows it in the empty box, as a looked-up one does. */
+const shownText = (
+  multiple: boolean,
+  text: string,
+  { selected, unlabelled }: ReturnType<typeof labelled>,
+) =>
+  !multiple && text === '' && selected[0] && unlabelled.length === 0 ? selected[0].label : text;
 
 export const autocompleteMachine = setup({
   types: {
@@ -173,7 +198,7 @@ export const autocompleteMachine = setup({
       // A single value given from outside shows its label once known (unless the user typed).
       const chosen = selected[0];
       const text = !context.multiple && chosen && context.text === '' ? chosen.label : context.text;
-      return { selected, text };
+      return { selected, text, unlabelled: [] };
     }),
     select: assign(({ context, event }) => {
       assertEvent(event, 'SELECT');
@@ -195,15 +220,13 @@ export const autocompleteMachine = setup({
       // A single field that shows the old value's label empties (the new one's label follows
       // from the lookup); a text being typed carries on.
       const showsValue = !context.multiple && context.text === context.selected[0]?.label;
-      return {
-        selected: placeholders(selectedIds(event.value, context.multiple)),
-        text: showsValue ? '' : context.text,
-      };
+      const next = labelled(selectedIds(event.value, context.multiple), event.labels);
+      return { ...next, text: shownText(context.multiple, showsValue ? '' : context.text, next) };
     }),
     emitValue: emit(({ context }) => ({ type: 'VALUE_CHANGED' as const, value: valueOf(context) })),
   },
   guards: {
-    hasSelection: ({ context }) => context.selected.length > 0,
+    hasUnlabelled: ({ context }) => context.unlabelled.length > 0,
     isSameValue: ({ context, event }) => {
       assertEvent(event, 'SET_VALUE');
       const ids = selectedIds(event.value, context.multiple);
@@ -219,6 +242,7 @@ export const autocompleteMachine = setup({
   id: 'autocomplete',
   context: ({ input }) => {
     const multiple = input.multiple ?? false;
+    const { selected, unlabelled } = labelled(selectedIds(input.value, multiple), input.labels);
     return {
       endpoint: input.endpoint,
       findByIdEndpoint: input.findByIdEndpoint ?? input.endpoint,
@@ -226,13 +250,14 @@ export const autocompleteMachine = setup({
       displayField: input.displayField ?? DEFAULT_DISPLAY_FIELD,
       extraQueryParams: input.extraQueryParams ?? {},
       multiple,
-      text: '',
+      text: shownText(multiple, '', { selected, unlabelled }),
       options: [],
       searched: null,
       page: 1,
       hasMore: false,
       noResults: false,
-      selected: placeholders(selectedIds(input.value, multiple)),
+      selected,
+      unlabelled,
       error: null,
     };
   },
@@ -254,13 +279,15 @@ export const autocompleteMachine = setup({
         ],
       },
       states: {
-        checking: { always: [{ guard: 'hasSelection', target: 'resolving' }, { target: 'ready' }] },
+        checking: {
+          always: [{ guard: 'hasUnlabelled', target: 'resolving' }, { target: 'ready' }],
+        },
         resolving: {
           invoke: {
             src: 'findSelected',
             input: ({ context }): FindSelectedInput => ({
               endpoint: context.findByIdEndpoint,
-              ids: context.selected.map((option) => option.value),
+              ids: context.unlabelled,
             }),
             onDone: {
               target: 'ready',
@@ -338,6 +365,9 @@ export const selectSelected = (snapshot: AutocompleteSnapshot) => snapshot.conte
 export const selectNoResults = (snapshot: AutocompleteSnapshot) => snapshot.context.noResults;
 export const selectIsSearching = (snapshot: AutocompleteSnapshot) =>
   !snapshot.matches({ search: 'idle' });
+/** Selected ids are being looked up: their labels (and the field's size) may still change. */
+export const selectIsLabelling = (snapshot: AutocompleteSnapshot) =>
+  snapshot.matches({ labels: 'resolving' });
 export const selectIsLoadingMore = (snapshot: AutocompleteSnapshot) =>
   snapshot.matches({ search: 'loadingMore' });
 export const selectHasMore = (snapshot: AutocompleteSnapshot) => snapshot.context.hasMore;

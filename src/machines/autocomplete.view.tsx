@@ -5,10 +5,12 @@ import { inspect } from '../devtools/inspect';
 import {
   autocompleteMachine,
   selectHasMore,
+  selectIsLabelling,
   selectIsLoadingMore,
   selectIsSearching,
   selectNoResults,
   type AutocompleteValue,
+  type KnownLabels,
   selectOptions,
   selectSelected,
 } from './autocomplete.machine';
@@ -24,6 +26,8 @@ interface AutocompleteFilterProps {
   chipsBelow?: boolean;
   /** Offers "Create … “text”" for text no option names; answers the created row (or none). */
   create?: Creates;
+  /** Labels of values the caller already knows (not looked up again). */
+  labels?: KnownLabels;
 }
 
 /** Creating a row from the picker's text: the option's label, and the call that creates it. */
@@ -40,6 +44,7 @@ export function AutocompleteFilter({
   onChange,
   chipsBelow,
   create,
+  labels,
 }: AutocompleteFilterProps) {
   const { t } = useTranslation();
   const actor = useActorRef(autocompleteMachine, {
@@ -52,6 +57,7 @@ export function AutocompleteFilter({
       ...(filter.extraQueryParams ? { extraQueryParams: filter.extraQueryParams } : {}),
       multiple: Boolean(filter.multiple),
       value: asIds(value),
+      ...(labels ? { labels } : {}),
     },
   });
   const options = useSelector(actor, selectOptions);
@@ -59,15 +65,18 @@ export function AutocompleteFilter({
   const noResults = useSelector(actor, selectNoResults);
   const hasMore = useSelector(actor, selectHasMore);
   const isLoadingMore = useSelector(actor, selectIsLoadingMore);
+  const isLabelling = useSelector(actor, selectIsLabelling);
   // "Create" is offered for the text only once its search has answered: before, the options
   // of the text may not be there yet, and a click could create a row that exists.
   const isSearching = useSelector(actor, selectIsSearching);
   const text = useSelector(actor, (s) => s.context.text);
 
+  const labelsRef = useRef(labels);
   // The machine emits each change; the list stores it (and may hand it back changed).
   const onChangeRef = useRef(onChange);
   useEffect(() => {
     onChangeRef.current = onChange;
+    labelsRef.current = labels;
   });
   const emitted = useRef<string>('');
   useEffect(() => {
@@ -81,7 +90,11 @@ export function AutocompleteFilter({
     const key = JSON.stringify(value ?? null);
     if (key === emitted.current) return;
     emitted.current = key;
-    actor.send({ type: 'SET_VALUE', value: asIds(value) });
+    actor.send({
+      type: 'SET_VALUE',
+      value: asIds(value),
+      ...(labelsRef.current ? { labels: labelsRef.current } : {}),
+    });
   }, [value, actor]);
 
   return (
@@ -95,6 +108,7 @@ export function AutocompleteFilter({
       onOpen={() => actor.send({ type: 'OPEN' })}
       onLoadMore={hasMore ? () => actor.send({ type: 'LOAD_MORE' }) : undefined}
       isLoadingMore={isLoadingMore}
+      isLabelling={isLabelling}
       selected={selected.map((o) => ({ id: o.value, label: o.label }))}
       onSelect={(id) => {
         const option = options.find((o) => o.value === id);
@@ -139,6 +153,8 @@ interface EntityPickerProps {
   onChange: (ids: string[]) => void;
   /** With it, text that names no row can be created and picked (the asset's tags). */
   create?: Creates | undefined;
+  /** Labels of chosen rows the page already has, by id: shown at once, not looked up. */
+  labels?: KnownLabels;
   /** Shown in the empty box (where the label is not shown, as in the bulk bar). */
   placeholder?: string;
 }
@@ -153,6 +169,7 @@ export function EntityPicker({
   limitTags,
   create,
   placeholder,
+  labels,
   ...props
 }: EntityPickerProps) {
   return (
@@ -173,6 +190,7 @@ export function EntityPicker({
       onChange={(value) => props.onChange(filterTexts(value))}
       chipsBelow
       {...(create ? { create } : {})}
+      {...(labels ? { labels } : {})}
     />
   );
 }

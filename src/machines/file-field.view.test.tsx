@@ -3,6 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setAnalyticsSink } from '../api/analytics';
+import { configureHttp } from '../api/http';
+import { jsonResponse } from '../api/testing';
 import { MB } from '../../core/files/rules';
 import { fixtureBytes, NodeBlob, PNG_SUITE } from '../../core/files/test-fixtures';
 import { initI18n, loadBackOfficeTexts } from '../i18n';
@@ -186,6 +188,35 @@ describe('FileField', () => {
     await user.click(screen.getByRole('button', { name: 'Remove' }));
     expect(onChange).toHaveBeenCalledExactlyOnceWith({ file: null, error: null });
     expect(screen.getByRole('button', { name: 'Upload a file' })).toBeInTheDocument();
+  });
+
+  it('holds the size line while a stored file is read, and is busy until its name and size come', async () => {
+    let answer = (_: Response) => {};
+    const fetch = vi.fn(() => new Promise<Response>((resolve) => (answer = resolve)));
+    configureHttp({ fetch });
+    try {
+      const { view } = setup({ initialUrl: '/files/0a1b2c.png' });
+      const field = view.container.querySelector('.file-drop')!;
+      expect(field).toHaveAttribute('aria-busy', 'true');
+      // The line the size will fill is there already (empty): the field keeps its height.
+      expect(field.querySelector('.file-drop-size')?.textContent).toBe('\u00a0');
+      await waitFor(() => expect(fetch).toHaveBeenCalledTimes(1));
+      answer(
+        jsonResponse(200, {
+          data: {
+            url: '/files/0a1b2c.png',
+            name: 'hat icon.png',
+            size: 2048,
+            contentType: 'image/png',
+          },
+        }),
+      );
+      await screen.findByText('hat icon.png');
+      expect(field.querySelector('.file-drop-size')?.textContent).toBe('2 KB');
+      expect(field).not.toHaveAttribute('aria-busy');
+    } finally {
+      configureHttp({ fetch: globalThis.fetch });
+    }
   });
 
   it('hides the error of an untouched field until the form is submitted', async () => {

@@ -110,6 +110,7 @@ export function FileField({
       status={view}
       fileName={shownName}
       fileSize={size === undefined ? null : formatBytes(size)}
+      busy={storedKey !== undefined && stored.isPending}
       downloadUrl={storedKey === undefined ? null : `${chosenUrl}?download`}
       dragging={dragging}
       // Errors name the file they are about.

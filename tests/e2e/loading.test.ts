@@ -7,6 +7,7 @@
 import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { appUnderTest, signedInPage, signedInAt } from '../helpers/app';
+import { adminApi } from '../helpers/accounts';
 
 const app = appUnderTest();
 
@@ -17,6 +18,8 @@ declare global {
   interface Window {
     /** Set before a navigation: still there afterwards when the page did not reload. */
     sameDocument?: boolean;
+    /** Where the asset page's tags panel stood (document px) when it first showed. */
+    firstTagsTop?: number;
   }
 }
 
@@ -172,6 +175,41 @@ describe('changing screens', () => {
     await page.getByRole('heading', { name: 'Cage meshes', level: 1 }).waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
     expect(await page.evaluate(() => window.sameDocument)).toBe(true);
+    await page.context().close();
+  });
+});
+
+describe('opening an asset', () => {
+  it('shows its panels where they stay: a late answer of the server moves none of them', async () => {
+    const url = app.server.url;
+    const [asset] = await adminApi<{ id: string }[]>(url, 'GET', '/v1/assets?type=top&limit=1');
+    const page = await signedInPage(app);
+    // Where the tags panel (below the preview and the actions) is in its first frame.
+    await page.addInitScript(() => {
+      const observer = new MutationObserver(() => {
+        const tags = document.querySelector('.asset-more');
+        if (!tags) return;
+        window.firstTagsTop = tags.getBoundingClientRect().top + window.scrollY;
+        observer.disconnect();
+      });
+      observer.observe(document, { childList: true, subtree: true });
+    });
+    // Which model services the server has (the actions say when texture prediction is not
+    // one of them) answers late: once the page shows, or after 1.5 s if it waits for it.
+    const services = await holdRequests(page, (address) => address.pathname === '/v1/services');
+    await page.goto(`${url}/assets/${asset!.id}`);
+    const heading = page.getByRole('heading', { level: 1 });
+    await heading.waitFor({ timeout: 1_500 }).catch(() => undefined);
+    expect(services.seen).toHaveLength(1);
+    services.release();
+    await page.getByText('Predict texture is unavailable').waitFor();
+    await expect.poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
+    const first = await page.evaluate(() => window.firstTagsTop);
+    const now = await page
+      .locator('.asset-more')
+      .evaluate((tags) => tags.getBoundingClientRect().top + window.scrollY);
+    expect(first).toBeDefined();
+    expect(now).toBe(first);
     await page.context().close();
   });
 });

@@ -187,7 +187,8 @@ export function guestAt(
 
 /**
  * Waits until no part of the page is still reading its content (`aria-busy`: the asset page's
- * changelog and applications panels move the panels below them when they arrive), then brings
+ * changelog and applications panels move the panels below them when they arrive, a picker's
+ * chips while their names are looked up), then brings
  * `field` wholly into view, as a person looks at a field before typing into it. React Aria
  * closes an open list on any scroll of the page: a list opened from a field at the bottom
  * edge closed as the option was scrolled to, and the pick was lost (seen in four tests).

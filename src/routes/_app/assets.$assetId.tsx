@@ -1,6 +1,7 @@
 import { createFileRoute, Link, type ErrorComponentProps } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { queryClient } from '../../api/query';
+import { servicesQuery } from '../../api/services';
 import {
   assetApplicationsQuery,
   assetChangelogQuery,
@@ -17,8 +18,13 @@ export const Route = createFileRoute('/_app/assets/$assetId')({
     await loadPermissions();
     const can = permissionsOfSession(context.session);
     if (can('read', 'Application')) void queryClient.prefetchQuery(assetApplicationsQuery(assetId));
-    if (can('update', 'Asset'))
+    if (can('update', 'Asset')) {
       void queryClient.prefetchInfiniteQuery(assetChangelogQuery(assetId));
+      // Whether the server predicts textures: known when the actions first show, so the line
+      // saying it does not appears with them, not later, moving the panels below it (a failed
+      // read shows no line and is read again by the panel).
+      await Promise.all([asset, queryClient.prefetchQuery(servicesQuery())]);
+    }
     return asset;
   },
   component: AssetRoute,

@@ -29,6 +29,11 @@ export interface FileDropProps {
   fileName: string | null;
   /** Its size, already formatted ("1.1 MB"), when known. */
   fileSize?: string | null | undefined;
+  /**
+   * The stored file's name and size are still being read: the size's line is held (empty) so
+   * the field keeps its height when they arrive, and the field says it is busy.
+   */
+  busy?: boolean | undefined;
   /** Where the stored file downloads under its name; none for a file not yet uploaded. */
   downloadUrl?: string | null | undefined;
   /** A drag is over the drop area: it is highlighted. */
@@ -117,7 +122,12 @@ export function FileDrop(props: FileDropProps) {
   }, [status]);
   const showPreview = chosen && props.preview !== undefined;
   return (
-    <div className="field file-drop" data-variant={variant} ref={fieldRef}>
+    <div
+      className="field file-drop"
+      data-variant={variant}
+      ref={fieldRef}
+      aria-busy={props.busy || undefined}
+    >
       <label htmlFor={inputId}>{props.label}</label>
       <div
         {...getRootProps({
@@ -151,7 +161,9 @@ export function FileDrop(props: FileDropProps) {
               <span className="file-drop-name" id={nameId} title={props.fileName ?? undefined}>
                 {props.fileName}
               </span>
-              {props.fileSize && <span className="file-drop-size">{props.fileSize}</span>}
+              {(props.fileSize || props.busy) && (
+                <span className="file-drop-size">{props.fileSize || '\u00a0'}</span>
+              )}
             </span>
             {props.downloadUrl && (
               <a

@@ -59,6 +59,8 @@ export function AssetTags({ asset, readOnly }: { asset: Asset; readOnly: boolean
           endpoint={endpoint(ENDPOINTS.tags)}
           multiple
           value={current}
+          // The asset comes with its tags' names: no lookup, and no chips changing size late.
+          labels={Object.fromEntries(asset.tags.map((tag) => [tag.id, tag.name]))}
           onChange={(ids) => change.mutate(ids)}
           create={
             can('create', 'Tag')

@@ -34,6 +34,8 @@ interface AutocompleteFieldProps {
   /** Set while more options may follow: called as the end of the list comes into view. */
   onLoadMore?: (() => void) | undefined;
   isLoadingMore?: boolean;
+  /** The chosen values' labels are being looked up: they (and the field's size) may change. */
+  isLabelling?: boolean;
   inputValue: string;
   onInputChange: (text: string) => void;
   /** The chosen values with their labels (looked up by id on first load). */
@@ -115,6 +117,7 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
       className={
         props.chipsBelow ? 'filter filter-autocomplete chips-below' : 'filter filter-autocomplete'
       }
+      aria-busy={props.isLabelling || undefined}
     >
       <ComboBox<AutocompleteOption, 'single' | 'multiple'>
         className="combo"
