@@ -196,9 +196,8 @@ export const autocompleteMachine = setup({
         return row ? toOption(row, context.displayField) : option;
       });
       // A single value given from outside shows its label once known (unless the user typed).
-      const chosen = selected[0];
-      const text = !context.multiple && chosen && context.text === '' ? chosen.label : context.text;
-      return { selected, text, unlabelled: [] };
+      const next = { selected, unlabelled: [] };
+      return { ...next, text: shownText(context.multiple, context.text, next) };
     }),
     select: assign(({ context, event }) => {
       assertEvent(event, 'SELECT');
