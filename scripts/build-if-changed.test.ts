@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isBuildCurrent, recordBuild, summarizeBuild } from './build-if-changed';
+import { tempDir } from '../tests/temp-dir';
 
 function project() {
-  const root = mkdtempSync(join(tmpdir(), 'build-if-changed-'));
+  const root = tempDir('build-if-changed-');
   mkdirSync(join(root, 'src/routes'), { recursive: true });
   mkdirSync(join(root, 'dist'));
   writeFileSync(join(root, 'src/main.ts'), 'export const a = 1;');

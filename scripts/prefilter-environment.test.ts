@@ -1,12 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PMREMGenerator } from 'three';
 import { describe, expect, it } from 'vitest';
 import { decodePmrem, unpackRgb9e5 } from '../src/ui/canvas/pmrem-file';
 import { lodToRoughness, prefilterEquirect, type Equirect } from '../src/ui/canvas/prefilter';
 import { prefilteredEnvironment } from './prefilter-environment';
+import { tempDir } from '../tests/temp-dir';
 
 const SIZE = 32;
 
@@ -148,7 +147,7 @@ describe('the environment prefilter', () => {
   });
 
   it('writes a .pmrem once and then reads it from its cache', () => {
-    const cache = mkdtempSync(join(tmpdir(), 'pmrem-'));
+    const cache = tempDir('pmrem-');
     const exr = readFileSync(
       createRequire(import.meta.url).resolve('@pmndrs/assets/hdri/studio.exr.js'),
       'utf8',

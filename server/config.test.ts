@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, loadConfig } from './config';
+import { tempDir } from '../tests/temp-dir';
 
 const SECRET = 's'.repeat(40);
 
@@ -236,7 +236,7 @@ describe('loadConfig', () => {
   });
 
   it('generates the JWT secret once and keeps it in DATA_DIR', () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'config-')), 'data');
+    const dir = join(tempDir('config-'), 'data');
     const first = loadConfig({ DATA_DIR: dir });
     expect(first.jwtSecretSource).toBe('generated');
     expect(first.jwtSecret.length).toBeGreaterThanOrEqual(32);
@@ -247,7 +247,7 @@ describe('loadConfig', () => {
   });
 
   it('refuses a damaged secret file', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'config-'));
+    const dir = tempDir('config-');
     writeFileSync(join(dir, 'jwt-secret'), 'short\n');
     expect(() => loadConfig({ DATA_DIR: dir })).toThrow(ConfigError);
   });

@@ -3,12 +3,12 @@
  * same data folder.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { authResultSchema } from '../contract/schemas';
 import { freePort, SERVER_ARGS } from '../tests/helpers/server';
+import { tempDir } from '../tests/temp-dir';
 
 const ROOT = join(import.meta.dirname, '..');
 const children: ChildProcess[] = [];
@@ -60,7 +60,7 @@ async function post(base: string, path: string, body: unknown, token?: string) {
 
 describe('server/main.ts', () => {
   it('serves, stops cleanly on SIGINT/SIGTERM and reuses its data on the next start', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'avatar-studio-main-'));
+    const dataDir = tempDir('avatar-studio-main-');
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const env = { PORT: String(port), DATA_DIR: dataDir, STATIC_DIR: join(dataDir, 'no-dist') };
@@ -121,7 +121,7 @@ describe('server/main.ts', () => {
   }, 120_000);
 
   it('refuses to start with an invalid configuration', async () => {
-    const running = start({ PORT: 'abc', DATA_DIR: mkdtempSync(join(tmpdir(), 'avatar-bad-')) });
+    const running = start({ PORT: 'abc', DATA_DIR: tempDir('avatar-bad-') });
     expect(await running.exited).toBe(1);
     expect(running.output()).toContain('PORT must be an integer from 1 to 65535 (got "abc")');
   }, 60_000);

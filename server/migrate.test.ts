@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMigrations, migrate } from './migrate';
@@ -7,6 +6,7 @@ import { DEMO_USER, demoAssets, seed } from './seed';
 import { ADMIN } from './test-app';
 import { createTestDb, type TestDb } from './test-db';
 import { findUserByEmail } from './users';
+import { tempDir } from '../tests/temp-dir';
 
 let testDb: TestDb;
 beforeAll(async () => {
@@ -39,7 +39,7 @@ describe('migrate', () => {
   });
 
   it('refuses badly named migration files', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
+    const dir = tempDir('migrations-');
     writeFileSync(join(dir, 'add-things.sql'), 'SELECT 1;');
     expect(() => loadMigrations(dir)).toThrow(/NNN_snake_case/);
   });

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -7,11 +6,12 @@ import { createApp } from './app';
 import { failingDb } from './test-db';
 import { createDevMailbox } from './mail';
 import { testConfig } from './test-app';
+import { tempDir } from '../tests/temp-dir';
 
 const unusedDb = failingDb('no database in this test');
 
 function appWithSpa(env: Record<string, string> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'spa-'));
+  const dir = tempDir('spa-');
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Avatar Studio</title>');
   writeFileSync(join(dir, 'embed.html'), '<!doctype html><title>Avatar viewer</title>');
