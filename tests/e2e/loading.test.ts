@@ -180,7 +180,7 @@ describe('changing screens', () => {
 });
 
 describe('opening an asset', () => {
-  it('shows its panels where they stay: a late answer of the server moves none of them', async () => {
+  it('shows its panels where they stay: a late answer of the server moves none of them, nor its files', async () => {
     const url = app.server.url;
     const [asset] = await adminApi<{ id: string }[]>(url, 'GET', '/v1/assets?type=top&limit=1');
     const page = await signedInPage(app);
@@ -197,13 +197,33 @@ describe('opening an asset', () => {
     // Which model services the server has (the actions say when texture prediction is not
     // one of them) answers late: once the page shows, or after 1.5 s if it waits for it.
     const services = await holdRequests(page, (address) => address.pathname === '/v1/services');
+    // So do the stored files' names and sizes, read once the form shows.
+    const files = await holdRequests(page, (address) => address.pathname.startsWith('/v1/files/'));
     await page.goto(`${url}/assets/${asset!.id}`);
     const heading = page.getByRole('heading', { level: 1 });
     await heading.waitFor({ timeout: 1_500 }).catch(() => undefined);
     expect(services.seen).toHaveLength(1);
     services.release();
     await page.getByText('Predict texture is unavailable').waitFor();
+    // The icon's field while its file's name is read: the name (its storage key meanwhile)
+    // beside the preview, as it stays once the name comes.
+    const icon = page.locator('.file-drop', { has: page.locator('.file-drop-preview') });
+    const iconLayout = () =>
+      icon.evaluate((field) => {
+        const image = field.querySelector('.file-drop-preview')!.getBoundingClientRect();
+        const name = field.querySelector('.file-drop-name')!.getBoundingClientRect();
+        return {
+          height: field.getBoundingClientRect().height,
+          nameBesideImage: name.left >= image.right && name.top < image.bottom,
+        };
+      });
+    await expect.poll(() => files.seen.length).toBeGreaterThan(0);
+    const whileRead = await iconLayout();
+    files.release();
     await expect.poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
+    expect(await icon.locator('.file-drop-size').textContent()).toMatch(/KB/);
+    expect(whileRead.nameBesideImage).toBe(true);
+    expect(await iconLayout()).toEqual(whileRead);
     const first = await page.evaluate(() => window.firstTagsTop);
     const now = await page
       .locator('.asset-more')
