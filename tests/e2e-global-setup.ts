@@ -10,7 +10,9 @@
  * projects in one run: they share one folder (about 12 s of seeding each), removed once the
  * last of them is done.
  */
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startServer } from './helpers/server';
 
@@ -25,7 +27,27 @@ declare module 'vitest' {
  * The run's seeded folder and how many projects still use it: on `globalThis`, since each
  * project loads this file as a module of its own (in the same process).
  */
-const run = globalThis as { e2eSeed?: { dir: Promise<string>; users: number } };
+const run = globalThis as {
+  e2eSeed?: { temporary: () => void; dir: Promise<string>; users: number };
+};
+
+/**
+ * A temporary folder for the run, made the system's own (TMPDIR) for everything the run starts:
+ * the test processes inherit it, and from them each file's server, its data and Chromium. What
+ * they leave there goes with it at the end (a worker's Chromium is killed as the worker ends,
+ * and Playwright left its profile behind: about 15 MB a run). Answers what removes it and puts
+ * TMPDIR back.
+ */
+function runTemporaryFolder(): () => void {
+  const before = process.env.TMPDIR;
+  const folder = mkdtempSync(join(tmpdir(), 'avatar-studio-e2e-run-'));
+  process.env.TMPDIR = folder;
+  return () => {
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+    rmSync(folder, { recursive: true, force: true });
+  };
+}
 
 async function seed(): Promise<string> {
   const server = await startServer();
@@ -42,12 +64,15 @@ async function seed(): Promise<string> {
 }
 
 export default async function setup(project: TestProject) {
-  const seeded = (run.e2eSeed ??= { dir: seed(), users: 0 });
+  // The folder first: the seeded one is made in it.
+  const seeded = (run.e2eSeed ??= { temporary: runTemporaryFolder(), dir: seed(), users: 0 });
   seeded.users++;
   project.provide('seededDataDir', await seeded.dir);
   return async () => {
     if (--seeded.users > 0) return;
     if (run.e2eSeed === seeded) delete run.e2eSeed;
-    rmSync(await seeded.dir, { recursive: true, force: true });
+    await seeded.dir.catch(() => undefined);
+    // The seeded folder with it.
+    seeded.temporary();
   };
 }
