@@ -28,7 +28,7 @@ declare module 'vitest' {
  * project loads this file as a module of its own (in the same process).
  */
 const run = globalThis as {
-  e2eSeed?: { temporary: () => void; dir: Promise<string>; users: number };
+  e2eSeed?: { removeFolder: () => void; dir: Promise<string>; users: number };
 };
 
 /**
@@ -65,7 +65,7 @@ async function seed(): Promise<string> {
 
 export default async function setup(project: TestProject) {
   // The folder first: the seeded one is made in it.
-  const seeded = (run.e2eSeed ??= { temporary: runTemporaryFolder(), dir: seed(), users: 0 });
+  const seeded = (run.e2eSeed ??= { removeFolder: runTemporaryFolder(), dir: seed(), users: 0 });
   seeded.users++;
   project.provide('seededDataDir', await seeded.dir);
   return async () => {
@@ -73,6 +73,6 @@ export default async function setup(project: TestProject) {
     if (run.e2eSeed === seeded) delete run.e2eSeed;
     await seeded.dir.catch(() => undefined);
     // The seeded folder with it.
-    seeded.temporary();
+    seeded.removeFolder();
   };
 }
