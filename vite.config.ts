@@ -162,6 +162,25 @@ export function embedPage(): Plugin {
 
 const apiTarget = process.env.API_TARGET ?? 'http://127.0.0.1:8081';
 
+/**
+ * Modules whose side effects are only declarations: a feature folder's (src/features/<name>,
+ * README "Feature folders"). A screen that imports one thing through the feature's index gets
+ * that thing and what it uses, not the whole feature.
+ */
+const treeshake = {
+  moduleSideEffects: [{ test: /[\\/]src[\\/]features[\\/].*\.tsx?$/, sideEffects: false }],
+};
+
+/**
+ * The environment prefilter's worker (src/ui/canvas/prefilter.worker.ts): an ES module, so its
+ * loaders stay chunks of their own, and three from its sources, as on the page.
+ */
+const worker = { format: 'es', plugins: () => [threeFromSources()] } as const;
+
+/**
+ * The back office (index.html): `vite build`, and the dev server, which serves /embed too.
+ * /embed is built on its own (vite.embed.config.ts, after this one, into the same folder).
+ */
 export default defineConfig({
   plugins: [
     tanstackRouter({
@@ -183,9 +202,7 @@ export default defineConfig({
     viewerAssets(),
     threeFromSources(),
   ],
-  // The environment prefilter's worker (src/ui/canvas/prefilter.worker.ts): an ES module, so
-  // its loaders stay chunks of their own, and three from its sources, as on the page.
-  worker: { format: 'es', plugins: () => [threeFromSources()] },
+  worker,
   server: {
     proxy: {
       '/v1': apiTarget,
@@ -201,31 +218,55 @@ export default defineConfig({
     // bench/ reads the manifest to report the JS each route loads.
     manifest: true,
     rolldownOptions: {
-      // A feature folder's modules only declare (src/features/<name>, README "Feature folders"):
-      // a screen that imports one thing through the feature's index gets that thing and what it
-      // uses, not the whole feature.
-      treeshake: {
-        moduleSideEffects: [{ test: /[\\/]src[\\/]features[\\/].*\.tsx?$/, sideEffects: false }],
-      },
-      input: {
-        main: fileURLToPath(new URL('./index.html', import.meta.url)),
-        embed: fileURLToPath(new URL('./embed.html', import.meta.url)),
-      },
+      treeshake,
+      input: { main: fileURLToPath(new URL('./index.html', import.meta.url)) },
       output: {
         codeSplitting: {
           groups: [
             {
-              // Every screen starts with these libraries: one chunk instead of the many small
-              // shared chunks automatic splitting makes of them (each costs its own gzip).
+              // Every screen starts with these libraries, and Vite's helper that preloads a lazy
+              // chunk's imports: one chunk instead of the many small shared chunks automatic
+              // splitting makes of them (each costs its own gzip).
               name: 'start',
-              test: /node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next|xstate|@xstate[\\/]react|use-sync-external-store|zod)[\\/]/,
+              test: /node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next|xstate|@xstate[\\/]react|use-sync-external-store|zod)[\\/]|^\0vite[\\/]preload-helper/,
             },
             {
-              // The back office's router, which /embed does without.
+              // The router and its helpers: one chunk instead of the many small ones automatic
+              // splitting makes of them.
               name: 'router',
               test: /node_modules[\\/]@tanstack[\\/](react-router|router-core|history|store|react-store)[\\/]|node_modules[\\/](cookie-es|seroval|tiny-invariant|tiny-warning)[\\/]/,
             },
           ],
+        },
+      },
+    },
+  },
+});
+
+/**
+ * /embed (embed.html, src/embed-main.tsx), built on its own into the same folder after the
+ * back office (vite.embed.config.ts): sharing no chunk with the back office, the page starts
+ * with two scripts (its own and three.js's classes), where with the back office it had eleven
+ * of about the same code; compressed as two they are 272 KiB instead of 299 (README "Viewer
+ * bench"). The viewer's files (decoders, environments) and public/ come from the back office's
+ * build.
+ */
+export const embedConfig = defineConfig({
+  plugins: [react(), threeFromSources()],
+  worker,
+  publicDir: false,
+  build: {
+    target: 'es2022',
+    sourcemap: true,
+    emptyOutDir: false,
+    rolldownOptions: {
+      treeshake,
+      input: { embed: fileURLToPath(new URL('./embed.html', import.meta.url)) },
+      output: {
+        codeSplitting: {
+          // three.js's classes, also used by the lazy chunks (loaders, effects): one chunk
+          // instead of one per class group that each lazy chunk shares.
+          groups: [{ name: 'three', test: /node_modules[\\/]three[\\/]src[\\/]/ }],
         },
       },
     },

@@ -18,6 +18,7 @@ const INPUTS = [
   'index.html',
   'embed.html',
   'vite.config.ts',
+  'vite.embed.config.ts',
   'package-lock.json',
   'tsconfig.json',
   'tsconfig.base.json',

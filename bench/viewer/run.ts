@@ -194,10 +194,13 @@ async function buildSite(
   rmSync(SITE, { recursive: true, force: true });
   mkdirSync(SITE, { recursive: true });
   if (viewers.some(isOurs)) {
-    console.log('bench/viewer: building the app (tsr generate, vite build) ...');
+    console.log(
+      'bench/viewer: building the app (tsr generate, vite build, the same for /embed) ...',
+    );
     try {
       run('npx', ['tsr', 'generate']);
       run('npx', ['vite', 'build', '--outDir', SITE, '--emptyOutDir']);
+      run('npx', ['vite', 'build', '--config', 'vite.embed.config.ts', '--outDir', SITE]);
     } catch (error) {
       for (const viewer of viewers.filter(isOurs)) unbuilt.set(viewer, String(error));
     }
