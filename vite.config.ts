@@ -172,10 +172,16 @@ const treeshake = {
 };
 
 /**
- * The environment prefilter's worker (src/ui/canvas/prefilter.worker.ts): an ES module, so its
- * loaders stay chunks of their own, and three from its sources, as on the page.
+ * The environment prefilter's worker (src/ui/canvas/prefilter.worker.ts): one file, its HDR and
+ * EXR readers in it, so it can read its environment as soon as the file is in (as chunks, the
+ * reader came by two more requests, one after the other, after the file). Three from its
+ * sources, as on the page.
  */
-const worker = { format: 'es', plugins: () => [threeFromSources()] } as const;
+export const prefilterWorker = {
+  format: 'es',
+  plugins: () => [threeFromSources()],
+  rolldownOptions: { output: { codeSplitting: false } },
+} as const;
 
 /**
  * The back office (index.html): `vite build`, and the dev server, which serves /embed too.
@@ -202,7 +208,7 @@ export default defineConfig({
     viewerAssets(),
     threeFromSources(),
   ],
-  worker,
+  worker: prefilterWorker,
   server: {
     proxy: {
       '/v1': apiTarget,
@@ -253,7 +259,7 @@ export default defineConfig({
  */
 export const embedConfig = defineConfig({
   plugins: [react(), threeFromSources()],
-  worker,
+  worker: prefilterWorker,
   publicDir: false,
   build: {
     target: 'es2022',

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { threeFromSources, viewerAssets } from './vite.config';
+import { prefilterWorker, viewerAssets } from './vite.config';
 
 /**
  * Singletons the host app provides: one React (hooks), one three.js (no duplicate scene
@@ -50,7 +50,7 @@ export default defineConfig({
   publicDir: false,
   // The environment prefilter's worker takes the little of three it needs with it (a worker
   // cannot share the host app's three): the HDR and EXR loaders, from three's sources.
-  worker: { format: 'es', plugins: () => [threeFromSources()] },
+  worker: prefilterWorker,
   build: {
     outDir: 'dist-viewer',
     emptyOutDir: true,

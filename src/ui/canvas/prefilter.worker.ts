@@ -1,11 +1,14 @@
 /**
  * Prefilters an .hdr or .exr environment off the main thread: the viewer names the file
- * (`PrefilterRequest`), this fetches it and reads it with three's own HDR or EXR loader (each its
- * own chunk, loaded while the file downloads) and answers with the cube three.js's
- * PMREMGenerator would have rendered (`PrefilterAnswer`), computed on the CPU (prefilter.ts).
- * Nothing here waits for the main thread, which is busy loading the avatar meanwhile.
+ * (`PrefilterRequest`), this fetches it and reads it with three's own HDR or EXR loader (built
+ * into this one file, so the reader is there when the file is: vite.config.ts) and answers with
+ * the cube three.js's PMREMGenerator would have rendered (`PrefilterAnswer`), computed on the CPU
+ * (prefilter.ts). Nothing here waits for the main thread, which is busy loading the avatar
+ * meanwhile.
  */
 import { FloatType } from 'three';
+import { EXRLoader } from 'three/examples/jsm/loaders/EXRLoader.js';
+import { HDRLoader } from 'three/examples/jsm/loaders/HDRLoader.js';
 import type { PrefilteredCube } from './pmrem-file';
 import { packLevels, prefilterEquirect, FACE_SIZE } from './prefilter';
 
@@ -30,12 +33,8 @@ async function download(url: string): Promise<ArrayBuffer> {
 }
 
 async function prefilter({ url, exr }: PrefilterRequest): Promise<PrefilteredCube> {
-  const [bytes, loader] = await Promise.all([
-    download(url),
-    exr
-      ? import('three/examples/jsm/loaders/EXRLoader.js').then((m) => new m.EXRLoader())
-      : import('three/examples/jsm/loaders/HDRLoader.js').then((m) => new m.HDRLoader()),
-  ]);
+  const bytes = await download(url);
+  const loader = exr ? new EXRLoader() : new HDRLoader();
   const image = loader.setDataType(FloatType).parse(bytes) as {
     width: number;
     height: number;
