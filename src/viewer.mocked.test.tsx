@@ -129,23 +129,33 @@ vi.mock('./ui/canvas/environment-lighting', () => ({
 }));
 
 const SIZE = 200;
+/** Every element's box (the viewer's canvas box among them), and who watches it change. */
+const box = { width: SIZE, height: SIZE };
+const resizeWatchers = new Set<() => void>();
+
+/** Gives every box a new size and tells the viewers, as a ResizeObserver would. */
+function resizeTo(width: number, height: number) {
+  Object.assign(box, { width, height });
+  act(() => resizeWatchers.forEach((watcher) => watcher()));
+}
 
 beforeEach(() => {
   harness.root = null;
   harness.ao = null;
   harness.context = null;
   harness.pixelRatio = 0;
-  vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue({
-    width: SIZE,
-    height: SIZE,
+  Object.assign(box, { width: SIZE, height: SIZE });
+  resizeWatchers.clear();
+  vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(() => ({
+    ...box,
     top: 0,
     left: 0,
-    right: SIZE,
-    bottom: SIZE,
+    right: box.width,
+    bottom: box.height,
     x: 0,
     y: 0,
     toJSON: () => ({}),
-  });
+  }));
   // jsdom has no pointer capture.
   if (!('setPointerCapture' in HTMLElement.prototype)) {
     Object.assign(HTMLElement.prototype, { setPointerCapture: () => {} });
@@ -153,8 +163,13 @@ beforeEach(() => {
   vi.stubGlobal(
     'ResizeObserver',
     class {
-      observe() {}
-      disconnect() {}
+      constructor(private readonly watcher: () => void) {}
+      observe() {
+        resizeWatchers.add(this.watcher);
+      }
+      disconnect() {
+        resizeWatchers.delete(this.watcher);
+      }
     },
   );
 });
@@ -309,6 +324,22 @@ describe('the viewer options', () => {
     view.rerender(<AvatarViewer modelSrc="/avatar.glb" fit scale={0.4} position={[1, -2, 0.5]} />);
     await vi.waitFor(() => expect(framing().aimedAtCentre).toBeCloseTo(0, 6));
     expect(framing().halfAngle).toBeCloseTo(25, 6);
+  });
+
+  it('frames the whole avatar with `fit` on a portrait canvas, and again when the canvas turns', async () => {
+    // 100 x 200: the horizontal field (2 atan(tan 25° x 0.5), about 26°) is the narrower one.
+    resizeTo(100, 200);
+    await spawned({ fit: true });
+    expect(camera().aspect).toBeCloseTo(0.5, 6);
+    const horizontalHalf = MathUtils.radToDeg(Math.atan(Math.tan(MathUtils.degToRad(25)) * 0.5));
+    expect(framing().halfAngle).toBeCloseTo(horizontalHalf, 6);
+    expect(framing().aimedAtCentre).toBeCloseTo(0, 6);
+
+    // Turned to landscape, the vertical 50° is the narrower field again.
+    resizeTo(200, 100);
+    await vi.waitFor(() => expect(framing().halfAngle).toBeCloseTo(25, 6));
+    expect(camera().aspect).toBeCloseTo(2, 6);
+    expect(framing().aimedAtCentre).toBeCloseTo(0, 6);
   });
 
   it('puts `className` and `style` on its root element, over its own style', async () => {

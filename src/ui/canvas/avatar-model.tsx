@@ -125,9 +125,12 @@ export function AvatarModel(props: AvatarModelProps) {
     invalidate();
   }, [avatar, emotion, invalidate]);
 
-  // Fit: move the camera back until the model's bounding sphere fills the view.
+  // Fit: move the camera back until the model's bounding sphere fills the view, the narrower of
+  // its two fields (a portrait canvas, a phone's, is narrower than it is tall), and again when
+  // the canvas changes shape. The canvas is never 0 px high (viewer-canvas.tsx).
   const [x, y, z] = props.placement.position;
   const { scale } = props.placement;
+  const aspect = useThree((state) => state.size.width / state.size.height);
   useLayoutEffect(() => {
     const perspective = camera as PerspectiveCamera;
     if (!props.fit || !root.current) {
@@ -159,12 +162,14 @@ export function AvatarModel(props: AvatarModelProps) {
       if (bounds) box.union(bounds.clone().applyMatrix4(object.matrixWorld));
     });
     const sphere = box.getBoundingSphere(new Sphere());
-    const distance = sphere.radius / Math.sin(MathUtils.degToRad(perspective.fov / 2));
+    const vertical = MathUtils.degToRad(perspective.fov / 2);
+    const horizontal = Math.atan(Math.tan(vertical) * aspect);
+    const distance = sphere.radius / Math.sin(Math.min(vertical, horizontal));
     perspective.position.copy(sphere.center).add(new Vector3(0, 0, distance));
     perspective.lookAt(sphere.center);
     perspective.updateProjectionMatrix();
     invalidate();
-  }, [avatar, camera, props.fit, invalidate, x, y, z, scale]);
+  }, [avatar, camera, props.fit, invalidate, x, y, z, scale, aspect]);
 
   useEffect(
     () => () => {
