@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { useState } from 'react';
@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { toggleSort, type ListOrder } from '../../../../contract/list-query';
 import { initI18n, loadBackOfficeTexts } from '../../../i18n';
 import type { ListColumn } from './columns';
+import { HOLD_MAX_MS } from '../held-while-pressed';
 import { DataTable, type RowSelection } from './data-table';
 import { dataTableLabels } from './data-table-labels';
 
@@ -508,5 +509,42 @@ describe('DataTable row selection', () => {
       within(cells[0]!).getByRole('button', { name: 'Drag to reorder Aviator' }),
     ).toBeInTheDocument();
     expect(within(cells[1]!).getByRole('checkbox', { name: 'Select Aviator' })).toBeInTheDocument();
+  });
+  // A search's answer arriving between the press on a row and its release would move the row
+  // from under the pointer, and the click would be lost (the e2e "a developer sees the list"
+  // lost its click on the user's e-mail link that way on a loaded machine).
+  it('keeps the rows where they are while a pointer is pressed, and shows what came after', async () => {
+    const names = () => screen.getAllByRole('rowheader').map((cell) => cell.textContent);
+    const answer: Item[] = [{ id: 'b', name: 'Beanie', type: 'headwear' }];
+    const { rerender } = render(<Table />);
+    fireEvent.pointerDown(screen.getByRole('rowheader', { name: 'Beanie' }));
+    // The press takes the focus from the search field: not a release.
+    fireEvent.blur(screen.getByRole('grid'));
+    await act(() => new Promise((done) => setTimeout(done)));
+    rerender(<Table rows={answer} isLoading />);
+    expect(names()).toEqual(['Aviator', 'Beanie']);
+    expect(screen.getByRole('grid')).not.toHaveAttribute('aria-busy');
+    rerender(<Table rows={answer} />);
+    fireEvent.pointerUp(window);
+    // The click the release makes runs first, on the row that was pressed.
+    expect(names()).toEqual(['Aviator', 'Beanie']);
+    await act(() => new Promise((done) => setTimeout(done)));
+    expect(names()).toEqual(['Beanie']);
+  });
+
+  it('lets go of a press whose release never comes after a moment', async () => {
+    vi.useFakeTimers();
+    try {
+      const { rerender } = render(<Table />);
+      fireEvent.pointerDown(screen.getByRole('rowheader', { name: 'Aviator' }));
+      rerender(<Table rows={[rows[1]!]} />);
+      expect(screen.getByRole('rowheader', { name: 'Aviator' })).toBeInTheDocument();
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(HOLD_MAX_MS);
+      });
+      expect(screen.queryByRole('rowheader', { name: 'Aviator' })).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

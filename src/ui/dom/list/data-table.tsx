@@ -11,6 +11,7 @@ import {
 import { ProgressBar, Table, TableLayout, Virtualizer, type Key } from 'react-aria-components';
 import type { ListOrder } from '../../../../contract/list-query';
 import type { ListColumn } from './columns';
+import { useHeldWhilePressed } from '../held-while-pressed';
 import { useBody } from './data-table-body';
 import type { DataTableLabels } from './data-table-labels';
 import { useHeader } from './data-table-header';
@@ -87,10 +88,19 @@ const ROW_HEIGHT = 56;
  * renders an accessible grid from it.
  */
 function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
-  const { columns, rows, labels, selection } = props;
+  const { columns, labels, selection } = props;
   const columnDefs = useColumnDefs(columns);
   const sorting = sortingOf(props.order);
-  const showSkeleton = Boolean(props.isLoading) && (rows.length === 0 || Boolean(props.isStale));
+  // The rows, and whether they load, stay as they were while a pointer is pressed on the table:
+  // a search's answer arriving under the press would move the pressed row, losing the click.
+  const [shown, holdWhilePressed] = useHeldWhilePressed(
+    useMemo(
+      () => ({ rows: props.rows, isLoading: Boolean(props.isLoading), isStale: props.isStale }),
+      [props.rows, props.isLoading, props.isStale],
+    ),
+  );
+  const { rows, isLoading } = shown;
+  const showSkeleton = isLoading && (rows.length === 0 || Boolean(shown.isStale));
   // TanStack keeps a selected id (getRowId) whether or not its row is in `data`, so ids of rows
   // that left the screen would stay selected, out of sight, and a bulk action would reach them:
   // the table holds only the ids of rows on screen and hands the owner the selection without
@@ -136,13 +146,12 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
   const skeletonRows = props.skeletonRows ?? 10;
   const virtualized = rows.length > VIRTUALIZE_FROM;
   const gridRef = useRef<HTMLTableElement>(null);
-  const busy = Boolean(props.isLoading);
   // React Aria's Table does not pass aria-busy on, so it goes onto the element it rendered
   // (a new one when the table switches to virtualised rows).
   useLayoutEffect(() => {
-    if (busy) gridRef.current?.setAttribute('aria-busy', 'true');
+    if (isLoading) gridRef.current?.setAttribute('aria-busy', 'true');
     else gridRef.current?.removeAttribute('aria-busy');
-  }, [busy, virtualized]);
+  }, [isLoading, virtualized]);
   const { rowLabel, rowActions, onSetOrder, removedIds, isFiltered, onClearFilters } = props;
   const { isLoadingMore, onLoadMore } = props;
   const hasActions = Boolean(rowActions);
@@ -216,8 +225,8 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
 
   return (
     <>
-      <div className="data-table-container">
-        {props.showProgress && props.isLoading && (
+      <div className="data-table-container" onPointerDownCapture={holdWhilePressed}>
+        {props.showProgress && isLoading && (
           <ProgressBar aria-label={labels.loading} isIndeterminate className="progress-bar">
             <div className="progress-bar-fill" />
           </ProgressBar>
