@@ -10,11 +10,13 @@
  * playing on delivery versions.
  */
 import { readdirSync } from 'node:fs';
+import { getBounds, NodeIO } from '@gltf-transform/core';
 import type { Locator, Page, Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureBytes, AVATARS } from '../../core/files/test-fixtures';
 import { deriveDelivery } from '../../server/delivery-derive';
 import { ADMIN, appUnderTest, blankPage, signedInPage } from '../helpers/app';
+import { serveFixtures } from '../helpers/browser';
 import { opaqueIn, pixelsOf, stablePixels, type Pixels } from '../helpers/pixels';
 
 const app = appUnderTest({ webgl: true });
@@ -37,6 +39,21 @@ const NOT_DRAWN: Record<string, string> = {
   'male-emissive.draco.glb': 'Draco, which the server cannot decode: delivered as uploaded',
   'spawn-effect.glb': 'the spawn effect: at rest it draws nothing (it shows while it plays)',
 };
+
+/** A blank SIZE² page (90 s timeouts) on which each model of `served` is served at its path. */
+async function pageServing(served: Record<string, Uint8Array>): Promise<Page> {
+  const page = await blankPage(app, { width: SIZE, height: SIZE });
+  await page.context().route(
+    (url) => url.pathname in served,
+    (route) =>
+      route.fulfill({
+        body: Buffer.from(served[new URL(route.request().url()).pathname]!),
+        contentType: 'model/gltf-binary',
+      }),
+  );
+  page.setDefaultTimeout(90_000);
+  return page;
+}
 
 /** The model served at `path` in /embed, from three angles. */
 async function threeAngles(page: Page, path: string): Promise<Pixels[]> {
@@ -95,26 +112,13 @@ describe('the delivery version of an avatar', () => {
         `${name}: ${derived.bytes.byteLength} of ${original.byteLength} bytes ` +
           `(${((100 * derived.bytes.byteLength) / original.byteLength).toFixed(1)}%)`,
       );
-      const served = {
+      const page = await pageServing({
         '/compared/original.glb': original,
         '/compared/delivery.glb': derived.bytes,
-      };
-      const page = await blankPage(app, { width: SIZE, height: SIZE });
-      const context = page.context();
-      await context.route(
-        (url) => url.pathname in served,
-        (route) =>
-          route.fulfill({
-            body: Buffer.from(
-              served[new URL(route.request().url()).pathname as keyof typeof served],
-            ),
-            contentType: 'model/gltf-binary',
-          }),
-      );
-      page.setDefaultTimeout(90_000);
+      });
       const before = await threeAngles(page, '/compared/original.glb');
       const after = await threeAngles(page, '/compared/delivery.glb');
-      await context.close();
+      await page.context().close();
       // The upload is drawn, framed: its pixels are not a blank canvas.
       expect(opaqueIn(before[0]!, 0, 0, SIZE, SIZE).opaque).toBeGreaterThan(SIZE * SIZE * 0.01);
       for (const [angle, picture] of before.entries()) {
@@ -243,17 +247,7 @@ describe('the spawn and an emotion on delivery versions', () => {
       '/delivered/effect.glb': await deliveryOf('spawn-effect.glb'),
       '/delivered/idle.glb': await deliveryOf('maleIdle.glb'),
     };
-    const page = await blankPage(app, { width: SIZE, height: SIZE });
-    const context = page.context();
-    await context.route(
-      (url) => url.pathname in served,
-      (route) =>
-        route.fulfill({
-          body: Buffer.from(served[new URL(route.request().url()).pathname]!),
-          contentType: 'model/gltf-binary',
-        }),
-    );
-    page.setDefaultTimeout(90_000);
+    const page = await pageServing(served);
     const query =
       'modelSrc=/delivered/avatar.glb&fit=true&spawnEffect=/delivered/effect.glb' +
       '&spawnAnimation=/delivered/idle.glb&spawnEffectLoop=2&spawnAnimationLoop=2';
@@ -284,6 +278,105 @@ describe('the spawn and an emotion on delivery versions', () => {
     const { mean, worstSquare } = difference(still, smiling);
     expect(worstSquare).toBeGreaterThan(2);
     expect(mean).toBeLessThan(1);
-    await context.close();
+    await page.context().close();
   }, 300_000);
+});
+
+/**
+ * `halfBodyAPIv2.glb` with one material without textures on every mesh (`alone`), and the same
+ * with a triangle of no area inside it whose material has every map the viewer shares
+ * (`beside`): there the bare material is given neutral maps to share a program with it.
+ */
+async function bareSkin(): Promise<{ alone: Uint8Array; beside: Uint8Array }> {
+  const io = new NodeIO();
+  const document = await io.readBinary(fixtureBytes(AVATARS, 'halfBodyAPIv2.glb'));
+  const root = document.getRoot();
+  const bare = document
+    .createMaterial('bare')
+    .setRoughnessFactor(0.6)
+    .setMetallicFactor(0.2)
+    .setEmissiveFactor([0.2, 0.05, 0])
+    .setDoubleSided(true);
+  for (const mesh of root.listMeshes()) for (const p of mesh.listPrimitives()) p.setMaterial(bare);
+  const alone = await io.writeBinary(document);
+
+  const shirt = root.listMaterials().find((m) => m.getName() === 'Wolf3D_Shirt')!;
+  const [colour, surface] = [shirt.getBaseColorTexture()!, shirt.getMetallicRoughnessTexture()!];
+  const full = shirt
+    .clone()
+    .setEmissiveTexture(colour)
+    .setEmissiveFactor([1, 1, 1])
+    .setOcclusionTexture(surface);
+  const { min, max } = getBounds(root.listScenes()[0]!);
+  const inside = [0, 1, 2].map((i) => (min[i]! + max[i]!) / 2);
+  const accessor = (type: 'VEC2' | 'VEC3', values: number[]) =>
+    document.createAccessor().setType(type).setArray(new Float32Array(values));
+  const triangle = document
+    .createPrimitive()
+    .setAttribute('POSITION', accessor('VEC3', [0, 0, 0, 0, 0, 0, 0, 0, 0]))
+    .setAttribute('NORMAL', accessor('VEC3', [0, 0, 1, 0, 0, 1, 0, 0, 1]))
+    .setAttribute('TEXCOORD_0', accessor('VEC2', [0, 0, 0, 0, 0, 0]))
+    .setMaterial(full);
+  const node = document
+    .createNode('no area')
+    .setTranslation(inside as [number, number, number])
+    .setMesh(document.createMesh().addPrimitive(triangle));
+  root.listScenes()[0]!.addChild(node);
+  return { alone, beside: await io.writeBinary(document) };
+}
+
+/** Init script: the standard materials' fragment shaders the page compiles, one per program. */
+function recordStandardShaders() {
+  const sources = new Set<string>();
+  (window as unknown as { standardShaders: () => number }).standardShaders = () => sources.size;
+  const proto = WebGL2RenderingContext.prototype as unknown as Record<
+    'shaderSource',
+    (this: WebGL2RenderingContext, shader: WebGLShader, source: string) => void
+  >;
+  const shaderSource = proto.shaderSource;
+  proto.shaderSource = function (shader, source) {
+    const fragment = this.getShaderParameter(shader, this.SHADER_TYPE) === this.FRAGMENT_SHADER;
+    // three.js names a program after its material; a standard one defines STANDARD.
+    if (fragment && /^#define STANDARD$/m.test(source)) sources.add(source);
+    shaderSource.call(this, shader, source);
+  };
+}
+
+describe('materials that share shader programs (src/ui/canvas/shared-programs.ts)', () => {
+  it('draw what they drew without the neutral maps that let them share', async () => {
+    const { alone, beside } = await bareSkin();
+    const page = await pageServing({ '/shared/alone.glb': alone, '/shared/beside.glb': beside });
+    const before = await threeAngles(page, '/shared/alone.glb');
+    const after = await threeAngles(page, '/shared/beside.glb');
+    await page.context().close();
+    expect(opaqueIn(before[0]!, 0, 0, SIZE, SIZE).opaque).toBeGreaterThan(SIZE * SIZE * 0.01);
+    for (const [angle, picture] of before.entries()) {
+      const { mean, worstSquare } = difference(picture, after[angle]!);
+      console.log(
+        `neutral maps, angle ${angle}: mean ${mean.toFixed(4)}/255, worst square ${worstSquare.toFixed(3)}/255`,
+      );
+      // Measured: no pixel differs. With the neutral normal map left at its scale of 1 the mean
+      // was 0.27/255 and a square 10.5/255 off.
+      expect(mean, `angle ${angle}`).toBeLessThan(0.05);
+      expect(worstSquare, `angle ${angle}`).toBeLessThan(0.5);
+    }
+  }, 300_000);
+
+  it("draws halfBodyAPIv2.glb's six materials with three programs", async () => {
+    const page = await blankPage(app, { width: SIZE, height: SIZE });
+    page.setDefaultTimeout(90_000);
+    await serveFixtures(page.context());
+    await page.addInitScript(recordStandardShaders);
+    await page.goto(
+      `${app.server.url}/embed?modelSrc=/fixtures/avatars/halfBodyAPIv2.glb&fit=true`,
+    );
+    await page.locator('[data-state="spawned"]').waitFor();
+    // With morph targets (head, eyes, teeth), without (hands, shirt, hair), and the one-sided
+    // glasses. Without sharing, the maps each material has or lacks made five.
+    const programs = await page.evaluate(() =>
+      (window as unknown as { standardShaders: () => number }).standardShaders(),
+    );
+    await page.context().close();
+    expect(programs).toBe(3);
+  }, 120_000);
 });

@@ -12,6 +12,7 @@ import {
 import { normalizeMixamoClip } from './mixamo';
 import type { ModelSource } from './model-source';
 import { policyError, watchPolicyViolations } from './policy-violations';
+import { isNeutralTexture, shareShaderPrograms } from './shared-programs';
 
 /**
  * Spec §9 "model cache lifespan 100", in seconds: a parsed model nobody shows any more stays
@@ -112,7 +113,8 @@ export function disposeClone(root: Object3D) {
 
 function disposeMaterial(material: Material) {
   for (const value of Object.values(material)) {
-    if ((value as Texture | null)?.isTexture) (value as Texture).dispose();
+    const texture = value as Texture | null;
+    if (texture?.isTexture && !isNeutralTexture(texture)) texture.dispose();
   }
   material.dispose();
 }
@@ -146,6 +148,8 @@ async function parseModel(bytes: ArrayBuffer, decoders: DecoderOptions): Promise
     loader.setMeshoptDecoder(await meshoptDecoder(decoders.meshoptDecoderPath));
   }
   const gltf = await loader.parseAsync(bytes, '');
+  // Fewer shader programs to build before the first frame, for the same picture.
+  shareShaderPrograms(gltf.scene);
   return { scene: gltf.scene, animations: gltf.animations.map(normalizeMixamoClip) };
 }
 
