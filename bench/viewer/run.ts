@@ -53,14 +53,17 @@ const deliveryName = (avatar: string) => avatar.replace(/\.glb$/, '.delivery.glb
 
 /**
  * The avatars, from ../shared/fixtures/avatars: a textured one (3.1 MiB, 19 images of at most
- * 1024 px), an untextured one (0.8 MiB), and one the viewer was never tuned on
- * (`halfBodyAPIv2.glb`, 2.7 MiB: a 2048 px base colour and 9 smaller images, 18 animations).
- * maleIdle.glb and female-idle.glb hold animations only, no mesh.
+ * 1024 px), an untextured one (0.8 MiB), one the viewer was never tuned on before it joined
+ * (`halfBodyAPIv2.glb`, 2.7 MiB: a 2048 px base colour and 9 smaller images, 18 animations),
+ * and one that joined after the last change tuned on that one (`neutral-animated-mask.glb`,
+ * 1.6 MiB: 23 WebP images, 10 materials, a mask). maleIdle.glb and female-idle.glb hold
+ * animations only, no mesh.
  */
 export const AVATARS = [
   'male-emissive.glb',
   'female-animation-catwalk.glb',
   'halfBodyAPIv2.glb',
+  'neutral-animated-mask.glb',
 ] as const;
 type Avatar = (typeof AVATARS)[number];
 /** The memory measurement switches between the first two. */
