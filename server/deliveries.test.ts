@@ -102,6 +102,35 @@ describe('backfillDeliveries', () => {
     expect(twice).toEqual([]);
   });
 
+  it("derives cage meshes' and morphed assets' models as well as assets'", async () => {
+    const cage = await storedModel(readAvatar('maleIdle.glb'));
+    const morphed = await storedModel(readAvatar('female-idle.glb'));
+    const created = await t.post(
+      '/v1/cage-meshes',
+      { name: 'Delivered cage', gender: 'female', modelUrl: cage },
+      tokens.developer,
+    );
+    expect(created.status).toBe(200);
+    // The morph's two assets have a model of their own, so that neither model above is an asset's.
+    const theirs = await storedModel(readAvatar('spawn-effect.glb'));
+    const [source, body] = [await createAsset(theirs), await createAsset(theirs)];
+    await t.db.query(
+      `INSERT INTO morphed_assets (id, source_asset_id, body_asset_id, name, model_url, created_at)
+       VALUES ('morphed-delivered', $1, $2, 'Morphed', $3, $4)`,
+      [source.id, body.id, morphed, t.clock.current],
+    );
+    const seen: string[] = [];
+    await backfillDeliveries(deps, { onModel: (key) => seen.push(key) });
+    expect(seen).toEqual(expect.arrayContaining([keyOfFileUrl(cage), keyOfFileUrl(morphed)]));
+    for (const url of [cage, morphed]) {
+      const { rows } = await t.db.query<{ status: string }>(
+        'SELECT status FROM model_deliveries WHERE model_key = $1',
+        [keyOfFileUrl(url)!],
+      );
+      expect(rows.map((row) => row.status)).toEqual(['ready']);
+    }
+  });
+
   it('leaves a model another run is deriving, and takes it over once that run’s lease passed', async () => {
     const url = await storedModel(readAvatar('maleIdle.glb'));
     const asset = await createAsset(url);

@@ -1,6 +1,7 @@
 /**
  * Delivery versions of stored models (server/delivery.ts makes them; migration 019 records
- * them): derived when a model is uploaded, and for models stored before by `backfillDeliveries`
+ * them): derived when a model is uploaded or a morph has made one (server/morph-worker.ts),
+ * and for models stored before by `backfillDeliveries`
  * (`npm run delivery:backfill`, and once at each server start). A model is claimed before it is
  * worked on (a `pending` row), so two servers or two runs never derive the same model at once
  * and a run stopped half-way resumes where it stopped; a claim older than DELIVERY_LEASE_MS was
@@ -180,7 +181,8 @@ export interface BackfillResult {
 }
 
 /**
- * Derives the delivery version of every asset's stored model that has none yet (with `retry`,
+ * Derives the delivery version of every stored model of an asset, a cage mesh or a morphed
+ * asset that has none yet (with `retry`,
  * also of those whose last derivation failed or could not improve on it), one model at a time.
  * Safe to run again and beside another run; stops between models once `signal` is aborted.
  */
@@ -196,13 +198,15 @@ export async function backfillDeliveries(
   } = {},
 ): Promise<BackfillResult> {
   const { rows } = await deps.db.query<{ model_url: string }>(
-    `SELECT DISTINCT a.model_url FROM assets a
-     WHERE a.model_url LIKE '/files/%.glb'
+    `SELECT DISTINCT m.model_url
+     FROM (SELECT model_url FROM assets UNION SELECT model_url FROM cage_meshes
+           UNION SELECT model_url FROM morphed_assets) m
+     WHERE m.model_url LIKE '/files/%.glb'
        AND NOT EXISTS (SELECT 1 FROM model_deliveries d
-                       WHERE d.model_key = substr(a.model_url, 8)
+                       WHERE d.model_key = substr(m.model_url, 8)
                          AND (d.status = 'ready'
                               OR (d.status IN ('original', 'failed') AND NOT $1)))
-     ORDER BY a.model_url`,
+     ORDER BY m.model_url`,
     [options.retry ?? false],
   );
   const result: BackfillResult = { derived: 0, skipped: 0 };

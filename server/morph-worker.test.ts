@@ -13,6 +13,7 @@ import {
 } from '../contract/schemas';
 import { MB } from '../core/files/rules';
 import { ConfigError } from './config';
+import { deliverModel, findDelivery } from './deliveries';
 import { newId } from './ids';
 import { createGltfIo, modelBounds } from './morph';
 import {
@@ -20,6 +21,7 @@ import {
   morphWorkerEnabled,
   startMorphWorker,
   type MorphWorker,
+  type MorphWorkerOptions,
 } from './morph-worker';
 import { fileUrl, keyOfFileUrl, type Storage } from './storage';
 import { dataOf, expectError, useRoleTokens, useTestApp } from './test-app';
@@ -80,8 +82,19 @@ async function entry(id: string): Promise<EntryRow> {
 }
 
 /** A worker on the test database and clock that only runs when told to. */
-const manualWorker = (storage: Storage = t.storage): MorphWorker =>
-  startMorphWorker({ db: t.db, storage, now: () => new Date(t.clock.current) }, { concurrency: 0 });
+/**
+ * The delivery version a finished morph gets is derived in the first test below; the others
+ * leave it out (a derivation takes seconds).
+ */
+const withoutDelivery = { deliver: () => Promise.resolve() };
+const manualWorker = (
+  storage: Storage = t.storage,
+  options: MorphWorkerOptions = withoutDelivery,
+): MorphWorker =>
+  startMorphWorker(
+    { db: t.db, storage, now: () => new Date(t.clock.current) },
+    { concurrency: 0, ...options },
+  );
 
 beforeAll(async () => {
   // The seeded demo entries point at models that are not stored; this file brings its own.
@@ -187,7 +200,11 @@ describe('the morph worker', () => {
         return t.storage.put(body, options);
       },
     };
-    const worker = manualWorker(observed);
+    // With the delivery version derived as the server does (deliverModel).
+    const worker = manualWorker(observed, {
+      deliver: (key) =>
+        deliverModel({ db: t.db, storage: observed, now: () => new Date(t.clock.current) }, key),
+    });
     expect(await worker.runOnce()).toBe(true);
     expect(await worker.runOnce()).toBe(false);
     await worker.stop();
@@ -195,6 +212,9 @@ describe('the morph worker', () => {
       { call: 'read', status: 'processing', progress: 0 },
       { call: 'read', status: 'processing', progress: 0 },
       { call: 'put', status: 'processing', progress: 50 },
+      // The morph is complete before its delivery version is derived and stored.
+      { call: 'read', status: 'completed', progress: 100 },
+      { call: 'put', status: 'completed', progress: 100 },
     ]);
 
     const done = await entry(queued!.id);
@@ -234,6 +254,13 @@ describe('the morph worker', () => {
       expect(result.getRoot()[list]().length, list).toBe(source.getRoot()[list]().length);
     }
     expect(source.getRoot().listAnimations().length).toBeGreaterThan(0);
+
+    // The studio's viewers load its smaller delivery version (`?delivery`).
+    const delivery = await findDelivery(t.db, keyOfFileUrl(morphed.modelUrl!)!);
+    expect(delivery).toMatchObject({ status: 'ready', originalSize: glb!.byteLength });
+    expect(delivery!.size).toBeLessThan(glb!.byteLength * 0.4);
+    const served = await t.get(`${morphed.modelUrl!}?delivery`);
+    expect(served.headers.get('content-length')).toBe(String(delivery!.size));
   });
 
   it('regenerating a pair replaces its morphed asset model in place', async () => {
@@ -353,8 +380,8 @@ describe('the morph worker', () => {
     const deps = { db, storage: t.storage, now: () => new Date(t.clock.current) };
     // Background loops: three claimants across two workers, as two server processes would run.
     const workers = [
-      startMorphWorker(deps, { concurrency: 2, pollMs: 10 }),
-      startMorphWorker(deps, { concurrency: 1, pollMs: 10 }),
+      startMorphWorker(deps, { ...withoutDelivery, concurrency: 2, pollMs: 10 }),
+      startMorphWorker(deps, { ...withoutDelivery, concurrency: 1, pollMs: 10 }),
     ];
     await expect
       .poll(
@@ -427,7 +454,11 @@ describe('the morph worker over time', () => {
 
   it('re-queues abandoned entries while it runs, not only when it starts', async () => {
     await t.db.query('DELETE FROM morph_queue');
-    const worker = startMorphWorker(deps(), { concurrency: 0, recoverEveryMs: 10 });
+    const worker = startMorphWorker(deps(), {
+      ...withoutDelivery,
+      concurrency: 0,
+      recoverEveryMs: 10,
+    });
     expect(await worker.runOnce()).toBe(false); // the start's recovery is over
     // Another server died while processing this entry, after this worker started.
     const id = newId();
@@ -446,7 +477,11 @@ describe('the morph worker over time', () => {
   it('a stop lets a job that ends within the grace period finish', async () => {
     const [queued] = await generate(assets.source, [assets.body]);
     const slow = stuckStorage();
-    const worker = startMorphWorker(deps(slow.storage), { concurrency: 0, stopGraceMs: 30_000 });
+    const worker = startMorphWorker(deps(slow.storage), {
+      ...withoutDelivery,
+      concurrency: 0,
+      stopGraceMs: 30_000,
+    });
     const job = worker.runOnce();
     await slow.reading;
     const stopping = worker.stop();
@@ -462,6 +497,7 @@ describe('the morph worker over time', () => {
     const stuck = stuckStorage();
     const errors: unknown[] = [];
     const worker = startMorphWorker(deps(stuck.storage), {
+      ...withoutDelivery,
       concurrency: 0,
       stopGraceMs: 50,
       onError: (error) => errors.push(error),
@@ -477,7 +513,7 @@ describe('the morph worker over time', () => {
       error: null,
     });
 
-    const other = startMorphWorker(deps(), { concurrency: 0 });
+    const other = startMorphWorker(deps(), { ...withoutDelivery, concurrency: 0 });
     expect(await other.runOnce()).toBe(true);
     await other.stop();
     const done = await entry(queued!.id);

@@ -18,6 +18,7 @@ import type { Db, SqlParam } from './db';
 import type { Deps } from './deps';
 import { recordAssetEvents } from './events';
 import { newId } from './ids';
+import { deliverModel } from './deliveries';
 import { MorphError, morphModelInThread } from './morph';
 import { fileUrl, keyOfFileUrl, StorageLimitError, type Storage } from './storage';
 
@@ -36,6 +37,12 @@ export interface MorphWorkerOptions {
   stopGraceMs?: number;
   /** Where unexpected errors (database down, full disk) are reported. */
   onError?: (error: unknown) => void;
+  /**
+   * Derives the delivery version of a morphed model once its entry is complete (default:
+   * `deliverModel`, as for an upload). A derivation that fails is recorded on the model (it is
+   * then delivered as built), never on the morph.
+   */
+  deliver?: (modelKey: string) => Promise<unknown>;
 }
 
 export interface MorphWorker {
@@ -293,7 +300,11 @@ async function failEntry(deps: WorkerDeps, claim: Claim, message: string) {
 }
 
 /** Builds, stores and records the morphed model of a claimed entry; never throws for bad input. */
-async function processClaim(deps: WorkerDeps, claim: Claim, onError: (error: unknown) => void) {
+async function processClaim(
+  deps: WorkerDeps,
+  claim: Claim,
+  { onError, deliver }: Required<Pick<MorphWorkerOptions, 'onError' | 'deliver'>>,
+) {
   const { db, storage } = deps;
   let storedKey: string | undefined;
   try {
@@ -315,10 +326,13 @@ async function processClaim(deps: WorkerDeps, claim: Claim, onError: (error: unk
     await reportProgress(deps, claim, MORPH_PROGRESS.stored);
     const names = { source: source!.name, body: body!.name };
     const replaced = await complete(deps, claim, names, fileUrl(storedKey));
+    const modelKey = storedKey;
     storedKey = undefined;
     // The pair's earlier model is no longer referenced by its morphed asset.
     const oldKey = replaced === null ? undefined : keyOfFileUrl(replaced);
     if (oldKey) await storage.delete(oldKey);
+    // The morph is done and shown; the studio's viewers then load its delivery version.
+    await deliver(modelKey).catch(onError);
   } catch (error) {
     if (storedKey) await storage.delete(storedKey).catch(onError);
     if (error instanceof LeaseLost) return;
@@ -343,6 +357,7 @@ export function startMorphWorker(deps: WorkerDeps, options: MorphWorkerOptions =
     recoverEveryMs = MORPH_RECOVER_EVERY_MS,
     stopGraceMs = MORPH_STOP_GRACE_MS,
     onError = (error: unknown) => console.error('Morph worker:', error),
+    deliver = (modelKey: string) => deliverModel(deps, modelKey),
   } = options;
   // A failed recovery is reported; the worker still serves the queued entries.
   const recover = () => recoverAbandoned(deps, leaseMs, maxAttempts).catch(onError);
@@ -363,7 +378,7 @@ export function startMorphWorker(deps: WorkerDeps, options: MorphWorkerOptions =
     await recovered;
     const claim = await claimNext(deps);
     if (!claim) return false;
-    const work = processClaim(deps, claim, onError);
+    const work = processClaim(deps, claim, { onError, deliver });
     running.set(claim, work);
     try {
       await work;
