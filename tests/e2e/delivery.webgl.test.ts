@@ -72,6 +72,32 @@ async function threeAngles(page: Page, path: string): Promise<Pixels[]> {
   return pictures;
 }
 
+/**
+ * The two models drawn in /embed from three angles, each angle's pictures compared: their mean
+ * difference and their worst square under `limits` (0..255). Answers the first model's pictures,
+ * which are checked to hold the model (not a blank canvas).
+ */
+async function drawnAlike(
+  label: string,
+  [first, second]: [Uint8Array, Uint8Array],
+  limits: { mean: number; worstSquare: number },
+): Promise<Pixels[]> {
+  const page = await pageServing({ '/compared/first.glb': first, '/compared/second.glb': second });
+  const before = await threeAngles(page, '/compared/first.glb');
+  const after = await threeAngles(page, '/compared/second.glb');
+  await page.context().close();
+  expect(opaqueIn(before[0]!, 0, 0, SIZE, SIZE).opaque).toBeGreaterThan(SIZE * SIZE * 0.01);
+  for (const [angle, picture] of before.entries()) {
+    const { mean, worstSquare } = difference(picture, after[angle]!);
+    console.log(
+      `${label}, angle ${angle}: mean ${mean.toFixed(4)}/255, worst square ${worstSquare.toFixed(3)}/255`,
+    );
+    expect(mean, `angle ${angle}`).toBeLessThan(limits.mean);
+    expect(worstSquare, `angle ${angle}`).toBeLessThan(limits.worstSquare);
+  }
+  return before;
+}
+
 /** Mean difference of a channel over the picture, and the largest over a SQUARE² square (0..255). */
 function difference(a: Pixels, b: Pixels) {
   expect([a.width, a.height]).toEqual([b.width, b.height]);
@@ -112,23 +138,10 @@ describe('the delivery version of an avatar', () => {
         `${name}: ${derived.bytes.byteLength} of ${original.byteLength} bytes ` +
           `(${((100 * derived.bytes.byteLength) / original.byteLength).toFixed(1)}%)`,
       );
-      const page = await pageServing({
-        '/compared/original.glb': original,
-        '/compared/delivery.glb': derived.bytes,
+      const before = await drawnAlike(name, [original, derived.bytes], {
+        mean: 2,
+        worstSquare: 24,
       });
-      const before = await threeAngles(page, '/compared/original.glb');
-      const after = await threeAngles(page, '/compared/delivery.glb');
-      await page.context().close();
-      // The upload is drawn, framed: its pixels are not a blank canvas.
-      expect(opaqueIn(before[0]!, 0, 0, SIZE, SIZE).opaque).toBeGreaterThan(SIZE * SIZE * 0.01);
-      for (const [angle, picture] of before.entries()) {
-        const { mean, worstSquare } = difference(picture, after[angle]!);
-        console.log(
-          `${name}, angle ${angle}: mean ${mean.toFixed(3)}/255, worst square ${worstSquare.toFixed(2)}/255`,
-        );
-        expect(mean, `angle ${angle}`).toBeLessThan(2);
-        expect(worstSquare, `angle ${angle}`).toBeLessThan(24);
-      }
       // The angles differ: the drags turned the avatar.
       expect(difference(before[0]!, before[1]!).mean).toBeGreaterThan(0.5);
     },
@@ -345,21 +358,9 @@ function recordStandardShaders() {
 describe('materials that share shader programs (src/ui/canvas/shared-programs.ts)', () => {
   it('draw what they drew without the neutral maps that let them share', async () => {
     const { alone, beside } = await bareSkin();
-    const page = await pageServing({ '/shared/alone.glb': alone, '/shared/beside.glb': beside });
-    const before = await threeAngles(page, '/shared/alone.glb');
-    const after = await threeAngles(page, '/shared/beside.glb');
-    await page.context().close();
-    expect(opaqueIn(before[0]!, 0, 0, SIZE, SIZE).opaque).toBeGreaterThan(SIZE * SIZE * 0.01);
-    for (const [angle, picture] of before.entries()) {
-      const { mean, worstSquare } = difference(picture, after[angle]!);
-      console.log(
-        `neutral maps, angle ${angle}: mean ${mean.toFixed(4)}/255, worst square ${worstSquare.toFixed(3)}/255`,
-      );
-      // Measured: no pixel differs. With the neutral normal map left at its scale of 1 the mean
-      // was 0.27/255 and a square 10.5/255 off.
-      expect(mean, `angle ${angle}`).toBeLessThan(0.05);
-      expect(worstSquare, `angle ${angle}`).toBeLessThan(0.5);
-    }
+    // Measured: no pixel differs. With the neutral normal map left at its scale of 1 the mean
+    // was 0.27/255 and a square 10.5/255 off.
+    await drawnAlike('neutral maps', [alone, beside], { mean: 0.05, worstSquare: 0.5 });
   }, 300_000);
 
   it("draws halfBodyAPIv2.glb's six materials with three programs", async () => {
