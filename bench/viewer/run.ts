@@ -15,7 +15,16 @@
 // Measurements only, never pass/fail, and never made up: a viewer that cannot be built or
 // fails in a run is reported as such.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NodeIO } from '@gltf-transform/core';
@@ -35,16 +44,22 @@ const OUT = here('../.out/viewer');
 /** The one folder the server serves: app build, peer pages, fixtures. */
 const SITE = join(OUT, 'site');
 const SCREENSHOTS = join(OUT, 'screenshots');
+/** With `--before <ref>`: the same site with /embed as that commit builds it, served apart. */
+const BEFORE_SITE = join(OUT, 'site-before');
+/** That commit's working tree while its /embed is built (a git worktree, removed after). */
+const BEFORE_TREE = join(OUT, 'tree-before');
 const FIXTURES = here('../../../shared/fixtures');
 
 /**
  * `ours-delivery` is ours on the delivery version of the same avatar (issue 25: what the
  * studio serves for its own models, derived here as the server derives it), reported as such:
  * it breaks the same-file rule on purpose, to show what the smaller file gives.
+ * `ours-before` is /embed as another commit built it (`--before <ref>`), given the same file:
+ * an A/B of a change measured run by run beside the code as it is.
  */
-export const VIEWERS = ['ours', 'ours-delivery', 'visage', 'model-viewer'] as const;
+export const VIEWERS = ['ours', 'ours-delivery', 'ours-before', 'visage', 'model-viewer'] as const;
 export type Viewer = (typeof VIEWERS)[number];
-const isOurs = (viewer: Viewer) => viewer === 'ours' || viewer === 'ours-delivery';
+const isOurs = (viewer: Viewer) => viewer.startsWith('ours');
 
 /** The model file a viewer is given: the fixture, or its delivery version beside it. */
 const modelPath = (viewer: Viewer, avatar: string) =>
@@ -100,8 +115,10 @@ export interface BenchViewerOptions {
   screenshots?: boolean;
   /** Also record one Chrome trace per viewer and avatar and print where the time goes. */
   trace?: boolean;
+  /** A git commit whose /embed is measured too, as `ours-before`. */
+  before?: string;
 }
-type Options = Required<BenchViewerOptions>;
+type Options = Required<Omit<BenchViewerOptions, 'before'>> & Pick<BenchViewerOptions, 'before'>;
 
 export interface FirstFrameRun {
   viewer: Viewer;
@@ -156,19 +173,22 @@ export function viewerOptionsFromArgs(args: readonly string[]): BenchViewerOptio
     } else if (flag === '--trace') {
       options.trace = true;
       i--;
+    } else if (flag === '--before') {
+      if (!value) throw new Error('--before: expected a git commit (a hash, tag or branch)');
+      options.before = value;
     } else
       throw new Error(
-        `unknown option ${flag} (--runs N, --switches N, --viewers ${VIEWERS.join(',')}, --cases ${CASES.join(',')}, --avatars ${AVATARS.join(',')}, --no-screenshots, --trace)`,
+        `unknown option ${flag} (--runs N, --switches N, --viewers ${VIEWERS.join(',')}, --cases ${CASES.join(',')}, --avatars ${AVATARS.join(',')}, --no-screenshots, --trace, --before REF)`,
       );
   }
   return options;
 }
 
-/** Runs a command in the app's root; on failure, the error carries the end of its output. */
-function run(command: string, args: string[], env: Record<string, string> = {}) {
+/** Runs a command in the app's root (or `cwd`); on failure, the error carries its output's end. */
+function run(command: string, args: string[], env: Record<string, string> = {}, cwd = APP_ROOT) {
   try {
     execFileSync(command, args, {
-      cwd: APP_ROOT,
+      cwd,
       stdio: 'pipe',
       env: { ...process.env, ...env },
       maxBuffer: 64 * 2 ** 20,
@@ -192,6 +212,7 @@ async function buildSite(
   viewers: readonly Viewer[],
   avatars: readonly Avatar[],
   install: boolean,
+  before: string | undefined,
 ): Promise<Map<Viewer, string>> {
   const unbuilt = new Map<Viewer, string>();
   rmSync(SITE, { recursive: true, force: true });
@@ -263,9 +284,43 @@ async function buildSite(
       );
     }
   }
+  const sites = [SITE];
+  if (before && viewers.includes('ours-before')) {
+    try {
+      buildBefore(before);
+      sites.push(BEFORE_SITE);
+    } catch (error) {
+      unbuilt.set('ours-before', String(error));
+    }
+  }
   console.log('bench/viewer: compressing (scripts/compress-dist.ts) ...');
-  run('node', ['--import', 'tsx', 'scripts/compress-dist.ts', SITE]);
+  for (const site of sites) run('node', ['--import', 'tsx', 'scripts/compress-dist.ts', site]);
   return unbuilt;
+}
+
+/**
+ * The site as built above (not yet compressed), with /embed as commit `ref` builds it: its
+ * page and scripts laid over the same folder, so everything else (the back office's public
+ * files, the peers, the fixtures) is the same. Built in a git worktree of `ref` sharing this
+ * checkout's node_modules, so `ref` must need no other dependencies.
+ */
+function buildBefore(ref: string) {
+  console.log(`bench/viewer: building /embed as ${ref} builds it (ours-before) ...`);
+  rmSync(BEFORE_TREE, { recursive: true, force: true });
+  run('git', ['worktree', 'prune']);
+  run('git', ['worktree', 'add', '--detach', BEFORE_TREE, ref]);
+  try {
+    symlinkSync(join(APP_ROOT, 'node_modules'), join(BEFORE_TREE, 'node_modules'));
+    const built = join(BEFORE_TREE, '.bench-embed');
+    run('npx', ['tsr', 'generate'], {}, BEFORE_TREE);
+    const config = ['--config', 'vite.embed.config.ts', '--outDir', built, '--emptyOutDir'];
+    run('npx', ['vite', 'build', ...config], {}, BEFORE_TREE);
+    rmSync(BEFORE_SITE, { recursive: true, force: true });
+    cpSync(SITE, BEFORE_SITE, { recursive: true });
+    cpSync(built, BEFORE_SITE, { recursive: true });
+  } finally {
+    run('git', ['worktree', 'remove', '--force', BEFORE_TREE]);
+  }
 }
 
 interface Framing {
@@ -715,29 +770,44 @@ export async function benchViewer(options: BenchViewerOptions = {}) {
     ...options,
   };
   const measured = [...new Set([...opts.avatars, ...SWITCHED])];
-  const unbuilt = await buildSite(opts.viewers, measured, opts.install);
+  // ours-before is measured with --before, always then.
+  const asked = opts.before
+    ? [...new Set<Viewer>([...opts.viewers, 'ours-before'])]
+    : opts.viewers.filter((v) => v !== 'ours-before' || options.viewers?.includes(v));
+  const unbuilt = await buildSite(asked, measured, opts.install, opts.before);
+  if (!opts.before && asked.includes('ours-before'))
+    unbuilt.set('ours-before', 'no commit to build it from: add --before <ref>');
   for (const [viewer, why] of unbuilt)
     console.log(`NOT MEASURED: ${viewer} could not be built: ${why}`);
-  const viewers = opts.viewers.filter((v) => !unbuilt.has(v));
+  const viewers = asked.filter((v) => !unbuilt.has(v));
   if (viewers.length === 0) return { firstFrames: [], steady: [] };
 
   const frames = new Map<string, Framing>();
   for (const avatar of measured) frames.set(avatar, await framing(avatar));
   const server = await startServer({ STATIC_DIR: SITE, MORPH_WORKER: 'off' });
+  // The same server code on the other folder, so that page is answered as /embed is.
+  const beforeServer = viewers.includes('ours-before')
+    ? await startServer({ STATIC_DIR: BEFORE_SITE, MORPH_WORKER: 'off' })
+    : undefined;
   const firstFrames: FirstFrameRun[] = [];
   const steady: SteadyRun[] = [];
   try {
+    const baseOf = (v: Viewer) => (v === 'ours-before' ? beforeServer! : server).url;
     const urls = (avatar: string) =>
       Object.fromEntries(
-        viewers.map((v) => [v, pageUrl(server.url, v, avatar, frames.get(avatar)!)]),
+        viewers.map((v) => [v, pageUrl(baseOf(v), v, avatar, frames.get(avatar)!)]),
       );
     const sample = urls(opts.avatars[0]!);
     console.log(`Server: ${server.url} (the project's server, STATIC_DIR=${SITE})`);
+    if (beforeServer)
+      console.log(`Server for ours-before: ${beforeServer.url} (STATIC_DIR=${BEFORE_SITE})`);
     for (const viewer of viewers)
-      console.log(`  ${viewer}: ${sample[viewer]!.slice(server.url.length)}`);
+      console.log(`  ${viewer}: ${sample[viewer]!.slice(baseOf(viewer).length)}`);
     await describeHeaders(server.url, {
       ...Object.fromEntries(
-        viewers.map((v) => [`page (${v})`, sample[v]!.slice(server.url.length)]),
+        viewers
+          .filter((v) => v !== 'ours-before')
+          .map((v) => [`page (${v})`, sample[v]!.slice(server.url.length)]),
       ),
       'model (.glb)': `/fixtures/avatars/${opts.avatars[0]}`,
       'environment (.hdr)': ENVIRONMENT,
@@ -794,6 +864,7 @@ export async function benchViewer(options: BenchViewerOptions = {}) {
     }
   } finally {
     await server.stop();
+    await beforeServer?.stop();
   }
   report(firstFrames, steady, viewers, opts);
   for (const [viewer, why] of unbuilt)
