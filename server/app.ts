@@ -39,6 +39,11 @@ import { uploadRoutes } from './routes/uploads';
 import { userAssetRoutes } from './routes/user-assets';
 import { userAdminRoutes } from './routes/user-admin';
 import { adminUserRoutes, userRoutes } from './routes/users';
+import {
+  secondFactorAccountRoutes,
+  secondFactorAdminRoutes,
+  secondFactorSignInRoutes,
+} from './routes/second-factor';
 import { mountSpa } from './static';
 import { createLocalStorage } from './storage';
 
@@ -114,8 +119,10 @@ export function createApp(input: AppDeps) {
     }
   });
 
-  app.route('/v1', openApiRoutes());
+  if (deps.config.apiDocs) app.route('/v1', openApiRoutes());
   app.route('/v1/auth', authRoutes(deps));
+  app.route('/v1/auth', secondFactorSignInRoutes(deps));
+  app.route('/v1/users/me/second-factor', secondFactorAccountRoutes(deps));
   app.route('/v1/users/me/sessions', sessionRoutes(deps));
   app.route('/v1/users/me', accountRoutes(deps));
   app.route('/v1/invitations', invitationRoutes(deps));
@@ -141,6 +148,7 @@ export function createApp(input: AppDeps) {
   app.route('/private/v1/users', adminUserRoutes(deps));
   app.route('/private/v1/users', adminSessionRoutes(deps));
   app.route('/private/v1/users', userAdminRoutes(deps));
+  app.route('/private/v1/users', secondFactorAdminRoutes(deps));
   app.route('/private/v1/invitations', adminInvitationRoutes(deps));
   // The same handlers on both mounts.
   for (const prefix of ['/v1', '/private/v1']) {

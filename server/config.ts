@@ -36,6 +36,11 @@ export interface Config {
    * one the proxy added) rather than the socket. Off by default: a client could forge it.
    */
   trustProxy: boolean;
+  /**
+   * Admins must sign in with a second factor (REQUIRE_ADMIN_2FA): until they enrol one, their
+   * tokens carry a guest's rules (server/auth/second-factor.ts). On by default in production.
+   */
+  requireAdminSecondFactor: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
   nodeEnv: string;
@@ -62,6 +67,11 @@ export interface Config {
   trashRetentionDays: number;
   /** Uploaded files in an S3 bucket (S3_BUCKET set), or undefined for DATA_DIR/files. */
   s3: S3Settings | undefined;
+  /**
+   * GET /v1/openapi.json and /v1/docs (API_DOCS): off by default in production, where the map
+   * of every route would serve only a stranger probing the API; on elsewhere.
+   */
+  apiDocs: boolean;
 }
 
 /** An S3-compatible object store (server/s3-storage.ts). */
@@ -84,6 +94,12 @@ export interface ServerKeys {
   codeHashing: string;
   /** Keys the HMAC that names a refresh token's successor (see rotateRefreshToken). */
   refreshSuccessor: string;
+  /** Encrypts the stored TOTP secrets (AES-256-GCM). */
+  secondFactorSecrets: string;
+  /** Signs the "second factor pending" challenge a sign-in answers instead of a session. */
+  secondFactorChallenge: string;
+  /** Keys the HMAC of stored recovery codes. */
+  recoveryCodeHashing: string;
 }
 
 /** Derives one key per purpose from the server secret (HKDF-SHA256, the purpose as info). */
@@ -94,6 +110,9 @@ export function deriveKeys(secret: string): ServerKeys {
     tokenSigning: derive('access-token-signing'),
     codeHashing: derive('one-time-code-hmac'),
     refreshSuccessor: derive('refresh-token-successor'),
+    secondFactorSecrets: derive('second-factor-secret-encryption'),
+    secondFactorChallenge: derive('second-factor-challenge-signing'),
+    recoveryCodeHashing: derive('recovery-code-hmac'),
   };
 }
 
@@ -236,7 +255,17 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`TRUST_PROXY must be true or false (got "${trustProxyRaw}")`);
   }
 
+  const requireAdmin2faRaw = str('REQUIRE_ADMIN_2FA')?.toLowerCase() ?? String(production);
+  if (!['true', 'false'].includes(requireAdmin2faRaw)) {
+    problems.push(`REQUIRE_ADMIN_2FA must be true or false (got "${requireAdmin2faRaw}")`);
+  }
+
   const s3 = loadS3Settings(str, problems);
+
+  const apiDocsRaw = str('API_DOCS')?.toLowerCase() ?? (production ? 'off' : 'on');
+  if (!['on', 'off'].includes(apiDocsRaw)) {
+    problems.push(`API_DOCS must be on or off (got "${apiDocsRaw}")`);
+  }
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -261,6 +290,8 @@ export function loadConfig(env: Env = process.env): Config {
     ...secret,
     keys: deriveKeys(secret.jwtSecret),
     trustProxy: trustProxyRaw === 'true',
+    apiDocs: apiDocsRaw === 'on',
+    requireAdminSecondFactor: requireAdmin2faRaw === 'true',
     smtpUrl,
     mailFrom: str('MAIL_FROM') ?? 'Avatar Studio <no-reply@avatar.studio>',
     nodeEnv,

@@ -3,6 +3,7 @@
  * table (contract/openapi.ts). GET /v1/docs: the document rendered by Swagger UI, whose files
  * (the swagger-ui-dist package) this server serves itself: the page loads nothing from
  * another host, and its script is a file, not inline (the page's Content-Security-Policy).
+ * Mounted only with API_DOCS=on (server/config.ts): off by default in production.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
