@@ -5,13 +5,17 @@ import {
   userRowSchema,
   type UserRow,
 } from '../contract/schemas';
+import { hashPassword } from './auth/password';
 import { lockUsersForChange } from './user-admin';
 import { ADMIN, dataOf, expectError, uniqueEmail, useRoleTokens, useTestApp } from './test-app';
+import { createUser } from './users';
 
 const t = useTestApp();
 const tokens = useRoleTokens(t);
 const PASSWORD = 'password-123';
 const userPage = listResponseSchema(userRowSchema);
+/** On PGlite transactions run one at a time: only PostgreSQL races them for real. */
+const RACE_ROUNDS = process.env.TEST_DATABASE_URL === undefined ? 3 : 20;
 
 const userOf = (response: Awaited<ReturnType<typeof t.get>>) =>
   userRowSchema.parse(dataOf(response));
@@ -117,6 +121,57 @@ describe('the last admin', () => {
       );
       expect(rows[0]!.n).toBe(1);
     }
+  });
+
+  it('an admin deleting their account while demoting or disabling the other admin leaves one', async () => {
+    // Only the pair of each round is an active admin, so either change alone is allowed and
+    // the two together would leave none.
+    const { rows: others } = await t.db.query<{ id: string }>(
+      `UPDATE users SET disabled_at = $1 WHERE role = 'admin' AND disabled_at IS NULL
+       RETURNING id`,
+      [t.clock.current],
+    );
+    const passwordHash = await hashPassword(PASSWORD);
+    const admin = async () => {
+      const email = uniqueEmail('admin');
+      const now = t.clock.current;
+      await createUser(t.db, { email, passwordHash, role: 'admin', verifiedAt: now, now });
+      return t.login(email, PASSWORD);
+    };
+    const outcomes = new Set<string>();
+    try {
+      for (let round = 0; round < RACE_ROUNDS; round += 1) {
+        const [a, b] = [await admin(), await admin()];
+        // An account signed in by codes confirms its deletion without a password (no hashing
+        // before the transaction), so the two requests reach the database together.
+        await t.db.query('UPDATE users SET password_hash = NULL WHERE id = $1', [a._id]);
+        const answers = await Promise.all([
+          t.request('DELETE', '/v1/users/me', { body: {}, token: a.token }),
+          round % 2 === 0
+            ? t.patch(`/private/v1/users/${b._id}`, { role: 'developer' }, a.token)
+            : t.post(`/private/v1/users/${b._id}/disable`, {}, a.token),
+        ]);
+        outcomes.add(answers.map((answer) => answer.status).join(' '));
+        const { rows } = await t.db.query<{ id: string }>(
+          `SELECT id FROM users
+           WHERE id = ANY($1::text[]) AND role = 'admin' AND disabled_at IS NULL`,
+          [[a._id, b._id]],
+        );
+        expect(rows, JSON.stringify(answers.map((answer) => answer.body))).toHaveLength(1);
+        await t.db.query('UPDATE users SET disabled_at = $1 WHERE id = $2', [
+          t.clock.current,
+          rows[0]!.id,
+        ]);
+      }
+    } finally {
+      await t.db.query('UPDATE users SET disabled_at = NULL WHERE id = ANY($1::text[])', [
+        others.map((row) => row.id),
+      ]);
+    }
+    // One of the two went first each round: the delete (409 LAST_ADMIN for the other) or the change.
+    expect([...outcomes].filter((outcome) => !/^(200 (401|403)|409 200)$/.test(outcome))).toEqual(
+      [],
+    );
   });
 
   it('an administrator demoted before the change commits changes nothing', async () => {

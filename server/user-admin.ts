@@ -9,6 +9,11 @@
  * neither demoted nor disabled: only another active admin could do it, and that one stays. Two
  * admins demoting each other at once: the second waits for the first, finds its actor demoted,
  * and changes nothing.
+ *
+ * The row locks alone do not cover an admin leaving by deleting their account (it counts the
+ * other admins, rows it does not lock): every change that can take an admin away, and every
+ * use of an admin's authority that must outlive no demotion (accepting their invitation), first
+ * takes one lock, `lockAdmins`, so each sees the others' outcome.
  */
 import {
   roleSchema,
@@ -108,14 +113,24 @@ export function refuseSelf(actorId: string, ids: readonly string[], change: User
 }
 
 /**
- * Locks `actorId` and the users `ids` (sorted) for a change; answers the users in `ids` order.
- * An unknown id is a 404, an actor who is no longer an active admin a 403.
+ * Holds the administrators' lock until the transaction ends; taken before any row lock, so
+ * it never waits inside another order.
+ */
+export async function lockAdmins(tx: Db): Promise<void> {
+  await tx.query("SELECT pg_advisory_xact_lock(hashtext('admins'))");
+}
+
+/**
+ * Locks the administrators (lockAdmins), then `actorId` and the users `ids` (sorted) for a
+ * change; answers the users in `ids` order. An unknown id is a 404, an actor who is no longer
+ * an active admin a 403.
  */
 export async function lockUsersForChange(
   tx: Db,
   actorId: string,
   ids: readonly string[],
 ): Promise<UserListRow[]> {
+  await lockAdmins(tx);
   const { rows } = await tx.query<UserDbRow>(
     `SELECT ${userListSpec.columns} FROM users u WHERE u.id = ANY($1::text[])
      ORDER BY u.id FOR UPDATE`,
@@ -184,7 +199,7 @@ export async function applyUserChange(
 /** An administrator's action on a user, for the event log. */
 export type UserAdminAction =
   | { userId: string; change: UserChange; from: UserListRow }
-  | { userId: string; action: 'passwordResetSent' | 'verificationSent' };
+  | { userId: string; action: 'passwordResetSent' | 'verificationSent' | 'secondFactorReset' };
 
 /**
  * THE place where every administrator action on a user becomes an event of the activity log

@@ -26,6 +26,7 @@ import { forgetAddressesOf, recordUserEvent } from '../events';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import { queueMail } from '../mail-outbox';
+import { lockAdmins } from '../user-admin';
 import { findUserByEmail, findUserById, setPassword, toWireUser, type UserRow } from '../users';
 
 function emailTaken(): never {
@@ -33,7 +34,7 @@ function emailTaken(): never {
 }
 
 /** The caller's user record; a guest (no e-mail) is refused what needs an address. */
-async function registeredCaller(db: Db, c: Context<AuthEnv>): Promise<UserRow> {
+export async function registeredCaller(db: Db, c: Context<AuthEnv>): Promise<UserRow> {
   const user = await findUserById(db, c.get('auth').userId);
   if (!user) fail(401, 'UNAUTHORIZED', 'The signed-in user no longer exists');
   if (user.email === null) {
@@ -47,7 +48,7 @@ async function registeredCaller(db: Db, c: Context<AuthEnv>): Promise<UserRow> {
  * signed in only by codes has none: its mailbox is its proof). Wrong passwords share the
  * re-authentication limit of POST /v1/auth/password-id-verification.
  */
-async function confirmPassword(
+export async function confirmPassword(
   deps: Deps,
   user: UserRow,
   password: string | undefined,
@@ -182,9 +183,12 @@ export function accountRoutes(deps: Deps) {
     await confirmPassword(deps, user, body.password, 'password');
     const now = deps.now();
     await db.transaction(async (tx) => {
-      // Serializes with other admins leaving, so two cannot both be "not the last".
-      await tx.query("SELECT pg_advisory_xact_lock(hashtext('admins'))");
-      if (user.role === 'admin') {
+      // Serializes with other admins leaving, being demoted or disabled, so two cannot both be
+      // "not the last"; the role is read again under it (a promotion may have committed since).
+      await lockAdmins(tx);
+      const current = await findUserById(tx, userId);
+      if (!current) fail(401, 'UNAUTHORIZED', 'The signed-in user no longer exists');
+      if (current.role === 'admin') {
         const { rows } = await tx.query<{ count: number }>(
           `SELECT count(*)::int AS count FROM users
            WHERE role = 'admin' AND disabled_at IS NULL AND id <> $1`,
