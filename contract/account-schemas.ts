@@ -3,7 +3,7 @@
  * /private/v1/invitations), shared by the client and the reference API like schemas.ts.
  */
 import { z } from 'zod/mini';
-import { codeSchema, emailSchema, passwordSchema } from './schemas';
+import { authResultSchema, codeSchema, emailSchema, passwordSchema } from './schemas';
 
 const currentPasswordSchema = z.string().check(z.minLength(1), z.maxLength(256));
 
@@ -66,3 +66,56 @@ export const invitationAcceptBodySchema = z.strictObject({
   token: invitationTokenSchema,
   password: passwordSchema,
 });
+
+/**
+ * Two-step sign-in (server/README.md "Two-step sign-in"). A sign-in of an account with a second
+ * factor answers this challenge instead of a session; POST /v1/auth/second-factor with it and a
+ * code answers the session.
+ */
+export const secondFactorChallengeSchema = z.object({
+  secondFactor: z.literal('totp'),
+  /** Signed, single use, valid until `expiresAt` (5 minutes), 5 wrong codes at most. */
+  challenge: z.string(),
+  expiresAt: z.string(),
+});
+export type SecondFactorChallenge = z.infer<typeof secondFactorChallengeSchema>;
+/** What every call that signs in answers: a session, or the challenge of its second step. */
+export const signInResultSchema = z.union([authResultSchema, secondFactorChallengeSchema]);
+export type SignInResult = z.infer<typeof signInResultSchema>;
+
+/** An authenticator's 6 digits, or a recovery code (`xxxxx-xxxxx`, spaces and case ignored). */
+export const secondFactorCodeSchema = z.string().check(z.trim(), z.minLength(6), z.maxLength(32));
+/** POST /v1/auth/second-factor. */
+export const secondFactorBodySchema = z.strictObject({
+  challenge: z.string().check(z.minLength(1), z.maxLength(2048)),
+  code: secondFactorCodeSchema,
+});
+/** GET /v1/users/me/second-factor. */
+export const secondFactorStatusSchema = z.object({
+  enabled: z.boolean(),
+  enabledAt: z.nullable(z.string()),
+  /** Recovery codes not used yet. */
+  recoveryCodesLeft: z.number(),
+  /** The account's role must have one (REQUIRE_ADMIN_2FA): its tokens are a guest's until then. */
+  required: z.boolean(),
+});
+export type SecondFactorStatus = z.infer<typeof secondFactorStatusSchema>;
+/** POST /v1/users/me/second-factor/totp: the current password, when the account has one. */
+export const totpEnrolmentBodySchema = z.strictObject({
+  password: z.optional(currentPasswordSchema),
+});
+/** The new secret (base32, for typing in) and the otpauth:// address the QR code carries. */
+export const totpEnrolmentSchema = z.object({ secret: z.string(), uri: z.string() });
+export type TotpEnrolment = z.infer<typeof totpEnrolmentSchema>;
+/** POST /v1/users/me/second-factor/totp/confirm: the first code turns the factor on. */
+export const totpConfirmBodySchema = z.strictObject({
+  code: z.string().check(z.trim(), z.regex(/^\d{6}$/, 'Enter the 6 digits')),
+});
+/** The recovery codes, shown once. */
+export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()) });
+/** DELETE /v1/users/me/second-factor: the password, or a current code (either is enough). */
+export const secondFactorDisableBodySchema = z.strictObject({
+  password: z.optional(currentPasswordSchema),
+  code: z.optional(secondFactorCodeSchema),
+});
+export const secondFactorRemovedSchema = z.object({ removed: z.literal(true) });

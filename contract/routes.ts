@@ -17,6 +17,15 @@ import {
   invitationLookupResultSchema,
   invitationSchema,
   passwordChangeBodySchema,
+  recoveryCodesSchema,
+  secondFactorBodySchema,
+  secondFactorDisableBodySchema,
+  secondFactorRemovedSchema,
+  secondFactorStatusSchema,
+  signInResultSchema,
+  totpConfirmBodySchema,
+  totpEnrolmentBodySchema,
+  totpEnrolmentSchema,
 } from './account-schemas';
 import {
   activityRowSchema,
@@ -472,6 +481,11 @@ export const ROUTES: readonly Route[] = [
   }),
   open('post', '/v1/auth/login', S, 'Sign in', {
     body: loginBodySchema,
+    answer: ok(signInResultSchema),
+    errors: [401, 429],
+  }),
+  open('post', '/v1/auth/second-factor', S, 'Second step of a sign-in', {
+    body: secondFactorBodySchema,
     answer: ok(authResultSchema),
     errors: [401, 429],
   }),
@@ -514,6 +528,27 @@ export const ROUTES: readonly Route[] = [
   bearer('delete', '/v1/users/me', 'Account', 'Delete my account', [], {
     body: accountDeleteBodySchema,
   }),
+  bearer('get', '/v1/users/me/second-factor', 'Account', 'My two-step sign-in', [], {
+    answer: ok(secondFactorStatusSchema),
+  }),
+  bearer('post', '/v1/users/me/second-factor/totp', 'Account', 'Set up an authenticator', [], {
+    body: totpEnrolmentBodySchema,
+    answer: ok(totpEnrolmentSchema),
+    errors: [409, 429],
+  }),
+  bearer(
+    'post',
+    '/v1/users/me/second-factor/totp/confirm',
+    'Account',
+    'Turn two-step sign-in on',
+    [],
+    { body: totpConfirmBodySchema, answer: ok(recoveryCodesSchema), errors: [409, 429] },
+  ),
+  bearer('delete', '/v1/users/me/second-factor', 'Account', 'Turn two-step sign-in off', [], {
+    body: secondFactorDisableBodySchema,
+    answer: ok(secondFactorRemovedSchema),
+    errors: [429],
+  }),
 
   open('post', '/v1/invitations/lookup', 'Invitations', 'What an invitation offers', {
     body: invitationLookupBodySchema,
@@ -521,7 +556,7 @@ export const ROUTES: readonly Route[] = [
   }),
   open('post', '/v1/invitations/accept', 'Invitations', 'Accept an invitation', {
     body: invitationAcceptBodySchema,
-    answer: ok(authResultSchema),
+    answer: ok(signInResultSchema),
   }),
 
   open('post', '/v1/users/reset-password', S, 'Mail a password reset code', {
@@ -772,6 +807,14 @@ export const ROUTES: readonly Route[] = [
     PRIVATE,
     ['manage', 'User'],
   ]),
+  bearer(
+    'delete',
+    '/private/v1/users/{id}/second-factor',
+    U,
+    "Reset a user's two-step sign-in",
+    [PRIVATE, ['manage', 'User']],
+    { answer: ok(secondFactorRemovedSchema), errors: [409] },
+  ),
 
   bearer(
     'get',

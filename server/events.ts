@@ -133,6 +133,8 @@ export const RECORD_EVENT_KEYS = {
     passwordResetSent: 'user.password-reset-sent.v1',
     /** An admin had a verification code mailed again to the user's unverified address. */
     verificationSent: 'user.verification-sent.v1',
+    /** An admin removed the user's second factor (and ended their sessions). */
+    secondFactorReset: 'user.second-factor-reset.v1',
     /** An invitation was sent (its subject is the invitation): `{ email, role }` */
     invited: 'user.invited.v1',
     /** The invitation was mailed again, with a new link (subject: the invitation): `{ email }` */

@@ -11,13 +11,13 @@ import { roleRules, type PackedRules } from '../../contract/ability';
 /**
  * Packs a user's rules for the token's `ability` claim. A registered account whose address is
  * not proven yet gets a guest's rules whatever its role: nobody gains a role's powers by signing
- * up with an address they do not hold (server/ROLES.md "Unverified accounts").
+ * up with an address they do not hold (server/ROLES.md "Unverified accounts"). So does an admin
+ * who must enrol a second factor and has not (REQUIRE_ADMIN_2FA): enrolment needs no ability.
  */
-export function packedRulesFor(user: {
-  id: string;
-  role: Role;
-  verified_at: Date | null;
-}): PackedRules {
-  const role = user.verified_at === null ? 'anonymous' : user.role;
+export function packedRulesFor(
+  user: { id: string; role: Role; verified_at: Date | null },
+  lacksRequiredFactor = false,
+): PackedRules {
+  const role = user.verified_at === null || lacksRequiredFactor ? 'anonymous' : user.role;
   return packRules(roleRules(role, user.id));
 }

@@ -42,15 +42,17 @@ function keyOf(secret: string): Uint8Array {
 
 /**
  * Signs an access token of session `sessionId` for a user with the rules of their role (a
- * guest's until verified).
+ * guest's until verified, or while a second factor their role needs is missing).
  */
 export async function signAccessToken(
   settings: TokenSettings,
   user: { id: string; role: Role; verified_at: Date | null },
   sessionId: string,
+  { lacksRequiredFactor = false } = {},
 ): Promise<string> {
   const iat = Math.floor(settings.now().getTime() / 1000);
-  const claims = { sid: sessionId, role: user.role, ability: packedRulesFor(user) };
+  const ability = packedRulesFor(user, lacksRequiredFactor);
+  const claims = { sid: sessionId, role: user.role, ability };
   return new SignJWT(claims)
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setSubject(user.id)

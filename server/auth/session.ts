@@ -4,6 +4,7 @@
  * a user's live sessions.
  */
 import type { Context } from 'hono';
+import type { SignInResult } from '../../contract/account-schemas';
 import type { AuthResult, SessionInfo } from '../../contract/schemas';
 import type { Db } from '../db';
 import type { Deps } from '../deps';
@@ -12,6 +13,7 @@ import { fail } from '../http/errors';
 import { findUserById, markVerified, toWireUser, type UserRow } from '../users';
 import { signAccessToken, type AccessClaims, type TokenSettings } from './access-token';
 import { revokeAllForUser, startRefreshFamily } from './refresh-tokens';
+import { hasSecondFactor, lacksRequiredFactor, openChallenge } from './second-factor';
 
 /** The access-token settings of this server. */
 export function tokenSettings(deps: Deps): TokenSettings {
@@ -32,8 +34,27 @@ export function refuseDisabled(user: Pick<UserRow, 'disabled_at'>): void {
 /** User agents are kept for the sessions list, not in full. */
 const MAX_USER_AGENT = 512;
 
-/** Signs in `user` from the client of `c`: returns the user with a new token pair. */
+/**
+ * Signs in `user` from the client of `c`, once the first step (password, code, invitation)
+ * passed: the one place every sign-in goes through. An account with a second factor gets the
+ * challenge of the second step instead of a session (server/auth/second-factor.ts).
+ */
 export async function startSession(
+  deps: Deps,
+  db: Db,
+  user: UserRow,
+  c: Context,
+): Promise<SignInResult> {
+  refuseDisabled(user);
+  if (await hasSecondFactor(db, user.id)) return openChallenge(deps, user);
+  return issueSession(deps, db, user, c);
+}
+
+/**
+ * Starts the session itself: a new refresh-token family and an access token. Only startSession
+ * and the second step of a sign-in (its code checked) call it.
+ */
+export async function issueSession(
   deps: Deps,
   db: Db,
   user: UserRow,
@@ -50,7 +71,9 @@ export async function startSession(
     },
   });
   await db.query('UPDATE users SET last_sign_in_at = $2 WHERE id = $1', [user.id, deps.now()]);
-  const token = await signAccessToken(tokenSettings(deps), user, sessionId);
+  const token = await signAccessToken(tokenSettings(deps), user, sessionId, {
+    lacksRequiredFactor: await lacksRequiredFactor(deps, db, user),
+  });
   return { ...toWireUser(user), token, refreshToken };
 }
 

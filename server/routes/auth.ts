@@ -30,6 +30,7 @@ import {
   type RefreshFailure,
 } from '../auth/refresh-tokens';
 import { LIMITS, takeAttempt } from '../auth/rate-limit';
+import { lacksRequiredFactor } from '../auth/second-factor';
 import { proveAddress, refuseDisabled, startSession, tokenSettings } from '../auth/session';
 import { PG_UNIQUE_VIOLATION, isDbError } from '../db';
 import type { Deps } from '../deps';
@@ -118,7 +119,10 @@ export function authRoutes(deps: Deps) {
       throw error;
     }
     const verificationId = await sendCode(deps, { email, user, purpose: 'verify', client });
-    const data: SignupResult = { ...(await startSession(deps, db, user, c)), verificationId };
+    const session = await startSession(deps, db, user, c);
+    // A new account (or an upgraded guest, who cannot enrol) has no second factor yet.
+    if ('challenge' in session) throw new Error('A new account asked for a second factor');
+    const data: SignupResult = { ...session, verificationId };
     return c.json({ data });
   });
 
@@ -208,7 +212,9 @@ export function authRoutes(deps: Deps) {
     const user = await findUserById(db, result.userId);
     if (!user) fail(401, REFRESH_FAILURES.not_found.code, REFRESH_FAILURES.not_found.message);
     refuseDisabled(user);
-    const token = await signAccessToken(tokenSettings(deps), user, result.sessionId);
+    const token = await signAccessToken(tokenSettings(deps), user, result.sessionId, {
+      lacksRequiredFactor: await lacksRequiredFactor(deps, db, user),
+    });
     return c.json({ data: { ...toWireUser(user), token, refreshToken: result.refreshToken } });
   });
 

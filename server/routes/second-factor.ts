@@ -1,0 +1,129 @@
+/**
+ * Two-step sign-in (server/README.md "Two-step sign-in"): the second step of a sign-in
+ * (/v1/auth/second-factor), one's own authenticator on the account page
+ * (/v1/users/me/second-factor) and an administrator's reset of another user's
+ * (/private/v1/users/{id}/second-factor), the way back for someone who lost theirs.
+ */
+import { Hono } from 'hono';
+import {
+  secondFactorBodySchema,
+  secondFactorDisableBodySchema,
+  totpConfirmBodySchema,
+  totpEnrolmentBodySchema,
+} from '../../contract/account-schemas';
+import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import { revokeAllForUser } from '../auth/refresh-tokens';
+import {
+  answerChallenge,
+  checkSecondFactorCode,
+  confirmEnrolment,
+  removeSecondFactor,
+  secondFactorStatus,
+  startEnrolment,
+} from '../auth/second-factor';
+import { issueSession } from '../auth/session';
+import type { Deps } from '../deps';
+import { fail } from '../http/errors';
+import { readBody } from '../http/validate';
+import { recordUserAdminEvent } from '../user-admin';
+import { findUserById } from '../users';
+import { confirmPassword, registeredCaller } from './account';
+
+/** POST /second-factor, mounted at /v1/auth beside the first step. */
+export function secondFactorSignInRoutes(deps: Deps) {
+  const app = new Hono<AuthEnv>();
+  app.post('/second-factor', async (c) => {
+    const { challenge, code } = await readBody(c, secondFactorBodySchema);
+    const userId = await answerChallenge(deps, challenge, code);
+    const user = await findUserById(deps.db, userId);
+    if (!user) fail(401, 'CHALLENGE_EXPIRED', 'This account no longer exists');
+    return c.json({ data: await issueSession(deps, deps.db, user, c) });
+  });
+  return app;
+}
+
+/** Routes mounted at /v1/users/me/second-factor. */
+export function secondFactorAccountRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AuthEnv>();
+  app.use('*', requireAuth(deps));
+
+  app.get('/', async (c) => {
+    const user = await registeredCaller(db, c);
+    return c.json({ data: await secondFactorStatus(deps, user) });
+  });
+
+  // A new secret, not yet enabled: the password first (a borrowed session cannot lock the owner
+  // out), and a proven address (whoever signed up with someone else's address cannot set one
+  // up before the owner takes the account back by a code).
+  app.post('/totp', async (c) => {
+    const { password } = await readBody(c, totpEnrolmentBodySchema);
+    const user = await registeredCaller(db, c);
+    if (user.verified_at === null) {
+      fail(
+        400,
+        'VALIDATION_ERROR',
+        'Verify your e-mail address before setting up two-step sign-in',
+      );
+    }
+    await confirmPassword(deps, user, password, 'password');
+    return c.json({ data: await startEnrolment(deps, user) });
+  });
+
+  app.post('/totp/confirm', async (c) => {
+    const { code } = await readBody(c, totpConfirmBodySchema);
+    const user = await registeredCaller(db, c);
+    return c.json({ data: await confirmEnrolment(deps, user, code) });
+  });
+
+  // Off with the password, or with a current code (an account that signs in by codes has no
+  // password; anyone may prefer the code).
+  app.delete('/', async (c) => {
+    const { password, code } = await readBody(c, secondFactorDisableBodySchema);
+    const user = await registeredCaller(db, c);
+    if (code !== undefined) await checkSecondFactorCode(deps, user, code);
+    else await confirmPassword(deps, user, password, 'password');
+    if (user.password_hash === null && code === undefined) {
+      fail(400, 'VALIDATION_ERROR', 'code: Required');
+    }
+    await removeSecondFactor(db, user.id);
+    return c.json({ data: { removed: true } });
+  });
+
+  return app;
+}
+
+/** DELETE /{id}/second-factor, mounted at /private/v1/users: `manage User`. */
+export function secondFactorAdminRoutes(deps: Deps) {
+  const { db } = deps;
+  const app = new Hono<AuthEnv>();
+
+  // The way back for a user who lost their authenticator and recovery codes: their factor goes,
+  // and so do their sessions (what was signed in with the old factor stays with it). Never one's
+  // own: that needs one's password or code (DELETE /v1/users/me/second-factor).
+  app.delete(
+    '/:id/second-factor',
+    requireAuth(deps),
+    requireAbility('manage', 'User'),
+    async (c) => {
+      const id = c.req.param('id');
+      const actorId = c.get('auth').userId;
+      if (id === actorId) {
+        fail(400, 'VALIDATION_ERROR', 'Turn your own two-step sign-in off on your account page');
+      }
+      const user = await findUserById(db, id);
+      if (!user) fail(404, 'NOT_FOUND', `No user with id ${id}`);
+      const now = deps.now();
+      await db.transaction(async (tx) => {
+        if (!(await removeSecondFactor(tx, id))) {
+          fail(409, 'NO_SECOND_FACTOR', 'This user has no two-step sign-in to reset');
+        }
+        await revokeAllForUser(tx, id, now);
+        await recordUserAdminEvent(tx, { userId: id, action: 'secondFactorReset' }, actorId, now);
+      });
+      return c.json({ data: { removed: true } });
+    },
+  );
+
+  return app;
+}

@@ -1,0 +1,104 @@
+/**
+ * REQUIRE_ADMIN_2FA: an admin without a second factor signs in, through any flow, to a session
+ * that may only enrol one (a guest's rules); once it is on, the next token is an admin's.
+ */
+import { Secret, TOTP } from 'otpauth';
+import { describe, expect, it } from 'vitest';
+import {
+  recoveryCodesSchema,
+  secondFactorChallengeSchema,
+  secondFactorStatusSchema,
+  totpEnrolmentSchema,
+} from '../contract/account-schemas';
+import { authResultSchema, refreshResultSchema } from '../contract/schemas';
+import { loadConfig } from './config';
+import { dataOf, expectError, uniqueEmail, useTestApp } from './test-app';
+
+const t = useTestApp({ REQUIRE_ADMIN_2FA: 'true' });
+const PASSWORD = 'a long admin password';
+
+const codeOf = (secret: string) =>
+  new TOTP({ secret: Secret.fromBase32(secret) }).generate({
+    timestamp: t.clock.current.getTime(),
+  });
+const usersList = (token: string) => t.get('/private/v1/users', token);
+
+describe('REQUIRE_ADMIN_2FA', () => {
+  it('is on by default in production only, and takes true or false', () => {
+    const base = { JWT_SECRET: 's'.repeat(40) };
+    expect(loadConfig(base).requireAdminSecondFactor).toBe(false);
+    const production = {
+      ...base,
+      NODE_ENV: 'production',
+      ADMIN_PASSWORD: 'a good long admin password',
+      SMTP_URL: 'smtp://mail:25',
+      PUBLIC_URL: 'https://avatars.example',
+    };
+    expect(loadConfig(production).requireAdminSecondFactor).toBe(true);
+    expect(loadConfig({ ...production, REQUIRE_ADMIN_2FA: 'false' }).requireAdminSecondFactor).toBe(
+      false,
+    );
+    expect(() => loadConfig({ ...base, REQUIRE_ADMIN_2FA: 'yes' })).toThrow(/REQUIRE_ADMIN_2FA/);
+  });
+
+  it('gives an invited admin a session that can only set the factor up, then the role', async () => {
+    const admin = await t.loginAs('admin');
+    // The seeded admin has no factor either: its session cannot invite, nor list users.
+    expectError(await usersList(admin.token), 403);
+    const status = secondFactorStatusSchema.parse(
+      dataOf(await t.get('/v1/users/me/second-factor', admin.token)),
+    );
+    expect(status).toMatchObject({ enabled: false, required: true });
+
+    // Once its factor is on (and the token refreshed), it is an admin and invites another.
+    await enrol(admin.token, 'password-123');
+    const refreshed = refreshResultSchema.parse(
+      dataOf(await t.post('/v1/auth/refresh', { refreshToken: admin.refreshToken })),
+    );
+    dataOf(await usersList(refreshed.token));
+    const email = uniqueEmail('invited-admin');
+    const invited = await t.post(
+      '/private/v1/invitations',
+      { email, role: 'admin' },
+      refreshed.token,
+    );
+    expect(invited.status, JSON.stringify(invited.body)).toBe(201);
+    const link = new URL((await t.lastMail(email, 'invitation')).link ?? '');
+    const token = link.searchParams.get('token') ?? '';
+
+    const accepted = authResultSchema.parse(
+      dataOf(await t.post('/v1/invitations/accept', { token, password: PASSWORD })),
+    );
+    expectError(await usersList(accepted.token), 403);
+    await enrol(accepted.token, PASSWORD);
+    // The factor is on: the next token is an admin's.
+    const next = refreshResultSchema.parse(
+      dataOf(await t.post('/v1/auth/refresh', { refreshToken: accepted.refreshToken })),
+    );
+    dataOf(await usersList(next.token));
+    // And its next sign-in asks for the code.
+    secondFactorChallengeSchema.parse(
+      dataOf(await t.post('/v1/auth/login', { email, password: PASSWORD })),
+    );
+  });
+
+  it('leaves other roles as they are', async () => {
+    const developer = await t.loginAs('developer');
+    dataOf(await usersList(developer.token));
+    const status = secondFactorStatusSchema.parse(
+      dataOf(await t.get('/v1/users/me/second-factor', developer.token)),
+    );
+    expect(status.required).toBe(false);
+  });
+});
+
+async function enrol(token: string, password: string) {
+  const { secret } = totpEnrolmentSchema.parse(
+    dataOf(await t.post('/v1/users/me/second-factor/totp', { password }, token)),
+  );
+  recoveryCodesSchema.parse(
+    dataOf(
+      await t.post('/v1/users/me/second-factor/totp/confirm', { code: codeOf(secret) }, token),
+    ),
+  );
+}
