@@ -21,8 +21,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const invite = (body: unknown, token = tokens.admin) =>
   t.post('/private/v1/invitations', body, token);
 
-async function invited(role = 'developer', email = uniqueEmail('invitee')) {
-  const response = await invite({ email, role });
+async function invited(role = 'developer', email = uniqueEmail('invitee'), by = tokens.admin) {
+  const response = await invite({ email, role }, by);
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   const invitation = invitationSchema.parse((response.body as { data: unknown }).data);
   return { invitation, token: await linkToken(email) };
@@ -84,12 +84,6 @@ describe('inviting', () => {
     expectError(await invite({ email: invitation.email, role: 'admin' }), 409, 'ALREADY_INVITED');
   });
 
-  it('refuses an accept once the address signed up by itself', async () => {
-    const { invitation, token } = await invited('admin');
-    await t.signUp(invitation.email);
-    expectError(await accept(token), 409, 'ACCOUNT_EXISTS');
-  });
-
   it('applies the invited role’s password rule', async () => {
     const { token } = await invited('admin');
     const refused = expectError(await accept(token, 'eleven char'), 400, 'VALIDATION_ERROR');
@@ -112,6 +106,126 @@ describe('inviting', () => {
     expectError(await invite({ email: uniqueEmail(), role: 'user' }, ''), 401);
     expectError(await invite({ email: uniqueEmail(), role: 'anonymous' }), 400);
     expectError(await invite({ email: 'not an address', role: 'user' }), 400);
+  });
+});
+
+describe('an invitation outlives no authority of its sender', () => {
+  const PASSWORD_123 = 'password-123';
+  const demote = (id: string) =>
+    t.patch(`/private/v1/users/${id}`, { role: 'developer' }, tokens.admin);
+
+  it('is honoured only while its sender is an active admin: not once demoted or disabled', async () => {
+    const sender = await t.loginAs('admin');
+    const email = uniqueEmail('invitee');
+    const { token } = await invited('admin', email, sender.token);
+    dataOf(await demote(sender._id));
+    expectError(await t.post('/v1/invitations/lookup', { token }), 404, 'INVALID_INVITATION');
+    expectError(await accept(token), 404, 'INVALID_INVITATION');
+    const { rows } = await t.db.query('SELECT 1 FROM users WHERE lower(email) = $1', [email]);
+    expect(rows).toEqual([]);
+
+    // Made an admin again, their invitation works again; disabled, it does not.
+    dataOf(await t.patch(`/private/v1/users/${sender._id}`, { role: 'admin' }, tokens.admin));
+    dataOf(await t.post(`/private/v1/users/${sender._id}/disable`, {}, tokens.admin));
+    expectError(await accept(token), 404, 'INVALID_INVITATION');
+    dataOf(await t.post(`/private/v1/users/${sender._id}/enable`, {}, tokens.admin));
+    expect(authResultSchema.parse(dataOf(await accept(token))).role).toBe('admin');
+  });
+
+  it('is not honoured once its sender deleted their account', async () => {
+    const sender = await t.loginAs('admin');
+    const { token } = await invited('admin', uniqueEmail('invitee'), sender.token);
+    const deleted = await t.request('DELETE', '/v1/users/me', {
+      body: { password: PASSWORD_123 },
+      token: sender.token,
+    });
+    expect(deleted.status).toBe(200);
+    expectError(await accept(token), 404, 'INVALID_INVITATION');
+  });
+
+  it('another admin resending it makes it theirs, with a link that works', async () => {
+    const sender = await t.loginAs('admin');
+    const { invitation, token } = await invited('developer', uniqueEmail('invitee'), sender.token);
+    dataOf(await demote(sender._id));
+    const resent = invitationSchema.parse(
+      dataOf(await t.post(`/private/v1/invitations/${invitation.id}/resend`, {}, tokens.admin)),
+    );
+    const adminId = (dataOf(await t.get('/v1/users/me', tokens.admin)) as { _id: string })._id;
+    expect(resent.invitedBy).toBe(adminId);
+    const fresh = await linkToken(invitation.email);
+    expect(fresh).not.toBe(token);
+    expect(authResultSchema.parse(dataOf(await accept(fresh))).role).toBe('developer');
+  });
+});
+
+describe('an address that signed up before accepting', () => {
+  it('a stranger’s password sign-up: the invitee gets the account and the role, the stranger nothing', async () => {
+    const { invitation, token } = await invited('admin');
+    const strangersPassword = 'the strangers password';
+    const stranger = await t.signUp(invitation.email, strangersPassword);
+
+    const session = authResultSchema.parse(dataOf(await accept(token)));
+    expect(session).toMatchObject({ _id: stranger._id, email: invitation.email, role: 'admin' });
+    expect(session.verifiedAt).not.toBeNull();
+    // The invitee holds the back office; the stranger's sessions and password are gone.
+    expect((await t.get('/private/v1/invitations', session.token)).status).toBe(200);
+    expectError(await t.get('/v1/users/me', stranger.token), 401);
+    expectError(await t.post('/v1/auth/refresh', { refreshToken: stranger.refreshToken }), 401);
+    expectError(
+      await t.post('/v1/auth/login', { email: invitation.email, password: strangersPassword }),
+      401,
+    );
+    expect((await t.login(invitation.email, PASSWORD)).role).toBe('admin');
+    expectError(await accept(token), 404, 'INVALID_INVITATION');
+  });
+
+  it('a passwordless sign-up: accepting sets the password and gives the role', async () => {
+    const { invitation, token } = await invited('developer');
+    dataOf(await t.post('/v1/auth/signup/passwordless', { email: invitation.email }));
+    const session = authResultSchema.parse(dataOf(await accept(token)));
+    expect(session).toMatchObject({ email: invitation.email, role: 'developer' });
+    expect((await t.login(invitation.email, PASSWORD)).role).toBe('developer');
+  });
+
+  it('a guest who signed up with the address keeps their id and assets', async () => {
+    const { invitation, token } = await invited('developer');
+    const guest = await t.signUpAnonymous();
+    const { rows } = await t.db.query<{ id: string }>('SELECT id FROM assets ORDER BY id LIMIT 2');
+    const assetIds = rows.map((row) => row.id);
+    dataOf(await t.post(`/private/v1/user-assets/${guest._id}`, { assetIds }, tokens.admin));
+    dataOf(
+      await t.post(
+        '/v1/auth/signup',
+        { email: invitation.email, password: 'password-123' },
+        guest.token,
+      ),
+    );
+    const session = authResultSchema.parse(dataOf(await accept(token)));
+    expect(session).toMatchObject({ _id: guest._id, role: 'developer' });
+    expect([...session.assets].sort()).toEqual([...assetIds].sort());
+  });
+
+  it('keeps a higher role given since, with that role’s password rule', async () => {
+    const { invitation, token } = await invited('user');
+    const account = await t.signUp(invitation.email);
+    dataOf(await t.patch(`/private/v1/users/${account._id}`, { role: 'admin' }, tokens.admin));
+    const refused = expectError(await accept(token, 'eleven char'), 400, 'VALIDATION_ERROR');
+    expect(refused.message).toBe('password: must be at least 12 characters for an administrator');
+    expect(authResultSchema.parse(dataOf(await accept(token))).role).toBe('admin');
+  });
+
+  it('a disabled account stays disabled, and the link unused', async () => {
+    const { invitation, token } = await invited('developer');
+    const account = await t.signUp(invitation.email);
+    dataOf(await t.post(`/private/v1/users/${account._id}/disable`, {}, tokens.admin));
+    expectError(await accept(token), 403, 'ACCOUNT_DISABLED');
+    const { rows } = await t.db.query<{ role: string; password_hash: string }>(
+      'SELECT role, password_hash FROM users WHERE id = $1',
+      [account._id],
+    );
+    expect(rows[0]?.role).toBe('user');
+    dataOf(await t.post(`/private/v1/users/${account._id}/enable`, {}, tokens.admin));
+    expect(authResultSchema.parse(dataOf(await accept(token))).role).toBe('developer');
   });
 });
 

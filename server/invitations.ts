@@ -1,14 +1,18 @@
 /**
  * Invitations (migration 017): an administrator invites an address with a role; the mailed
  * link holds a random token (only its SHA-256 is stored) that sets the invitee's password once,
- * within INVITATION_TTL_MS. Routes: server/routes/invitations.ts.
+ * within INVITATION_TTL_MS, and only while its sender may still invite. Routes:
+ * server/routes/invitations.ts.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { abilityFromPacked } from '../contract/ability';
 import type { Invitation, InvitedRole } from '../contract/account-schemas';
+import { packedRulesFor } from './auth/abilities';
 import type { Db } from './db';
 import type { Deps } from './deps';
 import { newId } from './ids';
 import { queueMail } from './mail-outbox';
+import { findUserById } from './users';
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -88,17 +92,21 @@ export async function createInvitation(
   return { invitation: toInvitation(rows[0]!, input.now), token };
 }
 
-/** Gives a pending invitation a new token and a new week (the old link stops working). */
+/**
+ * Gives a pending invitation a new token and a new week (the old link stops working); the
+ * administrator who sends it again (`invitedBy`) is its sender from now on.
+ */
 export async function renewInvitation(
   db: Db,
   id: string,
+  invitedBy: string,
   now: Date,
 ): Promise<{ invitation: Invitation; token: string } | undefined> {
   const token = randomBytes(32).toString('base64url');
   const { rows } = await db.query<InvitationRow>(
-    `UPDATE invitations SET token_hash = $2, sent_at = $3, expires_at = $4
+    `UPDATE invitations SET token_hash = $2, sent_at = $3, expires_at = $4, invited_by = $5
      WHERE id = $1 AND ${PENDING} RETURNING ${COLUMNS}`,
-    [id, hashInvitationToken(token), now, new Date(now.getTime() + INVITATION_TTL_MS)],
+    [id, hashInvitationToken(token), now, new Date(now.getTime() + INVITATION_TTL_MS), invitedBy],
   );
   const row = rows[0];
   return row && { invitation: toInvitation(row, now), token };
@@ -114,8 +122,21 @@ export async function revokeInvitation(db: Db, id: string, now: Date): Promise<s
 }
 
 /**
- * The pending, unexpired invitation whose link holds `token`; `forUpdate` locks it until the
- * transaction ends (so two accepts of one link cannot both create an account).
+ * Whether the user `id` may invite now, as POST /private/v1/invitations asks of its caller: an
+ * account that is not disabled and whose token would allow `manage User`. An invitation grants
+ * its role with its sender's authority, so it is honoured only while they have it.
+ */
+async function mayInvite(db: Db, id: string | null): Promise<boolean> {
+  const user = id === null ? undefined : await findUserById(db, id);
+  if (!user || user.disabled_at !== null) return false;
+  return abilityFromPacked(packedRulesFor(user)).can('manage', 'User');
+}
+
+/**
+ * The pending, unexpired invitation whose link holds `token`, while its sender may still
+ * invite; `forUpdate` locks it until the transaction ends (so two accepts of one link cannot
+ * both create an account). A caller that must see no concurrent demotion of the sender holds
+ * the administrators' lock (user-admin.ts lockAdmins) first.
  */
 export async function findUsableInvitation(
   db: Db,
@@ -128,10 +149,11 @@ export async function findUsableInvitation(
      WHERE token_hash = $1 AND ${PENDING} AND expires_at > $2${forUpdate ? ' FOR UPDATE' : ''}`,
     [hashInvitationToken(token), now],
   );
-  return rows[0] && toInvitation(rows[0], now);
+  const row = rows[0];
+  return row && (await mayInvite(db, row.invited_by)) ? toInvitation(row, now) : undefined;
 }
 
-/** Marks an invitation accepted by the account it created. */
+/** Marks an invitation accepted by the account it created or was accepted into. */
 export async function markInvitationAccepted(
   db: Db,
   id: string,

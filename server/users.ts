@@ -53,10 +53,18 @@ export async function findUserById(
   return rows[0];
 }
 
-/** Finds a user by e-mail, ignoring case. */
-export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+/**
+ * Finds a user by e-mail, ignoring case; `forUpdate` locks the row until the transaction ends
+ * (an address moved away meanwhile is no longer found).
+ */
+export async function findUserByEmail(
+  db: Db,
+  email: string,
+  forUpdate = false,
+): Promise<UserRow | undefined> {
+  const lock = forUpdate ? ' FOR UPDATE' : '';
   const { rows } = await db.query<UserRow>(
-    `SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1)`,
+    `SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1)${lock}`,
     [email],
   );
   return rows[0];
@@ -124,6 +132,25 @@ export async function setPassword(
     `UPDATE users SET password_hash = $2, password_set_at = $3, password_updated = true
      WHERE id = $1 RETURNING ${COLUMNS}`,
     [id, passwordHash, now],
+  );
+  return rows[0]!;
+}
+
+/**
+ * An accepted invitation's changes to the account its address already has (the link proves
+ * the mailbox, as a reset code does): the invitee's password replaces any other, the address
+ * counts as verified, and the role becomes `role`. Keeps id, assets and wallets.
+ */
+export async function takeInvitation(
+  db: Db,
+  id: string,
+  change: { passwordHash: string; role: Role; now: Date },
+): Promise<UserRow> {
+  const { rows } = await db.query<UserRow>(
+    `UPDATE users SET password_hash = $2, password_set_at = $3, password_updated = true,
+       verified_at = COALESCE(verified_at, $3), role = $4
+     WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, change.passwordHash, change.now, change.role],
   );
   return rows[0]!;
 }

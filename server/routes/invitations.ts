@@ -2,20 +2,25 @@
  * Invitations (server/README.md "Invitations"). /private/v1/invitations: an administrator
  * (`manage User`) invites an address with a role, lists the pending invitations, resends and
  * revokes them. /v1/invitations: the invitee's link is looked up and accepted (a password is
- * set, the address counts as verified and the answer signs them in with the invited role).
+ * set, the address counts as verified and the answer signs them in with the invited role), while
+ * its sender may still invite. An address that signed up meanwhile keeps its account, which
+ * takes the invitation: whoever holds the link holds the mailbox, so a stranger who signed the
+ * address up first loses the password and sessions they had on it.
  */
 import { Hono, type Context } from 'hono';
 import {
   invitationAcceptBodySchema,
   invitationBodySchema,
   invitationLookupBodySchema,
+  type InvitedRole,
 } from '../../contract/account-schemas';
+import type { Role } from '../../contract/schemas';
 import { takeMailAttempt } from '../auth/code-mail';
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import { hashPassword } from '../auth/password';
 import { requireAcceptablePassword } from '../auth/password-policy';
 import { LIMITS, takeAttempt } from '../auth/rate-limit';
-import { startSession } from '../auth/session';
+import { refuseDisabled, startSession } from '../auth/session';
 import { PG_UNIQUE_VIOLATION, isDbError, type Db } from '../db';
 import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
@@ -31,7 +36,9 @@ import {
   renewInvitation,
   revokeInvitation,
 } from '../invitations';
-import { createUser, findUserByEmail } from '../users';
+import { revokeAllForUser } from '../auth/refresh-tokens';
+import { lockAdmins } from '../user-admin';
+import { createUser, findUserByEmail, takeInvitation, type UserRow } from '../users';
 
 function accountExists(): never {
   fail(409, 'ACCOUNT_EXISTS', 'An account with this e-mail address already exists');
@@ -98,7 +105,7 @@ export function adminInvitationRoutes(deps: Deps) {
     await takeMailAttempt(deps, clientAddress(c, deps.config));
     const now = deps.now();
     const renewed = await db.transaction(async (tx) => {
-      const done = await renewInvitation(tx, id, now);
+      const done = await renewInvitation(tx, id, c.get('auth').userId, now);
       if (!done) noInvitation(id);
       const { email } = done.invitation;
       await recordAdminEvent(tx, c, {
@@ -132,6 +139,9 @@ export function adminInvitationRoutes(deps: Deps) {
 }
 
 const INVALID_LINK = 'This invitation link is not valid: it was used, revoked or has expired';
+
+/** Roles by power: an invitation accepted into an account never lowers its role. */
+const RANK: Record<Role, number> = { anonymous: 0, user: 1, developer: 2, admin: 3 };
 
 /**
  * A token guess takes an attempt from the client's budget of wrong codes (the same back-off as
@@ -173,36 +183,56 @@ export function invitationRoutes(deps: Deps) {
     // The invited role's rule (12 characters for an administrator).
     requireAcceptablePassword(password, found.role, found.email);
     const passwordHash = await hashPassword(password);
-    const user = await db
-      .transaction(async (tx) => {
+    /**
+     * The account the address has (a sign-up, passwordless or with a password, or a guest's):
+     * it takes the invitation, and whatever a stranger who signed the address up may have
+     * started on it ends (every session; their password is replaced). An administrator's
+     * choices stay: a disabled account stays disabled, a higher role given since is kept.
+     */
+    const acceptInto = async (tx: Db, account: UserRow, invited: InvitedRole) => {
+      refuseDisabled(account);
+      const role = RANK[account.role] > RANK[invited] ? account.role : invited;
+      if (role !== invited) requireAcceptablePassword(password, role, account.email);
+      await revokeAllForUser(tx, account.id, now);
+      return takeInvitation(tx, account.id, { passwordHash, role, now });
+    };
+    const accepted = () =>
+      db.transaction(async (tx) => {
+        // The sender's authority is read under the lock that demoting, disabling or deleting
+        // an admin takes: one that commits first is seen, a later one waits for this.
+        await lockAdmins(tx);
         await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`invite:${found.email}`]);
         // Read again under lock: a concurrent accept of the same link, a revoke or a resend.
         const invitation = await findUsableInvitation(tx, token, now, true);
         if (!invitation) fail(404, 'INVALID_INVITATION', INVALID_LINK);
-        if (await findUserByEmail(tx, invitation.email)) accountExists();
+        const existing = await findUserByEmail(tx, invitation.email, true);
         // The link reached the mailbox: the address is verified by accepting it.
-        const created = await createUser(tx, {
-          email: invitation.email,
-          passwordHash,
-          role: invitation.role,
-          verifiedAt: now,
-          now,
-        });
-        await markInvitationAccepted(tx, invitation.id, created.id, now);
-        // The new user's first event, by themselves.
+        const user = existing
+          ? await acceptInto(tx, existing, invitation.role)
+          : await createUser(tx, {
+              email: invitation.email,
+              passwordHash,
+              role: invitation.role,
+              verifiedAt: now,
+              now,
+            });
+        await markInvitationAccepted(tx, invitation.id, user.id, now);
+        // The invitee's own event.
         await recordUserEvent(tx, {
-          userId: created.id,
+          userId: user.id,
           event: 'invitationAccepted',
-          actorId: created.id,
+          actorId: user.id,
           data: { invitationId: invitation.id, email: invitation.email, role: invitation.role },
           at: now,
         });
-        return created;
-      })
-      .catch((error: unknown) => {
-        if (isDbError(error, PG_UNIQUE_VIOLATION)) accountExists();
-        throw error;
+        return user;
       });
+    // A sign-up of the address that commits while the account is being created: accepted into
+    // that account on the second try.
+    const user = await accepted().catch((error: unknown) => {
+      if (isDbError(error, PG_UNIQUE_VIOLATION)) return accepted();
+      throw error;
+    });
     return c.json({ data: await startSession(deps, db, user, c) });
   });
 
