@@ -39,6 +39,7 @@ import {
 } from './positions';
 import { ASSETS, findAssets, sortedTagIds, updateEvents } from './asset-store';
 import { keyOfFileUrl } from './storage';
+import { checkWhole } from './versions';
 
 /** What a relation column refers to. */
 type PartnerKind = TrashKind | 'user';
@@ -224,6 +225,7 @@ export async function moveToTrash(tx: Db, ref: TrashRef, actorId: string, at: Da
  * there), for the kinds whose delete changes nothing else: cage meshes, applications, morphed
  * assets. Each record's lock (an application's positions) and row are taken in id order before
  * its rows are copied, so no relation row is added or moved between the copy and the delete.
+ * With `base` (If-Match on a single delete) a record at another version is not deleted (412).
  */
 export async function trashRecords(
   tx: Db,
@@ -231,6 +233,7 @@ export async function trashRecords(
   ids: readonly string[],
   actorId: string,
   at: Date,
+  base?: number,
 ): Promise<TrashRef[]> {
   const { table, lockKey } = KINDS[kind];
   const sorted = [...new Set(ids)].sort();
@@ -238,6 +241,13 @@ export async function trashRecords(
   for (const id of sorted) {
     const { rows } = await tx.query(`SELECT 1 FROM ${table} WHERE id = $1 FOR UPDATE`, [id]);
     if (rows.length === 0) fail(404, 'NOT_FOUND', `No ${kind} with id ${id}`);
+    if (base !== undefined) {
+      const held = await tx.query<{ version: number }>(
+        `SELECT version FROM ${table} WHERE id = $1`,
+        [id],
+      );
+      checkWhole(held.rows[0]!, base);
+    }
   }
   for (const id of sorted) await moveToTrash(tx, { kind, id }, actorId, at);
   await tx.query(`DELETE FROM ${table} WHERE id = ANY($1::text[])`, [sorted]);

@@ -42,6 +42,36 @@ export function readIfMatch(c: Context): number | undefined {
   return Number(match[1]);
 }
 
+/**
+ * Refuses an If-Match on a change of several records at once (bulk routes): it names one
+ * record's version and such a change has none to compare, so it is false (RFC 9110 §13.1.1):
+ * 412 rather than a change applied as if unconditional. `*` and no header go ahead.
+ */
+export function refuseIfMatch(c: Context): void {
+  const header = c.req.header('if-match')?.trim();
+  if (header === undefined || header === '*') return;
+  fail(
+    412,
+    'PRECONDITION_FAILED',
+    "If-Match names one record's version; a change of several records has none to compare",
+  );
+}
+
+/**
+ * Checks a change that takes the whole record away (a delete), based on version `base`, of a
+ * record the caller holds FOR UPDATE: only the current version goes ahead. Fields cannot merge
+ * here, so any change since the base is a 412 VERSION_CHANGED (read it again and decide), a
+ * version that never existed a 412 VERSION_UNKNOWN.
+ */
+export function checkWhole(record: { version?: number }, base: number | undefined): void {
+  const current = record.version ?? 1;
+  if (base === undefined || base === current) return;
+  if (base > current) {
+    fail(412, 'VERSION_UNKNOWN', `Version ${base} never existed; the current one is ${current}`);
+  }
+  fail(412, 'VERSION_CHANGED', `Changed since version ${base}; the current one is ${current}`);
+}
+
 /** record_changes names columns; the API names fields (`tag_ids` → `tagIds`). */
 const fieldOfColumn = (column: string) =>
   column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());

@@ -244,11 +244,19 @@ export function applicationAssetRoutes(deps: Deps) {
 
   // Marks the application's copy as synced with its parent asset now. The copy holds no fields
   // of its own in this API, so syncing records the time (syncedAt) and the event only.
+  // With If-Match, a sync someone else made since that version is a 409.
   app.post('/:id/sync-with-parent', auth, requireAbility('update', 'Application'), async (c) => {
+    const base = readIfMatch(c);
     const id = c.req.param('id');
     const { userId } = c.get('auth');
     await db.transaction(async (tx) => {
       const now = deps.now();
+      if (base !== undefined) {
+        await tx.query('SELECT 1 FROM application_assets WHERE id = $1 FOR UPDATE', [id]);
+        const before = await getApplicationAsset(tx, id);
+        const changes = changeOf('syncedAt', before.syncedAt, now.toISOString(), true);
+        await checkBase(tx, 'application-asset', before, base, changes);
+      }
       const { rows } = await tx.query<{ asset_id: string; application_id: string }>(
         'UPDATE application_assets SET synced_at = $2 WHERE id = $1 RETURNING asset_id, application_id',
         [id, now],
@@ -262,7 +270,9 @@ export function applicationAssetRoutes(deps: Deps) {
         at: now,
       });
     });
-    return c.json({ data: await getApplicationAsset(db, id) });
+    const data = await getApplicationAsset(db, id);
+    setVersionTag(c, data);
+    return c.json({ data });
   });
 
   return app;

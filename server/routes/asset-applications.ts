@@ -31,7 +31,7 @@ import {
 } from './applications';
 import { getAsset } from '../asset-store';
 import { morphedListSpec } from './morphs';
-import { changeOf, checkBase, readIfMatch, setVersionTag } from '../versions';
+import { changeOf, checkBase, checkWhole, readIfMatch, setVersionTag } from '../versions';
 
 type AssetApplicationDbRow = ApplicationAssetDbRow & { application_name: string };
 
@@ -264,14 +264,21 @@ export function assetApplicationRoutes(deps: Deps) {
     return c.json({ data });
   });
 
-  // Removes the asset from the application and closes the gap; answers the removed row.
+  // Removes the asset from the application and closes the gap; answers the removed row. With
+  // If-Match (the entry's version), an entry changed since then is not removed (412).
   app.delete('/:id/application', auth, canUpdate, async (c) => {
+    const base = readIfMatch(c);
     const { applicationId } = await readBody(c, assetApplicationRemoveBodySchema);
     const assetId = c.req.param('id');
     const data = await db.transaction(async (tx) => {
       await lockPositions(tx, applicationLockKey(applicationId));
       await getAsset(tx, assetId);
       const placed = await getPlacement(tx, assetId, applicationId);
+      if (base !== undefined) {
+        // A sync changes the entry without the positions lock: hold the row while checking.
+        await tx.query('SELECT 1 FROM application_assets WHERE id = $1 FOR UPDATE', [placed.id]);
+        checkWhole(await getPlacement(tx, assetId, applicationId), base);
+      }
       await tx.query('DELETE FROM application_assets WHERE id = $1', [placed.id]);
       await renumberApplicationAssets(tx, [applicationId]);
       await recordAssetEvent(tx, {

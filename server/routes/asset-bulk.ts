@@ -7,7 +7,7 @@
  * the events its single route records (lock: `locked`; tags: `updated` v1/v2 with
  * `changes.tagIds`), so the changelog and the live stream read the same either way; an asset
  * already in the asked state records nothing. The answer names the assets changed, so an
- * Undo can put back exactly those.
+ * Undo can put back exactly those. An If-Match (one record's version) is refused with 412.
  */
 import { Hono } from 'hono';
 import {
@@ -22,6 +22,7 @@ import { recordAssetEvents } from '../events';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import { findAssets, shareTags, sortedTagIds, updateEvents } from '../asset-store';
+import { refuseIfMatch } from '../versions';
 
 interface LockedRow {
   id: string;
@@ -56,6 +57,7 @@ export function assetBulkRoutes(deps: Deps) {
     ['unlock', false],
   ] as const) {
     app.post(`/bulk-${action}`, auth, requireAbility('update', 'Asset'), async (c) => {
+      refuseIfMatch(c);
       const body = await readBody(c, assetBulkLockBodySchema);
       const ids = uniqueSorted(body.ids);
       const at = deps.now();
@@ -90,6 +92,7 @@ export function assetBulkRoutes(deps: Deps) {
     ['remove-tag', false],
   ] as const) {
     app.post(`/bulk-${action}`, auth, requireAbility('update', 'Asset'), async (c) => {
+      refuseIfMatch(c);
       const body = await readBody(c, assetBulkTagBodySchema);
       const ids = uniqueSorted(body.ids);
       const { tagId } = body;

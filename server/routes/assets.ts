@@ -68,7 +68,14 @@ import {
 } from '../asset-store';
 import { runModelService, serviceUrl } from '../model-services';
 import { nameWithExtensionOf, recordStoredFile } from '../stored-files';
-import { readIfMatch, setVersionTag } from '../versions';
+import {
+  changeOf,
+  checkBase,
+  checkWhole,
+  readIfMatch,
+  refuseIfMatch,
+  setVersionTag,
+} from '../versions';
 
 const actorOf = (c: Context<AuthEnv>) => c.get('auth').userId;
 
@@ -275,6 +282,7 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
   // Several assets at once, all or none: an unknown id (404) or a locked asset (409, naming
   // every locked one) deletes nothing. Deleted assets go to the Trash (server/trash.ts). Each deleted asset records `asset.bulk-deleted.v1`.
   app.post('/bulk-delete', auth, requireAbility('delete', 'Asset'), async (c) => {
+    refuseIfMatch(c);
     const ids = [...new Set((await readBody(c, assetBulkDeleteBodySchema)).ids)].sort();
     const at = deps.now();
     const data = await db.transaction(async (tx) => {
@@ -329,11 +337,13 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
 
   // A locked asset is protected from deletion; unlock it first. It goes to the Trash.
   app.delete('/:id', auth, requireAbility('delete', 'Asset'), async (c) => {
+    const base = readIfMatch(c);
     const id = c.req.param('id');
     const at = deps.now();
     const data = await db.transaction(async (tx) => {
       await lockPositions(tx, ASSETS.lockKey);
       const asset = await assetForChange(tx, id);
+      checkWhole(asset, base);
       const { rows } = await tx.query<{ application_id: string }>(
         'SELECT application_id FROM application_assets WHERE asset_id = $1 ORDER BY application_id',
         [id],
@@ -357,16 +367,26 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
   });
 
   // Idempotent: locking a locked asset (or unlocking an unlocked one) changes and records
-  // nothing. A `reason` in the body is recorded in the event.
+  // nothing. A `reason` in the body is recorded in the event. With If-Match, a lock state
+  // someone else changed since that version is a 409 (server/versions.ts).
   for (const [action, locked] of [
     ['lock', true],
     ['unlock', false],
   ] as const) {
     app.put(`/:id/${action}`, auth, requireAbility('update', 'Asset'), async (c) => {
+      const base = readIfMatch(c);
       const { reason } = await readBody(c, assetLockBodySchema);
       const id = c.req.param('id');
       const at = deps.now();
       const data = await db.transaction(async (tx) => {
+        const { rows: held } = await tx.query<{ locked: boolean; version: number }>(
+          'SELECT locked, version FROM assets WHERE id = $1 FOR UPDATE',
+          [id],
+        );
+        if (held[0]) {
+          const changes = changeOf('locked', held[0].locked, locked);
+          await checkBase(tx, 'asset', { id, version: held[0].version }, base, changes);
+        }
         const { rows } = await tx.query<{ id: string }>(
           `UPDATE assets SET locked = $2, updated_at = $3
            WHERE id = $1 AND locked <> $2 RETURNING id`,
@@ -383,17 +403,33 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
         }
         return getAsset(tx, id);
       });
+      setVersionTag(c, data);
       return c.json({ data });
     });
   }
 
+  // With If-Match, a position someone else changed since that version is a 409 (with a filter
+  // the position counts in another list, so any such change is), as for application entries.
   app.patch('/:id/position', auth, requireAbility('update', 'Asset'), async (c) => {
+    const base = readIfMatch(c);
     const body = await readBody(c, positionBodySchema);
     const filters = filterFromJson(assetListSpec, body.filter);
     const id = c.req.param('id');
-    const found = await db.transaction((tx) =>
-      moveToPosition(tx, assetListSpec, ASSETS, { id, position: body.position, filters }),
-    );
+    const found = await db.transaction(async (tx) => {
+      if (base !== undefined) {
+        await lockPositions(tx, ASSETS.lockKey);
+        const { rows } = await tx.query<{ position: number; version: number }>(
+          'SELECT position, version FROM assets WHERE id = $1 FOR UPDATE',
+          [id],
+        );
+        if (rows[0]) {
+          const moves = body.filter !== undefined || rows[0].position !== body.position;
+          const changes = changeOf('position', rows[0].position, body.position, moves);
+          await checkBase(tx, 'asset', { id, version: rows[0].version }, base, changes);
+        }
+      }
+      return moveToPosition(tx, assetListSpec, ASSETS, { id, position: body.position, filters });
+    });
     if (!found) fail(404, 'NOT_FOUND', `No asset with id ${id}`);
     return c.json({ data: await getAsset(db, id) });
   });
@@ -413,7 +449,9 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
   });
 
   // Renders the icon from the model with the configured renderer and stores it as iconUrl.
+  // With If-Match, an icon someone else changed since that version is a 409.
   app.post('/:id/generate-icon-from-model', auth, requireAbility('update', 'Asset'), async (c) => {
+    const base = readIfMatch(c);
     const url = serviceUrl(deps.config.iconRendererUrl, 'ICON_RENDERER_URL', 'Icon rendering');
     const id = c.req.param('id');
     const asset = await getAsset(db, id);
@@ -425,8 +463,9 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
     const data = await db.transaction(async (tx) => {
       const name = nameWithExtensionOf(`${asset.name} icon`, icon.key);
       await recordStoredFile(tx, icon, name, actorOf(c), deps.now());
-      return updateAsset(tx, id, { iconUrl: fileUrl(icon.key) }, actorOf(c), deps.now());
+      return updateAsset(tx, id, { iconUrl: fileUrl(icon.key) }, actorOf(c), deps.now(), base);
     });
+    setVersionTag(c, data);
     return c.json({ data });
   });
 

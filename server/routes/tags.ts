@@ -13,7 +13,7 @@ import { readBody } from '../http/validate';
 import { moveToTrash } from '../trash';
 import { newId } from '../ids';
 import { findById, isoString, listHandler, searchFilter, type ListSpec } from '../list';
-import { changeOf, checkBase, readIfMatch, setVersionTag } from '../versions';
+import { changeOf, checkBase, checkWhole, readIfMatch, setVersionTag } from '../versions';
 import {
   assetForChange,
   findAssets,
@@ -95,6 +95,7 @@ export function tagRoutes(deps: Deps) {
   // Tagging changes the asset, so it needs `update Asset`, the tag must exist, and a locked
   // asset is refused (409). A change records the asset's update events; a no-op records none.
   // The tag is locked before the asset (the lock order at `shareTags`), as a delete takes them.
+  // If-Match names the asset's version: tags someone else changed since then are a 409.
   for (const [path, sql] of [
     [
       '/set-tag',
@@ -107,12 +108,18 @@ export function tagRoutes(deps: Deps) {
     ],
   ] as const) {
     app.post(path, requireAbility('update', 'Asset'), async (c) => {
+      const base = readIfMatch(c);
       const { assetId, tagId } = await readBody(c, assetTagBodySchema);
       const at = deps.now();
       const data = await db.transaction(async (tx) => {
         const tagMissing = (await shareTags(tx, [tagId])).length > 0;
         const before = await assetForChange(tx, assetId);
         if (tagMissing) fail(404, 'NOT_FOUND', `No tag with id ${tagId}`);
+        const from = sortedTagIds(before);
+        const adds = path === '/set-tag';
+        const to = adds ? [...from, tagId].sort() : from.filter((id) => id !== tagId);
+        const asked = changeOf('tagIds', from, to, from.includes(tagId) !== adds);
+        await checkBase(tx, 'asset', before, base, asked);
         const params = path === '/set-tag' ? [assetId, tagId, at] : [assetId, tagId];
         const { rows } = await tx.query(sql, params);
         if (rows.length === 0) return before;
@@ -122,6 +129,7 @@ export function tagRoutes(deps: Deps) {
         await recordAssetEvents(tx, updateEvents(after, changes, c.get('auth').userId, at));
         return after;
       });
+      setVersionTag(c, data);
       return c.json({ data });
     });
   }
@@ -163,12 +171,15 @@ export function tagRoutes(deps: Deps) {
   // those assets records its update events, locked ones too (the tag is gone for all of them).
   // The tag row is locked first, so no asset can be tagged with it meanwhile (tagging waits on
   // it); the assets are then locked in id order, so two deletes never wait on each other. This
-  // is the lock order every route that locks tags and assets keeps (see `shareTags`).
+  // is the lock order every route that locks tags and assets keeps (see `shareTags`). With
+  // If-Match, a tag changed since that version is not deleted (412).
   app.delete('/:tagId', requireAbility('delete', 'Tag'), async (c) => {
+    const base = readIfMatch(c);
     const at = deps.now();
     const data = await db.transaction(async (tx) => {
       await tx.query('SELECT 1 FROM tags WHERE id = $1 FOR UPDATE', [c.req.param('tagId')]);
       const tag = await getTag(tx, c.req.param('tagId'));
+      checkWhole(tag, base);
       const { rows } = await tx.query<{ id: string }>(
         `SELECT a.id FROM assets a JOIN asset_tags x ON x.asset_id = a.id
          WHERE x.tag_id = $1 ORDER BY a.id FOR UPDATE OF a`,

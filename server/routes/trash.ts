@@ -20,6 +20,7 @@ import type { Deps } from '../deps';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import { parseListQuery, runList } from '../list';
+import { readIfMatch, refuseIfMatch } from '../versions';
 import {
   purgeFromTrash,
   restoreFromTrash,
@@ -109,16 +110,21 @@ export function restoreRoutes(deps: Deps, kind: TrashKind) {
 export function deleteRoutes(deps: Deps, kind: TrashKind) {
   const app = new Hono<AuthEnv>();
   const guard = [requireAuth(deps), requireAbility('delete', trashSubject(kind))] as const;
-  const trash = async (c: Context<AuthEnv>, ids: string[]) => {
+  const trash = async (c: Context<AuthEnv>, ids: string[], base?: number) => {
     const { userId } = c.get('auth');
     const items = await deps.db.transaction((tx) =>
-      trashRecords(tx, kind, ids, userId, deps.now()),
+      trashRecords(tx, kind, ids, userId, deps.now(), base),
     );
     return c.json({ data: { items } satisfies TrashResult });
   };
-  app.post('/bulk-delete', ...guard, async (c) =>
-    trash(c, (await readBody(c, assetBulkDeleteBodySchema)).ids),
-  );
-  app.delete('/:id', ...guard, (c) => trash(c, [c.req.param('id')]));
+  app.post('/bulk-delete', ...guard, async (c) => {
+    refuseIfMatch(c);
+    return trash(c, (await readBody(c, assetBulkDeleteBodySchema)).ids);
+  });
+  // With If-Match (a versioned kind), a record changed since that version is not deleted.
+  app.delete('/:id', ...guard, (c) => {
+    if (kind === 'morphed-asset') refuseIfMatch(c);
+    return trash(c, [c.req.param('id')], readIfMatch(c));
+  });
   return app;
 }

@@ -24,6 +24,7 @@ import {
   type UserChange,
 } from '../user-admin';
 import { findUserById } from '../users';
+import { checkBase, readIfMatch, refuseIfMatch } from '../versions';
 
 /** Routes mounted at /private/v1/users (behind the PrivateApi check). */
 export function userAdminRoutes(deps: Deps) {
@@ -31,27 +32,39 @@ export function userAdminRoutes(deps: Deps) {
   const app = new Hono<AuthEnv>();
   const admin = [requireAuth(deps), requireAbility('manage', 'User')] as const;
 
-  const change = (actorId: string, ids: string[], what: UserChange): Promise<UserBulkResult> => {
+  // `base`: a single user's If-Match. A user's version counts role changes only, so no other
+  // change conflicts with one since; a version that never existed is a 412.
+  const change = (
+    actorId: string,
+    ids: string[],
+    what: UserChange,
+    base?: number,
+  ): Promise<UserBulkResult> => {
     const unique = [...new Set(ids)];
     refuseSelf(actorId, unique, what);
-    return db.transaction(async (tx) =>
-      applyUserChange(tx, await lockUsersForChange(tx, actorId, unique), what, actorId, deps.now()),
-    );
+    return db.transaction(async (tx) => {
+      const users = await lockUsersForChange(tx, actorId, unique);
+      for (const user of users) await checkBase(tx, 'user', user, base, {});
+      return applyUserChange(tx, users, what, actorId, deps.now());
+    });
   };
 
   // Disabling ends every session at once; sign-in and refresh answer 403 ACCOUNT_DISABLED.
   for (const kind of ['disable', 'enable'] as const) {
     app.post(`/:id/${kind}`, ...admin, async (c) => {
-      const { users } = await change(c.get('auth').userId, [c.req.param('id')], { kind });
+      const base = readIfMatch(c);
+      const { users } = await change(c.get('auth').userId, [c.req.param('id')], { kind }, base);
       return c.json({ data: users[0] });
     });
     app.post(`/bulk-${kind}`, ...admin, async (c) => {
+      refuseIfMatch(c);
       const { ids } = await readBody(c, userBulkBodySchema);
       return c.json({ data: await change(c.get('auth').userId, ids, { kind }) });
     });
   }
 
   app.post('/bulk-role', ...admin, async (c) => {
+    refuseIfMatch(c);
     const { ids, role } = await readBody(c, userBulkRoleBodySchema);
     return c.json({ data: await change(c.get('auth').userId, ids, { kind: 'role', role }) });
   });
