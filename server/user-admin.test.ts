@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod/mini';
 import {
   listResponseSchema,
+  sessionInfoSchema,
   userBulkResultSchema,
   userRowSchema,
   type UserRow,
@@ -187,6 +189,25 @@ describe('the last admin', () => {
     await expect(
       t.db.transaction((tx) => lockUsersForChange(tx, actor._id, [target._id])),
     ).rejects.toMatchObject({ status: 403 });
+  });
+});
+
+describe('an administrator’s own sessions', () => {
+  it('are listed and ended under /private/v1/users/{own id}/sessions as under /v1/users/me', async () => {
+    const admin = await t.loginAs('admin');
+    const other = await t.login(admin.email!, PASSWORD);
+    const path = `/private/v1/users/${admin._id}/sessions`;
+    const sessions = z.array(sessionInfoSchema).parse(dataOf(await t.get(path, admin.token)));
+    expect(sessions.map((session) => session.current).sort()).toEqual([false, true]);
+    const otherId = sessions.find((session) => !session.current)!.id;
+    expect(dataOf(await t.request('DELETE', `${path}/${otherId}`, { token: admin.token }))).toEqual(
+      { ended: 1 },
+    );
+    expectError(await t.get('/v1/users/me', other.token), 401, 'UNAUTHORIZED');
+    dataOf(await t.get('/v1/users/me', admin.token));
+    // All of them, this one too: signing out everywhere.
+    expect(dataOf(await t.request('DELETE', path, { token: admin.token }))).toEqual({ ended: 1 });
+    expectError(await t.get('/v1/users/me', admin.token), 401, 'UNAUTHORIZED');
   });
 });
 
