@@ -5,37 +5,29 @@
  * downloads save under the original name.
  */
 import type { UploadResult } from '../contract/schemas';
+import { cleanFileName as cleanName, withoutFormatControls } from '../core/files/file-name';
 import type { Db } from './db';
 import { fileUrl, type Storage, type StoredFile } from './storage';
 
 /** The request header that carries an upload's original name. */
 export const FILE_NAME_HEADER = 'x-file-name';
-/** Longest kept name, in characters (most file systems allow 255 bytes). */
-const MAX_NAME_LENGTH = 200;
 
 /**
- * The file name an upload gave, reduced to its last path segment without control characters,
- * or undefined when there is none or it does not decode.
+ * The file name an upload gave, as core/files/file-name.ts keeps it (last path segment, no
+ * control or bidirectional characters), or undefined when there is none or it does not decode.
  */
 export function cleanFileName(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
-  let name: string;
   try {
-    name = decodeURIComponent(header);
+    return cleanName(decodeURIComponent(header));
   } catch {
     return undefined;
   }
-  const cleaned = (name.split(/[/\\]/).pop() ?? '')
-    // eslint-disable-next-line no-control-regex -- control characters are what is removed
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
-    .trim();
-  if (cleaned === '' || cleaned === '.' || cleaned === '..') return undefined;
-  return [...cleaned].slice(0, MAX_NAME_LENGTH).join('');
 }
 
 /** `base` with the extension of the storage key (`avatar icon` + `….webp`: `avatar icon.webp`). */
 export function nameWithExtensionOf(base: string, key: string): string {
-  return `${base}${key.slice(key.lastIndexOf('.'))}`;
+  return `${withoutFormatControls(base)}${key.slice(key.lastIndexOf('.'))}`;
 }
 
 /**
@@ -72,7 +64,8 @@ export async function storedFileInfo(
   );
   return {
     url: fileUrl(key),
-    name: rows[0]?.original_name ?? key,
+    // Names kept before bidirectional controls were dropped lose them here.
+    name: withoutFormatControls(rows[0]?.original_name ?? key),
     size: file.size,
     contentType: file.contentType,
   };

@@ -32,6 +32,7 @@ import {
 import { getAsset } from '../asset-store';
 import { morphedListSpec } from './morphs';
 import { changeOf, checkBase, checkWhole, readIfMatch, setVersionTag } from '../versions';
+import { withoutFormatControls } from '../../core/files/file-name';
 
 type AssetApplicationDbRow = ApplicationAssetDbRow & { application_name: string };
 
@@ -90,7 +91,9 @@ interface ExportDbRow {
  * `attachment` with the file name twice: quoted ASCII (other characters, quotes and
  * backslashes replaced) for old clients, and RFC 5987 UTF-8 for the rest.
  */
-function attachment(filename: string): string {
+function attachment(name: string): string {
+  // An application's name could carry a right-to-left override that disguises the extension.
+  const filename = withoutFormatControls(name);
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
   const encoded = encodeURIComponent(filename).replace(
     /['()*]/g,

@@ -13,6 +13,7 @@
  * the S3 bucket alike (README "Deploying" says why not a redirect to the bucket).
  */
 import { Hono } from 'hono';
+import { withoutFormatControls } from '../../core/files/file-name';
 import { requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
 import { errorResponse } from '../http/errors';
@@ -152,9 +153,10 @@ export function requestedRange(
 
 /**
  * `Content-Disposition` saving as `name`: an ASCII fallback for old clients and the exact
- * UTF-8 name (RFC 6266 / RFC 5987).
+ * UTF-8 name (RFC 6266 / RFC 5987), without bidirectional controls that could disguise it.
  */
-export function attachment(name: string): string {
+export function attachment(fileName: string): string {
+  const name = withoutFormatControls(fileName);
   const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 }

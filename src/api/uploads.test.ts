@@ -95,6 +95,14 @@ describe('uploadFile', () => {
     expect([...(sent[0]?.body ?? [])]).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it('sends the name without a right-to-left override, so it cannot disguise its extension', async () => {
+    const sent = rawFetch(() => jsonResponse(200, { data: RESULT }));
+    // Shown as "invoiceexe.png" with the override.
+    const named = new File([new Uint8Array([1])], 'invoice\u202Egnp.exe', { type: 'image/png' });
+    await uploadFile('icon', named);
+    expect(sent[0]?.headers['x-file-name']).toBe('invoicegnp.exe');
+  });
+
   it("tags a refused upload with service 'uploads' and keeps the server's message", async () => {
     rawFetch(() =>
       jsonResponse(413, { status: 413, code: 'FILE_TOO_LARGE', message: 'At most 5 MB' }),

@@ -12,6 +12,7 @@ import { z } from 'zod/mini';
 import { tagService } from './errors';
 import { httpClient } from './http';
 import { endpoint, ENDPOINTS } from '../../contract/paths';
+import { cleanFileName } from '../../core/files/file-name';
 import {
   envelope,
   uploadResultSchema,
@@ -103,8 +104,9 @@ export function uploadFile(
       body: file,
       headers: {
         'content-type': file.type || 'application/octet-stream',
-        // Kept as the name shown and downloaded; the storage key stays random.
-        'x-file-name': encodeURIComponent(file.name),
+        // Kept as the name shown and downloaded; the storage key stays random. The server drops
+        // bidirectional controls too; dropping them here keeps what the user sees the same.
+        'x-file-name': encodeURIComponent(cleanFileName(file.name) ?? ''),
       },
       // Large models take longer than an API call; cancel with `signal` instead.
       timeout: false,

@@ -1,0 +1,65 @@
+/**
+ * Stored and downloaded file names carry no bidirectional or other invisible controls: a name
+ * like "invoice\u202Efdp.exe" (shown as "invoiceexe.pdf") cannot lie about its extension.
+ */
+import { describe, expect, it } from 'vitest';
+import { applicationRowSchema, uploadResultSchema } from '../contract/schemas';
+import { newId } from './ids';
+import { dataOf, useRoleTokens, useTestApp } from './test-app';
+import { readAvatar } from './test-files';
+
+const t = useTestApp();
+const tokens = useRoleTokens(t);
+const RLO = '\u202E';
+
+const upload = async (name: string) =>
+  uploadResultSchema.parse(
+    dataOf(
+      await t.request('POST', '/v1/uploads/model', {
+        bytes: readAvatar('female-idle.glb'),
+        token: tokens.developer,
+        headers: { 'x-file-name': encodeURIComponent(name) },
+      }),
+    ),
+  );
+
+describe('file names', () => {
+  it('an upload name keeps no right-to-left override or other bidirectional control', async () => {
+    const stored = await upload(`avatar${RLO}bl\u2066g\u2069\u200E\u200F\u061C.glb`);
+    expect(stored.name).toBe('avatarblg.glb');
+    const key = stored.url.slice('/files/'.length);
+    expect(dataOf(await t.get(`/v1/files/${key}`, tokens.developer))).toMatchObject({
+      name: 'avatarblg.glb',
+    });
+  });
+
+  it('a name stored before is shown and downloaded without its controls', async () => {
+    const stored = await upload('plain.glb');
+    const key = stored.url.slice('/files/'.length);
+    await t.db.query('UPDATE stored_files SET original_name = $2 WHERE key = $1', [
+      key,
+      `invoice${RLO}blg.exe`,
+    ]);
+    expect(dataOf(await t.get(`/v1/files/${key}`, tokens.developer))).toMatchObject({
+      name: 'invoiceblg.exe',
+    });
+    const download = await t.request('GET', `${stored.url}?download`);
+    expect(download.headers.get('content-disposition')).toBe(
+      `attachment; filename="invoiceblg.exe"; filename*=UTF-8''invoiceblg.exe`,
+    );
+  });
+
+  it("an application's export downloads under a name without controls", async () => {
+    const name = `Shop ${newId()} ${RLO}nosj.exe`;
+    const application = applicationRowSchema.parse(
+      dataOf(await t.post('/v1/applications', { name }, tokens.admin)),
+    );
+    const response = await t.request('GET', `/v1/assets/export/${application.id}`, {
+      token: tokens.admin,
+    });
+    expect(response.status).toBe(200);
+    const disposition = response.headers.get('content-disposition') ?? '';
+    expect(disposition).toContain('nosj.exe-assets.json');
+    expect(disposition).not.toContain('%E2%80%AE');
+  });
+});
