@@ -24,6 +24,11 @@ export const ENDPOINTS = {
   myEmail: '/v1/users/me/email',
   myEmailConfirm: '/v1/users/me/email/confirm',
   myPassword: '/v1/users/me/password',
+  secondFactor: '/v1/auth/second-factor',
+  mySecondFactor: '/v1/users/me/second-factor',
+  myTotp: '/v1/users/me/second-factor/totp',
+  myTotpConfirm: '/v1/users/me/second-factor/totp/confirm',
+  userSecondFactor: '/private/v1/users/{id}/second-factor',
   invitationLookup: '/v1/invitations/lookup',
   invitationAccept: '/v1/invitations/accept',
 

@@ -17,6 +17,7 @@ import { MB } from '../core/files/rules';
 import { fileUrl } from './storage';
 import { dataOf, expectError, useRoleTokens, useTestApp, type JsonResponse } from './test-app';
 import { readAvatar, readPng } from './test-files';
+import { placeSql } from './positions';
 
 const t = useTestApp({ PUBLIC_URL: 'https://avatars.example' });
 const tokens = useRoleTokens(t);
@@ -33,10 +34,11 @@ async function one<T>(sql: string, params: string[] = []): Promise<T> {
   return rows[0]!;
 }
 
-/** The application's asset ids in position order, checking positions are exactly 1..N. */
+/** The application's asset ids in order, checking the places shown are exactly 1..N. */
 async function order(applicationId: string): Promise<string[]> {
   const { rows } = await t.db.query<{ asset_id: string; position: number }>(
-    'SELECT asset_id, position FROM application_assets WHERE application_id = $1 ORDER BY position',
+    `SELECT x.asset_id, ${placeSql('application_assets', 'x')} AS position
+     FROM application_assets x WHERE x.application_id = $1 ORDER BY x.position, x.rank, x.id`,
     [applicationId],
   );
   expect(rows.map((row) => row.position)).toEqual(rows.map((_, i) => i + 1));
@@ -59,7 +61,7 @@ async function freshPair() {
      WHERE NOT EXISTS (SELECT 1 FROM application_assets x
                        WHERE x.application_id = ap.id AND x.asset_id = a.id)
        AND EXISTS (SELECT 1 FROM application_assets y WHERE y.application_id = ap.id)
-     ORDER BY ap.name, a.position LIMIT 1`,
+     ORDER BY ap.name, a.position, a.rank LIMIT 1`,
   );
 }
 
@@ -86,7 +88,8 @@ describe('GET /v1/assets/{id}/application', () => {
     for (const row of all.data) {
       expect(row.assetId).toBe(assetId);
       const stored = await one<{ position: number; application_id: string }>(
-        'SELECT position, application_id FROM application_assets WHERE id = $1',
+        `SELECT ${placeSql('application_assets', 'x')} AS position, x.application_id
+         FROM application_assets x WHERE x.id = $1`,
         [row.id],
       );
       expect(row).toMatchObject({

@@ -19,7 +19,7 @@ import { recordAssetEvents, type AssetEventInput } from './events';
 import { fail } from './http/errors';
 import { newId } from './ids';
 import { anyOfFilter, booleanFilter, isoString, searchFilter, type ListSpec } from './list';
-import { lockPositions, type OrderedCollection } from './positions';
+import { lockPositions, placeSql, type OrderedCollection } from './positions';
 import { contentTypeOfKey, keyOfFileUrl, type Storage, type StoredFile } from './storage';
 import { checkBase } from './versions';
 
@@ -48,7 +48,7 @@ interface AssetDbRow {
 /** Asset columns of alias `a`, tags aggregated so a page is one query. */
 const ASSET_COLUMNS = `a.id, a.name, a.type, a.gender, a.description, a.icon_url, a.model_url,
   a.texture_url, a.normal_map_url, a.source_url, a.is_template, a.template_id, a.locked,
-  a.position, a.created_at, a.updated_at, a.version,
+  ${placeSql('assets', 'a')} AS position, a.created_at, a.updated_at, a.version,
   COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name) ORDER BY t.name, t.id)
             FROM asset_tags x JOIN tags t ON t.id = x.tag_id WHERE x.asset_id = a.id),
            '[]'::json) AS tags,
@@ -89,7 +89,7 @@ export const assetListSpec: ListSpec<Asset> = {
     gender: 'a.gender',
     createdAt: 'a.created_at',
     updatedAt: 'a.updated_at',
-    position: 'a.position',
+    position: ['a.position', 'a.rank'],
   },
   defaultOrder: 'position',
   idColumn: 'a.id',

@@ -35,8 +35,11 @@ export interface ListSpec<Row> {
   from: string;
   /** SELECT list. */
   columns: string;
-  /** Sortable fields (as clients name them) and their SQL expressions. */
-  orders: Record<string, string>;
+  /**
+   * Sortable fields (as clients name them) and their SQL expressions; several expressions sort
+   * by each in turn (an order key of several columns, so its index serves the sort).
+   */
+  orders: Record<string, string | readonly string[]>;
   /** `field` or `-field` used without an `order` parameter. */
   defaultOrder: string;
   /** The unique column that breaks ties so paging is deterministic. */
@@ -187,7 +190,10 @@ export function filterConditions(
 /** `ORDER BY` for a parsed order: the sort expression, then the id in the same direction. */
 function orderBy(spec: ListSpec<unknown>, order: ListQuery['order']): string {
   const direction = order.descending ? 'DESC' : 'ASC';
-  return `${spec.orders[order.field]!} ${direction}, ${spec.idColumn} ${direction}`;
+  return [spec.orders[order.field]!, spec.idColumn]
+    .flat()
+    .map((expression) => `${expression} ${direction}`)
+    .join(', ');
 }
 
 /** Extra conditions of one endpoint (e.g. the user of a user's assets), adding their params. */

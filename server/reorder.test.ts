@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { applicationAssetSchema, assetSchema } from '../contract/schemas';
+import { placeSql } from './positions';
 import { dataOf, expectError, useTestApp } from './test-app';
 
 const t = useTestApp();
@@ -8,10 +9,11 @@ beforeAll(async () => {
   token = (await t.loginAs('admin')).token;
 });
 
-/** Asset ids in position order, after checking positions are exactly 1..N. */
+/** Asset ids in order, after checking the places the API shows are exactly 1..N. */
 async function assetOrder(): Promise<string[]> {
   const { rows } = await t.db.query<{ id: string; position: number }>(
-    'SELECT id, position FROM assets ORDER BY position, id',
+    `SELECT a.id, ${placeSql('assets', 'a')} AS position FROM assets a
+     ORDER BY a.position, a.rank, a.id`,
   );
   expect(rows.map((row) => row.position)).toEqual(rows.map((_, i) => i + 1));
   return rows.map((row) => row.id);
@@ -49,7 +51,7 @@ describe('PATCH /v1/assets/{id}/position', () => {
   it('counts the position within the filtered list', async () => {
     const before = await assetOrder();
     const { rows } = await t.db.query<{ id: string }>(
-      "SELECT id FROM assets WHERE type = 'beard' ORDER BY position, id",
+      "SELECT id FROM assets WHERE type = 'beard' ORDER BY position, rank, id",
     );
     const beards = rows.map((row) => row.id);
     // The last beard becomes the second beard; nothing else changes its relative order.
@@ -109,11 +111,11 @@ describe('PATCH /v1/assets/{id}/position', () => {
   });
 });
 
-/** An application's rows in position order, after checking positions are exactly 1..N. */
+/** An application's rows in order, after checking the places shown are exactly 1..N. */
 async function applicationRows(applicationId: string) {
   const { rows } = await t.db.query<{ id: string; asset_id: string; position: number }>(
-    `SELECT id, asset_id, position FROM application_assets WHERE application_id = $1
-     ORDER BY position, id`,
+    `SELECT x.id, x.asset_id, ${placeSql('application_assets', 'x')} AS position
+     FROM application_assets x WHERE x.application_id = $1 ORDER BY x.position, x.rank, x.id`,
     [applicationId],
   );
   expect(rows.map((row) => row.position)).toEqual(rows.map((_, i) => i + 1));
@@ -170,12 +172,60 @@ describe('DELETE /v1/assets/{id}', () => {
   it('closes the gaps in the asset and application orders', async () => {
     const { rows } = await t.db.query<{ id: string; application_id: string }>(
       `SELECT a.id, x.application_id FROM assets a JOIN application_assets x ON x.asset_id = a.id
-       WHERE NOT a.locked ORDER BY a.position LIMIT 1`,
+       WHERE NOT a.locked ORDER BY a.position, a.rank LIMIT 1`,
     );
     const { id, application_id: applicationId } = rows[0]!;
     dataOf(await t.request('DELETE', `/v1/assets/${id}`, { token }));
     expect(await assetOrder()).toHaveLength(299);
     const remaining = (await applicationRows(applicationId)).map((row) => row.asset_id);
     expect(remaining).not.toContain(id);
+  });
+});
+
+/** Each row's id and its row version (xmin): a row some statement wrote has a new one. */
+async function rowVersions(table: 'assets' | 'application_assets') {
+  const { rows } = await t.db.query<{ id: string; xmin: string }>(
+    `SELECT id, xmin::text AS xmin FROM ${table}`,
+  );
+  return new Map(rows.map((row) => [row.id, row.xmin]));
+}
+
+/** The ids of rows written since `before` (new or changed), sorted. */
+async function written(table: 'assets' | 'application_assets', before: Map<string, string>) {
+  const after = await rowVersions(table);
+  return [...after].flatMap(([id, xmin]) => (before.get(id) === xmin ? [] : [id])).sort();
+}
+
+describe('the rows a change writes', () => {
+  it('a move, a delete and a restore write the rows of the records involved, not the order', async () => {
+    const order = await assetOrder();
+    let assets = await rowVersions('assets');
+    const last = order.at(-1)!;
+    expect(assetSchema.parse(dataOf(await move(last, { position: 1 }))).position).toBe(1);
+    expect(await written('assets', assets)).toEqual([last]);
+
+    const { rows } = await t.db.query<{ id: string; asset_id: string; application_id: string }>(
+      `SELECT x.id, x.asset_id, x.application_id FROM application_assets x
+       JOIN assets a ON a.id = x.asset_id WHERE NOT a.locked ORDER BY x.position, x.rank, x.id LIMIT 1`,
+    );
+    const { id: entryId, asset_id: assetId, application_id: applicationId } = rows[0]!;
+    const entries = await rowVersions('application_assets');
+    const placements = await t.db.query<{ id: string }>(
+      'SELECT id FROM application_assets WHERE asset_id = $1 ORDER BY id',
+      [assetId],
+    );
+    const entryOrder = await applicationOrder(applicationId);
+    assets = await rowVersions('assets');
+    dataOf(await t.request('DELETE', `/v1/assets/${assetId}`, { token }));
+    expect(await written('assets', assets)).toEqual([]);
+    expect(await written('application_assets', entries)).toEqual([]);
+    expect(await applicationOrder(applicationId)).toEqual(entryOrder.filter((x) => x !== entryId));
+
+    dataOf(await t.post(`/v1/assets/${assetId}/restore`, {}, token));
+    expect(await written('assets', assets)).toEqual([assetId]);
+    expect(await written('application_assets', entries)).toEqual(
+      placements.rows.map((row) => row.id),
+    );
+    expect(await applicationOrder(applicationId)).toEqual(entryOrder);
   });
 });

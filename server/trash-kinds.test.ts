@@ -19,6 +19,7 @@ import { sweepFiles } from './file-sweeper';
 import { keyOfFileUrl } from './storage';
 import { dataOf, expectError, useRoleTokens, useTestApp } from './test-app';
 import { glbOfSize, uploadFile } from './test-files';
+import { placeSql } from './positions';
 
 const t = useTestApp();
 const tokens = useRoleTokens(t);
@@ -55,10 +56,11 @@ async function fullApplication(): Promise<{ id: string; assets: string[] }> {
   return { id, assets: await applicationOrder(id) };
 }
 
-/** The application's asset ids in position order, checking positions are exactly 1..N. */
+/** The application's asset ids in order, checking the places shown are exactly 1..N. */
 async function applicationOrder(applicationId: string): Promise<string[]> {
   const { rows } = await t.db.query<{ asset_id: string; position: number }>(
-    'SELECT asset_id, position FROM application_assets WHERE application_id = $1 ORDER BY position',
+    `SELECT x.asset_id, ${placeSql('application_assets', 'x')} AS position
+     FROM application_assets x WHERE x.application_id = $1 ORDER BY x.position, x.rank, x.id`,
     [applicationId],
   );
   expect(rows.map((row) => row.position)).toEqual(rows.map((_, i) => i + 1));

@@ -15,6 +15,7 @@ import {
   type TagRow,
 } from '../contract/schemas';
 import { sweepFiles } from './file-sweeper';
+import { placeSql } from './positions';
 import { keyOfFileUrl } from './storage';
 import { dataOf, expectError, useRoleTokens, useTestApp } from './test-app';
 import { glbOfSize, uploadFile } from './test-files';
@@ -48,20 +49,22 @@ async function trashed(query = '') {
   return trashPage.parse((await t.get(`/v1/trash?limit=100${query}`, tokens.admin)).body);
 }
 
-/** The application's asset ids in position order, checking positions are exactly 1..N. */
+/** The application's asset ids in order, checking the places shown are exactly 1..N. */
 async function applicationOrder(applicationId: string): Promise<string[]> {
   const { rows } = await t.db.query<{ asset_id: string; position: number }>(
-    'SELECT asset_id, position FROM application_assets WHERE application_id = $1 ORDER BY position',
+    `SELECT x.asset_id, ${placeSql('application_assets', 'x')} AS position
+     FROM application_assets x WHERE x.application_id = $1 ORDER BY x.position, x.rank, x.id`,
     [applicationId],
   );
   expect(rows.map((row) => row.position)).toEqual(rows.map((_, i) => i + 1));
   return rows.map((row) => row.asset_id);
 }
 
-/** Every asset id in the global order, checking positions are exactly 1..N. */
+/** Every asset id in the global order, checking the places shown are exactly 1..N. */
 async function globalOrder(): Promise<string[]> {
   const { rows } = await t.db.query<{ id: string; position: number }>(
-    'SELECT id, position FROM assets ORDER BY position',
+    `SELECT a.id, ${placeSql('assets', 'a')} AS position FROM assets a
+     ORDER BY a.position, a.rank, a.id`,
   );
   expect(rows.map((row) => row.position)).toEqual(rows.map((_, i) => i + 1));
   return rows.map((row) => row.id);

@@ -5,9 +5,9 @@
  * reader), and a `trash` row keeps them as JSON until they are restored or purged. Restoring
  * puts back the row as it was and each relation row whose partners exist:
  *
- * - positions: an asset goes back to the place it had in the global order and in each of its
- *   applications (the rows from that place on move down one), then each order is renumbered
- *   1..N, so a place past the end of an order that shrank meanwhile means last;
+ * - places: an asset goes back to its order key in the global order and in each of its
+ *   applications (server/positions.ts), so it comes back between the rows it was between, and
+ *   no other row is written;
  * - a partner that is in the Trash itself (a tag trashed after the asset, or the other asset of
  *   a morphed asset) keeps the relation row in its own Trash record: it comes back when that
  *   partner is restored. A partner deleted for ever takes the relation with it;
@@ -31,12 +31,7 @@ import { PG_UNIQUE_VIOLATION, isDbError, type Db } from './db';
 import { recordAssetEvents, recordTrashEvent, type AssetEventInput } from './events';
 import { fail } from './http/errors';
 import { anyOfFilter, isoString, searchFilter, type ListSpec } from './list';
-import {
-  applicationLockKey,
-  lockPositions,
-  renumberApplicationAssets,
-  renumberAssets,
-} from './positions';
+import { applicationLockKey, lockPositions } from './positions';
 import { ASSETS, findAssets, sortedTagIds, updateEvents } from './asset-store';
 import { keyOfFileUrl } from './storage';
 import { checkWhole } from './versions';
@@ -295,6 +290,9 @@ const insertRow = (tx: Db, table: string, row: JsonRow, orSkip = true) =>
     [JSON.stringify(row)],
   );
 
+/** A row of an ordered table trashed before order keys existed sorts by its position alone. */
+const withRank = (row: JsonRow): JsonRow => ({ ...row, rank: row.rank ?? 'a0' });
+
 async function exists(tx: Db, kind: PartnerKind, id: string): Promise<boolean> {
   const { rows } = await tx.query(`SELECT 1 FROM ${tableOf(kind)} WHERE id = $1`, [id]);
   return rows.length > 0;
@@ -314,7 +312,6 @@ async function keepWithPartner(tx: Db, partner: TrashRef, table: RelationTable, 
 /** What one restore changed that is settled once, after all its records are back. */
 interface RestoreEffects {
   assets: Set<string>;
-  applications: Set<string>;
   users: Set<string>;
   /** Assets that got a restored tag back, with their tag ids before. */
   retagged: Map<string, string[]>;
@@ -348,13 +345,8 @@ async function restoreRow(tx: Db, ref: TrashRef, { name, data }: TrashEntry) {
     const taken = await tx.query(`SELECT 1 FROM ${spec.table} WHERE ${spec.unique.where}`, values);
     if (taken.rows.length > 0) fail(409, 'CONFLICT', spec.unique.taken(name));
   }
-  if (spec.ordered) {
-    await lockPositions(tx, ASSETS.lockKey);
-    await tx.query('UPDATE assets SET position = position + 1 WHERE position >= $1', [
-      Number(row.position),
-    ]);
-  }
-  await insertRow(tx, spec.table, row, false);
+  if (spec.ordered) await lockPositions(tx, ASSETS.lockKey);
+  await insertRow(tx, spec.table, withRank(row), false);
   for (const [table, column] of Object.entries(spec.links ?? {})) {
     await tx.query(
       `UPDATE ${table} SET ${column} = $2 WHERE id = ANY($1::text[]) AND ${column} IS NULL`,
@@ -395,20 +387,13 @@ async function restoreRelations(
         continue;
       }
       if (table === 'application_assets') {
-        const applicationId = String(row.application_id);
-        await lockPositions(tx, applicationLockKey(applicationId));
-        await tx.query(
-          `UPDATE application_assets SET position = position + 1
-           WHERE application_id = $1 AND position >= $2`,
-          [applicationId, Number(row.position)],
-        );
-        effects.applications.add(applicationId);
+        await lockPositions(tx, applicationLockKey(String(row.application_id)));
       }
       if (table === 'user_assets') effects.users.add(String(row.user_id));
       if (table === 'asset_tags' && !effects.assets.has(String(row.asset_id))) {
         effects.retagged.set(String(row.asset_id), []);
       }
-      await insertRow(tx, table, row);
+      await insertRow(tx, table, table === 'application_assets' ? withRank(row) : row);
     }
   }
 }
@@ -428,7 +413,6 @@ export async function restoreFromTrash(
   await lockTrash(tx, refs);
   const effects: RestoreEffects = {
     assets: new Set(),
-    applications: new Set(),
     users: new Set(),
     retagged: new Map(),
   };
@@ -459,8 +443,6 @@ export async function restoreFromTrash(
   for (const { data } of entries) {
     await restoreRelations(tx, data, effects, keptWith);
   }
-  if (effects.assets.size > 0) await renumberAssets(tx);
-  await renumberApplicationAssets(tx, [...effects.applications]);
   await tx.query(
     `UPDATE users SET assets = ARRAY(
        SELECT asset_id FROM user_assets x WHERE x.user_id = users.id ORDER BY created_at, asset_id)

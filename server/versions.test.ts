@@ -9,6 +9,7 @@ import {
   type Asset,
 } from '../contract/schemas';
 import { newId } from './ids';
+import { placeSql } from './positions';
 import { dataOf, expectError, useRoleTokens, useTestApp, type JsonResponse } from './test-app';
 
 const t = useTestApp();
@@ -236,7 +237,7 @@ describe('versions', () => {
       conflictOf(await change(meshPath, { name: 'Mine' }, tokens.admin, 1)).conflicts,
     ).toMatchObject([{ field: 'name', current: 'Theirs' }]);
 
-    // An asset's application entry: a move renumbers the others, so their positions changed.
+    // An asset's application entry: a position someone else gave the same entry since.
     const applicationId = newId();
     await t.db.query(
       'INSERT INTO applications (id, name, created_at, updated_at) VALUES ($1, $2, $3, $3)',
@@ -251,15 +252,22 @@ describe('versions', () => {
       dataOf(await change(entryPath(second), { applicationId, position: 1 }, tokens.developer, 1)),
     );
     expect(moved).toMatchObject({ position: 1, version: 2 });
-    // That move pushed the first entry (position 1 at version 1) to 2: moving it back conflicts.
+    // A move writes the moved entry only: the first entry, pushed to 2, kept its version 1.
+    expect(
+      applicationAssetSchema.parse(
+        dataOf(await change(entryPath(first), { applicationId, position: 1 }, tokens.admin, 1)),
+      ),
+    ).toMatchObject({ position: 1, version: 2 });
+    // The second entry, moved at version 1 -> 2, was moved again since: moving it based on 1
+    // again conflicts.
     const stale = conflictOf(
-      await change(entryPath(first), { applicationId, position: 1 }, tokens.admin, 1),
+      await change(entryPath(second), { applicationId, position: 1 }, tokens.admin, 1),
     );
     expect(stale.conflicts).toMatchObject([{ field: 'position', current: 2 }]);
     // Without If-Match the move lands; its ETag is the new version.
     const entry = await t.patch(
       `/v1/application-assets/${moved.id}/position`,
-      { position: 2 },
+      { position: 1 },
       tokens.admin,
     );
     expect(entry.headers.get('etag')).toBe('"3"');
@@ -344,7 +352,8 @@ describe('concurrent saves', () => {
         bodies: [1, 2].map((position) => ({ applicationId, position })),
         read: async () => {
           const { rows } = await t.db.query<{ position: number }>(
-            'SELECT position FROM application_assets WHERE asset_id = $1',
+            `SELECT ${placeSql('application_assets', 'x')} AS position
+             FROM application_assets x WHERE x.asset_id = $1`,
             [moved.id],
           );
           return rows[0]!.position;

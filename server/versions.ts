@@ -72,9 +72,15 @@ export function checkWhole(record: { version?: number }, base: number | undefine
   fail(412, 'VERSION_CHANGED', `Changed since version ${base}; the current one is ${current}`);
 }
 
-/** record_changes names columns; the API names fields (`tag_ids` → `tagIds`). */
+/**
+ * record_changes names columns; the API names fields (`tag_ids` → `tagIds`). A row's order key
+ * is `position` and `rank` (server/positions.ts): a move changes either, and both are its
+ * `position`.
+ */
 const fieldOfColumn = (column: string) =>
-  column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+  column === 'rank'
+    ? 'position'
+    : column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
 interface ChangeDbRow {
   fields: string[];

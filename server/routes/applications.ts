@@ -33,7 +33,7 @@ import {
   type FilterValues,
   type ListSpec,
 } from '../list';
-import { applicationLockKey, lockPositions, moveToPosition } from '../positions';
+import { applicationLockKey, lockPositions, moveToPosition, placeSql } from '../positions';
 import { morphedListSpec } from './morphs';
 import { changeOf, checkBase, readIfMatch, setVersionTag } from '../versions';
 
@@ -74,10 +74,11 @@ export interface ApplicationAssetDbRow {
 
 export const applicationAssetListSpec: ListSpec<ApplicationAsset> = {
   from: 'application_assets aa JOIN assets a ON a.id = aa.asset_id',
-  columns: `aa.id, aa.application_id, aa.asset_id, aa.position, aa.synced_at, aa.created_at, aa.version,
+  columns: `aa.id, aa.application_id, aa.asset_id, ${placeSql('application_assets', 'aa')} AS position,
+    aa.synced_at, aa.created_at, aa.version,
     json_build_object('id', a.id, 'name', a.name, 'type', a.type, 'gender', a.gender,
                       'iconUrl', a.icon_url, 'locked', a.locked) AS asset`,
-  orders: { position: 'aa.position', name: 'a.name', createdAt: 'aa.created_at' },
+  orders: { position: ['aa.position', 'aa.rank'], name: 'a.name', createdAt: 'aa.created_at' },
   defaultOrder: 'position',
   idColumn: 'aa.id',
   filters: {
@@ -115,7 +116,12 @@ export function moveApplicationAsset(
   return moveToPosition(
     tx,
     applicationAssetListSpec,
-    { table: 'application_assets', alias: 'aa', lockKey: applicationLockKey(applicationId) },
+    {
+      table: 'application_assets',
+      alias: 'aa',
+      lockKey: applicationLockKey(applicationId),
+      applicationId,
+    },
     { ...move, scope: (params) => [`aa.application_id = ${params.add(applicationId)}`] },
   );
 }

@@ -23,7 +23,7 @@ import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
 import { newId } from '../ids';
 import { isoOrNull, parseListQuery, runList, searchFilter, type ListSpec } from '../list';
-import { applicationLockKey, lockPositions, renumberApplicationAssets } from '../positions';
+import { applicationLockKey, lockPositions, placeSql } from '../positions';
 import {
   applicationAssetListSpec,
   moveApplicationAsset,
@@ -40,7 +40,12 @@ type AssetApplicationDbRow = ApplicationAssetDbRow & { application_name: string 
 const assetApplicationListSpec: ListSpec<AssetApplication> = {
   from: `${applicationAssetListSpec.from} JOIN applications ap ON ap.id = aa.application_id`,
   columns: `${applicationAssetListSpec.columns}, ap.name AS application_name`,
-  orders: { name: 'ap.name', position: 'aa.position', createdAt: 'aa.created_at' },
+  // An asset is in few applications: its place in each is counted per row to sort by it.
+  orders: {
+    name: 'ap.name',
+    position: placeSql('application_assets', 'aa'),
+    createdAt: 'aa.created_at',
+  },
   defaultOrder: 'name',
   idColumn: 'aa.id',
   filters: { search: searchFilter('ap.name') },
@@ -125,10 +130,11 @@ export function assetApplicationRoutes(deps: Deps) {
       const application =
         applications[0] ?? fail(404, 'NOT_FOUND', `No application with id ${applicationId}`);
       const { rows } = await tx.query<ExportDbRow>(
-        `SELECT aa.position, aa.synced_at, a.id, a.name, a.type, a.gender, a.description,
+        `SELECT row_number() OVER (ORDER BY aa.position, aa.rank, aa.id)::int AS position,
+           aa.synced_at, a.id, a.name, a.type, a.gender, a.description,
            a.locked, a.model_url, a.icon_url, a.texture_url, a.normal_map_url, a.source_url
          FROM application_assets aa JOIN assets a ON a.id = aa.asset_id
-         WHERE aa.application_id = $1 ORDER BY aa.position, aa.id`,
+         WHERE aa.application_id = $1 ORDER BY aa.position, aa.rank, aa.id`,
         [applicationId],
       );
       const { rows: morphed } = await tx.query(
@@ -283,7 +289,6 @@ export function assetApplicationRoutes(deps: Deps) {
         checkWhole(await getPlacement(tx, assetId, applicationId), base);
       }
       await tx.query('DELETE FROM application_assets WHERE id = $1', [placed.id]);
-      await renumberApplicationAssets(tx, [applicationId]);
       await recordAssetEvent(tx, {
         assetId,
         event: 'applicationDeleted',

@@ -46,13 +46,7 @@ import {
   type ListScope,
 } from '../list';
 import { validateStoredModel } from '../model-validator';
-import {
-  applicationLockKey,
-  lockPositions,
-  moveToPosition,
-  renumberApplicationAssets,
-  renumberAssets,
-} from '../positions';
+import { applicationLockKey, lockPositions, moveToPosition } from '../positions';
 import { fileUrl } from '../storage';
 import {
   ASSETS,
@@ -97,6 +91,18 @@ function recordWhole(
 }
 
 /**
+ * Takes assets `ids` out of the `users.assets` of the users they are assigned to, found through
+ * user_assets' asset index (call it before the assets' delete cascades to user_assets).
+ */
+async function forgetAssignments(tx: Db, ids: readonly string[]) {
+  await tx.query(
+    `UPDATE users SET assets = ARRAY(SELECT x FROM unnest(assets) AS x WHERE x <> ALL($1::text[]))
+     WHERE id IN (SELECT user_id FROM user_assets WHERE asset_id = ANY($1::text[]))`,
+    [ids],
+  );
+}
+
+/**
  * Routes mounted at /v1/assets and /private/v1/assets; `{ privateApi: true }` adds the
  * private-only ones (copy of a template).
  */
@@ -137,7 +143,7 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
       return [
         `a.id IN (SELECT DISTINCT ON (a.type) a.id FROM assets a
            ${conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''}
-           ORDER BY a.type, a.position, a.id)`,
+           ORDER BY a.type, a.position, a.rank, a.id)`,
       ];
     };
     return c.json(await runList(db, assetListSpec, { ...rest, filters: {} }, scope));
@@ -312,14 +318,8 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
         await lockPositions(tx, applicationLockKey(applicationId));
       }
       for (const id of ids) await moveToTrash(tx, { kind: 'asset', id }, actorOf(c), at);
+      await forgetAssignments(tx, ids);
       await tx.query('DELETE FROM assets WHERE id = ANY($1::text[])', [ids]);
-      await tx.query(
-        `UPDATE users SET assets = ARRAY(SELECT x FROM unnest(assets) AS x WHERE x <> ALL($1::text[]))
-         WHERE assets && $1::text[]`,
-        [ids],
-      );
-      await renumberAssets(tx);
-      await renumberApplicationAssets(tx, applicationIds);
       await recordAssetEvents(
         tx,
         assets.map((asset) => ({
@@ -354,12 +354,8 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
         await lockPositions(tx, applicationLockKey(applicationId));
       }
       await moveToTrash(tx, { kind: 'asset', id }, actorOf(c), at);
+      await forgetAssignments(tx, [id]);
       await tx.query('DELETE FROM assets WHERE id = $1', [id]);
-      await tx.query('UPDATE users SET assets = array_remove(assets, $1) WHERE $1 = ANY(assets)', [
-        id,
-      ]);
-      await renumberAssets(tx);
-      await renumberApplicationAssets(tx, applicationIds);
       await recordWhole(tx, c, 'deleted', asset, at);
       return asset;
     });

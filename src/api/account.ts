@@ -10,6 +10,12 @@ import {
   emailChangeBodySchema,
   emailChangeConfirmBodySchema,
   passwordChangeBodySchema,
+  recoveryCodesSchema,
+  secondFactorDisableBodySchema,
+  secondFactorRemovedSchema,
+  secondFactorStatusSchema,
+  totpEnrolmentSchema,
+  type TotpEnrolment,
 } from '../../contract/account-schemas';
 import { tagService } from './errors';
 import { apiRequest } from './http';
@@ -111,4 +117,54 @@ export function upgradeGuest(body: { email: string; password: string }): Promise
   return accountService(() =>
     apiRequest(endpoint(ENDPOINTS.signup), signupResultSchema, { method: 'post', json: body }),
   );
+}
+
+const SECOND_FACTOR_KEY = ['me', 'second-factor'] as const;
+
+/** Whether one's two-step sign-in is on, the recovery codes left, and whether the role needs it. */
+export const mySecondFactorQuery = () =>
+  queryOptions({
+    queryKey: SECOND_FACTOR_KEY,
+    queryFn: ({ signal }) =>
+      accountService(() =>
+        apiRequest(endpoint(ENDPOINTS.mySecondFactor), secondFactorStatusSchema, { signal }),
+      ),
+  });
+
+async function secondFactorChanged(): Promise<void> {
+  await queryClient.invalidateQueries({ queryKey: SECOND_FACTOR_KEY });
+}
+
+/** Starts setting up an authenticator (the current password confirms): its secret and URI. */
+export function startTotpEnrolment(body: { password?: string }): Promise<TotpEnrolment> {
+  return accountService(() =>
+    apiRequest(endpoint(ENDPOINTS.myTotp), totpEnrolmentSchema, { method: 'post', json: body }),
+  );
+}
+
+/** The authenticator's first code turns two-step sign-in on; answers the recovery codes. */
+export function confirmTotpEnrolment(code: string): Promise<string[]> {
+  return accountService(async () => {
+    const { recoveryCodes } = await apiRequest(
+      endpoint(ENDPOINTS.myTotpConfirm),
+      recoveryCodesSchema,
+      { method: 'post', json: { code } },
+    );
+    await secondFactorChanged();
+    return recoveryCodes;
+  });
+}
+
+/** Turns two-step sign-in off, with the password or a current code. */
+export function disableSecondFactor(
+  body: z.input<typeof secondFactorDisableBodySchema>,
+): Promise<unknown> {
+  return accountService(async () => {
+    const result = await apiRequest(endpoint(ENDPOINTS.mySecondFactor), secondFactorRemovedSchema, {
+      method: 'delete',
+      json: body,
+    });
+    await secondFactorChanged();
+    return result;
+  });
 }

@@ -3,6 +3,11 @@ import type { z } from 'zod/mini';
 import { apiRequest, postRefresh, type Outcome, type SilentFlag } from './http';
 import { endpoint, ENDPOINTS } from '../../contract/paths';
 import {
+  secondFactorBodySchema,
+  signInResultSchema,
+  type SignInResult,
+} from '../../contract/account-schemas';
+import {
   authResultSchema,
   emailOnlyBodySchema,
   loginBodySchema,
@@ -48,9 +53,21 @@ export function requestLoginCode<B extends EmailBody>(body: B): Promise<Outcome<
   });
 }
 
-/** Logs in with e-mail and password or e-mail and a mailed code. */
-export function login<B extends LoginBody>(body: B): Promise<Outcome<B, AuthResult>> {
-  return apiRequest(endpoint(ENDPOINTS.login), authResultSchema, {
+/**
+ * Logs in with e-mail and password or e-mail and a mailed code: the session, or for an account
+ * with two-step sign-in the challenge that `secondFactor` answers with a code.
+ */
+export function login<B extends LoginBody>(body: B): Promise<Outcome<B, SignInResult>> {
+  return apiRequest(endpoint(ENDPOINTS.login), signInResultSchema, {
+    method: 'post',
+    json: body,
+    auth: false,
+  });
+}
+
+/** The second step of a sign-in: the challenge and an authenticator or recovery code. */
+export function secondFactor(body: z.input<typeof secondFactorBodySchema>): Promise<AuthResult> {
+  return apiRequest(endpoint(ENDPOINTS.secondFactor), authResultSchema, {
     method: 'post',
     json: body,
     auth: false,

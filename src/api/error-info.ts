@@ -51,6 +51,8 @@ const KNOWN_CODES = new Set([
   'USER_NOT_VERIFIED',
   'INVALID_CREDENTIALS',
   'RATE_LIMITED',
+  'INVALID_SECOND_FACTOR',
+  'CHALLENGE_EXPIRED',
 ]);
 
 /** Turns an API or session error into one sentence for the user; null when there is none. */

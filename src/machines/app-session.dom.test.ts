@@ -3,6 +3,7 @@ import { fromPromise, waitFor } from 'xstate';
 import { apiRequest, configureHttp } from '../api/http';
 import { endpoint, ENDPOINTS } from '../../contract/paths';
 import { countByTypeSchema, type AuthResult, type SignupResult } from '../../contract/schemas';
+import type { SignInResult } from '../../contract/account-schemas';
 import { freshToken, jsonResponse, scriptedFetch } from '../api/testing';
 import {
   createAppSession,
@@ -48,7 +49,7 @@ function fakeServerMachine(result: () => AuthResult = () => authResult()) {
   const logout = vi.fn(() => Promise.resolve({ success: true }));
   const machine = sessionMachine.provide({
     actors: {
-      login: fromPromise<AuthResult, PasswordCredentials | CodeCredentials>(() =>
+      login: fromPromise<SignInResult, PasswordCredentials | CodeCredentials>(() =>
         Promise.resolve(result()),
       ),
       signup: fromPromise<SignupResult, SignupCredentials>(() =>

@@ -141,3 +141,5 @@ export const selectIsLoggingOut = (snapshot: SessionSnapshot): boolean =>
   snapshot.context.isLoggingOut;
 export const selectLastVerificationId = (snapshot: SessionSnapshot): string | null =>
   snapshot.context.lastVerificationId;
+/** The sign-in waiting for its second step, if any. */
+export const selectSecondFactor = (snapshot: SessionSnapshot) => snapshot.context.secondFactor;

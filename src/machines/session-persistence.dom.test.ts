@@ -20,6 +20,7 @@ const busyContext: SessionContext = {
   isRestored: true,
   error: { status: 500, code: 'BOOM', message: 'boom' },
   lastVerificationId: 'ver-1',
+  secondFactor: { secondFactor: 'totp', challenge: 'challenge-1', expiresAt: '2030-01-01' },
 };
 
 const stored = () => localStorage.getItem(SESSION_STORAGE_KEY);

@@ -7,6 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { assign, createActor, fromPromise, setup } from 'xstate';
 import { ApiError } from '../api/errors';
 import type { AuthResult, SignupResult } from '../../contract/schemas';
+import type { SignInResult } from '../../contract/account-schemas';
 import {
   defaultSessionUser,
   defaultSessionContext,
@@ -260,7 +261,7 @@ function harness({ inspect }: Partial<PathTools> = {}) {
   const actor = createActor(
     sessionMachine.provide({
       actors: {
-        login: fromPromise(fake<PasswordCredentials | CodeCredentials, AuthResult>('login')),
+        login: fromPromise(fake<PasswordCredentials | CodeCredentials, SignInResult>('login')),
         signup: fromPromise(fake<SignupCredentials, SignupResult>('signup')),
         logout: fromPromise(fake<{ refreshToken: string }, unknown>('logout')),
       },
@@ -480,6 +481,158 @@ function eventExecutors(h: Harness) {
 
 const EDITS: readonly ModelEvent['type'][] = ['REFRESHED', 'PASSWORD_UPDATED', 'EMAIL_VERIFIED'];
 
+// ---------------------------------------------------------------- the second step of a sign-in
+
+type SecondStepEvent = {
+  type:
+    | 'LOGIN'
+    | 'LOGIN_VERIFIED'
+    | 'SERVER_CHALLENGE'
+    | 'CODE'
+    | 'SERVER_OK'
+    | 'SERVER_WRONG'
+    | 'SERVER_SPENT'
+    | 'CANCEL';
+};
+type SecondStepError = 'INVALID_SECOND_FACTOR' | 'CHALLENGE_EXPIRED' | null;
+
+/**
+ * server/README.md "Two-step sign-in": a right password or code of an account with an
+ * authenticator answers a challenge, not a session; a right code of the authenticator makes the
+ * session; a wrong one asks again; a spent challenge (expired, used, out of tries) goes back to
+ * the first step; the user may leave the second step.
+ */
+const secondStepModel = setup({
+  types: {
+    context: {} as { error: SecondStepError; via: 'LOGIN' | 'LOGIN_VERIFIED' | null },
+    events: {} as SecondStepEvent,
+  },
+}).createMachine({
+  id: 'second-step',
+  context: { error: null, via: null },
+  initial: 'loggedOut',
+  states: {
+    loggedOut: {
+      on: {
+        LOGIN: { target: 'loggingIn', actions: assign({ error: null, via: 'LOGIN' as const }) },
+        LOGIN_VERIFIED: {
+          target: 'loggingIn',
+          actions: assign({ error: null, via: 'LOGIN_VERIFIED' as const }),
+        },
+      },
+    },
+    loggingIn: { on: { SERVER_CHALLENGE: 'secondStep' } },
+    secondStep: {
+      on: {
+        CODE: { target: 'checking', actions: assign({ error: null }) },
+        CANCEL: { target: 'loggedOut', actions: assign({ error: null }) },
+      },
+    },
+    checking: {
+      on: {
+        SERVER_OK: 'loggedIn',
+        SERVER_WRONG: {
+          target: 'secondStep',
+          actions: assign({ error: 'INVALID_SECOND_FACTOR' as const }),
+        },
+        SERVER_SPENT: {
+          target: 'loggedOut',
+          actions: assign({ error: 'CHALLENGE_EXPIRED' as const }),
+        },
+      },
+    },
+    loggedIn: { type: 'final' },
+  },
+});
+
+const CHALLENGE = {
+  secondFactor: 'totp',
+  challenge: 'signed-challenge',
+  expiresAt: '2030-01-01T00:05:00.000Z',
+} as const;
+
+function secondStepSystem({ inspect }: PathTools) {
+  const pending: { settle: (outcome: { ok: unknown } | { error: unknown }) => Promise<void> }[] =
+    [];
+  const deferred = <O>() => {
+    let resolve!: (value: O) => void;
+    let reject!: (error: unknown) => void;
+    const promise = new Promise<O>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    pending.push({
+      settle: async (outcome) => {
+        if ('ok' in outcome) resolve(outcome.ok as O);
+        else reject(outcome.error);
+        await promise.then(
+          () => undefined,
+          () => undefined,
+        );
+      },
+    });
+    return promise;
+  };
+  const actor = createActor(
+    sessionMachine.provide({
+      actors: {
+        login: fromPromise(() => deferred<SignInResult>()),
+        secondFactor: fromPromise(() => deferred<AuthResult>()),
+        logout: fromPromise<unknown, { refreshToken: string }>(() =>
+          Promise.resolve({ success: true }),
+        ),
+      },
+    }),
+    { input: undefined, inspect },
+  ).start();
+  const settle = (outcome: { ok: unknown } | { error: unknown }) => async () => {
+    await pending.at(-1)?.settle(outcome);
+  };
+  const send = (event: Parameters<typeof actor.send>[0]) => () => actor.send(event);
+  const failure = (code: string) => ({ error: new ApiError({ status: 401, code, message: code }) });
+  const expectError = (error: SecondStepError) =>
+    expect(actor.getSnapshot().context.error?.code ?? null).toBe(error);
+  type Snapshot = { context: { error: SecondStepError } };
+  return {
+    actor,
+    states: {
+      loggedOut: ({ context }: Snapshot) => {
+        expect(actor.getSnapshot().value).toBe('idle');
+        expect(isLoggedIn(actor.getSnapshot().context)).toBe(false);
+        expect(actor.getSnapshot().context.secondFactor).toBeNull();
+        expectError(context.error);
+      },
+      loggingIn: () => expect(actor.getSnapshot().matches('authenticating')).toBe(true),
+      secondStep: ({ context }: Snapshot) => {
+        expect(actor.getSnapshot().value).toBe('secondFactor');
+        // No session is stored before the second factor is right.
+        expect(isLoggedIn(actor.getSnapshot().context)).toBe(false);
+        expect(actor.getSnapshot().context.secondFactor).toEqual(CHALLENGE);
+        expectError(context.error);
+      },
+      checking: () => {
+        expect(actor.getSnapshot().matches({ authenticating: 'secondStep' })).toBe(true);
+        expectError(null);
+      },
+      loggedIn: () => {
+        expect(actor.getSnapshot().value).toBe('idle');
+        expect(actor.getSnapshot().context.data.token).toBe('token-verified');
+        expect(actor.getSnapshot().context.secondFactor).toBeNull();
+      },
+    },
+    events: {
+      LOGIN: send({ type: 'LOGIN', email: EMAIL, password: 'pw' }),
+      LOGIN_VERIFIED: send({ type: 'LOGIN_VERIFIED', email: EMAIL, password: 'pw' }),
+      SERVER_CHALLENGE: settle({ ok: CHALLENGE }),
+      CODE: send({ type: 'SECOND_FACTOR', code: '123456' }),
+      SERVER_OK: settle({ ok: authResult('verified') }),
+      SERVER_WRONG: settle(failure('INVALID_SECOND_FACTOR')),
+      SERVER_SPENT: settle(failure('CHALLENGE_EXPIRED')),
+      CANCEL: send({ type: 'CANCEL_SECOND_FACTOR' }),
+    },
+  };
+}
+
 describeMachinePaths(sessionMachine, {
   allowUnreached: {
     'transition (machine): USER_CHANGED -> (no target)':
@@ -505,6 +658,15 @@ describeMachinePaths(sessionMachine, {
         expect(h.context().data).toEqual(defaultSessionUser());
         return { actor: h.actor, states: stateChecks(h), events: eventExecutors(h) };
       },
+    }),
+    pathSuite({
+      name: 'two-step sign-in',
+      model: secondStepModel,
+      options: {
+        serializeTransition: (_snapshot, event, previous) =>
+          ` via ${event?.type ?? 'start'} from ${JSON.stringify(previous?.value ?? null)}`,
+      },
+      system: secondStepSystem,
     }),
   ],
 });

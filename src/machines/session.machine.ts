@@ -4,6 +4,7 @@
  */
 import { assertEvent, assign, fromPromise, setup, type DoneActorEvent } from 'xstate';
 import { errorInfo, type ApiErrorInfo } from '../api/error-info';
+import type { SecondFactorChallenge, SignInResult } from '../../contract/account-schemas';
 import type { AuthResult, RefreshResult, SignupResult, User } from '../../contract/schemas';
 
 export interface SessionSettings {
@@ -35,6 +36,8 @@ export interface SessionContext {
   error: SessionError | null;
   /** The verificationId of the last e-mail sign-up, for the "check your mail" step. Never persisted. */
   lastVerificationId: string | null;
+  /** A sign-in waiting for its second step (a code of the account's authenticator). Never persisted. */
+  secondFactor: SecondFactorChallenge | null;
 }
 
 /** The persisted part of the record another tab can hand over (see session-persistence.ts). */
@@ -50,6 +53,10 @@ export type SessionEvent =
   | ({ type: 'LOGIN' } & (PasswordCredentials | CodeCredentials))
   | ({ type: 'LOGIN_VERIFIED' } & PasswordCredentials)
   | ({ type: 'SIGNUP' } & SignupCredentials)
+  /** The second step of a sign-in: an authenticator's code or a recovery code. */
+  | { type: 'SECOND_FACTOR'; code: string }
+  /** Back to the first step (another account, another way to sign in). */
+  | { type: 'CANCEL_SECOND_FACTOR' }
   | { type: 'LOGOUT' }
   /** A session started outside the machine (an accepted invitation, a guest's new account). */
   | { type: 'SESSION_STARTED'; result: AuthResult }
@@ -92,6 +99,7 @@ export function defaultSessionContext(): SessionContext {
     isRestored: false,
     error: null,
     lastVerificationId: null,
+    secondFactor: null,
   };
 }
 
@@ -148,6 +156,9 @@ const signupInput = (event: SessionEvent): SignupCredentials => {
   return credentials;
 };
 
+/** The session of a sign-in answer the `needsSecondFactor` guard has let through. */
+const sessionOf = (result: SignInResult): AuthResult => result as AuthResult;
+
 /** The refresh token of a login answer that is about to be discarded. */
 const refreshTokenOfDoneEvent = (event: unknown): string =>
   (event as DoneActorEvent<AuthResult>).output.refreshToken;
@@ -159,8 +170,11 @@ export const sessionMachine = setup({
     input: {} as SessionContext | undefined,
   },
   actors: {
-    login: fromPromise<AuthResult, PasswordCredentials | CodeCredentials>(async ({ input }) =>
+    login: fromPromise<SignInResult, PasswordCredentials | CodeCredentials>(async ({ input }) =>
       (await authApi()).login(input),
+    ),
+    secondFactor: fromPromise<AuthResult, { challenge: string; code: string }>(async ({ input }) =>
+      (await authApi()).secondFactor(input),
     ),
     signup: fromPromise<SignupResult, SignupCredentials>(async ({ input }) =>
       (await authApi()).signup(input),
@@ -177,6 +191,10 @@ export const sessionMachine = setup({
     rememberVerificationId: assign((_, params: { verificationId: string | undefined }) => ({
       lastVerificationId: params.verificationId ?? null,
     })),
+    rememberChallenge: assign((_, params: { result: SignInResult }) => ({
+      secondFactor: 'challenge' in params.result ? params.result : null,
+    })),
+    forgetChallenge: assign({ secondFactor: null }),
     startCreating: assign({ isCreating: true }),
     stopCreating: assign({ isCreating: false }),
     startLoggingOut: assign({ isLoggingOut: true }),
@@ -209,7 +227,12 @@ export const sessionMachine = setup({
   },
   guards: {
     hasRefreshToken: ({ context }) => Boolean(context.data.refreshToken),
-    isVerified: (_, params: { result: AuthResult }) => Boolean(params.result.verifiedAt),
+    isVerified: (_, params: { result: SignInResult }) =>
+      !('challenge' in params.result) && Boolean(params.result.verifiedAt),
+    needsSecondFactor: (_, params: { result: SignInResult }) => 'challenge' in params.result,
+    /** The challenge is spent (expired, used, or out of tries): the sign-in starts again. */
+    isChallengeSpent: (_, params: { error: SessionError }) =>
+      params.error.code === 'CHALLENGE_EXPIRED',
   },
 }).createMachine({
   id: 'session',
@@ -257,10 +280,26 @@ export const sessionMachine = setup({
           invoke: {
             src: 'login',
             input: ({ event }) => loginInput(event),
-            onDone: {
-              target: '#session.idle',
-              actions: { type: 'setUser', params: ({ event }) => ({ result: event.output }) },
-            },
+            onDone: [
+              {
+                guard: {
+                  type: 'needsSecondFactor',
+                  params: ({ event }) => ({ result: event.output }),
+                },
+                target: '#session.secondFactor',
+                actions: {
+                  type: 'rememberChallenge',
+                  params: ({ event }) => ({ result: event.output }),
+                },
+              },
+              {
+                target: '#session.idle',
+                actions: {
+                  type: 'setUser',
+                  params: ({ event }) => ({ result: sessionOf(event.output) }),
+                },
+              },
+            ],
             onError: {
               target: '#session.idle',
               actions: {
@@ -276,9 +315,23 @@ export const sessionMachine = setup({
             input: ({ event }) => loginInput(event),
             onDone: [
               {
+                guard: {
+                  type: 'needsSecondFactor',
+                  params: ({ event }) => ({ result: event.output }),
+                },
+                target: '#session.secondFactor',
+                actions: {
+                  type: 'rememberChallenge',
+                  params: ({ event }) => ({ result: event.output }),
+                },
+              },
+              {
                 guard: { type: 'isVerified', params: ({ event }) => ({ result: event.output }) },
                 target: '#session.idle',
-                actions: { type: 'setUser', params: ({ event }) => ({ result: event.output }) },
+                actions: {
+                  type: 'setUser',
+                  params: ({ event }) => ({ result: sessionOf(event.output) }),
+                },
               },
               { target: 'discardingUnverified' },
             ],
@@ -299,6 +352,39 @@ export const sessionMachine = setup({
             input: ({ event }) => ({ refreshToken: refreshTokenOfDoneEvent(event) }),
             onDone: { target: '#session.idle' },
             onError: { target: '#session.idle' },
+          },
+        },
+        secondStep: {
+          invoke: {
+            src: 'secondFactor',
+            input: ({ context, event }) => {
+              assertEvent(event, 'SECOND_FACTOR');
+              return { challenge: context.secondFactor?.challenge ?? '', code: event.code };
+            },
+            onDone: {
+              target: '#session.idle',
+              actions: { type: 'setUser', params: ({ event }) => ({ result: event.output }) },
+            },
+            onError: [
+              {
+                guard: {
+                  type: 'isChallengeSpent',
+                  params: ({ event }) => ({ error: errorInfo(event.error) }),
+                },
+                target: '#session.idle',
+                actions: [
+                  'forgetChallenge',
+                  { type: 'setError', params: ({ event }) => ({ error: errorInfo(event.error) }) },
+                ],
+              },
+              {
+                target: '#session.secondFactor',
+                actions: {
+                  type: 'setError',
+                  params: ({ event }) => ({ error: errorInfo(event.error) }),
+                },
+              },
+            ],
           },
         },
         signup: {
@@ -324,6 +410,13 @@ export const sessionMachine = setup({
             },
           },
         },
+      },
+    },
+    /** The password or code was right; the account's second factor is asked for. */
+    secondFactor: {
+      on: {
+        SECOND_FACTOR: { target: 'authenticating.secondStep', actions: 'clearError' },
+        CANCEL_SECOND_FACTOR: { target: 'idle', actions: ['forgetChallenge', 'clearError'] },
       },
     },
     loggingOut: {

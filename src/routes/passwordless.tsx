@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
 import { z } from 'zod/mini';
 import { requestLoginCode, signupPasswordless } from '../api/auth';
 import { describeError } from '../api/error-info';
@@ -9,7 +10,8 @@ import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
-import { authFields, codeForm, emailForm } from '../features/account';
+import { authFields, codeForm, emailForm, SecondStepForm } from '../features/account';
+import { selectSecondFactor } from '../machines/app-session';
 import { optionalEmail } from './-account/search-params';
 import { useSessionForm } from '../machines/session.view';
 
@@ -39,6 +41,14 @@ function Passwordless() {
     queryClient,
   );
   const requestError = describeError(request.error, t);
+  const secondFactor = useSelector(session.actor, selectSecondFactor);
+  if (secondFactor) {
+    return (
+      <AuthCard appName={t('app.name')} title={t('secondStep.title')}>
+        <SecondStepForm />
+      </AuthCard>
+    );
+  }
 
   const fields = authFields(t);
   return (

@@ -1,11 +1,13 @@
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { z } from 'zod/mini';
 import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
-import { authFields, signinForm } from '../features/account';
+import { authFields, SecondStepForm, signinForm } from '../features/account';
+import { selectSecondFactor } from '../machines/app-session';
 import { lenient, optionalEmail, safeRedirect } from './-account/search-params';
 import { describeError } from '../api/error-info';
 import { useSessionForm } from '../machines/session.view';
@@ -39,6 +41,7 @@ function SignIn() {
   const [resendError, setResendError] = useState<string | null>(null);
   const [resending, setResending] = useState(false);
   const notVerified = (error as { code?: string } | null)?.code === 'USER_NOT_VERIFIED';
+  const secondFactor = useSelector(actor, selectSecondFactor);
 
   const resend = async () => {
     setResending(true);
@@ -54,6 +57,14 @@ function SignIn() {
       setResending(false);
     }
   };
+
+  if (secondFactor) {
+    return (
+      <AuthCard appName={t('app.name')} title={t('secondStep.title')}>
+        <SecondStepForm />
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard

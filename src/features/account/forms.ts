@@ -33,3 +33,12 @@ export const newPasswordForm = z
 export const resetForm = z
   .object({ code, password: newPassword, confirmPassword: password })
   .check(samePasswords);
+export const recoveryCodeForm = z.object({
+  code: z
+    .string()
+    .check(
+      z.trim(),
+      required,
+      z.regex(/^\s*[a-z2-7]{5}[\s-]?[a-z2-7]{5}\s*$/i, 'secondStep.invalidRecoveryCode'),
+    ),
+});

@@ -45,6 +45,7 @@ export const CHANGES = [
   'user.enabled.v1',
   'user.password-reset-sent.v1',
   'user.verification-sent.v1',
+  'user.second-factor-reset.v1',
   'user.invited.v1',
   'user.invitation-resent.v1',
   'user.invitation-revoked.v1',

@@ -5,6 +5,7 @@ import { useSessionActor } from '../../../machines/session.view';
 import { useDocumentTitle } from '../../../ui/dom/use-document-title';
 import { DeleteSection, EmailSection, PasswordSection, UpgradeSection } from './account-forms';
 import { SessionsSection } from './sessions-section';
+import { TwoStepSection } from './two-step-section';
 import '../../../ui/dom/page-sections.css';
 import './account.css';
 
@@ -23,6 +24,7 @@ export function AccountPage() {
         <>
           <EmailSection />
           <PasswordSection />
+          <TwoStepSection />
         </>
       )}
       <SessionsSection />

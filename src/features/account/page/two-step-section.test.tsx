@@ -1,0 +1,121 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { queryClient } from '../../../api/query';
+import { configureSession } from '../../../api/session-bridge';
+import { jsonResponse, serveApi, signedInSession } from '../../../api/testing';
+import { initI18n, loadBackOfficeTexts } from '../../../i18n';
+import { TwoStepSection } from './two-step-section';
+
+beforeAll(async () => {
+  initI18n();
+  await loadBackOfficeTexts();
+});
+beforeEach(() => queryClient.clear());
+
+const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+const CODES = [...'abcdefghij'].map((letter) => `${letter}bcde-fgh23`);
+
+function serve(status: { enabled: boolean; required: boolean }) {
+  let current = {
+    ...status,
+    enabledAt: status.enabled ? '2030-01-01T00:00:00.000Z' : null,
+    recoveryCodesLeft: status.enabled ? 10 : 0,
+  };
+  const server = serveApi({
+    'GET v1/users/me/second-factor': () => jsonResponse(200, { data: current }),
+    'POST v1/users/me/second-factor/totp': [
+      200,
+      {
+        data: {
+          secret: SECRET,
+          uri: `otpauth://totp/Avatar%20Studio:a%40b.c?issuer=Avatar%20Studio&secret=${SECRET}`,
+        },
+      },
+    ],
+    'POST v1/users/me/second-factor/totp/confirm': ({ body }) => {
+      if ((body as { code: string }).code !== '123456') {
+        return jsonResponse(400, {
+          status: 400,
+          code: 'INVALID_CODE',
+          message: 'code: This is not the code your authenticator shows now',
+        });
+      }
+      current = {
+        ...current,
+        enabled: true,
+        enabledAt: '2030-01-01T00:00:00.000Z',
+        recoveryCodesLeft: 10,
+      };
+      return jsonResponse(200, { data: { recoveryCodes: CODES } });
+    },
+    'POST v1/auth/refresh': [401, { status: 401, code: 'X', message: 'not in this test' }],
+    'DELETE v1/users/me/second-factor': () => {
+      current = { ...current, enabled: false, enabledAt: null, recoveryCodesLeft: 0 };
+      return jsonResponse(200, { data: { removed: true } });
+    },
+  });
+  configureSession(signedInSession());
+  return server;
+}
+
+const renderSection = () =>
+  render(
+    <QueryClientProvider client={queryClient}>
+      <TwoStepSection />
+    </QueryClientProvider>,
+  );
+
+describe('the two-step sign-in section', () => {
+  it('sets up an authenticator: QR code and key, a first code, the recovery codes once', async () => {
+    const server = serve({ enabled: false, required: true });
+    const user = userEvent.setup();
+    renderSection();
+    // An admin who must have it is told why.
+    expect(await screen.findByText(/Your role needs two-step sign-in/)).toBeTruthy();
+    const setUp = screen.getByRole('form', { name: 'Set up two-step sign-in' });
+    await user.type(within(setUp).getByLabelText('Current password'), 'my password');
+    await user.click(within(setUp).getByRole('button', { name: 'Set up' }));
+
+    expect(
+      await screen.findByRole('img', { name: 'QR code for your authenticator app' }),
+    ).toBeTruthy();
+    expect(screen.getByText('JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP')).toBeTruthy();
+    const confirm = screen.getByRole('form', { name: 'Confirm two-step sign-in' });
+    const field = within(confirm).getByLabelText('Code from the app');
+    expect(field.getAttribute('autocomplete')).toBe('one-time-code');
+    await user.type(field, '654321');
+    await user.click(within(confirm).getByRole('button', { name: 'Turn on' }));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/not the code/);
+
+    await user.clear(field);
+    await user.type(field, '123456');
+    await user.click(within(confirm).getByRole('button', { name: 'Turn on' }));
+    const list = await screen.findByRole('list', { name: 'Recovery codes' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(CODES);
+    expect(server.sent()).toContain(
+      'POST v1/users/me/second-factor/totp {"password":"my password"}',
+    );
+
+    await user.click(screen.getByRole('button', { name: 'I saved them' }));
+    // Shown once: gone for good, the section says it is on.
+    expect(await screen.findByText(/10 recovery codes left/)).toBeTruthy();
+    expect(screen.queryByRole('list', { name: 'Recovery codes' })).toBeNull();
+  });
+
+  it('turns it off with a current code', async () => {
+    const server = serve({ enabled: true, required: false });
+    const user = userEvent.setup();
+    renderSection();
+    const form = await screen.findByRole('form', { name: 'Turn two-step sign-in off' });
+    await user.type(within(form).getByLabelText('Or a code from the app'), '123456');
+    await user.click(within(form).getByRole('button', { name: 'Turn off' }));
+    expect(await screen.findByRole('button', { name: 'Set up' })).toBeTruthy();
+    expect(server.sent()).toContain('DELETE v1/users/me/second-factor {"code":"123456"}');
+  });
+});

@@ -1,0 +1,234 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { renderSVG } from 'uqr';
+import { z } from 'zod/mini';
+import type { TotpEnrolment } from '../../../../contract/account-schemas';
+import {
+  confirmTotpEnrolment,
+  disableSecondFactor,
+  mySecondFactorQuery,
+  startTotpEnrolment,
+} from '../../../api/account';
+import { describeError } from '../../../api/error-info';
+import { refreshSession } from '../../../api/http';
+import { ActionButton } from '../../../ui/dom/action-button';
+import { Alert } from '../../../ui/dom/alert';
+import { SchemaForm } from '../../../ui/dom/schema-form';
+import { announce } from '../../../ui/dom/toasts';
+import { codeForm } from '../forms';
+
+const optionalPassword = z.object({ password: z.string() });
+const disableForm = z.object({ password: z.string(), code: z.string() });
+
+type Step =
+  | { kind: 'idle' }
+  | { kind: 'scan'; enrolment: TotpEnrolment }
+  | { kind: 'codes'; codes: string[] };
+
+/**
+ * Two-step sign-in on the account page: set up an authenticator app (QR code, or the secret
+ * typed in), confirm it with its first code, keep the recovery codes (shown once), turn it off.
+ */
+export function TwoStepSection() {
+  const { t } = useTranslation();
+  const status = useQuery(mySecondFactorQuery());
+  const [step, setStep] = useState<Step>({ kind: 'idle' });
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  const run = async (work: () => Promise<void>) => {
+    setPending(true);
+    setError(null);
+    try {
+      await work();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setPending(false);
+    }
+  };
+  const errorText = describeError(error, t);
+
+  let body;
+  if (step.kind === 'codes') {
+    body = <RecoveryCodes codes={step.codes} onDone={() => setStep({ kind: 'idle' })} />;
+  } else if (step.kind === 'scan') {
+    const { secret, uri } = step.enrolment;
+    body = (
+      <>
+        <ol className="two-step-steps">
+          <li>{t('twoStep.scan')}</li>
+          <li>{t('twoStep.enterCode')}</li>
+        </ol>
+        <div className="two-step-enrol">
+          <img
+            className="two-step-qr"
+            src={`data:image/svg+xml;utf8,${encodeURIComponent(renderSVG(uri, { border: 2 }))}`}
+            alt={t('twoStep.qrAlt')}
+            width={192}
+            height={192}
+          />
+          <div>
+            <p id="two-step-secret-label">{t('twoStep.manual')}</p>
+            <code className="two-step-secret" aria-labelledby="two-step-secret-label">
+              {secret.match(/.{1,4}/g)?.join(' ')}
+            </code>
+          </div>
+        </div>
+        <SchemaForm
+          label={t('twoStep.confirmTitle')}
+          schema={codeForm}
+          defaultValues={{ code: '' }}
+          fields={[
+            {
+              name: 'code',
+              label: t('twoStep.code'),
+              autoComplete: 'one-time-code',
+              inputMode: 'numeric',
+              description: t('twoStep.codeHint'),
+            },
+          ]}
+          submitLabel={t('twoStep.confirm')}
+          pendingLabel={t('twoStep.confirming')}
+          isPending={pending}
+          error={errorText}
+          onSubmit={({ code }) =>
+            run(async () => {
+              const codes = await confirmTotpEnrolment(code.trim());
+              // The next token carries the role's rules where the role needs the factor.
+              await refreshSession({ force: true }).catch(() => undefined);
+              setStep({ kind: 'codes', codes });
+              announce({ tone: 'success', title: t('twoStep.enabled') });
+            })
+          }
+        >
+          <ActionButton variant="link" onPress={() => setStep({ kind: 'idle' })}>
+            {t('account.cancel')}
+          </ActionButton>
+        </SchemaForm>
+      </>
+    );
+  } else if (status.data?.enabled) {
+    body = (
+      <>
+        <p>
+          {t('twoStep.on', { date: new Date(status.data.enabledAt ?? '').toLocaleDateString() })}{' '}
+          {t('twoStep.codesLeft', { count: status.data.recoveryCodesLeft })}
+        </p>
+        <SchemaForm
+          label={t('twoStep.disableTitle')}
+          schema={disableForm}
+          defaultValues={{ password: '', code: '' }}
+          fields={[
+            {
+              name: 'password',
+              label: t('account.currentPassword'),
+              type: 'password',
+              autoComplete: 'current-password',
+            },
+            {
+              name: 'code',
+              label: t('twoStep.orCode'),
+              autoComplete: 'one-time-code',
+              description: t('twoStep.orCodeHint'),
+            },
+          ]}
+          submitLabel={t('twoStep.disable')}
+          pendingLabel={t('twoStep.disabling')}
+          isPending={pending}
+          error={errorText}
+          onSubmit={({ password, code }) =>
+            run(async () => {
+              await disableSecondFactor(
+                code.trim() ? { code: code.trim() } : password ? { password } : {},
+              );
+              await refreshSession({ force: true }).catch(() => undefined);
+              announce({ tone: 'success', title: t('twoStep.disabled') });
+            })
+          }
+        />
+      </>
+    );
+  } else if (status.data) {
+    body = (
+      <>
+        {status.data.required && <Alert tone="info">{t('twoStep.required')}</Alert>}
+        <SchemaForm
+          label={t('twoStep.setUpTitle')}
+          schema={optionalPassword}
+          defaultValues={{ password: '' }}
+          fields={[
+            {
+              name: 'password',
+              label: t('account.currentPassword'),
+              type: 'password',
+              autoComplete: 'current-password',
+              description: t('account.currentPasswordHint'),
+            },
+          ]}
+          submitLabel={t('twoStep.setUp')}
+          pendingLabel={t('twoStep.settingUp')}
+          isPending={pending}
+          error={errorText}
+          onSubmit={({ password }) =>
+            run(async () => {
+              const enrolment = await startTotpEnrolment(password ? { password } : {});
+              setStep({ kind: 'scan', enrolment });
+            })
+          }
+        />
+      </>
+    );
+  }
+
+  return (
+    <section className="account-section" aria-labelledby="account-two-step">
+      <h2 id="account-two-step">{t('twoStep.title')}</h2>
+      <p>{t('twoStep.intro')}</p>
+      {status.isError && <Alert tone="error">{describeError(status.error, t)}</Alert>}
+      {body}
+    </section>
+  );
+}
+
+/** The recovery codes, once: copy, download, then done. */
+function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  const { t } = useTranslation();
+  const text = `${codes.join('\n')}\n`;
+  const download = () => {
+    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = 'avatar-studio-recovery-codes.txt';
+    link.click();
+    URL.revokeObjectURL(url);
+  };
+  return (
+    <>
+      <Alert tone="success">{t('twoStep.saveCodes')}</Alert>
+      <ul className="two-step-codes" aria-label={t('twoStep.codesLabel')}>
+        {codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ul>
+      <div className="two-step-actions">
+        <ActionButton
+          onPress={() =>
+            void navigator.clipboard
+              .writeText(text)
+              .then(() => announce({ tone: 'success', title: t('twoStep.copied') }))
+          }
+        >
+          {t('twoStep.copy')}
+        </ActionButton>
+        <ActionButton onPress={download}>{t('twoStep.download')}</ActionButton>
+        <ActionButton variant="primary" onPress={onDone}>
+          {t('twoStep.done')}
+        </ActionButton>
+      </div>
+    </>
+  );
+}
