@@ -123,7 +123,7 @@ export async function lockAdmins(tx: Db): Promise<void> {
 /**
  * Locks the administrators (lockAdmins), then `actorId` and the users `ids` (sorted) for a
  * change; answers the users in `ids` order. An unknown id is a 404, an actor who is no longer
- * an active admin a 403.
+ * an active admin a 403. The row locks are FOR NO KEY UPDATE, as in users.ts (why there).
  */
 export async function lockUsersForChange(
   tx: Db,
@@ -133,7 +133,7 @@ export async function lockUsersForChange(
   await lockAdmins(tx);
   const { rows } = await tx.query<UserDbRow>(
     `SELECT ${userListSpec.columns} FROM users u WHERE u.id = ANY($1::text[])
-     ORDER BY u.id FOR UPDATE`,
+     ORDER BY u.id FOR NO KEY UPDATE`,
     [[...new Set([actorId, ...ids])]],
   );
   const actor = rows.find((row) => row.id === actorId);

@@ -40,13 +40,21 @@ export function toWireUser(row: UserRow): User {
   };
 }
 
-/** Finds a user by id; `forUpdate` locks the row until the transaction ends. */
+/**
+ * Row locks of users are FOR NO KEY UPDATE: they serialize changes of the row, but not the
+ * foreign-key reads of rows that name the user. A refresh inserts its token (such a read) while
+ * it holds the user's session lock, which a change that locked the user may wait for next:
+ * FOR UPDATE would deadlock the two.
+ */
+const ROW_LOCK = ' FOR NO KEY UPDATE';
+
+/** Finds a user by id; `forUpdate` locks the row (ROW_LOCK) until the transaction ends. */
 export async function findUserById(
   db: Db,
   id: string,
   forUpdate = false,
 ): Promise<UserRow | undefined> {
-  const lock = forUpdate ? ' FOR UPDATE' : '';
+  const lock = forUpdate ? ROW_LOCK : '';
   const { rows } = await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1${lock}`, [
     id,
   ]);
@@ -54,15 +62,15 @@ export async function findUserById(
 }
 
 /**
- * Finds a user by e-mail, ignoring case; `forUpdate` locks the row until the transaction ends
- * (an address moved away meanwhile is no longer found).
+ * Finds a user by e-mail, ignoring case; `forUpdate` locks the row (ROW_LOCK) until the
+ * transaction ends (an address moved away meanwhile is no longer found).
  */
 export async function findUserByEmail(
   db: Db,
   email: string,
   forUpdate = false,
 ): Promise<UserRow | undefined> {
-  const lock = forUpdate ? ' FOR UPDATE' : '';
+  const lock = forUpdate ? ROW_LOCK : '';
   const { rows } = await db.query<UserRow>(
     `SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1)${lock}`,
     [email],
