@@ -1,7 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { Document, NodeIO } from '@gltf-transform/core';
+import { EXTTextureWebP } from '@gltf-transform/extensions';
+import sharp from 'sharp';
+import { describe, expect, it, vi } from 'vitest';
 import { assetSchema, type ModelDelivery } from '../contract/schemas';
-import { backfillDeliveries, deliverModel, DELIVERY_LEASE_MS } from './deliveries';
-import { DeliveryError, deriveInThread } from './delivery';
+import {
+  backfillDeliveries,
+  createDeliveryQueue,
+  deliverModel,
+  DELIVERY_LEASE_MS,
+} from './deliveries';
+import { DeliveryError, deriveInThread, type Derived } from './delivery';
 import { sweepFiles } from './file-sweeper';
 import { fileUrl, keyOfFileUrl } from './storage';
 import { dataOf, useRoleTokens, useTestApp } from './test-app';
@@ -39,6 +47,73 @@ async function storedModel(bytes: Uint8Array) {
   });
   return fileUrl(stored.key);
 }
+
+/**
+ * A WebP bomb: one triangle textured with a `side` × `side` lossless WebP of one colour, a few
+ * KB that decode to `side`² pixels (8192: 7 s of the derivation's CPU on the 2-core machine).
+ */
+async function webpBombModel(side: number): Promise<Uint8Array> {
+  const webp = await sharp({
+    create: { width: side, height: side, channels: 3, background: '#808080' },
+  })
+    .webp({ lossless: true })
+    .toBuffer();
+  const doc = new Document();
+  const buffer = doc.createBuffer();
+  doc.createExtension(EXTTextureWebP).setRequired(true);
+  const texture = doc.createTexture().setImage(new Uint8Array(webp)).setMimeType('image/webp');
+  const accessor = (type: 'VEC2' | 'VEC3', values: number[]) =>
+    doc.createAccessor().setType(type).setArray(new Float32Array(values)).setBuffer(buffer);
+  const triangle = doc
+    .createPrimitive()
+    .setAttribute('POSITION', accessor('VEC3', [0, 0, 0, 1, 0, 0, 0, 1, 0]))
+    .setAttribute('TEXCOORD_0', accessor('VEC2', [0, 0, 1, 0, 0, 1]))
+    .setMaterial(doc.createMaterial().setBaseColorTexture(texture));
+  doc.createScene().addChild(doc.createNode().setMesh(doc.createMesh().addPrimitive(triangle)));
+  return new NodeIO().registerExtensions([EXTTextureWebP]).writeBinary(doc);
+}
+
+/** An animation of `samplers` samplers (sharing their two accessors: a small file). */
+async function manySamplersModel(samplers: number): Promise<Uint8Array> {
+  const doc = new Document();
+  const buffer = doc.createBuffer();
+  const node = doc.createNode();
+  doc.createScene().addChild(node);
+  const input = doc
+    .createAccessor()
+    .setType('SCALAR')
+    .setArray(new Float32Array([0, 1]))
+    .setBuffer(buffer);
+  const output = doc
+    .createAccessor()
+    .setType('VEC3')
+    .setArray(new Float32Array([0, 0, 0, 1, 1, 1]))
+    .setBuffer(buffer);
+  const animation = doc.createAnimation();
+  for (let i = 0; i < samplers; i += 1) {
+    const sampler = doc.createAnimationSampler().setInput(input).setOutput(output);
+    animation
+      .addSampler(sampler)
+      .addChannel(
+        doc.createAnimationChannel().setSampler(sampler).setTargetNode(node).setTargetPath('scale'),
+      );
+  }
+  return new NodeIO().writeBinary(doc);
+}
+
+/** A promise and its resolver. */
+function gate() {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+/** `work`'s value, or `fallback` when it has not settled within `ms` (a bound, not a wait). */
+const within = <T, F>(work: Promise<T>, ms: number, fallback: F) =>
+  Promise.race([work, new Promise<F>((resolve) => setTimeout(resolve, ms, fallback))]);
+
+const nothingToGain = (): Promise<Derived> =>
+  Promise.resolve({ kind: 'original', reason: 'Nothing to gain' });
 
 describe('delivery versions of uploaded models', () => {
   it('derives one on upload: the asset says both sizes and ?delivery serves the smaller file', async () => {
@@ -80,6 +155,134 @@ describe('delivery versions of uploaded models', () => {
       derive: () => Promise.resolve({ kind: 'original', reason: 'Nothing to gain' }),
     });
     expect(delivery).toMatchObject({ status: 'original', url: null, reason: 'Nothing to gain' });
+  });
+});
+
+describe('what a derivation may cost', () => {
+  it('delivers a WebP bomb as uploaded, with its pixels as the reason, without decoding it', async () => {
+    const bomb = await webpBombModel(8192);
+    expect(bomb.byteLength).toBeLessThan(8_000);
+    const { url } = await uploadFile(t.request, 'model', bomb, tokens.developer);
+    const asset = await createAsset(url);
+    expect(asset.modelDelivery).toMatchObject({ status: 'failed', url: null, size: null });
+    expect(asset.modelDelivery!.reason).toBe(
+      'The model is over a limit of the delivery derivation: it declares 67,108,864 pixels ' +
+        'in image 0 (8,192 × 8,192); at most 16,777,216 are allowed',
+    );
+    const derive = vi.fn(nothingToGain);
+    const again = await deliverModel(deps, keyOfFileUrl(url)!, { retry: true, derive });
+    expect(derive).not.toHaveBeenCalled();
+    expect(again.delivery).toEqual(asset.modelDelivery);
+  });
+
+  it('delivers a model with more animation samplers than a derivation takes as uploaded, unread', async () => {
+    const url = await storedModel(await manySamplersModel(5_000));
+    const derive = vi.fn(nothingToGain);
+    const { delivery } = await deliverModel(deps, keyOfFileUrl(url)!, { derive });
+    expect(derive).not.toHaveBeenCalled();
+    expect(delivery).toMatchObject({ status: 'failed', url: null });
+    expect(delivery!.reason).toMatch(/declares 5,000 animation samplers; at most 4,096 /);
+  });
+
+  it('stops a derivation past its time limit and delivers the model as uploaded, for good', async () => {
+    const url = await storedModel(readAvatar('halfBodyAPIv2.glb'));
+    const asset = await createAsset(url);
+    const { delivery } = await deliverModel(deps, keyOfFileUrl(url)!, {
+      limits: { timeoutMs: 100, heapMb: 512 },
+    });
+    expect(delivery).toMatchObject({
+      status: 'failed',
+      reason: 'The derivation took too long (stopped after 0.1 seconds)',
+    });
+    const derive = vi.fn(nothingToGain);
+    await backfillDeliveries(deps, { derive });
+    expect(derive).not.toHaveBeenCalled();
+    expect((await assetOf(asset.id)).modelDelivery?.status).toBe('failed');
+  });
+
+  it('gives up on a model whose derivation was cut off three times, instead of at every start', async () => {
+    const url = await storedModel(readAvatar('maleIdle.glb'));
+    const asset = await createAsset(url);
+    // Three servers died deriving it (each claim counts an attempt); the last claim is stale.
+    const stale = new Date(t.clock.current.getTime() - DELIVERY_LEASE_MS - 1000);
+    await t.db.query(
+      `INSERT INTO model_deliveries (model_key, status, original_size, claimed_at, updated_at,
+                                     queued_at, attempts)
+       VALUES ($1, 'pending', 1, $2, $2, $2, 3)`,
+      [keyOfFileUrl(url)!, stale],
+    );
+    const derive = vi.fn(nothingToGain);
+    await backfillDeliveries(deps, { derive });
+    expect(derive).not.toHaveBeenCalled();
+    expect((await assetOf(asset.id)).modelDelivery).toMatchObject({
+      status: 'failed',
+      reason: 'Gave up after 3 attempts: each was cut off before it ended',
+    });
+  });
+});
+
+describe('the delivery queue', () => {
+  it("derives one model of an uploader at a time: one uploader's slow models hold up no one else's", async () => {
+    const slow = await Promise.all(
+      [1, 2, 3].map(async () => keyOfFileUrl(await storedModel(readAvatar('maleIdle.glb')))!),
+    );
+    const ordinary = keyOfFileUrl(await storedModel(readAvatar('spawn-effect.glb')))!;
+    const held = gate();
+    let started = 0;
+    const slowDerive = async (): Promise<Derived> => {
+      started += 1;
+      await held.opened;
+      throw new DeliveryError('Held up');
+    };
+    const slowOnes = slow.map((key) =>
+      deliverModel(deps, key, { requestedBy: 'uploader-a', derive: slowDerive }),
+    );
+    const ordinaryOne = deliverModel(deps, ordinary, {
+      requestedBy: 'uploader-b',
+      derive: nothingToGain,
+    });
+    const first = await within(ordinaryOne, 10_000, 'held up behind the slow ones');
+    expect(first).toMatchObject({ claimed: true, delivery: { status: 'original' } });
+    expect(started).toBe(1);
+
+    held.open();
+    const done = await Promise.all(slowOnes);
+    expect(done.map(({ delivery }) => delivery?.reason)).toEqual(['Held up', 'Held up', 'Held up']);
+    expect(started).toBe(3);
+  });
+
+  it('shares one queue between servers: each model derived once, one per uploader at a time', async () => {
+    const uploaders = ['uploader-a', 'uploader-a', 'uploader-a', 'uploader-b', 'uploader-b', null];
+    const keys = await Promise.all(
+      uploaders.map(async () => keyOfFileUrl(await storedModel(readAvatar('maleIdle.glb')))!),
+    );
+    const uploaderOf = new Map(keys.map((key, index) => [key, uploaders[index]!]));
+    const derived: string[] = [];
+    const running = new Map<string | null, number>();
+    let most = 0;
+    // Either server may claim a model the other was asked for.
+    const derive = async (read: () => Promise<Uint8Array>, _: unknown, key: string) => {
+      const uploader = uploaderOf.get(key)!;
+      running.set(uploader, (running.get(uploader) ?? 0) + 1);
+      most = Math.max(most, ...running.values());
+      await read();
+      derived.push(key);
+      running.set(uploader, running.get(uploader)! - 1);
+      return { kind: 'original', reason: 'Nothing to gain' } satisfies Derived;
+    };
+    const servers = [createDeliveryQueue({ derive }), createDeliveryQueue({ derive })];
+    const results = await Promise.all(
+      keys.map((key, index) =>
+        deliverModel(deps, key, {
+          requestedBy: uploaders[index],
+          queue: servers[index % 2],
+          derive,
+        }),
+      ),
+    );
+    expect(derived.sort()).toEqual([...keys].sort());
+    expect(most).toBe(1);
+    expect(results.map(({ delivery }) => delivery?.status)).toEqual(keys.map(() => 'original'));
   });
 });
 

@@ -1,25 +1,62 @@
 /**
- * Delivery versions of stored models (server/delivery.ts makes them; migration 019 records
- * them): derived when a model is uploaded or a morph has made one (server/morph-worker.ts),
+ * Delivery versions of stored models (server/delivery.ts makes them; migrations 019 and 025
+ * record them): derived when a model is uploaded or a morph has made one (server/morph-worker.ts),
  * and for models stored before by `backfillDeliveries`
- * (`npm run delivery:backfill`, and once at each server start). A model is claimed before it is
- * worked on (a `pending` row), so two servers or two runs never derive the same model at once
- * and a run stopped half-way resumes where it stopped; a claim older than DELIVERY_LEASE_MS was
- * abandoned by a crashed process and is taken again.
+ * (`npm run delivery:backfill`, and once at each server start).
+ *
+ * A model over the derivation's caps (DELIVERY_CAPS, read from its JSON and image headers) is
+ * recorded at once as delivered as uploaded. Any other joins a queue held in the database (its
+ * `pending` row), which every server takes from: a server claims the oldest waiting model of an
+ * uploader who has nothing being derived, so one uploader's slow models hold up only that
+ * uploader, and runs at most DELIVERY_CONCURRENCY at once, each in a thread stopped at its time
+ * limit. A claim older than DELIVERY_LEASE_MS was abandoned by a crashed process and is taken
+ * again, up to DELIVERY_MAX_ATTEMPTS claims; two servers or two runs never derive a model at once.
  *
  * A failure never touches the original: the model is delivered as uploaded and the row says why.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { ModelDelivery } from '../contract/schemas';
+import { checkGlbHeader } from '../core/files/glb';
 import type { Db } from './db';
 import type { Deps } from './deps';
-import { DELIVERY_LIMITS, DeliveryError, deriveInThread, type Derived } from './delivery';
+import {
+  DELIVERY_LIMITS,
+  DeliveryError,
+  deriveInThread,
+  overDeliveryCaps,
+  type Derived,
+} from './delivery';
 import type { ThreadLimits } from './threads';
 import { contentTypeOfKey, fileUrl, keyOfFileUrl } from './storage';
 
 /** A claim not finished for this long was abandoned (far above the derivation's time limit). */
 export const DELIVERY_LEASE_MS = 10 * 60 * 1000;
+/**
+ * Derivations one server runs at once: one uploader's model beside another's. A derivation's
+ * thread holds about 100 MB while it works (its libraries, the model and its copies), and a
+ * model waiting its turn is not read, so uploads waiting hold nothing.
+ */
+export const DELIVERY_CONCURRENCY = 2;
+/** Claims a model gets: one abandoned after this many is given up, not taken at every start. */
+export const DELIVERY_MAX_ATTEMPTS = 3;
+/**
+ * How long an upload waits for its delivery version before it answers without it (the model
+ * stays queued): its uploader's earlier models go first, each at most its time limit.
+ */
+export const DELIVERY_UPLOAD_WAIT_MS = 60_000;
+/** How often a caller waiting for a model looks at its row (another server may derive it). */
+const DELIVERY_POLL_MS = 1000;
+/** Claims are taken one at a time, so two servers never start two models of one uploader. */
+const CLAIM_LOCK = 'model-deliveries:claim';
 
 type DeliveryDeps = Pick<Deps, 'db' | 'storage' | 'now'>;
+
+/** The derivation, given how to read the model once it may (tests replace it). */
+type Derive = (
+  model: () => Promise<Uint8Array>,
+  limits: ThreadLimits,
+  modelKey: string,
+) => Promise<Derived>;
 
 /** SQL of a row as the API answers it (`d` the model_deliveries alias). */
 export const DELIVERY_JSON = `json_build_object('status', d.status, 'url', d.delivery_url,
@@ -35,30 +72,96 @@ export async function findDelivery(db: Db, modelKey: string): Promise<ModelDeliv
 }
 
 /**
- * Claims `modelKey` at `now`: true when this caller may derive it (no row yet, or an abandoned
- * claim; with `retry` also a finished row that is not `ready`).
+ * Queues `modelKey` at `now` for `requestedBy` (or, with `refused`, records it as delivered as
+ * uploaded for that reason): true when it is now queued or recorded by this call, or was already
+ * waiting its turn (no row yet, a waiting row, an abandoned claim; with `retry` also a finished
+ * row that is not `ready`). A waiting or abandoned row keeps its place, uploader and attempts.
  */
-async function claim(
+async function enqueue(
   db: Db,
   modelKey: string,
   originalSize: number,
   now: Date,
-  retry: boolean,
+  { retry, requestedBy, refused }: { retry: boolean; requestedBy: string | null; refused?: string },
 ): Promise<boolean> {
   const abandoned = new Date(now.getTime() - DELIVERY_LEASE_MS);
   const { rows } = await db.query(
-    `INSERT INTO model_deliveries (model_key, status, original_size, claimed_at, updated_at)
-     VALUES ($1, 'pending', $2, $3, $3)
+    `INSERT INTO model_deliveries (model_key, status, original_size, reason, requested_by,
+                                   queued_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $6)
      ON CONFLICT (model_key) DO UPDATE
-       SET status = 'pending', original_size = EXCLUDED.original_size, delivery_url = NULL,
-           delivery_size = NULL, reason = NULL, claimed_at = EXCLUDED.claimed_at,
+       SET status = EXCLUDED.status, original_size = EXCLUDED.original_size,
+           delivery_url = NULL, delivery_size = NULL, reason = EXCLUDED.reason, claimed_at = NULL,
+           requested_by = CASE WHEN model_deliveries.status = 'pending'
+                               THEN model_deliveries.requested_by ELSE EXCLUDED.requested_by END,
+           queued_at = CASE WHEN model_deliveries.status = 'pending'
+                            THEN coalesce(model_deliveries.queued_at, EXCLUDED.queued_at)
+                            ELSE EXCLUDED.queued_at END,
+           attempts = CASE WHEN model_deliveries.status = 'pending'
+                           THEN model_deliveries.attempts ELSE 0 END,
            updated_at = EXCLUDED.updated_at
-       WHERE (model_deliveries.status = 'pending' AND model_deliveries.claimed_at < $4)
-          OR ($5 AND model_deliveries.status IN ('original', 'failed'))
+       WHERE (model_deliveries.status = 'pending'
+              AND (model_deliveries.claimed_at IS NULL OR model_deliveries.claimed_at < $7))
+          OR ($8 AND model_deliveries.status IN ('original', 'failed'))
      RETURNING model_key`,
-    [modelKey, originalSize, now, abandoned, retry],
+    [
+      modelKey,
+      refused === undefined ? 'pending' : 'failed',
+      originalSize,
+      refused ?? null,
+      requestedBy,
+      now,
+      abandoned,
+      retry,
+    ],
   );
   return rows.length > 0;
+}
+
+interface Job {
+  modelKey: string;
+  originalSize: number;
+  claimedAt: Date;
+  /** Claims of the model, this one included. */
+  attempts: number;
+}
+
+/**
+ * Claims the oldest waiting model (or abandoned claim) of an uploader with nothing being
+ * derived, at `now`; undefined when there is none.
+ */
+async function claimNext(db: Db, now: Date): Promise<Job | undefined> {
+  const live = new Date(now.getTime() - DELIVERY_LEASE_MS);
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [CLAIM_LOCK]);
+    const { rows } = await tx.query<{
+      model_key: string;
+      original_size: string | number;
+      attempts: number;
+    }>(
+      `UPDATE model_deliveries d SET claimed_at = $1, attempts = d.attempts + 1, updated_at = $1
+       WHERE d.model_key = (
+         SELECT q.model_key FROM model_deliveries q
+         WHERE q.status = 'pending' AND (q.claimed_at IS NULL OR q.claimed_at < $2)
+           AND NOT EXISTS (SELECT 1 FROM model_deliveries r
+                           WHERE r.status = 'pending' AND r.claimed_at >= $2
+                             AND r.requested_by IS NOT DISTINCT FROM q.requested_by)
+         ORDER BY q.queued_at, q.model_key
+         LIMIT 1
+         FOR UPDATE SKIP LOCKED)
+       RETURNING d.model_key, d.original_size, d.attempts`,
+      [now, live],
+    );
+    const row = rows[0];
+    return row
+      ? {
+          modelKey: row.model_key,
+          originalSize: Number(row.original_size),
+          claimedAt: now,
+          attempts: row.attempts,
+        }
+      : undefined;
+  });
 }
 
 /** Ends the claim made at `claimedAt`; false when it was taken over meanwhile. */
@@ -91,67 +194,238 @@ async function finish(
   return rows.length > 0;
 }
 
+/** A model asked of this server: how to derive it, and who waits for it here. */
+interface Asked {
+  derive: Derive;
+  limits: ThreadLimits;
+  /** Called when this server has derived it (with the error that stopped it, if any). */
+  waiters: Set<(error?: Error) => void>;
+}
+
+/** One server's side of the queue: the derivations it runs. */
+export interface DeliveryQueue {
+  /** How a model this server claims but was not asked for is derived. */
+  readonly derive: Derive;
+  readonly limits: ThreadLimits;
+  running: number;
+  claiming: boolean;
+  /** Asked to claim again while claiming. */
+  again: boolean;
+  /** When a waiter last asked for a claim (real time, ms). */
+  lastLook: number;
+  readonly asked: Map<string, Asked>;
+  deps?: DeliveryDeps;
+}
+
+/**
+ * A server's side of the queue (each database gets one per process; tests make a second to
+ * stand for another server).
+ */
+export function createDeliveryQueue({
+  derive = deriveInThread,
+  limits = DELIVERY_LIMITS,
+}: { derive?: Derive; limits?: ThreadLimits } = {}): DeliveryQueue {
+  return {
+    derive,
+    limits,
+    running: 0,
+    claiming: false,
+    again: false,
+    lastLook: 0,
+    asked: new Map(),
+  };
+}
+
+const queues = new WeakMap<Db, DeliveryQueue>();
+
+function queueOf(db: Db): DeliveryQueue {
+  let queue = queues.get(db);
+  if (!queue) queues.set(db, (queue = createDeliveryQueue()));
+  return queue;
+}
+
+/** Claims and starts models while this server has a free derivation. */
+function pump(deps: DeliveryDeps, queue: DeliveryQueue): void {
+  queue.deps = deps;
+  if (queue.claiming) {
+    queue.again = true;
+    return;
+  }
+  queue.claiming = true;
+  void (async () => {
+    try {
+      do {
+        queue.again = false;
+        while (queue.running < DELIVERY_CONCURRENCY) {
+          const job = await claimNext(deps.db, deps.now());
+          if (!job) break;
+          queue.running += 1;
+          void runJob(queue.deps ?? deps, queue, job).then((ended) => {
+            queue.running -= 1;
+            // After a failure of the database or storage, the next ask claims again.
+            if (ended) pump(queue.deps ?? deps, queue);
+          });
+        }
+      } while (queue.again);
+    } catch (error) {
+      // The waiters see the database fail themselves; the next ask claims again.
+      console.error('Claiming a model to derive failed:', error);
+    } finally {
+      queue.claiming = false;
+    }
+  })();
+}
+
+/**
+ * Gives back the claim made at `claimedAt` after the database or storage failed: the model
+ * waits again, last in the queue, rather than holding up its uploader's turn for a lease.
+ */
+async function release(db: Db, modelKey: string, claimedAt: Date, now: Date): Promise<void> {
+  await db.query(
+    `UPDATE model_deliveries SET claimed_at = NULL, queued_at = $3, updated_at = $3
+     WHERE model_key = $1 AND status = 'pending' AND claimed_at = $2`,
+    [modelKey, claimedAt, now],
+  );
+}
+
+/**
+ * Derives a claimed model and records the result; false when the database or storage failed
+ * (the waiters here get the error). Never rejects.
+ */
+async function runJob(deps: DeliveryDeps, queue: DeliveryQueue, job: Job): Promise<boolean> {
+  const asked = queue.asked.get(job.modelKey);
+  let failure: Error | undefined;
+  try {
+    const result =
+      job.attempts > DELIVERY_MAX_ATTEMPTS
+        ? {
+            status: 'failed' as const,
+            reason: `Gave up after ${DELIVERY_MAX_ATTEMPTS} attempts: each was cut off before it ended`,
+          }
+        : await derived(
+            deps,
+            job.modelKey,
+            job.originalSize,
+            asked?.limits ?? queue.limits,
+            asked?.derive ?? queue.derive,
+          );
+    const finished = await finish(deps.db, job.modelKey, job.claimedAt, deps.now(), result);
+    // Taken over meanwhile (this run passed the lease): the other run's file is the one kept.
+    if (!finished && result.status === 'ready') {
+      await deps.storage.delete(keyOfFileUrl(result.url)!);
+    }
+  } catch (error) {
+    failure = error instanceof Error ? error : new Error('The derivation failed', { cause: error });
+    if (!asked?.waiters.size) console.error(`Deriving ${job.modelKey} failed:`, error);
+    // Should this fail too, the claim is taken again once its lease has passed.
+    await release(deps.db, job.modelKey, job.claimedAt, deps.now()).catch(() => undefined);
+  }
+  for (const waiter of asked?.waiters ?? []) waiter(failure);
+  return failure === undefined;
+}
+
+/**
+ * Waits until `modelKey` is no longer queued or being derived, or `waitMs` has passed: this
+ * server says when it has derived it; another server's result is seen in the row.
+ */
+async function untilDerived(
+  deps: DeliveryDeps,
+  queue: DeliveryQueue,
+  modelKey: string,
+  asked: { derive: Derive; limits: ThreadLimits },
+  waitMs: number,
+): Promise<void> {
+  const entry = queue.asked.get(modelKey) ?? { ...asked, waiters: new Set() };
+  queue.asked.set(modelKey, entry);
+  let done!: (error?: Error) => void;
+  const here = new Promise<'done'>((resolve, reject) => {
+    done = (error) => (error === undefined ? resolve('done') : reject(error));
+  });
+  entry.waiters.add(done);
+  const deadline = performance.now() + waitMs;
+  try {
+    pump(deps, queue);
+    for (;;) {
+      const left = deadline - performance.now();
+      if (left <= 0) return;
+      const timer = new AbortController();
+      const woke = await Promise.race([
+        here,
+        delay(Math.min(DELIVERY_POLL_MS, left), 'look' as const, { signal: timer.signal }),
+      ]).finally(() => timer.abort());
+      if (woke === 'done') return;
+      const delivery = await findDelivery(deps.db, modelKey);
+      if (delivery?.status !== 'pending') return;
+      // Another server may have stopped: its claim is taken again once abandoned.
+      if (performance.now() - queue.lastLook >= DELIVERY_POLL_MS) {
+        queue.lastLook = performance.now();
+        pump(deps, queue);
+      }
+    }
+  } finally {
+    entry.waiters.delete(done);
+    if (entry.waiters.size === 0) queue.asked.delete(modelKey);
+  }
+}
+
 export interface DeliverOptions {
   limits?: ThreadLimits;
   /** Derive again a model whose last derivation failed or could not improve on it. */
   retry?: boolean;
   /** The derivation, given how to read the model once it may (tests replace it). */
-  derive?: (model: () => Promise<Uint8Array>, limits: ThreadLimits) => Promise<Derived>;
+  derive?: Derive;
+  /** The uploader the model is derived for (one of theirs at a time); null: the server's own. */
+  requestedBy?: string | null;
+  /** How long to wait for the derivation (it goes on in the queue after). */
+  waitMs?: number;
+  /** This server's side of the queue (tests stand for a second server with another). */
+  queue?: DeliveryQueue;
 }
 
 /**
- * Derives and stores the delivery version of the stored model `modelKey` unless it has one or
- * another process is deriving it (`claimed` false); answers its delivery as then recorded
- * (undefined when the model is not a stored GLB). Derivation problems end as `failed` with the
- * reason; only the database or the storage failing rejects.
+ * Queues the stored model `modelKey` for its delivery version unless it has one or another
+ * process is deriving it (`claimed` false), and waits for it up to `waitMs`; answers its
+ * delivery as then recorded (undefined when the model is not a stored GLB). A model over the
+ * derivation's caps is recorded as delivered as uploaded without being queued. Derivation
+ * problems end as `failed` with the reason; only the database or the storage failing rejects.
  */
 export async function deliverModel(
   deps: DeliveryDeps,
   modelKey: string,
-  { limits = DELIVERY_LIMITS, retry = false, derive = deriveInThread }: DeliverOptions = {},
+  {
+    limits = DELIVERY_LIMITS,
+    retry = false,
+    derive = deriveInThread,
+    requestedBy = null,
+    waitMs = Infinity,
+    queue = queueOf(deps.db),
+  }: DeliverOptions = {},
 ): Promise<{ claimed: boolean; delivery: ModelDelivery | undefined }> {
-  const original =
+  const file =
     contentTypeOfKey(modelKey) === 'model/gltf-binary'
-      ? await deps.storage.stat(modelKey)
+      ? await deps.storage.blob(modelKey)
       : undefined;
-  if (!original) return { claimed: false, delivery: undefined };
-  const claimedAt = deps.now();
-  const claimed = await claim(deps.db, modelKey, original.size, claimedAt, retry);
-  if (claimed) {
-    const result = await derived(deps, modelKey, original.size, limits, derive);
-    const finished = await finish(deps.db, modelKey, claimedAt, deps.now(), result);
-    // Taken over meanwhile (this run passed the lease): the other run's file is the one kept.
-    if (!finished && result.status === 'ready') {
-      await deps.storage.delete(keyOfFileUrl(result.url)!);
-    }
+  if (!file) return { claimed: false, delivery: undefined };
+  // A damaged GLB is the derivation's to report; its caps read what a sound one declares.
+  const refused = (await checkGlbHeader(file)) ? undefined : await overDeliveryCaps(file);
+  const options = { retry, requestedBy, refused };
+  const claimed = await enqueue(deps.db, modelKey, file.size, deps.now(), options);
+  if (claimed && refused === undefined) {
+    await untilDerived(deps, queue, modelKey, { derive, limits }, waitMs);
   }
   return { claimed, delivery: await findDelivery(deps.db, modelKey) };
 }
 
-/** The derivation running now, or the last one (settled); the next waits for it. */
-let lastDerivation: Promise<unknown> = Promise.resolve();
-
 /**
- * Runs `job` after every derivation started before it. A derivation's thread holds about
- * 100 MB while it works (its libraries, the model and its copies): one at a time keeps an
- * instance under 50 concurrent uploads within its memory (bench/server-s3.ts).
- */
-function afterOtherDerivations<T>(job: () => Promise<T>): Promise<T> {
-  const run = lastDerivation.then(job);
-  lastDerivation = run.catch(() => undefined);
-  return run;
-}
-
-/**
- * The derivation of a stored model of `size` bytes, its delivery version stored: one at a
- * time, the model read only once its turn has come, so uploads waiting hold nothing.
+ * The derivation of a stored model of `size` bytes, its delivery version stored; the model is
+ * read only once a thread is free, so models waiting hold nothing.
  */
 async function derived(
   deps: DeliveryDeps,
   modelKey: string,
   size: number,
   limits: ThreadLimits,
-  derive: NonNullable<DeliverOptions['derive']>,
+  derive: Derive,
 ) {
   const read = async () => {
     const bytes = await deps.storage.read(modelKey);
@@ -160,7 +434,7 @@ async function derived(
   };
   let outcome: Derived;
   try {
-    outcome = await afterOtherDerivations(() => derive(read, limits));
+    outcome = await derive(read, limits, modelKey);
   } catch (error) {
     if (!(error instanceof DeliveryError)) throw error;
     return { status: 'failed' as const, reason: error.message };

@@ -14,7 +14,7 @@ import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
 import sharp from 'sharp';
 import { checkGlbHeader } from '../core/files/glb';
 import { bytesSource, checkModelLimits } from '../core/files/gltf-limits';
-import { DeliveryError, type Derived } from './delivery';
+import { DeliveryError, overDeliveryCaps, type Derived } from './delivery';
 
 /**
  * Largest texture side in the delivery version. The studio shows an avatar at most about
@@ -98,13 +98,18 @@ export async function deliveryTransforms(doc: Document, quality = WEBP_QUALITY):
   await doc.transform(meshopt({ encoder: MeshoptEncoder, level: 'high' }), pruneUnused());
 }
 
-/** Reads a GLB (meshopt-compressed ones too), after its header and declared sizes are checked. */
+/**
+ * Reads a GLB (meshopt-compressed ones too), after its header, declared sizes and the
+ * derivation's caps are checked.
+ */
 export async function readDeliverable(bytes: Uint8Array): Promise<Document> {
   const file = bytesSource(bytes);
   const damage = await checkGlbHeader(file);
   if (damage) throw new DeliveryError(`The model is not a readable GLB: ${damage.detail}`);
   const overLimit = await checkModelLimits(file);
   if (overLimit) throw new DeliveryError(`The model is over a limit: it ${overLimit.reason}`);
+  const overCaps = await overDeliveryCaps(file);
+  if (overCaps) throw new DeliveryError(overCaps);
   const io = await createIo();
   try {
     return await io.readBinary(bytes);

@@ -14,15 +14,48 @@
  * of decoding saved. Basis would keep the textures compressed on the GPU (a quarter of the
  * memory), which matters for many avatars in one scene, not for one.
  *
- * The work runs in a worker thread (server/threads.ts) with a time and a heap limit, after the
- * declared-size limits (core/files/gltf-limits.ts) are checked; sharp's image memory is outside
- * the V8 heap, so images are bounded by those limits (8192² pixels each) and sharp runs one
- * image at a time without a cache.
+ * A model is derived only within DELIVERY_CAPS, checked from its JSON and image headers before
+ * it is queued (and again in the thread before it is read): what a derivation costs grows with
+ * the pixels it decodes and the animation samplers it resamples, and a few KB can declare
+ * plenty of both. The work then runs in a worker thread (server/threads.ts) with a time and a
+ * heap limit; sharp's image memory is outside the V8 heap, so images are bounded by the caps and
+ * sharp runs one image at a time without a cache.
  */
+import type { ByteSource } from '../core/files/bytes';
+import { checkModelLimits, GLTF_LIMITS, type ModelLimits } from '../core/files/gltf-limits';
 import { runInThread, ThreadLimitError, type ThreadLimits } from './threads';
 
-/** Derivation limits: a fixture avatar takes 2-4 s on one core. */
-export const DELIVERY_LIMITS: ThreadLimits = { timeoutMs: 120_000, heapMb: 1024 };
+/**
+ * Derivation limits. A fixture avatar takes 2-4 s on one core, and a model at DELIVERY_CAPS
+ * about 15 s (7 s of samplers, 6 s of pixels, measured on the 2-core development machine); a
+ * thread stopped at 30 s holds a derivation slot no longer than that.
+ */
+export const DELIVERY_LIMITS: ThreadLimits = { timeoutMs: 30_000, heapMb: 1024 };
+
+/**
+ * What a model may declare to be derived (stricter than the upload's GLTF_LIMITS, which bound
+ * what a viewer loads): a model over them is delivered as uploaded, its reason recorded. Each is
+ * at least twice the largest fixture avatar's figure.
+ */
+export const DELIVERY_CAPS: ModelLimits = {
+  ...GLTF_LIMITS,
+  /** Pixels of one image, 4096²: decoded, resized and encoded in about 3 s. Fixtures: 2048². */
+  imagePixels: 4096 * 4096,
+  /** Pixels of all images, 2 × 4096². Fixtures: 14,811,136 (male-emissive, 4 s in all). */
+  texturePixels: 2 * 4096 * 4096,
+  /** Samplers of all animations: about 1.7 ms each to resample and compress. Fixtures: 2,052. */
+  animationSamplers: 4_096,
+  /** Keyframes (sampler input counts). Fixtures: 81,624. */
+  keyframes: 500_000,
+};
+
+/** Why the model in `file` is not derived (over DELIVERY_CAPS), or undefined when it may be. */
+export async function overDeliveryCaps(file: ByteSource): Promise<string | undefined> {
+  const over = await checkModelLimits(file, DELIVERY_CAPS);
+  return over
+    ? `The model is over a limit of the delivery derivation: it ${over.reason}`
+    : undefined;
+}
 
 /** A model the derivation cannot work on; the message is shown on the asset page as is. */
 export class DeliveryError extends Error {

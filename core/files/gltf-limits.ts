@@ -50,6 +50,9 @@ export const GLTF_LIMITS = {
   texturePixels: 150_000_000,
 } as const;
 
+/** Figures a model is checked against: GLTF_LIMITS, or stricter ones (the delivery derivation's). */
+export type ModelLimits = { readonly [K in keyof typeof GLTF_LIMITS]: number };
+
 /** Accessor bytes any file may declare, however small (a 1 KB test model of 1 MB is harmless). */
 export const ACCESSOR_BYTES_FLOOR = MB;
 
@@ -76,8 +79,8 @@ function over(limit: GltfLimit, actual: number, max: number, what: string): neve
   );
 }
 
-function atMost(limit: keyof typeof GLTF_LIMITS, actual: number, what: string) {
-  if (actual > GLTF_LIMITS[limit]) over(limit, actual, GLTF_LIMITS[limit], what);
+function atMost(limits: ModelLimits, limit: keyof ModelLimits, actual: number, what: string) {
+  if (actual > limits[limit]) over(limit, actual, limits[limit], what);
 }
 
 /** The upload control's error for a model over a limit (fileInput.modelOverLimit). */
@@ -141,13 +144,13 @@ function elementBytes(accessor: unknown): number {
 }
 
 /** Accessors: elements each, then bytes in all, absolutely and per byte of the file. */
-function checkAccessors(json: JsonObject, fileBytes: number) {
+function checkAccessors(json: JsonObject, fileBytes: number, limits: ModelLimits) {
   let bytes = 0;
   list(json, 'accessors').forEach((accessor, index) => {
     const count = amount(field(accessor, 'count'));
-    atMost('accessorElements', count, `elements in accessor ${index}`);
+    atMost(limits, 'accessorElements', count, `elements in accessor ${index}`);
     const sparse = amount(field(field(accessor, 'sparse'), 'count'));
-    atMost('accessorElements', sparse, `sparse elements in accessor ${index}`);
+    atMost(limits, 'accessorElements', sparse, `sparse elements in accessor ${index}`);
     bytes += count * elementBytes(accessor);
   });
   list(json, 'bufferViews').forEach((bufferView, index) => {
@@ -155,11 +158,11 @@ function checkAccessors(json: JsonObject, fileBytes: number) {
     const meshopt = field(field(bufferView, 'extensions'), 'EXT_meshopt_compression');
     if (meshopt === undefined) return;
     const count = amount(field(meshopt, 'count'));
-    atMost('accessorElements', count, `elements in buffer view ${index}`);
+    atMost(limits, 'accessorElements', count, `elements in buffer view ${index}`);
     bytes += count * amount(field(meshopt, 'byteStride'));
   });
-  atMost('accessorBytes', bytes, 'bytes of accessor data');
-  const allowed = Math.max(ACCESSOR_BYTES_FLOOR, fileBytes * GLTF_LIMITS.accessorBytesPerFileByte);
+  atMost(limits, 'accessorBytes', bytes, 'bytes of accessor data');
+  const allowed = Math.max(ACCESSOR_BYTES_FLOOR, fileBytes * limits.accessorBytesPerFileByte);
   if (bytes > allowed) {
     over(
       'accessorBytesPerFileByte',
@@ -171,12 +174,12 @@ function checkAccessors(json: JsonObject, fileBytes: number) {
 }
 
 /** Meshes, primitives and the vertices drawn (a mesh shown by several nodes is drawn by each). */
-function checkMeshes(json: JsonObject) {
+function checkMeshes(json: JsonObject, limits: ModelLimits) {
   const accessors = list(json, 'accessors');
   const meshes = list(json, 'meshes');
-  atMost('meshes', meshes.length, 'meshes');
+  atMost(limits, 'meshes', meshes.length, 'meshes');
   const nodes = list(json, 'nodes');
-  atMost('nodes', nodes.length, 'nodes');
+  atMost(limits, 'nodes', nodes.length, 'nodes');
   const shownBy = new Map<number, number>();
   for (const node of nodes) {
     const mesh = Number(field(node, 'mesh'));
@@ -193,14 +196,14 @@ function checkMeshes(json: JsonObject) {
     }, 0);
     vertices += meshVertices * Math.max(1, shownBy.get(index) ?? 0);
   });
-  atMost('primitives', primitives, 'mesh primitives');
-  atMost('vertices', vertices, 'vertices');
+  atMost(limits, 'primitives', primitives, 'mesh primitives');
+  atMost(limits, 'vertices', vertices, 'vertices');
 }
 
-function checkAnimations(json: JsonObject) {
+function checkAnimations(json: JsonObject, limits: ModelLimits) {
   const accessors = list(json, 'accessors');
   const animations = list(json, 'animations');
-  atMost('animations', animations.length, 'animations');
+  atMost(limits, 'animations', animations.length, 'animations');
   let samplers = 0;
   let keyframes = 0;
   for (const animation of animations) {
@@ -211,8 +214,8 @@ function checkAnimations(json: JsonObject) {
       keyframes += amount(field(accessors[Number(field(sampler, 'input'))], 'count'));
     }
   }
-  atMost('animationSamplers', samplers, 'animation samplers');
-  atMost('keyframes', keyframes, 'animation keyframes');
+  atMost(limits, 'animationSamplers', samplers, 'animation samplers');
+  atMost(limits, 'keyframes', keyframes, 'animation keyframes');
 }
 
 /** A range of a file as a file of its own. */
@@ -315,9 +318,14 @@ function imageBytes(
 }
 
 /** Images: how many, then each one's pixels and all of them, read from their headers. */
-async function checkImages(json: JsonObject, file: ByteSource, layout: GlbLayout | undefined) {
+async function checkImages(
+  json: JsonObject,
+  file: ByteSource,
+  layout: GlbLayout | undefined,
+  limits: ModelLimits,
+) {
   const images = list(json, 'images');
-  atMost('images', images.length, 'images');
+  atMost(limits, 'images', images.length, 'images');
   let pixels = 0;
   for (const [index, image] of images.entries()) {
     const bytes = imageBytes(json, image, file, layout);
@@ -331,24 +339,26 @@ async function checkImages(json: JsonObject, file: ByteSource, layout: GlbLayout
     }
     const imagePixels = size.width * size.height;
     atMost(
+      limits,
       'imagePixels',
       imagePixels,
       `pixels in image ${index} (${format(size.width)} × ${format(size.height)})`,
     );
     pixels += imagePixels;
   }
-  atMost('texturePixels', pixels, 'texture pixels');
+  atMost(limits, 'texturePixels', pixels, 'texture pixels');
 }
 
-/** What a model's JSON declares, checked against GLTF_LIMITS (images last: they are read). */
+/** What a model's JSON declares, checked against `limits` (images last: they are read). */
 async function checkDeclarations(
   json: unknown,
   file: ByteSource,
   layout: GlbLayout | undefined,
+  limits: ModelLimits,
 ): Promise<void> {
   if (!isObject(json)) return;
-  checkMeshes(json);
-  checkAnimations(json);
+  checkMeshes(json, limits);
+  checkAnimations(json, limits);
   // Buffers a .gltf names by address come with it; their declared size counts as file bytes.
   const external = list(json, 'buffers').reduce<number>((sum, buffer) => {
     const uri = field(buffer, 'uri');
@@ -356,26 +366,29 @@ async function checkDeclarations(
       ? sum + amount(field(buffer, 'byteLength'))
       : sum;
   }, 0);
-  checkAccessors(json, file.size + external);
-  await checkImages(json, file, layout);
+  checkAccessors(json, file.size + external, limits);
+  await checkImages(json, file, layout, limits);
 }
 
 const GLTF_MAGIC = [0x67, 0x6c, 0x54, 0x46]; // "glTF"
 
 /**
- * Null when the model in `file` (a GLB, or glTF JSON) declares no more than GLTF_LIMITS allow;
+ * Null when the model in `file` (a GLB, or glTF JSON) declares no more than `limits` allow;
  * else the first limit it passes. Reads the JSON and the embedded images' headers, never the
  * meshes. A file that is neither, or whose JSON does not parse, declares nothing: its loader or
  * validator reports what is wrong with it. A GLB must have passed checkGlbHeader.
  */
-export async function checkModelLimits(file: ByteSource): Promise<GltfLimitError | null> {
+export async function checkModelLimits(
+  file: ByteSource,
+  limits: ModelLimits = GLTF_LIMITS,
+): Promise<GltfLimitError | null> {
   try {
     const head = await readBytes(file, 0, 4);
     const glb = GLTF_MAGIC.every((byte, i) => head[i] === byte);
     const layout = glb ? await readGlbLayout(file) : undefined;
     const range = layout?.json ?? { start: 0, length: file.size };
     if (!glb && !/^(\uFEFF|\s)*(\{|$)/.test(new TextDecoder().decode(head))) return null;
-    atMost('jsonBytes', range.length, 'bytes of JSON');
+    atMost(limits, 'jsonBytes', range.length, 'bytes of JSON');
     const text = new TextDecoder().decode(
       await readBytes(file, range.start, range.start + range.length),
     );
@@ -385,7 +398,7 @@ export async function checkModelLimits(file: ByteSource): Promise<GltfLimitError
     } catch {
       return null;
     }
-    await checkDeclarations(json, file, layout);
+    await checkDeclarations(json, file, layout, limits);
     return null;
   } catch (error) {
     if (error instanceof GltfLimitError) return error;

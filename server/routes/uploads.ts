@@ -15,7 +15,7 @@ import { contentMismatch, describeContent, type SniffedType } from '../../core/f
 import { validateFileContent } from '../../core/files/validate';
 import type { AppAbility } from '../../contract/ability';
 import { requireAuth, type AuthEnv } from '../auth/middleware';
-import { deliverModel } from '../deliveries';
+import { deliverModel, DELIVERY_UPLOAD_WAIT_MS } from '../deliveries';
 import type { Deps } from '../deps';
 import { fail } from '../http/errors';
 import { readParam } from '../http/validate';
@@ -113,12 +113,13 @@ function tooLarge(kind: UploadKind, maxBytes: number): never {
 
 /**
  * Derives the delivery version of an uploaded model before the upload answers (so the asset
- * saved with it shows it). Derivation problems are recorded on the model; should the database
+ * saved with it shows it), in its uploader's turn and for at most DELIVERY_UPLOAD_WAIT_MS
+ * (then it stays queued). Derivation problems are recorded on the model; should the database
  * or storage fail meanwhile, the upload still stands and the backfill derives it later.
  */
-async function deliverUploadedModel(deps: Deps, key: string): Promise<void> {
+async function deliverUploadedModel(deps: Deps, key: string, uploader: string): Promise<void> {
   try {
-    await deliverModel(deps, key);
+    await deliverModel(deps, key, { requestedBy: uploader, waitMs: DELIVERY_UPLOAD_WAIT_MS });
   } catch (error) {
     console.error(`Deriving the delivery version of ${key} failed:`, error);
   }
@@ -154,7 +155,7 @@ export function uploadRoutes(deps: Deps) {
       c.get('auth').userId,
       deps.now(),
     );
-    if (kind === 'model') await deliverUploadedModel(deps, stored.key);
+    if (kind === 'model') await deliverUploadedModel(deps, stored.key, c.get('auth').userId);
     return c.json({ data });
   });
 
