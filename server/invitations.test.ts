@@ -4,12 +4,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
+import { Secret, TOTP } from 'otpauth';
 import {
   invitationLookupResultSchema,
   invitationSchema,
+  secondFactorChallengeSchema,
+  totpEnrolmentSchema,
   type Invitation,
 } from '../contract/account-schemas';
 import { activityRowSchema, authResultSchema, listResponseSchema } from '../contract/schemas';
+import { hashPassword } from './auth/password';
 import { hashInvitationToken, listPendingInvitations } from './invitations';
 import { newId } from './ids';
 import {
@@ -20,6 +24,7 @@ import {
   useTestApp,
   type JsonResponse,
 } from './test-app';
+import { createUser } from './users';
 
 const t = useTestApp();
 const tokens = useRoleTokens(t);
@@ -255,6 +260,36 @@ describe('an address that signed up before accepting', () => {
     const refused = expectError(await accept(token, 'eleven char'), 400, 'VALIDATION_ERROR');
     expect(refused.message).toBe('password: must be at least 12 characters for an administrator');
     expect(authResultSchema.parse(dataOf(await accept(token))).role).toBe('admin');
+  });
+
+  it('the owner’s two-step sign-in still asks for its code', async () => {
+    const { invitation, token } = await invited('developer');
+    const now = t.clock.current;
+    const passwordHash = await hashPassword('password-123');
+    await createUser(t.db, {
+      email: invitation.email,
+      passwordHash,
+      role: 'user',
+      verifiedAt: now,
+      now,
+    });
+    const owner = await t.login(invitation.email, 'password-123');
+    const { secret } = totpEnrolmentSchema.parse(
+      dataOf(
+        await t.post('/v1/users/me/second-factor/totp', { password: 'password-123' }, owner.token),
+      ),
+    );
+    const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate({
+      timestamp: now.getTime(),
+    });
+    dataOf(await t.post('/v1/users/me/second-factor/totp/confirm', { code }, owner.token));
+    const answer = dataOf(await accept(token));
+    expect(answer).not.toHaveProperty('token');
+    secondFactorChallengeSchema.parse(answer);
+    const { rows } = await t.db.query<{ role: string }>('SELECT role FROM users WHERE id = $1', [
+      owner._id,
+    ]);
+    expect(rows[0]?.role).toBe('developer');
   });
 
   it('a disabled account stays disabled, and the link unused', async () => {
