@@ -729,8 +729,10 @@ export const ROUTES: readonly Route[] = [
   bearer('get', '/v1/services', 'Operations', 'Optional model services', [], {
     answer: ok(servicesSchema),
   }),
-  bearer('get', '/v1/events', 'Events', 'Live events (Server-Sent Events)', [], {
+  // LIVE_EVENTS_NEED (./ability.ts), written out: this table imports no CASL.
+  bearer('get', '/v1/events', 'Events', 'Live events (Server-Sent Events)', [['read', 'Tag']], {
     answerType: 'text/event-stream',
+    errors: [429],
   }),
   bearer('get', '/v1/activity', 'Events', 'The activity log', [['update', 'Asset']], {
     query: listQuerySchema,

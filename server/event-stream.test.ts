@@ -14,7 +14,7 @@ import { MB } from '../core/files/rules';
 import { authResultSchema, streamEventSchema, type StreamEvent } from '../contract/schemas';
 import { createApp } from './app';
 import { createSessionCheck } from './auth/session-check';
-import { createPgDb, type Db } from './db';
+import { createPgDb, type Db, type SqlParam } from './db';
 import { createEventBus, type EventBus } from './event-bus';
 import { openEventStream } from './event-stream';
 import { latestEventSeq, readEventsAfter, recordAssetEvents } from './events';
@@ -23,7 +23,7 @@ import { createDevMailbox } from './mail';
 import { startMorphWorker } from './morph-worker';
 import { seed } from './seed';
 import { fileUrl } from './storage';
-import { ADMIN, dataOf, uniqueEmail, useTestApp } from './test-app';
+import { ADMIN, dataOf, uniqueClient, uniqueEmail, useTestApp } from './test-app';
 import { createTestDb } from './test-db';
 import { readAvatar } from './test-files';
 
@@ -76,10 +76,12 @@ class StreamClient {
 
   static async open(
     token: string | undefined,
-    options: { lastEventId?: string; query?: string; at?: string } = {},
+    options: { lastEventId?: string; query?: string; at?: string; from?: string } = {},
   ): Promise<StreamClient> {
     const headers: Record<string, string> = { accept: 'text/event-stream' };
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    // The client address, as the proxy the test server trusts names it.
+    if (options.from !== undefined) headers['x-forwarded-for'] = options.from;
     if (options.lastEventId !== undefined) headers['last-event-id'] = options.lastEventId;
     const abort = new AbortController();
     const response = await fetch(`${options.at ?? base}/v1/events${options.query ?? ''}`, {
@@ -579,6 +581,90 @@ describe('resume', () => {
     }
   });
 
+  it('a far-back resume lets other work run between its pages', async () => {
+    const from = await latestEventSeq(t.db);
+    await recordEvents(350);
+    // A callback queued as each page of the resume arrives: it runs before the next page is
+    // asked for only if the resume gives way to timers and I/O (other requests) in between.
+    let turns = 0;
+    const turnsBeforePage: number[] = [];
+    const db: Db = {
+      ...t.db,
+      query: async <T>(sql: string, params?: readonly SqlParam[]) => {
+        const page = sql.includes('ORDER BY e.seq LIMIT');
+        if (page) turnsBeforePage.push(turns);
+        const answer = await t.db.query<T>(sql, params);
+        if (page) setImmediate(() => (turns += 1));
+        return answer;
+      },
+    };
+    const ability = createMongoAbility<AppAbility>([{ action: 'manage', subject: 'all' }]);
+    const body = openEventStream({
+      db,
+      bus: t.events,
+      ability,
+      after: from,
+      expiresAt: new Date(Date.now() + 60_000),
+      now: () => new Date(),
+      limits: { heartbeatMs: 60_000, replayLimit: 1000, queueBytes: 16 * MB },
+    });
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while ((text.match(/^id: /gm) ?? []).length < 1 + 350) {
+      text += decoder.decode((await reader.read()).value, { stream: true });
+    }
+    await reader.cancel();
+    expect(turnsBeforePage).toEqual([0, 1, 2, 3]);
+  });
+
+  it('many resumes at once read at most 2 pages at a time, and each gets its events', async () => {
+    const from = await latestEventSeq(t.db);
+    await recordEvents(250);
+    const expected = await seqsAfter(from);
+    let reading = 0;
+    let mostAtOnce = 0;
+    const db: Db = {
+      ...t.db,
+      query: async (sql, params) => {
+        const page = sql.includes('ORDER BY e.seq LIMIT');
+        if (page) mostAtOnce = Math.max(mostAtOnce, (reading += 1));
+        try {
+          return await t.db.query(sql, params);
+        } finally {
+          if (page) reading -= 1;
+        }
+      },
+    };
+    const ability = createMongoAbility<AppAbility>([{ action: 'manage', subject: 'all' }]);
+    // Eight clients reconnecting together, each from far back.
+    const received = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const body = openEventStream({
+          db,
+          bus: t.events,
+          ability,
+          after: from,
+          expiresAt: new Date(Date.now() + 60_000),
+          now: () => new Date(),
+          limits: { heartbeatMs: 60_000, replayLimit: 1000, queueBytes: 16 * MB },
+        });
+        const reader = body.getReader();
+        const decoder = new TextDecoder();
+        let text = '';
+        const ids = () => [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+        while (ids().length < 1 + expected.length) {
+          text += decoder.decode((await reader.read()).value, { stream: true });
+        }
+        await reader.cancel();
+        return ids().slice(1);
+      }),
+    );
+    for (const seqs of received) expect(seqs).toEqual(expected);
+    expect(mostAtOnce).toBeGreaterThan(0);
+    expect(mostAtOnce).toBeLessThanOrEqual(2);
+  });
+
   it.runIf(onPostgres)('numbers events in commit order, not in insert order', async () => {
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -713,6 +799,59 @@ describe('limits', () => {
       await expect(body.getReader().read()).rejects.toThrow(/bytes behind/);
     } finally {
       warn.mockRestore();
+    }
+  });
+
+  it("a guest, or an account whose address is unproven (a guest's rules), is refused the stream", async () => {
+    const guest = await t.signUpAnonymous();
+    const unproven = await t.signUp();
+    for (const { token } of [guest, unproven]) {
+      const stream = await StreamClient.open(token, { lastEventId: '0' });
+      expect(stream.response.status).toBe(403);
+      expect(await stream.response.json()).toMatchObject({ code: 'FORBIDDEN' });
+    }
+    const user = await StreamClient.open((await t.loginAs('user')).token);
+    expect(user.response.status).toBe(200);
+    user.close();
+  });
+
+  it('holds at most 10 streams of one user and 50 of one client address (429, Retry-After)', async () => {
+    const open: StreamClient[] = [];
+    const openAs = async (token: string, from: string) => {
+      const stream = await StreamClient.open(token, { from });
+      if (stream.response.ok) open.push(stream);
+      return stream.response;
+    };
+    try {
+      // One user from many addresses: the user's allowance.
+      const { token } = await t.loginAs('user');
+      for (let i = 0; i < 10; i += 1) {
+        expect((await openAs(token, uniqueClient())).status).toBe(200);
+      }
+      const refused = await openAs(token, uniqueClient());
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('30');
+      expect(await refused.json()).toMatchObject({ code: 'RATE_LIMITED' });
+      // A stream that ends gives its place back.
+      open.shift()!.close();
+      await vi.waitFor(async () => expect((await openAs(token, uniqueClient())).status).toBe(200));
+
+      // Many users from one address: the address's allowance, whoever asks.
+      const office = uniqueClient();
+      const users = await Promise.all(Array.from({ length: 6 }, () => t.loginAs('developer')));
+      const tokens = users.flatMap((u) => Array<string>(10).fill(u.token));
+      // All at once: a burst cannot slip past the count.
+      const answers = await Promise.all(tokens.map((each) => openAs(each, office)));
+      const statuses = answers.map((answer) => answer.status);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(50);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(10);
+      expect((await openAs(users[0]!.token, office)).status).toBe(429);
+      // Another address is not held up by that one.
+      const last = users.at(-1)!.token;
+      const elsewhere = await openAs(last, uniqueClient());
+      expect(elsewhere.status).toBe(200);
+    } finally {
+      for (const stream of open) stream.close();
     }
   });
 

@@ -14,6 +14,12 @@
  * Memory per client is bounded: frames wait in the response stream's own queue, measured in
  * bytes; a client that falls more than `queueBytes` behind is dropped (it reconnects and
  * resumes from its last id), and a resume reads the table no faster than the client takes it.
+ *
+ * A resume never holds up the rest of the server: it reads a page at a time, at most
+ * REPLAY_READERS pages of the whole process at once (the others wait their turn), and lets the
+ * event loop turn after each page. On PGlite a read runs on this thread and queries run one
+ * after another, so without that many resumes starting together (a reconnect storm, or someone
+ * reconnecting on purpose) would keep every other request waiting behind their reads.
  */
 import type { AppAbility } from '../contract/ability';
 import type { StreamEvent } from '../contract/schemas';
@@ -33,8 +39,10 @@ export interface EventStreamLimits {
 
 /** The `retry:` the stream announces: how long an EventSource waits before reconnecting. */
 export const EVENTS_RETRY_MS = 3000;
-/** Rows read per query while resuming. */
+/** Rows read per query while resuming: a couple of milliseconds of work on PGlite. */
 const REPLAY_PAGE = 100;
+/** Pages of resumes the process reads at once; more resumes wait in line. */
+const REPLAY_READERS = 2;
 const HEARTBEAT = new TextEncoder().encode(': keep-alive\n\n');
 /** The longest delay setTimeout takes (about 24.8 days). */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
@@ -69,6 +77,29 @@ export interface EventStreamOptions {
 export const SESSION_CHECK_MS = 1000;
 
 const encoder = new TextEncoder();
+
+/** Lets timers and I/O (other requests) run before the caller goes on. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** At most `size` callers run at once; the others wait in the order they came. */
+function createSlots(size: number) {
+  let free = size;
+  const waiting: (() => void)[] = [];
+  return async <T>(work: () => Promise<T>): Promise<T> => {
+    if (free > 0) free -= 1;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free += 1;
+    }
+  };
+}
+
+/** The process's resume reads (see the top of this file). */
+const replayRead = createSlots(REPLAY_READERS);
 
 function frame(fields: { retry?: number; id: number; event: string; data: unknown }): Uint8Array {
   const retry = fields.retry === undefined ? '' : `retry: ${fields.retry}\n`;
@@ -179,9 +210,12 @@ export function openEventStream(options: EventStreamOptions): ReadableStream<Uin
     for (;;) {
       await room();
       if (closed) return;
-      const events = await readEventsAfter(db, cursor, REPLAY_PAGE);
+      const events = await replayRead(() =>
+        closed ? Promise.resolve([]) : readEventsAfter(db, cursor, REPLAY_PAGE),
+      );
       deliver(events);
       if (events.length < REPLAY_PAGE) return;
+      await nextTurn();
     }
   };
 
@@ -205,7 +239,8 @@ export function openEventStream(options: EventStreamOptions): ReadableStream<Uin
       );
     } else if (
       after > head ||
-      (await countEventsAfter(db, after, limits.replayLimit + 1)) > limits.replayLimit
+      (await replayRead(() => countEventsAfter(db, after, limits.replayLimit + 1))) >
+        limits.replayLimit
     ) {
       // Too far behind (or a position this database never had): the client reads afresh.
       cursor = head;

@@ -112,7 +112,7 @@ describe('disabling and enabling a user', () => {
   });
 
   it("ends the disabled user's open event stream within seconds; reconnecting is refused", async () => {
-    const user = await t.signUp();
+    const user = await t.loginAs('user');
     const started = performance.now();
     const stream = t.get('/v1/events', user.token);
     await new Promise((resolve) => setTimeout(resolve, 300));

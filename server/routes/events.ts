@@ -7,13 +7,36 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod/mini';
+import { LIVE_EVENTS_NEED } from '../../contract/ability';
 import { requireAuth, sessionRefusal, type AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
 import { openEventStream } from '../event-stream';
-import { fail } from '../http/errors';
+import { clientAddress } from '../http/client-address';
+import { errorResponse, fail } from '../http/errors';
 
-/** Open streams one user may hold on one server (a tab each); more is a runaway client. */
-export const MAX_STREAMS_PER_USER = 20;
+/**
+ * Open streams one user may hold on one server: a tab each, and a browser keeps at most six
+ * connections to a server over HTTP/1.1 anyway; more is a runaway client.
+ */
+export const MAX_STREAMS_PER_USER = 10;
+/** Open streams of one client address (an office behind one NAT, a host) on one server. */
+export const MAX_STREAMS_PER_CLIENT = 50;
+/** What a refused stream's Retry-After says: streams end at the latest with their token. */
+const RETRY_AFTER_S = 30;
+
+/** How many streams each key (a user, a client) holds; taken before a stream opens. */
+function openCounts() {
+  const open = new Map<string, number>();
+  return {
+    full: (key: string, max: number) => (open.get(key) ?? 0) >= max,
+    take: (key: string) => open.set(key, (open.get(key) ?? 0) + 1),
+    give: (key: string) => {
+      const left = (open.get(key) ?? 1) - 1;
+      if (left > 0) open.set(key, left);
+      else open.delete(key);
+    },
+  };
+}
 
 const lastEventIdSchema = z.optional(
   z.pipe(z.string().check(z.regex(/^\d{1,15}$/)), z.transform(Number)),
@@ -21,21 +44,37 @@ const lastEventIdSchema = z.optional(
 
 export function eventRoutes(deps: Deps) {
   const app = new Hono<AuthEnv>();
-  const openPerUser = new Map<string, number>();
+  const perUser = openCounts();
+  const perClient = openCounts();
 
   app.get('/', requireAuth(deps), (c) => {
     const claims = c.get('auth');
     const { userId, ability, expiresAt } = claims;
+    // A guest (or an account whose address is unproven, which has a guest's rules) would get
+    // bare notices of catalogue changes that its read-only screens show at their next read:
+    // not worth a held connection and replays to accounts anyone can make by the dozen.
+    if (!ability.can(...LIVE_EVENTS_NEED)) {
+      fail(403, 'FORBIDDEN', 'The live event stream is for registered accounts');
+    }
     const raw = c.req.header('last-event-id') || c.req.query('lastEventId') || undefined;
     const after = lastEventIdSchema.safeParse(raw);
     if (!after.success) {
       fail(400, 'VALIDATION_ERROR', 'Last-Event-ID must be the id of an event of this stream');
     }
-    const open = openPerUser.get(userId) ?? 0;
-    if (open >= MAX_STREAMS_PER_USER) {
-      fail(429, 'RATE_LIMITED', `At most ${MAX_STREAMS_PER_USER} open event streams per user`);
+    const client = clientAddress(c, deps.config);
+    // Counted and taken in one synchronous step, so a parallel burst cannot pass a stale count.
+    const refusal = perUser.full(userId, MAX_STREAMS_PER_USER)
+      ? `At most ${MAX_STREAMS_PER_USER} open event streams per user`
+      : perClient.full(client, MAX_STREAMS_PER_CLIENT)
+        ? `At most ${MAX_STREAMS_PER_CLIENT} open event streams from one network`
+        : undefined;
+    if (refusal) {
+      const refused = errorResponse(c, 429, 'RATE_LIMITED', refusal);
+      refused.headers.set('retry-after', String(RETRY_AFTER_S));
+      return refused;
     }
-    openPerUser.set(userId, open + 1);
+    perUser.take(userId);
+    perClient.take(client);
     // On Node, the response itself: a client that stopped reading is cut off there.
     const outgoing = (c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing;
     const body = openEventStream({
@@ -49,9 +88,8 @@ export function eventRoutes(deps: Deps) {
       abort: outgoing && (() => outgoing.destroy()),
       isLive: async () => (await sessionRefusal(deps, claims)) === undefined,
       onClose: () => {
-        const left = (openPerUser.get(userId) ?? 1) - 1;
-        if (left > 0) openPerUser.set(userId, left);
-        else openPerUser.delete(userId);
+        perUser.give(userId);
+        perClient.give(client);
       },
     });
     return new Response(body, {

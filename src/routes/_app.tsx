@@ -89,8 +89,9 @@ function Shell() {
   const nav = NAV.filter(({ needs: [action, subject] }) => can(action, subject));
   const myAssets = userId && can('read', 'UserAsset', { userId }) ? `/users/${userId}/assets` : '';
   const current = currentLink(pathname, [...nav.map((item) => item.to), myAssets]);
-  // One live stream per tab: what others change reaches every screen without a reload.
-  const live = useLiveConnection(isLoggedIn && !isLoggingOut);
+  // One live stream per tab: what others change reaches every screen without a reload. Not
+  // for a guest, whom the server refuses it (LIVE_EVENTS_NEED, written out: CASL loads lazily).
+  const live = useLiveConnection(isLoggedIn && !isLoggingOut && can('read', 'Tag'));
   const liveLabels = {
     connecting: t('live.connecting'),
     connected: t('live.connected'),
