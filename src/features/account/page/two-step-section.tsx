@@ -102,11 +102,10 @@ export function TwoStepSection() {
               announce({ tone: 'success', title: t('twoStep.enabled') });
             })
           }
-        >
-          <ActionButton variant="link" onPress={() => setStep({ kind: 'idle' })}>
-            {t('account.cancel')}
-          </ActionButton>
-        </SchemaForm>
+        />
+        <ActionButton variant="link" onPress={() => setStep({ kind: 'idle' })}>
+          {t('account.cancel')}
+        </ActionButton>
       </>
     );
   } else if (status.data?.enabled) {
