@@ -8,7 +8,7 @@ import type { SignInResult } from '../../contract/account-schemas';
 import type { AuthResult, SessionInfo } from '../../contract/schemas';
 import type { Db } from '../db';
 import type { Deps } from '../deps';
-import { clientAddress } from '../http/client-address';
+import { remoteAddress } from '../http/client-address';
 import { fail } from '../http/errors';
 import { findUserById, markVerified, toWireUser, type UserRow } from '../users';
 import { signAccessToken, type AccessClaims, type TokenSettings } from './access-token';
@@ -66,7 +66,7 @@ export async function issueSession(
     now: deps.now(),
     ttlSeconds: deps.config.refreshTokenTtl,
     origin: {
-      clientAddress: clientAddress(c, deps.config),
+      clientAddress: remoteAddress(c, deps.config),
       userAgent: c.req.header('user-agent')?.slice(0, MAX_USER_AGENT) ?? null,
     },
   });
