@@ -3,15 +3,20 @@
  * changes of e-mail address.
  * A code is single use and expires after CODE_TTL_MS. A new code does not cancel the ones
  * already sent, so nobody can break an owner's sign-in by asking for codes: the newest
- * MAX_LIVE_CODES of an address and purpose are accepted. Issuing is limited per address.
+ * MAX_LIVE_CODES of an address and purpose are accepted. Past the issuing limit of an address,
+ * a request mails the newest code again instead of being refused: the code itself is the
+ * owner's proof, so a stranger filling the limit must not keep the owner from getting one.
  *
  * Wrong guesses are limited so that a stranger can neither brute-force a code nor lock its
  * owner out (server/README.md "Sessions" has the numbers): each code takes GUESSES_PER_CODE
  * wrong guesses from the client address that asked for it and as many from all other
  * clients, then refuses that side; guesses are limited per client (back-off), per address
- * (other clients: a daily cap; the clients that asked: a back-off) and server-wide.
+ * (other clients: a daily cap; the clients that asked: a back-off) and server-wide. What a
+ * code and an address allow is shared by every client, so it holds only a client past its
+ * own free wrong guesses at the address (rate-limit.ts `holdsAfter`): the owner, typing the
+ * right code on a network that has not been guessing, is never refused by what strangers spent.
  */
-import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db';
 import { fail } from '../http/errors';
 import { newId } from '../ids';
@@ -23,7 +28,10 @@ export type CodePurpose = 'login' | 'verify' | 'reset' | 'email';
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const MAX_LIVE_CODES = 3;
 export const RATE_WINDOW_MS = 15 * 60 * 1000;
+/** New codes per address and purpose in RATE_WINDOW_MS; past it the newest one is re-sent. */
 export const MAX_CODES_PER_WINDOW = 5;
+/** A code is mailed again at most this often. */
+export const RESEND_INTERVAL_MS = 60 * 1000;
 /** Wrong guesses a code takes from the client that asked for it, and from all others. */
 export const GUESSES_PER_CODE = 5;
 
@@ -47,6 +55,15 @@ function hashCode(secret: string, id: string, code: string): string {
   return createHmac('sha256', secret).update(`${id}:${code}`).digest('hex');
 }
 
+/**
+ * A code's digits, derived from its random id under the key, so that it can be mailed again
+ * without being stored. (The NUL keeps this message apart from any `hashCode` message.)
+ */
+function codeFor(secret: string, id: string): string {
+  const mac = createHmac('sha256', secret).update(`code\0${id}`).digest();
+  return (mac.readUIntBE(0, 6) % 1_000_000).toString().padStart(6, '0');
+}
+
 export interface IssueCode {
   email: string;
   /** Null for an address without an account: the code is recorded but never mailed. */
@@ -58,8 +75,18 @@ export interface IssueCode {
   secret: string;
 }
 
-/** Creates a code (429 RATE_LIMITED past the per-address limit) and returns it with its id. */
-export function issueCode(db: Db, input: IssueCode): Promise<{ id: string; code: string }> {
+/** A code to mail: `mail` is false when the same code was mailed moments ago. */
+export interface IssuedCode {
+  id: string;
+  code: string;
+  mail: boolean;
+}
+
+/**
+ * Creates a code, or past the per-address limit gives the newest one again while it has half
+ * its time left (else a new one: past the limit, one new code per half lifetime at most).
+ */
+export function issueCode(db: Db, input: IssueCode): Promise<IssuedCode> {
   const email = input.email.toLowerCase();
   return db.transaction(async (tx) => {
     // Serializes issuing per address and purpose so concurrent requests cannot beat the limit.
@@ -71,10 +98,11 @@ export function issueCode(db: Db, input: IssueCode): Promise<{ id: string; code:
       [email, input.purpose, since],
     );
     if ((rows[0]?.count ?? 0) >= MAX_CODES_PER_WINDOW) {
-      fail(429, 'RATE_LIMITED', 'Too many codes requested for this address; try again later');
+      const again = await issueAgain(tx, input, email);
+      if (again) return again;
     }
     const id = newId();
-    const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
+    const code = codeFor(input.secret, id);
     await tx.query(
       `INSERT INTO one_time_codes
          (id, email, user_id, purpose, code_hash, expires_at, created_at, client)
@@ -90,8 +118,49 @@ export function issueCode(db: Db, input: IssueCode): Promise<{ id: string; code:
         input.client,
       ],
     );
-    return { id, code };
+    return { id, code, mail: true };
   });
+}
+
+/**
+ * The newest code of the address with half its time left, to mail again (see `issueCode`);
+ * undefined when there is none. One recorded for the address while it had no account becomes
+ * this account's (nobody has seen it: it was never mailed). Another account's code (a change
+ * of e-mail address asked by two accounts) is not given: 429 as before the limit.
+ */
+async function issueAgain(
+  tx: Db,
+  input: IssueCode,
+  email: string,
+): Promise<IssuedCode | undefined> {
+  const { rows } = await tx.query<{
+    id: string;
+    user_id: string | null;
+    code_hash: string;
+    sent_at: Date;
+  }>(
+    `SELECT id, user_id, code_hash, coalesce(sent_at, created_at) AS sent_at
+     FROM one_time_codes
+     WHERE email = $1 AND purpose = $2 AND used_at IS NULL AND expires_at >= $3
+     ORDER BY created_at DESC LIMIT 1`,
+    [email, input.purpose, new Date(input.now.getTime() + CODE_TTL_MS / 2)],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  const code = codeFor(input.secret, row.id);
+  const anotherAccount = row.user_id !== null && row.user_id !== input.userId;
+  // A code not derived from its id under this key (made by an older server) cannot be re-sent.
+  if (anotherAccount || hashCode(input.secret, row.id, code) !== row.code_hash) {
+    fail(429, 'RATE_LIMITED', 'Too many codes requested for this address; try again later');
+  }
+  // A code of no account was never mailed.
+  const mail =
+    row.user_id === null || input.now.getTime() - row.sent_at.getTime() >= RESEND_INTERVAL_MS;
+  await tx.query(
+    `UPDATE one_time_codes SET user_id = coalesce(user_id, $2), sent_at = $3 WHERE id = $1`,
+    [row.id, input.userId, mail ? input.now : row.sent_at],
+  );
+  return { id: row.id, code, mail };
 }
 
 export interface ConsumeCode {
@@ -127,20 +196,23 @@ async function candidates(db: Db, input: ConsumeCode, email: string, lock: boole
            ORDER BY created_at DESC LIMIT ${MAX_LIVE_CODES}${forUpdate}`,
           [email, input.purpose],
         );
-  // A code whose budget for this side is spent is not compared at all.
-  return rows.filter((row) =>
-    row.client === input.client
-      ? row.own_failures < GUESSES_PER_CODE
-      : row.foreign_failures < GUESSES_PER_CODE,
-  );
+  return rows;
+}
+
+/** Whether `row` still takes wrong guesses from `client`'s side. */
+function hasBudget(row: CodeRow, client: string): boolean {
+  return row.client === client
+    ? row.own_failures < GUESSES_PER_CODE
+    : row.foreign_failures < GUESSES_PER_CODE;
 }
 
 /**
  * Checks a code and marks it used on success. A guess first takes an attempt under the
  * client's back-off, the server-wide cap and the address's limit for its side (whether this
  * client asked for one of the codes); a right code gives it back. A wrong guess spends one of
- * each compared code's budget for its side. Without any code to compare (none asked for, or
- * all spent) the guess is just wrong: it costs the client, never the owner. Call it outside a
+ * each compared code's budget for its side. A client past its free wrong guesses at the
+ * address is held by the address's limit, and a code whose budget for its side is spent is not
+ * compared for it; with no code to compare the guess is just wrong. Call it outside a
  * transaction, so a wrong guess stays counted.
  */
 export async function consumeCode(db: Db, input: ConsumeCode): Promise<ConsumeResult> {
@@ -151,6 +223,12 @@ export async function consumeCode(db: Db, input: ConsumeCode): Promise<ConsumeRe
     { key: `code-client:${input.client}`, limit: LIMITS.codeGuessesPerClient },
     { key: 'code:*', limit: LIMITS.codeGuessesGlobal },
   ];
+  if (email !== undefined) {
+    checks.push({
+      key: `code:${email}:${input.client}`,
+      limit: LIMITS.codeGuessesPerAddressClient,
+    });
+  }
   if (rows.length > 0) {
     checks.push(
       own
@@ -163,7 +241,9 @@ export async function consumeCode(db: Db, input: ConsumeCode): Promise<ConsumeRe
   try {
     const result = await db.transaction(async (tx): Promise<ConsumeResult> => {
       // Read again under lock: concurrent guesses cannot spend more than a code's budget.
-      const locked = await candidates(tx, input, email, true);
+      const all = await candidates(tx, input, email, true);
+      const locked = attempt.held ? all.filter((row) => hasBudget(row, input.client)) : all;
+      if (locked.length === 0) return { ok: false, reason: 'invalid' };
       const actual = (row: CodeRow) =>
         Buffer.from(hashCode(input.secret, row.id, input.code), 'hex');
       // Every candidate is compared, so the time taken does not say which one matched.

@@ -4,6 +4,10 @@
  * instances. An attempt is taken under every limit that applies at once, before the work it
  * guards, so parallel requests cannot all pass a count of zero; a successful password check
  * gives its attempt back.
+ *
+ * A limit that many clients share (all clients guessing at one account) would let strangers
+ * spend it and refuse the owner, so it holds only clients that have used up their own free
+ * attempts (`holdsAfter`): the owner on a network that has not failed is never held by it.
  */
 import type { Db } from '../db';
 import { fail } from '../http/errors';
@@ -20,6 +24,11 @@ export interface Limit {
   /** The error code and message of the refusal. */
   code: string;
   message: string;
+  /**
+   * Holds a client only once it has `attempts` attempts under `own` (its own limit among the
+   * same checks) in that limit's window; before, its attempts count here without being held.
+   */
+  holdsAfter?: { own: Limit; attempts: number };
 }
 
 const MINUTE_MS = 60_000;
@@ -44,14 +53,30 @@ function backoffAfter(free: number, maxDelayMs: number) {
   };
 }
 
+const passwordPerAddressClient: Limit = { ...backoffAfter(5, HOUR_MS), ...tooManyPasswords };
+const codeGuessesPerAddressClient: Limit = {
+  max: Number.MAX_SAFE_INTEGER,
+  windowMs: DAY_MS,
+  ...tooManyCodes,
+};
+/** A client's free wrong codes at one address a day, before the address's limits hold it. */
+const freeCodeGuesses = { own: codeGuessesPerAddressClient, attempts: 3 };
+
 /** The numbers and their arithmetic are in server/README.md "Sessions". */
 export const LIMITS = {
   /** Wrong passwords for one address from one client address. */
-  passwordPerAddressClient: { ...backoffAfter(5, HOUR_MS), ...tooManyPasswords },
+  passwordPerAddressClient,
   /** Wrong passwords from one client address, across accounts. */
   passwordPerClient: { ...backoffAfter(20, HOUR_MS), ...tooManyPasswords },
-  /** Wrong passwords for one address from all clients (a distributed guesser). */
-  passwordPerAddress: { ...backoffAfter(50, 5 * MINUTE_MS), ...tooManyPasswords },
+  /**
+   * Wrong passwords for one address from all clients (a distributed guesser); it holds only
+   * clients past their own free wrong passwords for the address.
+   */
+  passwordPerAddress: {
+    ...backoffAfter(50, 5 * MINUTE_MS),
+    ...tooManyPasswords,
+    holdsAfter: { own: passwordPerAddressClient, attempts: 5 },
+  },
   /** Wrong passwords server-wide: a ceiling for guessing spread over many addresses. */
   passwordGlobal: { max: 1000, windowMs: 15 * MINUTE_MS, ...tooManyPasswords },
   /** Wrong passwords when a signed-in user confirms theirs. */
@@ -59,17 +84,28 @@ export const LIMITS = {
   /** Wrong one-time codes from one client address, across addresses and purposes. */
   codeGuessesPerClient: { ...backoffAfter(10, HOUR_MS), ...tooManyCodes },
   /**
+   * Wrong codes for one address from one client: only counted, so that the limits of the
+   * address hold a client past its free guesses (`freeCodeGuesses`).
+   */
+  codeGuessesPerAddressClient,
+  /**
    * Wrong codes for one address from clients that did not ask for one of its live codes; past
-   * it, only a client that asked for a code may guess (the owner asks for a fresh one).
+   * it, such a client that has used its free guesses is refused (the right code works from
+   * any other network, and from a device that asks for a fresh one).
    */
   codeForeignGuessesPerAddress: {
     max: 10,
     windowMs: DAY_MS,
     code: 'TOO_MANY_ATTEMPTS',
     message: 'Too many wrong codes for this address; request a new code from this device',
+    holdsAfter: freeCodeGuesses,
   },
   /** Wrong codes for one address from clients that asked for one of its codes. */
-  codeOwnGuessesPerAddress: { ...backoffAfter(10, 30 * MINUTE_MS), ...tooManyCodes },
+  codeOwnGuessesPerAddress: {
+    ...backoffAfter(10, 30 * MINUTE_MS),
+    ...tooManyCodes,
+    holdsAfter: freeCodeGuesses,
+  },
   /** Wrong codes server-wide: a ceiling for guessing spread over many clients. */
   codeGuessesGlobal: { max: 500, windowMs: HOUR_MS, ...tooManyCodes },
   /** Calls that send mail (codes, verification), from one client address. */
@@ -105,6 +141,8 @@ export interface LimitCheck {
 export interface Attempt {
   /** Gives the attempt back (a password that was right does not count as a failure). */
   giveBack(): Promise<void>;
+  /** Whether every limit with `holdsAfter` held this client (past its free attempts). */
+  held: boolean;
 }
 
 /** Whether a back-off `limit` with `count` attempts, the newest at `newest`, refuses one now. */
@@ -115,6 +153,15 @@ function tooSoon(limit: Limit, count: number, newest: Date | null, now: Date): b
   return now.getTime() - newest.getTime() < delay;
 }
 
+/** Whether `check` holds this client, given what every check's key counted. */
+function holds(check: LimitCheck, checks: LimitCheck[], counts: Map<string, number>): boolean {
+  const rule = check.limit.holdsAfter;
+  if (!rule) return true;
+  // Without its own limit among the checks, the client is held like any other.
+  const own = checks.find((other) => other.limit === rule.own);
+  return own === undefined || (counts.get(own.key) ?? 0) >= rule.attempts;
+}
+
 /**
  * Takes one attempt under every check, or none: answers 429 with the first used-up limit's
  * code. Each key is locked for the count and the insert, so concurrent takers queue.
@@ -122,7 +169,9 @@ function tooSoon(limit: Limit, count: number, newest: Date | null, now: Date): b
 export async function takeAttempt(db: Db, checks: LimitCheck[], now: Date): Promise<Attempt> {
   // Locks are taken in one order so two takers of overlapping keys cannot deadlock.
   const sorted = [...checks].sort((a, b) => a.key.localeCompare(b.key));
-  const ids = await db.transaction(async (tx) => {
+  const { ids, held } = await db.transaction(async (tx) => {
+    const counts = new Map<string, number>();
+    const newest = new Map<string, Date | null>();
     for (const { key, limit } of sorted) {
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`limit:${key}`]);
       const { rows } = await tx.query<{ count: number; newest: Date | null }>(
@@ -130,21 +179,29 @@ export async function takeAttempt(db: Db, checks: LimitCheck[], now: Date): Prom
          WHERE key = $1 AND created_at > $2`,
         [key, new Date(now.getTime() - limit.windowMs)],
       );
-      const count = rows[0]?.count ?? 0;
-      if (count >= limit.max || tooSoon(limit, count, rows[0]?.newest ?? null, now)) {
-        fail(429, limit.code, limit.message);
-      }
+      counts.set(key, rows[0]?.count ?? 0);
+      newest.set(key, rows[0]?.newest ?? null);
+    }
+    for (const check of sorted) {
+      const { key, limit } = check;
+      const count = counts.get(key) ?? 0;
+      const full = count >= limit.max || tooSoon(limit, count, newest.get(key) ?? null, now);
+      if (full && holds(check, sorted, counts)) fail(429, limit.code, limit.message);
     }
     const { rows } = await tx.query<{ id: string }>(
       `INSERT INTO rate_limit_events (key, created_at)
        SELECT key, $2 FROM unnest($1::text[]) AS key RETURNING id::text`,
       [sorted.map((check) => check.key), now],
     );
-    return rows.map((row) => row.id);
+    return {
+      ids: rows.map((row) => row.id),
+      held: sorted.every((check) => holds(check, sorted, counts)),
+    };
   });
   return {
     giveBack: async () => {
       await db.query('DELETE FROM rate_limit_events WHERE id = ANY($1::bigint[])', [ids]);
     },
+    held,
   };
 }
