@@ -209,6 +209,8 @@ export const paginationSchema = z.object({
   totalDocs: z.number(),
   totalPages: z.number(),
   hasNextPage: z.boolean(),
+  /** Present and true when totalDocs (and so totalPages) is an estimate of a large total. */
+  totalIsEstimate: z.optional(z.boolean()),
 });
 export type Pagination = z.infer<typeof paginationSchema>;
 

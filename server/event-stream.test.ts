@@ -855,6 +855,39 @@ describe('limits', () => {
     }
   });
 
+  it('replays at most 30 resumes a minute for one user and 60 for one client address; past them a resume gets reset', async () => {
+    const from = await latestEventSeq(t.db);
+    await recordEvents(5);
+    const head = await latestEventSeq(t.db);
+    const resume = async (token: string, address: string) => {
+      const stream = await StreamClient.open(token, { lastEventId: String(from), from: address });
+      expect(stream.response.status).toBe(200);
+      await stream.started();
+      const first = stream.messages[0]!;
+      if (first.event === 'ready') await stream.until((c) => c.events().length === 5, 'replay');
+      stream.close();
+      return first.event;
+    };
+    const { token } = await t.loginAs('user');
+    for (let i = 0; i < 30; i += 1) expect(await resume(token, uniqueClient())).toBe('ready');
+    expect(await resume(token, uniqueClient())).toBe('reset');
+    // A resume with nothing missed still starts where it was.
+    const caughtUp = await StreamClient.open(token, { lastEventId: String(head) });
+    await caughtUp.started();
+    expect(caughtUp.messages[0]).toMatchObject({ event: 'ready', id: String(head) });
+    caughtUp.close();
+
+    const office = uniqueClient();
+    const others = await Promise.all([1, 2, 3].map(() => t.loginAs('developer')));
+    const answers: string[] = [];
+    for (let i = 0; i < 61; i += 1) answers.push(await resume(others[i % 3]!.token, office));
+    expect(answers.filter((event) => event === 'ready')).toHaveLength(60);
+    expect(answers.at(-1)).toBe('reset');
+
+    t.advance(60_000);
+    expect(await resume(token, office)).toBe('ready');
+  });
+
   it('ends when the access token expires; that token then gets 401', async () => {
     const { token } = await t.loginAs('admin');
     const stream = await StreamClient.open(token);

@@ -38,6 +38,34 @@ function openCounts() {
   };
 }
 
+/**
+ * Resumes with a Last-Event-ID that may replay missed events, per user and per client address
+ * each minute: a tab resumes when its connection breaks or its token expires, a few times an
+ * hour. Past them a resume gets `reset` (the client reads its screens again) instead of a
+ * replay, which costs the server a page read and a frame per missed event.
+ */
+export const REPLAYS_PER_MINUTE_PER_USER = 30;
+export const REPLAYS_PER_MINUTE_PER_CLIENT = 60;
+const MINUTE_MS = 60_000;
+
+/** Counts per key in the current minute (all of them forgotten at the next), up to a maximum. */
+function minuteBudget(now: () => Date) {
+  let minute = 0;
+  const used = new Map<string, number>();
+  const current = () => {
+    const at = Math.floor(now().getTime() / MINUTE_MS);
+    if (at !== minute) {
+      minute = at;
+      used.clear();
+    }
+    return used;
+  };
+  return {
+    left: (key: string, max: number) => (current().get(key) ?? 0) < max,
+    take: (key: string) => current().set(key, (current().get(key) ?? 0) + 1),
+  };
+}
+
 const lastEventIdSchema = z.optional(
   z.pipe(z.string().check(z.regex(/^\d{1,15}$/)), z.transform(Number)),
 );
@@ -46,6 +74,7 @@ export function eventRoutes(deps: Deps) {
   const app = new Hono<AuthEnv>();
   const perUser = openCounts();
   const perClient = openCounts();
+  const replays = minuteBudget(deps.now);
 
   app.get('/', requireAuth(deps), (c) => {
     const claims = c.get('auth');
@@ -75,6 +104,21 @@ export function eventRoutes(deps: Deps) {
     }
     perUser.take(userId);
     perClient.take(client);
+    let { replayLimit } = deps.config.events;
+    if (after.data !== undefined) {
+      const userKey = `user:${userId}`;
+      const clientKey = `client:${client}`;
+      if (
+        replays.left(userKey, REPLAYS_PER_MINUTE_PER_USER) &&
+        replays.left(clientKey, REPLAYS_PER_MINUTE_PER_CLIENT)
+      ) {
+        replays.take(userKey);
+        replays.take(clientKey);
+      } else {
+        // Any missed event makes it a `reset`: nothing is read but the count of one.
+        replayLimit = 0;
+      }
+    }
     // On Node, the response itself: a client that stopped reading is cut off there.
     const outgoing = (c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing;
     const body = openEventStream({
@@ -84,7 +128,7 @@ export function eventRoutes(deps: Deps) {
       after: after.data,
       expiresAt,
       now: deps.now,
-      limits: deps.config.events,
+      limits: { ...deps.config.events, replayLimit },
       abort: outgoing && (() => outgoing.destroy()),
       isLive: async () => (await sessionRefusal(deps, claims)) === undefined,
       onClose: () => {
