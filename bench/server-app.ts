@@ -21,6 +21,8 @@ export async function signedInBenchApp(
     DATA_DIR: dataDir,
     STATIC_DIR: '/nonexistent/avatar-studio-bench-dist',
     NODE_ENV: 'test',
+    // Clients of a bench may name their address, as behind a proxy.
+    TRUST_PROXY: 'true',
   });
   const email = 'bench@example.com';
   const password = 'bench-password';
@@ -28,6 +30,7 @@ export async function signedInBenchApp(
     email,
     passwordHash: await hashPassword(password),
     role: 'admin',
+    verifiedAt: new Date(),
     now: new Date(),
   });
   const app = createApp({ db, config, mail: createDevMailbox(), ...(storage ? { storage } : {}) });

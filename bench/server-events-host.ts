@@ -35,6 +35,7 @@ const tokens = await Promise.all(
       email: `developer${i}@bench.example`,
       passwordHash: 'unused',
       role: 'developer',
+      verifiedAt: new Date(),
       now: new Date(),
     });
     const { sessionId } = await startRefreshFamily(db, {

@@ -54,10 +54,12 @@ interface Follower {
 }
 
 /** A stream client that counts the events it gets and how late each one is. */
-async function streamFollower(base: string, token: string): Promise<Follower> {
+async function streamFollower(base: string, token: string, client: string): Promise<Follower> {
   const abort = new AbortController();
   const response = await fetch(`${base}/v1/events`, {
-    headers: { authorization: `Bearer ${token}` },
+    // Each client from an address of its own, as a proxy names it: one address may hold only
+    // a few dozen streams.
+    headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': client },
     signal: abort.signal,
   });
   if (!response.ok) throw new Error(`GET /v1/events answered ${response.status}`);
@@ -178,7 +180,9 @@ export async function benchServerEvents(): Promise<void> {
   try {
     const { base, tokens, assetId } = await nextReply(host, 'ready');
     const idle = await ask(host, { type: 'memory' });
-    const streams = await Promise.all(tokens.map((token) => streamFollower(base, token)));
+    const streams = await Promise.all(
+      tokens.map((token, i) => streamFollower(base, token, `10.0.${i >> 8}.${i & 255}`)),
+    );
     const connected = await ask(host, { type: 'memory' });
     const live = await followBurst(host, streams);
 
