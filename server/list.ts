@@ -6,7 +6,7 @@
  */
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, type Pagination } from '../contract/schemas';
 import type { Context } from 'hono';
-import type { Db, SqlParam } from './db';
+import { isDbError, type Db, type SqlParam } from './db';
 import { fail } from './http/errors';
 
 /** Collects `$n` parameters while a statement is being assembled. */
@@ -220,7 +220,96 @@ export async function findById<Row>(
   return spec.toRow(rows[0]);
 }
 
-/** Runs the count and the page query of a list. */
+/**
+ * Up to this many matches a list's total is counted exactly; above it the total is the
+ * planner's estimate, flagged `totalIsEstimate` (counting a million rows on every request
+ * would cost more than the page).
+ */
+export const EXACT_TOTAL_LIMIT = 10_000;
+
+/**
+ * Pages are served this many rows deep from the start and from the end of a list (the end by
+ * reading the order backwards); a page deeper from both is refused with a request to narrow
+ * the search, as search engines bound deep paging. Equal to the exact-count limit, so a list
+ * whose total is exact never meets it.
+ */
+export const MAX_PAGE_DEPTH = EXACT_TOTAL_LIMIT;
+
+/** How long a list's count may take before its total is estimated instead. */
+const COUNT_BUDGET_MS = 40;
+
+/** PostgreSQL's error code of a statement stopped by statement_timeout. */
+const PG_QUERY_CANCELED = '57014';
+
+/**
+ * The matches of `from ... where`: exact up to EXACT_TOTAL_LIMIT when counting them fits the
+ * budget, otherwise the planner's estimate.
+ */
+async function countMatches(
+  db: Db,
+  fromWhere: string,
+  params: readonly SqlParam[],
+): Promise<{ total: number; estimate: boolean }> {
+  // Counting rare matches of a filter no index serves can read the whole table: past the
+  // budget the count stops and the estimate stands in.
+  const counted = await db
+    .transaction(async (tx) => {
+      await tx.query(`SET LOCAL statement_timeout = ${COUNT_BUDGET_MS}`);
+      const { rows } = await tx.query<{ total: number }>(
+        `SELECT count(*)::int AS total
+         FROM (SELECT 1 FROM ${fromWhere} LIMIT ${EXACT_TOTAL_LIMIT + 1}) t`,
+        params,
+      );
+      return rows[0]?.total ?? 0;
+    })
+    .catch((error: unknown) => {
+      if (isDbError(error, PG_QUERY_CANCELED)) return undefined;
+      throw error;
+    });
+  if (counted !== undefined && counted <= EXACT_TOTAL_LIMIT) {
+    return { total: counted, estimate: false };
+  }
+  const plan = await db.query<{ 'QUERY PLAN': unknown }>(
+    `EXPLAIN (FORMAT JSON) SELECT 1 FROM ${fromWhere}`,
+    params,
+  );
+  const planned = planRows(plan.rows[0]?.['QUERY PLAN']);
+  return { total: Math.max(counted ?? 0, Math.round(planned)), estimate: true };
+}
+
+/** The row estimate at the top of an `EXPLAIN (FORMAT JSON)` answer (text or parsed). */
+function planRows(explained: unknown): number {
+  const parsed: unknown = typeof explained === 'string' ? JSON.parse(explained) : explained;
+  const rows = (parsed as [{ Plan?: { 'Plan Rows'?: unknown } }] | undefined)?.[0]?.Plan?.[
+    'Plan Rows'
+  ];
+  return typeof rows === 'number' ? rows : 0;
+}
+
+/**
+ * Which rows a page reads: `offset` rows into the order, or, near the end of a list, `offset`
+ * rows into the reversed order. Undefined when the page lies deeper than MAX_PAGE_DEPTH from
+ * both ends.
+ */
+function pageWindow(
+  query: ListQuery,
+  total: number,
+): { offset: number; count: number; reversed: boolean } | undefined {
+  const offset = (query.page - 1) * query.limit;
+  // Past the end (of an estimate, the estimated end) there is nothing to read.
+  if (offset >= total) return { offset, count: 0, reversed: false };
+  if (offset < MAX_PAGE_DEPTH) return { offset, count: query.limit, reversed: false };
+  const fromEnd = total - offset;
+  if (fromEnd > MAX_PAGE_DEPTH) return undefined;
+  const count = Math.min(query.limit, fromEnd);
+  return { offset: fromEnd - count, count, reversed: true };
+}
+
+/**
+ * Runs the count and the page query of a list. The page query orders and pages the ids alone
+ * (an index read over the sort key), then reads the columns (tags, places, deliveries: the
+ * costly sub-queries) of that page's rows only.
+ */
 export async function runList<Row>(
   db: Db,
   spec: ListSpec<Row>,
@@ -230,30 +319,51 @@ export async function runList<Row>(
   const params = new SqlParams();
   const conditions = [...(scope?.(params) ?? []), ...filterConditions(spec, query.filters, params)];
   const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
-  const countParams = [...params.values];
-  const limit = params.add(query.limit);
-  const offset = params.add((query.page - 1) * query.limit);
-  const [count, page] = await Promise.all([
-    db.query<{ total: number }>(
-      `SELECT count(*)::int AS total FROM ${spec.from} ${where}`,
-      countParams,
-    ),
-    db.query<never>(
-      `SELECT ${spec.columns} FROM ${spec.from} ${where}
-       ORDER BY ${orderBy(spec, query.order)} LIMIT ${limit} OFFSET ${offset}`,
-      params.values,
-    ),
-  ]);
-  const totalDocs = count.rows[0]?.total ?? 0;
-  const totalPages = Math.ceil(totalDocs / query.limit);
+  const readPage = async (window: { offset: number; count: number; reversed: boolean }) => {
+    if (window.count === 0) return [];
+    const pageParams = [...params.values, window.count, window.offset];
+    const innerOrder = orderBy(spec, {
+      ...query.order,
+      descending: query.order.descending !== window.reversed,
+    });
+    const { rows } = await db.query<never>(
+      `SELECT ${spec.columns} FROM ${spec.from}
+       WHERE ${spec.idColumn} = ANY(ARRAY(
+         SELECT ${spec.idColumn} FROM ${spec.from} ${where} ORDER BY ${innerOrder}
+         LIMIT $${pageParams.length - 1} OFFSET $${pageParams.length}))
+       ORDER BY ${orderBy(spec, query.order)}`,
+      pageParams,
+    );
+    return rows;
+  };
+  const offset = (query.page - 1) * query.limit;
+  // A page near the start does not depend on the total: both queries run at once.
+  const early =
+    offset < MAX_PAGE_DEPTH ? readPage({ offset, count: query.limit, reversed: false }) : undefined;
+  const counted = countMatches(db, `${spec.from} ${where}`, params.values);
+  const [{ total, estimate }, earlyRows] = await Promise.all([counted, early]);
+  let rows = earlyRows;
+  if (!rows) {
+    const window = pageWindow(query, total);
+    if (!window) {
+      fail(
+        400,
+        'PAGE_TOO_DEEP',
+        `page: Pages more than ${MAX_PAGE_DEPTH.toLocaleString('en')} rows from both the start and the end of a list are not served; narrow the search or sort the other way`,
+      );
+    }
+    rows = await readPage(window);
+  }
+  const totalPages = Math.ceil(total / query.limit);
   return {
-    data: page.rows.map(spec.toRow),
+    data: rows.map(spec.toRow),
     pagination: {
       page: query.page,
       limit: query.limit,
-      totalDocs,
+      totalDocs: total,
       totalPages,
       hasNextPage: query.page < totalPages,
+      ...(estimate ? { totalIsEstimate: true } : {}),
     },
   };
 }
