@@ -51,6 +51,9 @@ export const enBackOffice = {
     sorted: { asc: '{{field}}, ascending', desc: '{{field}}, descending' },
     total_one: '{{count}} item',
     total_other: '{{count}} items',
+    /** A large list's total is the server's estimate. */
+    totalAbout_one: 'about {{count, number(notation: compact; compactDisplay: long)}} item',
+    totalAbout_other: 'about {{count, number(notation: compact; compactDisplay: long)}} items',
     failed: 'The list could not be loaded: {{message}}',
     retry: 'Try again',
     moveTitle: 'Move to a position',

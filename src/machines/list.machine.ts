@@ -277,6 +277,7 @@ export const listMachine = setup({
         ? {
             rows: context.incoming.rows,
             totalDocs: context.incoming.totalDocs,
+            totalIsEstimate: context.incoming.totalIsEstimate,
             totalPages: context.incoming.totalPages,
             hasNextPage: context.incoming.hasNextPage,
             incoming: null,
@@ -467,6 +468,8 @@ export const selectFilter = (snapshot: ListSnapshot) => snapshot.context.filter;
  */
 export const selectTotalDocs = (snapshot: ListSnapshot) =>
   snapshot.context.rows.length === 0 ? 0 : snapshot.context.totalDocs;
+/** Whether the total on screen is the server's estimate of a large list. */
+export const selectTotalIsEstimate = (snapshot: ListSnapshot) => snapshot.context.totalIsEstimate;
 export const selectTotalPages = (snapshot: ListSnapshot) =>
   snapshot.context.rows.length === 0 ? 0 : snapshot.context.totalPages;
 export const selectError = (snapshot: ListSnapshot) => snapshot.context.error;

@@ -29,6 +29,7 @@ function answerOf(pages: ListResponse[]): PagesAnswer {
     rows: pages.flatMap((page) => page.data),
     pages: pages.length,
     totalDocs: last?.totalDocs ?? 0,
+    totalIsEstimate: last?.totalIsEstimate ?? false,
     totalPages: last?.totalPages ?? 0,
     hasNextPage: last?.hasNextPage ?? false,
   };

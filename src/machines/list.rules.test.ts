@@ -339,6 +339,7 @@ describe('a feed (newRowsOnTop): rows others add arrive on top of the first page
     rows: ids.map(row),
     pages: 1,
     totalDocs: ids.length,
+    totalIsEstimate: false,
     totalPages: 1,
     hasNextPage: false,
   });

@@ -199,7 +199,12 @@ export const readAgain = (fresh = false): PendingLoad => ({ fresh, append: false
 export function afterPage(context: ListContext, answer: PagesAnswer) {
   const totalPages = answer.totalPages > 0 ? answer.totalPages : context.totalPages;
   const totalDocs = answer.totalDocs > 0 ? answer.totalDocs : context.totalDocs;
-  const totals = { totalPages, totalDocs, hasNextPage: answer.hasNextPage };
+  const totals = {
+    totalPages,
+    totalDocs,
+    totalIsEstimate: answer.totalDocs > 0 ? answer.totalIsEstimate : context.totalIsEstimate,
+    hasNextPage: answer.hasNextPage,
+  };
   if (context.mode === 'infinite') {
     return { done: true, ...totals, page: Math.max(answer.pages, 1), rows: answer.rows };
   }
@@ -291,6 +296,7 @@ export function initialListContext(input: ListInput): ListContext {
     rows: [],
     shown: null,
     totalDocs: 0,
+    totalIsEstimate: false,
     totalPages: 0,
     hasNextPage: false,
     error: null,
@@ -334,6 +340,7 @@ export function mergeRemote(context: ListContext, answer: PagesAnswer): Partial<
       rows: [...top, ...rows],
       incoming: null,
       totalDocs: answer.totalDocs,
+      totalIsEstimate: answer.totalIsEstimate,
       totalPages: answer.totalPages,
       hasNextPage: answer.hasNextPage,
     };
@@ -345,6 +352,7 @@ export function mergeRemote(context: ListContext, answer: PagesAnswer): Partial<
     removedIds,
     incoming: null,
     totalDocs: answer.totalDocs,
+    totalIsEstimate: answer.totalIsEstimate,
     totalPages: answer.totalPages,
     hasNextPage: answer.hasNextPage,
   };

@@ -96,6 +96,8 @@ export interface ListContext {
   /** The query `rows` answer; null before the first answer. */
   shown: QueryState | null;
   totalDocs: number;
+  /** totalDocs is the server's estimate of a large total (shown as "about N"). */
+  totalIsEstimate: boolean;
   totalPages: number;
   hasNextPage: boolean;
   error: ApiErrorInfo | null;
@@ -123,6 +125,7 @@ export interface PagesAnswer {
   pages: number;
   /** The totals of the last page. */
   totalDocs: number;
+  totalIsEstimate: boolean;
   totalPages: number;
   hasNextPage: boolean;
 }

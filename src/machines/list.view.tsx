@@ -24,6 +24,7 @@ import {
   selectSetFilterCount,
   selectStatus,
   selectTotalDocs,
+  selectTotalIsEstimate,
   selectTotalPages,
   type Preselect,
 } from './list.machine';
@@ -42,6 +43,7 @@ import {
   MOBILE_QUERY,
   type FilterDef,
 } from '../ui/dom/list/filter-bar';
+import { ListTotal } from '../ui/dom/list/list-total';
 import { Pager } from '../ui/dom/list/pager';
 import { PageSize, rememberedPageSize } from '../ui/dom/list/page-size';
 import { SortMenu } from '../ui/dom/list/sort-menu';
@@ -198,6 +200,7 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
   const limit = useSelector(actor, selectLimit);
   const totalPages = useSelector(actor, selectTotalPages);
   const totalDocs = useSelector(actor, selectTotalDocs);
+  const totalIsEstimate = useSelector(actor, selectTotalIsEstimate);
   const order = useSelector(actor, selectOrder);
   const filter = useSelector(actor, selectFilter);
   const error = useSelector(actor, selectError);
@@ -372,9 +375,7 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
       )}
       <div className="list-header">
         <h1 id="list-title">{config.title}</h1>
-        {status === 'success' && (
-          <span className="count">{t('list.total', { count: totalDocs })}</span>
-        )}
+        {status === 'success' && <ListTotal total={totalDocs} estimate={totalIsEstimate} />}
         {/* Announced as it appears: rows others added wait here rather than push rows down. */}
         <span role="status" className="incoming">
           {incoming > 0 && (
