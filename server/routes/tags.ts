@@ -32,11 +32,13 @@ interface TagDbRow {
   version: number;
 }
 
+/** How many assets carry the tag: counted for the rows of a page only, unless sorted by it. */
+const ASSET_COUNT = '(SELECT count(*)::int FROM asset_tags x WHERE x.tag_id = t.id)';
+
 const tagListSpec: ListSpec<TagRow> = {
-  from: `tags t LEFT JOIN LATERAL
-    (SELECT count(*)::int AS asset_count FROM asset_tags x WHERE x.tag_id = t.id) c ON true`,
-  columns: 't.id, t.name, t.created_at, t.updated_at, t.version, c.asset_count',
-  orders: { name: 't.name', createdAt: 't.created_at', assetCount: 'c.asset_count' },
+  from: 'tags t',
+  columns: `t.id, t.name, t.created_at, t.updated_at, t.version, ${ASSET_COUNT} AS asset_count`,
+  orders: { name: 't.name', createdAt: 't.created_at', assetCount: ASSET_COUNT },
   defaultOrder: 'name',
   idColumn: 't.id',
   filters: { search: searchFilter('t.name') },
