@@ -31,14 +31,14 @@ export interface OrderedCollection {
   applicationId?: string;
 }
 
-/** The integers one `order_blocks` row counts (migration 021 uses the same width). */
+/** The integers one `order_blocks` row counts: 2 ** 10, as migration 021's `>> 10`. */
 const BLOCK = 1024;
 
 /** A longer rank than this is respread with its group (rows of the same position). */
 const MAX_RANK_LENGTH = 48;
 
-/** The SQL block of a position expression, as migration 021's trigger computes it. */
-const blockOf = (position: string) => `floor(${position} / ${BLOCK}.0)::int`;
+/** The SQL block of a position expression, as migration 021's trigger computes it (floor). */
+const blockOf = (position: string) => `(${position} >> 10)`;
 
 /** The `order_blocks` collection of the row of `alias` in `table`. */
 const blocksKey = (table: OrderedCollection['table'], alias: string) =>
