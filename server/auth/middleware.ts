@@ -11,6 +11,7 @@ import type { Deps } from '../deps';
 import { fail } from '../http/errors';
 import type { Action, Subject } from '../../contract/ability';
 import { verifyAccessToken, type AccessClaims } from './access-token';
+import { refusalOf } from './live-caller';
 import { tokenSettings } from './session';
 
 export type AuthEnv = { Variables: { auth: AccessClaims } };
@@ -39,18 +40,7 @@ export async function sessionRefusal(
   deps: Deps,
   claims: AccessClaims,
 ): Promise<string | undefined> {
-  const session = await deps.sessions.lookup(claims.sessionId);
-  if (
-    !session ||
-    session.revoked ||
-    session.disabled ||
-    session.userId !== claims.userId ||
-    session.expiresAt.getTime() <= deps.now().getTime()
-  ) {
-    return 'This session has ended: sign in again';
-  }
-  if (session.role !== claims.role) return 'Your role has changed: refresh the access token';
-  return undefined;
+  return refusalOf(await deps.sessions.lookup(claims.sessionId), claims, deps.now());
 }
 
 /** Requires a valid bearer token and stores its claims as `c.get('auth')`. */

@@ -14,6 +14,8 @@ import type { Deps } from '../deps';
 import { fail } from '../http/errors';
 import { newId } from '../ids';
 import type { UserRow } from '../users';
+import type { AccessClaims } from './access-token';
+import { lockLiveCaller } from './live-caller';
 import { takeAttempt, type Limit } from './rate-limit';
 
 const ISSUER = 'Avatar Studio';
@@ -110,22 +112,27 @@ export async function secondFactorStatus(deps: Deps, user: UserRow) {
 }
 
 /**
- * Starts (or starts again) an enrolment: a new secret, kept encrypted and not yet enabled.
- * Answers the secret for manual entry and the otpauth:// address the QR code shows.
+ * Starts (or starts again) an enrolment of the signed-in `caller`: a new secret, kept encrypted
+ * and not yet enabled. Answers the secret for manual entry and the otpauth:// address the QR
+ * code shows.
  */
-export async function startEnrolment(deps: Deps, user: UserRow) {
+export async function startEnrolment(deps: Deps, user: UserRow, caller: AccessClaims) {
   if (await hasSecondFactor(deps.db, user.id)) {
     fail(409, 'SECOND_FACTOR_ENABLED', 'Two-step sign-in is on already: turn it off first');
   }
   const secret = new Secret({ size: 20 });
   const stored = encryptSecret(deps.config.keys.secondFactorSecrets, user.id, secret.base32);
-  await deps.db.query(
-    `INSERT INTO user_totp (user_id, totp_secret, created_at) VALUES ($1, $2, $3)
-     ON CONFLICT (user_id) DO UPDATE
-       SET totp_secret = EXCLUDED.totp_secret, created_at = EXCLUDED.created_at, last_step = NULL
-       WHERE user_totp.enabled_at IS NULL`,
-    [user.id, stored, deps.now()],
-  );
+  const now = deps.now();
+  await deps.db.transaction(async (tx) => {
+    await lockLiveCaller(tx, caller, now);
+    await tx.query(
+      `INSERT INTO user_totp (user_id, totp_secret, created_at) VALUES ($1, $2, $3)
+       ON CONFLICT (user_id) DO UPDATE
+         SET totp_secret = EXCLUDED.totp_secret, created_at = EXCLUDED.created_at, last_step = NULL
+         WHERE user_totp.enabled_at IS NULL`,
+      [user.id, stored, now],
+    );
+  });
   return { secret: secret.base32, uri: totpOf(secret, user.email ?? user.id).toString() };
 }
 
@@ -199,10 +206,16 @@ export function spendSecondFactor(deps: Deps, userId: string, code: string): Pro
 }
 
 /**
- * Confirms an enrolment with a first code: the factor is on from now, and the answer holds its
- * 10 recovery codes, the only time they are shown (only their HMACs are kept).
+ * Confirms an enrolment of the signed-in `caller` with a first code: the factor is on from now,
+ * and the answer holds its 10 recovery codes, the only time they are shown (only their HMACs are
+ * kept). A session that ended meanwhile (a password reset) turns nothing on.
  */
-export async function confirmEnrolment(deps: Deps, user: UserRow, code: string) {
+export async function confirmEnrolment(
+  deps: Deps,
+  user: UserRow,
+  code: string,
+  caller: AccessClaims,
+) {
   if (await hasSecondFactor(deps.db, user.id)) {
     fail(409, 'SECOND_FACTOR_ENABLED', 'Two-step sign-in is on already');
   }
@@ -214,6 +227,7 @@ export async function confirmEnrolment(deps: Deps, user: UserRow, code: string) 
   }
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await deps.db.transaction(async (tx) => {
+    await lockLiveCaller(tx, caller, deps.now());
     const { rows } = await tx.query(
       'UPDATE user_totp SET enabled_at = $2 WHERE user_id = $1 AND enabled_at IS NULL RETURNING user_id',
       [user.id, deps.now()],
@@ -227,6 +241,34 @@ export async function confirmEnrolment(deps: Deps, user: UserRow, code: string) 
     );
   });
   return { recoveryCodes: codes };
+}
+
+/**
+ * A new set of 10 recovery codes for the enabled factor of `userId`, shown this once; the old
+ * ones stop working. The factor's row is locked first: a removal at the same time waits (and
+ * then removes the new codes too), and of two renewals the later one's codes are the ones kept.
+ */
+export async function renewRecoveryCodes(deps: Deps, userId: string) {
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  await deps.db.transaction(async (tx) => {
+    const { rows } = await tx.query(
+      'SELECT user_id FROM user_totp WHERE user_id = $1 AND enabled_at IS NOT NULL FOR UPDATE',
+      [userId],
+    );
+    if (rows.length === 0) noSecondFactor();
+    await tx.query('DELETE FROM recovery_codes WHERE user_id = $1', [userId]);
+    await tx.query(
+      `INSERT INTO recovery_codes (user_id, code_hash)
+       SELECT $1, code_hash FROM unnest($2::text[]) AS code_hash`,
+      [userId, codes.map((code) => hashRecoveryCode(deps, code))],
+    );
+  });
+  return { recoveryCodes: codes };
+}
+
+/** Answers 409 NO_SECOND_FACTOR: what needs an enabled factor, for an account without one. */
+export function noSecondFactor(): never {
+  fail(409, 'NO_SECOND_FACTOR', 'Two-step sign-in is off for this account');
 }
 
 /** Removes the factor of `userId` (authenticator and recovery codes); false when it had none. */

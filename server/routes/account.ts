@@ -14,6 +14,7 @@ import {
 } from '../../contract/account-schemas';
 import { sendCode } from '../auth/code-mail';
 import { requireAuth, type AuthEnv } from '../auth/middleware';
+import { lockLiveCaller } from '../auth/live-caller';
 import { consumeCode, failCode } from '../auth/one-time-codes';
 import { hashPassword, verifyPassword } from '../auth/password';
 import { requireAcceptablePassword } from '../auth/password-policy';
@@ -118,8 +119,11 @@ export function accountRoutes(deps: Deps) {
       },
     });
     if (!result.ok) failCode(result.reason);
-    const changed = await db
+    const { before, changed } = await db
       .transaction(async (tx) => {
+        // The session is read again under the row lock: an accepted invitation, a reset or a
+        // disable that ended it meanwhile wins, or the address would follow a stranger's code.
+        const current = await lockLiveCaller(tx, c.get('auth'), now);
         const { rows } = await tx.query<{ email: string }>(
           'SELECT email FROM one_time_codes WHERE id = $1',
           [body.verificationId],
@@ -134,10 +138,10 @@ export function accountRoutes(deps: Deps) {
           userId: user.id,
           event: 'emailChanged',
           actorId: user.id,
-          data: { changes: { email: { from: user.email, to: rows[0]!.email } } },
+          data: { changes: { email: { from: current.email, to: rows[0]!.email } } },
           at: now,
         });
-        return (await findUserById(tx, user.id))!;
+        return { before: current, changed: (await findUserById(tx, user.id))! };
       })
       .catch((error: unknown) => {
         if (isDbError(error, PG_UNIQUE_VIOLATION)) emailTaken();
@@ -145,7 +149,7 @@ export function accountRoutes(deps: Deps) {
       });
     // The old address hears of it: whoever took over a session cannot move the account quietly.
     await queueMail(deps, {
-      to: user.email!,
+      to: before.email!,
       kind: 'notice',
       subject: 'The e-mail address of your Avatar Studio account was changed',
       text:
@@ -165,6 +169,7 @@ export function accountRoutes(deps: Deps) {
     const passwordHash = await hashPassword(body.password);
     const now = deps.now();
     const updated = await db.transaction(async (tx) => {
+      await lockLiveCaller(tx, c.get('auth'), now);
       const row = await setPassword(tx, user.id, passwordHash, now);
       await revokeSessionsOf(tx, user.id, now, { except: sessionId });
       return row;
@@ -186,8 +191,7 @@ export function accountRoutes(deps: Deps) {
       // Serializes with other admins leaving, being demoted or disabled, so two cannot both be
       // "not the last"; the role is read again under it (a promotion may have committed since).
       await lockAdmins(tx);
-      const current = await findUserById(tx, userId);
-      if (!current) fail(401, 'UNAUTHORIZED', 'The signed-in user no longer exists');
+      const current = await lockLiveCaller(tx, c.get('auth'), now);
       if (current.role === 'admin') {
         const { rows } = await tx.query<{ count: number }>(
           `SELECT count(*)::int AS count FROM users
@@ -200,7 +204,8 @@ export function accountRoutes(deps: Deps) {
       }
       await revokeAllForUser(tx, userId, now);
       await tx.query('DELETE FROM users WHERE id = $1', [userId]);
-      await forgetAddressesOf(tx, userId, user.email);
+      // The address read under the lock: one changed since the password check is forgotten too.
+      await forgetAddressesOf(tx, userId, current.email);
       await recordUserEvent(tx, { userId, event: 'deleted', actorId: userId, at: now });
     });
     return c.json({ data: { deleted: true } });

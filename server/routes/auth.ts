@@ -19,6 +19,7 @@ import {
   sendPasswordRemovedNotice,
   takeMailAttempt,
 } from '../auth/code-mail';
+import { lockLiveCaller } from '../auth/live-caller';
 import { readBearer, requireAuth, type AuthEnv } from '../auth/middleware';
 import { consumeCode } from '../auth/one-time-codes';
 import { getDecoyHash, hashPassword, verifyPassword } from '../auth/password';
@@ -106,6 +107,8 @@ export function authRoutes(deps: Deps) {
       user = await db.transaction(async (tx) => {
         if (await findUserByEmail(tx, email)) emailTaken();
         if (caller?.role === 'anonymous') {
+          // A guest's session that ended since it was checked upgrades nothing (401).
+          await lockLiveCaller(tx, caller, now);
           const upgraded = await upgradeAnonymousUser(tx, caller.userId, email, passwordHash, now);
           if (upgraded) {
             await revokeAllForUser(tx, upgraded.id, now);

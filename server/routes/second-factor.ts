@@ -6,18 +6,23 @@
  */
 import { Hono } from 'hono';
 import {
+  recoveryCodesRenewBodySchema,
   secondFactorBodySchema,
   secondFactorDisableBodySchema,
   totpConfirmBodySchema,
   totpEnrolmentBodySchema,
 } from '../../contract/account-schemas';
+import { lockLiveCaller } from '../auth/live-caller';
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import { revokeAllForUser } from '../auth/refresh-tokens';
 import {
   answerChallenge,
   checkSecondFactorCode,
   confirmEnrolment,
+  hasSecondFactor,
+  noSecondFactor,
   removeSecondFactor,
+  renewRecoveryCodes,
   secondFactorStatus,
   startEnrolment,
 } from '../auth/second-factor';
@@ -67,13 +72,13 @@ export function secondFactorAccountRoutes(deps: Deps) {
       );
     }
     await confirmPassword(deps, user, password, 'password');
-    return c.json({ data: await startEnrolment(deps, user) });
+    return c.json({ data: await startEnrolment(deps, user, c.get('auth')) });
   });
 
   app.post('/totp/confirm', async (c) => {
     const { code } = await readBody(c, totpConfirmBodySchema);
     const user = await registeredCaller(db, c);
-    return c.json({ data: await confirmEnrolment(deps, user, code) });
+    return c.json({ data: await confirmEnrolment(deps, user, code, c.get('auth')) });
   });
 
   // Off with the password, or with a current code (an account that signs in by codes has no
@@ -86,8 +91,24 @@ export function secondFactorAccountRoutes(deps: Deps) {
     if (user.password_hash === null && code === undefined) {
       fail(400, 'VALIDATION_ERROR', 'code: Required');
     }
-    await removeSecondFactor(db, user.id);
+    const now = deps.now();
+    await db.transaction(async (tx) => {
+      await lockLiveCaller(tx, c.get('auth'), now);
+      await removeSecondFactor(tx, user.id);
+    });
     return c.json({ data: { removed: true } });
+  });
+
+  // New recovery codes (the old ones stop working), confirmed as turning the factor off is: with
+  // the password or a current code, so a borrowed session cannot take over the owner's way back.
+  app.post('/recovery-codes', async (c) => {
+    const { password, code } = await readBody(c, recoveryCodesRenewBodySchema);
+    const user = await registeredCaller(db, c);
+    if (!(await hasSecondFactor(db, user.id))) noSecondFactor();
+    if (code !== undefined) await checkSecondFactorCode(deps, user, code);
+    else if (user.password_hash === null) fail(400, 'VALIDATION_ERROR', 'code: Required');
+    else await confirmPassword(deps, user, password, 'password');
+    return c.json({ data: await renewRecoveryCodes(deps, user.id) });
   });
 
   return app;
