@@ -8,6 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { abilityFromPacked } from '../contract/ability';
 import type { Invitation, InvitedRole } from '../contract/account-schemas';
 import { packedRulesFor } from './auth/abilities';
+import { lacksRequiredFactor } from './auth/second-factor';
 import type { Db } from './db';
 import type { Deps } from './deps';
 import { newId } from './ids';
@@ -123,13 +124,15 @@ export async function revokeInvitation(db: Db, id: string, now: Date): Promise<s
 
 /**
  * Whether the user `id` may invite now, as POST /private/v1/invitations asks of its caller: an
- * account that is not disabled and whose token would allow `manage User`. An invitation grants
- * its role with its sender's authority, so it is honoured only while they have it.
+ * account that is not disabled and whose token would allow `manage User` (the token's rules:
+ * an admin who must have a second factor and has none has a guest's). An invitation grants its
+ * role with its sender's authority, so it is honoured only while they have it.
  */
-async function mayInvite(db: Db, id: string | null): Promise<boolean> {
+async function mayInvite(deps: Deps, db: Db, id: string | null): Promise<boolean> {
   const user = id === null ? undefined : await findUserById(db, id);
   if (!user || user.disabled_at !== null) return false;
-  return abilityFromPacked(packedRulesFor(user)).can('manage', 'User');
+  const rules = packedRulesFor(user, await lacksRequiredFactor(deps, db, user));
+  return abilityFromPacked(rules).can('manage', 'User');
 }
 
 /**
@@ -139,6 +142,7 @@ async function mayInvite(db: Db, id: string | null): Promise<boolean> {
  * the administrators' lock (user-admin.ts lockAdmins) first.
  */
 export async function findUsableInvitation(
+  deps: Deps,
   db: Db,
   token: string,
   now: Date,
@@ -150,7 +154,7 @@ export async function findUsableInvitation(
     [hashInvitationToken(token), now],
   );
   const row = rows[0];
-  return row && (await mayInvite(db, row.invited_by)) ? toInvitation(row, now) : undefined;
+  return row && (await mayInvite(deps, db, row.invited_by)) ? toInvitation(row, now) : undefined;
 }
 
 /** Marks an invitation accepted by the account it created or was accepted into. */

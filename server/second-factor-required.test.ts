@@ -82,6 +82,44 @@ describe('REQUIRE_ADMIN_2FA', () => {
     );
   });
 
+  it('honours an admin’s invitations only while the admin has the factor', async () => {
+    const admin = await t.loginAs('admin');
+    await enrol(admin.token, 'password-123');
+    const refreshed = refreshResultSchema.parse(
+      dataOf(await t.post('/v1/auth/refresh', { refreshToken: admin.refreshToken })),
+    );
+    const email = uniqueEmail('invited');
+    const invited = await t.post(
+      '/private/v1/invitations',
+      { email, role: 'developer' },
+      refreshed.token,
+    );
+    expect(invited.status, JSON.stringify(invited.body)).toBe(201);
+    const link = new URL((await t.lastMail(email, 'invitation')).link ?? '');
+    const token = link.searchParams.get('token') ?? '';
+    dataOf(await t.post('/v1/invitations/lookup', { token }));
+
+    // Without it the admin has a guest's rules, and their invitations no authority.
+    dataOf(
+      await t.request('DELETE', '/v1/users/me/second-factor', {
+        body: { password: 'password-123' },
+        token: refreshed.token,
+      }),
+    );
+    expectError(await t.post('/v1/invitations/lookup', { token }), 404, 'INVALID_INVITATION');
+    expectError(
+      await t.post('/v1/invitations/accept', { token, password: PASSWORD }),
+      404,
+      'INVALID_INVITATION',
+    );
+    // Set up again, the link works.
+    await enrol(refreshed.token, 'password-123');
+    const accepted = authResultSchema.parse(
+      dataOf(await t.post('/v1/invitations/accept', { token, password: PASSWORD })),
+    );
+    expect(accepted.role).toBe('developer');
+  });
+
   it('leaves other roles as they are', async () => {
     const developer = await t.loginAs('developer');
     dataOf(await usersList(developer.token));

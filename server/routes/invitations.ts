@@ -166,7 +166,7 @@ export function invitationRoutes(deps: Deps) {
   app.post('/lookup', async (c) => {
     const { token } = await readBody(c, invitationLookupBodySchema);
     const attempt = await takeTokenAttempt(deps, c);
-    const invitation = await findUsableInvitation(db, token, deps.now());
+    const invitation = await findUsableInvitation(deps, db, token, deps.now());
     if (!invitation) fail(404, 'INVALID_INVITATION', INVALID_LINK);
     await attempt.giveBack();
     const { email, role, expiresAt } = invitation;
@@ -177,7 +177,7 @@ export function invitationRoutes(deps: Deps) {
     const { token, password } = await readBody(c, invitationAcceptBodySchema);
     const now = deps.now();
     const attempt = await takeTokenAttempt(deps, c);
-    const found = await findUsableInvitation(db, token, now);
+    const found = await findUsableInvitation(deps, db, token, now);
     if (!found) fail(404, 'INVALID_INVITATION', INVALID_LINK);
     await attempt.giveBack();
     // The invited role's rule (12 characters for an administrator).
@@ -203,7 +203,7 @@ export function invitationRoutes(deps: Deps) {
         await lockAdmins(tx);
         await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`invite:${found.email}`]);
         // Read again under lock: a concurrent accept of the same link, a revoke or a resend.
-        const invitation = await findUsableInvitation(tx, token, now, true);
+        const invitation = await findUsableInvitation(deps, tx, token, now, true);
         if (!invitation) fail(404, 'INVALID_INVITATION', INVALID_LINK);
         const existing = await findUserByEmail(tx, invitation.email, true);
         // The link reached the mailbox: the address is verified by accepting it.
