@@ -11,8 +11,17 @@ export const roleSchema = z.enum(['admin', 'developer', 'user', 'anonymous']);
 export type Role = z.infer<typeof roleSchema>;
 
 export const emailSchema = z.email().check(z.maxLength(254));
-/** Password rule for sign-up and reset: 8 to 256 characters (the server also refuses common ones). */
-export const passwordSchema = z.string().check(z.minLength(8), z.maxLength(256));
+/** A new password's length, for every role (ASVS 2.1.1); signing in takes any length. */
+export const PASSWORD_MIN_LENGTH = 12;
+/** Long passphrases are welcome; the bound keeps the hash's input small. */
+export const PASSWORD_MAX_LENGTH = 256;
+/** Password rule for every new password (the server also refuses common ones). */
+export const passwordSchema = z
+  .string()
+  .check(
+    z.minLength(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`),
+    z.maxLength(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`),
+  );
 /** One-time codes (login, verification, reset) are six digits. */
 export const codeSchema = z.string().check(z.regex(/^\d{6}$/));
 

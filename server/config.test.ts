@@ -112,14 +112,17 @@ describe('loadConfig', () => {
     ]);
     const set = { SMTP_URL: 'smtp://mail:25', PUBLIC_URL: 'https://avatars.example' };
     expect(problems({ ...production, ...set, ADMIN_PASSWORD: 'elevenchars' })).toEqual([
-      expect.stringContaining('at least 12 characters'),
+      'ADMIN_PASSWORD must be at least 12 characters',
     ]);
     expect(problems({ ...production, ...set, ADMIN_PASSWORD: 'administrator' })).toEqual([
       expect.stringContaining('is one of the most common passwords'),
     ]);
     expect(problems({ ...production, ...set, ADMIN_PASSWORD: 'twelve-chars' })).toEqual([]);
-    // The local start (development) keeps its defaults and its log mailbox.
+    // The local start (development) keeps its defaults and its log mailbox, not a short password.
     expect(problems({ JWT_SECRET: SECRET })).toEqual([]);
+    expect(problems({ JWT_SECRET: SECRET, ADMIN_PASSWORD: 'elevenchars' })).toEqual([
+      'ADMIN_PASSWORD must be at least 12 characters',
+    ]);
   });
 
   it('takes the public address from PUBLIC_URL: an http(s) origin, nothing more', () => {

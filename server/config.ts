@@ -5,7 +5,7 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { emailSchema, passwordSchema } from '../contract/schemas';
+import { emailSchema, PASSWORD_MIN_LENGTH, passwordSchema } from '../contract/schemas';
 import { passwordProblem } from './auth/password-policy';
 import type { EventStreamLimits } from './event-stream';
 
@@ -171,17 +171,17 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`ADMIN_EMAIL must be an e-mail address (got "${adminEmail}")`);
   }
   const adminPassword = str('ADMIN_PASSWORD') ?? DEFAULT_ADMIN_PASSWORD;
-  if (!passwordSchema.safeParse(adminPassword).success) {
-    problems.push('ADMIN_PASSWORD must be 8 to 256 characters long');
-  }
   const nodeEnv = str('NODE_ENV') ?? 'development';
   const production = nodeEnv === 'production';
-  const adminProblem = passwordProblem(adminPassword, 'admin', adminEmail);
-  if (production && (adminPassword === DEFAULT_ADMIN_PASSWORD || adminProblem)) {
+  const adminProblem = passwordProblem(adminPassword, adminEmail);
+  const lengthProblem = passwordSchema.safeParse(adminPassword).error?.issues[0]?.message;
+  if (lengthProblem) {
+    problems.push(`ADMIN_PASSWORD ${lengthProblem}`);
+  } else if (production && (adminPassword === DEFAULT_ADMIN_PASSWORD || adminProblem)) {
     problems.push(
-      'ADMIN_PASSWORD must be set to a password of your own, at least 12 characters long and ' +
-        'not a common one, with NODE_ENV=production (the default one is published in the ' +
-        `README)${adminProblem ? `: it ${adminProblem}` : ''}`,
+      `ADMIN_PASSWORD must be set to a password of your own, at least ${PASSWORD_MIN_LENGTH} ` +
+        'characters long and not a common one, with NODE_ENV=production (the default one is ' +
+        `published in the README)${adminProblem ? `: it ${adminProblem}` : ''}`,
     );
   }
 

@@ -164,7 +164,7 @@ export function accountRoutes(deps: Deps) {
     const body = await readBody(c, passwordChangeBodySchema);
     const { sessionId } = c.get('auth');
     const user = await registeredCaller(db, c);
-    requireAcceptablePassword(body.password, user.role, user.email);
+    requireAcceptablePassword(body.password, user.email);
     await confirmPassword(deps, user, body.currentPassword, 'currentPassword');
     const passwordHash = await hashPassword(body.password);
     const now = deps.now();

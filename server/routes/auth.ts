@@ -91,7 +91,7 @@ export function authRoutes(deps: Deps) {
       fail(400, 'VALIDATION_ERROR', 'password: Required when signing up with an e-mail address');
     }
     const { email } = body;
-    requireAcceptablePassword(body.password, 'user', email);
+    requireAcceptablePassword(body.password, email);
     // A 409 says the address has an account: sign-ups share the client's look-up budget.
     await takeAttempt(
       db,

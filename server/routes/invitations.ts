@@ -180,8 +180,7 @@ export function invitationRoutes(deps: Deps) {
     const found = await findUsableInvitation(deps, db, token, now);
     if (!found) fail(404, 'INVALID_INVITATION', INVALID_LINK);
     await attempt.giveBack();
-    // The invited role's rule (12 characters for an administrator).
-    requireAcceptablePassword(password, found.role, found.email);
+    requireAcceptablePassword(password, found.email);
     const passwordHash = await hashPassword(password);
     /**
      * The account the address has (a sign-up, passwordless or with a password, or a guest's):
@@ -192,7 +191,6 @@ export function invitationRoutes(deps: Deps) {
     const acceptInto = async (tx: Db, account: UserRow, invited: InvitedRole) => {
       refuseDisabled(account);
       const role = RANK[account.role] > RANK[invited] ? account.role : invited;
-      if (role !== invited) requireAcceptablePassword(password, role, account.email);
       await revokeAllForUser(tx, account.id, now);
       return takeInvitation(tx, account.id, { passwordHash, role, now });
     };

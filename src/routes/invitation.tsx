@@ -90,10 +90,7 @@ function AcceptInvitation() {
           label={t('invitation.title')}
           schema={newPasswordForm}
           defaultValues={{ password: '', confirmPassword: '' }}
-          fields={authFields(t).newPassword(
-            t('form.password'),
-            invitation.role === 'admin' ? t('invitation.adminHint') : undefined,
-          )}
+          fields={authFields(t).newPassword(t('form.password'))}
           submitLabel={t('invitation.submit')}
           pendingLabel={t('invitation.pending')}
           isPending={accept.isPending}

@@ -111,8 +111,8 @@ describe('accounts in the browser', () => {
     await page.goto(`${app.server.url}/signup`);
     await page.getByLabel('E-mail').fill(uniqueEmail('weak'));
     const password = page.getByLabel('Password', { exact: true });
-    await password.fill('iloveyou1');
-    await page.getByLabel('Confirm password').fill('iloveyou1');
+    await password.fill('leavemealone');
+    await page.getByLabel('Confirm password').fill('leavemealone');
     await page.getByRole('button', { name: 'Sign up' }).click();
     const reason = page.getByText(
       'Password is one of the most common passwords and easy to guess.',

@@ -24,15 +24,15 @@ export function authFields(t: TFunction) {
       description: t('form.codeHint'),
       autoFocus: true,
     } satisfies FieldSpec<'code'>,
-    /** A new password and its confirmation; `label` names the first, `hint` describes it. */
-    newPassword: (label: string, hint = t('form.passwordHint')) =>
+    /** A new password and its confirmation; `label` names the first. */
+    newPassword: (label: string) =>
       [
         {
           name: 'password',
           label,
           type: 'password',
           autoComplete: 'new-password',
-          description: hint,
+          description: t('form.passwordHint'),
         },
         {
           name: 'confirmPassword',

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../contract/schemas';
 
 /** The account forms' rules, client side. Messages are i18n keys, translated by the form. */
 const required = z.minLength(1, 'form.required');
@@ -8,8 +9,8 @@ const newPassword = z
   .string()
   .check(
     required,
-    z.minLength(8, 'form.passwordTooShort'),
-    z.maxLength(256, 'form.passwordTooLong'),
+    z.minLength(PASSWORD_MIN_LENGTH, 'form.passwordTooShort'),
+    z.maxLength(PASSWORD_MAX_LENGTH, 'form.passwordTooLong'),
   );
 const code = z.string().check(z.trim(), required, z.regex(/^\d{6}$/, 'form.invalidCode'));
 

@@ -13,8 +13,8 @@ export interface ControlProps {
 
 /**
  * The ids and attributes a control and its hint and error share. The hint shows only while
- * there is no error: the error says the same rule as a correction ("At least 8 characters."
- * above "Use at least 8 characters" read twice).
+ * there is no error: the error says the same rule as a correction ("At least 12 characters."
+ * above "Use at least 12 characters" read twice).
  */
 export function useDescribed(props: ControlProps) {
   const id = useId();
