@@ -187,6 +187,9 @@ describe('bulk changes with If-Match', () => {
       ['/v1/assets/bulk-remove-tag', { ids, tagId: tag.id }],
       ['/v1/assets/bulk-delete', { ids }],
       ['/v1/cage-meshes/bulk-delete', { ids: [newId()] }],
+      ['/v1/assets/bulk-restore', { ids }],
+      ['/v1/trash/bulk-restore', { items: [{ kind: 'asset', id: asset.id }] }],
+      ['/v1/trash/bulk-delete', { items: [{ kind: 'asset', id: asset.id }] }],
     ] as const) {
       expectError(await send('POST', path, body, 1), 412, 'PRECONDITION_FAILED');
     }

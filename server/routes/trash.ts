@@ -68,11 +68,13 @@ export function trashRoutes(deps: Deps) {
   });
 
   app.post('/bulk-restore', async (c) => {
+    refuseIfMatch(c);
     const { items } = await readBody(c, trashItemsBodySchema);
     return changeTrash(deps, c, items, restoreFromTrash);
   });
 
   app.post('/bulk-delete', async (c) => {
+    refuseIfMatch(c);
     const { items } = await readBody(c, trashItemsBodySchema);
     return changeTrash(deps, c, items, purgeFromTrash);
   });
@@ -93,6 +95,7 @@ export function restoreRoutes(deps: Deps, kind: TrashKind) {
   const app = new Hono<AuthEnv>();
   const auth = requireAuth(deps);
   app.post('/bulk-restore', auth, async (c) => {
+    refuseIfMatch(c);
     const { ids } = await readBody(c, assetBulkDeleteBodySchema);
     const refs = ids.map((id) => ({ kind, id }));
     return changeTrash(deps, c, refs, restoreFromTrash);
