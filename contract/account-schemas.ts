@@ -119,3 +119,5 @@ export const secondFactorDisableBodySchema = z.strictObject({
   code: z.optional(secondFactorCodeSchema),
 });
 export const secondFactorRemovedSchema = z.object({ removed: z.literal(true) });
+/** POST /v1/users/me/second-factor/recovery-codes: confirmed as turning it off is. */
+export const recoveryCodesRenewBodySchema = secondFactorDisableBodySchema;

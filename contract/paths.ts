@@ -28,6 +28,7 @@ export const ENDPOINTS = {
   mySecondFactor: '/v1/users/me/second-factor',
   myTotp: '/v1/users/me/second-factor/totp',
   myTotpConfirm: '/v1/users/me/second-factor/totp/confirm',
+  myRecoveryCodes: '/v1/users/me/second-factor/recovery-codes',
   userSecondFactor: '/private/v1/users/{id}/second-factor',
   invitationLookup: '/v1/invitations/lookup',
   invitationAccept: '/v1/invitations/accept',

@@ -18,6 +18,7 @@ import {
   invitationSchema,
   passwordChangeBodySchema,
   recoveryCodesSchema,
+  recoveryCodesRenewBodySchema,
   secondFactorBodySchema,
   secondFactorDisableBodySchema,
   secondFactorRemovedSchema,
@@ -548,6 +549,11 @@ export const ROUTES: readonly Route[] = [
     body: secondFactorDisableBodySchema,
     answer: ok(secondFactorRemovedSchema),
     errors: [429],
+  }),
+  bearer('post', '/v1/users/me/second-factor/recovery-codes', 'Account', 'New recovery codes', [], {
+    body: recoveryCodesRenewBodySchema,
+    answer: ok(recoveryCodesSchema),
+    errors: [409, 429],
   }),
 
   open('post', '/v1/invitations/lookup', 'Invitations', 'What an invitation offers', {

@@ -298,6 +298,72 @@ describe('turning it off', () => {
   });
 });
 
+describe('new recovery codes', () => {
+  const renew = (body: unknown, token: string) =>
+    t.post('/v1/users/me/second-factor/recovery-codes', body, token);
+
+  it('replace the old ones, confirmed with the password or a current code', async () => {
+    const who = await enrolled();
+    const [old] = who.recoveryCodes;
+    const { recoveryCodes } = recoveryCodesSchema.parse(
+      dataOf(await renew({ password: PASSWORD }, who.token)),
+    );
+    expect(recoveryCodes).toHaveLength(10);
+    expect(new Set(recoveryCodes).size).toBe(10);
+    expect(recoveryCodes.filter((code) => who.recoveryCodes.includes(code))).toEqual([]);
+    // The old codes stop working; the new ones work, each once.
+    expectError(await secondStep(await challengeOf(who.email), old!), 401, 'INVALID_SECOND_FACTOR');
+    authResultSchema.parse(
+      dataOf(await secondStep(await challengeOf(who.email), recoveryCodes[0]!)),
+    );
+    const status = secondFactorStatusSchema.parse(
+      dataOf(await t.get('/v1/users/me/second-factor', who.token)),
+    );
+    expect(status.recoveryCodesLeft).toBe(9);
+
+    // With a code of the app instead of the password: a third set.
+    const third = recoveryCodesSchema.parse(
+      dataOf(await renew({ code: codeOf(who.secret) }, who.token)),
+    ).recoveryCodes;
+    expectError(
+      await secondStep(await challengeOf(who.email), recoveryCodes[1]!),
+      401,
+      'INVALID_SECOND_FACTOR',
+    );
+    authResultSchema.parse(dataOf(await secondStep(await challengeOf(who.email), third[0]!)));
+  });
+
+  it('are refused without the password or a code, and the old ones keep working', async () => {
+    const who = await enrolled();
+    expectError(await renew({}, who.token), 400, 'VALIDATION_ERROR');
+    expectError(await renew({ password: 'wrong one' }, who.token), 403, 'WRONG_PASSWORD');
+    expectError(await renew({ code: wrongCodeOf(who.secret) }, who.token), 403, 'WRONG_CODE');
+    expectError(await renew({ code: 'abcde-fghij' }, who.token), 403, 'WRONG_CODE');
+    expectError(await renew({ password: PASSWORD }, 'not-a-token'), 401);
+    authResultSchema.parse(
+      dataOf(await secondStep(await challengeOf(who.email), who.recoveryCodes[0]!)),
+    );
+    // An account without two-step sign-in has none to renew.
+    const plain = await account();
+    expectError(await renew({ password: PASSWORD }, plain.token), 409, 'NO_SECOND_FACTOR');
+  });
+
+  it('of two renewals at once, leave one set working', async () => {
+    const who = await enrolled();
+    const answers = await Promise.all([
+      renew({ password: PASSWORD }, who.token),
+      renew({ password: PASSWORD }, who.token),
+    ]);
+    const sets = answers.map((answer) => recoveryCodesSchema.parse(dataOf(answer)).recoveryCodes);
+    const working = [];
+    for (const set of sets) {
+      const answer = await secondStep(await challengeOf(who.email), set[0]!);
+      if (answer.status === 200) working.push(set);
+    }
+    expect(working).toHaveLength(1);
+  });
+});
+
 describe("an administrator's reset", () => {
   it('removes the factor, ends the sessions and is in the activity log', async () => {
     const who = await enrolled();

@@ -244,13 +244,16 @@ export async function confirmEnrolment(
 }
 
 /**
- * A new set of 10 recovery codes for the enabled factor of `userId`, shown this once; the old
- * ones stop working. The factor's row is locked first: a removal at the same time waits (and
- * then removes the new codes too), and of two renewals the later one's codes are the ones kept.
+ * A new set of 10 recovery codes for the enabled factor of the signed-in `caller`, shown this
+ * once; the old ones stop working. A session that ended meanwhile renews nothing; the factor's
+ * row is locked next: a removal at the same time waits (and then removes the new codes too), and
+ * of two renewals the later one's codes are the ones kept.
  */
-export async function renewRecoveryCodes(deps: Deps, userId: string) {
+export async function renewRecoveryCodes(deps: Deps, caller: AccessClaims) {
+  const { userId } = caller;
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await deps.db.transaction(async (tx) => {
+    await lockLiveCaller(tx, caller, deps.now());
     const { rows } = await tx.query(
       'SELECT user_id FROM user_totp WHERE user_id = $1 AND enabled_at IS NOT NULL FOR UPDATE',
       [userId],

@@ -108,7 +108,7 @@ export function secondFactorAccountRoutes(deps: Deps) {
     if (code !== undefined) await checkSecondFactorCode(deps, user, code);
     else if (user.password_hash === null) fail(400, 'VALIDATION_ERROR', 'code: Required');
     else await confirmPassword(deps, user, password, 'password');
-    return c.json({ data: await renewRecoveryCodes(deps, user.id) });
+    return c.json({ data: await renewRecoveryCodes(deps, c.get('auth')) });
   });
 
   return app;
