@@ -10,6 +10,7 @@ import {
   emailChangeBodySchema,
   emailChangeConfirmBodySchema,
   passwordChangeBodySchema,
+  recoveryCodesRenewBodySchema,
   recoveryCodesSchema,
   secondFactorDisableBodySchema,
   secondFactorRemovedSchema,
@@ -149,6 +150,21 @@ export function confirmTotpEnrolment(code: string): Promise<string[]> {
       endpoint(ENDPOINTS.myTotpConfirm),
       recoveryCodesSchema,
       { method: 'post', json: { code } },
+    );
+    await secondFactorChanged();
+    return recoveryCodes;
+  });
+}
+
+/** New recovery codes (the password or a current code confirms); the old ones stop working. */
+export function renewRecoveryCodes(
+  body: z.input<typeof recoveryCodesRenewBodySchema>,
+): Promise<string[]> {
+  return accountService(async () => {
+    const { recoveryCodes } = await apiRequest(
+      endpoint(ENDPOINTS.myRecoveryCodes),
+      recoveryCodesSchema,
+      { method: 'post', json: body },
     );
     await secondFactorChanged();
     return recoveryCodes;

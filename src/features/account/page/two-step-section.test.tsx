@@ -16,6 +16,7 @@ beforeEach(() => queryClient.clear());
 
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const CODES = [...'abcdefghij'].map((letter) => `${letter}bcde-fgh23`);
+const NEW_CODES = [...'abcdefghij'].map((letter) => `${letter}wxyz-fgh45`);
 
 function serve(status: { enabled: boolean; required: boolean }) {
   let current = {
@@ -51,6 +52,17 @@ function serve(status: { enabled: boolean; required: boolean }) {
       return jsonResponse(200, { data: { recoveryCodes: CODES } });
     },
     'POST v1/auth/refresh': [401, { status: 401, code: 'X', message: 'not in this test' }],
+    'POST v1/users/me/second-factor/recovery-codes': ({ body }) => {
+      if ((body as { password?: string }).password !== 'my password') {
+        return jsonResponse(403, {
+          status: 403,
+          code: 'WRONG_PASSWORD',
+          message: 'password: This is not your current password',
+        });
+      }
+      current = { ...current, recoveryCodesLeft: 10 };
+      return jsonResponse(200, { data: { recoveryCodes: NEW_CODES } });
+    },
     'DELETE v1/users/me/second-factor': () => {
       current = { ...current, enabled: false, enabledAt: null, recoveryCodesLeft: 0 };
       return jsonResponse(200, { data: { removed: true } });
@@ -106,6 +118,45 @@ describe('the two-step sign-in section', () => {
     // Shown once: gone for good, the section says it is on.
     expect(await screen.findByText(/10 recovery codes left/)).toBeTruthy();
     expect(screen.queryByRole('list', { name: 'Recovery codes' })).toBeNull();
+  });
+
+  it('makes new recovery codes, confirmed with the password, and shows them once', async () => {
+    const server = serve({ enabled: true, required: false });
+    const user = userEvent.setup();
+    renderSection();
+    await user.click(await screen.findByRole('button', { name: 'New recovery codes' }));
+    const form = screen.getByRole('form', { name: 'Make new recovery codes' });
+    expect(screen.getByText(/the ones you have now stop working/)).toBeTruthy();
+    await user.type(within(form).getByLabelText('Current password'), 'not my password');
+    await user.click(within(form).getByRole('button', { name: 'Make new codes' }));
+    expect((await within(form).findByRole('alert')).textContent).toMatch(/not your current/);
+
+    const field = within(form).getByLabelText('Current password');
+    await user.clear(field);
+    await user.type(field, 'my password');
+    await user.click(within(form).getByRole('button', { name: 'Make new codes' }));
+    const list = await screen.findByRole('list', { name: 'Recovery codes' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(NEW_CODES);
+    expect(server.sent()).toContain(
+      'POST v1/users/me/second-factor/recovery-codes {"password":"my password"}',
+    );
+    await user.click(screen.getByRole('button', { name: 'I saved them' }));
+    expect(await screen.findByText(/10 recovery codes left/)).toBeTruthy();
+    expect(screen.queryByRole('list', { name: 'Recovery codes' })).toBeNull();
+  });
+
+  it('goes back from new recovery codes without making any', async () => {
+    const server = serve({ enabled: true, required: false });
+    const user = userEvent.setup();
+    renderSection();
+    await user.click(await screen.findByRole('button', { name: 'New recovery codes' }));
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByRole('form', { name: 'Turn two-step sign-in off' })).toBeTruthy();
+    expect(server.sent().filter((line) => line.includes('recovery-codes'))).toEqual([]);
   });
 
   it('turns it off with a current code', async () => {

@@ -8,22 +8,27 @@ import {
   confirmTotpEnrolment,
   disableSecondFactor,
   mySecondFactorQuery,
+  renewRecoveryCodes,
   startTotpEnrolment,
 } from '../../../api/account';
 import { describeError } from '../../../api/error-info';
 import { refreshSession } from '../../../api/http';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { Alert } from '../../../ui/dom/alert';
-import { SchemaForm } from '../../../ui/dom/schema-form';
+import { SchemaForm, type FieldSpec } from '../../../ui/dom/schema-form';
 import { announce } from '../../../ui/dom/toasts';
 import { codeForm } from '../forms';
 
 const optionalPassword = z.object({ password: z.string() });
-const disableForm = z.object({ password: z.string(), code: z.string() });
+/** The password or a current code, whichever is filled in (the code when both are). */
+const proofForm = z.object({ password: z.string(), code: z.string() });
+const proofOf = ({ password, code }: z.infer<typeof proofForm>) =>
+  code.trim() ? { code: code.trim() } : password ? { password } : {};
 
 type Step =
   | { kind: 'idle' }
   | { kind: 'scan'; enrolment: TotpEnrolment }
+  | { kind: 'renew' }
   | { kind: 'codes'; codes: string[] };
 
 /**
@@ -49,10 +54,54 @@ export function TwoStepSection() {
     }
   };
   const errorText = describeError(error, t);
+  const goTo = (next: Step) => {
+    setError(null);
+    setStep(next);
+  };
+  const proofFields = [
+    {
+      name: 'password',
+      label: t('account.currentPassword'),
+      type: 'password',
+      autoComplete: 'current-password',
+    },
+    {
+      name: 'code',
+      label: t('twoStep.orCode'),
+      autoComplete: 'one-time-code',
+      description: t('twoStep.orCodeHint'),
+    },
+  ] satisfies FieldSpec<'password' | 'code'>[];
 
   let body;
   if (step.kind === 'codes') {
     body = <RecoveryCodes codes={step.codes} onDone={() => setStep({ kind: 'idle' })} />;
+  } else if (step.kind === 'renew') {
+    body = (
+      <>
+        <p>{t('twoStep.newCodesIntro')}</p>
+        <SchemaForm
+          label={t('twoStep.newCodesTitle')}
+          schema={proofForm}
+          defaultValues={{ password: '', code: '' }}
+          fields={proofFields}
+          submitLabel={t('twoStep.makeCodes')}
+          pendingLabel={t('twoStep.makingCodes')}
+          isPending={pending}
+          error={errorText}
+          onSubmit={(values) =>
+            run(async () => {
+              const codes = await renewRecoveryCodes(proofOf(values));
+              setStep({ kind: 'codes', codes });
+              announce({ tone: 'success', title: t('twoStep.codesRenewed') });
+            })
+          }
+        />
+        <ActionButton variant="link" onPress={() => goTo({ kind: 'idle' })}>
+          {t('account.cancel')}
+        </ActionButton>
+      </>
+    );
   } else if (step.kind === 'scan') {
     const { secret, uri } = step.enrolment;
     body = (
@@ -115,33 +164,23 @@ export function TwoStepSection() {
           {t('twoStep.on', { date: new Date(status.data.enabledAt ?? '').toLocaleDateString() })}{' '}
           {t('twoStep.codesLeft', { count: status.data.recoveryCodesLeft })}
         </p>
+        <div className="two-step-actions">
+          <ActionButton onPress={() => goTo({ kind: 'renew' })}>
+            {t('twoStep.newCodes')}
+          </ActionButton>
+        </div>
         <SchemaForm
           label={t('twoStep.disableTitle')}
-          schema={disableForm}
+          schema={proofForm}
           defaultValues={{ password: '', code: '' }}
-          fields={[
-            {
-              name: 'password',
-              label: t('account.currentPassword'),
-              type: 'password',
-              autoComplete: 'current-password',
-            },
-            {
-              name: 'code',
-              label: t('twoStep.orCode'),
-              autoComplete: 'one-time-code',
-              description: t('twoStep.orCodeHint'),
-            },
-          ]}
+          fields={proofFields}
           submitLabel={t('twoStep.disable')}
           pendingLabel={t('twoStep.disabling')}
           isPending={pending}
           error={errorText}
-          onSubmit={({ password, code }) =>
+          onSubmit={(values) =>
             run(async () => {
-              await disableSecondFactor(
-                code.trim() ? { code: code.trim() } : password ? { password } : {},
-              );
+              await disableSecondFactor(proofOf(values));
               await refreshSession({ force: true }).catch(() => undefined);
               announce({ tone: 'success', title: t('twoStep.disabled') });
             })
