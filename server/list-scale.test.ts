@@ -91,4 +91,11 @@ describe('lists larger than the exact count', () => {
     const narrowed = await list('limit=100&search=Bulk%201234');
     expect(narrowed.data.map((a) => a.name)).toContain('Bulk 1234');
   });
+
+  it('lists the same rows for one value of a filter as for that value given twice', async () => {
+    const once = await list('limit=100&type=hair&order=name&page=2');
+    const twice = await list('limit=100&type=hair&type=hair&order=name&page=2');
+    expect(once.data.map((a) => a.id)).toEqual(twice.data.map((a) => a.id));
+    expect(once.data).toHaveLength(100);
+  });
 });

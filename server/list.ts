@@ -26,6 +26,11 @@ export interface FilterDef {
   values?: readonly string[];
   /** The condition, given the placeholder of the value (text, or text[] when `multiple`). */
   where: (placeholder: string) => string;
+  /**
+   * The condition for one value of a `multiple` filter (text): an equality the planner can
+   * read in index order, which `= ANY(array)` is not.
+   */
+  whereOne?: (placeholder: string) => string;
   /** Turns the validated value into the parameter (e.g. a LIKE pattern). */
   param?: (value: string) => SqlParam;
 }
@@ -180,6 +185,8 @@ export function filterConditions(
   return Object.entries(filters).map(([name, values]) => {
     const def = spec.filters[name]!;
     const convert = def.param ?? ((value: string) => value);
+    if (def.whereOne && values.length === 1)
+      return `(${def.whereOne(params.add(convert(values[0]!)))})`;
     const placeholder = def.multiple
       ? params.add(values.map((value) => String(convert(value))))
       : params.add(convert(values[0]!));
@@ -380,7 +387,12 @@ export function searchFilter(column: string): FilterDef {
 
 /** A column equal to any of the given values. */
 export function anyOfFilter(column: string, values?: readonly string[]): FilterDef {
-  return { multiple: true, values, where: (p) => `${column} = ANY(${p}::text[])` };
+  return {
+    multiple: true,
+    values,
+    where: (p) => `${column} = ANY(${p}::text[])`,
+    whereOne: (p) => `${column} = ${p}`,
+  };
 }
 
 /** `true` / `false`. */

@@ -23,3 +23,8 @@ CREATE INDEX asset_events_kind_idx ON asset_events (subject_kind, created_at, se
 CREATE INDEX users_email_idx ON users (email, id);
 CREATE INDEX users_role_idx ON users (role, id);
 CREATE INDEX users_email_trgm_idx ON users USING gin (email gin_trgm_ops);
+
+-- Deleting an asset clears template_id in its copies (ON DELETE SET NULL) and removes the morph
+-- queue entries that fit onto it: without these indexes every delete read both tables whole.
+CREATE INDEX assets_template_idx ON assets (template_id) WHERE template_id IS NOT NULL;
+CREATE INDEX morph_queue_body_idx ON morph_queue (body_asset_id);
