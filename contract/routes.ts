@@ -455,6 +455,9 @@ const S = 'Sign-in';
 
 export const ROUTES: readonly Route[] = [
   open('get', '/healthz', 'Operations', 'Health check', { errors: [503] }),
+  open('get', '/readyz', 'Operations', 'Readiness: database, file store and migrations', {
+    errors: [503],
+  }),
   open('get', '/v1/openapi.json', 'Documentation', 'This document (OpenAPI 3.1)', {
     answerType: 'application/json',
   }),

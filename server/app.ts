@@ -27,6 +27,7 @@ import { cageMeshRoutes } from './routes/cage-meshes';
 import { devRoutes } from './routes/dev';
 import { eventRoutes } from './routes/events';
 import { fileRoutes, storedFileInfoRoutes } from './routes/files';
+import { healthRoutes } from './routes/health';
 import { adminInvitationRoutes, invitationRoutes } from './routes/invitations';
 import { morphGenerateRoutes, morphQueueRoutes, morphedAssetRoutes } from './routes/morphs';
 import { openApiRoutes } from './routes/openapi';
@@ -109,15 +110,7 @@ export function createApp(input: AppDeps) {
   app.use('/v1/*', readPosition);
   app.use('/private/v1/*', readPosition);
 
-  app.get('/healthz', async (c) => {
-    try {
-      await deps.db.query('SELECT 1');
-      return c.json({ status: 'ok' });
-    } catch (error) {
-      console.error('Health check failed:', error);
-      return c.json({ status: 'unavailable' }, 503);
-    }
-  });
+  app.route('/', healthRoutes(deps));
 
   if (deps.config.apiDocs) app.route('/v1', openApiRoutes());
   app.route('/v1/auth', authRoutes(deps));

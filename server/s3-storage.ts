@@ -224,6 +224,8 @@ export function createS3Storage(client: S3Client, bucket: string): Storage {
         markers = { KeyMarker: page.NextKeyMarker, UploadIdMarker: page.NextUploadIdMarker };
       }
     },
+
+    check: () => checkBucket(client, bucket),
   };
   return storage;
 }

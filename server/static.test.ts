@@ -77,7 +77,16 @@ describe('the built SPA', () => {
   });
 
   it('answers JSON 404s for missing hashed assets and unknown API routes', async () => {
-    for (const path of ['/assets/missing-000.js', '/v1/nothing', '/private/v1/nothing', '/dev/x']) {
+    for (const path of [
+      '/assets/missing-000.js',
+      '/v1/nothing',
+      '/private/v1/nothing',
+      '/dev/x',
+      // The operator's routes: a probe must never mistake the page for an answer.
+      '/metrics',
+      '/metrics/x',
+      '/readyz/x',
+    ]) {
       const response = await app.request(path);
       expect(response.status, path).toBeGreaterThanOrEqual(400);
       expect(response.headers.get('content-type')).toMatch(/json/);

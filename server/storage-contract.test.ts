@@ -62,6 +62,10 @@ describe.each(testStorages())('%s storage', (_name, open) => {
   const put = (bytes: Uint8Array, maxBytes = 100 * MB) =>
     storage.put(streamOf(bytes), { maxBytes });
 
+  it('passes its readiness check while it can be used', async () => {
+    await expect(storage.check()).resolves.toBeUndefined();
+  });
+
   it('writes a file under a new key of its sniffed type and reads it back whole', async () => {
     const bytes = pngish(300_000);
     const file = await put(bytes);

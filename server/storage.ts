@@ -7,8 +7,14 @@
  * the extension of the type sniffed from their first bytes: a client-supplied name never
  * becomes a path.
  */
-import { createReadStream, createWriteStream, openAsBlob, type WriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import {
+  constants,
+  createReadStream,
+  createWriteStream,
+  openAsBlob,
+  type WriteStream,
+} from 'node:fs';
+import { access, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -75,6 +81,8 @@ export interface Storage {
    * many it removed.
    */
   removeIncomplete(before: Date): Promise<number>;
+  /** Throws when the store cannot be used now (readiness); one cheap call, reads no file. */
+  check(): Promise<void>;
 }
 
 /** An upload whose bytes were not as many as it declared (PutOptions.size). */
@@ -282,6 +290,12 @@ export function createLocalStorage(dir: string): Storage {
         removed += 1;
       }
       return removed;
+    },
+
+    async check() {
+      // The folder is made on the first upload; a server with none yet can still write.
+      await mkdir(dir, { recursive: true });
+      await access(dir, constants.R_OK | constants.W_OK);
     },
   };
 }

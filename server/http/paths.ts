@@ -1,6 +1,6 @@
 /** True for paths the API owns (JSON answers); the SPA never answers them. */
 export function isApiPath(path: string): boolean {
-  return /^\/(v1|private|dev|healthz)(\/|$)/.test(path);
+  return /^\/(v1|private|dev|healthz|readyz|metrics)(\/|$)/.test(path);
 }
 
 /** The API's documentation page (server/routes/openapi.ts): a page, with a page's headers. */
