@@ -61,7 +61,7 @@ const idOf = (prefix: string, n: string) => `'${prefix}' || lpad(to_hex(${n}), 1
  * The order column's value for a row ranked `rank` (a SQL expression, 1-based) after the rows
  * already ordered. The one place that knows the order column's shape.
  */
-export const orderValue = (rank: string) => `(${rank})::int`;
+const orderValue = (rank: string) => `(${rank})::int`;
 
 const ids = {
   asset: (n: string) => idOf('5ca1e0', n),
