@@ -59,6 +59,8 @@ export const userRowSchema = z.object({
   disabledAt: z.nullable(z.string()),
   /** The last sign-in (a new session; refreshes do not count). */
   lastSignInAt: z.nullable(z.string()),
+  /** Two-step sign-in is on: only GET /private/v1/users/{id}, and only to `manage User`. */
+  secondFactor: z.optional(z.boolean()),
 });
 export type UserRow = z.infer<typeof userRowSchema>;
 

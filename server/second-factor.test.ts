@@ -11,7 +11,12 @@ import {
   secondFactorStatusSchema,
   totpEnrolmentSchema,
 } from '../contract/account-schemas';
-import { activityRowSchema, authResultSchema, listResponseSchema } from '../contract/schemas';
+import {
+  activityRowSchema,
+  authResultSchema,
+  listResponseSchema,
+  userRowSchema,
+} from '../contract/schemas';
 import { hashPassword } from './auth/password';
 import { dataOf, expectError, uniqueEmail, useTestApp } from './test-app';
 import { createUser } from './users';
@@ -384,6 +389,18 @@ describe("an administrator's reset", () => {
       (await t.get(`/v1/activity?recordId=${who.id}`, admin)).body,
     ).data;
     expect(log.map((row) => row.routingKey)).toContain('user.second-factor-reset.v1');
+  });
+
+  it('is offered where the user page says two-step sign-in is on: to admins alone', async () => {
+    const who = await enrolled();
+    const developer = (await t.loginAs('developer')).token;
+    const admin = (await t.loginAs('admin')).token;
+    const read = async (token: string) =>
+      userRowSchema.parse(dataOf(await t.get(`/private/v1/users/${who.id}`, token)));
+    expect((await read(admin)).secondFactor).toBe(true);
+    expect(await read(developer)).not.toHaveProperty('secondFactor');
+    dataOf(await del(`/private/v1/users/${who.id}/second-factor`, {}, admin));
+    expect((await read(admin)).secondFactor).toBe(false);
   });
 
   it('is not for oneself', async () => {

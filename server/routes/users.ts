@@ -21,6 +21,7 @@ import { hashPassword } from '../auth/password';
 import { requireAcceptablePassword } from '../auth/password-policy';
 import { LIMITS, takeAttempt } from '../auth/rate-limit';
 import { revokeAllForUser } from '../auth/refresh-tokens';
+import { hasSecondFactor } from '../auth/second-factor';
 import { proveAddress } from '../auth/session';
 import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
@@ -151,10 +152,13 @@ export function adminUserRoutes(deps: Deps) {
     return c.json(await runList(db, peopleListSpec, query, scope));
   });
 
+  // Whether two-step sign-in is on is for those who may reset it: to others it would only say
+  // which accounts a stolen password opens alone.
   app.get('/:id', requireAbility('read', 'User'), async (c) => {
     const data = await findById(db, userListSpec, c.req.param('id'), 'user');
     setVersionTag(c, data);
-    return c.json({ data });
+    if (!c.get('auth').ability.can('manage', 'User')) return c.json({ data });
+    return c.json({ data: { ...data, secondFactor: await hasSecondFactor(db, data.id) } });
   });
 
   // Roles are an admin's to give (`manage User`), never one's own, and the last admin keeps

@@ -516,6 +516,14 @@ export const enBackOffice = {
     resetBody:
       'They get a code by e-mail to set a new password themselves; the current one keeps working until then.',
     resetSent: 'Password reset code sent to {{email}}',
+    twoStep: 'Two-step sign-in',
+    twoStepOn: 'On',
+    twoStepOff: 'Off',
+    resetTwoStep: 'Reset two-step sign-in',
+    resetTwoStepTitle: 'Reset two-step sign-in of {{email}}?',
+    resetTwoStepBody:
+      'For someone who lost their authenticator and recovery codes: both stop working and every session of theirs ends. They then sign in without a code until they set up two-step sign-in again, so make sure the request comes from them.',
+    twoStepReset: 'Two-step sign-in of {{email}} reset: their sessions ended',
     roleConflict:
       'Someone else changed this role since you opened the page: it is now {{role}} ({{who}}, {{when}}). Nothing was changed; choose again.',
     someone: 'someone',

@@ -20,6 +20,7 @@ import {
   type UserBulkResult,
   type UserRow,
 } from '../../../../contract/schemas';
+import { secondFactorRemovedSchema } from '../../../../contract/account-schemas';
 import { userQuery } from '../../../api/user-assets';
 import { endpoint, ENDPOINTS } from '../../../../contract/paths';
 
@@ -69,7 +70,8 @@ async function usersChanged(ids: readonly string[]): Promise<void> {
 }
 
 async function changed(user: UserRow): Promise<UserRow> {
-  queryClient.setQueryData(userQuery(user.id).queryKey, user);
+  // A change's answer leaves out what only the user's own read says (two-step sign-in).
+  queryClient.setQueryData(userQuery(user.id).queryKey, (old) => ({ ...old, ...user }));
   await usersChanged([user.id]);
   return user;
 }
@@ -137,6 +139,23 @@ export async function mailUserCode(
   );
   await queryClient.invalidateQueries({ queryKey: activityKey(id) });
   return answer;
+}
+
+/**
+ * Removes a user's two-step sign-in (their authenticator and recovery codes), the way back for
+ * someone who lost both; their sessions end. Not for one's own (the account page does that).
+ */
+export async function resetUserSecondFactor(id: string): Promise<void> {
+  await service(() =>
+    apiRequest(endpoint(ENDPOINTS.userSecondFactor, { id }), secondFactorRemovedSchema, {
+      method: 'delete',
+    }),
+  );
+  await Promise.all(
+    [userQuery(id).queryKey, sessionsKey(id), activityKey(id)].map((queryKey) =>
+      queryClient.invalidateQueries({ queryKey }),
+    ),
+  );
 }
 
 /** Ends one session of a user (`sessionId`) or all of them; answers how many ended. */

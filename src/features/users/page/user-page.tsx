@@ -10,6 +10,7 @@ import { editConflictErrorSchema, type Role, type UserRow } from '../../../../co
 import {
   endUserSessions,
   mailUserCode,
+  resetUserSecondFactor,
   setUserDisabled,
   userActivityQuery,
   userSessionsQuery,
@@ -97,6 +98,11 @@ function User({ userId }: { userId: string }) {
             <Fact label={t('users.lastSignIn')}>
               {user.lastSignInAt ? dateCell(user.lastSignInAt) : t('users.never')}
             </Fact>
+            {user.secondFactor !== undefined && (
+              <Fact label={t('users.twoStep')}>
+                {t(user.secondFactor ? 'users.twoStepOn' : 'users.twoStepOff')}
+              </Fact>
+            )}
           </dl>
           <p>
             <Link to="/users/$userId/assets" params={{ userId }}>
@@ -196,7 +202,10 @@ function RolePanel({ user, ask }: { user: UserRow; ask: Ask }) {
   );
 }
 
-/** Disable or enable, resend the verification, send a password reset: each confirmed. */
+/**
+ * Disable or enable, resend the verification, send a password reset, reset two-step sign-in:
+ * each confirmed.
+ */
 function AccountActions({ user, ask }: { user: UserRow; ask: Ask }) {
   const { t } = useTranslation();
   const email = userName(t, user);
@@ -253,6 +262,27 @@ function AccountActions({ user, ask }: { user: UserRow; ask: Ask }) {
             }
           >
             {t('users.resendVerification')}
+          </ActionButton>
+        )}
+        {user.secondFactor && (
+          <ActionButton
+            variant="danger"
+            onPress={() =>
+              ask({
+                title: t('users.resetTwoStepTitle', { email }),
+                body: t('users.resetTwoStepBody'),
+                submit: t('users.resetTwoStep'),
+                danger: true,
+                run: () =>
+                  runChange(
+                    () => resetUserSecondFactor(user.id),
+                    t('users.twoStepReset', { email }),
+                    t,
+                  ),
+              })
+            }
+          >
+            {t('users.resetTwoStep')}
           </ActionButton>
         )}
       </div>

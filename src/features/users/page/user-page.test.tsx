@@ -1,0 +1,150 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import {
+  createMemoryHistory,
+  createRootRouteWithContext,
+  createRouter,
+  RouterProvider,
+} from '@tanstack/react-router';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Suspense } from 'react';
+import { createActor } from 'xstate';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { queryClient } from '../../../api/query';
+import { configureSession } from '../../../api/session-bridge';
+import { freshToken, jsonResponse, serveApi } from '../../../api/testing';
+import { initI18n, loadBackOfficeTexts } from '../../../i18n';
+import { loadPermissions } from '../../../machines/permissions.view';
+import {
+  defaultSessionUser,
+  sessionContextFrom,
+  sessionMachine,
+} from '../../../machines/session.machine';
+import type { RouterContext } from '../../../machines/session.view';
+import { Toasts } from '../../../ui/dom/toasts';
+import { UserPage } from './user-page';
+
+beforeAll(async () => {
+  initI18n();
+  await loadBackOfficeTexts();
+  await loadPermissions();
+});
+beforeEach(() => queryClient.clear());
+
+const ADMIN_RULES = [['manage', 'all']];
+const DEVELOPER_RULES = [
+  ['read', 'User'],
+  ['read', 'Asset'],
+];
+
+const user = (secondFactor?: boolean) => ({
+  id: 'u2',
+  email: 'ada@example.com',
+  role: 'developer',
+  verifiedAt: '2026-01-01T00:00:00.000Z',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  version: 1,
+  status: 'active',
+  disabledAt: null,
+  lastSignInAt: null,
+  ...(secondFactor === undefined ? {} : { secondFactor }),
+});
+
+/** The API of one user, `u2`, whose two-step sign-in an admin resets. */
+function serve(secondFactor: boolean | undefined) {
+  let current = user(secondFactor);
+  const server = serveApi({
+    'GET private/v1/users/u2': () => jsonResponse(200, { data: current }),
+    'GET private/v1/users/u2/sessions': [200, { data: [] }],
+    'GET v1/activity': [200, { data: [], pagination: { totalDocs: 0 } }],
+    'DELETE private/v1/users/u2/second-factor': () => {
+      current = user(false);
+      return jsonResponse(200, { data: { removed: true } });
+    },
+  });
+  return server;
+}
+
+/** The user page of `u2`, as the signed-in `u1` with `rules` sees it. */
+function renderPage(rules: unknown[]) {
+  const token = freshToken(Date.now(), 900, { ability: rules });
+  configureSession({
+    getTokens: () => ({ token, refreshToken: 'r', _id: 'u1', email: 'me@example.com' }),
+    onRefreshed: () => undefined,
+    onSessionInvalid: () => undefined,
+  });
+  const session = createActor(sessionMachine, {
+    input: sessionContextFrom({ ...defaultSessionUser(), token, refreshToken: 'r', _id: 'u1' }),
+  }).start();
+  const root = createRootRouteWithContext<RouterContext>()({
+    component: () => (
+      <Suspense fallback="Loading">
+        <UserPage userId="u2" />
+      </Suspense>
+    ),
+  });
+  const router = createRouter({
+    routeTree: root,
+    context: { session },
+    history: createMemoryHistory({ initialEntries: ['/'] }),
+  });
+  return render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+      <Toasts label="Notifications" closeLabel="Close" />
+    </QueryClientProvider>,
+  );
+}
+
+const fact = async (label: string) => {
+  const term = await screen.findByText(label, { selector: 'dt' });
+  return term.nextElementSibling?.textContent;
+};
+
+describe('the user page’s two-step sign-in', { timeout: 20_000 }, () => {
+  it('says it is on and lets an admin reset it after a confirmation', async () => {
+    const server = serve(true);
+    const actor = userEvent.setup();
+    renderPage(ADMIN_RULES);
+    expect(await fact('Two-step sign-in')).toBe('On');
+
+    const reset = screen.getByRole('button', { name: 'Reset two-step sign-in' });
+    await actor.click(reset);
+    let dialog = screen.getByRole('alertdialog');
+    expect(within(dialog).getByRole('heading').textContent).toBe(
+      'Reset two-step sign-in of ada@example.com?',
+    );
+    expect(dialog.textContent).toMatch(/every session of theirs ends/);
+    await actor.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(server.sent().filter((line) => line.startsWith('DELETE'))).toEqual([]);
+
+    await actor.click(reset);
+    dialog = screen.getByRole('alertdialog');
+    await actor.click(within(dialog).getByRole('button', { name: 'Reset two-step sign-in' }));
+    expect(
+      await screen.findByText('Two-step sign-in of ada@example.com reset: their sessions ended'),
+    ).toBeTruthy();
+    expect(server.sent().filter((line) => line.startsWith('DELETE'))).toEqual([
+      'DELETE private/v1/users/u2/second-factor ',
+    ]);
+    // The page reads the user again: off, and nothing left to reset.
+    await waitFor(async () => expect(await fact('Two-step sign-in')).toBe('Off'));
+    expect(screen.queryByRole('button', { name: 'Reset two-step sign-in' })).toBeNull();
+  });
+
+  it('offers no reset to an admin for a user without it', async () => {
+    serve(false);
+    renderPage(ADMIN_RULES);
+    expect(await fact('Two-step sign-in')).toBe('Off');
+    expect(screen.getByRole('button', { name: 'Disable' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Reset two-step sign-in' })).toBeNull();
+  });
+
+  it('shows neither to those who only read users (the API does not tell them)', async () => {
+    serve(undefined);
+    renderPage(DEVELOPER_RULES);
+    expect(await fact('Role')).toBe('Developer');
+    expect(screen.queryByText('Two-step sign-in')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Reset two-step sign-in' })).toBeNull();
+  });
+});
