@@ -888,6 +888,58 @@ describe('limits', () => {
     expect(await resume(token, office)).toBe('ready');
   });
 
+  it('opens at most 60 streams a minute for one user and 120 for one client address (429, Retry-After to the next minute)', async () => {
+    await vi.waitFor(() => expect(t.events.subscribers()).toBe(0));
+    /** Opens `count` streams, ten at a time (under the open caps), each closed once started. */
+    const churn = async (tokens: string[], from: () => string, count: number) => {
+      const answers: { status: number; retryAfter: string | null; body?: unknown }[] = [];
+      for (let done = 0; done < count; done += 10) {
+        const batch = Array.from({ length: Math.min(10, count - done) }, (_, i) =>
+          StreamClient.open(tokens[(done + i) % tokens.length], { from: from() }),
+        );
+        for (const stream of await Promise.all(batch)) {
+          const { ok, status, headers } = stream.response;
+          if (ok) await stream.started();
+          const body: unknown = ok ? undefined : await stream.response.json();
+          answers.push({ status, retryAfter: headers.get('retry-after'), body });
+          stream.close();
+        }
+        await vi.waitFor(() => expect(t.events.subscribers()).toBe(0));
+      }
+      return answers;
+    };
+    const untilNextMinute = () => Math.ceil((60_000 - (t.clock.current.getTime() % 60_000)) / 1000);
+
+    // One account opening and closing streams from many addresses: the user's allowance.
+    const { token } = await t.loginAs('user');
+    const opened = await churn([token], uniqueClient, 55);
+    expect(opened.map((answer) => answer.status)).toEqual(Array<number>(55).fill(200));
+    // Ten at once: a burst cannot slip past the count.
+    const burst = await churn([token], uniqueClient, 10);
+    expect(burst.filter((answer) => answer.status === 200)).toHaveLength(5);
+    const refused = burst.find((answer) => answer.status === 429);
+    expect(refused!.retryAfter).toBe(String(untilNextMinute()));
+    expect(refused!.body).toMatchObject({ code: 'RATE_LIMITED' });
+    // Others are not held up by that account.
+    const other = (await t.loginAs('user')).token;
+    expect((await churn([other], uniqueClient, 1))[0]!.status).toBe(200);
+
+    // Accounts taking turns from one address: the address's allowance, whoever asks.
+    const office = uniqueClient();
+    const users = await Promise.all([1, 2, 3].map(() => t.loginAs('developer')));
+    const tokens = users.map((user) => user.token);
+    const fromOffice = await churn(tokens, () => office, 121);
+    expect(fromOffice.slice(0, 120).every((answer) => answer.status === 200)).toBe(true);
+    expect(fromOffice[120]!.status).toBe(429);
+    const fresh = (await t.loginAs('developer')).token;
+    expect((await churn([fresh], () => office, 1))[0]!.status).toBe(429);
+    expect((await churn([fresh], uniqueClient, 1))[0]!.status).toBe(200);
+
+    // The next minute each has its allowance again.
+    t.advance(untilNextMinute() * 1000);
+    expect((await churn([token], () => office, 1))[0]!.status).toBe(200);
+  });
+
   it('ends when the access token expires; that token then gets 401', async () => {
     const { token } = await t.loginAs('admin');
     const stream = await StreamClient.open(token);

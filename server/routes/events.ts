@@ -24,6 +24,18 @@ export const MAX_STREAMS_PER_CLIENT = 50;
 /** What a refused stream's Retry-After says: streams end at the latest with their token. */
 const RETRY_AFTER_S = 30;
 
+/**
+ * Streams one user, and one client address, may open each minute. Opening costs the server
+ * the sign-in check, a subscription and a read of the log, so opening and closing in a loop
+ * (a few accounts manage a hundred a second) stalls every other request. A tab opens one when it
+ * loads, when its token expires (every ACCESS_TOKEN_TTL, 15 minutes by default) and after a
+ * break, backing off from 0.6 s doubled to about 10 s while the breaks come quickly: at most
+ * 20 in the minute a server keeps failing, and a few tabs stay under the user's 60. An
+ * address's 120 is more than its 50 open streams all reconnecting after a restart.
+ */
+export const OPENS_PER_MINUTE_PER_USER = 60;
+export const OPENS_PER_MINUTE_PER_CLIENT = 120;
+
 /** How many streams each key (a user, a client) holds; taken before a stream opens. */
 function openCounts() {
   const open = new Map<string, number>();
@@ -63,6 +75,8 @@ function minuteBudget(now: () => Date) {
   return {
     left: (key: string, max: number) => (current().get(key) ?? 0) < max,
     take: (key: string) => current().set(key, (current().get(key) ?? 0) + 1),
+    /** Whole seconds until the next minute, when every count starts again. */
+    secondsLeft: () => Math.ceil((MINUTE_MS - (now().getTime() % MINUTE_MS)) / 1000),
   };
 }
 
@@ -75,6 +89,9 @@ export function eventRoutes(deps: Deps) {
   const perUser = openCounts();
   const perClient = openCounts();
   const replays = minuteBudget(deps.now);
+  // Per process, like the open streams: it is this process's time that opening costs, and a
+  // shared count would add a database write to every open, the cost it is meant to bound.
+  const opens = minuteBudget(deps.now);
 
   app.get('/', requireAuth(deps), (c) => {
     const claims = c.get('auth');
@@ -91,23 +108,45 @@ export function eventRoutes(deps: Deps) {
       fail(400, 'VALIDATION_ERROR', 'Last-Event-ID must be the id of an event of this stream');
     }
     const client = clientAddress(c, deps.config);
+    const userKey = `user:${userId}`;
+    const clientKey = `client:${client}`;
     // Counted and taken in one synchronous step, so a parallel burst cannot pass a stale count.
-    const refusal = perUser.full(userId, MAX_STREAMS_PER_USER)
-      ? `At most ${MAX_STREAMS_PER_USER} open event streams per user`
-      : perClient.full(client, MAX_STREAMS_PER_CLIENT)
-        ? `At most ${MAX_STREAMS_PER_CLIENT} open event streams from one network`
-        : undefined;
-    if (refusal) {
-      const refused = errorResponse(c, 429, 'RATE_LIMITED', refusal);
-      refused.headers.set('retry-after', String(RETRY_AFTER_S));
-      return refused;
+    const refusal = (): [message: string, retryAfterS: number] | undefined => {
+      if (perUser.full(userId, MAX_STREAMS_PER_USER)) {
+        return [`At most ${MAX_STREAMS_PER_USER} open event streams per user`, RETRY_AFTER_S];
+      }
+      if (perClient.full(client, MAX_STREAMS_PER_CLIENT)) {
+        return [
+          `At most ${MAX_STREAMS_PER_CLIENT} open event streams from one network`,
+          RETRY_AFTER_S,
+        ];
+      }
+      if (!opens.left(userKey, OPENS_PER_MINUTE_PER_USER)) {
+        return [
+          `At most ${OPENS_PER_MINUTE_PER_USER} event streams a minute per user`,
+          opens.secondsLeft(),
+        ];
+      }
+      if (!opens.left(clientKey, OPENS_PER_MINUTE_PER_CLIENT)) {
+        return [
+          `At most ${OPENS_PER_MINUTE_PER_CLIENT} event streams a minute from one network`,
+          opens.secondsLeft(),
+        ];
+      }
+      return undefined;
+    };
+    const refused = refusal();
+    if (refused) {
+      const answer = errorResponse(c, 429, 'RATE_LIMITED', refused[0]);
+      answer.headers.set('retry-after', String(refused[1]));
+      return answer;
     }
     perUser.take(userId);
     perClient.take(client);
+    opens.take(userKey);
+    opens.take(clientKey);
     let { replayLimit } = deps.config.events;
     if (after.data !== undefined) {
-      const userKey = `user:${userId}`;
-      const clientKey = `client:${client}`;
       if (
         replays.left(userKey, REPLAYS_PER_MINUTE_PER_USER) &&
         replays.left(clientKey, REPLAYS_PER_MINUTE_PER_CLIENT)
