@@ -1,3 +1,4 @@
+import { HTTPError } from 'ky';
 import { describe, expect, it, vi } from 'vitest';
 import { connectLive, type LiveMessage, type LiveStatus } from './live';
 import { noteReadPosition, streamCovers } from './read-positions';
@@ -115,6 +116,44 @@ describe('the live connection', () => {
     expect(h.waits[0]).toBeGreaterThanOrEqual(0.4 * 600);
     expect(h.waits[2]).toBeGreaterThanOrEqual(0.4 * 2400);
     h.close();
+  });
+
+  it("waits as long as a refusal's Retry-After says before it tries again", async () => {
+    const refusals = [
+      { status: 429, retryAfter: '45' },
+      { status: 503, retryAfter: new Date(Date.now() + 120_000).toUTCString() },
+      { status: 429, retryAfter: null },
+    ];
+    let opened = 0;
+    const waits: number[] = [];
+    const close = connectLive({
+      open: () => {
+        const refusal = refusals[opened];
+        opened += 1;
+        if (!refusal) return new Promise<Response>(() => {});
+        const headers = new Headers({ 'content-type': 'application/json' });
+        if (refusal.retryAfter !== null) headers.set('retry-after', refusal.retryAfter);
+        const response = new Response('{"code":"RATE_LIMITED"}', {
+          status: refusal.status,
+          headers,
+        });
+        return Promise.reject(
+          new HTTPError(response, new Request('http://localhost/v1/events'), {} as never),
+        );
+      },
+      onMessage: () => {},
+      wait: (ms) => {
+        waits.push(ms);
+        return Promise.resolve();
+      },
+    });
+    await vi.waitFor(() => expect(opened).toBe(4));
+    close();
+    // At least what the server asked for (seconds, or a date), never sooner.
+    expect(waits[0]).toBeGreaterThanOrEqual(45_000);
+    expect(waits[1]).toBeGreaterThanOrEqual(110_000);
+    // Without one, the usual back-off after three quick failures.
+    expect(waits[2]).toBeLessThan(10_000);
   });
 
   it('says offline the moment the browser does, without waiting for the stream to notice', async () => {

@@ -13,6 +13,7 @@
  * Its first stream starts where the tab's earliest reads were taken (./read-positions.ts), so
  * a change saved while the page loaded is announced too.
  */
+import { HTTPError } from 'ky';
 import { z } from 'zod/mini';
 import { httpClient } from './http';
 import { endpoint, ENDPOINTS } from '../../contract/paths';
@@ -45,6 +46,21 @@ const HEALTHY_MS = 10_000;
 export const STALE_MS = 35_000;
 /** Beyond two missed heartbeats: a busy server's or machine's late timers are not a break. */
 const HEARTBEAT_SLACK_MS = 2_000;
+
+/** The longest Retry-After honoured: a wrong clock or date must not silence the tab for days. */
+const MAX_RETRY_AFTER_MS = 10 * 60_000;
+
+/**
+ * How long a refusal (429, 503) asks the client to wait: its Retry-After, in seconds or as a
+ * date. The server refuses a user or network that opens streams too often until its count
+ * starts again; trying sooner would only be refused again.
+ */
+function retryAfterMs(error: unknown): number {
+  if (!(error instanceof HTTPError)) return 0;
+  const value = error.response.headers.get('retry-after')?.trim() ?? '';
+  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : 0;
+}
 
 /** The heartbeat interval a `ready` or `reset` frame names (servers since issue 23). */
 const heartbeatSchema = z.object({ heartbeatMs: z.number().check(z.positive()) });
@@ -136,6 +152,8 @@ export function connectLive(options: LiveOptions): () => void {
     onStatus('connecting');
     while (!closed.signal.aborted) {
       const startedAt = Date.now();
+      // What a refusal's Retry-After asks for.
+      let refusedForMs = 0;
       attempt = new AbortController();
       const signal = AbortSignal.any([closed.signal, attempt.signal]);
       let watchdog: ReturnType<typeof setTimeout> | undefined;
@@ -170,8 +188,9 @@ export function connectLive(options: LiveOptions): () => void {
           // After the messages: the first names how long the next silence may last.
           arm();
         }
-      } catch {
+      } catch (error) {
         // A break, a refused request or an abort: decided below.
+        refusedForMs = retryAfterMs(error);
       } finally {
         clearTimeout(watchdog);
       }
@@ -179,8 +198,10 @@ export function connectLive(options: LiveOptions): () => void {
       failures = Date.now() - startedAt > HEALTHY_MS ? 0 : failures + 1;
       onStatus(isOnline() ? 'reconnecting' : 'offline');
       wake = new AbortController();
-      const delay =
-        failures === 0 ? (retryMs ?? 0) : Math.max(retryMs ?? 0, backoffDelay(failures));
+      const delay = Math.max(
+        failures === 0 ? (retryMs ?? 0) : Math.max(retryMs ?? 0, backoffDelay(failures)),
+        refusedForMs,
+      );
       await wait(delay, AbortSignal.any([closed.signal, wake.signal]));
     }
   };
