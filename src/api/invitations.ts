@@ -8,13 +8,14 @@ import {
   invitationBodySchema,
   invitationLookupResultSchema,
   invitationSchema,
+  signInResultSchema,
+  type SignInResult,
   type Invitation,
 } from '../../contract/account-schemas';
 import { tagService } from './errors';
 import { apiRequest } from './http';
 import { endpoint, ENDPOINTS } from '../../contract/paths';
 import { queryClient } from './query';
-import { authResultSchema, type AuthResult } from '../../contract/schemas';
 
 const invitationsService = tagService('invitations');
 const INVITATIONS_KEY = ['invitations'] as const;
@@ -76,10 +77,16 @@ export const invitationLinkQuery = (token: string) =>
     retry: false,
   });
 
-/** Sets the invitee's password; answers a new session with the invited role. */
-export const acceptInvitation = (body: { token: string; password: string }): Promise<AuthResult> =>
+/**
+ * Sets the invitee's password; answers a new session with the invited role, or the second
+ * step's challenge when the address's account has two-step sign-in on.
+ */
+export const acceptInvitation = (body: {
+  token: string;
+  password: string;
+}): Promise<SignInResult> =>
   invitationsService(() =>
-    apiRequest(endpoint(ENDPOINTS.invitationAccept), authResultSchema, {
+    apiRequest(endpoint(ENDPOINTS.invitationAccept), signInResultSchema, {
       method: 'post',
       json: body,
       auth: false,

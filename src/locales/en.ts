@@ -152,12 +152,14 @@ export const en = {
     submit: 'Set password and sign in',
     pending: 'Signing in…',
     invalid: 'This invitation link is not valid: it was used, revoked or has expired.',
-    invalidHint: 'Ask the administrator who invited you for a new invitation.',
+    invalidHint: 'Ask an administrator for a new invitation.',
     checking: 'Checking your invitation…',
     signIn: 'Go to sign in',
     signedIn:
       'You are signed in as {{email}} in this browser: accepting signs that account out first.',
     guest: 'a guest',
+    secondStep:
+      'Your invitation is accepted and your password is set. Your account has two-step sign-in: one more code signs you in.',
   },
   verify: {
     title: 'Verify your e-mail address',

@@ -488,6 +488,7 @@ type SecondStepEvent = {
     | 'LOGIN'
     | 'LOGIN_VERIFIED'
     | 'SERVER_CHALLENGE'
+    | 'INVITATION_CHALLENGE'
     | 'CODE'
     | 'SERVER_OK'
     | 'SERVER_WRONG'
@@ -500,7 +501,8 @@ type SecondStepError = 'INVALID_SECOND_FACTOR' | 'CHALLENGE_EXPIRED' | null;
  * server/README.md "Two-step sign-in": a right password or code of an account with an
  * authenticator answers a challenge, not a session; a right code of the authenticator makes the
  * session; a wrong one asks again; a spent challenge (expired, used, out of tries) goes back to
- * the first step; the user may leave the second step.
+ * the first step; the user may leave the second step. An invitation accepted into an account
+ * with an authenticator answers the same challenge (the accept page starts the session).
  */
 const secondStepModel = setup({
   types: {
@@ -519,6 +521,7 @@ const secondStepModel = setup({
           target: 'loggingIn',
           actions: assign({ error: null, via: 'LOGIN_VERIFIED' as const }),
         },
+        INVITATION_CHALLENGE: { target: 'secondStep', actions: assign({ error: null, via: null }) },
       },
     },
     loggingIn: { on: { SERVER_CHALLENGE: 'secondStep' } },
@@ -624,6 +627,7 @@ function secondStepSystem({ inspect }: PathTools) {
       LOGIN: send({ type: 'LOGIN', email: EMAIL, password: 'pw' }),
       LOGIN_VERIFIED: send({ type: 'LOGIN_VERIFIED', email: EMAIL, password: 'pw' }),
       SERVER_CHALLENGE: settle({ ok: CHALLENGE }),
+      INVITATION_CHALLENGE: send({ type: 'SESSION_STARTED', result: CHALLENGE }),
       CODE: send({ type: 'SECOND_FACTOR', code: '123456' }),
       SERVER_OK: settle({ ok: authResult('verified') }),
       SERVER_WRONG: settle(failure('INVALID_SECOND_FACTOR')),

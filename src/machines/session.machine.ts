@@ -58,8 +58,11 @@ export type SessionEvent =
   /** Back to the first step (another account, another way to sign in). */
   | { type: 'CANCEL_SECOND_FACTOR' }
   | { type: 'LOGOUT' }
-  /** A session started outside the machine (an accepted invitation, a guest's new account). */
-  | { type: 'SESSION_STARTED'; result: AuthResult }
+  /**
+   * A session started outside the machine (an accepted invitation, a guest's new account), or
+   * the challenge of its second step (an invitation accepted into an account with a factor).
+   */
+  | { type: 'SESSION_STARTED'; result: SignInResult }
   /** The server's new copy of the user (a changed e-mail address). */
   | { type: 'USER_CHANGED'; user: User }
   | { type: 'REFRESHED'; data: RefreshResult }
@@ -243,10 +246,20 @@ export const sessionMachine = setup({
       actions: { type: 'mergeRefreshed', params: ({ event }) => ({ data: event.data }) },
     },
     PASSWORD_UPDATED: { actions: 'markPasswordUpdated' },
-    SESSION_STARTED: {
-      target: '.idle',
-      actions: { type: 'setUser', params: ({ event }) => ({ result: event.result }) },
-    },
+    SESSION_STARTED: [
+      {
+        guard: { type: 'needsSecondFactor', params: ({ event }) => ({ result: event.result }) },
+        target: '.secondFactor',
+        actions: [
+          'resetStore',
+          { type: 'rememberChallenge', params: ({ event }) => ({ result: event.result }) },
+        ],
+      },
+      {
+        target: '.idle',
+        actions: { type: 'setUser', params: ({ event }) => ({ result: sessionOf(event.result) }) },
+      },
+    ],
     USER_CHANGED: {
       actions: { type: 'mergeUser', params: ({ event }) => ({ user: event.user }) },
     },

@@ -120,6 +120,17 @@ describe('the second step of a sign-in', () => {
     expect(actor.getSnapshot().context.error?.code).toBe('CHALLENGE_EXPIRED');
   });
 
+  it('asks for it after an invitation accepted into an account that has it', async () => {
+    const { actor, secondFactor, settled } = start(() => Promise.resolve(SESSION));
+    actor.send({ type: 'SESSION_STARTED', result: CHALLENGE });
+    expect(actor.getSnapshot().value).toBe('secondFactor');
+    expect(isLoggedIn(actor.getSnapshot().context)).toBe(false);
+    actor.send({ type: 'SECOND_FACTOR', code: '123456' });
+    await settled();
+    expect(secondFactor).toHaveBeenCalledWith({ challenge: 'signed-challenge', code: '123456' });
+    expect(isLoggedIn(actor.getSnapshot().context)).toBe(true);
+  });
+
   it('can be left for the first step', async () => {
     const { actor, secondFactor, settled } = start(() => Promise.resolve(SESSION));
     actor.send({ type: 'LOGIN_VERIFIED', email: 'ada@example.com', password: 'pw' });

@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from '@xstate/react';
 import { waitFor } from 'xstate';
@@ -7,13 +8,13 @@ import { z } from 'zod/mini';
 import { describeError, fieldErrorOf, isNotFoundError } from '../api/error-info';
 import { acceptInvitation, invitationLinkQuery } from '../api/invitations';
 import { queryClient } from '../api/query';
-import { selectIsLoggedIn, selectUser } from '../machines/app-session';
+import { selectIsLoggedIn, selectSecondFactor, selectUser } from '../machines/app-session';
 import { useSessionActor } from '../machines/session.view';
 import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
 import { Spinner } from '../ui/dom/spinner';
-import { authFields, newPasswordForm } from '../features/account';
+import { authFields, newPasswordForm, SecondStepForm } from '../features/account';
 import { lenient } from './-account/search-params';
 
 /** Invitation links carry 32 random bytes, base64url (server/README.md "Invitations"). */
@@ -24,7 +25,10 @@ export const Route = createFileRoute('/invitation')({
   component: AcceptInvitation,
 });
 
-/** The page an invitation mail links to: the invitee chooses a password and is signed in. */
+/**
+ * The page an invitation mail links to: the invitee chooses a password and is signed in, after
+ * the sign-in page's second step when the address's account has two-step sign-in on.
+ */
 function AcceptInvitation() {
   const { token = '' } = Route.useSearch();
   const { t } = useTranslation();
@@ -33,6 +37,10 @@ function AcceptInvitation() {
   // The account screens load before the signed-in area's QueryClientProvider: name the client.
   const wellFormed = TOKEN.test(token);
   const link = useQuery({ ...invitationLinkQuery(token), enabled: wellFormed }, queryClient);
+  // Accepted into an account with a second factor: its code is asked for here, as at sign-in.
+  const [secondStep, setSecondStep] = useState(false);
+  const challenge = useSelector(actor, selectSecondFactor);
+  const isLoggedIn = useSelector(actor, selectIsLoggedIn);
   const accept = useMutation(
     {
       mutationFn: (password: string) => acceptInvitation({ token, password }),
@@ -44,18 +52,36 @@ function AcceptInvitation() {
           await waitFor(actor, (snapshot) => !selectIsLoggedIn(snapshot));
         }
         actor.send({ type: 'SESSION_STARTED', result });
-        return navigate({ to: '/' });
+        if ('challenge' in result) setSecondStep(true);
+        else await navigate({ to: '/' });
       },
     },
     queryClient,
   );
   const invitation = link.data;
+  useEffect(() => {
+    if (!secondStep || challenge) return;
+    // Signed in by the code; or the step was left or ran out: the link is spent, the password
+    // is set, so signing in goes on at the sign-in page.
+    void navigate(
+      isLoggedIn ? { to: '/' } : { to: '/signin', search: { email: invitation?.email } },
+    );
+  }, [secondStep, challenge, isLoggedIn, navigate, invitation?.email]);
   const signedInAs = useSelector(actor, (snapshot) =>
     selectIsLoggedIn(snapshot) ? (selectUser(snapshot).email ?? t('invitation.guest')) : null,
   );
   // Used, revoked, expired or unknown links all answer 404: one message for them all.
   const invalid = !wellFormed || (link.isError && isNotFoundError(link.error));
   const failed = link.isError && !invalid;
+
+  if (secondStep && challenge) {
+    return (
+      <AuthCard appName={t('app.name')} title={t('secondStep.title')}>
+        <Alert tone="success">{t('invitation.secondStep')}</Alert>
+        <SecondStepForm />
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard
