@@ -96,6 +96,8 @@ export default defineConfig({
           isolate: false,
           globalSetup: ['./server/test-global-setup.ts'],
           setupFiles: ['./tests/setup-bytes.ts'],
+          // A line per request would bury a failure's output; tests read lines with captureLog.
+          env: { LOG_LEVEL: 'warn' },
           include: ['server/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/fuzz/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -12,6 +12,7 @@ import type { Deps } from './deps';
 import { createEventBus } from './event-bus';
 import { errorResponse, fail, onError } from './http/errors';
 import { eventPosition } from './http/event-position';
+import { requestLog } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
 import {
   applicationAssetRoutes,
@@ -78,6 +79,7 @@ export function createApp(input: AppDeps) {
     sessions: input.sessions ?? createSessionCheck(input.db),
   };
   const app = new Hono<AuthEnv>();
+  app.use('*', requestLog());
   app.use('*', securityHeaders(deps.config));
   app.onError(onError);
   app.notFound((c) =>

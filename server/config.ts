@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { emailSchema, PASSWORD_MIN_LENGTH, passwordSchema } from '../contract/schemas';
 import { passwordProblem } from './auth/password-policy';
 import type { EventStreamLimits } from './event-stream';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log';
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@avatar.studio';
 export const DEFAULT_ADMIN_PASSWORD = 'avatar-studio-admin';
@@ -72,6 +73,8 @@ export interface Config {
    * of every route would serve only a stranger probing the API; on elsewhere.
    */
   apiDocs: boolean;
+  /** LOG_LEVEL and LOG_FORMAT (server/log.ts): readable lines by default in development. */
+  log: { level: LogLevel; format: LogFormat };
 }
 
 /** An S3-compatible object store (server/s3-storage.ts). */
@@ -267,6 +270,16 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`API_DOCS must be on or off (got "${apiDocsRaw}")`);
   }
 
+  const logLevel = str('LOG_LEVEL')?.toLowerCase() ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
+  }
+  const logFormat =
+    str('LOG_FORMAT')?.toLowerCase() ?? (nodeEnv === 'development' ? 'pretty' : 'json');
+  if (!(LOG_FORMATS as readonly string[]).includes(logFormat)) {
+    problems.push(`LOG_FORMAT must be json or pretty (got "${logFormat}")`);
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = resolve(str('DATA_DIR') ?? '.data');
@@ -291,6 +304,7 @@ export function loadConfig(env: Env = process.env): Config {
     keys: deriveKeys(secret.jwtSecret),
     trustProxy: trustProxyRaw === 'true',
     apiDocs: apiDocsRaw === 'on',
+    log: { level: logLevel as LogLevel, format: logFormat as LogFormat },
     requireAdminSecondFactor: requireAdmin2faRaw === 'true',
     smtpUrl,
     mailFrom: str('MAIL_FROM') ?? 'Avatar Studio <no-reply@avatar.studio>',

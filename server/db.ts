@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
+import { log } from './log';
 
 export type SqlParam = string | number | boolean | Date | null | readonly string[];
 
@@ -199,7 +200,7 @@ async function pgQuery<T>(
 export function createPgDb(connectionString: string): Db {
   const pool = new pg.Pool({ connectionString, max: 10 });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
-  pool.on('error', (error) => console.error('PostgreSQL pool error:', error.message));
+  pool.on('error', (error) => log.error({ err: error }, 'PostgreSQL pool error'));
   const onClient = (client: pg.PoolClient): Db =>
     inTransactionOf(() => db, {
       query: (sql, params) => pgQuery(client, sql, params),
@@ -270,7 +271,7 @@ async function pgListen(
       delay = Math.min(delay * 2, LISTEN_RETRY_MS.max);
     };
     next.on('error', (error) => {
-      console.error(`LISTEN ${channel} connection lost:`, error.message);
+      log.error({ err: error, channel }, `LISTEN ${channel} connection lost`);
       lost();
     });
     next.on('end', lost);
@@ -287,7 +288,7 @@ async function pgListen(
         else onNotify(undefined);
       },
       (error: unknown) => {
-        console.error(`LISTEN ${channel}: reconnecting failed:`, (error as Error).message);
+        log.error({ err: error, channel }, `LISTEN ${channel}: reconnecting failed`);
         if (!stopped) retryTimer = setTimeout(reopen, delay);
         delay = Math.min(delay * 2, LISTEN_RETRY_MS.max);
       },

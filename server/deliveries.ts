@@ -28,6 +28,9 @@ import {
 } from './delivery';
 import type { ThreadLimits } from './threads';
 import { contentTypeOfKey, fileUrl, keyOfFileUrl } from './storage';
+import { log } from './log';
+
+const deliveryLog = log.child({ job: 'delivery' });
 
 /** A claim not finished for this long was abandoned (far above the derivation's time limit). */
 export const DELIVERY_LEASE_MS = 10 * 60 * 1000;
@@ -269,7 +272,7 @@ function pump(deps: DeliveryDeps, queue: DeliveryQueue): void {
       } while (queue.again);
     } catch (error) {
       // The waiters see the database fail themselves; the next ask claims again.
-      console.error('Claiming a model to derive failed:', error);
+      deliveryLog.error({ err: error }, 'Claiming a model to derive failed');
     } finally {
       queue.claiming = false;
     }
@@ -316,7 +319,8 @@ async function runJob(deps: DeliveryDeps, queue: DeliveryQueue, job: Job): Promi
     }
   } catch (error) {
     failure = error instanceof Error ? error : new Error('The derivation failed', { cause: error });
-    if (!asked?.waiters.size) console.error(`Deriving ${job.modelKey} failed:`, error);
+    if (!asked?.waiters.size)
+      deliveryLog.error({ err: error, modelKey: job.modelKey }, `Deriving ${job.modelKey} failed`);
     // Should this fail too, the claim is taken again once its lease has passed.
     await release(deps.db, job.modelKey, job.claimedAt, deps.now()).catch(() => undefined);
   }

@@ -10,6 +10,9 @@
 import type { StreamEvent } from '../contract/schemas';
 import type { Db, Unlisten } from './db';
 import { EVENTS_CHANNEL, latestEventSeq, readEventsAfter } from './events';
+import { log } from './log';
+
+const busLog = log.child({ component: 'event-bus' });
 
 export type EventBatchListener = (events: readonly StreamEvent[]) => void;
 
@@ -56,7 +59,7 @@ export function createEventBus(db: Db): EventBus {
       try {
         listener(events);
       } catch (error) {
-        console.error('Event bus subscriber failed:', error);
+        busLog.error({ err: error }, 'Event bus subscriber failed');
       }
     }
   };
@@ -81,7 +84,7 @@ export function createEventBus(db: Db): EventBus {
         if (events.length === PAGE) again = true;
       } while (again);
     } catch (error) {
-      console.error('Event bus: reading new events failed:', error);
+      busLog.error({ err: error }, 'Event bus: reading new events failed');
       retryTimer ??= setTimeout(() => {
         retryTimer = undefined;
         void pump();

@@ -27,6 +27,9 @@ import type { Db } from './db';
 import { eventAsSeen, eventViewFor, type EventView } from './event-access';
 import type { EventBus } from './event-bus';
 import { countEventsAfter, latestEventSeq, readEventsAfter } from './events';
+import { log } from './log';
+
+const streamLog = log.child({ component: 'event-stream' });
 
 export interface EventStreamLimits {
   /** A comment line is sent this often, so proxies keep an idle stream open. */
@@ -161,7 +164,7 @@ export function openEventStream(options: EventStreamOptions): ReadableStream<Uin
   /** Ends the stream at once, discarding what is queued. */
   const drop = (reason: string) => {
     if (closed) return;
-    console.warn(`Event stream: dropped a client (${reason}); it resumes when it reconnects`);
+    streamLog.warn({ reason }, 'Event stream: dropped a client; it resumes when it reconnects');
     cleanUp();
     // Cutting the connection also cancels the stream (discarding its queue) without the
     // server logging a failed response; without one, erroring the stream does both.
@@ -299,7 +302,7 @@ export function openEventStream(options: EventStreamOptions): ReadableStream<Uin
         expiry = setTimeout(end, Math.min(Math.max(untilExpiry, 0), MAX_TIMEOUT_MS));
         begin().catch((error: unknown) => {
           if (closed) return;
-          console.error('Event stream failed:', error);
+          streamLog.error({ err: error }, 'Event stream failed');
           drop('the server could not read the events');
         });
       },

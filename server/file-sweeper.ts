@@ -20,6 +20,9 @@ import type { Deps } from './deps';
 import { fileUrl } from './storage';
 import { forgetStoredFiles } from './stored-files';
 import { purgeExpiredTrash } from './trash';
+import { log } from './log';
+
+const sweepLog = log.child({ job: 'file-sweep' });
 
 /** Unreferenced files younger than this are kept: their upload may not be saved yet. */
 export const FILE_GRACE_MS = 24 * 3600 * 1000;
@@ -147,11 +150,12 @@ export function startFileSweeper(
     intervalMs = FILE_SWEEP_INTERVAL_MS,
     onSwept = (result: SweepResult) => {
       if (result.unreferenced + result.partial + result.purged === 0) return;
-      console.log(
+      sweepLog.info(
+        result,
         `File sweep: purged ${result.purged} Trash records, removed ${result.unreferenced} unreferenced files and ${result.partial} partial uploads.`,
       );
     },
-    onError = (error: unknown) => console.error('File sweep failed:', error),
+    onError = (error: unknown) => sweepLog.error({ err: error }, 'File sweep failed'),
     ...options
   }: SweepOptions & {
     intervalMs?: number;

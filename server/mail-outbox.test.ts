@@ -3,6 +3,7 @@ import { createApp } from './app';
 import { createDevMailbox, type MailMessage, type MailTransport } from './mail';
 import { queueMail, sendDueMail, startMailWorker } from './mail-outbox';
 import { dataOf, uniqueClient, uniqueEmail, useTestApp } from './test-app';
+import { captureLog } from './test-log';
 
 const t = useTestApp();
 const now = () => new Date(t.clock.current);
@@ -90,12 +91,12 @@ describe('mail outbox', () => {
   it('retries a failed send with back-off, and takes over a crashed claim after its lease', async () => {
     const email = uniqueEmail();
     await queueMail({ db: t.db, now }, { to: email, kind: 'notice', subject: 's', text: 't' });
-    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const log = captureLog();
     const failing: MailTransport = { send: () => Promise.reject(new Error('refused')) };
     try {
       expect(await sendDueMail({ db: t.db, mail: failing, now })).toBe(1);
     } finally {
-      log.mockRestore();
+      log.restore();
     }
     expect(await queued(email)).toEqual([{ attempts: 1 }]);
     const mailbox = createDevMailbox({ now });

@@ -14,6 +14,9 @@
 import type { Db } from './db';
 import type { Deps } from './deps';
 import type { MailMessage, MailTransport } from './mail';
+import { log } from './log';
+
+const mailLog = log.child({ job: 'mail' });
 
 const LEASE_MS = 60 * 1000;
 const MAX_ATTEMPTS = 8;
@@ -70,10 +73,16 @@ export async function sendNextMail(deps: OutboxDeps): Promise<boolean> {
     await deps.db.query('DELETE FROM mail_outbox WHERE id = $1', [row.id]);
   } catch (error) {
     if (row.attempts >= MAX_ATTEMPTS) {
-      console.error(`Mail to ${message.to} dropped after ${row.attempts} attempts:`, error);
+      mailLog.error(
+        { err: error, mailId: row.id, attempts: row.attempts },
+        `Mail to ${message.to} dropped after ${row.attempts} attempts`,
+      );
       await deps.db.query('DELETE FROM mail_outbox WHERE id = $1', [row.id]);
     } else {
-      console.error(`Mail to ${message.to} failed (attempt ${row.attempts}), will retry:`, error);
+      mailLog.warn(
+        { err: error, mailId: row.id, attempts: row.attempts },
+        `Mail to ${message.to} failed (attempt ${row.attempts}), will retry`,
+      );
       const retryAt = new Date(deps.now().getTime() + FIRST_RETRY_MS * 2 ** (row.attempts - 1));
       await deps.db.query('UPDATE mail_outbox SET available_at = $2 WHERE id = $1', [
         row.id,
@@ -104,7 +113,10 @@ export function startMailWorker(
   deps: OutboxDeps,
   options: { pollMs?: number; onError?: (error: unknown) => void } = {},
 ): MailWorker {
-  const { pollMs = POLL_MS, onError = (error) => console.error('Mail worker:', error) } = options;
+  const {
+    pollMs = POLL_MS,
+    onError = (error) => mailLog.error({ err: error }, 'Mail worker failed'),
+  } = options;
   let stopped = false;
   let again = false;
   let wake: (() => void) | undefined;

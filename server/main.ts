@@ -16,6 +16,7 @@ import { backfillDeliveries } from './deliveries';
 import { createEventBus } from './event-bus';
 import { createDevMailbox, createSmtpTransport, type DevMailbox, type MailTransport } from './mail';
 import { pruneExpired } from './maintenance';
+import { configureLog, log } from './log';
 import { migrate } from './migrate';
 import { startMailWorker } from './mail-outbox';
 import { morphWorkerEnabled, startMorphWorker } from './morph-worker';
@@ -33,7 +34,7 @@ function loadConfigOrExit(): { config: Config; morphWorker: boolean } {
     return { config: loadConfig(), morphWorker: morphWorkerEnabled(process.env) };
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(error.message);
+      log.fatal(error.message);
       process.exit(1);
     }
     throw error;
@@ -49,25 +50,28 @@ function openDb(config: Config): Promise<Db> {
 function openMail(config: Config): { mail: MailTransport; mailbox?: DevMailbox } {
   if (config.smtpUrl) return { mail: createSmtpTransport(config.smtpUrl, config.mailFrom) };
   // Development only (production requires SMTP_URL): mails, codes included, go to the log.
-  const mailbox = createDevMailbox({ log: (line) => console.log(line) });
+  const mailbox = createDevMailbox({ log: (line) => log.info({ job: 'mail' }, line) });
   return { mail: mailbox, mailbox };
 }
 
 async function main(): Promise<void> {
   const { config, morphWorker } = loadConfigOrExit();
+  configureLog(config.log);
   // A bucket that is missing or refuses the credentials stops the start with one line.
   const storage = await openStorage(config).catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
+    log.fatal(error instanceof Error ? error.message : String(error));
     process.exit(1);
   });
   const db = await openDb(config);
   const applied = await migrate(db);
-  if (applied.length > 0) console.log(`Applied migrations: ${applied.join(', ')}`);
+  if (applied.length > 0) log.info({ applied }, `Applied migrations: ${applied.join(', ')}`);
   const seeded = await seed(db, config);
-  if (seeded.assetsSeeded > 0) console.log(`Seeded ${seeded.assetsSeeded} demo assets.`);
+  if (seeded.assetsSeeded > 0) log.info(`Seeded ${seeded.assetsSeeded} demo assets.`);
   await pruneExpired(db, new Date());
   const pruner = setInterval(() => {
-    pruneExpired(db, new Date()).catch((error: unknown) => console.error('Pruning failed:', error));
+    pruneExpired(db, new Date()).catch((error: unknown) =>
+      log.error({ err: error, job: 'prune' }, 'Pruning failed'),
+    );
   }, PRUNE_INTERVAL_MS);
   pruner.unref();
 
@@ -80,7 +84,8 @@ async function main(): Promise<void> {
   });
   if (swept.partial + swept.unreferenced + swept.purged > 0) {
     const purged = swept.purged > 0 ? `Purged ${swept.purged} Trash records. ` : '';
-    console.log(
+    log.info(
+      { job: 'file-sweep', ...swept },
       `${purged}Removed ${swept.partial} partial uploads and ${swept.unreferenced} unreferenced files.`,
     );
   }
@@ -89,15 +94,18 @@ async function main(): Promise<void> {
     { trashRetentionDays: config.trashRetentionDays },
   );
   const demoFiles = await provideDemoFiles(db, storage);
-  if (demoFiles > 0) console.log(`Stored ${demoFiles} demo files.`);
+  if (demoFiles > 0) log.info(`Stored ${demoFiles} demo files.`);
   // Models stored before delivery versions existed (or whose derivation a crash interrupted).
   const backfillStop = new AbortController();
   const backfill = backfillDeliveries(
     { db, storage, now: () => new Date() },
     { signal: backfillStop.signal },
   ).then(
-    ({ derived }) => derived > 0 && console.log(`Derived ${derived} delivery versions.`),
-    (error: unknown) => console.error('Deriving delivery versions failed:', error),
+    ({ derived }) =>
+      derived > 0 &&
+      log.info({ job: 'delivery', derived }, `Derived ${derived} delivery versions.`),
+    (error: unknown) =>
+      log.error({ err: error, job: 'delivery' }, 'Deriving delivery versions failed'),
   );
   const worker = morphWorker ? startMorphWorker({ db, storage, now: () => new Date() }) : undefined;
   const events = createEventBus(db);
@@ -128,14 +136,14 @@ async function main(): Promise<void> {
     if (seeded.catalogueSeeded && config.nodeEnv !== 'production') {
       banner.push(`  Demo user: ${DEMO_USER.email} / ${DEMO_USER.password}`);
     }
-    console.log(banner.join('\n'));
+    log.info(banner.join('\n'));
   });
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: shutting down.`);
+    log.info(`${signal}: shutting down.`);
     clearInterval(pruner);
     // Ends the open event streams now, so their clients reconnect to a server that stays.
     const eventsClosed = Promise.all([events.close(), sessions.close()]);
@@ -160,7 +168,7 @@ async function main(): Promise<void> {
       .then(
         () => process.exit(0),
         (error: unknown) => {
-          console.error('Closing the database failed:', error);
+          log.error({ err: error }, 'Closing the database failed');
           process.exit(1);
         },
       );
@@ -170,6 +178,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error('Start-up failed:', error);
+  log.fatal({ err: error }, 'Start-up failed');
   process.exit(1);
 });

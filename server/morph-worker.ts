@@ -21,6 +21,9 @@ import { newId } from './ids';
 import { deliverModel } from './deliveries';
 import { MorphError, morphModelInThread } from './morph';
 import { fileUrl, keyOfFileUrl, StorageLimitError, type Storage } from './storage';
+import { log } from './log';
+
+const morphLog = log.child({ job: 'morph' });
 
 export interface MorphWorkerOptions {
   /** How long an idle loop waits before looking at an empty queue again. */
@@ -356,7 +359,7 @@ export function startMorphWorker(deps: WorkerDeps, options: MorphWorkerOptions =
     maxAttempts = MORPH_MAX_ATTEMPTS,
     recoverEveryMs = MORPH_RECOVER_EVERY_MS,
     stopGraceMs = MORPH_STOP_GRACE_MS,
-    onError = (error: unknown) => console.error('Morph worker:', error),
+    onError = (error: unknown) => morphLog.error({ err: error }, 'Morph worker failed'),
     deliver = (modelKey: string) => deliverModel(deps, modelKey),
   } = options;
   // A failed recovery is reported; the worker still serves the queued entries.

@@ -4,7 +4,7 @@
  * every server of the database; and the sessions API (server/routes/sessions.ts).
  */
 import { decodeJwt } from 'jose';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
 import {
   authResultSchema,
@@ -18,6 +18,7 @@ import { createPgDb, type Db } from './db';
 import { createDevMailbox } from './mail';
 import { newId } from './ids';
 import { dataOf, expectError, uniqueEmail, useTestApp, type JsonResponse } from './test-app';
+import { captureLog } from './test-log';
 
 const t = useTestApp();
 const onPostgres = process.env.TEST_DATABASE_URL !== undefined;
@@ -340,7 +341,7 @@ describe('two servers on one database', () => {
     async () => {
       const session = await t.signUp();
       dataOf(await me(session.token));
-      const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      const log = captureLog();
       try {
         const { rows } = await t.db.query<{ cut: boolean }>(
           `SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity
@@ -354,7 +355,7 @@ describe('two servers on one database', () => {
         ]);
         await within(1000, async () => (await me(session.token)).status === 401);
       } finally {
-        log.mockRestore();
+        log.restore();
       }
     },
   );

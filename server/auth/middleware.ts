@@ -9,6 +9,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { asActor } from '../db';
 import type { Deps } from '../deps';
 import { fail } from '../http/errors';
+import { noteCaller } from '../http/request-log';
 import type { Action, Subject } from '../../contract/ability';
 import { verifyAccessToken, type AccessClaims } from './access-token';
 import { refusalOf } from './live-caller';
@@ -29,6 +30,7 @@ export async function readBearer(deps: Deps, c: Context): Promise<AccessClaims |
   const { claims } = result;
   const refusal = await sessionRefusal(deps, claims);
   if (refusal) fail(401, 'UNAUTHORIZED', refusal);
+  noteCaller(c.req.raw, claims);
   return claims;
 }
 

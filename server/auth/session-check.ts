@@ -19,6 +19,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Role } from '../../contract/schemas';
 import { rootOf, type Db, type Unlisten } from '../db';
+import { log } from '../log';
 
 export const SESSIONS_CHANNEL = 'auth_sessions';
 /** How long a cached state is used without a notification before it is read again. */
@@ -152,7 +153,7 @@ export function createSessionCheck(db: Db): SessionCheck {
         mode = 'live';
       },
       (error: unknown) => {
-        console.error(`LISTEN ${SESSIONS_CHANNEL} failed:`, (error as Error).message);
+        log.error({ err: error, channel: SESSIONS_CHANNEL }, `LISTEN ${SESSIONS_CHANNEL} failed`);
         mode = 'idle';
         retryAt = performance.now() + LISTEN_RETRY_MS;
       },

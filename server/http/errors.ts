@@ -6,6 +6,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ApiErrorBody } from '../../contract/schemas';
+import { log } from '../log';
 
 export type ErrorStatus =
   400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 416 | 422 | 429 | 500 | 501 | 502 | 503;
@@ -62,6 +63,6 @@ export function onError(error: Error, c: Context) {
     };
     return c.json(body, status);
   }
-  console.error(`Unhandled error on ${c.req.method} ${c.req.path}:`, error);
+  log.error({ err: error, method: c.req.method }, 'Unhandled error');
   return errorResponse(c, 500, 'INTERNAL_ERROR', 'Something went wrong on our side');
 }

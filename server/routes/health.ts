@@ -5,6 +5,7 @@
 import { Hono } from 'hono';
 import type { Deps } from '../deps';
 import { createReadiness } from '../readiness';
+import { log } from '../log';
 
 export function healthRoutes(deps: Deps) {
   const app = new Hono();
@@ -13,14 +14,15 @@ export function healthRoutes(deps: Deps) {
       await deps.db.query('SELECT 1');
       return c.json({ status: 'ok' });
     } catch (error) {
-      console.error('Health check failed:', error);
+      log.error({ err: error }, 'Health check failed');
       return c.json({ status: 'unavailable' }, 503);
     }
   });
 
   const readiness = createReadiness({
     ...deps,
-    onFailure: (check, error) => console.warn(`Readiness: the ${check} check failed:`, error),
+    onFailure: (check, error) =>
+      log.warn({ err: error, check }, `Readiness: the ${check} check failed`),
   });
   app.get('/readyz', async (c) => {
     const answer = await readiness();

@@ -26,6 +26,7 @@ import {
   nameWithExtensionOf,
   recordStoredFile,
 } from '../stored-files';
+import { log } from '../log';
 
 /** Who may upload a kind: asset editors, and for models also cage-mesh editors. */
 function mayUpload(ability: AppAbility, kind: UploadKind): boolean {
@@ -121,7 +122,7 @@ async function deliverUploadedModel(deps: Deps, key: string, uploader: string): 
   try {
     await deliverModel(deps, key, { requestedBy: uploader, waitMs: DELIVERY_UPLOAD_WAIT_MS });
   } catch (error) {
-    console.error(`Deriving the delivery version of ${key} failed:`, error);
+    log.error({ err: error, modelKey: key }, `Deriving the delivery version of ${key} failed`);
   }
 }
 

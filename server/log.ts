@@ -1,0 +1,115 @@
+/**
+ * The server's one logger (pino): JSON lines on stdout, or a short readable line per entry in
+ * development (LOG_FORMAT). Lines written while a request is served carry its request id
+ * (withLogContext, server/http/request-log.ts); background work logs through a child with its
+ * job's fields. Values under keys that name secrets are replaced, whoever logs them.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { pino, type DestinationStream, type Logger } from 'pino';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/** Keys whose values never reach a line, at the top of an entry and one level down. */
+const SECRET_KEYS = [
+  'authorization',
+  'cookie',
+  'token',
+  'accessToken',
+  'refreshToken',
+  'password',
+  'currentPassword',
+  'newPassword',
+  'code',
+  'recoveryCode',
+  'secret',
+  'lastEventId',
+];
+
+const context = new AsyncLocalStorage<Record<string, unknown>>();
+
+/** Runs `fn` with `fields` added to every line it logs (a request's id). */
+export function withLogContext<T>(fields: Record<string, unknown>, fn: () => T): T {
+  return context.run(fields, fn);
+}
+
+const stdout: DestinationStream = pino.destination({ dest: 1, sync: true });
+
+const isLevel = (value: string | undefined): value is LogLevel =>
+  (LOG_LEVELS as readonly string[]).includes(value ?? '');
+
+// Until main.ts has the configuration (a bad one is itself logged), its defaults from the
+// environment as they are.
+const env = process.env;
+let destination: DestinationStream =
+  (env.LOG_FORMAT ?? ((env.NODE_ENV ?? 'development') === 'development' ? 'pretty' : 'json')) ===
+  'pretty'
+    ? prettyOn(stdout)
+    : stdout;
+
+/** The root logger: server/config.ts's LOG_LEVEL and LOG_FORMAT once main.ts configures it. */
+export const log: Logger = pino(
+  {
+    level: isLevel(env.LOG_LEVEL) ? env.LOG_LEVEL : 'info',
+    base: undefined,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    mixin: () => context.getStore() ?? {},
+    redact: {
+      paths: SECRET_KEYS.flatMap((key) => [key, `*.${key}`]),
+      censor: '[redacted]',
+    },
+  },
+  { write: (line: string) => destination.write(line) },
+);
+
+/** Sets the level and the format of every line from now on (server/config.ts's settings). */
+export function configureLog(settings: { level: LogLevel; format: LogFormat }): void {
+  log.level = settings.level;
+  destination = settings.format === 'pretty' ? prettyOn(stdout) : stdout;
+}
+
+/** Sends the lines to `to` instead (tests read them); answers a function that puts it back. */
+export function redirectLog(to: DestinationStream): () => void {
+  const before = destination;
+  destination = to;
+  return () => {
+    destination = before;
+  };
+}
+
+const LEVEL_NAMES: Record<string, string> = {
+  fatal: 'FATAL',
+  error: 'ERROR',
+  warn: 'WARN ',
+  info: 'INFO ',
+  debug: 'DEBUG',
+  trace: 'TRACE',
+};
+
+/** One JSON line as a person reads it: time, level, message, the other fields, a stack. */
+export function prettyLine(line: string): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line;
+  }
+  const { time, level, msg, err, ...fields } = entry;
+  const clock = typeof time === 'string' ? time.slice(11, 23) : '';
+  const rest = Object.entries(fields)
+    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join(' ');
+  const stack =
+    err && typeof err === 'object' && 'stack' in err && typeof err.stack === 'string'
+      ? `\n${err.stack}`
+      : '';
+  const text = typeof msg === 'string' ? msg : '';
+  return `${clock} ${LEVEL_NAMES[String(level)] ?? String(level)} ${text}${rest ? ` ${rest}` : ''}${stack}\n`;
+}
+
+function prettyOn(out: DestinationStream): DestinationStream {
+  return { write: (line: string) => out.write(prettyLine(line)) };
+}
