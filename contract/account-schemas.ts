@@ -46,8 +46,12 @@ export const invitationSchema = z.object({
   createdAt: z.string(),
   sentAt: z.string(),
   expiresAt: z.string(),
-  /** `expired`: the link no longer works; resend it. */
-  status: z.enum(['pending', 'expired']),
+  /**
+   * `expired`: the link no longer works; resend it. `senderCannotInvite`: its sender may no
+   * longer invite (demoted, disabled, deleted), so the link does not work either; another
+   * admin's resend makes it theirs.
+   */
+  status: z.enum(['pending', 'expired', 'senderCannotInvite']),
 });
 export type Invitation = z.infer<typeof invitationSchema>;
 

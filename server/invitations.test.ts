@@ -14,6 +14,7 @@ import {
 } from '../contract/account-schemas';
 import { activityRowSchema, authResultSchema, listResponseSchema } from '../contract/schemas';
 import { hashPassword } from './auth/password';
+import type { Deps } from './deps';
 import { hashInvitationToken, listPendingInvitations } from './invitations';
 import { newId } from './ids';
 import {
@@ -191,6 +192,33 @@ describe('an invitation outlives no authority of its sender', () => {
     expectError(await accept(token), 404, 'INVALID_INVITATION');
   });
 
+  it('is listed as dead while its sender may not invite: demoted, disabled or deleted', async () => {
+    const statusOf = async (id: string) =>
+      (await pendingList()).find((row: Invitation) => row.id === id)?.status;
+    const sender = await t.loginAs('admin');
+    const { invitation } = await invited('developer', uniqueEmail('invitee'), sender.token);
+    expect(await statusOf(invitation.id)).toBe('pending');
+    dataOf(await demote(sender._id));
+    expect(await statusOf(invitation.id)).toBe('senderCannotInvite');
+    dataOf(await t.patch(`/private/v1/users/${sender._id}`, { role: 'admin' }, tokens.admin));
+    expect(await statusOf(invitation.id)).toBe('pending');
+    dataOf(await t.post(`/private/v1/users/${sender._id}/disable`, {}, tokens.admin));
+    expect(await statusOf(invitation.id)).toBe('senderCannotInvite');
+    dataOf(await t.post(`/private/v1/users/${sender._id}/enable`, {}, tokens.admin));
+
+    const leaving = await t.loginAs('admin');
+    const left = await invited('user', uniqueEmail('invitee'), leaving.token);
+    const deleted = await t.request('DELETE', '/v1/users/me', {
+      body: { password: 'password-123' },
+      token: leaving.token,
+    });
+    expect(deleted.status).toBe(200);
+    expect(await statusOf(left.invitation.id)).toBe('senderCannotInvite');
+    // Another admin's resend makes it theirs: pending again.
+    dataOf(await t.post(`/private/v1/invitations/${left.invitation.id}/resend`, {}, tokens.admin));
+    expect(await statusOf(left.invitation.id)).toBe('pending');
+  });
+
   it('another admin resending it makes it theirs, with a link that works', async () => {
     const sender = await t.loginAs('admin');
     const { invitation, token } = await invited('developer', uniqueEmail('invitee'), sender.token);
@@ -334,7 +362,7 @@ describe('revoke', () => {
   it('reads the invited addresses for the users screen', async () => {
     const { invitation } = await invited('user');
     const other = uniqueEmail();
-    const rows = await listPendingInvitations(t.db, t.clock.current, [
+    const rows = await listPendingInvitations({ config: t.config } as Deps, t.db, t.clock.current, [
       invitation.email.toUpperCase(),
       other,
     ]);

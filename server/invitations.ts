@@ -51,9 +51,11 @@ function toInvitation(row: InvitationRow, now: Date): Invitation {
 
 /**
  * The pending invitations (newest first), optionally only those for `emails` (any case): what
- * the users screen shows as "invited" (server/ROLES.md, server/README.md "Invitations").
+ * the users screen shows as "invited" (server/ROLES.md, server/README.md "Invitations"). One
+ * whose sender may no longer invite says so: its link is dead until another admin resends it.
  */
 export async function listPendingInvitations(
+  deps: Deps,
   db: Db,
   now: Date,
   emails?: readonly string[],
@@ -68,7 +70,17 @@ export async function listPendingInvitations(
            AND lower(email) = ANY($1::text[]) ORDER BY created_at DESC, id`,
           [emails.map((email) => email.toLowerCase())],
         );
-  return rows.map((row) => toInvitation(row, now));
+  // One look-up per sender, not per invitation: the senders are a few administrators.
+  const senders = [...new Set(rows.map((row) => row.invited_by))];
+  const allowed = new Map(
+    await Promise.all(senders.map(async (id) => [id, await mayInvite(deps, db, id)] as const)),
+  );
+  return rows.map((row) => {
+    const invitation = toInvitation(row, now);
+    return allowed.get(row.invited_by)
+      ? invitation
+      : { ...invitation, status: 'senderCannotInvite' };
+  });
 }
 
 /** Inserts a pending invitation; a pending one for the address raises the unique violation. */

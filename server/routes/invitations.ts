@@ -54,7 +54,7 @@ export function adminInvitationRoutes(deps: Deps) {
   const app = new Hono<AuthEnv>();
   app.use('*', requireAuth(deps), requireAbility('manage', 'User'));
 
-  app.get('/', async (c) => c.json({ data: await listPendingInvitations(db, deps.now()) }));
+  app.get('/', async (c) => c.json({ data: await listPendingInvitations(deps, db, deps.now()) }));
 
   /** What the signed-in admin did to an invitation, recorded in the change's transaction. */
   const recordAdminEvent = (

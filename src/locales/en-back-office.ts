@@ -661,6 +661,8 @@ export const enBackOffice = {
     status: 'Status',
     pending: 'Pending',
     expired: 'Expired',
+    // The sender was demoted, disabled or deleted: the link is dead until someone resends it.
+    senderCannotInvite: 'Sender can no longer invite: resend it',
     resend: 'Resend',
     resendLabel: 'Resend the invitation to {{email}}',
     resent: 'A new link was sent to {{email}}',

@@ -83,7 +83,7 @@ export function InvitationsScreen() {
                   <td>
                     {badgeCell(
                       t(`invitations.${row.status}`),
-                      row.status === 'expired' ? 'danger' : undefined,
+                      row.status === 'pending' ? undefined : 'danger',
                     )}
                   </td>
                   <td>
