@@ -13,6 +13,7 @@ import { createEventBus } from './event-bus';
 import { errorResponse, fail, onError } from './http/errors';
 import { eventPosition } from './http/event-position';
 import { requestLog } from './http/request-log';
+import { httpDuration, httpRequests } from './metrics';
 import { securityHeaders } from './http/security-headers';
 import {
   applicationAssetRoutes,
@@ -29,6 +30,7 @@ import { devRoutes } from './routes/dev';
 import { eventRoutes } from './routes/events';
 import { fileRoutes, storedFileInfoRoutes } from './routes/files';
 import { healthRoutes } from './routes/health';
+import { metricsRoutes } from './routes/metrics';
 import { adminInvitationRoutes, invitationRoutes } from './routes/invitations';
 import { morphGenerateRoutes, morphQueueRoutes, morphedAssetRoutes } from './routes/morphs';
 import { openApiRoutes } from './routes/openapi';
@@ -79,7 +81,14 @@ export function createApp(input: AppDeps) {
     sessions: input.sessions ?? createSessionCheck(input.db),
   };
   const app = new Hono<AuthEnv>();
-  app.use('*', requestLog());
+  app.use(
+    '*',
+    requestLog(({ method, route, status, seconds }) => {
+      const labels = { method, route, status: String(status) };
+      httpRequests.inc(labels);
+      httpDuration.observe(labels, seconds);
+    }),
+  );
   app.use('*', securityHeaders(deps.config));
   app.onError(onError);
   app.notFound((c) =>
@@ -113,6 +122,7 @@ export function createApp(input: AppDeps) {
   app.use('/private/v1/*', readPosition);
 
   app.route('/', healthRoutes(deps));
+  if (deps.config.metricsToken) app.route('/', metricsRoutes(deps, deps.config.metricsToken));
 
   if (deps.config.apiDocs) app.route('/v1', openApiRoutes());
   app.route('/v1/auth', authRoutes(deps));

@@ -75,6 +75,8 @@ export interface Config {
   apiDocs: boolean;
   /** LOG_LEVEL and LOG_FORMAT (server/log.ts): readable lines by default in development. */
   log: { level: LogLevel; format: LogFormat };
+  /** Bearer token of GET /metrics (METRICS_TOKEN); unset, the route does not exist. */
+  metricsToken: string | undefined;
 }
 
 /** An S3-compatible object store (server/s3-storage.ts). */
@@ -280,6 +282,11 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`LOG_FORMAT must be json or pretty (got "${logFormat}")`);
   }
 
+  const metricsToken = str('METRICS_TOKEN');
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{32,}$/.test(metricsToken)) {
+    problems.push('METRICS_TOKEN must be at least 32 printable characters without spaces');
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = resolve(str('DATA_DIR') ?? '.data');
@@ -305,6 +312,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxyRaw === 'true',
     apiDocs: apiDocsRaw === 'on',
     log: { level: logLevel as LogLevel, format: logFormat as LogFormat },
+    metricsToken,
     requireAdminSecondFactor: requireAdmin2faRaw === 'true',
     smtpUrl,
     mailFrom: str('MAIL_FROM') ?? 'Avatar Studio <no-reply@avatar.studio>',

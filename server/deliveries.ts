@@ -29,6 +29,7 @@ import {
 import type { ThreadLimits } from './threads';
 import { contentTypeOfKey, fileUrl, keyOfFileUrl } from './storage';
 import { log } from './log';
+import { deliveryDerivations, secondsSince } from './metrics';
 
 const deliveryLog = log.child({ job: 'delivery' });
 
@@ -298,6 +299,8 @@ async function release(db: Db, modelKey: string, claimedAt: Date, now: Date): Pr
 async function runJob(deps: DeliveryDeps, queue: DeliveryQueue, job: Job): Promise<boolean> {
   const asked = queue.asked.get(job.modelKey);
   let failure: Error | undefined;
+  const started = performance.now();
+  let outcome = 'error';
   try {
     const result =
       job.attempts > DELIVERY_MAX_ATTEMPTS
@@ -312,6 +315,7 @@ async function runJob(deps: DeliveryDeps, queue: DeliveryQueue, job: Job): Promi
             asked?.limits ?? queue.limits,
             asked?.derive ?? queue.derive,
           );
+    outcome = result.status;
     const finished = await finish(deps.db, job.modelKey, job.claimedAt, deps.now(), result);
     // Taken over meanwhile (this run passed the lease): the other run's file is the one kept.
     if (!finished && result.status === 'ready') {
@@ -324,6 +328,12 @@ async function runJob(deps: DeliveryDeps, queue: DeliveryQueue, job: Job): Promi
     // Should this fail too, the claim is taken again once its lease has passed.
     await release(deps.db, job.modelKey, job.claimedAt, deps.now()).catch(() => undefined);
   }
+  const seconds = secondsSince(started);
+  deliveryDerivations.observe({ outcome }, seconds);
+  deliveryLog.info(
+    { modelKey: job.modelKey, outcome, durationMs: Math.round(seconds * 1000) },
+    'Delivery derivation ended',
+  );
   for (const waiter of asked?.waiters ?? []) waiter(failure);
   return failure === undefined;
 }

@@ -28,6 +28,7 @@ import { eventAsSeen, eventViewFor, type EventView } from './event-access';
 import type { EventBus } from './event-bus';
 import { countEventsAfter, latestEventSeq, readEventsAfter } from './events';
 import { log } from './log';
+import { eventStreamReplayed } from './metrics';
 
 const streamLog = log.child({ component: 'event-stream' });
 
@@ -210,16 +211,19 @@ export function openEventStream(options: EventStreamOptions): ReadableStream<Uin
   };
 
   const replay = async () => {
+    let replayed = 0;
     for (;;) {
       await room();
-      if (closed) return;
+      if (closed) break;
       const events = await replayRead(() =>
         closed ? Promise.resolve([]) : readEventsAfter(db, cursor, REPLAY_PAGE),
       );
       deliver(events);
-      if (events.length < REPLAY_PAGE) return;
+      replayed += events.length;
+      if (events.length < REPLAY_PAGE) break;
       await nextTurn();
     }
+    eventStreamReplayed.observe(replayed);
   };
 
   // Told in the first frame, so a client knows how soon a silent stream is a dead one.

@@ -22,6 +22,7 @@ import { deliverModel } from './deliveries';
 import { MorphError, morphModelInThread } from './morph';
 import { fileUrl, keyOfFileUrl, StorageLimitError, type Storage } from './storage';
 import { log } from './log';
+import { morphJobDuration, secondsSince } from './metrics';
 
 const morphLog = log.child({ job: 'morph' });
 
@@ -381,12 +382,19 @@ export function startMorphWorker(deps: WorkerDeps, options: MorphWorkerOptions =
     await recovered;
     const claim = await claimNext(deps);
     if (!claim) return false;
+    const started = performance.now();
     const work = processClaim(deps, claim, { onError, deliver });
     running.set(claim, work);
     try {
       await work;
     } finally {
       running.delete(claim);
+      const seconds = secondsSince(started);
+      morphJobDuration.observe(seconds);
+      morphLog.info(
+        { entryId: claim.id, durationMs: Math.round(seconds * 1000) },
+        'Morph job ended',
+      );
     }
     return true;
   };

@@ -11,6 +11,7 @@
  */
 import type { Db } from '../db';
 import { fail } from '../http/errors';
+import { rateLimitRefusals } from '../metrics';
 
 export interface Limit {
   /** Attempts allowed inside the window; the next one is refused with 429. */
@@ -131,6 +132,11 @@ export const LIMITS = {
   },
 } satisfies Record<string, Limit>;
 
+/** Each limit's name in LIMITS: the label its refusals are counted under. */
+const LIMIT_NAMES = new Map<Limit, string>(
+  Object.entries(LIMITS).map(([name, limit]) => [limit, name]),
+);
+
 /** One limit applied to one key, e.g. the password limit of one address. */
 export interface LimitCheck {
   key: string;
@@ -186,7 +192,10 @@ export async function takeAttempt(db: Db, checks: LimitCheck[], now: Date): Prom
       const { key, limit } = check;
       const count = counts.get(key) ?? 0;
       const full = count >= limit.max || tooSoon(limit, count, newest.get(key) ?? null, now);
-      if (full && holds(check, sorted, counts)) fail(429, limit.code, limit.message);
+      if (full && holds(check, sorted, counts)) {
+        rateLimitRefusals.inc({ limit: LIMIT_NAMES.get(limit) ?? limit.code });
+        fail(429, limit.code, limit.message);
+      }
     }
     const { rows } = await tx.query<{ id: string }>(
       `INSERT INTO rate_limit_events (key, created_at)

@@ -1,0 +1,85 @@
+/**
+ * Prometheus metrics (prom-client) of this process, served at GET /metrics to the operator
+ * alone (METRICS_TOKEN; server/routes/metrics.ts). Counters and histograms are recorded where
+ * the work happens; the mail outbox and the morph queue are read when the route is scraped.
+ *
+ * Labels take bounded values only: route patterns (never addresses), methods, statuses, limit
+ * names, outcomes.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+export const metrics = new Registry();
+// Memory, CPU, handles and event-loop lag (nodejs_eventloop_lag_*).
+collectDefaultMetrics({ register: metrics });
+
+export const httpRequests = new Counter({
+  name: 'http_requests_total',
+  help: 'Requests answered, by method, route pattern and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers: [metrics],
+});
+
+export const httpDuration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'Time to answer a request (to the first byte of a stream), by method, route pattern and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [metrics],
+});
+
+export const rateLimitRefusals = new Counter({
+  name: 'rate_limit_refusals_total',
+  help: 'Attempts refused with 429, by limit',
+  labelNames: ['limit'] as const,
+  registers: [metrics],
+});
+
+export const eventStreamClients = new Gauge({
+  name: 'event_stream_clients',
+  help: 'Live event streams open on this process',
+  registers: [metrics],
+});
+
+export const eventStreamReplayed = new Histogram({
+  name: 'event_stream_replay_events',
+  help: 'Events a resumed stream replayed',
+  buckets: [0, 1, 10, 100, 1000, 10_000],
+  registers: [metrics],
+});
+
+export const mailOutboxDepth = new Gauge({
+  name: 'mail_outbox_depth',
+  help: 'Mails waiting in the outbox (read when scraped)',
+  registers: [metrics],
+});
+
+export const mailOutboxAge = new Gauge({
+  name: 'mail_outbox_oldest_age_seconds',
+  help: 'Age of the oldest mail waiting in the outbox, 0 when empty (read when scraped)',
+  registers: [metrics],
+});
+
+export const morphQueueDepth = new Gauge({
+  name: 'morph_queue_depth',
+  help: 'Morph queue entries by status, queued and processing (read when scraped)',
+  labelNames: ['status'] as const,
+  registers: [metrics],
+});
+
+export const morphJobDuration = new Histogram({
+  name: 'morph_job_duration_seconds',
+  help: 'Time a morph job took on this process',
+  buckets: [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+  registers: [metrics],
+});
+
+export const deliveryDerivations = new Histogram({
+  name: 'delivery_derivation_duration_seconds',
+  help: 'Time to derive a delivery version, by outcome',
+  labelNames: ['outcome'] as const,
+  buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+  registers: [metrics],
+});
+
+/** Seconds since `started` (a performance.now() reading). */
+export const secondsSince = (started: number) => (performance.now() - started) / 1000;
