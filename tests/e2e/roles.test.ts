@@ -11,8 +11,16 @@ const app = appUnderTest();
 const ADMIN = { email: 'admin@avatar.studio', password: 'avatar-studio-admin' };
 const DEMO_USER = { email: 'demo@avatar.studio', password: 'avatar-studio-demo' };
 
+/** How many times each page asked for the live event stream, counted from its first request. */
+const streamRequests = new WeakMap<Page, { count: number }>();
+
 async function signedIn(account: { email: string; password: string } | 'guest'): Promise<Page> {
   const page = await blankPage(app);
+  const streams = { count: 0 };
+  streamRequests.set(page, streams);
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/v1/events') streams.count += 1;
+  });
   await page.goto(`${app.server.url}/signin`);
   if (account === 'guest') {
     await page.getByRole('button', { name: 'Continue as guest' }).click();
@@ -156,6 +164,8 @@ describe('what each role is offered', () => {
     await expect.poll(() => page.getByLabel('Name').first().isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Lock' }).count()).toBe(0);
     expect(await page.getByRole('heading', { name: 'Changelog' }).count()).toBe(0);
+    // A registered account's page keeps the live stream open.
+    await expect.poll(() => streamRequests.get(page)?.count).toBeGreaterThan(0);
     await page.goto(`${app.server.url}/tags`);
     await page.locator('[role="grid"] [role="rowheader"]').first().waitFor();
     expect(await page.getByRole('button', { name: 'Add' }).count()).toBe(0);
@@ -181,6 +191,8 @@ describe('what each role is offered', () => {
     for (const path of ['/tags', '/cage-meshes', '/applications']) {
       await expectNotAvailable(page, path);
     }
+    // The server refuses guests the live stream; their pages, reloaded four times, never ask.
+    expect(streamRequests.get(page)?.count).toBe(0);
     await page.context().close();
   });
 });
