@@ -638,8 +638,7 @@ export const enBackOffice = {
     disabled: 'Two-step sign-in is off',
     newCodes: 'New recovery codes',
     newCodesTitle: 'Make new recovery codes',
-    newCodesIntro:
-      'You get 10 new recovery codes; the ones you have now stop working. Your password or a current code confirms it.',
+    newCodesIntro: 'You get 10 new recovery codes; the ones you have now stop working.',
     makeCodes: 'Make new codes',
     makingCodes: 'Making codes…',
     codesRenewed: 'New recovery codes made: the old ones no longer work',
