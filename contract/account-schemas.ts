@@ -103,7 +103,6 @@ export const secondFactorStatusSchema = z.object({
   /** The account's role must have one (REQUIRE_ADMIN_2FA): its tokens are a guest's until then. */
   required: z.boolean(),
 });
-export type SecondFactorStatus = z.infer<typeof secondFactorStatusSchema>;
 /** POST /v1/users/me/second-factor/totp: the current password, when the account has one. */
 export const totpEnrolmentBodySchema = z.strictObject({
   password: z.optional(currentPasswordSchema),
@@ -117,11 +116,14 @@ export const totpConfirmBodySchema = z.strictObject({
 });
 /** The recovery codes, shown once. */
 export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()) });
-/** DELETE /v1/users/me/second-factor: the password, or a current code (either is enough). */
-export const secondFactorDisableBodySchema = z.strictObject({
-  password: z.optional(currentPasswordSchema),
-  code: z.optional(secondFactorCodeSchema),
-});
+/** The password, or a current code (either is enough): what confirms a change of the factor. */
+const passwordOrCodeSchema = () =>
+  z.strictObject({
+    password: z.optional(currentPasswordSchema),
+    code: z.optional(secondFactorCodeSchema),
+  });
+/** DELETE /v1/users/me/second-factor. */
+export const secondFactorDisableBodySchema = passwordOrCodeSchema();
 export const secondFactorRemovedSchema = z.object({ removed: z.literal(true) });
 /** POST /v1/users/me/second-factor/recovery-codes: confirmed as turning it off is. */
-export const recoveryCodesRenewBodySchema = secondFactorDisableBodySchema;
+export const recoveryCodesRenewBodySchema = passwordOrCodeSchema();

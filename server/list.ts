@@ -240,7 +240,7 @@ export const EXACT_TOTAL_LIMIT = 10_000;
  * the search, as search engines bound deep paging. Equal to the exact-count limit, so a list
  * whose total is exact never meets it.
  */
-export const MAX_PAGE_DEPTH = EXACT_TOTAL_LIMIT;
+export const MAX_PAGE_DEPTH = 10_000;
 
 /** How long a list's count may take before its total is estimated instead. */
 const COUNT_BUDGET_MS = 40;

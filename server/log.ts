@@ -71,7 +71,10 @@ export function configureLog(settings: { level: LogLevel; format: LogFormat }): 
   destination = settings.format === 'pretty' ? prettyOn(stdout) : stdout;
 }
 
-/** Sends the lines to `to` instead (tests read them); answers a function that puts it back. */
+/**
+ * Sends the lines to `to` instead; answers a function that puts it back.
+ * @internal What the tests read (server/test-log.ts).
+ */
 export function redirectLog(to: DestinationStream): () => void {
   const before = destination;
   destination = to;
