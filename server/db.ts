@@ -45,6 +45,53 @@ function channelIdentifier(channel: string): string {
 /** Error codes PostgreSQL uses that the server reacts to. */
 export const PG_UNIQUE_VIOLATION = '23505';
 
+/**
+ * What a Db throws when the database cannot be reached: no connection could be had (refused,
+ * timed out, not accepting connections) or the one in use was lost. The server answers it with
+ * a 503 the client may retry (server/http/errors.ts); `cause` is the driver's error.
+ */
+export class DatabaseUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('The database is unavailable', { cause });
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
+/** True when `error` (or an error it was caused by) says the database cannot be reached. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    if (current instanceof DatabaseUnavailableError) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+/**
+ * Errors of a query whose connection is gone: PostgreSQL stopping or restarting (57P01-57P03),
+ * connection exceptions (class 08), the socket failing, or pg's own words for a closed one.
+ */
+const LOST_CONNECTION_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+]);
+const LOST_CONNECTION_MESSAGE =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed)/;
+
+function isLostConnection(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (LOST_CONNECTION_CODES.has(code) || code.startsWith('08'))) {
+    return true;
+  }
+  return LOST_CONNECTION_MESSAGE.test(error.message);
+}
+
 /** True when `error` is a database error with the given SQLSTATE code. */
 export function isDbError(error: unknown, code: string): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
@@ -196,38 +243,110 @@ async function pgQuery<T>(
   return { rows: result.rows as T[] };
 }
 
+/** How long a request waits for a connection before the database counts as unavailable. */
+const CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * Tells when the database stops answering and when it is back, one line each: an outage is
+ * logged once, not once per request that meets it.
+ */
+function outageLog() {
+  let downSince: number | undefined;
+  return {
+    down(error: unknown) {
+      if (downSince !== undefined) return;
+      downSince = Date.now();
+      log.error({ err: error }, 'The database is unavailable: requests get 503 until it is back');
+    },
+    up() {
+      if (downSince === undefined) return;
+      log.warn({ downMs: Date.now() - downSince }, 'The database is available again');
+      downSince = undefined;
+    },
+  };
+}
+
 /** Opens a connection pool to a PostgreSQL server. */
 export function createPgDb(connectionString: string): Db {
-  const pool = new pg.Pool({ connectionString, max: 10 });
-  // An idle client that loses its connection must not crash the process; the pool replaces it.
-  pool.on('error', (error) => log.error({ err: error }, 'PostgreSQL pool error'));
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
+  const outage = outageLog();
+  // An idle client that loses its connection (PostgreSQL stopped) must not crash the process;
+  // the pool drops it and connects afresh when next asked.
+  pool.on('error', (error) => outage.down(error));
+  /** Runs `work`, turning a lost or missing connection into DatabaseUnavailableError. */
+  const guarded = async <T>(work: () => Promise<T>, connecting = false): Promise<T> => {
+    try {
+      const result = await work();
+      outage.up();
+      return result;
+    } catch (error) {
+      if (error instanceof DatabaseUnavailableError) throw error;
+      if (connecting || isLostConnection(error)) {
+        outage.down(error);
+        throw new DatabaseUnavailableError(error);
+      }
+      // PostgreSQL answered (with an error of the statement): it is there.
+      outage.up();
+      throw error;
+    }
+  };
+  const connect = () => guarded(() => pool.connect(), true);
+  /** Gives `client` back to the pool, which closes it instead when its connection failed. */
+  const release = (client: pg.PoolClient, error?: unknown) =>
+    client.release(error instanceof DatabaseUnavailableError ? error : undefined);
   const onClient = (client: pg.PoolClient): Db =>
     inTransactionOf(() => db, {
-      query: (sql, params) => pgQuery(client, sql, params),
+      query: (sql, params) => guarded(() => pgQuery(client, sql, params)),
       exec: async (sql) => {
-        await client.query(sql);
+        await guarded(() => client.query(sql));
       },
       transaction: (fn) => fn(onClient(client)),
       ...notInTransaction,
     });
+  const withClient = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const client = await connect();
+    let failure: unknown;
+    try {
+      return await guarded(() => work(client));
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      release(client, failure);
+    }
+  };
+  /** Runs `fn` in a transaction on `client`, which stays checked out meanwhile. */
+  const transactionOn = async <T>(client: pg.PoolClient, fn: (tx: Db) => Promise<T>) => {
+    try {
+      await guarded(() => client.query('BEGIN'));
+      await nameActor(onClient(client));
+      const result = await fn(onClient(client));
+      await guarded(() => client.query('COMMIT'));
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  };
   const db: Db = {
-    query: (sql, params) => pgQuery(pool, sql, params),
+    query: (sql, params) => withClient((client) => pgQuery(client, sql, params)),
     exec: async (sql) => {
-      await pool.query(sql);
+      await withClient((client) => client.query(sql));
     },
     transaction: async (fn) => {
-      const client = await pool.connect();
+      const client = await connect();
+      let failure: unknown;
       try {
-        await client.query('BEGIN');
-        await nameActor(onClient(client));
-        const result = await fn(onClient(client));
-        await client.query('COMMIT');
-        return result;
+        return await transactionOn(client, fn);
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        failure = error;
         throw error;
       } finally {
-        client.release();
+        release(client, failure);
       }
     },
     listen: (channel, onNotify, onLost) =>
@@ -257,7 +376,7 @@ async function pgListen(
   let delay = LISTEN_RETRY_MS.first;
 
   const open = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString });
+    const next = new pg.Client({ connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     next.on('notification', (message) => {
       if (message.channel === channel) onNotify(message.payload);
     });

@@ -6,6 +6,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ApiErrorBody } from '../../contract/schemas';
+import { isDatabaseUnavailable } from '../db';
 import { log } from '../log';
 
 export type ErrorStatus =
@@ -48,7 +49,13 @@ const HTTP_CODES: Partial<Record<number, string>> = {
   413: 'PAYLOAD_TOO_LARGE',
 };
 
-/** Global error handler: known errors keep their status, anything else is a logged 500. */
+/** Seconds a client is asked to wait before trying again while the database is unavailable. */
+const DATABASE_RETRY_AFTER_S = 5;
+
+/**
+ * Global error handler: known errors keep their status, an unavailable database is a 503 to
+ * retry, anything else is a logged 500.
+ */
 export function onError(error: Error, c: Context) {
   if (error instanceof ApiError) {
     const { status, code, message, details } = error;
@@ -62,6 +69,16 @@ export function onError(error: Error, c: Context) {
       message: error.message || 'Bad request',
     };
     return c.json(body, status);
+  }
+  if (isDatabaseUnavailable(error)) {
+    // Logged once per outage where it is noticed (server/db.ts), not once per request.
+    c.header('Retry-After', String(DATABASE_RETRY_AFTER_S));
+    return errorResponse(
+      c,
+      503,
+      'SERVICE_UNAVAILABLE',
+      'The database is unavailable; try again in a few seconds',
+    );
   }
   log.error({ err: error, method: c.req.method }, 'Unhandled error');
   return errorResponse(c, 500, 'INTERNAL_ERROR', 'Something went wrong on our side');

@@ -1,0 +1,113 @@
+/**
+ * A database outage is a clear 503 with Retry-After, logged once, and the server answers again
+ * by itself when the database is back. On PostgreSQL the test database really refuses
+ * connections for a while (its backends ended, new ones refused); everywhere a database whose
+ * calls fail as a lost PostgreSQL connection does stands in.
+ */
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { apiErrorSchema } from '../contract/schemas';
+import { createApp } from './app';
+import { DatabaseUnavailableError, type Db } from './db';
+import { createDevMailbox } from './mail';
+import { testConfig, useTestApp, type JsonResponse } from './test-app';
+import { captureLog } from './test-log';
+
+const t = useTestApp();
+const serverUrl = process.env.TEST_DATABASE_URL;
+
+/** Runs `sql` as the server's superuser, from outside the test database. */
+async function asSuperuser(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A database whose every call fails as a PostgreSQL pool does when connections are refused. */
+function refusingDb(): Db {
+  const refuse = () =>
+    Promise.reject(
+      new DatabaseUnavailableError(
+        Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      ),
+    );
+  return {
+    query: refuse,
+    exec: refuse,
+    transaction: refuse,
+    listen: refuse,
+    close: async () => {},
+  };
+}
+
+function expectUnavailable(response: JsonResponse) {
+  expect(response.status, JSON.stringify(response.body)).toBe(503);
+  expect(response.headers.get('retry-after')).toBe('5');
+  const body = apiErrorSchema.parse(response.body);
+  expect(body).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+  expect(body.message).toMatch(/database is unavailable/i);
+}
+
+describe('a database outage', () => {
+  it('answers 503 SERVICE_UNAVAILABLE with Retry-After: 5 when the database refuses connections', async () => {
+    const app = createApp({ db: refusingDb(), mail: createDevMailbox(), config: testConfig() });
+    const response = await app.request('/v1/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'someone@example.com', password: 'a-password-of-some-length' }),
+    });
+    expectUnavailable({
+      status: response.status,
+      body: await response.json(),
+      headers: response.headers,
+    });
+  });
+
+  it.runIf(serverUrl !== undefined)(
+    'while PostgreSQL refuses: reads answer 503 with Retry-After, logged once; then 200 again without a restart',
+    async () => {
+      const { token } = await t.loginAs('admin');
+      const read = () => t.get('/v1/assets?limit=5', token);
+      expect((await read()).status).toBe(200);
+      const { rows } = await t.db.query<{ name: string }>('SELECT current_database() AS name');
+      const name = rows[0]!.name;
+      const log = captureLog();
+      // Every connection of the test database ends (as PostgreSQL does when it stops) and new
+      // ones are refused until it is "started" again.
+      await asSuperuser(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      try {
+        await asSuperuser(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+           WHERE datname = '${name}' AND pid <> pg_backend_pid()`,
+        );
+        const during: { status: number; ms: number }[] = [];
+        for (let i = 0; i < 25; i += 1) {
+          const started = performance.now();
+          const response = await read();
+          during.push({ status: response.status, ms: performance.now() - started });
+          expectUnavailable(response);
+        }
+        expect(
+          during.every(({ ms }) => ms < 3000),
+          JSON.stringify(during),
+        ).toBe(true);
+      } finally {
+        await asSuperuser(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+      }
+      const after = await read();
+      expect(after.status, JSON.stringify(after.body)).toBe(200);
+      const outageLines = log
+        .entries()
+        .filter((entry) => /database is unavailable/i.test(String(entry.msg)));
+      expect(outageLines).toHaveLength(1);
+      expect(
+        log.entries().some((entry) => /database is available again/i.test(String(entry.msg))),
+      ).toBe(true);
+      expect(log.entries().filter((entry) => entry.status === 500)).toEqual([]);
+    },
+  );
+});
