@@ -32,8 +32,9 @@ interface TagDbRow {
   version: number;
 }
 
-/** How many assets carry the tag: counted for the rows of a page only, unless sorted by it. */
-const ASSET_COUNT = '(SELECT count(*)::int FROM asset_tags x WHERE x.tag_id = t.id)';
+/** How many assets carry the tag: the stripes migration 033's triggers keep, summed. */
+const ASSET_COUNT =
+  '(SELECT coalesce(sum(x.n), 0)::int FROM tag_asset_counts x WHERE x.tag_id = t.id)';
 
 const tagListSpec: ListSpec<TagRow> = {
   from: 'tags t',
