@@ -6,10 +6,14 @@ import type { Db } from './db';
 
 const DAY_MS = 24 * 3600 * 1000;
 
-/** Deletes codes and failures older than a day and sessions (with their tokens) expired a day ago. */
+/**
+ * Deletes codes, failures and Idempotency-Key answers older than a day and sessions (with their
+ * tokens) expired a day ago.
+ */
 export async function pruneExpired(db: Db, now: Date): Promise<void> {
   const dayAgo = new Date(now.getTime() - DAY_MS);
   await db.query('DELETE FROM one_time_codes WHERE created_at < $1', [dayAgo]);
   await db.query('DELETE FROM rate_limit_events WHERE created_at < $1', [dayAgo]);
   await db.query('DELETE FROM sessions WHERE expires_at < $1', [dayAgo]);
+  await db.query('DELETE FROM idempotency_keys WHERE created_at < $1', [dayAgo]);
 }

@@ -9,6 +9,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { asActor } from '../db';
 import type { Deps } from '../deps';
 import { fail } from '../http/errors';
+import { underIdempotencyKey } from '../http/idempotency';
 import { noteCaller } from '../http/request-log';
 import type { Action, Subject } from '../../contract/ability';
 import { verifyAccessToken, type AccessClaims } from './access-token';
@@ -51,7 +52,7 @@ export function requireAuth(deps: Deps): MiddlewareHandler<AuthEnv> {
     const claims = await readBearer(deps, c);
     if (!claims) fail(401, 'UNAUTHORIZED', 'Sign in first: this route needs a bearer token');
     c.set('auth', claims);
-    await asActor(claims.userId, next);
+    await asActor(claims.userId, () => underIdempotencyKey(deps, c, claims.userId, next));
   };
 }
 

@@ -1,0 +1,158 @@
+/**
+ * Idempotency-Key on signed-in POSTs (as Stripe's API): the first request with a key is carried
+ * out and its answer kept for 24 hours, per user; the same request sent again with that key
+ * gets that answer again (with `Idempotent-Replayed: true`) instead of being applied twice. The
+ * key with another request (method, address or body) is a 422; while the first is still being
+ * served, a 409 to retry. Uploads (raw bytes, not kept to be compared) ignore the key.
+ */
+import { createHash } from 'node:crypto';
+import type { Context, Next } from 'hono';
+import type { Deps } from '../deps';
+import { log } from '../log';
+import { errorResponse, fail } from './errors';
+
+/** How long a key answers with its first answer. */
+const KEY_LIFETIME_MS = 24 * 3600 * 1000;
+/**
+ * A key whose first request never finished (its server stopped meanwhile) may be used again
+ * after this long; no request is served for that long.
+ */
+const ABANDONED_MS = 60 * 1000;
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+/** Answers bigger than this are not kept (a retry carries the request out again). */
+const MAX_KEPT_BODY = 1024 * 1024;
+/** The headers of an answer that are kept with it. */
+const KEPT_HEADERS = ['content-type', 'etag', 'location'];
+/**
+ * Refusals a retry of the same request may get past (bad input fixed under the same key, rights
+ * given, a limit's window over) are not kept; neither are failures of the server.
+ */
+const RETRYABLE = new Set([400, 401, 403, 413, 415, 429]);
+
+/** Requests already under a key: requireAuth may run twice for one (/private/v1). */
+const underKey = new WeakSet<Request>();
+
+interface KeptAnswer {
+  request_hash: string;
+  status: number | null;
+  headers: Record<string, string> | null;
+  body: string | null;
+}
+
+/**
+ * Runs `next` for the signed-in user `userId` under the request's Idempotency-Key, if it has
+ * one (see the file's comment); without one, just runs `next`.
+ */
+export async function underIdempotencyKey(
+  deps: Pick<Deps, 'db' | 'now'>,
+  c: Context,
+  userId: string,
+  next: Next,
+): Promise<void> {
+  const key = c.req.header('idempotency-key');
+  const { raw } = c.req;
+  if (key === undefined || raw.method !== 'POST' || underKey.has(raw)) return next();
+  if (c.req.path.startsWith('/v1/uploads/')) return next();
+  underKey.add(raw);
+  if (!KEY_PATTERN.test(key)) {
+    fail(400, 'VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+  }
+  const url = new URL(raw.url);
+  const hash = createHash('sha256')
+    .update(`${raw.method} ${url.pathname}${url.search}\n`)
+    .update(await c.req.text())
+    .digest('hex');
+  const { db } = deps;
+  const now = deps.now();
+  // The key is taken (a new row, or one expired or abandoned) in one statement, so two
+  // requests racing with one key cannot both be carried out.
+  const taken = await db.query(
+    `INSERT INTO idempotency_keys (user_id, key, request_hash, created_at)
+     VALUES ($1, $2, $3, $4)
+     ON CONFLICT (user_id, key) DO UPDATE
+       SET request_hash = EXCLUDED.request_hash, status = NULL, headers = NULL, body = NULL,
+           created_at = EXCLUDED.created_at
+       WHERE idempotency_keys.created_at <= $5
+          OR (idempotency_keys.status IS NULL AND idempotency_keys.created_at <= $6)
+     RETURNING 1`,
+    [
+      userId,
+      key,
+      hash,
+      now,
+      new Date(now.getTime() - KEY_LIFETIME_MS),
+      new Date(now.getTime() - ABANDONED_MS),
+    ],
+  );
+  if (taken.rows.length === 0) {
+    c.res = await keptAnswer(c, deps, userId, key, hash);
+    return;
+  }
+  const forget = () =>
+    db.query('DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2', [userId, key]);
+  try {
+    await next();
+  } catch (error) {
+    await forget().catch(() => undefined);
+    throw error;
+  }
+  const { res } = c;
+  const body = RETRYABLE.has(res.status) || res.status >= 500 ? null : await res.clone().text();
+  try {
+    if (body === null || body.length > MAX_KEPT_BODY) {
+      await forget();
+      return;
+    }
+    const headers = Object.fromEntries(
+      KEPT_HEADERS.flatMap((name) => {
+        const value = res.headers.get(name);
+        return value === null ? [] : [[name, value]];
+      }),
+    );
+    await db.query(
+      `UPDATE idempotency_keys SET status = $3, headers = $4, body = $5
+       WHERE user_id = $1 AND key = $2`,
+      [userId, key, res.status, JSON.stringify(headers), body],
+    );
+  } catch (error) {
+    // The request was carried out and is answered; a retry with the key meets a 409 until the
+    // key counts as abandoned.
+    log.warn({ err: error }, 'The answer of an Idempotency-Key request could not be kept');
+  }
+}
+
+/** The answer a request with a key already taken gets. */
+async function keptAnswer(
+  c: Context,
+  deps: Pick<Deps, 'db'>,
+  userId: string,
+  key: string,
+  hash: string,
+): Promise<Response> {
+  const { rows } = await deps.db.query<KeptAnswer>(
+    `SELECT request_hash, status, headers, body FROM idempotency_keys
+     WHERE user_id = $1 AND key = $2`,
+    [userId, key],
+  );
+  const kept = rows[0];
+  if (kept && kept.request_hash !== hash) {
+    fail(
+      422,
+      'IDEMPOTENCY_KEY_REUSED',
+      'This Idempotency-Key was used for another request; send a new key with a new request',
+    );
+  }
+  if (!kept || kept.status === null) {
+    // Also when the first request failed and let go of the key in between: retrying is right.
+    c.header('Retry-After', '1');
+    return errorResponse(
+      c,
+      409,
+      'IDEMPOTENCY_KEY_IN_USE',
+      'A request with this Idempotency-Key is still being served; try again in a moment',
+    );
+  }
+  const headers = new Headers(kept.headers ?? {});
+  headers.set('idempotent-replayed', 'true');
+  return new Response(kept.body, { status: kept.status, headers });
+}
