@@ -110,7 +110,7 @@ describe('the user page’s two-step sign-in', { timeout: 20_000 }, () => {
 
     const reset = screen.getByRole('button', { name: 'Reset two-step sign-in' });
     await actor.click(reset);
-    let dialog = screen.getByRole('alertdialog');
+    let dialog = screen.getByRole('alertdialog', { name: /^Reset two-step sign-in of/ });
     expect(within(dialog).getByRole('heading').textContent).toBe(
       'Reset two-step sign-in of ada@example.com?',
     );
@@ -119,7 +119,7 @@ describe('the user page’s two-step sign-in', { timeout: 20_000 }, () => {
     expect(server.sent().filter((line) => line.startsWith('DELETE'))).toEqual([]);
 
     await actor.click(reset);
-    dialog = screen.getByRole('alertdialog');
+    dialog = screen.getByRole('alertdialog', { name: /^Reset two-step sign-in of/ });
     await actor.click(within(dialog).getByRole('button', { name: 'Reset two-step sign-in' }));
     expect(
       await screen.findByText('Two-step sign-in of ada@example.com reset: their sessions ended'),
