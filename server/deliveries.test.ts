@@ -1,7 +1,7 @@
 import { Document, NodeIO } from '@gltf-transform/core';
 import { EXTTextureWebP } from '@gltf-transform/extensions';
 import sharp from 'sharp';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { assetSchema, type ModelDelivery } from '../contract/schemas';
 import {
   backfillDeliveries,
@@ -12,6 +12,7 @@ import {
 import { DeliveryError, deriveInThread, type Derived } from './delivery';
 import { sweepFiles } from './file-sweeper';
 import { fileUrl, keyOfFileUrl } from './storage';
+import { createTestDb } from './test-db';
 import { dataOf, useRoleTokens, useTestApp } from './test-app';
 import { glbOfSize, readAvatar, uploadFile } from './test-files';
 
@@ -252,6 +253,13 @@ describe('the delivery queue', () => {
   });
 
   it('shares one queue between servers: each model derived once, one per uploader at a time', async () => {
+    // A database of its own, so that its two queues are the only servers on it: the file's
+    // database has a third, the queue its uploads and earlier tests used, whose claim started
+    // as the previous test's last derivation ended may come only once this test's models wait
+    // (on a loaded machine), and derive two of them with deriveInThread.
+    const own = await createTestDb();
+    onTestFinished(() => own.close());
+    const ownDeps = { db: own.db, storage: t.storage, now: deps.now };
     const uploaders = ['uploader-a', 'uploader-a', 'uploader-a', 'uploader-b', 'uploader-b', null];
     const keys = await Promise.all(
       uploaders.map(async () => keyOfFileUrl(await storedModel(readAvatar('maleIdle.glb')))!),
@@ -273,7 +281,7 @@ describe('the delivery queue', () => {
     const servers = [createDeliveryQueue({ derive }), createDeliveryQueue({ derive })];
     const results = await Promise.all(
       keys.map((key, index) =>
-        deliverModel(deps, key, {
+        deliverModel(ownDeps, key, {
           requestedBy: uploaders[index],
           queue: servers[index % 2],
           derive,
