@@ -4,11 +4,12 @@
  * connections for a while (its backends ended, new ones refused); everywhere a database whose
  * calls fail as a lost PostgreSQL connection does stands in.
  */
+import { createServer, type Socket } from 'node:net';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { apiErrorSchema } from '../contract/schemas';
 import { createApp } from './app';
-import { DatabaseUnavailableError, type Db } from './db';
+import { createPgDb, DatabaseUnavailableError, type Db } from './db';
 import { createDevMailbox } from './mail';
 import { testConfig, useTestApp, type JsonResponse } from './test-app';
 import { captureLog } from './test-log';
@@ -66,6 +67,37 @@ describe('a database outage', () => {
       headers: response.headers,
     });
   });
+
+  it('answers 503 within the connection timeout when PostgreSQL accepts but never answers', async () => {
+    // A server that takes the connection and says nothing, as a hung or unreachable one.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    const db = createPgDb(`postgres://nobody@127.0.0.1:${port}/nothing`);
+    try {
+      const app = createApp({ db, mail: createDevMailbox(), config: testConfig() });
+      const started = performance.now();
+      const response = await app.request('/v1/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          email: 'someone@example.com',
+          password: 'a-password-of-some-length',
+        }),
+      });
+      expect(performance.now() - started).toBeLessThan(8000);
+      expectUnavailable({
+        status: response.status,
+        body: await response.json(),
+        headers: response.headers,
+      });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+      await db.close();
+    }
+  }, 15_000);
 
   it.runIf(serverUrl !== undefined)(
     'while PostgreSQL refuses: reads answer 503 with Retry-After, logged once; then 200 again without a restart',
