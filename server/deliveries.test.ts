@@ -238,6 +238,9 @@ describe('the delivery queue', () => {
     const slowOnes = slow.map((key) =>
       deliverModel(deps, key, { requestedBy: 'uploader-a', derive: slowDerive }),
     );
+    // Queued at one instant, the four would be taken in the order of their random keys: the
+    // ordinary one asks once a slow one holds the uploader's turn.
+    await vi.waitFor(() => expect(started).toBe(1));
     const ordinaryOne = deliverModel(deps, ordinary, {
       requestedBy: 'uploader-b',
       derive: nothingToGain,
