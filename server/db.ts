@@ -243,6 +243,24 @@ async function pgQuery<T>(
   return { rows: result.rows as T[] };
 }
 
+type OnOwnConnection = <T>(fn: (connection: Db) => Promise<T>) => Promise<T>;
+
+const ownConnections = new WeakMap<Db, OnOwnConnection>();
+
+/**
+ * Runs `fn` on a connection of its own, outside any transaction, for work that needs one
+ * session throughout: session-level advisory locks, statements PostgreSQL refuses inside a
+ * transaction (CREATE INDEX CONCURRENTLY). The connection is closed afterwards rather than
+ * pooled, so nothing the session set (a lock, a setting) reaches a request. Undefined, and `fn`
+ * not called, unless `db` is a PostgreSQL pool (PGlite is a single connection).
+ */
+export function onOwnConnection<T>(
+  db: Db,
+  fn: (connection: Db) => Promise<T>,
+): Promise<T> | undefined {
+  return ownConnections.get(db)?.(fn);
+}
+
 /** How long a request waits for a connection before the database counts as unavailable. */
 const CONNECT_TIMEOUT_MS = 5000;
 
@@ -353,6 +371,22 @@ export function createPgDb(connectionString: string): Db {
       pgListen(connectionString, channelIdentifier(channel), onNotify, onLost),
     close: () => pool.end(),
   };
+  ownConnections.set(db, async (fn) => {
+    const client = await connect();
+    try {
+      return await fn({
+        query: (sql, params) => guarded(() => pgQuery(client, sql, params)),
+        exec: async (sql) => {
+          await guarded(() => client.query(sql));
+        },
+        transaction: (inner) => transactionOn(client, inner),
+        ...notInTransaction,
+      });
+    } finally {
+      // Closed, not pooled: what the session holds (an advisory lock, a setting) ends with it.
+      client.release(true);
+    }
+  });
   return db;
 }
 
