@@ -14,7 +14,7 @@ import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
 import { Spinner } from '../ui/dom/spinner';
-import { authFields, newPasswordForm, SecondStepForm } from '../features/account';
+import { authFields, newPasswordForm, SecondStep } from '../features/account';
 import { lenient } from './-account/search-params';
 
 /** Invitation links carry 32 random bytes, base64url (server/README.md "Invitations"). */
@@ -78,7 +78,7 @@ function AcceptInvitation() {
     return (
       <AuthCard appName={t('app.name')} title={t('secondStep.title')}>
         <Alert tone="success">{t('invitation.secondStep')}</Alert>
-        <SecondStepForm />
+        <SecondStep />
       </AuthCard>
     );
   }

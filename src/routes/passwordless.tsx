@@ -10,7 +10,7 @@ import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
-import { authFields, codeForm, emailForm, SecondStepForm } from '../features/account';
+import { authFields, codeForm, emailForm, SecondStep } from '../features/account';
 import { selectSecondFactor } from '../machines/app-session';
 import { optionalEmail } from './-account/search-params';
 import { useSessionForm } from '../machines/session.view';
@@ -45,7 +45,7 @@ function Passwordless() {
   if (secondFactor) {
     return (
       <AuthCard appName={t('app.name')} title={t('secondStep.title')}>
-        <SecondStepForm />
+        <SecondStep />
       </AuthCard>
     );
   }

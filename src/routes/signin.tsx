@@ -6,7 +6,7 @@ import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
 import { AuthCard } from '../ui/dom/auth-card';
 import { SchemaForm } from '../ui/dom/schema-form';
-import { authFields, SecondStepForm, signinForm } from '../features/account';
+import { authFields, SecondStep, signinForm } from '../features/account';
 import { selectSecondFactor } from '../machines/app-session';
 import { lenient, optionalEmail, safeRedirect } from './-account/search-params';
 import { describeError } from '../api/error-info';
@@ -61,7 +61,7 @@ function SignIn() {
   if (secondFactor) {
     return (
       <AuthCard appName={t('app.name')} title={t('secondStep.title')}>
-        <SecondStepForm />
+        <SecondStep />
       </AuthCard>
     );
   }

@@ -7,5 +7,5 @@
  */
 export { authFields } from './fields';
 export { codeForm, emailForm, newPasswordForm, resetForm, signinForm, signupForm } from './forms';
-export { SecondStepForm } from './second-step-form';
+export { SecondStep } from './second-step';
 export { AccountPage } from './page/account-page';

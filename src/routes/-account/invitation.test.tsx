@@ -87,7 +87,7 @@ describe(
 
       // No failure, no session yet: the second step.
       expect(await screen.findByText(/Your invitation is accepted/)).toBeTruthy();
-      const step = screen.getByRole('form', { name: 'Two-step sign-in' });
+      const step = await screen.findByRole('form', { name: 'Two-step sign-in' });
       expect(isLoggedIn(session.getSnapshot().context)).toBe(false);
       const code = within(step).getByLabelText('Authentication code');
       expect(code.getAttribute('autocomplete')).toBe('one-time-code');
