@@ -16,14 +16,13 @@ import { activityRowSchema, authResultSchema, listResponseSchema } from '../cont
 import { hashPassword } from './auth/password';
 import type { Deps } from './deps';
 import { hashInvitationToken, listPendingInvitations } from './invitations';
-import { newId } from './ids';
 import {
   dataOf,
   expectError,
   uniqueEmail,
   useRoleTokens,
   useTestApp,
-  type JsonResponse,
+  whileRefreshing,
 } from './test-app';
 import { createUser } from './users';
 
@@ -49,40 +48,6 @@ async function linkToken(email: string): Promise<string> {
   const link = new URL(mail.link ?? '');
   expect(`${link.origin}${link.pathname}`).toBe(`${t.config.publicUrl}/invitation`);
   return link.searchParams.get('token') ?? '';
-}
-
-/**
- * Answers `change` made while the user's session lock is held, as a refresh holds it before it
- * inserts the next refresh token (whose foreign key reads the user row): a change that holds the
- * user row against that read and then waits for the session lock deadlocks with the refresh
- * (PostgreSQL aborts one of them).
- */
-async function whileRefreshing(
-  userId: string,
-  change: () => Promise<JsonResponse>,
-): Promise<JsonResponse> {
-  let answer: Promise<JsonResponse> | undefined;
-  await t.db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`sessions:${userId}`]);
-    answer = change();
-    // Until the change waits for the session lock (or has answered without it).
-    const waiting = async () =>
-      (
-        await t.db.query(
-          `SELECT 1 FROM pg_locks l JOIN pg_database d ON d.oid = l.database
-           WHERE l.locktype = 'advisory' AND NOT l.granted AND d.datname = current_database()`,
-        )
-      ).rows.length > 0;
-    let settled = false;
-    void answer.finally(() => (settled = true));
-    while (!settled && !(await waiting())) await new Promise((resolve) => setImmediate(resolve));
-    await tx.query(
-      `INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, expires_at, created_at)
-       SELECT $1, $2, id, $1, $3, $3 FROM sessions WHERE user_id = $2 LIMIT 1`,
-      [newId(), userId, t.clock.current],
-    );
-  });
-  return answer!;
 }
 
 const accept = (token: string, password = PASSWORD) =>
@@ -337,7 +302,7 @@ describe('an accept while the account refreshes', () => {
   it.runIf(onPostgres)('is accepted into the account, without a deadlock', async () => {
     const { invitation, token } = await invited('developer');
     const account = await t.signUp(invitation.email);
-    const answer = await whileRefreshing(account._id, () => accept(token));
+    const answer = await whileRefreshing(t, account._id, () => accept(token));
     expect(authResultSchema.parse(dataOf(answer))).toMatchObject({
       _id: account._id,
       role: 'developer',

@@ -19,6 +19,7 @@ import { seed } from './seed';
 import { createLocalStorage, type Storage } from './storage';
 import { createTestDb, type TestDb } from './test-db';
 import type { TestStorage } from './test-storage';
+import { newId } from './ids';
 import { createUser } from './users';
 
 export const TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256!';
@@ -267,4 +268,39 @@ export function useRoleTokens(t: ReturnType<typeof useTestApp>) {
     tokens.anonymous = (await t.signUpAnonymous()).token;
   });
   return tokens;
+}
+
+/**
+ * Answers `change` made while the user's session lock is held, as a refresh holds it before it
+ * inserts the next refresh token (whose foreign key reads the user row): a change that holds the
+ * user row against that read and then waits for the session lock deadlocks with the refresh
+ * (PostgreSQL aborts one of them).
+ */
+export async function whileRefreshing(
+  t: ReturnType<typeof useTestApp>,
+  userId: string,
+  change: () => Promise<JsonResponse>,
+): Promise<JsonResponse> {
+  let answer: Promise<JsonResponse> | undefined;
+  await t.db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`sessions:${userId}`]);
+    answer = change();
+    // Until the change waits for the session lock (or has answered without it).
+    const waiting = async () =>
+      (
+        await t.db.query(
+          `SELECT 1 FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+           WHERE l.locktype = 'advisory' AND NOT l.granted AND d.datname = current_database()`,
+        )
+      ).rows.length > 0;
+    let settled = false;
+    void answer.finally(() => (settled = true));
+    while (!settled && !(await waiting())) await new Promise((resolve) => setImmediate(resolve));
+    await tx.query(
+      `INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, expires_at, created_at)
+       SELECT $1, $2, id, $1, $3, $3 FROM sessions WHERE user_id = $2 LIMIT 1`,
+      [newId(), userId, t.clock.current],
+    );
+  });
+  return answer!;
 }

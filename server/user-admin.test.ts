@@ -9,7 +9,6 @@ import {
 } from '../contract/schemas';
 import { hashPassword } from './auth/password';
 import { lockUsersForChange } from './user-admin';
-import { newId } from './ids';
 import {
   ADMIN,
   dataOf,
@@ -17,7 +16,7 @@ import {
   uniqueEmail,
   useRoleTokens,
   useTestApp,
-  type JsonResponse,
+  whileRefreshing,
 } from './test-app';
 import { createUser } from './users';
 
@@ -32,40 +31,6 @@ const RACE_ROUNDS = onPostgres ? 20 : 3;
 const userOf = (response: Awaited<ReturnType<typeof t.get>>) =>
   userRowSchema.parse(dataOf(response));
 const refresh = (refreshToken: string) => t.post('/v1/auth/refresh', { refreshToken });
-
-/**
- * Answers `change` made while the user's session lock is held, as a refresh holds it before it
- * inserts the next refresh token (whose foreign key reads the user row): a change that holds the
- * user row against that read and then waits for the session lock deadlocks with the refresh
- * (PostgreSQL aborts one of them).
- */
-async function whileRefreshing(
-  userId: string,
-  change: () => Promise<JsonResponse>,
-): Promise<JsonResponse> {
-  let answer: Promise<JsonResponse> | undefined;
-  await t.db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`sessions:${userId}`]);
-    answer = change();
-    // Until the change waits for the session lock (or has answered without it).
-    const waiting = async () =>
-      (
-        await t.db.query(
-          `SELECT 1 FROM pg_locks l JOIN pg_database d ON d.oid = l.database
-           WHERE l.locktype = 'advisory' AND NOT l.granted AND d.datname = current_database()`,
-        )
-      ).rows.length > 0;
-    let settled = false;
-    void answer.finally(() => (settled = true));
-    while (!settled && !(await waiting())) await new Promise((resolve) => setImmediate(resolve));
-    await tx.query(
-      `INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, expires_at, created_at)
-       SELECT $1, $2, id, $1, $3, $3 FROM sessions WHERE user_id = $2 LIMIT 1`,
-      [newId(), userId, t.clock.current],
-    );
-  });
-  return answer!;
-}
 
 async function list(query: string, token = tokens.admin): Promise<UserRow[]> {
   return userPage.parse((await t.get(`/private/v1/users?${query}`, token)).body).data;
@@ -239,7 +204,7 @@ describe('the last admin', () => {
 describe('a user who refreshes while being disabled', () => {
   it.runIf(onPostgres)('is disabled, without a deadlock', async () => {
     const user = await t.signUp();
-    const answer = await whileRefreshing(user._id, () =>
+    const answer = await whileRefreshing(t, user._id, () =>
       t.post(`/private/v1/users/${user._id}/disable`, {}, tokens.admin),
     );
     expect(userOf(answer).status).toBe('disabled');
