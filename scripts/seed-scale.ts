@@ -270,7 +270,8 @@ export async function seedScale(
        FROM ${range('assets', 100)} i;`,
     );
     // Users: a few developers and admins among them, some never verified, some disabled, each
-    // with two assets; and one pending invitation for every hundred users.
+    // with two assets; and one pending invitation for every hundred users. Assignments carry
+    // the copies of their assets' keys that migration 035's trigger writes (skipped above).
     await step(
       `users ${from.users + 1}..${to.users}`,
       `INSERT INTO users (id, email, role, verified_at, created_at, last_sign_in_at, disabled_at, assets)
@@ -281,10 +282,10 @@ export async function seedScale(
          CASE WHEN i % 50 = 0 THEN ${timeOf('i', to.users)} + interval '9 days' END,
          ARRAY[${ids.asset(`1 + (i::bigint * 7919) % ${to.assets}`)}, ${ids.asset(`1 + (i::bigint * 104729) % ${to.assets}`)}]
        FROM ${range('users')} i;
-       INSERT INTO user_assets (user_id, asset_id, created_at)
-       SELECT u.id, x.asset_id, u.created_at
-       FROM users u, unnest(u.assets) AS x(asset_id)
-       WHERE u.id >= ${ids.user(`${from.users + 1}`)} AND u.id <= ${ids.user(`${to.users}`)}
+       INSERT INTO user_assets (user_id, asset_id, created_at, asset_name, asset_type, asset_created_at)
+       SELECT u.id, x.asset_id, u.created_at, a.name, a.type, a.created_at
+       FROM users u, unnest(u.assets) AS x(asset_id), assets a
+       WHERE a.id = x.asset_id AND u.id >= ${ids.user(`${from.users + 1}`)} AND u.id <= ${ids.user(`${to.users}`)}
        ON CONFLICT DO NOTHING;
        INSERT INTO invitations (id, email, role, token_hash, invited_by, created_at, sent_at, expires_at)
        SELECT ${ids.invitation('i')}, 'invited' || i || '@scale.example', 'user',
@@ -294,9 +295,10 @@ export async function seedScale(
     // The admin has one asset in a hundred (the "user assets" screen of a busy account).
     await step(
       "the admin's assets",
-      `INSERT INTO user_assets (user_id, asset_id, created_at)
-       SELECT ${admin}, ${ids.asset('i * 100')}, ${timeOf('i', to.assets / 100)}
-       FROM ${range('assets', 100)} i ON CONFLICT DO NOTHING;
+      `INSERT INTO user_assets (user_id, asset_id, created_at, asset_name, asset_type, asset_created_at)
+       SELECT ${admin}, a.id, ${timeOf('i', to.assets / 100)}, a.name, a.type, a.created_at
+       FROM ${range('assets', 100)} i JOIN assets a ON a.id = ${ids.asset('i * 100')}
+       ON CONFLICT DO NOTHING;
        UPDATE users SET assets = ARRAY(SELECT asset_id FROM user_assets x
          WHERE x.user_id = users.id ORDER BY created_at, asset_id) WHERE id = ${admin};`,
     );

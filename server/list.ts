@@ -49,6 +49,13 @@ export interface ListSpec<Row> {
   defaultOrder: string;
   /** The unique column that breaks ties so paging is deterministic. */
   idColumn: string;
+  /**
+   * Where the count and the page's ids are read, when a narrower table than `from` carries the
+   * list's sort and filter keys (copies kept by triggers, or the list's own table without the
+   * joins that only name things): `orders`, `filters` and the scope then name its aliases, and
+   * its `idColumn` stands for the spec's. `from` and `columns` read the page's rows alone.
+   */
+  keys?: { from: string; idColumn: string };
   filters: Record<string, FilterDef>;
   /** Filters a list query must carry (e.g. applicationId of application assets). */
   requiredFilters?: readonly string[];
@@ -197,7 +204,7 @@ export function filterConditions(
 /** `ORDER BY` for a parsed order: the sort expression, then the id in the same direction. */
 function orderBy(spec: ListSpec<unknown>, order: ListQuery['order']): string {
   const direction = order.descending ? 'DESC' : 'ASC';
-  return [spec.orders[order.field]!, spec.idColumn]
+  return [spec.orders[order.field]!, spec.keys?.idColumn ?? spec.idColumn]
     .flat()
     .map((expression) => `${expression} ${direction}`)
     .join(', ');
@@ -326,6 +333,7 @@ export async function runList<Row>(
   const params = new SqlParams();
   const conditions = [...(scope?.(params) ?? []), ...filterConditions(spec, query.filters, params)];
   const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+  const keys = spec.keys ?? { from: spec.from, idColumn: spec.idColumn };
   const readPage = async (window: { offset: number; count: number; reversed: boolean }) => {
     if (window.count === 0) return [];
     const pageParams = [...params.values, window.count, window.offset];
@@ -333,12 +341,19 @@ export async function runList<Row>(
       ...query.order,
       descending: query.order.descending !== window.reversed,
     });
+    const ids = `SELECT ${keys.idColumn} FROM ${keys.from} ${where} ORDER BY ${innerOrder}
+      LIMIT $${pageParams.length - 1} OFFSET $${pageParams.length}`;
+    // With keys of their own, the page keeps the order its ids were read in (the sort key
+    // need not be a column of `from`).
     const { rows } = await db.query<never>(
-      `SELECT ${spec.columns} FROM ${spec.from}
-       WHERE ${spec.idColumn} = ANY(ARRAY(
-         SELECT ${spec.idColumn} FROM ${spec.from} ${where} ORDER BY ${innerOrder}
-         LIMIT $${pageParams.length - 1} OFFSET $${pageParams.length}))
-       ORDER BY ${orderBy(spec, query.order)}`,
+      spec.keys
+        ? `SELECT ${spec.columns} FROM ${spec.from}
+           JOIN unnest(ARRAY(${ids})) WITH ORDINALITY AS page_ids (id, n)
+             ON ${spec.idColumn} = page_ids.id
+           ORDER BY page_ids.n ${window.reversed ? 'DESC' : 'ASC'}`
+        : `SELECT ${spec.columns} FROM ${spec.from}
+           WHERE ${spec.idColumn} = ANY(ARRAY(${ids}))
+           ORDER BY ${orderBy(spec, query.order)}`,
       pageParams,
     );
     return rows;
@@ -347,7 +362,7 @@ export async function runList<Row>(
   // A page near the start does not depend on the total: both queries run at once.
   const early =
     offset < MAX_PAGE_DEPTH ? readPage({ offset, count: query.limit, reversed: false }) : undefined;
-  const counted = countMatches(db, `${spec.from} ${where}`, params.values);
+  const counted = countMatches(db, `${keys.from} ${where}`, params.values);
   const [{ total, estimate }, earlyRows] = await Promise.all([counted, early]);
   let rows = earlyRows;
   if (!rows) {

@@ -12,16 +12,18 @@ import type { Deps } from '../deps';
 import { recordAssetEvents } from '../events';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
-import { parseListQuery, runList, type ListSpec } from '../list';
+import { anyOfFilter, parseListQuery, runList, searchFilter, type ListSpec } from '../list';
 import { findUserById } from '../users';
 import { assetListSpec } from '../asset-store';
 
-const { search, type } = assetListSpec.filters;
+// A page reads the user's assignments alone, by the copies of their assets' keys (migration
+// 035), then the assets of its own rows.
 const userAssetListSpec: ListSpec<Asset> = {
   ...assetListSpec,
-  orders: { name: 'a.name', createdAt: 'a.created_at' },
+  keys: { from: 'user_assets x', idColumn: 'x.asset_id' },
+  orders: { name: 'x.asset_name', createdAt: 'x.asset_created_at' },
   defaultOrder: 'name',
-  filters: { search: search!, type: type! },
+  filters: { search: searchFilter('x.asset_name'), type: anyOfFilter('x.asset_type') },
 };
 
 /** The user of the path, after checking the caller may `action` its assets (404 unknown). */
@@ -77,9 +79,7 @@ export function userAssetRoutes(deps: Deps, options: { manage?: boolean } = {}) 
   app.get('/:userId', async (c) => {
     const userId = await targetUser(deps, c, 'read');
     const query = parseListQuery(userAssetListSpec, c.req.queries());
-    const scope = (params: { add(value: string): string }) => [
-      `EXISTS (SELECT 1 FROM user_assets x WHERE x.asset_id = a.id AND x.user_id = ${params.add(userId)})`,
-    ];
+    const scope = (params: { add(value: string): string }) => [`x.user_id = ${params.add(userId)}`];
     return c.json(await runList(db, userAssetListSpec, query, scope));
   });
   if (!options.manage) return app;
@@ -99,9 +99,11 @@ export function userAssetRoutes(deps: Deps, options: { manage?: boolean } = {}) 
         fail(400, 'VALIDATION_ERROR', `assetIds: Unknown assets ${unknown.join(', ')}`);
       }
       const at = deps.now();
+      // In id order: each new row share-locks its asset (migration 035), and writers of several
+      // assets lock them in id order.
       const added = await tx.query<{ asset_id: string }>(
         `INSERT INTO user_assets (user_id, asset_id, created_at)
-         SELECT $1, id, $3 FROM unnest($2::text[]) AS id ON CONFLICT DO NOTHING
+         SELECT $1, id, $3 FROM unnest($2::text[]) AS id ORDER BY id ON CONFLICT DO NOTHING
          RETURNING asset_id`,
         [userId, assetIds, at],
       );
