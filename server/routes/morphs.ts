@@ -35,9 +35,14 @@ interface QueueDbRow {
   updated_at: Date;
 }
 
+const sourceName = searchFilter('s.name');
+
 const queueListSpec: ListSpec<MorphQueueEntry> = {
   from: `morph_queue q JOIN assets a ON a.id = q.source_asset_id
     LEFT JOIN assets b ON b.id = q.body_asset_id`,
+  // The count and the page's ids read the queue alone (through its indexes): the joins only
+  // name the page's assets.
+  keys: { from: 'morph_queue q', idColumn: 'q.id' },
   // A body asset deleted since keeps its id as its name.
   columns: `q.id, q.source_asset_id, a.name AS source_asset_name, q.body_asset_id,
     COALESCE(b.name, q.body_asset_id) AS body_asset_name, q.status,
@@ -47,7 +52,11 @@ const queueListSpec: ListSpec<MorphQueueEntry> = {
   idColumn: 'q.id',
   filters: {
     status: anyOfFilter('q.status', morphStatusSchema.options),
-    search: searchFilter('a.name'),
+    search: {
+      ...sourceName,
+      where: (p) =>
+        `EXISTS (SELECT 1 FROM assets s WHERE s.id = q.source_asset_id AND ${sourceName.where(p)})`,
+    },
   },
   toRow: (row: QueueDbRow) => ({
     id: row.id,
