@@ -218,6 +218,19 @@ const lock = (id: string, token: string) =>
 const unlock = (id: string, token: string) =>
   t.request('PUT', `/v1/assets/${id}/unlock`, { token, body: {} });
 
+/** An admin's stream resumed after `from`, reading through `db`. */
+function resumeAsAdmin(db: Db, from: number) {
+  return openEventStream({
+    db,
+    bus: t.events,
+    ability: createMongoAbility<AppAbility>([{ action: 'manage', subject: 'all' }]),
+    after: from,
+    expiresAt: new Date(Date.now() + 60_000),
+    now: () => new Date(),
+    limits: { heartbeatMs: 60_000, replayLimit: 1000, queueBytes: 16 * MB },
+  });
+}
+
 describe('the stream', () => {
   it('brings every change made through the API with its id, routing key, asset and actor', async () => {
     const admin = await t.loginAs('admin');
@@ -599,17 +612,7 @@ describe('resume', () => {
         return answer;
       },
     };
-    const ability = createMongoAbility<AppAbility>([{ action: 'manage', subject: 'all' }]);
-    const body = openEventStream({
-      db,
-      bus: t.events,
-      ability,
-      after: from,
-      expiresAt: new Date(Date.now() + 60_000),
-      now: () => new Date(),
-      limits: { heartbeatMs: 60_000, replayLimit: 1000, queueBytes: 16 * MB },
-    });
-    const reader = body.getReader();
+    const reader = resumeAsAdmin(db, from).getReader();
     const decoder = new TextDecoder();
     let text = '';
     while ((text.match(/^id: /gm) ?? []).length < 1 + 350) {
@@ -637,20 +640,10 @@ describe('resume', () => {
         }
       },
     };
-    const ability = createMongoAbility<AppAbility>([{ action: 'manage', subject: 'all' }]);
     // Eight clients reconnecting together, each from far back.
     const received = await Promise.all(
       Array.from({ length: 8 }, async () => {
-        const body = openEventStream({
-          db,
-          bus: t.events,
-          ability,
-          after: from,
-          expiresAt: new Date(Date.now() + 60_000),
-          now: () => new Date(),
-          limits: { heartbeatMs: 60_000, replayLimit: 1000, queueBytes: 16 * MB },
-        });
-        const reader = body.getReader();
+        const reader = resumeAsAdmin(db, from).getReader();
         const decoder = new TextDecoder();
         let text = '';
         const ids = () => [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
