@@ -1,6 +1,7 @@
 /**
- * `npm run bench -- scale [--runs 9] [--small 10000] [--large 1000000]`: the list screens and
- * the writes at 10,000 and at a million assets and events (100,000 users), on PostgreSQL,
+ * `npm run bench -- scale [--runs 9] [--small 10000] [--large 1000000] [--only activity,trash]`:
+ * the list screens and the writes (those whose names contain one of `--only`'s words) at 10,000
+ * and at a million assets and events (100,000 users), on PostgreSQL,
  * through the HTTP API as the admin. It seeds with `npm run seed:scale`'s code (the small size,
  * then grows the same database to the large one), serves the app on a loopback port and prints,
  * per operation, the median and p95 at both sizes and their ratio. The database is the server
@@ -104,7 +105,7 @@ async function measureAll(
   base: string,
   token: string,
   adminId: string,
-  { runs, timeoutMs }: { runs: number; timeoutMs: number },
+  { runs, timeoutMs, only }: { runs: number; timeoutMs: number; only: string[] },
   log: (line: string) => void,
 ): Promise<Map<string, Timing>> {
   const call = async (path: string, request: Request = {}) => {
@@ -122,6 +123,7 @@ async function measureAll(
   };
   const results = new Map<string, Timing>();
   const time = async (name: string, path: string | (() => string), request?: () => Request) => {
+    if (only.length > 0 && !only.some((word) => name.includes(word))) return;
     const times: number[] = [];
     let note = '';
     for (let run = 0; run < runs + 1; run += 1) {
@@ -288,8 +290,10 @@ export async function benchServerScale(args: string[] = []): Promise<void> {
       timeout: { type: 'string', default: '20' },
       small: { type: 'string', default: '10000' },
       large: { type: 'string', default: '1000000' },
+      only: { type: 'string', default: '' },
     },
   });
+  const only = values.only.split(',').filter(Boolean);
   const runs = Number(values.runs);
   const timeoutMs = Number(values.timeout) * 1000;
   const sizes = [Number(values.small), Number(values.large)];
@@ -324,7 +328,7 @@ export async function benchServerScale(args: string[] = []): Promise<void> {
           DEFAULT_ADMIN_EMAIL,
         ]);
         const token = await signIn(base);
-        measured.push(await measureAll(base, token, rows[0]!.id, { runs, timeoutMs }, log));
+        measured.push(await measureAll(base, token, rows[0]!.id, { runs, timeoutMs, only }, log));
       } finally {
         await new Promise((resolve) => server.close(resolve));
         await appDb.close();

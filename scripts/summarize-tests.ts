@@ -7,7 +7,15 @@ interface VitestJsonReport {
   numFailedTests?: number;
   numPendingTests?: number;
   numTodoTests?: number;
-  testResults?: { assertionResults?: { meta?: { machineCoverage?: MachineCoverage } }[] }[];
+  testResults?: {
+    name?: string;
+    assertionResults?: {
+      fullName?: string;
+      status?: string;
+      failureMessages?: string[];
+      meta?: { machineCoverage?: MachineCoverage };
+    }[];
+  }[];
 }
 
 /** What src/machines/testing/path-tests.ts puts in the meta of each machine's coverage test. */
@@ -20,6 +28,8 @@ interface MachineCoverage {
 }
 
 const coverage = new Map<string, MachineCoverage>();
+// Each failed test with the start of its message, so the last lines of a CI log say what broke.
+const failures: string[] = [];
 
 const [dir = '.tmp/test-results', ...failedSteps] = process.argv.slice(2);
 let passed = 0;
@@ -33,6 +43,14 @@ for (const file of existsSync(dir) ? readdirSync(dir) : []) {
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   for (const result of report.testResults ?? []) {
     for (const assertion of result.assertionResults ?? []) {
+      if (assertion.status === 'failed') {
+        const where = (result.name ?? '').replace(`${process.cwd()}/`, '');
+        const message = (assertion.failureMessages?.[0] ?? '')
+          .split('\n')
+          .slice(0, 6)
+          .join('\n    ');
+        failures.push(`FAILED ${where} > ${assertion.fullName ?? ''}\n    ${message}`);
+      }
       const machine = assertion.meta?.machineCoverage;
       if (machine) coverage.set(machine.machine, machine);
     }
@@ -48,6 +66,7 @@ for (const { machine, paths, states, transitions, unreached } of coverage.values
   );
   for (const key of unreached) console.log(`  unreached: ${key}`);
 }
+for (const failure of failures) console.log(failure);
 for (const step of failedSteps) console.log(`failed step: ${step}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 || failedSteps.length > 0 || passed === 0 ? 1 : 0);
