@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { login, signupPasswordless } from './auth';
+import { createTag } from './tags';
 import { ApiError, tagService } from './errors';
 import { apiRequest, configureHttp, DEFAULT_TIMEOUT_MS, REFRESH_LOCK_NAME } from './http';
 import { endpoint, ENDPOINTS } from '../../contract/paths';
@@ -349,6 +350,83 @@ describe('body handling', () => {
 
     expect(error).toMatchObject({ status: 409, code: 'EMAIL_TAKEN', message: 'Taken' });
     expect(error.data).toEqual({ status: 409, code: 'EMAIL_TAKEN', message: 'Taken' });
+  });
+});
+
+describe('Idempotency-Key on signed-in POSTs', () => {
+  const TAG = { id: 't1', name: 'Summer' };
+  /** The tag create's server: `answers` in turn (a Response, or a network failure), recording keys. */
+  function tagServer(...answers: (Response | 'network failure')[]) {
+    const keys: (string | null)[] = [];
+    const server = scriptedFetch({
+      'POST v1/tags': (_call, request) => {
+        keys.push(request.headers.get('idempotency-key'));
+        const answer = answers.shift() ?? jsonResponse(201, { data: TAG });
+        if (answer === 'network failure') throw new TypeError('Failed to fetch');
+        return answer;
+      },
+      'POST v1/auth/login': () => unavailable(),
+    });
+    configureHttp({ baseUrl: 'http://api.test/', fetch: server.fetch });
+    return { keys, calls: server.calls };
+  }
+  const unavailable = () =>
+    new Response(
+      JSON.stringify({ status: 503, code: 'SERVICE_UNAVAILABLE', message: 'Database down' }),
+      { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '0' } },
+    );
+
+  beforeEach(() => {
+    signedIn(freshToken());
+  });
+
+  it('sends a create again with the same key after a 503, and answers what the retry got', async () => {
+    const server = tagServer(unavailable());
+
+    expect(await createTag('Summer')).toEqual(TAG);
+    expect(server.keys).toHaveLength(2);
+    expect(server.keys[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(server.keys[1]).toBe(server.keys[0]);
+  });
+
+  it('sends it again with the same key after a network failure, and while the first is being served', async () => {
+    const inUse = jsonResponse(409, {
+      status: 409,
+      code: 'IDEMPOTENCY_KEY_IN_USE',
+      message: 'Still being served',
+    });
+    const server = tagServer('network failure', inUse);
+
+    expect(await createTag('Summer')).toEqual(TAG);
+    expect(server.keys).toHaveLength(3);
+    expect(new Set(server.keys).size).toBe(1);
+  });
+
+  it('gives each create its own key, and gives up after three attempts with the server error', async () => {
+    const server = tagServer(unavailable(), unavailable(), unavailable());
+
+    expect(await rejection(createTag('Summer'))).toMatchObject({ status: 503 });
+    expect(server.keys).toHaveLength(3);
+    await createTag('Winter');
+    expect(server.keys[3]).not.toBe(server.keys[0]);
+  });
+
+  it('sends no key on public calls and does not retry them', async () => {
+    const server = tagServer();
+
+    expect(await rejection(login({ email: 'a@b.c', password: 'pw' }))).toMatchObject({
+      status: 503,
+    });
+    expect(server.calls.filter((call) => call.path === 'v1/auth/login')).toHaveLength(1);
+  });
+
+  it('does not retry a create the server refused', async () => {
+    const server = tagServer(
+      jsonResponse(409, { status: 409, code: 'NAME_TAKEN', message: 'Taken' }),
+    );
+
+    expect(await rejection(createTag('Summer'))).toMatchObject({ code: 'NAME_TAKEN' });
+    expect(server.keys).toHaveLength(1);
   });
 });
 

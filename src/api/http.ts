@@ -169,7 +169,8 @@ function createClient(config: HttpConfig): KyInstance {
   return ky.create({
     prefixUrl: config.baseUrl,
     timeout: config.timeoutMs,
-    // Retries belong to the query cache, which knows which calls are idempotent.
+    // Retries belong to the query cache, which knows which calls are idempotent, and to
+    // signed-in POSTs, made idempotent by their key (POST_RETRY).
     retry: 0,
     headers: { accept: 'application/json' },
     ...(config.fetch ? { fetch: config.fetch } : {}),
@@ -277,8 +278,38 @@ async function readJson(response: Response): Promise<unknown> {
   return text === '' ? undefined : JSON.parse(text);
 }
 
+/** A random Idempotency-Key (getRandomValues, unlike randomUUID, also works over plain http). */
+function newIdempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
+    byte.toString(16).padStart(2, '0'),
+  ).join('');
+}
+
+/**
+ * A signed-in POST carries an Idempotency-Key and is sent again with the same key when it may
+ * not have reached the server or the server could not serve it yet: a network failure, a
+ * timeout, a 503 (the database or the bucket is down; after its Retry-After, at most 5 s), or
+ * the server still serving the first attempt (409 IDEMPOTENCY_KEY_IN_USE). The server carries a
+ * key's request out once and answers a retry with the first answer, so a create is never made
+ * twice (server/README.md "Idempotency-Key").
+ */
+const POST_RETRY = {
+  limit: 2,
+  methods: ['post'],
+  statusCodes: [503],
+  afterStatusCodes: [503],
+  maxRetryAfter: 5_000,
+  retryOnTimeout: true,
+  shouldRetry: ({ error }: { error: Error }) =>
+    (error as { data?: { code?: unknown } }).data?.code === 'IDEMPOTENCY_KEY_IN_USE' || undefined,
+};
+
 function toKyOptions<B>(options: RequestOptions<B>): Options {
   const { method = 'get', auth = true, timeout, signal, baseVersion, searchParams } = options;
+  const headers: Record<string, string> = {};
+  if (baseVersion !== undefined) headers['if-match'] = `"${baseVersion}"`;
+  const keyed = method === 'post' && auth;
+  if (keyed) headers['idempotency-key'] = newIdempotencyKey();
   // `silent` is a client-only flag: it never reaches the server, and it turns non-2xx
   // answers into values instead of rejections.
   let json: unknown = options.json;
@@ -296,7 +327,8 @@ function toKyOptions<B>(options: RequestOptions<B>): Options {
     ...(searchParams === undefined ? {} : { searchParams }),
     ...(timeout === undefined ? {} : { timeout }),
     ...(signal === undefined ? {} : { signal }),
-    ...(baseVersion === undefined ? {} : { headers: { 'if-match': `"${baseVersion}"` } }),
+    ...(Object.keys(headers).length === 0 ? {} : { headers }),
+    ...(keyed ? { retry: POST_RETRY } : {}),
   };
 }
 
