@@ -26,7 +26,15 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { Readable } from 'node:stream';
 import type { ByteSource } from '../core/files/bytes';
 import type { S3Settings } from './config';
-import { contentTypeOfKey, newKey, sniffUpload, type Storage, type StoredFile } from './storage';
+import { log } from './log';
+import {
+  contentTypeOfKey,
+  newKey,
+  sniffUpload,
+  StorageUnavailableError,
+  type Storage,
+  type StoredFile,
+} from './storage';
 
 /** The smallest part S3 accepts (but the last); one part is held in memory per upload. */
 const PART_SIZE = 5 * 1024 * 1024;
@@ -43,6 +51,10 @@ export function createS3Client(settings: S3Settings): S3Client {
       settings.accessKeyId && settings.secretAccessKey
         ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey }
         : undefined,
+    // A stopped or cut-off bucket fails a request in seconds rather than never: connecting is
+    // bounded, and so is a connection that stops moving (an upload's socket waits for its
+    // uploader's bytes, hence a minute).
+    requestHandler: { connectionTimeout: 5000, socketTimeout: 60_000 },
     // Checksums only where S3 requires them: S3-compatible stores (Ceph before Squid, MinIO
     // releases) refuse the SDK's default trailing CRC32 on streamed bodies.
     requestChecksumCalculation: 'WHEN_REQUIRED',
@@ -79,8 +91,51 @@ export async function checkBucket(client: S3Client, bucket: string): Promise<voi
   }
 }
 
+/**
+ * True for a failure of the bucket itself (unreachable, timed out, a 5xx answer) after the
+ * SDK's own retries, as opposed to an answer about the request (404, 403) or an upload that
+ * was refused or given up by its sender.
+ */
+function isUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error) || !('$metadata' in error) || error.name === 'AbortError') {
+    return false;
+  }
+  const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  return status === undefined || status >= 500;
+}
+
+/**
+ * Turns the bucket's failures into StorageUnavailableError (a 503 to retry) for every command
+ * `client` sends, paginated and multipart ones included, and logs an outage once when it
+ * starts and once when it ends rather than once per request.
+ */
+function reportOutages(client: S3Client, bucket: string): void {
+  let down = false;
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      try {
+        const answer = await next(args);
+        if (down) {
+          down = false;
+          log.info(`The S3 bucket ${bucket} is available again`);
+        }
+        return answer;
+      } catch (error) {
+        if (!isUnavailable(error)) throw error;
+        if (!down) {
+          down = true;
+          log.error({ err: error }, `The S3 bucket ${bucket} is unavailable`);
+        }
+        throw new StorageUnavailableError(error);
+      }
+    },
+    { step: 'initialize', name: 'reportOutages' },
+  );
+}
+
 /** Storage in `bucket` through `client`. */
 export function createS3Storage(client: S3Client, bucket: string): Storage {
+  reportOutages(client, bucket);
   const read = async (key: string, start: number, end: number) => {
     const found = await storage.get(key, { start, end });
     if (!found) throw new Error(`The stored file ${key} disappeared`);

@@ -95,6 +95,17 @@ export class UploadLengthError extends Error {
   }
 }
 
+/**
+ * The file store cannot be reached or answers with a server error (an S3 bucket down, cut off
+ * or overloaded): the request may be retried later, so it is a 503 (server/http/errors.ts).
+ */
+export class StorageUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('The file store is unavailable', { cause });
+    this.name = 'StorageUnavailableError';
+  }
+}
+
 export class StorageLimitError extends Error {
   constructor(readonly maxBytes: number) {
     super(`The file is larger than ${maxBytes} bytes`);

@@ -8,6 +8,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ApiErrorBody } from '../../contract/schemas';
 import { isDatabaseUnavailable } from '../db';
 import { log } from '../log';
+import { StorageUnavailableError } from '../storage';
 
 export type ErrorStatus =
   400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 416 | 422 | 429 | 500 | 501 | 502 | 503;
@@ -49,7 +50,7 @@ const HTTP_CODES: Partial<Record<number, string>> = {
   413: 'PAYLOAD_TOO_LARGE',
 };
 
-/** Seconds a client is asked to wait before trying again while the database is unavailable. */
+/** Seconds a client is asked to wait before trying again while the database or files are unavailable. */
 const DATABASE_RETRY_AFTER_S = 5;
 
 /**
@@ -78,6 +79,16 @@ export function onError(error: Error, c: Context) {
       503,
       'SERVICE_UNAVAILABLE',
       'The database is unavailable; try again in a few seconds',
+    );
+  }
+  if (error instanceof StorageUnavailableError) {
+    // Logged once per outage by the storage (server/s3-storage.ts).
+    c.header('Retry-After', String(DATABASE_RETRY_AFTER_S));
+    return errorResponse(
+      c,
+      503,
+      'SERVICE_UNAVAILABLE',
+      'The file store is unavailable; try again in a few seconds',
     );
   }
   log.error({ err: error, method: c.req.method }, 'Unhandled error');
