@@ -256,14 +256,28 @@ const COUNT_BUDGET_MS = 40;
 const PG_QUERY_CANCELED = '57014';
 
 /**
+ * Above this many planned matches a list is not counted: counting stops at EXACT_TOTAL_LIMIT + 1
+ * matches, and finding that many through a filter no index orders (a search, a flag) reads tens
+ * of thousands of rows to learn only that the estimate stands. The margin keeps lists the planner
+ * misjudges by up to four times counted.
+ */
+const ESTIMATE_ONLY_ABOVE = 4 * EXACT_TOTAL_LIMIT;
+
+/**
  * The matches of `from ... where`: exact up to EXACT_TOTAL_LIMIT when counting them fits the
- * budget, otherwise the planner's estimate.
+ * budget, otherwise the planner's estimate (not counted at all where it is far above the limit).
  */
 async function countMatches(
   db: Db,
   fromWhere: string,
   params: readonly SqlParam[],
 ): Promise<{ total: number; estimate: boolean }> {
+  const plan = await db.query<{ 'QUERY PLAN': unknown }>(
+    `EXPLAIN (FORMAT JSON) SELECT 1 FROM ${fromWhere}`,
+    params,
+  );
+  const planned = Math.round(planRows(plan.rows[0]?.['QUERY PLAN']));
+  if (planned > ESTIMATE_ONLY_ABOVE) return { total: planned, estimate: true };
   // Counting rare matches of a filter no index serves can read the whole table: past the
   // budget the count stops and the estimate stands in.
   const counted = await db
@@ -283,12 +297,7 @@ async function countMatches(
   if (counted !== undefined && counted <= EXACT_TOTAL_LIMIT) {
     return { total: counted, estimate: false };
   }
-  const plan = await db.query<{ 'QUERY PLAN': unknown }>(
-    `EXPLAIN (FORMAT JSON) SELECT 1 FROM ${fromWhere}`,
-    params,
-  );
-  const planned = planRows(plan.rows[0]?.['QUERY PLAN']);
-  return { total: Math.max(counted ?? 0, Math.round(planned)), estimate: true };
+  return { total: Math.max(counted ?? 0, planned), estimate: true };
 }
 
 /** The row estimate at the top of an `EXPLAIN (FORMAT JSON)` answer (text or parsed). */

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from './db';
+import { EXACT_TOTAL_LIMIT, anyOfFilter, runList, type ListQuery, type ListSpec } from './list';
+import { createTestDb, type TestDb } from './test-db';
+
+/** Rows per group: one group far past the exact limit, one just past it, one under it. */
+const GROUPS = { many: 5 * EXACT_TOTAL_LIMIT, some: 2 * EXACT_TOTAL_LIMIT, few: 300 };
+
+let testDb: TestDb;
+/** The statements the list ran, through a Db that records them. */
+let statements: string[] = [];
+let db: Db;
+
+const spec: ListSpec<{ id: string }> = {
+  from: 'count_probe c',
+  columns: 'c.id',
+  orders: { id: 'c.id' },
+  defaultOrder: 'id',
+  idColumn: 'c.id',
+  filters: { grp: anyOfFilter('c.grp') },
+  toRow: (row: { id: string }) => ({ id: row.id }),
+};
+
+beforeAll(async () => {
+  testDb = await createTestDb();
+  await testDb.db.exec(`
+    CREATE TABLE count_probe (id text PRIMARY KEY, grp text NOT NULL);
+    CREATE INDEX count_probe_grp_idx ON count_probe (grp, id);
+    ${Object.entries(GROUPS)
+      .map(
+        ([grp, n]) => `INSERT INTO count_probe (id, grp)
+          SELECT '${grp}' || lpad(i::text, 8, '0'), '${grp}' FROM generate_series(1, ${n}) i;`,
+      )
+      .join('\n')}
+    ANALYZE count_probe;
+  `);
+  const recording = (inner: Db): Db => ({
+    ...inner,
+    query: (sql, params) => {
+      statements.push(sql);
+      return inner.query(sql, params);
+    },
+    transaction: (fn) => inner.transaction((tx) => fn(recording(tx))),
+  });
+  db = recording(testDb.db);
+}, 120_000);
+
+afterAll(() => testDb.close());
+
+async function list(grp: string) {
+  statements = [];
+  const query: ListQuery = {
+    page: 1,
+    limit: 10,
+    order: { field: 'id', descending: false },
+    filters: { grp: [grp] },
+  };
+  const { data, pagination } = await runList(db, spec, query);
+  const counted = statements.some((sql) => /count\(\*\)/.test(sql));
+  return { data, pagination, counted };
+}
+
+describe('list totals', () => {
+  it('does not count a list the planner expects far above the exact limit: its total is the estimate', async () => {
+    const { data, pagination, counted } = await list('many');
+    expect(counted).toBe(false);
+    expect(pagination.totalIsEstimate).toBe(true);
+    expect(Math.abs(pagination.totalDocs - GROUPS.many) / GROUPS.many).toBeLessThan(0.2);
+    expect(data.map((row) => row.id)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `many${String(i + 1).padStart(8, '0')}`),
+    );
+  });
+
+  it('counts a list the planner expects near the limit, and estimates it once past the limit', async () => {
+    const { pagination, counted } = await list('some');
+    expect(counted).toBe(true);
+    expect(pagination.totalIsEstimate).toBe(true);
+    expect(pagination.totalDocs).toBeGreaterThan(EXACT_TOTAL_LIMIT);
+  });
+
+  it('counts a list under the limit exactly', async () => {
+    const { pagination, counted } = await list('few');
+    expect(counted).toBe(true);
+    expect(pagination.totalIsEstimate).toBeUndefined();
+    expect(pagination.totalDocs).toBe(GROUPS.few);
+  });
+});
