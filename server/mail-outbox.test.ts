@@ -1,6 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createApp } from './app';
-import { createDevMailbox, type MailMessage, type MailTransport } from './mail';
+import { startSmtpSink } from '../tests/helpers/smtp-sink';
+import {
+  createDevMailbox,
+  createSmtpTransport,
+  type MailMessage,
+  type MailTransport,
+} from './mail';
 import { queueMail, sendDueMail, startMailWorker } from './mail-outbox';
 import { dataOf, uniqueClient, uniqueEmail, useTestApp } from './test-app';
 import { captureLog } from './test-log';
@@ -117,4 +123,62 @@ describe('mail outbox', () => {
     expect(await sendDueMail({ db: t.db, mail: mailbox, now })).toBe(1);
     expect(mailbox.list(other)).toHaveLength(1);
   });
+
+  it('keeps codes and invitations queued while the mail server refuses for hours, and sends them once it is back', async () => {
+    await t.deliverMail();
+    // The relay's port, with nothing listening on it for now.
+    const first = await startSmtpSink();
+    const port = first.port;
+    await first.close();
+    const smtp = createSmtpTransport(`smtp://127.0.0.1:${port}`, 'studio@example.com');
+    const deps = { db: t.db, mail: smtp, now };
+
+    const email = uniqueEmail();
+    const invitee = uniqueEmail('invitee');
+    await t.signUp(email);
+    dataOf(await t.post('/v1/auth/request-login-code', { email }));
+    const { token } = await t.loginAs('admin');
+    const invited = await t.post(
+      '/private/v1/invitations',
+      { email: invitee, role: 'developer' },
+      token,
+    );
+    expect(invited.status, JSON.stringify(invited.body)).toBe(201);
+
+    const log = captureLog();
+    // Three mails (the sign-up's verification, the code, the invitation), each refused.
+    expect(await sendDueMail(deps)).toBe(3);
+    expect(await queued(email)).toEqual([{ attempts: 1 }, { attempts: 1 }]);
+    expect(await queued(invitee)).toEqual([{ attempts: 1 }]);
+    expect(log.text()).toMatch(/ECONNREFUSED/);
+    // Down for two hours, tried again as they fall due: nothing is given up meanwhile.
+    for (let minutes = 0; minutes < 120; minutes += 5) {
+      t.advance(5 * 60_000);
+      await sendDueMail(deps);
+    }
+    log.restore();
+    expect(await queued(email)).toHaveLength(2);
+    expect(await queued(invitee)).toHaveLength(1);
+
+    const relay = await startSmtpSink(port);
+    try {
+      // Due again after the back-off, not before.
+      expect(await sendDueMail(deps)).toBe(0);
+      t.advance(5 * 60_000);
+      expect(await sendDueMail(deps)).toBe(3);
+      const code = await relay.waitFor(email, /\b\d{6}\b/);
+      expect(code).toMatch(/code/i);
+      expect(await relay.waitFor(invitee, /invitation|invite/i)).toMatch(/https?:\/\//);
+      expect(
+        relay.mails
+          .map((mail) => mail.to)
+          .flat()
+          .sort(),
+      ).toEqual([email, email, invitee].map((to) => to.toLowerCase()).sort());
+    } finally {
+      await relay.close();
+    }
+    expect(await queued(email)).toEqual([]);
+    expect(await queued(invitee)).toEqual([]);
+  }, 30_000);
 });

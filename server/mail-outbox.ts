@@ -8,8 +8,10 @@
  * A worker claims the oldest due row with `FOR UPDATE SKIP LOCKED`, which sets its
  * `available_at` one lease ahead (so several processes on one PostgreSQL never take the same
  * row, and a row whose claimant crashed is taken again once the lease is over), sends it, and
- * deletes it. A failed send is retried with back-off, up to MAX_ATTEMPTS. Delivery is at least
- * once: a claimant that stalls past its lease may see its mail sent twice.
+ * deletes it. A failed send is retried with back-off (at most RETRY_CAP_MS apart), so a mail
+ * server that is down for hours gets its mail once it is back; a mail still unsent after MAX_AGE_MS
+ * is given up. Delivery is at least once: a claimant that stalls past its lease may see its mail
+ * sent twice.
  */
 import type { Db } from './db';
 import type { Deps } from './deps';
@@ -19,8 +21,10 @@ import { log } from './log';
 const mailLog = log.child({ job: 'mail' });
 
 const LEASE_MS = 60 * 1000;
-const MAX_ATTEMPTS = 8;
+/** An invitation lasts 7 days; a mail older than its link is of no use. */
+const MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 const FIRST_RETRY_MS = 5 * 1000;
+const RETRY_CAP_MS = 5 * 60 * 1000;
 const POLL_MS = 1000;
 /** A send that takes longer counts as failed, so a hung mail server cannot stall the worker. */
 const SEND_TIMEOUT_MS = 30 * 1000;
@@ -50,6 +54,7 @@ interface OutboxRow {
   id: string;
   message: MailMessage;
   attempts: number;
+  created_at: Date | string;
 }
 
 export type OutboxDeps = { db: Db; mail: MailTransport; now: () => Date };
@@ -61,7 +66,7 @@ export async function sendNextMail(deps: OutboxDeps): Promise<boolean> {
     `UPDATE mail_outbox SET available_at = $2, attempts = attempts + 1
      WHERE id = (SELECT id FROM mail_outbox WHERE available_at <= $1
                  ORDER BY available_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
-     RETURNING id::text, message, attempts`,
+     RETURNING id::text, message, attempts, created_at`,
     [now, new Date(now.getTime() + LEASE_MS)],
   );
   const row = rows[0];
@@ -72,7 +77,7 @@ export async function sendNextMail(deps: OutboxDeps): Promise<boolean> {
     await withTimeout(deps.mail.send(message), SEND_TIMEOUT_MS);
     await deps.db.query('DELETE FROM mail_outbox WHERE id = $1', [row.id]);
   } catch (error) {
-    if (row.attempts >= MAX_ATTEMPTS) {
+    if (now.getTime() - new Date(row.created_at).getTime() >= MAX_AGE_MS) {
       mailLog.error(
         { err: error, mailId: row.id, attempts: row.attempts },
         `Mail to ${message.to} dropped after ${row.attempts} attempts`,
@@ -83,7 +88,8 @@ export async function sendNextMail(deps: OutboxDeps): Promise<boolean> {
         { err: error, mailId: row.id, attempts: row.attempts },
         `Mail to ${message.to} failed (attempt ${row.attempts}), will retry`,
       );
-      const retryAt = new Date(deps.now().getTime() + FIRST_RETRY_MS * 2 ** (row.attempts - 1));
+      const delay = Math.min(RETRY_CAP_MS, FIRST_RETRY_MS * 2 ** Math.min(row.attempts - 1, 20));
+      const retryAt = new Date(deps.now().getTime() + delay);
       await deps.db.query('UPDATE mail_outbox SET available_at = $2 WHERE id = $1', [
         row.id,
         retryAt,

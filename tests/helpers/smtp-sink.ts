@@ -10,8 +10,9 @@ export interface SinkMail {
 /**
  * A minimal SMTP server on loopback that accepts every message and keeps it, standing in for
  * the mail relay of a production start. It speaks just what nodemailer needs (no TLS, no auth).
+ * `port` 0 takes a free one; a given port lets a test bring a relay back where it was.
  */
-export async function startSmtpSink() {
+export async function startSmtpSink(port = 0) {
   const mails: SinkMail[] = [];
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
@@ -59,11 +60,12 @@ export async function startSmtpSink() {
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const bound = typeof address === 'object' && address ? address.port : 0;
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://127.0.0.1:${bound}`,
+    port: bound,
     mails,
     /** The newest mail to `to` whose text matches `pattern`, waiting up to 15 s for it. */
     async waitFor(to: string, pattern: RegExp): Promise<string> {
