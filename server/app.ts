@@ -50,6 +50,7 @@ import {
 } from './routes/second-factor';
 import { mountSpa } from './static';
 import { createLocalStorage } from './storage';
+import { traceRequests } from './tracing';
 
 /** JSON bodies of this API are small; anything bigger is refused before it is read. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -81,6 +82,7 @@ export function createApp(input: AppDeps) {
     sessions: input.sessions ?? createSessionCheck(input.db),
   };
   const app = new Hono<AuthEnv>();
+  app.use('*', traceRequests());
   app.use(
     '*',
     requestLog(({ method, route, status, seconds }) => {

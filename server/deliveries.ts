@@ -30,6 +30,7 @@ import type { ThreadLimits } from './threads';
 import { contentTypeOfKey, fileUrl, keyOfFileUrl } from './storage';
 import { log } from './log';
 import { deliveryDerivations, secondsSince } from './metrics';
+import { traced } from './tracing';
 
 const deliveryLog = log.child({ job: 'delivery' });
 
@@ -308,12 +309,20 @@ async function runJob(deps: DeliveryDeps, queue: DeliveryQueue, job: Job): Promi
             status: 'failed' as const,
             reason: `Gave up after ${DELIVERY_MAX_ATTEMPTS} attempts: each was cut off before it ended`,
           }
-        : await derived(
-            deps,
-            job.modelKey,
-            job.originalSize,
-            asked?.limits ?? queue.limits,
-            asked?.derive ?? queue.derive,
+        : await traced(
+            'delivery derivation',
+            { 'delivery.attempt': job.attempts },
+            async (note) => {
+              const derivation = await derived(
+                deps,
+                job.modelKey,
+                job.originalSize,
+                asked?.limits ?? queue.limits,
+                asked?.derive ?? queue.derive,
+              );
+              note({ 'delivery.outcome': derivation.status });
+              return derivation;
+            },
           );
     outcome = result.status;
     const finished = await finish(deps.db, job.modelKey, job.claimedAt, deps.now(), result);

@@ -21,6 +21,7 @@ import { fileUrl } from './storage';
 import { forgetStoredFiles } from './stored-files';
 import { purgeExpiredTrash } from './trash';
 import { log } from './log';
+import { traced } from './tracing';
 
 const sweepLog = log.child({ job: 'file-sweep' });
 
@@ -165,7 +166,17 @@ export function startFileSweeper(
 ): FileSweeper {
   let running: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
-    running = running.then(() => sweepFiles(deps, deps.now(), options).then(onSwept, onError));
+    running = running.then(() =>
+      traced('file sweep', {}, async (note) => {
+        const result = await sweepFiles(deps, deps.now(), options);
+        note({
+          'sweep.unreferenced': result.unreferenced,
+          'sweep.partial': result.partial,
+          'sweep.purged': result.purged,
+        });
+        return result;
+      }).then(onSwept, onError),
+    );
   }, intervalMs);
   timer.unref();
   return {

@@ -17,6 +17,7 @@ import type { Db } from './db';
 import type { Deps } from './deps';
 import type { MailMessage, MailTransport } from './mail';
 import { log } from './log';
+import { traced } from './tracing';
 
 const mailLog = log.child({ job: 'mail' });
 
@@ -74,7 +75,9 @@ export async function sendNextMail(deps: OutboxDeps): Promise<boolean> {
   const message =
     typeof row.message === 'string' ? (JSON.parse(row.message) as MailMessage) : row.message;
   try {
-    await withTimeout(deps.mail.send(message), SEND_TIMEOUT_MS);
+    await traced('mail send', { 'mail.kind': message.kind, 'mail.attempt': row.attempts }, () =>
+      withTimeout(deps.mail.send(message), SEND_TIMEOUT_MS),
+    );
     await deps.db.query('DELETE FROM mail_outbox WHERE id = $1', [row.id]);
   } catch (error) {
     if (now.getTime() - new Date(row.created_at).getTime() >= MAX_AGE_MS) {

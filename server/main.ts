@@ -25,6 +25,7 @@ import { PARTIAL_UPLOAD_AGE_MS, sweepFiles, startFileSweeper } from './file-swee
 import { DEMO_USER, seed } from './seed';
 import { hasSpa } from './static';
 import { openStorage } from './open-storage';
+import { startTracing, stopTracing, tracingEnabled } from './tracing';
 
 const PRUNE_INTERVAL_MS = 3600 * 1000;
 const SHUTDOWN_GRACE_MS = 5000;
@@ -57,6 +58,7 @@ function openMail(config: Config): { mail: MailTransport; mailbox?: DevMailbox }
 async function main(): Promise<void> {
   const { config, morphWorker } = loadConfigOrExit();
   configureLog(config.log);
+  if (tracingEnabled(process.env)) await startTracing();
   // A bucket that is missing or refuses the credentials stops the start with one line.
   const storage = await openStorage(config).catch((error: unknown) => {
     log.fatal(error instanceof Error ? error.message : String(error));
@@ -164,7 +166,10 @@ async function main(): Promise<void> {
       eventsClosed,
       backfillStopped,
     ])
-      .then(() => db.close())
+      // Spans still buffered are sent, unless the collector keeps them past the grace period.
+      .then(() =>
+        Promise.all([db.close(), Promise.race([stopTracing(), delay(SHUTDOWN_GRACE_MS)])]),
+      )
       .then(
         () => process.exit(0),
         (error: unknown) => {

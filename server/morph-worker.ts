@@ -23,6 +23,7 @@ import { MorphError, morphModelInThread } from './morph';
 import { fileUrl, keyOfFileUrl, StorageLimitError, type Storage } from './storage';
 import { log } from './log';
 import { morphJobDuration, secondsSince } from './metrics';
+import { traced } from './tracing';
 
 const morphLog = log.child({ job: 'morph' });
 
@@ -383,7 +384,9 @@ export function startMorphWorker(deps: WorkerDeps, options: MorphWorkerOptions =
     const claim = await claimNext(deps);
     if (!claim) return false;
     const started = performance.now();
-    const work = processClaim(deps, claim, { onError, deliver });
+    const work = traced('morph job', { 'morph.entry_id': claim.id }, () =>
+      processClaim(deps, claim, { onError, deliver }),
+    );
     running.set(claim, work);
     try {
       await work;
