@@ -45,7 +45,11 @@ export const enBackOffice = {
     pages: 'Pages',
     previous: 'Previous',
     next: 'Next',
-    page: 'Page {{page}}',
+    page: 'Page {{page, number}}',
+    pageNumber: '{{page, number}}',
+    /** The pager's last page when the total is an estimate (its number is one too). */
+    lastPage: 'Last page',
+    last: 'Last',
     pageSize: 'Rows per page',
     sortBy: 'Sort by',
     sorted: { asc: '{{field}}, ascending', desc: '{{field}}, descending' },
@@ -56,6 +60,13 @@ export const enBackOffice = {
     totalAbout_other: 'about {{count, number(notation: compact; compactDisplay: long)}} items',
     failed: 'The list could not be loaded: {{message}}',
     retry: 'Try again',
+    /** The server pages a large list only so deep from either end (PAGE_TOO_DEEP). */
+    tooDeep:
+      'Page {{page, number}} is too far from both ends of this list to be shown. Narrow the search with the filters, or sort the other way to see the rows near its end.',
+    tooDeepMore:
+      'No more rows can be loaded this far down the list. Narrow the search with the filters, or sort the other way to see the rows near its end.',
+    sortOtherWay: 'Sort the other way',
+    firstPage: 'First page',
     moveTitle: 'Move to a position',
     position: 'Position',
     positionHint: 'A position past the end, or below 0, moves the row to the last place.',

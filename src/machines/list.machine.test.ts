@@ -13,8 +13,10 @@ import type { ListResponse } from '../api/lists';
 import {
   listMachine,
   moveRow,
+  selectCanLoadMore,
   selectIsLoadingMore,
   selectIsLoadingOtherRows,
+  selectIsTooDeep,
   selectStatus,
   REMOTE_SYNC_MS,
   REMOVED_MS,
@@ -55,6 +57,11 @@ function serverAnswer({ query }: Pick<PageRead, 'query'>): ListResponse {
 }
 
 const FAILURE = new ApiError({ status: 500, code: 'HTTP_500', message: 'Server error' });
+const TOO_DEEP = new ApiError({
+  status: 400,
+  code: 'PAGE_TOO_DEEP',
+  message: 'page: Pages more than 10,000 rows from both ends of a list are not served',
+});
 
 function harness(
   input: Partial<ListInput> = {},
@@ -538,6 +545,8 @@ type InfiniteEvent = {
     | 'TICK'
     | 'ANSWER'
     | 'FAIL'
+    /** The server pages the list no deeper (PAGE_TOO_DEEP). */
+    | 'TOO_DEEP'
     | 'RETRY'
     | 'LOAD_MORE'
     | 'FILTER_TOP'
@@ -604,8 +613,16 @@ const infinite = setup({
           },
         ],
         FAIL: 'error',
+        // A page below the rows on screen that the server pages no deeper: the rows stay.
+        TOO_DEEP: {
+          guard: ({ context }) => context.append,
+          target: 'ended',
+          actions: assign(({ context }) => ({ page: context.page - 1, append: false })),
+        },
       },
     },
+    /** The rows end where the server pages no deeper; no more are asked for. */
+    ended: { on: { LOAD_MORE: 'ended' } },
     success: {
       on: {
         LOAD_MORE: {
@@ -659,6 +676,14 @@ function infiniteChecks(h: Harness) {
       expect(h.context().rows).toEqual(infiniteRows(m));
       expect(h.context().hasNextPage).toBe(m.page < m.totalPages);
     },
+    ended: ({ context: m }: { context: InfiniteContext }) => {
+      const snapshot = h.actor.getSnapshot();
+      expect(snapshot.matches({ observing: { success: 'idle' } })).toBe(true);
+      expect(h.live()).toEqual([]);
+      expect(h.context().rows).toEqual(infiniteRows(m));
+      expect(selectIsTooDeep(snapshot)).toBe(true);
+      expect(selectCanLoadMore(snapshot)).toBe(false);
+    },
     error: () => {
       expect(selectStatus(h.actor.getSnapshot())).toBe('error');
     },
@@ -676,6 +701,7 @@ function infiniteEvents(h: Harness) {
       await call.settle({ ok: serverAnswer(call.input) });
     },
     FAIL: () => h.current().settle({ error: FAILURE }),
+    TOO_DEEP: () => h.current().settle({ error: TOO_DEEP }),
     RETRY: send({ type: 'RETRY' }),
     LOAD_MORE: send({ type: 'LOAD_MORE' }),
     FILTER_TOP: send({ type: 'SET_FILTER', field: 'type', value: 'top' }),
@@ -1075,6 +1101,22 @@ describe('list machine, infinite mode', () => {
     h.actor.send({ type: 'LOAD_MORE' }); // no next page: ignored
     h.clock.increment(250);
     expect(h.fetches).toHaveLength(3);
+  });
+
+  it('keeps its rows and stops where the server pages no deeper (PAGE_TOO_DEEP)', async () => {
+    const h = harness({ mode: 'infinite' });
+    h.clock.increment(250);
+    await h.current().settle({ ok: serverAnswer(h.current().input) });
+    h.actor.send({ type: 'LOAD_MORE' });
+    await h.current().settle({ error: TOO_DEEP });
+    const snapshot = h.actor.getSnapshot();
+    expect(selectStatus(snapshot)).toBe('success');
+    expect(h.context().rows.map((row) => row.id)).toEqual(ROWS.slice(0, 10).map((row) => row.id));
+    expect(selectIsTooDeep(snapshot)).toBe(true);
+    expect(selectCanLoadMore(snapshot)).toBe(false);
+    h.actor.send({ type: 'LOAD_MORE' });
+    h.clock.increment(250);
+    expect(h.live()).toHaveLength(0);
   });
 });
 

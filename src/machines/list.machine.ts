@@ -19,7 +19,7 @@ import {
   setup,
   type SnapshotFrom,
 } from 'xstate';
-import { errorInfo } from '../api/error-info';
+import { errorInfo, type ApiErrorInfo } from '../api/error-info';
 import { sameSearch, toListSearch } from '../api/list-url';
 import { isFilterActive } from '../../contract/list-query';
 import { invalidateList, updatePosition } from '../api/lists';
@@ -61,6 +61,9 @@ import type {
   ReorderInput,
 } from './list.types';
 import { LIST_DEBOUNCE_MS, REMOTE_SYNC_MS, REMOVED_MS } from './list.types';
+
+/** The server's refusal of a page too far from both ends of a large list (README "Lists"). */
+const isTooDeep = (error: ApiErrorInfo) => error.status === 400 && error.code === 'PAGE_TOO_DEEP';
 
 /**
  * The query-change transitions once a list has read, aimed at the debounce state. A list kept
@@ -239,6 +242,12 @@ export const listMachine = setup({
       return { error: errorInfo(event.error) };
     }),
     clearError: assign({ error: null }),
+    // The rows read so far stay, and no more are asked for: the next page would be refused
+    // again. The error stays in context for the screen to say why the list ends there.
+    stopAtDepth: assign(({ context, event }) => {
+      assertEvent(event, 'PAGES_FAILED');
+      return { page: context.page - 1, hasNextPage: false, error: errorInfo(event.error) };
+    }),
     moveOptimistically: assign(({ context, event }) => {
       const move = plannedMove(context, event);
       return move ? { move, rows: movedRows(context, move) } : {};
@@ -314,6 +323,11 @@ export const listMachine = setup({
       return !afterPage(context, event.answer).done;
     },
     canLoadMore: ({ context }) => canLoadMore(context),
+    /** An infinite list scrolled deeper than the server serves pages (PAGE_TOO_DEEP). */
+    tooDeepBelow: ({ context, event }) => {
+      assertEvent(event, 'PAGES_FAILED');
+      return context.load.append && isTooDeep(errorInfo(event.error));
+    },
     canMove: ({ context, event }) =>
       context.reorderEndpoint !== null && plannedMove(context, event) !== null,
     moveLeftView: ({ context }) => context.move?.staysInView === false,
@@ -364,7 +378,10 @@ export const listMachine = setup({
         loading: {
           on: {
             PAGES_READ: { guard: not('readsOn'), target: 'success', actions: 'takePage' },
-            PAGES_FAILED: { target: 'error', actions: 'setError' },
+            PAGES_FAILED: [
+              { guard: 'tooDeepBelow', target: 'success', actions: 'stopAtDepth' },
+              { target: 'error', actions: 'setError' },
+            ],
           },
         },
         success: {
@@ -473,6 +490,12 @@ export const selectTotalIsEstimate = (snapshot: ListSnapshot) => snapshot.contex
 export const selectTotalPages = (snapshot: ListSnapshot) =>
   snapshot.context.rows.length === 0 ? 0 : snapshot.context.totalPages;
 export const selectError = (snapshot: ListSnapshot) => snapshot.context.error;
+/**
+ * The page asked for lies deeper than the server serves from either end of a large list: a
+ * paged list shows why instead of rows, an infinite one ends its rows there.
+ */
+export const selectIsTooDeep = (snapshot: ListSnapshot) =>
+  snapshot.context.error !== null && isTooDeep(snapshot.context.error);
 export const selectIsFilterActive = (snapshot: ListSnapshot) =>
   isFilterActive(snapshot.context.filter);
 /**

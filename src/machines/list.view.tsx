@@ -16,6 +16,7 @@ import {
   selectIncomingCount,
   selectIsLoadingMore,
   selectIsLoadingOtherRows,
+  selectIsTooDeep,
   selectLimit,
   selectOrder,
   selectPage,
@@ -47,7 +48,7 @@ import { ListTotal } from '../ui/dom/list/list-total';
 import { Pager } from '../ui/dom/list/pager';
 import { PageSize, rememberedPageSize } from '../ui/dom/list/page-size';
 import { SortMenu } from '../ui/dom/list/sort-menu';
-import { LIST_PAGE_SIZES } from '../../contract/list-query';
+import { LIST_PAGE_SIZES, sortOf } from '../../contract/list-query';
 import { useMediaQuery } from '../ui/dom/use-media-query';
 import { describeError } from '../api/error-info';
 import { onListChange } from '../api/live-cache';
@@ -204,6 +205,7 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
   const order = useSelector(actor, selectOrder);
   const filter = useSelector(actor, selectFilter);
   const error = useSelector(actor, selectError);
+  const isTooDeep = useSelector(actor, selectIsTooDeep);
   const isLoadingMore = useSelector(actor, selectIsLoadingMore);
   const isStale = useSelector(actor, selectIsLoadingOtherRows);
   const [selectedIds, setSelectedIds] = useState<string[]>([]);
@@ -399,7 +401,17 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
           }}
         />
       )}
-      {status === 'error' ? (
+      {status === 'error' && isTooDeep ? (
+        <TooDeep
+          page={page}
+          canReverse={sortOf(order) !== null}
+          onReverse={() => {
+            const sort = sortOf(order);
+            if (sort) actor.send({ type: 'SORT', field: sort.field });
+          }}
+          onFirstPage={() => actor.send({ type: 'SET_PAGE', page: 1 })}
+        />
+      ) : status === 'error' ? (
         <Alert tone="error">
           {t('list.failed', { message: describeError(error, t) })}
           <ActionButton onPress={() => actor.send({ type: 'RETRY' })}>
@@ -428,17 +440,25 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
           {...(canLoadMore ? { onLoadMore: loadMore, isLoadingMore } : {})}
         />
       )}
+      {/* An infinite list scrolled as deep as the server pages: its rows end here, and why. */}
+      {config.mode === 'infinite' && status === 'success' && isTooDeep && (
+        <Alert tone="info">{t('list.tooDeepMore')}</Alert>
+      )}
       {config.mode === 'paged' && (
         <div className="list-footer">
           <Pager
             page={page}
             totalPages={totalPages}
+            estimate={totalIsEstimate}
             onPage={(next) => actor.send({ type: 'SET_PAGE', page: next })}
             labels={{
               nav: t('list.pages'),
               previous: t('list.previous'),
               next: t('list.next'),
               page: (n) => t('list.page', { page: n }),
+              number: (n) => t('list.pageNumber', { page: n }),
+              last: t('list.last'),
+              lastPage: t('list.lastPage'),
             }}
           />
           {/* Only where there is more than the smallest page to show, or a larger one chosen. */}
@@ -453,6 +473,31 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
         </div>
       )}
     </section>
+  );
+}
+
+/**
+ * Why a page of a large list is not shown (the server pages it only so deep from either end),
+ * and the ways on: the same list sorted the other way starts with its end; the first page.
+ */
+function TooDeep({
+  page,
+  canReverse,
+  onReverse,
+  onFirstPage,
+}: {
+  page: number;
+  canReverse: boolean;
+  onReverse: () => void;
+  onFirstPage: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Alert tone="info">
+      {t('list.tooDeep', { page })}
+      {canReverse && <ActionButton onPress={onReverse}>{t('list.sortOtherWay')}</ActionButton>}
+      <ActionButton onPress={onFirstPage}>{t('list.firstPage')}</ActionButton>
+    </Alert>
   );
 }
 

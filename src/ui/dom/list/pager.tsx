@@ -1,8 +1,20 @@
 interface PagerProps {
   page: number;
   totalPages: number;
+  /** totalPages comes from an estimated total: the last page is named, not numbered. */
+  estimate?: boolean;
   onPage: (page: number) => void;
-  labels: { nav: string; previous: string; next: string; page: (n: number) => string };
+  labels: {
+    nav: string;
+    previous: string;
+    next: string;
+    /** A page's accessible name. */
+    page: (n: number) => string;
+    /** A page's number as shown (with the language's digit grouping). */
+    number: (n: number) => string;
+    last: string;
+    lastPage: string;
+  };
 }
 
 /** Page numbers around the current one, with the first and last always reachable. */
@@ -14,7 +26,7 @@ function pageWindow(page: number, totalPages: number, span = 2): (number | 'gap'
 }
 
 /** A numbered pager (spec §2). */
-export function Pager({ page, totalPages, onPage, labels }: PagerProps) {
+export function Pager({ page, totalPages, estimate = false, onPage, labels }: PagerProps) {
   if (totalPages <= 1) return null;
   return (
     <nav className="pager" aria-label={labels.nav}>
@@ -38,10 +50,12 @@ export function Pager({ page, totalPages, onPage, labels }: PagerProps) {
                 type="button"
                 className={p === page ? 'button pager-page current' : 'button pager-page'}
                 aria-current={p === page ? 'page' : undefined}
-                aria-label={labels.page(p)}
+                aria-label={estimate && p === totalPages ? labels.lastPage : labels.page(p)}
                 onClick={() => onPage(p)}
               >
-                {p}
+                {/* An estimated last page's number is a guess that changes as rows come and
+                    go; the server reads the last page from the end whatever it is. */}
+                {estimate && p === totalPages ? labels.last : labels.number(p)}
               </button>
             </li>
           ),

@@ -1,0 +1,185 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import {
+  createMemoryHistory,
+  createRootRouteWithContext,
+  createRouter,
+  RouterProvider,
+} from '@tanstack/react-router';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createActor } from 'xstate';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod/mini';
+import { configureHttp } from '../api/http';
+import { defineList } from '../api/list-url';
+import { queryClient } from '../api/query';
+import { configureSession } from '../api/session-bridge';
+import { freshToken, jsonResponse } from '../api/testing';
+import { initI18n, loadBackOfficeTexts } from '../i18n';
+import { ListScreen, type ListScreenConfig } from './list.view';
+import { loadPermissions } from './permissions.view';
+import { defaultSessionUser, sessionContextFrom, sessionMachine } from './session.machine';
+import type { RouterContext } from './session.view';
+
+beforeAll(async () => {
+  initI18n();
+  await loadBackOfficeTexts();
+  await loadPermissions();
+});
+beforeEach(() => {
+  queryClient.clear();
+  // A wide screen: the table with its headers, not cards.
+  vi.stubGlobal('matchMedia', (query: string) => ({
+    matches: false,
+    media: query,
+    addEventListener: () => {},
+    removeEventListener: () => {},
+  }));
+});
+afterEach(() => vi.unstubAllGlobals());
+
+interface Thing {
+  id: string;
+  name: string;
+}
+
+/** A million things, as the server pages them: 10,000 rows deep from either end, no deeper. */
+const TOTAL = 1_000_000;
+const MAX_DEPTH = 10_000;
+
+/** The list API of a million things (an estimated total); records the pages asked for. */
+function serveMillion() {
+  const asked: string[] = [];
+  configureHttp({
+    baseUrl: 'http://api.test/',
+    fetch: (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      const url = new URL(request.url);
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const limit = Number(url.searchParams.get('limit') ?? 10);
+      const descending = url.searchParams.get('order') === '-name';
+      asked.push(`page ${page}${descending ? ' descending' : ''}`);
+      const offset = (page - 1) * limit;
+      if (offset >= MAX_DEPTH && TOTAL - offset > MAX_DEPTH) {
+        return Promise.resolve(
+          jsonResponse(400, {
+            status: 400,
+            code: 'PAGE_TOO_DEEP',
+            message:
+              'page: Pages more than 10,000 rows from both the start and the end of a list are not served; narrow the search or sort the other way',
+          }),
+        );
+      }
+      const data = Array.from({ length: limit }, (_, index) => {
+        const n = descending ? TOTAL - offset - index : offset + index + 1;
+        return { id: `t${n}`, name: `Thing ${n}` };
+      });
+      const totalPages = Math.ceil(TOTAL / limit);
+      return Promise.resolve(
+        jsonResponse(200, {
+          data,
+          pagination: {
+            page,
+            limit,
+            totalDocs: TOTAL,
+            totalPages,
+            hasNextPage: page < totalPages,
+            totalIsEstimate: true,
+          },
+        }),
+      );
+    },
+  });
+  return asked;
+}
+
+const list = defineList({ sortFields: ['name'], defaultOrder: { name: 'asc' } });
+
+const thingsList = (): ListScreenConfig<Thing> => ({
+  ...list,
+  title: 'Things',
+  requires: ['read', 'Asset'],
+  endpoint: 'v1/things',
+  rowSchema: z.object({ id: z.string(), name: z.string() }),
+  columns: [{ field: 'name', headerName: 'Name', sortable: true }],
+  filters: [],
+  rowLabel: (row) => row.name,
+});
+
+/** The things list at `address`, as an admin sees it. */
+function renderList(address: string) {
+  const token = freshToken(Date.now(), 900, { ability: [['manage', 'all']] });
+  configureSession({
+    getTokens: () => ({ token, refreshToken: 'r', _id: 'u1', email: 'me@example.com' }),
+    onRefreshed: () => undefined,
+    onSessionInvalid: () => undefined,
+  });
+  const session = createActor(sessionMachine, {
+    input: sessionContextFrom({ ...defaultSessionUser(), token, refreshToken: 'r', _id: 'u1' }),
+  }).start();
+  const root = createRootRouteWithContext<RouterContext>()({
+    validateSearch: list.validateSearch,
+    component: () => <ListScreen config={thingsList} />,
+  });
+  const router = createRouter({
+    routeTree: root,
+    context: { session },
+    history: createMemoryHistory({ initialEntries: [address] }),
+  });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+/** The message that takes the rows' place when the page asked for is too deep. */
+async function tooDeep() {
+  const text = await screen.findByText(/too far from both ends/);
+  return text.closest<HTMLElement>('[role="status"]')!;
+}
+
+describe('a list of a million rows', { timeout: 20_000 }, () => {
+  it('says in plain words that a page far in the middle is too deep, and how to get on', async () => {
+    const asked = serveMillion();
+    const user = userEvent.setup();
+    renderList('/?page=50000');
+    const region = await tooDeep();
+    expect(region.textContent).toMatch(
+      /^Page 50,000 is too far from both ends of this list to be shown\. Narrow the search with the filters, or sort the other way to see the rows near its end\./,
+    );
+    // Asking again would be refused again.
+    expect(within(region).queryByRole('button', { name: 'Try again' })).toBeNull();
+
+    await user.click(within(region).getByRole('button', { name: 'Sort the other way' }));
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1000000' })).toBeTruthy();
+    expect(asked.at(-1)).toBe('page 1 descending');
+    expect(screen.queryByText(/too far from both ends/)).toBeNull();
+  });
+
+  it('reaches the last page through the pager, and offers the first page from too deep a page', async () => {
+    const asked = serveMillion();
+    const user = userEvent.setup();
+    const router = renderList('/');
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1' })).toBeTruthy();
+    expect(screen.getByText('about 1 million items')).toBeTruthy();
+
+    const pager = screen.getByRole('navigation', { name: 'Pages' });
+    // The last page's number is an estimate too: it is named, and read from the end.
+    const last = within(pager).getByRole('button', { name: 'Last page' });
+    expect(last.textContent).toBe('Last');
+    expect(within(pager).getByRole('button', { name: 'Page 3' })).toBeTruthy();
+    await user.click(last);
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1000000' })).toBeTruthy();
+    expect(asked.at(-1)).toBe('page 100000');
+
+    // A page the pager's window does not show, reached through the address.
+    await router.navigate({ to: '/', search: { page: 50_000 } as never });
+    const region = await tooDeep();
+    expect(region.textContent).toMatch(/^Page 50,000 is too far from both ends/);
+    await user.click(within(region).getByRole('button', { name: 'First page' }));
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1' })).toBeTruthy();
+    await waitFor(() => expect(router.state.location.search).toMatchObject({ page: 1 }));
+  });
+});
