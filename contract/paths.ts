@@ -77,6 +77,9 @@ export const ENDPOINTS = {
   trash: '/v1/trash',
   trashRestore: '/v1/trash/bulk-restore',
   trashDelete: '/v1/trash/bulk-delete',
+  bulkJobs: '/v1/bulk-jobs',
+  bulkJob: '/v1/bulk-jobs/{id}',
+  bulkJobCancel: '/v1/bulk-jobs/{id}/cancel',
 
   // Users and invitations (administration).
   users: '/private/v1/users',

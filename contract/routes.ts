@@ -104,6 +104,7 @@ import {
   verifyBodySchema,
   verifyRequestResultSchema,
 } from './schemas';
+import { bulkJobCreateBodySchema, bulkJobSchema } from './bulk-jobs';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** One ability a route requires of the caller's token, e.g. `['update', 'Asset']`. */
@@ -196,6 +197,49 @@ const deletes = (base: string, tag: string, need: Need, extra: readonly Need[]):
     answer: ok(trashResultSchema),
   }),
 ];
+
+/** Bulk jobs: whoever may update or delete assets; each action checks its own ability. */
+const bulkJobRoutes = (): Route[] => {
+  const T = 'Bulk jobs';
+  const anyOf: readonly Need[] = [
+    ['update', 'Asset'],
+    ['delete', 'Asset'],
+  ];
+  return [
+    bearer(
+      'post',
+      '/v1/bulk-jobs',
+      T,
+      'Change every asset a filter matches, in the background',
+      [],
+      {
+        anyOf,
+        body: bulkJobCreateBodySchema,
+        answer: ok(bulkJobSchema),
+        errors: [429],
+      },
+    ),
+    bearer('get', '/v1/bulk-jobs', T, "The caller's recent bulk jobs", [], {
+      anyOf,
+      answer: ok(z.array(bulkJobSchema)),
+    }),
+    bearer('get', '/v1/bulk-jobs/{id}', T, 'A bulk job of the caller and its progress', [], {
+      anyOf,
+      answer: ok(bulkJobSchema),
+    }),
+    bearer(
+      'post',
+      '/v1/bulk-jobs/{id}/cancel',
+      T,
+      'Cancel a bulk job (after its current batch)',
+      [],
+      {
+        anyOf,
+        answer: ok(bulkJobSchema),
+      },
+    ),
+  ];
+};
 
 const assetRoutes = (prefix: string, extra: readonly Need[]): Route[] => {
   const base = `${prefix}/assets`;
@@ -632,6 +676,8 @@ export const ROUTES: readonly Route[] = [
   bearer('delete', '/v1/trash/{kind}/{id}', 'Trash', 'Delete a record for ever', [], {
     answer: ok(trashResultSchema),
   }),
+
+  ...bulkJobRoutes(),
 
   bearer('post', '/v1/cage-meshes', 'Cage meshes', 'Create a cage mesh', [['create', 'CageMesh']], {
     body: cageMeshCreateBodySchema,

@@ -405,8 +405,8 @@ export type ActivityRow = z.infer<typeof activityRowSchema>;
  * One event of the live stream (GET /v1/events, Server-Sent Events): the `data:` line of each
  * message, whose `id:` is `seq` and whose `event:` is `routingKey`. Like a changelog entry,
  * plus the stream's order (`seq`, increasing) and the subject it names: an asset, or else a cage
- * mesh, a tag, an application, a user, a morphed asset or an invitation (one of them is set; the
- * last five are optional so a client reads streams of servers from before them).
+ * mesh, a tag, an application, a user, a morphed asset, an invitation or a bulk job (one of them
+ * is set; the last six are optional so a client reads streams of servers from before them).
  */
 export const streamEventSchema = z.object({
   id: z.string(),
@@ -419,6 +419,7 @@ export const streamEventSchema = z.object({
   userId: z.optional(z.nullable(z.string())),
   morphedAssetId: z.optional(z.nullable(z.string())),
   invitationId: z.optional(z.nullable(z.string())),
+  bulkJobId: z.optional(z.nullable(z.string())),
   actorId: z.nullable(z.string()),
   actorEmail: z.nullable(z.string()),
   data: z.record(z.string(), z.unknown()),

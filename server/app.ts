@@ -38,6 +38,7 @@ import { serviceRoutes } from './routes/services';
 import { adminSessionRoutes, sessionRoutes } from './routes/sessions';
 import { tagRoutes } from './routes/tags';
 import { deleteRoutes, restoreRoutes, trashRoutes } from './routes/trash';
+import { bulkJobRoutes } from './routes/bulk-jobs';
 import { activityRoutes } from './routes/activity';
 import { uploadRoutes } from './routes/uploads';
 import { userAssetRoutes } from './routes/user-assets';
@@ -137,6 +138,7 @@ export function createApp(input: AppDeps) {
   app.route('/v1/tags', tagRoutes(deps));
   app.route('/v1/tags', restoreRoutes(deps, 'tag'));
   app.route('/v1/trash', trashRoutes(deps));
+  app.route('/v1/bulk-jobs', bulkJobRoutes(deps));
   app.route('/v1/cage-meshes', cageMeshRoutes(deps));
   app.route('/v1/user-assets', userAssetRoutes(deps));
   app.route('/v1/morphed-assets', morphGenerateRoutes(deps));

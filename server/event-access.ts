@@ -72,6 +72,8 @@ const KIND_NEEDS: Record<keyof typeof RECORD_EVENT_KEYS, Need> = {
   'cage-mesh': read('CageMesh'),
   'morphed-asset': readMorphs,
   user: { action: 'manage', subject: 'User' },
+  // "The assets list changed, this far": what the rows' own events would have said.
+  'bulk-job': readAsset,
 };
 
 const NEED_BY_ROUTING_KEY = new Map<string, Need>([
@@ -110,8 +112,13 @@ function allows(ability: AppAbility, need: Need, event: StreamEvent): boolean {
 /** How a caller sees events: `full`, `notice` (no actor, empty data), or per event not at all. */
 export type EventView = 'full' | 'notice';
 
-/** The view of `event` for `ability`, or undefined when it must not be sent. */
+/**
+ * The view of `event` for `ability`, or undefined when it must not be sent. The events of a
+ * bulk job's rows are not sent: the job's progress event of their batch stands for them (a job
+ * over 100,000 rows would otherwise send each client 100,000 frames).
+ */
 export function eventViewFor(ability: AppAbility, event: StreamEvent): EventView | undefined {
+  if (typeof event.data.bulkJobId === 'string') return undefined;
   const need = NEED_BY_ROUTING_KEY.get(event.routingKey);
   if (!need || !allows(ability, need, event)) return undefined;
   return ability.can('update', 'Asset') ? 'full' : 'notice';

@@ -151,6 +151,15 @@ export const RECORD_EVENT_KEYS = {
     /** The user deleted their own account (no data: see forgetAddressesOf). */
     deleted: 'user.deleted.v1',
   },
+  'bulk-job': {
+    /**
+     * A batch of a bulk job committed, or the job changed state (server/bulk-jobs.ts): the
+     * job's progress `{ action, state, done, total, totalIsEstimate, changed, skipped }`. The
+     * rows' own events of that batch are in the log, not on the stream: this one stands for
+     * them there.
+     */
+    progressed: 'bulk-job.progressed.v1',
+  },
 } as const;
 
 /** The subjects an event row may name, and the column of each (migration 015). */
@@ -161,6 +170,7 @@ const SUBJECT_COLUMNS = {
   user: 'user_id',
   'morphed-asset': 'morphed_asset_id',
   invitation: 'invitation_id',
+  'bulk-job': 'bulk_job_id',
 } as const;
 
 /** Appends one event of a subject that is not an asset (inside the transaction of the change). */
@@ -233,6 +243,20 @@ export function recordApplicationEvent(
   );
 }
 
+/** Appends a bulk job's progress event; call it inside the transaction of the batch. */
+export function recordBulkJobEvent(
+  db: Db,
+  { bulkJobId, ...rest }: Omit<RecordEventInput<'progressed'>, 'event'> & { bulkJobId: string },
+) {
+  return recordSubjectEvent(
+    db,
+    'bulk-job',
+    bulkJobId,
+    RECORD_EVENT_KEYS['bulk-job'].progressed,
+    rest,
+  );
+}
+
 /**
  * Appends an event of user administration about user `userId` (role changed, sessions ended,
  * disabled, enabled, invitations); `actorId` is who did it. Call it inside the transaction that
@@ -266,7 +290,7 @@ export async function forgetAddressesOf(db: Db, userId: string, email: string | 
     [userId, email ?? ''],
   );
   await db.query(
-    `UPDATE asset_events SET data = (data - 'email') #- '{changes,email}'
+    `UPDATE asset_events SET data = (data - 'email') #- '{changes,email}', subject_name = NULL
      WHERE user_id = $1 OR invitation_id = ANY($2::text[])`,
     [userId, rows.map((row) => row.id)],
   );
@@ -367,7 +391,10 @@ export const assetEventListSpec: ListSpec<AssetEvent> = {
 };
 
 /** Routing keys the changelog leaves out: progress reports, not changes of the catalogue. */
-export const CHANGELOG_HIDDEN_KEYS: readonly string[] = [ASSET_EVENT_KEYS.morphQueueEntryUpdated];
+export const CHANGELOG_HIDDEN_KEYS: readonly string[] = [
+  ASSET_EVENT_KEYS.morphQueueEntryUpdated,
+  RECORD_EVENT_KEYS['bulk-job'].progressed,
+];
 
 /** The channel migration 007 notifies at each commit that recorded events. */
 export const EVENTS_CHANNEL = 'asset_events';
@@ -380,6 +407,7 @@ interface StreamEventDbRow extends EventDbRow {
   user_id: string | null;
   morphed_asset_id: string | null;
   invitation_id: string | null;
+  bulk_job_id: string | null;
   /** bigint: a string from node-postgres, a number from PGlite. */
   seq: string | number;
 }
@@ -395,6 +423,7 @@ function toStreamEvent(row: StreamEventDbRow): StreamEvent {
     userId: row.user_id,
     morphedAssetId: row.morphed_asset_id,
     invitationId: row.invitation_id,
+    bulkJobId: row.bulk_job_id,
   };
 }
 
@@ -402,7 +431,7 @@ function toStreamEvent(row: StreamEventDbRow): StreamEvent {
 export async function readEventsAfter(db: Db, seq: number, limit: number): Promise<StreamEvent[]> {
   const { rows } = await db.query<StreamEventDbRow>(
     `SELECT e.id, e.seq, e.asset_id, e.cage_mesh_id, e.tag_id, e.application_id, e.user_id,
-       e.morphed_asset_id, e.invitation_id, e.routing_key, e.actor_id, u.email AS actor_email, e.data, e.created_at
+       e.morphed_asset_id, e.invitation_id, e.bulk_job_id, e.routing_key, e.actor_id, u.email AS actor_email, e.data, e.created_at
      FROM asset_events e LEFT JOIN users u ON u.id = e.actor_id
      WHERE e.seq > $1 ORDER BY e.seq LIMIT $2`,
     [seq, limit],

@@ -20,6 +20,7 @@ import { configureLog, log } from './log';
 import { migrate } from './migrate';
 import { startMailWorker } from './mail-outbox';
 import { morphWorkerEnabled, startMorphWorker } from './morph-worker';
+import { startBulkWorker } from './bulk-jobs';
 import { provideDemoFiles } from './demo-files';
 import { PARTIAL_UPLOAD_AGE_MS, sweepFiles, startFileSweeper } from './file-sweeper';
 import { DEMO_USER, seed } from './seed';
@@ -110,6 +111,12 @@ async function main(): Promise<void> {
       log.error({ err: error, job: 'delivery' }, 'Deriving delivery versions failed'),
   );
   const worker = morphWorker ? startMorphWorker({ db, storage, now: () => new Date() }) : undefined;
+  // Bulk jobs run on every server; a stopping one hands its job back after the batch in hand.
+  const bulkWorker = startBulkWorker({
+    db,
+    now: () => new Date(),
+    trashRetentionDays: config.trashRetentionDays,
+  });
   const events = createEventBus(db);
   const mailDeps = openMail(config);
   const mailWorker = startMailWorker({ db, mail: mailDeps.mail, now: () => new Date() });
@@ -161,6 +168,7 @@ async function main(): Promise<void> {
     Promise.all([
       serverClosed,
       worker?.stop(),
+      bulkWorker.stop(),
       sweeper.stop(),
       mailWorker.stop(),
       eventsClosed,

@@ -167,9 +167,10 @@ async function recordRecordEvent(
   name: string,
   actorId: string | null,
   at: Date,
+  data?: Record<string, unknown>,
 ) {
   if (ref.kind !== 'asset')
-    await recordTrashEvent(tx, ref.kind, ref.id, { event, name, actorId, at });
+    await recordTrashEvent(tx, ref.kind, ref.id, { event, name, actorId, at, data });
 }
 
 /**
@@ -402,13 +403,15 @@ async function restoreRelations(
  * Restores `refs` (sorted, unique) in one transaction, all or none: a record not in the Trash
  * is a 404; a tag whose name is taken, a morphed asset whose pair was generated again or one
  * whose asset is not there, a 409. Records `asset.restored.v1` for each asset and
- * the update events of each asset a restored tag is put back on.
+ * the update events of each asset a restored tag is put back on; `mark` goes into each event's
+ * data (a bulk job's id).
  */
 export async function restoreFromTrash(
   tx: Db,
   refs: readonly TrashRef[],
   actorId: string,
   at: Date,
+  mark: Record<string, unknown> = {},
 ): Promise<void> {
   await lockTrash(tx, refs);
   const effects: RestoreEffects = {
@@ -430,7 +433,7 @@ export async function restoreFromTrash(
   for (const entry of entries) {
     await restoreRow(tx, entry.ref, entry);
     if (entry.ref.kind === 'asset') effects.assets.add(entry.ref.id);
-    await recordRecordEvent(tx, entry.ref, 'restored', entry.name, actorId, at);
+    await recordRecordEvent(tx, entry.ref, 'restored', entry.name, actorId, at, mark);
   }
   // The tags' assets are locked in id order before any is changed, as a tag delete locks them.
   const tagged = entries
@@ -456,14 +459,17 @@ export async function restoreFromTrash(
       assetId: asset.id,
       event: 'restored' as const,
       actorId,
-      data: { asset },
+      data: { asset, ...mark },
       at,
     })),
     ...retagged.flatMap((asset) => {
       const from = before.get(asset.id) ?? [];
       const to = sortedTagIds(asset);
       if (from.join() === to.join()) return [];
-      return updateEvents(asset, { tagIds: { from, to } }, actorId, at);
+      return updateEvents(asset, { tagIds: { from, to } }, actorId, at).map((event) => ({
+        ...event,
+        data: { ...event.data, ...mark },
+      }));
     }),
   ];
   if (retagged.length > 0) {

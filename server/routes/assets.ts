@@ -55,6 +55,7 @@ import {
   checkFileFields,
   findAsset,
   findAssets,
+  forgetAssignments,
   getAsset,
   insertAsset,
   storedFileFor,
@@ -88,18 +89,6 @@ function recordWhole(
     data: { asset },
     at,
   });
-}
-
-/**
- * Takes assets `ids` out of the `users.assets` of the users they are assigned to, found through
- * user_assets' asset index (call it before the assets' delete cascades to user_assets).
- */
-async function forgetAssignments(tx: Db, ids: readonly string[]) {
-  await tx.query(
-    `UPDATE users SET assets = ARRAY(SELECT x FROM unnest(assets) AS x WHERE x <> ALL($1::text[]))
-     WHERE id IN (SELECT user_id FROM user_assets WHERE asset_id = ANY($1::text[]))`,
-    [ids],
-  );
 }
 
 /**
