@@ -313,14 +313,16 @@ export async function seedScale(
        SELECT 'application:' || application_id, floor(position / 1024.0)::int, count(*)
        FROM application_assets GROUP BY 1, 2;`,
     );
-    // The counts migration 033's triggers keep, which the replica role above skipped.
+    // The counts migrations 033 and 038's triggers keep, which the replica role above skipped.
     await step(
       'kept counts',
       `DELETE FROM asset_type_counts;
        INSERT INTO asset_type_counts (type, stripe, n) SELECT type, 0, count(*) FROM assets GROUP BY type;
        DELETE FROM tag_asset_counts;
        INSERT INTO tag_asset_counts (tag_id, stripe, n)
-       SELECT tag_id, 0, count(*) FROM asset_tags GROUP BY tag_id;`,
+       SELECT tag_id, 0, count(*) FROM asset_tags GROUP BY tag_id;
+       DELETE FROM trash_kind_counts;
+       INSERT INTO trash_kind_counts (kind, stripe, n) SELECT kind, 0, count(*) FROM trash GROUP BY kind;`,
     );
     const indexed = Date.now();
     for (const index of rebuilt) await tx.exec(index.definition);

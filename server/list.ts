@@ -213,6 +213,12 @@ function orderBy(spec: ListSpec<unknown>, order: ListQuery['order']): string {
 /** Extra conditions of one endpoint (e.g. the user of a user's assets), adding their params. */
 export type ListScope = (params: SqlParams) => string[];
 
+/**
+ * A query answering `total`, the list's matches read from counts kept by triggers, adding its
+ * params; undefined where no kept count stands for the query (it is counted then).
+ */
+export type KeptCount = (params: SqlParams) => string | undefined;
+
 /** The handler of a plain list endpoint: the request's query in, `{ data, pagination }` out. */
 export function listHandler<Row>(db: Db, spec: ListSpec<Row>) {
   return async (c: Context) =>
@@ -300,6 +306,20 @@ async function countMatches(
   return { total: Math.max(counted ?? 0, planned), estimate: true };
 }
 
+/** The total a kept count gives, when there is one and it is within the exact limit. */
+async function countKept(
+  db: Db,
+  keptCount: KeptCount | undefined,
+): Promise<{ total: number; estimate: boolean } | undefined> {
+  const params = new SqlParams();
+  const sql = keptCount?.(params);
+  if (sql === undefined) return undefined;
+  const { rows } = await db.query<{ total: number | string }>(sql, params.values);
+  const total = Number(rows[0]?.total ?? 0);
+  // Above the limit the answer is the estimate, as for a count.
+  return total <= EXACT_TOTAL_LIMIT ? { total, estimate: false } : undefined;
+}
+
 /** The row estimate at the top of an `EXPLAIN (FORMAT JSON)` answer (text or parsed). */
 function planRows(explained: unknown): number {
   const parsed: unknown = typeof explained === 'string' ? JSON.parse(explained) : explained;
@@ -338,6 +358,7 @@ export async function runList<Row>(
   spec: ListSpec<Row>,
   query: ListQuery,
   scope?: ListScope,
+  keptCount?: KeptCount,
 ): Promise<ListResult<Row>> {
   const params = new SqlParams();
   const conditions = [...(scope?.(params) ?? []), ...filterConditions(spec, query.filters, params)];
@@ -371,7 +392,9 @@ export async function runList<Row>(
   // A page near the start does not depend on the total: both queries run at once.
   const early =
     offset < MAX_PAGE_DEPTH ? readPage({ offset, count: query.limit, reversed: false }) : undefined;
-  const counted = countMatches(db, `${keys.from} ${where}`, params.values);
+  const counted = countKept(db, keptCount).then(
+    (kept) => kept ?? countMatches(db, `${keys.from} ${where}`, params.values),
+  );
   const [{ total, estimate }, earlyRows] = await Promise.all([counted, early]);
   let rows = earlyRows;
   if (!rows) {

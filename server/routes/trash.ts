@@ -60,10 +60,22 @@ export function trashRoutes(deps: Deps) {
     );
     if (kinds.length === 0) fail(403, 'FORBIDDEN', 'Your role may not delete anything');
     const query = parseListQuery(spec, c.req.queries());
+    // Without a search or an author, the total is the records of the kinds listed, kept by
+    // migration 038's triggers.
+    const { kind, ...others } = query.filters;
+    const counted = kinds.filter((k) => !kind || kind.includes(k));
     return c.json(
-      await runList(deps.db, spec, query, (params) => [
-        `t.kind = ANY(${params.add(kinds)}::text[])`,
-      ]),
+      await runList(
+        deps.db,
+        spec,
+        query,
+        (params) => [`t.kind = ANY(${params.add(kinds)}::text[])`],
+        (params) =>
+          Object.keys(others).length > 0
+            ? undefined
+            : `SELECT coalesce(sum(n), 0)::int AS total FROM trash_kind_counts
+               WHERE kind = ANY(${params.add(counted)}::text[])`,
+      ),
     );
   });
 
