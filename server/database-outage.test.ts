@@ -142,4 +142,94 @@ describe('a database outage', () => {
       expect(log.entries().filter((entry) => entry.status === 500)).toEqual([]);
     },
   );
+
+  it.runIf(serverUrl !== undefined)(
+    'a connection lost between two statements of a transaction fails that transaction, not the process',
+    async () => {
+      // Were the checked-out connection's error left unheard, Node would end the process.
+      const failed = t.db.transaction(async (tx) => {
+        const { rows } = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+        const pid = rows[0]!.pid;
+        await asSuperuser(`SELECT pg_terminate_backend(${pid})`);
+        // Until the backend is gone: its goodbye has reached the idle connection by then.
+        for (;;) {
+          const client = new pg.Client({ connectionString: serverUrl });
+          await client.connect();
+          const { rowCount } = await client
+            .query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])
+            .finally(() => client.end());
+          if (rowCount === 0) break;
+        }
+        await tx.query('SELECT 1');
+      });
+      await expect(failed).rejects.toBeInstanceOf(DatabaseUnavailableError);
+      const { token } = await t.loginAs('admin');
+      expect((await t.get('/v1/assets?limit=1', token)).status).toBe(200);
+    },
+  );
+
+  it.runIf(serverUrl !== undefined)(
+    'a stream of creates retried with their Idempotency-Key through a PostgreSQL restart: each exists exactly once',
+    async () => {
+      const { token } = await t.loginAs('admin');
+      const { rows } = await t.db.query<{ name: string }>('SELECT current_database() AS name');
+      const database = rows[0]!.name;
+      const names = Array.from({ length: 40 }, (_, i) => `Restart ${process.pid} ${i}`);
+      const answers = new Map<string, { id: string; statuses: number[] }>();
+      let done = 0;
+      // As a client does: the same key on every try, again after a 503 or a 409 (in use).
+      const create = async (name: string) => {
+        const statuses: number[] = [];
+        for (;;) {
+          const response = await t.request('POST', '/v1/assets', {
+            token,
+            body: { name, type: 'top', gender: 'male' },
+            headers: { 'idempotency-key': `create-${name.replaceAll(' ', '-')}` },
+          });
+          statuses.push(response.status);
+          if (response.status === 200) {
+            answers.set(name, {
+              id: (response.body as { data: { id: string } }).data.id,
+              statuses,
+            });
+            done += 1;
+            return;
+          }
+          expect([409, 503], JSON.stringify(response.body)).toContain(response.status);
+          expect(statuses.length).toBeLessThan(400);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      };
+      const queue = [...names];
+      const worker = async () => {
+        for (let name = queue.shift(); name !== undefined; name = queue.shift()) await create(name);
+      };
+      const restart = async () => {
+        while (done < 8) await new Promise((resolve) => setTimeout(resolve, 10));
+        // PostgreSQL stops (every connection ends, none accepted) for a second, then starts.
+        await asSuperuser(`ALTER DATABASE ${database} ALLOW_CONNECTIONS false`);
+        try {
+          await asSuperuser(
+            `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+             WHERE datname = '${database}' AND pid <> pg_backend_pid()`,
+          );
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        } finally {
+          await asSuperuser(`ALTER DATABASE ${database} ALLOW_CONNECTIONS true`);
+        }
+      };
+      const log = captureLog();
+      await Promise.all([worker(), worker(), worker(), worker(), restart()]);
+      const stored = await t.db.query<{ id: string; name: string }>(
+        'SELECT id, name FROM assets WHERE name = ANY($1) ORDER BY name',
+        [names],
+      );
+      expect(stored.rows.map((row) => row.name).sort()).toEqual([...names].sort());
+      for (const row of stored.rows) expect(answers.get(row.name)?.id).toBe(row.id);
+      const retried = [...answers.values()].filter(({ statuses }) => statuses.length > 1);
+      expect(retried.length, 'creates that met the outage').toBeGreaterThan(0);
+      expect(log.entries().filter((entry) => entry.status === 500)).toEqual([]);
+    },
+    120_000,
+  );
 });

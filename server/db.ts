@@ -312,7 +312,19 @@ export function createPgDb(connectionString: string): Db {
       throw error;
     }
   };
-  const connect = () => guarded(() => pool.connect(), true);
+  // The pool hears a connection's errors only while it is idle: one lost while checked out
+  // between two statements (PostgreSQL restarted mid-transaction) would be an uncaught 'error'
+  // event, which ends the process. Heard here, the next statement fails as unavailable.
+  const heard = new WeakSet<pg.PoolClient>();
+  const connect = () =>
+    guarded(async () => {
+      const client = await pool.connect();
+      if (!heard.has(client)) {
+        heard.add(client);
+        client.on('error', (error) => outage.down(error));
+      }
+      return client;
+    }, true);
   /** Gives `client` back to the pool, which closes it instead when its connection failed. */
   const release = (client: pg.PoolClient, error?: unknown) =>
     client.release(error instanceof DatabaseUnavailableError ? error : undefined);

@@ -93,14 +93,14 @@ export async function underIdempotencyKey(
   try {
     await next();
   } catch (error) {
-    await forget().catch(() => undefined);
+    await forget().catch(() => forgetLater(forget));
     throw error;
   }
   const { res } = c;
   const body = RETRYABLE.has(res.status) || res.status >= 500 ? null : await res.clone().text();
   try {
     if (body === null || body.length > MAX_KEPT_BODY) {
-      await forget();
+      await forget().catch(() => forgetLater(forget));
       return;
     }
     const headers = Object.fromEntries(
@@ -119,6 +119,24 @@ export async function underIdempotencyKey(
     // key counts as abandoned.
     log.warn({ err: error }, 'The answer of an Idempotency-Key request could not be kept');
   }
+}
+
+/** How often a key whose request failed is tried to be let go of while the database is away. */
+const FORGET_RETRY_MS = 1000;
+
+/**
+ * Lets go of a failed request's key once the database answers again (it failed because the
+ * database went away), so the client's retry is carried out as soon as the database is back
+ * rather than meeting 409s until the key counts as abandoned.
+ */
+function forgetLater(forget: () => Promise<unknown>): void {
+  const deadline = Date.now() + ABANDONED_MS;
+  const attempt = () => {
+    forget().catch(() => {
+      if (Date.now() < deadline) setTimeout(attempt, FORGET_RETRY_MS).unref();
+    });
+  };
+  setTimeout(attempt, FORGET_RETRY_MS).unref();
 }
 
 /** The answer a request with a key already taken gets. */
