@@ -3,8 +3,13 @@ import type { Db } from './db';
 import { EXACT_TOTAL_LIMIT, anyOfFilter, runList, type ListQuery, type ListSpec } from './list';
 import { createTestDb, type TestDb } from './test-db';
 
-/** Rows per group: one group far past the exact limit, one just past it, one under it. */
-const GROUPS = { many: 5 * EXACT_TOTAL_LIMIT, some: 2 * EXACT_TOTAL_LIMIT, few: 300 };
+/** Rows per group: one group far past the exact limit, one just past it, two under it. */
+const GROUPS = {
+  many: 5 * EXACT_TOTAL_LIMIT,
+  some: 2 * EXACT_TOTAL_LIMIT,
+  several: 5_000,
+  few: 300,
+};
 
 let testDb: TestDb;
 /** The statements the list ran, through a Db that records them. */
@@ -47,12 +52,12 @@ beforeAll(async () => {
 
 afterAll(() => testDb.close());
 
-async function list(grp: string) {
+async function list(grp: string, page = 1, descending = false) {
   statements = [];
   const query: ListQuery = {
-    page: 1,
+    page,
     limit: 10,
-    order: { field: 'id', descending: false },
+    order: { field: 'id', descending },
     filters: { grp: [grp] },
   };
   const { data, pagination } = await runList(db, spec, query);
@@ -83,5 +88,25 @@ describe('list totals', () => {
     expect(counted).toBe(true);
     expect(pagination.totalIsEstimate).toBeUndefined();
     expect(pagination.totalDocs).toBe(GROUPS.few);
+  });
+
+  it('reads a page nearer the end of an exactly counted list from the end: the same rows, in order', async () => {
+    const ids = (from: number, to: number) =>
+      Array.from(
+        { length: to - from + 1 },
+        (_, i) => `several${String(from + i).padStart(8, '0')}`,
+      );
+    // Rows 4,001 to 4,010 of 5,000: 990 rows from the end, 4,000 from the start.
+    const ascending = await list('several', 401);
+    expect(ascending.pagination).toMatchObject({ totalDocs: GROUPS.several, totalPages: 500 });
+    expect(ascending.data.map((row) => row.id)).toEqual(ids(4001, 4010));
+    expect(statements.some((sql) => /ORDER BY c\.id DESC, c\.id DESC\s+LIMIT/.test(sql))).toBe(
+      true,
+    );
+    const descending = await list('several', 401, true);
+    expect(descending.data.map((row) => row.id)).toEqual(ids(991, 1000).reverse());
+    expect(statements.some((sql) => /ORDER BY c\.id ASC, c\.id ASC\s+LIMIT/.test(sql))).toBe(true);
+    const last = await list('several', 500);
+    expect(last.data.map((row) => row.id)).toEqual(ids(4991, 5000));
   });
 });

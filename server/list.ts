@@ -329,22 +329,31 @@ function planRows(explained: unknown): number {
   return typeof rows === 'number' ? rows : 0;
 }
 
+/** Pages this many rows deep from the start are read without waiting for the total. */
+const EARLY_PAGE_DEPTH = 1_000;
+
 /**
- * Which rows a page reads: `offset` rows into the order, or, near the end of a list, `offset`
- * rows into the reversed order. Undefined when the page lies deeper than MAX_PAGE_DEPTH from
- * both ends.
+ * Which rows a page reads: `offset` rows into the order, or, nearer the end of a list, the rows
+ * as far into the reversed order. The end is the nearer one when the total is exact (the same
+ * rows either way, fewer passed over); with an estimate only pages deeper than MAX_PAGE_DEPTH
+ * are read from the end, where the last page shows the list's last rows whatever the estimate.
+ * Undefined when the page lies deeper than MAX_PAGE_DEPTH from both ends.
  */
 function pageWindow(
   query: ListQuery,
   total: number,
+  estimate: boolean,
 ): { offset: number; count: number; reversed: boolean } | undefined {
   const offset = (query.page - 1) * query.limit;
   // Past the end (of an estimate, the estimated end) there is nothing to read.
   if (offset >= total) return { offset, count: 0, reversed: false };
-  if (offset < MAX_PAGE_DEPTH) return { offset, count: query.limit, reversed: false };
   const fromEnd = total - offset;
-  if (fromEnd > MAX_PAGE_DEPTH) return undefined;
   const count = Math.min(query.limit, fromEnd);
+  const nearerEnd = !estimate && fromEnd - count < offset;
+  if (!nearerEnd && offset < MAX_PAGE_DEPTH) {
+    return { offset, count: query.limit, reversed: false };
+  }
+  if (fromEnd > MAX_PAGE_DEPTH) return undefined;
   return { offset: fromEnd - count, count, reversed: true };
 }
 
@@ -391,14 +400,16 @@ export async function runList<Row>(
   const offset = (query.page - 1) * query.limit;
   // A page near the start does not depend on the total: both queries run at once.
   const early =
-    offset < MAX_PAGE_DEPTH ? readPage({ offset, count: query.limit, reversed: false }) : undefined;
+    offset < EARLY_PAGE_DEPTH
+      ? readPage({ offset, count: query.limit, reversed: false })
+      : undefined;
   const counted = countKept(db, keptCount).then(
     (kept) => kept ?? countMatches(db, `${keys.from} ${where}`, params.values),
   );
   const [{ total, estimate }, earlyRows] = await Promise.all([counted, early]);
   let rows = earlyRows;
   if (!rows) {
-    const window = pageWindow(query, total);
+    const window = pageWindow(query, total, estimate);
     if (!window) {
       fail(
         400,
