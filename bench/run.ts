@@ -1,6 +1,6 @@
 // npm run bench: measurements, never pass/fail. Each section prints figures and, where
 // there is a baseline, the ratio against it measured in the same run. `npm run bench -- <name>`
-// runs one section (`lists`, `textures`, `events`, `auth-check`, `s3`, `scale` (on PostgreSQL, ~10 minutes; only on its own), `fuzz` (`npm run bench -- fuzz 1000` for fewer cases), or `viewer`, which takes options: `npm run bench -- viewer --runs 3`).
+// runs one section (`lists`, `textures`, `events`, `auth-check`, `s3`, `scale` (on PostgreSQL, ~10 minutes; only on its own), `load` (two instances under 200 clients, on PostgreSQL; only on its own: `npm run bench -- load --seconds 60 --soak 600`), `fuzz` (`npm run bench -- fuzz 1000` for fewer cases), or `viewer`, which takes options: `npm run bench -- viewer --runs 3`).
 import { execFileSync, execSync } from 'node:child_process';
 import { buildReport } from './build-report';
 import { benchFileValidation } from './files/validate';
@@ -37,6 +37,13 @@ if (only === 's3') {
 if (only === 'scale') {
   section('Lists and writes at 10,000 and at 1,000,000 assets and events, on PostgreSQL');
   await (await import('./server-scale')).benchServerScale(process.argv.slice(3));
+  process.exit(0);
+}
+if (only === 'load') {
+  section(
+    'Load: two instances on PostgreSQL (a million assets) and S3 behind a round-robin proxy, signed-in clients doing what admins do',
+  );
+  await (await import('./server-load')).benchServerLoad(process.argv.slice(3));
   process.exit(0);
 }
 if (only === 'auth-check') {
