@@ -112,6 +112,12 @@ export function applyLiveMessage(message: LiveMessage): void {
     }
   }
   if (CHANGES_COUNTS.has(name)) void queryClient.invalidateQueries({ queryKey: ['asset-counts'] });
+  // A bulk job's batch stands for its rows' own events (the stream leaves those out): any
+  // asset on screen may be one of them.
+  if (event.bulkJobId) {
+    void queryClient.invalidateQueries({ queryKey: ['assets'] });
+    void queryClient.invalidateQueries({ queryKey: ['asset-counts'] });
+  }
   if (event.cageMeshId !== null) {
     // A page still showing a trashed cage mesh keeps it rather than failing to read it.
     const refetchType = name === 'cage-mesh.deleted' ? 'none' : 'active';

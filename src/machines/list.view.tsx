@@ -48,7 +48,7 @@ import { ListTotal } from '../ui/dom/list/list-total';
 import { Pager } from '../ui/dom/list/pager';
 import { PageSize, rememberedPageSize } from '../ui/dom/list/page-size';
 import { SortMenu } from '../ui/dom/list/sort-menu';
-import { LIST_PAGE_SIZES, sortOf } from '../../contract/list-query';
+import { LIST_PAGE_SIZES, sortOf, type ListFilter } from '../../contract/list-query';
 import { useMediaQuery } from '../ui/dom/use-media-query';
 import { describeError } from '../api/error-info';
 import { onListChange } from '../api/live-cache';
@@ -84,8 +84,18 @@ export interface ListScreenConfig<Row extends { id: string }> extends ListDefini
   /**
    * With it, rows can be selected (a checkbox each, one per page) and these actions act on
    * the selected ids; the selection stays after a change, less the rows that left the list.
+   * `scope` says what "every row matching this filter" is, for actions that offer it.
    */
-  bulkActions?: (ids: string[], list: ListControls) => ReactNode;
+  bulkActions?: (ids: string[], list: ListControls, scope: BulkScope) => ReactNode;
+}
+
+/** The rows a bulk bar may act on beyond the selection: every one the list's filter matches. */
+export interface BulkScope {
+  filter: ListFilter;
+  totalDocs: number;
+  totalIsEstimate: boolean;
+  /** The rows on screen: when every one is selected, the bar may offer all the matches. */
+  shown: number;
 }
 
 /** What a change says once it is stored, and how to take it back where that is cheap. */
@@ -254,10 +264,16 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
             selectLabel: t('list.select'),
             // The selection stays after a change (lock, then tag, without selecting again); the
             // table drops the ids of rows that leave the screen (deleted, filtered out).
-            bulkActions: (ids: string[]) => config.bulkActions!(ids, controls),
+            bulkActions: (ids: string[]) =>
+              config.bulkActions!(ids, controls, {
+                filter,
+                totalDocs,
+                totalIsEstimate,
+                shown: rows.length,
+              }),
           }
         : undefined,
-    [config, controls, selectedIds, t],
+    [config, controls, selectedIds, t, filter, totalDocs, totalIsEstimate, rows.length],
   );
 
   // A role that may do nothing to these rows gets no menu column (kept while rows load).

@@ -15,6 +15,7 @@ import { dateColumn, positionColumn } from '../../../ui/dom/list/columns';
 import type { Can } from '../../../../contract/ability';
 import { deleteChange, lockChange, runChange } from './asset-changes';
 import { AssetBulkActions } from './bulk-actions';
+import { BulkJobsInProgress } from './bulk-job-progress';
 import { TrashRetention } from '../../../machines/trash-actions.view';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../../machines/list.view';
 import type { ActionMenuItem } from '../../../ui/dom/list/row-menu';
@@ -40,12 +41,18 @@ const assetsList = (t: TFunction, can: Can, list: ListDefinition): ListScreenCon
   ...list,
   ...(can('update', 'Asset') ? { reorder: { endpoint: endpoint(ENDPOINTS.assetPosition) } } : {}),
   rowLabel: (asset) => asset.name,
-  ...(can('create', 'Asset')
+  ...(can('create', 'Asset') || can('update', 'Asset') || can('delete', 'Asset')
     ? {
-        toolbar: () => (
-          <Link to="/assets/new" className="button primary">
-            {t('assets.new')}
-          </Link>
+        // Bulk jobs this tab started show their progress here until they end.
+        toolbar: (list: ListControls) => (
+          <>
+            <BulkJobsInProgress list={list} />
+            {can('create', 'Asset') && (
+              <Link to="/assets/new" className="button primary">
+                {t('assets.new')}
+              </Link>
+            )}
+          </>
         ),
       }
     : {}),
@@ -120,7 +127,11 @@ const assetsList = (t: TFunction, can: Can, list: ListDefinition): ListScreenCon
     dateColumn('updatedAt', t('assets.updated')),
   ],
   ...(can('update', 'Asset') || can('delete', 'Asset')
-    ? { bulkActions: (ids, list) => <AssetBulkActions ids={ids} list={list} can={can} /> }
+    ? {
+        bulkActions: (ids, list, scope) => (
+          <AssetBulkActions ids={ids} list={list} scope={scope} can={can} />
+        ),
+      }
     : {}),
   rowActions: (asset, list) => [
     ...(can('update', 'Asset')

@@ -2,47 +2,86 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Can } from '../../../../contract/ability';
 import { EntityPicker } from '../../../machines/autocomplete.view';
-import type { ListControls } from '../../../machines/list.view';
+import type { BulkScope, ListControls } from '../../../machines/list.view';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { FormDialog } from '../../../ui/dom/list/row-menu';
 import { endpoint, ENDPOINTS } from '../../../../contract/paths';
 import { deleteChange, lockChange, runChange, tagChange } from './asset-changes';
+import { startBulkJob } from '../../../api/bulk-jobs';
+import { showBulkJob } from './bulk-job-progress';
+import type { BulkJobAction } from '../../../../contract/bulk-jobs';
 
 /**
  * What the selected assets can have done to them together: lock, unlock, put a tag on or take
  * it off, and delete. Each is one call, all or none on the server (a locked asset stops a tag
  * change, naming it, and tags nothing); each says what it did in one toast, and Undo runs the
  * inverse call on the assets it changed.
+ *
+ * With every row on screen selected, it offers every asset the filter matches (as Gmail
+ * does); the same actions then run as a job on the server, in batches, whose progress shows
+ * above the list (bulk-job-progress.tsx).
  */
 export function AssetBulkActions({
   ids,
   list,
+  scope,
   can,
 }: {
   ids: string[];
   list: ListControls;
+  scope: BulkScope;
   can: Can;
 }) {
   const { t } = useTranslation();
   const [tag, setTagPicked] = useState<string[]>([]);
   const [confirming, setConfirming] = useState(false);
+  const [allChosen, setAllChosen] = useState(false);
   const count = ids.length;
+  const everyRowShown = count === scope.shown;
+  // Unselecting a row on screen leaves "every match" too.
+  const allMatching = allChosen && everyRowShown;
   const tagId = tag[0];
-  const tagAll = (adds: boolean) => {
-    if (tagId)
-      void runChange(list, tagChange(t, adds, tagId, ids)).then((ok) => ok && setTagPicked([]));
+  const total = scope.totalDocs.toLocaleString();
+  const runJob = (action: BulkJobAction, jobTag?: string) =>
+    list.run(async () => {
+      showBulkJob(
+        await startBulkJob({
+          action,
+          filter: scope.filter,
+          ...(jobTag === undefined ? {} : { tagId: jobTag }),
+        }),
+      );
+      setAllChosen(false);
+    });
+  const lockAll = (locked: boolean) => {
+    if (allMatching) void runJob(locked ? 'lock' : 'unlock');
+    else void runChange(list, lockChange(t, locked, { ids }));
   };
+  const tagAll = (adds: boolean) => {
+    if (!tagId) return;
+    const done = (ok: boolean) => ok && setTagPicked([]);
+    if (allMatching) void runJob(adds ? 'setTag' : 'removeTag', tagId).then(done);
+    else void runChange(list, tagChange(t, adds, tagId, ids)).then(done);
+  };
+  const label = allMatching
+    ? scope.totalIsEstimate
+      ? t('bulk.allMatchingAbout', { total })
+      : t('bulk.allMatching', { count: scope.totalDocs, total })
+    : t('bulk.selected', { count });
   return (
-    <div className="bulk-actions" role="toolbar" aria-label={t('bulk.selected', { count })}>
-      <strong>{t('bulk.selected', { count })}</strong>
+    <div className="bulk-actions" role="toolbar" aria-label={label}>
+      <strong>{label}</strong>
+      {everyRowShown && !allMatching && scope.totalDocs > count && (
+        <ActionButton variant="link" onPress={() => setAllChosen(true)}>
+          {scope.totalIsEstimate
+            ? t('bulk.selectAllMatchingAbout', { total })
+            : t('bulk.selectAllMatching', { count: scope.totalDocs, total })}
+        </ActionButton>
+      )}
       {can('update', 'Asset') && (
         <>
-          <ActionButton onPress={() => void runChange(list, lockChange(t, true, { ids }))}>
-            {t('bulk.lock')}
-          </ActionButton>
-          <ActionButton onPress={() => void runChange(list, lockChange(t, false, { ids }))}>
-            {t('bulk.unlock')}
-          </ActionButton>
+          <ActionButton onPress={() => lockAll(true)}>{t('bulk.lock')}</ActionButton>
+          <ActionButton onPress={() => lockAll(false)}>{t('bulk.unlock')}</ActionButton>
           <EntityPicker
             label={t('bulk.tag')}
             placeholder={t('bulk.tag')}
@@ -67,16 +106,17 @@ export function AssetBulkActions({
       <FormDialog
         isOpen={confirming}
         onClose={() => setConfirming(false)}
-        title={t('bulk.deleteTitle', { count })}
+        title={allMatching ? t('bulk.deleteAllTitle') : t('bulk.deleteTitle', { count })}
         submitLabel={t('bulk.delete')}
         cancelLabel={t('list.cancel')}
         tone="danger"
         onSubmit={() => {
           setConfirming(false);
-          void runChange(list, deleteChange(t, { ids }));
+          if (allMatching) void runJob('delete');
+          else void runChange(list, deleteChange(t, { ids }));
         }}
       >
-        <p>{t('bulk.deleteBody')}</p>
+        <p>{allMatching ? t('bulk.deleteAllBody') : t('bulk.deleteBody')}</p>
       </FormDialog>
     </div>
   );

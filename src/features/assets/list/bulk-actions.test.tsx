@@ -1,0 +1,159 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import axe from 'axe-core';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { configureSession } from '../../../api/session-bridge';
+import { jsonResponse, serveApi, signedInSession } from '../../../api/testing';
+import { applyLiveMessage, setLiveStatus } from '../../../api/live-cache';
+import { queryClient } from '../../../api/query';
+import { initI18n, loadBackOfficeTexts } from '../../../i18n';
+import type { BulkScope, ListControls } from '../../../machines/list.view';
+import type { BulkJob } from '../../../../contract/bulk-jobs';
+import { AssetBulkActions } from './bulk-actions';
+import { BulkJobsInProgress } from './bulk-job-progress';
+
+beforeAll(async () => {
+  initI18n();
+  await loadBackOfficeTexts();
+});
+afterEach(() => setLiveStatus(null));
+
+const job = (changes: Partial<BulkJob> = {}): BulkJob => ({
+  id: 'job1',
+  action: 'lock',
+  list: 'assets',
+  filter: { search: 'hoodie' },
+  tagId: null,
+  state: 'queued',
+  total: 100_000,
+  totalIsEstimate: false,
+  done: 0,
+  changed: 0,
+  skipped: 0,
+  error: null,
+  createdAt: '2030-01-01T00:00:00.000Z',
+  updatedAt: '2030-01-01T00:00:00.000Z',
+  ...changes,
+});
+
+let seq = 1000;
+/** The live stream's progress event of job1 as it now is. */
+const progress = (changes: Partial<BulkJob>) => {
+  seq += 1;
+  const { state, done, total, totalIsEstimate, changed, skipped } = job(changes);
+  applyLiveMessage({
+    type: 'event',
+    event: {
+      id: `e${seq}`,
+      seq,
+      routingKey: 'bulk-job.progressed.v1',
+      assetId: null,
+      cageMeshId: null,
+      bulkJobId: 'job1',
+      actorId: 'u1',
+      actorEmail: 'admin@example.com',
+      data: { action: 'lock', state, done, total, totalIsEstimate, changed, skipped },
+      createdAt: '2030-01-01T00:00:01.000Z',
+    },
+  });
+};
+
+function listControls() {
+  const said: string[] = [];
+  const list: ListControls = {
+    refresh: () => undefined,
+    announce: (outcome) => void said.push(outcome.done),
+    run: async (work) => {
+      await work();
+      return true;
+    },
+  };
+  return { list, said };
+}
+
+function serve() {
+  const server = serveApi({
+    'POST v1/bulk-jobs': () => jsonResponse(200, { data: job() }),
+    'POST v1/bulk-jobs/job1/cancel': () =>
+      jsonResponse(200, { data: job({ state: 'cancelled', done: 12_500, changed: 12_500 }) }),
+  });
+  configureSession(signedInSession());
+  return server;
+}
+
+const scope: BulkScope = {
+  filter: { search: 'hoodie', type: [] },
+  totalDocs: 100_000,
+  totalIsEstimate: false,
+  shown: 2,
+};
+
+function renderBar(list: ListControls, ids = ['a1', 'a2']) {
+  return render(
+    <QueryClientProvider client={queryClient}>
+      <BulkJobsInProgress list={list} />
+      <AssetBulkActions ids={ids} list={list} scope={scope} can={() => true} />
+    </QueryClientProvider>,
+  );
+}
+
+describe('the bulk bar over every asset a filter matches', { timeout: 20_000 }, () => {
+  it('offers all the matches once the page is selected, then runs the action as a job with its progress, Cancel and a last word', async () => {
+    setLiveStatus('connected');
+    const server = serve();
+    const { list, said } = listControls();
+    const view = renderBar(list);
+    await userEvent.click(
+      screen.getByRole('button', { name: 'Select all 100,000 assets matching this filter' }),
+    );
+    expect(
+      screen.getByRole('toolbar', {
+        name: 'All 100,000 assets matching this filter are selected',
+      }),
+    ).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Lock' }));
+    await waitFor(() =>
+      expect(server.sent()).toContain(
+        'POST v1/bulk-jobs {"action":"lock","filter":{"search":"hoodie"}}',
+      ),
+    );
+    const bar = await screen.findByRole('progressbar', { name: 'Locking' });
+    expect(bar).toHaveAttribute('aria-valuetext', '0 of 100,000');
+    progress({ state: 'running', done: 12_500, changed: 12_400, skipped: 100 });
+    await waitFor(() => expect(bar).toHaveAttribute('aria-valuetext', '12,500 of 100,000'));
+    expect(bar).toHaveAttribute('aria-valuenow', '12500');
+
+    const results = await axe.run(view.container, {
+      rules: { 'color-contrast': { enabled: false } },
+    });
+    expect(results.violations.map((violation) => violation.id)).toEqual([]);
+
+    progress({ state: 'done', done: 100_000, changed: 99_000, skipped: 1_000 });
+    await waitFor(() =>
+      expect(said).toEqual(['99,000 assets locked · 1,000 locked assets skipped']),
+    );
+    expect(screen.queryByRole('progressbar', { name: 'Locking' })).not.toBeInTheDocument();
+  });
+
+  it('cancels a job from its progress bar', async () => {
+    setLiveStatus('connected');
+    const server = serve();
+    const { list, said } = listControls();
+    renderBar(list);
+    await userEvent.click(screen.getByRole('button', { name: /^Select all/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Lock' }));
+    await screen.findByRole('progressbar', { name: 'Locking' });
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(said).toEqual(['Stopped part way · 12,500 assets locked']));
+    expect(server.sent()).toContain('POST v1/bulk-jobs/job1/cancel ');
+  });
+
+  it('offers no more than the selection while part of the page is selected', () => {
+    serve();
+    const { list } = listControls();
+    renderBar(list, ['a1']);
+    expect(screen.queryByRole('button', { name: /matching this filter/ })).not.toBeInTheDocument();
+    expect(screen.getByRole('toolbar', { name: '1 selected' })).toBeInTheDocument();
+  });
+});
