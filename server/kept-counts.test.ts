@@ -17,6 +17,7 @@ import { dataOf, useRoleTokens, useTestApp } from './test-app';
 const t = useTestApp();
 const tokens = useRoleTokens(t);
 const tagPage = listResponseSchema(tagRowSchema);
+const assetPage = listResponseSchema(assetSchema);
 
 async function newAsset(name: string, type: string): Promise<Asset> {
   const body = { name, type, gender: 'male' };
@@ -160,6 +161,40 @@ describe('assets per tag, kept', () => {
       ),
     );
     await expectTagCountRight(tag.id, 2);
+  });
+
+  it("answers the assets list's exact total for one tag and for types from the kept counts", async () => {
+    const tag = tagRowSchema.parse(
+      dataOf(await t.post('/v1/tags', { name: 'Kept list total' }, tokens.admin)),
+    );
+    const made = [await newAsset('Listed one', 'beard'), await newAsset('Listed two', 'glasses')];
+    for (const { id } of made) {
+      const tagged = await t.post('/v1/tags/set-tag', { assetId: id, tagId: tag.id }, tokens.admin);
+      expect(tagged.status).toBe(200);
+    }
+    const deleted = await t.request('DELETE', `/v1/assets/${made[0]!.id}`, { token: tokens.admin });
+    expect(deleted.status).toBe(200);
+    const cases: [string, string, unknown[]][] = [
+      [`tagId=${tag.id}`, 'SELECT 1 FROM asset_tags WHERE tag_id = $1', [tag.id]],
+      ['type=beard', "SELECT 1 FROM assets WHERE type = 'beard'", []],
+      ['type=beard&type=glasses', "SELECT 1 FROM assets WHERE type IN ('beard', 'glasses')", []],
+      [
+        `type=glasses&tagId=${tag.id}`,
+        'SELECT 1 FROM assets a JOIN asset_tags x ON x.asset_id = a.id WHERE x.tag_id = $1 AND a.type = $2',
+        [tag.id, 'glasses'],
+      ],
+    ];
+    for (const [query, sql, params] of cases) {
+      const { pagination } = assetPage.parse(
+        (await t.get(`/v1/assets?limit=1&${query}`, tokens.admin)).body,
+      );
+      const { rows } = await t.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM (${sql}) matches`,
+        params as string[],
+      );
+      expect(pagination.totalDocs, query).toBe(rows[0]!.n);
+      expect(pagination.totalIsEstimate).toBeUndefined();
+    }
   });
 
   it('sorts the tags list by the kept count', async () => {

@@ -214,15 +214,15 @@ function orderBy(spec: ListSpec<unknown>, order: ListQuery['order']): string {
 export type ListScope = (params: SqlParams) => string[];
 
 /**
- * A query answering `total`, the list's matches read from counts kept by triggers, adding its
- * params; undefined where no kept count stands for the query (it is counted then).
+ * A query answering `total`, the list's matches under `filters` read from counts kept by
+ * triggers, adding its params; undefined where no kept count stands for them (they are counted).
  */
-export type KeptCount = (params: SqlParams) => string | undefined;
+export type KeptCount = (params: SqlParams, filters: FilterValues) => string | undefined;
 
 /** The handler of a plain list endpoint: the request's query in, `{ data, pagination }` out. */
-export function listHandler<Row>(db: Db, spec: ListSpec<Row>) {
+export function listHandler<Row>(db: Db, spec: ListSpec<Row>, keptCount?: KeptCount) {
   return async (c: Context) =>
-    c.json(await runList(db, spec, parseListQuery(spec, c.req.queries())));
+    c.json(await runList(db, spec, parseListQuery(spec, c.req.queries()), undefined, keptCount));
 }
 
 /** The row of `spec` whose `idColumn` is `id`; a 404 naming the `noun` when there is none. */
@@ -310,9 +310,10 @@ async function countMatches(
 async function countKept(
   db: Db,
   keptCount: KeptCount | undefined,
+  filters: FilterValues,
 ): Promise<{ total: number; estimate: boolean } | undefined> {
   const params = new SqlParams();
-  const sql = keptCount?.(params);
+  const sql = keptCount?.(params, filters);
   if (sql === undefined) return undefined;
   const { rows } = await db.query<{ total: number | string }>(sql, params.values);
   const total = Number(rows[0]?.total ?? 0);
@@ -403,7 +404,7 @@ export async function runList<Row>(
     offset < EARLY_PAGE_DEPTH
       ? readPage({ offset, count: query.limit, reversed: false })
       : undefined;
-  const counted = countKept(db, keptCount).then(
+  const counted = countKept(db, keptCount, query.filters).then(
     (kept) => kept ?? countMatches(db, `${keys.from} ${where}`, params.values),
   );
   const [{ total, estimate }, earlyRows] = await Promise.all([counted, early]);

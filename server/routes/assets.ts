@@ -43,6 +43,7 @@ import {
   parseListQuery,
   runList,
   SqlParams,
+  type KeptCount,
   type ListScope,
 } from '../list';
 import { validateStoredModel } from '../model-validator';
@@ -92,6 +93,23 @@ function recordWhole(
 }
 
 /**
+ * The whole catalogue's count under a filter by type alone or by one tag alone: the sums
+ * migration 033's triggers keep (counting one tag's assets looked each one up).
+ */
+const keptAssetCount: KeptCount = (params, { type, tagId, ...others }) => {
+  if (Object.keys(others).length > 0) return undefined;
+  if (type && !tagId) {
+    return `SELECT coalesce(sum(n), 0)::int AS total FROM asset_type_counts
+            WHERE type = ANY(${params.add(type)}::text[])`;
+  }
+  if (tagId?.length === 1 && !type) {
+    return `SELECT coalesce(sum(n), 0)::int AS total FROM tag_asset_counts
+            WHERE tag_id = ${params.add(tagId[0]!)}`;
+  }
+  return undefined;
+};
+
+/**
  * Routes mounted at /v1/assets and /private/v1/assets; `{ privateApi: true }` adds the
  * private-only ones (copy of a template).
  */
@@ -100,7 +118,12 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
   const app = new Hono<AuthEnv>();
   const auth = requireAuth(deps);
 
-  app.get('/', auth, requireAbility('read', 'Asset'), listHandler(db, assetListSpec));
+  app.get(
+    '/',
+    auth,
+    requireAbility('read', 'Asset'),
+    listHandler(db, assetListSpec, keptAssetCount),
+  );
 
   // Assets the caller may read: every asset for roles that read Asset, otherwise the ones
   // assigned to the caller.
