@@ -4,11 +4,17 @@
  * - `backup [--out <folder>] [--keep]`: back up the installation the settings name, restore it
  *   into a fresh database and folder or bucket, start a server on it and check it
  *   (scripts/backup-drill.ts).
+ * - `kill`: SIGKILL a server in the middle of a morph job, a delivery and an upload, and check
+ *   that another server on the same PostgreSQL database and files ends each (scripts/kill-drill.ts).
  */
 const [name, ...args] = process.argv.slice(2);
 if (name === 'backup') {
   const { backupDrillCommand } = await import('./backup-drill');
   process.exit(await backupDrillCommand(args));
 }
-console.error(`Unknown drill ${JSON.stringify(name ?? '')}: npm run drill -- backup`);
+if (name === 'kill') {
+  const { killDrillCommand } = await import('./kill-drill');
+  process.exit(await killDrillCommand());
+}
+console.error(`Unknown drill ${JSON.stringify(name ?? '')}: npm run drill -- backup | kill`);
 process.exit(2);
