@@ -7,14 +7,16 @@
  * - `kill`: SIGKILL a server in the middle of a morph job, a delivery and an upload, and check
  *   that another server on the same PostgreSQL database and files ends each (scripts/kill-drill.ts).
  */
-const [name, ...args] = process.argv.slice(2);
-if (name === 'backup') {
+const [drill, ...args] = process.argv.slice(2);
+if (drill === 'backup') {
   const { backupDrillCommand } = await import('./backup-drill');
   process.exit(await backupDrillCommand(args));
 }
-if (name === 'kill') {
+if (drill === 'kill') {
   const { killDrillCommand } = await import('./kill-drill');
   process.exit(await killDrillCommand());
 }
-console.error(`Unknown drill ${JSON.stringify(name ?? '')}: npm run drill -- backup | kill`);
+console.error(`Unknown drill ${JSON.stringify(drill ?? '')}: npm run drill -- backup | kill`);
 process.exit(2);
+
+export {};

@@ -56,7 +56,7 @@ async function uploadModel(base: string, token: string, bytes: Uint8Array): Prom
   const answer = await fetch(`${base}/v1/uploads/model`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}` },
-    body: bytes,
+    body: new Blob([bytes as Uint8Array<ArrayBuffer>]),
   });
   const json = (await answer.json()) as { data: { url: string } };
   if (!answer.ok) throw new Error(`upload: ${answer.status} ${JSON.stringify(json)}`);

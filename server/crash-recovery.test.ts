@@ -101,7 +101,7 @@ describe.runIf(onPostgres)('a server killed mid-upload', () => {
     const again = await fetch(`${second.url}/v1/uploads/model`, {
       method: 'POST',
       headers: { authorization: `Bearer ${await login(second.url)}` },
-      body: glbOfSize(4096),
+      body: new Blob([glbOfSize(4096) as Uint8Array<ArrayBuffer>]),
     });
     expect(again.status).toBe(200);
   }, 180_000);
