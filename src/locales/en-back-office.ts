@@ -51,6 +51,8 @@ export const enBackOffice = {
     lastPage: 'Last page',
     last: 'Last',
     pageSize: 'Rows per page',
+    /** Reads a paged list as one endless list instead. */
+    scroll: 'Endless scroll',
     sortBy: 'Sort by',
     sorted: { asc: '{{field}}, ascending', desc: '{{field}}, descending' },
     total_one: '{{count}} item',

@@ -5,7 +5,7 @@ import {
   createRouter,
   RouterProvider,
 } from '@tanstack/react-router';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createActor } from 'xstate';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -35,8 +35,20 @@ beforeEach(() => {
     addEventListener: () => {},
     removeEventListener: () => {},
   }));
+  // An endless list loads more as its end comes into view; these tests never scroll.
+  vi.stubGlobal(
+    'IntersectionObserver',
+    class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    },
+  );
 });
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
 
 interface Thing {
   id: string;
@@ -97,6 +109,7 @@ const list = defineList({ sortFields: ['name'], defaultOrder: { name: 'asc' } })
 
 const thingsList = (): ListScreenConfig<Thing> => ({
   ...list,
+  canScroll: true,
   title: 'Things',
   requires: ['read', 'Asset'],
   endpoint: 'v1/things',
@@ -181,5 +194,28 @@ describe('a list of a million rows', { timeout: 20_000 }, () => {
     await user.click(within(region).getByRole('button', { name: 'First page' }));
     expect(await screen.findByRole('rowheader', { name: 'Thing 1' })).toBeTruthy();
     await waitFor(() => expect(router.state.location.search).toMatchObject({ page: 1 }));
+  });
+
+  it('is read as one endless list on the switch, from the same sort, and opens so next time', async () => {
+    const asked = serveMillion();
+    const user = userEvent.setup();
+    renderList('/?order=-name');
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1000000' })).toBeTruthy();
+    const endless = screen.getByRole('button', { name: 'Endless scroll' });
+    expect(endless.getAttribute('aria-pressed')).toBe('false');
+    await user.click(endless);
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1000000' })).toBeTruthy();
+    expect(
+      screen.getByRole('button', { name: 'Endless scroll' }).getAttribute('aria-pressed'),
+    ).toBe('true');
+    expect(screen.queryByRole('navigation', { name: 'Pages' })).toBeNull();
+    expect(asked.at(-1)).toBe('page 1 descending');
+
+    cleanup();
+    renderList('/');
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1' })).toBeTruthy();
+    expect(
+      screen.getByRole('button', { name: 'Endless scroll' }).getAttribute('aria-pressed'),
+    ).toBe('true');
   });
 });

@@ -47,8 +47,9 @@ import {
 import { ListTotal } from '../ui/dom/list/list-total';
 import { Pager } from '../ui/dom/list/pager';
 import { PageSize, rememberedPageSize } from '../ui/dom/list/page-size';
+import { rememberedScroll, ScrollSwitch } from '../ui/dom/list/scroll-switch';
 import { SortMenu } from '../ui/dom/list/sort-menu';
-import { LIST_PAGE_SIZES, sortOf, type ListFilter } from '../../contract/list-query';
+import { decodeOrder, LIST_PAGE_SIZES, sortOf, type ListFilter } from '../../contract/list-query';
 import { useMediaQuery } from '../ui/dom/use-media-query';
 import { describeError } from '../api/error-info';
 import { onListChange } from '../api/live-cache';
@@ -73,6 +74,11 @@ export interface ListScreenConfig<Row extends { id: string }> extends ListDefini
   columns: ListColumn<Row>[];
   filters: FilterDef[];
   limit?: number;
+  /**
+   * A paged list the user may also read as one endless list (a switch beside the title); the
+   * endless list keeps its state out of the address, as its page is not one place to link to.
+   */
+  canScroll?: boolean;
   /** A feed, newest first: rows others add arrive on top of the first page (list machine). */
   newRowsOnTop?: boolean;
   /** The order-update endpoint (menu reorder); `drag` adds drag handles too. */
@@ -166,15 +172,39 @@ export function ListScreen<Row extends { id: string }>({
   const { t } = useTranslation();
   const can = usePermissions();
   const config = useMemo(() => configOf(t, can), [configOf, t, can]);
+  const [scrolls, setScrolls] = useState(
+    () => config.canScroll === true && rememberedScroll(listKey(config)),
+  );
+  // Another list machine for the other mode (a key of its own): it starts from what the
+  // address says, and an endless list keeps no page there.
+  const shown = useMemo(
+    (): ListScreenConfig<Row> =>
+      scrolls ? { ...config, mode: 'infinite', urlState: false } : config,
+    [config, scrolls],
+  );
   return (
     <Allowed requires={config.requires}>
-      <ListScreenBody config={config} />
+      <ListScreenBody
+        key={scrolls ? 'scroll' : 'pages'}
+        config={shown}
+        {...(config.canScroll ? { scroll: { scrolls, onChange: setScrolls } } : {})}
+      />
     </Allowed>
   );
 }
 
+/** The name a list screen's choices are remembered by: its endpoint without fixed parameters. */
+const listKey = (config: { endpoint: string }) => config.endpoint.split('?')[0] ?? config.endpoint;
+
 /** Binds the list machine to the filter bar, the table and the pager (or infinite scroll). */
-function ListScreenBody<Row extends { id: string }>({ config }: { config: ListScreenConfig<Row> }) {
+function ListScreenBody<Row extends { id: string }>({
+  config,
+  scroll,
+}: {
+  config: ListScreenConfig<Row>;
+  /** The switch between the pager and one endless list, where the list offers it. */
+  scroll?: { scrolls: boolean; onChange: (scrolls: boolean) => void };
+}) {
   const { t } = useTranslation();
   // The route validated its search with the same list definition (`defineList`).
   const search: ListSearch = useSearch({ strict: false });
@@ -183,7 +213,7 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
   const urlState = config.urlState !== false;
   // The page size is remembered per list screen (the endpoint without its fixed parameters);
   // one in the address wins.
-  const sizeKey = config.endpoint.split('?')[0] ?? config.endpoint;
+  const sizeKey = listKey(config);
   const [initialLimit] = useState(() =>
     config.mode === 'paged' ? (rememberedPageSize(sizeKey) ?? config.limit) : config.limit,
   );
@@ -194,11 +224,16 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
       rowSchema: config.rowSchema,
       limit: initialLimit,
       mode: config.mode,
-      initialOrder: config.defaultOrder,
+      // The endless form of a paged list starts from the filter and sort the address had.
+      initialOrder:
+        scroll?.scrolls && search.order ? decodeOrder(search.order) : config.defaultOrder,
       // An address without a filter starts from the filters' initial values (spec §3 value).
       ...(urlState
         ? { search: search.filter === undefined ? initialSearch(search, config.filters) : search }
-        : { initialFilter: initialValuesOf(config.filters) }),
+        : {
+            initialFilter:
+              scroll?.scrolls && search.filter ? search.filter : initialValuesOf(config.filters),
+          }),
       preselect: preselectsOf(config.filters),
       isMobile,
       newRowsOnTop: config.newRowsOnTop,
@@ -402,6 +437,14 @@ function ListScreenBody<Row extends { id: string }>({ config }: { config: ListSc
             </ActionButton>
           )}
         </span>
+        {scroll && (
+          <ScrollSwitch
+            list={sizeKey}
+            scrolls={scroll.scrolls}
+            onChange={scroll.onChange}
+            label={t('list.scroll')}
+          />
+        )}
         {config.toolbar?.(controls)}
       </div>
       {filterBar}

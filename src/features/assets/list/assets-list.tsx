@@ -39,6 +39,7 @@ const assetsList = (t: TFunction, can: Can, list: ListDefinition): ListScreenCon
   endpoint: endpoint(ENDPOINTS.assets),
   rowSchema: assetSchema,
   ...list,
+  canScroll: true,
   ...(can('update', 'Asset') ? { reorder: { endpoint: endpoint(ENDPOINTS.assetPosition) } } : {}),
   rowLabel: (asset) => asset.name,
   ...(can('create', 'Asset') || can('update', 'Asset') || can('delete', 'Asset')
