@@ -60,15 +60,28 @@ export interface AssetEventInput {
   at: Date;
 }
 
-/** Appends events; call it inside the transaction that makes the change. */
+/**
+ * Appends events; call it inside the transaction that makes the change. One statement for all
+ * of them (a bulk job's batch records hundreds), inserted in the order given, which is the
+ * order their `seq` and the changelog keep.
+ */
 export async function recordAssetEvents(db: Db, events: readonly AssetEventInput[]) {
-  for (const { assetId, event, actorId, data = {}, at } of events) {
-    await db.query(
-      `INSERT INTO asset_events (id, asset_id, routing_key, actor_id, data, created_at)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6)`,
-      [newId(), assetId, ASSET_EVENT_KEYS[event], actorId, JSON.stringify(data), at],
-    );
-  }
+  if (events.length === 0) return;
+  await db.query(
+    `INSERT INTO asset_events (id, asset_id, routing_key, actor_id, data, created_at)
+     SELECT e.id, e.asset_id, e.routing_key, e.actor_id, e.data::jsonb, e.created_at
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
+       WITH ORDINALITY AS e (id, asset_id, routing_key, actor_id, data, created_at, n)
+     ORDER BY e.n`,
+    [
+      events.map(() => newId()),
+      events.map((event) => event.assetId),
+      events.map((event) => ASSET_EVENT_KEYS[event.event]),
+      events.map((event) => event.actorId),
+      events.map((event) => JSON.stringify(event.data ?? {})),
+      events.map((event) => event.at.toISOString()),
+    ],
+  );
 }
 
 /** Appends one event; see recordAssetEvents. */
