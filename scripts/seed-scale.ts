@@ -142,6 +142,7 @@ export async function seedScale(
     const range = (key: keyof ScaleSize, per = 1) =>
       `generate_series(${Math.floor(from[key] / per) + 1}, ${Math.floor(to[key] / per)})`;
 
+    // Events carry their subject's name, as migration 036's trigger (skipped here) gives it.
     if (from.assets === 0) {
       await step(
         'tags and applications',
@@ -152,13 +153,15 @@ export async function seedScale(
          SELECT ${ids.application('i')}, 'Scale application ' || i, ${timeOf('i', APPLICATIONS)},
            ${timeOf('i', APPLICATIONS)}
          FROM generate_series(1, ${APPLICATIONS}) i;
-         INSERT INTO asset_events (id, tag_id, routing_key, actor_id, data, created_at)
+         INSERT INTO asset_events (id, tag_id, routing_key, actor_id, data, created_at, subject_name)
          SELECT ${ids.event(0, 'i')}, ${ids.tag('i')}, 'tag.created.v1', ${admin},
-           jsonb_build_object('name', 'Scale tag ' || i), ${timeOf('i', TAGS)}
+           jsonb_build_object('name', 'Scale tag ' || i), ${timeOf('i', TAGS)}, 'Scale tag ' || i
          FROM generate_series(1, ${TAGS}) i;
-         INSERT INTO asset_events (id, application_id, routing_key, actor_id, data, created_at)
+         INSERT INTO asset_events (id, application_id, routing_key, actor_id, data, created_at,
+           subject_name)
          SELECT ${ids.event(1, 'i')}, ${ids.application('i')}, 'application.created.v1', ${admin},
-           jsonb_build_object('name', 'Scale application ' || i), ${timeOf('i', APPLICATIONS)}
+           jsonb_build_object('name', 'Scale application ' || i), ${timeOf('i', APPLICATIONS)},
+           'Scale application ' || i
          FROM generate_series(1, ${APPLICATIONS}) i;`,
       );
     }
@@ -177,12 +180,12 @@ export async function seedScale(
          ${orderValue(`last.position + i - ${from.assets}`)},
          ${timeOf('i', to.assets)}, ${timeOf('i', to.assets)} + (i % 97) * interval '1 hour'
        FROM ${range('assets')} i, (SELECT coalesce(max(position), 0) AS position FROM assets) last;
-       INSERT INTO asset_events (id, asset_id, routing_key, actor_id, data, created_at)
+       INSERT INTO asset_events (id, asset_id, routing_key, actor_id, data, created_at, subject_name)
        SELECT ${ids.event(2, 'i')}, ${ids.asset('i')}, 'asset.created.v1', ${admin},
          jsonb_build_object('asset', jsonb_build_object('id', ${ids.asset('i')},
            'name', ${pick(COLOURS, 'i')} || ' ' || ${pick(NOUNS, 'i / 9')} || ' ' || i,
            'type', ${type})),
-         ${timeOf('i', to.assets)}
+         ${timeOf('i', to.assets)}, ${pick(COLOURS, 'i')} || ' ' || ${pick(NOUNS, 'i / 9')} || ' ' || i
        FROM ${range('assets')} i;`,
     );
     // About half the assets carry a tag, a fifth a second one.
@@ -208,11 +211,11 @@ export async function seedScale(
          LEFT JOIN (SELECT application_id, max(position) AS position FROM application_assets
                     GROUP BY application_id) last ON last.application_id = ${ids.application('n.app')}
        WHERE i % 2 = 0 OR i % 40 = 1;
-       INSERT INTO asset_events (id, asset_id, routing_key, actor_id, data, created_at)
+       INSERT INTO asset_events (id, asset_id, routing_key, actor_id, data, created_at, subject_name)
        SELECT '5ca1f3' || substr(x.id, 7), x.asset_id, 'asset.added-to-application.v1', ${admin},
          jsonb_build_object('applicationId', x.application_id, 'applicationAssetId', x.id,
-           'position', x.position), x.created_at
-       FROM application_assets x
+           'position', x.position), x.created_at, a.name
+       FROM application_assets x JOIN assets a ON a.id = x.asset_id
        WHERE x.id >= ${ids.applicationAsset(`${from.assets + 1}`)}
          AND x.id <= ${ids.applicationAsset(`${to.assets}`)};`,
     );
@@ -227,9 +230,11 @@ export async function seedScale(
            || ${pick(['slim', 'athletic', 'average', 'broad'], 'i')} || '.glb',
          ${timeOf('i', to.assets / 100)}, ${timeOf('i', to.assets / 100)}
        FROM ${range('assets', 100)} i;
-       INSERT INTO asset_events (id, cage_mesh_id, routing_key, actor_id, data, created_at)
+       INSERT INTO asset_events (id, cage_mesh_id, routing_key, actor_id, data, created_at,
+         subject_name)
        SELECT ${ids.event(4, 'i')}, ${ids.cageMesh('i')}, 'asset.cage-mesh-updated.v1', ${admin},
-         jsonb_build_object('created', true), ${timeOf('i', to.assets / 100)}
+         jsonb_build_object('created', true), ${timeOf('i', to.assets / 100)},
+         ${pick(['Slim', 'Athletic', 'Average', 'Broad'], 'i')} || ' cage ' || i
        FROM ${range('assets', 100)} i;
        INSERT INTO morphed_assets (id, source_asset_id, body_asset_id, name, model_url, created_at)
        SELECT ${ids.morphed('i')}, ${ids.asset('i * 100 - 1')}, ${ids.asset('i * 100 - 3')},
@@ -262,11 +267,11 @@ export async function seedScale(
            'relations', '{}'::jsonb, 'links', '{}'::jsonb),
          ${admin}, ${timeOf('i', to.assets / 100)} + interval '2 days'
        FROM ${range('assets', 100)} i;
-       INSERT INTO asset_events (id, asset_id, routing_key, actor_id, data, created_at)
+       INSERT INTO asset_events (id, asset_id, routing_key, actor_id, data, created_at, subject_name)
        SELECT ${ids.event(5, 'i')}, ${ids.trashed('i')}, 'asset.deleted.v1', ${admin},
          jsonb_build_object('asset', jsonb_build_object('id', ${ids.trashed('i')},
            'name', 'Trashed ' || ${pick(NOUNS, 'i')} || ' ' || i)),
-         ${timeOf('i', to.assets / 100)} + interval '2 days'
+         ${timeOf('i', to.assets / 100)} + interval '2 days', 'Trashed ' || ${pick(NOUNS, 'i')} || ' ' || i
        FROM ${range('assets', 100)} i;`,
     );
     // Users: a few developers and admins among them, some never verified, some disabled, each
