@@ -6,7 +6,9 @@
  * as tests/helpers/instances.ts starts them), behind the round-robin proxy (in a process of its
  * own), under `--clients` concurrent signed-in clients doing what admins do: asset lists with
  * filters and sorts, other lists, searches, opening assets, saves with If-Match, tag changes,
- * uploads of a fixture model, and open event streams.
+ * uploads of a fixture model, and open event streams. The seed's `/demo/` file placeholders are
+ * cleared in the copy first (clearDemoPlaceholders: a start would otherwise spend an UPDATE per
+ * row on them, far past the wait for its health check).
  *
  * Load comes from autocannon, one instance per kind of call (its connections are that kind's
  * clients), so each kind has its own latencies. Prints per kind p50/p95/p99, throughput and
@@ -400,6 +402,31 @@ async function copyDatabase(serverUrl: string, template: string) {
   };
 }
 
+/**
+ * Clears the seed's `/demo/` file placeholders in the copy: a server's start would otherwise
+ * store a file for them and point every row at it one UPDATE at a time (server/demo-files.ts),
+ * a million statements before it answers. Answers the rows changed.
+ */
+async function clearDemoPlaceholders(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const demo = (column: string) =>
+      `CASE WHEN ${column} LIKE '/demo/%' THEN NULL ELSE ${column} END`;
+    const statements = [
+      `UPDATE assets SET icon_url = ${demo('icon_url')}, model_url = ${demo('model_url')}
+       WHERE icon_url LIKE '/demo/%' OR model_url LIKE '/demo/%'`,
+      `UPDATE cage_meshes SET model_url = NULL WHERE model_url LIKE '/demo/%'`,
+      `UPDATE morphed_assets SET model_url = NULL WHERE model_url LIKE '/demo/%'`,
+    ];
+    let changed = 0;
+    for (const statement of statements) changed += (await client.query(statement)).rowCount ?? 0;
+    return changed;
+  } finally {
+    await client.end();
+  }
+}
+
 /** The round-robin proxy of the tests (tests/helpers/proxy.ts), in a process of its own. */
 async function startProxy(targets: string[]) {
   const child = spawn(
@@ -498,8 +525,12 @@ export async function benchServerLoad(args: string[]): Promise<void> {
     let began = performance.now();
     const database = await copyDatabase(serverUrl, values.template);
     stops.push(() => database.drop());
+    const copied = (performance.now() - began) / 1000;
+    began = performance.now();
+    const cleared = await clearDemoPlaceholders(database.url);
     console.log(
-      `Copied ${values.template} in ${((performance.now() - began) / 1000).toFixed(0)} s`,
+      `Copied ${values.template} in ${copied.toFixed(0)} s; cleared the demo file placeholders ` +
+        `of ${cleared} rows in ${((performance.now() - began) / 1000).toFixed(0)} s`,
     );
     const instances = await startInstances(2, {
       DATABASE_URL: database.url,
@@ -513,7 +544,11 @@ export async function benchServerLoad(args: string[]): Promise<void> {
     const urls = instances.servers.map((server) => server.url);
     const proxy = await startProxy(urls);
     stops.push(() => proxy.stop());
-    const data = await prepare(proxy.url);
+    const data = await prepare(proxy.url).catch((error: unknown) => {
+      // What the servers said is where the cause is (LOG_LEVEL=warn keeps only that).
+      for (const server of instances.servers) console.log(server.output().slice(-3000));
+      throw error;
+    });
     const streamCount = Math.min(MAX_STREAMS, Math.round(clients * 0.08));
     console.log(
       `${clients} clients (${streamCount} of them event streams) over ${data.assetIds.length} ` +
