@@ -9,6 +9,7 @@ import { loadMigrations, migrate } from './migrate';
 import { dataOf, useRoleTokens, useTestApp } from './test-app';
 import { createTestDb, type TestDb } from './test-db';
 
+const onPostgres = process.env.TEST_DATABASE_URL !== undefined;
 const t = useTestApp();
 const tokens = useRoleTokens(t);
 const activityPage = listResponseSchema(activityRowSchema);
@@ -52,6 +53,43 @@ describe('the name the activity log shows and searches', () => {
     }
     const found = await activity('search=obsidian%20boots');
     expect(found.map((row) => row.id).sort()).toEqual(events.map((row) => row.id).sort());
+  });
+
+  it('names an event after a rename that commits while the event is being recorded', async () => {
+    const id = await newAsset('Names Slate Gloves');
+    const { rows } = await t.db.query<{ id: string }>('SELECT id FROM applications LIMIT 1');
+    let release = () => undefined as void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let renamed = () => undefined as void;
+    const didRename = new Promise<void>((resolve) => (renamed = resolve));
+    const renaming = t.db.transaction(async (tx) => {
+      await tx.query("UPDATE assets SET name = 'Names Shale Gloves' WHERE id = $1", [id]);
+      renamed();
+      // PGlite runs one transaction at a time: there the rename commits first.
+      if (onPostgres) await released;
+    });
+    await didRename;
+    let answered = false;
+    const adding = t
+      .post(`/v1/assets/${id}/application`, { applicationId: rows[0]!.id }, tokens.admin)
+      .finally(() => (answered = true));
+    if (onPostgres) {
+      // The rename commits once the event is recorded, or once the event waits for the asset.
+      for (;;) {
+        const { rows: waiting } = await t.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+           WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        if (answered || waiting[0]!.n > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    }
+    release();
+    await renaming;
+    expect((await adding).status).toBe(200);
+    const events = await activity(`recordId=${id}`);
+    expect(events.map((row) => row.routingKey)).toContain('asset.added-to-application.v1');
+    for (const row of events) expect(row.subject.name).toBe('Names Shale Gloves');
   });
 
   it('finds a tag by its name with a kind filter, and nothing for a name no record has', async () => {
