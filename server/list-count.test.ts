@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from './db';
-import { EXACT_TOTAL_LIMIT, anyOfFilter, runList, type ListQuery, type ListSpec } from './list';
+import {
+  EXACT_TOTAL_LIMIT,
+  SqlParams,
+  anyOfFilter,
+  filterConditions,
+  runList,
+  type ListQuery,
+  type ListSpec,
+} from './list';
 import { createTestDb, type TestDb } from './test-db';
+import { peopleListSpec } from './user-admin';
 
 /** Rows per group: one group far past the exact limit, one just past it, two under it. */
 const GROUPS = {
@@ -108,5 +117,20 @@ describe('list totals', () => {
     expect(statements.some((sql) => /ORDER BY c\.id ASC, c\.id ASC\s+LIMIT/.test(sql))).toBe(true);
     const last = await list('several', 500);
     expect(last.data.map((row) => row.id)).toEqual(ids(4991, 5000));
+  });
+
+  it('reads the users filtered by status through the index of their status expression', async () => {
+    const params = new SqlParams();
+    const where = filterConditions(peopleListSpec, { status: ['disabled'] }, params).join(' AND ');
+    const plan = await testDb.db.transaction(async (tx) => {
+      // The tables are small here: only an index that matches the expression is a choice.
+      await tx.exec('SET LOCAL enable_seqscan = off');
+      const { rows } = await tx.query<Record<string, string>>(
+        `EXPLAIN SELECT u.id FROM ${peopleListSpec.from} WHERE ${where} ORDER BY u.email, u.id`,
+        params.values,
+      );
+      return rows.map((row) => Object.values(row).join('')).join('\n');
+    });
+    expect(plan).toContain('users_status_email_idx');
   });
 });

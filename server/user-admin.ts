@@ -43,7 +43,10 @@ interface UserDbRow {
 const USER_COLUMNS =
   'u.id, u.email, u.role, u.verified_at, u.created_at, u.version, u.disabled_at, u.last_sign_in_at';
 
-/** A user's status as SQL (`invited` is a pending invitation's, peopleListSpec). */
+/**
+ * A user's status as SQL (`invited` is a pending invitation's, peopleListSpec). Migration 038
+ * indexes this very expression (users_status_email_idx): change both together.
+ */
 const STATUS_SQL = `CASE WHEN u.disabled_at IS NULL THEN 'active' ELSE 'disabled' END`;
 
 /** Single reads of users, and the changes' locks. */
