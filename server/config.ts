@@ -77,6 +77,8 @@ export interface Config {
   log: { level: LogLevel; format: LogFormat };
   /** Bearer token of GET /metrics (METRICS_TOKEN); unset, the route does not exist. */
   metricsToken: string | undefined;
+  /** How long a stopping server lets its requests in progress finish (SHUTDOWN_TIMEOUT_MS). */
+  shutdownTimeoutMs: number;
 }
 
 /** An S3-compatible object store (server/s3-storage.ts). */
@@ -165,6 +167,7 @@ export function loadConfig(env: Env = process.env): Config {
   const accessTokenTtl = int('ACCESS_TOKEN_TTL', 900, 1, 24 * 3600);
   const refreshTokenTtl = int('REFRESH_TOKEN_TTL', 30 * 24 * 3600, 1, 365 * 24 * 3600);
   const trashRetentionDays = int('TRASH_RETENTION_DAYS', 30, 1, 3650);
+  const shutdownTimeoutMs = int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 3600 * 1000);
   const events: EventStreamLimits = {
     heartbeatMs: int('EVENTS_HEARTBEAT_MS', 1_000, 10, 3600 * 1000),
     replayLimit: int('EVENTS_REPLAY_LIMIT', 1000, 1, 100_000),
@@ -325,6 +328,7 @@ export function loadConfig(env: Env = process.env): Config {
     texturePredictorUrl,
     events,
     trashRetentionDays,
+    shutdownTimeoutMs,
     s3,
   };
 }

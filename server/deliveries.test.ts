@@ -8,6 +8,7 @@ import {
   createDeliveryQueue,
   deliverModel,
   DELIVERY_LEASE_MS,
+  stopDeliveries,
 } from './deliveries';
 import { DeliveryError, deriveInThread, type Derived } from './delivery';
 import { sweepFiles } from './file-sweeper';
@@ -294,6 +295,50 @@ describe('the delivery queue', () => {
     expect(derived.sort()).toEqual([...keys].sort());
     expect(most).toBe(1);
     expect(results.map(({ delivery }) => delivery?.status)).toEqual(keys.map(() => 'original'));
+  });
+});
+
+describe('a server that stops', () => {
+  it('hands its derivation back at once for another server, and its upload stops waiting', async () => {
+    const own = await createTestDb();
+    onTestFinished(() => own.close());
+    const ownDeps = { db: own.db, storage: t.storage, now: deps.now };
+    const key = keyOfFileUrl(await storedModel(readAvatar('maleIdle.glb')))!;
+    const held = gate();
+    onTestFinished(held.open);
+    let started = 0;
+    const stuck = async (): Promise<Derived> => {
+      started += 1;
+      await held.opened;
+      return { kind: 'original', reason: 'Too late' };
+    };
+    const stopping = createDeliveryQueue({ derive: stuck });
+    const upload = deliverModel(ownDeps, key, { queue: stopping, derive: stuck });
+    await vi.waitFor(() => expect(started).toBe(1));
+
+    await stopDeliveries(ownDeps, stopping);
+    // The caller waiting on this server answers now, the model still queued.
+    const answered = await within(upload, 5000, 'still waiting');
+    expect(answered).toMatchObject({ delivery: { status: 'pending' } });
+    const { rows } = await own.db.query<{ claimed_at: Date | null; attempts: number }>(
+      'SELECT claimed_at, attempts FROM model_deliveries WHERE model_key = $1',
+      [key],
+    );
+    expect(rows).toEqual([{ claimed_at: null, attempts: 0 }]);
+
+    // Another server takes it at once, not after the lease; the stopped one records nothing.
+    const other = createDeliveryQueue({ derive: nothingToGain });
+    const taken = await within(
+      deliverModel(ownDeps, key, { queue: other, derive: nothingToGain }),
+      10_000,
+      'not taken',
+    );
+    expect(taken).toMatchObject({ delivery: { status: 'original', reason: 'Nothing to gain' } });
+    held.open();
+    await vi.waitFor(() => expect(stopping.running).toBe(0));
+    expect((await deliverModel(ownDeps, key, { queue: other })).delivery).toMatchObject({
+      reason: 'Nothing to gain',
+    });
   });
 });
 

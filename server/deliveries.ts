@@ -219,6 +219,10 @@ export interface DeliveryQueue {
   /** When a waiter last asked for a claim (real time, ms). */
   lastLook: number;
   readonly asked: Map<string, Asked>;
+  /** The claims this server is deriving. */
+  readonly jobs: Set<Job>;
+  /** Set once the server stops: nothing more is claimed (stopDeliveries). */
+  stopped: boolean;
   deps?: DeliveryDeps;
 }
 
@@ -238,6 +242,8 @@ export function createDeliveryQueue({
     again: false,
     lastLook: 0,
     asked: new Map(),
+    jobs: new Set(),
+    stopped: false,
   };
 }
 
@@ -252,6 +258,7 @@ function queueOf(db: Db): DeliveryQueue {
 /** Claims and starts models while this server has a free derivation. */
 function pump(deps: DeliveryDeps, queue: DeliveryQueue): void {
   queue.deps = deps;
+  if (queue.stopped) return;
   if (queue.claiming) {
     queue.again = true;
     return;
@@ -261,12 +268,19 @@ function pump(deps: DeliveryDeps, queue: DeliveryQueue): void {
     try {
       do {
         queue.again = false;
-        while (queue.running < DELIVERY_CONCURRENCY) {
+        while (queue.running < DELIVERY_CONCURRENCY && !queue.stopped) {
           const job = await claimNext(deps.db, deps.now());
           if (!job) break;
+          if (queue.stopped) {
+            // Stopped while claiming: the claim goes back as stopDeliveries hands back the rest.
+            await handBack(deps.db, job, deps.now());
+            break;
+          }
           queue.running += 1;
+          queue.jobs.add(job);
           void runJob(queue.deps ?? deps, queue, job).then((ended) => {
             queue.running -= 1;
+            queue.jobs.delete(job);
             // After a failure of the database or storage, the next ask claims again.
             if (ended) pump(queue.deps ?? deps, queue);
           });
@@ -291,6 +305,41 @@ async function release(db: Db, modelKey: string, claimedAt: Date, now: Date): Pr
      WHERE model_key = $1 AND status = 'pending' AND claimed_at = $2`,
     [modelKey, claimedAt, now],
   );
+}
+
+/**
+ * Gives back a claim this server is stopping without finishing: the model waits again in its
+ * place for another server, and the cut-off claim does not count against its attempts. The
+ * derivation, should it still end here, then records nothing (its claim is gone).
+ */
+async function handBack(db: Db, job: Job, now: Date): Promise<void> {
+  await db.query(
+    `UPDATE model_deliveries SET claimed_at = NULL, attempts = greatest(attempts - 1, 0),
+       updated_at = $3
+     WHERE model_key = $1 AND status = 'pending' AND claimed_at = $2`,
+    [job.modelKey, job.claimedAt, now],
+  );
+}
+
+/**
+ * Stops this server's side of the queue for good (the server is stopping): nothing more is
+ * claimed, whoever waits here for a model stops waiting (an upload answers with its delivery
+ * still pending), and the models being derived are handed back at once for another server.
+ */
+export async function stopDeliveries(
+  deps: Pick<Deps, 'db' | 'now'>,
+  queue: DeliveryQueue = queueOf(deps.db),
+): Promise<void> {
+  queue.stopped = true;
+  for (const { waiters } of queue.asked.values()) for (const waiter of waiters) waiter();
+  const jobs = [...queue.jobs];
+  await Promise.all(jobs.map((job) => handBack(deps.db, job, deps.now())));
+  if (jobs.length > 0) {
+    deliveryLog.info(
+      { models: jobs.map((job) => job.modelKey) },
+      `Handed back ${jobs.length} delivery derivations for another server`,
+    );
+  }
 }
 
 /**
@@ -369,6 +418,7 @@ async function untilDerived(
   try {
     pump(deps, queue);
     for (;;) {
+      if (queue.stopped) return;
       const left = deadline - performance.now();
       if (left <= 0) return;
       const timer = new AbortController();

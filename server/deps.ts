@@ -20,4 +20,9 @@ export interface Deps {
   sessions: SessionCheck;
   /** Present in development: backs GET /dev/mailbox. */
   mailbox?: DevMailbox;
+  /**
+   * Aborted when the server starts to stop (server/main.ts): GET /readyz answers 503 at once and
+   * no new event stream opens, while the requests in progress finish.
+   */
+  stopping?: AbortSignal;
 }

@@ -43,6 +43,11 @@ export interface EventStreamLimits {
 
 /** The `retry:` the stream announces: how long an EventSource waits before reconnecting. */
 export const EVENTS_RETRY_MS = 3000;
+/**
+ * The `retry:` a stream ends with when its server stops (its bus closes): soon, and spread over
+ * this range, so the streams of a stopping server do not all resume on the others at once.
+ */
+export const STOPPING_RETRY_MS = { min: 500, max: 2000 } as const;
 /** Rows read per query while resuming: a couple of milliseconds of work on PGlite. */
 const REPLAY_PAGE = 100;
 /** Pages of resumes the process reads at once; more resumes wait in line. */
@@ -156,12 +161,19 @@ export function openEventStream(options: EventStreamOptions): ReadableStream<Uin
     roomWaiters = [];
     options.onClose?.();
   };
-  /** Ends the stream after what is queued (token expired). */
-  const end = () => {
+  /** Ends the stream after what is queued (token expired), with a last `retry:` if given. */
+  const end = (retryMs?: number) => {
     if (closed) return;
+    if (retryMs !== undefined) controller.enqueue(encoder.encode(`retry: ${retryMs}\n\n`));
     cleanUp();
     controller.close();
   };
+  /** The server is stopping: the client resumes from its last id on another one, soon. */
+  const stopping = () =>
+    end(
+      STOPPING_RETRY_MS.min +
+        Math.floor(Math.random() * (STOPPING_RETRY_MS.max - STOPPING_RETRY_MS.min)),
+    );
   /** Ends the stream at once, discarding what is queued. */
   const drop = (reason: string) => {
     if (closed) return;
@@ -229,7 +241,7 @@ export function openEventStream(options: EventStreamOptions): ReadableStream<Uin
   // Told in the first frame, so a client knows how soon a silent stream is a dead one.
   const { heartbeatMs } = limits;
   const begin = async () => {
-    const stop = await bus.subscribe(onBatch, end);
+    const stop = await bus.subscribe(onBatch, stopping);
     if (closed) return stop();
     unsubscribe = stop;
     const head = await latestEventSeq(db);

@@ -110,7 +110,7 @@ export async function sendDueMail(deps: OutboxDeps): Promise<number> {
 }
 
 export interface MailWorker {
-  /** Stops looking for mail and waits for the turn in progress. */
+  /** Stops looking for mail and waits for the mail being sent. */
   stop(): Promise<void>;
 }
 
@@ -137,7 +137,12 @@ export function startMailWorker(
   const loop = (async () => {
     while (!stopped) {
       again = false;
-      await sendDueMail(deps).catch(onError);
+      // One mail at a time, so a stop waits for the mail being sent, not for the whole outbox.
+      try {
+        while (!stopped && (await sendNextMail(deps)));
+      } catch (error) {
+        onError(error);
+      }
       if (stopped) break;
       // Queued while this turn ran: another turn at once.
       if (again) continue;

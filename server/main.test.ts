@@ -4,11 +4,18 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { connect, createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authResultSchema } from '../contract/schemas';
 import { freePort, SERVER_ARGS } from '../tests/helpers/server';
+import { useS3 } from '../tests/helpers/services';
 import { tempDir } from '../tests/temp-dir';
+import { createPgliteDb } from './db';
+import { STOPPING_RETRY_MS } from './event-stream';
+import { readAvatar } from './test-files';
+import { s3TestStorage } from './test-storage';
 
 const ROOT = join(import.meta.dirname, '..');
 const children: ChildProcess[] = [];
@@ -45,6 +52,47 @@ async function waitForListening(running: Running): Promise<void> {
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * A TCP relay to `target` that can hold everything in both directions (`hold(true)`) and
+ * pass it on later, as a store that stops answering for a while.
+ */
+async function startRelay(target: URL) {
+  let holding = false;
+  let held: (() => void)[] = [];
+  const sockets = new Set<Socket>();
+  const relay = createServer((client) => {
+    const upstream = connect(Number(target.port), target.hostname);
+    const forward = (from: Socket, to: Socket) => {
+      from.on('data', (chunk) => {
+        if (holding) held.push(() => to.write(chunk));
+        else to.write(chunk);
+      });
+      from.on('end', () => (holding ? held.push(() => to.end()) : to.end()));
+      from.on('error', () => to.destroy());
+      sockets.add(from);
+      from.on('close', () => sockets.delete(from));
+    };
+    forward(client, upstream);
+    forward(upstream, client);
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  const { port } = relay.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hold(on: boolean) {
+      holding = on;
+      if (on) return;
+      const waiting = held;
+      held = [];
+      for (const pass of waiting) pass();
+    },
+    close() {
+      for (const socket of sockets) socket.destroy();
+      relay.close();
+    },
+  };
 }
 
 async function post(base: string, path: string, body: unknown, token?: string) {
@@ -118,6 +166,152 @@ describe('server/main.ts', () => {
     ).toBe(200);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
+  }, 120_000);
+
+  it('on SIGTERM refuses connections, lets an upload finish, ends streams with a retry hint, hands its morph job back and exits 0', async () => {
+    // The files in a bucket behind a relay the test can hold: the job then waits on its model.
+    const s3 = await useS3();
+    const bucket = await s3TestStorage(s3.settings);
+    const relay = await startRelay(new URL(s3.settings.endpoint!));
+    const dataDir = tempDir('avatar-studio-stop-');
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const running = start({
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      STATIC_DIR: join(dataDir, 'x'),
+      S3_ENDPOINT: relay.url,
+      S3_BUCKET: bucket.s3!.bucket,
+      S3_REGION: s3.settings.region,
+      S3_ACCESS_KEY_ID: s3.settings.accessKeyId!,
+      S3_SECRET_ACCESS_KEY: s3.settings.secretAccessKey!,
+      S3_FORCE_PATH_STYLE: 'true',
+    });
+    try {
+      await waitForListening(running);
+      const login = await post(base, '/v1/auth/login', {
+        email: 'admin@avatar.studio',
+        password: 'avatar-studio-admin',
+      });
+      const { token } = authResultSchema.parse(login.body.data);
+      const bearer = { authorization: `Bearer ${token}` };
+      const get = async (path: string) =>
+        ((await (await fetch(`${base}${path}`, { headers: bearer })).json()) as { data: unknown })
+          .data;
+
+      // An open event stream.
+      const stream = await fetch(`${base}/v1/events`, {
+        headers: { ...bearer, accept: 'text/event-stream' },
+      });
+      expect(stream.status).toBe(200);
+      const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let received = '';
+      const streamEnded = (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return true;
+          received += value;
+        }
+        // Cut rather than ended (the test failed and killed the server).
+      })().catch(() => false);
+
+      // An upload under way: half of its bytes sent, the rest after the signal.
+      const model = readAvatar('spawn-effect.glb');
+      const upload = request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/v1/uploads/model',
+        headers: { ...bearer, 'content-length': String(model.byteLength), 'x-file-name': 'fx.glb' },
+      });
+      const uploaded = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        upload.on('response', (answer) => {
+          let body = '';
+          answer.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          answer.on('end', () => resolve({ status: answer.statusCode ?? 0, body }));
+        });
+        upload.on('error', reject);
+      });
+      upload.write(model.subarray(0, model.byteLength / 2));
+
+      // A morph job this server has claimed and that waits for the bucket: any entry it claims
+      // from now on stops at its first read or write of a file. One more entry makes sure there
+      // is one to claim.
+      relay.hold(true);
+      const heldAt = new Date();
+      const [source] = (await get('/v1/assets?type=outfit&limit=1')) as { id: string }[];
+      const [body] = (await get('/v1/assets?type=body&limit=1')) as { id: string }[];
+      const queued = await post(
+        base,
+        '/v1/morphed-assets/generate',
+        { sourceAssetId: source!.id, bodyAssetIds: [body!.id] },
+        token,
+      );
+      expect(queued.status).toBe(200);
+      const claimedSince = async (since: Date) => {
+        const entries = (await get('/v1/morphed-asset-queue?status=processing&limit=100')) as {
+          id: string;
+          updatedAt: string;
+        }[];
+        return entries.filter((entry) => new Date(entry.updatedAt) >= since);
+      };
+      let claimed: { id: string } | undefined;
+      await vi.waitFor(
+        async () => {
+          [claimed] = await claimedSince(heldAt);
+          expect(claimed).toBeDefined();
+        },
+        { timeout: 30_000, interval: 50 },
+      );
+
+      const signalled = Date.now();
+      running.child.kill('SIGTERM');
+      // The port closes at once: a proxy's next connection goes to another instance.
+      await vi.waitFor(
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const socket = connect(port, '127.0.0.1');
+            socket.on('connect', () => {
+              socket.destroy();
+              reject(new Error('still accepting connections'));
+            });
+            socket.on('error', (error: NodeJS.ErrnoException) =>
+              error.code === 'ECONNREFUSED' ? resolve() : reject(error),
+            );
+          }),
+        { timeout: 2000, interval: 50 },
+      );
+      // The stream ends with a hint to resume soon (elsewhere, from its last event id).
+      expect(await streamEnded).toBe(true);
+      const retry = /(?:^|\n\n)retry: (\d+)\n\n$/.exec(received);
+      expect(Number(retry?.[1])).toBeGreaterThanOrEqual(STOPPING_RETRY_MS.min);
+      expect(Number(retry?.[1])).toBeLessThanOrEqual(STOPPING_RETRY_MS.max);
+      // The upload in progress is finished and answered.
+      relay.hold(false);
+      upload.end(model.subarray(model.byteLength / 2));
+      const answer = await uploaded;
+      expect(answer.status, answer.body).toBe(200);
+      expect(await running.exited).toBe(0);
+      expect(Date.now() - signalled).toBeLessThan(10_000);
+      expect(running.output()).toContain('Handed back 1 morph entries');
+
+      // The job waits in the queue for another server, not for its lease to run out.
+      const db = await createPgliteDb(join(dataDir, 'pg'));
+      try {
+        const { rows } = await db.query<{ id: string; status: string }>(
+          `SELECT id, status FROM morph_queue WHERE status = 'processing' AND updated_at >= $1
+           UNION ALL SELECT id, status FROM morph_queue WHERE id = $2`,
+          [heldAt, claimed!.id],
+        );
+        expect(rows).toEqual([{ id: claimed!.id, status: 'queued' }]);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      relay.close();
+      await bucket.close();
+      await s3.stop();
+    }
   }, 120_000);
 
   it('refuses to start with an invalid configuration', async () => {

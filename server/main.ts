@@ -1,10 +1,16 @@
 /**
  * Entry point of `npm start` / `npm run serve`: config, database, migrations, seed, the morph
  * worker, the mail worker, the file sweeper and the event bus, then the API and the built SPA on one port.
- * SIGINT/SIGTERM close the server, give the worker a few seconds to finish its entries (then it
- * hands them back), stop listening for events, and close the database cleanly (PGlite must be
- * closed to flush its files).
+ *
+ * SIGTERM or SIGINT stops it without losing a request or a job, so instances behind a proxy can
+ * be restarted one at a time: /readyz answers 503 and the port closes at once (the proxy sends
+ * elsewhere); the requests in progress (uploads too) get SHUTDOWN_TIMEOUT_MS to finish; the
+ * event streams end with a `retry:` hint (their clients resume from their last event on another
+ * instance); claimed morph entries and delivery derivations are handed back at once, queued for
+ * the other instances rather than waiting out their lease; then the database closes (PGlite must
+ * be closed to flush its files) and the process exits 0. A second signal exits at once.
  */
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { serve } from '@hono/node-server';
@@ -12,8 +18,9 @@ import { createApp } from './app';
 import { createSessionCheck } from './auth/session-check';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createPgDb, createPgliteDb, type Db } from './db';
-import { backfillDeliveries } from './deliveries';
+import { backfillDeliveries, stopDeliveries } from './deliveries';
 import { createEventBus } from './event-bus';
+import { trackRequests } from './http/drain';
 import { createDevMailbox, createSmtpTransport, type DevMailbox, type MailTransport } from './mail';
 import { pruneExpired } from './maintenance';
 import { configureLog, log } from './log';
@@ -110,7 +117,10 @@ async function main(): Promise<void> {
     (error: unknown) =>
       log.error({ err: error, job: 'delivery' }, 'Deriving delivery versions failed'),
   );
-  const worker = morphWorker ? startMorphWorker({ db, storage, now: () => new Date() }) : undefined;
+  // A stopping server hands its entries back at once: the instances that stay take them now.
+  const worker = morphWorker
+    ? startMorphWorker({ db, storage, now: () => new Date() }, { stopGraceMs: 0 })
+    : undefined;
   // Bulk jobs run on every server; a stopping one hands its job back after the batch in hand.
   const bulkWorker = startBulkWorker({
     db,
@@ -121,7 +131,16 @@ async function main(): Promise<void> {
   const mailDeps = openMail(config);
   const mailWorker = startMailWorker({ db, mail: mailDeps.mail, now: () => new Date() });
   const sessions = createSessionCheck(db);
-  const app = createApp({ db, config, storage, events, sessions, ...mailDeps });
+  const stopping = new AbortController();
+  const app = createApp({
+    db,
+    config,
+    storage,
+    events,
+    sessions,
+    ...mailDeps,
+    stopping: stopping.signal,
+  });
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
     const defaults = config.adminDefaults.email || config.adminDefaults.password;
@@ -148,46 +167,57 @@ async function main(): Promise<void> {
     log.info(banner.join('\n'));
   });
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info(`${signal}: shutting down.`);
+  const requests = trackRequests(server as Server);
+
+  const stop = async (signal: string) => {
+    const timeoutMs = config.shutdownTimeoutMs;
+    const timeUp = delay(timeoutMs);
+    stopping.abort();
+    log.info(
+      { signal, timeoutMs },
+      `${signal}: stopping. /readyz answers 503 and no connection is taken; requests in progress have ${timeoutMs} ms to finish.`,
+    );
     clearInterval(pruner);
-    // Ends the open event streams now, so their clients reconnect to a server that stays.
-    const eventsClosed = Promise.all([events.close(), sessions.close()]);
-    // Idle keep-alive connections would hold close() open; busy ones get a few seconds.
-    if ('closeIdleConnections' in server) {
-      server.closeIdleConnections();
-      setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
-    }
-    const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
-    // A derivation in progress gets the grace period; its claim's lease lets a later run redo it.
     backfillStop.abort();
-    const backfillStopped = Promise.race([backfill, delay(SHUTDOWN_GRACE_MS)]);
-    Promise.all([
-      serverClosed,
+    const jobs = Promise.all([
       worker?.stop(),
       bulkWorker.stop(),
-      sweeper.stop(),
-      mailWorker.stop(),
-      eventsClosed,
-      backfillStopped,
-    ])
-      // Spans still buffered are sent, unless the collector keeps them past the grace period.
-      .then(() =>
-        Promise.all([db.close(), Promise.race([stopTracing(), delay(SHUTDOWN_GRACE_MS)])]),
-      )
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          log.error({ err: error }, 'Closing the database failed');
-          process.exit(1);
-        },
-      );
+      stopDeliveries({ db, now: () => new Date() }),
+    ]).then(() => log.info('Stopping: claimed jobs handed back.'));
+    const streams = events
+      .close()
+      .then(() => log.info('Stopping: event streams ended; their clients resume elsewhere.'));
+    const drained = requests.drain(timeoutMs).then(({ cut }) => {
+      if (cut > 0)
+        log.warn({ cut }, `Stopping: cut ${cut} requests still running after ${timeoutMs} ms.`);
+      else log.info('Stopping: every request in progress has finished.');
+    });
+    await Promise.all([jobs, streams, drained]);
+    // The mail being sent and a sweep in progress get what is left of the time.
+    const background = Promise.all([mailWorker.stop(), sweeper.stop(), backfill]);
+    if ((await Promise.race([background, timeUp.then(() => 'time up' as const)])) === 'time up') {
+      log.warn('Stopping: background work still running is left to its lease.');
+    }
+    await sessions.close();
+    // Spans still buffered are sent, unless the collector keeps them past the grace period.
+    await Promise.all([db.close(), Promise.race([stopTracing(), delay(SHUTDOWN_GRACE_MS)])]);
+    log.info('Stopped.');
+    process.exit(0);
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  let stopCalled = false;
+  const onSignal = (signal: string) => {
+    if (stopCalled) {
+      log.warn(`${signal} again: exiting now, without waiting.`);
+      process.exit(1);
+    }
+    stopCalled = true;
+    stop(signal).catch((error: unknown) => {
+      log.error({ err: error }, 'Stopping failed');
+      process.exit(1);
+    });
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
 }
 
 main().catch((error: unknown) => {

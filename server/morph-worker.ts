@@ -183,13 +183,14 @@ async function claimNext(deps: WorkerDeps): Promise<Claim | undefined> {
  * Gives a claimed entry back: queued again with its progress reset, its attempts kept (they are
  * the claim's token, so they never go down). The claim's later writes then match nothing.
  */
-async function handBack(deps: WorkerDeps, claim: Claim) {
-  await updateEntries(
+async function handBack(deps: WorkerDeps, claim: Claim): Promise<boolean> {
+  const rows = await updateEntries(
     deps,
     `UPDATE morph_queue SET status = 'queued', progress = 0, error = NULL, updated_at = $3
      WHERE id = $1 AND attempts = $2 AND status = 'processing'`,
     [claim.id, claim.attempts, deps.now()],
   );
+  return rows.length > 0;
 }
 
 /** Updates the progress (and so the lease) of a claimed entry; throws LeaseLost when not ours. */
@@ -445,12 +446,23 @@ export function startMorphWorker(deps: WorkerDeps, options: MorphWorkerOptions =
       if (ended !== 'grace over') return;
       // Still running: give the entries back so another worker (or this server's next start)
       // takes them now rather than after the lease.
-      await Promise.all(
-        [...running.keys()].map(async (claim) => {
+      const claims = [...running.keys()];
+      const back = await Promise.all(
+        claims.map(async (claim) => {
           claim.handedBack = true;
-          await handBack(deps, claim).catch(onError);
+          return handBack(deps, claim).catch((error: unknown) => {
+            onError(error);
+            return false;
+          });
         }),
       );
+      const entryIds = claims.filter((_, i) => back[i]).map((claim) => claim.id);
+      if (entryIds.length > 0) {
+        morphLog.info(
+          { entryIds },
+          `Handed back ${entryIds.length} morph entries for another worker`,
+        );
+      }
     },
   };
 }

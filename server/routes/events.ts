@@ -13,6 +13,7 @@ import type { Deps } from '../deps';
 import { openEventStream } from '../event-stream';
 import { clientAddress } from '../http/client-address';
 import { errorResponse, fail } from '../http/errors';
+import { rateLimitRefusals } from '../metrics';
 
 /**
  * Open streams one user may hold on one server: a tab each, and a browser keeps at most six
@@ -110,25 +111,39 @@ export function eventRoutes(deps: Deps) {
     const client = clientAddress(c, deps.config);
     const userKey = `user:${userId}`;
     const clientKey = `client:${client}`;
+    // A stopping server opens no stream: the client's retry reaches a server that stays.
+    if (deps.stopping?.aborted) {
+      const answer = errorResponse(c, 503, 'SERVICE_UNAVAILABLE', 'The server is stopping');
+      answer.headers.set('retry-after', '1');
+      return answer;
+    }
     // Counted and taken in one synchronous step, so a parallel burst cannot pass a stale count.
-    const refusal = (): [message: string, retryAfterS: number] | undefined => {
+    // The first name is the limit's in rate_limit_refusals_total.
+    const refusal = (): [limit: string, message: string, retryAfterS: number] | undefined => {
       if (perUser.full(userId, MAX_STREAMS_PER_USER)) {
-        return [`At most ${MAX_STREAMS_PER_USER} open event streams per user`, RETRY_AFTER_S];
+        return [
+          'eventStreamsPerUser',
+          `At most ${MAX_STREAMS_PER_USER} open event streams per user`,
+          RETRY_AFTER_S,
+        ];
       }
       if (perClient.full(client, MAX_STREAMS_PER_CLIENT)) {
         return [
+          'eventStreamsPerClient',
           `At most ${MAX_STREAMS_PER_CLIENT} open event streams from one network`,
           RETRY_AFTER_S,
         ];
       }
       if (!opens.left(userKey, OPENS_PER_MINUTE_PER_USER)) {
         return [
+          'eventStreamOpensPerUser',
           `At most ${OPENS_PER_MINUTE_PER_USER} event streams a minute per user`,
           opens.secondsLeft(),
         ];
       }
       if (!opens.left(clientKey, OPENS_PER_MINUTE_PER_CLIENT)) {
         return [
+          'eventStreamOpensPerClient',
           `At most ${OPENS_PER_MINUTE_PER_CLIENT} event streams a minute from one network`,
           opens.secondsLeft(),
         ];
@@ -137,8 +152,10 @@ export function eventRoutes(deps: Deps) {
     };
     const refused = refusal();
     if (refused) {
-      const answer = errorResponse(c, 429, 'RATE_LIMITED', refused[0]);
-      answer.headers.set('retry-after', String(refused[1]));
+      const [limit, message, retryAfterS] = refused;
+      rateLimitRefusals.inc({ limit });
+      const answer = errorResponse(c, 429, 'RATE_LIMITED', message);
+      answer.headers.set('retry-after', String(retryAfterS));
       return answer;
     }
     perUser.take(userId);

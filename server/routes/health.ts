@@ -25,8 +25,10 @@ export function healthRoutes(deps: Deps) {
       log.warn({ err: error, check }, `Readiness: the ${check} check failed`),
   });
   app.get('/readyz', async (c) => {
-    const answer = await readiness();
     c.header('Cache-Control', 'no-store');
+    // Before any check: a proxy stops sending new requests here at its next probe.
+    if (deps.stopping?.aborted) return c.json({ status: 'stopping' }, 503);
+    const answer = await readiness();
     return c.json(answer, answer.status === 'ready' ? 200 : 503);
   });
   return app;
