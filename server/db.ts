@@ -9,6 +9,7 @@ import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { log } from './log';
+import { dbQueryDuration, secondsSince, statementLabel, watchPool } from './metrics';
 
 export type SqlParam = string | number | boolean | Date | null | readonly string[];
 
@@ -40,6 +41,16 @@ export type Unlisten = () => Promise<void>;
 function channelIdentifier(channel: string): string {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Bad channel name ${channel}`);
   return channel;
+}
+
+/** Runs `work` (the statement `sql`), counting its time in db_query_duration_seconds. */
+async function timed<T>(sql: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    dbQueryDuration.observe({ statement: statementLabel(sql) }, secondsSince(started));
+  }
 }
 
 /** Error codes PostgreSQL uses that the server reacts to. */
@@ -205,17 +216,17 @@ export async function pgliteTemplate(prepare: (db: Db) => Promise<unknown>): Pro
 function pgliteDb(pglite: PGlite, unlock: () => void): Db {
   const inTx = (tx: Transaction): Db =>
     inTransactionOf(() => db, {
-      query: (sql, params) => tx.query(sql, params as unknown[]),
+      query: (sql, params) => timed(sql, () => tx.query(sql, params as unknown[])),
       exec: async (sql) => {
-        await tx.exec(sql);
+        await timed(sql, () => tx.exec(sql));
       },
       transaction: (fn) => fn(inTx(tx)),
       ...notInTransaction,
     });
   const db: Db = {
-    query: (sql, params) => pglite.query(sql, params as unknown[]),
+    query: (sql, params) => timed(sql, () => pglite.query(sql, params as unknown[])),
     exec: async (sql) => {
-      await pglite.exec(sql);
+      await timed(sql, () => pglite.exec(sql));
     },
     // PGlite is a single connection: a transaction holds it exclusively until it ends, so
     // concurrent requests queue behind it (the same effect as row locks on PostgreSQL).
@@ -291,6 +302,7 @@ export function createPgDb(connectionString: string): Db {
     max: 10,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   });
+  const unwatch = watchPool(pool);
   const outage = outageLog();
   // An idle client that loses its connection (PostgreSQL stopped) must not crash the process;
   // the pool drops it and connects afresh when next asked.
@@ -330,9 +342,9 @@ export function createPgDb(connectionString: string): Db {
     client.release(error instanceof DatabaseUnavailableError ? error : undefined);
   const onClient = (client: pg.PoolClient): Db =>
     inTransactionOf(() => db, {
-      query: (sql, params) => guarded(() => pgQuery(client, sql, params)),
+      query: (sql, params) => timed(sql, () => guarded(() => pgQuery(client, sql, params))),
       exec: async (sql) => {
-        await guarded(() => client.query(sql));
+        await timed(sql, () => guarded(() => client.query(sql)));
       },
       transaction: (fn) => fn(onClient(client)),
       ...notInTransaction,
@@ -352,10 +364,10 @@ export function createPgDb(connectionString: string): Db {
   /** Runs `fn` in a transaction on `client`, which stays checked out meanwhile. */
   const transactionOn = async <T>(client: pg.PoolClient, fn: (tx: Db) => Promise<T>) => {
     try {
-      await guarded(() => client.query('BEGIN'));
+      await timed('BEGIN', () => guarded(() => client.query('BEGIN')));
       await nameActor(onClient(client));
       const result = await fn(onClient(client));
-      await guarded(() => client.query('COMMIT'));
+      await timed('COMMIT', () => guarded(() => client.query('COMMIT')));
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -363,9 +375,10 @@ export function createPgDb(connectionString: string): Db {
     }
   };
   const db: Db = {
-    query: (sql, params) => withClient((client) => pgQuery(client, sql, params)),
+    // Timed from the wait for a connection: a pool too small shows in the statements' time.
+    query: (sql, params) => timed(sql, () => withClient((client) => pgQuery(client, sql, params))),
     exec: async (sql) => {
-      await withClient((client) => client.query(sql));
+      await timed(sql, () => withClient((client) => client.query(sql)));
     },
     transaction: async (fn) => {
       const client = await connect();
@@ -381,15 +394,18 @@ export function createPgDb(connectionString: string): Db {
     },
     listen: (channel, onNotify, onLost) =>
       pgListen(connectionString, channelIdentifier(channel), onNotify, onLost),
-    close: () => pool.end(),
+    close: async () => {
+      unwatch();
+      await pool.end();
+    },
   };
   ownConnections.set(db, async (fn) => {
     const client = await connect();
     try {
       return await fn({
-        query: (sql, params) => guarded(() => pgQuery(client, sql, params)),
+        query: (sql, params) => timed(sql, () => guarded(() => pgQuery(client, sql, params))),
         exec: async (sql) => {
-          await guarded(() => client.query(sql));
+          await timed(sql, () => guarded(() => client.query(sql)));
         },
         transaction: (inner) => transactionOn(client, inner),
         ...notInTransaction,

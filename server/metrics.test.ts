@@ -1,8 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { describe, expect, it, vi } from 'vitest';
 import { createApp } from './app';
 import { ConfigError } from './config';
+import { createPgDb } from './db';
 import { createDevMailbox } from './mail';
 import { queueMail } from './mail-outbox';
+import { MAX_STREAMS_PER_USER } from './routes/events';
+import { captureLog } from './test-log';
 import { expectError, testConfig, uniqueEmail, useTestApp } from './test-app';
 
 const TOKEN = 'operator-metrics-token-0123456789abcdef';
@@ -65,6 +69,74 @@ describe('GET /metrics', () => {
     }
     expect(statuses.filter((status) => status === 429)).toHaveLength(2);
     expect(sample(await scrape(), series) - before).toBe(2);
+  });
+
+  it("counts the event stream's refusals by its limit", async () => {
+    const series = 'rate_limit_refusals_total{limit="eventStreamsPerUser"}';
+    const before = sample(await scrape(), series);
+    const { token } = await t.loginAs('user');
+    const open = () =>
+      t.app.request('/v1/events', {
+        headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+      });
+    const streams: Response[] = [];
+    try {
+      for (let i = 0; i < MAX_STREAMS_PER_USER; i += 1) streams.push(await open());
+      expect(streams.map((stream) => stream.status)).toEqual(streams.map(() => 200));
+      expect((await open()).status).toBe(429);
+      expect(sample(await scrape(), series) - before).toBe(1);
+    } finally {
+      for (const stream of streams) await stream.body!.cancel();
+    }
+  });
+
+  it("times database statements by their first keyword, never by the statement's text", async () => {
+    const count = (text: string, keyword: string) =>
+      sample(text, `db_query_duration_seconds_count{statement="${keyword}"}`);
+    const before = await scrape();
+    const email = uniqueEmail();
+    // A look-up takes an attempt under its limit: an INSERT.
+    await t.get(`/v1/users/email/${email}`);
+    const after = await scrape();
+    expect(count(after, 'insert') - count(before, 'insert')).toBeGreaterThanOrEqual(1);
+    expect(count(after, 'select')).toBeGreaterThan(count(before, 'select'));
+    expect(sample(after, 'db_query_duration_seconds_sum{statement="insert"}')).toBeGreaterThan(0);
+    const labels = [...after.matchAll(/^db_query_duration_seconds_count\{(.*)\} /gm)].map(
+      (match) => match[1],
+    );
+    expect(labels.length).toBeGreaterThan(1);
+    for (const label of labels) expect(label).toMatch(/^statement="[a-z]+"$/);
+    expect(after).not.toContain(email);
+  });
+
+  it('shows the PostgreSQL pool: connections open and queries waiting for one', async () => {
+    // A server that takes connections and never answers: each query holds its connection.
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const db = createPgDb(`postgres://nobody@127.0.0.1:${port}/nothing`);
+    // Its outage is logged; not this file's concern.
+    const log = captureLog();
+    // The pool holds 10 connections; 2 more queries wait for one.
+    const queries = Array.from({ length: 12 }, () => db.query('SELECT 1').catch(() => undefined));
+    try {
+      await vi.waitFor(() => expect(sockets.size).toBe(10));
+      const text = await scrape();
+      expect(sample(text, 'db_pool_clients{state="total"}')).toBeGreaterThanOrEqual(10);
+      expect(sample(text, 'db_pool_clients{state="waiting"}')).toBeGreaterThanOrEqual(2);
+    } finally {
+      // Refused from now on: the queries fail at once.
+      const closed = new Promise<void>((resolve) => silent.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await Promise.all(queries);
+      await db.close();
+      await closed;
+      log.restore();
+    }
   });
 
   it('reads the mail outbox and the morph queue when scraped', async () => {

@@ -81,5 +81,87 @@ export const deliveryDerivations = new Histogram({
   registers: [metrics],
 });
 
+export const dbQueryDuration = new Histogram({
+  name: 'db_query_duration_seconds',
+  help: "Time a database statement took (waiting for a connection included), by the statement's first keyword",
+  labelNames: ['statement'] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [metrics],
+});
+
+/** Keywords a statement may start with; anything else is counted as `other`. */
+const STATEMENT_KEYWORDS = new Set([
+  'select',
+  'insert',
+  'update',
+  'delete',
+  'with',
+  'begin',
+  'commit',
+  'rollback',
+  'savepoint',
+  'release',
+  'lock',
+  'create',
+  'alter',
+  'drop',
+  'listen',
+  'unlisten',
+  'notify',
+  'set',
+  'show',
+  'explain',
+  'analyze',
+  'vacuum',
+  'truncate',
+  'copy',
+]);
+
+/**
+ * The label of a statement: its first keyword, lower case (never the SQL text, which may hold
+ * values and would make a label per query).
+ */
+export function statementLabel(sql: string): string {
+  const keyword = /^\s*([A-Za-z]+)/.exec(sql)?.[1]?.toLowerCase();
+  return keyword !== undefined && STATEMENT_KEYWORDS.has(keyword) ? keyword : 'other';
+}
+
+/** The counts of a PostgreSQL connection pool (pg's Pool has them). */
+export interface PoolCounts {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+}
+
+const pools = new Set<PoolCounts>();
+
+/** Counts `pool` in db_pool_clients until the function answered is called (the pool ended). */
+export function watchPool(pool: PoolCounts): () => void {
+  pools.add(pool);
+  return () => pools.delete(pool);
+}
+
+export const dbPoolClients = new Gauge({
+  name: 'db_pool_clients',
+  help: 'PostgreSQL pool: connections open (total), idle, and queries waiting for one (waiting); absent on PGlite',
+  labelNames: ['state'] as const,
+  registers: [metrics],
+  collect() {
+    this.reset();
+    if (pools.size === 0) return;
+    let total = 0;
+    let idle = 0;
+    let waiting = 0;
+    for (const pool of pools) {
+      total += pool.totalCount;
+      idle += pool.idleCount;
+      waiting += pool.waitingCount;
+    }
+    this.set({ state: 'total' }, total);
+    this.set({ state: 'idle' }, idle);
+    this.set({ state: 'waiting' }, waiting);
+  },
+});
+
 /** Seconds since `started` (a performance.now() reading). */
 export const secondsSince = (started: number) => (performance.now() - started) / 1000;
