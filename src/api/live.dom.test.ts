@@ -91,6 +91,22 @@ describe('the live connection', () => {
     h.close();
   });
 
+  it("resumes a stream its stopping server ended, after the server's last retry hint, from its last event", async () => {
+    const h = harness();
+    await tick();
+    // What a server sends as it stops (server/event-stream.ts): a last `retry:` of 0.5-2 s.
+    h.streams[0]!.write(`retry: 3000\n${ready(3)}` + frame(event(4)) + 'retry: 1500\n\n');
+    await tick();
+    h.streams[0]!.end();
+    await tick();
+    await tick();
+    // The proxy sends the resume to another server, which replays what came after event 4.
+    expect(h.waits).toEqual([1500]);
+    expect(h.opened).toEqual([undefined, '4']);
+    expect(h.events()).toEqual([4]);
+    h.close();
+  });
+
   it('passes a reset on, and keeps going past an unreadable message', async () => {
     const h = harness();
     await tick();
