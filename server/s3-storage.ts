@@ -53,14 +53,22 @@ export function createS3Client(settings: S3Settings): S3Client {
         : undefined,
     // A stopped or cut-off bucket fails a request in seconds rather than never: connecting is
     // bounded, and so is a connection that stops moving (an upload's socket waits for its
-    // uploader's bytes, hence a minute).
-    requestHandler: { connectionTimeout: 5000, socketTimeout: 60_000 },
+    // uploader's bytes, hence a minute); the calls that send no file also bound the wait for
+    // the answer's headers (QUICK).
+    requestHandler: { connectionTimeout: 5000, socketTimeout: 60_000, throwOnRequestTimeout: true },
     // Checksums only where S3 requires them: S3-compatible stores (Ceph before Squid, MinIO
     // releases) refuse the SDK's default trailing CRC32 on streamed bodies.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
 }
+
+/**
+ * For the calls that send no file (HEAD, DELETE, a download until its headers): a bucket that
+ * takes the connection and does not answer in this long counts as unavailable, after the SDK's
+ * retries about three times this.
+ */
+const QUICK = { requestTimeout: 5000 };
 
 /** True for an S3 error that means the object (or bucket) does not exist. */
 function isNotFound(error: unknown): boolean {
@@ -74,7 +82,7 @@ function isNotFound(error: unknown): boolean {
  */
 export async function checkBucket(client: S3Client, bucket: string): Promise<void> {
   try {
-    await client.send(new HeadBucketCommand({ Bucket: bucket }));
+    await client.send(new HeadBucketCommand({ Bucket: bucket }), QUICK);
   } catch (error) {
     const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
     const reason =
@@ -193,7 +201,7 @@ export function createS3Storage(client: S3Client, bucket: string): Storage {
       const contentType = contentTypeOfKey(key);
       if (!contentType) return undefined;
       try {
-        const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+        const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), QUICK);
         return { key, size: head.ContentLength ?? 0, contentType };
       } catch (error) {
         if (isNotFound(error)) return undefined;
@@ -211,6 +219,7 @@ export function createS3Storage(client: S3Client, bucket: string): Storage {
             Key: key,
             Range: range ? `bytes=${range.start}-${range.end}` : undefined,
           }),
+          QUICK,
         );
         // "bytes 0-9/1234" for a range, else the length is the whole file's.
         const total = /\/(\d+)$/.exec(answer.ContentRange ?? '')?.[1];
@@ -237,7 +246,7 @@ export function createS3Storage(client: S3Client, bucket: string): Storage {
 
     async delete(key) {
       if (contentTypeOfKey(key)) {
-        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }), QUICK);
       }
     },
 

@@ -124,4 +124,19 @@ describe.runIf(settings !== undefined)('the bucket unreachable', () => {
     expect(lines.filter((line) => /bucket .* is available again/.test(line))).toHaveLength(1);
     expect(log.entries().filter((entry) => entry.status === 500)).toEqual([]);
   }, 60_000);
+
+  it('answers 503 within seconds, not minutes, while the bucket takes connections and never answers', async () => {
+    const { admin } = tokens;
+    const existing = await uploadFile(t.request, 'icon', readPng(), admin);
+    gate!.hang(true);
+    try {
+      const started = performance.now();
+      expectStorageUnavailable(await t.get(existing.url));
+      expectStorageUnavailable(await t.get(`/v1/files/${existing.url.slice(7)}`, admin));
+      expect(performance.now() - started).toBeLessThan(45_000);
+    } finally {
+      gate!.hang(false);
+    }
+    expect((await t.app.request(existing.url)).status).toBe(200);
+  }, 90_000);
 });

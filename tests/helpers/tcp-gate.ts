@@ -13,16 +13,28 @@ export interface TcpGate {
   close(): Promise<void>;
   /** Accepts connections again on the same port. */
   open(): Promise<void>;
+  /**
+   * Cuts every connection, then takes new ones and never answers (`true`), as a hung service
+   * or a network that drops its packets; `false` passes them on again.
+   */
+  hang(on: boolean): void;
   /** Closes for good. */
   stop(): Promise<void>;
 }
 
 export async function startTcpGate(target: { host: string; port: number }): Promise<TcpGate> {
   const sockets = new Set<Socket>();
+  let hung = false;
   let server: Server | undefined;
   let port = 0;
   const listen = async () => {
     const next = createServer((client) => {
+      if (hung) {
+        sockets.add(client);
+        client.on('close', () => sockets.delete(client));
+        client.on('error', () => client.destroy());
+        return;
+      }
       const upstream = connect(target.port, target.host);
       for (const socket of [client, upstream]) {
         sockets.add(socket);
@@ -56,6 +68,10 @@ export async function startTcpGate(target: { host: string; port: number }): Prom
     close,
     open: async () => {
       if (!server) await listen();
+    },
+    hang(on) {
+      hung = on;
+      for (const socket of sockets) socket.destroy();
     },
     stop: close,
   };
