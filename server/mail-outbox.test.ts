@@ -181,4 +181,18 @@ describe('mail outbox', () => {
     expect(await queued(email)).toEqual([]);
     expect(await queued(invitee)).toEqual([]);
   }, 30_000);
+
+  it('gives a mail up once it is 7 days old (an invitation link is dead by then), not before', async () => {
+    const email = uniqueEmail();
+    await queueMail({ db: t.db, now }, { to: email, kind: 'notice', subject: 's', text: 't' });
+    const failing: MailTransport = { send: () => Promise.reject(new Error('refused')) };
+    const log = captureLog();
+    t.advance(7 * 24 * 3600 * 1000 - 60_000);
+    await sendDueMail({ db: t.db, mail: failing, now });
+    expect(await queued(email)).toEqual([{ attempts: 1 }]);
+    t.advance(5 * 60_000);
+    await sendDueMail({ db: t.db, mail: failing, now });
+    expect(await queued(email)).toEqual([]);
+    expect(log.text()).toMatch(/dropped after 2 attempts/);
+  });
 });
