@@ -35,7 +35,8 @@ export function trackRequests(server: Server): HttpDrain {
           response.shouldKeepAlive = false;
         } else if (response.shouldKeepAlive) {
           const { socket } = response;
-          response.once('finish', () => socket?.end());
+          if (response.writableFinished) socket?.end();
+          else response.once('finish', () => socket?.end());
         }
       }
       // Also closes the connections idle now (Node 19 and later).
