@@ -311,7 +311,9 @@ export function createPgDb(connectionString: string): Db {
   const guarded = async <T>(work: () => Promise<T>, connecting = false): Promise<T> => {
     try {
       const result = await work();
-      outage.up();
+      // A connection handed out is no proof: an idle one may be dead without the pool knowing
+      // yet, and saying "available again" on it would log the outage twice.
+      if (!connecting) outage.up();
       return result;
     } catch (error) {
       if (error instanceof DatabaseUnavailableError) throw error;
