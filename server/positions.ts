@@ -45,19 +45,13 @@ const blocksKey = (table: OrderedCollection['table'], alias: string) =>
   table === 'assets' ? `'assets'` : `'application:' || ${alias}.application_id`;
 
 /**
- * SQL of the 1-based place of the row of `alias` (a row of `table`) in its collection: the
- * superblocks (migration 038: 32 blocks each) before its own, the blocks before its own within
- * that superblock, and index reads of at most one block plus the rows of its group, never the
- * whole collection.
+ * SQL of the 1-based place of the row of `alias` (a row of `table`) in its collection: index
+ * reads of at most one block plus the rows of its group, never the whole collection.
  */
 export function placeSql(table: OrderedCollection['table'], alias: string): string {
   const same = table === 'assets' ? '' : `p.application_id = ${alias}.application_id AND `;
-  const superblock = `(${alias}.position >> 15)`;
-  return `((SELECT coalesce(sum(s.n), 0) FROM order_superblocks s
-            WHERE s.collection = ${blocksKey(table, alias)} AND s.superblock < ${superblock})
-    + (SELECT coalesce(sum(o.n), 0) FROM order_blocks o
-            WHERE o.collection = ${blocksKey(table, alias)} AND o.block >= (${superblock} << 5)
-              AND o.block < ${blockOf(`${alias}.position`)})
+  return `((SELECT coalesce(sum(o.n), 0) FROM order_blocks o
+            WHERE o.collection = ${blocksKey(table, alias)} AND o.block < ${blockOf(`${alias}.position`)})
     + (SELECT count(*) FROM ${table} p WHERE ${same}p.position < ${alias}.position
          AND p.position >= ${blockOf(`${alias}.position`)} * ${BLOCK})
     + (SELECT count(*) FROM ${table} p WHERE ${same}p.position = ${alias}.position
