@@ -206,6 +206,24 @@ describe('a bulk job over a filter', () => {
     );
   });
 
+  it('fails, saying why, when its tag is deleted while it runs; the batches done stay', async () => {
+    const { prefix } = await newAssets(5);
+    const tag = tagRowSchema.parse(
+      dataOf(await t.post('/v1/tags', { name: `${prefix} gone` }, tokens.admin)),
+    );
+    const job = await createJob({ action: 'setTag', tagId: tag.id, filter: { search: prefix } });
+    await worker().runOnce({ maxBatches: 1 });
+    dataOf(await t.request('DELETE', `/v1/tags/${tag.id}`, { token: tokens.admin }));
+    t.clock.current = new Date(t.clock.current.getTime() + BULK_LEASE_MS + 1000);
+    await drain();
+    expect(await readJob(job.id)).toMatchObject({
+      state: 'failed',
+      done: 3,
+      changed: 3,
+      error: 'The tag was deleted while the job ran',
+    });
+  });
+
   it('deletes the matching unlocked assets to the Trash, and a restore job over the Trash brings them back', async () => {
     const { prefix, assets } = await newAssets(5);
     await lock(assets[0]!.id);
