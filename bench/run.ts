@@ -1,6 +1,6 @@
 // npm run bench: measurements, never pass/fail. Each section prints figures and, where
 // there is a baseline, the ratio against it measured in the same run. `npm run bench -- <name>`
-// runs one section (`lists`, `textures`, `events`, `auth-check`, `s3`, `scale` (on PostgreSQL, ~10 minutes; only on its own), `load` (two instances under 200 clients, on PostgreSQL; only on its own: `npm run bench -- load --seconds 60 --soak 600`), `fuzz` (`npm run bench -- fuzz 1000` for fewer cases), or `viewer`, which takes options: `npm run bench -- viewer --runs 3`).
+// runs one section (`lists`, `textures`, `events`, `auth-check`, `s3`, `scale` (on PostgreSQL, ~10 minutes; only on its own), `browser-scale` (the assets list in Chromium at the seed's 600 and at a million assets: `npm run bench -- browser-scale --large-url <database at a million>`; only on its own), `load` (two instances under 200 clients, on PostgreSQL; only on its own: `npm run bench -- load --seconds 60 --soak 600`), `fuzz` (`npm run bench -- fuzz 1000` for fewer cases), or `viewer`, which takes options: `npm run bench -- viewer --runs 3`).
 import { execFileSync, execSync } from 'node:child_process';
 import { buildReport } from './build-report';
 import { benchFileValidation } from './files/validate';
@@ -37,6 +37,12 @@ if (only === 's3') {
 if (only === 'scale') {
   section('Lists and writes at 10,000 and at 1,000,000 assets and events, on PostgreSQL');
   await (await import('./server-scale')).benchServerScale(process.argv.slice(3));
+  process.exit(0);
+}
+if (only === 'browser-scale') {
+  // Against the build in dist/ as it is (npm run build first).
+  section('The assets list in Chromium at 600 and at 1,000,000 assets, on PostgreSQL');
+  await (await import('./browser-scale')).benchBrowserScale(process.argv.slice(3));
   process.exit(0);
 }
 if (only === 'load') {

@@ -43,7 +43,7 @@ async function freePort(): Promise<number> {
 }
 
 /** A PostgreSQL server for the bench: DATABASE_URL's, or a throwaway cluster. */
-async function startPostgres(): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startPostgres(): Promise<{ url: string; stop: () => Promise<void> }> {
   const name = `avatar_studio_scale_${process.pid}`;
   const existing = process.env.DATABASE_URL;
   if (existing) {
