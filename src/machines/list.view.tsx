@@ -554,8 +554,10 @@ function TooDeep({
   return (
     <Alert tone="info">
       {t('list.tooDeep', { page })}
-      {canReverse && <ActionButton onPress={onReverse}>{t('list.sortOtherWay')}</ActionButton>}
-      <ActionButton onPress={onFirstPage}>{t('list.firstPage')}</ActionButton>
+      <div className="alert-actions">
+        {canReverse && <ActionButton onPress={onReverse}>{t('list.sortOtherWay')}</ActionButton>}
+        <ActionButton onPress={onFirstPage}>{t('list.firstPage')}</ActionButton>
+      </div>
     </Alert>
   );
 }
