@@ -120,20 +120,23 @@ function box([w, h, d]: [number, number, number]) {
   };
 }
 
+/** The first word of a demo record's name: its colour ("Olive Hoodie 12"). */
+const colourWordOf = (name: string) => name.split(' ')[0] ?? '';
+
 /**
- * The file a placeholder stands for, and the key that shares it with other placeholders. A
- * morphed asset owns its file (the morph worker deletes it when it replaces the model), so
- * each gets its own.
+ * The file a placeholder stands for, the key that shares it with other placeholders, and what
+ * its bytes are. A morphed asset owns its file (the morph worker deletes it when it replaces
+ * the model), so each gets its own, of the same bytes as others of its kind.
  */
 function fileFor(
   url: string,
   row: { id: string; name: string },
-): { key: string; make: () => Promise<Uint8Array> } {
-  const { name } = row;
-  const colourWord = name.split(' ')[0] ?? '';
+): { key: string; content: string; make: () => Promise<Uint8Array> } {
+  const colourWord = colourWordOf(row.name);
   const colour = DEMO_COLOURS[colourWord] ?? FALLBACK_COLOUR;
   if (url.startsWith('/demo/icons/')) {
-    return { key: `icon:${colourWord}`, make: () => Promise.resolve(demoIcon(colour)) };
+    const key = `icon:${colourWord}`;
+    return { key, content: key, make: () => Promise.resolve(demoIcon(colour)) };
   }
   // models/<type>-NNN.glb, cage-meshes/<gender>-<body>.glb, morphed/NNN.glb
   const type = url.startsWith('/demo/models/')
@@ -145,48 +148,89 @@ function fileFor(
   const owned = url.startsWith('/demo/morphed/');
   return {
     key: owned ? `morphed:${row.id}` : `model:${type}:${colourWord}`,
+    content: `model:${type}:${colourWord}`,
     make: () => demoModel(type || 'demo', shape, colour),
   };
 }
 
-/** The tables and columns that may hold a `/demo/` placeholder, with the name column. */
+/**
+ * The tables and columns that may hold a `/demo/` placeholder. A morphed asset owns its file
+ * (see fileFor), so its rows are pointed at their files one by one.
+ */
 const PLACEHOLDER_COLUMNS = [
-  { table: 'assets', column: 'icon_url' },
-  { table: 'assets', column: 'model_url' },
-  { table: 'cage_meshes', column: 'model_url' },
-  { table: 'morphed_assets', column: 'model_url' },
+  { table: 'assets', column: 'icon_url', owned: false },
+  { table: 'assets', column: 'model_url', owned: false },
+  { table: 'cage_meshes', column: 'model_url', owned: false },
+  { table: 'morphed_assets', column: 'model_url', owned: true },
 ] as const;
 
 /**
  * Stores a file for every `/demo/` placeholder left in the database and points its rows at
  * it; answers how many files were stored (0 once done). Safe on parallel starts.
+ *
+ * A shared file depends only on the placeholder and the first word of the row's name (its
+ * colour), so the rows are read a group at a time and pointed at their files by one statement
+ * a column: a million assets seeded by `npm run seed:scale` are a few hundred groups and one
+ * pass over the table, not a million statements.
  */
 export async function provideDemoFiles(db: Db, storage: Storage): Promise<number> {
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [DEMO_FILES_LOCK_KEY]);
     const stored = new Map<string, string>();
-    for (const { table, column } of PLACEHOLDER_COLUMNS) {
+    // Owned files of the same content are made once and stored once each.
+    const made = new Map<string, Promise<Uint8Array>>();
+    for (const { table, column, owned } of PLACEHOLDER_COLUMNS) {
       const { rows } = await tx.query<{ id: string; name: string; url: string }>(
-        `SELECT id, name, ${column} AS url FROM ${table} WHERE ${column} LIKE $1`,
+        owned
+          ? `SELECT id, name, ${column} AS url FROM ${table} WHERE ${column} LIKE $1`
+          : `SELECT min(id) AS id, min(name) AS name, ${column} AS url FROM ${table}
+             WHERE ${column} LIKE $1 GROUP BY ${column}, split_part(name, ' ', 1)`,
         [`${DEMO_PREFIX}%`],
       );
-      for (const row of rows) {
-        const file = fileFor(row.url, row);
-        let url = stored.get(file.key);
-        if (!url) {
-          const bytes = await file.make();
-          const saved = await storage.put(new Blob([concat([bytes])]).stream(), {
-            maxBytes: bytes.length,
-          });
+      const files = rows.map((row) => ({ row, file: fileFor(row.url, row) }));
+      const missing = new Map(
+        files.filter(({ file }) => !stored.has(file.key)).map(({ file }) => [file.key, file]),
+      );
+      // Stored 16 at a time: a million seeded assets come with ten thousand morphed assets,
+      // each owning a file, and a store's write waits on its disk or network.
+      const batches = [...missing.values()];
+      for (let start = 0; start < batches.length; start += 16) {
+        const batch = batches.slice(start, start + 16);
+        const saved = await Promise.all(
+          batch.map(async (file) => {
+            let making = made.get(file.content);
+            if (!making) made.set(file.content, (making = file.make()));
+            const bytes = await making;
+            return storage.put(new Blob([concat([bytes])]).stream(), { maxBytes: bytes.length });
+          }),
+        );
+        for (const [index, file] of batch.entries()) {
+          const put = saved[index]!;
           // "icon:Olive" is stored as olive-icon.png, "model:outfit:Olive" as olive-outfit.glb.
           const base = file.key.split(':').reverse().join('-').toLowerCase();
-          const name = nameWithExtensionOf(base, saved.key);
-          await recordStoredFile(tx, saved, name, null, new Date());
-          url = `/files/${saved.key}`;
-          stored.set(file.key, url);
+          await recordStoredFile(tx, put, nameWithExtensionOf(base, put.key), null, new Date());
+          stored.set(file.key, `/files/${put.key}`);
         }
-        await tx.query(`UPDATE ${table} SET ${column} = $1 WHERE id = $2`, [url, row.id]);
       }
+      const pointed = files.map(({ row, file }) => ({
+        key: row.id,
+        url: row.url,
+        colour: colourWordOf(row.name),
+        file: stored.get(file.key)!,
+      }));
+      if (pointed.length === 0) continue;
+      await (owned
+        ? tx.query(
+            `UPDATE ${table} t SET ${column} = m.file
+             FROM unnest($1::text[], $2::text[]) AS m(id, file) WHERE t.id = m.id`,
+            [pointed.map((p) => p.key), pointed.map((p) => p.file)],
+          )
+        : tx.query(
+            `UPDATE ${table} t SET ${column} = m.file
+             FROM unnest($1::text[], $2::text[], $3::text[]) AS m(url, colour, file)
+             WHERE t.${column} = m.url AND split_part(t.name, ' ', 1) = m.colour`,
+            [pointed.map((p) => p.url), pointed.map((p) => p.colour), pointed.map((p) => p.file)],
+          ));
     }
     return stored.size;
   });
