@@ -164,7 +164,7 @@ const apiTarget = process.env.API_TARGET ?? 'http://127.0.0.1:8081';
 
 /**
  * Modules whose side effects are only declarations: a feature folder's (src/features/<name>,
- * README "Feature folders"). A screen that imports one thing through the feature's index gets
+ * docs/architecture.md "Feature folders"). A screen that imports one thing through the feature's index gets
  * that thing and what it uses, not the whole feature.
  */
 const treeshake = {
@@ -254,7 +254,7 @@ export default defineConfig({
  * back office (vite.embed.config.ts): sharing no chunk with the back office, the page starts
  * with two scripts (its own and three.js's classes), where with the back office it had eleven
  * of about the same code, and the JavaScript before its first frame went from 299 KiB
- * compressed to 272 (README "Viewer bench"). The viewer's files (decoders, environments) and
+ * compressed to 272 (docs/benchmarks.md "Viewer: first painted frame"). The viewer's files (decoders, environments) and
  * public/ come from the back office's build.
  */
 export const embedConfig = defineConfig({

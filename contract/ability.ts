@@ -1,6 +1,6 @@
 /**
  * What the signed-in user may do: the CASL rules of their role, which the server packs into
- * the access token's `ability` claim (server/auth/abilities.ts defines them, server/ROLES.md
+ * the access token's `ability` claim (server/auth/abilities.ts defines them, docs/roles.md
  * lists them). The back office offers only what these allow; the server still decides.
  */
 import {
@@ -39,7 +39,7 @@ export type PackedRules = PackRule<AppRule>[];
 /**
  * The rules each role grants; `userId` is the signed-in user's id for "own" conditions. The
  * server packs them into tokens (server/auth/abilities.ts), the route table (routes.ts) names
- * the roles each route allows from them; server/ROLES.md mirrors them.
+ * the roles each route allows from them; docs/roles.md mirrors them.
  */
 export function roleRules(role: Role, userId: string): AppRule[] {
   switch (role) {

@@ -72,7 +72,7 @@ export const invitationAcceptBodySchema = z.strictObject({
 });
 
 /**
- * Two-step sign-in (server/README.md "Two-step sign-in"). A sign-in of an account with a second
+ * Two-step sign-in (docs/api.md "Two-step sign-in"). A sign-in of an account with a second
  * factor answers this challenge instead of a session; POST /v1/auth/second-factor with it and a
  * code answers the session.
  */

@@ -1,5 +1,5 @@
 /**
- * Bulk jobs (server/README.md "Bulk jobs"): one change over every row a list filter matches
+ * Bulk jobs (docs/api.md "Bulk jobs"): one change over every row a list filter matches
  * ("all N matching this filter"), run in the background in batches with progress the user
  * sees. Wire shapes only.
  */

@@ -21,7 +21,7 @@ const abilities = new Map(
 
 /**
  * The roles whose tokens pass the route's checks (a token of a registered account whose address
- * is unproven carries `anonymous`'s rules, server/ROLES.md). Every role for a route without one.
+ * is unproven carries `anonymous`'s rules, docs/roles.md). Every role for a route without one.
  */
 export function rolesOf(route: Route): Role[] {
   if (route.auth === 'none') return [...ROLES];
@@ -181,7 +181,7 @@ export function openApiDocument(
       description:
         'The reference platform API of Avatar Studio. Answers are JSON in a `{ data }` ' +
         'envelope (lists: `{ data, pagination }`); errors are `{ status, code, message }`. ' +
-        'Each operation names the roles whose tokens it accepts (`x-roles`, server/ROLES.md).',
+        'Each operation names the roles whose tokens it accepts (`x-roles`, docs/roles.md).',
     },
     servers: [{ url: '/' }],
     tags: [...new Set(routes.map((route) => route.tag))].map((name) => ({ name })),

@@ -1,6 +1,6 @@
 /**
  * The route table: every route the API mounts, with who may call it (a bearer token and the
- * CASL abilities it must allow, server/ROLES.md), what it reads (body, query) and what it
+ * CASL abilities it must allow, docs/roles.md), what it reads (body, query) and what it
  * answers. openapi.ts turns it into the OpenAPI 3.1 document the server serves at
  * GET /v1/openapi.json; server/openapi.test.ts checks it against the routes the server mounts.
  * Paths are written OpenAPI's way (`{id}`). Plain data: importing it costs no CASL.
@@ -140,7 +140,7 @@ export interface Route {
   errors?: readonly number[];
 }
 
-/** The list query every list route reads (README "Lists"); filters are each list's own. */
+/** The list query every list route reads (docs/api.md "Lists"); filters are each list's own. */
 export const listQuerySchema = z.object({
   page: z.optional(z.int().check(z.minimum(1))),
   limit: z.optional(z.int().check(z.minimum(1), z.maximum(LIST_MAX_LIMIT))),

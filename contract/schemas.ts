@@ -6,7 +6,7 @@
 import { z } from 'zod/mini';
 import { ASSET_TYPES, GENDERS, type Gender } from './assets';
 
-/** Roles known to the platform; see README "Roles and permissions". */
+/** Roles known to the platform; see docs/roles.md "Roles and permissions". */
 export const roleSchema = z.enum(['admin', 'developer', 'user', 'anonymous']);
 export type Role = z.infer<typeof roleSchema>;
 
@@ -42,7 +42,7 @@ export const userSchema = z.object({
 export type User = z.infer<typeof userSchema>;
 
 /** A user's status as the list filters it. (Invitations will add `invited`.) */
-/** `invited`: a pending invitation, listed with the users (server/README.md "Users"). */
+/** `invited`: a pending invitation, listed with the users (docs/api.md "Users"). */
 export const userStatusSchema = z.enum(['active', 'disabled', 'invited']);
 
 /** A user as the back office lists them: GET /private/v1/users (no secrets, no assets). */
@@ -246,7 +246,7 @@ const applicationSchema = z.object({ id: z.string(), name: z.string() });
 const assetTypeSchema = z.enum(ASSET_TYPES);
 
 /**
- * The delivery version of an asset's model (issue 25, server/README.md "Delivery versions"):
+ * The delivery version of an asset's model (issue 25, docs/api.md "Delivery versions"):
  * `url` is the smaller file the studio's viewers load when `status` is `ready`; otherwise the
  * original is delivered, and `reason` says why (`original`: nothing to gain, `failed`).
  */
@@ -279,7 +279,7 @@ export const assetSchema = z.object({
   tags: z.array(tagSchema),
   createdAt: z.string(),
   updatedAt: z.string(),
-  /** Raised at every change (README "Versions and conflicts"); the ETag of a single read. */
+  /** Raised at every change (docs/api.md "Versions and conflicts"); the ETag of a single read. */
   version: z.optional(z.number()),
   /** The model's delivery version; null before it has one (an addition to the spec's fields). */
   modelDelivery: z.optional(z.nullable(modelDeliverySchema)),
@@ -588,7 +588,7 @@ export const userAssetsResultSchema = z.object({
 export type UserAssetsResult = z.infer<typeof userAssetsResultSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Morphs, asset applications, export. server/README.md "Morph queue", "Applications".
+// Morphs, asset applications, export. docs/api.md "Morph queue", "Applications".
 
 const idSchema = z.string().check(z.minLength(1), z.maxLength(200));
 
@@ -704,7 +704,7 @@ export const servicesSchema = z.object({
 export type Services = z.infer<typeof servicesSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// The Trash. server/README.md "Trash".
+// The Trash. docs/api.md "Trash".
 
 /** What can be in the Trash. */
 export const TRASH_KINDS = ['asset', 'tag', 'cage-mesh', 'application', 'morphed-asset'] as const;

@@ -1,6 +1,6 @@
 /**
  * `npm run files:to-s3`: copies the stored files of DATA_DIR/files into the S3 bucket the S3_*
- * settings name (README "Deploying"), under the same keys, so the database's /files/<key>
+ * settings name (docs/operating.md "Files in an S3 bucket"), under the same keys, so the database's /files/<key>
  * addresses keep working once the instances use the bucket.
  *
  * Each file's SHA-256 is computed from the disk, sent with the object (metadata `sha256`), and

@@ -169,7 +169,7 @@ export function createApp(input: AppDeps) {
     app.route(`${prefix}/application-assets`, applicationAssetRoutes(deps));
     app.route(`${prefix}/application-morphed-assets`, applicationMorphedAssetRoutes(deps));
     app.route(`${prefix}/morphed-asset-queue`, morphQueueRoutes(deps));
-    // Kinds whose delete and restore are the Trash's own routes (server/README.md "Trash").
+    // Kinds whose delete and restore are the Trash's own routes (docs/api.md "Trash").
     for (const [path, kind] of TRASHED_BY_THE_TRASH) {
       app.route(`${prefix}/${path}`, deleteRoutes(deps, kind));
       app.route(`${prefix}/${path}`, restoreRoutes(deps, kind));

@@ -1,5 +1,5 @@
 /**
- * Bulk jobs (server/README.md "Bulk jobs"): one change over every row a list filter matches,
+ * Bulk jobs (docs/api.md "Bulk jobs"): one change over every row a list filter matches,
  * run in the background. Creating one counts the matches (exact, or the planner's estimate
  * past the list's exact limit) and queues it; a worker claims it and walks the matching rows
  * in id order, BULK_BATCH_SIZE at a time. Each batch is one transaction that locks its rows,

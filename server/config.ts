@@ -62,7 +62,7 @@ export interface Config {
   /** Asset services: an icon renderer and a texture predictor; unset answers 501. */
   iconRendererUrl: string | undefined;
   texturePredictorUrl: string | undefined;
-  /** The live event stream, GET /v1/events (server/README.md "Live events"). */
+  /** The live event stream, GET /v1/events (docs/api.md "Live events"). */
   events: EventStreamLimits;
   /** Days a deleted record stays in the Trash before the sweeper deletes it for ever. */
   trashRetentionDays: number;

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { log } from './log';
 import { dbQueryDuration, secondsSince, statementLabel, watchPool } from './metrics';
 
-export type SqlParam = string | number | boolean | Date | null | readonly string[];
+export type SqlParam = string | number | boolean | Date | null | readonly (string | null)[];
 
 export interface Db {
   /** Runs one statement with `$1`-style parameters. */

@@ -1,13 +1,13 @@
 /**
  * The delivery version of a model (issue 25): the same avatar in fewer bytes, derived from the
- * uploaded .glb with glTF-Transform and served to the studio's own viewers (server/README.md
+ * uploaded .glb with glTF-Transform and served to the studio's own viewers (docs/api.md
  * "Delivery versions"). Unused data is pruned, duplicates merged, vertices welded, animations
  * resampled, geometry (morph targets and animations included) quantized and meshopt-compressed
  * (EXT_meshopt_compression: the viewer has its decoder), and textures re-encoded as WebP
  * (EXT_texture_webp) no larger than DELIVERY_TEXTURE_SIZE. Skins, morph targets and animations
  * are kept: only their encoding changes.
  *
- * Why WebP and not KTX2/Basis (measured by bench/textures.ts, server/README.md "Delivery
+ * Why WebP and not KTX2/Basis (measured by bench/textures.ts, docs/api.md "Delivery
  * versions"): on the fixture avatars ETC1S files are 1.8-2.4x the WebP ones at quality 80
  * (WEBP_QUALITY) and UASTC 11-14x, and the viewer would first fetch a 263 KB (gzip) transcoder;
  * on a slow connection that costs seconds before the first frame, against tens of milliseconds

@@ -1,5 +1,5 @@
 /**
- * Which stream events a caller may see, and how much of them (server/README.md "Live events").
+ * Which stream events a caller may see, and how much of them (docs/api.md "Live events").
  * The rule: an event tells nobody more than the REST API would. Each routing key needs the
  * ability that reads its subject (an application event needs `read Application`, a user-asset
  * event `read UserAsset` of that user, a user administration event `manage User`, ...); keys

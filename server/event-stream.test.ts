@@ -1,5 +1,5 @@
 /**
- * GET /v1/events (server/README.md "Live events") on a real HTTP server: what a client sees of
+ * GET /v1/events (docs/api.md "Live events") on a real HTTP server: what a client sees of
  * changes made through the API, what each role may see, resume after Last-Event-ID (exactly the
  * missed events, also when events commit during the resume), reset, heartbeats, the end at
  * token expiry, slow clients, morph job progress, and two servers on one PostgreSQL database.

@@ -1,5 +1,5 @@
 /**
- * One client's live event stream (GET /v1/events, server/README.md "Live events"): Server-Sent
+ * One client's live event stream (GET /v1/events, docs/api.md "Live events"): Server-Sent
  * Events built from the event bus (live) and the event table (resume), filtered by the
  * caller's abilities (server/event-access.ts).
  *

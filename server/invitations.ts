@@ -51,7 +51,7 @@ function toInvitation(row: InvitationRow, now: Date): Invitation {
 
 /**
  * The pending invitations (newest first), optionally only those for `emails` (any case): what
- * the users screen shows as "invited" (server/ROLES.md, server/README.md "Invitations"). One
+ * the users screen shows as "invited" (docs/roles.md, docs/api.md "Invitations"). One
  * whose sender may no longer invite says so: its link is dead until another admin resends it.
  */
 export async function listPendingInvitations(

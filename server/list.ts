@@ -1,5 +1,5 @@
 /**
- * The one implementation of the list protocol (README "Lists"): query parsing (page, limit,
+ * The one implementation of the list protocol (docs/api.md "Lists"): query parsing (page, limit,
  * order, filters), SQL where clauses from filter definitions, and the count + page queries.
  * Every list endpoint describes itself as a `ListSpec`; field names reach SQL only through the
  * spec's allow-lists, values only as parameters.

@@ -1,5 +1,5 @@
 /**
- * The mail outbox (server/README.md "Sessions"): a request that mails writes the message to
+ * The mail outbox (docs/api.md "Sessions"): a request that mails writes the message to
  * `mail_outbox` and answers; a worker in every server process sends it. So a request takes as
  * long whether or not it mails anything (nobody learns from the time which addresses have
  * accounts), a slow or failing mail server never holds a request, and a queued mail survives a
@@ -102,7 +102,10 @@ export async function sendNextMail(deps: OutboxDeps): Promise<boolean> {
   return true;
 }
 
-/** Sends every mail due now (tests, and a worker's turn). */
+/**
+ * Sends every mail due now.
+ * @internal The tests' turn of the worker, which sends a mail at a time (it can stop between).
+ */
 export async function sendDueMail(deps: OutboxDeps): Promise<number> {
   let sent = 0;
   while (await sendNextMail(deps)) sent += 1;

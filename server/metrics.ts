@@ -141,7 +141,7 @@ export function watchPool(pool: PoolCounts): () => void {
   return () => pools.delete(pool);
 }
 
-export const dbPoolClients = new Gauge({
+new Gauge({
   name: 'db_pool_clients',
   help: 'PostgreSQL pool: connections open (total), idle, and queries waiting for one (waiting); absent on PGlite',
   labelNames: ['state'] as const,

@@ -1,5 +1,5 @@
 /**
- * The morph queue worker (server/README.md "Morph queue"). It claims the oldest queued entry
+ * The morph queue worker (docs/api.md "Morph queue"). It claims the oldest queued entry
  * with `FOR UPDATE SKIP LOCKED` in a short transaction, so any number of server processes can
  * share one PostgreSQL queue without two of them taking the same entry; does the model work
  * (server/morph.ts) outside any lock, reporting progress; and ends the entry completed (with

@@ -1,7 +1,7 @@
 /**
  * The model work behind the morph queue (server/morph-worker.ts): fits a source model (an outfit,
  * hair, ...) onto a body model's bounding box with glTF-Transform. It is a box fit, not a
- * cage-mesh deformation: server/README.md "Morph queue" says what it does and does not do.
+ * cage-mesh deformation: docs/api.md "Morph queue" says what it does and does not do.
  * The morph queue runs it in a worker thread (morphModelInThread).
  */
 import { Logger, NodeIO, type Document, type bbox, type vec3 } from '@gltf-transform/core';

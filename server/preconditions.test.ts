@@ -1,5 +1,5 @@
 /**
- * If-Match on every route that changes a versioned record (README "Versions and conflicts"):
+ * If-Match on every route that changes a versioned record (docs/api.md "Versions and conflicts"):
  * a stale or unknown version is never applied as if it were absent (RFC 9110 §13.1.1).
  */
 import { describe, expect, it } from 'vitest';

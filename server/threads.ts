@@ -4,7 +4,7 @@
  * thread is terminated, so one hostile model can neither block the server's requests nor take
  * the process down. At most MAX_THREADS jobs run at once (the server has 2 cores); the rest
  * wait their turn. A thread that answered is kept a minute for the next job of its file, since
- * loading one (tsx, the validator) takes about a second. server/README.md "Limits".
+ * loading one (tsx, the validator) takes about a second. docs/api.md "Limits".
  *
  * Worker files are TypeScript: the thread starts with a small module that loads them with tsx's
  * `tsImport` (on Node 20 a worker does not take `--import tsx` from `execArgv`), in tests as in

@@ -1,5 +1,5 @@
 /**
- * The Trash (server/README.md "Trash"). Deleting an asset or a tag moves it here: the record
+ * The Trash (docs/api.md "Trash"). Deleting an asset or a tag moves it here: the record
  * and its relation rows leave their tables in the deleting transaction (so every list, count,
  * search, relation, single read and the public viewer stop showing it with no change to any
  * reader), and a `trash` row keeps them as JSON until they are restored or purged. Restoring

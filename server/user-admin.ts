@@ -1,5 +1,5 @@
 /**
- * What an administrator does to other users (server README "Users"): give a role, disable,
+ * What an administrator does to other users (docs/api.md "Users"): give a role, disable,
  * enable; one user or many, each change one transaction, all or none.
  *
  * Nobody changes their own role or status, and the users changed and the administrator asking

@@ -1,5 +1,5 @@
 /**
- * Record versions and conditional changes (README "Versions and conflicts"). Every editable
+ * Record versions and conditional changes (docs/api.md "Versions and conflicts"). Every editable
  * record has a `version`, raised by migration 012's triggers at each change, which also record
  * the changed fields in record_changes. A single-record read answers the version as a strong
  * ETag; a change may send the version it was based on as If-Match. Without If-Match a change

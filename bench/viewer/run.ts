@@ -1,6 +1,6 @@
 // The viewer bench: our viewer on /embed, the route embedders use, against visage and
 // <model-viewer>, each on a page that only fills the window with the viewer. How it is kept
-// fair (README "Viewer bench"):
+// fair (docs/benchmarks.md "Viewer: first painted frame"):
 // - one build folder holds the app's build, the peer pages (their scripts under /assets/ like
 //   ours) and the fixture files, all compressed by scripts/compress-dist.ts; the project's
 //   real server (tests/helpers/server.ts) serves it, so every file of every viewer comes from

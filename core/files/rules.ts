@@ -1,5 +1,5 @@
 /**
- * The upload rules of every file field (spec §5 and §9; README "Upload field rules"): what an
+ * The upload rules of every file field (spec §5 and §9; docs/using.md "Upload field rules"): what an
  * upload of each kind may be. The upload control, the asset form and the server's upload
  * route all read this one table.
  */

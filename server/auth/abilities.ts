@@ -2,7 +2,7 @@
  * Roles as CASL rules. The rules of a user's role travel inside the access token (`ability`
  * claim, packed), so the client can hide what the server would refuse and the server can
  * authorize without a database read. The rules are contract/ability.ts's `roleRules`; see
- * server/ROLES.md.
+ * docs/roles.md.
  */
 import { packRules } from '@casl/ability/extra';
 import type { Role } from '../../contract/schemas';
@@ -11,7 +11,7 @@ import { roleRules, type PackedRules } from '../../contract/ability';
 /**
  * Packs a user's rules for the token's `ability` claim. A registered account whose address is
  * not proven yet gets a guest's rules whatever its role: nobody gains a role's powers by signing
- * up with an address they do not hold (server/ROLES.md "Unverified accounts"). So does an admin
+ * up with an address they do not hold (docs/roles.md "Unverified accounts"). So does an admin
  * who must enrol a second factor and has not (REQUIRE_ADMIN_2FA): enrolment needs no ability.
  */
 export function packedRulesFor(

@@ -8,7 +8,7 @@
  * owner's proof, so a stranger filling the limit must not keep the owner from getting one.
  *
  * Wrong guesses are limited so that a stranger can neither brute-force a code nor lock its
- * owner out (server/README.md "Sessions" has the numbers): each code takes GUESSES_PER_CODE
+ * owner out (docs/api.md "Sessions" has the numbers): each code takes GUESSES_PER_CODE
  * wrong guesses from the client address that asked for it and as many from all other
  * clients, then refuses that side; guesses are limited per client (back-off), per address
  * (other clients: a daily cap; the clients that asked: a back-off) and server-wide. What a

@@ -63,7 +63,7 @@ const codeGuessesPerAddressClient: Limit = {
 /** A client's free wrong codes at one address a day, before the address's limits hold it. */
 const freeCodeGuesses = { own: codeGuessesPerAddressClient, attempts: 3 };
 
-/** The numbers and their arithmetic are in server/README.md "Sessions". */
+/** The numbers and their arithmetic are in docs/api.md "Sessions". */
 export const LIMITS = {
   /** Wrong passwords for one address from one client address. */
   passwordPerAddressClient,

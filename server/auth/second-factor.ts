@@ -1,5 +1,5 @@
 /**
- * The second factor of a sign-in (server/README.md "Two-step sign-in"): a TOTP authenticator
+ * The second factor of a sign-in (docs/api.md "Two-step sign-in"): a TOTP authenticator
  * (RFC 6238: SHA-1, 6 digits, 30 s steps, one step of clock skew either way) with 10 single-use
  * recovery codes. A sign-in of an account with an enabled authenticator answers a challenge
  * instead of a session (startSession in session.ts is the one place that decides); the session

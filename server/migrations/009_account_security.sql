@@ -1,7 +1,7 @@
 -- Account security (issue 21).
 
 -- When the current password was set: a proof of the address keeps it only when made from a
--- session signed in with that password since then (server/README.md "Sessions").
+-- session signed in with that password since then (docs/api.md "Sessions").
 ALTER TABLE users ADD COLUMN password_set_at timestamptz;
 UPDATE users SET password_set_at = created_at WHERE password_hash IS NOT NULL;
 

@@ -1,4 +1,4 @@
--- Who queued each morph job, so a user's jobs in the queue can be capped (server/README.md
+-- Who queued each morph job, so a user's jobs in the queue can be capped (docs/api.md
 -- "Limits"): generate counts the requester's queued and processing entries under a per-user
 -- advisory lock before inserting. Entries queued before this column have no requester.
 ALTER TABLE morph_queue ADD COLUMN requested_by text REFERENCES users (id) ON DELETE SET NULL;

@@ -1,4 +1,4 @@
--- Record versions (README "Versions and conflicts"): every editable record carries a version,
+-- Record versions (docs/api.md "Versions and conflicts"): every editable record carries a version,
 -- 1 when created, raised by one at each change. A change based on an older version (If-Match)
 -- asks record_changes which fields changed since that version, so two edits of different
 -- fields are both kept and only an edit of a field someone else changed is refused.

@@ -1,5 +1,5 @@
 /**
- * /v1/users/me: the signed-in user's own account (server/README.md "Your account"): change the
+ * /v1/users/me: the signed-in user's own account (docs/api.md "Your account"): change the
  * e-mail address (it counts once a code mailed to the new address comes back), change the
  * password (the current one required; the other sessions end) and delete the account (its
  * sessions end, its records go as documented). A guest turns into a registered user with the
@@ -179,7 +179,7 @@ export function accountRoutes(deps: Deps) {
 
   // The user row goes with what cascades from it (sessions, codes, assignments); references
   // that outlive it are set to null or keep a bare id no record names, and the log forgets its
-  // addresses (server/README.md "Your account").
+  // addresses (docs/api.md "Your account").
   app.delete('/', requireAuth(deps), async (c) => {
     const body = await readBody(c, accountDeleteBodySchema);
     const { userId } = c.get('auth');

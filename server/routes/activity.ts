@@ -1,6 +1,6 @@
 /**
  * GET /v1/activity: the activity log, every event of the platform (assets, cage meshes, tags,
- * applications, user administration) newest first, paged like every list (README "Lists"),
+ * applications, user administration) newest first, paged like every list (docs/api.md "Lists"),
  * filtered by actor, kind of change (routing key), kind of record, record (id, or `search` in
  * its name), a user involved (`involves`: as actor, as the user changed, or given or losing assets) and date range. Each
  * row names its record as it is now (the name each event keeps, migration 036: the current one,

@@ -105,7 +105,7 @@ function getApplicationAsset(db: Db, id: string): Promise<ApplicationAsset> {
 
 /**
  * Moves application asset `id` to `position` within its application (among the rows matching
- * `filters`; README "Order updates"). Run it in a transaction; answers false when `id` is not
+ * `filters`; docs/api.md "Order updates"). Run it in a transaction; answers false when `id` is not
  * in that application.
  */
 export function moveApplicationAsset(

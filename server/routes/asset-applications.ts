@@ -4,7 +4,7 @@
  * GET, POST, PATCH, DELETE /{id}/application and GET /export/{applicationId}.
  *
  * A locked asset can still be added, moved and removed: locking protects the asset's own
- * content (README "Applications"), while these routes change the application's list.
+ * content (docs/api.md "Applications"), while these routes change the application's list.
  */
 import { Hono, type Context } from 'hono';
 import {
@@ -242,7 +242,7 @@ export function assetApplicationRoutes(deps: Deps) {
     return c.json({ data });
   });
 
-  // Moves the asset within the application (README "Order updates", without a filter). With
+  // Moves the asset within the application (docs/api.md "Order updates", without a filter). With
   // If-Match (the entry's version), a position someone else changed since then is a 409.
   app.patch('/:id/application', auth, canUpdate, async (c) => {
     const base = readIfMatch(c);

@@ -143,7 +143,7 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
     return c.json(await runList(db, assetListSpec, query, authorizedScope(c)));
   });
 
-  // The default pick (README "Default assets"): per type, the first asset in the catalogue
+  // The default pick (docs/api.md "Lists"): per type, the first asset in the catalogue
   // order among those the caller is authorized to use that match the filters.
   app.get('/authorize-default', auth, async (c) => {
     const { filters, ...rest } = parseListQuery(assetListSpec, c.req.queries());

@@ -156,7 +156,7 @@ export function authRoutes(deps: Deps) {
     if ('password' in body) {
       // The attempt is taken before the ~50 ms hash check, so parallel guesses queue on it. A
       // stranger's guesses from one client back off that client: the owner elsewhere is only
-      // slowed by a distributed guesser, and then for minutes (server/README.md "Sessions").
+      // slowed by a distributed guesser, and then for minutes (docs/api.md "Sessions").
       const address = body.email.toLowerCase();
       const client = clientAddress(c, deps.config);
       const attempt = await takeAttempt(

@@ -1,7 +1,7 @@
 /**
  * /v1/cage-meshes (and POST /private/v1/cage-meshes): the body meshes assets are fitted to.
  * Creating or changing one records `asset.cage-mesh-updated.v1` in the same transaction; a cage
- * mesh is linked to no asset (README "Cage meshes"), so the event names the cage mesh.
+ * mesh is linked to no asset (docs/api.md "Cage meshes"), so the event names the cage mesh.
  */
 import { Hono } from 'hono';
 import {

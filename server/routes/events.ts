@@ -1,5 +1,5 @@
 /**
- * GET /v1/events: the live event stream (server/README.md "Live events"). The access token
+ * GET /v1/events: the live event stream (docs/api.md "Live events"). The access token
  * comes as a bearer header like everywhere else: the browser reads the stream with fetch, so
  * no token has to travel in a URL (where logs and history keep it) and no stream ticket is
  * needed. Where to resume comes from `Last-Event-ID` (what EventSource sends) or, for clients

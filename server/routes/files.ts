@@ -10,7 +10,7 @@
  * One byte range (`Range: bytes=…`, honouring `If-Range`) is answered 206 with just those
  * bytes; several ranges get the whole file. A model asked for whole by a browser that accepts
  * brotli is sent compressed (server/http/compressed-models.ts), under an ETag of its own. The bytes stream from the storage, local disk or
- * the S3 bucket alike (README "Deploying" says why not a redirect to the bucket).
+ * the S3 bucket alike (docs/operating.md "Files in an S3 bucket" says why not a redirect to the bucket).
  */
 import { Hono } from 'hono';
 import { withoutFormatControls } from '../../core/files/file-name';

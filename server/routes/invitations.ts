@@ -1,5 +1,5 @@
 /**
- * Invitations (server/README.md "Invitations"). /private/v1/invitations: an administrator
+ * Invitations (docs/api.md "Invitations"). /private/v1/invitations: an administrator
  * (`manage User`) invites an address with a role, lists the pending invitations, resends and
  * revokes them. /v1/invitations: the invitee's link is looked up and accepted (a password is
  * set, the address counts as verified and the answer signs them in with the invited role), while

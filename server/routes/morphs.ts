@@ -1,7 +1,7 @@
 /**
  * Morphed assets and their generation queue: /v1/morphed-asset-queue (also private),
  * POST /v1/morphed-assets/generate and /private/v1/morphed-assets. Statuses are
- * `morphStatusSchema`; server/morph-worker.ts does the work (README "Morph queue").
+ * `morphStatusSchema`; server/morph-worker.ts does the work (docs/api.md "Morph queue").
  */
 import { Hono, type Context } from 'hono';
 import {

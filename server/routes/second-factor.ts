@@ -1,5 +1,5 @@
 /**
- * Two-step sign-in (server/README.md "Two-step sign-in"): the second step of a sign-in
+ * Two-step sign-in (docs/api.md "Two-step sign-in"): the second step of a sign-in
  * (/v1/auth/second-factor), one's own authenticator on the account page
  * (/v1/users/me/second-factor) and an administrator's reset of another user's
  * (/private/v1/users/{id}/second-factor), the way back for someone who lost theirs.

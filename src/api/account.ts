@@ -1,5 +1,5 @@
 /**
- * The account page (server/README.md "Your account"): one's sessions, e-mail address, password,
+ * The account page (docs/api.md "Your account"): one's sessions, e-mail address, password,
  * deletion, and a guest's upgrade (the spec's sign-up call with the guest's token). Every
  * failure carries `service: 'account'`.
  */

@@ -1,5 +1,5 @@
 /**
- * Bulk jobs (server/README.md "Bulk jobs"): a change of every asset a list filter matches, run
+ * Bulk jobs (docs/api.md "Bulk jobs"): a change of every asset a list filter matches, run
  * by the server in batches. Its progress arrives on the live stream (`bulk-job.progressed.v1`,
  * one per batch) and is written into the job's query here, so a screen shows it without
  * polling. Every failure carries `service: 'bulk-jobs'`.

@@ -256,7 +256,7 @@ export interface RequestOptions<B = unknown> {
   auth?: boolean;
   timeout?: number | false;
   signal?: AbortSignal;
-  /** The version a change is based on: sent as If-Match (README "Versions and conflicts"). */
+  /** The version a change is based on: sent as If-Match (docs/api.md "Versions and conflicts"). */
   baseVersion?: number;
 }
 
@@ -291,7 +291,7 @@ function newIdempotencyKey(): string {
  * timeout, a 503 (the database or the bucket is down; after its Retry-After, at most 5 s), or
  * the server still serving the first attempt (409 IDEMPOTENCY_KEY_IN_USE). The server carries a
  * key's request out once and answers a retry with the first answer, so a create is never made
- * twice (server/README.md "Idempotency-Key").
+ * twice (docs/api.md "Idempotency-Key").
  */
 const POST_RETRY = {
   limit: 2,

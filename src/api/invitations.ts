@@ -1,5 +1,5 @@
 /**
- * Invitations (server/README.md "Invitations"): an admin's pending invitations, and the
+ * Invitations (docs/api.md "Invitations"): an admin's pending invitations, and the
  * invitee's link. Every failure carries `service: 'invitations'`.
  */
 import { queryOptions } from '@tanstack/react-query';

@@ -50,7 +50,7 @@ export interface RecordedCall {
   method: string;
   path: string;
   authorization: string | null;
-  /** The base version a change was sent on (README "Versions and conflicts"). */
+  /** The base version a change was sent on (docs/api.md "Versions and conflicts"). */
   ifMatch: string | null;
   body: unknown;
 }

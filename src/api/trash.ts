@@ -1,5 +1,5 @@
 /**
- * The Trash (server/README.md "Trash"): deleted assets, tags, cage meshes, applications and
+ * The Trash (docs/api.md "Trash"): deleted assets, tags, cage meshes, applications and
  * morphed assets wait there until they are restored or deleted for ever. Every failure carries
  * `service: 'trash'`.
  */

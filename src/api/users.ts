@@ -40,7 +40,7 @@ export function verify(body: VerifyRequest): Promise<z.output<typeof verifyReque
 export function verify(body: VerifyCompletion): Promise<User>;
 export function verify(body: VerifyRequest | VerifyCompletion) {
   // A completion carries the session (refreshed when due): the server keeps a password only
-  // when the proof comes from a session signed in with it (server/README.md "Sessions").
+  // when the proof comes from a session signed in with it (docs/api.md "Sessions").
   const options = { method: 'post', json: body, auth: 'code' in body } as const;
   return 'code' in body
     ? apiRequest(endpoint(ENDPOINTS.verify), userSchema, options)

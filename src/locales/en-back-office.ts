@@ -296,7 +296,7 @@ export const enBackOffice = {
       'restored-v1': 'Restored from the Trash',
       'purged-v1': 'Deleted for ever',
     },
-    // A relation's event names its other side (server/README.md "Changelog").
+    // A relation's event names its other side (docs/api.md "Asset editing").
     relations: {
       added: 'Added to {{application}}',
       addedAt: 'Added to {{application}} at position {{position}}',

@@ -1,5 +1,5 @@
 /**
- * A save refused with 409 EDIT_CONFLICT (README "Versions and conflicts"): per conflicting field
+ * A save refused with 409 EDIT_CONFLICT (docs/api.md "Versions and conflicts"): per conflicting field
  * the user's value and theirs, who changed it and when, and "Save again".
  */
 import type { TFunction } from 'i18next';

@@ -78,7 +78,7 @@ export function useEntityForm<V extends object, R extends { id: string; version?
         bodyOf(value),
         fileDefs,
       );
-      // A change sends only the fields the user changed since the form's base (README
+      // A change sends only the fields the user changed since the form's base (docs/api.md
       // "Versions and conflicts"), so someone else's change of another field is kept.
       if (record) request.values = edit.changedOnly(request.values);
       saver.save(request);

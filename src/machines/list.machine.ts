@@ -62,7 +62,7 @@ import type {
 } from './list.types';
 import { LIST_DEBOUNCE_MS, REMOTE_SYNC_MS, REMOVED_MS } from './list.types';
 
-/** The server's refusal of a page too far from both ends of a large list (README "Lists"). */
+/** The server's refusal of a page too far from both ends of a large list (docs/api.md "Lists"). */
 const isTooDeep = (error: ApiErrorInfo) => error.status === 400 && error.code === 'PAGE_TOO_DEEP';
 
 /**

@@ -498,7 +498,7 @@ type SecondStepEvent = {
 type SecondStepError = 'INVALID_SECOND_FACTOR' | 'CHALLENGE_EXPIRED' | null;
 
 /**
- * server/README.md "Two-step sign-in": a right password or code of an account with an
+ * docs/api.md "Two-step sign-in": a right password or code of an account with an
  * authenticator answers a challenge, not a session; a right code of the authenticator makes the
  * session; a wrong one asks again; a spent challenge (expired, used, out of tries) goes back to
  * the first step; the user may leave the second step. An invitation accepted into an account

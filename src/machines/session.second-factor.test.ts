@@ -1,5 +1,5 @@
 /**
- * The session machine's second step of a sign-in (server/README.md "Two-step sign-in"): an
+ * The session machine's second step of a sign-in (docs/api.md "Two-step sign-in"): an
  * account with an authenticator answers the password or the code with a challenge, and only a
  * right code of the authenticator (or a recovery code) makes a session.
  */

@@ -1,5 +1,5 @@
 /**
- * Shared editing in a form (README "Versions and conflicts"): what the user's edits started
+ * Shared editing in a form (docs/api.md "Versions and conflicts"): what the user's edits started
  * from, the fields they changed since, and the notice naming who changed which fields while
  * the form held unsaved edits. The save itself, and a conflict's panel, are the entity editor's
  * (entity-editor.machine.ts, ConflictPanel).

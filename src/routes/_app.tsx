@@ -57,11 +57,11 @@ const NAV = [
   { to: '/morphed-assets', label: 'nav.morphedAssets', needs: ['read', 'MorphedAsset'] },
   { to: '/cage-meshes', label: 'nav.cageMeshes', needs: ['read', 'CageMesh'] },
   { to: '/tags', label: 'nav.tags', needs: ['read', 'Tag'] },
-  // Whoever may delete may restore: the Trash screen (server/README.md "Trash").
+  // Whoever may delete may restore: the Trash screen (docs/api.md "Trash").
   { to: '/trash', label: 'nav.trash', needs: ['delete', 'Asset'] },
   { to: '/users', label: 'nav.users', needs: ['read', 'User'] },
   { to: '/users/invitations', label: 'nav.invitations', needs: ['manage', 'User'] },
-  // Who changed what, as the changelog shows it (server/README.md "Activity log").
+  // Who changed what, as the changelog shows it (docs/api.md "Activity log").
   { to: '/activity', label: 'nav.activity', needs: ['update', 'Asset'] },
 ] as const;
 

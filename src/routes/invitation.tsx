@@ -17,7 +17,7 @@ import { Spinner } from '../ui/dom/spinner';
 import { authFields, newPasswordForm, SecondStep } from '../features/account';
 import { lenient } from './-account/search-params';
 
-/** Invitation links carry 32 random bytes, base64url (server/README.md "Invitations"). */
+/** Invitation links carry 32 random bytes, base64url (docs/api.md "Invitations"). */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 export const Route = createFileRoute('/invitation')({

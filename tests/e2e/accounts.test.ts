@@ -392,7 +392,7 @@ describe('what the sign-in page loads', () => {
     const total = scripts.reduce((sum, s) => sum + s.gzip, 0);
     expect(scripts.length).toBeGreaterThan(0);
     // Each lazy route adds about 250 bytes of route glue to the entry, and two-step sign-in its
-    // request and session states (README "Sign-in page budget").
+    // request and session states (docs/architecture.md "Sign-in page budget").
     expect(total).toBeLessThanOrEqual(153 * 1024);
     expect(scripts.map((s) => s.url).join(' ')).not.toMatch(/three|viewer|canvas/i);
     // three.js comes in chunks named after its classes: look for its code, not its name.

@@ -125,7 +125,7 @@ describe('a production start', () => {
       ),
     );
     const statuses = guesses.map((g) => g.status);
-    // server/README.md "Sessions": 5 wrong passwords for one address from one client a day.
+    // docs/api.md "Sessions": 5 wrong passwords for one address from one client a day.
     expect(statuses.filter((s) => s === 401)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(25);
   });
@@ -136,7 +136,7 @@ describe('a production start', () => {
     for (let i = 0; i < 11; i += 1) {
       statuses.push((await call('/v1/auth/login', { email, code: String(100000 + i) })).status);
     }
-    // server/README.md "Sessions": 10 wrong codes from one client a day, then back-off.
+    // docs/api.md "Sessions": 10 wrong codes from one client a day, then back-off.
     expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
     expect(statuses[10]).toBe(429);
   });

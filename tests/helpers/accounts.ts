@@ -35,7 +35,7 @@ let accounts = 0;
 
 /**
  * A new account, signed up and verified, given `role` by the seeded admin when not `user`.
- * Verified from the sign-up's own session, so its password survives (server/README.md).
+ * Verified from the sign-up's own session, so its password survives (docs/api.md).
  */
 export async function verifiedAccount(
   url: string,

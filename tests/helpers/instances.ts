@@ -1,6 +1,6 @@
 /**
  * Several instances of the real server (server/main.ts) on one PostgreSQL database and one S3
- * bucket, as a deployment runs them (server/README.md "Deploying"), optionally behind a
+ * bucket, as a deployment runs them (docs/operating.md "Several instances"), optionally behind a
  * round-robin proxy. The database and the bucket are new and removed afterwards; the
  * PostgreSQL and S3 servers are those of the tests (tests/helpers/services.ts).
  */

@@ -4,7 +4,7 @@ const Form = lazy(async () => ({ default: (await import('./second-step-form')).S
 
 /**
  * The second sign-in step, fetched when a sign-in meets an authenticator: most sign-ins never
- * show it, and the sign-in page's JavaScript budget (README "Sign-in page budget") holds only
+ * show it, and the sign-in page's JavaScript budget (docs/architecture.md "Sign-in page budget") holds only
  * what every sign-in needs.
  */
 export function SecondStep() {

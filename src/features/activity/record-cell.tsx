@@ -10,7 +10,7 @@ import type { ActivityRow } from '../../../contract/schemas';
 /** A list screen searched for one record's name (the Trash, and kinds without a page). */
 const searchFor = (text: string) => ({ filter: JSON.stringify({ search: text }) }) as never;
 
-/** A record's name for people: a deleted account's addresses are forgotten (server/README.md). */
+/** A record's name for people: a deleted account's addresses are forgotten (docs/api.md). */
 export function recordLabel({ kind, id, name }: ActivityRow['subject'], t: TFunction): string {
   if (name !== null) return name;
   return kind === 'user' || kind === 'invitation' ? t('activity.deletedAccount') : id;

@@ -1,5 +1,5 @@
 /**
- * The back office's user administration (server/README.md "Users"): role changes, disable and
+ * The back office's user administration (docs/api.md "Users"): role changes, disable and
  * enable, bulk changes, password reset codes and the sessions of one user. Every call fails with
  * `service: 'privateUsers'`; each change invalidates the user, the users list, the user's recent
  * activity and (where it touches them) the user's sessions.
