@@ -33,6 +33,7 @@ import {
   type ListSpec,
 } from './list';
 import { log } from './log';
+import { startPollLoops } from './poll-loops';
 import { applicationLockKey, lockPositions } from './positions';
 import {
   ASSETS,
@@ -594,7 +595,6 @@ export function startBulkWorker(deps: WorkerDeps, options: BulkWorkerOptions = {
     beforeCommit,
   } = options;
   let stopped = false;
-  const sleepers = new Set<() => void>();
 
   const runOnce = async ({ maxBatches = Infinity } = {}): Promise<boolean> => {
     const claim = await claimNext(deps, leaseMs);
@@ -638,36 +638,13 @@ export function startBulkWorker(deps: WorkerDeps, options: BulkWorkerOptions = {
     return true;
   };
 
-  const idle = () =>
-    new Promise<void>((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        sleepers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, pollMs);
-      sleepers.add(wake);
-    });
-
-  const loop = async () => {
-    while (!stopped) {
-      let worked = false;
-      try {
-        worked = await runOnce();
-      } catch (error) {
-        onError(error);
-      }
-      if (!worked && !stopped) await idle();
-    }
-  };
-  const loops = Array.from({ length: concurrency }, loop);
+  const loops = startPollLoops({ concurrency, pollMs, runOnce: () => runOnce(), onError });
 
   return {
     runOnce,
     async stop() {
       stopped = true;
-      for (const wake of [...sleepers]) wake();
-      await Promise.all(loops);
+      await loops.stop();
     },
   };
 }

@@ -22,6 +22,7 @@ import { deliverModel } from './deliveries';
 import { MorphError, morphModelInThread } from './morph';
 import { fileUrl, keyOfFileUrl, StorageLimitError, type Storage } from './storage';
 import { log } from './log';
+import { startPollLoops } from './poll-loops';
 import { morphJobDuration, secondsSince } from './metrics';
 import { traced } from './tracing';
 
@@ -375,8 +376,6 @@ export function startMorphWorker(deps: WorkerDeps, options: MorphWorkerOptions =
     recovering = recovering.then(recover);
   }, recoverEveryMs);
   recoveryTimer.unref();
-  let stopped = false;
-  const sleepers = new Set<() => void>();
   /** The claims being processed (by the loops or by runOnce calls) and their work. */
   const running = new Map<Claim, Promise<void>>();
 
@@ -403,43 +402,19 @@ export function startMorphWorker(deps: WorkerDeps, options: MorphWorkerOptions =
     return true;
   };
 
-  const idle = () =>
-    new Promise<void>((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        sleepers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, pollMs);
-      sleepers.add(wake);
-    });
-
-  const loop = async () => {
-    while (!stopped) {
-      let worked = false;
-      try {
-        worked = await runOnce();
-      } catch (error) {
-        // Database trouble: report it and try again after a pause.
-        onError(error);
-      }
-      if (!worked && !stopped) await idle();
-    }
-  };
-  const loops = Array.from({ length: concurrency }, loop);
+  // Database trouble taking an entry is reported, and the loop tries again after a pause.
+  const loops = startPollLoops({ concurrency, pollMs, runOnce, onError });
 
   return {
     runOnce,
     async stop() {
-      stopped = true;
       clearInterval(recoveryTimer);
-      for (const wake of [...sleepers]) wake();
       let timer: ReturnType<typeof setTimeout> | undefined;
       const graceOver = new Promise<'grace over'>((resolve) => {
         timer = setTimeout(() => resolve('grace over'), stopGraceMs);
       });
       const ended = await Promise.race([
-        Promise.all([...loops, recovering, ...running.values()]),
+        Promise.all([loops.stop(), recovering, ...running.values()]),
         graceOver,
       ]);
       clearTimeout(timer);
