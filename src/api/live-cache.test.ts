@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { applyLiveMessage, listsShowing, onListChange, onLiveEvent } from './live-cache';
+import {
+  applyLiveMessage,
+  listsShowing,
+  onListChange,
+  onLiveEvent,
+  setLiveStatus,
+} from './live-cache';
 import { queryClient } from './query';
 import type { StreamEvent } from '../../contract/schemas';
 
@@ -17,8 +23,30 @@ const event = (routingKey: string, changes: Partial<StreamEvent> = {}): StreamEv
 });
 
 afterEach(() => {
+  setLiveStatus(null);
   queryClient.clear();
   vi.restoreAllMocks();
+});
+
+describe('the connection', () => {
+  it('has everything on screen read again when it is back after it was lost, not when it first opens', () => {
+    const told: string[] = [];
+    const stop = onListChange((shows) => told.push(shows === 'all' ? 'all' : 'some'));
+    queryClient.setQueryData(['assets', 'a1', 'public'], { id: 'a1' });
+    setLiveStatus('connecting');
+    setLiveStatus('connected');
+    expect(told).toEqual([]);
+    expect(queryClient.getQueryState(['assets', 'a1', 'public'])?.isInvalidated).toBe(false);
+    // A server stopping: the change it told may have been read from it as it went away.
+    setLiveStatus('reconnecting');
+    setLiveStatus('connected');
+    expect(told).toEqual(['all']);
+    expect(queryClient.getQueryState(['assets', 'a1', 'public'])?.isInvalidated).toBe(true);
+    setLiveStatus('offline');
+    setLiveStatus('connected');
+    expect(told).toEqual(['all', 'all']);
+    stop();
+  });
 });
 
 describe('a live event', () => {

@@ -56,9 +56,16 @@ type Listener<T> = (value: T) => void;
 let status: LiveStatus | null = null;
 const statusListeners = new Set<() => void>();
 
-/** Records the connection's state (the shell's connection calls this). */
+/**
+ * Records the connection's state (the shell's connection calls this). Back after it was lost,
+ * everything on screen is read again, as after a reset: a change told just before (by a server
+ * that was stopping) may have been read from a server already gone, and that read is not tried
+ * again by itself.
+ */
 export function setLiveStatus(next: LiveStatus | null): void {
+  const back = next === 'connected' && (status === 'reconnecting' || status === 'offline');
   status = next;
+  if (back) applyLiveMessage({ type: 'reset' });
   for (const listener of statusListeners) listener();
 }
 
