@@ -365,3 +365,42 @@ export async function updateAsset(
   await recordAssetEvents(tx, updateEvents(after, changes, actorId, at));
   return after;
 }
+
+/**
+ * Adds `tagId` to the assets `ids` (or removes it from them), which the caller has locked and
+ * found unlocked, and moves the changed ones' updated_at: answers the ids changed (sorted) and
+ * their `updated` events (tagIds from and to), for the caller to record.
+ */
+export async function changeTagOnAssets(
+  tx: Db,
+  ids: readonly string[],
+  tag: { tagId: string; adds: boolean },
+  actorId: string,
+  at: Date,
+): Promise<{ changed: string[]; events: AssetEventInput[] }> {
+  const before = new Map((await findAssets(tx, ids)).map((asset) => [asset.id, asset]));
+  const { rows: touched } = tag.adds
+    ? await tx.query<{ asset_id: string }>(
+        `INSERT INTO asset_tags (asset_id, tag_id, created_at)
+         SELECT x, $2, $3 FROM unnest($1::text[]) AS x
+         ON CONFLICT DO NOTHING RETURNING asset_id`,
+        [ids, tag.tagId, at],
+      )
+    : await tx.query<{ asset_id: string }>(
+        `DELETE FROM asset_tags WHERE asset_id = ANY($1::text[]) AND tag_id = $2
+         RETURNING asset_id`,
+        [ids, tag.tagId],
+      );
+  const changed = [...new Set(touched.map((row) => row.asset_id))].sort();
+  if (changed.length === 0) return { changed, events: [] };
+  await tx.query('UPDATE assets SET updated_at = $2 WHERE id = ANY($1::text[])', [changed, at]);
+  const events = (await findAssets(tx, changed)).flatMap((after) =>
+    updateEvents(
+      after,
+      { tagIds: { from: sortedTagIds(before.get(after.id)!), to: sortedTagIds(after) } },
+      actorId,
+      at,
+    ),
+  );
+  return { changed, events };
+}

@@ -40,9 +40,8 @@ import {
   assetListSpec,
   findAssets,
   forgetAssignments,
+  changeTagOnAssets,
   shareTags,
-  sortedTagIds,
-  updateEvents,
 } from './asset-store';
 import { moveToTrash, restoreFromTrash, trashListSpec, trashSubject } from './trash';
 
@@ -357,37 +356,8 @@ async function tagBatch(tx: Db, job: BulkJobRow, ids: string[], at: Date): Promi
   const free = rows.filter((row) => !row.locked).map((row) => row.id);
   const skipped = rows.length - free.length;
   if (free.length === 0) return { changed: 0, skipped };
-  const before = new Map((await findAssets(tx, free)).map((asset) => [asset.id, asset]));
-  const { rows: touched } = adds
-    ? await tx.query<{ asset_id: string }>(
-        `INSERT INTO asset_tags (asset_id, tag_id, created_at)
-         SELECT x, $2, $3 FROM unnest($1::text[]) AS x
-         ON CONFLICT DO NOTHING RETURNING asset_id`,
-        [free, tagId, at],
-      )
-    : await tx.query<{ asset_id: string }>(
-        `DELETE FROM asset_tags WHERE asset_id = ANY($1::text[]) AND tag_id = $2
-         RETURNING asset_id`,
-        [free, tagId],
-      );
-  const changed = [...new Set(touched.map((row) => row.asset_id))].sort();
-  if (changed.length === 0) return { changed: 0, skipped };
-  await tx.query('UPDATE assets SET updated_at = $2 WHERE id = ANY($1::text[])', [changed, at]);
-  const after = await findAssets(tx, changed);
-  await recordAssetEvents(
-    tx,
-    marked(
-      after.flatMap((asset) =>
-        updateEvents(
-          asset,
-          { tagIds: { from: sortedTagIds(before.get(asset.id)!), to: sortedTagIds(asset) } },
-          job.user_id,
-          at,
-        ),
-      ),
-      job.id,
-    ),
-  );
+  const { changed, events } = await changeTagOnAssets(tx, free, { tagId, adds }, job.user_id, at);
+  await recordAssetEvents(tx, marked(events, job.id));
   return { changed: changed.length, skipped };
 }
 

@@ -21,7 +21,7 @@ import type { Deps } from '../deps';
 import { recordAssetEvents } from '../events';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
-import { findAssets, shareTags, sortedTagIds, updateEvents } from '../asset-store';
+import { changeTagOnAssets, findAssets, shareTags } from '../asset-store';
 import { refuseIfMatch } from '../versions';
 
 interface LockedRow {
@@ -113,42 +113,9 @@ export function assetBulkRoutes(deps: Deps) {
             `Locked assets cannot be ${adds ? 'tagged' : 'untagged'}; unlock them first: ${locked.join(', ')}`,
           );
         }
-        const before = new Map((await findAssets(tx, ids)).map((asset) => [asset.id, asset]));
-        const { rows: touched } = adds
-          ? await tx.query<{ asset_id: string }>(
-              `INSERT INTO asset_tags (asset_id, tag_id, created_at)
-               SELECT x, $2, $3 FROM unnest($1::text[]) AS x
-               ON CONFLICT DO NOTHING RETURNING asset_id`,
-              [ids, tagId, at],
-            )
-          : await tx.query<{ asset_id: string }>(
-              `DELETE FROM asset_tags WHERE asset_id = ANY($1::text[]) AND tag_id = $2
-               RETURNING asset_id`,
-              [ids, tagId],
-            );
-        const changed = uniqueSorted(touched.map((row) => row.asset_id));
-        if (changed.length > 0) {
-          await tx.query('UPDATE assets SET updated_at = $2 WHERE id = ANY($1::text[])', [
-            changed,
-            at,
-          ]);
-        }
-        const assets = await findAssets(tx, ids);
-        await recordAssetEvents(
-          tx,
-          assets
-            .filter((asset) => changed.includes(asset.id))
-            .flatMap((after) => {
-              const from = sortedTagIds(before.get(after.id)!);
-              return updateEvents(
-                after,
-                { tagIds: { from, to: sortedTagIds(after) } },
-                actorId,
-                at,
-              );
-            }),
-        );
-        return { changed, assets };
+        const { changed, events } = await changeTagOnAssets(tx, ids, { tagId, adds }, actorId, at);
+        await recordAssetEvents(tx, events);
+        return { changed, assets: await findAssets(tx, ids) };
       });
       return c.json({ data });
     });
