@@ -18,8 +18,11 @@ import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
 import pg from 'pg';
 import { createApp } from '../server/app';
+import { createSessionCheck } from '../server/auth/session-check';
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, loadConfig } from '../server/config';
 import { createPgDb } from '../server/db';
+import { createEventBus } from '../server/event-bus';
+import { log as serverLog } from '../server/log';
 import { createDevMailbox } from '../server/mail';
 import { seedScale } from '../scripts/seed-scale';
 
@@ -297,6 +300,8 @@ export async function benchServerScale(args: string[] = []): Promise<void> {
   const runs = Number(values.runs);
   const timeoutMs = Number(values.timeout) * 1000;
   const sizes = [Number(values.small), Number(values.large)];
+  // A line per request would bury the table.
+  serverLog.level = 'warn';
   const postgres = await startPostgres();
   const db = createPgDb(postgres.url);
   const log = (line: string) => console.log(line);
@@ -319,7 +324,10 @@ export async function benchServerScale(args: string[] = []): Promise<void> {
       const url = new URL(postgres.url);
       url.searchParams.set('options', `-c statement_timeout=${timeoutMs}`);
       const appDb = createPgDb(url.toString());
-      const app = createApp({ db: appDb, config, mail: createDevMailbox() });
+      // Its own LISTENers, stopped before the pool: left open they reconnect to the dropped database.
+      const sessions = createSessionCheck(appDb);
+      const events = createEventBus(appDb);
+      const app = createApp({ db: appDb, config, mail: createDevMailbox(), sessions, events });
       const port = await freePort();
       const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port });
       try {
@@ -331,6 +339,8 @@ export async function benchServerScale(args: string[] = []): Promise<void> {
         measured.push(await measureAll(base, token, rows[0]!.id, { runs, timeoutMs, only }, log));
       } finally {
         await new Promise((resolve) => server.close(resolve));
+        await sessions.close();
+        await events.close();
         await appDb.close();
       }
     }
