@@ -246,7 +246,7 @@ const applicationSchema = z.object({ id: z.string(), name: z.string() });
 const assetTypeSchema = z.enum(ASSET_TYPES);
 
 /**
- * The delivery version of an asset's model (issue 25, docs/api.md "Delivery versions"):
+ * The delivery version of an asset's model (docs/api.md "Delivery versions"):
  * `url` is the smaller file the studio's viewers load when `status` is `ready`; otherwise the
  * original is delivered, and `reason` says why (`original`: nothing to gain, `failed`).
  */

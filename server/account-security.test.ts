@@ -1,5 +1,5 @@
 /**
- * Issue 21, account security: what an outsider could try against sign-in, as an outsider would
+ * Account security: what an outsider could try against sign-in, as an outsider would
  * try it (over HTTP, from client addresses of their own).
  */
 import { decodeJwt } from 'jose';

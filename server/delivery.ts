@@ -1,5 +1,5 @@
 /**
- * The delivery version of a model (issue 25): the same avatar in fewer bytes, derived from the
+ * The delivery version of a model: the same avatar in fewer bytes, derived from the
  * uploaded .glb with glTF-Transform and served to the studio's own viewers (docs/api.md
  * "Delivery versions"). Unused data is pruned, duplicates merged, vertices welded, animations
  * resampled, geometry (morph targets and animations included) quantized and meshopt-compressed

@@ -1,7 +1,7 @@
 /**
  * `/embed` names its model and environment in its address, so the server can tell the browser
  * to fetch them with the page itself (`Link: <…>; rel=preload`), before any script has run:
- * the model and the environment no longer wait for the app's chunks (issue: first frame).
+ * the model and the environment no longer wait for the app's chunks.
  * Only http(s) and same-origin path addresses are named (no data: URLs, no arrays of more
  * than a few models); anything else is left to the viewer, which checks its options itself.
  */

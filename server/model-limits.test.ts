@@ -1,5 +1,5 @@
 /**
- * Issue 21, "a tiny file that costs gigabytes": models that declare more than GLTF_LIMITS are
+ * "A tiny file that costs gigabytes": models that declare more than GLTF_LIMITS are
  * refused by the upload check and the validator route before anything is allocated, and the
  * validator runs off the event loop within a time limit.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 21 for the morph queue: a model over the declared-size limits fails its job before
+ * The declared-size limits for the morph queue: a model over the declared-size limits fails its job before
  * glTF-Transform reads it, a morph that passes its time is stopped, and one user cannot queue
  * more than MAX_ACTIVE_MORPH_JOBS jobs, however many requests arrive at once.
  */

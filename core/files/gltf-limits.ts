@@ -1,5 +1,5 @@
 /**
- * What a glTF model may declare (issue 21). A few hundred bytes of JSON can declare tens of
+ * What a glTF model may declare. A few hundred bytes of JSON can declare tens of
  * millions of vertices: an accessor's `count` is what a loader allocates (a sparse accessor
  * without a buffer view is `count` × element size of zeros), so every reader of untrusted models
  * (the upload control, the server's upload check, the morph, the viewer) checks the

@@ -1,5 +1,5 @@
 /**
- * Test-only: tiny glTF models that declare far more than GLTF_LIMITS allow (issue 21, "a tiny
+ * Test-only: tiny glTF models that declare far more than GLTF_LIMITS allow ("a tiny
  * file that costs gigabytes"), built byte by byte. The unit, server and end-to-end tests share
  * them, with the reason each is refused for.
  */

@@ -1,4 +1,4 @@
--- Account security (issue 21).
+-- Account security.
 
 -- When the current password was set: a proof of the address keeps it only when made from a
 -- session signed in with that password since then (docs/api.md "Sessions").

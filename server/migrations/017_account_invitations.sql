@@ -1,4 +1,4 @@
--- Invitations and the account page (issue 22).
+-- Invitations and the account page.
 
 -- An administrator invites an address with a role; the mail carries a link with a random token
 -- (only its SHA-256 is kept) that sets a password once, within `expires_at`. One invitation is

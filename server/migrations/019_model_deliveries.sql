@@ -1,4 +1,4 @@
--- Delivery versions of models (issue 25, server/delivery.ts): one row per uploaded model file,
+-- Delivery versions of models (server/delivery.ts): one row per uploaded model file,
 -- keyed by its storage key (not a `*_url` column, so the row does not keep the original from
 -- the file sweep). `delivery_url` is a `*_url` column: it keeps the delivery file while the row
 -- exists, and the sweep forgets the row with its original (server/stored-files.ts), after which

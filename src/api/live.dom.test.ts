@@ -209,7 +209,7 @@ describe('the live connection', () => {
     }
   });
 
-  it('says Reconnecting within 5 s of silence from a server that beats every second (issue 23)', async () => {
+  it('says Reconnecting within 5 s of silence from a server that beats every second', async () => {
     vi.useFakeTimers();
     try {
       const h = harness();

@@ -62,7 +62,7 @@ function retryAfterMs(error: unknown): number {
   return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : 0;
 }
 
-/** The heartbeat interval a `ready` or `reset` frame names (servers since issue 23). */
+/** The heartbeat interval a `ready` or `reset` frame names. */
 const heartbeatSchema = z.object({ heartbeatMs: z.number().check(z.positive()) });
 /** Where a `ready` or `reset` frame says the stream starts. */
 const startSchema = z.object({ seq: z.number() });

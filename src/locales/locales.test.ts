@@ -1,5 +1,5 @@
 /**
- * One wording for each thing (issue 23): counted texts go through i18next's plural rules, and
+ * One wording for each thing: counted texts go through i18next's plural rules, and
  * no text appears twice with different casing ("Clear filters" beside "Clear Filters").
  */
 import i18next from 'i18next';

@@ -1,5 +1,5 @@
 /**
- * The list machine on the app's query cache (issue 26): the pages it shows are observed there,
+ * The list machine on the app's query cache: the pages it shows are observed there,
  * so an invalidation reads them again while they are on screen, a failed read in the background
  * leaves them be, and lists showing the same page share its request. Requests go through the
  * real list client to a fake API; the debounce runs on a simulated clock.

@@ -1,4 +1,4 @@
-// The pages a list shows, observed in the query cache (list.machine.ts invokes this; issue 26).
+// The pages a list shows, observed in the query cache (list.machine.ts invokes this).
 import { QueryObserver, type QueryClient, type QueryObserverResult } from '@tanstack/query-core';
 import { fromCallback } from 'xstate';
 import { fetchList, listPageQuery, type ListResponse, type ReadPage } from '../api/lists';

@@ -1,5 +1,5 @@
 /**
- * Daily use (issue 23), forms and keyboard, at 1280 and 390 px: the save bar that stays in
+ * Daily use, forms and keyboard, at 1280 and 390 px: the save bar that stays in
  * reach while a form has changes (Save, Discard, what changed) and Ctrl+S; what a picker shows
  * once chosen (a single value's label, whole chips, a multi-select that looks like one and
  * leaves the page usable); the keyboard: `/` to the list's search, the command palette

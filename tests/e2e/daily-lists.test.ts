@@ -1,5 +1,5 @@
 /**
- * Daily use of the list screens (issue 23), at 1280 and 390 px: suggestions that open with the
+ * Daily use of the list screens, at 1280 and 390 px: suggestions that open with the
  * first options and load more as the list scrolls, a page size kept in the address and
  * remembered per list, and filters offered only to a role that may read their options.
  */

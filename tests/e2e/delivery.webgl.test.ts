@@ -1,5 +1,5 @@
 /**
- * Issue 25: the delivery version of every fixture avatar draws the same picture as the upload.
+ * The delivery version of every fixture avatar draws the same picture as the upload.
  * Both are rendered in /embed at 512 px (WebGL on SwiftShader), framed with `fit` as the asset
  * page and the icon rendering frame them, with an emotion on (morph targets), from three angles
  * (turned by dragging), and compared pixel by pixel: the mean difference stays under 2/255,

@@ -1,5 +1,5 @@
 /**
- * Typing in a list's search (issue 23): the field keeps the keys to itself until the typing
+ * Typing in a list's search: the field keeps the keys to itself until the typing
  * pauses, so ten characters typed at a person's pace (60 to 100 ms apart) send exactly one
  * list request, and the list then shows what was typed; at 1280 and 390 px, axe clean in both schemes.
  */

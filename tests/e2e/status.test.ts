@@ -1,5 +1,5 @@
 /**
- * Honest status (issue 23): the header's live indicator says Offline or Reconnecting within
+ * Honest status: the header's live indicator says Offline or Reconnecting within
  * 5 s of the network going away or of the live stream going silent (open, but not even a
  * heartbeat arrives), and Live again once it is back; errors have one place each (a
  * list that cannot load says so in its region, with Try again; a failed action says so in a

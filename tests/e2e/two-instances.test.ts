@@ -20,7 +20,7 @@ import { startRoundRobinProxy, type RoundRobinProxy } from '../helpers/proxy';
 import type { TestServer } from '../helpers/server';
 
 const MODEL = readFileSync(resolve('..', 'shared', 'fixtures', 'avatars', 'female-idle.glb'));
-/** Everything live must show within this (issue 23's promise, as tests/e2e/live.test.ts). */
+/** Everything live must show within this (the promise tests/e2e/live.test.ts holds). */
 const LIVE_MS = 2_000;
 
 /** POST /v1/uploads/model (the SPA's upload route) to one instance; answers the file's address. */

@@ -1,5 +1,5 @@
 /**
- * Issue 21: a tiny model that declares tens of millions of vertices (or a 30000 × 30000
+ * A tiny model that declares tens of millions of vertices (or a 30000 × 30000
  * texture) puts the viewer in its error state with the reason, instead of costing the tab
  * gigabytes. The model is served by the test at /oversized/<name>.glb.
  */

@@ -93,8 +93,8 @@ export const isHiddenFilter = (f: FilterDef) =>
   Boolean(f.hiddenWithOneOption && (f.options?.length ?? 0) <= 1);
 
 /**
- * How long a text filter in the bar waits after the last key before it hands the text on
- * (issue 23): typing stays inside the field, so a keystroke re-renders neither the list nor
+ * How long a text filter in the bar waits after the last key before it hands the text on:
+ * typing stays inside the field, so a keystroke re-renders neither the list nor
  * the address, and a word typed at a normal pace reaches the list (and its debounced request)
  * once. Enter and the clear button hand it on at once.
  */
