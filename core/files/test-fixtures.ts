@@ -1,6 +1,6 @@
 /**
- * Test-only: the shared fixtures (../shared/fixtures, never copied into the project) as Node
- * Blobs, and builders of small JPEGs, ICC profiles and PNG variants. jsdom's Blob has no
+ * Test-only: the shared fixtures (a `shared/fixtures` folder beside the project, never copied
+ * into it) as Node Blobs, and builders of small JPEGs, ICC profiles and PNG variants. jsdom's Blob has no
  * arrayBuffer(), so tests hand the readers Node's Blob, which has a browser File's API.
  */
 import { concat } from './bytes';
@@ -12,7 +12,8 @@ import { pngChunk } from './png-writer';
  * typed by what the tests need.
  */
 const nodeModule = (name: string): Promise<unknown> => import(/* @vite-ignore */ name);
-const { readdirSync, readFileSync } = (await nodeModule('node:fs')) as {
+const { existsSync, readdirSync, readFileSync } = (await nodeModule('node:fs')) as {
+  existsSync: (path: string) => boolean;
   readdirSync: (path: string) => string[];
   readFileSync: (path: string) => Uint8Array;
 };
@@ -28,9 +29,31 @@ export const zlibCrc32 = zlib.crc32;
 const { fileURLToPath } = (await nodeModule('node:url')) as {
   fileURLToPath: (url: string) => string;
 };
-const { join } = (await nodeModule('node:path')) as { join: (...parts: string[]) => string };
+const { dirname, join } = (await nodeModule('node:path')) as {
+  dirname: (path: string) => string;
+  join: (...parts: string[]) => string;
+};
 
-const FIXTURES = join(fileURLToPath(import.meta.url), '../../../../shared/fixtures');
+/**
+ * The nearest `shared/fixtures` above this file: beside the checkout, and equally from a copy of
+ * the tree made deeper inside it (a mutation-testing sandbox). Missing, every test that reads a
+ * fixture fails saying so, rather than finding no files to test.
+ */
+function findFixtures(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ;) {
+    const candidate = join(dir, 'shared', 'fixtures');
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) {
+      throw new Error(
+        `No shared/fixtures folder above ${fileURLToPath(import.meta.url)}: the tests need the shared test data beside the project`,
+      );
+    }
+    dir = parent;
+  }
+}
+
+export const FIXTURES = findFixtures();
 export const PNG_SUITE = join(FIXTURES, 'pngsuite');
 export const AVATARS = join(FIXTURES, 'avatars');
 

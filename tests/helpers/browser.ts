@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { FIXTURES } from '../../core/files/test-fixtures';
 import { PagePool } from './page-pool';
 import {
   chromium,
@@ -137,9 +138,6 @@ export async function workerBrowser(options: { webgl?: boolean } = {}): Promise<
   return next;
 }
 
-/** The shared test data (../shared/fixtures), which the pages ask for as /fixtures/<path>. */
-export const FIXTURES_DIR = resolve('..', 'shared', 'fixtures');
-
 /** Answers the page's /fixtures/<path> requests with the shared fixture files (GLB models). */
 export function serveFixtures(target: BrowserContext | Page) {
   return target.route(
@@ -147,7 +145,7 @@ export function serveFixtures(target: BrowserContext | Page) {
     (route) =>
       route.fulfill({
         body: readFileSync(
-          resolve(FIXTURES_DIR, new URL(route.request().url()).pathname.slice('/fixtures/'.length)),
+          resolve(FIXTURES, new URL(route.request().url()).pathname.slice('/fixtures/'.length)),
         ),
         contentType: 'model/gltf-binary',
       }),
