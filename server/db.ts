@@ -9,7 +9,13 @@ import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { log } from './log';
-import { dbQueryDuration, secondsSince, statementLabel, watchPool } from './metrics';
+import {
+  dbPoolRefusals,
+  dbQueryDuration,
+  secondsSince,
+  statementLabel,
+  watchPool,
+} from './metrics';
 
 export type SqlParam = string | number | boolean | Date | null | readonly (string | null)[];
 
@@ -66,6 +72,30 @@ export class DatabaseUnavailableError extends Error {
     super('The database is unavailable', { cause });
     this.name = 'DatabaseUnavailableError';
   }
+}
+
+/**
+ * What a Db throws when every pooled connection stayed in use for the whole connect timeout while
+ * the database itself answers: the server is busy, not the database down. A kind of
+ * DatabaseUnavailableError (the work was not done and may be retried); the server answers it
+ * with its own 503 (server/http/errors.ts).
+ */
+export class DatabaseBusyError extends DatabaseUnavailableError {
+  constructor(cause: unknown) {
+    super(cause);
+    this.message = 'Every database connection is in use';
+    this.name = 'DatabaseBusyError';
+  }
+}
+
+/** True when `error` (or an error it was caused by) is a DatabaseBusyError. */
+export function isDatabaseBusy(error: unknown): boolean {
+  let current = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    if (current instanceof DatabaseBusyError) return true;
+    current = current.cause;
+  }
+  return false;
 }
 
 /** True when `error` (or an error it was caused by) says the database cannot be reached. */
@@ -274,6 +304,14 @@ export function onOwnConnection<T>(
 
 /** How long a request waits for a connection before the database counts as unavailable. */
 const CONNECT_TIMEOUT_MS = 5000;
+/** The pool's size unless told otherwise. */
+const POOL_MAX = 10;
+/** How long a fresh connection that tells a full pool from a hung database may take to answer. */
+const PROBE_TIMEOUT_MS = 2000;
+/** A full pool is logged at most this often (with the refusals since the last line). */
+const BUSY_LOG_INTERVAL_MS = 60_000;
+/** What pg-pool says when a request waited its whole timeout for a pooled connection. */
+const POOL_WAIT_TIMED_OUT = 'timeout exceeded when trying to connect';
 
 /**
  * Tells when the database stops answering and when it is back, one line each: an outage is
@@ -295,33 +333,117 @@ function outageLog() {
   };
 }
 
+/**
+ * Tells a full pool apart from a database that does not answer (a hung one fills the pool too):
+ * the database counts as answering when a statement came back while the request waited (a busy
+ * pool hands its connections on), or else when a fresh connection of its own answers
+ * `SELECT 1`. One such connection at a time, however many requests ask.
+ */
+function answeringCheck(connectionString: string, timeoutMs: number) {
+  let lastAnswerAt = 0;
+  let probing: Promise<boolean> | undefined;
+  const probe = async () => {
+    const client = new pg.Client({
+      connectionString,
+      connectionTimeoutMillis: Math.min(PROBE_TIMEOUT_MS, timeoutMs),
+      query_timeout: Math.min(PROBE_TIMEOUT_MS, timeoutMs),
+    });
+    // A probe that fails is an answer (false), not a crash of the process.
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      lastAnswerAt = Date.now();
+      return true;
+    } catch {
+      return false;
+    } finally {
+      client.end().catch(() => undefined);
+    }
+  };
+  return {
+    answered() {
+      lastAnswerAt = Date.now();
+    },
+    /** Whether the database answered since `since` (a Date.now() reading), or answers now. */
+    isAnswering(since: number): Promise<boolean> {
+      if (lastAnswerAt >= since) return Promise.resolve(true);
+      probing ??= probe().finally(() => {
+        probing = undefined;
+      });
+      return probing;
+    },
+  };
+}
+
+/**
+ * Tells that requests are refused for a full pool: counted each time, logged at most once per
+ * BUSY_LOG_INTERVAL_MS with the pool's size, the requests waiting and the refusals since.
+ */
+function busyLog(pool: pg.Pool, max: number) {
+  let loggedAt: number | undefined;
+  let refused = 0;
+  return () => {
+    dbPoolRefusals.inc();
+    refused += 1;
+    const now = Date.now();
+    if (loggedAt !== undefined && now - loggedAt < BUSY_LOG_INTERVAL_MS) return;
+    loggedAt = now;
+    log.warn(
+      {
+        poolSize: max,
+        inUse: pool.totalCount - pool.idleCount,
+        waiting: pool.waitingCount,
+        refused,
+      },
+      `The server is busy: all ${max} database connections are in use and ${pool.waitingCount} requests wait for one; a request that waits out the connect timeout gets 503`,
+    );
+    refused = 0;
+  };
+}
+
+/** Sizes of a pool other than the defaults, for tests. */
+interface PoolOptions {
+  max?: number;
+  connectTimeoutMs?: number;
+}
+
 /** Opens a connection pool to a PostgreSQL server. */
-export function createPgDb(connectionString: string): Db {
-  const pool = new pg.Pool({
-    connectionString,
-    max: 10,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-  });
+export function createPgDb(connectionString: string, options: PoolOptions = {}): Db {
+  const max = options.max ?? POOL_MAX;
+  const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: connectTimeoutMs });
   const unwatch = watchPool(pool);
   const outage = outageLog();
+  const answering = answeringCheck(connectionString, connectTimeoutMs);
+  const busy = busyLog(pool, max);
   // An idle client that loses its connection (PostgreSQL stopped) must not crash the process;
   // the pool drops it and connects afresh when next asked.
   pool.on('error', (error) => outage.down(error));
   /** Runs `work`, turning a lost or missing connection into DatabaseUnavailableError. */
   const guarded = async <T>(work: () => Promise<T>, connecting = false): Promise<T> => {
+    const started = Date.now();
     try {
       const result = await work();
       // A connection handed out is no proof: an idle one may be dead without the pool knowing
       // yet, and saying "available again" on it would log the outage twice.
-      if (!connecting) outage.up();
+      if (!connecting) {
+        answering.answered();
+        outage.up();
+      }
       return result;
     } catch (error) {
       if (error instanceof DatabaseUnavailableError) throw error;
+      if (connecting && isPoolWaitTimeout(error) && (await answering.isAnswering(started))) {
+        busy();
+        throw new DatabaseBusyError(error);
+      }
       if (connecting || isLostConnection(error)) {
         outage.down(error);
         throw new DatabaseUnavailableError(error);
       }
       // PostgreSQL answered (with an error of the statement): it is there.
+      answering.answered();
       outage.up();
       throw error;
     }
@@ -418,6 +540,10 @@ export function createPgDb(connectionString: string): Db {
     }
   });
   return db;
+}
+
+function isPoolWaitTimeout(error: unknown): boolean {
+  return error instanceof Error && error.message === POOL_WAIT_TIMED_OUT;
 }
 
 /** Reconnect delays of a lost LISTEN connection: doubling from 500 ms to at most 30 s. */

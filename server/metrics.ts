@@ -131,6 +131,7 @@ export interface PoolCounts {
   totalCount: number;
   idleCount: number;
   waitingCount: number;
+  options: { max?: number };
 }
 
 const pools = new Set<PoolCounts>();
@@ -143,7 +144,7 @@ export function watchPool(pool: PoolCounts): () => void {
 
 new Gauge({
   name: 'db_pool_clients',
-  help: 'PostgreSQL pool: connections open (total), idle, and queries waiting for one (waiting); absent on PGlite',
+  help: 'PostgreSQL pool: connections open (total), idle, the most it opens (max), and queries waiting for one (waiting); absent on PGlite',
   labelNames: ['state'] as const,
   registers: [metrics],
   collect() {
@@ -152,15 +153,24 @@ new Gauge({
     let total = 0;
     let idle = 0;
     let waiting = 0;
+    let max = 0;
     for (const pool of pools) {
       total += pool.totalCount;
       idle += pool.idleCount;
       waiting += pool.waitingCount;
+      max += pool.options.max ?? 0;
     }
     this.set({ state: 'total' }, total);
     this.set({ state: 'idle' }, idle);
+    this.set({ state: 'max' }, max);
     this.set({ state: 'waiting' }, waiting);
   },
+});
+
+export const dbPoolRefusals = new Counter({
+  name: 'db_pool_refusals_total',
+  help: 'Requests answered 503 because every pooled PostgreSQL connection stayed in use for the whole connect timeout while the database answered',
+  registers: [metrics],
 });
 
 /** Seconds since `started` (a performance.now() reading). */

@@ -6,7 +6,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ApiErrorBody } from '../../contract/schemas';
-import { isDatabaseUnavailable } from '../db';
+import { isDatabaseBusy, isDatabaseUnavailable } from '../db';
 import { log } from '../log';
 import { StorageUnavailableError } from '../storage';
 
@@ -52,6 +52,8 @@ const HTTP_CODES: Partial<Record<number, string>> = {
 
 /** Seconds a client is asked to wait before trying again while the database or files are unavailable. */
 const DATABASE_RETRY_AFTER_S = 5;
+/** Seconds a client is asked to wait when the server refused it for lack of a free connection. */
+const BUSY_RETRY_AFTER_S = 2;
 
 /**
  * Global error handler: known errors keep their status, an unavailable database is a 503 to
@@ -70,6 +72,11 @@ export function onError(error: Error, c: Context) {
       message: error.message || 'Bad request',
     };
     return c.json(body, status);
+  }
+  if (isDatabaseBusy(error)) {
+    // Logged at most once a minute with the pool's figures (server/db.ts), and counted.
+    c.header('Retry-After', String(BUSY_RETRY_AFTER_S));
+    return errorResponse(c, 503, 'SERVER_BUSY', 'The server is busy; try again in a moment');
   }
   if (isDatabaseUnavailable(error)) {
     // Logged once per outage where it is noticed (server/db.ts), not once per request.
