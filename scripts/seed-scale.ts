@@ -5,16 +5,22 @@
  * app would have written: tags, applications and their ordered assets, cage meshes, morphed
  * assets and morph queue entries, user assignments, pending invitations, trashed assets, and
  * the event log of their making. Every table is filled by `INSERT ... SELECT generate_series`
- * inside the database, so a million assets take well under a minute.
+ * inside the database, so a million assets take well under a minute. Given the server's file
+ * store (as the command line does: DATA_DIR/files or the S3_* bucket), the rows point at stored
+ * demo files, so the first start has nothing to rewrite; without one they hold `/demo/`
+ * placeholders, which a server's start points at files (server/demo-files.ts).
  *
  * Run again with larger numbers, it adds the rows between what the last run made and the new
  * figures (the bench seeds 10,000, measures, then grows the same database to a million).
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from '../server/config';
+import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, loadConfig } from '../server/config';
 import { createPgDb, type Db } from '../server/db';
+import { provideDemoFiles, storeDemoFiles, type DemoPlaceholder } from '../server/demo-files';
 import { migrate } from '../server/migrate';
+import { openStorage } from '../server/open-storage';
 import { seed } from '../server/seed';
+import type { Storage } from '../server/storage';
 
 export interface ScaleSize {
   assets: number;
@@ -35,6 +41,7 @@ const TYPES = [
 ];
 const COLOURS = ['Black', 'White', 'Red', 'Blue', 'Olive', 'Sand', 'Neon', 'Pastel', 'Denim'];
 const NOUNS = ['Hoodie', 'Jeans', 'Sneakers', 'Bob', 'Beanie', 'Blazer', 'Skirt', 'Boots', 'Cap'];
+const BODY_TYPES = ['Slim', 'Athletic', 'Average', 'Broad'];
 const TAGS = 200;
 const APPLICATIONS = 20;
 /** The tables that grow with the assets and users. */
@@ -81,11 +88,67 @@ const ids = {
 const timeOf = (n: string, of: number) =>
   `timestamptz '2024-01-01' + (${n})::float8 / ${Math.max(of, 1)} * interval '365 days'`;
 
-/** Seeds `db` up to `size`; returns what it added. */
+/**
+ * The file columns' values of the rows `from`..`to` (SQL expressions of the row number `i`):
+ * stored demo files in `storage` (the ones an asset's colour and type or a cage's body pick,
+ * and a file of its own for each morphed asset, which the morph worker may replace and delete),
+ * or `/demo/` placeholders without one.
+ */
+async function fileAddresses(
+  tx: Db,
+  storage: Storage | undefined,
+  morphs: { from: number; to: number },
+) {
+  const type = pick(TYPES, 'i * 7');
+  const number = `lpad((1 + i % 15)::text, 3, '0')`;
+  const cagePlaceholder = `'/demo/cage-meshes/' || ${pick(['male', 'female'], 'i')} || '-'
+    || ${pick(['slim', 'athletic', 'average', 'broad'], 'i')} || '.glb'`;
+  if (!storage) {
+    return {
+      icon: `'/demo/icons/' || ${type} || '-' || ${number} || '.png'`,
+      model: `'/demo/models/' || ${type} || '-' || ${number} || '.glb'`,
+      cage: cagePlaceholder,
+      morphed: `'/demo/morphed/' || lpad((1 + i % 20)::text, 3, '0') || '.glb'`,
+      params: [] as string[][],
+    };
+  }
+  // A shared file is picked by the first word of the row's name (its colour) and its type.
+  const colour = (name: string, url: string): DemoPlaceholder => ({ url, id: name, name });
+  const icons = COLOURS.map((c) => colour(c, '/demo/icons/icon.png'));
+  const models = TYPES.flatMap((t) => COLOURS.map((c) => colour(c, `/demo/models/${t}-001.glb`)));
+  const cages = BODY_TYPES.map((b) => colour(b, '/demo/cage-meshes/body.glb'));
+  const morphed = Array.from({ length: morphs.to - morphs.from }, (_, n) => ({
+    url: '/demo/morphed/001.glb',
+    id: String(morphs.from + 1 + n),
+    name: `Morph ${morphs.from + 1 + n}`,
+  }));
+  const stored = await storeDemoFiles(tx, storage, [...icons, ...models, ...cages, ...morphed]);
+  const at = (start: number, length: number) => stored.slice(start, start + length);
+  const [iconFiles, modelFiles, cageFiles, morphedFiles] = [
+    at(0, icons.length),
+    at(icons.length, models.length),
+    at(icons.length + models.length, cages.length),
+    at(icons.length + models.length + cages.length, morphed.length),
+  ];
+  return {
+    icon: pick(iconFiles, 'i'),
+    // The model of type (i * 7) % 10 in colour i % 9, as the name picks them.
+    model: `(${sqlArray(modelFiles)})[1 + ((i * 7) % ${TYPES.length}) * ${COLOURS.length} + i % ${COLOURS.length}]`,
+    cage: pick(cageFiles, 'i'),
+    morphed: `($1::text[])[i - ${morphs.from}]`,
+    params: [morphedFiles],
+  };
+}
+
+/**
+ * Seeds `db` up to `size`; returns what it added. With `storage`, the rows point at demo files
+ * stored there (see fileAddresses), so a server starting on it stores and rewrites nothing.
+ */
 export async function seedScale(
   db: Db,
   size: ScaleSize,
   log: (line: string) => void = () => undefined,
+  storage?: Storage,
 ): Promise<ScaleSize> {
   await migrate(db);
   await seed(db, {
@@ -93,6 +156,8 @@ export async function seedScale(
     adminPassword: process.env.ADMIN_PASSWORD ?? DEFAULT_ADMIN_PASSWORD,
     nodeEnv: 'development',
   });
+  // The demo catalogue's few hundred rows, as a first start would.
+  if (storage) await provideDemoFiles(db, storage);
   const added = await db.transaction(async (tx) => {
     const { rows } = await tx.query<{ value: string }>(
       'SELECT value FROM app_meta WHERE key = $1 FOR UPDATE',
@@ -132,15 +197,21 @@ export async function seedScale(
           ).rows
         : [];
     for (const index of rebuilt) await tx.exec(`DROP INDEX "${index.name}"`);
-    const step = async (what: string, sql: string) => {
+    const step = async (what: string, sql: string, params?: unknown[]) => {
       const started = Date.now();
-      await tx.exec(sql);
+      await (params ? tx.query(sql, params as string[][]) : tx.exec(sql));
       log(`  ${what}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     };
     const admin = `(SELECT id FROM users WHERE role = 'admin' AND id NOT LIKE '5ca1e2%'
       ORDER BY created_at, id LIMIT 1)`;
     const range = (key: keyof ScaleSize, per = 1) =>
       `generate_series(${Math.floor(from[key] / per) + 1}, ${Math.floor(to[key] / per)})`;
+    const startedFiles = Date.now();
+    const files = await fileAddresses(tx, storage, {
+      from: Math.floor(from.assets / 100),
+      to: Math.floor(to.assets / 100),
+    });
+    if (storage) log(`  demo files: ${((Date.now() - startedFiles) / 1000).toFixed(1)} s`);
 
     // Events carry their subject's name, as migration 036's trigger (skipped here) gives it.
     if (from.assets === 0) {
@@ -174,8 +245,8 @@ export async function seedScale(
        SELECT ${ids.asset('i')},
          ${pick(COLOURS, 'i')} || ' ' || ${pick(NOUNS, 'i / 9')} || ' ' || i,
          ${type}, ${pick(['male', 'female', 'unisex'], 'i / 3')}, '',
-         '/demo/icons/' || ${type} || '-' || lpad((1 + i % 15)::text, 3, '0') || '.png',
-         '/demo/models/' || ${type} || '-' || lpad((1 + i % 15)::text, 3, '0') || '.glb',
+         ${files.icon},
+         ${files.model},
          i % 10 = 0,
          ${orderValue(`last.position + i - ${from.assets}`)},
          ${timeOf('i', to.assets)}, ${timeOf('i', to.assets)} + (i % 97) * interval '1 hour'
@@ -222,12 +293,11 @@ export async function seedScale(
     // Cage meshes, morphed assets and queue entries: one for every hundred assets. A morph
     // fits asset 100i - 1 (footwear) onto asset 100i - 3 (a body: i * 7 % 10 = 9).
     await step(
-      'cage meshes, morphed assets, morph queue',
+      'cage meshes',
       `INSERT INTO cage_meshes (id, name, gender, body_type, model_url, created_at, updated_at)
-       SELECT ${ids.cageMesh('i')}, ${pick(['Slim', 'Athletic', 'Average', 'Broad'], 'i')} || ' cage ' || i,
+       SELECT ${ids.cageMesh('i')}, ${pick(BODY_TYPES, 'i')} || ' cage ' || i,
          ${pick(['male', 'female'], 'i')}, ${pick(['slim', 'athletic', 'average', 'broad'], 'i')},
-         '/demo/cage-meshes/' || ${pick(['male', 'female'], 'i')} || '-'
-           || ${pick(['slim', 'athletic', 'average', 'broad'], 'i')} || '.glb',
+         ${files.cage},
          ${timeOf('i', to.assets / 100)}, ${timeOf('i', to.assets / 100)}
        FROM ${range('assets', 100)} i;
        INSERT INTO asset_events (id, cage_mesh_id, routing_key, actor_id, data, created_at,
@@ -235,13 +305,19 @@ export async function seedScale(
        SELECT ${ids.event(4, 'i')}, ${ids.cageMesh('i')}, 'asset.cage-mesh-updated.v1', ${admin},
          jsonb_build_object('created', true), ${timeOf('i', to.assets / 100)},
          ${pick(['Slim', 'Athletic', 'Average', 'Broad'], 'i')} || ' cage ' || i
-       FROM ${range('assets', 100)} i;
-       INSERT INTO morphed_assets (id, source_asset_id, body_asset_id, name, model_url, created_at)
+       FROM ${range('assets', 100)} i;`,
+    );
+    await step(
+      'morphed assets',
+      `INSERT INTO morphed_assets (id, source_asset_id, body_asset_id, name, model_url, created_at)
        SELECT ${ids.morphed('i')}, ${ids.asset('i * 100 - 1')}, ${ids.asset('i * 100 - 3')},
-         'Morph ' || i, '/demo/morphed/' || lpad((1 + i % 20)::text, 3, '0') || '.glb',
-         ${timeOf('i', to.assets / 100)}
-       FROM ${range('assets', 100)} i;
-       INSERT INTO morph_queue (id, source_asset_id, body_asset_id, status, progress, error,
+         'Morph ' || i, ${files.morphed}, ${timeOf('i', to.assets / 100)}
+       FROM ${range('assets', 100)} i`,
+      files.params,
+    );
+    await step(
+      'morph queue',
+      `INSERT INTO morph_queue (id, source_asset_id, body_asset_id, status, progress, error,
          morphed_asset_id, requested_by, created_at, updated_at)
        SELECT ${ids.queue('i')}, ${ids.asset('i * 100 - 1')}, ${ids.asset('i * 100 - 3')},
          s.status, CASE s.status WHEN 'completed' THEN 100 WHEN 'failed' THEN 40 ELSE 0 END,
@@ -364,7 +440,9 @@ async function main() {
   const db = createPgDb(url);
   const started = Date.now();
   try {
-    const added = await seedScale(db, size, (line) => console.log(line));
+    // The server's file store, where the rows' demo files go (DATA_DIR/files or the bucket).
+    const storage = await openStorage(loadConfig());
+    const added = await seedScale(db, size, (line) => console.log(line), storage);
     console.log(
       `Added ${added.assets.toLocaleString('en')} assets and ${added.users.toLocaleString('en')} users in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );

@@ -3,7 +3,8 @@
  * stores a small generated file for each one (an icon per colour, a model per asset type, a
  * body per cage mesh) and points the rows at it, so previews, validation and the morph worker
  * work on the demo catalogue as on uploads. Each distinct file is stored once and shared
- * (except a morphed asset's, which the morph worker may replace and delete).
+ * (except a morphed asset's, which the morph worker may replace and delete). `npm run
+ * seed:scale` stores the same files itself and writes its rows with them (storeDemoFiles).
  */
 import { deflateSync } from 'node:zlib';
 import { Document, NodeIO } from '@gltf-transform/core';
@@ -154,42 +155,23 @@ function fileFor(
 }
 
 /**
- * The tables and columns that may hold a `/demo/` placeholder. A morphed asset owns its file
- * (see fileFor), so its rows are pointed at their files one by one.
+ * Stores demo files as placeholders ask for them, each shared file once across calls (see
+ * fileFor), inside `tx`, which records their names.
  */
-const PLACEHOLDER_COLUMNS = [
-  { table: 'assets', column: 'icon_url', owned: false },
-  { table: 'assets', column: 'model_url', owned: false },
-  { table: 'cage_meshes', column: 'model_url', owned: false },
-  { table: 'morphed_assets', column: 'model_url', owned: true },
-] as const;
-
-/**
- * Stores a file for every `/demo/` placeholder left in the database and points its rows at
- * it; answers how many files were stored (0 once done). Safe on parallel starts.
- *
- * A shared file depends only on the placeholder and the first word of the row's name (its
- * colour), so the rows are read a group at a time and pointed at their files by one statement
- * a column: a million assets seeded by `npm run seed:scale` are a few hundred groups and one
- * pass over the table, not a million statements.
- */
-export async function provideDemoFiles(db: Db, storage: Storage): Promise<number> {
-  return db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [DEMO_FILES_LOCK_KEY]);
-    const stored = new Map<string, string>();
-    // Owned files of the same content are made once and stored once each.
-    const made = new Map<string, Promise<Uint8Array>>();
-    for (const { table, column, owned } of PLACEHOLDER_COLUMNS) {
-      const { rows } = await tx.query<{ id: string; name: string; url: string }>(
-        owned
-          ? `SELECT id, name, ${column} AS url FROM ${table} WHERE ${column} LIKE $1`
-          : `SELECT min(id) AS id, min(name) AS name, ${column} AS url FROM ${table}
-             WHERE ${column} LIKE $1 GROUP BY ${column}, split_part(name, ' ', 1)`,
-        [`${DEMO_PREFIX}%`],
-      );
-      const files = rows.map((row) => ({ row, file: fileFor(row.url, row) }));
+function demoFileStore(tx: Db, storage: Storage) {
+  const stored = new Map<string, string>();
+  // Owned files of the same content are made once and stored once each.
+  const made = new Map<string, Promise<Uint8Array>>();
+  return {
+    /** How many files were stored. */
+    get count() {
+      return stored.size;
+    },
+    /** The `/files/` address standing for each placeholder, in order. */
+    async addressesOf(placeholders: readonly DemoPlaceholder[]): Promise<string[]> {
+      const files = placeholders.map((row) => fileFor(row.url, row));
       const missing = new Map(
-        files.filter(({ file }) => !stored.has(file.key)).map(({ file }) => [file.key, file]),
+        files.filter((file) => !stored.has(file.key)).map((file) => [file.key, file]),
       );
       // Stored 16 at a time: a million seeded assets come with ten thousand morphed assets,
       // each owning a file, and a store's write waits on its disk or network.
@@ -212,26 +194,77 @@ export async function provideDemoFiles(db: Db, storage: Storage): Promise<number
           stored.set(file.key, `/files/${put.key}`);
         }
       }
-      const pointed = files.map(({ row, file }) => ({
-        key: row.id,
-        url: row.url,
-        colour: colourWordOf(row.name),
-        file: stored.get(file.key)!,
-      }));
-      if (pointed.length === 0) continue;
+      return files.map((file) => stored.get(file.key)!);
+    },
+  };
+}
+
+/** A `/demo/` placeholder, on the row (its id and name) that holds it. */
+export interface DemoPlaceholder {
+  url: string;
+  id: string;
+  name: string;
+}
+
+/**
+ * Stores the files that `placeholders` stand for (a shared one once, a morphed asset's its
+ * own) and answers their addresses, in order: for rows written with their real files, as
+ * `npm run seed:scale` writes them. Call inside the transaction that writes the rows.
+ */
+export async function storeDemoFiles(
+  tx: Db,
+  storage: Storage,
+  placeholders: readonly DemoPlaceholder[],
+): Promise<string[]> {
+  return demoFileStore(tx, storage).addressesOf(placeholders);
+}
+
+/**
+ * The tables and columns that may hold a `/demo/` placeholder. A morphed asset owns its file
+ * (see fileFor), so its rows are pointed at their files one by one.
+ */
+const PLACEHOLDER_COLUMNS = [
+  { table: 'assets', column: 'icon_url', owned: false },
+  { table: 'assets', column: 'model_url', owned: false },
+  { table: 'cage_meshes', column: 'model_url', owned: false },
+  { table: 'morphed_assets', column: 'model_url', owned: true },
+] as const;
+
+/**
+ * Stores a file for every `/demo/` placeholder left in the database and points its rows at
+ * it; answers how many files were stored (0 once done). Safe on parallel starts.
+ *
+ * A shared file depends only on the placeholder and the first word of the row's name (its
+ * colour), so the rows are read a group at a time and pointed at their files by one statement
+ * a column. `npm run seed:scale` leaves none: it writes its rows with their files.
+ */
+export async function provideDemoFiles(db: Db, storage: Storage): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [DEMO_FILES_LOCK_KEY]);
+    const files = demoFileStore(tx, storage);
+    for (const { table, column, owned } of PLACEHOLDER_COLUMNS) {
+      const { rows } = await tx.query<DemoPlaceholder>(
+        owned
+          ? `SELECT id, name, ${column} AS url FROM ${table} WHERE ${column} LIKE $1`
+          : `SELECT min(id) AS id, min(name) AS name, ${column} AS url FROM ${table}
+             WHERE ${column} LIKE $1 GROUP BY ${column}, split_part(name, ' ', 1)`,
+        [`${DEMO_PREFIX}%`],
+      );
+      if (rows.length === 0) continue;
+      const addresses = await files.addressesOf(rows);
       await (owned
         ? tx.query(
             `UPDATE ${table} t SET ${column} = m.file
              FROM unnest($1::text[], $2::text[]) AS m(id, file) WHERE t.id = m.id`,
-            [pointed.map((p) => p.key), pointed.map((p) => p.file)],
+            [rows.map((row) => row.id), addresses],
           )
         : tx.query(
             `UPDATE ${table} t SET ${column} = m.file
              FROM unnest($1::text[], $2::text[], $3::text[]) AS m(url, colour, file)
              WHERE t.${column} = m.url AND split_part(t.name, ' ', 1) = m.colour`,
-            [pointed.map((p) => p.url), pointed.map((p) => p.colour), pointed.map((p) => p.file)],
+            [rows.map((row) => row.url), rows.map((row) => colourWordOf(row.name)), addresses],
           ));
     }
-    return stored.size;
+    return files.count;
   });
 }
