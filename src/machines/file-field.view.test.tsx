@@ -182,6 +182,27 @@ describe('FileField', () => {
     expect(onChange).toHaveBeenLastCalledWith({ file: null, error: null });
   });
 
+  it('clears a rejected file with Remove: the error goes and the form holds no file', async () => {
+    const { onChange, user } = setup();
+    await user.upload(input(), pngsuite('basn2c08.png'));
+    await screen.findByRole('alert');
+    await user.click(screen.getByRole('button', { name: 'Remove' }));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(input()).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByRole('button', { name: 'Remove' })).not.toBeInTheDocument();
+    expect(onChange).toHaveBeenLastCalledWith({ file: null, error: null });
+  });
+
+  it('takes the same file again after it was removed', async () => {
+    const { user } = setup();
+    const icon = pngsuite('basn6a08.png');
+    await user.upload(input(), icon);
+    await user.click(await screen.findByRole('button', { name: 'Remove' }));
+    // The browser fires no change for the file its input already holds: the input is emptied.
+    await user.upload(input(), icon);
+    expect(await screen.findByText('basn6a08.png')).toBeInTheDocument();
+  });
+
   it('shows a stored file by the last segment of its address, and Remove clears it', async () => {
     const { onChange, user } = setup({ initialUrl: '/v1/uploads/icon/ab12/my%20icon.png' });
     expect(screen.getByText('my icon.png')).toBeInTheDocument();

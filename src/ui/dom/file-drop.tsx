@@ -115,6 +115,13 @@ export function FileDrop(props: FileDropProps) {
   useEffect(() => {
     if (shownStatus.current === status) return;
     shownStatus.current = status;
+    // The input still holds the file it last took, and a browser fires no change for the same
+    // file chosen again: once the field lets go of it (removed, rejected, a discarded form),
+    // the input forgets it too.
+    if (status === 'empty' || status === 'invalid') {
+      const input = fieldRef.current?.querySelector<HTMLInputElement>('input[type="file"]');
+      if (input) input.value = '';
+    }
     const focused = document.activeElement;
     if (focused === document.body || fieldRef.current?.contains(focused)) {
       actionRef.current?.focus();
@@ -204,6 +211,18 @@ export function FileDrop(props: FileDropProps) {
               {labels.upload}
             </button>
             {variant === 'dropzone' && <span className="file-drop-hint">{labels.dragAndDrop}</span>}
+            {/* A rejected file is still the form's value (its error blocks a save): Remove
+                clears both, for a form that is to be saved without this file. */}
+            {status === 'invalid' && (
+              <button
+                type="button"
+                className="button file-drop-remove"
+                disabled={disabled}
+                onClick={props.onRemove}
+              >
+                {labels.remove}
+              </button>
+            )}
           </>
         )}
       </div>
