@@ -146,6 +146,10 @@ export const enBackOffice = {
     unsaved_one: '{{count}} unsaved change: {{fields}}',
     unsaved_other: '{{count}} unsaved changes: {{fields}}',
     discard: 'Discard changes',
+    discardTitle: 'Discard your changes?',
+    discardBody: 'The form goes back to the stored values: {{fields}}.',
+    discardConfirm: 'Discard',
+    keepEditing: 'Keep editing',
     shortcut: '{{keys}} saves',
   },
   assetEditor: {

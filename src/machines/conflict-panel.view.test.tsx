@@ -68,4 +68,24 @@ describe('ConflictPanel', () => {
     await user.click(screen.getByRole('button', { name: 'Save again' }));
     expect(onResolve).toHaveBeenLastCalledWith(['name']);
   });
+
+  it('comes into view when it appears and puts the focus on the first choice', () => {
+    // The panel appears below a long form the save bar floats over: jsdom lays nothing out.
+    const scrolled: Element[] = [];
+    const scrollIntoView = vi.fn(function (this: Element) {
+      scrolled.push(this);
+    });
+    Object.assign(Element.prototype, { scrollIntoView });
+    try {
+      renderPanel();
+      expect(scrolled).toEqual([
+        screen.getByRole('region', {
+          name: 'Someone else changed these fields since you opened the form',
+        }),
+      ]);
+      expect(screen.getByRole('radio', { name: 'Keep yours: Mine' })).toHaveFocus();
+    } finally {
+      delete (Element.prototype as Partial<Element>).scrollIntoView;
+    }
+  });
 });

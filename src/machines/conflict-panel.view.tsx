@@ -3,7 +3,7 @@
  * the user's value and theirs, who changed it and when, and "Save again".
  */
 import type { TFunction } from 'i18next';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Label, Radio, RadioGroup } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import type { EditConflictError } from '../../contract/schemas';
@@ -69,8 +69,18 @@ export function ConflictPanel({ conflict, yours, labels, onResolve }: ConflictPa
   const { t, i18n } = useTranslation();
   const [choices, setChoices] = useState<Record<string, string>>({});
   const titleId = useId();
+  const panelRef = useRef<HTMLElement>(null);
+  // The panel appears below the whole form, which it holds still until the user chooses: the
+  // choice comes to where the user pressed Save, with the focus on it.
+  useEffect(() => {
+    const panel = panelRef.current;
+    if (!panel) return;
+    const still = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? true;
+    panel.scrollIntoView?.({ block: 'start', behavior: still ? 'auto' : 'smooth' });
+    panel.querySelector<HTMLInputElement>('input[type="radio"]')?.focus({ preventScroll: true });
+  }, []);
   return (
-    <section className="conflict-panel" aria-labelledby={titleId}>
+    <section className="conflict-panel" aria-labelledby={titleId} ref={panelRef}>
       <h3 id={titleId}>{t('conflict.title')}</h3>
       {conflict.conflicts.map(({ field, current, changedBy, changedAt }) => (
         <RadioGroup

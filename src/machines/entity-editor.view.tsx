@@ -7,7 +7,7 @@
  */
 import { useBlocker } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { fromPromise } from 'xstate';
 import { useTranslation } from 'react-i18next';
 import type { UploadKind } from '../../contract/schemas';
@@ -141,13 +141,19 @@ export function SaveBar(props: SaveBarProps) {
   });
   const pending = isDirty && !disabled;
   const summaryId = useId();
+  const [isDiscarding, setDiscarding] = useState(false);
+  const justSaved = saver.isSaved && !isDirty;
+  const fields = new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format(changes);
+  // The bar stays at the bottom of the window while it has something to say: the changes, the
+  // save under way, and then that it is saved, where the user pressed Save (the form may be
+  // long, and its end far below).
   return (
-    <div className={pending || saver.isSaving ? 'save-bar pending' : 'save-bar'}>
+    <div className={pending || saver.isSaving || justSaved ? 'save-bar pending' : 'save-bar'}>
       {pending && changes.length > 0 && (
         <p className="save-summary" id={summaryId}>
           {t('saveBar.unsaved', {
             count: changes.length,
-            fields: new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format(changes),
+            fields,
           })}
         </p>
       )}
@@ -164,8 +170,24 @@ export function SaveBar(props: SaveBarProps) {
             {submitLabel}
           </ActionButton>
           {pending && !saver.isSaving && (
-            <ActionButton onPress={onDiscard}>{t('saveBar.discard')}</ActionButton>
+            <ActionButton onPress={() => setDiscarding(true)}>{t('saveBar.discard')}</ActionButton>
           )}
+          {/* Discarding loses work that no Undo brings back: it asks first. */}
+          <FormDialog
+            isOpen={isDiscarding}
+            onClose={() => setDiscarding(false)}
+            title={t('saveBar.discardTitle')}
+            submitLabel={t('saveBar.discardConfirm')}
+            cancelLabel={t('saveBar.keepEditing')}
+            tone="danger"
+            onSubmit={() => {
+              setDiscarding(false);
+              onDiscard();
+              return false;
+            }}
+          >
+            <p>{t('saveBar.discardBody', { fields })}</p>
+          </FormDialog>
           {pending && (
             <span className="save-hint">
               {t('saveBar.shortcut', { keys: modShortcutLabel('s') })}
@@ -191,7 +213,7 @@ export function SaveBar(props: SaveBarProps) {
         </ul>
       )}
       {blocked && <Alert tone="error">{t('assetEditor.fixErrors')}</Alert>}
-      {saver.isSaved && !isDirty && <Alert tone="success">{t('assetEditor.saved')}</Alert>}
+      {justSaved && <Alert tone="success">{t('assetEditor.saved')}</Alert>}
       {saver.error && !saver.isSaving && (
         <Alert tone="error">
           {t(
