@@ -225,6 +225,7 @@ try {
     await stillAnimations(page);
     await shot('asset-save-bar', { fullPage: false });
     await page.getByRole('button', { name: 'Discard changes' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Discard' }).click();
     await page.getByText(/unsaved change/).waitFor({ state: 'detached' });
     const lock = page.getByRole('button', { name: 'Lock', exact: true });
     await lock.click();

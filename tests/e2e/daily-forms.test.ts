@@ -95,8 +95,9 @@ describe('the save bar', () => {
       expect(await inView(page, 'Discard changes')).toBe(true);
       await checkA11y(page, 'save-bar');
 
-      // Discard puts the form back as loaded.
+      // Discard, once confirmed, puts the form back as loaded.
       await page.getByRole('button', { name: 'Discard changes' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Discard' }).click();
       await expect.poll(() => nameField.inputValue()).toBe(name);
       expect(await page.getByLabel('Description').inputValue()).toBe('');
       await expect(page.getByText(/unsaved change/).count()).resolves.toBe(0);
@@ -128,6 +129,7 @@ describe('the save bar', () => {
     await page.getByText('1 unsaved change: Name').waitFor();
     expect(await inView(page, 'Discard changes')).toBe(true);
     await page.getByRole('button', { name: 'Discard changes' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Discard' }).click();
     expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('');
     await page.close();
   });
