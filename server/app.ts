@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Hono } from 'hono';
 import { except } from 'hono/combine';
 import { bodyLimit } from 'hono/body-limit';
+import { compressJson } from './http/compress-json';
 import { requireAbility, requireAuth, type AuthEnv } from './auth/middleware';
 import { createSessionCheck } from './auth/session-check';
 import type { Deps } from './deps';
@@ -93,6 +94,7 @@ export function createApp(input: AppDeps) {
     }),
   );
   app.use('*', securityHeaders(deps.config));
+  app.use('*', compressJson());
   app.onError(onError);
   app.notFound((c) =>
     errorResponse(c, 404, 'NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`),

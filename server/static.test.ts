@@ -93,6 +93,31 @@ describe('the built SPA', () => {
     }
   });
 
+  it('answers 404, not the page, for a file that is not in the build', async () => {
+    // Crawlers and probes ask for these; a 200 page tells them the file exists.
+    for (const path of [
+      '/favicon.ico',
+      '/apple-touch-icon.png',
+      '/sitemap.xml',
+      '/wp-login.php',
+      '/.env',
+      '/assets/5f2a9c0e1b7d4a6f8e3c2b1a/model.glb',
+      '/users/x/config.json',
+    ]) {
+      const response = await app.request(path);
+      expect(response.status, path).toBe(404);
+      expect(await response.text(), path).not.toContain('<title>Avatar Studio</title>');
+      expect((await app.request(path, { method: 'HEAD' })).status, path).toBe(404);
+    }
+  });
+
+  it('keeps search engines out with robots.txt', async () => {
+    const response = await app.request('/robots.txt');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await response.text()).toMatch(/^User-agent: \*\nDisallow: \/$/m);
+  });
+
   it('is skipped when STATIC_DIR has no index.html', async () => {
     const app = createApp({ db: unusedDb, mail: createDevMailbox(), config: testConfig() });
     expect((await app.request('/')).status).toBe(404);

@@ -1,7 +1,8 @@
 /**
  * Serves the built SPA next to the API: hashed files under /assets/ are cached forever, every
  * other file and the index.html fallback (client-side routes) are revalidated on each load.
- * Brotli or gzip copies made at build time are sent to browsers that accept them.
+ * Brotli or gzip copies made at build time are sent to browsers that accept them. A path that
+ * names a file (its last segment has a dot) and is not in the build answers 404, not the page.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,9 @@ import { isApiPath } from './http/paths';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const NO_CACHE = 'no-cache';
+
+/** A back office has nothing for search engines; this keeps well-behaved crawlers out. */
+const ROBOTS_TXT = 'User-agent: *\nDisallow: /\n';
 
 /** True when `dir` holds a built SPA. */
 export function hasSpa(dir: string): boolean {
@@ -61,13 +65,20 @@ export function mountSpa<E extends Env>(
     const path = c.req.path;
     if (isApiPath(path)) return next();
     if (!sourceMaps && isSourceMapPath(path)) return next();
+    if (path === '/robots.txt') {
+      c.header('Cache-Control', 'public, max-age=86400');
+      return c.text(ROBOTS_TXT);
+    }
     // Build files live under /assets/ and always have an extension; /assets/new or
     // /assets/<id> are client-side routes of the same name.
     const hashed = /^\/assets\/[^/]+\.[a-z0-9]+$/i.test(path);
     const file = await serve(files, c, hashed ? IMMUTABLE : NO_CACHE);
     if (file) return file;
     // A missing hashed file is a real 404: answering HTML for a script fails more confusingly.
-    if (hashed) return next();
+    // So is any other file-like name (favicon.ico, sitemap.xml, probes for .php or .env): the
+    // client's routes never have a dot in their last segment, and a 200 page would tell a
+    // crawler or a scanner the file exists.
+    if (hashed || /\.[^/]*$/.test(path)) return next();
     if (path === '/embed' || path === '/embed/') {
       const page = await serve(embed, c, NO_CACHE);
       const url = new URL(c.req.url);
