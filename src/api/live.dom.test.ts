@@ -244,7 +244,7 @@ describe('the live connection', () => {
     expect(h.opened).toHaveLength(1);
   });
 
-  it('asks for the stream with the session, without a timeout and after Last-Event-ID', async () => {
+  it('asks for the stream with the session, without a timeout, at low priority and after Last-Event-ID', async () => {
     const { openEventStream } = await import('./live');
     const http = await import('./http');
     const calls: unknown[][] = [];
@@ -257,6 +257,8 @@ describe('the live connection', () => {
     expect(calls[0]?.[0]).toBe('v1/events');
     expect(calls[0]?.[1]).toMatchObject({
       timeout: false,
+      // A request that never ends must not hold the page's load (nor its first paint) back.
+      priority: 'low',
       headers: { accept: 'text/event-stream', 'last-event-id': '41' },
     });
     vi.restoreAllMocks();

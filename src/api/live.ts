@@ -67,13 +67,18 @@ const heartbeatSchema = z.object({ heartbeatMs: z.number().check(z.positive()) }
 /** Where a `ready` or `reset` frame says the stream starts. */
 const startSchema = z.object({ seq: z.number() });
 
-/** The app's stream: `v1/events`, no timeout (it stays open), resuming after `lastEventId`. */
+/**
+ * The app's stream: `v1/events`, no timeout (it stays open), resuming after `lastEventId`. Low
+ * priority: a request that never ends would otherwise compete with the page's scripts and data
+ * and keep the browser from ever calling the page loaded.
+ */
 export function openEventStream(
   lastEventId: string | undefined,
   signal: AbortSignal,
 ): Promise<Response> {
   return httpClient()(endpoint(ENDPOINTS.events), {
     timeout: false,
+    priority: 'low',
     signal,
     headers: {
       accept: 'text/event-stream',

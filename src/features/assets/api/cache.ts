@@ -31,6 +31,13 @@ export const assetQuery = (id: string, { scope = 'public' }: ScopeOption = {}) =
 /** A template of a new asset, read through the private API (templates need not be public). */
 export const assetTemplateQuery = (id: string) => assetQuery(id, { scope: 'private' });
 
+/**
+ * The asset page's route loader reads its sections on each visit (and on hover, for a visit
+ * about to come); the panels mounting after it show that read rather than make a second.
+ * A change while they show still reads them again (the invalidations below, live events).
+ */
+const READ_BY_THE_LOADER = { refetchOnMount: false } as const;
+
 /** Changelog entries per "Load more". */
 const CHANGELOG_PAGE_SIZE = 10;
 
@@ -41,6 +48,7 @@ export const assetChangelogQuery = (id: string) =>
     queryFn: ({ pageParam }) => assetChangelog(id, { page: pageParam, limit: CHANGELOG_PAGE_SIZE }),
     initialPageParam: 1,
     getNextPageParam: (last, pages) => (last.pagination.hasNextPage ? pages.length + 1 : undefined),
+    ...READ_BY_THE_LOADER,
   });
 
 /** The applications holding the asset (the asset page shows up to 100). */
@@ -48,6 +56,7 @@ export const assetApplicationsQuery = (id: string) =>
   queryOptions({
     queryKey: assetKeys.applications(id),
     queryFn: async () => (await assetApplications(id, { limit: 100 })).data,
+    ...READ_BY_THE_LOADER,
   });
 
 /** How many assets exist per type (the dashboard). */
