@@ -87,6 +87,7 @@ export default tseslint.config(
       'dist',
       'dist-dev',
       'dist-viewer',
+      'dist-server',
       'node_modules',
       '.data',
       '.tmp',

@@ -7,10 +7,14 @@ import { tempDir } from '../tests/temp-dir';
 function project() {
   const root = tempDir('build-if-changed-');
   mkdirSync(join(root, 'src/routes'), { recursive: true });
+  mkdirSync(join(root, 'server'));
   mkdirSync(join(root, 'dist'));
+  mkdirSync(join(root, 'dist-server'));
   writeFileSync(join(root, 'src/main.ts'), 'export const a = 1;');
+  writeFileSync(join(root, 'server/main.ts'), 'export const b = 1;');
   writeFileSync(join(root, 'package-lock.json'), '{}');
   writeFileSync(join(root, 'dist/index.html'), '<!doctype html>');
+  writeFileSync(join(root, 'dist-server/main.js'), 'export const b = 1;');
   return root;
 }
 
@@ -35,6 +39,20 @@ describe('npm start builds only when an input changed', () => {
     recordBuild(root, { VITE_API_BASE: '/' });
     writeFileSync(join(root, 'package-lock.json'), '{"lockfileVersion":3}');
     expect(isBuildCurrent(root, { VITE_API_BASE: '/' })).toBe(false);
+  });
+
+  it('builds again after a server source changed, the server being built too', () => {
+    const root = project();
+    recordBuild(root, {});
+    writeFileSync(join(root, 'server/main.ts'), 'export const b = 2;');
+    expect(isBuildCurrent(root, {})).toBe(false);
+  });
+
+  it('builds when dist-server/ has no main.js', () => {
+    const root = project();
+    recordBuild(root, {});
+    rmSync(join(root, 'dist-server/main.js'));
+    expect(isBuildCurrent(root, {})).toBe(false);
   });
 
   it('builds when dist/ has no index.html', () => {

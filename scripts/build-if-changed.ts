@@ -1,6 +1,7 @@
 /**
  * `npm start`'s build step: builds only when an input of the build changed since the last
- * build (or dist/ is missing), so a second start with nothing changed is up in seconds.
+ * build (or dist/ or dist-server/ is missing), so a second start with nothing changed is up in
+ * seconds. The build is the SPA's (dist/) and the compiled server's (dist-server/).
  * The inputs are hashed by content (a checkout or copy changes times, not contents), together
  * with the VITE_* variables that are baked into the bundle.
  */
@@ -14,6 +15,7 @@ const INPUTS = [
   'contract',
   'core',
   'public',
+  'server',
   'scripts',
   'index.html',
   'embed.html',
@@ -25,6 +27,7 @@ const INPUTS = [
   'tsconfig.app.json',
 ];
 const OUT_DIR = 'dist';
+const SERVER_ENTRY = 'dist-server/main.js';
 const STAMP = '.build-inputs';
 
 function* files(path: string): Generator<string> {
@@ -61,11 +64,12 @@ export function inputsHash(root: string, env: Env): string {
   return hash.digest('hex');
 }
 
-/** True when `root`/dist was built from exactly these inputs. */
+/** True when `root`/dist and `root`/dist-server were built from exactly these inputs. */
 export function isBuildCurrent(root: string, env: Env): boolean {
   const stamp = join(root, OUT_DIR, STAMP);
   return (
     existsSync(join(root, OUT_DIR, 'index.html')) &&
+    existsSync(join(root, SERVER_ENTRY)) &&
     existsSync(stamp) &&
     readFileSync(stamp, 'utf8').trim() === inputsHash(root, env)
   );
@@ -103,7 +107,9 @@ if (process.argv[1]?.endsWith('build-if-changed.ts')) {
   } else {
     // Hashed before building: an edit made while the build runs triggers the next one.
     const hash = inputsHash(root, process.env);
-    console.log('Building the app into dist/ (sources changed since the last build)…');
+    console.log(
+      'Building the app into dist/ and dist-server/ (sources changed since the last build)…',
+    );
     const started = Date.now();
     // The build's own report (a line per file, some 400 in all) is kept back: a start prints
     // it only when the build fails. `npm run build` shows it whole.

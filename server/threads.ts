@@ -6,9 +6,11 @@
  * wait their turn. A thread that answered is kept a minute for the next job of its file, since
  * loading one (tsx, the validator) takes about a second. docs/api.md "Limits".
  *
- * Worker files are TypeScript: the thread starts with a small module that loads them with tsx's
- * `tsImport` (on Node 20 a worker does not take `--import tsx` from `execArgv`), in tests as in
- * `npm start`.
+ * Callers name the TypeScript worker file. Run from source (tests, `npm run dev`, scripts), the
+ * thread starts with a small module that loads it with tsx's `tsImport` (on Node 20 a worker
+ * does not take `--import tsx` from `execArgv`). In the compiled server (dist-server/, built by
+ * scripts/build-server.ts, where this module is itself JavaScript) the thread runs the worker's
+ * compiled `.js` beside it, without tsx.
  */
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -43,20 +45,29 @@ export interface ThreadFailure {
 
 type Reply<T> = { ok: true; value: T } | { ok: false; error: ThreadFailure };
 
-/** tsx's ESM API (its `import` condition: the CommonJS one cannot load ES modules). */
-const TSX_API = new URL(
-  'dist/esm/api/index.mjs',
-  pathToFileURL(createRequire(import.meta.url).resolve('tsx/package.json')),
-).href;
+/** Whether this is the compiled server, whose worker files are JavaScript. */
+const COMPILED = !import.meta.url.endsWith('.ts');
 
-/** The thread's first module: loads the TypeScript worker file at `url` through tsx. */
-const bootstrap = (url: URL) =>
+/** tsx's ESM API (its `import` condition: the CommonJS one cannot load ES modules). */
+const tsxApi = () =>
   new URL(
-    `data:text/javascript,${encodeURIComponent(
-      `import { tsImport } from ${JSON.stringify(TSX_API)};\n` +
-        `await tsImport(${JSON.stringify(url.href)}, ${JSON.stringify(url.href)});`,
-    )}`,
-  );
+    'dist/esm/api/index.mjs',
+    pathToFileURL(createRequire(import.meta.url).resolve('tsx/package.json')),
+  ).href;
+
+/**
+ * The thread's first module: the compiled worker file, or one that loads the TypeScript worker
+ * file at `url` through tsx.
+ */
+const bootstrap = (url: URL) =>
+  COMPILED
+    ? new URL(url.href.replace(/\.ts$/, '.js'))
+    : new URL(
+        `data:text/javascript,${encodeURIComponent(
+          `import { tsImport } from ${JSON.stringify(tsxApi())};\n` +
+            `await tsImport(${JSON.stringify(url.href)}, ${JSON.stringify(url.href)});`,
+        )}`,
+      );
 
 let running = 0;
 const waiting: (() => void)[] = [];
