@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -235,6 +235,193 @@ describe('no-transaction migrations', () => {
       },
     ];
     await expect(migrate(testDb.db, migrations)).rejects.toThrow(/plain index name/);
+  });
+});
+
+/** The migrations up to `last`, and the rest. */
+function migrationsSplitAfter(last: string) {
+  const all = loadMigrations();
+  return { upTo: all.filter((m) => m.name <= last), after: all.filter((m) => m.name > last) };
+}
+
+const SUBJECT_COLUMNS = [
+  ['asset_id', 'asset'],
+  ['cage_mesh_id', 'cage-mesh'],
+  ['tag_id', 'tag'],
+  ['application_id', 'application'],
+  ['user_id', 'user'],
+  ['morphed_asset_id', 'morphed-asset'],
+  ['invitation_id', 'invitation'],
+] as const;
+
+/**
+ * Writes `count` events, each of one subject (`subject-<n>`), of every kind in turn; in one
+ * statement, without the stream's commit order (one more write an event), as the scale seed.
+ */
+async function writeEvents(db: Db, count: number, from = 1): Promise<void> {
+  const subjects = SUBJECT_COLUMNS.map((_, i) => `CASE WHEN g % 7 = ${i} THEN 'subject-' || g END`);
+  await db.exec(`ALTER TABLE asset_events DISABLE TRIGGER asset_events_commit_order;
+    INSERT INTO asset_events (id, routing_key, data, created_at,
+      ${SUBJECT_COLUMNS.map(([column]) => column).join(', ')})
+    SELECT 'event-' || g, 'test.v1', jsonb_build_object('name', 'name ' || g), now(),
+      ${subjects.join(', ')}
+    FROM generate_series(${from}, ${from + count - 1}) g;
+    ALTER TABLE asset_events ENABLE TRIGGER asset_events_commit_order`);
+}
+
+/** The events of writeEvents whose subject columns do not say their subject. */
+async function eventsWithWrongSubject(db: Db): Promise<number> {
+  const kinds = SUBJECT_COLUMNS.map(([, kind]) => `'${kind}'`).join(', ');
+  const { rows } = await db.query<{ wrong: number }>(`SELECT count(*)::int AS wrong
+    FROM asset_events
+    WHERE id LIKE 'event-%' AND (subject_id IS DISTINCT FROM 'subject-' || substr(id, 7)
+      OR subject_kind IS DISTINCT FROM (ARRAY[${kinds}])[substr(id, 7)::int % 7 + 1])`);
+  return rows[0]?.wrong ?? -1;
+}
+
+/** The files behind the event log and its subject indexes: a rewrite gives them new ones. */
+async function eventLogFiles(db: Db): Promise<Record<string, number>> {
+  const { rows } = await db.query<{ name: string; file: number }>(
+    `SELECT relname AS name, relfilenode::int AS file FROM pg_class
+     WHERE relname IN ('asset_events', 'asset_events_subject_idx', 'asset_events_kind_idx')`,
+  );
+  return Object.fromEntries(rows.map((row) => [row.name, row.file]));
+}
+
+/** What a schema says of a table: columns by name, constraints, indexes and triggers. */
+async function tableSchema(db: Db, table: string): Promise<unknown> {
+  const read = async (sql: string) => (await db.query(sql, [table])).rows;
+  return {
+    columns: await read(`SELECT column_name, data_type, is_nullable, column_default,
+        is_generated, generation_expression
+      FROM information_schema.columns WHERE table_name = $1 ORDER BY column_name`),
+    constraints: await read(`SELECT conname, pg_get_constraintdef(oid) AS def, convalidated
+      FROM pg_constraint WHERE conrelid = $1::regclass ORDER BY conname`),
+    indexes: await read(`SELECT indexname, indexdef FROM pg_indexes
+      WHERE tablename = $1 ORDER BY indexname`),
+    triggers: await read(`SELECT tgname, pg_get_triggerdef(oid) AS def FROM pg_trigger
+      WHERE tgrelid = $1::regclass AND NOT tgisinternal ORDER BY tgname`),
+  };
+}
+
+describe("the event log's subjects (037, 039)", () => {
+  it('an installation at 036 upgrades without rewriting the event log, each event keeping its subject', async () => {
+    const testDb = await createTestDb({ migrated: false });
+    try {
+      const { upTo, after } = migrationsSplitAfter('036_event_subject_names');
+      await migrate(testDb.db, upTo);
+      await writeEvents(testDb.db, 3_000);
+      const files = await eventLogFiles(testDb.db);
+
+      expect(await migrate(testDb.db, after)).toEqual(after.map((m) => m.name));
+      expect(await eventLogFiles(testDb.db)).toEqual(files);
+      expect(await eventsWithWrongSubject(testDb.db)).toBe(0);
+
+      // Written after: every kind, the bulk job's progress, a subject given by the writer.
+      await writeEvents(testDb.db, 70, 10_001);
+      expect(await eventsWithWrongSubject(testDb.db)).toBe(0);
+      await testDb.db.exec(`INSERT INTO asset_events
+          (id, routing_key, data, created_at, bulk_job_id, subject_kind, subject_id)
+        VALUES ('progress', 'bulk-job.progressed.v1', '{}', now(), 'job-1', 'asset', 'a-1')`);
+      const { rows } = await testDb.db.query(
+        "SELECT subject_kind, subject_id FROM asset_events WHERE id = 'progress'",
+      );
+      expect(rows).toEqual([{ subject_kind: 'bulk-job', subject_id: 'job-1' }]);
+      // An event moved to another subject says so.
+      await testDb.db.exec(
+        "UPDATE asset_events SET asset_id = NULL, tag_id = 'tag-9' WHERE id = 'event-7'",
+      );
+      const moved = await testDb.db.query(
+        "SELECT subject_kind, subject_id FROM asset_events WHERE id = 'event-7'",
+      );
+      expect(moved.rows).toEqual([{ subject_kind: 'tag', subject_id: 'tag-9' }]);
+      // Still one subject an event.
+      await expect(
+        testDb.db
+          .exec(`INSERT INTO asset_events (id, routing_key, created_at, asset_id, bulk_job_id)
+          VALUES ('two', 'x.v1', now(), 'a-1', 'job-1')`),
+      ).rejects.toThrow(/asset_events_one_subject/);
+    } finally {
+      await testDb.close();
+    }
+  });
+
+  it.runIf(onPostgres)(
+    "an installation at 036 upgrades while the app's events go on being written",
+    async () => {
+      const testDb = await createTestDb({ migrated: false });
+      const writer = createPgDb(testDb.url as string);
+      try {
+        const { upTo, after } = migrationsSplitAfter('036_event_subject_names');
+        await migrate(testDb.db, upTo);
+        // Enough events that a statement reading them all under a lock that stops writes
+        // (as rebuilding the subject columns did) keeps a write waiting for seconds.
+        await writeEvents(testDb.db, 150_000);
+        await testDb.db.exec('VACUUM ANALYZE asset_events');
+
+        let migrating = true;
+        const waits: number[] = [];
+        const writing = (async () => {
+          for (let n = 1; migrating; n += 1) {
+            const started = performance.now();
+            await writer.exec(`INSERT INTO asset_events (id, routing_key, created_at, asset_id)
+              VALUES ('during-${n}', 'asset.updated.v1', now(), 'a-${n}')`);
+            waits.push(performance.now() - started);
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+        })();
+        try {
+          await migrate(testDb.db, after);
+        } finally {
+          migrating = false;
+          await writing;
+        }
+
+        expect(waits.length).toBeGreaterThan(0);
+        expect(Math.max(...waits)).toBeLessThan(1_000);
+        expect(await eventsWithWrongSubject(testDb.db)).toBe(0);
+        const { rows } = await testDb.db.query<{ wrong: number }>(`SELECT count(*)::int AS wrong
+          FROM asset_events WHERE id LIKE 'during-%'
+            AND (subject_kind <> 'asset' OR subject_id IS DISTINCT FROM asset_id)`);
+        expect(rows[0]?.wrong).toBe(0);
+      } finally {
+        await writer.close();
+        await testDb.close();
+      }
+    },
+    60_000,
+  );
+
+  it('an installation that applied 037 as it rebuilt the subject columns ends with the same schema as a new one', async () => {
+    const fresh = await createTestDb();
+    const testDb = await createTestDb({ migrated: false });
+    try {
+      const { upTo, after } = migrationsSplitAfter('037_bulk_jobs');
+      const asApplied = readFileSync(
+        join(import.meta.dirname, 'migrate-fixtures', '037_bulk_jobs_as_applied.sql'),
+        'utf8',
+      );
+      await migrate(testDb.db, upTo.slice(0, -1));
+      await writeEvents(testDb.db, 700);
+      await migrate(testDb.db, [{ name: '037_bulk_jobs', sql: asApplied }]);
+      const files = await eventLogFiles(testDb.db);
+      await migrate(testDb.db, after);
+
+      expect(await eventLogFiles(testDb.db)).toEqual(files);
+      expect(await eventsWithWrongSubject(testDb.db)).toBe(0);
+      for (const table of ['asset_events', 'bulk_jobs']) {
+        expect(await tableSchema(testDb.db, table)).toEqual(await tableSchema(fresh.db, table));
+      }
+      await testDb.db.exec(`INSERT INTO asset_events (id, routing_key, created_at, bulk_job_id)
+        VALUES ('progress', 'bulk-job.progressed.v1', now(), 'job-1')`);
+      const { rows } = await testDb.db.query(
+        "SELECT subject_kind, subject_id FROM asset_events WHERE id = 'progress'",
+      );
+      expect(rows).toEqual([{ subject_kind: 'bulk-job', subject_id: 'job-1' }]);
+    } finally {
+      await testDb.close();
+      await fresh.close();
+    }
   });
 });
 

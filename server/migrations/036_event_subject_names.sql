@@ -25,7 +25,7 @@ DECLARE
   of_kind text;
   of_id text;
 BEGIN
-  -- Generated columns (subject_kind, subject_id) are not computed yet in a BEFORE trigger.
+  -- subject_kind and subject_id are not set yet: their trigger (039) runs after this one.
   IF NEW.asset_id IS NOT NULL THEN
     of_kind := 'asset'; of_id := NEW.asset_id;
     SELECT s.name INTO NEW.subject_name FROM assets s WHERE s.id = NEW.asset_id FOR SHARE;

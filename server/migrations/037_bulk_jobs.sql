@@ -1,9 +1,21 @@
+-- migrate: no-transaction
 -- Bulk jobs (server/bulk-jobs.ts): one change (lock, unlock, tag, untag, delete, restore) over
 -- every row a list filter matches, run by a worker in batches. Each batch commits the change,
 -- the rows' events and the job's cursor and counts together, so a worker that stops half-way
 -- leaves the job at a batch boundary: whoever takes it next starts after `cursor` and applies
 -- nothing twice. A job is leased (`attempts` is the claim's token, as in the morph queue).
-CREATE TABLE bulk_jobs (
+--
+-- Every statement runs on its own (server/migrate.ts) and may run twice, so the app's writes go
+-- on during it: no statement reads or writes the event log's rows while holding a lock that
+-- stops its writers.
+--
+-- Installations differ in what this file did to the event log. server/migrate.ts records a file
+-- by its name, so those that applied its other text keep its result: the generated subject
+-- columns rebuilt with the bulk job, in one transaction that rewrote every event under a lock
+-- that stopped the app's writes. An installation at 036 runs this text, which leaves those
+-- columns alone (no bulk job's event exists before this version runs); 039 then brings both
+-- kinds to the same subject columns, kept by a trigger, without a rewrite.
+CREATE TABLE IF NOT EXISTS bulk_jobs (
   id text PRIMARY KEY,
   user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
   action text NOT NULL
@@ -26,32 +38,28 @@ CREATE TABLE bulk_jobs (
   created_at timestamptz NOT NULL,
   updated_at timestamptz NOT NULL
 );
-CREATE INDEX bulk_jobs_user_idx ON bulk_jobs (user_id, created_at DESC, id);
-CREATE INDEX bulk_jobs_pending_idx ON bulk_jobs (created_at, id)
+CREATE INDEX IF NOT EXISTS bulk_jobs_user_idx ON bulk_jobs (user_id, created_at DESC, id);
+CREATE INDEX IF NOT EXISTS bulk_jobs_pending_idx ON bulk_jobs (created_at, id)
   WHERE state IN ('queued', 'running');
 -- A restore job walks the Trash in id order (its key is (kind, id)).
-CREATE INDEX trash_id_idx ON trash (id);
+CREATE INDEX CONCURRENTLY IF NOT EXISTS trash_id_idx ON trash (id);
 
 -- A job's progress is an event of its own subject: one per batch, so a stream carries the
--- job's progress (and "these rows changed") without the rows' own events.
-ALTER TABLE asset_events ADD COLUMN bulk_job_id text;
-ALTER TABLE asset_events DROP CONSTRAINT asset_events_one_subject;
-ALTER TABLE asset_events ADD CONSTRAINT asset_events_one_subject CHECK (num_nonnulls(
-  asset_id, cage_mesh_id, tag_id, application_id, user_id, morphed_asset_id, invitation_id,
-  bulk_job_id) = 1);
-ALTER TABLE asset_events DROP COLUMN subject_kind, DROP COLUMN subject_id;
-ALTER TABLE asset_events
-  ADD COLUMN subject_kind text GENERATED ALWAYS AS (CASE
-    WHEN asset_id IS NOT NULL THEN 'asset'
-    WHEN cage_mesh_id IS NOT NULL THEN 'cage-mesh'
-    WHEN tag_id IS NOT NULL THEN 'tag'
-    WHEN application_id IS NOT NULL THEN 'application'
-    WHEN morphed_asset_id IS NOT NULL THEN 'morphed-asset'
-    WHEN invitation_id IS NOT NULL THEN 'invitation'
-    WHEN bulk_job_id IS NOT NULL THEN 'bulk-job'
-    ELSE 'user' END) STORED,
-  ADD COLUMN subject_id text GENERATED ALWAYS AS (coalesce(
+-- job's progress (and "these rows changed") without the rows' own events. A column without a
+-- default is added without writing the table.
+ALTER TABLE asset_events ADD COLUMN IF NOT EXISTS bulk_job_id text;
+
+-- Each event still names one subject. The wider check is added NOT VALID (no scan, a moment's
+-- lock), proved by VALIDATE, which reads the table while writes go on, then takes the old one's
+-- name in one short transaction. A run after a failed one starts the check again.
+ALTER TABLE asset_events DROP CONSTRAINT IF EXISTS asset_events_one_subject_wide,
+  ADD CONSTRAINT asset_events_one_subject_wide CHECK (num_nonnulls(
     asset_id, cage_mesh_id, tag_id, application_id, user_id, morphed_asset_id, invitation_id,
-    bulk_job_id)) STORED;
-CREATE INDEX asset_events_subject_idx ON asset_events (subject_id, created_at, seq);
-CREATE INDEX asset_events_kind_idx ON asset_events (subject_kind, created_at, seq);
+    bulk_job_id) = 1) NOT VALID;
+ALTER TABLE asset_events VALIDATE CONSTRAINT asset_events_one_subject_wide;
+DO $$
+BEGIN
+  ALTER TABLE asset_events DROP CONSTRAINT asset_events_one_subject;
+  ALTER TABLE asset_events
+    RENAME CONSTRAINT asset_events_one_subject_wide TO asset_events_one_subject;
+END $$;
