@@ -175,6 +175,35 @@ describe('other changes of one record with If-Match', () => {
   });
 });
 
+describe('restoring and deleting for ever one record of the Trash with If-Match', () => {
+  it('a version other than the one it was trashed at changes nothing (412)', async () => {
+    const asset = await createAsset();
+    dataOf(await send('PATCH', `/v1/assets/${asset.id}`, { description: 'Changed' }, 1));
+    dataOf(await send('DELETE', `/v1/assets/${asset.id}`));
+    const tag = await createTag();
+    dataOf(await send('DELETE', `/v1/tags/${tag.id}`));
+    const inTrash = async () =>
+      (dataOf(await t.get('/v1/trash?limit=100', tokens.admin)) as { id: string }[]).map(
+        (row) => row.id,
+      );
+    for (const [restore, purge] of [
+      [`/v1/assets/${asset.id}/restore`, `/v1/trash/asset/${asset.id}`],
+      [`/v1/tags/${tag.id}/restore`, `/v1/trash/tag/${tag.id}`],
+    ] as const) {
+      expectError(await send('POST', restore, undefined, 9), 412, 'VERSION_UNKNOWN');
+      expectError(await send('DELETE', purge, undefined, 9), 412, 'VERSION_UNKNOWN');
+    }
+    expectError(await send('POST', `/v1/assets/${asset.id}/restore`, undefined, 1), 412);
+    expectError(await send('DELETE', `/v1/trash/asset/${asset.id}`, undefined, 1), 412);
+    expect(await inTrash()).toEqual(expect.arrayContaining([asset.id, tag.id]));
+    // The version it had when it was trashed goes ahead.
+    dataOf(await send('POST', `/v1/assets/${asset.id}/restore`, undefined, 2));
+    expect(await readAsset(asset.id)).toMatchObject({ description: 'Changed' });
+    dataOf(await send('DELETE', `/v1/trash/tag/${tag.id}`, undefined, 1));
+    expect(await inTrash()).not.toContain(tag.id);
+  });
+});
+
 describe('bulk changes with If-Match', () => {
   it('answer 412 and change nothing: several records have no one version to compare', async () => {
     const asset = await createAsset();

@@ -269,6 +269,21 @@ async function lockTrash(tx: Db, refs: readonly TrashRef[]) {
   }
 }
 
+/**
+ * Checks If-Match on a restore or purge of one record: `base` must be the version the record had
+ * when it was trashed (a restore or purge cannot merge fields, so as a delete: 412 otherwise).
+ * Locks the trash row; a record not in the Trash is a 404.
+ */
+export async function checkTrashedVersion(tx: Db, ref: TrashRef, base: number): Promise<void> {
+  const { rows } = await tx.query<{ version: number | null }>(
+    `SELECT (data->'row'->>'version')::int AS version FROM trash
+     WHERE kind = $1 AND id = $2 FOR UPDATE`,
+    [ref.kind, ref.id],
+  );
+  if (rows.length === 0) fail(404, 'NOT_FOUND', `The Trash holds no ${named(ref)}`);
+  checkWhole({ version: rows[0]!.version ?? undefined }, base);
+}
+
 interface TrashEntry {
   name: string;
   data: TrashData;

@@ -22,6 +22,7 @@ import { readBody } from '../http/validate';
 import { parseListQuery, runList } from '../list';
 import { readIfMatch, refuseIfMatch } from '../versions';
 import {
+  checkTrashedVersion,
   purgeFromTrash,
   restoreFromTrash,
   restoring,
@@ -32,6 +33,20 @@ import {
 } from '../trash';
 
 type Change = typeof restoreFromTrash;
+
+/**
+ * `change` of one record of `kind` under the request's If-Match: the version the record was
+ * trashed at (checked under the trash row's lock); a kind without versions refuses one (412).
+ * Read when the change runs, after the caller's abilities are checked.
+ */
+const basedOn =
+  (c: Context<AuthEnv>, kind: TrashKind, change: Change): Change =>
+  async (tx, refs, actorId, at, mark) => {
+    if (kind === 'morphed-asset') refuseIfMatch(c);
+    const base = kind === 'morphed-asset' ? undefined : readIfMatch(c);
+    if (base !== undefined) for (const ref of refs) await checkTrashedVersion(tx, ref, base);
+    await change(tx, refs, actorId, at, mark);
+  };
 
 /** Runs `change` on `refs` after checking the caller may delete each of their kinds. */
 async function changeTrash(deps: Deps, c: Context<AuthEnv>, refs: TrashRef[], change: Change) {
@@ -96,7 +111,8 @@ export function trashRoutes(deps: Deps) {
     if (!kind.success) {
       fail(404, 'NOT_FOUND', `The Trash holds no ${c.req.param('kind')} records`);
     }
-    return changeTrash(deps, c, [{ kind: kind.data, id: c.req.param('id') }], purgeFromTrash);
+    const ref = { kind: kind.data, id: c.req.param('id') };
+    return changeTrash(deps, c, [ref], basedOn(c, kind.data, purgeFromTrash));
   });
 
   return app;
@@ -113,7 +129,7 @@ export function restoreRoutes(deps: Deps, kind: TrashKind) {
     return changeTrash(deps, c, refs, restoreFromTrash);
   });
   app.post('/:id/restore', auth, (c) =>
-    changeTrash(deps, c, [{ kind, id: c.req.param('id') }], restoreFromTrash),
+    changeTrash(deps, c, [{ kind, id: c.req.param('id') }], basedOn(c, kind, restoreFromTrash)),
   );
   return app;
 }
