@@ -879,7 +879,7 @@ export const ROUTES: readonly Route[] = [
     'Invitations',
     'Pending invitations',
     [PRIVATE, ['manage', 'User']],
-    { answer: ok(z.array(invitationSchema)) },
+    { query: listQuerySchema, answer: list(invitationSchema) },
   ),
   bearer(
     'post',

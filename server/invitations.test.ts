@@ -3,7 +3,6 @@
  * mailed link sets a password once within 7 days and signs the invitee in with that role.
  */
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod/mini';
 import { Secret, TOTP } from 'otpauth';
 import {
   invitationLookupResultSchema,
@@ -52,8 +51,19 @@ async function linkToken(email: string): Promise<string> {
 
 const accept = (token: string, password = PASSWORD) =>
   t.post('/v1/invitations/accept', { token, password });
-const pendingList = async () =>
-  z.array(invitationSchema).parse(dataOf(await t.get('/private/v1/invitations', tokens.admin)));
+const invitationList = listResponseSchema(invitationSchema);
+/** A page of the invitations list, as GET /private/v1/invitations?<query> answers it. */
+async function listPage(query: string) {
+  const response = await t.get(`/private/v1/invitations?${query}`, tokens.admin);
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return invitationList.parse(response.body);
+}
+/** Every pending invitation (they fit one page of the largest size here). */
+const pendingList = async () => {
+  const { data, pagination } = await listPage('limit=100');
+  expect(pagination.hasNextPage).toBe(false);
+  return data;
+};
 
 describe('inviting', () => {
   it('mails a link that signs the invitee in with the role, verified, once', async () => {
@@ -424,6 +434,93 @@ describe('the activity log', () => {
     expect(await activity(`recordId=${invitation.id}`, tokens.developer)).toEqual([]);
     expect(await activity('kind=invitation', tokens.developer)).toEqual([]);
     expect((await activity('kind=invitation')).length).toBeGreaterThan(0);
+  });
+});
+
+describe('the list', () => {
+  const MARK = 'paged.example';
+  const ROLES = ['user', 'developer', 'admin'] as const;
+  /** 25 pending invitations to @paged.example, one sent a minute before the other, and 3 not. */
+  async function fill() {
+    const { invitation } = await invited('user', `sender-check@${MARK}`);
+    const sender = invitation.invitedBy;
+    const at = (minutes: number) => new Date(t.clock.current.getTime() - minutes * 60_000);
+    for (let n = 1; n <= 28; n++) {
+      const sent = n === 25 ? at(8 * 24 * 60) : at(n);
+      await t.db.query(
+        `INSERT INTO invitations (id, email, role, token_hash, invited_by, created_at, sent_at,
+           expires_at, accepted_at, revoked_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8, $9)`,
+        [
+          `paged-${n}`,
+          `guest${String(n).padStart(2, '0')}@${MARK}`,
+          ROLES[n % 3]!,
+          `hash-${n}`,
+          sender,
+          sent,
+          new Date(sent.getTime() + 7 * DAY_MS),
+          n === 26 ? sent : null,
+          n >= 27 ? sent : null,
+        ],
+      );
+    }
+    await t.db.query('DELETE FROM invitations WHERE id = $1', [invitation.id]);
+  }
+  const emails = (rows: readonly Invitation[]) => rows.map((row) => row.email.split('@')[0]);
+  const guests = (numbers: number[]) => numbers.map((n) => `guest${String(n).padStart(2, '0')}`);
+  const range = (from: number, to: number) =>
+    Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+  it('pages the pending ones, latest sent first, with their total', async () => {
+    await fill();
+    const first = await listPage(`search=${MARK}&limit=10`);
+    expect(first.pagination).toMatchObject({
+      page: 1,
+      limit: 10,
+      totalDocs: 25,
+      totalPages: 3,
+      hasNextPage: true,
+    });
+    expect(emails(first.data)).toEqual(guests(range(1, 10)));
+    const last = await listPage(`search=${MARK}&limit=10&page=3`);
+    expect(emails(last.data)).toEqual(guests(range(21, 25)));
+    expect(last.pagination.hasNextPage).toBe(false);
+    // Guest 25 was sent 8 days ago: its link has expired.
+    expect(last.data.at(-1)).toMatchObject({ status: 'expired' });
+    expect(last.data[0]).toMatchObject({ status: 'pending' });
+  });
+
+  it('sorts by address, role and expiry, either way', async () => {
+    const all = range(1, 25);
+    const byEmail = await listPage(`search=${MARK}&limit=100&order=email`);
+    expect(emails(byEmail.data)).toEqual(guests(all));
+    const byEmailDown = await listPage(`search=${MARK}&limit=5&order=-email`);
+    expect(emails(byEmailDown.data)).toEqual(guests([25, 24, 23, 22, 21]));
+    const byExpiry = await listPage(`search=${MARK}&limit=3&order=expiresAt`);
+    expect(emails(byExpiry.data)).toEqual(guests([25, 24, 23]));
+    // By role (admin, developer, user), each latest sent last.
+    const byRole = await listPage(`search=${MARK}&limit=100&order=role`);
+    const inRole = (rest: number) => all.filter((n) => n % 3 === rest).reverse();
+    expect(emails(byRole.data)).toEqual(guests([...inRole(2), ...inRole(1), ...inRole(0)]));
+  });
+
+  it('filters by role and searches the address', async () => {
+    const admins = await listPage(`search=${MARK}&role=admin&limit=100`);
+    expect(emails(admins.data)).toEqual(guests(range(1, 25).filter((n) => n % 3 === 2)));
+    expect(admins.pagination.totalDocs).toBe(8);
+    const two = await listPage(`search=${MARK}&role=admin&role=user&limit=100`);
+    expect(two.pagination.totalDocs).toBe(16);
+    const one = await listPage(`search=guest1&limit=100`);
+    expect(emails(one.data)).toEqual(guests(range(10, 19)));
+    // Wildcards are matched as themselves.
+    expect((await listPage(`search=guest_1`)).data).toEqual([]);
+  });
+
+  it('refuses what it cannot sort or filter by, and too large a page', async () => {
+    expectError(await t.get('/private/v1/invitations?order=tokenHash', tokens.admin), 400);
+    expectError(await t.get('/private/v1/invitations?role=owner', tokens.admin), 400);
+    expectError(await t.get('/private/v1/invitations?invitedBy=x', tokens.admin), 400);
+    expectError(await t.get('/private/v1/invitations?limit=1000', tokens.admin), 400);
   });
 });
 

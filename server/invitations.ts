@@ -6,12 +6,21 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { abilityFromPacked } from '../contract/ability';
-import type { Invitation, InvitedRole } from '../contract/account-schemas';
+import { invitedRoleSchema, type Invitation, type InvitedRole } from '../contract/account-schemas';
 import { packedRulesFor } from './auth/abilities';
 import { lacksRequiredFactor } from './auth/second-factor';
 import type { Db } from './db';
 import type { Deps } from './deps';
 import { newId } from './ids';
+import {
+  anyOfFilter,
+  parseListQuery,
+  runList,
+  searchFilter,
+  type ListQuery,
+  type ListResult,
+  type ListSpec,
+} from './list';
 import { queueMail } from './mail-outbox';
 import { findUserById } from './users';
 
@@ -70,6 +79,16 @@ export async function listPendingInvitations(
            AND lower(email) = ANY($1::text[]) ORDER BY created_at DESC, id`,
           [emails.map((email) => email.toLowerCase())],
         );
+  return withStatus(deps, db, rows, now);
+}
+
+/** The invitations of `rows` with their status at `now`, their senders' authority included. */
+async function withStatus(
+  deps: Deps,
+  db: Db,
+  rows: readonly InvitationRow[],
+  now: Date,
+): Promise<Invitation[]> {
   // One look-up per sender, not per invitation: the senders are a few administrators.
   const senders = [...new Set(rows.map((row) => row.invited_by))];
   const allowed = new Map(
@@ -81,6 +100,49 @@ export async function listPendingInvitations(
       ? invitation
       : { ...invitation, status: 'senderCannotInvite' };
   });
+}
+
+/**
+ * The pending invitations as a list (GET /private/v1/invitations): paged, searched by address,
+ * filtered by role, latest sent first. Migration 041 indexes each order over the pending rows.
+ */
+const invitationListSpec: ListSpec<InvitationRow> = {
+  from: 'invitations i',
+  columns: COLUMNS.split(', ')
+    .map((column) => `i.${column}`)
+    .join(', '),
+  orders: {
+    email: 'i.email',
+    // Within a role, latest sent first or last: one index serves the sort and the role filter.
+    role: ['i.role', 'i.sent_at'],
+    sentAt: 'i.sent_at',
+    expiresAt: 'i.expires_at',
+  },
+  defaultOrder: '-sentAt',
+  idColumn: 'i.id',
+  filters: {
+    search: searchFilter('i.email'),
+    role: anyOfFilter('i.role', invitedRoleSchema.options),
+  },
+  toRow: (row: InvitationRow) => row,
+};
+
+/** The pending invitations' list query of a request (page, limit, order, search, role). */
+export const parseInvitationListQuery = (query: Record<string, string[]>): ListQuery =>
+  parseListQuery(invitationListSpec, query);
+
+/** One page of the pending invitations, with their status at `now`. */
+export async function listInvitations(
+  deps: Deps,
+  db: Db,
+  query: ListQuery,
+  now: Date,
+): Promise<ListResult<Invitation>> {
+  const page = await runList(db, invitationListSpec, query, () => [
+    'i.accepted_at IS NULL',
+    'i.revoked_at IS NULL',
+  ]);
+  return { ...page, data: await withStatus(deps, db, page.data, now) };
 }
 
 /** Inserts a pending invitation; a pending one for the address raises the unique violation. */

@@ -30,8 +30,9 @@ import { readBody } from '../http/validate';
 import {
   createInvitation,
   findUsableInvitation,
-  listPendingInvitations,
+  listInvitations,
   mailInvitation,
+  parseInvitationListQuery,
   markInvitationAccepted,
   renewInvitation,
   revokeInvitation,
@@ -54,7 +55,9 @@ export function adminInvitationRoutes(deps: Deps) {
   const app = new Hono<AuthEnv>();
   app.use('*', requireAuth(deps), requireAbility('manage', 'User'));
 
-  app.get('/', async (c) => c.json({ data: await listPendingInvitations(deps, db, deps.now()) }));
+  app.get('/', async (c) =>
+    c.json(await listInvitations(deps, db, parseInvitationListQuery(c.req.queries()), deps.now())),
+  );
 
   /** What the signed-in admin did to an invitation, recorded in the change's transaction. */
   const recordAdminEvent = (

@@ -15,25 +15,20 @@ import {
 import { tagService } from './errors';
 import { apiRequest } from './http';
 import { endpoint, ENDPOINTS } from '../../contract/paths';
-import { queryClient } from './query';
+import { invalidateList } from './lists';
 
 const invitationsService = tagService('invitations');
-const INVITATIONS_KEY = ['invitations'] as const;
+/** The pending invitations' list (admins only): paged, searched, filtered by role. */
+export const INVITATIONS_ENDPOINT = endpoint(ENDPOINTS.invitations);
 
-/** The invitations neither accepted nor revoked, newest first (admins only). */
-export const invitationsQuery = () =>
-  queryOptions({
-    queryKey: INVITATIONS_KEY,
-    queryFn: ({ signal }) =>
-      invitationsService(() =>
-        apiRequest(endpoint(ENDPOINTS.invitations), z.array(invitationSchema), { signal }),
-      ),
-  });
-
+// The users list shows the pending invitations too, as invited people.
 function changed<T>(work: () => Promise<T>): Promise<T> {
   return invitationsService(async () => {
     const result = await work();
-    await queryClient.invalidateQueries({ queryKey: INVITATIONS_KEY });
+    await Promise.all([
+      invalidateList(INVITATIONS_ENDPOINT),
+      invalidateList(endpoint(ENDPOINTS.users)),
+    ]);
     return result;
   });
 }

@@ -118,17 +118,13 @@ describe('a live event', () => {
     }
   });
 
-  it('makes the invitations stale when one is sent, sent again, revoked or accepted', () => {
+  it('reaches the invitations and users lists when one is sent, sent again, revoked or accepted', () => {
+    const endpoints = ['private/v1/invitations', 'private/v1/users', 'v1/assets'];
     for (const key of ['user.invited.v1', 'user.invitation-accepted.v1']) {
-      queryClient.setQueryData(['invitations'], []);
-      applyLiveMessage({
-        type: 'event',
-        event: event(key, { assetId: null, invitationId: 'i1' }),
-      });
-      expect(queryClient.getQueryState(['invitations'])?.isInvalidated).toBe(true);
+      const sent = event(key, { assetId: null, invitationId: 'i1' });
+      expect(endpoints.map(listsShowing(sent))).toEqual([true, true, false]);
     }
-    queryClient.setQueryData(['invitations'], []);
-    applyLiveMessage({ type: 'event', event: event('user.disabled.v1', { assetId: null }) });
-    expect(queryClient.getQueryState(['invitations'])?.isInvalidated).toBe(false);
+    const disabled = event('user.disabled.v1', { assetId: null });
+    expect(endpoints.map(listsShowing(disabled))).toEqual([false, true, false]);
   });
 });

@@ -41,6 +41,8 @@ function listsOfSubject(event: StreamEvent): (endpoint: string) => boolean {
   if (name === 'morph-queue-entry-created' || name.startsWith('morph')) {
     return (endpoint) => /morph/.test(endpoint);
   }
+  // Sent, sent again, revoked, accepted: the invitations list, and the users list's invited rows.
+  if (name.startsWith('user.invit')) return (endpoint) => /users|invitations/.test(endpoint);
   if (name.startsWith('user.')) return (endpoint) => /users/.test(endpoint);
   if (name.startsWith('application') || name === 'added-to-application') {
     return (endpoint) => /application|assets|trash/.test(endpoint);
@@ -133,9 +135,6 @@ export function applyLiveMessage(message: LiveMessage): void {
       refetchType,
     });
   }
-  // The invitations screen reads its own list: sent, sent again, revoked, accepted.
-  if (name.startsWith('user.invit'))
-    void queryClient.invalidateQueries({ queryKey: ['invitations'] });
   if (name.startsWith('application') || name === 'added-to-application') {
     void queryClient.invalidateQueries({ queryKey: ['applications'] });
   }

@@ -133,7 +133,8 @@ describe('invitations', () => {
       await expectAccessible(page, `invitation-${width}`);
       await page.context().close();
     }
-    await admin.getByRole('button', { name: `Revoke the invitation to ${email}` }).click();
+    await admin.getByRole('button', { name: `Actions: ${email}` }).click();
+    await admin.getByRole('menuitem', { name: 'Revoke' }).click();
     await admin.getByRole('alertdialog').getByRole('button', { name: 'Revoke' }).click();
     await admin.getByText(`Invitation to ${email} revoked`).waitFor();
     const page = await newPage();

@@ -1,58 +1,177 @@
 import { QueryClientProvider } from '@tanstack/react-query';
+import {
+  createMemoryHistory,
+  createRootRouteWithContext,
+  createRouter,
+  RouterProvider,
+} from '@tanstack/react-router';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configureHttp } from '../../../api/http';
 import { queryClient } from '../../../api/query';
 import { configureSession } from '../../../api/session-bridge';
-import { jsonResponse, serveApi, signedInSession } from '../../../api/testing';
+import { freshToken, jsonResponse } from '../../../api/testing';
 import { initI18n, loadBackOfficeTexts } from '../../../i18n';
-import { InvitationsScreen } from './invitations-screen';
+import { loadPermissions } from '../../../machines/permissions.view';
+import {
+  defaultSessionUser,
+  sessionContextFrom,
+  sessionMachine,
+} from '../../../machines/session.machine';
+import type { RouterContext } from '../../../machines/session.view';
+import { InvitationsScreen, invitationsList } from './invitations-screen';
 
 beforeAll(async () => {
   initI18n();
   await loadBackOfficeTexts();
+  await loadPermissions();
 });
-beforeEach(() => queryClient.clear());
+beforeEach(() => {
+  queryClient.clear();
+  // A wide screen: the table with its headers, not cards.
+  vi.stubGlobal('matchMedia', (query: string) => ({
+    matches: false,
+    media: query,
+    addEventListener: () => {},
+    removeEventListener: () => {},
+  }));
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
 
-const invitation = (id: string, email: string, status: string) => ({
-  id,
-  email,
+const invitation = (n: number) => ({
+  id: `i${n}`,
+  email: `guest${String(n).padStart(2, '0')}@example.com`,
   role: 'developer',
   invitedBy: 'a1',
   createdAt: '2030-01-01T00:00:00.000Z',
   sentAt: '2030-01-01T00:00:00.000Z',
   expiresAt: '2030-01-08T00:00:00.000Z',
-  status,
+  // Guest 2's sender was demoted: its link is dead until someone resends it.
+  status: n === 2 ? 'senderCannotInvite' : 'pending',
 });
 
-describe('the invitations screen', () => {
-  it('tells an invitation whose sender can no longer invite, and resends it', async () => {
-    let dead = invitation('i2', 'bob@example.com', 'senderCannotInvite');
-    const server = serveApi({
-      'GET private/v1/invitations': () =>
-        jsonResponse(200, { data: [invitation('i1', 'ada@example.com', 'pending'), dead] }),
-      'POST private/v1/invitations/i2/resend': () => {
-        dead = { ...dead, status: 'pending', invitedBy: 'u1' };
-        return jsonResponse(200, { data: dead });
-      },
-    });
-    configureSession(signedInSession());
+/** 25 pending invitations as the server pages them; records the reads and changes asked for. */
+function serveInvitations() {
+  const asked: string[] = [];
+  let rows = Array.from({ length: 25 }, (_, i) => invitation(i + 1));
+  configureHttp({
+    baseUrl: 'http://api.test/',
+    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      const url = new URL(request.url);
+      asked.push(`${request.method} ${url.pathname.slice(1)}${url.search}`);
+      const resend = /^\/private\/v1\/invitations\/(\w+)\/resend$/.exec(url.pathname);
+      if (request.method === 'POST' && resend) {
+        rows = rows.map((row) => (row.id === resend[1] ? { ...row, status: 'pending' } : row));
+        return jsonResponse(200, { data: rows.find((row) => row.id === resend[1]) });
+      }
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const limit = Number(url.searchParams.get('limit') ?? 10);
+      const search = url.searchParams.get('search') ?? '';
+      const order = url.searchParams.get('order') ?? '-sentAt';
+      const matches = rows.filter((row) => row.email.includes(search));
+      if (order === '-email') matches.reverse();
+      const totalPages = Math.ceil(matches.length / limit);
+      await Promise.resolve();
+      return jsonResponse(200, {
+        data: matches.slice((page - 1) * limit, page * limit),
+        pagination: {
+          page,
+          limit,
+          totalDocs: matches.length,
+          totalPages,
+          hasNextPage: page < totalPages,
+        },
+      });
+    },
+  });
+  return asked;
+}
+
+/** The invitations screen at `address`, as an admin sees it. */
+function renderScreen(address: string) {
+  const token = freshToken(Date.now(), 900, { ability: [['manage', 'all']] });
+  configureSession({
+    getTokens: () => ({ token, refreshToken: 'r', _id: 'u1', email: 'me@example.com' }),
+    onRefreshed: () => undefined,
+    onSessionInvalid: () => undefined,
+  });
+  const session = createActor(sessionMachine, {
+    input: sessionContextFrom({ ...defaultSessionUser(), token, refreshToken: 'r', _id: 'u1' }),
+  }).start();
+  const root = createRootRouteWithContext<RouterContext>()({
+    validateSearch: invitationsList.validateSearch,
+    component: () => <InvitationsScreen />,
+  });
+  const router = createRouter({
+    routeTree: root,
+    context: { session },
+    history: createMemoryHistory({ initialEntries: [address] }),
+  });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+const reads = (asked: string[]) => asked.filter((call) => call.startsWith('GET '));
+
+describe('the invitations screen', { timeout: 20_000 }, () => {
+  it('reads a page at a time, latest sent first, and pages, sorts and searches like the users list', async () => {
+    const asked = serveInvitations();
     const user = userEvent.setup();
-    render(
-      <QueryClientProvider client={queryClient}>
-        <InvitationsScreen />
-      </QueryClientProvider>,
+    const router = renderScreen('/');
+    // The first render of the file loads the table's modules: a cold start on a busy machine.
+    const first = { name: 'guest01@example.com' };
+    expect(await screen.findByRole('rowheader', first, { timeout: 10_000 })).toBeTruthy();
+    expect(screen.queryByRole('rowheader', { name: 'guest11@example.com' })).toBeNull();
+    expect(screen.getByText('25 items')).toBeTruthy();
+    expect(reads(asked)).toEqual(['GET private/v1/invitations?page=1&limit=10&order=-sentAt']);
+
+    const pager = screen.getAllByRole('navigation', { name: 'Pages' }).at(-1)!;
+    await user.click(within(pager).getByRole('button', { name: 'Page 3' }));
+    expect(await screen.findByRole('rowheader', { name: 'guest25@example.com' })).toBeTruthy();
+    expect(reads(asked).at(-1)).toBe('GET private/v1/invitations?page=3&limit=10&order=-sentAt');
+    await waitFor(() => expect(router.state.location.search).toMatchObject({ page: 3 }));
+
+    await user.click(screen.getByRole('columnheader', { name: /^E-mail address/ }));
+    // Sorted by address from the first page (the direction the header says).
+    await waitFor(() =>
+      expect(reads(asked).at(-1)).toMatch(
+        /^GET private\/v1\/invitations\?page=1&limit=10&order=-?email$/,
+      ),
     );
-    const row = (await screen.findByRole('rowheader', { name: 'bob@example.com' })).closest('tr')!;
+    await user.type(screen.getByRole('searchbox', { name: /Search/ }), 'guest2');
+    await waitFor(() =>
+      expect(reads(asked).at(-1)).toMatch(
+        /^GET private\/v1\/invitations\?page=1&limit=10&order=-?email&search=guest2$/,
+      ),
+    );
+    expect(await screen.findByText('6 items')).toBeTruthy();
+  });
+
+  it('tells an invitation whose sender can no longer invite, and resends it from its row', async () => {
+    const asked = serveInvitations();
+    const user = userEvent.setup();
+    renderScreen('/');
+    const row = (await screen.findByRole('rowheader', { name: 'guest02@example.com' })).closest(
+      'tr',
+    )!;
     expect(within(row).getByText('Sender can no longer invite: resend it')).toBeTruthy();
-    const other = screen.getByRole('rowheader', { name: 'ada@example.com' }).closest('tr')!;
+    const other = screen.getByRole('rowheader', { name: 'guest01@example.com' }).closest('tr')!;
     expect(within(other).getByText('Pending')).toBeTruthy();
 
-    await user.click(
-      within(row).getByRole('button', { name: 'Resend the invitation to bob@example.com' }),
-    );
-    await waitFor(() =>
-      expect(server.sent()).toContain('POST private/v1/invitations/i2/resend {}'),
-    );
+    await user.click(within(row).getByRole('button', { name: 'Actions: guest02@example.com' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Resend' }));
+    await waitFor(() => expect(asked).toContain('POST private/v1/invitations/i2/resend'));
+    // The list is read again: the row now says pending.
+    await waitFor(() => expect(within(row).getByText('Pending')).toBeTruthy());
   });
 });

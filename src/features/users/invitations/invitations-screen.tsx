@@ -1,146 +1,153 @@
-import { useQuery } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { invitedRoleSchema, type Invitation } from '../../../../contract/account-schemas';
-import { describeError } from '../../../api/error-info';
+import { z } from 'zod/mini';
 import {
-  invitationsQuery,
+  invitationSchema,
+  invitedRoleSchema,
+  type Invitation,
+} from '../../../../contract/account-schemas';
+import {
+  INVITATIONS_ENDPOINT,
   invite,
   resendInvitation,
   revokeInvitation,
 } from '../../../api/invitations';
+import { defineList } from '../../../api/list-url';
+import { ListScreen, type ListControls, type ListScreenConfig } from '../../../machines/list.view';
 import { ActionButton } from '../../../ui/dom/action-button';
-import { Alert } from '../../../ui/dom/alert';
 import { SelectField } from '../../../ui/dom/form-controls';
+import { searchFilter } from '../../../ui/dom/list/asset-filters';
 import { badgeCell, dateCell } from '../../../ui/dom/list/cells';
-import { FormDialog } from '../../../ui/dom/list/row-menu';
+import { personIcon } from '../../../ui/dom/list/filter-icons';
+import { FormDialog, type ActionMenuItem } from '../../../ui/dom/list/row-menu';
 import { TextField } from '../../../ui/dom/text-field';
-import { announce } from '../../../ui/dom/toasts';
-import { useDocumentTitle } from '../../../ui/dom/use-document-title';
 import { emailForm } from '../../account';
-import '../../../ui/dom/page-sections.css';
-import './invitations.css';
 
-/** Pending invitations with resend and revoke, and the Invite dialog (admins only). */
+/** The address of the invitations list: search, roles, page and sort (latest sent first). */
+export const invitationsList = defineList({
+  filterSchema: z.strictObject({
+    search: z.optional(z.string()),
+    role: z.optional(z.array(invitedRoleSchema)),
+  }),
+  sortFields: ['email', 'role', 'sentAt', 'expiresAt'],
+  defaultOrder: { sentAt: 'desc' },
+});
+
+/** Pending invitations, paged like the users list, with resend and revoke, and Invite (admins). */
 export function InvitationsScreen() {
-  const { t } = useTranslation();
-  const invitations = useQuery(invitationsQuery());
-  const [inviting, setInviting] = useState(false);
-  const [revoking, setRevoking] = useState<Invitation | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
-  useDocumentTitle(t('invitations.title'));
+  return <ListScreen config={invitationsConfig} />;
+}
 
-  const run = async (key: string, work: () => Promise<unknown>, done: string) => {
-    setBusy(key);
-    try {
-      await work();
-      announce({ tone: 'success', title: done });
-    } catch (error) {
-      announce({ tone: 'error', title: describeError(error, t) ?? '' });
-    } finally {
-      setBusy(null);
-    }
+const invitationsConfig = (t: TFunction): ListScreenConfig<Invitation> => ({
+  title: t('invitations.title'),
+  requires: ['manage', 'User'],
+  endpoint: INVITATIONS_ENDPOINT,
+  rowSchema: invitationSchema,
+  ...invitationsList,
+  rowLabel: (row) => row.email,
+  filters: [
+    searchFilter(t),
+    {
+      field: 'role',
+      type: 'multi-select',
+      label: t('invitations.role'),
+      icon: personIcon,
+      options: invitedRoleSchema.options.map((role) => ({
+        value: role,
+        label: t(`invitations.roles.${role}`),
+      })),
+    },
+  ],
+  columns: [
+    { field: 'email', headerName: t('invitations.email'), sortable: true },
+    {
+      field: 'role',
+      headerName: t('invitations.role'),
+      sortable: true,
+      render: (row) => t(`invitations.roles.${row.role}`),
+    },
+    {
+      field: 'sentAt',
+      headerName: t('invitations.sentAt'),
+      sortable: true,
+      render: (row) => dateCell(row.sentAt),
+    },
+    {
+      field: 'expiresAt',
+      headerName: t('invitations.expiresAt'),
+      sortable: true,
+      render: (row) => dateCell(row.expiresAt),
+    },
+    {
+      field: 'status',
+      headerName: t('invitations.status'),
+      render: (row) =>
+        badgeCell(t(`invitations.${row.status}`), row.status === 'pending' ? undefined : 'danger'),
+    },
+  ],
+  toolbar: (list) => <InviteButton list={list} />,
+  rowActions: (row, list) => [resendAction(t, row, list), revokeAction(t, row, list)],
+});
+
+function resendAction(
+  t: TFunction,
+  row: Invitation,
+  list: ListControls,
+): ActionMenuItem<Invitation> {
+  return {
+    title: t('invitations.resend'),
+    onAction: () =>
+      void list.run(() => resendInvitation(row.id), {
+        done: t('invitations.resent', { email: row.email }),
+      }),
   };
+}
 
-  const rows = invitations.data ?? [];
+function revokeAction(
+  t: TFunction,
+  row: Invitation,
+  list: ListControls,
+): ActionMenuItem<Invitation> {
+  return {
+    title: t('invitations.revoke'),
+    color: 'danger',
+    confirm: {
+      title: t('invitations.revokeTitle', { email: row.email }),
+      body: t('invitations.revokeBody'),
+      confirmLabel: t('invitations.revoke'),
+    },
+    onAction: () =>
+      void list.run(() => revokeInvitation(row.id), {
+        done: t('invitations.revoked', { email: row.email }),
+      }),
+  };
+}
+
+/** The Invite button and its dialog. */
+function InviteButton({ list }: { list: ListControls }) {
+  const { t } = useTranslation();
+  const [inviting, setInviting] = useState(false);
   return (
-    <div className="page-sections">
-      <div className="page-toolbar">
-        <h1>{t('invitations.title')}</h1>
-        <ActionButton variant="primary" onPress={() => setInviting(true)}>
-          {t('invitations.invite')}
-        </ActionButton>
-      </div>
-      <p>{t('invitations.intro')}</p>
-      {invitations.isError && (
-        <Alert tone="error">
-          {t('invitations.failed')} {describeError(invitations.error, t)}
-        </Alert>
-      )}
-      {invitations.isSuccess && rows.length === 0 && <p>{t('invitations.empty')}</p>}
-      {rows.length > 0 && (
-        <div className="data-table-container">
-          <table className="data-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('invitations.email')}</th>
-                <th scope="col">{t('invitations.role')}</th>
-                <th scope="col">{t('invitations.sentAt')}</th>
-                <th scope="col">{t('invitations.expiresAt')}</th>
-                <th scope="col">{t('invitations.status')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('invitations.resend')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.id}>
-                  <th scope="row">{row.email}</th>
-                  <td>{t(`invitations.roles.${row.role}`)}</td>
-                  <td>{dateCell(row.sentAt)}</td>
-                  <td>{dateCell(row.expiresAt)}</td>
-                  <td>
-                    {badgeCell(
-                      t(`invitations.${row.status}`),
-                      row.status === 'pending' ? undefined : 'danger',
-                    )}
-                  </td>
-                  <td>
-                    <div className="invitation-actions">
-                      <ActionButton
-                        isPending={busy === row.id}
-                        pendingLabel={t('invitations.resend')}
-                        onPress={() =>
-                          void run(
-                            row.id,
-                            () => resendInvitation(row.id),
-                            t('invitations.resent', { email: row.email }),
-                          )
-                        }
-                      >
-                        <span aria-hidden="true">{t('invitations.resend')}</span>
-                        <span className="visually-hidden">
-                          {t('invitations.resendLabel', { email: row.email })}
-                        </span>
-                      </ActionButton>
-                      <ActionButton variant="danger" onPress={() => setRevoking(row)}>
-                        <span aria-hidden="true">{t('invitations.revoke')}</span>
-                        <span className="visually-hidden">
-                          {t('invitations.revokeLabel', { email: row.email })}
-                        </span>
-                      </ActionButton>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <InviteDialog isOpen={inviting} onClose={() => setInviting(false)} />
-      <FormDialog
-        isOpen={revoking !== null}
-        onClose={() => setRevoking(null)}
-        title={t('invitations.revokeTitle', { email: revoking?.email })}
-        submitLabel={t('invitations.revoke')}
-        cancelLabel={t('invitations.cancel')}
-        tone="danger"
-        onSubmit={() => {
-          if (!revoking) return false;
-          const { id, email } = revoking;
-          void run(id, () => revokeInvitation(id), t('invitations.revoked', { email }));
-          return true;
-        }}
-      >
-        <p>{t('invitations.revokeBody')}</p>
-      </FormDialog>
-    </div>
+    <>
+      <ActionButton variant="primary" onPress={() => setInviting(true)}>
+        {t('invitations.invite')}
+      </ActionButton>
+      <InviteDialog isOpen={inviting} onClose={() => setInviting(false)} list={list} />
+    </>
   );
 }
 
 /** The Invite dialog: an address and a role; the server's refusal is shown in a toast. */
-function InviteDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
+function InviteDialog({
+  isOpen,
+  onClose,
+  list,
+}: {
+  isOpen: boolean;
+  onClose: () => void;
+  list: ListControls;
+}) {
   const { t } = useTranslation();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('');
@@ -164,10 +171,9 @@ function InviteDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => voi
         setSubmitted(true);
         if (emailError || !roleChoice.success) return false;
         const address = email.trim();
-        void invite({ email: address, role: roleChoice.data }).then(
-          () => announce({ tone: 'success', title: t('invitations.invited', { email: address }) }),
-          (error: unknown) => announce({ tone: 'error', title: describeError(error, t) ?? '' }),
-        );
+        void list.run(() => invite({ email: address, role: roleChoice.data }), {
+          done: t('invitations.invited', { email: address }),
+        });
         return true;
       }}
     >
