@@ -259,15 +259,20 @@ export async function seedScale(
          ${timeOf('i', to.assets)}, ${pick(COLOURS, 'i')} || ' ' || ${pick(NOUNS, 'i / 9')} || ' ' || i
        FROM ${range('assets')} i;`,
     );
-    // About half the assets carry a tag, a fifth a second one.
+    // About half the assets carry a tag, a fifth a second one; each link with the copies of its
+    // asset's sort keys that migration 040's trigger (skipped here) gives it.
     await step(
       'asset tags',
-      `INSERT INTO asset_tags (asset_id, tag_id, created_at)
-       SELECT ${ids.asset('i')}, ${ids.tag(`1 + (i * 7) % ${TAGS}`)}, ${timeOf('i', to.assets)}
-       FROM ${range('assets')} i WHERE i % 2 = 0
-       UNION ALL
-       SELECT ${ids.asset('i')}, ${ids.tag(`1 + (i * 7 + 1) % ${TAGS}`)}, ${timeOf('i', to.assets)}
-       FROM ${range('assets')} i WHERE i % 5 = 0;`,
+      `INSERT INTO asset_tags (asset_id, tag_id, created_at, asset_position, asset_rank, asset_name,
+         asset_type, asset_gender, asset_created_at, asset_updated_at)
+       SELECT a.id, t.tag_id, ${timeOf('t.i', to.assets)}, a.position, a.rank, a.name, a.type,
+         a.gender, a.created_at, a.updated_at
+       FROM (SELECT i, ${ids.tag(`1 + (i * 7) % ${TAGS}`)} AS tag_id
+             FROM ${range('assets')} i WHERE i % 2 = 0
+             UNION ALL
+             SELECT i, ${ids.tag(`1 + (i * 7 + 1) % ${TAGS}`)}
+             FROM ${range('assets')} i WHERE i % 5 = 0) t
+       JOIN assets a ON a.id = ${ids.asset('t.i')};`,
     );
     // Application 1 holds every other asset (a large ordered collection), each of the others
     // one asset in 40.
@@ -394,7 +399,7 @@ export async function seedScale(
        SELECT 'application:' || application_id, floor(position / 1024.0)::int, count(*)
        FROM application_assets GROUP BY 1, 2;`,
     );
-    // The counts migrations 033 and 038's triggers keep, which the replica role above skipped.
+    // The counts migrations 033, 038 and 040's triggers keep, which the replica role above skipped.
     await step(
       'kept counts',
       `DELETE FROM asset_type_counts;
@@ -402,6 +407,9 @@ export async function seedScale(
        DELETE FROM tag_asset_counts;
        INSERT INTO tag_asset_counts (tag_id, stripe, n)
        SELECT tag_id, 0, count(*) FROM asset_tags GROUP BY tag_id;
+       DELETE FROM user_asset_counts;
+       INSERT INTO user_asset_counts (user_id, stripe, n)
+       SELECT user_id, 0, count(*) FROM user_assets GROUP BY user_id;
        DELETE FROM trash_kind_counts;
        INSERT INTO trash_kind_counts (kind, stripe, n) SELECT kind, 0, count(*) FROM trash GROUP BY kind;`,
     );

@@ -110,7 +110,32 @@ export const assetListSpec: ListSpec<Asset> = {
     },
     locked: booleanFilter('a.locked'),
   },
+  narrowedBy: (filters) => (filters.tagId?.length === 1 ? oneTagListSpec : undefined),
   toRow: toAsset,
+};
+
+/**
+ * The assets of one tag: the count and the page's ids are read over the tag's links, which carry
+ * copies of the assets' sort keys (migration 040), one index range of the tag whatever its size
+ * or the catalogue's. The other filters and the scopes name the asset (`a`), joined to the links
+ * they read; a left join, which the planner leaves out where nothing names it.
+ */
+const oneTagListSpec: ListSpec<Asset> = {
+  ...assetListSpec,
+  narrowedBy: undefined,
+  keys: { from: 'asset_tags k LEFT JOIN assets a ON a.id = k.asset_id', idColumn: 'k.asset_id' },
+  orders: {
+    name: 'k.asset_name',
+    type: 'k.asset_type',
+    gender: 'k.asset_gender',
+    createdAt: 'k.asset_created_at',
+    updatedAt: 'k.asset_updated_at',
+    position: ['k.asset_position', 'k.asset_rank'],
+  },
+  filters: {
+    ...assetListSpec.filters,
+    tagId: { ...assetListSpec.filters.tagId!, whereOne: (p) => `k.tag_id = ${p}` },
+  },
 };
 
 export const ASSETS: OrderedCollection = { table: 'assets', alias: 'a', lockKey: 'assets' };

@@ -56,6 +56,12 @@ export interface ListSpec<Row> {
    * its `idColumn` stands for the spec's. `from` and `columns` read the page's rows alone.
    */
   keys?: { from: string; idColumn: string };
+  /**
+   * A spec that reads the count and the page's ids for these filters more narrowly (e.g. over
+   * one tag's links, which carry copies of the sort keys), or undefined where this one serves.
+   * It takes the same filters and orders, so the query is parsed with this spec.
+   */
+  narrowedBy?: (filters: FilterValues) => ListSpec<Row> | undefined;
   filters: Record<string, FilterDef>;
   /** Filters a list query must carry (e.g. applicationId of application assets). */
   requiredFilters?: readonly string[];
@@ -306,7 +312,10 @@ async function countMatches(
   return { total: Math.max(counted ?? 0, planned), estimate: true };
 }
 
-/** The total a kept count gives, when there is one and it is within the exact limit. */
+/**
+ * The total a kept count gives, when there is one: above the exact limit flagged an estimate, as
+ * a count's would be (counting up to the limit first would read that many rows to learn no more).
+ */
 async function countKept(
   db: Db,
   keptCount: KeptCount | undefined,
@@ -317,8 +326,7 @@ async function countKept(
   if (sql === undefined) return undefined;
   const { rows } = await db.query<{ total: number | string }>(sql, params.values);
   const total = Number(rows[0]?.total ?? 0);
-  // Above the limit the answer is the estimate, as for a count.
-  return total <= EXACT_TOTAL_LIMIT ? { total, estimate: false } : undefined;
+  return { total, estimate: total > EXACT_TOTAL_LIMIT };
 }
 
 /** The row estimate at the top of an `EXPLAIN (FORMAT JSON)` answer (text or parsed). */
@@ -365,11 +373,12 @@ function pageWindow(
  */
 export async function runList<Row>(
   db: Db,
-  spec: ListSpec<Row>,
+  listSpec: ListSpec<Row>,
   query: ListQuery,
   scope?: ListScope,
   keptCount?: KeptCount,
 ): Promise<ListResult<Row>> {
+  const spec = listSpec.narrowedBy?.(query.filters) ?? listSpec;
   const params = new SqlParams();
   const conditions = [...(scope?.(params) ?? []), ...filterConditions(spec, query.filters, params)];
   const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
@@ -442,6 +451,16 @@ export function searchFilter(column: string): FilterDef {
     where: (p) => `${column} ILIKE ${p}`,
     param: (value) => `%${value.replace(/[\\%_]/g, (char) => `\\${char}`)}%`,
   };
+}
+
+/**
+ * `search` over a column that no trigram index serves, read along another index (a user's
+ * assignments by name): the match of ILIKE, which in a UTF-8 database lowers both sides and
+ * compares them, with the pattern lowered once instead of for every row (ILIKE took four times
+ * as long over ten thousand names).
+ */
+export function scannedSearchFilter(column: string): FilterDef {
+  return { ...searchFilter(column), where: (p) => `lower(${column}) LIKE lower(${p})` };
 }
 
 /** A column equal to any of the given values. */

@@ -12,19 +12,36 @@ import type { Deps } from '../deps';
 import { recordAssetEvents } from '../events';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
-import { anyOfFilter, parseListQuery, runList, searchFilter, type ListSpec } from '../list';
+import {
+  anyOfFilter,
+  parseListQuery,
+  runList,
+  scannedSearchFilter,
+  type KeptCount,
+  type ListSpec,
+} from '../list';
 import { findUserById } from '../users';
 import { assetListSpec } from '../asset-store';
 
 // A page reads the user's assignments alone, by the copies of their assets' keys (migration
-// 035), then the assets of its own rows.
+// 035), then the assets of its own rows. A search reads the user's range of the name index.
 const userAssetListSpec: ListSpec<Asset> = {
   ...assetListSpec,
+  narrowedBy: undefined,
   keys: { from: 'user_assets x', idColumn: 'x.asset_id' },
   orders: { name: 'x.asset_name', createdAt: 'x.asset_created_at' },
   defaultOrder: 'name',
-  filters: { search: searchFilter('x.asset_name'), type: anyOfFilter('x.asset_type') },
+  filters: { search: scannedSearchFilter('x.asset_name'), type: anyOfFilter('x.asset_type') },
 };
+
+/** The user's assignments without filters: the count migration 040's triggers keep. */
+const keptUserAssetCount =
+  (userId: string): KeptCount =>
+  (params, filters) =>
+    Object.keys(filters).length > 0
+      ? undefined
+      : `SELECT coalesce(sum(n), 0)::int AS total FROM user_asset_counts
+         WHERE user_id = ${params.add(userId)}`;
 
 /** The user of the path, after checking the caller may `action` its assets (404 unknown). */
 async function targetUser(
@@ -80,7 +97,7 @@ export function userAssetRoutes(deps: Deps, options: { manage?: boolean } = {}) 
     const userId = await targetUser(deps, c, 'read');
     const query = parseListQuery(userAssetListSpec, c.req.queries());
     const scope = (params: { add(value: string): string }) => [`x.user_id = ${params.add(userId)}`];
-    return c.json(await runList(db, userAssetListSpec, query, scope));
+    return c.json(await runList(db, userAssetListSpec, query, scope, keptUserAssetCount(userId)));
   });
   if (!options.manage) return app;
 
