@@ -119,8 +119,26 @@ const thingsList = (): ListScreenConfig<Thing> => ({
   rowLabel: (row) => row.name,
 });
 
+/** The things list with a toolbar button that creates Thing 7 (it is on the first page). */
+const thingsWithCreate = (): ListScreenConfig<Thing> => ({
+  ...thingsList(),
+  toolbar: (controls) => (
+    <button
+      type="button"
+      onClick={() =>
+        void controls.run(
+          () => Promise.resolve({ id: 't7' }),
+          (thing) => ({ done: 'Thing 7 created', created: { id: thing.id } }),
+        )
+      }
+    >
+      Create
+    </button>
+  ),
+});
+
 /** The things list at `address`, as an admin sees it. */
-function renderList(address: string) {
+function renderList(address: string, config: () => ListScreenConfig<Thing> = thingsList) {
   const token = freshToken(Date.now(), 900, { ability: [['manage', 'all']] });
   configureSession({
     getTokens: () => ({ token, refreshToken: 'r', _id: 'u1', email: 'me@example.com' }),
@@ -132,7 +150,7 @@ function renderList(address: string) {
   }).start();
   const root = createRootRouteWithContext<RouterContext>()({
     validateSearch: list.validateSearch,
-    component: () => <ListScreen config={thingsList} />,
+    component: () => <ListScreen config={config} />,
   });
   const router = createRouter({
     routeTree: root,
@@ -194,6 +212,44 @@ describe('a list of a million rows', { timeout: 20_000 }, () => {
     await user.click(within(region).getByRole('button', { name: 'First page' }));
     expect(await screen.findByRole('rowheader', { name: 'Thing 1' })).toBeTruthy();
     await waitFor(() => expect(router.state.location.search).toMatchObject({ page: 1 }));
+  });
+
+  it('offers the next page above the rows too, saying which page of how many', async () => {
+    const asked = serveMillion();
+    const user = userEvent.setup();
+    renderList('/');
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1' })).toBeTruthy();
+    const top = screen.getByRole('navigation', { name: 'Pages, above the list' });
+    expect(top.textContent).toContain('Page 1 of about 100,000');
+    const grid = screen.getByRole('grid');
+    expect(top.compareDocumentPosition(grid) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    await user.click(within(top).getByRole('button', { name: 'Next' }));
+    expect(await screen.findByRole('rowheader', { name: 'Thing 11' })).toBeTruthy();
+    expect(asked.at(-1)).toBe('page 2');
+    expect(top.textContent).toContain('Page 2 of about 100,000');
+  });
+
+  it('marks the row just created where it lands, and brings it into view', async () => {
+    serveMillion();
+    const user = userEvent.setup();
+    const scrolled: Element[] = [];
+    Object.assign(Element.prototype, {
+      scrollIntoView: vi.fn(function (this: Element) {
+        scrolled.push(this);
+      }),
+    });
+    try {
+      renderList('/', thingsWithCreate);
+      expect(await screen.findByRole('rowheader', { name: 'Thing 7' })).toBeTruthy();
+      const row = () => screen.getByRole('rowheader', { name: 'Thing 7' }).closest('[role="row"]');
+      expect(row()).not.toHaveAttribute('data-created');
+      await user.click(screen.getByRole('button', { name: 'Create' }));
+      await waitFor(() => expect(row()).toHaveAttribute('data-created'));
+      expect(document.querySelectorAll('[data-created]')).toHaveLength(1);
+      await waitFor(() => expect(scrolled).toContain(row()));
+    } finally {
+      delete (Element.prototype as Partial<Element>).scrollIntoView;
+    }
   });
 
   it('is read as one endless list on the switch, from the same sort, and opens so next time', async () => {

@@ -109,6 +109,8 @@ export interface ChangeOutcome {
   /** e.g. "Olive Cyber locked". */
   done: string;
   undo?: { run: () => Promise<unknown>; done: string };
+  /** The record the change created: the list marks its row where it lands on this page. */
+  created?: { id: string };
 }
 
 /** What row actions and toolbars get: run a change, then the list reloads; failures are shown. */
@@ -254,6 +256,7 @@ function ListScreenBody<Row extends { id: string }>({
   const isLoadingMore = useSelector(actor, selectIsLoadingMore);
   const isStale = useSelector(actor, selectIsLoadingOtherRows);
   const [selectedIds, setSelectedIds] = useState<string[]>([]);
+  const [createdId, setCreatedId] = useState<string>();
   // Row actions and toolbars write through one mutation: the list reloads after it, a failure
   // is shown. What else the change touches, its request function's cache effect updates.
   const { mutateAsync } = useMutation({
@@ -282,6 +285,7 @@ function ListScreenBody<Row extends { id: string }>({
             // The mutation runs `work`, so its answer is what `work` resolved to.
             const said = typeof outcome === 'function' ? outcome(answer as T) : outcome;
             if (said) announceChange(said);
+            if (said?.created) setCreatedId(said.created.id);
             return true;
           },
           () => false,
@@ -336,6 +340,24 @@ function ListScreenBody<Row extends { id: string }>({
     [actor],
   );
   const clearFilters = useCallback(() => actor.send({ type: 'CLEAR_FILTERS' }), [actor]);
+  const setPage = useCallback(
+    (next: number) => actor.send({ type: 'SET_PAGE', page: next }),
+    [actor],
+  );
+  const pagerLabels = useMemo(
+    () => ({
+      nav: t('list.pages'),
+      previous: t('list.previous'),
+      next: t('list.next'),
+      page: (n: number) => t('list.page', { page: n }),
+      number: (n: number) => t('list.pageNumber', { page: n }),
+      last: t('list.last'),
+      lastPage: t('list.lastPage'),
+      of: (n: number, total: number, estimate: boolean) =>
+        t(estimate ? 'list.pageOfAbout' : 'list.pageOf', { page: n, total }),
+    }),
+    [t],
+  );
   const loadMore = useCallback(() => actor.send({ type: 'LOAD_MORE' }), [actor]);
 
   // The address flows one way. A change the user makes is written to the address (the machine
@@ -460,6 +482,19 @@ function ListScreenBody<Row extends { id: string }>({
           }}
         />
       )}
+      {/* Where the rows are longer than the window, the way to the next page is above them too. */}
+      {config.mode === 'paged' && (
+        <div className="list-pager-top">
+          <Pager
+            compact
+            page={page}
+            totalPages={totalPages}
+            estimate={totalIsEstimate}
+            onPage={setPage}
+            labels={{ ...pagerLabels, nav: t('list.pagesTop') }}
+          />
+        </div>
+      )}
       {status === 'error' && isTooDeep ? (
         <TooDeep
           page={page}
@@ -490,6 +525,7 @@ function ListScreenBody<Row extends { id: string }>({
           onSetOrder={setOrder}
           {...(config.reorder?.drag ? { onMove: move } : {})}
           removedIds={removedIds}
+          {...(createdId ? { createdId } : {})}
           isLoading={status === 'loading' || status === 'uninitialized'}
           isStale={isStale}
           skeletonRows={limit}
@@ -509,16 +545,9 @@ function ListScreenBody<Row extends { id: string }>({
             page={page}
             totalPages={totalPages}
             estimate={totalIsEstimate}
-            onPage={(next) => actor.send({ type: 'SET_PAGE', page: next })}
-            labels={{
-              nav: t('list.pages'),
-              previous: t('list.previous'),
-              next: t('list.next'),
-              page: (n) => t('list.page', { page: n }),
-              number: (n) => t('list.pageNumber', { page: n }),
-              last: t('list.last'),
-              lastPage: t('list.lastPage'),
-            }}
+            onPage={setPage}
+            labels={pagerLabels}
+            span={isMobile ? 0 : 2}
           />
           {/* Only where there is more than the smallest page to show, or a larger one chosen. */}
           {(totalDocs > LIST_PAGE_SIZES[0] || limit !== LIST_PAGE_SIZES[0]) && (

@@ -96,9 +96,13 @@ const applicationsList = (
         pendingLabel={t('applications.adding')}
         resetOnSuccess
         onSubmit={({ name }) =>
-          list.run(() => addApplication(name), {
-            done: t('toasts.applicationCreated', { name }),
-          })
+          list.run(
+            () => addApplication(name),
+            (application) => ({
+              done: t('toasts.applicationCreated', { name }),
+              created: { id: application.id },
+            }),
+          )
         }
       />
     ),

@@ -87,9 +87,10 @@ const tagsList = (
         pendingLabel={t('tags.adding')}
         resetOnSuccess
         onSubmit={({ name }) =>
-          list.run(() => addTag(name), {
-            done: t('toasts.tagCreated', { name }),
-          })
+          list.run(
+            () => addTag(name),
+            (tag) => ({ done: t('toasts.tagCreated', { name }), created: { id: tag.id } }),
+          )
         }
       />
     ),

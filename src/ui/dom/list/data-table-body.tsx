@@ -17,6 +17,15 @@ const plainValue = (value: unknown): string =>
  * state, and the next page loading below. Kept while what it shows stays the same, like the
  * header (see useHeader).
  */
+/**
+ * The row just created comes into view as it appears (after the list has read it): the form
+ * that made it may sit above a long page, and the row far below. Stable, so React calls it
+ * once per row element.
+ */
+function revealCreated(row: HTMLTableRowElement | null) {
+  row?.scrollIntoView?.({ block: 'nearest' });
+}
+
 export function useBody<Data extends { id: string }>(options: {
   columns: ListColumn<Data>[];
   rows: Data[];
@@ -25,6 +34,7 @@ export function useBody<Data extends { id: string }>(options: {
   rowActions: ((row: Data) => ActionMenuItem<Data>[]) | undefined;
   onSetOrder: ((row: Data, position: number) => void) | undefined;
   removedIds: readonly string[] | undefined;
+  createdId: string | undefined;
   isFiltered: boolean | undefined;
   onClearFilters: (() => void) | undefined;
   onLoadMore: (() => void) | undefined;
@@ -36,7 +46,8 @@ export function useBody<Data extends { id: string }>(options: {
   skeletonRows: number;
   virtualized: boolean;
 }) {
-  const { columns, rows, labels, rowLabel, rowActions, onSetOrder, removedIds } = options;
+  const { columns, rows, labels, rowLabel, rowActions, onSetOrder, removedIds, createdId } =
+    options;
   const { isFiltered, onClearFilters, onLoadMore, isLoadingMore, reorderable } = options;
   const { hasSelection, selectLabel, showSkeleton, skeletonRows, virtualized } = options;
   const hasActions = Boolean(rowActions);
@@ -68,7 +79,14 @@ export function useBody<Data extends { id: string }>(options: {
     const renderRow = (row: Data) => {
       const removed = removedNow.has(row.id);
       return (
-        <Row key={row.id} id={row.id} textValue={rowLabel(row)} data-removed={removed || undefined}>
+        <Row
+          key={row.id}
+          id={row.id}
+          textValue={rowLabel(row)}
+          data-removed={removed || undefined}
+          data-created={row.id === createdId || undefined}
+          ref={row.id === createdId ? revealCreated : undefined}
+        >
           {reorderable && (
             <Cell className="col-drag">
               <Button
@@ -145,6 +163,7 @@ export function useBody<Data extends { id: string }>(options: {
     );
   }, [
     columns,
+    createdId,
     hasActions,
     hasSelection,
     isFiltered,

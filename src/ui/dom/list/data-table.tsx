@@ -51,6 +51,8 @@ interface DataTableProps<Row extends { id: string }> {
   isLoadingMore?: boolean;
   /** Rows someone else deleted: shown marked, without their menu, until they go. */
   removedIds?: readonly string[];
+  /** The row the user just created: marked, and scrolled into view when it is on this page. */
+  createdId?: string;
 }
 
 /**
@@ -153,6 +155,7 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
     else gridRef.current?.removeAttribute('aria-busy');
   }, [isLoading, virtualized]);
   const { rowLabel, rowActions, onSetOrder, removedIds, isFiltered, onClearFilters } = props;
+  const { createdId } = props;
   const { isLoadingMore, onLoadMore } = props;
   const hasActions = Boolean(rowActions);
   const hasSelection = Boolean(selection);
@@ -175,6 +178,7 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
     rowActions,
     onSetOrder,
     removedIds,
+    createdId,
     isFiltered,
     onClearFilters,
     onLoadMore,
@@ -248,12 +252,32 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
       {selection?.bulkActions && (
         <div className="selection-bar-slot">
           {selectedOnScreen.length > 0 && (
-            <div className="selection-bar">{selection.bulkActions(selectedOnScreen)}</div>
+            <div className="selection-bar" ref={keepToastsClear}>
+              {selection.bulkActions(selectedOnScreen)}
+            </div>
           )}
         </div>
       )}
     </>
   );
+}
+
+/**
+ * While the bulk bar shows, the toasts (bottom right, over everything) rise above it, whatever
+ * its height: a toast saying what a bulk action did must not cover the bar's next action.
+ */
+function keepToastsClear(bar: HTMLDivElement | null) {
+  if (!bar) return undefined;
+  const root = document.documentElement;
+  const measure = () =>
+    root.style.setProperty('--selection-bar-clearance', `${bar.offsetHeight + 16}px`);
+  measure();
+  const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+  observer?.observe(bar);
+  return () => {
+    observer?.disconnect();
+    root.style.removeProperty('--selection-bar-clearance');
+  };
 }
 
 /** Re-rendered only when its props change (its owner keeps them stable). */

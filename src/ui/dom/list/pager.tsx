@@ -14,7 +14,16 @@ interface PagerProps {
     number: (n: number) => string;
     last: string;
     lastPage: string;
+    /** "Page 2 of 40" (of about 40 when estimated), for the compact pager. */
+    of?: (page: number, totalPages: number, estimate: boolean) => string;
   };
+  /**
+   * Pages either side of the current one (default 2); a phone shows none, so the pager keeps
+   * to one line: Previous, the first, the current and the last page, Next.
+   */
+  span?: number;
+  /** Previous, "Page 2 of 40", Next: the pager above the rows. */
+  compact?: boolean;
 }
 
 /** Page numbers around the current one, with the first and last always reachable. */
@@ -26,10 +35,11 @@ function pageWindow(page: number, totalPages: number, span = 2): (number | 'gap'
 }
 
 /** A numbered pager (spec §2). */
-export function Pager({ page, totalPages, estimate = false, onPage, labels }: PagerProps) {
+export function Pager(props: PagerProps) {
+  const { page, totalPages, estimate = false, onPage, labels, span = 2, compact = false } = props;
   if (totalPages <= 1) return null;
   return (
-    <nav className="pager" aria-label={labels.nav}>
+    <nav className={compact ? 'pager compact' : 'pager'} aria-label={labels.nav}>
       <button
         type="button"
         className="button"
@@ -38,29 +48,13 @@ export function Pager({ page, totalPages, estimate = false, onPage, labels }: Pa
       >
         {labels.previous}
       </button>
-      <ol>
-        {pageWindow(page, totalPages).map((p, i) =>
-          p === 'gap' ? (
-            <li key={`gap-${i}`} aria-hidden="true" className="pager-gap">
-              …
-            </li>
-          ) : (
-            <li key={p}>
-              <button
-                type="button"
-                className={p === page ? 'button pager-page current' : 'button pager-page'}
-                aria-current={p === page ? 'page' : undefined}
-                aria-label={estimate && p === totalPages ? labels.lastPage : labels.page(p)}
-                onClick={() => onPage(p)}
-              >
-                {/* An estimated last page's number is a guess that changes as rows come and
-                    go; the server reads the last page from the end whatever it is. */}
-                {estimate && p === totalPages ? labels.last : labels.number(p)}
-              </button>
-            </li>
-          ),
-        )}
-      </ol>
+      {compact ? (
+        <span className="pager-position">
+          {labels.of?.(page, totalPages, estimate) ?? labels.page(page)}
+        </span>
+      ) : (
+        <PageNumbers {...props} span={span} />
+      )}
       <button
         type="button"
         className="button"
@@ -70,5 +64,34 @@ export function Pager({ page, totalPages, estimate = false, onPage, labels }: Pa
         {labels.next}
       </button>
     </nav>
+  );
+}
+
+/** The numbered pages around the current one. */
+function PageNumbers({ page, totalPages, estimate = false, onPage, labels, span }: PagerProps) {
+  return (
+    <ol>
+      {pageWindow(page, totalPages, span).map((p, i) =>
+        p === 'gap' ? (
+          <li key={`gap-${i}`} aria-hidden="true" className="pager-gap">
+            …
+          </li>
+        ) : (
+          <li key={p}>
+            <button
+              type="button"
+              className={p === page ? 'button pager-page current' : 'button pager-page'}
+              aria-current={p === page ? 'page' : undefined}
+              aria-label={estimate && p === totalPages ? labels.lastPage : labels.page(p)}
+              onClick={() => onPage(p)}
+            >
+              {/* An estimated last page's number is a guess that changes as rows come and
+                    go; the server reads the last page from the end whatever it is. */}
+              {estimate && p === totalPages ? labels.last : labels.number(p)}
+            </button>
+          </li>
+        ),
+      )}
+    </ol>
   );
 }
