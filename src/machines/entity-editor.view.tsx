@@ -143,12 +143,21 @@ export function SaveBar(props: SaveBarProps) {
   const summaryId = useId();
   const [isDiscarding, setDiscarding] = useState(false);
   const justSaved = saver.isSaved && !isDirty;
+  const barRef = useRef<HTMLDivElement>(null);
+  // A save pressed elsewhere (the conflict panel's Save again, which then goes, and the page
+  // moves up under the window) still says so in sight.
+  useEffect(() => {
+    if (justSaved) barRef.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [justSaved]);
   const fields = new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format(changes);
   // The bar stays at the bottom of the window while it has something to say: the changes, the
   // save under way, and then that it is saved, where the user pressed Save (the form may be
   // long, and its end far below).
   return (
-    <div className={pending || saver.isSaving || justSaved ? 'save-bar pending' : 'save-bar'}>
+    <div
+      ref={barRef}
+      className={pending || saver.isSaving || justSaved ? 'save-bar pending' : 'save-bar'}
+    >
       {pending && changes.length > 0 && (
         <p className="save-summary" id={summaryId}>
           {t('saveBar.unsaved', {
