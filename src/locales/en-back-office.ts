@@ -479,6 +479,9 @@ export const enBackOffice = {
       },
       skipped_one: '{{n}} locked asset skipped',
       skipped_other: '{{n}} locked assets skipped',
+      // A restore skips a record whose place was taken meanwhile, or that left the Trash.
+      notRestored_one: '{{n}} record could not be restored',
+      notRestored_other: '{{n}} records could not be restored',
       cancelled: 'Stopped part way',
       failed: 'The change stopped: {{error}}',
     },
@@ -509,6 +512,12 @@ export const enBackOffice = {
     restored: '{{name}} restored',
     bulkRestored_one: '{{count}} record restored',
     bulkRestored_other: '{{count}} records restored',
+    selectAllMatching_one: 'Select the {{total}} record matching this filter',
+    selectAllMatching_other: 'Select all {{total}} records matching this filter',
+    selectAllMatchingAbout: 'Select all (about {{total}}) records matching this filter',
+    allMatching_one: 'The {{total}} record matching this filter is selected',
+    allMatching_other: 'All {{total}} records matching this filter are selected',
+    allMatchingAbout: 'All (about {{total}}) records matching this filter are selected',
     deleteForEver: 'Delete for ever',
     deleteForEverTitle: 'Delete {{name}} for ever?',
     deleteForEverBody:

@@ -12,7 +12,13 @@ import {
   type TrashRow,
 } from '../../../contract/schemas';
 import { deleteForEver, restoreFromTrash } from '../../api/trash';
-import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
+import { BulkJobsInProgress, runBulkJob, useAllMatching } from '../../machines/bulk-jobs.view';
+import {
+  ListScreen,
+  type BulkScope,
+  type ListControls,
+  type ListScreenConfig,
+} from '../../machines/list.view';
 import { ActionButton } from '../../ui/dom/action-button';
 import { searchFilter } from '../../ui/dom/list/asset-filters';
 import { dateColumn } from '../../ui/dom/list/columns';
@@ -92,7 +98,9 @@ const trashList = (t: TFunction): ListScreenConfig<Row> => ({
     },
     { ...dateColumn('purgeAt', t('trash.purgeAt')), sortable: false },
   ],
-  bulkActions: (ids, list) => <TrashBulkActions ids={ids} list={list} />,
+  // Restores of every record the filter matches run as a job; its progress shows here.
+  toolbar: (list) => <BulkJobsInProgress list={list} />,
+  bulkActions: (ids, list, scope) => <TrashBulkActions ids={ids} list={list} scope={scope} />,
   rowActions: (row, list) => [restoreAction(t, row, list), deleteForEverAction(t, row, list)],
 });
 
@@ -122,26 +130,41 @@ function deleteForEverAction(t: TFunction, row: Row, list: ListControls): Action
   };
 }
 
-/** Restore or delete for ever the selected records, all or none. */
-function TrashBulkActions({ ids, list }: { ids: string[]; list: ListControls }) {
+/**
+ * Restore or delete for ever the selected records, all or none. With the whole page selected
+ * it offers every record the filter matches, restored by a job on the server (deleting for
+ * ever stays with the records selected: the server runs no such job).
+ */
+function TrashBulkActions({
+  ids,
+  list,
+  scope,
+}: {
+  ids: string[];
+  list: ListControls;
+  scope: BulkScope;
+}) {
   const { t } = useTranslation();
   const [confirming, setConfirming] = useState(false);
+  const { allMatching, label, offer, reset } = useAllMatching(ids, scope, 'trash');
   const count = ids.length;
   const records = ids.map(recordOf);
+  const restore = () =>
+    allMatching
+      ? void runBulkJob(list, scope, { action: 'restore' }).then((started) => started && reset())
+      : void list.run(() => restoreFromTrash(records), {
+          done: t('trash.bulkRestored', { count }),
+        });
   return (
-    <div className="bulk-actions" role="toolbar" aria-label={t('bulk.selected', { count })}>
-      <ActionButton
-        onPress={() =>
-          void list.run(() => restoreFromTrash(records), {
-            done: t('trash.bulkRestored', { count }),
-          })
-        }
-      >
-        {t('trash.restore')}
-      </ActionButton>
-      <ActionButton variant="danger" onPress={() => setConfirming(true)}>
-        {t('trash.deleteForEver')}
-      </ActionButton>
+    <div className="bulk-actions" role="toolbar" aria-label={label}>
+      <strong>{label}</strong>
+      {offer}
+      <ActionButton onPress={restore}>{t('trash.restore')}</ActionButton>
+      {!allMatching && (
+        <ActionButton variant="danger" onPress={() => setConfirming(true)}>
+          {t('trash.deleteForEver')}
+        </ActionButton>
+      )}
       <FormDialog
         isOpen={confirming}
         onClose={() => setConfirming(false)}

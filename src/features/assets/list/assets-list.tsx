@@ -15,7 +15,7 @@ import { dateColumn, positionColumn } from '../../../ui/dom/list/columns';
 import type { Can } from '../../../../contract/ability';
 import { deleteChange, lockChange, runChange } from './asset-changes';
 import { AssetBulkActions } from './bulk-actions';
-import { BulkJobsInProgress } from './bulk-job-progress';
+import { BulkJobsInProgress } from '../../../machines/bulk-jobs.view';
 import { TrashRetention } from '../../../machines/trash-actions.view';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../../machines/list.view';
 import type { ActionMenuItem } from '../../../ui/dom/list/row-menu';

@@ -11,7 +11,7 @@ import { initI18n, loadBackOfficeTexts } from '../../../i18n';
 import type { BulkScope, ListControls } from '../../../machines/list.view';
 import type { BulkJob } from '../../../../contract/bulk-jobs';
 import { AssetBulkActions } from './bulk-actions';
-import { BulkJobsInProgress } from './bulk-job-progress';
+import { BulkJobsInProgress } from '../../../machines/bulk-jobs.view';
 
 beforeAll(async () => {
   initI18n();

@@ -2,13 +2,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Can } from '../../../../contract/ability';
 import { EntityPicker } from '../../../machines/autocomplete.view';
+import { runBulkJob, useAllMatching } from '../../../machines/bulk-jobs.view';
 import type { BulkScope, ListControls } from '../../../machines/list.view';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { FormDialog } from '../../../ui/dom/list/row-menu';
 import { endpoint, ENDPOINTS } from '../../../../contract/paths';
 import { deleteChange, lockChange, runChange, tagChange } from './asset-changes';
-import { startBulkJob } from '../../../api/bulk-jobs';
-import { showBulkJob } from './bulk-job-progress';
 import type { BulkJobAction } from '../../../../contract/bulk-jobs';
 
 /**
@@ -35,24 +34,17 @@ export function AssetBulkActions({
   const { t } = useTranslation();
   const [tag, setTagPicked] = useState<string[]>([]);
   const [confirming, setConfirming] = useState(false);
-  const [allChosen, setAllChosen] = useState(false);
+  const { allMatching, label, offer, reset } = useAllMatching(ids, scope, 'bulk');
   const count = ids.length;
-  const everyRowShown = count === scope.shown;
-  // Unselecting a row on screen leaves "every match" too.
-  const allMatching = allChosen && everyRowShown;
   const tagId = tag[0];
-  const total = scope.totalDocs.toLocaleString();
-  const runJob = (action: BulkJobAction, jobTag?: string) =>
-    list.run(async () => {
-      showBulkJob(
-        await startBulkJob({
-          action,
-          filter: scope.filter,
-          ...(jobTag === undefined ? {} : { tagId: jobTag }),
-        }),
-      );
-      setAllChosen(false);
+  const runJob = async (action: BulkJobAction, jobTag?: string) => {
+    const started = await runBulkJob(list, scope, {
+      action,
+      ...(jobTag === undefined ? {} : { tagId: jobTag }),
     });
+    if (started) reset();
+    return started;
+  };
   const lockAll = (locked: boolean) => {
     if (allMatching) void runJob(locked ? 'lock' : 'unlock');
     else void runChange(list, lockChange(t, locked, { ids }));
@@ -63,21 +55,10 @@ export function AssetBulkActions({
     if (allMatching) void runJob(adds ? 'setTag' : 'removeTag', tagId).then(done);
     else void runChange(list, tagChange(t, adds, tagId, ids)).then(done);
   };
-  const label = allMatching
-    ? scope.totalIsEstimate
-      ? t('bulk.allMatchingAbout', { total })
-      : t('bulk.allMatching', { count: scope.totalDocs, total })
-    : t('bulk.selected', { count });
   return (
     <div className="bulk-actions" role="toolbar" aria-label={label}>
       <strong>{label}</strong>
-      {everyRowShown && !allMatching && scope.totalDocs > count && (
-        <ActionButton variant="link" onPress={() => setAllChosen(true)}>
-          {scope.totalIsEstimate
-            ? t('bulk.selectAllMatchingAbout', { total })
-            : t('bulk.selectAllMatching', { count: scope.totalDocs, total })}
-        </ActionButton>
-      )}
+      {offer}
       {can('update', 'Asset') && (
         <>
           <ActionButton onPress={() => lockAll(true)}>{t('bulk.lock')}</ActionButton>

@@ -1,14 +1,19 @@
+/**
+ * Bulk jobs on a list screen: the bulk bar's choice of every row its filter matches (as Gmail
+ * offers it), the job that then runs the action on the server, and its progress above the list
+ * until it ends. The assets list and the Trash share them.
+ */
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Label, ProgressBar } from 'react-aria-components';
 import type { TFunction } from 'i18next';
-import { bulkJobQuery, cancelBulkJob, followBulkJob } from '../../../api/bulk-jobs';
-import { liveStatus, onLiveStatus } from '../../../api/live-cache';
-import type { ListControls } from '../../../machines/list.view';
-import { ActionButton } from '../../../ui/dom/action-button';
-import { BULK_JOB_ENDED, type BulkJob } from '../../../../contract/bulk-jobs';
-import './bulk-job.css';
+import { bulkJobQuery, cancelBulkJob, followBulkJob, startBulkJob } from '../api/bulk-jobs';
+import { liveStatus, onLiveStatus } from '../api/live-cache';
+import type { BulkScope, ListControls } from './list.view';
+import { ActionButton } from '../ui/dom/action-button';
+import { BULK_JOB_ENDED, type BulkJob, type BulkJobCreateBody } from '../../contract/bulk-jobs';
+import '../ui/dom/list/bulk-job.css';
 
 // The jobs this tab started, shown above the list until each ends (they outlive the selection
 // that started them: a delete takes its rows off the screen).
@@ -24,7 +29,7 @@ const subscribeShown = (listener: () => void) => {
 };
 
 /** Shows the progress of `job` (just started) above the list until it ends. */
-export function showBulkJob(job: BulkJob): void {
+function showBulkJob(job: BulkJob): void {
   setShown([...shownJobs.filter((shown) => shown.id !== job.id), job]);
 }
 
@@ -37,7 +42,12 @@ function bulkJobOutcome(t: TFunction, job: BulkJob): string {
     ...(job.state === 'cancelled' ? [t('bulk.job.cancelled')] : []),
     t(`bulk.job.done.${job.action}`, { count: job.changed, n: number(job.changed) }),
     ...(job.skipped > 0
-      ? [t('bulk.job.skipped', { count: job.skipped, n: number(job.skipped) })]
+      ? [
+          t(job.action === 'restore' ? 'bulk.job.notRestored' : 'bulk.job.skipped', {
+            count: job.skipped,
+            n: number(job.skipped),
+          }),
+        ]
       : []),
   ];
   return said.join(' · ');
@@ -98,4 +108,48 @@ function BulkJobProgress({ job, list }: { job: BulkJob; list: ListControls }) {
 export function BulkJobsInProgress({ list }: { list: ListControls }) {
   const jobs = useSyncExternalStore(subscribeShown, () => shownJobs);
   return jobs.map((job) => <BulkJobProgress key={job.id} job={job} list={list} />);
+}
+
+/**
+ * The bulk bar's "every match": with every row on screen selected and more matching, `offer`
+ * is the button that selects them all; `label` names the selection (the bar's name). `texts` is
+ * the list's key prefix of `selectAllMatching`, `allMatching` and their `About` forms.
+ */
+export function useAllMatching(
+  ids: readonly string[],
+  scope: BulkScope,
+  texts: 'bulk' | 'trash',
+): { allMatching: boolean; label: string; offer: ReactNode; reset: () => void } {
+  const { t } = useTranslation();
+  const [chosen, setChosen] = useState(false);
+  const count = ids.length;
+  const everyRowShown = count === scope.shown;
+  // Unselecting a row on screen leaves "every match" too.
+  const allMatching = chosen && everyRowShown;
+  const total = scope.totalDocs.toLocaleString();
+  const label = allMatching
+    ? scope.totalIsEstimate
+      ? t(`${texts}.allMatchingAbout`, { total })
+      : t(`${texts}.allMatching`, { count: scope.totalDocs, total })
+    : t('bulk.selected', { count });
+  const offer = everyRowShown && !allMatching && scope.totalDocs > count && (
+    <ActionButton variant="link" onPress={() => setChosen(true)}>
+      {scope.totalIsEstimate
+        ? t(`${texts}.selectAllMatchingAbout`, { total })
+        : t(`${texts}.selectAllMatching`, { count: scope.totalDocs, total })}
+    </ActionButton>
+  );
+  return { allMatching, label, offer, reset: () => setChosen(false) };
+}
+
+/**
+ * Starts a job over every row of `scope` and shows its progress (BulkJobsInProgress); resolves
+ * true once it started, as ListControls.run does.
+ */
+export function runBulkJob(
+  list: ListControls,
+  scope: BulkScope,
+  body: Omit<BulkJobCreateBody, 'filter'>,
+): Promise<boolean> {
+  return list.run(async () => showBulkJob(await startBulkJob({ ...body, filter: scope.filter })));
 }

@@ -1,0 +1,221 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import {
+  createMemoryHistory,
+  createRootRouteWithContext,
+  createRouter,
+  RouterProvider,
+} from '@tanstack/react-router';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createActor } from 'xstate';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { BulkJob } from '../../../contract/bulk-jobs';
+import { configureHttp } from '../../api/http';
+import { applyLiveMessage, setLiveStatus } from '../../api/live-cache';
+import { queryClient } from '../../api/query';
+import { configureSession } from '../../api/session-bridge';
+import { freshToken, jsonResponse } from '../../api/testing';
+import { initI18n, loadBackOfficeTexts } from '../../i18n';
+import { loadPermissions } from '../../machines/permissions.view';
+import {
+  defaultSessionUser,
+  sessionContextFrom,
+  sessionMachine,
+} from '../../machines/session.machine';
+import type { RouterContext } from '../../machines/session.view';
+import { Toasts } from '../../ui/dom/toasts';
+import { Route } from '../_app/trash';
+
+beforeAll(async () => {
+  initI18n();
+  await loadBackOfficeTexts();
+  await loadPermissions();
+});
+beforeEach(() => {
+  queryClient.clear();
+  // A wide screen: the table with its headers, not cards.
+  vi.stubGlobal('matchMedia', (query: string) => ({
+    matches: false,
+    media: query,
+    addEventListener: () => {},
+    removeEventListener: () => {},
+  }));
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  localStorage.clear();
+  setLiveStatus(null);
+});
+
+const TOTAL = 2_500;
+/** The Trash filtered to assets, as its address holds it. */
+const TRASHED_ASSETS = `/?filter=${encodeURIComponent(JSON.stringify({ kind: ['asset'] }))}`;
+
+const job = (changes: Partial<BulkJob> = {}): BulkJob => ({
+  id: 'job1',
+  action: 'restore',
+  list: 'trash',
+  filter: { kind: ['asset'] },
+  tagId: null,
+  state: 'queued',
+  total: TOTAL,
+  totalIsEstimate: false,
+  done: 0,
+  changed: 0,
+  skipped: 0,
+  error: null,
+  createdAt: '2030-01-01T00:00:00.000Z',
+  updatedAt: '2030-01-01T00:00:00.000Z',
+  ...changes,
+});
+
+/** A Trash of 2,500 trashed assets, paged; records the calls made. */
+function serveTrash() {
+  const asked: string[] = [];
+  configureHttp({
+    baseUrl: 'http://api.test/',
+    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      const url = new URL(request.url);
+      const body = request.method === 'POST' ? await request.text() : '';
+      asked.push(`${request.method} ${url.pathname.slice(1)}${url.search} ${body}`.trim());
+      if (request.method === 'POST' && url.pathname === '/v1/bulk-jobs') {
+        return jsonResponse(201, { data: job() });
+      }
+      if (request.method === 'POST' && url.pathname === '/v1/bulk-jobs/job1/cancel') {
+        return jsonResponse(200, { data: job({ state: 'cancelled', done: 500, changed: 500 }) });
+      }
+      if (url.pathname !== '/v1/trash') return jsonResponse(404, { status: 404 });
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const limit = Number(url.searchParams.get('limit') ?? 10);
+      const data = Array.from({ length: limit }, (_, i) => {
+        const n = (page - 1) * limit + i + 1;
+        return {
+          kind: 'asset',
+          id: `a${n}`,
+          name: `Trashed hoodie ${n}`,
+          deletedAt: '2030-01-01T00:00:00.000Z',
+          deletedBy: 'u1',
+          deletedByEmail: 'admin@example.com',
+          purgeAt: '2030-01-31T00:00:00.000Z',
+        };
+      });
+      return jsonResponse(200, {
+        data,
+        pagination: {
+          page,
+          limit,
+          totalDocs: TOTAL,
+          totalPages: TOTAL / limit,
+          hasNextPage: page < TOTAL / limit,
+        },
+      });
+    },
+  });
+  return asked;
+}
+
+/** The Trash at `address`, as an admin sees it. */
+function renderTrash(address: string) {
+  const token = freshToken(Date.now(), 900, { ability: [['manage', 'all']] });
+  configureSession({
+    getTokens: () => ({ token, refreshToken: 'r', _id: 'u1', email: 'me@example.com' }),
+    onRefreshed: () => undefined,
+    onSessionInvalid: () => undefined,
+  });
+  const session = createActor(sessionMachine, {
+    input: sessionContextFrom({ ...defaultSessionUser(), token, refreshToken: 'r', _id: 'u1' }),
+  }).start();
+  const Trash = Route.options.component!;
+  const root = createRootRouteWithContext<RouterContext>()({
+    validateSearch: Route.options.validateSearch!,
+    component: () => <Trash />,
+  });
+  const router = createRouter({
+    routeTree: root,
+    context: { session },
+    history: createMemoryHistory({ initialEntries: [address] }),
+  });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+      <Toasts label="Notifications" closeLabel="Close" />
+    </QueryClientProvider>,
+  );
+}
+
+let seq = 1000;
+/** The live stream's progress event of job1 as it now is. */
+const progress = (changes: Partial<BulkJob>) => {
+  seq += 1;
+  const { state, done, total, totalIsEstimate, changed, skipped } = job(changes);
+  applyLiveMessage({
+    type: 'event',
+    event: {
+      id: `e${seq}`,
+      seq,
+      routingKey: 'bulk-job.progressed.v1',
+      assetId: null,
+      cageMeshId: null,
+      bulkJobId: 'job1',
+      actorId: 'u1',
+      actorEmail: 'admin@example.com',
+      data: { action: 'restore', state, done, total, totalIsEstimate, changed, skipped },
+      createdAt: '2030-01-01T00:00:01.000Z',
+    },
+  });
+};
+
+describe('the Trash over every record a filter matches', { timeout: 30_000 }, () => {
+  it('offers all the matches once the page is selected, and restores them as a job with its progress and a last word', async () => {
+    setLiveStatus('connected');
+    const asked = serveTrash();
+    const user = userEvent.setup();
+    renderTrash(TRASHED_ASSETS);
+    const first = { name: 'Trashed hoodie 1' };
+    expect(await screen.findByRole('rowheader', first, { timeout: 10_000 })).toBeTruthy();
+
+    await user.click(screen.getByRole('checkbox', { name: 'Select all on this page' }));
+    const bar = screen.getByRole('toolbar', { name: '10 selected' });
+    await user.click(
+      within(bar).getByRole('button', { name: 'Select all 2,500 records matching this filter' }),
+    );
+    const all = screen.getByRole('toolbar', {
+      name: 'All 2,500 records matching this filter are selected',
+    });
+    // Deleting for ever runs on the selected records only: it is not offered for every match.
+    expect(within(all).queryByRole('button', { name: 'Delete for ever' })).toBeNull();
+    await user.click(within(all).getByRole('button', { name: 'Restore' }));
+    await waitFor(() =>
+      expect(asked).toContain('POST v1/bulk-jobs {"action":"restore","filter":{"kind":["asset"]}}'),
+    );
+
+    const progressBar = await screen.findByRole('progressbar', { name: 'Restoring' });
+    expect(progressBar).toHaveAttribute('aria-valuetext', '0 of 2,500');
+    progress({ state: 'running', done: 500, changed: 499, skipped: 1 });
+    await waitFor(() => expect(progressBar).toHaveAttribute('aria-valuetext', '500 of 2,500'));
+    progress({ state: 'done', done: 2_500, changed: 2_498, skipped: 2 });
+    expect(
+      await screen.findByText('2,498 records restored · 2 records could not be restored'),
+    ).toBeTruthy();
+    expect(screen.queryByRole('progressbar', { name: 'Restoring' })).toBeNull();
+  });
+
+  it('cancels the restore from its progress bar', async () => {
+    setLiveStatus('connected');
+    const asked = serveTrash();
+    const user = userEvent.setup();
+    renderTrash(TRASHED_ASSETS);
+    expect(
+      await screen.findByRole('rowheader', { name: 'Trashed hoodie 1' }, { timeout: 10_000 }),
+    ).toBeTruthy();
+    await user.click(screen.getByRole('checkbox', { name: 'Select all on this page' }));
+    await user.click(
+      screen.getByRole('button', { name: 'Select all 2,500 records matching this filter' }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Restore' }));
+    await screen.findByRole('progressbar', { name: 'Restoring' });
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(asked).toContain('POST v1/bulk-jobs/job1/cancel'));
+  });
+});
