@@ -189,10 +189,16 @@ describe('POST /v1/auth/login with a password', () => {
     );
     const email = uniqueEmail();
     await t.signUp(email);
-    expectError(await t.post('/v1/auth/login', { email, password: 'wrong-password' }), 401);
-    expectError(await t.post('/v1/auth/login', { email, password: PASSWORD }), 429, 'RATE_LIMITED');
+    const guesser = t.from();
+    const wrong = (i: number) => ({ email: uniqueEmail(), password: `wrong-password-${i}` });
+    expectError(await guesser.post('/v1/auth/login', wrong(0)), 401);
+    // It holds a client past its own first 5 wrong passwords of the day.
+    for (let i = 1; i < 5; i += 1) expectError(await guesser.post('/v1/auth/login', wrong(i)), 401);
+    expectError(await guesser.post('/v1/auth/login', wrong(5)), 429, 'RATE_LIMITED');
+    // Others' failures refuse no one else's right password.
+    dataOf(await t.from().post('/v1/auth/login', { email, password: PASSWORD }));
     t.advance(15 * 60 * 1000 + 1000);
-    dataOf(await t.post('/v1/auth/login', { email, password: PASSWORD }));
+    expectError(await guesser.post('/v1/auth/login', wrong(6)), 401);
   });
 });
 

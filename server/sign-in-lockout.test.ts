@@ -151,6 +151,53 @@ describe('a distributed password guesser', () => {
   }, 120_000);
 });
 
+describe('strangers filling the server-wide ceilings', () => {
+  it('leave the owner’s right code working from a network of their own', async () => {
+    const email = await passwordlessAccount();
+    // Fifty networks, ten wrong codes each at made-up addresses: the ceiling of the hour.
+    for (let network = 0; network < 50; network += 1) {
+      const stranger = t.from();
+      for (let i = 0; i < 10; i += 1) {
+        const guess = { email: uniqueEmail(), code: String(100000 + i) };
+        expect([401, 429]).toContain((await stranger.post('/v1/auth/login', guess)).status);
+      }
+    }
+    const owner = t.from();
+    dataOf(await owner.post('/v1/auth/request-login-code', { email }));
+    const [code] = await mailedCodes(email, 'login');
+    authResultSchema.parse(dataOf(await owner.post('/v1/auth/login', { email, code })));
+    // Another stranger's network is held by the ceiling once past its own few wrong codes.
+    const late = t.from();
+    const guess = () => late.post('/v1/auth/login', { email: uniqueEmail(), code: '123456' });
+    for (let i = 0; i < 3; i += 1) expectError(await guess(), 401);
+    expectError(await guess(), 429, 'TOO_MANY_ATTEMPTS');
+  }, 120_000);
+
+  it('leave the owner’s right password working from a network of their own', async () => {
+    const email = uniqueEmail();
+    await t.signUp(email);
+    // The ceiling's 1000 wrong passwords of the quarter hour, as strangers' networks left them
+    // (each is a password hash checked: a thousand requests would take minutes here).
+    await t.db.query(
+      `INSERT INTO rate_limit_events (key, created_at)
+       SELECT 'password:*', $1 FROM generate_series(1, $2)`,
+      [t.clock.current, LIMITS.passwordGlobal.max],
+    );
+    const owner = t.from();
+    authResultSchema.parse(
+      dataOf(await owner.post('/v1/auth/login', { email, password: PASSWORD })),
+    );
+    // A stranger's network is held by the ceiling once past its own few wrong passwords.
+    const stranger = t.from();
+    for (let i = 0; i < 5; i += 1) {
+      const body = { email: uniqueEmail(), password: `wrong-password-${i}` };
+      expectError(await stranger.post('/v1/auth/login', body), 401);
+    }
+    const body = { email: uniqueEmail(), password: 'wrong-password-5' };
+    expectError(await stranger.post('/v1/auth/login', body), 429, 'RATE_LIMITED');
+  });
+});
+
 describe('client addresses', () => {
   it('an IPv6 network is one client: addresses of one /64 share their limits', async () => {
     const signUp = (client: string) =>

@@ -62,13 +62,15 @@ const codeGuessesPerAddressClient: Limit = {
 };
 /** A client's free wrong codes at one address a day, before the address's limits hold it. */
 const freeCodeGuesses = { own: codeGuessesPerAddressClient, attempts: 3 };
+const passwordPerClient: Limit = { ...backoffAfter(20, HOUR_MS), ...tooManyPasswords };
+const codeGuessesPerClient: Limit = { ...backoffAfter(10, HOUR_MS), ...tooManyCodes };
 
 /** The numbers and their arithmetic are in docs/api.md "Sessions". */
 export const LIMITS = {
   /** Wrong passwords for one address from one client address. */
   passwordPerAddressClient,
   /** Wrong passwords from one client address, across accounts. */
-  passwordPerClient: { ...backoffAfter(20, HOUR_MS), ...tooManyPasswords },
+  passwordPerClient,
   /**
    * Wrong passwords for one address from all clients (a distributed guesser); it holds only
    * clients past their own free wrong passwords for the address.
@@ -78,12 +80,21 @@ export const LIMITS = {
     ...tooManyPasswords,
     holdsAfter: { own: passwordPerAddressClient, attempts: 5 },
   },
-  /** Wrong passwords server-wide: a ceiling for guessing spread over many addresses. */
-  passwordGlobal: { max: 1000, windowMs: 15 * MINUTE_MS, ...tooManyPasswords },
+  /**
+   * Wrong passwords server-wide: a ceiling for guessing spread over many addresses. It holds
+   * only clients past their own first few wrong passwords of the day, so strangers filling it
+   * refuse no one else's right password.
+   */
+  passwordGlobal: {
+    max: 1000,
+    windowMs: 15 * MINUTE_MS,
+    ...tooManyPasswords,
+    holdsAfter: { own: passwordPerClient, attempts: 5 },
+  },
   /** Wrong passwords when a signed-in user confirms theirs. */
   reauthPerUser: { max: 5, windowMs: 15 * MINUTE_MS, ...tooManyPasswords },
   /** Wrong one-time codes from one client address, across addresses and purposes. */
-  codeGuessesPerClient: { ...backoffAfter(10, HOUR_MS), ...tooManyCodes },
+  codeGuessesPerClient,
   /**
    * Wrong codes for one address from one client: only counted, so that the limits of the
    * address hold a client past its free guesses (`freeCodeGuesses`).
@@ -107,8 +118,17 @@ export const LIMITS = {
     ...tooManyCodes,
     holdsAfter: freeCodeGuesses,
   },
-  /** Wrong codes server-wide: a ceiling for guessing spread over many clients. */
-  codeGuessesGlobal: { max: 500, windowMs: HOUR_MS, ...tooManyCodes },
+  /**
+   * Wrong codes server-wide: a ceiling for guessing spread over many clients. It holds only
+   * clients past their own first few wrong codes of the day, so strangers filling it refuse no
+   * one else's right code.
+   */
+  codeGuessesGlobal: {
+    max: 500,
+    windowMs: HOUR_MS,
+    ...tooManyCodes,
+    holdsAfter: { own: codeGuessesPerClient, attempts: 3 },
+  },
   /** Calls that send mail (codes, verification), from one client address. */
   mailPerClient: {
     max: 20,
