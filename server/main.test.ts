@@ -5,10 +5,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { connect, createServer, type Socket } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authResultSchema } from '../contract/schemas';
+import { startRelay } from '../tests/helpers/relay';
 import { freePort, SERVER_ARGS } from '../tests/helpers/server';
 import { useS3 } from '../tests/helpers/services';
 import { tempDir } from '../tests/temp-dir';
@@ -52,47 +53,6 @@ async function waitForListening(running: Running): Promise<void> {
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-/**
- * A TCP relay to `target` that can hold everything in both directions (`hold(true)`) and
- * pass it on later, as a store that stops answering for a while.
- */
-async function startRelay(target: URL) {
-  let holding = false;
-  let held: (() => void)[] = [];
-  const sockets = new Set<Socket>();
-  const relay = createServer((client) => {
-    const upstream = connect(Number(target.port), target.hostname);
-    const forward = (from: Socket, to: Socket) => {
-      from.on('data', (chunk) => {
-        if (holding) held.push(() => to.write(chunk));
-        else to.write(chunk);
-      });
-      from.on('end', () => (holding ? held.push(() => to.end()) : to.end()));
-      from.on('error', () => to.destroy());
-      sockets.add(from);
-      from.on('close', () => sockets.delete(from));
-    };
-    forward(client, upstream);
-    forward(upstream, client);
-  });
-  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-  const { port } = relay.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    hold(on: boolean) {
-      holding = on;
-      if (on) return;
-      const waiting = held;
-      held = [];
-      for (const pass of waiting) pass();
-    },
-    close() {
-      for (const socket of sockets) socket.destroy();
-      relay.close();
-    },
-  };
 }
 
 async function post(base: string, path: string, body: unknown, token?: string) {

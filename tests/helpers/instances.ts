@@ -23,13 +23,15 @@ export interface Instances {
 }
 
 /**
- * Starts `count` instances with `extraEnv` on top of the shared settings. Everything started is
- * also pushed to `stops` (last first to run), so a caller whose wait ran out can still stop it.
+ * Starts `count` instances with `extraEnv` on top of the shared settings, and `ownEnv(i)` on top
+ * of those for instance `i` at its first start. Everything started is also pushed to `stops`
+ * (last first to run), so a caller whose wait ran out can still stop it.
  */
 export async function startInstances(
   count: number,
   extraEnv: Record<string, string> = {},
   stops: (() => Promise<void>)[] = [],
+  ownEnv: (index: number) => Record<string, string> = () => ({}),
 ): Promise<Instances> {
   const stop = async () => {
     while (stops.length > 0) await stops.pop()!().catch(() => {});
@@ -62,7 +64,7 @@ export async function startInstances(
       await Promise.all(servers.map((server) => server.stop()));
     });
     // One after the other: the first applies the migrations and seeds.
-    for (let i = 0; i < count; i++) servers.push(await startServer(env));
+    for (let i = 0; i < count; i++) servers.push(await startServer({ ...env, ...ownEnv(i) }));
     return {
       servers,
       env,

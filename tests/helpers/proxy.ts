@@ -2,13 +2,19 @@
  * A round-robin HTTP proxy in front of several app instances, as a load balancer would be:
  * each request goes to the next instance in turn, bodies streamed both ways (uploads, the
  * live event stream), so consecutive requests of one page land on different instances.
+ *
+ * An instance that refuses the connection (stopped, or not started yet) is passed over for the
+ * next, as nginx's proxy_next_upstream and HAProxy's redispatch do: nothing was sent, so trying
+ * elsewhere is safe whatever the method. Any other failure answers 502. Each request opens its
+ * own upstream connection (nginx's default): a kept-alive one that an instance closes as it
+ * stops would fail a request already written to it, which no proxy may resend.
  */
 import { createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface RoundRobinProxy {
   url: string;
-  /** Requests sent to each target so far, in the order of `targets`. */
+  /** Requests sent to each target so far (connections it took), in the order of `targets`. */
   sent: number[];
   /**
    * Silences the live event streams as a network that keeps connections but delivers nothing
@@ -29,27 +35,44 @@ export async function startRoundRobinProxy(targets: string[]): Promise<RoundRobi
       held.push(() => req.socket.destroyed || server.emit('request', req, res));
       return;
     }
-    const index = next;
+    const forward = (index: number, tries: number) => {
+      const target = new URL(req.url ?? '/', targets[index]);
+      const headers = { method: req.method, headers: req.headers, agent: false };
+      const upstream = request(target, headers, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        if (!String(answer.headers['content-type']).startsWith('text/event-stream')) {
+          answer.pipe(res);
+          return;
+        }
+        // What arrives while silenced is dropped: the client gives such a stream up anyway.
+        answer.on('data', (chunk: Buffer) => silent || res.write(chunk));
+        answer.on('end', () => res.end());
+      });
+      let connected = false;
+      // The body is read only once a connection is had, so a refused one leaves it for the next.
+      upstream.on('socket', (socket) =>
+        socket.once('connect', () => {
+          connected = true;
+          sent[index]! += 1;
+          req.pipe(upstream);
+        }),
+      );
+      upstream.on('error', (error: NodeJS.ErrnoException) => {
+        if (!connected && error.code === 'ECONNREFUSED' && tries < targets.length) {
+          res.off('close', cancel);
+          forward((index + 1) % targets.length, tries + 1);
+        } else if (!res.headersSent) {
+          // The failure in the body, for the message of a test that meets it.
+          res.writeHead(502).end(`${error.code ?? error.message} (connected: ${connected})`);
+        } else res.destroy();
+      });
+      // A client that goes away (a closed page's event stream) ends its upstream request too.
+      const cancel = () => upstream.destroy();
+      res.on('close', cancel);
+    };
+    const first = next;
     next = (next + 1) % targets.length;
-    sent[index]! += 1;
-    const target = new URL(req.url ?? '/', targets[index]);
-    const upstream = request(target, { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      if (!String(answer.headers['content-type']).startsWith('text/event-stream')) {
-        answer.pipe(res);
-        return;
-      }
-      // What arrives while silenced is dropped: the client gives such a stream up anyway.
-      answer.on('data', (chunk: Buffer) => silent || res.write(chunk));
-      answer.on('end', () => res.end());
-    });
-    upstream.on('error', () => {
-      if (!res.headersSent) res.writeHead(502).end();
-      else res.destroy();
-    });
-    // A client that goes away (a closed page's event stream) ends its upstream request too.
-    res.on('close', () => upstream.destroy());
-    req.pipe(upstream);
+    forward(first, 1);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

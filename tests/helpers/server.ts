@@ -11,8 +11,13 @@ export interface TestServer {
   pid: number;
   /** Everything the server printed, for failure messages. */
   output: () => string;
-  /** Stops the process; its data folder goes too unless `keepData` (for a restart). */
-  stop: (options?: { keepData?: boolean }) => Promise<void>;
+  /**
+   * Stops the process with `signal` (SIGINT by default) and waits for its exit; its data folder
+   * goes too unless `keepData` (for a restart).
+   */
+  stop: (options?: { keepData?: boolean; signal?: NodeJS.Signals }) => Promise<void>;
+  /** The process's exit code once it has exited (null while running or when killed). */
+  exitCode: () => number | null;
 }
 
 /** Where a server listens and keeps its data: a restart passes the ones it had. */
@@ -118,10 +123,11 @@ export async function startServer(
     dataDir,
     pid: child.pid!,
     output: () => log,
-    stop: async ({ keepData = false } = {}) => {
+    exitCode: () => child.exitCode,
+    stop: async ({ keepData = false, signal = 'SIGINT' } = {}) => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGINT');
+        child.kill(signal);
         await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
