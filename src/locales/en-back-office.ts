@@ -150,7 +150,7 @@ export const enBackOffice = {
     unsaved_other: '{{count}} unsaved changes: {{fields}}',
     discard: 'Discard changes',
     discardTitle: 'Discard your changes?',
-    discardBody: 'The form goes back to the stored values: {{fields}}.',
+    discardBody: 'Your changes to {{fields}} will be lost.',
     discardConfirm: 'Discard',
     keepEditing: 'Keep editing',
     shortcut: '{{keys}} saves',

@@ -7,6 +7,7 @@
  */
 import type { Locator } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { fixtureBytes, PNG_SUITE } from '../../core/files/test-fixtures';
 import { api, login, secondAdmin } from '../helpers/accounts';
 import { appUnderTest, signedInAt, signedInPage } from '../helpers/app';
 import { seriousViolationsInBothSchemes } from '../helpers/axe';
@@ -204,6 +205,59 @@ describe('reordering from the keyboard', () => {
     await expect.poll(focused).toBe(handle);
     expect(await headers.allInnerTexts()).toEqual(before);
     expect(moves).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe.each(WIDTHS)('a form at %i px', (width) => {
+  it('clears a refused file with Remove, takes the same file again, and asks before discarding', async () => {
+    const page = await signedInAt(app, `${app.server.url}/assets/new`, undefined, viewport(width));
+    const icon = page.getByLabel('Icon (PNG)', { exact: true });
+    const field = page.locator('.file-drop').filter({ has: icon });
+    const rgb = {
+      name: 'basn2c08.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(fixtureBytes(PNG_SUITE, 'basn2c08.png')),
+    };
+    await icon.setInputFiles(rgb);
+    await field.getByRole('alert').waitFor();
+    await shot(page.locator('.file-drop').filter({ has: icon }), `daily-use-refused-file-${width}`);
+    await field.getByRole('button', { name: 'Remove' }).click();
+    await expect.poll(() => field.getByRole('alert').count()).toBe(0);
+    // The same file again: the browser takes it (the input let go of it), and says why again.
+    await icon.setInputFiles(rgb);
+    await field.getByRole('alert').waitFor();
+
+    await page.getByLabel('Name', { exact: true }).fill('Not kept');
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Discard your changes?' });
+    await dialog.waitFor();
+    const found = await seriousViolationsInBothSchemes(page, (scheme) =>
+      shot(page, `daily-use-discard-${width}-${scheme}`),
+    );
+    expect(found).toEqual([]);
+    await dialog.getByRole('button', { name: 'Keep editing' }).click();
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('Not kept');
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+    await dialog.getByRole('button', { name: 'Discard', exact: true }).click();
+    await expect.poll(() => page.getByLabel('Name', { exact: true }).inputValue()).toBe('');
+    await page.context().close();
+  });
+});
+
+describe.each(WIDTHS)('a tag just created at %i px', (width) => {
+  it('is marked on the page it lands on, in view', async () => {
+    const page = await signedInAt(app, `${app.server.url}/tags`, undefined, viewport(width));
+    await page.locator(ROWS).first().waitFor({ timeout: 60_000 });
+    // First in the default order (by name), so on the page shown.
+    const name = `AAA ${width} ${Date.now()}`;
+    await page.getByRole('textbox', { name: 'Tag name' }).fill(name);
+    await page.getByRole('button', { name: 'Add tag', exact: true }).click();
+    const row = page.locator(`${ROWS}[data-created]`);
+    await expect.poll(() => row.getByRole('rowheader').innerText()).toBe(name);
+    expect(await page.locator('[data-created]').count()).toBe(1);
+    expect(await row.isVisible()).toBe(true);
+    await shot(page, `daily-use-created-${width}`);
     await page.context().close();
   });
 });
