@@ -47,7 +47,7 @@ export const enBackOffice = {
     next: 'Next',
     page: 'Page {{page, number}}',
     pageNumber: '{{page, number}}',
-    pagesTop: 'Pages, above the list',
+    pagesTop: 'Page navigation above the list',
     pageOf: 'Page {{page, number}} of {{total, number}}',
     pageOfAbout: 'Page {{page, number}} of about {{total, number}}',
     /** The pager's last page when the total is an estimate (its number is one too). */

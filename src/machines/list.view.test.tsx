@@ -219,7 +219,7 @@ describe('a list of a million rows', { timeout: 20_000 }, () => {
     const user = userEvent.setup();
     renderList('/');
     expect(await screen.findByRole('rowheader', { name: 'Thing 1' })).toBeTruthy();
-    const top = screen.getByRole('navigation', { name: 'Pages, above the list' });
+    const top = screen.getByRole('navigation', { name: 'Page navigation above the list' });
     expect(top.textContent).toContain('Page 1 of about 100,000');
     const grid = screen.getByRole('grid');
     expect(top.compareDocumentPosition(grid) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();

@@ -58,7 +58,7 @@ describe.each(WIDTHS)('a long list at %i px', (width) => {
       const grid = page.getByRole('grid');
 
       // The way to the next page is above the rows too.
-      const top = page.getByRole('navigation', { name: 'Pages, above the list' });
+      const top = page.getByRole('navigation', { name: 'Page navigation above the list' });
       expect((await box(top)).y).toBeLessThan((await box(grid)).y);
       expect(await top.innerText()).toMatch(/Page 1 of \d+/);
 
