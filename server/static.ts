@@ -4,12 +4,13 @@
  * Brotli or gzip copies made at build time are sent to browsers that accept them. A path that
  * names a file (its last segment has a dot) and is not in the build answers 404, not the page.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context, Env, Hono, MiddlewareHandler } from 'hono';
 import { embedPreloadLinks } from './embed-preload';
 import { isApiPath } from './http/paths';
+import { routePreloads } from './spa-preload';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const NO_CACHE = 'no-cache';
@@ -46,6 +47,9 @@ export function mountSpa<E extends Env>(
   const index = serveStatic<E>({ root: dir, path: 'index.html', precompressed: true });
   // /embed is a page of its own (embed.html): the viewer without the back office.
   const embed = serveStatic<E>({ root: dir, path: 'embed.html', precompressed: true });
+  // index.html naming the files of the route asked for (./spa-preload.ts), per route.
+  const preloads = routePreloads(dir);
+  const indexHtml = readFileSync(join(dir, 'index.html'), 'utf8');
   // Returns the file's response, or undefined when serveStatic found nothing.
   const serve = async (
     handler: MiddlewareHandler<E>,
@@ -86,6 +90,11 @@ export function mountSpa<E extends Env>(
       const links = embedPreloadLinks(url.searchParams, origins);
       if (page && links) page.headers.set('Link', links);
       return page ?? next();
+    }
+    const links = preloads(path);
+    if (links && indexHtml.includes('</head>')) {
+      c.header('Cache-Control', NO_CACHE);
+      return c.html(indexHtml.replace('</head>', `  ${links}\n  </head>`));
     }
     return (await serve(index, c, NO_CACHE)) ?? next();
   });

@@ -1,0 +1,113 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createApp } from './app';
+import { createDevMailbox } from './mail';
+import { routePreloads } from './spa-preload';
+import { testConfig } from './test-app';
+import { failingDb } from './test-db';
+import { tempDir } from '../tests/temp-dir';
+
+/** A build's manifest as Vite writes it: the entry, the layout and three screens. */
+const MANIFEST = {
+  'index.html': { file: 'assets/main-1.js', isEntry: true, imports: ['_start.js'] },
+  '_start.js': { file: 'assets/start-1.js' },
+  '_query.js': { file: 'assets/query-1.js', imports: ['_start.js'] },
+  'src/routes/_app.tsx?tsr-split=component': {
+    file: 'assets/_app-1.js',
+    isDynamicEntry: true,
+    imports: ['_start.js', '_query.js'],
+  },
+  'src/routes/_app/assets.index.tsx?tsr-split=component---loader': {
+    file: 'assets/assets.index-1.js',
+    isDynamicEntry: true,
+    imports: ['_query.js'],
+    css: ['assets/assets-1.css'],
+  },
+  'src/routes/_app/assets.$assetId.tsx?tsr-split=component---loader': {
+    file: 'assets/assets._assetId-1.js',
+    isDynamicEntry: true,
+    imports: ['_query.js'],
+  },
+  'src/routes/_app/assets.$assetId.tsx?tsr-split=errorComponent': {
+    file: 'assets/assets._assetId-error-1.js',
+    isDynamicEntry: true,
+  },
+  'src/routes/_app/assets.new.tsx?tsr-split=component---loader': {
+    file: 'assets/assets.new-1.js',
+    isDynamicEntry: true,
+  },
+  'src/routes/signin.tsx?tsr-split=component---loader': {
+    file: 'assets/signin-1.js',
+    isDynamicEntry: true,
+    imports: ['_start.js'],
+  },
+};
+
+function build() {
+  const dir = tempDir('spa-preload-');
+  mkdirSync(join(dir, '.vite'));
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, '.vite', 'manifest.json'), JSON.stringify(MANIFEST));
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><html><head><title>Avatar Studio</title>' +
+      '<script type="module" crossorigin src="/assets/main-1.js"></script></head><body></body></html>',
+  );
+  return dir;
+}
+
+const hrefs = (html: string | undefined) =>
+  [...(html ?? '').matchAll(/<link rel="(\w+)" crossorigin href="([^"]+)">/g)].map(
+    ([, rel, href]) => `${rel} ${href}`,
+  );
+
+describe('the files a route loads', () => {
+  const preloads = routePreloads(build());
+
+  it('are the screen, its layout and what they import, less what the page loads anyway', () => {
+    expect(hrefs(preloads('/assets'))).toEqual([
+      'stylesheet /assets/assets-1.css',
+      'modulepreload /assets/_app-1.js',
+      'modulepreload /assets/query-1.js',
+      'modulepreload /assets/assets.index-1.js',
+    ]);
+    expect(hrefs(preloads('/signin'))).toEqual(['modulepreload /assets/signin-1.js']);
+  });
+
+  it('are those of the route the address names: a literal segment before a parameter', () => {
+    expect(hrefs(preloads('/assets/new'))).toContain('modulepreload /assets/assets.new-1.js');
+    const page = hrefs(preloads('/assets/5f2a9c0e1b7d4a6f8e3c2b1a'));
+    expect(page).toContain('modulepreload /assets/assets._assetId-1.js');
+    // Only the screen's component: its error screen loads if it is ever needed.
+    expect(page.join()).not.toContain('error');
+    expect(preloads('/no/such/route')).toBeUndefined();
+    expect(preloads('/assets/a/b/c')).toBeUndefined();
+  });
+
+  it('are nothing without a manifest', () => {
+    expect(routePreloads(tempDir('no-manifest-'))('/assets')).toBeUndefined();
+  });
+});
+
+describe('the page of a client route', () => {
+  it("names its screen's files, so they load with the start-up bundle", async () => {
+    const app = createApp({
+      db: failingDb('no database in this test'),
+      mail: createDevMailbox(),
+      config: testConfig({ STATIC_DIR: build() }),
+    });
+    const response = await app.request('/assets/5f2a9c0e1b7d4a6f8e3c2b1a');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    const html = await response.text();
+    expect(html).toContain('<title>Avatar Studio</title>');
+    expect(html).toMatch(
+      /<link rel="modulepreload" crossorigin href="\/assets\/assets\._assetId-1\.js">\s*<\/head>/,
+    );
+    // The unknown route still gets the page, as it is.
+    const other = await (await app.request('/somewhere')).text();
+    expect(other).not.toContain('modulepreload');
+    expect(other).toContain('<title>Avatar Studio</title>');
+  });
+});
