@@ -147,6 +147,8 @@ export async function createBulkJob(
   deps: Pick<Deps, 'db' | 'now' | 'config'>,
   caller: { userId: string; ability: AppAbility },
   body: BulkJobCreateBody,
+  /** Runs in the creating transaction with the new job (the route keeps its answer there). */
+  inCreate: (tx: Db, job: BulkJob) => Promise<unknown> = () => Promise.resolve(),
 ): Promise<BulkJob> {
   const { db } = deps;
   const { action } = body;
@@ -216,7 +218,9 @@ export async function createBulkJob(
       ],
     );
     await recordProgress(tx, rows[0]!, at);
-    return toBulkJob(rows[0]!);
+    const job = toBulkJob(rows[0]!);
+    await inCreate(tx, job);
+    return job;
   });
 }
 

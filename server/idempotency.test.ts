@@ -3,7 +3,9 @@
  * first answer again instead of being applied twice; the key with another request is refused.
  */
 import { describe, expect, it } from 'vitest';
-import { expectError, uniqueEmail, useTestApp } from './test-app';
+import { createApp } from './app';
+import { DatabaseUnavailableError, type Db } from './db';
+import { expectError, uniqueClient, uniqueEmail, useTestApp } from './test-app';
 
 const t = useTestApp();
 
@@ -120,4 +122,120 @@ describe('Idempotency-Key', () => {
     const second = await t.request('POST', '/v1/auth/signup', { body, headers });
     expect(second.headers.get('idempotent-replayed')).toBeNull();
   });
+});
+
+/**
+ * The test app's database, except that the first transaction that inserts into `table` after
+ * `arm()` commits and then fails as a connection lost at that moment does: the create is stored,
+ * its server hears only that the database went away.
+ */
+function dyingAfterCommit(db: Db, table: string) {
+  const insert = new RegExp(`^\\s*INSERT INTO ${table}\\b`, 'i');
+  let armed = false;
+  const wrapped: Db = {
+    query: (sql, params) => db.query(sql, params),
+    exec: (sql) => db.exec(sql),
+    listen: (...args) => db.listen(...args),
+    close: () => db.close(),
+    transaction: async (fn) => {
+      let inserted = false;
+      const result = await db.transaction((tx) =>
+        fn({
+          ...tx,
+          query: (sql, params) => {
+            if (insert.test(sql)) inserted = true;
+            return tx.query(sql, params);
+          },
+        }),
+      );
+      if (armed && inserted) {
+        armed = false;
+        throw new DatabaseUnavailableError(new Error('Connection terminated unexpectedly'));
+      }
+      return result;
+    },
+  };
+  return { db: wrapped, arm: () => (armed = true) };
+}
+
+describe('Idempotency-Key when the connection dies right after a create commits', () => {
+  const creates: { what: string; path: string; body: () => unknown; table: string }[] = [
+    {
+      what: 'an asset',
+      path: '/v1/assets',
+      table: 'assets',
+      body: () => ({ name: uniqueName(), type: 'top', gender: 'male' }),
+    },
+    { what: 'a tag', path: '/v1/tags', table: 'tags', body: () => ({ name: uniqueName() }) },
+    {
+      what: 'an application',
+      path: '/private/v1/applications',
+      table: 'applications',
+      body: () => ({ name: uniqueName() }),
+    },
+    {
+      what: 'a cage mesh',
+      path: '/v1/cage-meshes',
+      table: 'cage_meshes',
+      body: () => ({ name: uniqueName(), gender: 'female' }),
+    },
+    {
+      what: 'an invitation',
+      path: '/private/v1/invitations',
+      table: 'invitations',
+      body: () => ({ email: uniqueEmail('invited'), role: 'developer' }),
+    },
+    {
+      what: 'a bulk job',
+      path: '/v1/bulk-jobs',
+      table: 'bulk_jobs',
+      body: () => ({ action: 'lock', filter: { search: uniqueName() } }),
+    },
+  ];
+
+  for (const { what, path, table, body } of creates) {
+    it(`answers the retry of ${what} with the first answer, created once`, async () => {
+      const { token } = await t.loginAs('admin');
+      const faulty = dyingAfterCommit(t.db, table);
+      const app = createApp({
+        db: faulty.db,
+        mail: t.mailbox,
+        config: t.config,
+        now: () => new Date(t.clock.current),
+        storage: t.storage,
+        events: t.events,
+        sessions: t.sessions,
+      });
+      const key = uniqueKey();
+      const payload = JSON.stringify(body());
+      // As a client does: the same request with the same key again after a 503.
+      const send = async () => {
+        const response = await app.request(path, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            'idempotency-key': key,
+            'x-forwarded-for': uniqueClient(),
+          },
+          body: payload,
+        });
+        const answer = (await response.json()) as { data: { id: string } };
+        return { status: response.status, headers: response.headers, body: answer };
+      };
+      const ids = async () =>
+        new Set(
+          (await t.db.query<{ id: string }>(`SELECT id FROM ${table}`)).rows.map((r) => r.id),
+        );
+      const before = await ids();
+      faulty.arm();
+      const first = await send();
+      expect(first.status, JSON.stringify(first.body)).toBe(503);
+      const retry = await send();
+      expect(retry.status, JSON.stringify(retry.body)).toBeLessThan(300);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      const created = [...(await ids())].filter((id) => !before.has(id));
+      expect(created).toEqual([retry.body.data.id]);
+    });
+  }
 });

@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Context, Next } from 'hono';
+import type { Db } from '../db';
 import type { Deps } from '../deps';
 import { log } from '../log';
 import { errorResponse, fail } from './errors';
@@ -31,6 +32,9 @@ const RETRYABLE = new Set([400, 401, 403, 413, 415, 429]);
 
 /** Requests already under a key: requireAuth may run twice for one (/private/v1). */
 const underKey = new WeakSet<Request>();
+
+/** The key of each request carried out under one, and whether its answer is kept already. */
+const taken = new WeakMap<Request, { userId: string; key: string; kept: boolean }>();
 
 interface KeptAnswer {
   request_hash: string;
@@ -66,7 +70,7 @@ export async function underIdempotencyKey(
   const now = deps.now();
   // The key is taken (a new row, or one expired or abandoned) in one statement, so two
   // requests racing with one key cannot both be carried out.
-  const taken = await db.query(
+  const claim = await db.query(
     `INSERT INTO idempotency_keys (user_id, key, request_hash, created_at)
      VALUES ($1, $2, $3, $4)
      ON CONFLICT (user_id, key) DO UPDATE
@@ -84,12 +88,18 @@ export async function underIdempotencyKey(
       new Date(now.getTime() - ABANDONED_MS),
     ],
   );
-  if (taken.rows.length === 0) {
+  if (claim.rows.length === 0) {
     c.res = await keptAnswer(c, deps, userId, key, hash);
     return;
   }
+  const mine = { userId, key, kept: false };
+  taken.set(raw, mine);
+  // An answer kept by the create's own transaction stays: that create was committed.
   const forget = () =>
-    db.query('DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2', [userId, key]);
+    db.query('DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND status IS NULL', [
+      userId,
+      key,
+    ]);
   try {
     await next();
   } catch (error) {
@@ -97,28 +107,58 @@ export async function underIdempotencyKey(
     throw error;
   }
   const { res } = c;
+  // Kept already by the create's transaction, with what it created.
+  if (mine.kept && res.status < 300) return;
   const body = RETRYABLE.has(res.status) || res.status >= 500 ? null : await res.clone().text();
   try {
     if (body === null || body.length > MAX_KEPT_BODY) {
       await forget().catch(() => forgetLater(forget));
       return;
     }
-    const headers = Object.fromEntries(
-      KEPT_HEADERS.flatMap((name) => {
-        const value = res.headers.get(name);
-        return value === null ? [] : [[name, value]];
-      }),
-    );
-    await db.query(
-      `UPDATE idempotency_keys SET status = $3, headers = $4, body = $5
-       WHERE user_id = $1 AND key = $2`,
-      [userId, key, res.status, JSON.stringify(headers), body],
-    );
+    await storeAnswer(db, mine, res.status, keptHeaders(res), body);
   } catch (error) {
     // The request was carried out and is answered; a retry with the key meets a 409 until the
     // key counts as abandoned.
     log.warn({ err: error }, 'The answer of an Idempotency-Key request could not be kept');
   }
+}
+
+function keptHeaders(answer: Response): Record<string, string> {
+  return Object.fromEntries(
+    KEPT_HEADERS.flatMap((name) => {
+      const value = answer.headers.get(name);
+      return value === null ? [] : [[name, value]];
+    }),
+  );
+}
+
+function storeAnswer(
+  db: Pick<Db, 'query'>,
+  { userId, key }: { userId: string; key: string },
+  status: number,
+  headers: Record<string, string>,
+  body: string,
+) {
+  return db.query(
+    `UPDATE idempotency_keys SET status = $3, headers = $4, body = $5
+     WHERE user_id = $1 AND key = $2`,
+    [userId, key, status, JSON.stringify(headers), body],
+  );
+}
+
+/**
+ * Keeps `answer` as the answer of the request's Idempotency-Key (if it has one) in `tx`, the
+ * transaction of what the request creates, which then answers `answer` too: the record and the
+ * kept answer are committed together, so a retry after a commit whose acknowledgement was lost
+ * (the connection died just then) gets this answer rather than creating the record again.
+ */
+export async function keepAnswer(tx: Pick<Db, 'query'>, c: Context, answer: Response) {
+  const mine = taken.get(c.req.raw);
+  if (mine === undefined) return;
+  const body = await answer.clone().text();
+  if (body.length > MAX_KEPT_BODY) return;
+  await storeAnswer(tx, mine, answer.status, keptHeaders(answer), body);
+  mine.kept = true;
 }
 
 /** How often a key whose request failed is tried to be let go of while the database is away. */

@@ -18,6 +18,7 @@ import { isDbError, PG_UNIQUE_VIOLATION, type Db } from '../db';
 import type { Deps } from '../deps';
 import { recordApplicationEvent, recordAssetEvent, recordAssetEvents } from '../events';
 import { fail } from '../http/errors';
+import { keepAnswer } from '../http/idempotency';
 import { readBody } from '../http/validate';
 import { newId } from '../ids';
 import {
@@ -173,10 +174,12 @@ export function applicationRoutes(deps: Deps) {
         const actorId = c.get('auth').userId;
         const event = { applicationId: id, actorId, data: { name }, at };
         await recordApplicationEvent(tx, { ...event, event: 'created' });
-        return getApplication(tx, id);
+        const application = await getApplication(tx, id);
+        setVersionTag(c, application);
+        await keepAnswer(tx, c, c.json({ data: application }));
+        return application;
       }),
     );
-    setVersionTag(c, data);
     return c.json({ data });
   });
 

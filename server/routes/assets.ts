@@ -35,6 +35,7 @@ import {
 import { holdFileReferences } from '../file-sweeper';
 import { moveToTrash } from '../trash';
 import { fail } from '../http/errors';
+import { keepAnswer } from '../http/idempotency';
 import { readBody } from '../http/validate';
 import {
   filterConditions,
@@ -214,6 +215,7 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
       );
       const asset = await getAsset(tx, id);
       await recordWhole(tx, c, 'created', asset, at);
+      await keepAnswer(tx, c, c.json({ data: asset }));
       return asset;
     });
     return c.json({ data });

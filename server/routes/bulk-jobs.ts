@@ -11,6 +11,7 @@ import { requireAuth, type AuthEnv } from '../auth/middleware';
 import { cancelBulkJob, createBulkJob, getBulkJob, listBulkJobs } from '../bulk-jobs';
 import type { Deps } from '../deps';
 import { fail } from '../http/errors';
+import { keepAnswer } from '../http/idempotency';
 import { readBody } from '../http/validate';
 
 /** Routes mounted at /v1/bulk-jobs. */
@@ -29,7 +30,10 @@ export function bulkJobRoutes(deps: Deps) {
   app.post('/', async (c) => {
     const body = await readBody(c, bulkJobCreateBodySchema);
     const { userId, ability } = c.get('auth');
-    return c.json({ data: await createBulkJob(deps, { userId, ability }, body) });
+    const data = await createBulkJob(deps, { userId, ability }, body, (tx, job) =>
+      keepAnswer(tx, c, c.json({ data: job })),
+    );
+    return c.json({ data });
   });
 
   app.get('/', async (c) => c.json({ data: await listBulkJobs(deps.db, c.get('auth').userId) }));

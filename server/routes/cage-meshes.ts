@@ -17,6 +17,7 @@ import type { Deps } from '../deps';
 import { recordCageMeshEvent } from '../events';
 import { holdFileReferences } from '../file-sweeper';
 import { fail } from '../http/errors';
+import { keepAnswer } from '../http/idempotency';
 import { readBody } from '../http/validate';
 import { newId } from '../ids';
 import {
@@ -105,6 +106,7 @@ export function cageMeshRoutes(deps: Deps, options: { createOnly?: boolean } = {
         data: { created: true, cageMesh },
         at,
       });
+      await keepAnswer(tx, c, c.json({ data: cageMesh }));
       return cageMesh;
     });
     return c.json({ data });

@@ -26,6 +26,7 @@ import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
 import { recordInvitationEvent, recordUserEvent } from '../events';
 import { fail } from '../http/errors';
+import { keepAnswer } from '../http/idempotency';
 import { readBody } from '../http/validate';
 import {
   createInvitation,
@@ -70,7 +71,7 @@ export function adminInvitationRoutes(deps: Deps) {
     const { email, role } = await readBody(c, invitationBodySchema);
     const now = deps.now();
     await takeMailAttempt(deps, clientAddress(c, deps.config));
-    const { invitation, token } = await db
+    const { invitation } = await db
       .transaction(async (tx) => {
         // Serializes with sign-ups and accepts of this address (they insert the user).
         await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
@@ -90,6 +91,10 @@ export function adminInvitationRoutes(deps: Deps) {
           data: { email: created.invitation.email, role: invitedRole },
           at: now,
         });
+        // Queued with the invitation and its kept answer: a retry that gets that answer finds
+        // the mail queued too.
+        await mailInvitation({ ...deps, db: tx }, created.invitation, created.token);
+        await keepAnswer(tx, c, c.json({ data: created.invitation }, 201));
         return created;
       })
       .catch((error: unknown) => {
@@ -98,7 +103,6 @@ export function adminInvitationRoutes(deps: Deps) {
         }
         throw error;
       });
-    await mailInvitation(deps, invitation, token);
     return c.json({ data: invitation }, 201);
   });
 

@@ -9,6 +9,7 @@ import { PG_UNIQUE_VIOLATION, isDbError, type Db } from '../db';
 import type { Deps } from '../deps';
 import { recordAssetEvents, recordTagEvent } from '../events';
 import { fail } from '../http/errors';
+import { keepAnswer } from '../http/idempotency';
 import { readBody } from '../http/validate';
 import { moveToTrash } from '../trash';
 import { newId } from '../ids';
@@ -89,7 +90,9 @@ export function tagRoutes(deps: Deps) {
         );
         const actorId = c.get('auth').userId;
         await recordTagEvent(tx, { tagId: id, event: 'created', actorId, data: { name }, at: now });
-        return getTag(tx, id);
+        const tag = await getTag(tx, id);
+        await keepAnswer(tx, c, c.json({ data: tag }));
+        return tag;
       }),
     );
     return c.json({ data });
