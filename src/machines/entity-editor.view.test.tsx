@@ -43,4 +43,19 @@ describe('SaveBar', () => {
     expect(onDiscard).toHaveBeenCalledOnce();
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
   });
+
+  it('discards without submitting the form the bar belongs to', async () => {
+    const onDiscard = vi.fn();
+    const onSubmit = vi.fn((event: { preventDefault: () => void }) => event.preventDefault());
+    const user = userEvent.setup();
+    render(
+      <form onSubmit={onSubmit}>
+        <Bar onDiscard={onDiscard} />
+      </form>,
+    );
+    await user.click(screen.getByRole('button', { name: 'Discard changes' }));
+    await user.click(screen.getByRole('button', { name: 'Discard' }));
+    expect(onDiscard).toHaveBeenCalledOnce();
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
 });

@@ -123,6 +123,10 @@ export function FormDialog(props: FormDialogProps) {
         <form
           onSubmit={(event) => {
             event.preventDefault();
+            // The dialog is portalled out of the page, but React passes its submit on to the
+            // components it sits in: a form there (an editor's, whose save bar opened it) would
+            // submit too.
+            event.stopPropagation();
             if (props.onSubmit() !== false) props.onClose();
           }}
         >
