@@ -5,9 +5,11 @@ import { deliveredModelUrl } from '../../../../core/model-delivery';
 import { formatBytes } from '../../../../core/files/validate';
 import { DotLoader } from '../../../ui/canvas/dot-loader';
 import { CheckboxField } from '../../../ui/dom/form-controls';
+import { useShownWhenIdle } from '../../../ui/dom/use-shown-when-idle';
 import { Panel } from './panel';
 
-// The viewer (three.js, R3F) loads with this panel only.
+// The viewer (three.js, R3F) loads with this panel only, once it is on screen and the page has
+// loaded: its code and its model would otherwise compete with the form's first paint.
 const AvatarViewer = lazy(() =>
   import('../../../viewer').then((m) => ({ default: m.AvatarViewer })),
 );
@@ -15,22 +17,28 @@ const AvatarViewer = lazy(() =>
 /** One model in the avatar viewer. */
 function ModelView({ modelSrc, label }: { modelSrc: string; label: string }) {
   const { t } = useTranslation();
+  const [ref, shown] = useShownWhenIdle<HTMLDivElement>();
+  const dots = <DotLoader label={t('assetEditor.loading')} />;
   return (
-    <div className="asset-preview">
+    <div className="asset-preview" ref={ref}>
       {/* The viewer's own loader, so its code and then its model load behind the same dots. */}
-      <Suspense fallback={<DotLoader label={t('assetEditor.loading')} />}>
-        <AvatarViewer
-          key={modelSrc}
-          modelSrc={modelSrc}
-          fit
-          label={label}
-          texts={{
-            loading: t('assetEditor.loading'),
-            failed: t('viewer.failed'),
-            retry: t('viewer.retry'),
-          }}
-        />
-      </Suspense>
+      {!shown ? (
+        dots
+      ) : (
+        <Suspense fallback={dots}>
+          <AvatarViewer
+            key={modelSrc}
+            modelSrc={modelSrc}
+            fit
+            label={label}
+            texts={{
+              loading: t('assetEditor.loading'),
+              failed: t('viewer.failed'),
+              retry: t('viewer.retry'),
+            }}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }
