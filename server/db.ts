@@ -80,7 +80,7 @@ export class DatabaseUnavailableError extends Error {
  * DatabaseUnavailableError (the work was not done and may be retried); the server answers it
  * with its own 503 (server/http/errors.ts).
  */
-export class DatabaseBusyError extends DatabaseUnavailableError {
+class DatabaseBusyError extends DatabaseUnavailableError {
   constructor(cause: unknown) {
     super(cause);
     this.message = 'Every database connection is in use';
