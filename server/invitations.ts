@@ -62,6 +62,8 @@ function toInvitation(row: InvitationRow, now: Date): Invitation {
  * The pending invitations (newest first), optionally only those for `emails` (any case): what
  * the users screen shows as "invited" (docs/roles.md, docs/api.md "Invitations"). One
  * whose sender may no longer invite says so: its link is dead until another admin resends it.
+ *
+ * @internal The tests read it; GET /private/v1/invitations pages them (listInvitations).
  */
 export async function listPendingInvitations(
   deps: Deps,
