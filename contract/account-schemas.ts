@@ -3,7 +3,13 @@
  * /private/v1/invitations), shared by the client and the reference API like schemas.ts.
  */
 import { z } from 'zod/mini';
-import { authResultSchema, codeSchema, emailSchema, passwordSchema } from './schemas';
+import {
+  authResultSchema,
+  codeSchema,
+  emailSchema,
+  invitedRoleSchema,
+  passwordSchema,
+} from './schemas';
 
 const currentPasswordSchema = z.string().check(z.minLength(1), z.maxLength(256));
 
@@ -27,8 +33,9 @@ export const accountDeleteBodySchema = z.strictObject({
   password: z.optional(currentPasswordSchema),
 });
 
-/** Roles an invitation may give (a guest is never invited). */
-export const invitedRoleSchema = z.enum(['admin', 'developer', 'user']);
+// Defined beside the roles: the invitations list's address is read by the start-up bundle,
+// which must not carry this module's other schemas.
+export { invitedRoleSchema };
 export type InvitedRole = z.infer<typeof invitedRoleSchema>;
 
 /** POST /private/v1/invitations. */

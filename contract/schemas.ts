@@ -8,6 +8,8 @@ import { ASSET_TYPES, GENDERS, type Gender } from './assets';
 
 /** Roles known to the platform; see docs/roles.md "Roles and permissions". */
 export const roleSchema = z.enum(['admin', 'developer', 'user', 'anonymous']);
+/** Roles an invitation may give (a guest is never invited). */
+export const invitedRoleSchema = z.enum(['admin', 'developer', 'user']);
 export type Role = z.infer<typeof roleSchema>;
 
 export const emailSchema = z.email().check(z.maxLength(254));

@@ -6,7 +6,8 @@
  * The requests shared with the asset feature (src/api/user-assets.ts) and the invitation
  * requests, which the public acceptance page uses too (src/api/invitations.ts), stay in src/api.
  */
-export { InvitationsScreen, invitationsList } from './invitations/invitations-screen';
+export { InvitationsScreen } from './invitations/invitations-screen';
+export { invitationsList } from './invitations/invitations-list';
 export { UsersList } from './list/users-list';
 export { UserAssetsPage } from './page/user-assets-page';
 export { UserPage } from './page/user-page';

@@ -21,7 +21,8 @@ import {
   sessionMachine,
 } from '../../../machines/session.machine';
 import type { RouterContext } from '../../../machines/session.view';
-import { InvitationsScreen, invitationsList } from './invitations-screen';
+import { invitationsList } from './invitations-list';
+import { InvitationsScreen } from './invitations-screen';
 
 beforeAll(async () => {
   initI18n();

@@ -1,7 +1,6 @@
 import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod/mini';
 import {
   invitationSchema,
   invitedRoleSchema,
@@ -13,7 +12,6 @@ import {
   resendInvitation,
   revokeInvitation,
 } from '../../../api/invitations';
-import { defineList } from '../../../api/list-url';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../../machines/list.view';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { SelectField } from '../../../ui/dom/form-controls';
@@ -23,16 +21,7 @@ import { personIcon } from '../../../ui/dom/list/filter-icons';
 import { FormDialog, type ActionMenuItem } from '../../../ui/dom/list/row-menu';
 import { TextField } from '../../../ui/dom/text-field';
 import { emailForm } from '../../account';
-
-/** The address of the invitations list: search, roles, page and sort (latest sent first). */
-export const invitationsList = defineList({
-  filterSchema: z.strictObject({
-    search: z.optional(z.string()),
-    role: z.optional(z.array(invitedRoleSchema)),
-  }),
-  sortFields: ['email', 'role', 'sentAt', 'expiresAt'],
-  defaultOrder: { sentAt: 'desc' },
-});
+import { invitationsList } from './invitations-list';
 
 /** Pending invitations, paged like the users list, with resend and revoke, and Invite (admins). */
 export function InvitationsScreen() {
