@@ -37,6 +37,8 @@ const MANIFEST = {
     file: 'assets/assets.new-1.js',
     isDynamicEntry: true,
   },
+  'src/locales/en-back-office.ts': { file: 'assets/en-back-office-1.js', isDynamicEntry: true },
+  'contract/ability.ts': { file: 'assets/ability-1.js', isDynamicEntry: true },
   'src/routes/signin.tsx?tsr-split=component---loader': {
     file: 'assets/signin-1.js',
     isDynamicEntry: true,
@@ -70,6 +72,9 @@ describe('the files a route loads', () => {
       'stylesheet /assets/assets-1.css',
       'modulepreload /assets/_app-1.js',
       'modulepreload /assets/query-1.js',
+      // What the signed-in layout's loader reads first: its texts and the abilities.
+      'modulepreload /assets/en-back-office-1.js',
+      'modulepreload /assets/ability-1.js',
       'modulepreload /assets/assets.index-1.js',
     ]);
     expect(hrefs(preloads('/signin'))).toEqual(['modulepreload /assets/signin-1.js']);

@@ -68,6 +68,15 @@ function fit(pattern: Pattern, segments: string[]): number {
 const ROUTE_CHUNK = /^src\/routes\/(.+?)\.tsx\?tsr-split=(.+)$/;
 
 /**
+ * What a layout's loader (in the start-up bundle) imports before any screen under it shows: the
+ * signed-in layout's texts (src/i18n.ts) and the abilities (src/machines/permissions.view.tsx).
+ * By manifest key, as the manifest names them; a key a build lacks is left out.
+ */
+const LAYOUT_LOADS: Record<string, string[]> = {
+  _app: ['src/locales/en-back-office.ts', 'contract/ability.ts'],
+};
+
+/**
  * Reads `dir`'s manifest; answers, for a path, the <link> tags of the files its route loads
  * beyond what index.html already names (undefined: no manifest, or no route of that path).
  */
@@ -91,6 +100,7 @@ export function routePreloads(dir: string): (path: string) => string | undefined
     for (const layout of layoutsOf(routeFile)) {
       const layoutKey = components.get(layout);
       if (layoutKey) closure(manifest, layoutKey, keys);
+      for (const loaded of LAYOUT_LOADS[layout] ?? []) closure(manifest, loaded, keys);
     }
     closure(manifest, key, keys);
     const needed = [...keys].filter((k) => !entry.has(k));
