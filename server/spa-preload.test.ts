@@ -33,6 +33,10 @@ const MANIFEST = {
     file: 'assets/assets._assetId-error-1.js',
     isDynamicEntry: true,
   },
+  'src/routes/_app/index.tsx?tsr-split=component---loader': {
+    file: 'assets/dashboard-1.js',
+    isDynamicEntry: true,
+  },
   'src/routes/_app/assets.new.tsx?tsr-split=component---loader': {
     file: 'assets/assets.new-1.js',
     isDynamicEntry: true,
@@ -78,6 +82,9 @@ describe('the files a route loads', () => {
       'modulepreload /assets/assets.index-1.js',
     ]);
     expect(hrefs(preloads('/signin'))).toEqual(['modulepreload /assets/signin-1.js']);
+    // The dashboard, not its layout (whose address is the same).
+    expect(hrefs(preloads('/'))).toContain('modulepreload /assets/dashboard-1.js');
+    expect(hrefs(preloads('/'))).toContain('modulepreload /assets/ability-1.js');
   });
 
   it('are those of the route the address names: a literal segment before a parameter', () => {

@@ -96,6 +96,7 @@ export function routePreloads(dir: string): (path: string) => string | undefined
   for (const [routeFile, key] of components) {
     // Route folders (`-chunks`, `-components`) hold no routes; layouts get no page of their own.
     if (routeFile.split('/').some((part) => part.startsWith('-'))) continue;
+    if ([...components.keys()].some((other) => other.startsWith(`${routeFile}/`))) continue;
     const keys = new Set<string>();
     for (const layout of layoutsOf(routeFile)) {
       const layoutKey = components.get(layout);
