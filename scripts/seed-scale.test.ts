@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provideDemoFiles } from '../server/demo-files';
 import { fileColumns } from '../server/file-sweeper';
 import { keyOfFileUrl } from '../server/storage';
+import { purgeExpiredTrash } from '../server/trash';
 import { createTestDb, type TestDb } from '../server/test-db';
 import { testStorages, type TestStorage } from '../server/test-storage';
 import { seedScale } from './seed-scale';
@@ -38,6 +39,14 @@ describe.each(testStorages())('seed:scale with files on %s', (_name, open) => {
     expect(before.filter(({ url }) => url.startsWith('/demo/'))).toEqual([]);
     expect(await provideDemoFiles(testDb.db, files.storage)).toBe(0);
     expect(await addresses()).toEqual(before);
+  });
+
+  it("keeps its Trash through the first start's sweep of records past the default 30 days", async () => {
+    const count = async () =>
+      (await testDb.db.query<{ n: number }>('SELECT count(*)::int AS n FROM trash')).rows[0]!.n;
+    expect(await count()).toBe(20);
+    expect(await purgeExpiredTrash(testDb.db, new Date(), 30)).toBe(0);
+    expect(await count()).toBe(20);
   });
 
   it('points every row at a stored, named file: a few shared ones, and its own for a morph', async () => {

@@ -89,6 +89,14 @@ const timeOf = (n: string, of: number) =>
   `timestamptz '2024-01-01' + (${n})::float8 / ${Math.max(of, 1)} * interval '365 days'`;
 
 /**
+ * When trashed record `n` of `of` was deleted: spread over the last 20 days, inside the Trash's
+ * default 30-day retention, so a server started on the seed keeps them rather than purging the
+ * whole Trash at once.
+ */
+const deletedAtOf = (n: string, of: number) =>
+  `now() - (${n})::float8 / ${Math.max(of, 1)} * interval '20 days'`;
+
+/**
  * The file columns' values of the rows `from`..`to` (SQL expressions of the row number `i`):
  * stored demo files in `storage` (the ones an asset's colour and type or a cage's body pick,
  * and a file of its own for each morphed asset, which the morph worker may replace and delete),
@@ -346,13 +354,13 @@ export async function seedScale(
              'application_id', null, 'version', 1,
              'created_at', ${timeOf('i', to.assets / 100)}, 'updated_at', ${timeOf('i', to.assets / 100)}),
            'relations', '{}'::jsonb, 'links', '{}'::jsonb),
-         ${admin}, ${timeOf('i', to.assets / 100)} + interval '2 days'
+         ${admin}, ${deletedAtOf('i', to.assets / 100)}
        FROM ${range('assets', 100)} i;
        INSERT INTO asset_events (id, asset_id, routing_key, actor_id, data, created_at, subject_name)
        SELECT ${ids.event(5, 'i')}, ${ids.trashed('i')}, 'asset.deleted.v1', ${admin},
          jsonb_build_object('asset', jsonb_build_object('id', ${ids.trashed('i')},
            'name', 'Trashed ' || ${pick(NOUNS, 'i')} || ' ' || i)),
-         ${timeOf('i', to.assets / 100)} + interval '2 days', 'Trashed ' || ${pick(NOUNS, 'i')} || ' ' || i
+         ${deletedAtOf('i', to.assets / 100)}, 'Trashed ' || ${pick(NOUNS, 'i')} || ' ' || i
        FROM ${range('assets', 100)} i;`,
     );
     // Users: a few developers and admins among them, some never verified, some disabled, each
