@@ -14,7 +14,8 @@
  * clients), so each kind has its own latencies. Prints per kind p50/p95/p99, throughput and
  * errors by status; each instance's resident memory and heap (from its /metrics) at the start,
  * after the warm-up and at the end, and every minute of a `--soak` of that many seconds after
- * the run. Every 5 s both instances' /metrics are scraped into `--metrics-out` (JSON), what
+ * the run, with a verdict on it, "flat" or "growing" (memoryVerdict states the rule). Every 5 s
+ * both instances' /metrics are scraped into `--metrics-out` (JSON), what
  * scripts/render-dashboard.ts draws the Grafana dashboard's panels from. Measurements, never
  * pass/fail; the machine's cores are printed with them.
  */
@@ -376,6 +377,48 @@ function scrapeEvery(instances: string[]) {
   };
 }
 
+/**
+ * The soak's memory verdict, per instance, from the /metrics samples taken during it: each of
+ * its first and last thirds is summed up by its lowest heap used and lowest RSS (the floor a
+ * collection comes back to, not the sawtooth between collections). "growing" when either floor
+ * of the last third is above the first third's by more than MEMORY_GROWTH: 10% and 16 MB for
+ * the heap, 10% and 32 MB for RSS; else "flat". Fewer than 6 samples: "too short to tell".
+ */
+const MEMORY_GROWTH = { share: 0.1, heapBytes: 16 * 2 ** 20, rssBytes: 32 * 2 ** 20 };
+/** A soak shorter than this gives thirds too short to hold a full collection each. */
+const MEMORY_SOAK_MIN_S = 180;
+
+function memoryVerdict(samples: { t: number; instance: string; text: string }[]): string[] {
+  const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+  const instances = [...new Set(samples.map((sample) => sample.instance))].sort();
+  return instances.map((instance) => {
+    const points = samples
+      .filter((sample) => sample.instance === instance)
+      .map((sample) => ({
+        heap: sampleOf(sample.text, 'nodejs_heap_size_used_bytes'),
+        rss: sampleOf(sample.text, 'process_resident_memory_bytes'),
+      }))
+      .filter((point) => Number.isFinite(point.heap) && Number.isFinite(point.rss));
+    if (points.length < 6) return `${instance}: too short to tell (${points.length} samples)`;
+    const third = Math.floor(points.length / 3);
+    const floor = (part: typeof points, key: 'heap' | 'rss') =>
+      Math.min(...part.map((point) => point[key]));
+    const first = points.slice(0, third);
+    const last = points.slice(-third);
+    const grew = (key: 'heap' | 'rss', bytes: number) => {
+      const [from, to] = [floor(first, key), floor(last, key)];
+      return { from, to, growing: to - from > Math.max(from * MEMORY_GROWTH.share, bytes) };
+    };
+    const heap = grew('heap', MEMORY_GROWTH.heapBytes);
+    const rss = grew('rss', MEMORY_GROWTH.rssBytes);
+    const verdict = heap.growing || rss.growing ? 'growing' : 'flat';
+    return (
+      `${instance}: ${verdict} (lowest heap used ${mb(heap.from)} -> ${mb(heap.to)}, ` +
+      `lowest RSS ${mb(rss.from)} -> ${mb(rss.to)}, first third against last, ${points.length} samples)`
+    );
+  });
+}
+
 /** A copy of `template` on PostgreSQL server `serverUrl`; retried while others read it. */
 async function copyDatabase(serverUrl: string, template: string) {
   const name = `avatar_studio_load_${process.pid}`;
@@ -573,8 +616,10 @@ export async function benchServerLoad(args: string[]): Promise<void> {
     console.log(`\nMemory at start: ${atStart}`);
     console.log(`After the warm-up: ${afterWarmup}`);
     console.log(`At the end: ${atEnd}`);
+    let soakFrom = 0;
     if (soak > 0) {
       console.log(`\nSoak: ${soak} s more of the same load, memory each minute`);
+      soakFrom = Date.now();
       for (let done = 0; done < soak; done += 60) {
         const phase = await load(proxy.url, data, callers, Math.min(60, soak - done));
         const calls = [...phase.kinds.values()].reduce((sum, k) => sum + k.ms.length, 0);
@@ -588,6 +633,22 @@ export async function benchServerLoad(args: string[]): Promise<void> {
       }
     }
     const samples = stopScraping();
+    if (soak > 0) {
+      console.log(
+        `Memory over the soak (samples every ${SCRAPE_MS / 1000} s; "growing" when the lowest ` +
+          `heap used or RSS of its last third is above its first third's by over 10% and ` +
+          `16 MB (heap) or 32 MB (RSS)):`,
+      );
+      for (const line of memoryVerdict(samples.filter((sample) => sample.t >= soakFrom))) {
+        console.log(`  ${line}`);
+      }
+      if (soak < MEMORY_SOAK_MIN_S) {
+        console.log(
+          `  (a soak under ${MEMORY_SOAK_MIN_S} s may end between two full collections, ` +
+            `which reads as growing: judge by a longer one, e.g. --soak 600)`,
+        );
+      }
+    }
     writeFileSync(
       values['metrics-out'],
       JSON.stringify({ started: Date.now() - (performance.now() - began), samples }),
