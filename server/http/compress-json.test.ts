@@ -75,7 +75,12 @@ describe('compressJson', () => {
   // A file compressed at build time, or a model: sent as they are.
   bare.get('/already', () => Response.json(big, { headers: { 'content-encoding': 'gzip' } }));
 
-  it('leaves the event stream and already-encoded answers alone', async () => {
+  bare.get('/range', (c) => {
+    c.header('Content-Range', 'bytes 0-4095/8192');
+    return c.body(JSON.stringify(big).slice(0, 4096), 206, { 'content-type': 'application/json' });
+  });
+
+  it('leaves the event stream, ranges and already-encoded answers alone', async () => {
     const accept = { 'Accept-Encoding': 'br, gzip' };
     expect((await bare.request('/json', { headers: accept })).headers.get('content-encoding')).toBe(
       'br',
@@ -87,6 +92,9 @@ describe('compressJson', () => {
     const first = await reader.read();
     expect(new TextDecoder().decode(first.value)).toMatch(/^data: x+/);
     await reader.cancel();
+    const range = await bare.request('/range', { headers: accept });
+    expect(range.status).toBe(206);
+    expect(range.headers.get('content-encoding')).toBeNull();
     const already = await bare.request('/already', { headers: accept });
     expect(already.headers.get('content-encoding')).toBe('gzip');
   });

@@ -38,6 +38,8 @@ export function compressJson(): MiddlewareHandler {
     const res = c.res;
     if (
       c.req.method === 'HEAD' ||
+      // A range of a stored file is bytes of that file, whatever its type.
+      res.status === 206 ||
       !res.body ||
       res.headers.has('Content-Encoding') ||
       !JSON_TYPE.test(res.headers.get('Content-Type') ?? '')
