@@ -8,7 +8,8 @@ import {
   RATE_WINDOW_MS,
   RESEND_INTERVAL_MS,
 } from './auth/one-time-codes';
-import { LIMITS } from './auth/rate-limit';
+import { LIMITS, takeAttempt, type LimitCheck } from './auth/rate-limit';
+import type { Db } from './db';
 import { dataOf, expectError, uniqueClient, uniqueEmail, useTestApp } from './test-app';
 
 const t = useTestApp();
@@ -172,6 +173,49 @@ describe('POST /v1/auth/login with a password', () => {
     t.advance(60 * 1000);
     expectError(await guess(uniqueEmail()), 401);
     expectError(await guess(uniqueEmail()), 429, 'RATE_LIMITED');
+  });
+
+  it('refuses a client past its own limit before taking the keys every other sign-in takes', async () => {
+    const client = uniqueClient();
+    // The sign-in's checks (server/routes/auth.ts), for a guess at `email`.
+    const checks = (email: string): LimitCheck[] => [
+      { key: `password:${email}:${client}`, limit: LIMITS.passwordPerAddressClient },
+      { key: `password:${email}`, limit: LIMITS.passwordPerAddress },
+      { key: `password-client:${client}`, limit: LIMITS.passwordPerClient },
+      { key: 'password:*', limit: LIMITS.passwordGlobal },
+    ];
+    // The client's 20 free wrong passwords of the day: the next waits for its back-off.
+    for (let i = 0; i < 20; i += 1) await takeAttempt(t.db, checks(uniqueEmail()), t.clock.current);
+    const locked: unknown[] = [];
+    const watched = (db: Db): Db => ({
+      query: (sql, params) => {
+        if (sql.includes('pg_advisory_xact_lock')) locked.push(params?.[0]);
+        return db.query(sql, params);
+      },
+      exec: (sql) => db.exec(sql),
+      transaction: (fn) => db.transaction((tx) => fn(watched(tx))),
+      listen: (...args) => db.listen(...args),
+      close: () => db.close(),
+    });
+    const refused = takeAttempt(watched(t.db), checks(uniqueEmail()), t.clock.current);
+    await expect(refused).rejects.toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+    // A flood of refused guesses neither waits for nor holds the server-wide key.
+    expect(locked).toEqual([`limit:password-client:${client}`]);
+    // Nor does a client past its own limit at one address, guessing there.
+    const email = uniqueEmail();
+    const other = uniqueClient();
+    const atAddress: LimitCheck[] = [
+      { key: `password:${email}:${other}`, limit: LIMITS.passwordPerAddressClient },
+      { key: `password:${email}`, limit: LIMITS.passwordPerAddress },
+      { key: `password-client:${other}`, limit: LIMITS.passwordPerClient },
+      { key: 'password:*', limit: LIMITS.passwordGlobal },
+    ];
+    for (let i = 0; i < 5; i += 1) await takeAttempt(t.db, atAddress, t.clock.current);
+    locked.length = 0;
+    await expect(takeAttempt(watched(t.db), atAddress, t.clock.current)).rejects.toMatchObject({
+      status: 429,
+    });
+    expect(locked).toEqual([`limit:password-client:${other}`, `limit:password:${email}:${other}`]);
   });
 
   it('has a server-wide ceiling of 1000 failures in 15 minutes', async () => {

@@ -193,11 +193,32 @@ function holds(check: LimitCheck, checks: LimitCheck[], counts: Map<string, numb
  * code. Each key is locked for the count and the insert, so concurrent takers queue.
  */
 export async function takeAttempt(db: Db, checks: LimitCheck[], now: Date): Promise<Attempt> {
-  // Locks are taken in one order so two takers of overlapping keys cannot deadlock.
-  const sorted = [...checks].sort((a, b) => a.key.localeCompare(b.key));
+  // Locks are taken in one order so two takers of overlapping keys cannot deadlock: a client's
+  // own keys first, then those every client shares (the limits with holdsAfter, each key always
+  // under the same limit), so a client its own limits refuse never touches the shared ones.
+  const shared = (check: LimitCheck) => (check.limit.holdsAfter ? 1 : 0);
+  const sorted = [...checks].sort((a, b) => shared(a) - shared(b) || a.key.localeCompare(b.key));
   const { ids, held } = await db.transaction(async (tx) => {
     const counts = new Map<string, number>();
     const newest = new Map<string, Date | null>();
+    const decided = new Set<LimitCheck>();
+    // Each check is decided as soon as its count (and its own limit's, with holdsAfter) is read:
+    // a refused client stops there, so a flood of refused attempts neither waits for nor holds
+    // the keys every other attempt takes (the server-wide one above all).
+    const refuseIfFull = () => {
+      for (const check of sorted) {
+        const { key, limit } = check;
+        const own = limit.holdsAfter && sorted.find((o) => o.limit === limit.holdsAfter!.own);
+        if (decided.has(check) || !counts.has(key) || (own && !counts.has(own.key))) continue;
+        decided.add(check);
+        const count = counts.get(key)!;
+        const full = count >= limit.max || tooSoon(limit, count, newest.get(key) ?? null, now);
+        if (full && holds(check, sorted, counts)) {
+          rateLimitRefusals.inc({ limit: LIMIT_NAMES.get(limit) ?? limit.code });
+          fail(429, limit.code, limit.message);
+        }
+      }
+    };
     for (const { key, limit } of sorted) {
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`limit:${key}`]);
       const { rows } = await tx.query<{ count: number; newest: Date | null }>(
@@ -207,15 +228,7 @@ export async function takeAttempt(db: Db, checks: LimitCheck[], now: Date): Prom
       );
       counts.set(key, rows[0]?.count ?? 0);
       newest.set(key, rows[0]?.newest ?? null);
-    }
-    for (const check of sorted) {
-      const { key, limit } = check;
-      const count = counts.get(key) ?? 0;
-      const full = count >= limit.max || tooSoon(limit, count, newest.get(key) ?? null, now);
-      if (full && holds(check, sorted, counts)) {
-        rateLimitRefusals.inc({ limit: LIMIT_NAMES.get(limit) ?? limit.code });
-        fail(429, limit.code, limit.message);
-      }
+      refuseIfFull();
     }
     const { rows } = await tx.query<{ id: string }>(
       `INSERT INTO rate_limit_events (key, created_at)
