@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createApp } from './app';
@@ -104,10 +104,11 @@ describe('the files a route loads', () => {
 
 describe('the page of a client route', () => {
   it("names its screen's files, so they load with the start-up bundle", async () => {
+    const dir = build();
     const app = createApp({
       db: failingDb('no database in this test'),
       mail: createDevMailbox(),
-      config: testConfig({ STATIC_DIR: build() }),
+      config: testConfig({ STATIC_DIR: dir }),
     });
     const response = await app.request('/assets/5f2a9c0e1b7d4a6f8e3c2b1a');
     expect(response.status).toBe(200);
@@ -117,6 +118,14 @@ describe('the page of a client route', () => {
     expect(html).toMatch(
       /<link rel="modulepreload" crossorigin href="\/assets\/assets\._assetId-1\.js">\s*<\/head>/,
     );
+    // A build written while the server runs is the one the next page names.
+    const rebuilt = JSON.stringify(MANIFEST).replaceAll('-1.', '-2.');
+    writeFileSync(join(dir, '.vite', 'manifest.json'), rebuilt);
+    const later = new Date(Date.now() + 5000);
+    utimesSync(join(dir, '.vite', 'manifest.json'), later, later);
+    const next = await (await app.request('/assets/5f2a9c0e1b7d4a6f8e3c2b1a')).text();
+    expect(next).toContain('href="/assets/assets._assetId-2.js"');
+    expect(next).not.toContain('assets._assetId-1.js');
     // The unknown route still gets the page, as it is.
     const other = await (await app.request('/somewhere')).text();
     expect(other).not.toContain('modulepreload');

@@ -4,7 +4,7 @@
  * Brotli or gzip copies made at build time are sent to browsers that accept them. A path that
  * names a file (its last segment has a dot) and is not in the build answers 404, not the page.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context, Env, Hono, MiddlewareHandler } from 'hono';
@@ -47,9 +47,22 @@ export function mountSpa<E extends Env>(
   const index = serveStatic<E>({ root: dir, path: 'index.html', precompressed: true });
   // /embed is a page of its own (embed.html): the viewer without the back office.
   const embed = serveStatic<E>({ root: dir, path: 'embed.html', precompressed: true });
-  // index.html naming the files of the route asked for (./spa-preload.ts), per route.
-  const preloads = routePreloads(dir);
-  const indexHtml = readFileSync(join(dir, 'index.html'), 'utf8');
+  // index.html naming the files of the route asked for (./spa-preload.ts). Read again when the
+  // build changes (npm run build beside a running server), as serveStatic serves a new build.
+  let build: { stamp: string; html: string; preloads: (path: string) => string | undefined };
+  const currentBuild = () => {
+    const stamp = ['index.html', '.vite/manifest.json']
+      .map((name) => statSync(join(dir, name), { throwIfNoEntry: false })?.mtimeMs)
+      .join();
+    if (build?.stamp !== stamp && existsSync(join(dir, 'index.html'))) {
+      build = {
+        stamp,
+        html: readFileSync(join(dir, 'index.html'), 'utf8'),
+        preloads: routePreloads(dir),
+      };
+    }
+    return build;
+  };
   // Returns the file's response, or undefined when serveStatic found nothing.
   const serve = async (
     handler: MiddlewareHandler<E>,
@@ -91,10 +104,11 @@ export function mountSpa<E extends Env>(
       if (page && links) page.headers.set('Link', links);
       return page ?? next();
     }
-    const links = preloads(path);
-    if (links && indexHtml.includes('</head>')) {
+    const page = currentBuild();
+    const links = page?.preloads(path);
+    if (page && links && page.html.includes('</head>')) {
       c.header('Cache-Control', NO_CACHE);
-      return c.html(indexHtml.replace('</head>', `  ${links}\n  </head>`));
+      return c.html(page.html.replace('</head>', `  ${links}\n  </head>`));
     }
     return (await serve(index, c, NO_CACHE)) ?? next();
   });
