@@ -1,25 +1,15 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import {
-  createMemoryHistory,
-  createRootRouteWithContext,
-  createRouter,
-  RouterProvider,
-} from '@tanstack/react-router';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createActor } from 'xstate';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/mini';
 import { configureHttp } from '../api/http';
 import { defineList } from '../api/list-url';
 import { queryClient } from '../api/query';
-import { configureSession } from '../api/session-bridge';
-import { freshToken, jsonResponse } from '../api/testing';
+import { jsonResponse } from '../api/testing';
 import { initI18n, loadBackOfficeTexts } from '../i18n';
 import { ListScreen, type ListScreenConfig } from './list.view';
 import { loadPermissions } from './permissions.view';
-import { defaultSessionUser, sessionContextFrom, sessionMachine } from './session.machine';
-import type { RouterContext } from './session.view';
+import { renderScreen, stubWideScreen } from './testing/render-screen.view';
 
 beforeAll(async () => {
   initI18n();
@@ -28,13 +18,7 @@ beforeAll(async () => {
 });
 beforeEach(() => {
   queryClient.clear();
-  // A wide screen: the table with its headers, not cards.
-  vi.stubGlobal('matchMedia', (query: string) => ({
-    matches: false,
-    media: query,
-    addEventListener: () => {},
-    removeEventListener: () => {},
-  }));
+  stubWideScreen();
   // An endless list loads more as its end comes into view; these tests never scroll.
   vi.stubGlobal(
     'IntersectionObserver',
@@ -139,30 +123,10 @@ const thingsWithCreate = (): ListScreenConfig<Thing> => ({
 
 /** The things list at `address`, as an admin sees it. */
 function renderList(address: string, config: () => ListScreenConfig<Thing> = thingsList) {
-  const token = freshToken(Date.now(), 900, { ability: [['manage', 'all']] });
-  configureSession({
-    getTokens: () => ({ token, refreshToken: 'r', _id: 'u1', email: 'me@example.com' }),
-    onRefreshed: () => undefined,
-    onSessionInvalid: () => undefined,
-  });
-  const session = createActor(sessionMachine, {
-    input: sessionContextFrom({ ...defaultSessionUser(), token, refreshToken: 'r', _id: 'u1' }),
-  }).start();
-  const root = createRootRouteWithContext<RouterContext>()({
+  return renderScreen(() => <ListScreen config={config} />, {
+    address,
     validateSearch: list.validateSearch,
-    component: () => <ListScreen config={config} />,
   });
-  const router = createRouter({
-    routeTree: root,
-    context: { session },
-    history: createMemoryHistory({ initialEntries: [address] }),
-  });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
 }
 
 /** The message that takes the rows' place when the page asked for is too deep. */

@@ -1,30 +1,15 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import {
-  createMemoryHistory,
-  createRootRouteWithContext,
-  createRouter,
-  RouterProvider,
-} from '@tanstack/react-router';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createActor } from 'xstate';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BulkJob } from '../../../contract/bulk-jobs';
 import { configureHttp } from '../../api/http';
 import { applyLiveMessage, setLiveStatus } from '../../api/live-cache';
 import { queryClient } from '../../api/query';
-import { configureSession } from '../../api/session-bridge';
-import { freshToken, jsonResponse } from '../../api/testing';
+import { jsonResponse } from '../../api/testing';
 import { initI18n, loadBackOfficeTexts } from '../../i18n';
 import { loadPermissions } from '../../machines/permissions.view';
-import {
-  defaultSessionUser,
-  sessionContextFrom,
-  sessionMachine,
-} from '../../machines/session.machine';
-import type { RouterContext } from '../../machines/session.view';
-import { Toasts } from '../../ui/dom/toasts';
 import { Route } from '../_app/trash';
+import { renderScreen, stubWideScreen } from '../../machines/testing/render-screen.view';
 
 beforeAll(async () => {
   initI18n();
@@ -33,13 +18,7 @@ beforeAll(async () => {
 });
 beforeEach(() => {
   queryClient.clear();
-  // A wide screen: the table with its headers, not cards.
-  vi.stubGlobal('matchMedia', (query: string) => ({
-    matches: false,
-    media: query,
-    addEventListener: () => {},
-    removeEventListener: () => {},
-  }));
+  stubWideScreen();
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -117,31 +96,12 @@ function serveTrash() {
 
 /** The Trash at `address`, as an admin sees it. */
 function renderTrash(address: string) {
-  const token = freshToken(Date.now(), 900, { ability: [['manage', 'all']] });
-  configureSession({
-    getTokens: () => ({ token, refreshToken: 'r', _id: 'u1', email: 'me@example.com' }),
-    onRefreshed: () => undefined,
-    onSessionInvalid: () => undefined,
-  });
-  const session = createActor(sessionMachine, {
-    input: sessionContextFrom({ ...defaultSessionUser(), token, refreshToken: 'r', _id: 'u1' }),
-  }).start();
   const Trash = Route.options.component!;
-  const root = createRootRouteWithContext<RouterContext>()({
+  renderScreen(() => <Trash />, {
+    address,
     validateSearch: Route.options.validateSearch!,
-    component: () => <Trash />,
+    toasts: true,
   });
-  const router = createRouter({
-    routeTree: root,
-    context: { session },
-    history: createMemoryHistory({ initialEntries: [address] }),
-  });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-      <Toasts label="Notifications" closeLabel="Close" />
-    </QueryClientProvider>,
-  );
 }
 
 let seq = 1000;

@@ -1,28 +1,14 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import {
-  createMemoryHistory,
-  createRootRouteWithContext,
-  createRouter,
-  RouterProvider,
-} from '@tanstack/react-router';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createActor } from 'xstate';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureHttp } from '../../../api/http';
 import { queryClient } from '../../../api/query';
-import { configureSession } from '../../../api/session-bridge';
-import { freshToken, jsonResponse } from '../../../api/testing';
+import { jsonResponse } from '../../../api/testing';
 import { initI18n, loadBackOfficeTexts } from '../../../i18n';
 import { loadPermissions } from '../../../machines/permissions.view';
-import {
-  defaultSessionUser,
-  sessionContextFrom,
-  sessionMachine,
-} from '../../../machines/session.machine';
-import type { RouterContext } from '../../../machines/session.view';
 import { invitationsList } from './invitations-list';
 import { InvitationsScreen } from './invitations-screen';
+import { renderScreen, stubWideScreen } from '../../../machines/testing/render-screen.view';
 
 beforeAll(async () => {
   initI18n();
@@ -31,13 +17,7 @@ beforeAll(async () => {
 });
 beforeEach(() => {
   queryClient.clear();
-  // A wide screen: the table with its headers, not cards.
-  vi.stubGlobal('matchMedia', (query: string) => ({
-    matches: false,
-    media: query,
-    addEventListener: () => {},
-    removeEventListener: () => {},
-  }));
+  stubWideScreen();
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -95,31 +75,11 @@ function serveInvitations() {
 }
 
 /** The invitations screen at `address`, as an admin sees it. */
-function renderScreen(address: string) {
-  const token = freshToken(Date.now(), 900, { ability: [['manage', 'all']] });
-  configureSession({
-    getTokens: () => ({ token, refreshToken: 'r', _id: 'u1', email: 'me@example.com' }),
-    onRefreshed: () => undefined,
-    onSessionInvalid: () => undefined,
-  });
-  const session = createActor(sessionMachine, {
-    input: sessionContextFrom({ ...defaultSessionUser(), token, refreshToken: 'r', _id: 'u1' }),
-  }).start();
-  const root = createRootRouteWithContext<RouterContext>()({
+function renderInvitations(address: string) {
+  return renderScreen(() => <InvitationsScreen />, {
+    address,
     validateSearch: invitationsList.validateSearch,
-    component: () => <InvitationsScreen />,
   });
-  const router = createRouter({
-    routeTree: root,
-    context: { session },
-    history: createMemoryHistory({ initialEntries: [address] }),
-  });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
 }
 
 const reads = (asked: string[]) => asked.filter((call) => call.startsWith('GET '));
@@ -128,7 +88,7 @@ describe('the invitations screen', { timeout: 20_000 }, () => {
   it('reads a page at a time, latest sent first, and pages, sorts and searches like the users list', async () => {
     const asked = serveInvitations();
     const user = userEvent.setup();
-    const router = renderScreen('/');
+    const router = renderInvitations('/');
     // The first render of the file loads the table's modules: a cold start on a busy machine.
     const first = { name: 'guest01@example.com' };
     expect(await screen.findByRole('rowheader', first, { timeout: 10_000 })).toBeTruthy();
@@ -161,7 +121,7 @@ describe('the invitations screen', { timeout: 20_000 }, () => {
   it('tells an invitation whose sender can no longer invite, and resends it from its row', async () => {
     const asked = serveInvitations();
     const user = userEvent.setup();
-    renderScreen('/');
+    renderInvitations('/');
     const row = (await screen.findByRole('rowheader', { name: 'guest02@example.com' })).closest(
       'tr',
     )!;

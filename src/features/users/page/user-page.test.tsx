@@ -1,28 +1,13 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import {
-  createMemoryHistory,
-  createRootRouteWithContext,
-  createRouter,
-  RouterProvider,
-} from '@tanstack/react-router';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Suspense } from 'react';
-import { createActor } from 'xstate';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryClient } from '../../../api/query';
-import { configureSession } from '../../../api/session-bridge';
-import { freshToken, jsonResponse, serveApi } from '../../../api/testing';
+import { jsonResponse, serveApi } from '../../../api/testing';
 import { initI18n, loadBackOfficeTexts } from '../../../i18n';
 import { loadPermissions } from '../../../machines/permissions.view';
-import {
-  defaultSessionUser,
-  sessionContextFrom,
-  sessionMachine,
-} from '../../../machines/session.machine';
-import type { RouterContext } from '../../../machines/session.view';
-import { Toasts } from '../../../ui/dom/toasts';
 import { UserPage } from './user-page';
+import { renderScreen } from '../../../machines/testing/render-screen.view';
 
 beforeAll(async () => {
   initI18n();
@@ -67,32 +52,13 @@ function serve(secondFactor: boolean | undefined) {
 
 /** The user page of `u2`, as the signed-in `u1` with `rules` sees it. */
 function renderPage(rules: unknown[]) {
-  const token = freshToken(Date.now(), 900, { ability: rules });
-  configureSession({
-    getTokens: () => ({ token, refreshToken: 'r', _id: 'u1', email: 'me@example.com' }),
-    onRefreshed: () => undefined,
-    onSessionInvalid: () => undefined,
-  });
-  const session = createActor(sessionMachine, {
-    input: sessionContextFrom({ ...defaultSessionUser(), token, refreshToken: 'r', _id: 'u1' }),
-  }).start();
-  const root = createRootRouteWithContext<RouterContext>()({
-    component: () => (
+  renderScreen(
+    () => (
       <Suspense fallback="Loading">
         <UserPage userId="u2" />
       </Suspense>
     ),
-  });
-  const router = createRouter({
-    routeTree: root,
-    context: { session },
-    history: createMemoryHistory({ initialEntries: ['/'] }),
-  });
-  return render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-      <Toasts label="Notifications" closeLabel="Close" />
-    </QueryClientProvider>,
+    { rules, toasts: true },
   );
 }
 

@@ -1,0 +1,72 @@
+/**
+ * Test-only: a screen rendered as the app renders it (its router with a signed-in session, the
+ * query cache, optionally the toasts), so a dom test drives a whole screen as its user does.
+ */
+import { QueryClientProvider } from '@tanstack/react-query';
+import {
+  type AnyValidator,
+  createMemoryHistory,
+  createRootRouteWithContext,
+  createRouter,
+  RouterProvider,
+} from '@tanstack/react-router';
+import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { createActor } from 'xstate';
+import { vi } from 'vitest';
+import { queryClient } from '../../api/query';
+import { configureSession } from '../../api/session-bridge';
+import { freshToken } from '../../api/testing';
+import { Toasts } from '../../ui/dom/toasts';
+import { defaultSessionUser, sessionContextFrom, sessionMachine } from '../session.machine';
+import type { RouterContext } from '../session.view';
+
+interface ScreenOptions {
+  /** Where the screen opens: its path and search, as the address bar holds them. */
+  address?: string;
+  /** The signed-in user `u1`'s abilities (CASL rules); an admin's by default. */
+  rules?: unknown[];
+  /** The route's search validation, for screens whose state lives in the address. */
+  validateSearch?: AnyValidator;
+  /** Renders the toasts beside the screen, for what a screen says in one. */
+  toasts?: boolean;
+}
+
+/** Renders `screen` at `address` as the signed-in `u1`; answers its router. */
+export function renderScreen(screen: () => ReactNode, options: ScreenOptions = {}) {
+  const token = freshToken(Date.now(), 900, { ability: options.rules ?? [['manage', 'all']] });
+  configureSession({
+    getTokens: () => ({ token, refreshToken: 'r', _id: 'u1', email: 'me@example.com' }),
+    onRefreshed: () => undefined,
+    onSessionInvalid: () => undefined,
+  });
+  const session = createActor(sessionMachine, {
+    input: sessionContextFrom({ ...defaultSessionUser(), token, refreshToken: 'r', _id: 'u1' }),
+  }).start();
+  const root = createRootRouteWithContext<RouterContext>()({
+    ...(options.validateSearch ? { validateSearch: options.validateSearch } : {}),
+    component: screen,
+  });
+  const router = createRouter({
+    routeTree: root,
+    context: { session },
+    history: createMemoryHistory({ initialEntries: [options.address ?? '/'] }),
+  });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+      {options.toasts && <Toasts label="Notifications" closeLabel="Close" />}
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+/** A wide screen for the test: lists show their table with its headers, not cards. */
+export function stubWideScreen() {
+  vi.stubGlobal('matchMedia', (query: string) => ({
+    matches: false,
+    media: query,
+    addEventListener: () => {},
+    removeEventListener: () => {},
+  }));
+}
