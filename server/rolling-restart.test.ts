@@ -248,10 +248,19 @@ describe('a rolling restart behind a proxy', () => {
     expect(streamStatuses.length).toBeGreaterThan(1);
     expect(resets).toBe(0);
     const { rows: stored } = await db.query<{ seq: string }>(
-      'SELECT seq::text FROM asset_events WHERE seq >= $1 AND seq <= $2 ORDER BY seq',
+      // bigint comes back as text; ordered as the number it is (a text column would put 1000
+      // before 132).
+      'SELECT seq FROM asset_events WHERE seq >= $1 AND seq <= $2 ORDER BY seq',
       [Math.min(...seen), Math.max(...seen)],
     );
-    expect(seen).toEqual(stored.map((row) => Number(row.seq)));
+    const storedSeqs = stored.map((row) => Number(row.seq));
+    // Named, so a failure says which events went missing, came twice or out of order.
+    expect({
+      missing: storedSeqs.filter((seq) => !seen.includes(seq)),
+      twice: seen.filter((seq, i) => seen.indexOf(seq) !== i),
+      outOfOrder: seen.filter((seq, i) => i > 0 && seq < seen[i - 1]!),
+    }).toEqual({ missing: [], twice: [], outOfOrder: [] });
+    expect(seen).toEqual(storedSeqs);
     // Every acknowledged create is stored once, with the id it was answered; every save kept.
     const { rows: assets } = await db.query<{ id: string; name: string; description: string }>(
       'SELECT id, name, description FROM assets WHERE name LIKE $1',
