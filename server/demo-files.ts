@@ -210,6 +210,7 @@ export interface DemoPlaceholder {
  * Stores the files that `placeholders` stand for (a shared one once, a morphed asset's its
  * own) and answers their addresses, in order: for rows written with their real files, as
  * `npm run seed:scale` writes them. Call inside the transaction that writes the rows.
+ * @internal The scale seed's, not the server's.
  */
 export async function storeDemoFiles(
   tx: Db,
