@@ -276,7 +276,7 @@ export async function benchLists() {
     );
 
     // Event timing (INP): indicative on a shared machine; the goals are 50 ms per keystroke
-    // and 100 ms for the others (issue 23). Never pass/fail.
+    // and 100 ms for the others (docs/benchmarks.md). Never pass/fail.
     // Pages of their own, so that nothing they leave (a selection, a sort) touches what follows.
     const timed = await context.newPage();
     timed.setDefaultTimeout(30_000);

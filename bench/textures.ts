@@ -1,7 +1,7 @@
 // The delivery version's textures: WebP (what server/delivery-derive.ts makes) against KTX2/Basis
 // (ETC1S and UASTC, encoded with ktx2-encoder's bundled basis_encoder.wasm, a devDependency of
-// this bench only), on every textured fixture avatar (issue 25: "measure both for bytes, decode
-// time and GPU memory, choose, and write down why"; the choice is in docs/api.md).
+// this bench only), on every textured fixture avatar, for bytes, decode time and GPU memory (the choice and
+// why are in docs/api.md).
 // - The same pixels go to both: each texture as the delivery resizes it (at most
 //   DELIVERY_TEXTURE_SIZE a side); WebP is the delivery's own output (compressTextures, which
 //   keeps an original that is smaller and within the size, as the delivery does).

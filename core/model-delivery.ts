@@ -1,5 +1,5 @@
 /**
- * Where the studio's viewers load a model the studio stores (issue 25, docs/api.md
+ * Where the studio's viewers load a model the studio stores (docs/api.md
  * "Delivery versions"): its delivery version, the same avatar in fewer bytes, rather than the
  * file as uploaded. Used by the asset page, the icon rendering, /embed and /embed's preload;
  * any other address (a model elsewhere, a data: URL) is left as it is.

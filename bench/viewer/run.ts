@@ -51,7 +51,7 @@ const BEFORE_TREE = join(OUT, 'tree-before');
 const FIXTURES = here('../../../shared/fixtures');
 
 /**
- * `ours-delivery` is ours on the delivery version of the same avatar (issue 25: what the
+ * `ours-delivery` is ours on the delivery version of the same avatar (what the
  * studio serves for its own models, derived here as the server derives it), reported as such:
  * it breaks the same-file rule on purpose, to show what the smaller file gives.
  * `ours-before` is /embed as another commit built it (`--before <ref>`), given the same file:

@@ -1,6 +1,6 @@
 /**
  * The shared list screen's state (spec §2 list screen, §4 list load states, paging, sort,
- * reorder; §5 filter rules; §7 "Lists"; §9 list constants; issue 26). One actor per list
+ * reorder; §5 filter rules; §7 "Lists"; §9 list constants). One actor per list
  * screen: the route binds the table, filter bar and pager to it. The pages it shows live in the
  * query cache and are observed by an invoked actor (list.pages.ts); the order update is another
  * named actor; tests swap both with `.provide`. Its context, events and inputs are

@@ -328,8 +328,8 @@ function ListScreenBody<Row extends { id: string }>({
   );
   const tableLabels = useMemo(() => dataTableLabels(t, config.title), [t, config.title]);
   // The table and the filter bar get props that change only with what they show, so a
-  // selection, an address write or a status change does not re-render them (issue 23's
-  // interaction timings).
+  // selection, an address write or a status change does not re-render them
+  // (the typing and sort timings of docs/benchmarks.md).
   const setOrder = useCallback(
     (row: Row, position: number) => actor.send({ type: 'SET_ORDER', id: row.id, position }),
     [actor],
