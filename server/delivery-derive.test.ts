@@ -5,7 +5,12 @@
  */
 import type { Document } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
-import { DELIVERY_TEXTURE_SIZE, deriveDelivery, readDeliverable } from './delivery-derive';
+import {
+  DELIVERY_TEXTURE_SIZE,
+  deriveDelivery,
+  notWorthwhile,
+  readDeliverable,
+} from './delivery-derive';
 import { deriveInThread } from './delivery';
 import { glbOfSize, readAvatar } from './test-files';
 
@@ -101,5 +106,15 @@ describe('the delivery version of a fixture avatar', () => {
     await expect(
       deriveInThread(readAvatar('halfBodyAPIv2.glb'), { timeoutMs: 50, heapMb: 512 }),
     ).rejects.toThrow(/took too long/);
+  });
+});
+
+describe('why a model is delivered as uploaded', () => {
+  it('says so in words an admin uses, not byte counts', () => {
+    // The asset page shows it after "delivered as uploaded:".
+    expect(notWorthwhile(2052, 1720)).toBe('it is already as small as it gets');
+    expect(notWorthwhile(950, 1000)).toBe(
+      'it is already as small as it gets (a smaller copy would save only 5 %)',
+    );
   });
 });

@@ -241,8 +241,8 @@ describe('the delivery version on the asset page', () => {
     await expect
       .poll(() => page.getByTestId('model-delivery').innerText())
       .toBe(
-        '2.5 MB uploaded, delivered as uploaded: no delivery version could be made ' +
-          '(The model is compressed with Draco, which this server cannot decompress to re-encode it)',
+        '2.5 MB uploaded, delivered as uploaded: no smaller copy could be made. ' +
+          'The model is compressed with Draco, which this server cannot decompress to re-encode it',
       );
     const viewer = page.getByRole('img', { name: `The model of ${name}`, exact: true });
     expect(await drawnShare(page, viewer)).toBeGreaterThan(0.01);

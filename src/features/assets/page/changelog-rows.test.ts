@@ -2,6 +2,7 @@ import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AssetEvent } from '../../../../contract/schemas';
 import { initI18n, loadBackOfficeTexts } from '../../../i18n';
+import { eventTitle } from './asset-changelog';
 import { changelogRows, detailOf, relationTitle, type Relation } from './changelog-rows';
 
 const NAMES: Record<string, string> = { t1: 'Vintage', t2: 'Fantasy', t3: 'Sport' };
@@ -121,5 +122,20 @@ describe('relation titles', () => {
     );
     expect(title({ routingKey: 'asset.user-assets-added.v1', data: {} })).toBeNull();
     expect(title({ routingKey: 'asset.locked.v1', data: { locked: true }, ...named })).toBeNull();
+  });
+});
+
+describe('event titles', () => {
+  const title = (routingKey: string) =>
+    eventTitle({ routingKey, data: {} }, i18next.t.bind(i18next));
+
+  it('say what happened in words an admin uses, never a version or a wire name', () => {
+    expect(title('asset.updated.v2')).toBe('Changed');
+    expect(title('asset.updated.v1')).toBe('Changed');
+    const keys = Object.keys(i18next.t('assetEditor.events', { returnObjects: true }));
+    for (const key of keys) {
+      const text = title(`asset.${key.replace(/-(v\d+)$/, '.$1')}`);
+      expect(text, key).not.toMatch(/[()]|\bv\d|full asset|placement|in bulk|\bjob\b/i);
+    }
   });
 });
