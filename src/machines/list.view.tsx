@@ -5,6 +5,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ListDefinition, ListSearch } from '../api/list-url';
+import { rememberListSearch } from '../api/list-return';
 import { inspect } from '../devtools/inspect';
 import type { RowSchema } from '../api/lists';
 import {
@@ -92,7 +93,13 @@ export interface ListScreenConfig<Row extends { id: string }> extends ListDefini
    * the selected ids; the selection stays after a change, less the rows that left the list.
    * `scope` says what "every row matching this filter" is, for actions that offer it.
    */
-  bulkActions?: (ids: string[], list: ListControls, scope: BulkScope) => ReactNode;
+  bulkActions?: (
+    ids: string[],
+    list: ListControls,
+    scope: BulkScope,
+    /** The selected rows as shown (the selection is of rows on screen). */
+    selected: Row[],
+  ) => ReactNode;
 }
 
 /** The rows a bulk bar may act on beyond the selection: every one the list's filter matches. */
@@ -304,15 +311,15 @@ function ListScreenBody<Row extends { id: string }>({
             // The selection stays after a change (lock, then tag, without selecting again); the
             // table drops the ids of rows that leave the screen (deleted, filtered out).
             bulkActions: (ids: string[]) =>
-              config.bulkActions!(ids, controls, {
-                filter,
-                totalDocs,
-                totalIsEstimate,
-                shown: rows.length,
-              }),
+              config.bulkActions!(
+                ids,
+                controls,
+                { filter, totalDocs, totalIsEstimate, shown: rows.length },
+                rows.filter((row) => ids.includes(row.id)),
+              ),
           }
         : undefined,
-    [config, controls, selectedIds, t, filter, totalDocs, totalIsEstimate, rows.length],
+    [config, controls, selectedIds, t, filter, totalDocs, totalIsEstimate, rows],
   );
 
   // A role that may do nothing to these rows gets no menu column (kept while rows load).
@@ -371,8 +378,11 @@ function ListScreenBody<Row extends { id: string }>({
     return () => asked.unsubscribe();
   }, [actor, navigate]);
   useEffect(() => {
-    if (urlState) actor.send({ type: 'ADDRESS_CHANGED', search });
-  }, [urlState, search, actor]);
+    if (!urlState) return;
+    actor.send({ type: 'ADDRESS_CHANGED', search });
+    // A record page opened from here returns to the list as it is now.
+    rememberListSearch(sizeKey, search);
+  }, [urlState, search, actor, sizeKey]);
   useEffect(() => {
     actor.send({ type: 'VIEWPORT_CHANGED', isMobile });
   }, [isMobile, actor]);

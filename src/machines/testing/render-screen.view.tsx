@@ -7,6 +7,7 @@ import {
   type AnyValidator,
   createMemoryHistory,
   createRootRouteWithContext,
+  createRoute,
   createRouter,
   RouterProvider,
 } from '@tanstack/react-router';
@@ -30,6 +31,11 @@ interface ScreenOptions {
   validateSearch?: AnyValidator;
   /** Renders the toasts beside the screen, for what a screen says in one. */
   toasts?: boolean;
+  /**
+   * Screens at paths of their own (e.g. a list and its record's page), for a test that goes from
+   * one to another; `screen` then frames them (render an `<Outlet />` in it).
+   */
+  paths?: Record<string, () => ReactNode>;
 }
 
 /** Renders `screen` at `address` as the signed-in `u1`; answers its router. */
@@ -47,8 +53,11 @@ export function renderScreen(screen: () => ReactNode, options: ScreenOptions = {
     ...(options.validateSearch ? { validateSearch: options.validateSearch } : {}),
     component: screen,
   });
+  const children = Object.entries(options.paths ?? {}).map(([path, component]) =>
+    createRoute({ getParentRoute: () => root, path, component }),
+  );
   const router = createRouter({
-    routeTree: root,
+    routeTree: children.length > 0 ? root.addChildren(children) : root,
     context: { session },
     history: createMemoryHistory({ initialEntries: [options.address ?? '/'] }),
   });

@@ -8,6 +8,8 @@ import { useDocumentTitle } from '../../../ui/dom/use-document-title';
 import { Allowed, usePermissions } from '../../../machines/permissions.view';
 import { CageMeshForm } from './cage-mesh-form';
 import { TrashButton } from '../../../machines/trash-actions.view';
+import { listSearchToReturnTo } from '../../../api/list-return';
+import { endpoint, ENDPOINTS } from '../../../../contract/paths';
 
 /** One cage mesh: its form and, for roles that may delete, Delete. */
 export function CageMeshPage({ cageMeshId }: { cageMeshId: string }) {
@@ -34,7 +36,13 @@ function CageMesh({ cageMeshId }: { cageMeshId: string }) {
           <TrashButton
             kind="cage-mesh"
             record={mesh}
-            onMoved={() => navigate({ to: '/cage-meshes' })}
+            // Back to the list as the user left it (its gender filter, sort and page).
+            onMoved={() =>
+              navigate({
+                to: '/cage-meshes',
+                search: listSearchToReturnTo(endpoint(ENDPOINTS.cageMeshes)) as never,
+              })
+            }
           />
         </div>
       )}
