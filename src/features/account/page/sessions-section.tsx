@@ -7,6 +7,7 @@ import { ActionButton } from '../../../ui/dom/action-button';
 import { Alert } from '../../../ui/dom/alert';
 import { dateCell } from '../../../ui/dom/list/cells';
 import { announce } from '../../../ui/dom/toasts';
+import { UserAgent } from '../../../ui/dom/user-agent';
 
 /** One's live sessions: where, since when; the others can be ended one by one or together. */
 export function SessionsSection() {
@@ -56,7 +57,15 @@ export function SessionsSection() {
             <tbody>
               {rows.map((session) => (
                 <tr key={session.id}>
-                  <td className="account-agent">{session.userAgent ?? t('account.unknown')}</td>
+                  <td className="account-agent">
+                    <UserAgent
+                      value={session.userAgent}
+                      unknownLabel={t('account.unknown')}
+                      describe={(browser, system) =>
+                        system ? t('account.browserOn', { browser, system }) : browser
+                      }
+                    />
+                  </td>
                   <td>{session.clientAddress ?? t('account.unknown')}</td>
                   <td>{dateCell(session.startedAt)}</td>
                   <td>{dateCell(session.lastUsedAt)}</td>

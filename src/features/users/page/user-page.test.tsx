@@ -114,3 +114,43 @@ describe('the user page’s two-step sign-in', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('button', { name: 'Reset two-step sign-in' })).toBeNull();
   });
 });
+
+describe('the user page’s sessions', { timeout: 20_000 }, () => {
+  const CHROME_LINUX =
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+  const SAFARI_IPHONE =
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+  const session = (id: string, userAgent: string | null) => ({
+    id,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    lastUsedAt: '2026-01-01T00:00:00.000Z',
+    clientAddress: '203.0.113.9',
+    userAgent,
+    current: false,
+  });
+
+  it('names each browser as people do, the raw user agent one click away', async () => {
+    serveApi({
+      'GET private/v1/users/u2': [200, { data: user() }],
+      'GET private/v1/users/u2/sessions': [
+        200,
+        {
+          data: [
+            session('s1', CHROME_LINUX),
+            session('s2', SAFARI_IPHONE),
+            session('s3', 'curl/8.4.0'),
+            session('s4', null),
+          ],
+        },
+      ],
+      'GET v1/activity': [200, { data: [], pagination: { totalDocs: 0 } }],
+    });
+    renderPage(ADMIN_RULES);
+    const chrome = await screen.findByText('Chrome on Linux');
+    expect(chrome.closest('details')?.textContent).toContain(CHROME_LINUX);
+    expect(screen.getByText('Safari on iPhone')).toBeTruthy();
+    // An agent no parser knows is shown as it is.
+    expect(screen.getByText('curl/8.4.0')).toBeTruthy();
+    expect(screen.queryByText(CHROME_LINUX, { selector: 'dd' })).toBeNull();
+  });
+});

@@ -26,6 +26,7 @@ import { dateCell, formatDate } from '../../../ui/dom/list/cells';
 import { FormDialog } from '../../../ui/dom/list/row-menu';
 import { SelectBox } from '../../../ui/dom/select-box';
 import { announce } from '../../../ui/dom/toasts';
+import { UserAgent } from '../../../ui/dom/user-agent';
 import { useDocumentTitle } from '../../../ui/dom/use-document-title';
 import { Panel } from '../../assets';
 import { SectionCrumbs } from '../../../ui/dom/section-crumbs';
@@ -348,7 +349,15 @@ function SessionsPanel({ user, ask }: { user: UserRow; ask: Ask }) {
               <Fact label={t('users.started')}>{dateCell(s.startedAt)}</Fact>
               <Fact label={t('users.lastUsed')}>{dateCell(s.lastUsedAt)}</Fact>
               <Fact label={t('users.address')}>{s.clientAddress ?? t('users.unknown')}</Fact>
-              <Fact label={t('users.userAgent')}>{s.userAgent ?? t('users.unknown')}</Fact>
+              <Fact label={t('users.userAgent')}>
+                <UserAgent
+                  value={s.userAgent}
+                  unknownLabel={t('users.unknown')}
+                  describe={(browser, system) =>
+                    system ? t('users.browserOn', { browser, system }) : browser
+                  }
+                />
+              </Fact>
             </dl>
             <ActionButton
               variant="danger"
