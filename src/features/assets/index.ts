@@ -13,6 +13,11 @@ export {
 } from './api/cache';
 export { assignAssets, unassignAssets } from './api/mutations';
 export { exportApplicationAssets } from './api/placements';
+export {
+  AddToApplication,
+  ApplicationAssetsBulkActions,
+  removeFromApplicationAction,
+} from './list/application-asset-actions';
 export { AssetLink } from './asset-link';
 export { AssetsList } from './list/assets-list';
 export { eventTitle } from './page/asset-changelog';

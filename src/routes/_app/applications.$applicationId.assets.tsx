@@ -15,7 +15,12 @@ import { ASSET_TYPES } from '../../../contract/assets';
 import { assetNameCell, badgeCell } from '../../ui/dom/list/cells';
 import { positionColumn } from '../../ui/dom/list/columns';
 import type { Can } from '../../../contract/ability';
-import { AssetLink } from '../../features/assets';
+import {
+  AddToApplication,
+  ApplicationAssetsBulkActions,
+  AssetLink,
+  removeFromApplicationAction,
+} from '../../features/assets';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../machines/list.view';
 import { ActionButton } from '../../ui/dom/action-button';
 import { RenameDialog } from './-rename-dialog';
@@ -51,51 +56,73 @@ function ApplicationAssetsScreen() {
   // The list whose controls refresh and tell once a rename (admins) is stored.
   const [renaming, setRenaming] = useState<ListControls | null>(null);
   const config = useCallback(
-    (t: TFunction, can: Can): ListScreenConfig<ApplicationAsset> => ({
-      title: name ? t('applications.assetsOf', { name }) : t('applications.assetsTitle'),
-      documentTitle: [name, t('applications.title')].filter((part) => part !== undefined),
-      breadcrumbs: [
-        <Link to="/applications" activeOptions={{ exact: true }}>
-          {t('applications.title')}
-        </Link>,
-      ],
-      requires: ['read', 'Application'],
-      endpoint: `${endpoint(ENDPOINTS.applicationAssets)}?applicationId=${encodeURIComponent(applicationId)}`,
-      rowSchema: applicationAssetSchema,
-      ...list,
-      limit: 25,
-      ...(can('update', 'Application')
-        ? { reorder: { endpoint: endpoint(ENDPOINTS.applicationAssetPosition), drag: true } }
-        : {}),
-      rowLabel: (row) => row.asset.name,
-      toolbar: (list) =>
-        can('manage', 'Application') && (
-          <ActionButton onPress={() => setRenaming(list)}>
-            {t('applications.renameTitle')}
-          </ActionButton>
+    (t: TFunction, can: Can): ListScreenConfig<ApplicationAsset> => {
+      // What adding and removing name in what they say (the name is read with the list).
+      const target = name === undefined ? undefined : { id: applicationId, name };
+      return {
+        title: name ? t('applications.assetsOf', { name }) : t('applications.assetsTitle'),
+        documentTitle: [name, t('applications.title')].filter((part) => part !== undefined),
+        breadcrumbs: [
+          <Link to="/applications" activeOptions={{ exact: true }}>
+            {t('applications.title')}
+          </Link>,
+        ],
+        requires: ['read', 'Application'],
+        endpoint: `${endpoint(ENDPOINTS.applicationAssets)}?applicationId=${encodeURIComponent(applicationId)}`,
+        rowSchema: applicationAssetSchema,
+        ...list,
+        limit: 25,
+        ...(can('update', 'Application')
+          ? { reorder: { endpoint: endpoint(ENDPOINTS.applicationAssetPosition), drag: true } }
+          : {}),
+        rowLabel: (row) => row.asset.name,
+        toolbar: (list) => (
+          <>
+            {can('update', 'Application') && target && (
+              <AddToApplication application={target} list={list} />
+            )}
+            {can('manage', 'Application') && (
+              <ActionButton onPress={() => setRenaming(list)}>
+                {t('applications.renameTitle')}
+              </ActionButton>
+            )}
+          </>
         ),
-      filters: [searchFilter(t), typeFilter(t)],
-      columns: [
-        {
-          field: 'name',
-          headerName: t('assets.name'),
-          sortable: true,
-          render: (row) => <AssetLink id={row.asset.id}>{assetNameCell(row.asset)}</AssetLink>,
-        },
-        {
-          field: 'type',
-          headerName: t('assets.type'),
-          render: (row) => badgeCell(displayLabel(row.asset.type)),
-        },
-        {
-          field: 'gender',
-          headerName: t('assets.gender'),
-          render: (row) => displayLabel(row.asset.gender),
-        },
-        positionColumn(t),
-      ],
-      rowActions: () => (can('update', 'Application') ? moveActions<ApplicationAsset>(t) : []),
-    }),
+        filters: [searchFilter(t), typeFilter(t)],
+        columns: [
+          {
+            field: 'name',
+            headerName: t('assets.name'),
+            sortable: true,
+            render: (row) => <AssetLink id={row.asset.id}>{assetNameCell(row.asset)}</AssetLink>,
+          },
+          {
+            field: 'type',
+            headerName: t('assets.type'),
+            render: (row) => badgeCell(displayLabel(row.asset.type)),
+          },
+          {
+            field: 'gender',
+            headerName: t('assets.gender'),
+            render: (row) => displayLabel(row.asset.gender),
+          },
+          positionColumn(t),
+        ],
+        rowActions: (_row, list) =>
+          can('update', 'Application')
+            ? [
+                ...moveActions<ApplicationAsset>(t),
+                ...(target ? [removeFromApplicationAction(t, list, target)] : []),
+              ]
+            : [],
+        ...(can('update', 'Application') &&
+          target && {
+            bulkActions: (_ids, list, _scope, selected) => (
+              <ApplicationAssetsBulkActions application={target} rows={selected} list={list} />
+            ),
+          }),
+      };
+    },
     [applicationId, name],
   );
   return (
