@@ -8,6 +8,7 @@ import {
   createDeliveryQueue,
   deliverModel,
   DELIVERY_LEASE_MS,
+  findDelivery,
   stopDeliveries,
 } from './deliveries';
 import { DeliveryError, deriveInThread, type Derived } from './delivery';
@@ -168,7 +169,7 @@ describe('what a derivation may cost', () => {
     const asset = await createAsset(url);
     expect(asset.modelDelivery).toMatchObject({ status: 'failed', url: null, size: null });
     expect(asset.modelDelivery!.reason).toBe(
-      'The model is over a limit of the delivery derivation: it declares 67,108,864 pixels ' +
+      'The model is too large to make a smaller copy of: it declares 67,108,864 pixels ' +
         'in image 0 (8,192 × 8,192); at most 16,777,216 are allowed',
     );
     const derive = vi.fn(nothingToGain);
@@ -194,7 +195,7 @@ describe('what a derivation may cost', () => {
     });
     expect(delivery).toMatchObject({
       status: 'failed',
-      reason: 'The derivation took too long (stopped after 0.1 seconds)',
+      reason: 'Making a smaller copy took too long (stopped after 0.1 seconds)',
     });
     const derive = vi.fn(nothingToGain);
     await backfillDeliveries(deps, { derive });
@@ -295,6 +296,51 @@ describe('the delivery queue', () => {
     expect(derived.sort()).toEqual([...keys].sort());
     expect(most).toBe(1);
     expect(results.map(({ delivery }) => delivery?.status)).toEqual(keys.map(() => 'original'));
+  });
+  it("serves uploaders in turn: a third uploader's model waits for no one's long queue", async () => {
+    const own = await createTestDb();
+    onTestFinished(() => own.close());
+    let clock = Date.parse('2026-03-01T10:00:00Z');
+    const ownDeps = { db: own.db, storage: t.storage, now: () => new Date(clock) };
+    const started: string[] = [];
+    const gates = new Map<string, ReturnType<typeof gate>>();
+    const derive = async (_read: unknown, _limits: unknown, key: string): Promise<Derived> => {
+      started.push(key);
+      await gates.get(key)!.opened;
+      return { kind: 'original', reason: 'Nothing to gain' };
+    };
+    const queue = createDeliveryQueue({ derive });
+    const asked: Promise<unknown>[] = [];
+    // Each joins the queue a second after the one before, so "oldest first" has one answer.
+    const ask = async (uploader: string) => {
+      const key = keyOfFileUrl(await storedModel(readAvatar('spawn-effect.glb')))!;
+      gates.set(key, gate());
+      clock += 1000;
+      asked.push(deliverModel(ownDeps, key, { requestedBy: uploader, queue, derive }));
+      await vi.waitFor(async () => expect(await findDelivery(own.db, key)).toBeDefined());
+      return key;
+    };
+    for (let i = 0; i < 5; i += 1) await ask('uploader-a');
+    for (let i = 0; i < 5; i += 1) await ask('uploader-b');
+    const third = await ask('uploader-c');
+    // One model of A and one of B are being derived; each end frees a place for the next claim.
+    await vi.waitFor(() => expect(started).toHaveLength(2));
+    for (let i = 0; i < 11; i += 1) {
+      clock += 1000;
+      gates.get(started[i]!)!.open();
+      await vi.waitFor(() => expect(started).toHaveLength(Math.min(11, i + 3)));
+    }
+    await Promise.all(asked);
+    // Idle before its database closes: the last derivation's end asks for one more claim.
+    await stopDeliveries(ownDeps, queue);
+    await vi.waitFor(() => expect(queue.claiming).toBe(false));
+    expect(started.indexOf(third)).toBeGreaterThanOrEqual(2);
+    expect(started.indexOf(third)).toBeLessThan(5);
+    // The turns count what waits: a count left behind would hold the queue or spin it.
+    const { rows } = await own.db.query<{ n: string }>(
+      'SELECT coalesce(sum(pending), 0)::text AS n FROM delivery_uploaders',
+    );
+    expect(rows[0]?.n).toBe('0');
   });
 });
 

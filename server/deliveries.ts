@@ -6,9 +6,10 @@
  *
  * A model over the derivation's caps (DELIVERY_CAPS, read from its JSON and image headers) is
  * recorded at once as delivered as uploaded. Any other joins a queue held in the database (its
- * `pending` row), which every server takes from: a server claims the oldest waiting model of an
- * uploader who has nothing being derived, so one uploader's slow models hold up only that
- * uploader, and runs at most DELIVERY_CONCURRENCY at once, each in a thread stopped at its time
+ * `pending` row), which every server takes from, serving uploaders in turn: a server claims the
+ * oldest waiting model of the uploader served least recently among those with nothing being
+ * derived, so one uploader's slow models, however many, hold up only that uploader, and runs at
+ * most DELIVERY_CONCURRENCY at once, each in a thread stopped at its time
  * limit. A claim older than DELIVERY_LEASE_MS was abandoned by a crashed process and is taken
  * again, up to DELIVERY_MAX_ATTEMPTS claims; two servers or two runs never derive a model at once.
  *
@@ -132,8 +133,11 @@ interface Job {
 }
 
 /**
- * Claims the oldest waiting model (or abandoned claim) of an uploader with nothing being
- * derived, at `now`; undefined when there is none.
+ * Claims a model at `now`, or undefined when none waits: of the uploaders with a model waiting
+ * (or an abandoned claim) and none being derived, the one served least recently (one never
+ * served first) gets the turn, and their oldest such model is claimed. The walk reads the
+ * uploaders with something pending in turn order (migration 042), passing over the few with a
+ * model being derived; each step is one index range, however long anyone's queue.
  */
 async function claimNext(db: Db, now: Date): Promise<Job | undefined> {
   const live = new Date(now.getTime() - DELIVERY_LEASE_MS);
@@ -143,29 +147,40 @@ async function claimNext(db: Db, now: Date): Promise<Job | undefined> {
       model_key: string;
       original_size: string | number;
       attempts: number;
+      uploader: string;
     }>(
-      `UPDATE model_deliveries d SET claimed_at = $1, attempts = d.attempts + 1, updated_at = $1
-       WHERE d.model_key = (
-         SELECT q.model_key FROM model_deliveries q
-         WHERE q.status = 'pending' AND (q.claimed_at IS NULL OR q.claimed_at < $2)
+      `WITH next AS (
+         SELECT q.model_key, u.uploader FROM delivery_uploaders u
+         CROSS JOIN LATERAL (
+           SELECT q.model_key FROM model_deliveries q
+           WHERE q.status = 'pending' AND coalesce(q.requested_by, '') = u.uploader
+             AND (q.claimed_at IS NULL OR q.claimed_at < $2)
+           ORDER BY q.queued_at, q.model_key
+           LIMIT 1
+           FOR UPDATE SKIP LOCKED) q
+         WHERE u.pending > 0
            AND NOT EXISTS (SELECT 1 FROM model_deliveries r
-                           WHERE r.status = 'pending' AND r.claimed_at >= $2
-                             AND r.requested_by IS NOT DISTINCT FROM q.requested_by)
-         ORDER BY q.queued_at, q.model_key
-         LIMIT 1
-         FOR UPDATE SKIP LOCKED)
-       RETURNING d.model_key, d.original_size, d.attempts`,
+                           WHERE r.status = 'pending' AND coalesce(r.requested_by, '') = u.uploader
+                             AND r.claimed_at >= $2)
+         ORDER BY u.served_at NULLS FIRST, u.uploader
+         LIMIT 1)
+       UPDATE model_deliveries d SET claimed_at = $1, attempts = d.attempts + 1, updated_at = $1
+       FROM next WHERE d.model_key = next.model_key
+       RETURNING d.model_key, d.original_size, d.attempts, next.uploader`,
       [now, live],
     );
     const row = rows[0];
-    return row
-      ? {
-          modelKey: row.model_key,
-          originalSize: Number(row.original_size),
-          claimedAt: now,
-          attempts: row.attempts,
-        }
-      : undefined;
+    if (!row) return undefined;
+    await tx.query('UPDATE delivery_uploaders SET served_at = $2 WHERE uploader = $1', [
+      row.uploader,
+      now,
+    ]);
+    return {
+      modelKey: row.model_key,
+      originalSize: Number(row.original_size),
+      claimedAt: now,
+      attempts: row.attempts,
+    };
   });
 }
 
