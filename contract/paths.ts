@@ -108,6 +108,7 @@ export const ENDPOINTS = {
   services: '/v1/services',
   events: '/v1/events',
   activity: '/v1/activity',
+  dashboard: '/v1/dashboard',
 } as const;
 
 type Leaves<T> = T extends string ? T : { [K in keyof T]: Leaves<T[K]> }[keyof T];

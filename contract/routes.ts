@@ -105,6 +105,7 @@ import {
   verifyRequestResultSchema,
 } from './schemas';
 import { bulkJobCreateBodySchema, bulkJobSchema } from './bulk-jobs';
+import { dashboardSchema } from './dashboard';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** One ability a route requires of the caller's token, e.g. `['update', 'Asset']`. */
@@ -793,6 +794,15 @@ export const ROUTES: readonly Route[] = [
     query: listQuerySchema,
     answer: list(activityRowSchema),
   }),
+  // Each part of the answer needs the ability that reads what it counts (contract/dashboard.ts).
+  bearer(
+    'get',
+    '/v1/dashboard',
+    'Dashboard',
+    'Series and what needs attention',
+    [['read', 'Asset']],
+    { answer: ok(dashboardSchema) },
+  ),
 
   bearer('get', '/private/v1/users', U, 'List users', [PRIVATE, ['read', 'User']], {
     query: listQuerySchema,

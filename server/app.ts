@@ -41,6 +41,7 @@ import { tagRoutes } from './routes/tags';
 import { deleteRoutes, restoreRoutes, trashRoutes } from './routes/trash';
 import { bulkJobRoutes } from './routes/bulk-jobs';
 import { activityRoutes } from './routes/activity';
+import { dashboardRoutes } from './routes/dashboard';
 import { uploadRoutes } from './routes/uploads';
 import { userAssetRoutes } from './routes/user-assets';
 import { userAdminRoutes } from './routes/user-admin';
@@ -149,6 +150,7 @@ export function createApp(input: AppDeps) {
   app.route('/v1/services', serviceRoutes(deps));
   app.route('/v1/events', eventRoutes(deps));
   app.route('/v1/activity', activityRoutes(deps));
+  app.route('/v1/dashboard', dashboardRoutes(deps));
   app.route('/files', fileRoutes(deps));
 
   // Everything under /private/v1 is for roles with the PrivateApi ability (admin, developer).
