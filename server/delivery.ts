@@ -52,9 +52,7 @@ export const DELIVERY_CAPS: ModelLimits = {
 /** Why the model in `file` is not derived (over DELIVERY_CAPS), or undefined when it may be. */
 export async function overDeliveryCaps(file: ByteSource): Promise<string | undefined> {
   const over = await checkModelLimits(file, DELIVERY_CAPS);
-  return over
-    ? `The model is over a limit of the delivery derivation: it ${over.reason}`
-    : undefined;
+  return over ? `The model is too large to make a smaller copy of: it ${over.reason}` : undefined;
 }
 
 /** A model the derivation cannot work on; the message is shown on the asset page as is. */
@@ -88,9 +86,9 @@ export async function deriveInThread(
     if (!(error instanceof ThreadLimitError)) throw error;
     throw new DeliveryError(
       error.reason === 'timeout'
-        ? `The derivation took too long (${error.message.toLowerCase()})`
+        ? `Making a smaller copy took too long (${error.message.toLowerCase()})`
         : error.reason === 'memory'
-          ? `The derivation needed too much memory (${error.message.toLowerCase()})`
+          ? `Making a smaller copy needed too much memory (${error.message.toLowerCase()})`
           : error.message,
     );
   }
