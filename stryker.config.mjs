@@ -6,24 +6,16 @@
  */
 export default {
   testRunner: 'vitest',
-  // The vitest projects (unit for Node, dom for jsdom) run the files below as `npm test` does.
-  vitest: { configFile: 'vitest.config.ts' },
+  // The unit (Node) and dom (jsdom) projects of vitest.config.ts on each module's own tests
+  // (a mutant some distant component test happens to kill is still unpinned where the module
+  // is specified), with fresh modules per file.
+  vitest: { configFile: 'vitest.mutation.config.mjs' },
   mutate: [
     'core/files/validate.ts',
     'src/api/http.ts',
     'src/machines/list.rules.ts',
     'contract/list-query.ts',
     'contract/paths.ts',
-  ],
-  // Only each module's own tests: a mutant some distant component test happens to kill still
-  // counts as unpinned where the module is specified.
-  testFiles: [
-    'core/files/validate.test.ts',
-    'src/api/http.dom.test.ts',
-    'src/api/http.needs-refresh.test.ts',
-    'src/machines/list.rules.test.ts',
-    'contract/list-query.test.ts',
-    'contract/paths.test.ts',
   ],
   coverageAnalysis: 'perTest',
   // The machine is small and shared.
