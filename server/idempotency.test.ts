@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from './app';
 import { DatabaseUnavailableError, type Db } from './db';
+import { newId } from './ids';
 import { expectError, uniqueClient, uniqueEmail, useTestApp } from './test-app';
 
 const t = useTestApp();
@@ -158,42 +159,107 @@ function dyingAfterCommit(db: Db, table: string) {
   return { db: wrapped, arm: () => (armed = true) };
 }
 
+/** An asset stored directly, with a model address (morph generate reads no file). */
+async function storedAsset(type: string, extra: { isTemplate?: boolean } = {}): Promise<string> {
+  const id = newId();
+  await t.db.query(
+    `INSERT INTO assets (id, name, type, gender, model_url, is_template, position, created_at,
+       updated_at)
+     SELECT $1, $1, $2, 'female', '/files/model.glb', $3, COALESCE(max(position), 0) + 1, $4, $4
+     FROM assets`,
+    [id, type, extra.isTemplate ?? false, t.clock.current],
+  );
+  return id;
+}
+
 describe('Idempotency-Key when the connection dies right after a create commits', () => {
-  const creates: { what: string; path: string; body: () => unknown; table: string }[] = [
+  const creates: {
+    what: string;
+    table: string;
+    /** What identifies a created row (an SQL expression over `table`). */
+    rowKey?: string;
+    request: () => { path: string; body: unknown } | Promise<{ path: string; body: unknown }>;
+    /** The created rows' keys the answer names. */
+    answered?: (data: unknown) => string[];
+  }[] = [
     {
       what: 'an asset',
-      path: '/v1/assets',
       table: 'assets',
-      body: () => ({ name: uniqueName(), type: 'top', gender: 'male' }),
+      request: () => ({
+        path: '/v1/assets',
+        body: { name: uniqueName(), type: 'top', gender: 'male' },
+      }),
     },
-    { what: 'a tag', path: '/v1/tags', table: 'tags', body: () => ({ name: uniqueName() }) },
+    {
+      what: 'a tag',
+      table: 'tags',
+      request: () => ({ path: '/v1/tags', body: { name: uniqueName() } }),
+    },
     {
       what: 'an application',
-      path: '/private/v1/applications',
       table: 'applications',
-      body: () => ({ name: uniqueName() }),
+      request: () => ({ path: '/private/v1/applications', body: { name: uniqueName() } }),
     },
     {
       what: 'a cage mesh',
-      path: '/v1/cage-meshes',
       table: 'cage_meshes',
-      body: () => ({ name: uniqueName(), gender: 'female' }),
+      request: () => ({
+        path: '/v1/cage-meshes',
+        body: { name: uniqueName(), gender: 'female' },
+      }),
     },
     {
       what: 'an invitation',
-      path: '/private/v1/invitations',
       table: 'invitations',
-      body: () => ({ email: uniqueEmail('invited'), role: 'developer' }),
+      request: () => ({
+        path: '/private/v1/invitations',
+        body: { email: uniqueEmail('invited'), role: 'developer' },
+      }),
     },
     {
       what: 'a bulk job',
-      path: '/v1/bulk-jobs',
       table: 'bulk_jobs',
-      body: () => ({ action: 'lock', filter: { search: uniqueName() } }),
+      request: () => ({
+        path: '/v1/bulk-jobs',
+        body: { action: 'lock', filter: { search: uniqueName() } },
+      }),
+    },
+    {
+      what: 'an asset from a template',
+      table: 'assets',
+      request: async () => ({
+        path: '/private/v1/assets/using-template',
+        body: { templateId: await storedAsset('top', { isTemplate: true }), name: uniqueName() },
+      }),
+    },
+    {
+      what: "a user's assets",
+      table: 'user_assets',
+      rowKey: `user_id || '/' || asset_id`,
+      request: async () => ({
+        path: `/private/v1/user-assets/${(await t.signUp())._id}`,
+        body: { assetIds: [await storedAsset('top'), await storedAsset('shoes')] },
+      }),
+      answered: (data) => {
+        const { userId, assetIds } = data as { userId: string; assetIds: string[] };
+        return assetIds.map((assetId) => `${userId}/${assetId}`);
+      },
+    },
+    {
+      what: 'morph jobs',
+      table: 'morph_queue',
+      request: async () => ({
+        path: '/v1/morphed-assets/generate',
+        body: {
+          sourceAssetId: await storedAsset('top'),
+          bodyAssetIds: [await storedAsset('body'), await storedAsset('body')],
+        },
+      }),
+      answered: (data) => (data as { id: string }[]).map((entry) => entry.id),
     },
   ];
 
-  for (const { what, path, table, body } of creates) {
+  for (const { what, table, rowKey = 'id', request, answered } of creates) {
     it(`answers the retry of ${what} with the first answer, created once`, async () => {
       const { token } = await t.loginAs('admin');
       const faulty = dyingAfterCommit(t.db, table);
@@ -207,7 +273,8 @@ describe('Idempotency-Key when the connection dies right after a create commits'
         sessions: t.sessions,
       });
       const key = uniqueKey();
-      const payload = JSON.stringify(body());
+      const { path, body } = await request();
+      const payload = JSON.stringify(body);
       // As a client does: the same request with the same key again after a 503.
       const send = async () => {
         const response = await app.request(path, {
@@ -220,22 +287,25 @@ describe('Idempotency-Key when the connection dies right after a create commits'
           },
           body: payload,
         });
-        const answer = (await response.json()) as { data: { id: string } };
+        const answer = (await response.json()) as { data: unknown };
         return { status: response.status, headers: response.headers, body: answer };
       };
-      const ids = async () =>
+      const rows = async () =>
         new Set(
-          (await t.db.query<{ id: string }>(`SELECT id FROM ${table}`)).rows.map((r) => r.id),
+          (await t.db.query<{ key: string }>(`SELECT ${rowKey} AS key FROM ${table}`)).rows.map(
+            (r) => r.key,
+          ),
         );
-      const before = await ids();
+      const before = await rows();
       faulty.arm();
       const first = await send();
       expect(first.status, JSON.stringify(first.body)).toBe(503);
       const retry = await send();
       expect(retry.status, JSON.stringify(retry.body)).toBeLessThan(300);
       expect(retry.headers.get('idempotent-replayed')).toBe('true');
-      const created = [...(await ids())].filter((id) => !before.has(id));
-      expect(created).toEqual([retry.body.data.id]);
+      const created = [...(await rows())].filter((id) => !before.has(id));
+      const named = answered?.(retry.body.data) ?? [(retry.body.data as { id: string }).id];
+      expect(created.sort()).toEqual(named.sort());
     });
   }
 });

@@ -248,6 +248,7 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
           data: { asset, templateId },
           at,
         });
+        await keepAnswer(tx, c, c.json({ data: asset }));
         return asset;
       });
       return c.json({ data });

@@ -17,6 +17,7 @@ import type { Db } from '../db';
 import type { Deps } from '../deps';
 import { recordAssetEvents } from '../events';
 import { fail } from '../http/errors';
+import { keepAnswer } from '../http/idempotency';
 import { readBody } from '../http/validate';
 import { newId } from '../ids';
 import { anyOfFilter, isoString, listHandler, searchFilter, type ListSpec } from '../list';
@@ -199,7 +200,7 @@ function generateHandler(deps: Deps) {
       fail(400, 'VALIDATION_ERROR', 'bodyAssetIds: An asset cannot be morphed onto itself');
     }
     const { userId } = c.get('auth');
-    const ids = await deps.db.transaction(async (tx) => {
+    const data = await deps.db.transaction(async (tx) => {
       const { rows } = await tx.query<GenerateAssetRow>(
         'SELECT id, name, type, model_url FROM assets WHERE id = ANY($1::text[])',
         [[sourceAssetId, ...bodyAssetIds]],
@@ -243,9 +244,11 @@ function generateHandler(deps: Deps) {
           at: now,
         })),
       );
-      return entryIds;
+      const entries = await queueEntries(tx, entryIds);
+      await keepAnswer(tx, c, c.json({ data: entries }));
+      return entries;
     });
-    return c.json({ data: await queueEntries(deps.db, ids) });
+    return c.json({ data });
   };
 }
 

@@ -11,6 +11,7 @@ import type { Db } from '../db';
 import type { Deps } from '../deps';
 import { recordAssetEvents } from '../events';
 import { fail } from '../http/errors';
+import { keepAnswer } from '../http/idempotency';
 import { readBody } from '../http/validate';
 import {
   anyOfFilter,
@@ -125,7 +126,10 @@ export function userAssetRoutes(deps: Deps, options: { manage?: boolean } = {}) 
         [userId, assetIds, at],
       );
       const actorId = c.get('auth').userId;
-      return finishUserAssetChange(tx, 'userAssetsAdded', added.rows, { actorId, userId, at });
+      const change = { actorId, userId, at };
+      const result = await finishUserAssetChange(tx, 'userAssetsAdded', added.rows, change);
+      await keepAnswer(tx, c, c.json({ data: result }));
+      return result;
     });
     return c.json({ data });
   });
