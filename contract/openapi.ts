@@ -58,6 +58,8 @@ const pathParams = (path: string): string[] =>
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
   201: 'Created',
+  206: 'Partial Content: the byte range asked for',
+  304: 'Not Modified: the version If-None-Match names is current',
   400: 'VALIDATION_ERROR: the body, query or a parameter is not valid',
   401: 'UNAUTHORIZED: no valid bearer token, or its session has ended',
   403: 'FORBIDDEN: the token does not allow this',
@@ -66,27 +68,69 @@ const STATUS_TEXT: Record<number, string> = {
   411: 'Length Required',
   412: 'Precondition Failed: If-Match names an older version',
   413: 'PAYLOAD_TOO_LARGE',
-  415: 'The file is not of a type the kind accepts',
+  415: 'UNSUPPORTED_MEDIA_TYPE: a JSON body sent as another type, or a file of a type its kind does not accept',
   416: 'Range Not Satisfiable',
   422: 'The file is damaged or breaks the kind’s rules',
   429: 'Too many requests (Retry-After)',
   501: 'Not configured on this server',
-  503: 'Unavailable',
+  503: 'SERVER_BUSY or unavailable: the database or the file store; try again (Retry-After)',
 };
 
 const errorRef = { $ref: '#/components/schemas/ApiError' };
 const conflictRef = { $ref: '#/components/schemas/EditConflictError' };
 
+/** Whether a JSON body names records by id (`assetId`, `ids`, ...): an unknown one is a 404. */
+function namesIds(body: z.core.$ZodType | undefined): boolean {
+  if (!body) return false;
+  return /"(?:ids?|\w*Ids?)":/.test(JSON.stringify(jsonSchema(body, 'input')));
+}
+
+/**
+ * The error statuses of `route`, derived from its shape besides those it lists: any address can
+ * be refused (400, a %00 in it) and any request can find the database or the file store busy
+ * or out of reach (503); a token is needed (401) and abilities (403); ids in the path or body
+ * (404); a change by a token can meet a locked or changed record (409) and names the version it
+ * is based on in If-Match (412); a request with a body over the server's limit (413, every method
+ * but GET); a JSON body sent as another type (415).
+ */
 function errorStatuses(route: Route): number[] {
-  const statuses = new Set<number>(route.errors ?? []);
-  if (route.body || route.query || pathParams(route.path).length > 0) statuses.add(400);
+  const statuses = new Set<number>([...(route.errors ?? []), 400, 503]);
   if (route.auth === 'bearer') statuses.add(401);
   if (route.abilities?.length || route.anyOf?.length) statuses.add(403);
-  if (pathParams(route.path).length > 0) statuses.add(404);
+  if (pathParams(route.path).length > 0 || namesIds(route.body)) statuses.add(404);
+  if (route.auth === 'bearer' && route.method !== 'get') {
+    statuses.add(409);
+    statuses.add(412);
+  }
+  if (route.method !== 'get') statuses.add(413);
+  if (route.body) statuses.add(415);
   return [...statuses].sort((a, b) => a - b);
 }
 
-function operation(route: Route): Json {
+/**
+ * The words a path parameter never is: the literal segments at its place in the other paths of
+ * the same method that an address could match along with it (`/v1/assets/{id}` is never
+ * `countByType`; `/v1/assets/{id}/application`'s id never `export`, which
+ * `/v1/assets/export/{applicationId}` reads). So no address matches two operations.
+ */
+function reservedWords(route: Route, index: number, routes: readonly Route[]): string[] {
+  const segments = route.path.split('/');
+  const isParam = (segment: string) => segment.startsWith('{');
+  const words = new Set<string>();
+  for (const other of routes) {
+    const theirs = other.path.split('/');
+    if (other === route || other.method !== route.method) continue;
+    if (theirs.length !== segments.length || isParam(theirs[index]!)) continue;
+    const overlaps = segments.every(
+      (segment, i) =>
+        i === index || segment === theirs[i] || isParam(segment) || isParam(theirs[i]!),
+    );
+    if (overlaps) words.add(theirs[index]!);
+  }
+  return [...words].sort();
+}
+
+function operation(route: Route, routes: readonly Route[]): Json {
   const roles = rolesOf(route);
   const needs = [
     ...(route.abilities ?? []).map((need) => need.join(' ')),
@@ -96,12 +140,16 @@ function operation(route: Route): Json {
     route.auth === 'none'
       ? 'No token needed.'
       : `Roles: ${roles.join(', ') || 'none'}${needs.length ? ` (${needs.join('; ')})` : ''}.`;
-  const parameters: Json[] = pathParams(route.path).map((name) => ({
-    name,
-    in: 'path',
-    required: true,
-    schema: { type: 'string' },
-  }));
+  const segments = route.path.split('/');
+  const parameters: Json[] = pathParams(route.path).map((name) => {
+    const reserved = reservedWords(route, segments.indexOf(`{${name}}`), routes);
+    return {
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'string', ...(reserved.length ? { not: { enum: reserved } } : {}) },
+    };
+  });
   if (route.query) {
     const query = jsonSchema(route.query, 'input') as {
       properties?: Record<string, Json>;
@@ -133,6 +181,10 @@ function operation(route: Route): Json {
   }
   const responses: Json = { [status]: success };
   for (const error of errorStatuses(route)) {
+    if (error < 400) {
+      responses[error] = { description: STATUS_TEXT[error] ?? 'OK' };
+      continue;
+    }
     const schema = error === 409 ? { anyOf: [conflictRef, errorRef] } : errorRef;
     responses[error] = {
       description: STATUS_TEXT[error] ?? 'Error',
@@ -171,7 +223,7 @@ export function openApiDocument(
   for (const route of routes) {
     const item = (paths[route.path] ??= {});
     if (item[route.method]) throw new Error(`Route listed twice: ${route.method} ${route.path}`);
-    item[route.method] = operation(route);
+    item[route.method] = operation(route, routes);
   }
   return {
     openapi: '3.1.0',

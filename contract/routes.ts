@@ -87,7 +87,6 @@ import {
   signupResultSchema,
   tagBodySchema,
   tagRowSchema,
-  tagSchema,
   trashItemsBodySchema,
   trashResultSchema,
   trashRowSchema,
@@ -305,7 +304,9 @@ const assetRoutes = (prefix: string, extra: readonly Need[]): Route[] => {
       body: assetBulkDeleteBodySchema,
       answer: ok(assetBulkDeleteResultSchema),
     }),
-    bearer('delete', `${base}/{id}`, T, 'Delete an asset', need(['delete', 'Asset'])),
+    bearer('delete', `${base}/{id}`, T, 'Delete an asset', need(['delete', 'Asset']), {
+      errors: [409],
+    }),
     ...['lock', 'unlock'].map((action) =>
       bearer('put', `${base}/{id}/${action}`, T, `${action} an asset`, need(['update', 'Asset']), {
         body: assetLockBodySchema,
@@ -362,6 +363,7 @@ const assetRoutes = (prefix: string, extra: readonly Need[]): Route[] => {
       {
         body: assetApplicationMoveBodySchema,
         answer: ok(assetApplicationSchema),
+        errors: [409],
       },
     ),
     bearer(
@@ -404,6 +406,7 @@ const catalogueRoutes = (prefix: string, extra: readonly Need[]): Route[] => {
       {
         body: applicationBodySchema,
         answer: ok(applicationRowSchema),
+        errors: [409],
       },
     ),
     bearer(
@@ -415,6 +418,7 @@ const catalogueRoutes = (prefix: string, extra: readonly Need[]): Route[] => {
       {
         body: applicationBodySchema,
         answer: ok(applicationRowSchema),
+        errors: [409],
       },
     ),
     bearer(
@@ -516,7 +520,7 @@ export const ROUTES: readonly Route[] = [
   open('post', '/v1/auth/signup', S, 'Sign up', {
     body: signupBodySchema,
     answer: ok(signupResultSchema),
-    errors: [409, 429],
+    errors: [401, 409, 429],
   }),
   open('post', '/v1/auth/signup/passwordless', S, 'Sign up by e-mail code', {
     body: emailOnlyBodySchema,
@@ -531,25 +535,27 @@ export const ROUTES: readonly Route[] = [
   open('post', '/v1/auth/login', S, 'Sign in', {
     body: loginBodySchema,
     answer: ok(signInResultSchema),
-    errors: [401, 429],
+    errors: [401, 403, 429],
   }),
   open('post', '/v1/auth/second-factor', S, 'Second step of a sign-in', {
     body: secondFactorBodySchema,
     answer: ok(authResultSchema),
-    errors: [401, 429],
+    errors: [401, 403, 429],
   }),
   open('post', '/v1/auth/refresh', S, 'Refresh the token pair', {
     body: refreshBodySchema,
     answer: ok(refreshResultSchema),
-    errors: [401],
+    errors: [401, 403],
   }),
   open('post', '/v1/auth/logout', S, 'Sign out', {
     body: logoutBodySchema,
     answer: ok(logoutResultSchema),
+    errors: [401],
   }),
   bearer('post', '/v1/auth/password-id-verification', S, 'Check the password', [], {
     body: passwordIdVerificationBodySchema,
     answer: ok(passwordIdVerificationResultSchema),
+    errors: [403, 429],
   }),
 
   bearer('get', '/v1/users/me/sessions', 'Account', 'My sessions', [], {
@@ -564,7 +570,7 @@ export const ROUTES: readonly Route[] = [
   bearer('post', '/v1/users/me/email', 'Account', 'Change my e-mail address', [], {
     body: emailChangeBodySchema,
     answer: ok(verifyRequestResultSchema),
-    errors: [409, 429],
+    errors: [403, 409, 429],
   }),
   bearer('post', '/v1/users/me/email/confirm', 'Account', 'Confirm the new address', [], {
     body: emailChangeConfirmBodySchema,
@@ -573,9 +579,11 @@ export const ROUTES: readonly Route[] = [
   bearer('put', '/v1/users/me/password', 'Account', 'Change my password', [], {
     body: passwordChangeBodySchema,
     answer: ok(userSchema),
+    errors: [403, 429],
   }),
   bearer('delete', '/v1/users/me', 'Account', 'Delete my account', [], {
     body: accountDeleteBodySchema,
+    errors: [403, 429],
   }),
   bearer('get', '/v1/users/me/second-factor', 'Account', 'My two-step sign-in', [], {
     answer: ok(secondFactorStatusSchema),
@@ -583,7 +591,7 @@ export const ROUTES: readonly Route[] = [
   bearer('post', '/v1/users/me/second-factor/totp', 'Account', 'Set up an authenticator', [], {
     body: totpEnrolmentBodySchema,
     answer: ok(totpEnrolmentSchema),
-    errors: [409, 429],
+    errors: [403, 409, 429],
   }),
   bearer(
     'post',
@@ -591,26 +599,28 @@ export const ROUTES: readonly Route[] = [
     'Account',
     'Turn two-step sign-in on',
     [],
-    { body: totpConfirmBodySchema, answer: ok(recoveryCodesSchema), errors: [409, 429] },
+    { body: totpConfirmBodySchema, answer: ok(recoveryCodesSchema), errors: [403, 409, 429] },
   ),
   bearer('delete', '/v1/users/me/second-factor', 'Account', 'Turn two-step sign-in off', [], {
     body: secondFactorDisableBodySchema,
     answer: ok(secondFactorRemovedSchema),
-    errors: [429],
+    errors: [403, 429],
   }),
   bearer('post', '/v1/users/me/second-factor/recovery-codes', 'Account', 'New recovery codes', [], {
     body: recoveryCodesRenewBodySchema,
     answer: ok(recoveryCodesSchema),
-    errors: [409, 429],
+    errors: [403, 409, 429],
   }),
 
   open('post', '/v1/invitations/lookup', 'Invitations', 'What an invitation offers', {
     body: invitationLookupBodySchema,
     answer: ok(invitationLookupResultSchema),
+    errors: [404, 429],
   }),
   open('post', '/v1/invitations/accept', 'Invitations', 'Accept an invitation', {
     body: invitationAcceptBodySchema,
     answer: ok(signInResultSchema),
+    errors: [403, 404, 409, 429],
   }),
 
   open('post', '/v1/users/reset-password', S, 'Mail a password reset code', {
@@ -640,16 +650,18 @@ export const ROUTES: readonly Route[] = [
   }),
   bearer('post', '/v1/tags', 'Tags', 'Create a tag', [['create', 'Tag']], {
     body: tagBodySchema,
-    answer: ok(tagSchema),
+    answer: ok(tagRowSchema),
     errors: [409],
   }),
   bearer('post', '/v1/tags/set-tag', 'Tags', 'Tag an asset', [['update', 'Asset']], {
     body: assetTagBodySchema,
     answer: ok(assetSchema),
+    errors: [409],
   }),
   bearer('post', '/v1/tags/remove-tag', 'Tags', 'Untag an asset', [['update', 'Asset']], {
     body: assetTagBodySchema,
     answer: ok(assetSchema),
+    errors: [409],
   }),
   bearer('get', '/v1/tags/{tagId}', 'Tags', 'Read a tag', [['read', 'Tag']], {
     answer: ok(tagRowSchema),
@@ -665,17 +677,21 @@ export const ROUTES: readonly Route[] = [
   bearer('get', '/v1/trash', 'Trash', 'List the Trash (the kinds the caller may delete)', [], {
     query: listQuerySchema,
     answer: list(trashRowSchema),
+    errors: [403],
   }),
   bearer('post', '/v1/trash/bulk-restore', 'Trash', 'Restore records', [], {
     body: trashItemsBodySchema,
     answer: ok(trashResultSchema),
+    errors: [403],
   }),
   bearer('post', '/v1/trash/bulk-delete', 'Trash', 'Delete records for ever', [], {
     body: trashItemsBodySchema,
     answer: ok(trashResultSchema),
+    errors: [403],
   }),
   bearer('delete', '/v1/trash/{kind}/{id}', 'Trash', 'Delete a record for ever', [], {
     answer: ok(trashResultSchema),
+    errors: [403],
   }),
 
   ...bulkJobRoutes(),
@@ -714,7 +730,7 @@ export const ROUTES: readonly Route[] = [
     'User assets',
     "A user's assets (own, or anyone's with read UserAsset)",
     [],
-    { query: listQuerySchema, answer: list(assetSchema) },
+    { query: listQuerySchema, answer: list(assetSchema), errors: [403] },
   ),
   bearer('get', '/private/v1/user-assets/{userId}', 'User assets', "A user's assets", [PRIVATE], {
     query: listQuerySchema,
@@ -740,6 +756,7 @@ export const ROUTES: readonly Route[] = [
   bearer('post', '/v1/morphed-assets/generate', 'Morphs', 'Queue morphs', [['update', 'Asset']], {
     body: morphGenerateBodySchema,
     answer: ok(morphGenerateResultSchema),
+    errors: [429],
   }),
   bearer(
     'post',
@@ -747,7 +764,7 @@ export const ROUTES: readonly Route[] = [
     'Morphs',
     'Queue morphs',
     [PRIVATE, ['read', 'MorphedAsset'], ['update', 'Asset']],
-    { body: morphGenerateBodySchema, answer: ok(morphGenerateResultSchema) },
+    { body: morphGenerateBodySchema, answer: ok(morphGenerateResultSchema), errors: [429] },
   ),
   bearer(
     'get',
@@ -780,7 +797,7 @@ export const ROUTES: readonly Route[] = [
   }),
   open('get', '/files/{key}', 'Files', 'A stored file (unguessable keys; ranges; `?delivery`)', {
     answerType: 'application/octet-stream',
-    errors: [416],
+    errors: [206, 304, 416],
   }),
   bearer('get', '/v1/services', 'Operations', 'Optional model services', [], {
     answer: ok(servicesSchema),
@@ -870,10 +887,14 @@ export const ROUTES: readonly Route[] = [
     PRIVATE,
     ['manage', 'User'],
   ]),
-  bearer('post', '/private/v1/users/{id}/resend-verification', U, 'Mail a verification code', [
-    PRIVATE,
-    ['manage', 'User'],
-  ]),
+  bearer(
+    'post',
+    '/private/v1/users/{id}/resend-verification',
+    U,
+    'Mail a verification code',
+    [PRIVATE, ['manage', 'User']],
+    { errors: [409] },
+  ),
   bearer(
     'delete',
     '/private/v1/users/{id}/second-factor',

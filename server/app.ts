@@ -3,7 +3,7 @@
  * Tests call it with an in-memory database and a fake clock; server/main.ts serves it.
  */
 import { join } from 'node:path';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { except } from 'hono/combine';
 import { bodyLimit } from 'hono/body-limit';
 import { compressJson } from './http/compress-json';
@@ -13,6 +13,7 @@ import type { Deps } from './deps';
 import { createEventBus } from './event-bus';
 import { errorResponse, fail, onError } from './http/errors';
 import { eventPosition } from './http/event-position';
+import { methodNotAllowed } from './http/method-not-allowed';
 import { requestLog } from './http/request-log';
 import { httpDuration, httpRequests } from './metrics';
 import { securityHeaders } from './http/security-headers';
@@ -66,7 +67,10 @@ const UPLOADS_PATH = '/v1/uploads/';
  * runs a server on PostgreSQL passes its own and closes them before the database).
  */
 export type AppDeps = Omit<Deps, 'now' | 'storage' | 'events' | 'sessions'> &
-  Partial<Pick<Deps, 'now' | 'storage' | 'events' | 'sessions'>>;
+  Partial<Pick<Deps, 'now' | 'storage' | 'events' | 'sessions'>> & {
+    /** Sees every answer as sent: the tests check each against the document (server/test-answers.ts). */
+    answerCheck?: MiddlewareHandler;
+  };
 
 /** The kinds deleted and restored by the Trash's routes alone, by their mount. */
 const TRASHED_BY_THE_TRASH = [
@@ -85,6 +89,7 @@ export function createApp(input: AppDeps) {
     sessions: input.sessions ?? createSessionCheck(input.db),
   };
   const app = new Hono<AuthEnv>();
+  if (input.answerCheck) app.use('*', input.answerCheck);
   app.use('*', traceRequests());
   app.use(
     '*',
@@ -100,6 +105,7 @@ export function createApp(input: AppDeps) {
   app.notFound((c) =>
     errorResponse(c, 404, 'NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`),
   );
+  app.use('*', methodNotAllowed(app));
   // Uploads stream their bytes to storage under their own per-kind limits (routes/uploads.ts);
   // the JSON limit would buffer them. No GET or HEAD handler reads a body: skipping the check
   // for them spares building a whole Request per read (about 0.1 ms, a tenth of a static file's

@@ -105,6 +105,46 @@ describe('the OpenAPI document (GET /v1/openapi.json)', () => {
   });
 });
 
+describe('the paths of the document', () => {
+  type Parameter = { name: string; in: string; schema: { not?: { enum?: string[] } } };
+  /** Whether some address matches both paths for `method`, their parameters' schemas allowing. */
+  function overlap(a: string, b: string, method: string, document: Document): boolean {
+    const [one, two] = [a.split('/'), b.split('/')];
+    if (one.length !== two.length) return false;
+    const reserved = (path: string, method: string, name: string) =>
+      (
+        (document.paths[path]![method] as unknown as { parameters?: Parameter[] }).parameters ?? []
+      ).find((p) => p.in === 'path' && p.name === name)?.schema.not?.enum ?? [];
+    return one.every((segment, i) => {
+      const other = two[i]!;
+      const param = (s: string) => s.match(/^\{(.+)\}$/)?.[1];
+      if (param(segment) && param(other)) return true;
+      if (param(segment)) return !reserved(a, method, param(segment)!).includes(other);
+      if (param(other)) return !reserved(b, method, param(other)!).includes(segment);
+      return segment === other;
+    });
+  }
+
+  it('are never two for one address and method (a parameter is never a word another path has in its place)', async () => {
+    const document = (await t.get('/v1/openapi.json')).body as Document;
+    const paths = Object.keys(document.paths);
+    const ambiguous: string[] = [];
+    for (const [i, a] of paths.entries()) {
+      for (const b of paths.slice(i + 1)) {
+        const shared = Object.keys(document.paths[a]!).filter((m) => m in document.paths[b]!);
+        for (const method of shared) {
+          if (overlap(a, b, method, document)) ambiguous.push(`${method} ${a} ${b}`);
+        }
+      }
+    }
+    expect(ambiguous).toEqual([]);
+    const id = (path: string) =>
+      (document.paths[path]!.get as unknown as { parameters: Parameter[] }).parameters[0]!;
+    expect(id('/v1/assets/{id}/application').schema.not?.enum).toContain('export');
+    expect(id('/v1/assets/{id}').schema.not?.enum).toContain('countByType');
+  });
+});
+
 describe('the documentation page (GET /v1/docs)', () => {
   it('renders the document with files this server serves, under a page policy', async () => {
     const page = await t.get('/v1/docs');

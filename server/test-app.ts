@@ -2,6 +2,7 @@
  * Test harness: a real app on a fresh database with a controllable clock and an in-memory
  * mailbox, plus small request helpers. Each test file calls `useTestApp()` once.
  */
+import { appendFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,7 @@ import { createLocalStorage, type Storage } from './storage';
 import { createTestDb, type TestDb } from './test-db';
 import type { TestStorage } from './test-storage';
 import { newId } from './ids';
+import { checkAnswers } from './test-answers';
 import { createUser } from './users';
 
 export const TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256!';
@@ -91,6 +93,15 @@ export function useTestApp(
   let testStorage: TestStorage | undefined;
   let events: EventBus | undefined;
   let sessions: SessionCheck | undefined;
+  // Answers outside the document (server/test-answers.ts); `request` fails the test that got
+  // one, afterAll the file for those its tests got another way (app.request, a real port).
+  const outside: string[] = [];
+  let reported = 0;
+  const record = process.env.ANSWER_CHECK_LOG;
+  const answerCheck = checkAnswers((problem) => {
+    if (record) appendFileSync(record, `${problem}\n`);
+    else outside.push(problem);
+  });
 
   beforeAll(async () => {
     testDb = await createTestDb();
@@ -113,6 +124,7 @@ export function useTestApp(
       storage,
       events,
       sessions,
+      answerCheck,
     });
   });
   afterAll(async () => {
@@ -121,6 +133,7 @@ export function useTestApp(
     await testDb?.close();
     if (storageDir) await rm(storageDir, { recursive: true, force: true });
     await testStorage?.close();
+    expect(outside.slice(reported), 'answers outside the OpenAPI document').toEqual([]);
   });
 
   const request = async (
@@ -151,6 +164,11 @@ export function useTestApp(
     // A stream body needs duplex 'half' (a Node fetch requirement, not yet in the DOM types).
     const init = { method, headers, body, duplex: 'half' } as RequestInit;
     const response = await app.request(path, init);
+    if (outside.length > reported) {
+      const problems = outside.slice(reported);
+      reported = outside.length;
+      throw new Error(`Answer outside the OpenAPI document:\n${problems.join('\n')}`);
+    }
     const text = await response.text();
     let parsed: unknown = text;
     try {

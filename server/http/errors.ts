@@ -11,7 +11,7 @@ import { log } from '../log';
 import { StorageUnavailableError } from '../storage';
 
 export type ErrorStatus =
-  400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 416 | 422 | 429 | 500 | 501 | 502 | 503;
+  400 | 401 | 403 | 404 | 405 | 409 | 412 | 413 | 415 | 416 | 422 | 429 | 500 | 501 | 502 | 503;
 
 class ApiError extends Error {
   constructor(

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { answerProblem } from './test-answers';
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const row = {
+  id: 't1',
+  name: 'Tag',
+  assetCount: 0,
+  createdAt: '2030-01-01T00:00:00.000Z',
+  updatedAt: '2030-01-01T00:00:00.000Z',
+};
+
+describe('the answer check of the server tests', () => {
+  it('passes an answer the document gives', async () => {
+    expect(await answerProblem('GET', '/v1/tags/t1', json({ data: row }))).toBeUndefined();
+    const error = { status: 404, code: 'NOT_FOUND', message: 'No tag t1' };
+    expect(await answerProblem('GET', '/v1/tags/t1', json(error, 404))).toBeUndefined();
+  });
+
+  it('fails a property, a status or an error body the document does not give', async () => {
+    const extra = await answerProblem('GET', '/v1/tags/t1', json({ data: { ...row, x: 1 } }));
+    expect(extra).toContain('Property "x"');
+    const missing = await answerProblem('GET', '/v1/tags/t1', json({ data: { id: 't1' } }));
+    expect(missing).toContain('GET /v1/tags/{tagId}: 200 answer outside its schema');
+    const status = await answerProblem('GET', '/v1/tags/t1', json({}, 500));
+    expect(status).toContain('undocumented status 500');
+    const error = await answerProblem('GET', '/v1/tags/t1', json({ status: 404 }, 404));
+    expect(error).toContain('404 answer outside its schema');
+  });
+
+  it('wants 405 for a method an address lacks, and leaves addresses the document lacks alone', async () => {
+    expect(await answerProblem('PUT', '/v1/assets', json({}, 404))).toContain('not 405');
+    expect(await answerProblem('PUT', '/v1/assets', json({}, 405))).toBeUndefined();
+    expect(await answerProblem('GET', '/assets/a-page', json({}, 200))).toBeUndefined();
+  });
+});
