@@ -95,7 +95,7 @@ describe('the compiled server (dist-server/)', () => {
     const upload = await call('/v1/uploads/model', {
       method: 'POST',
       token,
-      body: new Blob([readAvatar('maleIdle.glb')]),
+      body: new Blob([readAvatar('spawn-effect.glb')]),
     });
     expect(upload.status).toBe(200);
     const { url } = uploadResultSchema.parse(upload.body.data);

@@ -51,7 +51,7 @@ async function createAsset(
 describe('with ICON_RENDERER_URL', () => {
   it('sends the model to the renderer and stores the PNG it answers as the icon', async () => {
     const { token } = await t.loginAs('developer');
-    const model = readAvatar('maleIdle.glb');
+    const model = readAvatar('spawn-effect.glb');
     const { url } = await uploadFile(t.request, 'model', model, token);
     const created = await createAsset({ name: 'Rendered', type: 'body', modelUrl: url }, token);
     service.answer = { status: 200, body: readPng() };
@@ -73,7 +73,7 @@ describe('with ICON_RENDERER_URL', () => {
 
   it('answers 502 when the renderer fails or answers something that is not an icon', async () => {
     const { token } = await t.loginAs('developer');
-    const { url } = await uploadFile(t.request, 'model', readAvatar('maleIdle.glb'), token);
+    const { url } = await uploadFile(t.request, 'model', readAvatar('spawn-effect.glb'), token);
     const created = await createAsset({ name: 'X', type: 'body', modelUrl: url }, token);
     const path = `/v1/assets/${created.id}/generate-icon-from-model`;
 
@@ -104,7 +104,7 @@ describe('with ICON_RENDERER_URL', () => {
 describe('with TEXTURE_PREDICTOR_URL', () => {
   it('stores the predicted texture and answers where it is', async () => {
     const { token } = await t.loginAs('developer');
-    const { url } = await uploadFile(t.request, 'model', readAvatar('female-idle.glb'), token);
+    const { url } = await uploadFile(t.request, 'model', readAvatar('spawn-effect.glb'), token);
     service.answer = { status: 200, body: readPng('basn2c08.png') };
     const response = await t.post('/v1/assets/predict-texture', { modelUrl: url }, token);
     const texture = uploadResultSchema.parse(dataOf(response));

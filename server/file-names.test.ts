@@ -16,7 +16,7 @@ const upload = async (name: string) =>
   uploadResultSchema.parse(
     dataOf(
       await t.request('POST', '/v1/uploads/model', {
-        bytes: readAvatar('female-idle.glb'),
+        bytes: readAvatar('spawn-effect.glb'),
         token: tokens.developer,
         headers: { 'x-file-name': encodeURIComponent(name) },
       }),

@@ -14,6 +14,8 @@ import { dataOf, type JsonResponse } from './test-app';
 
 /** Every avatar .glb of the fixtures, by file name. */
 export const avatarFiles = () => fixtureNames(AVATARS, '.glb');
+/** The avatar fixtures that hold only an animation, no mesh: refused as models. */
+export const ANIMATION_CLIPS = ['female-idle.glb', 'maleIdle.glb'];
 
 export const readAvatar = (name: string) => fixtureBytes(AVATARS, name);
 

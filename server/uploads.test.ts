@@ -40,7 +40,7 @@ const bytesOf = async (response: Response) => new Uint8Array(await response.arra
 describe('POST /v1/uploads/{kind}', () => {
   it('stores a model and serves the same bytes back', async () => {
     const { developer } = tokens;
-    const bytes = readAvatar('female-idle.glb');
+    const bytes = readAvatar('spawn-effect.glb');
     const stored = await uploadFile(t.request, 'model', bytes, developer);
     expect(stored.url).toMatch(/^\/files\/[0-9a-f]{24}\.glb$/);
     expect(stored).toMatchObject({ size: bytes.byteLength, contentType: 'model/gltf-binary' });
@@ -149,6 +149,10 @@ describe('POST /v1/uploads/{kind}', () => {
     expect(await message('model', readAvatar('maleIdle.glb').subarray(0, 5000))).toBe(
       'fileInput.corrupt: The header gives a length of 505192 bytes but the file has 5000',
     );
+    // An animation clip has nothing to show where every model is something to see.
+    expect(await message('model', readAvatar('female-idle.glb'))).toBe(
+      'fileInput.noMesh: The model has no mesh to show (an animation clip or a bare skeleton)',
+    );
     // basn2c08.png is RGB; the icon must be RGBA.
     expect(await message('icon', readPng('basn2c08.png'))).toBe(
       'fileInput.wrongColorType: expected rgba, actual rgb',
@@ -238,7 +242,7 @@ describe('GET /files/{key} of a model, brotli-compressed', () => {
   });
 
   it('sends the file as it is without brotli, to q=0, for a range, and never other types', async () => {
-    const bytes = readAvatar('female-idle.glb');
+    const bytes = readAvatar('spawn-effect.glb');
     const { url } = await uploadFile(t.request, 'model', bytes, tokens.admin);
     for (const headers of [
       {} as Record<string, string>,
@@ -265,7 +269,7 @@ describe('GET /files/{key} of a model, brotli-compressed', () => {
 describe('original file names', () => {
   const named = (name: string | undefined, token: string) =>
     t.request('POST', '/v1/uploads/model', {
-      bytes: readAvatar('female-idle.glb'),
+      bytes: readAvatar('spawn-effect.glb'),
       token,
       ...(name === undefined ? {} : { headers: { 'x-file-name': name } }),
     });
@@ -280,7 +284,7 @@ describe('original file names', () => {
     expect(dataOf(await t.get(`/v1/files/${key}`, developer))).toEqual({
       url: stored.url,
       name: 'Zoë avatar (final).glb',
-      size: readAvatar('female-idle.glb').byteLength,
+      size: readAvatar('spawn-effect.glb').byteLength,
       contentType: 'model/gltf-binary',
     });
     // Served inline as before; ?download saves under the original name.

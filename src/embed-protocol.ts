@@ -68,9 +68,10 @@ export type EmbedEvent =
   | { type: 'spawnFinished' }
   /**
    * `cause: 'viewer'`: the model could not be loaded or drawn (the viewer shows the reason and
-   * a Retry button); `cause: 'request'`: a posted message was not understood (sent only to
-   * its sender) and changed nothing.
+   * a Retry button); with `code: 'noMesh'` it loaded but has no mesh to show (an animation
+   * clip: the viewer says so, without Retry). `cause: 'request'`: a posted message was not
+   * understood (sent only to its sender) and changed nothing.
    */
-  | { type: 'error'; message: string; cause: 'viewer' | 'request' }
+  | { type: 'error'; message: string; cause: 'viewer' | 'request'; code?: 'noMesh' }
   /** The answer to a capture request: the picture, or null while nothing is drawn. */
   | { type: 'capture'; dataUrl: string | null };

@@ -33,6 +33,8 @@ const harness = vi.hoisted(() => ({
   context: null as object | null,
   /** The pixel ratio R3F last gave the renderer. */
   pixelRatio: 0,
+  /** The models are animation clips: a skeleton and no mesh. */
+  clipsOnly: false,
 }));
 
 /** The part of n8ao's pass (N8AOPostPass) the tests read. */
@@ -114,6 +116,10 @@ vi.mock('./ui/canvas/model-cache', async (importOriginal) => {
     ...real,
     acquireModel: () => {
       const scene = new three.Group();
+      if (harness.clipsOnly) {
+        scene.add(new three.Bone());
+        return Promise.resolve({ scene, animations: [] });
+      }
       const glow = new three.MeshStandardMaterial({ emissive: 0xff8800 });
       scene.add(new three.Mesh(new three.BoxGeometry(1, 2, 1), glow));
       scene.add(new three.Mesh(new three.BoxGeometry(1, 1, 1), new three.MeshStandardMaterial()));
@@ -144,6 +150,7 @@ beforeEach(() => {
   harness.ao = null;
   harness.context = null;
   harness.pixelRatio = 0;
+  harness.clipsOnly = false;
   Object.assign(box, { width: SIZE, height: SIZE });
   resizeWatchers.clear();
   vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(() => ({
@@ -563,5 +570,24 @@ describe('debug mode', () => {
     expect(view.element.getAttribute('aria-describedby')).toBe(time.id);
     view.rerender(<AvatarViewer modelSrc="/avatar.glb" scale={2} />);
     await vi.waitFor(() => expect(screen.queryByRole('status')).toBeNull());
+  });
+});
+
+describe('a model with no mesh (an animation clip)', () => {
+  it('says there is no mesh to show, without Retry, instead of spawning an empty scene', async () => {
+    harness.clipsOnly = true;
+    const onError = vi.fn();
+    const onLoaded = vi.fn();
+    render(<AvatarViewer modelSrc="/idle.glb" onError={onError} onLoaded={onLoaded} />);
+    expect(
+      await screen.findByText(
+        'This model has no mesh to show: it holds only an animation or a skeleton.',
+      ),
+    ).toBeTruthy();
+    const viewer = screen.getByRole('group', { name: '3D avatar viewer' });
+    expect(viewer.getAttribute('data-state')).toBe('error');
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'noMesh' }));
+    expect(onLoaded).not.toHaveBeenCalled();
   });
 });

@@ -15,6 +15,7 @@ import { AvatarView, type AvatarViewProps } from './ui/canvas/avatar-view';
 import type { AvatarViewerOptions } from './ui/canvas/viewer-options';
 
 export { preloadAvatar } from './ui/canvas/preload';
+export { NoMeshError } from './ui/canvas/no-mesh';
 
 export type {
   AvatarViewerHandle,

@@ -25,7 +25,9 @@ export type FileErrorKey =
   /** No values; `detail` says why. */
   | 'fileInput.notGlb'
   /** values: model (what it declares over which limit, see gltf-limits.ts). */
-  | 'fileInput.modelOverLimit';
+  | 'fileInput.modelOverLimit'
+  /** No values: the model shows no mesh (an animation clip) where a mesh is needed. */
+  | 'fileInput.noMesh';
 
 export interface FileError {
   key: FileErrorKey;

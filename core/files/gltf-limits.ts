@@ -372,6 +372,27 @@ async function checkDeclarations(
 
 const GLTF_MAGIC = [0x67, 0x6c, 0x54, 0x46]; // "glTF"
 
+/** The model's JSON (a GLB's JSON chunk, or a glTF file); null when it is neither or does not parse. */
+async function readModelJson(
+  file: ByteSource,
+  limits: ModelLimits,
+): Promise<{ json: unknown; layout: GlbLayout | undefined } | null> {
+  const head = await readBytes(file, 0, 4);
+  const glb = GLTF_MAGIC.every((byte, i) => head[i] === byte);
+  const layout = glb ? await readGlbLayout(file) : undefined;
+  const range = layout?.json ?? { start: 0, length: file.size };
+  if (!glb && !/^(\uFEFF|\s)*(\{|$)/.test(new TextDecoder().decode(head))) return null;
+  atMost(limits, 'jsonBytes', range.length, 'bytes of JSON');
+  const text = new TextDecoder().decode(
+    await readBytes(file, range.start, range.start + range.length),
+  );
+  try {
+    return { json: JSON.parse(text) as unknown, layout };
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Null when the model in `file` (a GLB, or glTF JSON) declares no more than `limits` allow;
  * else the first limit it passes. Reads the JSON and the embedded images' headers, never the
@@ -383,25 +404,31 @@ export async function checkModelLimits(
   limits: ModelLimits = GLTF_LIMITS,
 ): Promise<GltfLimitError | null> {
   try {
-    const head = await readBytes(file, 0, 4);
-    const glb = GLTF_MAGIC.every((byte, i) => head[i] === byte);
-    const layout = glb ? await readGlbLayout(file) : undefined;
-    const range = layout?.json ?? { start: 0, length: file.size };
-    if (!glb && !/^(\uFEFF|\s)*(\{|$)/.test(new TextDecoder().decode(head))) return null;
-    atMost(limits, 'jsonBytes', range.length, 'bytes of JSON');
-    const text = new TextDecoder().decode(
-      await readBytes(file, range.start, range.start + range.length),
-    );
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      return null;
-    }
-    await checkDeclarations(json, file, layout, limits);
+    const model = await readModelJson(file, limits);
+    if (model) await checkDeclarations(model.json, file, model.layout, limits);
     return null;
   } catch (error) {
     if (error instanceof GltfLimitError) return error;
+    throw error;
+  }
+}
+
+/**
+ * Whether the model draws nothing: no node shows a mesh with a primitive (an animation clip,
+ * a bare skeleton). A file whose JSON cannot be read is not judged here (its loader or
+ * validator says what is wrong). Call it on a model within GLTF_LIMITS.
+ */
+export async function hasNoGeometry(file: ByteSource): Promise<boolean> {
+  try {
+    const model = await readModelJson(file, GLTF_LIMITS);
+    if (!model || !isObject(model.json)) return false;
+    const meshes = list(model.json, 'meshes');
+    return !list(model.json, 'nodes').some((node) => {
+      const mesh = Number(field(node, 'mesh'));
+      return Number.isInteger(mesh) && list(meshes[mesh], 'primitives').length > 0;
+    });
+  } catch (error) {
+    if (error instanceof GltfLimitError) return false;
     throw error;
   }
 }

@@ -35,6 +35,8 @@ export interface UploadRule {
   maxSize: number;
   /** Header rules for images (checked without decoding pixels). */
   validation?: FileValidationOptions;
+  /** A model must show a mesh (an animation clip alone has nothing to show). */
+  needsMesh?: boolean;
 }
 
 /** The smallest well-formed files: a 1×1 PNG is 67 bytes, a GLB header plus one chunk 20. */
@@ -62,11 +64,15 @@ export const UPLOAD_RULES: Record<UploadKind, UploadRule> = {
     maxSize: FILE_LIMITS.texture,
     validation: { maxImageDimensions: { width: 2048, height: 2048 } },
   },
-  /** The model: a binary glTF (.glb). */
+  /**
+   * The model: a binary glTF (.glb) that shows a mesh. Every asset type and every cage mesh is
+   * something to see, so a model holding only an animation is refused.
+   */
   model: {
     accept: { 'model/gltf-binary': ['.glb'] },
     minSize: MIN_GLB_BYTES,
     maxSize: FILE_LIMITS.glb,
+    needsMesh: true,
   },
   /** The layered source file: Photoshop (.psd). */
   source: {

@@ -17,6 +17,8 @@ import {
 import { checkDropRules, checkImageRules, formatBytes, validateFileContent } from './validate';
 
 const { icon, texture, model, source } = UPLOAD_RULES;
+/** The avatar fixtures that hold only an animation, no mesh. */
+const CLIPS = ['female-idle.glb', 'maleIdle.glb'];
 
 /** Bytes that are not an ICC profile, so the iCCP chunk's own name is the colour space. */
 const NOT_A_PROFILE = new TextEncoder().encode('profile data');
@@ -210,7 +212,7 @@ describe('validateFileContent: types by content', () => {
   });
 
   it('passes every avatar as a model and refuses a PNG renamed .glb or a cut model', async () => {
-    for (const name of fixtureNames(AVATARS, '.glb')) {
+    for (const name of fixtureNames(AVATARS, '.glb').filter((name) => !CLIPS.includes(name))) {
       expect(await validateFileContent(fixtureBlob(AVATARS, name), model)).toBeNull();
     }
     const png = Object.assign(fixtureBlob(PNG_SUITE, 'basn6a08.png'), { name: 'avatar.glb' });
@@ -223,6 +225,18 @@ describe('validateFileContent: types by content', () => {
     expect(await validateFileContent(new NodeBlob([cut]), model)).toMatchObject({
       key: 'fileInput.corrupt',
     });
+  });
+
+  it('refuses an animation clip as a model: it has no mesh to show', async () => {
+    for (const name of CLIPS) {
+      expect(await validateFileContent(fixtureBlob(AVATARS, name), model)).toEqual({
+        key: 'fileInput.noMesh',
+        detail: 'The model has no mesh to show (an animation clip or a bare skeleton)',
+      });
+    }
+    // A rule that needs no mesh takes it.
+    const clip = fixtureBlob(AVATARS, 'maleIdle.glb');
+    expect(await validateFileContent(clip, { ...model, needsMesh: false })).toBeNull();
   });
 
   it('calls a .glb whose start is overwritten damaged, not the wrong type', async () => {

@@ -10,7 +10,7 @@
 import { readBytes, unreadable, type ByteSource } from './bytes';
 import type { FileError } from './file-error';
 import { checkGlbHeader } from './glb';
-import { checkModelLimits, modelOverLimit } from './gltf-limits';
+import { checkModelLimits, hasNoGeometry, modelOverLimit } from './gltf-limits';
 import { checkPsdHeader } from './psd';
 import { isDamagedPngSignature, readImageHeader, type ImageHeader } from './image-header';
 import { checkPngIntegrity } from './png-integrity';
@@ -149,11 +149,21 @@ export function checkImageRules(
   return null;
 }
 
-/** A sound GLB's declarations over GLTF_LIMITS (gltf-limits.ts), read before anything loads it. */
-async function modelLimitsProblem(file: ByteSource): Promise<FileError | null> {
+/**
+ * A sound GLB's declarations over GLTF_LIMITS (gltf-limits.ts), read before anything loads it;
+ * then, where the rule needs a mesh, a model that shows none.
+ */
+async function modelProblem(file: ByteSource, rule: UploadRule): Promise<FileError | null> {
   try {
     const error = await checkModelLimits(file);
-    return error && modelOverLimit(error);
+    if (error) return modelOverLimit(error);
+    if (rule.needsMesh && (await hasNoGeometry(file))) {
+      return {
+        key: 'fileInput.noMesh',
+        detail: 'The model has no mesh to show (an animation clip or a bare skeleton)',
+      };
+    }
+    return null;
   } catch (error) {
     return unreadable(error);
   }
@@ -196,7 +206,7 @@ export async function validateFileContent(
   }
   switch (content) {
     case 'model/gltf-binary':
-      return (await checkGlbHeader(file)) ?? (await modelLimitsProblem(file));
+      return (await checkGlbHeader(file)) ?? (await modelProblem(file, rule));
     case 'image/vnd.adobe.photoshop':
       return checkPsdHeader(file);
     case 'model/fbx':

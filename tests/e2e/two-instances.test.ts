@@ -19,7 +19,7 @@ import { startInstances, type Instances } from '../helpers/instances';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../helpers/proxy';
 import type { TestServer } from '../helpers/server';
 
-const MODEL = readFileSync(resolve('..', 'shared', 'fixtures', 'avatars', 'female-idle.glb'));
+const MODEL = readFileSync(resolve('..', 'shared', 'fixtures', 'avatars', 'spawn-effect.glb'));
 /** Everything live must show within this (the promise tests/e2e/live.test.ts holds). */
 const LIVE_MS = 2_000;
 

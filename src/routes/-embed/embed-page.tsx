@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deliverySources } from '../../../core/model-delivery';
 import type { EmbedEvent } from '../../embed-protocol';
-import { AvatarViewer, type AvatarViewerHandle } from '../../viewer';
+import { AvatarViewer, NoMeshError, type AvatarViewerHandle } from '../../viewer';
 import {
   addChanges,
   embedSettings,
@@ -100,6 +100,7 @@ export function EmbedPage({ search }: { search: EmbedSearch }) {
             loading: t('viewer.loading'),
             failed: t('viewer.failed'),
             retry: t('viewer.retry'),
+            noMesh: t('viewer.noMesh'),
           }}
           onLoading={() => post({ type: 'loading' })}
           onLoaded={() => post({ type: 'loaded' })}
@@ -109,6 +110,7 @@ export function EmbedPage({ search }: { search: EmbedSearch }) {
               type: 'error',
               cause: 'viewer',
               message: error instanceof Error ? error.message : String(error),
+              ...(error instanceof NoMeshError && { code: error.code }),
             })
           }
         />

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { environmentTexture } from './environment-lighting';
 import { acquireModel, releaseModel, type DecoderOptions, type ModelAsset } from './model-cache';
 import type { ModelSource } from './model-source';
+import { NoMeshError, showsNoMesh } from './no-mesh';
 
 interface Loaded {
   models: ModelAsset[];
@@ -80,6 +81,8 @@ export function useLoadedAssets(
           optional(wanted.idle),
         ]);
         if (cancelled) return;
+        // An animation clip given as the model would spawn an empty scene.
+        if (showsNoMesh(models.map((model) => model.scene))) throw new NoMeshError();
         const next = {
           key,
           models,

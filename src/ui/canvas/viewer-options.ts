@@ -23,6 +23,8 @@ export interface AvatarViewerTexts {
   failed: string;
   /** The button that loads the model again. */
   retry: string;
+  /** Said instead of `failed` (and without Retry) when the model has no mesh to show. */
+  noMesh: string;
 }
 
 export interface AvatarViewerHandle {

@@ -2,11 +2,13 @@
 import { useEffect, useRef } from 'react';
 import { useFrame } from '@react-three/fiber';
 import type { AvatarViewerTexts } from './viewer-options';
+import { NoMeshError } from './no-mesh';
 
 export const DEFAULT_TEXTS: AvatarViewerTexts = {
   loading: 'Loading avatar',
   failed: 'The avatar could not be loaded.',
   retry: 'Try again',
+  noMesh: 'This model has no mesh to show: it holds only an animation or a skeleton.',
 };
 /** The longest reason shown under the error message. */
 const MAX_REASON_LENGTH = 200;
@@ -41,12 +43,24 @@ function errorReason(error: unknown): string {
     : message;
 }
 
-/** The error state: what went wrong, and a button that loads the model again. */
+/**
+ * The error state: what went wrong, and a button that loads the model again; a model with no
+ * mesh only says so (loading it again would not give it one).
+ */
 export function ErrorState(props: {
   texts: AvatarViewerTexts;
   error: unknown;
   onRetry: () => void;
 }) {
+  if (props.error instanceof NoMeshError) {
+    return (
+      <div style={errorStyle}>
+        <p role="status" style={{ margin: 0 }}>
+          {props.texts.noMesh}
+        </p>
+      </div>
+    );
+  }
   const reason = errorReason(props.error);
   return (
     <div style={errorStyle}>
