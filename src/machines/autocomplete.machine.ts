@@ -31,7 +31,12 @@ export interface AutocompleteInput {
   value?: AutocompleteValue;
   /** Labels the caller already knows, by id: those ids are not looked up. */
   labels?: KnownLabels;
+  /** What tells an option apart beyond its label (a body's gender, icon and id). */
+  describe?: DescribeRow;
 }
+
+/** An option's detail line and icon, from its row. */
+export type DescribeRow = (row: ListRow) => { detail?: string; iconUrl?: string | null };
 
 /** Labels by id, known without asking the server (an asset's tags come with their names). */
 export type KnownLabels = Readonly<Record<string, string>>;
@@ -39,6 +44,9 @@ export type KnownLabels = Readonly<Record<string, string>>;
 export interface AutocompleteOption {
   value: string;
   label: string;
+  /** With `describe`: a line that tells options of the same label apart, and an icon. */
+  detail?: string;
+  iconUrl?: string | null;
 }
 
 export interface AutocompleteContext {
@@ -46,6 +54,7 @@ export interface AutocompleteContext {
   findByIdEndpoint: string;
   searchField: string;
   displayField: string;
+  describe: DescribeRow | undefined;
   extraQueryParams: ListFilter;
   multiple: boolean;
   text: string;
@@ -106,11 +115,16 @@ export function selectedIds(value: AutocompleteValue, multiple: boolean): string
 }
 
 /** An option for a row: its id and the display field (the id when that is missing). */
-export function toOption(row: ListRow, displayField: string): AutocompleteOption {
+export function toOption(
+  row: ListRow,
+  displayField: string,
+  describe?: DescribeRow,
+): AutocompleteOption {
   const label = (row as unknown as Record<string, unknown>)[displayField];
   return {
     value: row.id,
     label: typeof label === 'string' || typeof label === 'number' ? String(label) : row.id,
+    ...describe?.(row),
   };
 }
 
@@ -172,7 +186,7 @@ export const autocompleteMachine = setup({
       return { text: event.text };
     }),
     showOptions: assign(({ context }, rows: ListRow[]) => ({
-      options: rows.map((row) => toOption(row, context.displayField)),
+      options: rows.map((row) => toOption(row, context.displayField, context.describe)),
       searched: context.text,
       page: 1,
       hasMore: rows.length === AUTOCOMPLETE_LIMIT,
@@ -183,7 +197,10 @@ export const autocompleteMachine = setup({
       const known = new Set(context.options.map((option) => option.value));
       const added = rows.filter((row) => !known.has(row.id));
       return {
-        options: [...context.options, ...added.map((row) => toOption(row, context.displayField))],
+        options: [
+          ...context.options,
+          ...added.map((row) => toOption(row, context.displayField, context.describe)),
+        ],
         page: context.page + 1,
         hasMore: rows.length === AUTOCOMPLETE_LIMIT && added.length > 0,
         error: null,
@@ -193,7 +210,7 @@ export const autocompleteMachine = setup({
     labelSelected: assign(({ context }, rows: ListRow[]) => {
       const selected = context.selected.map((option) => {
         const row = rows.find((candidate) => candidate.id === option.value);
-        return row ? toOption(row, context.displayField) : option;
+        return row ? toOption(row, context.displayField, context.describe) : option;
       });
       // A single value given from outside shows its label once known (unless the user typed).
       const next = { selected, unlabelled: [] };
@@ -247,6 +264,7 @@ export const autocompleteMachine = setup({
       findByIdEndpoint: input.findByIdEndpoint ?? input.endpoint,
       searchField: input.searchField ?? DEFAULT_SEARCH_FIELD,
       displayField: input.displayField ?? DEFAULT_DISPLAY_FIELD,
+      describe: input.describe,
       extraQueryParams: input.extraQueryParams ?? {},
       multiple,
       text: shownText(multiple, '', { selected, unlabelled }),

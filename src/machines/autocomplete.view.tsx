@@ -10,6 +10,7 @@ import {
   selectIsSearching,
   selectNoResults,
   type AutocompleteValue,
+  type DescribeRow,
   type KnownLabels,
   selectOptions,
   selectSelected,
@@ -28,6 +29,8 @@ interface AutocompleteFilterProps {
   create?: Creates;
   /** Labels of values the caller already knows (not looked up again). */
   labels?: KnownLabels;
+  /** A detail line and an icon per option (bodies that share a name told apart). */
+  describe?: DescribeRow;
 }
 
 /** Creating a row from the picker's text: the option's label, and the call that creates it. */
@@ -45,6 +48,7 @@ export function AutocompleteFilter({
   chipsBelow,
   create,
   labels,
+  describe,
 }: AutocompleteFilterProps) {
   const { t } = useTranslation();
   const actor = useActorRef(autocompleteMachine, {
@@ -58,6 +62,7 @@ export function AutocompleteFilter({
       multiple: Boolean(filter.multiple),
       value: asIds(value),
       ...(labels ? { labels } : {}),
+      ...(describe ? { describe } : {}),
     },
   });
   const options = useSelector(actor, selectOptions);
@@ -102,14 +107,23 @@ export function AutocompleteFilter({
       label={filter.label}
       icon={filter.icon}
       placeholder={filter.placeholder}
-      options={options.map((o) => ({ id: o.value, label: o.label }))}
+      options={options.map((o) => ({
+        id: o.value,
+        label: o.label,
+        ...(o.detail === undefined ? {} : { detail: o.detail }),
+        ...(o.iconUrl === undefined ? {} : { iconUrl: o.iconUrl }),
+      }))}
       inputValue={text}
       onInputChange={(next) => actor.send({ type: 'TYPE', text: next })}
       onOpen={() => actor.send({ type: 'OPEN' })}
       onLoadMore={hasMore ? () => actor.send({ type: 'LOAD_MORE' }) : undefined}
       isLoadingMore={isLoadingMore}
       isLabelling={isLabelling}
-      selected={selected.map((o) => ({ id: o.value, label: o.label }))}
+      selected={selected.map((o) => ({
+        id: o.value,
+        label: o.label,
+        ...(o.detail === undefined ? {} : { detail: o.detail }),
+      }))}
       onSelect={(id) => {
         const option = options.find((o) => o.value === id);
         if (option) actor.send({ type: 'SELECT', option });
@@ -157,6 +171,8 @@ interface EntityPickerProps {
   labels?: KnownLabels;
   /** Shown in the empty box (where the label is not shown, as in the bulk bar). */
   placeholder?: string;
+  /** A detail line and an icon per option (bodies that share a name told apart). */
+  describe?: DescribeRow;
 }
 
 /** Picks one or more rows of a resource by name (tags, applications, body assets). */
@@ -170,6 +186,7 @@ export function EntityPicker({
   create,
   placeholder,
   labels,
+  describe,
   ...props
 }: EntityPickerProps) {
   return (
@@ -191,6 +208,7 @@ export function EntityPicker({
       chipsBelow
       {...(create ? { create } : {})}
       {...(labels ? { labels } : {})}
+      {...(describe ? { describe } : {})}
     />
   );
 }

@@ -23,6 +23,8 @@ import { Alert } from '../../../ui/dom/alert';
 import { useLiveConnected } from '../../../machines/live.view';
 import { Panel } from './panel';
 import { endpoint, ENDPOINTS } from '../../../../contract/paths';
+import type { DescribeRow } from '../../../machines/autocomplete.machine';
+import { displayLabel } from '../../../ui/dom/list/asset-filters';
 
 /** The morph job machine queueing through the asset's mutation (what the jobs change is read again). */
 const withCacheUpdate = morphJobMachine.provide({
@@ -31,11 +33,34 @@ const withCacheUpdate = morphJobMachine.provide({
   },
 });
 
+/** Bodies often share a name: each option shows its gender, its icon and its id. */
+const describeBody: DescribeRow = (row) => {
+  const body = row as Partial<Pick<Asset, 'gender' | 'iconUrl'>> & { id: string };
+  return {
+    detail: [body.gender ? displayLabel(body.gender) : undefined, body.id]
+      .filter((part) => part !== undefined)
+      .join(' · '),
+    iconUrl: body.iconUrl ?? null,
+  };
+};
+
 /** Picks body assets, queues morph jobs and follows them to completion. */
 export function AssetMorphs({ asset }: { asset: Asset }) {
   const { t } = useTranslation();
   const [bodyAssetIds, setBodies] = useState<string[]>([]);
   const actor = useActorRef(withCacheUpdate, { inspect });
+  // Once the jobs are queued the picker empties, ready for the next bodies; a refused
+  // Generate keeps them to try again.
+  useEffect(() => {
+    let wasGenerating = false;
+    const subscription = actor.subscribe((snapshot) => {
+      if (wasGenerating && !snapshot.matches('generating') && !snapshot.matches('idle')) {
+        setBodies([]);
+      }
+      wasGenerating = snapshot.matches('generating');
+    });
+    return () => subscription.unsubscribe();
+  }, [actor]);
   const jobs = useSelector(actor, selectJobs);
   const error = useSelector(actor, selectMorphError);
   const isGenerating = useSelector(actor, selectIsGenerating);
@@ -62,6 +87,7 @@ export function AssetMorphs({ asset }: { asset: Asset }) {
         field="bodyAssetIds"
         endpoint={endpoint(ENDPOINTS.assets)}
         extraQueryParams={{ type: 'body' }}
+        describe={describeBody}
         multiple
         value={bodyAssetIds}
         onChange={setBodies}

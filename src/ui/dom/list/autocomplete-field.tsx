@@ -14,12 +14,17 @@ import {
   Tag,
   TagGroup,
   TagList,
+  Text,
   type Key,
 } from 'react-aria-components';
 
 export interface AutocompleteOption {
   id: string;
   label: string;
+  /** A second line that tells options of the same label apart (a body's gender and id). */
+  detail?: string;
+  /** An icon before the label; null: the option has none (a blank of the same size). */
+  iconUrl?: string | null;
 }
 
 interface AutocompleteFieldProps {
@@ -205,7 +210,22 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
             <Collection items={props.options}>
               {(option: AutocompleteOption) => (
                 <ListBoxItem id={option.id} className="menu-item" textValue={option.label}>
-                  {option.label}
+                  {option.iconUrl !== undefined &&
+                    (option.iconUrl ? (
+                      <img className="option-icon" src={option.iconUrl} alt="" />
+                    ) : (
+                      <span className="option-icon" aria-hidden="true" />
+                    ))}
+                  {option.detail === undefined ? (
+                    option.label
+                  ) : (
+                    <span className="option-text">
+                      <Text slot="label">{option.label}</Text>
+                      <Text slot="description" className="option-detail">
+                        {option.detail}
+                      </Text>
+                    </span>
+                  )}
                 </ListBoxItem>
               )}
             </Collection>
@@ -238,7 +258,10 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
           <TagList className="tag-list">
             {shown.map((option) => (
               <Tag key={option.id} id={option.id} textValue={option.label} className="tag">
-                <span className="tag-text" title={option.label}>
+                <span
+                  className="tag-text"
+                  title={option.detail ? `${option.label} (${option.detail})` : option.label}
+                >
                   {option.label}
                 </span>
                 <Button slot="remove" aria-label={props.labels.remove(option.label)}>
