@@ -31,6 +31,11 @@ export interface ListSearch {
   order?: string | undefined;
   page?: number | undefined;
   limit?: number | undefined;
+  /**
+   * The address's `filter` could not be read and was dropped: the screen says so. Never written
+   * by the list itself, so it leaves the address at the list's next write.
+   */
+  filterIgnored?: true | undefined;
 }
 
 export interface ListSearchOptions {
@@ -50,6 +55,22 @@ const filterShape = z.record(
     z.array(z.union([z.string(), z.number(), z.boolean()])),
   ]),
 );
+
+/**
+ * Whether a raw `filter` param (as the address has it) is there but cannot be read: not JSON,
+ * or not what `filterSchema` takes. The list then ignores it and says so.
+ */
+export function isUnreadableFilter(raw: unknown, filterSchema: z.core.$ZodType): boolean {
+  if (raw === undefined || raw === null || raw === '') return false;
+  try {
+    const value: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
+    z.parse(filterSchema, value);
+    z.parse(filterShape, value);
+    return false;
+  } catch {
+    return true;
+  }
+}
 
 function parseFilter(raw: unknown, filterSchema: z.core.$ZodType): ListFilter {
   if (raw === undefined || raw === '') return {};
@@ -158,7 +179,13 @@ export function defineList(
   const definition = { filterSchema: searchOnly, mode: 'paged' as const, ...input };
   return {
     ...definition,
-    validateSearch: (raw) =>
-      toListSearch(parseListSearch(raw, definition.filterSchema, definition), definition),
+    validateSearch: (raw) => {
+      const search = toListSearch(parseListSearch(raw, definition.filterSchema, definition), {
+        mode: definition.mode,
+      });
+      return isUnreadableFilter(raw.filter, definition.filterSchema)
+        ? { ...search, filterIgnored: true }
+        : search;
+    },
   };
 }

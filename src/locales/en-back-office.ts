@@ -27,6 +27,10 @@ export const enBackOffice = {
     saveAgain: 'Save again',
   },
   list: {
+    // The address had a filter that is not JSON or not this list's: the list shows everything.
+    filterIgnored:
+      'The filter in the address could not be read, so it was ignored: the list shows all rows.',
+    dismiss: 'Dismiss',
     filters: 'Filters',
     allFilters: 'All Filters',
     apply: 'Apply',
@@ -369,6 +373,8 @@ export const enBackOffice = {
       completed: 'Completed',
       failed: 'Failed',
     },
+    retry: 'Retry',
+    retried: 'Morph of {{source}} on {{body}} queued again',
   },
   applications: {
     title: 'Applications',

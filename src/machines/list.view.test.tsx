@@ -239,3 +239,26 @@ describe('a list of a million rows', { timeout: 20_000 }, () => {
     ).toBe('true');
   });
 });
+
+describe('a filter in the address that cannot be read', { timeout: 20_000 }, () => {
+  it('is ignored, logged as the spec says, and the list says so in a polite live region', async () => {
+    serveMillion();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const user = userEvent.setup();
+    renderList('/?filter=%7Bnot-json');
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1' })).toBeTruthy();
+    const notice = await screen.findByText(/The filter in the address could not be read/);
+    expect(notice.closest('[role="status"]')).toBeTruthy();
+    expect(warn).toHaveBeenCalledWith('Error parsing filters', expect.anything());
+    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByText(/The filter in the address could not be read/)).toBeNull();
+    warn.mockRestore();
+  });
+
+  it('says nothing of a filter it reads', async () => {
+    serveMillion();
+    renderList(`/?filter=${encodeURIComponent('{"search":"Thing"}')}`);
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1' })).toBeTruthy();
+    expect(screen.queryByText(/could not be read/)).toBeNull();
+  });
+});

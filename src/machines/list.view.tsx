@@ -45,6 +45,7 @@ import {
   MOBILE_QUERY,
   type FilterDef,
 } from '../ui/dom/list/filter-bar';
+import { IgnoredFilterNotice } from '../ui/dom/list/ignored-filter-notice';
 import { ListTotal } from '../ui/dom/list/list-total';
 import { Pager } from '../ui/dom/list/pager';
 import { PageSize, rememberedPageSize } from '../ui/dom/list/page-size';
@@ -59,6 +60,7 @@ import { announce } from '../ui/dom/toasts';
 import { useDocumentTitle } from '../ui/dom/use-document-title';
 import { AutocompleteFilter } from './autocomplete.view';
 import { Allowed, usePermissions, type Requirement } from './permissions.view';
+import { useIgnoredFilter } from './ignored-filter.view';
 
 /** Everything one list screen needs; the route's list definition plus what the screen shows. */
 export interface ListScreenConfig<Row extends { id: string }> extends ListDefinition {
@@ -218,6 +220,7 @@ function ListScreenBody<Row extends { id: string }>({
   // The route validated its search with the same list definition (`defineList`).
   const search: ListSearch = useSearch({ strict: false });
   const navigate = useNavigate();
+  const filterIgnored = useIgnoredFilter(config.urlState !== false);
   const isMobile = useMediaQuery(MOBILE_QUERY);
   const urlState = config.urlState !== false;
   // The page size is remembered per list screen (the endpoint without its fixed parameters);
@@ -479,6 +482,12 @@ function ListScreenBody<Row extends { id: string }>({
         )}
         {config.toolbar?.(controls)}
       </div>
+      <IgnoredFilterNotice
+        ignored={filterIgnored.ignored}
+        message={t('list.filterIgnored')}
+        dismissLabel={t('list.dismiss')}
+        onDismiss={filterIgnored.dismiss}
+      />
       {filterBar}
       {/* On a phone the headers are folded into cards: the sort is chosen here. */}
       {isMobile && sortable.length > 0 && (
