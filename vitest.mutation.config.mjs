@@ -14,6 +14,7 @@ import base from './vitest.config.ts';
 /** Each mutated module's own unit tests (stryker.config.mjs lists the modules). */
 const MUTATION_TEST_FILES = [
   'core/files/validate.test.ts',
+  'core/files/validate.edges.test.ts',
   'src/api/http.dom.test.ts',
   'src/api/http.needs-refresh.test.ts',
   'src/machines/list.rules.test.ts',
