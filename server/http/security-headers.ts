@@ -52,7 +52,10 @@ export function securityHeaders(
     headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
     if (isApiPath(path) && !isDocsPath(path)) {
       headers.set('Cache-Control', 'no-store');
-      headers.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+      // A development page of the API (the dev mailbox) brings a policy of its own as strict.
+      if (!headers.has('Content-Security-Policy')) {
+        headers.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+      }
       headers.set('X-Frame-Options', 'DENY');
       return;
     }
