@@ -33,7 +33,7 @@ import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
 import { FormDialog } from '../ui/dom/list/row-menu';
 import { describeError } from '../api/error-info';
-import { isModShortcut, modShortcutAria, modShortcutLabel } from '../ui/dom/shortcuts';
+import { matchesShortcut, modShortcutAria, modShortcutLabel } from '../ui/dom/shortcuts';
 import { FileField } from './file-field.view';
 
 /** One upload field of a form: X with its kind, label and rule text. */
@@ -316,7 +316,7 @@ function useSaveShortcut(formRef: RefObject<HTMLFormElement | null>, canSave: bo
   });
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
-      if (!isModShortcut(event, 's')) return;
+      if (!matchesShortcut('save', event)) return;
       event.preventDefault();
       const form = formRef.current;
       if (!form || !canSaveRef.current || event.repeat) return;

@@ -19,7 +19,8 @@ import {
 } from '../machines/app-session';
 import { queryClient } from '../api/query';
 import { loadBackOfficeTexts } from '../i18n';
-import { AppShell } from '../ui/dom/app-shell';
+import { AppShell, type NavGroup } from '../ui/dom/app-shell';
+import { NavIcon, type NavIconName } from '../ui/dom/nav-icons';
 import { ActionButton } from '../ui/dom/action-button';
 import { RouteProgress } from '../ui/dom/route-progress';
 import { LiveIndicator } from '../ui/dom/live-indicator';
@@ -48,22 +49,84 @@ const AppPalette = lazy(() =>
   import('./-shell/app-palette').then((m) => ({ default: m.AppPalette })),
 );
 
-/** Screens of the signed-in app, in the order of the navigation bar, and who may read them. */
+/** The list of shortcuts loads on its first `?`. */
+const ShortcutsHelp = lazy(() =>
+  import('./-shell/shortcuts-help').then((m) => ({ default: m.ShortcutsHelp })),
+);
+
+/** The navigation's groups, in the order of the sidebar. */
+const GROUPS = ['catalogue', 'people', 'system'] as const;
+
+/** Screens of the signed-in app, in the order of the sidebar, their group and who may read them. */
 const NAV = [
-  { to: '/', label: 'nav.dashboard', needs: ['read', 'Asset'] },
-  { to: '/assets', label: 'nav.assets', needs: ['read', 'Asset'] },
-  { to: '/applications', label: 'nav.applications', needs: ['read', 'Application'] },
-  { to: '/morph-queue', label: 'nav.morphQueue', needs: ['read', 'MorphedAsset'] },
-  { to: '/morphed-assets', label: 'nav.morphedAssets', needs: ['read', 'MorphedAsset'] },
-  { to: '/cage-meshes', label: 'nav.cageMeshes', needs: ['read', 'CageMesh'] },
-  { to: '/tags', label: 'nav.tags', needs: ['read', 'Tag'] },
+  {
+    to: '/',
+    label: 'nav.dashboard',
+    icon: 'dashboard',
+    group: 'catalogue',
+    needs: ['read', 'Asset'],
+  },
+  {
+    to: '/assets',
+    label: 'nav.assets',
+    icon: 'assets',
+    group: 'catalogue',
+    needs: ['read', 'Asset'],
+  },
+  {
+    to: '/applications',
+    label: 'nav.applications',
+    icon: 'applications',
+    group: 'catalogue',
+    needs: ['read', 'Application'],
+  },
+  {
+    to: '/morph-queue',
+    label: 'nav.morphQueue',
+    icon: 'morphQueue',
+    group: 'catalogue',
+    needs: ['read', 'MorphedAsset'],
+  },
+  {
+    to: '/morphed-assets',
+    label: 'nav.morphedAssets',
+    icon: 'morphedAssets',
+    group: 'catalogue',
+    needs: ['read', 'MorphedAsset'],
+  },
+  {
+    to: '/cage-meshes',
+    label: 'nav.cageMeshes',
+    icon: 'cageMeshes',
+    group: 'catalogue',
+    needs: ['read', 'CageMesh'],
+  },
+  { to: '/tags', label: 'nav.tags', icon: 'tags', group: 'catalogue', needs: ['read', 'Tag'] },
+  { to: '/users', label: 'nav.users', icon: 'users', group: 'people', needs: ['read', 'User'] },
+  {
+    to: '/users/invitations',
+    label: 'nav.invitations',
+    icon: 'invitations',
+    group: 'people',
+    needs: ['manage', 'User'],
+  },
   // Whoever may delete may restore: the Trash screen (docs/api.md "Trash").
-  { to: '/trash', label: 'nav.trash', needs: ['delete', 'Asset'] },
-  { to: '/users', label: 'nav.users', needs: ['read', 'User'] },
-  { to: '/users/invitations', label: 'nav.invitations', needs: ['manage', 'User'] },
+  { to: '/trash', label: 'nav.trash', icon: 'trash', group: 'system', needs: ['delete', 'Asset'] },
   // Who changed what, as the changelog shows it (docs/api.md "Activity log").
-  { to: '/activity', label: 'nav.activity', needs: ['update', 'Asset'] },
-] as const;
+  {
+    to: '/activity',
+    label: 'nav.activity',
+    icon: 'activity',
+    group: 'system',
+    needs: ['update', 'Asset'],
+  },
+] as const satisfies readonly {
+  to: string;
+  label: string;
+  icon: NavIconName;
+  group: (typeof GROUPS)[number];
+  needs: readonly [string, string];
+}[];
 
 /**
  * The bar at the top while a screen loads. Its own component: every navigation (a list's
@@ -100,21 +163,30 @@ function Shell() {
   };
 
   const [paletteOpen, setPaletteOpen] = useState(false);
-  useShellShortcuts(() => setPaletteOpen(true));
-  // The screens of the navigation, for the bar and the command palette.
+  const [helpOpen, setHelpOpen] = useState(false);
+  useShellShortcuts({ openPalette: () => setPaletteOpen(true), openHelp: () => setHelpOpen(true) });
+  /** A link's content: its icon, and its name (only the icon shows in a collapsed sidebar). */
+  const linkContent = (icon: NavIconName, label: string) => (
+    <>
+      <NavIcon name={icon} />
+      <span className="nav-label">{label}</span>
+    </>
+  );
+  // The screens of the navigation, for the sidebar and the command palette.
   const screens = [
     ...nav.map((item) => ({
       key: item.to,
+      group: item.group,
       label: t(item.label),
       link: (
         <Link
-          key={item.to}
           to={item.to}
-          // One link is current (the longest match): not Users too on Invitations.
+          // One link is current (the longest match): not Users too on Invitations, Assets on
+          // an asset's page.
           activeOptions={{ exact: true }}
           aria-current={item.to === current ? 'page' : undefined}
         >
-          {t(item.label)}
+          {linkContent(item.icon, t(item.label))}
         </Link>
       ),
       go: () => void navigate({ to: item.to }),
@@ -123,16 +195,16 @@ function Shell() {
       ? [
           {
             key: 'my-assets',
+            group: 'people' as const,
             label: t('nav.myAssets'),
             link: (
               <Link
-                key="my-assets"
                 to="/users/$userId/assets"
                 params={{ userId }}
                 activeOptions={{ exact: true }}
                 aria-current={myAssets === current ? 'page' : undefined}
               >
-                {t('nav.myAssets')}
+                {linkContent('myAssets', t('nav.myAssets'))}
               </Link>
             ),
             go: () => void navigate({ to: '/users/$userId/assets', params: { userId } }),
@@ -140,6 +212,11 @@ function Shell() {
         ]
       : []),
   ];
+  const groups: NavGroup[] = GROUPS.map((group) => ({
+    id: group,
+    label: t(`nav.${group}`),
+    items: screens.filter((screen) => screen.group === group),
+  })).filter((group) => group.items.length > 0);
 
   // Covers sign-out here and in another tab. An ended session has already been sent to
   // /signin?reason=login_required by the session machine; that notice must stay.
@@ -154,7 +231,10 @@ function Shell() {
       skipLabel={t('app.skipToContent')}
       navLabel={t('nav.label')}
       menuLabel={t('nav.menu')}
-      nav={<>{screens.map((screen) => screen.link)}</>}
+      closeMenuLabel={t('nav.closeMenu')}
+      collapseLabel={t('nav.collapse')}
+      expandLabel={t('nav.expand')}
+      groups={groups}
       status={live && <LiveIndicator status={live} labels={liveLabels} />}
       menuStatus={live && <LiveIndicator status={live} labels={liveLabels} inMenu />}
       account={
@@ -197,6 +277,7 @@ function Shell() {
       <Suspense fallback={null}>
         <Toasts label={t('toasts.region')} closeLabel={t('toasts.close')} />
         {paletteOpen && <AppPalette screens={screens} onClose={() => setPaletteOpen(false)} />}
+        {helpOpen && <ShortcutsHelp onClose={() => setHelpOpen(false)} />}
       </Suspense>
     </AppShell>
   );

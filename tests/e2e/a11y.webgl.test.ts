@@ -128,7 +128,9 @@ describe.each([1280, 390])('at %i px', (width) => {
     if (phone) {
       await button('Menu').click();
       await check('the open menu', page.getByRole('navigation', { name: 'Main' }));
-      await button('Menu').click();
+      // The menu is a modal drawer: Escape closes it.
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     }
     const rows = page.locator(ROWS);
 

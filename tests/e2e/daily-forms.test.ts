@@ -265,7 +265,7 @@ describe('the keyboard', () => {
       // Nothing matching says so; Escape empties the field, a second one closes.
       await page.keyboard.press('Control+k');
       await page.keyboard.type('zzzzqq');
-      await dialog.getByText('No screen or action matches.').waitFor();
+      await dialog.getByText('No screen, record or action matches.').waitFor();
       await page.keyboard.press('Escape');
       await expect.poll(() => dialog.getByRole('searchbox').inputValue()).toBe('');
       await page.keyboard.press('Escape');

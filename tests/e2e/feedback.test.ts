@@ -427,7 +427,7 @@ describe('on a phone (390 px)', () => {
     const menu = page.getByRole('button', { name: 'Menu' });
     expect(await nav.isVisible()).toBe(false);
     await menu.click();
-    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    await page.getByRole('dialog', { name: 'Menu' }).waitFor();
     await nav.getByRole('link', { name: 'Assets', exact: true }).click();
     await page.locator(`${ROW} [role="rowheader"]`).first().waitFor();
     expect(await nav.isVisible()).toBe(false);

@@ -1,13 +1,16 @@
 /**
  * The command palette's commands for the signed-in user: every screen their role can open,
- * then the common actions (new asset, new cage mesh, search this list, theme, account, sign
- * out), each only where the role may do it.
+ * the common actions (new asset, new cage mesh, search this list, theme, account, sign out),
+ * each only where the role may do it, then the records found for the text typed
+ * (record-search.ts).
  */
 import { useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePermissions } from '../../machines/permissions.view';
 import { useSessionActor } from '../../machines/session.view';
-import { CommandPalette, type Command } from '../../ui/dom/command-palette';
+import { CommandPalette, RECORD_PREFIX, type Command } from '../../ui/dom/command-palette';
+import { useRecordSearch, type FoundRecord } from './record-search';
 import { listSearchField } from '../../ui/dom/shortcuts';
 import { chooseTheme } from '../../ui/theme';
 
@@ -17,7 +20,7 @@ export interface Screen {
   go: () => void;
 }
 
-function useAppCommands(screens: readonly Screen[]): Command[] {
+function useAppCommands(screens: readonly Screen[], records: readonly FoundRecord[]): Command[] {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const can = usePermissions();
@@ -30,6 +33,7 @@ function useAppCommands(screens: readonly Screen[]): Command[] {
     group: goTo,
     run: screen.go,
   }));
+
   if (can('create', 'Asset'))
     commands.push({
       id: 'new-asset',
@@ -78,6 +82,14 @@ function useAppCommands(screens: readonly Screen[]): Command[] {
       run: () => session.send({ type: 'LOGOUT' }),
     },
   );
+  // Last: a screen or an action the letters name stays the first match (Enter runs it).
+  for (const record of records)
+    commands.push({
+      id: `${RECORD_PREFIX}${record.kind}:${record.id}`,
+      label: record.label,
+      group: t(`palette.${record.kind}`),
+      run: record.open,
+    });
   return commands;
 }
 
@@ -90,11 +102,22 @@ export function AppPalette({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
+  const [text, setText] = useState('');
+  const search = useRecordSearch(text);
+  const failed = search.failed.map((kind) => t(`palette.${kind}`).toLowerCase()).join(', ');
   return (
     <CommandPalette
       isOpen
       onClose={onClose}
-      commands={useAppCommands(screens)}
+      onInputChange={setText}
+      status={
+        failed
+          ? t('palette.searchFailed', { kinds: failed })
+          : search.searching
+            ? t('palette.searching')
+            : ''
+      }
+      commands={useAppCommands(screens, search.records)}
       labels={{
         title: t('palette.title'),
         search: t('palette.searchLabel'),

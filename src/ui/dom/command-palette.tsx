@@ -1,7 +1,7 @@
 /**
  * The command palette (Ctrl+K, Cmd+K on macOS): a modal dialog with a search field over a menu
- * of commands (the screens the role can open and the common actions), filtered as the user
- * types, arrows to choose and Enter to run. React Aria's Autocomplete keeps focus in the field
+ * of commands (the screens the role can open, the common actions, and the records the caller
+ * found for the text), filtered as the user types, arrows to choose and Enter to run. React Aria's Autocomplete keeps focus in the field
  * and moves a virtual focus through the menu, so screen readers hear each command.
  */
 import {
@@ -34,9 +34,20 @@ interface CommandPaletteProps {
   onClose: () => void;
   commands: readonly Command[];
   labels: { title: string; search: string; placeholder: string; none: string };
+  /** The text typed, as it changes (for searches of the caller's own). */
+  onInputChange?: (text: string) => void;
+  /** What the caller's search is doing ("Searching records…"), said under the field. */
+  status?: string;
 }
 
-export function CommandPalette({ isOpen, onClose, commands, labels }: CommandPaletteProps) {
+/** A command of this id is a record the caller found for the text: shown as it is, not filtered. */
+export const RECORD_PREFIX = 'record:';
+
+const matches = (textValue: string, inputValue: string, node: { key: unknown }) =>
+  String(node.key).startsWith(RECORD_PREFIX) || fuzzyMatch(textValue, inputValue);
+
+export function CommandPalette(props: CommandPaletteProps) {
+  const { isOpen, onClose, commands, labels, onInputChange, status } = props;
   const groups = [...new Set(commands.map((command) => command.group))];
   return (
     <Modal
@@ -49,10 +60,14 @@ export function CommandPalette({ isOpen, onClose, commands, labels }: CommandPal
         <Heading slot="title" className="visually-hidden">
           {labels.title}
         </Heading>
-        <Autocomplete filter={fuzzyMatch}>
+        <Autocomplete filter={matches} {...(onInputChange ? { onInputChange } : {})}>
           <SearchField className="palette-search" aria-label={labels.search} autoFocus>
             <Input placeholder={labels.placeholder} />
           </SearchField>
+          {/* Always there, so a change of what the search is doing is announced. */}
+          <p className="palette-status" role="status">
+            {status}
+          </p>
           <Menu
             className="menu palette-menu"
             aria-label={labels.title}
