@@ -95,6 +95,23 @@ describe('loadConfig', () => {
     expect(message).toContain('ACCESS_TOKEN_TTL');
   });
 
+  it('takes a stopping server out of rotation for 10 s in production and not at all elsewhere', () => {
+    const production = {
+      JWT_SECRET: SECRET,
+      NODE_ENV: 'production',
+      ADMIN_PASSWORD: 'a-long-private-password',
+      SMTP_URL: 'smtp://mail:25',
+      PUBLIC_URL: 'https://avatars.example',
+    };
+    expect(loadConfig(production).shutdownDeregisterMs).toBe(10_000);
+    expect(loadConfig({ JWT_SECRET: SECRET }).shutdownDeregisterMs).toBe(0);
+    const set = { JWT_SECRET: SECRET, SHUTDOWN_DEREGISTER_MS: '2500' };
+    expect(loadConfig(set).shutdownDeregisterMs).toBe(2500);
+    expect(() => loadConfig({ JWT_SECRET: SECRET, SHUTDOWN_DEREGISTER_MS: '-1' })).toThrow(
+      'SHUTDOWN_DEREGISTER_MS must be an integer from 0 to 600000',
+    );
+  });
+
   it('refuses to start in production with the published admin password, a short one or no SMTP', () => {
     const production = { JWT_SECRET: SECRET, NODE_ENV: 'production' };
     const problems = (env: Record<string, string>) => {

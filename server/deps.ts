@@ -21,8 +21,13 @@ export interface Deps {
   /** Present in development: backs GET /dev/mailbox. */
   mailbox?: DevMailbox;
   /**
-   * Aborted when the server starts to stop (server/main.ts): GET /readyz answers 503 at once and
-   * no new event stream opens, while the requests in progress finish.
+   * Aborted when the server is told to stop (server/main.ts): GET /readyz answers 503 from then
+   * on, so a proxy takes it out of rotation, while it serves as usual until `stopping`.
+   */
+  leaving?: AbortSignal;
+  /**
+   * Aborted when the server starts to stop: no new event stream opens, while the requests in
+   * progress finish. `leaving` is aborted too by then.
    */
   stopping?: AbortSignal;
 }

@@ -274,6 +274,33 @@ describe('server/main.ts', () => {
     }
   }, 120_000);
 
+  it('on SIGTERM answers /readyz 503 and serves new connections for SHUTDOWN_DEREGISTER_MS, then stops', async () => {
+    const dataDir = tempDir('avatar-studio-leave-');
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const running = start({
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      STATIC_DIR: join(dataDir, 'no-dist'),
+      SHUTDOWN_DEREGISTER_MS: '3000',
+    });
+    await waitForListening(running);
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    const signalled = Date.now();
+    running.child.kill('SIGTERM');
+    await vi.waitFor(async () => expect((await fetch(`${base}/readyz`)).status).toBe(503), {
+      timeout: 2000,
+      interval: 20,
+    });
+    // A request the proxy sent before its health check saw that 503, on a new connection: it is
+    // answered, not refused or reset.
+    const late = await fetch(`${base}/healthz`, { headers: { connection: 'close' } });
+    expect(late.status).toBe(200);
+    expect(await running.exited).toBe(0);
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(3000);
+    expect(running.output()).toContain('serving for 3000 ms more');
+  }, 120_000);
+
   it('refuses to start with an invalid configuration', async () => {
     const running = start({ PORT: 'abc', DATA_DIR: tempDir('avatar-bad-') });
     expect(await running.exited).toBe(1);

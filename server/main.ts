@@ -3,8 +3,10 @@
  * worker, the mail worker, the file sweeper and the event bus, then the API and the built SPA on one port.
  *
  * SIGTERM or SIGINT stops it without losing a request or a job, so instances behind a proxy can
- * be restarted one at a time: /readyz answers 503 and the port closes at once (the proxy sends
- * elsewhere); the requests in progress (uploads too) get SHUTDOWN_TIMEOUT_MS to finish; the
+ * be restarted one at a time: /readyz answers 503 at once while the server goes on serving for
+ * SHUTDOWN_DEREGISTER_MS (the proxy's health checks take it out of rotation meanwhile, so no
+ * request is sent to a closing port); then the port closes; the requests in progress (uploads
+ * too) get SHUTDOWN_TIMEOUT_MS to finish; the
  * event streams end with a `retry:` hint (their clients resume from their last event on another
  * instance); claimed morph entries and delivery derivations are handed back at once, queued for
  * the other instances rather than waiting out their lease; then the database closes (PGlite must
@@ -131,6 +133,7 @@ async function main(): Promise<void> {
   const mailDeps = openMail(config);
   const mailWorker = startMailWorker({ db, mail: mailDeps.mail, now: () => new Date() });
   const sessions = createSessionCheck(db);
+  const leaving = new AbortController();
   const stopping = new AbortController();
   const app = createApp({
     db,
@@ -139,6 +142,7 @@ async function main(): Promise<void> {
     events,
     sessions,
     ...mailDeps,
+    leaving: leaving.signal,
     stopping: stopping.signal,
   });
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
@@ -170,7 +174,15 @@ async function main(): Promise<void> {
   const requests = trackRequests(server as Server);
 
   const stop = async (signal: string) => {
-    const timeoutMs = config.shutdownTimeoutMs;
+    const { shutdownDeregisterMs: deregisterMs, shutdownTimeoutMs: timeoutMs } = config;
+    leaving.abort();
+    if (deregisterMs > 0) {
+      log.info(
+        { signal, deregisterMs },
+        `${signal}: /readyz answers 503; serving for ${deregisterMs} ms more while the proxy takes this instance out of rotation.`,
+      );
+      await delay(deregisterMs);
+    }
     const timeUp = delay(timeoutMs);
     stopping.abort();
     log.info(

@@ -17,8 +17,12 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-/** An app of its own (its own bus and session check) that stops when `stopping` aborts. */
+/**
+ * An app of its own (its own bus and session check) that is told to stop when `leaving` aborts
+ * and stops when `stopping` does.
+ */
 function stoppableApp() {
+  const leaving = new AbortController();
   const stopping = new AbortController();
   const events = createEventBus(t.db);
   const sessions = createSessionCheck(t.db);
@@ -34,9 +38,11 @@ function stoppableApp() {
     sessions,
     // The test app's clock, which its tokens were issued by.
     now: () => new Date(t.clock.current),
+    leaving: leaving.signal,
     stopping: stopping.signal,
   });
-  return { app, events, stop: () => stopping.abort() };
+  const leave = () => leaving.abort();
+  return { app, events, leave, stop: () => (leave(), stopping.abort()) };
 }
 
 /** Everything a stream sends until it ends. */
@@ -61,6 +67,21 @@ describe('a server that is stopping', () => {
     expect(answer.status).toBe(503);
     expect(answer.headers.get('cache-control')).toBe('no-store');
     expect(await answer.json()).toEqual({ status: 'stopping' });
+  });
+
+  it('told to stop, answers /readyz 503 while it serves as usual, new event streams included', async () => {
+    const { app, leave } = stoppableApp();
+    const { token } = await t.loginAs('user');
+    leave();
+    const ready = await app.request('/readyz');
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ status: 'stopping' });
+    const stream = await app.request('/v1/events', {
+      headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+    });
+    expect(stream.status).toBe(200);
+    await stream.body?.cancel();
+    expect((await app.request('/healthz')).status).toBe(200);
   });
 
   it('ends its event streams with a retry hint, so clients resume soon on another server', async () => {

@@ -27,7 +27,9 @@ export function healthRoutes(deps: Deps) {
   app.get('/readyz', async (c) => {
     c.header('Cache-Control', 'no-store');
     // Before any check: a proxy stops sending new requests here at its next probe.
-    if (deps.stopping?.aborted) return c.json({ status: 'stopping' }, 503);
+    if (deps.leaving?.aborted || deps.stopping?.aborted) {
+      return c.json({ status: 'stopping' }, 503);
+    }
     const answer = await readiness();
     return c.json(answer, answer.status === 'ready' ? 200 : 503);
   });

@@ -8,6 +8,10 @@
  * elsewhere is safe whatever the method. Any other failure answers 502. Each request opens its
  * own upstream connection (nginx's default): a kept-alive one that an instance closes as it
  * stops would fail a request already written to it, which no proxy may resend.
+ *
+ * With `healthCheck`, each instance's path (`/readyz`) is asked every `intervalMs`, as a load
+ * balancer's health check does: an instance that answers anything but 200, or none within 3 s,
+ * gets no new request until it answers 200 again (unless none does).
  */
 import { createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,8 +29,12 @@ export interface RoundRobinProxy {
   close(): Promise<void>;
 }
 
-export async function startRoundRobinProxy(targets: string[]): Promise<RoundRobinProxy> {
+export async function startRoundRobinProxy(
+  targets: string[],
+  options: { healthCheck?: { path: string; intervalMs: number } } = {},
+): Promise<RoundRobinProxy> {
   const sent = targets.map(() => 0);
+  const healthy = targets.map(() => true);
   let next = 0;
   let silent = false;
   let held: (() => void)[] = [];
@@ -70,10 +78,37 @@ export async function startRoundRobinProxy(targets: string[]): Promise<RoundRobi
       const cancel = () => upstream.destroy();
       res.on('close', cancel);
     };
-    const first = next;
-    next = (next + 1) % targets.length;
+    // The next healthy instance in turn, or the next one when none is.
+    let first = next;
+    for (let i = 0; i < targets.length && !healthy[first]!; i += 1) {
+      first = (first + 1) % targets.length;
+    }
+    if (!healthy[first]) first = next;
+    next = (first + 1) % targets.length;
     forward(first, 1);
   });
+  let checks: ReturnType<typeof setInterval> | undefined;
+  if (options.healthCheck) {
+    const { path, intervalMs } = options.healthCheck;
+    const probing = targets.map(() => false);
+    const probe = (index: number) => {
+      if (probing[index]) return;
+      probing[index] = true;
+      const done = (ok: boolean) => {
+        healthy[index] = ok;
+        probing[index] = false;
+      };
+      const ask = request(new URL(path, targets[index]), { agent: false }, (answer) => {
+        answer.resume();
+        done(answer.statusCode === 200);
+      });
+      // Longer than /readyz's own limit on its checks: a slow answer still counts.
+      ask.setTimeout(3000, () => ask.destroy());
+      ask.on('error', () => done(false));
+      ask.end();
+    };
+    checks = setInterval(() => targets.forEach((_, index) => probe(index)), intervalMs);
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -88,6 +123,7 @@ export async function startRoundRobinProxy(targets: string[]): Promise<RoundRobi
     },
     close: () =>
       new Promise((resolve) => {
+        clearInterval(checks);
         server.closeAllConnections();
         server.close(() => resolve());
       }),
