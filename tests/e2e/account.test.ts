@@ -129,7 +129,7 @@ describe('invitations', () => {
       const page = await newPage(width);
       await page.goto(link);
       await page.getByText(`as an administrator with ${email}`).waitFor();
-      await page.getByText('At least 12 characters.').waitFor();
+      await page.getByText(/^At least 12 characters for every role/).waitFor();
       await expectAccessible(page, `invitation-${width}`);
       await page.context().close();
     }
