@@ -104,6 +104,24 @@ import {
   verifyRequestResultSchema,
 } from './schemas';
 import { bulkJobCreateBodySchema, bulkJobSchema } from './bulk-jobs';
+import {
+  activityList,
+  applicationAssetList,
+  applicationList,
+  assetApplicationList,
+  assetList,
+  cageMeshList,
+  changelogList,
+  invitationList,
+  LIST_MAX_PAGE,
+  listQuery,
+  morphedAssetList,
+  morphQueueList,
+  tagList,
+  trashList,
+  userAssetList,
+  userList,
+} from './list-params';
 import { dashboardSchema } from './dashboard';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -136,13 +154,13 @@ export interface Route {
   bodyType?: string;
   /** The success status (200 unless given). */
   status?: number;
-  /** Error statuses besides those the route's shape implies (400, 401, 403, 404). */
+  /** Statuses besides the success and those its shape implies (contract/openapi.ts `errorStatuses`). */
   errors?: readonly number[];
 }
 
-/** The list query every list route reads (docs/api.md "Lists"); filters are each list's own. */
+/** The query of a list without filters: page, limit and order (contract/list-params.ts has each list's own). */
 export const listQuerySchema = z.object({
-  page: z.optional(z.int().check(z.minimum(1))),
+  page: z.optional(z.int().check(z.minimum(1), z.maximum(LIST_MAX_PAGE))),
   limit: z.optional(z.int().check(z.minimum(1), z.maximum(LIST_MAX_LIMIT))),
   /** `field` ascending or `-field` descending. */
   order: z.optional(z.string()),
@@ -252,12 +270,12 @@ const assetRoutes = (prefix: string, extra: readonly Need[]): Route[] => {
     });
   return [
     bearer('get', base, T, 'List assets', need(['read', 'Asset']), {
-      query: listQuerySchema,
+      query: listQuery(assetList),
       answer: list(assetSchema),
     }),
     ...['authorized', 'authorize-default', 'editable'].map((kind) =>
       bearer('get', `${base}/${kind}`, T, `List ${kind} assets`, extra, {
-        query: listQuerySchema,
+        query: listQuery(assetList),
         answer: list(assetSchema),
       }),
     ),
@@ -318,7 +336,7 @@ const assetRoutes = (prefix: string, extra: readonly Need[]): Route[] => {
       answer: ok(assetSchema),
     }),
     bearer('get', `${base}/{id}/backoffice-changelog`, T, 'Changelog', need(['update', 'Asset']), {
-      query: listQuerySchema,
+      query: listQuery(changelogList),
       answer: list(assetEventSchema),
     }),
     bearer(
@@ -339,7 +357,7 @@ const assetRoutes = (prefix: string, extra: readonly Need[]): Route[] => {
       'Its applications',
       need(['read', 'Application']),
       {
-        query: listQuerySchema,
+        query: listQuery(assetApplicationList),
         answer: list(assetApplicationSchema),
       },
     ),
@@ -391,7 +409,7 @@ const catalogueRoutes = (prefix: string, extra: readonly Need[]): Route[] => {
   const M = 'Morphs';
   return [
     bearer('get', apps, A, 'List applications', need(['read', 'Application']), {
-      query: listQuerySchema,
+      query: listQuery(applicationList),
       answer: list(applicationRowSchema),
     }),
     bearer('get', `${apps}/{id}`, A, 'Read an application', need(['read', 'Application']), {
@@ -428,7 +446,7 @@ const catalogueRoutes = (prefix: string, extra: readonly Need[]): Route[] => {
       'List application assets',
       need(['read', 'Application']),
       {
-        query: listQuerySchema,
+        query: listQuery(applicationAssetList),
         answer: list(applicationAssetSchema),
       },
     ),
@@ -471,7 +489,7 @@ const catalogueRoutes = (prefix: string, extra: readonly Need[]): Route[] => {
       'The morph queue',
       need(['read', 'MorphedAsset']),
       {
-        query: listQuerySchema,
+        query: listQuery(morphQueueList),
         answer: list(morphQueueEntrySchema),
       },
     ),
@@ -507,11 +525,14 @@ export const ROUTES: readonly Route[] = [
   open('get', '/readyz', 'Operations', 'Readiness: database, file store and migrations', {
     errors: [503],
   }),
+  // 404 where the server serves no API documents (API_DOCS=off, production's default).
   open('get', '/v1/openapi.json', 'Documentation', 'This document (OpenAPI 3.1)', {
     answerType: 'application/json',
+    errors: [404],
   }),
   open('get', '/v1/docs', 'Documentation', 'This document rendered (Swagger UI)', {
     answerType: 'text/html',
+    errors: [404],
   }),
   open('get', '/v1/docs/{file}', 'Documentation', 'A file of the rendered page', {
     answerType: 'text/javascript',
@@ -636,7 +657,7 @@ export const ROUTES: readonly Route[] = [
   open('post', '/v1/users/verify', S, 'Verify an e-mail address', {
     body: verifyBodySchema,
     answer: ok(z.union([userSchema, verifyRequestResultSchema])),
-    errors: [429],
+    errors: [401, 429],
   }),
   open('get', '/v1/users/email/{email}', S, 'Whether an address has an account', {
     answer: ok(emailExistsResultSchema),
@@ -645,7 +666,7 @@ export const ROUTES: readonly Route[] = [
   bearer('get', '/v1/users/me', 'Account', 'Who I am', [], { answer: ok(userSchema) }),
 
   bearer('get', '/v1/tags', 'Tags', 'List tags', [['read', 'Tag']], {
-    query: listQuerySchema,
+    query: listQuery(tagList),
     answer: list(tagRowSchema),
   }),
   bearer('post', '/v1/tags', 'Tags', 'Create a tag', [['create', 'Tag']], {
@@ -675,7 +696,7 @@ export const ROUTES: readonly Route[] = [
   ...restores('/v1/tags', 'Tags', ['delete', 'Tag'], []),
 
   bearer('get', '/v1/trash', 'Trash', 'List the Trash (the kinds the caller may delete)', [], {
-    query: listQuerySchema,
+    query: listQuery(trashList),
     answer: list(trashRowSchema),
     errors: [403],
   }),
@@ -701,7 +722,7 @@ export const ROUTES: readonly Route[] = [
     answer: ok(cageMeshSchema),
   }),
   bearer('get', '/v1/cage-meshes', 'Cage meshes', 'List cage meshes', [['read', 'CageMesh']], {
-    query: listQuerySchema,
+    query: listQuery(cageMeshList),
     answer: list(cageMeshSchema),
   }),
   bearer('get', '/v1/cage-meshes/{id}', 'Cage meshes', 'Read a cage mesh', [['read', 'CageMesh']], {
@@ -730,10 +751,10 @@ export const ROUTES: readonly Route[] = [
     'User assets',
     "A user's assets (own, or anyone's with read UserAsset)",
     [],
-    { query: listQuerySchema, answer: list(assetSchema), errors: [403] },
+    { query: listQuery(userAssetList), answer: list(assetSchema), errors: [403] },
   ),
   bearer('get', '/private/v1/user-assets/{userId}', 'User assets', "A user's assets", [PRIVATE], {
-    query: listQuerySchema,
+    query: listQuery(userAssetList),
     answer: list(assetSchema),
   }),
   bearer(
@@ -772,7 +793,7 @@ export const ROUTES: readonly Route[] = [
     'Morphs',
     'List morphed assets',
     [PRIVATE, ['read', 'MorphedAsset']],
-    { query: listQuerySchema, answer: list(morphedAssetSchema) },
+    { query: listQuery(morphedAssetList), answer: list(morphedAssetSchema) },
   ),
   bearer(
     'get',
@@ -808,7 +829,7 @@ export const ROUTES: readonly Route[] = [
     errors: [429],
   }),
   bearer('get', '/v1/activity', 'Events', 'The activity log', [['update', 'Asset']], {
-    query: listQuerySchema,
+    query: listQuery(activityList),
     answer: list(activityRowSchema),
   }),
   // Each part of the answer needs the ability that reads what it counts (contract/dashboard.ts).
@@ -822,7 +843,7 @@ export const ROUTES: readonly Route[] = [
   ),
 
   bearer('get', '/private/v1/users', U, 'List users', [PRIVATE, ['read', 'User']], {
-    query: listQuerySchema,
+    query: listQuery(userList),
     answer: list(userRowSchema),
   }),
   bearer('get', '/private/v1/users/{id}', U, 'Read a user', [PRIVATE, ['read', 'User']], {
@@ -910,7 +931,7 @@ export const ROUTES: readonly Route[] = [
     'Invitations',
     'Pending invitations',
     [PRIVATE, ['manage', 'User']],
-    { query: listQuerySchema, answer: list(invitationSchema) },
+    { query: listQuery(invitationList), answer: list(invitationSchema) },
   ),
   bearer(
     'post',
