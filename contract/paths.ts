@@ -98,6 +98,7 @@ export const ENDPOINTS = {
     role: '/private/v1/users/bulk-role',
   },
   userAssets: '/{mount}/user-assets/{userId}',
+  assetUsers: '/private/v1/asset-users/{assetId}',
   invitations: '/private/v1/invitations',
   invitation: '/private/v1/invitations/{id}',
   invitationResend: '/private/v1/invitations/{id}/resend',

@@ -758,6 +758,14 @@ export const ROUTES: readonly Route[] = [
     answer: list(assetSchema),
   }),
   bearer(
+    'get',
+    '/private/v1/asset-users/{assetId}',
+    'User assets',
+    "An asset's holders (newest assignment first)",
+    [PRIVATE, ['read', 'UserAsset'], ['read', 'User']],
+    { query: listQuerySchema, answer: list(userRowSchema) },
+  ),
+  bearer(
     'post',
     '/private/v1/user-assets/{userId}',
     'User assets',

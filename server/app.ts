@@ -45,6 +45,7 @@ import { activityRoutes } from './routes/activity';
 import { dashboardRoutes } from './routes/dashboard';
 import { uploadRoutes } from './routes/uploads';
 import { userAssetRoutes } from './routes/user-assets';
+import { assetUserRoutes } from './routes/asset-users';
 import { userAdminRoutes } from './routes/user-admin';
 import { adminUserRoutes, userRoutes } from './routes/users';
 import {
@@ -164,6 +165,7 @@ export function createApp(input: AppDeps) {
   app.route('/private/v1/cage-meshes', cageMeshRoutes(deps, { createOnly: true }));
   app.route('/private/v1/morphed-assets', morphedAssetRoutes(deps));
   app.route('/private/v1/user-assets', userAssetRoutes(deps, { manage: true }));
+  app.route('/private/v1/asset-users', assetUserRoutes(deps));
   app.route('/private/v1/users', adminUserRoutes(deps));
   app.route('/private/v1/users', adminSessionRoutes(deps));
   app.route('/private/v1/users', userAdminRoutes(deps));

@@ -6,6 +6,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { tagService } from './errors';
 import { apiRequest } from './http';
+import { fetchList, listPageQuery } from './lists';
 import { endpoint, ENDPOINTS, type ApiScope } from '../../contract/paths';
 import {
   userAssetsResultSchema,
@@ -48,3 +49,17 @@ export const userQuery = (id: string) =>
     queryFn: ({ signal }) =>
       usersService(() => apiRequest(endpoint(ENDPOINTS.user, { id }), userRowSchema, { signal })),
   });
+
+/** Holders per page on the asset page. */
+const ASSET_HOLDERS_PAGE_SIZE = 10;
+
+/** The users holding an asset, newest assignment first (private; admins and developers). */
+export function assetHoldersQuery(assetId: string, page: number) {
+  const path = endpoint(ENDPOINTS.assetUsers, { assetId });
+  const query = { page, limit: ASSET_HOLDERS_PAGE_SIZE };
+  // A list page like the others (its changes invalidate it as one), with its rows typed.
+  return queryOptions({
+    ...listPageQuery(path, query, userRowSchema),
+    queryFn: ({ signal }) => fetchList(path, query, userRowSchema, { signal }),
+  });
+}

@@ -1,5 +1,7 @@
 import type { TFunction } from 'i18next';
+import { Link } from '@tanstack/react-router';
 import { useCallback } from 'react';
+import type { Can } from '../../../contract/ability';
 import type { ListDefinition } from '../../api/list-url';
 import { ACTIVITY_KINDS, activityRowSchema, type ActivityRow } from '../../../contract/schemas';
 import { ListScreen, type ListScreenConfig } from '../../machines/list.view';
@@ -14,12 +16,16 @@ import { endpoint, ENDPOINTS } from '../../../contract/paths';
  * search it validates (filters, sort field, default order).
  */
 export function ActivityList({ list }: { list: ListDefinition }) {
-  const config = useCallback((t: TFunction) => activityList(t, list), [list]);
+  const config = useCallback((t: TFunction, can: Can) => activityList(t, can, list), [list]);
   return <ListScreen config={config} />;
 }
 
 /** What the list shows, in the user's language. */
-const activityList = (t: TFunction, list: ListDefinition): ListScreenConfig<ActivityRow> => ({
+const activityList = (
+  t: TFunction,
+  can: Can,
+  list: ListDefinition,
+): ListScreenConfig<ActivityRow> => ({
   title: t('activity.title'),
   // The log shows who changed what, as the changelog does; the server lists only the events
   // the caller's role may see (user administration: admins).
@@ -73,8 +79,21 @@ const activityList = (t: TFunction, list: ListDefinition): ListScreenConfig<Acti
     {
       field: 'actorEmail',
       headerName: t('activity.actor'),
+      // The actor's page, for a role that may open users' pages.
       render: (row) =>
-        row.actorEmail ?? (row.actorId ? t('trash.unknownUser') : t('assetEditor.system')),
+        row.actorEmail === null ? (
+          row.actorId ? (
+            t('trash.unknownUser')
+          ) : (
+            t('assetEditor.system')
+          )
+        ) : row.actorId && can('access', 'PrivateApi') && can('read', 'User') ? (
+          <Link to="/users/$userId" params={{ userId: row.actorId }}>
+            {row.actorEmail}
+          </Link>
+        ) : (
+          row.actorEmail
+        ),
     },
     {
       field: 'routingKey',

@@ -124,10 +124,14 @@ export async function assetRelationsChanged(
 export const placementsChanged = (id: string) =>
   assetRelationsChanged(id, (path) => path.startsWith(endpoint(ENDPOINTS.applicationAssets)));
 
-/** After assets were assigned to or taken from a user: user-asset lists and their changelogs. */
+/**
+ * After assets were assigned to or taken from a user: user-asset lists, the assets' holders and
+ * their changelogs.
+ */
 export async function assetsAssigned(assetIds: readonly string[]): Promise<void> {
-  // Every user's list: the path up to its user id.
+  // Every user's list and every asset's holders: the paths up to their ids.
   const lists = endpoint(ENDPOINTS.userAssets, { userId: '' });
-  const showsUserAssets = (path: string) => path.startsWith(lists);
+  const holders = endpoint(ENDPOINTS.assetUsers, { assetId: '' });
+  const showsUserAssets = (path: string) => path.startsWith(lists) || path.startsWith(holders);
   await Promise.all(assetIds.map((id) => assetRelationsChanged(id, showsUserAssets)));
 }

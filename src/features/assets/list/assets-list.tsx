@@ -15,6 +15,7 @@ import { dateColumn, positionColumn } from '../../../ui/dom/list/columns';
 import type { Can } from '../../../../contract/ability';
 import { deleteChange, lockChange, runChange } from './asset-changes';
 import { AssetBulkActions } from './bulk-actions';
+import { TagLink } from '../asset-link';
 import { BulkJobsInProgress } from '../../../machines/bulk-jobs.view';
 import { TrashRetention } from '../../../machines/trash-actions.view';
 import { ListScreen, type ListControls, type ListScreenConfig } from '../../../machines/list.view';
@@ -114,7 +115,18 @@ const assetsList = (t: TFunction, can: Can, list: ListDefinition): ListScreenCon
     {
       field: 'tags',
       headerName: t('assets.tags'),
-      render: (a) => a.tags.map((tag) => tag.name).join(', ') || '—',
+      // Each tag leads to the tag, for a role that may open the tags list.
+      render: (a) =>
+        a.tags.length === 0
+          ? '—'
+          : can('read', 'Tag')
+            ? a.tags.map((tag, index) => (
+                <span key={tag.id}>
+                  {index > 0 && ', '}
+                  <TagLink name={tag.name} />
+                </span>
+              ))
+            : a.tags.map((tag) => tag.name).join(', '),
     },
     {
       field: 'locked',

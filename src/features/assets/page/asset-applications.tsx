@@ -16,6 +16,7 @@ import { ActionButton } from '../../../ui/dom/action-button';
 import { formatDate } from '../../../ui/dom/list/cells';
 import { announce } from '../../../ui/dom/toasts';
 import { Failure, Panel } from './panel';
+import { ApplicationLink } from '../asset-link';
 import { endpoint, ENDPOINTS } from '../../../../contract/paths';
 
 /**
@@ -105,7 +106,9 @@ function ApplicationRow({
   return (
     <li className="application-row">
       <div>
-        <strong>{row.applicationName}</strong>
+        <strong>
+          <ApplicationLink id={row.applicationId}>{row.applicationName}</ApplicationLink>
+        </strong>
         <span className="field-description">
           {row.syncedAt
             ? t('assetEditor.synced', { date: formatDate(row.syncedAt) })

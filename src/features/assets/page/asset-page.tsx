@@ -16,9 +16,13 @@ import { AssetPreview } from './asset-preview';
 import { RemoteChange } from './remote-change';
 import { AssetTags } from './asset-tags';
 import { AssetUsers } from './asset-users';
+import { AssetDetails } from './asset-details';
 import { usePermissions } from '../../../machines/permissions.view';
 
-/** One asset: its form (read-only while locked) and its sections. */
+/**
+ * One asset: its form (read-only while locked) and its sections; a role that may not change
+ * assets reads its details as text under a notice saying why.
+ */
 export function AssetPage({ assetId }: { assetId: string }) {
   const { t } = useTranslation();
   const { data: asset } = useSuspenseQuery(assetQuery(assetId));
@@ -35,9 +39,14 @@ export function AssetPage({ assetId }: { assetId: string }) {
           : badgeCell(t('assets.unlocked'), 'unlocked')}
       </div>
       <RemoteChange assetId={assetId} />
-      {asset.locked && <Alert tone="info">{t('assetEditor.lockedNotice')}</Alert>}
+      {!canEdit && <Alert tone="info">{t('assetEditor.readOnlyNotice')}</Alert>}
+      {canEdit && asset.locked && <Alert tone="info">{t('assetEditor.lockedNotice')}</Alert>}
       <div className="asset-layout">
-        <AssetForm asset={asset} readOnly={asset.locked || !canEdit} />
+        {canEdit ? (
+          <AssetForm asset={asset} readOnly={asset.locked} />
+        ) : (
+          <AssetDetails asset={asset} />
+        )}
         {/* On a phone: preview and actions, then the form, then tags and the changelog. */}
         <div className="asset-side">
           <div className="asset-lead">
@@ -56,7 +65,10 @@ export function AssetPage({ assetId }: { assetId: string }) {
         {can('read', 'Application') && (
           <AssetApplications asset={asset} canEdit={can('update', 'Application')} />
         )}
-        {can('update', 'UserAsset') && <AssetUsers asset={asset} />}
+        {/* A role whose rules on users' assets carry no condition (not a user's own assets). */}
+        {can('access', 'PrivateApi') && can('read', 'User') && (
+          <AssetUsers asset={asset} canEdit={can('update', 'UserAsset')} />
+        )}
         {canEdit && <AssetMorphs asset={asset} />}
       </div>
     </section>

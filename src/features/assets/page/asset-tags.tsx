@@ -7,6 +7,7 @@ import { EntityPicker } from '../../../machines/autocomplete.view';
 import { usePermissions } from '../../../machines/permissions.view';
 import { announce } from '../../../ui/dom/toasts';
 import { Failure, Panel } from './panel';
+import { TagLink } from '../asset-link';
 import { endpoint, ENDPOINTS } from '../../../../contract/paths';
 
 /**
@@ -47,7 +48,7 @@ export function AssetTags({ asset, readOnly }: { asset: Asset; readOnly: boolean
           <ul className="tag-list">
             {asset.tags.map((tag) => (
               <li key={tag.id} className="badge">
-                {tag.name}
+                {can('read', 'Tag') ? <TagLink name={tag.name} /> : tag.name}
               </li>
             ))}
           </ul>
