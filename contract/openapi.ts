@@ -147,7 +147,10 @@ function operation(route: Route, routes: readonly Route[]): Json {
       name,
       in: 'path',
       required: true,
-      schema: { type: 'string', ...(reserved.length ? { not: { enum: reserved } } : {}) },
+      schema: {
+        ...(route.params?.[name] ? jsonSchema(route.params[name], 'input') : { type: 'string' }),
+        ...(reserved.length ? { not: { enum: reserved } } : {}),
+      },
     };
   });
   if (route.query) {

@@ -60,6 +60,7 @@ import {
   cageMeshSchema,
   countByTypeSchema,
   devMailSchema,
+  emailSchema,
   emailExistsResultSchema,
   emailOnlyBodySchema,
   envelope,
@@ -88,8 +89,10 @@ import {
   tagBodySchema,
   tagRowSchema,
   trashItemsBodySchema,
+  trashKindSchema,
   trashResultSchema,
   trashRowSchema,
+  uploadKindSchema,
   uploadResultSchema,
   userAssetsBodySchema,
   userAssetsResultSchema,
@@ -146,6 +149,8 @@ export interface Route {
   body?: Schema;
   /** The query parameters, one per property. */
   query?: Schema;
+  /** Schemas of path parameters narrower than any text (an enum, an e-mail address, a key). */
+  params?: Readonly<Record<string, Schema>>;
   /** The success answer's body (enveloped where the API envelopes it). */
   answer?: Schema;
   /** The success answer's media type when it is not JSON. */
@@ -165,6 +170,9 @@ export const listQuerySchema = z.object({
   /** `field` ascending or `-field` descending. */
   order: z.optional(z.string()),
 });
+
+/** A stored file's key: 24 hex digits and its type's extension (server/storage.ts KEY_PATTERN). */
+export const fileKeySchema = z.string().check(z.regex(/^[0-9a-f]{24}\.([a-z]{3})$/));
 
 const ok = envelope;
 const list = listResponseSchema;
@@ -660,6 +668,7 @@ export const ROUTES: readonly Route[] = [
     errors: [401, 429],
   }),
   open('get', '/v1/users/email/{email}', S, 'Whether an address has an account', {
+    params: { email: emailSchema },
     answer: ok(emailExistsResultSchema),
     errors: [429],
   }),
@@ -711,6 +720,7 @@ export const ROUTES: readonly Route[] = [
     errors: [403],
   }),
   bearer('delete', '/v1/trash/{kind}/{id}', 'Trash', 'Delete a record for ever', [], {
+    params: { kind: trashKindSchema },
     answer: ok(trashResultSchema),
     errors: [403],
   }),
@@ -757,14 +767,6 @@ export const ROUTES: readonly Route[] = [
     query: listQuery(userAssetList),
     answer: list(assetSchema),
   }),
-  bearer(
-    'get',
-    '/private/v1/asset-users/{assetId}',
-    'User assets',
-    "An asset's holders (newest assignment first)",
-    [PRIVATE, ['read', 'UserAsset'], ['read', 'User']],
-    { query: listQuerySchema, answer: list(userRowSchema) },
-  ),
   bearer(
     'post',
     '/private/v1/user-assets/{userId}',
@@ -813,6 +815,7 @@ export const ROUTES: readonly Route[] = [
   ),
 
   bearer('post', '/v1/uploads/{kind}', 'Files', 'Upload a file (its bytes as the body)', [], {
+    params: { kind: uploadKindSchema },
     anyOf: [
       ['create', 'Asset'],
       ['update', 'Asset'],
@@ -822,9 +825,11 @@ export const ROUTES: readonly Route[] = [
     errors: [411, 413, 415, 422],
   }),
   bearer('get', '/v1/files/{key}', 'Files', 'What a stored file is', [], {
+    params: { key: fileKeySchema },
     answer: ok(uploadResultSchema),
   }),
   open('get', '/files/{key}', 'Files', 'A stored file (unguessable keys; ranges; `?delivery`)', {
+    params: { key: fileKeySchema },
     answerType: 'application/octet-stream',
     errors: [206, 304, 416],
   }),

@@ -98,13 +98,15 @@ function bodyOf(schema: Json): fc.Arbitrary<unknown> {
   );
 }
 
-/** A path parameter: a record that exists, or any short text. */
-const segmentOf = (known: string[]) =>
+/** A path parameter: one its schema names (an enum, a key), a record that exists, or any text. */
+const segmentOf = (schema: Json, known: string[]) =>
   fc
     .oneof(
+      schema.enum || schema.pattern || schema.format
+        ? valueOf({ ...schema, not: undefined }).map(String)
+        : fc.constantFrom(...known),
       fc.constantFrom(...known),
       fc.string({ minLength: 1, maxLength: 12 }),
-      fc.constantFrom('model', 'texture', 'asset', 'tag'),
     )
     .filter((value) => value !== '.' && value !== '..')
     .map(encodeURIComponent);
@@ -148,7 +150,7 @@ describe('the API against its OpenAPI document', () => {
           path: fc.tuple(
             ...parameters
               .filter((p) => p.in === 'path')
-              .map((p) => segmentOf(known).map((value) => [p.name, value] as const)),
+              .map((p) => segmentOf(p.schema, known).map((value) => [p.name, value] as const)),
           ),
           query: fc.tuple(
             ...parameters

@@ -1,8 +1,10 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument, rolesOf } from '../contract/openapi';
-import { ROUTES } from '../contract/routes';
+import { fileKeySchema, ROUTES } from '../contract/routes';
 import type { Role } from '../contract/schemas';
+import { z } from 'zod/mini';
+import { KEY_PATTERN } from './storage';
 import { useRoleTokens, useTestApp } from './test-app';
 
 const t = useTestApp();
@@ -142,6 +144,36 @@ describe('the paths of the document', () => {
       (document.paths[path]!.get as unknown as { parameters: Parameter[] }).parameters[0]!;
     expect(id('/v1/assets/{id}/application').schema.not?.enum).toContain('export');
     expect(id('/v1/assets/{id}').schema.not?.enum).toContain('countByType');
+  });
+});
+
+describe('the path parameters of the document', () => {
+  it('name the values the server reads: upload kinds, Trash kinds, e-mail addresses, file keys', async () => {
+    const document = (await t.get('/v1/openapi.json')).body as Document;
+    const schema = (path: string, method: string, name: string) =>
+      (
+        document.paths[path]![method] as unknown as {
+          parameters: { name: string; schema: Record<string, unknown> }[];
+        }
+      ).parameters.find((p) => p.name === name)!.schema;
+    expect(schema('/v1/uploads/{kind}', 'post', 'kind').enum).toEqual([
+      'model',
+      'icon',
+      'texture',
+      'source',
+    ]);
+    expect(schema('/v1/trash/{kind}/{id}', 'delete', 'kind').enum).toContain('cage-mesh');
+    expect(schema('/v1/users/email/{email}', 'get', 'email')).toMatchObject({
+      format: 'email',
+      maxLength: 254,
+    });
+    expect(schema('/files/{key}', 'get', 'key').pattern).toBe(KEY_PATTERN.source);
+    expect(z.toJSONSchema(fileKeySchema).pattern).toBe(KEY_PATTERN.source);
+    // A key of that pattern that names no file is a 404, as documented; an address the pattern
+    // refuses too (it reaches no file).
+    expect((await t.get('/files/0123456789abcdef01234567.glb')).status).toBe(404);
+    const exists = await t.get(`/v1/users/email/${encodeURIComponent('nobody@example.com')}`);
+    expect(exists.status).toBe(200);
   });
 });
 
