@@ -29,7 +29,21 @@ import {
   type PageCall,
   type PageRead,
 } from './testing/list-pages';
-import type { ListRow } from '../../contract/list-query';
+import type { ListFilter, ListOrder, ListRow } from '../../contract/list-query';
+import type { ListSearch } from '../api/list-url';
+import { anyRowSchema } from '../api/lists';
+import {
+  afterPage,
+  askedAddress,
+  incomingCount,
+  movedRows,
+  nextAddress,
+  nextQuery,
+  plannedMove,
+  readAgain,
+  sameQuery,
+} from './list.rules';
+import type { PagesAnswer } from './list.types';
 
 /** Three pages of ten rows. */
 const answer = ({ query }: PageRead): ListResponse => ({
@@ -360,5 +374,364 @@ describe('a feed (newRowsOnTop): rows others add arrive on top of the first page
       expect(next.rows?.map((r) => r.id)).toEqual(['c', 'b', 'a']);
       expect(next.incoming?.rows.map((r) => r.id)).toEqual(['d', 'c', 'b']);
     }
+  });
+});
+
+describe('list rules — moves across pages (menu and drag)', () => {
+  /** Page 2 of 25 rows sorted by position, ten a page: rows r11 to r20 at positions 11 to 20. */
+  const secondPage = (order: ListOrder = { position: 'asc' }) => ({
+    ...initialListContext({ endpoint: 'v1/assets', initialPage: 2, initialOrder: order }),
+    rows: Array.from({ length: 10 }, (_, i) => ({ id: `r${i + 11}`, position: i + 11 })),
+    totalDocs: 25,
+    totalPages: 3,
+  });
+  const menu = (id: string, position: number) => ({ type: 'SET_ORDER' as const, id, position });
+  const shown = (rows: ListRow[]) =>
+    (rows as (ListRow & { position?: unknown })[]).map(
+      (row) => `${row.id}@${String(row.position)}`,
+    );
+
+  it('a menu move to another page takes the row off this one, remembering where it was', () => {
+    const context = secondPage();
+    const move = plannedMove(context, menu('r13', 3));
+    expect(move).toEqual({
+      id: 'r13',
+      position: 3,
+      previousPosition: 13,
+      previousRows: context.rows,
+      staysInView: false,
+    });
+    expect(movedRows(context, move!).map((row) => row.id)).not.toContain('r13');
+    expect(movedRows(context, move!)).toHaveLength(9);
+  });
+
+  it('a menu move within the page renumbers the places it passed', () => {
+    const context = secondPage();
+    const move = plannedMove(context, menu('r13', 16));
+    expect(move).toMatchObject({ position: 16, previousPosition: 13, staysInView: true });
+    expect(shown(movedRows(context, move!))).toEqual([
+      'r11@11',
+      'r12@12',
+      'r14@13',
+      'r15@14',
+      'r16@15',
+      'r13@16',
+      'r17@17',
+      'r18@18',
+      'r19@19',
+      'r20@20',
+    ]);
+  });
+
+  it('to the first and the last place of the page, both stay in view', () => {
+    const context = secondPage();
+    expect(plannedMove(context, menu('r15', 11))).toMatchObject({ staysInView: true });
+    expect(plannedMove(context, menu('r15', 20))).toMatchObject({ staysInView: true });
+    expect(plannedMove(context, menu('r15', 10))).toMatchObject({ staysInView: false });
+    expect(plannedMove(context, menu('r15', 21))).toMatchObject({ staysInView: false });
+  });
+
+  it('a menu target past the end goes to the last place, one below 1 to the first', () => {
+    const context = secondPage();
+    expect(plannedMove(context, menu('r13', 99))).toMatchObject({ position: 25 });
+    expect(plannedMove(context, menu('r13', 0))).toMatchObject({ position: 1 });
+  });
+
+  it('moves the first row on the page too', () => {
+    expect(plannedMove(secondPage(), menu('r11', 15))).toMatchObject({
+      position: 15,
+      previousPosition: 11,
+    });
+  });
+
+  it('moves the rows of an unsorted list without touching their positions', () => {
+    const context = secondPage({});
+    const move = plannedMove(context, menu('r11', 12))!;
+    expect(shown(movedRows(context, move)).slice(0, 2)).toEqual(['r12@12', 'r11@11']);
+  });
+
+  it('a move onto its own place, or of a row not on screen, changes nothing', () => {
+    const context = secondPage();
+    expect(plannedMove(context, menu('r13', 13))).toBeNull();
+    expect(plannedMove(context, { type: 'MOVE', id: 'r13', toIndex: 2 })).toBeNull();
+    expect(plannedMove(context, menu('r99', 1))).toBeNull();
+  });
+
+  it('a drag is clamped to the rows on screen and counted from the first row of the page', () => {
+    const context = secondPage();
+    const drag = (toIndex: number) => plannedMove(context, { type: 'MOVE', id: 'r13', toIndex });
+    expect(drag(0)).toMatchObject({ position: 11, previousPosition: 13, staysInView: true });
+    expect(drag(-4)).toMatchObject({ position: 11 });
+    expect(drag(99)).toMatchObject({ position: 20 });
+    expect(drag(5)).toMatchObject({ position: 16 });
+  });
+
+  it('in an infinite list positions count from the first row read', () => {
+    const context = { ...secondPage(), mode: 'infinite' as const };
+    expect(plannedMove(context, { type: 'MOVE', id: 'r13', toIndex: 0 })).toMatchObject({
+      position: 1,
+      previousPosition: 3,
+    });
+  });
+
+  it('keeps the positions the rows carry when the list is not sorted by position', () => {
+    const context = secondPage({ name: 'asc' });
+    const move = plannedMove(context, menu('r13', 16))!;
+    expect(shown(movedRows(context, move)).slice(2, 6)).toEqual([
+      'r14@14',
+      'r15@15',
+      'r16@16',
+      'r13@13',
+    ]);
+  });
+
+  it('keeps the rows as they come when some have no position to hand on', () => {
+    const context = secondPage();
+    const rows = context.rows.map((row, i) => (i === 3 ? { id: row.id } : row));
+    const move = plannedMove({ ...context, rows }, menu('r13', 16))!;
+    expect(shown(movedRows({ ...context, rows }, move)).slice(2, 6)).toEqual([
+      'r14@undefined',
+      'r15@15',
+      'r16@16',
+      'r13@13',
+    ]);
+  });
+});
+
+describe('list rules — answers, page sizes and live rows', () => {
+  const base = () => initialListContext({ endpoint: 'v1/assets' });
+  const answer = (rows: string[], totals: Partial<PagesAnswer> = {}): PagesAnswer => ({
+    rows: rows.map((id) => ({ id })),
+    pages: 1,
+    totalDocs: 30,
+    totalIsEstimate: false,
+    totalPages: 3,
+    hasNextPage: true,
+    ...totals,
+  });
+
+  it('a paged list that asked past the end reads the last page instead', () => {
+    const context = { ...base(), page: 5 };
+    expect(afterPage(context, answer([]))).toMatchObject({ done: false, page: 3 });
+    expect(afterPage({ ...context, page: 3 }, answer(['a']))).toMatchObject({
+      done: true,
+      page: 3,
+      rows: [{ id: 'a' }],
+    });
+  });
+
+  it('an empty answer keeps the totals on screen; an estimate is taken only with a count', () => {
+    const context = { ...base(), totalDocs: 30, totalPages: 3, totalIsEstimate: true };
+    const empty = answer([], { totalDocs: 0, totalPages: 0, totalIsEstimate: false });
+    expect(afterPage(context, empty)).toMatchObject({
+      totalDocs: 30,
+      totalPages: 3,
+      totalIsEstimate: true,
+    });
+    expect(afterPage(context, answer(['a'], { totalIsEstimate: false }))).toMatchObject({
+      totalIsEstimate: false,
+      hasNextPage: true,
+    });
+  });
+
+  it('an infinite list shows every page read, counting at least one', () => {
+    const context = { ...base(), mode: 'infinite' as const };
+    expect(afterPage(context, answer(['a', 'b'], { pages: 2 }))).toMatchObject({
+      done: true,
+      page: 2,
+    });
+    expect(afterPage(context, answer([], { pages: 0 }))).toMatchObject({ page: 1 });
+  });
+
+  it.each([
+    [0, 1],
+    [25.7, 25],
+    [1000, 100],
+    [Number.NaN, 10],
+  ])('a page size of %d becomes %d', (limit, expected) => {
+    expect(nextQuery(base(), { type: 'SET_LIMIT', limit }).limit).toBe(expected);
+  });
+
+  it('sets a page and adopts a query from elsewhere, starting again at page 1 only when it changed', () => {
+    const context = { ...base(), page: 2, totalPages: 3, order: { name: 'asc' as const } };
+    expect(nextQuery(context, { type: 'SET_PAGE', page: 9 }).page).toBe(3);
+    expect(nextQuery(context, { type: 'SET_QUERY', order: { name: 'asc' } }).page).toBe(2);
+    expect(nextQuery(context, { type: 'SET_QUERY', order: { name: 'desc' } }).page).toBe(1);
+    expect(
+      nextQuery(context, { type: 'SET_QUERY', filter: { type: ['hair'], search: '' }, page: 3 }),
+    ).toMatchObject({ page: 3, filter: { type: ['hair'] }, order: { name: 'asc' } });
+    expect(nextQuery(context, { type: 'SET_FILTERS', filter: { a: '' } })).toMatchObject({
+      page: 2,
+      filter: {},
+    });
+  });
+
+  it('counts the rows waiting above that are not on screen yet', () => {
+    const context = { ...base(), rows: [{ id: 'a' }, { id: 'b' }] };
+    expect(incomingCount(context)).toBe(0);
+    expect(incomingCount({ ...context, incoming: answer(['x', 'y', 'a', 'b']) })).toBe(2);
+    expect(incomingCount({ ...context, incoming: answer(['x', 'a', 'b']) })).toBe(1);
+  });
+
+  it('replaces changed rows in place, marks gone ones once, and adds new rows below', () => {
+    const context = {
+      ...base(),
+      rows: [{ id: 'a' }, { id: 'b', name: 'old' }, { id: 'c' }],
+      removedIds: ['c'],
+    };
+    const next = mergeRemote(context, answer(['a', 'b', 'd']));
+    expect(next.rows).toEqual([{ id: 'a' }, { id: 'b' }, { id: 'c' }, { id: 'd' }]);
+    expect(next.removedIds).toEqual(['c']);
+    expect(next).toMatchObject({ incoming: null, totalDocs: 30, hasNextPage: true });
+  });
+});
+
+describe('list rules — the address, the start, and live rows', () => {
+  const preselect = [
+    { field: 'gender', value: 'male', hiddenOnDesktop: false },
+    { field: 'locked', value: 'false', hiddenOnDesktop: true },
+  ];
+  /** A paged list kept in the address at `search`, its query read from it. */
+  const kept = (search: ListSearch, input: Partial<ListInput> = {}) =>
+    initialListContext({ endpoint: 'v1/assets', search, ...input });
+
+  it('compares queries by page, size, order and filter, whatever their key order', () => {
+    const query = { page: 1, limit: 10, order: { name: 'asc' as const }, filter: { a: 1, b: 2 } };
+    expect(sameQuery(query, { ...query, filter: { b: 2, a: 1 } })).toBe(true);
+    expect(sameQuery(query, { ...query, limit: 25 })).toBe(false);
+    expect(sameQuery(query, { ...query, order: { name: 'desc' } })).toBe(false);
+    expect(sameQuery(query, { ...query, filter: { a: 1 } })).toBe(false);
+    expect(sameQuery(query, { ...query, page: 2 })).toBe(false);
+  });
+
+  it('fills hidden preselected filters as the window narrows, and on a phone when cleared', () => {
+    const desktop = initialListContext({ endpoint: 'v1/assets', preselect });
+    expect(nextQuery(desktop, { type: 'VIEWPORT_CHANGED', isMobile: true }).filter).toEqual({
+      gender: 'male',
+      locked: 'false',
+    });
+    const phone = initialListContext({ endpoint: 'v1/assets', preselect, isMobile: true });
+    expect(nextQuery(phone, { type: 'CLEAR_FILTERS' }).filter).toEqual({
+      gender: 'male',
+      locked: 'false',
+    });
+    expect(
+      nextQuery({ ...phone, filter: {} }, { type: 'VIEWPORT_CHANGED', isMobile: false }),
+    ).toMatchObject({ filter: { gender: 'male' }, page: 1 });
+  });
+
+  it('keeps the page of a change that leaves the filters as they are', () => {
+    const context = { ...initialListContext({ endpoint: 'v1/assets', preselect }), totalPages: 3 };
+    expect(nextQuery(context, { type: 'SET_PAGE', page: 2 })).toMatchObject({ page: 2 });
+    expect(nextQuery(context, { type: 'SET_FILTERS', filter: { type: ['hair'] } })).toEqual({
+      page: 1,
+      limit: 10,
+      order: {},
+      filter: { type: ['hair'], gender: 'male' },
+    });
+  });
+
+  it('asks nothing of an address it does not keep, nor for a change that changes nothing', () => {
+    const context = initialListContext({ endpoint: 'v1/assets' });
+    expect(askedAddress(context, { type: 'SET_PAGE', page: 2 })).toBeNull();
+    expect(
+      nextAddress(context, nextQuery(context, { type: 'SORT', field: 'name' }), {
+        type: 'SORT',
+        field: 'name',
+      }),
+    ).toBeNull();
+    expect(askedAddress(kept({ page: 1 }), { type: 'SET_PAGE', page: 1 })).toBeNull();
+    expect(nextQuery(context, { type: 'ADDRESS_CHANGED', search: { page: 3 } })).toMatchObject({
+      page: 1,
+    });
+  });
+
+  it('writes the page size the address asked for, else the one on screen', () => {
+    const sort = { type: 'SORT' as const, field: 'name' };
+    expect(askedAddress(kept({ page: 2 }, { limit: 25 }), sort)?.search).toEqual({
+      order: '-name',
+      page: 1,
+      limit: 25,
+    });
+    expect(askedAddress(kept({ page: 2, limit: 50 }, { limit: 25 }), sort)?.search.limit).toBe(50);
+  });
+
+  it('replaces the entry when it only normalises an address it was told', () => {
+    const context = kept({ page: 1 });
+    const event = { type: 'ADDRESS_CHANGED' as const, search: { page: 3, order: 'name' } };
+    expect(nextAddress(context, nextQuery(context, event), event)).toEqual({
+      search: { page: 3, order: 'name', limit: 10 },
+      replace: true,
+    });
+  });
+
+  it('typing replaces the entry only when nothing but the search text changed', () => {
+    const context = kept({ filter: { type: ['hair'], search: 'ja' }, order: 'name', page: 1 });
+    const typed = (filter: ListFilter, order?: ListOrder) => {
+      const event = { type: 'SET_QUERY' as const, filter, ...(order ? { order } : {}) };
+      return nextAddress(context, nextQuery(context, event), event)?.replace;
+    };
+    expect(typed({ type: ['hair'], search: 'jac' })).toBe(true);
+    expect(typed({ type: ['top'], search: 'jac' })).toBe(false);
+    expect(typed({ search: 'jac' })).toBe(false);
+    expect(typed({ type: ['hair'], search: 'jac' }, { name: 'desc' })).toBe(false);
+  });
+
+  it('starts with nothing read, nothing marked and the query it was given', () => {
+    const context = initialListContext({
+      endpoint: 'v1/assets',
+      initialFilter: { type: ['hair'], search: '' },
+    });
+    expect(context).toMatchObject({
+      rowSchema: anyRowSchema,
+      mode: 'paged',
+      reorderEndpoint: null,
+      page: 1,
+      limit: 10,
+      filter: { type: ['hair'] },
+      rows: [],
+      totalIsEstimate: false,
+      hasNextPage: false,
+      load: { fresh: false, append: false },
+      address: null,
+      preselect: [],
+      removedIds: [],
+      syncing: false,
+      newRowsOnTop: false,
+    });
+    expect(context.filter).toEqual({ type: ['hair'] });
+    expect(readAgain(true)).toEqual({ fresh: true, append: false });
+    expect(kept({ page: 2 }).address).toEqual({ search: { page: 2, limit: 10 }, replace: true });
+  });
+
+  const row = (id: string) => ({ id });
+  const pages = (ids: string[]): PagesAnswer => ({
+    rows: ids.map(row),
+    pages: 1,
+    totalDocs: ids.length,
+    totalIsEstimate: false,
+    totalPages: 1,
+    hasNextPage: false,
+  });
+
+  it('marks rows gone from a fresh read, and keeps new rows above waiting', () => {
+    const context = {
+      ...initialListContext({ endpoint: 'v1/assets' }),
+      rows: ['a', 'b', 'c'].map(row),
+    };
+    expect(mergeRemote(context, pages(['a', 'b']))).toMatchObject({ removedIds: ['c'] });
+    const above = mergeRemote(context, pages(['x', 'a', 'b', 'c', 'y']));
+    expect(above.rows?.map((r) => r.id)).toEqual(['a', 'b', 'c']);
+    expect(above.incoming?.rows.map((r) => r.id)).toEqual(['x', 'a', 'b', 'c', 'y']);
+  });
+
+  it('in an infinite feed past its first page, puts only the rows above on top', () => {
+    const context = {
+      ...initialListContext({ endpoint: 'v1/activity', mode: 'infinite', newRowsOnTop: true }),
+      page: 2,
+      rows: ['c', 'b', 'a'].map(row),
+    };
+    const next = mergeRemote(context, pages(['e', 'c', 'b', 'a', 'z']));
+    expect(next.rows?.map((r) => r.id)).toEqual(['e', 'c', 'b', 'a']);
   });
 });
