@@ -2,9 +2,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { login, signupPasswordless } from './auth';
 import { createTag } from './tags';
 import { ApiError, tagService } from './errors';
-import { apiRequest, configureHttp, DEFAULT_TIMEOUT_MS, REFRESH_LOCK_NAME } from './http';
+import {
+  apiRequest,
+  configureHttp,
+  DEFAULT_TIMEOUT_MS,
+  REFRESH_LOCK_NAME,
+  refreshSession,
+} from './http';
 import { endpoint, ENDPOINTS } from '../../contract/paths';
-import { countByTypeSchema, type RefreshResult } from '../../contract/schemas';
+import { countByTypeSchema, tagSchema, type RefreshResult } from '../../contract/schemas';
 import { firstStreamPosition, streamStarted, streamStopped } from './read-positions';
 import { configureSession, type SessionBridge, type SessionTokens } from './session-bridge';
 import { fakeJwt, freshToken, jsonResponse, scriptedFetch, type RecordedCall } from './testing';
@@ -579,6 +585,168 @@ describe('read positions (the live stream starts where the first reads were take
     position = '2';
     await countByType();
     expect(gap).toHaveBeenCalledTimes(1);
+    streamStopped();
+  });
+});
+
+describe('a 401 on a change, and sessions without a refresh token', () => {
+  const TAG = { id: 't1', name: 'Summer' };
+  /** An API whose tag create answers only a bearer of the token its refresh issued last. */
+  function tagsApi() {
+    let current = '';
+    const keys: (string | null)[] = [];
+    const server = scriptedFetch({
+      'POST v1/auth/refresh': () => {
+        current = freshToken(Date.now(), 900, { jti: 'rotated' });
+        return jsonResponse(200, { data: { token: current, refreshToken: 'r2' } });
+      },
+      'POST v1/tags': ({ authorization }, request) => {
+        keys.push(request.headers.get('idempotency-key'));
+        return authorization === `Bearer ${current}`
+          ? jsonResponse(201, { data: TAG })
+          : jsonResponse(401, { status: 401, code: 'UNAUTHORIZED', message: 'Session ended' });
+      },
+    });
+    configureHttp({ baseUrl: 'http://api.test/', fetch: server.fetch });
+    return { calls: server.calls, keys };
+  }
+
+  it('sends a refused create again once, with its JSON body and key, under the new token', async () => {
+    const api = tagsApi();
+    const session = signedIn(freshToken());
+
+    expect(await createTag('Summer')).toEqual(TAG);
+
+    const creates = api.calls.filter((call) => call.path === 'v1/tags');
+    expect(creates.map((call) => call.body)).toEqual([{ name: 'Summer' }, { name: 'Summer' }]);
+    expect(creates[1]?.authorization).toBe(`Bearer ${session.read().token}`);
+    expect(api.keys[1]).toBe(api.keys[0]);
+    expect(session.onSessionInvalid).not.toHaveBeenCalled();
+  });
+
+  it('ends a session that has no refresh token when a request is refused, without refreshing', async () => {
+    const api = tagsApi();
+    const refused = freshToken();
+    const session = fakeSession({ token: refused, refreshToken: null, _id: 'u1', email: 'a@b.c' });
+
+    expect(await rejection(createTag('Summer'))).toMatchObject({ status: 401 });
+
+    expect(api.calls.map((call) => call.path)).toEqual(['v1/tags']);
+    expect(session.onSessionInvalid).toHaveBeenCalledTimes(1);
+  });
+
+  it('sends an expired token as it is when there is no refresh token to renew it with', async () => {
+    const expired = expiredToken();
+    const api = fakeApi({ 'GET v1/assets/countByType': () => jsonResponse(200, { data: COUNTS }) });
+    fakeSession({ token: expired, refreshToken: null, _id: 'u1', email: 'a@b.c' });
+
+    await countByType();
+
+    expect(api.calls.map((call) => [call.path, call.authorization])).toEqual([
+      ['v1/assets/countByType', `Bearer ${expired}`],
+    ]);
+  });
+
+  it('refreshes a fresh session only when forced, and says which tokens it holds', async () => {
+    const api = fakeApi();
+    const token = freshToken();
+    const session = signedIn(token);
+
+    expect(await refreshSession()).toMatchObject({ token, refreshToken: 'r' });
+    expect(api.callsTo('v1/auth/refresh')).toHaveLength(0);
+
+    const forced = await refreshSession({ force: true });
+    expect(api.callsTo('v1/auth/refresh')).toHaveLength(1);
+    expect(forced).toMatchObject({ token: session.read().token, refreshToken: 'refresh-1' });
+    expect(forced?.token).not.toBe(token);
+    expect(session.onRefreshed).toHaveBeenCalledTimes(1);
+  });
+
+  it('refreshes a token the server refused even while it looks fresh', async () => {
+    const api = fakeApi();
+    const token = freshToken();
+    signedIn(token);
+
+    await refreshSession({ refused: token });
+    await refreshSession({ refused: 'some older token' });
+
+    expect(api.callsTo('v1/auth/refresh')).toHaveLength(1);
+  });
+
+  it('answers null without a session, and refreshes nothing', async () => {
+    const api = fakeApi();
+    configureSession(null);
+
+    expect(await refreshSession({ force: true })).toBeNull();
+    expect(api.calls).toHaveLength(0);
+  });
+});
+
+describe('what a request carries', () => {
+  it('sends the version a change is based on as If-Match, and nothing without one', async () => {
+    const server = scriptedFetch({
+      'PATCH v1/tags/t1': () => jsonResponse(200, { data: { id: 't1', name: 'Autumn' } }),
+    });
+    configureHttp({ baseUrl: 'http://api.test/', fetch: server.fetch });
+    signedIn(freshToken());
+    const rename = (baseVersion?: number) =>
+      apiRequest('v1/tags/t1', tagSchema, {
+        method: 'patch',
+        json: { name: 'Autumn' },
+        ...(baseVersion === undefined ? {} : { baseVersion }),
+      });
+
+    await rename(7);
+    await rename();
+
+    expect(server.calls.map((call) => call.ifMatch)).toEqual(['"7"', null]);
+  });
+
+  it('strips a silent: false flag from the body and still rejects a refusal', async () => {
+    const api = fakeApi({
+      'POST v1/auth/signup/passwordless': () =>
+        jsonResponse(409, { status: 409, code: 'EMAIL_TAKEN', message: 'Taken' }),
+    });
+
+    const silentFalse = { email: 'taken@b.c', silent: false } as unknown as { email: string };
+    expect(await rejection(signupPasswordless(silentFalse))).toMatchObject({ status: 409 });
+    expect(api.calls[0]?.body).toEqual({ email: 'taken@b.c' });
+  });
+
+  it('keeps an error without a body as the bare status', async () => {
+    configureHttp({
+      baseUrl: 'http://api.test/',
+      fetch: () => Promise.resolve(new Response('', { status: 500, statusText: 'Server Error' })),
+    });
+
+    const error = await rejection(apiRequest('v1/anything', countByTypeSchema, { auth: false }));
+    expect(error).toMatchObject({ status: 500, code: 'HTTP_500' });
+    expect(error.data).toBeUndefined();
+  });
+
+  it('answers an empty success body as no data, which a schema that wants data refuses', async () => {
+    configureHttp({
+      baseUrl: 'http://api.test/',
+      fetch: () => Promise.resolve(new Response('', { status: 200 })),
+    });
+
+    expect(
+      await rejection(apiRequest('v1/anything', countByTypeSchema, { auth: false })),
+    ).toMatchObject({ status: 'PARSING_ERROR' });
+  });
+
+  it('ignores an Event-Position that is not a plain number of at most 15 digits', async () => {
+    const positions = ['1234567890123456', '-5', '1e3', '12'];
+    fakeApi({
+      'GET v1/assets/countByType': () => {
+        const response = jsonResponse(200, { data: COUNTS });
+        response.headers.set('event-position', positions.shift()!);
+        return response;
+      },
+    });
+    signedIn(freshToken(Date.now(), 900));
+    for (let i = 0; i < 4; i += 1) await countByType();
+    expect(firstStreamPosition()).toBe(12);
     streamStopped();
   });
 });
