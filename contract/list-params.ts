@@ -88,6 +88,8 @@ export const userAssetList: ListParams = {
   orders: ['name', 'createdAt'],
   filters: { search, type: several },
 };
+/** An asset's holders (GET /private/v1/asset-users/{assetId}): by assignment time alone. */
+export const assetHolderList: ListParams = { orders: ['assignedAt'] };
 export const tagList: ListParams = {
   orders: ['name', 'createdAt', 'assetCount'],
   filters: { search },

@@ -112,6 +112,7 @@ import {
   applicationAssetList,
   applicationList,
   assetApplicationList,
+  assetHolderList,
   assetList,
   cageMeshList,
   changelogList,
@@ -767,6 +768,14 @@ export const ROUTES: readonly Route[] = [
     query: listQuery(userAssetList),
     answer: list(assetSchema),
   }),
+  bearer(
+    'get',
+    '/private/v1/asset-users/{assetId}',
+    'User assets',
+    "An asset's holders (newest assignment first)",
+    [PRIVATE, ['read', 'UserAsset'], ['read', 'User']],
+    { query: listQuery(assetHolderList), answer: list(userRowSchema) },
+  ),
   bearer(
     'post',
     '/private/v1/user-assets/{userId}',
