@@ -32,7 +32,9 @@ import { startInstances } from '../tests/helpers/instances';
 
 const METRICS_TOKEN = randomBytes(24).toString('hex');
 const ADMIN = { email: 'admin@avatar.studio', password: 'avatar-studio-admin' };
-const MODEL = readFileSync(resolve('..', 'shared', 'fixtures', 'avatars', 'female-idle.glb'));
+const MODEL = readFileSync(
+  resolve('..', 'shared', 'fixtures', 'avatars', 'female-animation-catwalk.glb'),
+);
 /** Signed-in sessions the clients share (as admins in several tabs and browsers). */
 const SESSIONS = 8;
 /** A stream per tab; one user may hold 10 per server (routes/events.ts). */
