@@ -59,7 +59,13 @@ export function ChartCard({ title, caption, chart, xLabel, emptyText, summary }:
               <Chart {...chart} />
             </Suspense>
           )}
-          <div className={asTable ? 'chart-table' : 'visually-hidden'}>
+          <div
+            className={asTable ? 'chart-table' : 'visually-hidden'}
+            // Shown, it scrolls: a keyboard reaches it to scroll it.
+            {...(asTable
+              ? { role: 'region', tabIndex: 0, 'aria-label': `${title} (${caption})` }
+              : {})}
+          >
             <table>
               <caption className="visually-hidden">{`${title} (${caption})`}</caption>
               <thead>

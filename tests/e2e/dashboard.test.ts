@@ -1,0 +1,93 @@
+/**
+ * The dashboard on a real server with the demo data: its charts are drawn (uPlot's canvases),
+ * each has a table of its numbers that "Show as table" shows, a new asset arrives live, and axe
+ * finds nothing serious in light and dark at 1280 and 390 px. SHOTS_DIR keeps the pictures.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { adminApi } from '../helpers/accounts';
+import { appUnderTest, signedInPage } from '../helpers/app';
+import { seriousViolationsInBothSchemes } from '../helpers/axe';
+import { shot } from '../helpers/shots';
+
+const app = appUnderTest();
+const api = <T>(method: string, path: string, body?: unknown) =>
+  adminApi<T>(app.server.url, method, path, body);
+const HEIGHT = 900;
+
+/** The dashboard at `width`, its charts drawn. */
+async function dashboardAt(width: number): Promise<Page> {
+  const page = await signedInPage(app, undefined, { width, height: HEIGHT });
+  await page.getByRole('heading', { name: 'Assets created per week' }).waitFor();
+  // Every chart drawn, or saying that it has nothing to show.
+  const charts = page.locator('.chart-card:not(.storage-card)');
+  await expect.poll(() => charts.count()).toBe(4);
+  await expect
+    .poll(() => charts.filter({ has: page.locator('canvas, .chart-empty') }).count())
+    .toBe(4);
+  return page;
+}
+
+/** The assets the table counts in this week's row for `type` (its last row). */
+async function thisWeeksCount(page: Page, type: string): Promise<number> {
+  const table = page.getByRole('table', { name: /Assets created per week/ });
+  const header = await table.locator('thead th').allInnerTexts();
+  const column = header.indexOf(type);
+  if (column < 1) return 0;
+  const cells = await table.locator('tbody tr').last().locator('th, td').allInnerTexts();
+  return Number((cells[column] ?? '0').replace(/\D/g, ''));
+}
+
+describe('the dashboard', () => {
+  it('draws its charts from the demo data, shows each as a table, and follows new assets live', async () => {
+    const page = await dashboardAt(1280);
+    for (const title of ['Sign-ups per day', 'Morph jobs per day', 'Uploaded and delivered']) {
+      await page.getByRole('heading', { name: title }).waitFor();
+    }
+    await page.getByRole('heading', { name: 'Storage used' }).waitFor();
+    await page.getByRole('heading', { name: 'Latest activity' }).waitFor();
+    // The demo data has assets and accounts made this week: those two are drawn.
+    expect(await page.locator('.chart-canvas canvas').count()).toBeGreaterThanOrEqual(2);
+
+    // The demo seed made its accounts today: the last row of the sign-ups counts them.
+    const signups = page.getByRole('region', { name: 'Sign-ups per day' });
+    await signups.getByRole('button', { name: 'Show as table' }).click();
+    const table = signups.getByRole('table');
+    expect(await table.isVisible()).toBe(true);
+    const today = await table.locator('tbody tr').last().locator('td').allInnerTexts();
+    expect(Number(today[0]) + Number(today[1])).toBeGreaterThan(0);
+    await signups.getByRole('button', { name: 'Show as chart' }).click();
+    await signups.locator('canvas').first().waitFor();
+
+    // A new asset counts in this week's bar without a reload.
+    const before = await thisWeeksCount(page, 'Facewear');
+    await api('POST', '/v1/assets', {
+      name: 'E2E dashboard glasses',
+      type: 'facewear',
+      gender: 'male',
+    });
+    await expect.poll(() => thisWeeksCount(page, 'Facewear'), { timeout: 15_000 }).toBe(before + 1);
+    await page.context().close();
+  });
+
+  it('has no serious axe violations in light and dark, at 1280 and 390 px', async () => {
+    const found: string[] = [];
+    for (const width of [1280, 390]) {
+      const page = await dashboardAt(width);
+      const problems = await seriousViolationsInBothSchemes(page, (scheme) =>
+        shot(page, `dashboard-${width}-${scheme}`, { fullPage: true }),
+      );
+      found.push(...problems.map((problem) => `${width}px ${problem}`));
+      // The table view, too.
+      await page
+        .getByRole('region', { name: 'Sign-ups per day' })
+        .getByRole('button', { name: 'Show as table' })
+        .click();
+      found.push(
+        ...(await seriousViolationsInBothSchemes(page)).map((p) => `${width}px table ${p}`),
+      );
+      await page.context().close();
+    }
+    expect(found).toEqual([]);
+  });
+});
