@@ -198,6 +198,7 @@ async function measureAll(
     ...sorts(['name', 'type', 'gender', 'createdAt', 'updatedAt']),
   });
   await time('assets: count by type', '/v1/assets/countByType');
+  await time('dashboard', '/v1/dashboard');
   await screen('application assets', `/v1/application-assets?applicationId=${applicationId}`, {
     'search "hoodie"': 'search=hoodie',
     'filter type': 'type=hair',
