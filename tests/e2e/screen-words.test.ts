@@ -1,0 +1,105 @@
+/**
+ * What the screen says, in a real browser against the real server: a plain user reads an asset
+ * under a read-only notice (no greyed form), an admin sees who holds an asset and takes it back,
+ * a list opened with a filter it cannot read says it was ignored. Each new state is axe clean
+ * in both colour schemes at 1280 and 390 px (pictured when SHOTS_DIR is set).
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { api, login, verifiedAccount } from '../helpers/accounts';
+import { appUnderTest, signedInAt } from '../helpers/app';
+import { seriousViolationsInBothSchemes } from '../helpers/axe';
+import { shot } from '../helpers/shots';
+
+const app = appUnderTest();
+const WIDTHS = [1280, 390] as const;
+const viewport = (width: number) => ({ width, height: width === 390 ? 844 : 800 });
+
+/** An asset of the seed, read through the API. */
+async function anAsset(token: string) {
+  const rows = await api(app.server.url, '/v1/assets?limit=1&order=name', token);
+  const [asset] = rows as unknown as { id: string; name: string }[];
+  if (!asset) throw new Error('the seed has no asset');
+  return asset;
+}
+
+/** Axe in both schemes, with a picture of each, at the page's width. */
+async function expectClean(page: Page, name: string) {
+  const found = await seriousViolationsInBothSchemes(page, (scheme) =>
+    shot(page, `${name}-${scheme}`, { fullPage: true }),
+  );
+  expect(found).toEqual([]);
+}
+
+describe('what the screen says', () => {
+  it('shows a plain user an asset as text under a notice saying why it is read only', async () => {
+    const user = await verifiedAccount(app.server.url);
+    const asset = await anAsset(await login(app.server.url, user));
+    for (const width of WIDTHS) {
+      const page = await signedInAt(
+        app,
+        `${app.server.url}/assets/${asset.id}`,
+        user,
+        viewport(width),
+      );
+      await page
+        .getByText(/^Read only: your role may look at assets but not change them/)
+        .waitFor();
+      const details = page.getByRole('region', { name: 'Details' });
+      await details.getByText(asset.name, { exact: true }).waitFor();
+      expect(await page.getByRole('textbox', { name: 'Name' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Save' }).count()).toBe(0);
+      await expectClean(page, `asset-read-only-${width}`);
+      await page.context().close();
+    }
+  });
+
+  it('shows an admin who holds an asset, each a link, and takes it back with Undo', async () => {
+    const token = await login(app.server.url);
+    const asset = await anAsset(token);
+    const holder = await verifiedAccount(app.server.url);
+    await api(app.server.url, `/private/v1/user-assets/${holder.id}`, token, 'POST', {
+      assetIds: [asset.id],
+    });
+    for (const width of WIDTHS) {
+      const page = await signedInAt(
+        app,
+        `${app.server.url}/assets/${asset.id}`,
+        undefined,
+        viewport(width),
+      );
+      const users = page.getByRole('region', { name: 'Users' });
+      const link = users.getByRole('link', { name: holder.email });
+      await link.waitFor();
+      expect(await link.getAttribute('href')).toBe(`/users/${holder.id}`);
+      await link.scrollIntoViewIfNeeded();
+      await expectClean(page, `asset-holders-${width}`);
+      if (width === 390) {
+        await users.getByRole('button', { name: `Take it from ${holder.email}` }).click();
+        await page.getByText(`${asset.name} taken from ${holder.email}`).waitFor();
+        await expect.poll(() => link.count()).toBe(0);
+      }
+      await page.context().close();
+    }
+  });
+
+  it('says a filter in the address that cannot be read was ignored', async () => {
+    for (const width of WIDTHS) {
+      const page = await signedInAt(
+        app,
+        `${app.server.url}/assets?filter=${encodeURIComponent('{"type":')}`,
+        undefined,
+        viewport(width),
+      );
+      const notice = page.getByRole('status').filter({ hasText: 'could not be read' });
+      await notice.waitFor();
+      expect(await notice.innerText()).toContain(
+        'The filter in the address could not be read, so it was ignored',
+      );
+      await expectClean(page, `list-filter-ignored-${width}`);
+      await notice.getByRole('button', { name: 'Dismiss' }).click();
+      await expect.poll(() => notice.count()).toBe(0);
+      await page.context().close();
+    }
+  });
+});
