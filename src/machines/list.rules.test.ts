@@ -648,12 +648,18 @@ describe('list rules — the address, the start, and live rows', () => {
 
   it('writes the page size the address asked for, else the one on screen', () => {
     const sort = { type: 'SORT' as const, field: 'name' };
-    expect(askedAddress(kept({ page: 2 }, { limit: 25 }), sort)?.search).toEqual({
+    /** A list showing 25 rows a page whose address reads `search`. */
+    const at = (search: ListSearch) => ({
+      ...kept(search),
+      limit: 25,
+      address: { search, replace: false },
+    });
+    expect(askedAddress(at({ page: 2 }), sort)?.search).toEqual({
       order: '-name',
       page: 1,
       limit: 25,
     });
-    expect(askedAddress(kept({ page: 2, limit: 50 }, { limit: 25 }), sort)?.search.limit).toBe(50);
+    expect(askedAddress(at({ page: 2, limit: 50 }), sort)?.search.limit).toBe(50);
   });
 
   it('replaces the entry when it only normalises an address it was told', () => {
