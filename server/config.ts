@@ -187,8 +187,8 @@ export function loadConfig(env: Env = process.env): Config {
   const adminPassword = str('ADMIN_PASSWORD') ?? DEFAULT_ADMIN_PASSWORD;
   const nodeEnv = str('NODE_ENV') ?? 'development';
   const production = nodeEnv === 'production';
-  // A health check every 2 to 3 s failing 3 times in a row (HAProxy's, an AWS target group's
-  // quickest) takes an instance out within 10 s.
+  // HAProxy's default health check (every 2 s, out after 3 failures) takes an instance out of
+  // rotation within 8 s, an AWS target group's quickest (every 5 s, 2 failures) within 10 s.
   const shutdownDeregisterMs = int('SHUTDOWN_DEREGISTER_MS', production ? 10_000 : 0, 0, 600_000);
   const adminProblem = passwordProblem(adminPassword, adminEmail);
   const lengthProblem = passwordSchema.safeParse(adminPassword).error?.issues[0]?.message;

@@ -6,11 +6,11 @@
  * be restarted one at a time: /readyz answers 503 at once while the server goes on serving for
  * SHUTDOWN_DEREGISTER_MS (the proxy's health checks take it out of rotation meanwhile, so no
  * request is sent to a closing port); then the port closes; the requests in progress (uploads
- * too) get SHUTDOWN_TIMEOUT_MS to finish; the
- * event streams end with a `retry:` hint (their clients resume from their last event on another
- * instance); claimed morph entries and delivery derivations are handed back at once, queued for
- * the other instances rather than waiting out their lease; then the database closes (PGlite must
- * be closed to flush its files) and the process exits 0. A second signal exits at once.
+ * too) get SHUTDOWN_TIMEOUT_MS to finish; the event streams end with a `retry:` hint (their
+ * clients resume from their last event on another instance); claimed morph entries and
+ * delivery derivations are handed back at once, queued for the other instances rather than
+ * waiting out their lease; then the database closes (PGlite must be closed to flush its files)
+ * and the process exits 0. A second signal exits at once.
  */
 import type { Server } from 'node:http';
 import { join } from 'node:path';
