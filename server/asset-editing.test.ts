@@ -292,9 +292,11 @@ describe('POST /private/v1/assets/using-template', () => {
       await t.post('/private/v1/assets/using-template', { templateId: 'nope' }, developer),
       404,
     );
+    // Not a method of /v1/assets/{id}, the route that address reaches.
     expectError(
       await t.post('/v1/assets/using-template', { templateId: plain.id }, developer),
-      404,
+      405,
+      'METHOD_NOT_ALLOWED',
     );
     expectError(
       await t.post('/private/v1/assets/using-template', { templateId: plain.id }, user),

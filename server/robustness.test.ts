@@ -54,9 +54,15 @@ describe('bad input never causes a 500', () => {
 
   it('answers 413 for an oversized body, whatever the method that may carry one', async () => {
     const raw = JSON.stringify({ email: 'x'.repeat(2 * 1024 * 1024) });
-    // GET and HEAD skip the check (no handler of theirs reads a body); every other method keeps it.
-    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
-      const response = await t.request(method, '/v1/auth/login', {
+    // GET and HEAD skip the check (no handler of theirs reads a body); every other method keeps it,
+    // before any token is asked for.
+    for (const [method, path] of [
+      ['POST', '/v1/auth/login'],
+      ['PUT', '/v1/tags/x'],
+      ['PATCH', '/v1/assets/x'],
+      ['DELETE', '/v1/assets/x/application'],
+    ] as const) {
+      const response = await t.request(method, path, {
         raw,
         headers: { 'content-type': 'application/json' },
       });
@@ -119,9 +125,9 @@ describe('bad input never causes a 500', () => {
     }
   });
 
-  it('answers 404 NOT_FOUND for unknown routes and methods', async () => {
-    expectError(await t.get('/v1/auth/login'), 404, 'NOT_FOUND');
-    expectError(await t.request('PUT', '/v1/users/me'), 404, 'NOT_FOUND');
+  it('answers 404 NOT_FOUND for unknown routes and 405 for a method a route lacks', async () => {
+    expectError(await t.get('/v1/auth/login'), 405, 'METHOD_NOT_ALLOWED');
+    expectError(await t.request('PUT', '/v1/users/me'), 405, 'METHOD_NOT_ALLOWED');
     expectError(await t.get('/v1'), 404, 'NOT_FOUND');
   });
 });

@@ -93,7 +93,7 @@ describe('user assets', () => {
     expectError(await t.post(`/private/v1/user-assets/${user._id}`, {}, admin.token), 400);
   });
 
-  it('answers 401, 403 and 404', async () => {
+  it('answers 401, 403, 404 and 405', async () => {
     const other = await t.signUp();
     expectError(await t.get(`/v1/user-assets/${user._id}`), 401);
     expectError(await t.get(`/v1/user-assets/${user._id}`, other.token), 403, 'FORBIDDEN');
@@ -105,7 +105,8 @@ describe('user assets', () => {
     expectError(await t.post(`/private/v1/user-assets/${user._id}`, body, developer.token), 403);
     expectError(await remove(user._id, body, developer.token), 403);
     expectError(await t.post('/private/v1/user-assets/nobody', body, admin.token), 404);
-    expectError(await t.post(`/v1/user-assets/${user._id}`, body, admin.token), 404);
+    // Assigning is only under /private/v1.
+    expectError(await t.post(`/v1/user-assets/${user._id}`, body, admin.token), 405);
   });
 
   it('drops a deleted asset from users.assets', async () => {
