@@ -7,28 +7,21 @@
  */
 import { Hono } from 'hono';
 import { bulkJobCreateBodySchema } from '../../contract/bulk-jobs';
-import { requireAuth, type AuthEnv } from '../auth/middleware';
+import type { AuthEnv } from '../auth/middleware';
 import { cancelBulkJob, createBulkJob, getBulkJob, listBulkJobs } from '../bulk-jobs';
 import type { Deps } from '../deps';
-import { fail } from '../http/errors';
+import { declaredRoutes } from '../http/declared';
 import { keepAnswer } from '../http/idempotency';
-import { readBody } from '../http/validate';
 
-/** Routes mounted at /v1/bulk-jobs. */
+/**
+ * Routes mounted at /v1/bulk-jobs, each from its declaration (contract/routes.ts): whoever may
+ * change or delete assets (the actions' own abilities are checked per action).
+ */
 export function bulkJobRoutes(deps: Deps) {
   const app = new Hono<AuthEnv>();
-  app.use('*', requireAuth(deps));
-  // Whoever may change or delete assets (the actions' own abilities are checked per action).
-  app.use('*', async (c, next) => {
-    const { ability } = c.get('auth');
-    if (!ability.can('update', 'Asset') && !ability.can('delete', 'Asset')) {
-      fail(403, 'FORBIDDEN', 'Your role may not change assets');
-    }
-    await next();
-  });
+  const on = declaredRoutes(app, deps, '/v1/bulk-jobs');
 
-  app.post('/', async (c) => {
-    const body = await readBody(c, bulkJobCreateBodySchema);
+  on('post', '/v1/bulk-jobs', bulkJobCreateBodySchema, async (c, body) => {
     const { userId, ability } = c.get('auth');
     const data = await createBulkJob(deps, { userId, ability }, body, (tx, job) =>
       keepAnswer(tx, c, c.json({ data: job })),
@@ -36,14 +29,16 @@ export function bulkJobRoutes(deps: Deps) {
     return c.json({ data });
   });
 
-  app.get('/', async (c) => c.json({ data: await listBulkJobs(deps.db, c.get('auth').userId) }));
-
-  app.get('/:id', async (c) =>
-    c.json({ data: await getBulkJob(deps.db, c.get('auth').userId, c.req.param('id')) }),
+  on('get', '/v1/bulk-jobs', undefined, async (c) =>
+    c.json({ data: await listBulkJobs(deps.db, c.get('auth').userId) }),
   );
 
-  app.post('/:id/cancel', async (c) =>
-    c.json({ data: await cancelBulkJob(deps, c.get('auth').userId, c.req.param('id')) }),
+  on('get', '/v1/bulk-jobs/{id}', undefined, async (c) =>
+    c.json({ data: await getBulkJob(deps.db, c.get('auth').userId, c.req.param('id')!) }),
+  );
+
+  on('post', '/v1/bulk-jobs/{id}/cancel', undefined, async (c) =>
+    c.json({ data: await cancelBulkJob(deps, c.get('auth').userId, c.req.param('id')!) }),
   );
 
   return app;
