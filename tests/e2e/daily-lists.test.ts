@@ -139,7 +139,10 @@ describe.each(WIDTHS)('more suggestions at %i px', (width) => {
     "the Application filter and the asset page's body picker open with options, load more, and say when none match",
     async () => {
       const applications = await api<{ name: string }[]>('GET', '/v1/applications?limit=100');
-      const bodies = await api<{ name: string }[]>('GET', '/v1/assets?type=body&limit=100');
+      const bodies = await api<{ id: string; name: string; gender: string }[]>(
+        'GET',
+        '/v1/assets?type=body&limit=100',
+      );
       const [asset] = await api<{ id: string }[]>('GET', '/v1/assets?type=top&limit=1');
       // More than one page each, or "load more" would prove nothing.
       expect(applications.length).toBeGreaterThan(5);
@@ -166,7 +169,8 @@ describe.each(WIDTHS)('more suggestions at %i px', (width) => {
         bodyPicker,
         'Body assets',
         '/v1/assets',
-        bodies.map((b) => b.name),
+        // Each body's name over its gender and id, which tell bodies of one name apart.
+        bodies.map((b) => `${b.name}\n${b.gender[0]!.toUpperCase()}${b.gender.slice(1)} · ${b.id}`),
       );
       await page.context().close();
     },

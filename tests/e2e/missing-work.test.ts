@@ -2,7 +2,8 @@
  * Missing pieces of daily work, at 1280 and 390 px, light and dark (axe on each new state; set
  * SHOTS_DIR=<folder> to keep screenshots): an application's assets are added (searched by name
  * on the server, several at once) and removed there (row menu and bulk bar, each with Undo); a
- * failed morph job runs again from its Retry; the asset form refuses an animation clip as a
+ * failed morph job runs again from its Retry; the morph body picker shows each body's gender
+ * and id, and empties after Generate; the asset form refuses an animation clip as a
  * model, saying it has no mesh to show.
  */
 import { readFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adminApi } from '../helpers/accounts';
 import { ADMIN, appUnderTest, readyToPick, signedInAt } from '../helpers/app';
-import { seriousViolationsInBothSchemes } from '../helpers/axe';
+import { seriousViolationsInBothSchemes, useScheme } from '../helpers/axe';
 import { shot } from '../helpers/shots';
 
 const app = appUnderTest();
@@ -146,6 +147,39 @@ describe.each(WIDTHS)('the morph queue at %i px', (width) => {
       .getByText(`Morph of ${failed!.sourceAssetName} on ${failed!.bodyAssetName} queued again`)
       .waitFor();
     await expect.poll(jobsOf).toBe(before + 1);
+    await page.context().close();
+  });
+});
+
+describe.each(WIDTHS)("the asset page's morph body picker at %i px", (width) => {
+  it('shows each body with its gender and id, and empties once Generate has queued the job', async () => {
+    const [asset] = await api<{ id: string }[]>('GET', '/v1/assets?type=top&limit=1');
+    const page = await signedInAt(
+      app,
+      `${app.server.url}/assets/${asset!.id}`,
+      ADMIN,
+      viewport(width),
+    );
+    const field = page.locator('.filter-autocomplete', {
+      has: page.getByRole('combobox', { name: 'Body assets' }),
+    });
+    await readyToPick(page, field);
+    await field.getByRole('button', { name: 'Show suggestions' }).click();
+    const first = page.getByRole('listbox').getByRole('option').first();
+    await first.waitFor();
+    expect(await first.innerText()).toMatch(/\n(Male|Female|Unisex) · [0-9a-f]{24}$/);
+    for (const scheme of ['light', 'dark'] as const) {
+      await useScheme(page, scheme);
+      await shot(page, `missing-work-bodies-${width}-${scheme}`);
+    }
+    await first.click();
+    await page.locator('#panel-morphed-assets').click();
+    const chosen = page.getByRole('grid', { name: 'Body assets' });
+    await chosen.waitFor();
+    await page.getByRole('button', { name: 'Generate morphed assets' }).click();
+    await page.locator('.morph-jobs li').first().waitFor();
+    await expect.poll(() => chosen.count()).toBe(0);
+    expect(await seriousViolationsInBothSchemes(page)).toEqual([]);
     await page.context().close();
   });
 });
