@@ -87,59 +87,11 @@ BEGIN
     changes) USING args;
 END $$;
 
--- Statement triggers: TG_ARGV is (table, key column, count function). The backfill's mark is
--- read FOR SHARE (see above); without a row the table is done and every row counts.
-CREATE OR REPLACE FUNCTION daily_counts_rows() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  mark text;
-  marked boolean;
-  counted text;
-BEGIN
-  SELECT done_to, true INTO mark, marked FROM daily_counts_backfill
-  WHERE tbl = TG_ARGV[0] FOR SHARE;
-  counted := CASE WHEN marked IS NULL THEN 'true'
-    ELSE format('r.%I <= %L', TG_ARGV[1], coalesce(mark, '')) END;
-  IF marked AND mark IS NULL THEN
-    RETURN NULL;
-  END IF;
-  -- Here, not in daily_counts_apply: the transition tables are seen by this function alone.
-  EXECUTE format(
-    'INSERT INTO daily_counts (metric, day, key, stripe, n)
-     SELECT c.metric, c.day, c.key, count_stripe(), sum(%s * c.n) FROM %I r, %I(r) c WHERE %s
-     GROUP BY c.metric, c.day, c.key HAVING sum(c.n) <> 0 ORDER BY c.metric, c.day, c.key
-     ON CONFLICT (metric, day, key, stripe) DO UPDATE SET n = daily_counts.n + EXCLUDED.n',
-    CASE TG_OP WHEN 'DELETE' THEN '-1' ELSE '1' END,
-    CASE TG_OP WHEN 'DELETE' THEN 'old_rows' ELSE 'new_rows' END,
-    TG_ARGV[2], counted);
-  RETURN NULL;
-END $$;
-
--- Row trigger for updates that change what a row counts for: the old row's counts out, the
--- new row's in.
-CREATE OR REPLACE FUNCTION daily_counts_row_change() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  mark text;
-  marked boolean;
-  old_key text;
-BEGIN
-  SELECT done_to, true INTO mark, marked FROM daily_counts_backfill
-  WHERE tbl = TG_ARGV[0] FOR SHARE;
-  EXECUTE format('SELECT ($1).%I', TG_ARGV[1]) INTO old_key USING OLD;
-  IF marked AND (mark IS NULL OR old_key > mark) THEN
-    RETURN NULL;
-  END IF;
-  EXECUTE format(
-    'INSERT INTO daily_counts (metric, day, key, stripe, n)
-     SELECT metric, day, key, count_stripe(), sum(n) FROM (
-       SELECT c.metric, c.day, c.key, c.n FROM %1$I($1) c
-       UNION ALL SELECT c.metric, c.day, c.key, -c.n FROM %1$I($2) c) x
-     GROUP BY metric, day, key HAVING sum(n) <> 0 ORDER BY metric, day, key
-     ON CONFLICT (metric, day, key, stripe) DO UPDATE SET n = daily_counts.n + EXCLUDED.n',
-    TG_ARGV[2]) USING NEW, OLD;
-  RETURN NULL;
-END $$;
-
--- The triggers, and each table's mark, once: a run after a failed one finds them and goes on
+-- Each table's trigger functions, written out per table (static SQL, whose plans plpgsql keeps
+-- across calls): the statement trigger of inserts and deletes, and the row trigger of updates
+-- that change what a row counts for (the old row's counts out, the new row's in). The backfill's
+-- mark is read FOR SHARE (see above); without a row the table is done and every row counts. Then
+-- the triggers and each table's mark, once: a run after a failed one finds them and goes on
 -- from the mark.
 DO $$
 DECLARE
@@ -154,22 +106,70 @@ BEGIN
       ('stored_files', 'key', 'daily_counts_of_file', 'size, created_at'))
     AS v(tbl, pk, fn, cols)
   LOOP
+    EXECUTE format($f$
+      CREATE OR REPLACE FUNCTION %1$I() RETURNS trigger LANGUAGE plpgsql AS $body$
+      DECLARE
+        mark text;
+        marked boolean;
+      BEGIN
+        SELECT done_to, true INTO mark, marked FROM daily_counts_backfill
+        WHERE tbl = %2$L FOR SHARE;
+        IF marked AND mark IS NULL THEN
+          RETURN NULL;
+        END IF;
+        IF TG_OP = 'INSERT' THEN
+          INSERT INTO daily_counts (metric, day, key, stripe, n)
+          SELECT c.metric, c.day, c.key, count_stripe(), sum(c.n) FROM new_rows r, %3$I(r) c
+          WHERE marked IS NULL OR r.%4$I <= mark
+          GROUP BY 1, 2, 3 HAVING sum(c.n) <> 0 ORDER BY 1, 2, 3
+          ON CONFLICT (metric, day, key, stripe) DO UPDATE SET n = daily_counts.n + EXCLUDED.n;
+        ELSE
+          INSERT INTO daily_counts (metric, day, key, stripe, n)
+          SELECT c.metric, c.day, c.key, count_stripe(), -sum(c.n) FROM old_rows r, %3$I(r) c
+          WHERE marked IS NULL OR r.%4$I <= mark
+          GROUP BY 1, 2, 3 HAVING sum(c.n) <> 0 ORDER BY 1, 2, 3
+          ON CONFLICT (metric, day, key, stripe) DO UPDATE SET n = daily_counts.n + EXCLUDED.n;
+        END IF;
+        RETURN NULL;
+      END $body$
+    $f$, t.tbl || '_daily_counts_rows', t.tbl, t.fn, t.pk);
+    EXECUTE format($f$
+      CREATE OR REPLACE FUNCTION %1$I() RETURNS trigger LANGUAGE plpgsql AS $body$
+      DECLARE
+        mark text;
+        marked boolean;
+      BEGIN
+        SELECT done_to, true INTO mark, marked FROM daily_counts_backfill
+        WHERE tbl = %2$L FOR SHARE;
+        IF marked AND (mark IS NULL OR OLD.%4$I > mark) THEN
+          RETURN NULL;
+        END IF;
+        INSERT INTO daily_counts (metric, day, key, stripe, n)
+        SELECT x.metric, x.day, x.key, count_stripe(), sum(x.n) FROM (
+          SELECT c.metric, c.day, c.key, c.n FROM %3$I(NEW) c
+          UNION ALL SELECT c.metric, c.day, c.key, -c.n FROM %3$I(OLD) c) x
+        GROUP BY 1, 2, 3 HAVING sum(x.n) <> 0 ORDER BY 1, 2, 3
+        ON CONFLICT (metric, day, key, stripe) DO UPDATE SET n = daily_counts.n + EXCLUDED.n;
+        RETURN NULL;
+      END $body$
+    $f$, t.tbl || '_daily_counts_change', t.tbl, t.fn, t.pk);
+
     CONTINUE WHEN EXISTS (SELECT 1 FROM pg_trigger
       WHERE tgname = t.tbl || '_daily_counts_insert' AND tgrelid = t.tbl::regclass);
     INSERT INTO daily_counts_backfill (tbl, done_to) VALUES (t.tbl, NULL);
     EXECUTE format('CREATE TRIGGER %I AFTER INSERT ON %I REFERENCING NEW TABLE AS new_rows
-      FOR EACH STATEMENT EXECUTE FUNCTION daily_counts_rows(%L, %L, %L)',
-      t.tbl || '_daily_counts_insert', t.tbl, t.tbl, t.pk, t.fn);
+      FOR EACH STATEMENT EXECUTE FUNCTION %I()',
+      t.tbl || '_daily_counts_insert', t.tbl, t.tbl || '_daily_counts_rows');
     EXECUTE format('CREATE TRIGGER %I AFTER DELETE ON %I REFERENCING OLD TABLE AS old_rows
-      FOR EACH STATEMENT EXECUTE FUNCTION daily_counts_rows(%L, %L, %L)',
-      t.tbl || '_daily_counts_delete', t.tbl, t.tbl, t.pk, t.fn);
+      FOR EACH STATEMENT EXECUTE FUNCTION %I()',
+      t.tbl || '_daily_counts_delete', t.tbl, t.tbl || '_daily_counts_rows');
     EXECUTE format('CREATE TRIGGER %I AFTER UPDATE ON %I FOR EACH ROW
       WHEN ((%s) IS DISTINCT FROM (%s))
-      EXECUTE FUNCTION daily_counts_row_change(%L, %L, %L)',
+      EXECUTE FUNCTION %I()',
       t.tbl || '_daily_counts_update', t.tbl,
       (SELECT string_agg('OLD.' || c, ', ') FROM unnest(string_to_array(t.cols, ', ')) c),
       (SELECT string_agg('NEW.' || c, ', ') FROM unnest(string_to_array(t.cols, ', ')) c),
-      t.tbl, t.pk, t.fn);
+      t.tbl || '_daily_counts_change');
   END LOOP;
 END $$;
 

@@ -150,7 +150,7 @@ async function expiringInvitations(
 }
 
 /** The dashboard as `can` allows it to be seen at `now`. */
-export async function readDashboard(
+async function readDashboard(
   db: Db,
   now: Date,
   can: (

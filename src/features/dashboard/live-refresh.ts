@@ -1,9 +1,15 @@
 import { useEffect } from 'react';
 import { onLiveEvent } from '../../api/live-cache';
 
-/** How long the stream stays quiet before the dashboard reads again. */
+/**
+ * How long the stream stays quiet before the dashboard reads again.
+ * @internal exported for the tests
+ */
 export const QUIET_MS = 1_000;
-/** The longest a steady stream of events holds a read back. */
+/**
+ * The longest a steady stream of events holds a read back.
+ * @internal exported for the tests
+ */
 export const MAX_WAIT_MS = 5_000;
 
 /**
