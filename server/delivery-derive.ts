@@ -144,6 +144,7 @@ export async function deriveDelivery(bytes: Uint8Array): Promise<Derived> {
 /**
  * Why a copy of `derived` bytes is not delivered instead of the `uploaded` ones, in the words
  * the asset page shows after "delivered as uploaded:" (byte counts mean little to an admin).
+ * @internal Its test (delivery-derive.test.ts) checks the words.
  */
 export function notWorthwhile(derived: number, uploaded: number): string {
   const saved = Math.floor((1 - derived / uploaded) * 100);

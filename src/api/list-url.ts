@@ -60,7 +60,7 @@ const filterShape = z.record(
  * Whether a raw `filter` param (as the address has it) is there but cannot be read: not JSON,
  * or not what `filterSchema` takes. The list then ignores it and says so.
  */
-export function isUnreadableFilter(raw: unknown, filterSchema: z.core.$ZodType): boolean {
+function isUnreadableFilter(raw: unknown, filterSchema: z.core.$ZodType): boolean {
   if (raw === undefined || raw === null || raw === '') return false;
   try {
     const value: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;

@@ -13,6 +13,8 @@ import { shot } from '../helpers/shots';
 
 const app = appUnderTest();
 const WIDTHS = [1280, 390] as const;
+const CHROME_LINUX =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const viewport = (width: number) => ({ width, height: width === 390 ? 844 : 800 });
 
 /** An asset of the seed, read through the API. */
@@ -101,5 +103,31 @@ describe('what the screen says', () => {
       await expect.poll(() => notice.count()).toBe(0);
       await page.context().close();
     }
+  });
+
+  it('links who made each change in the activity log to their page, and names sessions by browser', async () => {
+    // A change of the admin's, for the log to show.
+    await api(app.server.url, '/v1/tags', await login(app.server.url), 'POST', {
+      name: `Words ${Date.now()}`,
+    });
+    const page = await signedInAt(app, `${app.server.url}/activity`);
+    const who = page.getByRole('link', { name: 'admin@avatar.studio' }).first();
+    await who.waitFor();
+    expect(await who.getAttribute('href')).toMatch(/^\/users\/[^/]+$/);
+    // Another session of the admin's, signed in from Chrome on Linux.
+    await fetch(`${app.server.url}/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': CHROME_LINUX },
+      body: JSON.stringify({ email: 'admin@avatar.studio', password: 'avatar-studio-admin' }),
+    });
+    await page.goto(`${app.server.url}/account`);
+    const sessions = page.getByRole('region', { name: 'Sessions' });
+    await sessions
+      .getByText(/^Chrome on Linux$/)
+      .first()
+      .waitFor();
+    await sessions.scrollIntoViewIfNeeded();
+    await expectClean(page, 'account-sessions-1280');
+    await page.context().close();
   });
 });
