@@ -6,12 +6,14 @@
  */
 import { Hono } from 'hono';
 import type { Services } from '../../contract/schemas';
-import { requireAuth, type AuthEnv } from '../auth/middleware';
+import type { AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
+import { declaredRoutes } from '../http/declared';
 
 export function serviceRoutes(deps: Deps) {
   const app = new Hono<AuthEnv>();
-  app.get('/', requireAuth(deps), (c) => {
+  const on = declaredRoutes(app, deps, '/v1/services');
+  on('get', '/v1/services', undefined, (c) => {
     const data: Services = {
       iconRenderer: deps.config.iconRendererUrl !== undefined,
       texturePredictor: deps.config.texturePredictorUrl !== undefined,
