@@ -6,7 +6,19 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { Cell, Column, Row, Table, TableBody, TableHeader } from 'react-aria-components';
+import {
+  Button,
+  Cell,
+  Column,
+  Menu,
+  MenuItem,
+  MenuTrigger,
+  Popover,
+  Row,
+  Table,
+  TableBody,
+  TableHeader,
+} from 'react-aria-components';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../i18n';
 import { SHORTCUTS, shortcutLabel, useShellShortcuts } from '../../ui/dom/shortcuts';
@@ -139,5 +151,28 @@ describe('j, k and Enter on a list', () => {
     await screen.findByRole('dialog');
     await user.keyboard('j');
     expect(focusedRow()).toBeUndefined();
+  });
+
+  it("leaves j and k to an open menu's own letters (a popover is a dialog)", async () => {
+    const user = userEvent.setup();
+    render(
+      <>
+        <Screen open={vi.fn()} />
+        <MenuTrigger>
+          <Button>Actions</Button>
+          <Popover>
+            <Menu aria-label="Actions">
+              <MenuItem>Keep</MenuItem>
+              <MenuItem>Jump</MenuItem>
+            </Menu>
+          </Popover>
+        </MenuTrigger>
+      </>,
+    );
+    await user.click(screen.getByRole('button', { name: 'Actions' }));
+    await screen.findByRole('menu');
+    await user.keyboard('j');
+    expect(focusedRow()).toBeUndefined();
+    expect(document.activeElement?.textContent).toBe('Jump');
   });
 });

@@ -127,9 +127,10 @@ interface ShellActions {
  * The shell's shortcuts (SHORTCUTS, Ctrl+S aside: the form's own): Ctrl+K (Cmd+K) opens the
  * command palette and `?` the list of shortcuts; on a list, `/` puts the cursor in its search,
  * j and k move the focus through its rows and Enter opens the focused row's record. None acts
- * while a dialog is open, and the plain keys not while the user types in a field. They listen
- * in the capture phase: j, k and Enter on a row go to the list before React Aria's grid would
- * take them as type-ahead or as a selection.
+ * while a dialog is open (an open menu or picker is one: React Aria's popovers are dialogs, so
+ * their own letters stay theirs), and the plain keys not while the user types in a field. They
+ * listen in the capture phase: j, k and Enter on a row go to the list before React Aria's grid
+ * would take them as type-ahead or as a selection.
  */
 export function useShellShortcuts(actions: ShellActions) {
   const actionsRef = useRef(actions);
