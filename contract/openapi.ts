@@ -70,7 +70,7 @@ const STATUS_TEXT: Record<number, string> = {
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE: a JSON body sent as another type, or a file of a type its kind does not accept',
   416: 'Range Not Satisfiable',
-  422: 'The file is damaged or breaks the kind’s rules',
+  422: 'IDEMPOTENCY_KEY_REUSED (the key of another request), or a file that is damaged or breaks its kind’s rules',
   429: 'Too many requests (Retry-After)',
   501: 'Not configured on this server',
   503: 'SERVER_BUSY or unavailable: the database or the file store; try again (Retry-After)',
@@ -90,7 +90,8 @@ function namesIds(body: z.core.$ZodType | undefined): boolean {
  * be refused (400, a %00 in it) and any request can find the database or the file store busy
  * or out of reach (503); a token is needed (401) and abilities (403); ids in the path or body
  * (404); a change by a token can meet a locked or changed record (409) and names the version it
- * is based on in If-Match (412); a request with a body over the server's limit (413, every method
+ * is based on in If-Match (412); a POST with a token can carry another request's Idempotency-Key
+ * (422); a request with a body over the server's limit (413, every method
  * but GET); a JSON body sent as another type (415).
  */
 function errorStatuses(route: Route): number[] {
@@ -102,6 +103,8 @@ function errorStatuses(route: Route): number[] {
     statuses.add(409);
     statuses.add(412);
   }
+  // The Idempotency-Key of another request (server/http/idempotency.ts).
+  if (route.auth === 'bearer' && route.method === 'post') statuses.add(422);
   if (route.method !== 'get') statuses.add(413);
   if (route.body) statuses.add(415);
   return [...statuses].sort((a, b) => a - b);
