@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from './app';
 import { DatabaseUnavailableError, type Db } from './db';
 import { newId } from './ids';
+import type { MailMessage } from './mail';
 import { expectError, uniqueClient, uniqueEmail, useTestApp } from './test-app';
 
 const t = useTestApp();
@@ -140,15 +141,18 @@ function dyingAfterCommit(db: Db, table: string) {
     close: () => db.close(),
     transaction: async (fn) => {
       let inserted = false;
-      const result = await db.transaction((tx) =>
-        fn({
+      const result = await db.transaction((tx) => {
+        const watched: Db = {
           ...tx,
           query: (sql, params) => {
             if (insert.test(sql)) inserted = true;
             return tx.query(sql, params);
           },
-        }),
-      );
+          // A nested transaction joins this one.
+          transaction: (inner) => inner(watched),
+        };
+        return fn(watched);
+      });
       if (armed && inserted) {
         armed = false;
         throw new DatabaseUnavailableError(new Error('Connection terminated unexpectedly'));
@@ -263,33 +267,8 @@ describe('Idempotency-Key when the connection dies right after a create commits'
     it(`answers the retry of ${what} with the first answer, created once`, async () => {
       const { token } = await t.loginAs('admin');
       const faulty = dyingAfterCommit(t.db, table);
-      const app = createApp({
-        db: faulty.db,
-        mail: t.mailbox,
-        config: t.config,
-        now: () => new Date(t.clock.current),
-        storage: t.storage,
-        events: t.events,
-        sessions: t.sessions,
-      });
-      const key = uniqueKey();
       const { path, body } = await request();
-      const payload = JSON.stringify(body);
-      // As a client does: the same request with the same key again after a 503.
-      const send = async () => {
-        const response = await app.request(path, {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${token}`,
-            'content-type': 'application/json',
-            'idempotency-key': key,
-            'x-forwarded-for': uniqueClient(),
-          },
-          body: payload,
-        });
-        const answer = (await response.json()) as { data: unknown };
-        return { status: response.status, headers: response.headers, body: answer };
-      };
+      const send = sender(faulty.db, token, path, body);
       const rows = async () =>
         new Set(
           (await t.db.query<{ key: string }>(`SELECT ${rowKey} AS key FROM ${table}`)).rows.map(
@@ -306,6 +285,116 @@ describe('Idempotency-Key when the connection dies right after a create commits'
       const created = [...(await rows())].filter((id) => !before.has(id));
       const named = answered?.(retry.body.data) ?? [(retry.body.data as { id: string }).id];
       expect(created.sort()).toEqual(named.sort());
+    });
+  }
+});
+
+/**
+ * A POST of `body` to `path` with one Idempotency-Key each time it is called, as a client sends
+ * it again after a 503, served by an app on `db`.
+ */
+function sender(db: Db, token: string, path: string, body: unknown) {
+  const app = createApp({
+    db,
+    mail: t.mailbox,
+    config: t.config,
+    now: () => new Date(t.clock.current),
+    storage: t.storage,
+    events: t.events,
+    sessions: t.sessions,
+  });
+  const key = uniqueKey();
+  const payload = JSON.stringify(body);
+  return async () => {
+    const response = await app.request(path, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'idempotency-key': key,
+        'x-forwarded-for': uniqueClient(),
+      },
+      body: payload,
+    });
+    const answer = (await response.json()) as { data: unknown };
+    return { status: response.status, headers: response.headers, body: answer };
+  };
+}
+
+/** The mails of `kind` queued (not yet sent) for `email`. */
+async function queuedMails(email: string, kind: string): Promise<MailMessage[]> {
+  const { rows } = await t.db.query<{ message: unknown }>('SELECT message FROM mail_outbox');
+  return rows
+    .map(
+      (row) =>
+        (typeof row.message === 'string' ? JSON.parse(row.message) : row.message) as MailMessage,
+    )
+    .filter((message) => message.to === email.toLowerCase() && message.kind === kind);
+}
+
+describe('Idempotency-Key of a call that mails, when the connection dies right after it commits', () => {
+  const calls: {
+    what: string;
+    /** A table the call inserts into in its transaction. */
+    table: string;
+    kind: string;
+    request: () => Promise<{ path: string; email: string }>;
+  }[] = [
+    {
+      what: 'an invitation resent',
+      table: 'asset_events',
+      kind: 'invitation',
+      request: async () => {
+        const { token } = await t.loginAs('admin');
+        const email = uniqueEmail('invited');
+        const created = await t.post('/private/v1/invitations', { email, role: 'user' }, token);
+        expect(created.status, JSON.stringify(created.body)).toBe(201);
+        const { id } = (created.body as { data: { id: string } }).data;
+        return { path: `/private/v1/invitations/${id}/resend`, email };
+      },
+    },
+    {
+      what: "an admin's password reset code",
+      table: 'one_time_codes',
+      kind: 'reset',
+      request: async () => {
+        const { _id, email } = await t.signUp();
+        return { path: `/private/v1/users/${_id}/reset-password`, email: email! };
+      },
+    },
+    {
+      what: "an admin's verification code sent again",
+      table: 'one_time_codes',
+      kind: 'verify',
+      request: async () => {
+        const { _id, email } = await t.signUp();
+        return { path: `/private/v1/users/${_id}/resend-verification`, email: email! };
+      },
+    },
+  ];
+
+  for (const { what, table, kind, request } of calls) {
+    it(`answers the retry of ${what} with the first answer, mailed once`, async () => {
+      const { path, email } = await request();
+      // What was mailed before (the invitation, the sign-up's code) is out of the outbox.
+      await t.deliverMail();
+      const { token } = await t.loginAs('admin');
+      const faulty = dyingAfterCommit(t.db, table);
+      const send = sender(faulty.db, token, path, {});
+      faulty.arm();
+      const first = await send();
+      expect(first.status, JSON.stringify(first.body)).toBe(503);
+      const retry = await send();
+      expect(retry.status, JSON.stringify(retry.body)).toBe(200);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      const mails = await queuedMails(email, kind);
+      expect(mails).toHaveLength(1);
+      if (kind === 'invitation') {
+        // The link mailed is the invitation's link now: the renewal was not done twice.
+        const token = new URL(mails[0]!.link ?? '').searchParams.get('token');
+        const lookup = await t.post('/v1/invitations/lookup', { token });
+        expect(lookup.status, JSON.stringify(lookup.body)).toBe(200);
+      }
     });
   }
 });

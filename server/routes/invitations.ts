@@ -121,9 +121,12 @@ export function adminInvitationRoutes(deps: Deps) {
         data: { email },
         at: now,
       });
+      // Queued with the renewal and its kept answer: a retry after a lost acknowledgement gets
+      // that answer, and neither renews again (the mailed link stays the live one) nor mails.
+      await mailInvitation({ ...deps, db: tx }, done.invitation, done.token);
+      await keepAnswer(tx, c, c.json({ data: done.invitation }));
       return done;
     });
-    await mailInvitation(deps, renewed.invitation, renewed.token);
     return c.json({ data: renewed.invitation });
   });
 

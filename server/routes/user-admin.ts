@@ -15,6 +15,7 @@ import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
 import { fail } from '../http/errors';
+import { keepAnswer } from '../http/idempotency';
 import { readBody } from '../http/validate';
 import {
   applyUserChange,
@@ -77,15 +78,21 @@ export function userAdminRoutes(deps: Deps) {
     async (c: Context<AuthEnv>) => {
       const user = await findUserById(db, c.req.param('id') ?? '');
       if (!user) fail(404, 'NOT_FOUND', `No user with id ${c.req.param('id')}`);
-      if (!user.email) fail(400, 'VALIDATION_ERROR', 'Anonymous accounts have no e-mail address');
+      const { email } = user;
+      if (!email) fail(400, 'VALIDATION_ERROR', 'Anonymous accounts have no e-mail address');
       if (purpose === 'verify' && user.verified_at) {
-        fail(409, 'CONFLICT', `${user.email} is verified already`);
+        fail(409, 'CONFLICT', `${email} is verified already`);
       }
       const client = clientAddress(c, deps.config);
       await takeMailAttempt(deps, client);
-      await sendCode(deps, { email: user.email, user, purpose, client });
       const { userId: actorId } = c.get('auth');
-      await recordUserAdminEvent(db, { userId: user.id, action }, actorId, deps.now());
+      // The code, its mail, the event and the kept answer commit together: a retry after a
+      // lost acknowledgement gets that answer and mails nothing more.
+      await db.transaction(async (tx) => {
+        await sendCode({ ...deps, db: tx }, { email, user, purpose, client });
+        await recordUserAdminEvent(tx, { userId: user.id, action }, actorId, deps.now());
+        await keepAnswer(tx, c, c.json({ data: { sent: true } }));
+      });
       return c.json({ data: { sent: true } });
     };
   app.post('/:id/reset-password', ...admin, mailCode('reset', 'passwordResetSent'));
