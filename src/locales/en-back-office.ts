@@ -141,6 +141,8 @@ export const enBackOffice = {
     create: 'Create cage mesh',
     newTitle: 'New cage mesh',
     editTitle: 'Cage mesh {{name}}',
+    readOnlyNotice:
+      'Read only: your role may look at cage meshes but not change them. An administrator can change your role if you need to edit.',
     name: 'Name',
     gender: 'Gender',
     back: 'Back to cage meshes',

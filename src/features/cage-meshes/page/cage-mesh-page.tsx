@@ -1,5 +1,6 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cageMeshQuery } from '../api/requests';
 import '../../../ui/dom/editor-page.css';
@@ -10,6 +11,9 @@ import { CageMeshForm } from './cage-mesh-form';
 import { TrashButton } from '../../../machines/trash-actions.view';
 import { listSearchToReturnTo } from '../../../api/list-return';
 import { endpoint, ENDPOINTS } from '../../../../contract/paths';
+import type { CageMesh as CageMeshRecord } from '../../../../contract/schemas';
+import { Alert } from '../../../ui/dom/alert';
+import { displayLabel } from '../../../ui/dom/list/asset-filters';
 
 /** One cage mesh: its form and, for roles that may delete, Delete. */
 export function CageMeshPage({ cageMeshId }: { cageMeshId: string }) {
@@ -30,7 +34,14 @@ function CageMesh({ cageMeshId }: { cageMeshId: string }) {
     <section className="asset-page" aria-labelledby="cage-mesh-title">
       <SectionCrumbs section="/cage-meshes" current={mesh.name} />
       <h1 id="cage-mesh-title">{t('cageMeshes.editTitle', { name: mesh.name })}</h1>
-      <CageMeshForm cageMesh={mesh} readOnly={!can('update', 'CageMesh')} />
+      {can('update', 'CageMesh') ? (
+        <CageMeshForm cageMesh={mesh} />
+      ) : (
+        <>
+          <Alert tone="info">{t('cageMeshes.readOnlyNotice')}</Alert>
+          <CageMeshDetails mesh={mesh} />
+        </>
+      )}
       {can('delete', 'CageMesh') && (
         <div className="action-row">
           <TrashButton
@@ -46,6 +57,39 @@ function CageMesh({ cageMeshId }: { cageMeshId: string }) {
           />
         </div>
       )}
+    </section>
+  );
+}
+
+/** The cage mesh as text, for a role that may read cage meshes but not change them. */
+function CageMeshDetails({ mesh }: { mesh: CageMeshRecord }) {
+  const { t } = useTranslation();
+  const facts: [string, ReactNode][] = [
+    [t('cageMeshes.name'), mesh.name],
+    [t('cageMeshes.gender'), displayLabel(mesh.gender)],
+    [t('cageMeshes.bodyType'), mesh.bodyType ?? t('assetEditor.noFile')],
+    [
+      t('cageMeshes.model'),
+      mesh.modelUrl ? (
+        <a href={`${mesh.modelUrl}?download`} download>
+          {t('cageMeshes.download')}
+        </a>
+      ) : (
+        t('assetEditor.noFile')
+      ),
+    ],
+  ];
+  return (
+    <section className="panel" aria-labelledby="cage-mesh-details">
+      <h2 id="cage-mesh-details">{t('assetEditor.details')}</h2>
+      <dl className="fact-list">
+        {facts.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
     </section>
   );
 }
