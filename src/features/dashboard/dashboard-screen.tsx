@@ -73,9 +73,13 @@ export function DashboardScreen() {
           <Charts dashboard={dashboard.data} />
         </>
       ) : (
-        <p className="dashboard-loading" role="status">
-          {t('dashboard.loadingCharts')}
-        </p>
+        // Cards of the charts' size hold their place, so the page does not jump when they come.
+        <div className="dashboard-charts" role="status">
+          <p className="visually-hidden">{t('dashboard.loadingCharts')}</p>
+          {[1, 2, 3, 4].map((card) => (
+            <div key={card} className="chart-card chart-placeholder" aria-hidden="true" />
+          ))}
+        </div>
       )}
       {can('update', 'Asset') && <LatestActivity />}
     </div>
