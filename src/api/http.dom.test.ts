@@ -735,18 +735,55 @@ describe('what a request carries', () => {
     ).toMatchObject({ status: 'PARSING_ERROR' });
   });
 
-  it('ignores an Event-Position that is not a plain number of at most 15 digits', async () => {
-    const positions = ['1234567890123456', '-5', '1e3', '12'];
+  it('notes an Event-Position only when it is a plain number of at most 15 digits', async () => {
+    let position = '';
     fakeApi({
       'GET v1/assets/countByType': () => {
         const response = jsonResponse(200, { data: COUNTS });
-        response.headers.set('event-position', positions.shift()!);
+        response.headers.set('event-position', position);
         return response;
       },
     });
     signedIn(freshToken(Date.now(), 900));
-    for (let i = 0; i < 4; i += 1) await countByType();
-    expect(firstStreamPosition()).toBe(12);
+    const noted = async (value: string) => {
+      streamStopped();
+      position = value;
+      await countByType();
+      return firstStreamPosition();
+    };
+
+    expect(await noted('123456789012345')).toBe(123456789012345);
+    expect(await noted('7')).toBe(7);
+    for (const value of ['1234567890123456', '-5', '1e3', '5a', '']) {
+      expect(await noted(value)).toBeUndefined();
+    }
     streamStopped();
+  });
+
+  it('asks for JSON', async () => {
+    const server = scriptedFetch({
+      'GET v1/anything': (_call, request) =>
+        jsonResponse(200, { data: [{ type: request.headers.get('accept'), count: 1 }] }),
+    });
+    configureHttp({ baseUrl: 'http://api.test/', fetch: server.fetch });
+
+    expect(await apiRequest('v1/anything', countByTypeSchema, { auth: false })).toEqual([
+      { type: 'application/json', count: 1 },
+    ]);
+  });
+
+  it('answers a silent change refused again after the refresh as a value, and ends the session', async () => {
+    const refused = jsonResponse(401, { status: 401, code: 'UNAUTHORIZED', message: 'Ended' });
+    const api = fakeApi({ 'POST v1/anything': () => refused.clone() });
+    const session = signedIn(freshToken());
+
+    const result = await apiRequest('v1/anything', countByTypeSchema, {
+      method: 'post',
+      json: { silent: true as const },
+    });
+
+    expect(result).toMatchObject({ ok: false, status: 401 });
+    expect(api.callsTo('v1/anything')).toHaveLength(2);
+    expect(session.onSessionInvalid).toHaveBeenCalledTimes(1);
   });
 });
