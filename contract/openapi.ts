@@ -191,7 +191,12 @@ function operation(route: Route, routes: readonly Route[]): Json {
       responses[error] = { description: STATUS_TEXT[error] ?? 'OK' };
       continue;
     }
-    const schema = error === 409 ? { anyOf: [conflictRef, errorRef] } : errorRef;
+    const own = route.answers?.[error];
+    const schema = own
+      ? { anyOf: [jsonSchema(own, 'output'), errorRef] }
+      : error === 409
+        ? { anyOf: [conflictRef, errorRef] }
+        : errorRef;
     responses[error] = {
       description: STATUS_TEXT[error] ?? 'Error',
       content: { 'application/json': { schema } },

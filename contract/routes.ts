@@ -160,6 +160,8 @@ export interface Route {
   bodyType?: string;
   /** The success status (200 unless given). */
   status?: number;
+  /** Bodies of other statuses that are not the API's error (a probe's 503 says why). */
+  answers?: Readonly<Record<number, Schema>>;
   /** Statuses besides the success and those its shape implies (contract/openapi.ts `errorStatuses`). */
   errors?: readonly number[];
 }
@@ -174,6 +176,16 @@ export const listQuerySchema = z.object({
 
 /** A stored file's key: 24 hex digits and its type's extension (server/storage.ts KEY_PATTERN). */
 export const fileKeySchema = z.string().check(z.regex(/^[0-9a-f]{24}\.([a-z]{3})$/));
+
+/** GET /healthz: `ok`, or `unavailable` (503) when the database does not answer. */
+const healthSchema = z.object({ status: z.enum(['ok', 'unavailable']) });
+/** GET /readyz: `ready`, or (503) `unready` naming each check's state, or `stopping`. */
+const readinessSchema = z.object({
+  status: z.enum(['ready', 'unready', 'stopping']),
+  checks: z.optional(
+    z.object({ database: z.string(), fileStore: z.string(), migrations: z.string() }),
+  ),
+});
 
 const ok = envelope;
 const list = listResponseSchema;
@@ -530,9 +542,13 @@ const U = 'Users';
 const S = 'Sign-in';
 
 export const ROUTES: readonly Route[] = [
-  open('get', '/healthz', 'Operations', 'Health check', { errors: [503] }),
+  open('get', '/healthz', 'Operations', 'Health check', {
+    answer: healthSchema,
+    answers: { 503: healthSchema },
+  }),
   open('get', '/readyz', 'Operations', 'Readiness: database, file store and migrations', {
-    errors: [503],
+    answer: readinessSchema,
+    answers: { 503: readinessSchema },
   }),
   // 404 where the server serves no API documents (API_DOCS=off, production's default).
   open('get', '/v1/openapi.json', 'Documentation', 'This document (OpenAPI 3.1)', {
