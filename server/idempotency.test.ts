@@ -338,7 +338,8 @@ describe('Idempotency-Key of a call that mails, when the connection dies right a
     /** A table the call inserts into in its transaction. */
     table: string;
     kind: string;
-    request: () => Promise<{ path: string; email: string }>;
+    /** The call, by an admin unless it names `token`, to mail `kind` to `email`. */
+    request: () => Promise<{ path: string; email: string; body?: unknown; token?: string }>;
   }[] = [
     {
       what: 'an invitation resent',
@@ -371,16 +372,52 @@ describe('Idempotency-Key of a call that mails, when the connection dies right a
         return { path: `/private/v1/users/${_id}/resend-verification`, email: email! };
       },
     },
+    {
+      what: 'a change of e-mail address asked for',
+      table: 'one_time_codes',
+      kind: 'email',
+      request: async () => {
+        const { token } = await t.signUp();
+        const email = uniqueEmail('moved');
+        return {
+          path: '/v1/users/me/email',
+          email,
+          token,
+          body: { email, password: 'password-123' },
+        };
+      },
+    },
+    {
+      what: 'a change of e-mail address confirmed (the old address hears of it)',
+      table: 'asset_events',
+      kind: 'notice',
+      request: async () => {
+        const { email, token } = await t.signUp();
+        const next = uniqueEmail('moved');
+        const asked = await t.post(
+          '/v1/users/me/email',
+          { email: next, password: 'password-123' },
+          token,
+        );
+        expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+        const { code, verificationId } = await t.lastMail(next, 'email');
+        return {
+          path: '/v1/users/me/email/confirm',
+          email: email!,
+          token,
+          body: { verificationId, code },
+        };
+      },
+    },
   ];
 
   for (const { what, table, kind, request } of calls) {
     it(`answers the retry of ${what} with the first answer, mailed once`, async () => {
-      const { path, email } = await request();
+      const { path, email, body = {}, token = (await t.loginAs('admin')).token } = await request();
       // What was mailed before (the invitation, the sign-up's code) is out of the outbox.
       await t.deliverMail();
-      const { token } = await t.loginAs('admin');
       const faulty = dyingAfterCommit(t.db, table);
-      const send = sender(faulty.db, token, path, {});
+      const send = sender(faulty.db, token, path, body);
       faulty.arm();
       const first = await send();
       expect(first.status, JSON.stringify(first.body)).toBe(503);

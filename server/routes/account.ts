@@ -25,6 +25,7 @@ import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
 import { forgetAddressesOf, recordUserEvent } from '../events';
 import { fail } from '../http/errors';
+import { keepAnswer } from '../http/idempotency';
 import { readBody } from '../http/validate';
 import { queueMail } from '../mail-outbox';
 import { lockAdmins } from '../user-admin';
@@ -92,11 +93,15 @@ export function accountRoutes(deps: Deps) {
       deps.now(),
     );
     if (await findUserByEmail(db, body.email)) emailTaken();
-    const verificationId = await sendCode(deps, {
-      email: body.email,
-      user,
-      purpose: 'email',
-      client,
+    // The code, its mail and the kept answer commit together: a retry after a lost
+    // acknowledgement gets that answer and mails no second code.
+    const verificationId = await db.transaction(async (tx) => {
+      const id = await sendCode(
+        { ...deps, db: tx },
+        { email: body.email, user, purpose: 'email', client },
+      );
+      await keepAnswer(tx, c, c.json({ data: { verificationId: id } }));
+      return id;
     });
     return c.json({ data: { verificationId } });
   });
@@ -119,7 +124,7 @@ export function accountRoutes(deps: Deps) {
       },
     });
     if (!result.ok) failCode(result.reason);
-    const { before, changed } = await db
+    const changed = await db
       .transaction(async (tx) => {
         // The session is read again under the row lock: an accepted invitation, a reset or a
         // disable that ended it meanwhile wins, or the address would follow a stranger's code.
@@ -141,21 +146,28 @@ export function accountRoutes(deps: Deps) {
           data: { changes: { email: { from: current.email, to: rows[0]!.email } } },
           at: now,
         });
-        return { before: current, changed: (await findUserById(tx, user.id))! };
+        const after = (await findUserById(tx, user.id))!;
+        // The old address hears of it: whoever took over a session cannot move the account
+        // quietly. Queued with the change and its kept answer: a retry after a lost
+        // acknowledgement gets that answer (its code is used up) and the notice goes out once.
+        await queueMail(
+          { ...deps, db: tx },
+          {
+            to: current.email!,
+            kind: 'notice',
+            subject: 'The e-mail address of your Avatar Studio account was changed',
+            text:
+              `The account that used this address now signs in as ${after.email}.\n` +
+              'If you did not change it, ask an administrator to restore your access.',
+          },
+        );
+        await keepAnswer(tx, c, c.json({ data: toWireUser(after) }));
+        return after;
       })
       .catch((error: unknown) => {
         if (isDbError(error, PG_UNIQUE_VIOLATION)) emailTaken();
         throw error;
       });
-    // The old address hears of it: whoever took over a session cannot move the account quietly.
-    await queueMail(deps, {
-      to: before.email!,
-      kind: 'notice',
-      subject: 'The e-mail address of your Avatar Studio account was changed',
-      text:
-        `The account that used this address now signs in as ${changed.email}.\n` +
-        'If you did not change it, ask an administrator to restore your access.',
-    });
     return c.json({ data: toWireUser(changed) });
   });
 
