@@ -29,6 +29,7 @@ body { font: 16px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 60rem; p
   color: #1b1b1f; background: #fff; }
 @media (prefers-color-scheme: dark) { body { color: #e6e6ea; background: #16161a; } a { color: #8cb4ff; } }
 article { border: 1px solid #8888; border-radius: 8px; padding: 0.75rem 1rem; margin: 1rem 0; }
+h1, h2 { overflow-wrap: anywhere; }
 h2 { font-size: 1.1rem; margin: 0 0 0.25rem; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; margin: 0.5rem 0; }
 dt { opacity: 0.75; } dd { margin: 0; overflow-wrap: anywhere; }

@@ -7,8 +7,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { api, login, verifiedAccount } from '../helpers/accounts';
-import { appUnderTest, signedInAt } from '../helpers/app';
-import { seriousViolationsInBothSchemes } from '../helpers/axe';
+import { appUnderTest, blankPage, signedInAt } from '../helpers/app';
+import { seriousViolations, seriousViolationsInBothSchemes } from '../helpers/axe';
 import { shot } from '../helpers/shots';
 
 const app = appUnderTest();
@@ -128,6 +128,24 @@ describe('what the screen says', () => {
       .waitFor();
     await sessions.scrollIntoViewIfNeeded();
     await expectClean(page, 'account-sessions-1280');
+    await page.context().close();
+  });
+
+  it('shows the development mailbox as a page to read mail on, at 390 px too', async () => {
+    const account = await verifiedAccount(app.server.url);
+    const page = await blankPage(app, viewport(390));
+    await page.goto(`${app.server.url}/dev/mailbox?to=${encodeURIComponent(account.email)}`);
+    await page.getByRole('heading', { name: `Mailbox of ${account.email}` }).waitFor();
+    await page.getByRole('heading', { level: 2 }).first().waitFor();
+    // Nothing wider than the phone's screen: long lines and addresses wrap.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(await seriousViolations(page)).toEqual([]);
+      await shot(page, `dev-mailbox-390-${scheme}`, { fullPage: true });
+    }
     await page.context().close();
   });
 });
