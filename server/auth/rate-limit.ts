@@ -9,7 +9,7 @@
  * spend it and refuse the owner, so it holds only clients that have used up their own free
  * attempts (`holdsAfter`): the owner on a network that has not failed is never held by it.
  */
-import type { Db } from '../db';
+import { rootOf, type Db } from '../db';
 import { fail } from '../http/errors';
 import { rateLimitRefusals } from '../metrics';
 
@@ -179,6 +179,12 @@ function tooSoon(limit: Limit, count: number, newest: Date | null, now: Date): b
   return now.getTime() - newest.getTime() < delay;
 }
 
+/** When a back-off `limit` with `count` attempts, the newest at `newest`, lets one through. */
+function backoffEnd(limit: Limit, count: number, newest: Date): number {
+  const { free, firstDelayMs, maxDelayMs } = limit.backoff!;
+  return newest.getTime() + Math.min(firstDelayMs * 2 ** Math.min(count - free, 30), maxDelayMs);
+}
+
 /** Whether `check` holds this client, given what every check's key counted. */
 function holds(check: LimitCheck, checks: LimitCheck[], counts: Map<string, number>): boolean {
   const rule = check.limit.holdsAfter;
@@ -189,8 +195,68 @@ function holds(check: LimitCheck, checks: LimitCheck[], counts: Map<string, numb
 }
 
 /**
+ * How long a server remembers that a client's own limit refused it, so that its next attempts
+ * are refused without a transaction: a client looping on refused attempts (wrong passwords,
+ * code guesses, mail) would otherwise cost each of them a transaction and queue its database
+ * work ahead of everyone else's. Never past the moment the database would let it through,
+ * except when an attempt is given back on another server meanwhile: then this long at most.
+ */
+export const REFUSAL_MEMORY_MS = 10_000;
+/** Refusals remembered per database, at most this many (a client's keys, a few each). */
+const REFUSALS_KEPT = 10_000;
+
+interface Refusal {
+  check: LimitCheck;
+  from: number;
+  until: number;
+}
+
+const refusals = new WeakMap<Db, Map<string, Refusal>>();
+
+function refusalsOf(db: Db): Map<string, Refusal> {
+  const root = rootOf(db);
+  let kept = refusals.get(root);
+  if (!kept) refusals.set(root, (kept = new Map<string, Refusal>()));
+  return kept;
+}
+
+/** The remembered refusal of one of `checks` at `now`, if any. */
+function rememberedRefusal(db: Db, checks: LimitCheck[], now: number): LimitCheck | undefined {
+  const kept = refusals.get(rootOf(db));
+  if (!kept?.size) return undefined;
+  for (const check of checks) {
+    const refusal = kept.get(check.key);
+    if (refusal && refusal.check.limit === check.limit && refusal.from <= now) {
+      if (now < refusal.until) return check;
+      kept.delete(check.key);
+    }
+  }
+  return undefined;
+}
+
+function rememberRefusal(db: Db, refusal: Refusal): void {
+  const kept = refusalsOf(db);
+  if (kept.size >= REFUSALS_KEPT) {
+    for (const [key, { until }] of kept) if (until <= refusal.from) kept.delete(key);
+    // Still full: the oldest go (Map keeps insertion order).
+    for (const key of kept.keys()) {
+      if (kept.size < REFUSALS_KEPT) break;
+      kept.delete(key);
+    }
+  }
+  kept.delete(refusal.check.key);
+  kept.set(refusal.check.key, refusal);
+}
+
+function refuse(limit: Limit): never {
+  rateLimitRefusals.inc({ limit: LIMIT_NAMES.get(limit) ?? limit.code });
+  fail(429, limit.code, limit.message);
+}
+
+/**
  * Takes one attempt under every check, or none: answers 429 with the first used-up limit's
- * code. Each key is locked for the count and the insert, so concurrent takers queue.
+ * code. Each key is locked for the count and the insert, so concurrent takers queue. A client
+ * its own limit refused within REFUSAL_MEMORY_MS is refused again at once.
  */
 export async function takeAttempt(db: Db, checks: LimitCheck[], now: Date): Promise<Attempt> {
   // Locks are taken in one order so two takers of overlapping keys cannot deadlock: a client's
@@ -198,9 +264,12 @@ export async function takeAttempt(db: Db, checks: LimitCheck[], now: Date): Prom
   // under the same limit), so a client its own limits refuse never touches the shared ones.
   const shared = (check: LimitCheck) => (check.limit.holdsAfter ? 1 : 0);
   const sorted = [...checks].sort((a, b) => shared(a) - shared(b) || a.key.localeCompare(b.key));
+  const remembered = rememberedRefusal(db, sorted, now.getTime());
+  if (remembered) refuse(remembered.limit);
   const { ids, held } = await db.transaction(async (tx) => {
     const counts = new Map<string, number>();
     const newest = new Map<string, Date | null>();
+    const oldest = new Map<string, Date | null>();
     const decided = new Set<LimitCheck>();
     // Each check is decided as soon as its count (and its own limit's, with holdsAfter) is read:
     // a refused client stops there, so a flood of refused attempts neither waits for nor holds
@@ -212,22 +281,38 @@ export async function takeAttempt(db: Db, checks: LimitCheck[], now: Date): Prom
         if (decided.has(check) || !counts.has(key) || (own && !counts.has(own.key))) continue;
         decided.add(check);
         const count = counts.get(key)!;
-        const full = count >= limit.max || tooSoon(limit, count, newest.get(key) ?? null, now);
-        if (full && holds(check, sorted, counts)) {
-          rateLimitRefusals.inc({ limit: LIMIT_NAMES.get(limit) ?? limit.code });
-          fail(429, limit.code, limit.message);
+        const overMax = count >= limit.max;
+        const early = tooSoon(limit, count, newest.get(key) ?? null, now);
+        if ((overMax || early) && holds(check, sorted, counts)) {
+          // Only a client's own limits are remembered: a shared one holds each client by what
+          // that client has spent. Remembered no longer than the database would refuse: until
+          // the window's oldest attempt leaves it the count cannot fall, nor the back-off's delay.
+          if (!limit.holdsAfter) {
+            const at = now.getTime();
+            const windowEnd = (oldest.get(key)?.getTime() ?? at) + limit.windowMs;
+            const end = overMax
+              ? windowEnd
+              : Math.min(backoffEnd(limit, count, newest.get(key)!), windowEnd);
+            rememberRefusal(db, { check, from: at, until: Math.min(end, at + REFUSAL_MEMORY_MS) });
+          }
+          refuse(limit);
         }
       }
     };
     for (const { key, limit } of sorted) {
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`limit:${key}`]);
-      const { rows } = await tx.query<{ count: number; newest: Date | null }>(
-        `SELECT count(*)::int AS count, max(created_at) AS newest FROM rate_limit_events
-         WHERE key = $1 AND created_at > $2`,
+      const { rows } = await tx.query<{
+        count: number;
+        newest: Date | null;
+        oldest: Date | null;
+      }>(
+        `SELECT count(*)::int AS count, max(created_at) AS newest, min(created_at) AS oldest
+         FROM rate_limit_events WHERE key = $1 AND created_at > $2`,
         [key, new Date(now.getTime() - limit.windowMs)],
       );
       counts.set(key, rows[0]?.count ?? 0);
       newest.set(key, rows[0]?.newest ?? null);
+      oldest.set(key, rows[0]?.oldest ?? null);
       refuseIfFull();
     }
     const { rows } = await tx.query<{ id: string }>(
@@ -243,6 +328,8 @@ export async function takeAttempt(db: Db, checks: LimitCheck[], now: Date): Prom
   return {
     giveBack: async () => {
       await db.query('DELETE FROM rate_limit_events WHERE id = ANY($1::bigint[])', [ids]);
+      const kept = refusals.get(rootOf(db));
+      for (const { key } of sorted) kept?.delete(key);
     },
     held,
   };
