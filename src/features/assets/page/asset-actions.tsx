@@ -5,6 +5,8 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { predictTexture, validateAsset } from '../api/requests';
 import { describeError } from '../../../api/error-info';
+import { listSearchToReturnTo } from '../../../api/list-return';
+import { endpoint, ENDPOINTS } from '../../../../contract/paths';
 import type { Asset } from '../../../../contract/schemas';
 import { servicesQuery } from '../../../api/services';
 import { ActionButton } from '../../../ui/dom/action-button';
@@ -43,12 +45,16 @@ export function AssetActions({
         action: { label: t('list.undo'), onAction: () => lock.mutate(!locked) },
       }),
   });
-  // The list it returns to says what happened (the toast outlives this page).
+  // The list it returns to, as the user left it, says what happened (the toast outlives this
+  // page).
   const remove = useMutation({
     mutationFn: () => deleteChange(t, asset).run(),
     onSuccess: (deleted) => {
       announceOutcome(deleteChange(t, asset).outcome(deleted), t);
-      return navigate({ to: '/assets' });
+      return navigate({
+        to: '/assets',
+        search: listSearchToReturnTo(endpoint(ENDPOINTS.assets)) as never,
+      });
     },
   });
   // Which model services the server has: the icon is rendered here without its renderer.
