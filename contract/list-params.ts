@@ -26,7 +26,7 @@ interface FilterParam {
   pattern?: RegExp;
 }
 
-export interface ListParams {
+interface ListParams {
   /** The fields it sorts by: `field` ascending, `-field` descending. */
   orders: readonly string[];
   filters?: Record<string, FilterParam>;
@@ -35,10 +35,10 @@ export interface ListParams {
 }
 
 /** The server reads a page number of at most 9 digits. */
-export const LIST_MAX_PAGE = 999_999_999;
+const LIST_MAX_PAGE = 999_999_999;
 /** Values of one filter, and characters of one value, the server reads at most. */
-export const LIST_FILTER_MAX_VALUES = 100;
-export const LIST_FILTER_MAX_LENGTH = 200;
+const LIST_FILTER_MAX_VALUES = 100;
+const LIST_FILTER_MAX_LENGTH = 200;
 
 const text = z.string().check(z.maxLength(LIST_FILTER_MAX_LENGTH));
 

@@ -64,7 +64,6 @@ import {
   emailExistsResultSchema,
   emailOnlyBodySchema,
   envelope,
-  LIST_MAX_LIMIT,
   listResponseSchema,
   loginBodySchema,
   logoutBodySchema,
@@ -117,7 +116,6 @@ import {
   cageMeshList,
   changelogList,
   invitationList,
-  LIST_MAX_PAGE,
   listQuery,
   morphedAssetList,
   morphQueueList,
@@ -165,14 +163,6 @@ export interface Route {
   /** Statuses besides the success and those its shape implies (contract/openapi.ts `errorStatuses`). */
   errors?: readonly number[];
 }
-
-/** The query of a list without filters: page, limit and order (contract/list-params.ts has each list's own). */
-export const listQuerySchema = z.object({
-  page: z.optional(z.int().check(z.minimum(1), z.maximum(LIST_MAX_PAGE))),
-  limit: z.optional(z.int().check(z.minimum(1), z.maximum(LIST_MAX_LIMIT))),
-  /** `field` ascending or `-field` descending. */
-  order: z.optional(z.string()),
-});
 
 /** A stored file's key: 24 hex digits and its type's extension (server/storage.ts KEY_PATTERN). */
 export const fileKeySchema = z.string().check(z.regex(/^[0-9a-f]{24}\.([a-z]{3})$/));

@@ -51,7 +51,7 @@ function validatorOf(schema: Json): Validator {
 }
 
 /** The operations whose template matches `path` (any method), the most literal first. */
-export function operationsAt(path: string): Operation[] {
+function operationsAt(path: string): Operation[] {
   return operations.filter((operation) => operation.pattern.test(path));
 }
 
