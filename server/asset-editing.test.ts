@@ -10,6 +10,7 @@ import {
   type AssetCreateBody,
 } from '../contract/schemas';
 import { ASSET_EVENT_KEYS } from './events';
+import { fileUrl } from './storage';
 import { dataOf, expectError, useTestApp } from './test-app';
 import {
   ANIMATION_CLIPS,
@@ -446,6 +447,27 @@ describe('POST /v1/assets/validate', () => {
         dataOf(await t.post('/v1/assets/validate', { modelUrl: url }, developer)),
       );
       expect(report, name).toMatchObject({ valid: true, errors: [] });
+      expect(report.stats).toMatchObject({ version: '2.0' });
+    }
+  });
+
+  it('says an animation clip stored as a model has no mesh to show, as uploads refuse it', async () => {
+    const { developer } = await tokens();
+    for (const name of ANIMATION_CLIPS) {
+      // Stored without the upload checks (a model kept from before they refused clips).
+      const stored = await t.storage.put(new Blob([new Uint8Array(readAvatar(name))]).stream(), {
+        maxBytes: 10 * 1024 * 1024,
+        accept: () => {},
+      });
+      const report = validationReportSchema.parse(
+        dataOf(await t.post('/v1/assets/validate', { modelUrl: fileUrl(stored.key) }, developer)),
+      );
+      expect(report.valid, name).toBe(false);
+      expect(report.errors, name).toContainEqual({
+        code: 'NO_MESH',
+        message: 'The model has no mesh to show (an animation clip or a bare skeleton)',
+        severity: 0,
+      });
       expect(report.stats).toMatchObject({ version: '2.0' });
     }
   });

@@ -94,7 +94,7 @@ describe('the validator off the event loop', () => {
     const { url } = await uploadFile(
       t.request,
       'model',
-      readAvatar('maleIdle.glb'),
+      readAvatar('male-emissive.glb'),
       tokens.developer,
     );
     const { timeoutMs } = VALIDATOR_LIMITS;

@@ -9,7 +9,9 @@
  */
 import { validateBytes, type ValidatorMessage } from 'gltf-validator';
 import type { ValidationReport } from '../contract/schemas';
-import { bytesSource, checkModelLimits } from '../core/files/gltf-limits';
+import { bytesSource, checkModelLimits, hasNoGeometry } from '../core/files/gltf-limits';
+import { UPLOAD_RULES } from '../core/files/rules';
+import { NO_MESH_DETAIL } from '../core/files/validate';
 import { fail } from './http/errors';
 import { runInThread, ThreadLimitError, type ThreadLimits } from './threads';
 
@@ -80,7 +82,8 @@ export async function runValidator(
 /**
  * POST /v1/assets/validate's answer for a stored model: 422 when it declares more than
  * GLTF_LIMITS allow (a model stored before the limits; checked before the validator runs) or
- * when the validator passes its time or memory; 400 when the validator cannot read it.
+ * when the validator passes its time or memory; 400 when the validator cannot read it. A model
+ * with no mesh to show is reported not valid, its first error `NO_MESH`.
  */
 export async function validateStoredModel(
   bytes: Uint8Array,
@@ -102,7 +105,13 @@ export async function validateStoredModel(
         : `The model needs too much memory to check (${error.message.toLowerCase()})`,
     );
   }
-  return (
-    report ?? fail(400, 'VALIDATION_ERROR', 'modelUrl: The validator cannot read this file as glTF')
-  );
+  if (!report)
+    fail(400, 'VALIDATION_ERROR', 'modelUrl: The validator cannot read this file as glTF');
+  // glTF allows a file with no mesh (an animation clip), but every model here is something to
+  // see: one stored before the uploads refused clips is not valid, for the reason they give.
+  if (UPLOAD_RULES.model.needsMesh && (await hasNoGeometry(bytesSource(bytes)))) {
+    const noMesh = { code: 'NO_MESH', message: NO_MESH_DETAIL, severity: ERROR };
+    return { ...report, valid: false, errors: [noMesh, ...report.errors] };
+  }
+  return report;
 }

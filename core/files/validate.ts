@@ -149,6 +149,10 @@ export function checkImageRules(
   return null;
 }
 
+/** Why a model with nothing to see is refused where the rule needs a mesh. */
+export const NO_MESH_DETAIL =
+  'The model has no mesh to show (an animation clip or a bare skeleton)';
+
 /**
  * A sound GLB's declarations over GLTF_LIMITS (gltf-limits.ts), read before anything loads it;
  * then, where the rule needs a mesh, a model that shows none.
@@ -160,7 +164,7 @@ async function modelProblem(file: ByteSource, rule: UploadRule): Promise<FileErr
     if (rule.needsMesh && (await hasNoGeometry(file))) {
       return {
         key: 'fileInput.noMesh',
-        detail: 'The model has no mesh to show (an animation clip or a bare skeleton)',
+        detail: NO_MESH_DETAIL,
       };
     }
     return null;
