@@ -10,12 +10,12 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readImageHeader } from '../../core/files/image-header';
 import { UPLOAD_RULES } from '../../core/files/rules';
+import { FIXTURES } from '../../core/files/test-fixtures';
 import { validateFileContent } from '../../core/files/validate';
 import { ADMIN, appUnderTest, signedInPage } from '../helpers/app';
 import { opaqueIn, pixelsOf } from '../helpers/pixels';
 import { shot } from '../helpers/shots';
 
-const FIXTURES = resolve('..', 'shared', 'fixtures');
 const app = appUnderTest({ webgl: true });
 let page: Page;
 /** Requests the page tried to send to any host but the app's own. */

@@ -10,11 +10,15 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { formatBytes } from '../../core/files/validate';
 import { ihdrChunk, pngChunk, pngFile } from '../../core/files/png-writer';
-import { iccpChunk, iccProfileV2, withChunksAfterIhdr } from '../../core/files/test-fixtures';
+import {
+  FIXTURES,
+  iccpChunk,
+  iccProfileV2,
+  withChunksAfterIhdr,
+} from '../../core/files/test-fixtures';
 import { ADMIN, appUnderTest, readyToPick, signedInAt } from '../helpers/app';
 import { shot } from '../helpers/shots';
 
-const FIXTURES = resolve('..', 'shared', 'fixtures');
 const avatar = (name: string) => readFileSync(resolve(FIXTURES, 'avatars', name));
 const pngSuite = (name: string) => readFileSync(resolve(FIXTURES, 'pngsuite', name));
 

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { AVATARS } from '../../core/files/test-fixtures';
 import { adminApi } from '../helpers/accounts';
 import { ADMIN, appUnderTest, readyToPick, signedInAt } from '../helpers/app';
 import { seriousViolationsInBothSchemes, useScheme } from '../helpers/axe';
@@ -21,7 +22,6 @@ const api = <T>(method: string, path: string, body?: unknown) =>
 const WIDTHS = [1280, 390] as const;
 const viewport = (width: number) => ({ width, height: width > 500 ? 800 : 844 });
 const ROW = '[role="grid"] [role="row"]:not(.skeleton-row)';
-const AVATARS = resolve('..', 'shared', 'fixtures', 'avatars');
 
 const toasts = (page: Page) => page.getByRole('region', { name: 'Notifications' });
 const rowNamed = (page: Page, name: string) =>
@@ -29,7 +29,9 @@ const rowNamed = (page: Page, name: string) =>
 
 let application: { id: string; name: string };
 beforeAll(async () => {
-  [application] = await api<{ id: string; name: string }[]>('GET', '/v1/applications?limit=1');
+  const [first] = await api<{ id: string; name: string }[]>('GET', '/v1/applications?limit=1');
+  if (!first) throw new Error('the demo data has no application');
+  application = first;
 });
 
 /** The ids of the assets in the application. */
