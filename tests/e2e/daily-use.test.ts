@@ -119,6 +119,57 @@ describe.each(WIDTHS)('a long list at %i px', (width) => {
   );
 });
 
+describe.each(WIDTHS)("an application's short asset list at %i px", (width) => {
+  it(
+    'keeps a toast clear of its bulk bar, which sits under the rows rather than at the bottom',
+    async () => {
+      const [application] = (await api(
+        app.server.url,
+        '/v1/applications?limit=1',
+        token,
+      )) as unknown as { id: string; name: string }[];
+      const names = [1, 2, 3].map((n) => `Short ${width} ${n} ${Date.now()}`);
+      for (const name of names) {
+        const { id } = await api(app.server.url, '/v1/assets', token, 'POST', {
+          name,
+          type: 'top',
+          gender: 'female',
+        });
+        await api(app.server.url, `/v1/assets/${String(id)}/application`, token, 'POST', {
+          applicationId: application!.id,
+        });
+      }
+      const filter = encodeURIComponent(JSON.stringify({ search: `Short ${width} ` }));
+      const page = await signedInAt(
+        app,
+        `${app.server.url}/applications/${application!.id}/assets?filter=${filter}`,
+        undefined,
+        viewport(width),
+      );
+      await expect.poll(() => page.locator(ROWS).count(), { timeout: 60_000 }).toBe(3);
+
+      // Two selected, then a third removed from its menu: its toast shows with the bar.
+      const checkboxes = page.locator(`${ROWS} .checkbox`);
+      await checkboxes.nth(1).click();
+      await checkboxes.nth(2).click();
+      const bar = page.getByRole('toolbar', { name: '2 selected' });
+      await bar.waitFor();
+      await page.getByRole('button', { name: `Actions: ${names[0]}` }).click();
+      await page.getByRole('menuitem', { name: 'Remove from application' }).click();
+      const toast = page.locator('.toast').filter({
+        hasText: `${names[0]} removed from ${application!.name}`,
+      });
+      await toast.waitFor();
+      await expect.poll(() => page.locator(ROWS).count()).toBe(2);
+      await bar.waitFor();
+      expect(overlaps(await box(page.locator('.selection-bar')), await box(toast))).toBe(false);
+      await shot(page, `daily-use-short-list-toast-${width}`);
+      await page.context().close();
+    },
+    SLOW,
+  );
+});
+
 describe.each(WIDTHS)('an edit conflict at %i px', (width) => {
   it(
     'comes to where Save was pressed with the focus on the choice, and so does "Saved."',

@@ -263,19 +263,40 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
 }
 
 /**
- * While the bulk bar shows, the toasts (bottom right, over everything) rise above it, whatever
- * its height: a toast saying what a bulk action did must not cover the bar's next action.
+ * While the bulk bar shows, the toasts (bottom right, over everything) keep clear of it: a
+ * toast saying what an action did must not cover the bar's next action. The bar sticks to the
+ * window's bottom only when the rows reach it; under a short list it sits higher, so the
+ * toasts go by where it is, not by its height: above it when it is in the lower part of the
+ * window, at the bottom (below it) when it is higher up or out of sight.
  */
 function keepToastsClear(bar: HTMLDivElement | null) {
   if (!bar) return undefined;
   const root = document.documentElement;
-  const measure = () =>
-    root.style.setProperty('--selection-bar-clearance', `${bar.offsetHeight + 16}px`);
+  let frame = 0;
+  const measure = () => {
+    frame = 0;
+    const { top, bottom } = bar.getBoundingClientRect();
+    const height = window.innerHeight;
+    const above = bottom > 0 && top < height && top >= height - bottom;
+    root.style.setProperty('--selection-bar-clearance', above ? `${height - top}px` : '0px');
+  };
+  const later = () => {
+    if (!frame) frame = requestAnimationFrame(measure);
+  };
   measure();
-  const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
-  observer?.observe(bar);
+  const resized = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(later);
+  resized?.observe(bar);
+  // Rows removed or loaded move the bar without a scroll or a change of the page's size.
+  const changed = new MutationObserver(later);
+  changed.observe(document.body, { childList: true, subtree: true });
+  window.addEventListener('scroll', later, { passive: true, capture: true });
+  window.addEventListener('resize', later, { passive: true });
   return () => {
-    observer?.disconnect();
+    cancelAnimationFrame(frame);
+    resized?.disconnect();
+    changed.disconnect();
+    window.removeEventListener('scroll', later, { capture: true });
+    window.removeEventListener('resize', later);
     root.style.removeProperty('--selection-bar-clearance');
   };
 }
