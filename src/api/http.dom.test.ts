@@ -308,6 +308,17 @@ describe('session refresh rule in the beforeRequest hook', () => {
       expect(api.callsTo('v1/auth/refresh')).toHaveLength(1);
     });
 
+    it('takes no lock for a token that needs no refresh', async () => {
+      const api = fakeApi();
+      const token = freshToken();
+      api.useToken(token);
+      signedIn(token);
+
+      await countByType();
+
+      expect(requested).toEqual([]);
+    });
+
     it('uses the pair another tab rotated while this one waited for the lock', async () => {
       const api = fakeApi();
       const session = signedIn(expiredToken());
@@ -506,6 +517,7 @@ describe('error normalisation', () => {
       status: 502,
       code: 'HTTP_502',
       message: 'Bad Gateway',
+      data: 'Bad gateway',
     });
   });
 });
@@ -679,6 +691,33 @@ describe('a 401 on a change, and sessions without a refresh token', () => {
 
     expect(await refreshSession({ force: true })).toBeNull();
     expect(api.calls).toHaveLength(0);
+  });
+});
+
+describe('a 401 without a session, or signed out', () => {
+  const refusing = () =>
+    scriptedFetch({
+      'GET v1/assets/countByType': () =>
+        jsonResponse(401, { status: 401, code: 'UNAUTHORIZED', message: 'Sign in' }),
+    });
+
+  it('sends a read without a session as it is, and answers its 401 as a 401', async () => {
+    const server = refusing();
+    configureHttp({ baseUrl: 'http://api.test/', fetch: server.fetch });
+    configureSession(null);
+
+    expect(await rejection(countByType())).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+    expect(server.calls.map((call) => call.authorization)).toEqual([null]);
+  });
+
+  it('ends a signed-out session on a 401 without trying to refresh it', async () => {
+    const server = refusing();
+    configureHttp({ baseUrl: 'http://api.test/', fetch: server.fetch });
+    const session = fakeSession({ token: null, refreshToken: null });
+
+    expect(await rejection(countByType())).toMatchObject({ status: 401 });
+    expect(server.calls).toHaveLength(1);
+    expect(session.onSessionInvalid).toHaveBeenCalledTimes(1);
   });
 });
 
