@@ -319,7 +319,7 @@ const assetRoutes = (prefix: string, extra: readonly Need[]): Route[] => {
     bearer('post', `${base}/predict-texture`, T, 'Predict a texture', need(['update', 'Asset']), {
       body: assetPredictTextureBodySchema,
       answer: ok(uploadResultSchema),
-      errors: [501],
+      errors: [501, 502],
     }),
     bearer('get', `${base}/{id}`, T, 'Read an asset', need(['read', 'Asset']), {
       answer: ok(assetSchema),
@@ -356,7 +356,7 @@ const assetRoutes = (prefix: string, extra: readonly Need[]): Route[] => {
       T,
       'Render an icon',
       need(['update', 'Asset']),
-      { answer: ok(assetSchema), errors: [501] },
+      { answer: ok(assetSchema), errors: [501, 502] },
     ),
     bearer('get', `${base}/export/{applicationId}`, T, 'Export', need(['read', 'Application']), {
       answer: assetExportSchema,

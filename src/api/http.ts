@@ -103,7 +103,6 @@ async function refreshInsideLock(refused?: string, force = false): Promise<Sessi
 }
 
 /**
-/**
  * Refreshes the session now when it needs it, when its token is still `refused` (one the
  * server refused), or in any case with `force` (e.g. once the user's abilities changed);
  * concurrent callers share one in-flight refresh call.
