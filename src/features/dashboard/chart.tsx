@@ -33,7 +33,9 @@ function options(props: ChartProps, width: number, style: CSSStyleDeclaration): 
     height: HEIGHT,
     // Days are UTC days: labelled as such, wherever the browser is.
     tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-    legend: { show: true, live: true },
+    // Names only: the numbers are in each chart's table, and a live legend reads 'Guests:' with
+    // nothing after it until the pointer is over the chart.
+    legend: { show: true, live: false },
     cursor: { drag: { x: false, y: false } },
     scales: {
       x: { time: true, range: (_u, min, max) => [min - step / 2, max + step / 2] },
