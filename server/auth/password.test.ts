@@ -23,4 +23,21 @@ describe('password hashing', () => {
     expect(a).not.toBe(b);
     expect(await verifyPassword('same', a)).toBe(true);
   });
+
+  // A flood from one client must not fill libuv's four threads ahead of everyone's sign-in.
+  it("runs one client's hashes one at a time, beside other clients' hashes", async () => {
+    const hash = await hashPassword('stored');
+    const done: string[] = [];
+    const check = (name: string, turn: string) =>
+      verifyPassword('guess', hash, turn).then(() => done.push(name));
+    await Promise.all([
+      ...[1, 2, 3, 4, 5, 6].map((n) => check(`flood ${n}`, 'client a')),
+      check('owner', 'client b'),
+    ]);
+    // Without turns the owner's hash waits behind the flood's first four on the pool.
+    expect(done.indexOf('owner')).toBeLessThan(2);
+    expect(done.filter((name) => name.startsWith('flood'))).toEqual(
+      [1, 2, 3, 4, 5, 6].map((n) => `flood ${n}`),
+    );
+  });
 });

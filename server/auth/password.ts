@@ -1,7 +1,10 @@
 /**
  * Password hashing with Node's scrypt. The hash string carries its own parameters
  * (`scrypt$N$r$p$salt$hash`), so the cost can be raised later without breaking old hashes.
- * Hashes run on libuv's thread pool (4 threads), which also bounds the memory they take.
+ * Hashes run on libuv's thread pool (4 threads), which also bounds the memory they take. A
+ * caller names whose turn a hash is (the client's address): one client's hashes run one at a
+ * time, so a flood of guesses or sign-ups from one client holds one thread, never the pool that
+ * every other client's sign-in waits for.
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
@@ -31,10 +34,28 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
   });
 }
 
-/** Hashes a password with a fresh random salt. */
-export async function hashPassword(password: string): Promise<string> {
+/** The last hash each client has waiting or running; a client's next one starts after it. */
+const turns = new Map<string, Promise<unknown>>();
+
+/** Runs `work` after every earlier work of the same turn has settled (at once without one). */
+function inTurn<T>(turn: string | undefined, work: () => Promise<T>): Promise<T> {
+  if (turn === undefined) return work();
+  const run = (turns.get(turn) ?? Promise.resolve()).then(work, work);
+  const settled = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  turns.set(turn, settled);
+  void settled.then(() => {
+    if (turns.get(turn) === settled) turns.delete(turn);
+  });
+  return run;
+}
+
+/** Hashes a password with a fresh random salt, in `turn`'s turn (see above). */
+export async function hashPassword(password: string, turn?: string): Promise<string> {
   const salt = randomBytes(SALT_LENGTH);
-  const key = await derive(password, salt, PARAMS);
+  const key = await inTurn(turn, () => derive(password, salt, PARAMS));
   return [
     'scrypt',
     PARAMS.N,
@@ -45,15 +66,22 @@ export async function hashPassword(password: string): Promise<string> {
   ].join('$');
 }
 
-/** Checks a password against a stored hash in constant time; malformed hashes never match. */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+/**
+ * Checks a password against a stored hash in constant time, in `turn`'s turn (see above);
+ * malformed hashes never match.
+ */
+export async function verifyPassword(
+  password: string,
+  stored: string,
+  turn?: string,
+): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !n || !r || !p || salt === undefined || hash === undefined) {
     return false;
   }
   const expected = Buffer.from(hash, 'base64');
   const options = { N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024 };
-  const actual = await derive(password, Buffer.from(salt, 'base64'), options);
+  const actual = await inTurn(turn, () => derive(password, Buffer.from(salt, 'base64'), options));
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 

@@ -63,7 +63,7 @@ export async function confirmPassword(
     [{ key: `reauth:${user.id}`, limit: LIMITS.reauthPerUser }],
     deps.now(),
   );
-  if (!(await verifyPassword(password, user.password_hash))) {
+  if (!(await verifyPassword(password, user.password_hash, `user:${user.id}`))) {
     fail(403, 'WRONG_PASSWORD', `${field}: This is not your current password`);
   }
   await attempt.giveBack();
@@ -178,7 +178,7 @@ export function accountRoutes(deps: Deps) {
     const user = await registeredCaller(db, c);
     requireAcceptablePassword(body.password, user.email);
     await confirmPassword(deps, user, body.currentPassword, 'currentPassword');
-    const passwordHash = await hashPassword(body.password);
+    const passwordHash = await hashPassword(body.password, `user:${user.id}`);
     const now = deps.now();
     const updated = await db.transaction(async (tx) => {
       await lockLiveCaller(tx, c.get('auth'), now);

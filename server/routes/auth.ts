@@ -101,7 +101,7 @@ export function authRoutes(deps: Deps) {
       ],
       now,
     );
-    const passwordHash = await hashPassword(body.password);
+    const passwordHash = await hashPassword(body.password, client);
     let user: UserRow;
     try {
       user = await db.transaction(async (tx) => {
@@ -172,7 +172,7 @@ export function authRoutes(deps: Deps) {
       user = await findUserByEmail(db, body.email);
       // Unknown users are checked against a decoy hash so both failures take equally long.
       const hash = user?.password_hash ?? (await getDecoyHash());
-      const ok = await verifyPassword(body.password, hash);
+      const ok = await verifyPassword(body.password, hash, client);
       if (!ok || !user?.password_hash) {
         fail(401, 'INVALID_CREDENTIALS', 'Wrong e-mail address or password');
       }
@@ -242,7 +242,7 @@ export function authRoutes(deps: Deps) {
     const user = await findUserById(db, userId);
     if (!user) fail(401, 'UNAUTHORIZED', 'The signed-in user no longer exists');
     const verified = user.password_hash
-      ? await verifyPassword(password, user.password_hash)
+      ? await verifyPassword(password, user.password_hash, `user:${userId}`)
       : false;
     if (verified) await attempt.giveBack();
     return c.json({ data: { verified } });

@@ -191,7 +191,7 @@ export function invitationRoutes(deps: Deps) {
     if (!found) fail(404, 'INVALID_INVITATION', INVALID_LINK);
     await attempt.giveBack();
     requireAcceptablePassword(password, found.email);
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await hashPassword(password, clientAddress(c, deps.config));
     /**
      * The account the address has (a sign-up, passwordless or with a password, or a guest's):
      * it takes the invitation, and whatever a stranger who signed the address up may have
