@@ -183,7 +183,8 @@ describe('your account', () => {
     const other = await signedInPage(app, { email, password: PASSWORD });
     await openAccount(page);
     await page
-      .getByRole('cell', { name: /HeadlessChrome|Chrome/ })
+      .getByRole('cell')
+      .filter({ hasText: /Chrome/ })
       .first()
       .waitFor();
     const form = page.getByRole('form', { name: 'Change password' });

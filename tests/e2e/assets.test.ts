@@ -138,7 +138,7 @@ describe('asset editing', () => {
     await page.getByText('Saved.').waitFor();
     await expect
       .poll(() => changelog(page).getByRole('listitem').first().innerText())
-      .toMatch(/^Updated\s+Description/);
+      .toMatch(/^Changed\s+Description/);
 
     // Leaving with unsaved changes asks first; "Stay" keeps the page and the typed text.
     await page.getByLabel('Description').fill('Not saved yet');
@@ -296,10 +296,10 @@ describe('asset editing', () => {
     await expect.poll(() => saved.count()).toBe(0);
     // One row per change, saying what changed and who changed it: the save's companion events
     // fold into it.
-    await expect.poll(newest).toMatch(/^Updated\s+Tags: added Vintage\s+by admin@avatar\.studio/);
+    await expect.poll(newest).toMatch(/^Changed\s+Tags: added Vintage\s+by admin@avatar\.studio/);
     await page.getByRole('button', { name: 'Remove Vintage' }).click();
     await saved.waitFor();
-    await expect.poll(newest).toMatch(/^Updated\s+Tags: removed Vintage\s+by admin@avatar\.studio/);
+    await expect.poll(newest).toMatch(/^Changed\s+Tags: removed Vintage\s+by admin@avatar\.studio/);
     expect(await changelog(page).getByText('Tags: added Vintage').count()).toBe(1);
     // No routing key as text (asset.updated.v1, the folded asset.updated.v2).
     expect(await changelog(page).innerText()).not.toMatch(/asset\.[a-z-]+\.v\d/);
@@ -307,7 +307,7 @@ describe('asset editing', () => {
     await saved.getByRole('button', { name: 'Undo' }).click();
     await toast(page, 'Tags of E2E jacket restored').waitFor();
     await page.getByRole('button', { name: 'Remove Vintage' }).waitFor();
-    await expect.poll(newest).toMatch(/^Updated\s+Tags: added Vintage/);
+    await expect.poll(newest).toMatch(/^Changed\s+Tags: added Vintage/);
     // All of it in the document the page first loaded: no reload.
     expect(await document.evaluate((d) => d === window.document)).toBe(true);
     await page.context().close();
@@ -336,7 +336,7 @@ describe('asset editing', () => {
     // Named, not an id: "<source> on <body>".
     expect(await job.innerText()).toContain('on E2E body');
     expect(await job.innerText()).not.toContain(bodyId);
-    await changelog(page).getByText('Morph job queued', { exact: true }).waitFor();
+    await changelog(page).getByText('Morph requested', { exact: true }).waitFor();
 
     // The morph queue names the job's source and body too, not their ids.
     await page

@@ -100,18 +100,23 @@ describe('what an action did', () => {
     await given.waitFor();
     await given.getByRole('button', { name: 'Dismiss' }).click();
     await expect.poll(() => given.count()).toBe(0);
-    // Taken from the user on the same page, said so; Undo gives it back and says that.
-    await page.getByRole('button', { name: 'Remove from user' }).click();
+    // Taken from the user where the page lists who holds it, said so; Undo gives it back.
+    const holders = page.getByRole('region', { name: 'Users' });
+    await holders.getByRole('button', { name: 'Take it from demo@avatar.studio' }).click();
     await toasts(page)
       .locator('.toast')
-      .filter({ hasText: `${name} taken from the user` })
+      .filter({ hasText: `${name} taken from demo@avatar.studio` })
       .getByRole('button', { name: 'Undo' })
       .click();
-    await given.waitFor();
+    const givenBack = toasts(page)
+      .locator('.toast')
+      .filter({ hasText: `${name} given to demo@avatar.studio` });
+    await givenBack.waitFor();
     // Out of the way, as a user would put it: it outlives the page and may cover a row's menu.
-    await given.getByRole('button', { name: 'Dismiss' }).click();
-    await expect.poll(() => given.count()).toBe(0);
-    await page.getByRole('link', { name: "Open this user's assets" }).click();
+    await givenBack.getByRole('button', { name: 'Dismiss' }).click();
+    await expect.poll(() => givenBack.count()).toBe(0);
+    await holders.getByRole('link', { name: 'demo@avatar.studio' }).click();
+    await page.getByRole('link', { name: 'View assigned assets' }).click();
     await page.getByRole('heading', { name: 'Assets of demo@avatar.studio' }).waitFor();
     const mine = page.getByRole('rowheader', { name, exact: true });
     await mine.waitFor();
