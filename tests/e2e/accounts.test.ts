@@ -375,7 +375,7 @@ function modulesOf(url: string): string[] {
 }
 
 describe('what the sign-in page loads', () => {
-  it('stays within 153 KB of gzip JavaScript and never loads three.js or CASL', async () => {
+  it('stays within 154 KB of gzip JavaScript and never loads three.js or CASL', async () => {
     const { gzipSync } = await import('node:zlib');
     const page = await newPage();
     const scripts: { url: string; gzip: number; text: string }[] = [];
@@ -393,7 +393,7 @@ describe('what the sign-in page loads', () => {
     expect(scripts.length).toBeGreaterThan(0);
     // Each lazy route adds about 250 bytes of route glue to the entry, and two-step sign-in its
     // request and session states (docs/architecture.md "Sign-in page budget").
-    expect(total).toBeLessThanOrEqual(153 * 1024);
+    expect(total).toBeLessThanOrEqual(154 * 1024);
     expect(scripts.map((s) => s.url).join(' ')).not.toMatch(/three|viewer|canvas/i);
     // three.js comes in chunks named after its classes: look for its code, not its name.
     for (const { url, text } of scripts) {
