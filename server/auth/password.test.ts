@@ -1,6 +1,6 @@
 import { scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hashParams, hashPassword, verifyPassword } from './password';
+import { hashParams, hashPassword, inTurn, verifyPassword } from './password';
 
 describe('password hashing', () => {
   it("uses OWASP's scrypt setting N=2^14, r=8, p=5 outside the test suite", () => {
@@ -26,18 +26,31 @@ describe('password hashing', () => {
 
   // A flood from one client must not fill libuv's four threads ahead of everyone's sign-in.
   it("runs one client's hashes one at a time, beside other clients' hashes", async () => {
-    const hash = await hashPassword('stored');
-    const done: string[] = [];
-    const check = (name: string, turn: string) =>
-      verifyPassword('guess', hash, turn).then(() => done.push(name));
-    await Promise.all([
-      ...[1, 2, 3, 4, 5, 6].map((n) => check(`flood ${n}`, 'client a')),
-      check('owner', 'client b'),
-    ]);
-    // Without turns the owner's hash waits behind the flood's first four on the pool.
-    expect(done.indexOf('owner')).toBeLessThan(2);
-    expect(done.filter((name) => name.startsWith('flood'))).toEqual(
-      [1, 2, 3, 4, 5, 6].map((n) => `flood ${n}`),
-    );
+    const started: string[] = [];
+    const ends = new Map<string, () => void>();
+    const work = (name: string) => () => {
+      started.push(name);
+      return new Promise<void>((resolve) => ends.set(name, resolve));
+    };
+    const settled = () => new Promise((resolve) => setImmediate(resolve));
+    const runs = [
+      inTurn('client a', work('flood 1')),
+      inTurn('client a', work('flood 2')),
+      inTurn('client b', work('owner')),
+    ];
+    await settled();
+    // The owner's starts beside the flood's first; the flood's second waits for its first.
+    expect(started).toEqual(['flood 1', 'owner']);
+    ends.get('owner')!();
+    await settled();
+    expect(started).toEqual(['flood 1', 'owner']);
+    ends.get('flood 1')!();
+    await settled();
+    expect(started).toEqual(['flood 1', 'owner', 'flood 2']);
+    ends.get('flood 2')!();
+    await Promise.all(runs);
+    // A failed one is settled too: the next of its turn runs.
+    await expect(inTurn('client a', () => Promise.reject(new Error('bad hash')))).rejects.toThrow();
+    expect(await inTurn('client a', () => Promise.resolve('next'))).toBe('next');
   });
 });

@@ -37,8 +37,11 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
 /** The last hash each client has waiting or running; a client's next one starts after it. */
 const turns = new Map<string, Promise<unknown>>();
 
-/** Runs `work` after every earlier work of the same turn has settled (at once without one). */
-function inTurn<T>(turn: string | undefined, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work` after every earlier work of the same turn has settled (at once without one).
+ * @internal exported for its test
+ */
+export function inTurn<T>(turn: string | undefined, work: () => Promise<T>): Promise<T> {
   if (turn === undefined) return work();
   const run = (turns.get(turn) ?? Promise.resolve()).then(work, work);
   const settled = run.then(
