@@ -11,7 +11,7 @@ export {
   assetQuery,
   assetTemplateQuery,
 } from './api/cache';
-export { assignAssets, unassignAssets } from './api/mutations';
+export { assignAssets, queueMorphs, unassignAssets } from './api/mutations';
 export { exportApplicationAssets } from './api/placements';
 export {
   AddToApplication,
@@ -20,7 +20,6 @@ export {
 } from './list/application-asset-actions';
 export { AssetLink } from './asset-link';
 export { AssetsList } from './list/assets-list';
-export { MorphQueueList } from './list/morph-queue-list';
 export { eventTitle } from './page/asset-changelog';
 export { AssetPage } from './page/asset-page';
 export { NewAssetPage } from './page/new-asset-page';

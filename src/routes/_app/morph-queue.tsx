@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod/mini';
 import { defineList } from '../../api/list-url';
 import { morphStatusSchema } from '../../../contract/schemas';
-import { MorphQueueList } from '../../features/assets';
+import { MorphQueueList } from '../../features/morphs';
 
 const list = defineList({
   filterSchema: z.strictObject({

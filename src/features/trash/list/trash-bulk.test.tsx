@@ -1,15 +1,18 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { z } from 'zod/mini';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { BulkJob } from '../../../contract/bulk-jobs';
-import { configureHttp } from '../../api/http';
-import { applyLiveMessage, setLiveStatus } from '../../api/live-cache';
-import { queryClient } from '../../api/query';
-import { jsonResponse } from '../../api/testing';
-import { initI18n, loadBackOfficeTexts } from '../../i18n';
-import { loadPermissions } from '../../machines/permissions.view';
-import { Route } from '../_app/trash';
-import { renderScreen, stubWideScreen } from '../../machines/testing/render-screen.view';
+import type { BulkJob } from '../../../../contract/bulk-jobs';
+import { configureHttp } from '../../../api/http';
+import { defineList } from '../../../api/list-url';
+import { applyLiveMessage, setLiveStatus } from '../../../api/live-cache';
+import { queryClient } from '../../../api/query';
+import { jsonResponse } from '../../../api/testing';
+import { initI18n, loadBackOfficeTexts } from '../../../i18n';
+import { loadPermissions } from '../../../machines/permissions.view';
+import { renderScreen, stubWideScreen } from '../../../machines/testing/render-screen.view';
+import { TRASH_KINDS } from '../../../../contract/schemas';
+import { TrashList } from './trash-list';
 
 beforeAll(async () => {
   initI18n();
@@ -24,6 +27,17 @@ afterEach(() => {
   vi.unstubAllGlobals();
   localStorage.clear();
   setLiveStatus(null);
+});
+
+// As the Trash route declares it.
+const list = defineList({
+  filterSchema: z.strictObject({
+    search: z.optional(z.string()),
+    kind: z.optional(z.array(z.enum(TRASH_KINDS))),
+    deletedBy: z.optional(z.array(z.string())),
+  }),
+  sortFields: ['deletedAt', 'name', 'kind'],
+  defaultOrder: { deletedAt: 'desc' },
 });
 
 const TOTAL = 2_500;
@@ -96,10 +110,9 @@ function serveTrash() {
 
 /** The Trash at `address`, as an admin sees it. */
 function renderTrash(address: string) {
-  const Trash = Route.options.component!;
-  renderScreen(() => <Trash />, {
+  renderScreen(() => <TrashList list={list} />, {
     address,
-    validateSearch: Route.options.validateSearch!,
+    validateSearch: list.validateSearch,
     toasts: true,
   });
 }

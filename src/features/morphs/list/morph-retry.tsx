@@ -6,7 +6,7 @@ import { announceFailure, type ListControls } from '../../../machines/list.view'
 import { ActionButton } from '../../../ui/dom/action-button';
 import type { ActionMenuItem } from '../../../ui/dom/list/row-menu';
 import { announce } from '../../../ui/dom/toasts';
-import { queueMorphs } from '../api/mutations';
+import { queueMorphs } from '../../assets';
 
 /**
  * A failed job generated again with the same inputs: the same source on the same body, as a

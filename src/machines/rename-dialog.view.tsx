@@ -5,15 +5,15 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { describeError } from '../../api/error-info';
-import { changeApplicationName, changeTagName } from '../../api/mutations';
-import type { SavedEntity } from '../../machines/entity-editor.machine';
-import { SaveConflict } from '../../machines/conflict-panel.view';
-import { useEntitySave, useOnSaved } from '../../machines/entity-editor.view';
-import type { ListControls } from '../../machines/list.view';
-import { Alert } from '../../ui/dom/alert';
-import { FormDialog } from '../../ui/dom/list/row-menu';
-import { TextField } from '../../ui/dom/text-field';
+import { describeError } from '../api/error-info';
+import { changeApplicationName, changeTagName } from '../api/mutations';
+import type { SavedEntity } from './entity-editor.machine';
+import { SaveConflict } from './conflict-panel.view';
+import { useEntitySave, useOnSaved } from './entity-editor.view';
+import type { ListControls } from './list.view';
+import { Alert } from '../ui/dom/alert';
+import { FormDialog } from '../ui/dom/list/row-menu';
+import { TextField } from '../ui/dom/text-field';
 
 /** A record with a name and a version, as a list or page showed it. */
 interface Named {

@@ -13,7 +13,7 @@ import { searchFilter } from '../../../ui/dom/list/asset-filters';
 import { badgeCell } from '../../../ui/dom/list/cells';
 import { dateColumn } from '../../../ui/dom/list/columns';
 import { statusIcon } from '../../../ui/dom/list/filter-icons';
-import { AssetLink } from '../asset-link';
+import { AssetLink } from '../../assets';
 import { morphRowActions, RetryMorphButton } from './morph-retry';
 
 const STATUSES = morphStatusSchema.options;
