@@ -72,6 +72,7 @@ const STATUS_TEXT: Record<number, string> = {
   416: 'Range Not Satisfiable',
   422: 'IDEMPOTENCY_KEY_REUSED (the key of another request), or a file that is damaged or breaks its kind’s rules',
   429: 'Too many requests (Retry-After)',
+  500: 'INTERNAL_ERROR: an unexpected failure, logged with the request id (never details)',
   501: 'Not configured on this server',
   503: 'SERVER_BUSY or unavailable: the database or the file store; try again (Retry-After)',
 };
@@ -87,15 +88,15 @@ function namesIds(body: z.core.$ZodType | undefined): boolean {
 
 /**
  * The error statuses of `route`, derived from its shape besides those it lists: any address can
- * be refused (400, a %00 in it) and any request can find the database or the file store busy
- * or out of reach (503); a token is needed (401) and abilities (403); ids in the path or body
+ * be refused (400, a %00 in it), any request can fail unexpectedly (500) and find the database
+ * or the file store busy or out of reach (503); a token is needed (401) and abilities (403); ids in the path or body
  * (404); a change by a token can meet a locked or changed record (409) and names the version it
  * is based on in If-Match (412); a POST with a token can carry another request's Idempotency-Key
  * (422); a request with a body over the server's limit (413, every method
  * but GET); a JSON body sent as another type (415).
  */
 function errorStatuses(route: Route): number[] {
-  const statuses = new Set<number>([...(route.errors ?? []), 400, 503]);
+  const statuses = new Set<number>([...(route.errors ?? []), 400, 500, 503]);
   if (route.auth === 'bearer') statuses.add(401);
   if (route.abilities?.length || route.anyOf?.length) statuses.add(403);
   if (pathParams(route.path).length > 0 || namesIds(route.body)) statuses.add(404);

@@ -987,6 +987,8 @@ export const ROUTES: readonly Route[] = [
 
   open('get', '/dev/mailbox', 'Development', 'The development mailbox (absent in production)', {
     query: z.object({ to: z.string() }),
+    // Production mounts no dev route.
+    errors: [404],
     answer: ok(z.array(devMailSchema)),
   }),
 ];

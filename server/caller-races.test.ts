@@ -12,7 +12,6 @@ import { z } from 'zod/mini';
 import { totpEnrolmentSchema } from '../contract/account-schemas';
 import { authResultSchema, userSchema } from '../contract/schemas';
 import { Secret, TOTP } from 'otpauth';
-import { createApp } from './app';
 import type { Db, SqlParam } from './db';
 import {
   dataOf,
@@ -57,9 +56,9 @@ function racing(db: Db): Db {
   };
 }
 
-let other: ReturnType<typeof createApp> | undefined;
+let other: ReturnType<typeof t.createApp> | undefined;
 beforeAll(() => {
-  other = createApp({
+  other = t.createApp({
     db: racing(t.db),
     config: t.config,
     mail: t.mailbox,

@@ -8,7 +8,6 @@ import { createServer, type Socket } from 'node:net';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { apiErrorSchema } from '../contract/schemas';
-import { createApp } from './app';
 import { createPgDb, DatabaseUnavailableError, type Db } from './db';
 import { createDevMailbox } from './mail';
 import { testConfig, useTestApp, type JsonResponse } from './test-app';
@@ -55,7 +54,7 @@ function expectUnavailable(response: JsonResponse) {
 
 describe('a database outage', () => {
   it('answers 503 SERVICE_UNAVAILABLE with Retry-After: 5 when the database refuses connections', async () => {
-    const app = createApp({ db: refusingDb(), mail: createDevMailbox(), config: testConfig() });
+    const app = t.createApp({ db: refusingDb(), mail: createDevMailbox(), config: testConfig() });
     const response = await app.request('/v1/auth/login', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -76,7 +75,7 @@ describe('a database outage', () => {
     const { port } = silent.address() as { port: number };
     const db = createPgDb(`postgres://nobody@127.0.0.1:${port}/nothing`);
     try {
-      const app = createApp({ db, mail: createDevMailbox(), config: testConfig() });
+      const app = t.createApp({ db, mail: createDevMailbox(), config: testConfig() });
       const started = performance.now();
       const response = await app.request('/v1/auth/login', {
         method: 'POST',

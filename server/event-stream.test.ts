@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppAbility } from '../contract/ability';
 import { MB } from '../core/files/rules';
 import { authResultSchema, streamEventSchema, type StreamEvent } from '../contract/schemas';
-import { createApp } from './app';
 import { createSessionCheck } from './auth/session-check';
 import { createPgDb, type Db, type SqlParam } from './db';
 import { createEventBus, type EventBus } from './event-bus';
@@ -1050,7 +1049,7 @@ describe('two servers on one PostgreSQL database', () => {
       const buses: EventBus[] = [createEventBus(testDb.db), createEventBus(dbB)];
       const checks = [createSessionCheck(testDb.db), createSessionCheck(dbB)];
       const appOn = (i: 0 | 1) =>
-        createApp({
+        t.createApp({
           db: i === 0 ? testDb.db : dbB,
           events: buses[i],
           sessions: checks[i],

@@ -7,7 +7,6 @@ import { utimes, writeFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assetSchema, cageMeshSchema, type UploadResult } from '../contract/schemas';
-import { createApp } from './app';
 import type { Db } from './db';
 import { fileColumns, startFileSweeper, sweepFiles } from './file-sweeper';
 import { newId } from './ids';
@@ -203,7 +202,7 @@ async function oldUploadAndAsset() {
 
 /** An app on `db` and `storage` (the harness app is fixed to its own), answering PATCHes. */
 function appWith(db: Db, storage: Storage) {
-  const app = createApp({
+  const app = t.createApp({
     db,
     storage,
     // The harness's cache: a session read would queue behind the sweep's transaction (PGlite).

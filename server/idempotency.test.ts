@@ -3,7 +3,6 @@
  * first answer again instead of being applied twice; the key with another request is refused.
  */
 import { describe, expect, it } from 'vitest';
-import { createApp } from './app';
 import { DatabaseUnavailableError, type Db } from './db';
 import { newId } from './ids';
 import type { MailMessage } from './mail';
@@ -294,7 +293,7 @@ describe('Idempotency-Key when the connection dies right after a create commits'
  * it again after a 503, served by an app on `db`.
  */
 function sender(db: Db, token: string, path: string, body: unknown) {
-  const app = createApp({
+  const app = t.createApp({
     db,
     mail: t.mailbox,
     config: t.config,

@@ -1,5 +1,4 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createApp } from './app';
 import { startSmtpSink } from '../tests/helpers/smtp-sink';
 import {
   createDevMailbox,
@@ -37,7 +36,7 @@ async function queued(email: string) {
 describe('mail outbox', () => {
   it('answers a code request without touching the mail server, alike for every address', async () => {
     const { transport, handed } = hangingTransport();
-    const app = createApp({
+    const app = t.createApp({
       db: t.db,
       mail: transport,
       config: t.config,

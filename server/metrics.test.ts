@@ -1,6 +1,5 @@
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
-import { createApp } from './app';
 import { ConfigError } from './config';
 import { createPgDb } from './db';
 import { createDevMailbox } from './mail';
@@ -160,7 +159,7 @@ describe('GET /metrics', () => {
 
 describe('without METRICS_TOKEN', () => {
   it('there is no /metrics (a JSON 404, not the app page)', async () => {
-    const app = createApp({ db: t.db, mail: createDevMailbox(), config: testConfig() });
+    const app = t.createApp({ db: t.db, mail: createDevMailbox(), config: testConfig() });
     const response = await app.request('/metrics');
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toMatch(/json/);

@@ -6,7 +6,6 @@
 import { connect, createServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiErrorSchema } from '../contract/schemas';
-import { createApp } from './app';
 import { createPgDb, type Db } from './db';
 import { createDevMailbox } from './mail';
 import { metrics } from './metrics';
@@ -25,7 +24,7 @@ async function urlOf(db: Db): Promise<string> {
 
 /** A request that needs the database (a sign-in looks the user up). */
 async function signIn(db: Db) {
-  const app = createApp({ db, mail: createDevMailbox(), config: testConfig() });
+  const app = t.createApp({ db, mail: createDevMailbox(), config: testConfig() });
   const response = await app.request('/v1/auth/login', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -2,7 +2,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../tests/temp-dir';
-import { createApp } from './app';
 import type { Db, SqlParam } from './db';
 import { createDevMailbox } from './mail';
 import { createReadiness } from './readiness';
@@ -14,7 +13,7 @@ const t = useTestApp();
 
 /** An app like the test app's, on other parts. */
 function appWith(parts: { db?: Db; storage?: Storage }) {
-  return createApp({
+  return t.createApp({
     db: parts.db ?? t.db,
     storage: parts.storage ?? t.storage,
     mail: createDevMailbox(),

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { createApp } from './app';
 import { log, prettyLine } from './log';
 import { createDevMailbox } from './mail';
 import { captureLog } from './test-log';
@@ -94,7 +93,7 @@ describe('the request log', () => {
   });
 
   it('ties what a request logs to its id (an unexpected failure)', async () => {
-    const app = createApp({
+    const app = t.createApp({
       db: failingDb('secret internal detail'),
       mail: createDevMailbox(),
       config: testConfig(),

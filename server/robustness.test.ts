@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { apiErrorSchema, devMailSchema } from '../contract/schemas';
-import { createApp } from './app';
 import { failingDb } from './test-db';
 import { createDevMailbox } from './mail';
 import { expectError, testConfig, uniqueEmail, useTestApp } from './test-app';
@@ -161,7 +160,7 @@ describe('GET /dev/mailbox', () => {
 
   it('does not exist in production', async () => {
     const mailbox = createDevMailbox();
-    const app = createApp({
+    const app = t.createApp({
       db: t.db,
       mail: mailbox,
       mailbox,
@@ -184,7 +183,7 @@ describe('unexpected failures', () => {
     const log = captureLog();
     try {
       const mailbox = createDevMailbox();
-      const app = createApp({ db: failing, mail: mailbox, config: testConfig() });
+      const app = t.createApp({ db: failing, mail: mailbox, config: testConfig() });
       const response = await app.request(`/v1/users/email/${uniqueEmail()}`);
       expect(response.status).toBe(500);
       const body = apiErrorSchema.parse(await response.json());

@@ -12,7 +12,6 @@ import {
   sessionsEndedSchema,
   type AuthResult,
 } from '../contract/schemas';
-import { createApp } from './app';
 import { createSessionCheck } from './auth/session-check';
 import { createPgDb, type Db } from './db';
 import { createDevMailbox } from './mail';
@@ -298,7 +297,7 @@ describe('two servers on one database', () => {
     // On PostgreSQL, B has a connection pool of its own; on PGlite both share the database.
     const dbB: Db = onPostgres ? createPgDb(await urlOf(t.db)) : t.db;
     const sessionsB = createSessionCheck(dbB);
-    const appB = createApp({
+    const appB = t.createApp({
       db: dbB,
       sessions: sessionsB,
       config: t.config,

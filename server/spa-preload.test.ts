@@ -1,12 +1,14 @@
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createApp } from './app';
 import { createDevMailbox } from './mail';
 import { routePreloads } from './spa-preload';
-import { testConfig } from './test-app';
+import { testConfig, useAnswerCheck } from './test-app';
 import { failingDb } from './test-db';
 import { tempDir } from '../tests/temp-dir';
+
+/** Each answer is checked against the OpenAPI document (server/test-answers.ts). */
+const answers = useAnswerCheck();
 
 /** A build's manifest as Vite writes it: the entry, the layout and three screens. */
 const MANIFEST = {
@@ -105,7 +107,7 @@ describe('the files a route loads', () => {
 describe('the page of a client route', () => {
   it("names its screen's files, so they load with the start-up bundle", async () => {
     const dir = build();
-    const app = createApp({
+    const app = answers.createApp({
       db: failingDb('no database in this test'),
       mail: createDevMailbox(),
       config: testConfig({ STATIC_DIR: dir }),

@@ -2,11 +2,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { createApp } from './app';
 import { failingDb } from './test-db';
 import { createDevMailbox } from './mail';
-import { testConfig } from './test-app';
+import { testConfig, useAnswerCheck } from './test-app';
 import { tempDir } from '../tests/temp-dir';
+
+/** Each answer is checked against the OpenAPI document (server/test-answers.ts). */
+const answers = useAnswerCheck();
 
 const unusedDb = failingDb('no database in this test');
 
@@ -22,7 +24,7 @@ function appWithSpa(env: Record<string, string> = {}) {
   writeFileSync(join(dir, 'assets', 'index-abc123.js.map.br'), brotliCompressSync('{"version":3}'));
   writeFileSync(join(dir, 'favicon.svg'), '<svg/>');
   const config = testConfig({ STATIC_DIR: dir, ...env });
-  return createApp({ db: unusedDb, mail: createDevMailbox(), config });
+  return answers.createApp({ db: unusedDb, mail: createDevMailbox(), config });
 }
 
 describe('the built SPA', () => {
@@ -119,7 +121,7 @@ describe('the built SPA', () => {
   });
 
   it('is skipped when STATIC_DIR has no index.html', async () => {
-    const app = createApp({ db: unusedDb, mail: createDevMailbox(), config: testConfig() });
+    const app = answers.createApp({ db: unusedDb, mail: createDevMailbox(), config: testConfig() });
     expect((await app.request('/')).status).toBe(404);
   });
 });

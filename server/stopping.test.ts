@@ -4,7 +4,6 @@
  * no new stream opens. The whole stop, as a process, is in server/main.test.ts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp } from './app';
 import { createSessionCheck } from './auth/session-check';
 import { createEventBus } from './event-bus';
 import { STOPPING_RETRY_MS } from './event-stream';
@@ -30,7 +29,7 @@ function stoppableApp() {
     () => events.close(),
     () => sessions.close(),
   );
-  const app = createApp({
+  const app = t.createApp({
     db: t.db,
     config: t.config,
     mail: createDevMailbox(),

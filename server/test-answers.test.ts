@@ -1,5 +1,11 @@
+import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { createDevMailbox } from './mail';
+import { testConfig, useAnswerCheck } from './test-app';
 import { answerProblem } from './test-answers';
+import { failingDb } from './test-db';
+
+const answers = useAnswerCheck();
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -23,8 +29,8 @@ describe('the answer check of the server tests', () => {
     expect(extra).toContain('Property "x"');
     const missing = await answerProblem('GET', '/v1/tags/t1', json({ data: { id: 't1' } }));
     expect(missing).toContain('GET /v1/tags/{tagId}: 200 answer outside its schema');
-    const status = await answerProblem('GET', '/v1/tags/t1', json({}, 500));
-    expect(status).toContain('undocumented status 500');
+    const status = await answerProblem('GET', '/v1/tags/t1', json({}, 418));
+    expect(status).toContain('undocumented status 418');
     const error = await answerProblem('GET', '/v1/tags/t1', json({ status: 404 }, 404));
     expect(error).toContain('404 answer outside its schema');
   });
@@ -33,5 +39,19 @@ describe('the answer check of the server tests', () => {
     expect(await answerProblem('PUT', '/v1/assets', json({}, 404))).toContain('not 405');
     expect(await answerProblem('PUT', '/v1/assets', json({}, 405))).toBeUndefined();
     expect(await answerProblem('GET', '/assets/a-page', json({}, 200))).toBeUndefined();
+  });
+
+  it('sees the answers of an app a test makes itself', async () => {
+    // An app without the dev routes (production) on a database that is never reached.
+    const app = answers.createApp({
+      db: failingDb('no database in this test'),
+      mail: createDevMailbox(),
+      config: testConfig(),
+    });
+    await app.request('/v1/tags/t1', { method: 'PUT' });
+    expect(answers.take()).toEqual([]);
+    const extra = new Hono().use(answers.answerCheck).get('/v1/tags/:id', (c) => c.json({}, 418));
+    await extra.request('/v1/tags/t1');
+    expect(answers.take()).toEqual([expect.stringContaining('undocumented status 418')]);
   });
 });

@@ -6,9 +6,9 @@ import { appendFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { apiErrorSchema, authResultSchema, type AuthResult, type Role } from '../contract/schemas';
-import { createApp } from './app';
+import { createApp, type AppDeps } from './app';
 import { hashPassword } from './auth/password';
 import { createSessionCheck, type SessionCheck } from './auth/session-check';
 import { loadConfig, type Config } from './config';
@@ -77,6 +77,38 @@ export function dataOf(response: JsonResponse): unknown {
   return (response.body as { data: unknown }).data;
 }
 
+/**
+ * Checks the answers of the apps a test file makes (server/test-answers.ts): a test fails on an
+ * answer outside the OpenAPI document that it got, and the file on one got before its tests.
+ * `createApp` makes an app whose answers are checked (another database, a failing store, ...).
+ */
+export function useAnswerCheck() {
+  const outside: string[] = [];
+  let reported = 0;
+  const record = process.env.ANSWER_CHECK_LOG;
+  const answerCheck = checkAnswers((problem) => {
+    if (record) appendFileSync(record, `${problem}\n`);
+    else outside.push(problem);
+  });
+  /** The problems not yet reported. */
+  const take = () => {
+    const problems = outside.slice(reported);
+    reported = outside.length;
+    return problems;
+  };
+  afterEach(() => {
+    expect(take(), 'answers outside the OpenAPI document').toEqual([]);
+  });
+  afterAll(() => {
+    expect(take(), 'answers outside the OpenAPI document').toEqual([]);
+  });
+  return {
+    answerCheck,
+    take,
+    createApp: (deps: Omit<AppDeps, 'answerCheck'>) => createApp({ ...deps, answerCheck }),
+  };
+}
+
 export function useTestApp(
   env: Record<string, string> = {},
   /** Where files are kept; default a fresh local folder (`storageDir`). */
@@ -93,15 +125,8 @@ export function useTestApp(
   let testStorage: TestStorage | undefined;
   let events: EventBus | undefined;
   let sessions: SessionCheck | undefined;
-  // Answers outside the document (server/test-answers.ts); `request` fails the test that got
-  // one, afterAll the file for those its tests got another way (app.request, a real port).
-  const outside: string[] = [];
-  let reported = 0;
-  const record = process.env.ANSWER_CHECK_LOG;
-  const answerCheck = checkAnswers((problem) => {
-    if (record) appendFileSync(record, `${problem}\n`);
-    else outside.push(problem);
-  });
+  // Answers outside the document: `request` fails at once, the check's hooks otherwise.
+  const answers = useAnswerCheck();
 
   beforeAll(async () => {
     testDb = await createTestDb();
@@ -115,7 +140,7 @@ export function useTestApp(
     }
     events = createEventBus(testDb.db);
     sessions = createSessionCheck(testDb.db);
-    app = createApp({
+    app = answers.createApp({
       db: testDb.db,
       mail: mailbox,
       mailbox,
@@ -124,7 +149,6 @@ export function useTestApp(
       storage,
       events,
       sessions,
-      answerCheck,
     });
   });
   afterAll(async () => {
@@ -133,7 +157,6 @@ export function useTestApp(
     await testDb?.close();
     if (storageDir) await rm(storageDir, { recursive: true, force: true });
     await testStorage?.close();
-    expect(outside.slice(reported), 'answers outside the OpenAPI document').toEqual([]);
   });
 
   const request = async (
@@ -164,9 +187,8 @@ export function useTestApp(
     // A stream body needs duplex 'half' (a Node fetch requirement, not yet in the DOM types).
     const init = { method, headers, body, duplex: 'half' } as RequestInit;
     const response = await app.request(path, init);
-    if (outside.length > reported) {
-      const problems = outside.slice(reported);
-      reported = outside.length;
+    const problems = answers.take();
+    if (problems.length > 0) {
       throw new Error(`Answer outside the OpenAPI document:\n${problems.join('\n')}`);
     }
     const text = await response.text();
@@ -206,6 +228,8 @@ export function useTestApp(
       if (!sessions) throw new Error('useTestApp: sessions not ready');
       return sessions;
     },
+    /** Another app whose answers are checked too (e.g. on another database). */
+    createApp: answers.createApp,
     /** The app itself, e.g. to serve it on a real port. */
     get app(): ReturnType<typeof createApp> {
       if (!app) throw new Error('useTestApp: app not ready');

@@ -1,13 +1,15 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../app';
 import { compressJson } from './compress-json';
 import { createDevMailbox } from '../mail';
 import { failingDb } from '../test-db';
-import { testConfig } from '../test-app';
+import { testConfig, useAnswerCheck } from '../test-app';
 
-const app = createApp({
+/** Each answer is checked against the OpenAPI document (server/test-answers.ts). */
+const answers = useAnswerCheck();
+
+const app = answers.createApp({
   db: failingDb('no database in this test'),
   mail: createDevMailbox(),
   config: testConfig({ API_DOCS: 'on' }),
