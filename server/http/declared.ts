@@ -45,7 +45,9 @@ export function declaredRoutes(app: Hono<AuthEnv>, deps: Deps, mount: string) {
       throw new Error(`${method} ${path} reads a body other than the one it declares`);
     }
     const middleware: MiddlewareHandler<AuthEnv>[] = [];
-    if (route.auth === 'bearer') middleware.push(requireAuth(deps));
+    // The private mount reads the token for all of its routes (server/app.ts).
+    const isPrivate = path.startsWith('/private/v1/');
+    if (route.auth === 'bearer' && !isPrivate) middleware.push(requireAuth(deps));
     for (const [action, subject] of route.abilities ?? []) {
       // The private mount checks `access PrivateApi` for all of its routes (server/app.ts).
       if (action === 'access' && subject === 'PrivateApi') continue;

@@ -3,8 +3,9 @@
  * side of /private/v1/user-assets), newest assignment first, paged like every list.
  */
 import { Hono } from 'hono';
-import { requireAbility, type AuthEnv } from '../auth/middleware';
+import type { AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
+import { declaredRoutes } from '../http/declared';
 import { fail } from '../http/errors';
 import { parseListQuery, runList, type ListSpec } from '../list';
 import { userListSpec } from '../user-admin';
@@ -21,10 +22,11 @@ const assetHolderListSpec: ListSpec<ReturnType<typeof userListSpec.toRow>> = {
 /** Routes mounted at /private/v1/asset-users: who holds an asset, for those who read both. */
 export function assetUserRoutes(deps: Deps) {
   const app = new Hono<AuthEnv>();
-  // Under /private/v1 only roles whose rules carry no condition get here, so these allow any.
-  app.use('*', requireAbility('read', 'UserAsset'), requireAbility('read', 'User'));
-  app.get('/:assetId', async (c) => {
-    const assetId = c.req.param('assetId');
+  const on = declaredRoutes(app, deps, '/private/v1/asset-users');
+  // Under /private/v1 only roles whose rules carry no condition get here, so the declared
+  // `read UserAsset` and `read User` allow any.
+  on('get', '/private/v1/asset-users/{assetId}', undefined, async (c) => {
+    const assetId = c.req.param('assetId')!;
     const { rows } = await deps.db.query('SELECT 1 FROM assets WHERE id = $1', [assetId]);
     if (rows.length === 0) fail(404, 'NOT_FOUND', `No asset with id ${assetId}`);
     const query = parseListQuery(assetHolderListSpec, c.req.queries());

@@ -11,12 +11,12 @@ import {
   type UserBulkResult,
 } from '../../contract/schemas';
 import { sendCode, takeMailAttempt } from '../auth/code-mail';
-import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import type { AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
+import { declaredRoutes } from '../http/declared';
 import { fail } from '../http/errors';
 import { keepAnswer } from '../http/idempotency';
-import { readBody } from '../http/validate';
 import {
   applyUserChange,
   lockUsersForChange,
@@ -27,11 +27,14 @@ import {
 import { findUserById } from '../users';
 import { checkBase, readIfMatch, refuseIfMatch } from '../versions';
 
-/** Routes mounted at /private/v1/users (behind the PrivateApi check). */
+/**
+ * Routes mounted at /private/v1/users (behind the PrivateApi check), each from its declaration
+ * (contract/routes.ts): `manage User`.
+ */
 export function userAdminRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
-  const admin = [requireAuth(deps), requireAbility('manage', 'User')] as const;
+  const on = declaredRoutes(app, deps, '/private/v1/users');
 
   // `base`: a single user's If-Match. A user's version counts role changes only, so no other
   // change conflicts with one since; a version that never existed is a 412.
@@ -52,21 +55,19 @@ export function userAdminRoutes(deps: Deps) {
 
   // Disabling ends every session at once; sign-in and refresh answer 403 ACCOUNT_DISABLED.
   for (const kind of ['disable', 'enable'] as const) {
-    app.post(`/:id/${kind}`, ...admin, async (c) => {
+    on('post', `/private/v1/users/{id}/${kind}`, undefined, async (c) => {
       const base = readIfMatch(c);
-      const { users } = await change(c.get('auth').userId, [c.req.param('id')], { kind }, base);
+      const { users } = await change(c.get('auth').userId, [c.req.param('id')!], { kind }, base);
       return c.json({ data: users[0] });
     });
-    app.post(`/bulk-${kind}`, ...admin, async (c) => {
+    on('post', `/private/v1/users/bulk-${kind}`, userBulkBodySchema, async (c, { ids }) => {
       refuseIfMatch(c);
-      const { ids } = await readBody(c, userBulkBodySchema);
       return c.json({ data: await change(c.get('auth').userId, ids, { kind }) });
     });
   }
 
-  app.post('/bulk-role', ...admin, async (c) => {
+  on('post', '/private/v1/users/bulk-role', userBulkRoleBodySchema, async (c, { ids, role }) => {
     refuseIfMatch(c);
-    const { ids, role } = await readBody(c, userBulkRoleBodySchema);
     return c.json({ data: await change(c.get('auth').userId, ids, { kind: 'role', role }) });
   });
 
@@ -95,8 +96,18 @@ export function userAdminRoutes(deps: Deps) {
       });
       return c.json({ data: { sent: true } });
     };
-  app.post('/:id/reset-password', ...admin, mailCode('reset', 'passwordResetSent'));
-  app.post('/:id/resend-verification', ...admin, mailCode('verify', 'verificationSent'));
+  on(
+    'post',
+    '/private/v1/users/{id}/reset-password',
+    undefined,
+    mailCode('reset', 'passwordResetSent'),
+  );
+  on(
+    'post',
+    '/private/v1/users/{id}/resend-verification',
+    undefined,
+    mailCode('verify', 'verificationSent'),
+  );
 
   return app;
 }
