@@ -20,6 +20,7 @@ import {
 import { queryClient } from '../api/query';
 import { loadBackOfficeTexts } from '../i18n';
 import { AppShell, type NavGroup } from '../ui/dom/app-shell';
+import { ColumnLayoutUser } from '../ui/dom/list/column-layout';
 import { NavIcon, type NavIconName } from '../ui/dom/nav-icons';
 import { ActionButton } from '../ui/dom/action-button';
 import { RouteProgress } from '../ui/dom/route-progress';
@@ -272,7 +273,9 @@ function Shell() {
     >
       <NavigationProgress label={t('app.loadingPage')} />
       <QueryClientProvider client={queryClient}>
-        <Outlet />
+        <ColumnLayoutUser value={userId ?? ''}>
+          <Outlet />
+        </ColumnLayoutUser>
       </QueryClientProvider>
       <Suspense fallback={null}>
         <Toasts label={t('toasts.region')} closeLabel={t('toasts.close')} />
