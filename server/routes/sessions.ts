@@ -6,11 +6,12 @@
 import { Hono } from 'hono';
 import { z } from 'zod/mini';
 import type { SessionInfo } from '../../contract/schemas';
-import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import type { AuthEnv } from '../auth/middleware';
 import { revokeSessionsOf } from '../auth/refresh-tokens';
 import { listSessions } from '../auth/session';
 import type { Deps } from '../deps';
 import { recordUserEvent } from '../events';
+import { declaredRoutes } from '../http/declared';
 import { fail } from '../http/errors';
 import { readParam } from '../http/validate';
 import { findUserById } from '../users';
@@ -25,20 +26,23 @@ function noSession(id: string): never {
   fail(404, 'NOT_FOUND', `No live session with id ${id}`);
 }
 
-/** Routes mounted at /v1/users/me/sessions: the signed-in user's own sessions. */
+/**
+ * Routes mounted at /v1/users/me/sessions, each from its declaration (contract/routes.ts): the
+ * signed-in user's own sessions.
+ */
 export function sessionRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
-  app.use('*', requireAuth(deps));
+  const on = declaredRoutes(app, deps, '/v1/users/me/sessions');
 
-  app.get('/', async (c) => {
+  on('get', '/v1/users/me/sessions', undefined, async (c) => {
     const { userId, sessionId } = c.get('auth');
     const data: SessionInfo[] = await listSessions(db, userId, deps.now(), sessionId);
     return c.json({ data });
   });
 
   // Every other session; with ?all=true this one too (signing out everywhere).
-  app.delete('/', async (c) => {
+  on('delete', '/v1/users/me/sessions', undefined, async (c) => {
     const all = readParam(allSchema, c.req.query('all'), 'all') === 'true';
     const { userId, sessionId } = c.get('auth');
     const pick = all ? {} : { except: sessionId };
@@ -46,8 +50,8 @@ export function sessionRoutes(deps: Deps) {
   });
 
   // Only one's own: another user's session id answers the same 404 as an unknown one.
-  app.delete('/:id', async (c) => {
-    const id = c.req.param('id');
+  on('delete', '/v1/users/me/sessions/{id}', undefined, async (c) => {
+    const id = c.req.param('id')!;
     const count = await revokeSessionsOf(db, c.get('auth').userId, deps.now(), { only: id });
     if (count === 0) noSession(id);
     return c.json(ended(count));
@@ -56,20 +60,22 @@ export function sessionRoutes(deps: Deps) {
   return app;
 }
 
-/** Routes mounted at /private/v1/users (behind the PrivateApi check): any user's sessions. */
+/**
+ * Routes mounted at /private/v1/users (behind the PrivateApi check), each from its declaration:
+ * any user's sessions, for `manage User`.
+ */
 export function adminSessionRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
-  app.use('/:id/sessions', requireAuth(deps), requireAbility('manage', 'User'));
-  app.use('/:id/sessions/*', requireAuth(deps), requireAbility('manage', 'User'));
+  const on = declaredRoutes(app, deps, '/private/v1/users');
 
   const userIdOf = async (id: string) => {
     if (!(await findUserById(db, id))) fail(404, 'NOT_FOUND', `No user with id ${id}`);
     return id;
   };
 
-  app.get('/:id/sessions', async (c) => {
-    const userId = await userIdOf(c.req.param('id'));
+  on('get', '/private/v1/users/{id}/sessions', undefined, async (c) => {
+    const userId = await userIdOf(c.req.param('id')!);
     const data = await listSessions(db, userId, deps.now(), c.get('auth').sessionId);
     return c.json({ data });
   });
@@ -86,14 +92,14 @@ export function adminSessionRoutes(deps: Deps) {
       return count;
     });
 
-  app.delete('/:id/sessions', async (c) => {
-    const userId = await userIdOf(c.req.param('id'));
+  on('delete', '/private/v1/users/{id}/sessions', undefined, async (c) => {
+    const userId = await userIdOf(c.req.param('id')!);
     return c.json(ended(await endSessions(c.get('auth').userId, userId)));
   });
 
-  app.delete('/:id/sessions/:sid', async (c) => {
-    const userId = await userIdOf(c.req.param('id'));
-    const sid = c.req.param('sid');
+  on('delete', '/private/v1/users/{id}/sessions/{sid}', undefined, async (c) => {
+    const userId = await userIdOf(c.req.param('id')!);
+    const sid = c.req.param('sid')!;
     const count = await endSessions(c.get('auth').userId, userId, sid);
     if (count === 0) noSession(sid);
     return c.json(ended(count));
