@@ -1,19 +1,19 @@
-import { flexRender, type Header, type RowData } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import { Checkbox, Column, TableHeader } from 'react-aria-components';
+import type { ListColumn } from './columns';
 import type { DataTableLabels } from './data-table-labels';
-import type { features } from './table-model';
 
 /**
  * The list table's header row: the drag, selection and actions columns around the list's
  * own, each sortable one with its indicator. Kept while what it shows stays the same: React
  * Aria re-renders every cell when the table's own state changes (a selection, the focus), and
- * a new header would make it build its collection again on top of that. TanStack keeps the
- * header objects while the columns stay the same.
+ * a new header would make it build its collection again on top of that.
  */
-export function useHeader<Row extends RowData>(
-  headers: Header<typeof features, Row>[] | undefined,
+export function useHeader<Row>(
+  columns: ListColumn<Row>[],
   options: {
+    /** Whether the owner sorts (a sortable column's header then sorts by it). */
+    sortable: boolean;
     reorderable: boolean;
     hasSelection: boolean;
     selectAllLabel: string | undefined;
@@ -21,7 +21,7 @@ export function useHeader<Row extends RowData>(
     labels: DataTableLabels;
   },
 ) {
-  const { reorderable, hasSelection, selectAllLabel, hasActions, labels } = options;
+  const { sortable, reorderable, hasSelection, selectAllLabel, hasActions, labels } = options;
   return useMemo(
     () => (
       <TableHeader>
@@ -39,23 +39,22 @@ export function useHeader<Row extends RowData>(
             </Checkbox>
           </Column>
         )}
-        {headers?.map((h, index) => {
-          const look = h.column.columnDef.meta;
-          // A column without a width sizes to its content (the table's default size is not one).
-          const width = h.column.columnDef.size === undefined ? null : h.getSize();
+        {columns.map((c, index) => {
+          // A column without a width sizes to its content.
+          const width = c.width ?? null;
           return (
             <Column
-              key={h.column.id}
-              id={h.column.id}
+              key={c.field}
+              id={c.field}
               isRowHeader={index === 0}
-              allowsSorting={h.column.getCanSort()}
+              allowsSorting={sortable && Boolean(c.sortable)}
               width={width}
               style={width === null ? undefined : { width }}
-              className={`align-${look?.headerAlign ?? 'left'}`}
+              className={`align-${c.headerAlign ?? 'left'}`}
             >
               {({ allowsSorting, sortDirection }) => (
-                <span className="column-header" title={look?.tooltip}>
-                  {flexRender(h.column.columnDef.header, h.getContext())}
+                <span className="column-header" title={c.tooltip}>
+                  {c.headerName}
                   {allowsSorting && (
                     <span className="sort-indicator" aria-hidden="true">
                       {sortDirection === 'ascending'
@@ -65,7 +64,7 @@ export function useHeader<Row extends RowData>(
                           : '↕'}
                     </span>
                   )}
-                  {look?.tooltip && <span className="visually-hidden">, {look.tooltip}</span>}
+                  {c.tooltip && <span className="visually-hidden">, {c.tooltip}</span>}
                 </span>
               )}
             </Column>
@@ -78,6 +77,6 @@ export function useHeader<Row extends RowData>(
         )}
       </TableHeader>
     ),
-    [headers, reorderable, hasSelection, selectAllLabel, hasActions, labels],
+    [columns, sortable, reorderable, hasSelection, selectAllLabel, hasActions, labels],
   );
 }

@@ -1,4 +1,3 @@
-import { useTable, type RowSelectionState } from '@tanstack/react-table';
 import {
   memo,
   useEffect,
@@ -8,7 +7,14 @@ import {
   useRef,
   type ReactNode,
 } from 'react';
-import { ProgressBar, Table, TableLayout, Virtualizer, type Key } from 'react-aria-components';
+import {
+  ProgressBar,
+  Table,
+  TableLayout,
+  Virtualizer,
+  type Key,
+  type SortDescriptor,
+} from 'react-aria-components';
 import type { ListOrder } from '../../../../contract/list-query';
 import type { ListColumn } from './columns';
 import { useHeldWhilePressed } from '../held-while-pressed';
@@ -17,7 +23,6 @@ import type { DataTableLabels } from './data-table-labels';
 import { useHeader } from './data-table-header';
 import type { ActionMenuItem } from './row-menu';
 import { useRowReorder } from './row-reorder';
-import { applyUpdater, features, sortDescriptorOf, sortingOf, useColumnDefs } from './table-model';
 
 interface DataTableProps<Row extends { id: string }> {
   columns: ListColumn<Row>[];
@@ -79,6 +84,14 @@ export interface RowSelection {
   bulkActions?: (selectedIds: string[]) => ReactNode;
 }
 
+/** React Aria's sort for the spec's order: its first sorted field. */
+function sortDescriptorOf(order: ListOrder | undefined): SortDescriptor | undefined {
+  const [sorted] = Object.entries(order ?? {}).filter(([, direction]) => direction);
+  return (
+    sorted && { column: sorted[0], direction: sorted[1] === 'desc' ? 'descending' : 'ascending' }
+  );
+}
+
 /** Rows beyond which only the visible rows are rendered. */
 const VIRTUALIZE_FROM = 300;
 const ROW_HEIGHT = 56;
@@ -86,13 +99,12 @@ const ROW_HEIGHT = 56;
 /**
  * The shared list table: sortable headers with aria-sort, per-row action menus, drag
  * reordering by mouse, touch and keyboard, skeleton rows, empty states and, for long
- * lists, row virtualisation. TanStack Table holds the column and row model; React Aria
- * renders an accessible grid from it.
+ * lists, row virtualisation. The owner keeps the sort and the selection (the list machine);
+ * React Aria renders an accessible grid from them.
  */
 function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
   const { columns, labels, selection } = props;
-  const columnDefs = useColumnDefs(columns);
-  const sorting = sortingOf(props.order);
+  const sortDescriptor = sortDescriptorOf(props.order);
   // The rows, and whether they load, stay as they were while a pointer is pressed on the table:
   // a search's answer arriving under the press would move the pressed row, losing the click.
   const [shown, holdWhilePressed] = useHeldWhilePressed(
@@ -103,10 +115,10 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
   );
   const { rows, isLoading } = shown;
   const showSkeleton = isLoading && (rows.length === 0 || Boolean(shown.isStale));
-  // TanStack keeps a selected id (getRowId) whether or not its row is in `data`, so ids of rows
-  // that left the screen would stay selected, out of sight, and a bulk action would reach them:
-  // the table holds only the ids of rows on screen and hands the owner the selection without
-  // the others. Skeleton rows hide the rows they stand in for, so they leave none.
+  // Ids of rows that left the screen would stay selected, out of sight, and a bulk action would
+  // reach them: the table shows only the ids of rows on screen as selected and hands the owner
+  // the selection without the others. Skeleton rows hide the rows they stand in for, so they
+  // leave none.
   const shownIds = useMemo(
     () => new Set(showSkeleton ? [] : rows.map((row) => row.id)),
     [showSkeleton, rows],
@@ -119,27 +131,6 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
   const shownKey = [...shownIds].join('\u0000');
   const chosenKey = chosenIds.join('\u0000');
   useEffect(() => dropUnshown(), [shownKey, chosenKey]);
-  const rowSelection: RowSelectionState = Object.fromEntries(
-    selectedOnScreen.map((id) => [id, true as const]),
-  );
-  const table = useTable({
-    features,
-    columns: columnDefs,
-    data: rows,
-    getRowId: (row) => row.id,
-    state: { sorting, rowSelection },
-    manualSorting: true,
-    enableSorting: Boolean(props.onSort),
-    enableSortingRemoval: false,
-    onSortingChange: (updater) => {
-      // The owner applies the spec's toggle; the table says which column was chosen.
-      const [next] = applyUpdater(updater, sorting);
-      if (next) props.onSort?.(next.id);
-    },
-    enableRowSelection: Boolean(selection),
-    onRowSelectionChange: (updater) =>
-      selection?.onChange(Object.keys(applyUpdater(updater, rowSelection))),
-  });
   const reorderable = Boolean(props.onMove);
   const dragAndDropHooks = useRowReorder(
     useMemo(() => rows.map((row) => row.id), [rows]),
@@ -161,9 +152,9 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
   const hasSelection = Boolean(selection);
   const selectAllLabel = selection?.selectAllLabel;
   const selectLabel = selection?.selectLabel;
-  const pageRows = table.getRowModel().rows;
 
-  const header = useHeader(table.getHeaderGroups()[0]?.headers, {
+  const header = useHeader(columns, {
+    sortable: Boolean(props.onSort),
     reorderable,
     hasSelection,
     selectAllLabel,
@@ -196,8 +187,9 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
       ref={gridRef}
       aria-label={labels.table}
       className={virtualized ? 'data-table virtualized' : 'data-table'}
-      sortDescriptor={sortDescriptorOf(sorting)}
-      onSortChange={(d) => table.getColumn(String(d.column))?.toggleSorting()}
+      sortDescriptor={sortDescriptor}
+      // The owner applies the spec's toggle; the table says which column was chosen.
+      onSortChange={(d) => props.onSort?.(String(d.column))}
       {...(selection
         ? {
             // Nothing to select while skeleton rows stand in: the header checkbox would select
@@ -208,15 +200,11 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
             // a selection, so links in rows keep working while rows are selected.
             onRowAction: () => undefined,
             // This page's selected rows only, so the header checkbox speaks for this page.
-            selectedKeys: new Set(pageRows.filter((r) => r.getIsSelected()).map((r) => r.id)),
+            selectedKeys: new Set(selectedOnScreen),
             onSelectionChange: (keys: 'all' | Set<Key>) =>
-              keys === 'all'
-                ? table.toggleAllPageRowsSelected(true)
-                : table.setRowSelection(
-                    Object.fromEntries(
-                      pageRows.filter((r) => keys.has(r.id)).map((r) => [r.id, true as const]),
-                    ),
-                  ),
+              selection.onChange(
+                rows.filter((row) => keys === 'all' || keys.has(row.id)).map((row) => row.id),
+              ),
           }
         : {})}
       // Constant for the table's life: React Aria calls hooks through it.
