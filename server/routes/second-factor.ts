@@ -13,7 +13,7 @@ import {
   totpEnrolmentBodySchema,
 } from '../../contract/account-schemas';
 import { lockLiveCaller } from '../auth/live-caller';
-import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import type { AuthEnv } from '../auth/middleware';
 import { revokeAllForUser } from '../auth/refresh-tokens';
 import {
   answerChallenge,
@@ -28,8 +28,8 @@ import {
 } from '../auth/second-factor';
 import { issueSession } from '../auth/session';
 import type { Deps } from '../deps';
+import { declaredRoutes } from '../http/declared';
 import { fail } from '../http/errors';
-import { readBody } from '../http/validate';
 import { recordUserAdminEvent } from '../user-admin';
 import { findUserById } from '../users';
 import { confirmPassword, registeredCaller } from './account';
@@ -37,8 +37,8 @@ import { confirmPassword, registeredCaller } from './account';
 /** POST /second-factor, mounted at /v1/auth beside the first step. */
 export function secondFactorSignInRoutes(deps: Deps) {
   const app = new Hono<AuthEnv>();
-  app.post('/second-factor', async (c) => {
-    const { challenge, code } = await readBody(c, secondFactorBodySchema);
+  const on = declaredRoutes(app, deps, '/v1/auth');
+  on('post', '/v1/auth/second-factor', secondFactorBodySchema, async (c, { challenge, code }) => {
     const userId = await answerChallenge(deps, challenge, code);
     const user = await findUserById(deps.db, userId);
     if (!user) fail(401, 'CHALLENGE_EXPIRED', 'This account no longer exists');
@@ -47,13 +47,14 @@ export function secondFactorSignInRoutes(deps: Deps) {
   return app;
 }
 
-/** Routes mounted at /v1/users/me/second-factor. */
+/** Routes mounted at /v1/users/me/second-factor, each from its declaration (contract/routes.ts). */
 export function secondFactorAccountRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
-  app.use('*', requireAuth(deps));
+  const on = declaredRoutes(app, deps, '/v1/users/me/second-factor');
+  const path = '/v1/users/me/second-factor';
 
-  app.get('/', async (c) => {
+  on('get', path, undefined, async (c) => {
     const user = await registeredCaller(db, c);
     return c.json({ data: await secondFactorStatus(deps, user) });
   });
@@ -61,8 +62,7 @@ export function secondFactorAccountRoutes(deps: Deps) {
   // A new secret, not yet enabled: the password first (a borrowed session cannot lock the owner
   // out), and a proven address (whoever signed up with someone else's address cannot set one
   // up before the owner takes the account back by a code).
-  app.post('/totp', async (c) => {
-    const { password } = await readBody(c, totpEnrolmentBodySchema);
+  on('post', `${path}/totp`, totpEnrolmentBodySchema, async (c, { password }) => {
     const user = await registeredCaller(db, c);
     if (user.verified_at === null) {
       fail(
@@ -75,16 +75,14 @@ export function secondFactorAccountRoutes(deps: Deps) {
     return c.json({ data: await startEnrolment(deps, user, c.get('auth')) });
   });
 
-  app.post('/totp/confirm', async (c) => {
-    const { code } = await readBody(c, totpConfirmBodySchema);
+  on('post', `${path}/totp/confirm`, totpConfirmBodySchema, async (c, { code }) => {
     const user = await registeredCaller(db, c);
     return c.json({ data: await confirmEnrolment(deps, user, code, c.get('auth')) });
   });
 
   // Off with the password, or with a current code (an account that signs in by codes has no
   // password; anyone may prefer the code).
-  app.delete('/', async (c) => {
-    const { password, code } = await readBody(c, secondFactorDisableBodySchema);
+  on('delete', path, secondFactorDisableBodySchema, async (c, { password, code }) => {
     const user = await registeredCaller(db, c);
     if (code !== undefined) await checkSecondFactorCode(deps, user, code);
     else await confirmPassword(deps, user, password, 'password');
@@ -101,8 +99,8 @@ export function secondFactorAccountRoutes(deps: Deps) {
 
   // New recovery codes (the old ones stop working), confirmed as turning the factor off is: with
   // the password or a current code, so a borrowed session cannot take over the owner's way back.
-  app.post('/recovery-codes', async (c) => {
-    const { password, code } = await readBody(c, recoveryCodesRenewBodySchema);
+  on('post', `${path}/recovery-codes`, recoveryCodesRenewBodySchema, async (c, body) => {
+    const { password, code } = body;
     const user = await registeredCaller(db, c);
     if (!(await hasSecondFactor(db, user.id))) noSecondFactor();
     if (code !== undefined) await checkSecondFactorCode(deps, user, code);
@@ -114,37 +112,33 @@ export function secondFactorAccountRoutes(deps: Deps) {
   return app;
 }
 
-/** DELETE /{id}/second-factor, mounted at /private/v1/users: `manage User`. */
+/** DELETE /{id}/second-factor, mounted at /private/v1/users from its declaration: `manage User`. */
 export function secondFactorAdminRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
+  const on = declaredRoutes(app, deps, '/private/v1/users');
 
   // The way back for a user who lost their authenticator and recovery codes: their factor goes,
   // and so do their sessions (what was signed in with the old factor stays with it). Never one's
   // own: that needs one's password or code (DELETE /v1/users/me/second-factor).
-  app.delete(
-    '/:id/second-factor',
-    requireAuth(deps),
-    requireAbility('manage', 'User'),
-    async (c) => {
-      const id = c.req.param('id');
-      const actorId = c.get('auth').userId;
-      if (id === actorId) {
-        fail(400, 'VALIDATION_ERROR', 'Turn your own two-step sign-in off on your account page');
+  on('delete', '/private/v1/users/{id}/second-factor', undefined, async (c) => {
+    const id = c.req.param('id')!;
+    const actorId = c.get('auth').userId;
+    if (id === actorId) {
+      fail(400, 'VALIDATION_ERROR', 'Turn your own two-step sign-in off on your account page');
+    }
+    const user = await findUserById(db, id);
+    if (!user) fail(404, 'NOT_FOUND', `No user with id ${id}`);
+    const now = deps.now();
+    await db.transaction(async (tx) => {
+      if (!(await removeSecondFactor(tx, id))) {
+        fail(409, 'NO_SECOND_FACTOR', 'This user has no two-step sign-in to reset');
       }
-      const user = await findUserById(db, id);
-      if (!user) fail(404, 'NOT_FOUND', `No user with id ${id}`);
-      const now = deps.now();
-      await db.transaction(async (tx) => {
-        if (!(await removeSecondFactor(tx, id))) {
-          fail(409, 'NO_SECOND_FACTOR', 'This user has no two-step sign-in to reset');
-        }
-        await revokeAllForUser(tx, id, now);
-        await recordUserAdminEvent(tx, { userId: id, action: 'secondFactorReset' }, actorId, now);
-      });
-      return c.json({ data: { removed: true } });
-    },
-  );
+      await revokeAllForUser(tx, id, now);
+      await recordUserAdminEvent(tx, { userId: id, action: 'secondFactorReset' }, actorId, now);
+    });
+    return c.json({ data: { removed: true } });
+  });
 
   return app;
 }
