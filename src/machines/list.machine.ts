@@ -19,11 +19,11 @@ import {
   setup,
   type SnapshotFrom,
 } from 'xstate';
-import { errorInfo, type ApiErrorInfo } from '../api/error-info';
+import { errorInfo } from '../api/error-info';
 import { sameSearch, toListSearch } from '../api/list-url';
-import { isFilterActive } from '../../contract/list-query';
 import { invalidateList, updatePosition } from '../api/lists';
 import { observePages } from './list.pages';
+import { isTooDeep } from './list.selectors';
 
 export {
   clampPage,
@@ -35,12 +35,12 @@ export {
 } from '../../contract/list-query';
 
 export * from './list.types';
+export * from './list.selectors';
 export { incomingCount, initialListContext, mergeRemote } from './list.rules';
 import {
   afterPage,
   askedAddress,
   canLoadMore,
-  incomingCount,
   initialListContext,
   INTENTS,
   mergeRemote,
@@ -61,9 +61,6 @@ import type {
   ReorderInput,
 } from './list.types';
 import { LIST_DEBOUNCE_MS, REMOTE_SYNC_MS, REMOVED_MS } from './list.types';
-
-/** The server's refusal of a page too far from both ends of a large list (docs/api.md "Lists"). */
-const isTooDeep = (error: ApiErrorInfo) => error.status === 400 && error.code === 'PAGE_TOO_DEEP';
 
 /**
  * The query-change transitions once a list has read, aimed at the debounce state. A list kept
@@ -462,69 +459,3 @@ export const listMachine = setup({
 
 export type ListMachine = typeof listMachine;
 export type ListSnapshot = SnapshotFrom<ListMachine>;
-
-/** The spec §4 load state; `success` covers a reorder in flight. */
-export type ListStatus = 'uninitialized' | 'loading' | 'success' | 'error';
-
-// Narrow selectors for `useSelector` (one value each, stable references).
-export const selectStatus = (snapshot: ListSnapshot): ListStatus => {
-  if (snapshot.matches('uninitialized')) return 'uninitialized';
-  if (snapshot.matches('debouncing') || snapshot.matches({ observing: 'loading' })) {
-    return 'loading';
-  }
-  return snapshot.matches({ observing: 'error' }) ? 'error' : 'success';
-};
-export const selectRows = (snapshot: ListSnapshot) => snapshot.context.rows;
-export const selectPage = (snapshot: ListSnapshot) => snapshot.context.page;
-export const selectLimit = (snapshot: ListSnapshot) => snapshot.context.limit;
-export const selectOrder = (snapshot: ListSnapshot) => snapshot.context.order;
-export const selectFilter = (snapshot: ListSnapshot) => snapshot.context.filter;
-/**
- * The totals of the answer on screen. The machine keeps the last totals above 0 (spec §5) to
- * clamp pages, but an answer without rows shows 0 items and no pages, not the old count.
- */
-export const selectTotalDocs = (snapshot: ListSnapshot) =>
-  snapshot.context.rows.length === 0 ? 0 : snapshot.context.totalDocs;
-/** Whether the total on screen is the server's estimate of a large list. */
-export const selectTotalIsEstimate = (snapshot: ListSnapshot) => snapshot.context.totalIsEstimate;
-export const selectTotalPages = (snapshot: ListSnapshot) =>
-  snapshot.context.rows.length === 0 ? 0 : snapshot.context.totalPages;
-export const selectError = (snapshot: ListSnapshot) => snapshot.context.error;
-/**
- * The page asked for lies deeper than the server serves from either end of a large list: a
- * paged list shows why instead of rows, an infinite one ends its rows there.
- */
-export const selectIsTooDeep = (snapshot: ListSnapshot) =>
-  snapshot.context.error !== null && isTooDeep(snapshot.context.error);
-export const selectIsFilterActive = (snapshot: ListSnapshot) =>
-  isFilterActive(snapshot.context.filter);
-/**
- * How many filters hold a value beyond the preselected ones (spec §4): what Clear would change
- * and what "All Filters" counts; a list holding only its preselected values has none.
- */
-export const selectSetFilterCount = ({ context }: ListSnapshot) =>
-  Object.entries(context.filter).filter(
-    ([field, value]) =>
-      isFilterActive({ [field]: value }) &&
-      !context.preselect.some((p) => p.field === field && p.value === value),
-  ).length;
-export const selectCanLoadMore = (snapshot: ListSnapshot) => canLoadMore(snapshot.context);
-export const selectRemovedIds = (snapshot: ListSnapshot) => snapshot.context.removedIds;
-export const selectIncomingCount = (snapshot: ListSnapshot) => incomingCount(snapshot.context);
-/**
- * A new page, filter, sort or page size is on its way: the rows in context answer another
- * query, so the screen shows skeleton rows instead (spec §2), while totals and pager stay.
- * A refresh of the same query, or a next page in infinite mode, keeps the rows on screen.
- */
-export const selectIsLoadingOtherRows = (snapshot: ListSnapshot) => {
-  const { context } = snapshot;
-  const status = selectStatus(snapshot);
-  return (
-    (status === 'uninitialized' || status === 'loading') &&
-    !context.load.append &&
-    (context.shown === null || !sameQuery(context.shown, context))
-  );
-};
-/** Infinite mode: a next page is on its way while the earlier rows stay on screen. */
-export const selectIsLoadingMore = (snapshot: ListSnapshot) =>
-  selectStatus(snapshot) === 'loading' && snapshot.context.load.append;

@@ -1,0 +1,378 @@
+/**
+ * The pieces of a list screen, each reading from the list machine only the values it shows
+ * (narrow selectors), so a change re-renders the piece that shows it and not the whole screen:
+ * a page turn the pagers and the rows, a keystroke in a filter the filter bar.
+ */
+import { useSelector } from '@xstate/react';
+import { memo, useCallback, useMemo, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LIST_PAGE_SIZES, sortOf } from '../../contract/list-query';
+import { describeError } from '../api/error-info';
+import { ActionButton } from '../ui/dom/action-button';
+import { Alert } from '../ui/dom/alert';
+import { Breadcrumbs } from '../ui/dom/breadcrumbs';
+import { DataTable } from '../ui/dom/list/data-table';
+import { dataTableLabels } from '../ui/dom/list/data-table-labels';
+import { FilterBar, filterBarLabels, type FilterDef } from '../ui/dom/list/filter-bar';
+import { ListTotal } from '../ui/dom/list/list-total';
+import { PageSize } from '../ui/dom/list/page-size';
+import { Pager } from '../ui/dom/list/pager';
+import { ScrollSwitch } from '../ui/dom/list/scroll-switch';
+import { SortMenu } from '../ui/dom/list/sort-menu';
+import { AutocompleteFilter } from './autocomplete.view';
+import type { ListActor } from './list.actor.view';
+import type { ListScreenConfig, ScrollChoice } from './list.config.view';
+import {
+  selectCanLoadMore,
+  selectError,
+  selectFilter,
+  selectIncomingCount,
+  selectIsFilterActive,
+  selectIsLoadingMore,
+  selectIsLoadingOtherRows,
+  selectIsTooDeep,
+  selectLimit,
+  selectOrder,
+  selectPage,
+  selectRemovedIds,
+  selectRows,
+  selectSetFilterCount,
+  selectStatus,
+  selectTotalDocs,
+  selectTotalIsEstimate,
+  selectTotalPages,
+} from './list.machine';
+import type { ListControls } from './list.outcome.view';
+import { useListReorder } from './list.reorder.view';
+import { useListSelection } from './list.selection.view';
+
+/** The breadcrumbs, title, total, rows others added, the scroll switch and the toolbar. */
+export const ListHeader = memo(function ListHeader({
+  actor,
+  title,
+  breadcrumbs,
+  scroll,
+  scrollKey,
+  toolbar,
+}: {
+  actor: ListActor;
+  title: string;
+  breadcrumbs: ReactNode[] | undefined;
+  scroll: ScrollChoice | undefined;
+  /** The name the scroll choice is remembered by. */
+  scrollKey: string;
+  toolbar: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const status = useSelector(actor, selectStatus);
+  const totalDocs = useSelector(actor, selectTotalDocs);
+  const totalIsEstimate = useSelector(actor, selectTotalIsEstimate);
+  const incoming = useSelector(actor, selectIncomingCount);
+  return (
+    <>
+      {breadcrumbs && (
+        <Breadcrumbs label={t('nav.breadcrumb')} trail={breadcrumbs} current={title} />
+      )}
+      <div className="list-header">
+        <h1 id="list-title">{title}</h1>
+        {status === 'success' && <ListTotal total={totalDocs} estimate={totalIsEstimate} />}
+        {/* Announced as it appears: rows others added wait here rather than push rows down. */}
+        <span role="status" className="incoming">
+          {incoming > 0 && (
+            <ActionButton variant="primary" onPress={() => actor.send({ type: 'SHOW_INCOMING' })}>
+              {t('list.incoming', { count: incoming })}
+            </ActionButton>
+          )}
+        </span>
+        {scroll && (
+          <ScrollSwitch
+            list={scrollKey}
+            scrolls={scroll.scrolls}
+            onChange={scroll.onChange}
+            label={t('list.scroll')}
+          />
+        )}
+        {toolbar}
+      </div>
+    </>
+  );
+});
+
+/** The filter bar, bound to the list's filter. */
+export const ListFilters = memo(function ListFilters({
+  actor,
+  filters,
+}: {
+  actor: ListActor;
+  filters: FilterDef[];
+}) {
+  const { t } = useTranslation();
+  const filter = useSelector(actor, selectFilter);
+  // Filters beyond the preselected values: Clear shows and All Filters counts only these.
+  const setFilterCount = useSelector(actor, selectSetFilterCount);
+  return (
+    <FilterBar
+      filters={filters}
+      values={filter}
+      onChange={(field, value) => actor.send({ type: 'SET_FILTER', field, value })}
+      onApply={(values) => actor.send({ type: 'SET_FILTERS', filter: values })}
+      onClear={() => actor.send({ type: 'CLEAR_FILTERS' })}
+      setCount={setFilterCount}
+      labels={filterBarLabels(t)}
+      renderAutocomplete={(def, value, onChange) => (
+        <AutocompleteFilter
+          key={def.field}
+          // Empty, it says "Any" like the other filters.
+          filter={{ placeholder: t('list.any'), ...def }}
+          value={value}
+          onChange={onChange}
+        />
+      )}
+    />
+  );
+});
+
+/** On a phone the headers are folded into cards: the sort is chosen here. */
+export const ListSortMenu = memo(function ListSortMenu({
+  actor,
+  columns,
+}: {
+  actor: ListActor;
+  columns: readonly { field: string; headerName: string; sortable?: boolean }[];
+}) {
+  const { t } = useTranslation();
+  const order = useSelector(actor, selectOrder);
+  const sortable = columns.filter((column) => column.sortable);
+  if (sortable.length === 0) return null;
+  return (
+    <SortMenu
+      columns={sortable}
+      order={order}
+      onChange={(next) => actor.send({ type: 'SET_QUERY', order: next })}
+      labels={{
+        sortBy: t('list.sortBy'),
+        direction: (field, direction) => t(`list.sorted.${direction}`, { field }),
+      }}
+    />
+  );
+});
+
+function usePagerLabels() {
+  const { t } = useTranslation();
+  return useMemo(
+    () => ({
+      nav: t('list.pages'),
+      previous: t('list.previous'),
+      next: t('list.next'),
+      page: (n: number) => t('list.page', { page: n }),
+      number: (n: number) => t('list.pageNumber', { page: n }),
+      last: t('list.last'),
+      lastPage: t('list.lastPage'),
+      of: (n: number, total: number, estimate: boolean) =>
+        t(estimate ? 'list.pageOfAbout' : 'list.pageOf', { page: n, total }),
+    }),
+    [t],
+  );
+}
+
+/**
+ * A paged list's pager: above the rows (compact: where the rows are longer than the window,
+ * the way to the next page is above them too) or below them with the page size.
+ */
+export const ListPager = memo(function ListPager({
+  actor,
+  place,
+  isMobile,
+  sizeKey,
+}: {
+  actor: ListActor;
+  place: 'top' | 'bottom';
+  isMobile: boolean;
+  /** The name the page size is remembered by. */
+  sizeKey: string;
+}) {
+  const { t } = useTranslation();
+  const labels = usePagerLabels();
+  const page = useSelector(actor, selectPage);
+  const totalPages = useSelector(actor, selectTotalPages);
+  const estimate = useSelector(actor, selectTotalIsEstimate);
+  const totalDocs = useSelector(actor, selectTotalDocs);
+  const limit = useSelector(actor, selectLimit);
+  const setPage = useCallback(
+    (next: number) => actor.send({ type: 'SET_PAGE', page: next }),
+    [actor],
+  );
+  if (place === 'top') {
+    return (
+      <div className="list-pager-top">
+        <Pager
+          compact
+          page={page}
+          totalPages={totalPages}
+          estimate={estimate}
+          onPage={setPage}
+          labels={{ ...labels, nav: t('list.pagesTop') }}
+        />
+      </div>
+    );
+  }
+  return (
+    <div className="list-footer">
+      <Pager
+        page={page}
+        totalPages={totalPages}
+        estimate={estimate}
+        onPage={setPage}
+        labels={labels}
+        span={isMobile ? 0 : 2}
+      />
+      {/* Only where there is more than the smallest page to show, or a larger one chosen. */}
+      {(totalDocs > LIST_PAGE_SIZES[0] || limit !== LIST_PAGE_SIZES[0]) && (
+        <PageSize
+          list={sizeKey}
+          value={limit}
+          label={t('list.pageSize')}
+          onChange={(size) => actor.send({ type: 'SET_LIMIT', limit: size })}
+        />
+      )}
+    </div>
+  );
+});
+
+/**
+ * The rows, or why there are none: the table (with its selection, bulk bar, menus and moves),
+ * the list's failure with Try again, or a page too deep for the server.
+ */
+function ListRowsView<Row extends { id: string }>({
+  actor,
+  config,
+  controls,
+  createdId,
+}: {
+  actor: ListActor;
+  config: ListScreenConfig<Row>;
+  controls: ListControls;
+  createdId: string | undefined;
+}) {
+  const { t } = useTranslation();
+  const status = useSelector(actor, selectStatus);
+  const rows = useSelector(actor, selectRows) as Row[];
+  const page = useSelector(actor, selectPage);
+  const limit = useSelector(actor, selectLimit);
+  const totalDocs = useSelector(actor, selectTotalDocs);
+  const totalIsEstimate = useSelector(actor, selectTotalIsEstimate);
+  const order = useSelector(actor, selectOrder);
+  const filter = useSelector(actor, selectFilter);
+  const error = useSelector(actor, selectError);
+  const isTooDeep = useSelector(actor, selectIsTooDeep);
+  const isLoadingMore = useSelector(actor, selectIsLoadingMore);
+  const isStale = useSelector(actor, selectIsLoadingOtherRows);
+  const removedIds = useSelector(actor, selectRemovedIds);
+  const active = useSelector(actor, selectIsFilterActive);
+  const canLoadMore = useSelector(actor, selectCanLoadMore);
+  const selection = useListSelection(config, controls, {
+    rows,
+    filter,
+    totalDocs,
+    totalIsEstimate,
+  });
+  const { setOrder, move } = useListReorder(actor, config.rowLabel);
+  // A role that may do nothing to these rows gets no menu column (kept while rows load).
+  const rowActions = useMemo(() => {
+    const actionsOf = config.rowActions;
+    return actionsOf ? (row: Row) => actionsOf(row, controls) : undefined;
+  }, [config, controls]);
+  const hasRowActions = useMemo(
+    () =>
+      rowActions !== undefined &&
+      (rows.length === 0 || rows.some((row) => rowActions(row).length > 0)),
+    [rowActions, rows],
+  );
+  const tableLabels = useMemo(() => dataTableLabels(t, config.title), [t, config.title]);
+  // The table gets props that change only with what it shows, so a status change alone does
+  // not re-render it (the typing and sort timings of docs/benchmarks.md).
+  const sortBy = useCallback((field: string) => actor.send({ type: 'SORT', field }), [actor]);
+  const clearFilters = useCallback(() => actor.send({ type: 'CLEAR_FILTERS' }), [actor]);
+  const loadMore = useCallback(() => actor.send({ type: 'LOAD_MORE' }), [actor]);
+
+  if (status === 'error' && isTooDeep) {
+    const sort = sortOf(order);
+    return (
+      <TooDeep
+        page={page}
+        canReverse={sort !== null}
+        onReverse={() => {
+          if (sort) actor.send({ type: 'SORT', field: sort.field });
+        }}
+        onFirstPage={() => actor.send({ type: 'SET_PAGE', page: 1 })}
+      />
+    );
+  }
+  if (status === 'error') {
+    return (
+      <Alert tone="error">
+        {t('list.failed', { message: describeError(error, t) })}
+        <ActionButton onPress={() => actor.send({ type: 'RETRY' })}>{t('list.retry')}</ActionButton>
+      </Alert>
+    );
+  }
+  return (
+    <>
+      <DataTable
+        columns={config.columns}
+        rows={rows}
+        labels={tableLabels}
+        rowLabel={config.rowLabel}
+        order={order}
+        onSort={sortBy}
+        {...(hasRowActions ? { rowActions } : {})}
+        {...(selection ? { selection } : {})}
+        onSetOrder={setOrder}
+        {...(config.reorder?.drag ? { onMove: move } : {})}
+        removedIds={removedIds}
+        {...(createdId ? { createdId } : {})}
+        isLoading={status === 'loading' || status === 'uninitialized'}
+        isStale={isStale}
+        skeletonRows={limit}
+        showProgress
+        isFiltered={active}
+        onClearFilters={clearFilters}
+        {...(canLoadMore ? { onLoadMore: loadMore, isLoadingMore } : {})}
+      />
+      {/* An infinite list scrolled as deep as the server pages: its rows end here, and why. */}
+      {config.mode === 'infinite' && status === 'success' && isTooDeep && (
+        <Alert tone="info">{t('list.tooDeepMore')}</Alert>
+      )}
+    </>
+  );
+}
+
+/** See ListRowsView; memoised, so the screen's own changes (the address) pass it by. */
+export const ListRows = memo(ListRowsView) as typeof ListRowsView;
+
+/**
+ * Why a page of a large list is not shown (the server pages it only so deep from either end),
+ * and the ways on: the same list sorted the other way starts with its end; the first page.
+ */
+function TooDeep({
+  page,
+  canReverse,
+  onReverse,
+  onFirstPage,
+}: {
+  page: number;
+  canReverse: boolean;
+  onReverse: () => void;
+  onFirstPage: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Alert tone="info">
+      {t('list.tooDeep', { page })}
+      <div className="alert-actions">
+        {canReverse && <ActionButton onPress={onReverse}>{t('list.sortOtherWay')}</ActionButton>}
+        <ActionButton onPress={onFirstPage}>{t('list.firstPage')}</ActionButton>
+      </div>
+    </Alert>
+  );
+}
