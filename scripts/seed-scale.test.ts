@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provideDemoFiles } from '../server/demo-files';
 import { fileColumns } from '../server/file-sweeper';
 import { keyOfFileUrl } from '../server/storage';
-import { purgeExpiredTrash } from '../server/trash';
+import { purgeExpiredTrash } from '../server/trash-purge';
 import { createTestDb, type TestDb } from '../server/test-db';
 import { testStorages, type TestStorage } from '../server/test-storage';
 import { seedScale } from './seed-scale';

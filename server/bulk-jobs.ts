@@ -17,103 +17,35 @@
  */
 import type { AppAbility, Subject } from '../contract/ability';
 import type { BulkJob, BulkJobAction, BulkJobCreateBody } from '../contract/bulk-jobs';
-import { trashKindSchema, type Asset, type TrashKind } from '../contract/schemas';
-import { isDbError, PG_UNIQUE_VIOLATION, type Db } from './db';
+import { trashKindSchema } from '../contract/schemas';
+import type { Db } from './db';
 import type { Deps } from './deps';
-import { recordAssetEvents, recordBulkJobEvent, type AssetEventInput } from './events';
 import { fail } from './http/errors';
 import { newId } from './ids';
-import {
-  filterConditions,
-  filterFromJson,
-  isoString,
-  runList,
-  SqlParams,
-  type FilterValues,
-  type ListSpec,
-} from './list';
+import { filterFromJson, runList } from './list';
 import { log } from './log';
 import { startPollLoops } from './poll-loops';
-import { applicationLockKey, lockPositions } from './positions';
-import {
-  ASSETS,
-  assetListSpec,
-  findAssets,
-  forgetAssignments,
-  changeTagOnAssets,
-  shareTags,
-} from './asset-store';
-import { moveToTrash, restoreFromTrash, trashListSpec, trashSubject } from './trash';
+import { applyBatch, JobFailed, nextRows } from './bulk-batches';
+import { listOf, recordProgress, toBulkJob, type BulkJobRow } from './bulk-job-rows';
+import { trashSubject } from './trash';
+import { trashListSpec } from './trash-list';
 
 const jobLog = log.child({ job: 'bulk' });
 
 /** Rows changed per transaction: a few hundred milliseconds of locks at most. */
 const BULK_BATCH_SIZE = 500;
+
 /** Jobs one user may have queued or running at once; more is a 429. */
 export const BULK_MAX_ACTIVE_PER_USER = 3;
+
 /** A running job whose lease (renewed by every batch) ran out this long ago was abandoned. */
 export const BULK_LEASE_MS = 60 * 1000;
+
 /** Claims a job gets before it fails (each batch's progress is kept across claims). */
 const BULK_MAX_ATTEMPTS = 10;
+
 /** The jobs GET /v1/bulk-jobs lists: the caller's newest. */
 const BULK_RECENT_JOBS = 20;
-
-interface BulkJobRow {
-  id: string;
-  user_id: string;
-  action: BulkJobAction;
-  list: 'assets' | 'trash';
-  filter: Record<string, unknown>;
-  tag_id: string | null;
-  state: BulkJob['state'];
-  total: number;
-  total_is_estimate: boolean;
-  done: number;
-  changed: number;
-  skipped: number;
-  cursor_id: string | null;
-  attempts: number;
-  error: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-function toBulkJob(row: BulkJobRow): BulkJob {
-  return {
-    id: row.id,
-    action: row.action,
-    list: row.list,
-    filter: row.filter,
-    tagId: row.tag_id,
-    state: row.state,
-    total: row.total,
-    totalIsEstimate: row.total_is_estimate,
-    done: row.done,
-    changed: row.changed,
-    skipped: row.skipped,
-    error: row.error,
-    createdAt: isoString(row.created_at),
-    updatedAt: isoString(row.updated_at),
-  };
-}
-
-/** Records the job's progress as it is after `row` (in the transaction that wrote it). */
-function recordProgress(tx: Db, row: BulkJobRow, at: Date) {
-  return recordBulkJobEvent(tx, {
-    bulkJobId: row.id,
-    actorId: row.user_id,
-    data: {
-      action: row.action,
-      state: row.state,
-      done: row.done,
-      total: row.total,
-      totalIsEstimate: row.total_is_estimate,
-      changed: row.changed,
-      skipped: row.skipped,
-    },
-    at,
-  });
-}
 
 /** The ability an action needs, as its per-id route needs it. */
 const ACTION_NEEDS: Record<Exclude<BulkJobAction, 'restore'>, ['update' | 'delete', Subject]> = {
@@ -125,17 +57,6 @@ const ACTION_NEEDS: Record<Exclude<BulkJobAction, 'restore'>, ['update' | 'delet
 };
 
 const isTagAction = (action: BulkJobAction) => action === 'setTag' || action === 'removeTag';
-
-/** The list a job walks: the spec and its filter values (validated as the list validates them). */
-function listOf(
-  row: Pick<BulkJobRow, 'list' | 'filter'>,
-  retentionDays: number,
-): { spec: ListSpec<unknown>; filters: FilterValues } {
-  const spec = (
-    row.list === 'trash' ? trashListSpec(retentionDays) : assetListSpec
-  ) as ListSpec<unknown>;
-  return { spec, filters: filterFromJson(spec, row.filter) };
-}
 
 /**
  * Validates and queues a job of `userId` (whose abilities are `ability`); answers it. A tag
@@ -274,178 +195,8 @@ interface Claim {
   attempts: number;
 }
 
-/** What one batch did to its rows. */
-interface BatchResult {
-  changed: number;
-  skipped: number;
-}
-
 /** The claim no longer owns the job: cancelled, ended, or recovered by another worker. */
 class LeaseLost extends Error {}
-
-/** An error the job ends with (its message is for the user). */
-class JobFailed extends Error {}
-
-/** The next rows of the job's list after its cursor, in id order (kind too, for the Trash). */
-async function nextRows(
-  tx: Db,
-  job: BulkJobRow,
-  retentionDays: number,
-  batchSize: number,
-): Promise<{ id: string; kind?: TrashKind }[]> {
-  const { spec, filters } = listOf(job, retentionDays);
-  const params = new SqlParams();
-  const conditions = filterConditions(spec, filters, params);
-  if (job.cursor_id !== null) conditions.push(`${spec.idColumn} > ${params.add(job.cursor_id)}`);
-  const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
-  const kind = job.list === 'trash' ? ', t.kind AS kind' : '';
-  const { rows } = await tx.query<{ id: string; kind?: TrashKind }>(
-    `SELECT ${spec.idColumn} AS id${kind} FROM ${spec.from} ${where}
-     ORDER BY ${spec.idColumn} LIMIT ${params.add(batchSize)}`,
-    params.values,
-  );
-  return rows;
-}
-
-/** Locks the assets of `ids` in id order; answers those that still exist. */
-async function lockAssetRows(tx: Db, ids: readonly string[]) {
-  const { rows } = await tx.query<{ id: string; locked: boolean }>(
-    'SELECT id, locked FROM assets WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE',
-    [ids],
-  );
-  return rows;
-}
-
-/** Adds the job's mark to events, so the stream leaves them to the job's progress event. */
-const marked = (events: readonly AssetEventInput[], bulkJobId: string): AssetEventInput[] =>
-  events.map((event) => ({ ...event, data: { ...event.data, bulkJobId } }));
-
-async function lockBatch(
-  tx: Db,
-  job: BulkJobRow,
-  ids: string[],
-  locked: boolean,
-  at: Date,
-): Promise<BatchResult> {
-  const rows = await lockAssetRows(tx, ids);
-  const changed = rows.filter((row) => row.locked !== locked).map((row) => row.id);
-  if (changed.length > 0) {
-    await tx.query('UPDATE assets SET locked = $2, updated_at = $3 WHERE id = ANY($1::text[])', [
-      changed,
-      locked,
-      at,
-    ]);
-    await recordAssetEvents(
-      tx,
-      changed.map((assetId) => ({
-        assetId,
-        event: 'locked' as const,
-        actorId: job.user_id,
-        data: { locked, bulkJobId: job.id },
-        at,
-      })),
-    );
-  }
-  return { changed: changed.length, skipped: 0 };
-}
-
-async function tagBatch(tx: Db, job: BulkJobRow, ids: string[], at: Date): Promise<BatchResult> {
-  const tagId = job.tag_id!;
-  const adds = job.action === 'setTag';
-  // The tag before the assets, as the per-id routes take them (asset-store.ts `shareTags`).
-  if ((await shareTags(tx, [tagId])).length > 0) {
-    throw new JobFailed('The tag was deleted while the job ran');
-  }
-  const rows = await lockAssetRows(tx, ids);
-  const free = rows.filter((row) => !row.locked).map((row) => row.id);
-  const skipped = rows.length - free.length;
-  if (free.length === 0) return { changed: 0, skipped };
-  const { changed, events } = await changeTagOnAssets(tx, free, { tagId, adds }, job.user_id, at);
-  await recordAssetEvents(tx, marked(events, job.id));
-  return { changed: changed.length, skipped };
-}
-
-async function deleteBatch(tx: Db, job: BulkJobRow, ids: string[], at: Date): Promise<BatchResult> {
-  // The locks of DELETE /v1/assets/{id}, in its order: the global order, the rows, then the
-  // orders of their applications (sorted).
-  await lockPositions(tx, ASSETS.lockKey);
-  const rows = await lockAssetRows(tx, ids);
-  const free = rows.filter((row) => !row.locked).map((row) => row.id);
-  const skipped = rows.length - free.length;
-  if (free.length === 0) return { changed: 0, skipped };
-  const assets: Asset[] = await findAssets(tx, free);
-  const { rows: placements } = await tx.query<{ application_id: string }>(
-    `SELECT DISTINCT application_id FROM application_assets
-     WHERE asset_id = ANY($1::text[]) ORDER BY application_id`,
-    [free],
-  );
-  for (const { application_id } of placements) {
-    await lockPositions(tx, applicationLockKey(application_id));
-  }
-  for (const id of free) await moveToTrash(tx, { kind: 'asset', id }, job.user_id, at);
-  await forgetAssignments(tx, free);
-  await tx.query('DELETE FROM assets WHERE id = ANY($1::text[])', [free]);
-  await recordAssetEvents(
-    tx,
-    assets.map((asset) => ({
-      assetId: asset.id,
-      event: 'deleted' as const,
-      actorId: job.user_id,
-      data: { asset, bulkJobId: job.id },
-      at,
-    })),
-  );
-  return { changed: free.length, skipped };
-}
-
-/**
- * Restores each record on its own savepoint: one that cannot come back (its name or pair was
- * taken meanwhile, or it left the Trash) is skipped, not a failure of the batch.
- */
-async function restoreBatch(
-  tx: Db,
-  job: BulkJobRow,
-  refs: { id: string; kind?: TrashKind }[],
-  at: Date,
-): Promise<BatchResult> {
-  let changed = 0;
-  for (const { id, kind } of refs) {
-    await tx.query('SAVEPOINT bulk_restore');
-    try {
-      await restoreFromTrash(tx, [{ kind: kind!, id }], job.user_id, at, { bulkJobId: job.id });
-      await tx.query('RELEASE SAVEPOINT bulk_restore');
-      changed += 1;
-    } catch (error) {
-      const refused =
-        isDbError(error, PG_UNIQUE_VIOLATION) ||
-        (error instanceof Error && error.name === 'ApiError');
-      if (!refused) throw error;
-      await tx.query('ROLLBACK TO SAVEPOINT bulk_restore');
-    }
-  }
-  return { changed, skipped: refs.length - changed };
-}
-
-function applyBatch(
-  tx: Db,
-  job: BulkJobRow,
-  rows: { id: string; kind?: TrashKind }[],
-  at: Date,
-): Promise<BatchResult> {
-  const ids = rows.map((row) => row.id);
-  switch (job.action) {
-    case 'lock':
-    case 'unlock':
-      return lockBatch(tx, job, ids, job.action === 'lock', at);
-    case 'setTag':
-    case 'removeTag':
-      return tagBatch(tx, job, ids, at);
-    case 'delete':
-      return deleteBatch(tx, job, ids, at);
-    case 'restore':
-      return restoreBatch(tx, job, rows, at);
-  }
-}
 
 export interface BulkWorkerOptions {
   /** How long an idle loop waits before looking for jobs again. */

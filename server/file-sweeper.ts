@@ -19,7 +19,7 @@ import type { Db } from './db';
 import type { Deps } from './deps';
 import { fileUrl } from './storage';
 import { forgetStoredFiles } from './stored-files';
-import { purgeExpiredTrash } from './trash';
+import { purgeExpiredTrash } from './trash-purge';
 import { log } from './log';
 import { traced } from './tracing';
 

@@ -1,5 +1,5 @@
 /**
- * The Trash (server/trash.ts): GET /v1/trash lists it, POST /v1/trash/bulk-restore and
+ * The Trash (server/trash.ts, trash-list.ts, trash-restore.ts, trash-purge.ts): GET /v1/trash lists it, POST /v1/trash/bulk-restore and
  * /bulk-delete restore or delete for ever several records of any kinds, DELETE
  * /v1/trash/{kind}/{id} deletes one for ever; each kind's own mount restores its records
  * (POST /{id}/restore, /bulk-restore { ids }) and, where deleting changes nothing else, moves
@@ -19,18 +19,12 @@ import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
 import { fail } from '../http/errors';
 import { readBody } from '../http/validate';
-import { parseListQuery, runList } from '../list';
+import { parseListQuery } from '../list';
 import { readIfMatch, refuseIfMatch } from '../versions';
-import {
-  checkTrashedVersion,
-  purgeFromTrash,
-  restoreFromTrash,
-  restoring,
-  trashListSpec,
-  trashRecords,
-  trashSubject,
-  uniqueRefs,
-} from '../trash';
+import { checkTrashedVersion, trashRecords, trashSubject, uniqueRefs } from '../trash';
+import { listTrash, trashListSpec } from '../trash-list';
+import { purgeFromTrash } from '../trash-purge';
+import { restoreFromTrash, restoring } from '../trash-restore';
 
 type Change = typeof restoreFromTrash;
 
@@ -75,23 +69,7 @@ export function trashRoutes(deps: Deps) {
     );
     if (kinds.length === 0) fail(403, 'FORBIDDEN', 'Your role may not delete anything');
     const query = parseListQuery(spec, c.req.queries());
-    // Without a search or an author, the total is the records of the kinds listed, kept by
-    // migration 038's triggers.
-    const { kind, ...others } = query.filters;
-    const counted = kinds.filter((k) => !kind || kind.includes(k));
-    return c.json(
-      await runList(
-        deps.db,
-        spec,
-        query,
-        (params) => [`t.kind = ANY(${params.add(kinds)}::text[])`],
-        (params) =>
-          Object.keys(others).length > 0
-            ? undefined
-            : `SELECT coalesce(sum(n), 0)::int AS total FROM trash_kind_counts
-               WHERE kind = ANY(${params.add(counted)}::text[])`,
-      ),
-    );
+    return c.json(await listTrash(deps.db, spec, query, kinds));
   });
 
   app.post('/bulk-restore', async (c) => {
