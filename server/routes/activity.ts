@@ -14,8 +14,9 @@
  */
 import { Hono } from 'hono';
 import { ACTIVITY_KINDS, type ActivityKind, type ActivityRow } from '../../contract/schemas';
-import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import type { AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
+import { declaredRoutes } from '../http/declared';
 import { ALL_ROUTING_KEYS, routingKeysVisibleTo } from '../event-access';
 import {
   ASSET_EVENT_KEYS,
@@ -136,10 +137,11 @@ export const activityListSpec: ListSpec<ActivityRow> = {
   }),
 };
 
-/** Routes mounted at /v1/activity. */
+/** Routes mounted at /v1/activity, from their declaration (contract/routes.ts). */
 export function activityRoutes(deps: Deps) {
   const app = new Hono<AuthEnv>();
-  app.get('/', requireAuth(deps), requireAbility('update', 'Asset'), async (c) => {
+  const on = declaredRoutes(app, deps, '/v1/activity');
+  on('get', '/v1/activity', undefined, async (c) => {
     const query = parseListQuery(activityListSpec, c.req.queries());
     const visible = routingKeysVisibleTo(c.get('auth').ability).filter((key) =>
       LISTED_KEYS.includes(key),

@@ -6,13 +6,13 @@
 import { Hono, type Context } from 'hono';
 import { subject } from '@casl/ability';
 import { userAssetsBodySchema, type Asset, type UserAssetsResult } from '../../contract/schemas';
-import { requireAuth, type AuthEnv } from '../auth/middleware';
+import type { AuthEnv } from '../auth/middleware';
 import type { Db } from '../db';
 import type { Deps } from '../deps';
+import { declaredRoutes } from '../http/declared';
 import { recordAssetEvents } from '../events';
 import { fail } from '../http/errors';
 import { keepAnswer } from '../http/idempotency';
-import { readBody } from '../http/validate';
 import {
   anyOfFilter,
   parseListQuery,
@@ -88,13 +88,17 @@ async function finishUserAssetChange(
   return syncUserAssets(tx, userId);
 }
 
-/** Routes mounted at /v1/user-assets; `{ manage: true }` adds POST and DELETE (private). */
+/**
+ * Routes mounted at /v1/user-assets, each from its declaration (contract/routes.ts);
+ * `{ manage: true }`: at /private/v1/user-assets, with POST and DELETE.
+ */
 export function userAssetRoutes(deps: Deps, options: { manage?: boolean } = {}) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
-  app.use('*', requireAuth(deps));
+  const mount = options.manage ? '/private/v1/user-assets' : '/v1/user-assets';
+  const on = declaredRoutes(app, deps, mount);
 
-  app.get('/:userId', async (c) => {
+  on('get', `${mount}/{userId}`, undefined, async (c) => {
     const userId = await targetUser(deps, c, 'read');
     const query = parseListQuery(userAssetListSpec, c.req.queries());
     const scope = (params: { add(value: string): string }) => [`x.user_id = ${params.add(userId)}`];
@@ -103,9 +107,8 @@ export function userAssetRoutes(deps: Deps, options: { manage?: boolean } = {}) 
   if (!options.manage) return app;
 
   // Unknown asset ids are refused as a whole (400 naming them) so nothing is half-applied.
-  app.post('/:userId', async (c) => {
+  on('post', `${mount}/{userId}`, userAssetsBodySchema, async (c, { assetIds }) => {
     const userId = await targetUser(deps, c, 'update');
-    const { assetIds } = await readBody(c, userAssetsBodySchema);
     const data = await db.transaction(async (tx) => {
       const { rows } = await tx.query<{ id: string }>(
         'SELECT id FROM assets WHERE id = ANY($1::text[])',
@@ -135,9 +138,8 @@ export function userAssetRoutes(deps: Deps, options: { manage?: boolean } = {}) 
   });
 
   // Removing an asset the user does not have is a no-op.
-  app.delete('/:userId', async (c) => {
+  on('delete', `${mount}/{userId}`, userAssetsBodySchema, async (c, { assetIds }) => {
     const userId = await targetUser(deps, c, 'update');
-    const { assetIds } = await readBody(c, userAssetsBodySchema);
     const data = await db.transaction(async (tx) => {
       const removed = await tx.query<{ asset_id: string }>(
         `DELETE FROM user_assets WHERE user_id = $1 AND asset_id = ANY($2::text[])
