@@ -8,7 +8,7 @@ import type { ReactNode } from 'react';
 import type { ActivityRow } from '../../../contract/schemas';
 
 /** A list screen searched for one record's name (the Trash, and kinds without a page). */
-const searchFor = (text: string) => ({ filter: JSON.stringify({ search: text }) }) as never;
+const searchFor = (text: string) => ({ filter: { search: text } });
 
 /** A record's name for people: a deleted account's addresses are forgotten (docs/api.md). */
 export function recordLabel({ kind, id, name }: ActivityRow['subject'], t: TFunction): string {

@@ -22,7 +22,7 @@ export function ApplicationLink({ id, children }: { id: string; children: ReactN
 /** A tag's name that leads to the tag in the tags list (tags have no page of their own). */
 export function TagLink({ name }: { name: string }) {
   return (
-    <Link to="/tags" search={{ filter: { search: name } } as never}>
+    <Link to="/tags" search={{ filter: { search: name } }}>
       {name}
     </Link>
   );

@@ -16,6 +16,7 @@ import { displayLabel } from '../../ui/dom/list/asset-filters';
 import { dateCell, formatDate } from '../../ui/dom/list/cells';
 import { formatBytes } from '../../../core/files/validate';
 import { DASHBOARD_DAYS, DASHBOARD_WEEKS, type Dashboard } from '../../../contract/dashboard';
+import type { ListFilter } from '../../../contract/list-query';
 import { changeDetail, changeTitle, recordCell } from '../activity';
 import { assetCountsQuery } from '../assets';
 import { dashboardQuery, latestActivityQuery, refreshDashboard } from './api/dashboard';
@@ -25,7 +26,7 @@ import { useLiveRefresh } from './live-refresh';
 import './dashboard.css';
 
 /** A list screen's address filtered by `filter` (as the asset cards link to the assets list). */
-const filtered = (filter: Record<string, unknown>) => ({ filter }) as never;
+const filtered = (filter: ListFilter) => ({ filter });
 
 export function DashboardScreen() {
   const { t } = useTranslation();

@@ -77,7 +77,7 @@ const KINDS: readonly Kind[] = [
     open: (navigate, row) =>
       navigate({
         to: '/tags',
-        search: { filter: JSON.stringify({ search: row.name }) } as never,
+        search: { filter: { search: row.name } },
       }),
   },
   {

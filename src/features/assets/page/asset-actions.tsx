@@ -53,7 +53,7 @@ export function AssetActions({
       announceOutcome(deleteChange(t, asset).outcome(deleted), t);
       return navigate({
         to: '/assets',
-        search: listSearchToReturnTo(endpoint(ENDPOINTS.assets)) as never,
+        search: listSearchToReturnTo(endpoint(ENDPOINTS.assets)),
       });
     },
   });

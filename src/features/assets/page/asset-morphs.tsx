@@ -120,10 +120,7 @@ export function AssetMorphs({ asset }: { asset: Asset }) {
                 <progress max={100} value={percent} aria-label={job.id} />
                 {job.error && <span className="field-error">{job.error}</span>}
                 {job.morphedAssetId && (
-                  <Link
-                    to="/morphed-assets"
-                    search={{ filter: JSON.stringify({ search: asset.name }) } as never}
-                  >
+                  <Link to="/morphed-assets" search={{ filter: { search: asset.name } }}>
                     {t('assetEditor.morphResult')}
                   </Link>
                 )}

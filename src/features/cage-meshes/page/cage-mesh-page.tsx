@@ -51,7 +51,7 @@ function CageMesh({ cageMeshId }: { cageMeshId: string }) {
             onMoved={() =>
               navigate({
                 to: '/cage-meshes',
-                search: listSearchToReturnTo(endpoint(ENDPOINTS.cageMeshes)) as never,
+                search: listSearchToReturnTo(endpoint(ENDPOINTS.cageMeshes)),
               })
             }
           />

@@ -318,7 +318,7 @@ function ActivityPanel({ userId }: { userId: string }) {
         </ul>
       )}
       <p>
-        <Link to="/activity" search={{ filter: JSON.stringify({ actorId: [userId] }) } as never}>
+        <Link to="/activity" search={{ filter: { actorId: [userId] } }}>
           {t('users.allActivity')}
         </Link>
       </p>
