@@ -11,14 +11,14 @@ import {
   type CageMesh,
   type Gender,
 } from '../../contract/schemas';
-import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import type { AuthEnv } from '../auth/middleware';
 import type { Db } from '../db';
 import type { Deps } from '../deps';
+import { declaredRoutes } from '../http/declared';
 import { recordCageMeshEvent } from '../events';
 import { holdFileReferences } from '../file-sweeper';
 import { fail } from '../http/errors';
 import { keepAnswer } from '../http/idempotency';
-import { readBody } from '../http/validate';
 import { newId } from '../ids';
 import {
   anyOfFilter,
@@ -81,14 +81,17 @@ function getCageMesh(db: Db, id: string): Promise<CageMesh> {
 /** The fields of a cage mesh a body may change. */
 const EDITABLE = ['name', 'gender', 'bodyType', 'modelUrl'] as const;
 
-/** Routes mounted at /v1/cage-meshes; `{ createOnly: true }` for /private/v1/cage-meshes. */
+/**
+ * Routes mounted at /v1/cage-meshes, each from its declaration (contract/routes.ts);
+ * `{ createOnly: true }`: its create alone, at /private/v1/cage-meshes.
+ */
 export function cageMeshRoutes(deps: Deps, options: { createOnly?: boolean } = {}) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
-  app.use('*', requireAuth(deps));
+  const mount = options.createOnly ? '/private/v1/cage-meshes' : '/v1/cage-meshes';
+  const on = declaredRoutes(app, deps, mount);
 
-  app.post('/', requireAbility('create', 'CageMesh'), async (c) => {
-    const body = await readBody(c, cageMeshCreateBodySchema);
+  on('post', mount, cageMeshCreateBodySchema, async (c, body) => {
     const id = newId();
     const at = deps.now();
     const data = await db.transaction(async (tx) => {
@@ -113,10 +116,10 @@ export function cageMeshRoutes(deps: Deps, options: { createOnly?: boolean } = {
   });
   if (options.createOnly) return app;
 
-  app.get('/', requireAbility('read', 'CageMesh'), listHandler(db, cageMeshListSpec));
+  on('get', mount, undefined, listHandler(db, cageMeshListSpec));
 
-  app.get('/:id', requireAbility('read', 'CageMesh'), async (c) => {
-    const data = await getCageMesh(db, c.req.param('id'));
+  on('get', `${mount}/{id}`, undefined, async (c) => {
+    const data = await getCageMesh(db, c.req.param('id')!);
     setVersionTag(c, data);
     return c.json({ data });
   });
@@ -124,10 +127,9 @@ export function cageMeshRoutes(deps: Deps, options: { createOnly?: boolean } = {
   // Only the fields present in the body change; `null` clears bodyType or modelUrl. A change
   // records `cage-mesh-updated` with the changed fields and the cage mesh after it; a body that
   // changes nothing writes and records nothing.
-  app.patch('/:id', requireAbility('update', 'CageMesh'), async (c) => {
+  on('patch', `${mount}/{id}`, cageMeshPatchBodySchema, async (c, body) => {
     const base = readIfMatch(c);
-    const body = await readBody(c, cageMeshPatchBodySchema);
-    const id = c.req.param('id');
+    const id = c.req.param('id')!;
     const at = deps.now();
     const data = await db.transaction(async (tx) => {
       await holdFileReferences(tx);
