@@ -36,6 +36,10 @@ export const ENDPOINTS = {
   // Assets.
   assets: '/{mount}/assets',
   assetCounts: '/{mount}/assets/countByType',
+  // The assets the caller may change, may use, and by default gets (one per type).
+  assetsEditable: '/{mount}/assets/editable',
+  assetsAuthorized: '/{mount}/assets/authorized',
+  assetsByDefault: '/{mount}/assets/authorize-default',
   asset: '/{mount}/assets/{id}',
   assetFromTemplate: '/private/v1/assets/using-template',
   assetValidate: '/{mount}/assets/validate',
@@ -62,6 +66,7 @@ export const ENDPOINTS = {
   applicationAssets: '/v1/application-assets',
   applicationAssetPosition: '/v1/application-assets/{id}/position',
   applicationAssetSync: '/{mount}/application-assets/{id}/sync-with-parent',
+  applicationMorphedAssets: '/{mount}/application-morphed-assets',
   cageMeshes: '/{mount}/cage-meshes',
   cageMesh: '/v1/cage-meshes/{id}',
   cageMeshesBulkDelete: '/v1/cage-meshes/bulk-delete',
@@ -69,6 +74,7 @@ export const ENDPOINTS = {
   morphQueue: '/{mount}/morphed-asset-queue',
   morphQueueStatus: '/{mount}/morphed-asset-queue/status',
   morphedAssets: '/private/v1/morphed-assets',
+  morphedAssetsStatus: '/private/v1/morphed-assets/status',
   morphedAssetsBulkDelete: '/v1/morphed-assets/bulk-delete',
   tags: '/v1/tags',
   tag: '/v1/tags/{tagId}',
@@ -110,6 +116,8 @@ export const ENDPOINTS = {
   events: '/v1/events',
   activity: '/v1/activity',
   dashboard: '/v1/dashboard',
+  savedViews: '/v1/saved-views',
+  savedView: '/v1/saved-views/{id}',
 } as const;
 
 type Leaves<T> = T extends string ? T : { [K in keyof T]: Leaves<T[K]> }[keyof T];

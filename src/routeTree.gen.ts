@@ -26,6 +26,8 @@ import { Route as AppTrashRouteImport } from './routes/_app/trash'
 import { Route as AppApplicationsIndexRouteImport } from './routes/_app/applications.index'
 import { Route as AppAssetsIndexRouteImport } from './routes/_app/assets.index'
 import { Route as AppAssetsAssetIdRouteImport } from './routes/_app/assets.$assetId'
+import { Route as AppAssetsDefaultsRouteImport } from './routes/_app/assets.defaults'
+import { Route as AppAssetsEditableRouteImport } from './routes/_app/assets.editable'
 import { Route as AppAssetsNewRouteImport } from './routes/_app/assets.new'
 import { Route as AppCageMeshesIndexRouteImport } from './routes/_app/cage-meshes.index'
 import { Route as AppCageMeshesCageMeshIdRouteImport } from './routes/_app/cage-meshes.$cageMeshId'
@@ -120,6 +122,16 @@ const AppAssetsAssetIdRoute = AppAssetsAssetIdRouteImport.update({
   path: '/assets/$assetId',
   getParentRoute: () => AppRoute,
 } as any)
+const AppAssetsDefaultsRoute = AppAssetsDefaultsRouteImport.update({
+  id: '/assets/defaults',
+  path: '/assets/defaults',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppAssetsEditableRoute = AppAssetsEditableRouteImport.update({
+  id: '/assets/editable',
+  path: '/assets/editable',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppAssetsNewRoute = AppAssetsNewRouteImport.update({
   id: '/assets/new',
   path: '/assets/new',
@@ -182,6 +194,8 @@ export interface FileRoutesByFullPath {
   '/tags': typeof AppTagsRoute
   '/trash': typeof AppTrashRoute
   '/assets/$assetId': typeof AppAssetsAssetIdRoute
+  '/assets/defaults': typeof AppAssetsDefaultsRoute
+  '/assets/editable': typeof AppAssetsEditableRoute
   '/assets/new': typeof AppAssetsNewRoute
   '/cage-meshes/$cageMeshId': typeof AppCageMeshesCageMeshIdRoute
   '/cage-meshes/new': typeof AppCageMeshesNewRoute
@@ -209,6 +223,8 @@ export interface FileRoutesByTo {
   '/trash': typeof AppTrashRoute
   '/': typeof AppIndexRoute
   '/assets/$assetId': typeof AppAssetsAssetIdRoute
+  '/assets/defaults': typeof AppAssetsDefaultsRoute
+  '/assets/editable': typeof AppAssetsEditableRoute
   '/assets/new': typeof AppAssetsNewRoute
   '/cage-meshes/$cageMeshId': typeof AppCageMeshesCageMeshIdRoute
   '/cage-meshes/new': typeof AppCageMeshesNewRoute
@@ -238,6 +254,8 @@ export interface FileRoutesById {
   '/_app/trash': typeof AppTrashRoute
   '/_app/': typeof AppIndexRoute
   '/_app/assets/$assetId': typeof AppAssetsAssetIdRoute
+  '/_app/assets/defaults': typeof AppAssetsDefaultsRoute
+  '/_app/assets/editable': typeof AppAssetsEditableRoute
   '/_app/assets/new': typeof AppAssetsNewRoute
   '/_app/cage-meshes/$cageMeshId': typeof AppCageMeshesCageMeshIdRoute
   '/_app/cage-meshes/new': typeof AppCageMeshesNewRoute
@@ -267,6 +285,8 @@ export interface FileRouteTypes {
     | '/tags'
     | '/trash'
     | '/assets/$assetId'
+    | '/assets/defaults'
+    | '/assets/editable'
     | '/assets/new'
     | '/cage-meshes/$cageMeshId'
     | '/cage-meshes/new'
@@ -294,6 +314,8 @@ export interface FileRouteTypes {
     | '/trash'
     | '/'
     | '/assets/$assetId'
+    | '/assets/defaults'
+    | '/assets/editable'
     | '/assets/new'
     | '/cage-meshes/$cageMeshId'
     | '/cage-meshes/new'
@@ -322,6 +344,8 @@ export interface FileRouteTypes {
     | '/_app/trash'
     | '/_app/'
     | '/_app/assets/$assetId'
+    | '/_app/assets/defaults'
+    | '/_app/assets/editable'
     | '/_app/assets/new'
     | '/_app/cage-meshes/$cageMeshId'
     | '/_app/cage-meshes/new'
@@ -466,6 +490,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAssetsAssetIdRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/assets/defaults': {
+      id: '/_app/assets/defaults'
+      path: '/assets/defaults'
+      fullPath: '/assets/defaults'
+      preLoaderRoute: typeof AppAssetsDefaultsRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/assets/editable': {
+      id: '/_app/assets/editable'
+      path: '/assets/editable'
+      fullPath: '/assets/editable'
+      preLoaderRoute: typeof AppAssetsEditableRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/assets/new': {
       id: '/_app/assets/new'
       path: '/assets/new'
@@ -541,6 +579,8 @@ interface AppRouteChildren {
   AppTrashRoute: typeof AppTrashRoute
   AppIndexRoute: typeof AppIndexRoute
   AppAssetsAssetIdRoute: typeof AppAssetsAssetIdRoute
+  AppAssetsDefaultsRoute: typeof AppAssetsDefaultsRoute
+  AppAssetsEditableRoute: typeof AppAssetsEditableRoute
   AppAssetsNewRoute: typeof AppAssetsNewRoute
   AppCageMeshesCageMeshIdRoute: typeof AppCageMeshesCageMeshIdRoute
   AppCageMeshesNewRoute: typeof AppCageMeshesNewRoute
@@ -563,6 +603,8 @@ const AppRouteChildren: AppRouteChildren = {
   AppTrashRoute: AppTrashRoute,
   AppIndexRoute: AppIndexRoute,
   AppAssetsAssetIdRoute: AppAssetsAssetIdRoute,
+  AppAssetsDefaultsRoute: AppAssetsDefaultsRoute,
+  AppAssetsEditableRoute: AppAssetsEditableRoute,
   AppAssetsNewRoute: AppAssetsNewRoute,
   AppCageMeshesCageMeshIdRoute: AppCageMeshesCageMeshIdRoute,
   AppCageMeshesNewRoute: AppCageMeshesNewRoute,

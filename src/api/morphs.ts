@@ -3,12 +3,15 @@
  * service, so every failure carries `service: 'assets'`. The queue's statuses are
  * queued -> processing -> completed | failed (see morphStatusSchema).
  */
+import { z } from 'zod/mini';
 import { tagService } from './errors';
 import { apiRequest } from './http';
 import { endpoint, ENDPOINTS, type ApiScope } from '../../contract/paths';
 import {
+  applicationMorphedAssetSchema,
   morphGenerateResultSchema,
   morphStatusListSchema,
+  type ApplicationMorphedAsset,
   type MorphQueueEntry,
   type MorphStatusList,
 } from '../../contract/schemas';
@@ -42,5 +45,25 @@ export function morphQueueStatus(
       searchParams: statusQuery(ids),
       ...(signal === undefined ? {} : { signal }),
     }),
+  );
+}
+
+/**
+ * Places morphed assets in an application (`v1/application-morphed-assets`), all or none: one
+ * already there answers 409 CONFLICT and places nothing.
+ */
+export function placeMorphedAssets(
+  applicationId: string,
+  morphedAssetIds: readonly string[],
+): Promise<ApplicationMorphedAsset[]> {
+  return assetsService(() =>
+    apiRequest(
+      endpoint(ENDPOINTS.applicationMorphedAssets),
+      z.array(applicationMorphedAssetSchema),
+      {
+        method: 'post',
+        json: { applicationId, morphedAssetIds },
+      },
+    ),
   );
 }

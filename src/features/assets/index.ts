@@ -20,6 +20,7 @@ export {
 } from './list/application-asset-actions';
 export { AssetLink } from './asset-link';
 export { AssetsList } from './list/assets-list';
+export { assetsListDefinition } from './list/list-definition';
 export { eventTitle } from './page/asset-changelog';
 export { AssetPage } from './page/asset-page';
 export { NewAssetPage } from './page/new-asset-page';

@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import { useCallback, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from '@tanstack/react-router';
 import type { ListDefinition } from '../../../api/list-url';
 import { assetSchema, type Asset } from '../../../../contract/schemas';
@@ -23,41 +24,92 @@ import type { ActionMenuItem } from '../../../ui/dom/list/row-menu';
 import type { FilterDef } from '../../../ui/dom/list/filter-bar';
 import { moveActions } from '../../../ui/dom/list/move-actions';
 import { endpoint, ENDPOINTS } from '../../../../contract/paths';
+import type { ListFilter } from '../../../../contract/list-query';
+import './assets-list.css';
 
 /**
- * The assets list: its columns, filters, row and bulk actions. The route declares `list`, the
- * search it validates (filters, sort fields, default order).
+ * Which assets the list shows: every one, those the signed-in user may change (unlocked, for a
+ * role that edits assets), or each type's default pick (the first of its type in the catalogue
+ * order, which a client gets when it has chosen none).
  */
-export function AssetsList({ list }: { list: ListDefinition }) {
-  const config = useCallback((t: TFunction, can: Can) => assetsList(t, can, list), [list]);
-  return <ListScreen config={config} />;
+export type AssetsView = 'all' | 'editable' | 'defaults';
+
+const VIEWS = {
+  all: { to: '/assets', path: ENDPOINTS.assets },
+  editable: { to: '/assets/editable', path: ENDPOINTS.assetsEditable },
+  defaults: { to: '/assets/defaults', path: ENDPOINTS.assetsByDefault },
+} as const;
+
+/**
+ * The assets list: its columns, filters, row and bulk actions, in one of its views. The route
+ * declares `list`, the search it validates (filters, sort fields, default order).
+ */
+export function AssetsList({ list, view }: { list: ListDefinition; view: AssetsView }) {
+  const config = useCallback(
+    (t: TFunction, can: Can) => assetsList(t, can, list, view),
+    [list, view],
+  );
+  return <ListScreen key={view} config={config} />;
+}
+
+/** The views as links, the current one marked; "Editable by me" for a role that edits. */
+function AssetViews({ view, can }: { view: AssetsView; can: Can }) {
+  const { t } = useTranslation();
+  const offered = (Object.keys(VIEWS) as AssetsView[]).filter(
+    (name) => name !== 'editable' || can('update', 'Asset'),
+  );
+  return (
+    <nav className="list-views" aria-label={t('assets.views.label')}>
+      {offered.map((name) => (
+        <Link
+          key={name}
+          to={VIEWS[name].to}
+          className="button"
+          aria-current={name === view ? 'page' : undefined}
+          // The filter goes along: the same assets seen another way.
+          search={(previous: { filter?: ListFilter }) =>
+            previous.filter === undefined ? {} : { filter: previous.filter }
+          }
+        >
+          {t(`assets.views.${name}`)}
+        </Link>
+      ))}
+    </nav>
+  );
 }
 
 /** What the list shows, in the user's language. */
-const assetsList = (t: TFunction, can: Can, list: ListDefinition): ListScreenConfig<Asset> => ({
-  title: t('assets.title'),
-  requires: ['read', 'Asset'],
-  endpoint: endpoint(ENDPOINTS.assets),
+const assetsList = (
+  t: TFunction,
+  can: Can,
+  list: ListDefinition,
+  view: AssetsView,
+): ListScreenConfig<Asset> => ({
+  title: view === 'all' ? t('assets.title') : t(`assets.views.${view}Title`),
+  requires: view === 'editable' ? ['update', 'Asset'] : ['read', 'Asset'],
+  endpoint: endpoint(VIEWS[view].path),
   rowSchema: assetSchema,
   ...list,
   canScroll: true,
-  ...(can('update', 'Asset') ? { reorder: { endpoint: endpoint(ENDPOINTS.assetPosition) } } : {}),
-  rowLabel: (asset) => asset.name,
-  ...(can('create', 'Asset') || can('update', 'Asset') || can('delete', 'Asset')
-    ? {
-        // Bulk jobs this tab started show their progress here until they end.
-        toolbar: (list: ListControls) => (
-          <>
-            <BulkJobsInProgress list={list} />
-            {can('create', 'Asset') && (
-              <Link to="/assets/new" className="button primary">
-                {t('assets.new')}
-              </Link>
-            )}
-          </>
-        ),
-      }
+  // A position is the asset's place in the whole catalogue: moved where every asset shows.
+  ...(can('update', 'Asset') && view === 'all'
+    ? { reorder: { endpoint: endpoint(ENDPOINTS.assetPosition) } }
     : {}),
+  rowLabel: (asset) => asset.name,
+  // Bulk jobs this tab started show their progress here until they end.
+  toolbar: (list: ListControls) => (
+    <>
+      <AssetViews view={view} can={can} />
+      {(can('create', 'Asset') || can('update', 'Asset') || can('delete', 'Asset')) && (
+        <BulkJobsInProgress list={list} />
+      )}
+      {can('create', 'Asset') && (
+        <Link to="/assets/new" className="button primary">
+          {t('assets.new')}
+        </Link>
+      )}
+    </>
+  ),
   filters: [
     searchFilter(t),
     typeFilter(t),

@@ -9,6 +9,7 @@ import type { Can } from '../../../../contract/ability';
 import { AssetLink } from '../../assets';
 import { TrashBulkActions, trashRowAction } from '../../../machines/trash-actions.view';
 import { endpoint, ENDPOINTS } from '../../../../contract/paths';
+import { PlaceMorphedAssets } from './place-morphed';
 
 /**
  * The morphed assets: what the morph queue made, each named after and leading to its source.
@@ -45,6 +46,16 @@ const morphedAssetsList = (
   ],
   ...(can('delete', 'MorphedAsset') && {
     rowActions: (morphed, list) => [trashRowAction(t, 'morphed-asset', morphed, list)],
-    bulkActions: (ids, list) => <TrashBulkActions kind="morphed-asset" ids={ids} list={list} />,
+  }),
+  // Who places assets in applications places the selected morphs in one; admins also delete.
+  ...((can('update', 'Application') || can('delete', 'MorphedAsset')) && {
+    bulkActions: (ids, list) => (
+      <>
+        {can('update', 'Application') && <PlaceMorphedAssets ids={ids} list={list} />}
+        {can('delete', 'MorphedAsset') && (
+          <TrashBulkActions kind="morphed-asset" ids={ids} list={list} />
+        )}
+      </>
+    ),
   }),
 });

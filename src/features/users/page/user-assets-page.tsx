@@ -85,7 +85,13 @@ export function UserAssetsPage({ userId, list }: { userId: string; list: ListDef
         </Link>,
       ],
       requires: ['read', 'UserAsset', { userId }],
-      endpoint: endpoint(ENDPOINTS.userAssets, { userId }),
+      // The back office reads another user's assets on the private API, as it reads users;
+      // one's own on the public one, as a user's app does.
+      endpoint: endpoint(
+        ENDPOINTS.userAssets,
+        { userId },
+        !isOwn && can('access', 'PrivateApi') ? 'private' : 'public',
+      ),
       rowSchema: assetSchema,
       ...list,
       rowLabel: (asset) => asset.name,
@@ -129,7 +135,7 @@ export function UserAssetsPage({ userId, list }: { userId: string; list: ListDef
           }
         : {}),
     }),
-    [userId, email, list],
+    [userId, email, list, isOwn],
   );
   return <ListScreen key={userId} config={config} />;
 }

@@ -1,0 +1,7 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { AssetsList, assetsListDefinition as list } from '../../features/assets';
+
+export const Route = createFileRoute('/_app/assets/editable')({
+  validateSearch: list.validateSearch,
+  component: () => <AssetsList list={list} view="editable" />,
+});
