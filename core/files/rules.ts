@@ -29,7 +29,7 @@ export interface FileValidationOptions {
 }
 
 export interface UploadRule {
-  /** react-dropzone's `accept`: content types with their extensions. */
+  /** The accepted content types with their extensions (the file dialog's `accept`). */
   accept: Partial<Record<SniffedType, string[]>>;
   minSize: number;
   maxSize: number;

@@ -62,8 +62,8 @@ const wrongType = (rule: UploadRule, detail: string): FileError => ({
 });
 
 /**
- * The drop area's checks (type by extension or MIME type as react-dropzone matches them,
- * then minimum and maximum size), for callers without a drop area such as the server.
+ * The drop rules: type by extension or MIME type, then minimum and maximum size. The upload
+ * field refuses a file by them before reading its bytes.
  */
 export function checkDropRules(
   file: { name?: string; type?: string; size: number },

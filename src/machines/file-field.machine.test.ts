@@ -9,10 +9,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assign, createActor, fromPromise, setup } from 'xstate';
 import { setAnalyticsSink } from '../api/analytics';
-import { UPLOAD_RULES } from '../../core/files/rules';
-import { formatBytes, type FileError } from '../../core/files/validate';
+import type { FileError } from '../../core/files/validate';
 import {
-  dropRejectionError,
   fileNameOfUrl,
   selectFileName,
   selectIsDragging,
@@ -116,7 +114,6 @@ type ModelEvent = {
     | 'DRAG_LEAVE'
     | 'SELECT_GOOD'
     | 'SELECT_BAD'
-    | 'DROP_TWO'
     | 'REJECT_TYPE'
     | 'REJECT_LARGE'
     | 'REJECT_SMALL'
@@ -157,8 +154,7 @@ const model = setup({ types: { context: {} as Model, events: {} as ModelEvent } 
   on: {
     SELECT_GOOD: { target: '.validating', actions: select('good.png') },
     SELECT_BAD: { target: '.validating', actions: select('bad.png') },
-    // Two files on a single-file field: the first one is taken.
-    DROP_TWO: { target: '.validating', actions: select('good.png') },
+    // A file whose name, type or size break the drop rules is refused without a check.
     REJECT_TYPE: { target: '.invalid', actions: rejected('fileInput.wrongType') },
     REJECT_LARGE: { target: '.invalid', actions: rejected('fileInput.tooLarge') },
     REJECT_SMALL: { target: '.invalid', actions: rejected('fileInput.tooSmall') },
@@ -256,22 +252,9 @@ function events(h: Harness) {
     DRAG_LEAVE: send(() => ({ type: 'DRAG_LEAVE' })),
     SELECT_GOOD: send(() => ({ type: 'SELECT', file: file('good.png') })),
     SELECT_BAD: send(() => ({ type: 'SELECT', file: file('bad.png') })),
-    DROP_TWO: send(() => ({ type: 'REJECT', file: file('good.png'), codes: ['too-many-files'] })),
-    REJECT_TYPE: send(() => ({
-      type: 'REJECT',
-      file: file('notes.txt', 100, 'text/plain'),
-      codes: ['file-invalid-type'],
-    })),
-    REJECT_LARGE: send(() => ({
-      type: 'REJECT',
-      file: file('huge.png', 6 * 1024 * 1024),
-      codes: ['file-too-large'],
-    })),
-    REJECT_SMALL: send(() => ({
-      type: 'REJECT',
-      file: file('tiny.png', 3),
-      codes: ['file-too-small'],
-    })),
+    REJECT_TYPE: send(() => ({ type: 'SELECT', file: file('notes.txt', 100, 'text/plain') })),
+    REJECT_LARGE: send(() => ({ type: 'SELECT', file: file('huge.png', 6 * 1024 * 1024) })),
+    REJECT_SMALL: send(() => ({ type: 'SELECT', file: file('tiny.png', 3) })),
     ANSWER: answer,
     THROW: () => h.current().answer({ error: new Error('read failed') }),
     REMOVE: send(() => ({ type: 'REMOVE' })),
@@ -338,11 +321,7 @@ describe('file field machine — spec rules', () => {
 
   it('clears the previous error on a new selection and marks the field touched', async () => {
     const h = harness();
-    h.actor.send({
-      type: 'REJECT',
-      file: file('a.txt', 100, 'text/plain'),
-      codes: ['file-invalid-type'],
-    });
+    h.actor.send({ type: 'SELECT', file: file('a.txt', 100, 'text/plain') });
     expect(h.snapshot().context.error?.key).toBe('fileInput.wrongType');
     h.actor.send({ type: 'SELECT', file: file('good.png') });
     expect(h.snapshot().context.error).toBeNull();
@@ -399,11 +378,7 @@ describe('file field machine — spec rules', () => {
     await h.current().answer({ ok: null });
     h.actor.send({ type: 'SELECT', file: file('bad.png', 654) });
     await h.current().answer({ ok: VERDICTS['bad.png'] ?? null });
-    h.actor.send({
-      type: 'REJECT',
-      file: file('huge.png', 6 * 1024 * 1024),
-      codes: ['file-too-large'],
-    });
+    h.actor.send({ type: 'SELECT', file: file('huge.png', 6 * 1024 * 1024) });
     h.actor.send({ type: 'REMOVE' });
     expect(tracked).toEqual([
       ['file selected', { kind: 'texture', size: 321 }],
@@ -416,32 +391,26 @@ describe('file field machine — spec rules', () => {
   });
 });
 
-describe('dropRejectionError', () => {
-  const icon = UPLOAD_RULES.icon;
-  const texture = UPLOAD_RULES.texture;
-
-  it('maps each react-dropzone code to its file error, with the values of its message', () => {
-    expect(
-      dropRejectionError(file('notes.txt', 100, 'text/plain'), ['file-invalid-type'], texture),
-    ).toMatchObject({ key: 'fileInput.wrongType', values: { accepted: '.png, .jpg, .jpeg' } });
-    expect(dropRejectionError(file('huge.png', 6 * 1024 * 1024), ['file-too-large'], icon)).toEqual(
-      { key: 'fileInput.tooLarge', values: { max: '5 MB', size: '6 MB' } },
-    );
-    expect(dropRejectionError(file('tiny.png', 3), ['file-too-small'], icon)).toEqual({
-      key: 'fileInput.tooSmall',
-      values: { min: formatBytes(icon.minSize), size: '3 B' },
+describe('the drop rules', () => {
+  it('refuses a file by its name, type or size at once, with the values of its message', () => {
+    const icon = harness();
+    icon.actor.send({ type: 'SELECT', file: file('huge.png', 6 * 1024 * 1024) });
+    expect(selectView(icon.snapshot())).toBe('invalid');
+    expect(icon.snapshot().context.error).toEqual({
+      key: 'fileInput.tooLarge',
+      values: { max: '5 MB', size: '6 MB' },
     });
-  });
-
-  it('reports nothing when the only complaint is "too many files"', () => {
-    expect(dropRejectionError(file('good.png'), ['too-many-files'], icon)).toBeNull();
-    expect(
-      dropRejectionError(
-        file('huge.png', 6 * 1024 * 1024),
-        ['too-many-files', 'file-too-large'],
-        icon,
-      ),
-    ).toMatchObject({ key: 'fileInput.tooLarge' });
+    const texture = harness({ kind: 'texture' });
+    texture.actor.send({ type: 'SELECT', file: file('notes.txt', 100, 'text/plain') });
+    expect(texture.snapshot().context.error).toMatchObject({
+      key: 'fileInput.wrongType',
+      values: { accepted: '.png, .jpg, .jpeg' },
+    });
+    // Refused without reading the bytes: no check was started.
+    expect([...icon.calls, ...texture.calls]).toEqual([]);
+    expect(icon.emitted).toEqual([
+      { type: 'CHANGED', file: icon.snapshot().context.file, error: icon.snapshot().context.error },
+    ]);
   });
 });
 

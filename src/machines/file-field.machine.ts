@@ -9,16 +9,7 @@ import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from
 import { track } from '../api/analytics';
 import type { UploadKind } from '../../contract/schemas';
 import { UPLOAD_RULES, type UploadRule } from '../../core/files/rules';
-import {
-  checkDropRules,
-  validateFileContent,
-  type FileError,
-  type FileErrorKey,
-} from '../../core/files/validate';
-
-/** react-dropzone's rejection codes (the values of its `ErrorCode`). */
-export type DropRejectionCode =
-  'file-invalid-type' | 'file-too-large' | 'file-too-small' | 'too-many-files';
+import { checkDropRules, validateFileContent, type FileError } from '../../core/files/validate';
 
 export interface FileFieldInput {
   kind: UploadKind;
@@ -42,10 +33,11 @@ export interface FileFieldContext {
 export type FileFieldEvent =
   | { type: 'DRAG_ENTER' }
   | { type: 'DRAG_LEAVE' }
-  /** A file the drop area accepted (dropped or picked in the file dialog). */
+  /**
+   * A file dropped or picked in the file dialog: one that breaks the drop rules (type, size)
+   * is refused at once, any other is checked.
+   */
   | { type: 'SELECT'; file: File }
-  /** A file the drop area refused, with its rejection codes. */
-  | { type: 'REJECT'; file: File; codes: readonly string[] }
   | { type: 'REMOVE' }
   /** The form's value changed from outside (reset, a loaded record): adopted, not tracked. */
   | { type: 'SYNC'; file: File | null; url: string | null };
@@ -56,32 +48,6 @@ export type FileFieldEmitted = { type: 'CHANGED'; file: File | null; error: File
 export interface ValidateFileInput {
   file: File;
   rule: UploadRule;
-}
-
-const CODE_KEYS: Partial<Record<string, FileErrorKey>> = {
-  'file-invalid-type': 'fileInput.wrongType',
-  'file-too-large': 'fileInput.tooLarge',
-  'file-too-small': 'fileInput.tooSmall',
-} satisfies Partial<Record<DropRejectionCode, FileErrorKey>>;
-
-/**
- * The drop area's verdict as a file error, or null when its only complaint is "too many
- * files". react-dropzone and checkDropRules apply the same rules in the same order (type, then
- * size), so checkDropRules supplies the error with the values its message needs.
- */
-export function dropRejectionError(
-  file: File,
-  codes: readonly string[],
-  rule: UploadRule,
-): FileError | null {
-  const key = codes.map((code) => CODE_KEYS[code]).find((found) => found !== undefined);
-  if (key === undefined) return null;
-  return (
-    checkDropRules(file, rule) ?? {
-      key,
-      detail: `Refused by the drop area (${codes.join(', ')})`,
-    }
-  );
 }
 
 /** The name shown for a stored file: the last path segment of its address. */
@@ -117,12 +83,12 @@ export const fileFieldMachine = setup({
   },
   actions: {
     choose: assign(({ event }) => {
-      assertEvent(event, ['SELECT', 'REJECT']);
+      assertEvent(event, 'SELECT');
       return { file: event.file, error: null, touched: true };
     }),
-    reject: assign(({ context, event }) => {
-      assertEvent(event, 'REJECT');
-      return { error: dropRejectionError(event.file, event.codes, context.rule) };
+    refuse: assign(({ context, event }) => {
+      assertEvent(event, 'SELECT');
+      return { error: checkDropRules(event.file, context.rule) };
     }),
     takeResult: assign((_, params: { error: FileError | null }) => ({ error: params.error })),
     adopt: assign(({ event }) => {
@@ -157,13 +123,10 @@ export const fileFieldMachine = setup({
     hasUrl: ({ context }) => context.url !== null,
     hasValue: ({ context }) =>
       context.file !== null || context.url !== null || context.error !== null,
-    /**
-     * Only "too many files": the file is taken as the selection. (react-dropzone 19 already
-     * accepts the first file and refuses just the surplus; older versions refuse the batch.)
-     */
-    onlyTooMany: ({ event }) => {
-      assertEvent(event, 'REJECT');
-      return !event.codes.some((code) => CODE_KEYS[code] !== undefined);
+    /** The file's name, type or size alone refuse it: its bytes need no reading. */
+    breaksDropRules: ({ context, event }) => {
+      assertEvent(event, 'SELECT');
+      return checkDropRules(event.file, context.rule) !== null;
     },
     differs: ({ context, event }) => {
       assertEvent(event, 'SYNC');
@@ -182,19 +145,15 @@ export const fileFieldMachine = setup({
   }),
   initial: 'init',
   on: {
-    // A newer selection re-enters validating: the older check is stopped and its answer dropped.
-    SELECT: { target: '.validating', reenter: true, actions: ['choose', 'trackSelected'] },
-    REJECT: [
+    SELECT: [
       {
-        guard: 'onlyTooMany',
-        target: '.validating',
-        reenter: true,
-        actions: ['choose', 'trackSelected'],
-      },
-      {
+        guard: 'breaksDropRules',
         target: '.invalid',
-        actions: ['choose', 'trackSelected', 'reject', 'trackError', 'emitChanged'],
+        actions: ['choose', 'trackSelected', 'refuse', 'trackError', 'emitChanged'],
       },
+      // A newer selection re-enters validating: the older check is stopped and its answer
+      // dropped.
+      { target: '.validating', reenter: true, actions: ['choose', 'trackSelected'] },
     ],
     REMOVE: {
       guard: 'hasValue',
@@ -223,7 +182,7 @@ export const fileFieldMachine = setup({
     validating: {
       invoke: {
         src: 'validateFile',
-        // Entered only with a file: SELECT, REJECT of too many files, or init with a file.
+        // Entered only with a file: SELECT, or init with a file.
         input: ({ context }) => ({ file: context.file as File, rule: context.rule }),
         onDone: [
           {

@@ -21,7 +21,7 @@ const pngsuite = (name: string) => {
   Object.defineProperty(file, 'slice', { value: readable.slice.bind(readable) });
   return file;
 };
-/** A PNG-named file of a given size (react-dropzone reads `size`, never the bytes). */
+/** A PNG-named file of a given size (the drop rules read `size`, never the bytes). */
 const sized = (name: string, size: number) => {
   const file = new File(['x'], name, { type: 'image/png' });
   Object.defineProperty(file, 'size', { value: size });
@@ -64,11 +64,12 @@ const dropArea = () => {
   if (!area) throw new Error('no drop area');
   return area;
 };
-/** The DataTransfer of a drag carrying files (react-dropzone looks for the 'Files' type). */
+/** The DataTransfer of a drag from the desktop carrying files (of the 'Files' type). */
 const transfer = (...files: File[]) => ({
   dataTransfer: {
     files,
     types: ['Files'],
+    effectAllowed: 'all',
     items: files.map((file) => ({ kind: 'file', type: file.type, getAsFile: () => file })),
   },
 });

@@ -99,13 +99,10 @@ export function FileField({
     actor.send({ type: 'SYNC', file, url });
   }, [actor, file, url]);
 
-  const rule = UPLOAD_RULES[kind];
   return (
     <FileDrop
       label={label}
-      accept={rule.accept}
-      minSize={rule.minSize}
-      maxSize={rule.maxSize}
+      accept={UPLOAD_RULES[kind].accept}
       variant={variant}
       status={view}
       fileName={shownName}
@@ -133,7 +130,6 @@ export function FileField({
         checking: t('fileInput.checking'),
       }}
       onSelect={(next) => actor.send({ type: 'SELECT', file: next })}
-      onReject={(next, codes) => actor.send({ type: 'REJECT', file: next, codes })}
       onDragEnter={() => actor.send({ type: 'DRAG_ENTER' })}
       onDragLeave={() => actor.send({ type: 'DRAG_LEAVE' })}
       onRemove={() => actor.send({ type: 'REMOVE' })}

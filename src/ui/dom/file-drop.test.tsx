@@ -13,7 +13,6 @@ const LABELS = {
 function renderDrop(props: Partial<FileDropProps> = {}) {
   const callbacks = {
     onSelect: vi.fn(),
-    onReject: vi.fn(),
     onDragEnter: vi.fn(),
     onDragLeave: vi.fn(),
     onRemove: vi.fn(),
@@ -21,8 +20,6 @@ function renderDrop(props: Partial<FileDropProps> = {}) {
   const all: FileDropProps = {
     label: 'Texture',
     accept: { 'image/png': ['.png'] },
-    minSize: 10,
-    maxSize: 1000,
     status: 'empty',
     fileName: null,
     dragging: false,
@@ -44,14 +41,17 @@ const png = (size: number, name = 'a.png') => {
   Object.defineProperty(file, 'size', { value: size });
   return file;
 };
-const drop = (...files: File[]) =>
-  fireEvent.drop(screen.getByText(LABELS.dragAndDrop).parentElement as HTMLElement, {
-    dataTransfer: {
-      files,
-      types: ['Files'],
-      items: files.map((file) => ({ kind: 'file', type: file.type, getAsFile: () => file })),
-    },
-  });
+/** The DataTransfer of a drag from the desktop carrying files. */
+const transfer = (...files: File[]) => ({
+  dataTransfer: {
+    files,
+    types: ['Files'],
+    effectAllowed: 'all',
+    items: files.map((file) => ({ kind: 'file', type: file.type, getAsFile: () => file })),
+  },
+});
+const area = () => screen.getByText(LABELS.dragAndDrop).parentElement as HTMLElement;
+const drop = (...files: File[]) => fireEvent.drop(area(), transfer(...files));
 
 const createObjectURL = vi.fn((_: Blob) => 'blob:one');
 const revokeObjectURL = vi.fn((_: string) => undefined);
@@ -61,32 +61,62 @@ beforeAll(() => {
 });
 
 describe('FileDrop', () => {
-  it('hands an accepted file to onSelect', async () => {
-    const { onSelect, onReject } = renderDrop();
-    const file = png(100);
+  it.each([
+    ['an image', png(100)],
+    // The drop rules (type, size) are the field's: the area hands over whatever is dropped.
+    ['a text file', new File(['hello world'], 'notes.txt', { type: 'text/plain' })],
+  ])('hands %s dropped on the area to onSelect', async (_, file) => {
+    const { onSelect } = renderDrop();
     drop(file);
     await waitFor(() => expect(onSelect).toHaveBeenCalledWith(file));
-    expect(onReject).not.toHaveBeenCalled();
-  });
-
-  it.each([
-    ['file-invalid-type', new File(['hello world'], 'notes.txt', { type: 'text/plain' })],
-    ['file-too-large', png(5000)],
-    ['file-too-small', png(3)],
-  ])('hands a refused file to onReject with the code %s', async (code, file) => {
-    const { onReject, onSelect } = renderDrop();
-    drop(file);
-    await waitFor(() => expect(onReject).toHaveBeenCalledWith(file, [code]));
-    expect(onSelect).not.toHaveBeenCalled();
   });
 
   it('takes the first of two files dropped on a single-file field', async () => {
-    const { onSelect, onReject } = renderDrop();
+    const { onSelect } = renderDrop();
     const first = png(100, 'first.png');
     drop(first, png(100, 'second.png'));
     await waitFor(() => expect(onSelect).toHaveBeenCalledWith(first));
     expect(onSelect).toHaveBeenCalledTimes(1);
-    expect(onReject).not.toHaveBeenCalled();
+  });
+
+  it('says when a drag of files enters and leaves, and not for a drag of text', () => {
+    const { onDragEnter, onDragLeave } = renderDrop();
+    fireEvent.dragEnter(area(), transfer(png(100)));
+    expect(onDragEnter).toHaveBeenCalledTimes(1);
+    fireEvent.dragLeave(area(), transfer(png(100)));
+    expect(onDragLeave).toHaveBeenCalledTimes(1);
+    const text = { types: ['text/plain'], effectAllowed: 'all', items: [] };
+    fireEvent.dragEnter(area(), { dataTransfer: text });
+    fireEvent.dragLeave(area(), { dataTransfer: text });
+    expect(onDragEnter).toHaveBeenCalledTimes(1);
+    expect(onDragLeave).toHaveBeenCalledTimes(1);
+  });
+
+  it('takes a file pasted while focus is in the field, but not while disabled', () => {
+    const { onSelect, rerender } = renderDrop();
+    const file = png(100);
+    const upload = screen.getByRole('button', { name: LABELS.upload });
+    fireEvent.paste(upload, { clipboardData: { files: [file] } });
+    expect(onSelect).toHaveBeenCalledExactlyOnceWith(file);
+    rerender({ disabled: true });
+    fireEvent.paste(upload, { clipboardData: { files: [file] } });
+    expect(onSelect).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps a file dropped beside the area from opening in the tab', () => {
+    renderDrop();
+    const beside = fireEvent.drop(document.body, transfer(png(100)));
+    // fireEvent answers false when the default action (opening the file) was prevented.
+    expect(beside).toBe(false);
+  });
+
+  it('opens the file dialog from the upload button, offering the accepted types', () => {
+    renderDrop();
+    const input = screen.getByLabelText<HTMLInputElement>('Texture');
+    expect(input).toHaveAttribute('accept', 'image/png,.png');
+    const click = vi.spyOn(input, 'click');
+    fireEvent.click(screen.getByRole('button', { name: LABELS.upload }));
+    expect(click).toHaveBeenCalledTimes(1);
   });
 
   it('ends the drag when a drop brings no file', async () => {

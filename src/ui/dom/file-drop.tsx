@@ -1,5 +1,13 @@
-import { useCallback, useEffect, useId, useRef } from 'react';
-import { useDropzone, type Accept, type FileRejection } from 'react-dropzone';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  type ChangeEvent,
+  type ClipboardEvent,
+  type DragEvent,
+} from 'react';
+import { isFileDropItem, useDrop } from 'react-aria-components';
 import { Spinner } from './spinner';
 
 /** The control's wording, already translated. */
@@ -20,10 +28,8 @@ type FileDropStatus = 'empty' | 'validating' | 'chosen' | 'invalid';
 
 export interface FileDropProps {
   label: string;
-  /** Accepted content types with their extensions (react-dropzone's `accept`). */
-  accept: Accept;
-  minSize: number;
-  maxSize: number;
+  /** Accepted content types with their extensions: what the file dialog offers first. */
+  accept: Partial<Record<string, string[]>>;
   status: FileDropStatus;
   /** The chosen file's name (or the stored file's); shown when chosen. */
   fileName: string | null;
@@ -41,9 +47,11 @@ export interface FileDropProps {
   /** The error to show under the field (already filtered by "touched or submitted"). */
   error: string | null;
   labels: FileDropLabels;
+  /**
+   * A file dropped, pasted or picked in the file dialog (the first of several): the drop rules
+   * (type, size) are the caller's to apply.
+   */
   onSelect: (file: File) => void;
-  /** The drop area refused the file; `codes` are react-dropzone's rejection codes. */
-  onReject: (file: File, codes: string[]) => void;
   onDragEnter: () => void;
   onDragLeave: () => void;
   onRemove: () => void;
@@ -59,10 +67,31 @@ export interface FileDropProps {
   disabled?: boolean | undefined;
 }
 
+/** The file dialog's `accept`: every content type and extension, `image/png,.png`. */
+const acceptAttribute = (accept: FileDropProps['accept']) =>
+  Object.entries(accept)
+    .flatMap(([type, extensions]) => [type, ...(extensions ?? [])])
+    .join(',');
+
+/** Out of sight and out of the layout; the upload button opens it. */
+const HIDDEN_INPUT = {
+  border: 0,
+  display: 'block',
+  height: 0,
+  margin: 0,
+  opacity: 0,
+  overflow: 'hidden',
+  padding: 0,
+  width: 0,
+} as const;
+
 /**
  * A file field: a drop area with an upload button, or the chosen file with Remove. The hidden
  * input (named by the label) and the buttons carry the error through aria-invalid and
- * aria-describedby, and the error is announced as an alert.
+ * aria-describedby, and the error is announced as an alert. Files come dropped on the area
+ * (React Aria's useDrop), pasted while focus is in it, or from the file dialog. The area adds
+ * no tab stop of its own (React Aria's DropZone would add a hidden drop button): the upload
+ * button is the one way in by keyboard.
  */
 export function FileDrop(props: FileDropProps) {
   const { status, labels, error, dragging, disabled = false, variant = 'dropzone' } = props;
@@ -75,39 +104,53 @@ export function FileDrop(props: FileDropProps) {
     [props.description && descriptionId, error && errorId].filter(Boolean).join(' ') || undefined;
   const invalid = error ? true : undefined;
 
-  const { onSelect, onReject, onDragLeave } = props;
-  const onDrop = useCallback(
-    (accepted: File[], rejections: FileRejection[]) => {
-      const [rejection] = rejections;
-      const [file] = accepted;
-      if (file) onSelect(file);
-      else if (rejection)
-        onReject(
-          rejection.file,
-          rejection.errors.map((e) => String(e.code)),
-        );
-      // A drop without files (text, a link) ends the drag like leaving does.
-      else onDragLeave();
+  const { onSelect } = props;
+  const fieldRef = useRef<HTMLDivElement>(null);
+  const areaRef = useRef<HTMLDivElement>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+  // Only a drag that carries files is taken (not text or a link): the browser says so when the
+  // drag enters, before React Aria asks for the drop operation.
+  const carriesFiles = useRef(false);
+  const { dropProps } = useDrop({
+    ref: areaRef,
+    isDisabled: disabled || variant === 'button',
+    getDropOperation: () => (carriesFiles.current ? 'copy' : 'cancel'),
+    onDropEnter: props.onDragEnter,
+    onDropExit: props.onDragLeave,
+    onDrop: (event) => {
+      const item = event.items.find(isFileDropItem);
+      if (item) void item.getFile().then(onSelect);
     },
-    [onSelect, onReject, onDragLeave],
-  );
-  const { getRootProps, getInputProps, open } = useDropzone({
-    accept: props.accept,
-    minSize: props.minSize,
-    maxSize: props.maxSize,
-    multiple: false,
-    disabled,
-    // The upload button opens the dialog; the area itself is not a second tab stop.
-    noClick: true,
-    noKeyboard: true,
-    noDrag: variant === 'button',
-    onDrop,
-    onDragEnter: props.onDragEnter,
-    onDragLeave: props.onDragLeave,
   });
+  const onDragEnter = (event: DragEvent<HTMLDivElement>) => {
+    carriesFiles.current = event.dataTransfer.types.includes('Files');
+    dropProps.onDragEnter?.(event);
+  };
+  const onPaste = (event: ClipboardEvent<HTMLDivElement>) => {
+    const [file] = event.clipboardData.files;
+    if (disabled || !file) return;
+    event.preventDefault();
+    onSelect(file);
+  };
+  const onChosen = (event: ChangeEvent<HTMLInputElement>) => {
+    const [file] = event.target.files ?? [];
+    if (file) onSelect(file);
+  };
+  // A file dropped beside the area would open in the tab in place of the form: the page
+  // takes no drop of its own while the field is there.
+  useEffect(() => {
+    const refuse = (event: globalThis.DragEvent) => {
+      if (!event.defaultPrevented) event.preventDefault();
+    };
+    document.addEventListener('dragover', refuse);
+    document.addEventListener('drop', refuse);
+    return () => {
+      document.removeEventListener('dragover', refuse);
+      document.removeEventListener('drop', refuse);
+    };
+  }, []);
 
   const chosen = status === 'chosen';
-  const fieldRef = useRef<HTMLDivElement>(null);
   const actionRef = useRef<HTMLButtonElement>(null);
   const shownStatus = useRef(status);
   // The focused button goes when the field changes (Upload → Remove and back): keyboard users
@@ -137,21 +180,30 @@ export function FileDrop(props: FileDropProps) {
     >
       <label htmlFor={inputId}>{props.label}</label>
       <div
-        {...getRootProps({
-          className: 'file-drop-area',
-          'data-dragging': dragging || undefined,
-          'data-invalid': invalid,
-          'data-chosen': chosen || undefined,
-          'data-disabled': disabled || undefined,
-        })}
+        {...dropProps}
+        ref={areaRef}
+        role="presentation"
+        className="file-drop-area"
+        data-dragging={dragging || undefined}
+        data-invalid={invalid}
+        data-chosen={chosen || undefined}
+        data-disabled={disabled || undefined}
+        aria-disabled={disabled || undefined}
+        onDragEnter={onDragEnter}
+        onPaste={onPaste}
       >
         <input
-          {...getInputProps({
-            id: inputId,
-            'aria-label': props.label,
-            'aria-invalid': invalid,
-            'aria-describedby': describedBy,
-          })}
+          ref={inputRef}
+          id={inputId}
+          type="file"
+          accept={acceptAttribute(props.accept)}
+          tabIndex={-1}
+          style={HIDDEN_INPUT}
+          aria-label={props.label}
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+          disabled={disabled}
+          onChange={onChosen}
         />
         {chosen ? (
           <>
@@ -206,7 +258,7 @@ export function FileDrop(props: FileDropProps) {
               disabled={disabled}
               aria-invalid={invalid}
               aria-describedby={describedBy}
-              onClick={open}
+              onClick={() => inputRef.current?.click()}
             >
               {labels.upload}
             </button>
