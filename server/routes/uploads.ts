@@ -14,9 +14,10 @@ import { UPLOAD_RULES, type UploadRule } from '../../core/files/rules';
 import { contentMismatch, describeContent, type SniffedType } from '../../core/files/sniff';
 import { validateFileContent } from '../../core/files/validate';
 import type { AppAbility } from '../../contract/ability';
-import { requireAuth, type AuthEnv } from '../auth/middleware';
+import type { AuthEnv } from '../auth/middleware';
 import { deliverModel, DELIVERY_UPLOAD_WAIT_MS } from '../deliveries';
 import type { Deps } from '../deps';
+import { declaredRoutes } from '../http/declared';
 import { fail } from '../http/errors';
 import { readParam } from '../http/validate';
 import { StorageLimitError, type Storage, type StoredFile } from '../storage';
@@ -132,11 +133,15 @@ function contentLength(c: Context): number | undefined {
   return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : undefined;
 }
 
-/** Routes mounted at /v1/uploads (outside the global JSON body limit, see app.ts). */
+/**
+ * Routes mounted at /v1/uploads (outside the global JSON body limit, see app.ts), from their
+ * declaration (contract/routes.ts): the body is the file's bytes, read here as a stream.
+ */
 export function uploadRoutes(deps: Deps) {
   const app = new Hono<AuthEnv>();
+  const on = declaredRoutes(app, deps, '/v1/uploads');
 
-  app.post('/:kind', requireAuth(deps), async (c) => {
+  on('post', '/v1/uploads/{kind}', undefined, async (c) => {
     const kind = readParam(uploadKindSchema, c.req.param('kind'), 'kind');
     if (!mayUpload(c.get('auth').ability, kind)) {
       fail(403, 'FORBIDDEN', `Your role may not upload a ${kind}`);
