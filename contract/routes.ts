@@ -125,6 +125,12 @@ import {
   userList,
 } from './list-params';
 import { dashboardSchema } from './dashboard';
+import {
+  savedViewCreateBodySchema,
+  savedViewListQuerySchema,
+  savedViewPatchBodySchema,
+  savedViewSchema,
+} from './saved-views';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** One ability a route requires of the caller's token, e.g. `['update', 'Asset']`. */
@@ -267,6 +273,37 @@ const bulkJobRoutes = (): Route[] => {
         answer: ok(bulkJobSchema),
       },
     ),
+  ];
+};
+
+/**
+ * Saved views: any signed-in user, for the lists their role reads (each route checks the
+ * view's list); someone else's view is a 404 to a write, and to a read without that list.
+ */
+const savedViewRoutes = (): Route[] => {
+  const T = 'Saved views';
+  const base = '/v1/saved-views';
+  return [
+    bearer('get', base, T, "The caller's views of a list", [], {
+      query: savedViewListQuerySchema,
+      answer: ok(z.array(savedViewSchema)),
+      errors: [403],
+    }),
+    bearer('post', base, T, 'Save a view', [], {
+      body: savedViewCreateBodySchema,
+      answer: ok(savedViewSchema),
+      errors: [403],
+    }),
+    bearer('get', `${base}/{id}`, T, 'Open a view (a shared link)', [], {
+      answer: ok(savedViewSchema),
+    }),
+    bearer('patch', `${base}/{id}`, T, 'Rename or change a view of the caller', [], {
+      body: savedViewPatchBodySchema,
+      answer: ok(savedViewSchema),
+    }),
+    bearer('delete', `${base}/{id}`, T, 'Delete a view of the caller', [], {
+      answer: ok(savedViewSchema),
+    }),
   ];
 };
 
@@ -869,6 +906,7 @@ export const ROUTES: readonly Route[] = [
     [['read', 'Asset']],
     { answer: ok(dashboardSchema) },
   ),
+  ...savedViewRoutes(),
 
   bearer('get', '/private/v1/users', U, 'List users', [PRIVATE, ['read', 'User']], {
     query: listQuery(userList),

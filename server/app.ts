@@ -41,6 +41,7 @@ import { adminSessionRoutes, sessionRoutes } from './routes/sessions';
 import { tagRoutes } from './routes/tags';
 import { deleteRoutes, restoreRoutes, trashRoutes } from './routes/trash';
 import { bulkJobRoutes } from './routes/bulk-jobs';
+import { savedViewRoutes } from './routes/saved-views';
 import { activityRoutes } from './routes/activity';
 import { dashboardRoutes } from './routes/dashboard';
 import { uploadRoutes } from './routes/uploads';
@@ -158,6 +159,7 @@ export function createApp(input: AppDeps) {
   app.route('/v1/events', eventRoutes(deps));
   app.route('/v1/activity', activityRoutes(deps));
   app.route('/v1/dashboard', dashboardRoutes(deps));
+  app.route('/v1/saved-views', savedViewRoutes(deps));
   app.route('/files', fileRoutes(deps));
 
   // Everything under /private/v1 is for roles with the PrivateApi ability (admin, developer).
