@@ -112,6 +112,25 @@ describe('loadConfig', () => {
     );
   });
 
+  it('budgets each client 50 requests a second in production, none elsewhere unless set', () => {
+    const production = {
+      JWT_SECRET: SECRET,
+      NODE_ENV: 'production',
+      ADMIN_PASSWORD: 'a-long-private-password',
+      SMTP_URL: 'smtp://mail:25',
+      PUBLIC_URL: 'https://avatars.example',
+    };
+    expect(loadConfig(production).clientRequestRate).toBe(50);
+    expect(loadConfig({ ...production, CLIENT_REQUEST_RATE: '0' }).clientRequestRate).toBe(0);
+    expect(loadConfig({ JWT_SECRET: SECRET }).clientRequestRate).toBe(0);
+    expect(loadConfig({ JWT_SECRET: SECRET, CLIENT_REQUEST_RATE: '200' }).clientRequestRate).toBe(
+      200,
+    );
+    expect(() => loadConfig({ JWT_SECRET: SECRET, CLIENT_REQUEST_RATE: '2.5' })).toThrow(
+      'CLIENT_REQUEST_RATE must be an integer from 0 to 100000',
+    );
+  });
+
   it('refuses to start in production with the published admin password, a short one or no SMTP', () => {
     const production = { JWT_SECRET: SECRET, NODE_ENV: 'production' };
     const problems = (env: Record<string, string>) => {

@@ -77,6 +77,11 @@ export interface Config {
   log: { level: LogLevel; format: LogFormat };
   /** Bearer token of GET /metrics (METRICS_TOKEN); unset, the route does not exist. */
   metricsToken: string | undefined;
+  /**
+   * Requests a second one client may keep sending, with a burst of ten seconds' worth
+   * (CLIENT_REQUEST_RATE, server/http/request-budget.ts); 0 is off. On in production only.
+   */
+  clientRequestRate: number;
   /** How long a stopping server lets its requests in progress finish (SHUTDOWN_TIMEOUT_MS). */
   shutdownTimeoutMs: number;
   /**
@@ -294,6 +299,10 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`LOG_FORMAT must be json or pretty (got "${logFormat}")`);
   }
 
+  // A cold page load of the asset list sends about 70 requests in its first second (chunks,
+  // decoders, thumbnails, API calls): 50 a second with 500 at once is far past what an admin
+  // sends. Off outside production, where tests and benches send many requests from loopback.
+  const clientRequestRate = int('CLIENT_REQUEST_RATE', production ? 50 : 0, 0, 100_000);
   const metricsToken = str('METRICS_TOKEN');
   if (metricsToken !== undefined && !/^[\x21-\x7e]{32,}$/.test(metricsToken)) {
     problems.push('METRICS_TOKEN must be at least 32 printable characters without spaces');
@@ -325,6 +334,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiDocs: apiDocsRaw === 'on',
     log: { level: logLevel as LogLevel, format: logFormat as LogFormat },
     metricsToken,
+    clientRequestRate,
     requireAdminSecondFactor: requireAdmin2faRaw === 'true',
     smtpUrl,
     mailFrom: str('MAIL_FROM') ?? 'Avatar Studio <no-reply@avatar.studio>',

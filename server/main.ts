@@ -23,6 +23,7 @@ import { createPgDb, createPgliteDb, type Db } from './db';
 import { backfillDeliveries, stopDeliveries } from './deliveries';
 import { createEventBus } from './event-bus';
 import { trackRequests } from './http/drain';
+import { budgetedServer, requestBudgetOf } from './http/request-budget';
 import { createDevMailbox, createSmtpTransport, type DevMailbox, type MailTransport } from './mail';
 import { pruneExpired } from './maintenance';
 import { configureLog, log } from './log';
@@ -145,7 +146,15 @@ async function main(): Promise<void> {
     leaving: leaving.signal,
     stopping: stopping.signal,
   });
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+  const budget = requestBudgetOf(config);
+  const listen = {
+    fetch: app.fetch,
+    port: config.port,
+    hostname: config.host,
+    // A client past its budget is refused before Hono sees the request.
+    createServer: budget && budgetedServer(budget, config),
+  };
+  const server = serve(listen, (info) => {
     const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
     const defaults = config.adminDefaults.email || config.adminDefaults.password;
     // One write, so whoever reads the log sees the whole banner at once. It ends with where to

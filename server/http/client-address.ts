@@ -10,16 +10,30 @@ import type { Config } from '../config';
 
 /** The address a request came from, as the socket or the trusted proxy names it. */
 export function remoteAddress(c: Context, config: Pick<Config, 'trustProxy'>): string {
+  return addressOf(c.req.header('x-forwarded-for'), config, () => {
+    try {
+      return getConnInfo(c).remote.address;
+    } catch {
+      // Requests made in process (app.request in tests) have no socket.
+      return undefined;
+    }
+  });
+}
+
+/**
+ * The address of a request with this `X-Forwarded-For` header, trusted only behind a proxy,
+ * else `socketAddress()`: the rule of `remoteAddress` for a request Hono has not seen yet.
+ */
+export function addressOf(
+  forwardedFor: string | undefined,
+  config: Pick<Config, 'trustProxy'>,
+  socketAddress: () => string | undefined,
+): string {
   if (config.trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
+    const forwarded = forwardedFor?.split(',').at(-1)?.trim();
     if (forwarded) return forwarded;
   }
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    // Requests made in process (app.request in tests) have no socket.
-    return 'unknown';
-  }
+  return socketAddress() ?? 'unknown';
 }
 
 /** The key of the client a request came from in every per-client limit: see `clientKey`. */
