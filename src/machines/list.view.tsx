@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { ListSearch } from '../api/list-url';
 import type { Can } from '../../contract/ability';
 import { MOBILE_QUERY } from '../ui/dom/list/filter-bar';
+import { ColumnsMenu, columnsMenuLabels } from '../ui/dom/list/columns-menu';
 import { IgnoredFilterNotice } from '../ui/dom/list/ignored-filter-notice';
 import { rememberedScroll } from '../ui/dom/list/scroll-switch';
 import { useDocumentTitle } from '../ui/dom/use-document-title';
@@ -94,6 +95,7 @@ function ListScreenBody<Row extends { id: string }>({
         toolbar={
           <>
             {urlState && <SavedViews search={search} />}
+            <ColumnsMenu listKey={key} columns={config.columns} labels={columnsMenuLabels(t)} />
             {toolbar}
           </>
         }

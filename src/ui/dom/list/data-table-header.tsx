@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
-import { Checkbox, Column, TableHeader } from 'react-aria-components';
+import { Checkbox, Column, ColumnResizer, TableHeader } from 'react-aria-components';
+import { MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH } from './column-layout';
 import type { ListColumn } from './columns';
 import type { DataTableLabels } from './data-table-labels';
 
@@ -14,6 +15,8 @@ export function useHeader<Row>(
   options: {
     /** Whether the owner sorts (a sortable column's header then sorts by it). */
     sortable: boolean;
+    /** Whether the column edges resize (the table is in a ResizableTableContainer). */
+    resizable: boolean;
     reorderable: boolean;
     hasSelection: boolean;
     selectAllLabel: string | undefined;
@@ -21,7 +24,8 @@ export function useHeader<Row>(
     labels: DataTableLabels;
   },
 ) {
-  const { sortable, reorderable, hasSelection, selectAllLabel, hasActions, labels } = options;
+  const { sortable, resizable, reorderable, hasSelection, selectAllLabel, hasActions, labels } =
+    options;
   return useMemo(
     () => (
       <TableHeader>
@@ -48,24 +52,44 @@ export function useHeader<Row>(
               id={c.field}
               isRowHeader={index === 0}
               allowsSorting={sortable && Boolean(c.sortable)}
-              width={width}
-              style={width === null ? undefined : { width }}
+              // Resizable, the widths are React Aria's (from these), which it sets on the cell.
+              {...(resizable
+                ? {
+                    defaultWidth: width,
+                    minWidth: MIN_COLUMN_WIDTH,
+                    maxWidth: MAX_COLUMN_WIDTH,
+                  }
+                : { width, style: width === null ? undefined : { width } })}
               className={`align-${c.headerAlign ?? 'left'}`}
             >
               {({ allowsSorting, sortDirection }) => (
-                <span className="column-header" title={c.tooltip}>
-                  {c.headerName}
-                  {allowsSorting && (
-                    <span className="sort-indicator" aria-hidden="true">
-                      {sortDirection === 'ascending'
-                        ? '▲'
-                        : sortDirection === 'descending'
-                          ? '▼'
-                          : '↕'}
-                    </span>
+                <>
+                  <span
+                    className="column-header"
+                    title={c.tooltip}
+                    // Focusable, so the header's focus lands on its name (Enter sorts) before
+                    // the arrow keys reach its edge.
+                    tabIndex={resizable ? -1 : undefined}
+                  >
+                    {c.headerName}
+                    {allowsSorting && (
+                      <span className="sort-indicator" aria-hidden="true">
+                        {sortDirection === 'ascending'
+                          ? '▲'
+                          : sortDirection === 'descending'
+                            ? '▼'
+                            : '↕'}
+                      </span>
+                    )}
+                    {c.tooltip && <span className="visually-hidden">, {c.tooltip}</span>}
+                  </span>
+                  {resizable && (
+                    <ColumnResizer
+                      className="column-resizer"
+                      aria-label={labels.resizeColumn(c.headerName)}
+                    />
                   )}
-                  {c.tooltip && <span className="visually-hidden">, {c.tooltip}</span>}
-                </span>
+                </>
               )}
             </Column>
           );
@@ -77,6 +101,6 @@ export function useHeader<Row>(
         )}
       </TableHeader>
     ),
-    [columns, sortable, reorderable, hasSelection, selectAllLabel, hasActions, labels],
+    [columns, sortable, resizable, reorderable, hasSelection, selectAllLabel, hasActions, labels],
   );
 }

@@ -10,6 +10,8 @@ export interface DataTableLabels {
   clearFilters: string;
   /** Marks a row someone else deleted (it goes a moment later). */
   removed: string;
+  /** Names a column edge that resizes the column. */
+  resizeColumn: (column: string) => string;
 }
 
 /** The table's texts from the locale (`list.*`); `table` names the grid. */
@@ -22,4 +24,5 @@ export const dataTableLabels = (t: TFunction, table: string): DataTableLabels =>
   noMatches: t('list.noMatches'),
   clearFilters: t('list.clear'),
   removed: t('list.removedByOther'),
+  resizeColumn: (column) => t('list.columns.resize', { column }),
 });

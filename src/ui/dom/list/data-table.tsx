@@ -5,10 +5,12 @@ import {
   useLayoutEffect,
   useMemo,
   useRef,
+  useState,
   type ReactNode,
 } from 'react';
 import {
   ProgressBar,
+  ResizableTableContainer,
   Table,
   TableLayout,
   Virtualizer,
@@ -16,6 +18,7 @@ import {
   type SortDescriptor,
 } from 'react-aria-components';
 import type { ListOrder } from '../../../../contract/list-query';
+import { repairColumnLayout, useColumnLayout, type ColumnLayout } from './column-layout';
 import type { ListColumn } from './columns';
 import { useHeldWhilePressed } from '../held-while-pressed';
 import { useBody } from './data-table-body';
@@ -26,6 +29,11 @@ import { useRowReorder } from './row-reorder';
 
 interface DataTableProps<Row extends { id: string }> {
   columns: ListColumn<Row>[];
+  /**
+   * The list's name the user's column layout is remembered by (column-layout.ts): given, the
+   * table shows the columns as the user arranged them and their edges resize.
+   */
+  layoutKey?: string;
   rows: Row[];
   labels: DataTableLabels;
   /** A readable name per row, for the drag handle and menu labels. */
@@ -103,7 +111,9 @@ const ROW_HEIGHT = 56;
  * React Aria renders an accessible grid from them.
  */
 function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
-  const { columns, labels, selection } = props;
+  const { labels, selection, layoutKey } = props;
+  const layout = useShownLayout(props.columns, layoutKey);
+  const { columns } = layout;
   const sortDescriptor = sortDescriptorOf(props.order);
   // The rows, and whether they load, stay as they were while a pointer is pressed on the table:
   // a search's answer arriving under the press would move the pressed row, losing the click.
@@ -154,6 +164,7 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
   const selectLabel = selection?.selectLabel;
 
   const header = useHeader(columns, {
+    resizable: Boolean(layoutKey),
     sortable: Boolean(props.onSort),
     reorderable,
     hasSelection,
@@ -217,19 +228,27 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
 
   return (
     <>
-      <div className="data-table-container" onPointerDownCapture={holdWhilePressed}>
+      <div
+        className="data-table-container"
+        onPointerDownCapture={holdWhilePressed}
+        ref={layoutKey ? markOverflow : undefined}
+      >
         {props.showProgress && isLoading && (
           <ProgressBar aria-label={labels.loading} isIndeterminate className="progress-bar">
             <div className="progress-bar-fill" />
           </ProgressBar>
         )}
-        {virtualized ? (
-          <Virtualizer
-            layout={TableLayout}
-            layoutOptions={{ rowHeight: ROW_HEIGHT, headingHeight: 44 }}
+        {layoutKey ? (
+          <ResizableTableContainer
+            // Another layout's widths (a reset, a saved view) start the columns afresh.
+            key={layout.epoch}
+            className="data-table-resizable"
+            onResizeEnd={layout.resized}
           >
-            {grid}
-          </Virtualizer>
+            {virtualized ? virtualize(grid) : grid}
+          </ResizableTableContainer>
+        ) : virtualized ? (
+          virtualize(grid)
         ) : (
           grid
         )}
@@ -248,6 +267,81 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
       )}
     </>
   );
+}
+
+const virtualize = (grid: ReactNode) => (
+  <Virtualizer layout={TableLayout} layoutOptions={{ rowHeight: ROW_HEIGHT, headingHeight: 44 }}>
+    {grid}
+  </Virtualizer>
+);
+
+/**
+ * The columns as the user's layout of this list shows them (all of them, as given, without a
+ * `layoutKey`), and what a resize keeps. React Aria holds the widths while columns are
+ * dragged; `epoch` changes when the layout's widths change from elsewhere, so the table takes
+ * them up, but not when this table's own resize stored them (the resizer keeps its focus).
+ */
+function useShownLayout<Row>(all: ListColumn<Row>[], layoutKey: string | undefined) {
+  const [stored, setLayout] = useColumnLayout(layoutKey ?? '');
+  const fields = useMemo(() => all.map((c) => c.field), [all]);
+  const layout: ColumnLayout | undefined = useMemo(
+    () => (layoutKey === undefined ? undefined : repairColumnLayout(stored, fields)),
+    [layoutKey, stored, fields],
+  );
+  const columns = useMemo(() => {
+    if (!layout) return all;
+    const byField = new Map(all.map((c) => [c.field, c]));
+    return layout.order.flatMap((field) => {
+      const column = byField.get(field);
+      if (!column || layout.hidden.includes(field)) return [];
+      const width = layout.widths[field];
+      return [width === undefined ? column : { ...column, width }];
+    });
+  }, [all, layout]);
+  const widthsKey = JSON.stringify(layout?.widths ?? {});
+  const [own, setOwn] = useState<string>();
+  const [seen, setSeen] = useState(widthsKey);
+  const [epoch, setEpoch] = useState(0);
+  if (seen !== widthsKey) {
+    setSeen(widthsKey);
+    if (widthsKey !== own) setEpoch(epoch + 1);
+  }
+  const resized = (widths: Map<Key, number | string>) => {
+    if (!layout) return;
+    const next = { ...layout.widths };
+    for (const [key, width] of widths) {
+      if (typeof width === 'number' && fields.includes(String(key))) {
+        next[String(key)] = Math.round(width);
+      }
+    }
+    const repaired = repairColumnLayout({ ...layout, widths: next }, fields);
+    setOwn(JSON.stringify(repaired.widths));
+    setLayout(repaired);
+  };
+  return { columns, epoch, resized };
+}
+
+/**
+ * Marks the container while its table is wider than it (columns resized wide): a wide window's
+ * container clips, for headers that stick to the window, so such a table scrolls instead.
+ */
+function markOverflow(container: HTMLDivElement | null) {
+  if (!container || typeof ResizeObserver === 'undefined') return undefined;
+  let table: Element | null = null;
+  const check = () => {
+    const now = container.querySelector('[role="grid"]');
+    if (now !== table) {
+      if (table) observer.unobserve(table);
+      if (now) observer.observe(now);
+      table = now;
+    }
+    const wider = table ? table.getBoundingClientRect().width > container.clientWidth + 1 : false;
+    container.toggleAttribute('data-overflows', wider);
+  };
+  const observer = new ResizeObserver(check);
+  observer.observe(container);
+  check();
+  return () => observer.disconnect();
 }
 
 /**
