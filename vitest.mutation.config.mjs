@@ -17,6 +17,7 @@ const MUTATION_TEST_FILES = [
   'core/files/validate.edges.test.ts',
   'src/api/http.dom.test.ts',
   'src/api/http.needs-refresh.test.ts',
+  'src/api/http.options.dom.test.ts',
   'src/machines/list.rules.test.ts',
   'contract/list-query.test.ts',
   'contract/paths.test.ts',
