@@ -17,10 +17,10 @@
  * right code on a network that has not been guessing, is never refused by what strangers spent.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Db } from '../db';
+import { rootOf, type Db } from '../db';
 import { fail } from '../http/errors';
 import { newId } from '../ids';
-import { LIMITS, takeAttempt, type LimitCheck } from './rate-limit';
+import { LIMITS, refuseIfRemembered, takeAttempt, type LimitCheck } from './rate-limit';
 
 /** `email`: a code mailed to the new address of an e-mail change (server/routes/account.ts). */
 export type CodePurpose = 'login' | 'verify' | 'reset' | 'email';
@@ -86,9 +86,9 @@ export interface IssuedCode {
  * Creates a code, or past the per-address limit gives the newest one again while it has half
  * its time left (else a new one: past the limit, one new code per half lifetime at most).
  */
-export function issueCode(db: Db, input: IssueCode): Promise<IssuedCode> {
+export async function issueCode(db: Db, input: IssueCode): Promise<IssuedCode> {
   const email = input.email.toLowerCase();
-  return db.transaction(async (tx) => {
+  const issued = await db.transaction(async (tx) => {
     // Serializes issuing per address and purpose so concurrent requests cannot beat the limit.
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`otc:${input.purpose}:${email}`]);
     const since = new Date(input.now.getTime() - RATE_WINDOW_MS);
@@ -99,7 +99,7 @@ export function issueCode(db: Db, input: IssueCode): Promise<IssuedCode> {
     );
     if ((rows[0]?.count ?? 0) >= MAX_CODES_PER_WINDOW) {
       const again = await issueAgain(tx, input, email);
-      if (again) return again;
+      if (again) return { ...again, created: false };
     }
     const id = newId();
     const code = codeFor(input.secret, id);
@@ -118,8 +118,11 @@ export function issueCode(db: Db, input: IssueCode): Promise<IssuedCode> {
         input.client,
       ],
     );
-    return { id, code, mail: true };
+    return { id, code, mail: true, created: true };
   });
+  // A new code takes guesses again: from every client, on this server at once.
+  if (issued.created) forgetSpent(db, groupOf({ email }, input.purpose));
+  return { id: issued.id, code: issued.code, mail: issued.mail };
 }
 
 /**
@@ -216,13 +219,18 @@ function hasBudget(row: CodeRow, client: string): boolean {
  * transaction, so a wrong guess stays counted.
  */
 export async function consumeCode(db: Db, input: ConsumeCode): Promise<ConsumeResult> {
-  const email = await emailOf(db, input);
-  const rows = email === undefined ? [] : await candidates(db, input, email, false);
-  const own = rows.some((row) => row.client === input.client);
   const checks: LimitCheck[] = [
     { key: `code-client:${input.client}`, limit: LIMITS.codeGuessesPerClient },
     { key: 'code:*', limit: LIMITS.codeGuessesGlobal },
   ];
+  // Refusals already decided cost no read: the client's back-off, then codes it cannot guess.
+  refuseIfRemembered(db, checks, input.now);
+  const group = groupOf(input.lookup, input.purpose);
+  if (isSpent(db, group, input.client, input.now)) return { ok: false, reason: 'invalid' };
+  const changes = spentOf(db).changes;
+  const email = await emailOf(db, input);
+  const rows = email === undefined ? [] : await candidates(db, input, email, false);
+  const own = rows.some((row) => row.client === input.client);
   if (email !== undefined) {
     checks.push({
       key: `code:${email}:${input.client}`,
@@ -239,11 +247,15 @@ export async function consumeCode(db: Db, input: ConsumeCode): Promise<ConsumeRe
   const attempt = await takeAttempt(db, checks, input.now);
   if (email === undefined || rows.length === 0) return { ok: false, reason: 'invalid' };
   try {
+    let spent = false;
     const result = await db.transaction(async (tx): Promise<ConsumeResult> => {
       // Read again under lock: concurrent guesses cannot spend more than a code's budget.
       const all = await candidates(tx, input, email, true);
       const locked = attempt.held ? all.filter((row) => hasBudget(row, input.client)) : all;
-      if (locked.length === 0) return { ok: false, reason: 'invalid' };
+      if (locked.length === 0) {
+        spent = true;
+        return { ok: false, reason: 'invalid' };
+      }
       const actual = (row: CodeRow) =>
         Buffer.from(hashCode(input.secret, row.id, input.code), 'hex');
       // Every candidate is compared, so the time taken does not say which one matched.
@@ -267,13 +279,91 @@ export async function consumeCode(db: Db, input: ConsumeCode): Promise<ConsumeRe
       await tx.query('UPDATE one_time_codes SET used_at = $2 WHERE id = $1', [row.id, input.now]);
       return { ok: true, userId: row.user_id };
     });
-    if (result.ok) await attempt.giveBack();
+    if (spent) rememberSpent(db, group, input.client, input.now, changes);
+    // A used code lets an older one among the candidates.
+    if (result.ok) {
+      forgetSpent(db, group);
+      await attempt.giveBack();
+    }
     return result;
   } catch (error) {
     // A right code refused by `beforeUse` was no wrong guess.
     await attempt.giveBack();
     throw error;
   }
+}
+
+/**
+ * How long a server remembers that no code of an address takes wrong guesses from a client
+ * (each one's budget for the client's side is spent, and the client is past its free guesses),
+ * so that the client's next guesses are answered without reading the codes or taking an
+ * attempt: they cannot be right. Forgotten when this server
+ * issues or uses a code of the address; one issued on another server is compared at most this
+ * much later.
+ */
+export const SPENT_MEMORY_MS = 10_000;
+/** Addresses (or verification ids) remembered per database, and clients per address. */
+const SPENT_GROUPS_KEPT = 10_000;
+const SPENT_CLIENTS_KEPT = 100;
+
+interface SpentCodes {
+  /** By address and purpose (or verification id): the clients, and until when. */
+  groups: Map<string, Map<string, number>>;
+  /** Codes issued or used on this server so far: a guess that saw fewer remembers nothing. */
+  changes: number;
+}
+
+const spentCodes = new WeakMap<Db, SpentCodes>();
+
+function spentOf(db: Db): SpentCodes {
+  const root = rootOf(db);
+  let spent = spentCodes.get(root);
+  if (!spent) spentCodes.set(root, (spent = { groups: new Map(), changes: 0 }));
+  return spent;
+}
+
+function groupOf(lookup: ConsumeCode['lookup'], purpose: CodePurpose): string {
+  return 'id' in lookup ? `${purpose}#${lookup.id}` : `${purpose}:${lookup.email.toLowerCase()}`;
+}
+
+function isSpent(db: Db, group: string, client: string, now: Date): boolean {
+  const clients = spentCodes.get(rootOf(db))?.groups.get(group);
+  const until = clients?.get(client);
+  if (until === undefined) return false;
+  if (now.getTime() < until) return true;
+  clients!.delete(client);
+  return false;
+}
+
+/**
+ * Remembers that `client` has no code of `group` to guess, unless a code was issued or used
+ * since the guess began (`changes` then). Bounded by dropping the oldest (Map keeps insertion
+ * order).
+ */
+function rememberSpent(db: Db, group: string, client: string, now: Date, changes: number): void {
+  const spent = spentOf(db);
+  if (spent.changes !== changes) return;
+  const { groups } = spent;
+  let clients = groups.get(group);
+  if (!clients) {
+    for (const oldest of groups.keys()) {
+      if (groups.size < SPENT_GROUPS_KEPT) break;
+      groups.delete(oldest);
+    }
+    groups.set(group, (clients = new Map<string, number>()));
+  }
+  for (const oldest of clients.keys()) {
+    if (clients.size < SPENT_CLIENTS_KEPT) break;
+    clients.delete(oldest);
+  }
+  clients.delete(client);
+  clients.set(client, now.getTime() + SPENT_MEMORY_MS);
+}
+
+function forgetSpent(db: Db, group: string): void {
+  const spent = spentOf(db);
+  spent.changes += 1;
+  spent.groups.delete(group);
 }
 
 /** The address a check is for: given, or the one its verification id was sent to. */

@@ -254,6 +254,16 @@ function refuse(limit: Limit): never {
 }
 
 /**
+ * Answers 429 if one of `checks` refused this client within REFUSAL_MEMORY_MS, without asking
+ * the database: for a caller with work to do before it can take the attempt (reading what the
+ * full list of checks depends on), so that a refusal already decided costs none of it.
+ */
+export function refuseIfRemembered(db: Db, checks: LimitCheck[], now: Date): void {
+  const remembered = rememberedRefusal(db, checks, now.getTime());
+  if (remembered) refuse(remembered.limit);
+}
+
+/**
  * Takes one attempt under every check, or none: answers 429 with the first used-up limit's
  * code. Each key is locked for the count and the insert, so concurrent takers queue. A client
  * its own limit refused within REFUSAL_MEMORY_MS is refused again at once.
