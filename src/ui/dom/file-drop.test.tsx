@@ -71,6 +71,19 @@ describe('FileDrop', () => {
     await waitFor(() => expect(onSelect).toHaveBeenCalledWith(file));
   });
 
+  it('takes a dropped file that has no file system entry (an image dragged out of a page)', () => {
+    const { onSelect } = renderDrop();
+    const file = png(100);
+    const item = {
+      kind: 'file',
+      type: file.type,
+      getAsFile: () => file,
+      webkitGetAsEntry: () => null,
+    };
+    fireEvent.drop(area(), { dataTransfer: { files: [file], types: ['Files'], items: [item] } });
+    expect(onSelect).toHaveBeenCalledExactlyOnceWith(file);
+  });
+
   it('takes the first of two files dropped on a single-file field', async () => {
     const { onSelect } = renderDrop();
     const first = png(100, 'first.png');

@@ -7,7 +7,7 @@ import {
   type ClipboardEvent,
   type DragEvent,
 } from 'react';
-import { isFileDropItem, useDrop } from 'react-aria-components';
+import { useDrop } from 'react-aria-components';
 import { Spinner } from './spinner';
 
 /** The control's wording, already translated. */
@@ -117,14 +117,17 @@ export function FileDrop(props: FileDropProps) {
     getDropOperation: () => (carriesFiles.current ? 'copy' : 'cancel'),
     onDropEnter: props.onDragEnter,
     onDropExit: props.onDragLeave,
-    onDrop: (event) => {
-      const item = event.items.find(isFileDropItem);
-      if (item) void item.getFile().then(onSelect);
-    },
   });
   const onDragEnter = (event: DragEvent<HTMLDivElement>) => {
     carriesFiles.current = event.dataTransfer.types.includes('Files');
     dropProps.onDragEnter?.(event);
+  };
+  // The dropped files are read from the drop itself: React Aria's drop items skip a file
+  // without a file system entry (an image dragged out of another page).
+  const onDrop = (event: DragEvent<HTMLDivElement>) => {
+    const [file] = event.dataTransfer.files;
+    dropProps.onDrop?.(event);
+    if (file && !disabled && variant !== 'button') onSelect(file);
   };
   const onPaste = (event: ClipboardEvent<HTMLDivElement>) => {
     const [file] = event.clipboardData.files;
@@ -190,6 +193,7 @@ export function FileDrop(props: FileDropProps) {
         data-disabled={disabled || undefined}
         aria-disabled={disabled || undefined}
         onDragEnter={onDragEnter}
+        onDrop={onDrop}
         onPaste={onPaste}
       >
         <input
