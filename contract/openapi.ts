@@ -7,7 +7,8 @@
 import { createMongoAbility } from '@casl/ability';
 import { z } from 'zod/mini';
 import { roleRules, type AppAbility } from './ability';
-import { ROUTES, type Route } from './routes';
+import { ROUTES } from './routes';
+import type { Route } from './routes/route';
 import { apiErrorSchema, editConflictErrorSchema, roleSchema, type Role } from './schemas';
 
 type Json = Record<string, unknown>;

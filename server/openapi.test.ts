@@ -1,7 +1,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument, rolesOf } from '../contract/openapi';
-import { fileKeySchema, ROUTES } from '../contract/routes';
+import { ROUTES } from '../contract/routes';
+import { fileKeySchema } from '../contract/routes/files';
 import type { Role } from '../contract/schemas';
 import { z } from 'zod/mini';
 import { KEY_PATTERN } from './storage';

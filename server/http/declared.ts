@@ -6,7 +6,8 @@
  */
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { z } from 'zod/mini';
-import { ROUTES, type Method, type Need } from '../../contract/routes';
+import { ROUTES } from '../../contract/routes';
+import type { Method, Need } from '../../contract/routes/route';
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
 import { fail } from './errors';

@@ -1,0 +1,177 @@
+/** Sign-in, sign-up, codes and invitations by their holders, and one's own account. */
+import { z } from 'zod/mini';
+import {
+  accountDeleteBodySchema,
+  emailChangeBodySchema,
+  emailChangeConfirmBodySchema,
+  invitationAcceptBodySchema,
+  invitationLookupBodySchema,
+  invitationLookupResultSchema,
+  passwordChangeBodySchema,
+  recoveryCodesRenewBodySchema,
+  recoveryCodesSchema,
+  secondFactorBodySchema,
+  secondFactorDisableBodySchema,
+  secondFactorRemovedSchema,
+  secondFactorStatusSchema,
+  signInResultSchema,
+  totpConfirmBodySchema,
+  totpEnrolmentBodySchema,
+  totpEnrolmentSchema,
+} from '../account-schemas';
+import {
+  authResultSchema,
+  emailExistsResultSchema,
+  emailOnlyBodySchema,
+  emailSchema,
+  loginBodySchema,
+  logoutBodySchema,
+  logoutResultSchema,
+  passwordByCodeBodySchema,
+  passwordIdVerificationBodySchema,
+  passwordIdVerificationResultSchema,
+  refreshBodySchema,
+  refreshResultSchema,
+  sentResultSchema,
+  sessionInfoSchema,
+  sessionsEndedSchema,
+  signupBodySchema,
+  signupResultSchema,
+  userSchema,
+  verifyBodySchema,
+  verifyRequestResultSchema,
+} from '../schemas';
+import { bearer, open, ok, type Route } from './route';
+
+const S = 'Sign-in';
+
+/** Routes of whoever signs in, and of the signed-in user about themselves. */
+export const accountRoutes: Route[] = [
+  open('post', '/v1/auth/signup', S, 'Sign up', {
+    body: signupBodySchema,
+    answer: ok(signupResultSchema),
+    errors: [401, 409, 429],
+  }),
+  open('post', '/v1/auth/signup/passwordless', S, 'Sign up by e-mail code', {
+    body: emailOnlyBodySchema,
+    answer: ok(sentResultSchema),
+    errors: [429],
+  }),
+  open('post', '/v1/auth/request-login-code', S, 'Mail a sign-in code', {
+    body: emailOnlyBodySchema,
+    answer: ok(sentResultSchema),
+    errors: [429],
+  }),
+  open('post', '/v1/auth/login', S, 'Sign in', {
+    body: loginBodySchema,
+    answer: ok(signInResultSchema),
+    errors: [401, 403, 429],
+  }),
+  open('post', '/v1/auth/second-factor', S, 'Second step of a sign-in', {
+    body: secondFactorBodySchema,
+    answer: ok(authResultSchema),
+    errors: [401, 403, 429],
+  }),
+  open('post', '/v1/auth/refresh', S, 'Refresh the token pair', {
+    body: refreshBodySchema,
+    answer: ok(refreshResultSchema),
+    errors: [401, 403],
+  }),
+  open('post', '/v1/auth/logout', S, 'Sign out', {
+    body: logoutBodySchema,
+    answer: ok(logoutResultSchema),
+    errors: [401],
+  }),
+  bearer('post', '/v1/auth/password-id-verification', S, 'Check the password', [], {
+    body: passwordIdVerificationBodySchema,
+    answer: ok(passwordIdVerificationResultSchema),
+    errors: [403, 429],
+  }),
+
+  bearer('get', '/v1/users/me/sessions', 'Account', 'My sessions', [], {
+    answer: ok(z.array(sessionInfoSchema)),
+  }),
+  bearer('delete', '/v1/users/me/sessions', 'Account', 'End my other sessions', [], {
+    answer: ok(sessionsEndedSchema),
+  }),
+  bearer('delete', '/v1/users/me/sessions/{id}', 'Account', 'End a session', [], {
+    answer: ok(sessionsEndedSchema),
+  }),
+  bearer('post', '/v1/users/me/email', 'Account', 'Change my e-mail address', [], {
+    body: emailChangeBodySchema,
+    answer: ok(verifyRequestResultSchema),
+    errors: [403, 409, 429],
+  }),
+  bearer('post', '/v1/users/me/email/confirm', 'Account', 'Confirm the new address', [], {
+    body: emailChangeConfirmBodySchema,
+    answer: ok(userSchema),
+  }),
+  bearer('put', '/v1/users/me/password', 'Account', 'Change my password', [], {
+    body: passwordChangeBodySchema,
+    answer: ok(userSchema),
+    errors: [403, 429],
+  }),
+  bearer('delete', '/v1/users/me', 'Account', 'Delete my account', [], {
+    body: accountDeleteBodySchema,
+    errors: [403, 429],
+  }),
+  bearer('get', '/v1/users/me/second-factor', 'Account', 'My two-step sign-in', [], {
+    answer: ok(secondFactorStatusSchema),
+  }),
+  bearer('post', '/v1/users/me/second-factor/totp', 'Account', 'Set up an authenticator', [], {
+    body: totpEnrolmentBodySchema,
+    answer: ok(totpEnrolmentSchema),
+    errors: [403, 409, 429],
+  }),
+  bearer(
+    'post',
+    '/v1/users/me/second-factor/totp/confirm',
+    'Account',
+    'Turn two-step sign-in on',
+    [],
+    { body: totpConfirmBodySchema, answer: ok(recoveryCodesSchema), errors: [403, 409, 429] },
+  ),
+  bearer('delete', '/v1/users/me/second-factor', 'Account', 'Turn two-step sign-in off', [], {
+    body: secondFactorDisableBodySchema,
+    answer: ok(secondFactorRemovedSchema),
+    errors: [403, 429],
+  }),
+  bearer('post', '/v1/users/me/second-factor/recovery-codes', 'Account', 'New recovery codes', [], {
+    body: recoveryCodesRenewBodySchema,
+    answer: ok(recoveryCodesSchema),
+    errors: [403, 409, 429],
+  }),
+
+  open('post', '/v1/invitations/lookup', 'Invitations', 'What an invitation offers', {
+    body: invitationLookupBodySchema,
+    answer: ok(invitationLookupResultSchema),
+    errors: [404, 429],
+  }),
+  open('post', '/v1/invitations/accept', 'Invitations', 'Accept an invitation', {
+    body: invitationAcceptBodySchema,
+    answer: ok(signInResultSchema),
+    errors: [403, 404, 409, 429],
+  }),
+
+  open('post', '/v1/users/reset-password', S, 'Mail a password reset code', {
+    body: emailOnlyBodySchema,
+    answer: ok(sentResultSchema),
+    errors: [429],
+  }),
+  open('patch', '/v1/users/password-by-code', S, 'Set a password by code', {
+    body: passwordByCodeBodySchema,
+    answer: ok(userSchema),
+    errors: [429],
+  }),
+  open('post', '/v1/users/verify', S, 'Verify an e-mail address', {
+    body: verifyBodySchema,
+    answer: ok(z.union([userSchema, verifyRequestResultSchema])),
+    errors: [401, 429],
+  }),
+  open('get', '/v1/users/email/{email}', S, 'Whether an address has an account', {
+    params: { email: emailSchema },
+    answer: ok(emailExistsResultSchema),
+    errors: [429],
+  }),
+  bearer('get', '/v1/users/me', 'Account', 'Who I am', [], { answer: ok(userSchema) }),
+];

@@ -1,0 +1,75 @@
+/** Probes, the API's own documents, live events and counts, and the dev mailbox. */
+import { z } from 'zod/mini';
+import { activityRowSchema, devMailSchema, servicesSchema } from '../schemas';
+import { activityList, listQuery } from '../list-params';
+import { dashboardSchema } from '../dashboard';
+import { bearer, open, ok, list, type Route } from './route';
+
+/** GET /healthz: `ok`, or `unavailable` (503) when the database does not answer. */
+const healthSchema = z.object({ status: z.enum(['ok', 'unavailable']) });
+/** GET /readyz: `ready`, or (503) `unready` naming each check's state, or `stopping`. */
+const readinessSchema = z.object({
+  status: z.enum(['ready', 'unready', 'stopping']),
+  checks: z.optional(
+    z.object({ database: z.string(), fileStore: z.string(), migrations: z.string() }),
+  ),
+});
+
+/** Health, readiness and the API documents. */
+export const probeRoutes: Route[] = [
+  open('get', '/healthz', 'Operations', 'Health check', {
+    answer: healthSchema,
+    answers: { 503: healthSchema },
+  }),
+  open('get', '/readyz', 'Operations', 'Readiness: database, file store and migrations', {
+    answer: readinessSchema,
+    answers: { 503: readinessSchema },
+  }),
+  // 404 where the server serves no API documents (API_DOCS=off, production's default).
+  open('get', '/v1/openapi.json', 'Documentation', 'This document (OpenAPI 3.1)', {
+    answerType: 'application/json',
+    errors: [404],
+  }),
+  open('get', '/v1/docs', 'Documentation', 'This document rendered (Swagger UI)', {
+    answerType: 'text/html',
+    errors: [404],
+  }),
+  open('get', '/v1/docs/{file}', 'Documentation', 'A file of the rendered page', {
+    answerType: 'text/javascript',
+  }),
+];
+
+/** Optional services, the live stream, the activity log and the dashboard. */
+export const liveRoutes: Route[] = [
+  bearer('get', '/v1/services', 'Operations', 'Optional model services', [], {
+    answer: ok(servicesSchema),
+  }),
+  // LIVE_EVENTS_NEED (./ability.ts), written out: this table imports no CASL.
+  bearer('get', '/v1/events', 'Events', 'Live events (Server-Sent Events)', [['read', 'Tag']], {
+    answerType: 'text/event-stream',
+    errors: [429],
+  }),
+  bearer('get', '/v1/activity', 'Events', 'The activity log', [['update', 'Asset']], {
+    query: listQuery(activityList),
+    answer: list(activityRowSchema),
+  }),
+  // Each part of the answer needs the ability that reads what it counts (contract/dashboard.ts).
+  bearer(
+    'get',
+    '/v1/dashboard',
+    'Dashboard',
+    'Series and what needs attention',
+    [['read', 'Asset']],
+    { answer: ok(dashboardSchema) },
+  ),
+];
+
+/** Development only. */
+export const devRoutes: Route[] = [
+  open('get', '/dev/mailbox', 'Development', 'The development mailbox (absent in production)', {
+    query: z.object({ to: z.string() }),
+    // Production mounts no dev route.
+    errors: [404],
+    answer: ok(z.array(devMailSchema)),
+  }),
+];
