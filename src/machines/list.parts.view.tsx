@@ -6,7 +6,7 @@
 import { useSelector } from '@xstate/react';
 import { memo, useCallback, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LIST_PAGE_SIZES, sortOf } from '../../contract/list-query';
+import { canonical, LIST_PAGE_SIZES, sortOf } from '../../contract/list-query';
 import { describeError } from '../api/error-info';
 import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
@@ -21,7 +21,7 @@ import { ScrollSwitch } from '../ui/dom/list/scroll-switch';
 import { SortMenu } from '../ui/dom/list/sort-menu';
 import { AutocompleteFilter } from './autocomplete.view';
 import type { ListActor } from './list.actor.view';
-import type { ListScreenConfig, ScrollChoice } from './list.config.view';
+import { listKey, type ListScreenConfig, type ScrollChoice } from './list.config.view';
 import {
   selectCanLoadMore,
   selectError,
@@ -45,6 +45,12 @@ import {
 import type { ListControls } from './list.outcome.view';
 import { useListReorder } from './list.reorder.view';
 import { useListSelection } from './list.selection.view';
+
+/**
+ * The filter and the order keep their content across a page turn or a sort of the other one,
+ * but the machine makes them anew: compared by content, what shows them is not drawn again.
+ */
+const sameContent = (a: unknown, b: unknown) => a === b || canonical(a) === canonical(b);
 
 /** The breadcrumbs, title, total, rows others added, the scroll switch and the toolbar. */
 export const ListHeader = memo(function ListHeader({
@@ -107,7 +113,7 @@ export const ListFilters = memo(function ListFilters({
   filters: FilterDef[];
 }) {
   const { t } = useTranslation();
-  const filter = useSelector(actor, selectFilter);
+  const filter = useSelector(actor, selectFilter, sameContent);
   // Filters beyond the preselected values: Clear shows and All Filters counts only these.
   const setFilterCount = useSelector(actor, selectSetFilterCount);
   return (
@@ -141,7 +147,7 @@ export const ListSortMenu = memo(function ListSortMenu({
   columns: readonly { field: string; headerName: string; sortable?: boolean }[];
 }) {
   const { t } = useTranslation();
-  const order = useSelector(actor, selectOrder);
+  const order = useSelector(actor, selectOrder, sameContent);
   const sortable = columns.filter((column) => column.sortable);
   if (sortable.length === 0) return null;
   return (
@@ -261,8 +267,8 @@ function ListRowsView<Row extends { id: string }>({
   const limit = useSelector(actor, selectLimit);
   const totalDocs = useSelector(actor, selectTotalDocs);
   const totalIsEstimate = useSelector(actor, selectTotalIsEstimate);
-  const order = useSelector(actor, selectOrder);
-  const filter = useSelector(actor, selectFilter);
+  const order = useSelector(actor, selectOrder, sameContent);
+  const filter = useSelector(actor, selectFilter, sameContent);
   const error = useSelector(actor, selectError);
   const isTooDeep = useSelector(actor, selectIsTooDeep);
   const isLoadingMore = useSelector(actor, selectIsLoadingMore);
@@ -320,6 +326,7 @@ function ListRowsView<Row extends { id: string }>({
     <>
       <DataTable
         columns={config.columns}
+        layoutKey={listKey(config)}
         rows={rows}
         labels={tableLabels}
         rowLabel={config.rowLabel}
