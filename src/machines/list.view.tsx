@@ -94,7 +94,7 @@ function ListScreenBody<Row extends { id: string }>({
         scrollKey={key}
         toolbar={
           <>
-            {urlState && <SavedViews search={search} />}
+            {urlState && <SavedViews search={search} columnsKey={key} />}
             <ColumnsMenu listKey={key} columns={config.columns} labels={columnsMenuLabels(t)} />
             {toolbar}
           </>

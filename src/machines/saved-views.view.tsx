@@ -54,7 +54,14 @@ const shows = (search: ListSearch, view: SavedView) =>
   (view.search.order === undefined || view.search.order === search.order);
 
 /** The Views menu of the list screen at the current path (none where views are not kept). */
-export function SavedViews({ search }: { search: ListSearch }) {
+export function SavedViews({
+  search,
+  columnsKey,
+}: {
+  search: ListSearch;
+  /** The key the list's column layout is kept under (useColumnLayout). */
+  columnsKey: string;
+}) {
   // The screen's path as it opened: a list screen stays at its path while it is shown.
   const router = useRouter();
   const [list] = useState(() => listAt(router.state.location.pathname));
@@ -62,15 +69,23 @@ export function SavedViews({ search }: { search: ListSearch }) {
   if (!list) return null;
   const [action, subject] = SAVED_VIEW_LISTS[list].need;
   if (!can(action, subject)) return null;
-  return <SavedViewsOfList key={list} list={list} search={search} />;
+  return <SavedViewsOfList key={list} list={list} search={search} columnsKey={columnsKey} />;
 }
 
-function SavedViewsOfList({ list, search }: { list: SavedViewList; search: ListSearch }) {
+function SavedViewsOfList({
+  list,
+  search,
+  columnsKey,
+}: {
+  list: SavedViewList;
+  search: ListSearch;
+  columnsKey: string;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const router = useRouter();
   const path = SAVED_VIEW_LISTS[list].path;
-  const [layout, setLayout] = useColumnLayout(list);
+  const [layout, setLayout] = useColumnLayout(columnsKey);
   // The address's `view` as the screen opened: the list's own address writes drop it.
   const [linkedId] = useState(() => {
     const raw: unknown = (router.state.location.search as Record<string, unknown>).view;

@@ -110,8 +110,11 @@ const openMenu = async () => {
 };
 
 describe('the Views menu', { timeout: 60_000 }, () => {
-  it('saves the list as it is (filter and sort) under a name', async () => {
+  it('saves the list as it is (filter, sort and columns) under a name', async () => {
     const asked = serve();
+    // The columns as the user arranged them (the Columns menu keeps them here).
+    const columns = { order: ['assetCount', 'name'], hidden: [], widths: { name: 320 } };
+    localStorage.setItem('avatar-studio:columns::v1/tags', JSON.stringify(columns));
     show('/tags?filter=%7B%22search%22%3A%22olive%22%7D&order=-name');
     await screen.findByRole('rowheader', { name: /Olive/ }, { timeout: 20_000 });
     await openMenu();
@@ -125,17 +128,18 @@ describe('the Views menu', { timeout: 60_000 }, () => {
       list: 'tags',
       name: 'Olive tags',
       search: { filter: { search: 'olive' }, order: '-name', limit: 10 },
-      columns: null,
+      columns,
     });
     expect(await screen.findByRole('button', { name: 'View: Olive tags' })).toBeTruthy();
     expect(await screen.findByText('View “Olive tags” saved')).toBeTruthy();
   });
 
   it('applies a saved view: its filter and sort go to the address, its columns to the table', async () => {
-    const columns = { order: ['name', 'assetCount'], hidden: [], widths: { name: 300 } };
+    const columns = { order: ['name', 'assetCount'], hidden: ['assetCount'], widths: {} };
     const asked = serve({ mine: [view({ columns })] });
     const router = show('/tags');
     await screen.findByRole('rowheader', { name: /Olive/ }, { timeout: 20_000 });
+    expect(screen.getByRole('columnheader', { name: /Assets/ })).toBeTruthy();
     await openMenu();
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Mint tags' }));
     await waitFor(() =>
@@ -149,9 +153,11 @@ describe('the Views menu', { timeout: 60_000 }, () => {
         asked.some((a) => a.path.startsWith('/v1/tags?') && a.path.includes('search=mint')),
       ).toBe(true),
     );
-    expect(JSON.parse(localStorage.getItem('avatar-studio:columns::tags') ?? 'null')).toEqual(
+    expect(JSON.parse(localStorage.getItem('avatar-studio:columns::v1/tags') ?? 'null')).toEqual(
       columns,
     );
+    // The view hides the asset count: the table shows its name column alone.
+    await waitFor(() => expect(screen.queryByRole('columnheader', { name: /Assets/ })).toBeNull());
     expect(await screen.findByRole('button', { name: 'View: Mint tags' })).toBeTruthy();
   });
 
