@@ -13,9 +13,10 @@ import {
   INVITATION_EXPIRY_SOON_HOURS,
   type Dashboard,
 } from '../../contract/dashboard';
-import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import type { AuthEnv } from '../auth/middleware';
 import type { Db } from '../db';
 import type { Deps } from '../deps';
+import { declaredRoutes } from '../http/declared';
 import { isoString } from '../list';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -238,10 +239,11 @@ async function readDashboard(
   return dashboard;
 }
 
-/** Routes mounted at /v1/dashboard. */
+/** Routes mounted at /v1/dashboard, from their declaration (contract/routes.ts). */
 export function dashboardRoutes(deps: Deps) {
   const app = new Hono<AuthEnv>();
-  app.get('/', requireAuth(deps), requireAbility('read', 'Asset'), async (c) => {
+  const on = declaredRoutes(app, deps, '/v1/dashboard');
+  on('get', '/v1/dashboard', undefined, async (c) => {
     const ability = c.get('auth').ability;
     const data = await readDashboard(deps.db, deps.now(), (action, subject) =>
       ability.can(action, subject),
