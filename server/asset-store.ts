@@ -14,7 +14,7 @@ import {
 import { UPLOAD_RULES } from '../core/files/rules';
 import type { SniffedType } from '../core/files/sniff';
 import type { Db } from './db';
-import { DELIVERY_JSON } from './deliveries';
+import { DELIVERY_JSON } from './delivery-records';
 import { recordAssetEvents, type AssetEventInput } from './events';
 import { fail } from './http/errors';
 import { newId } from './ids';

@@ -7,10 +7,9 @@ import {
   backfillDeliveries,
   createDeliveryQueue,
   deliverModel,
-  DELIVERY_LEASE_MS,
-  findDelivery,
   stopDeliveries,
 } from './deliveries';
+import { DELIVERY_LEASE_MS, findDelivery } from './delivery-records';
 import { DeliveryError, deriveInThread, type Derived } from './delivery';
 import { sweepFiles } from './file-sweeper';
 import { fileUrl, keyOfFileUrl } from './storage';

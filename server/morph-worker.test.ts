@@ -13,7 +13,8 @@ import {
 } from '../contract/schemas';
 import { MB } from '../core/files/rules';
 import { ConfigError } from './config';
-import { deliverModel, findDelivery } from './deliveries';
+import { deliverModel } from './deliveries';
+import { findDelivery } from './delivery-records';
 import { newId } from './ids';
 import { createGltfIo, modelBounds } from './morph';
 import {

@@ -17,7 +17,7 @@ import { withoutFormatControls } from '../../core/files/file-name';
 import { requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
 import { errorResponse } from '../http/errors';
-import { findDelivery } from '../deliveries';
+import { findDelivery } from '../delivery-records';
 import { contentTypeOfKey, keyOfFileUrl } from '../storage';
 import type { ByteRange } from '../storage';
 import { storedFileInfo } from '../stored-files';
