@@ -133,7 +133,11 @@ export default tseslint.config(
   ),
   {
     // A machine's view binding: React, the machine and ui components, never routes.
-    files: ['src/machines/**/*.view.{ts,tsx}', 'src/machines/**/*.view.test.tsx'],
+    files: [
+      'src/machines/**/*.view.{ts,tsx}',
+      'src/machines/**/*.view.test.tsx',
+      'src/machines/**/*.view.mocked.test.tsx',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',
