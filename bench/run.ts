@@ -1,6 +1,6 @@
 // npm run bench: measurements, never pass/fail. Each section prints figures and, where
 // there is a baseline, the ratio against it measured in the same run. `npm run bench -- <name>`
-// runs one section (`lists`, `textures`, `events`, `auth-check`, `s3`, `lighthouse` (Lighthouse's mobile preset on seven pages: `npm run bench -- lighthouse --runs 3`; only on its own), `scale` (on PostgreSQL, ~10 minutes; only on its own), `browser-scale` (the assets list in Chromium at the seed's 600 and at a million assets: `npm run bench -- browser-scale --large-url <database at a million>`; only on its own), `load` (two instances under 200 clients, on PostgreSQL; only on its own: `npm run bench -- load --seconds 60 --soak 600`), `fuzz` (`npm run bench -- fuzz 1000` for fewer cases), or `viewer`, which takes options: `npm run bench -- viewer --runs 3`).
+// runs one section (`lists`, `textures`, `events`, `auth-check`, `attack` (a flood from one address against a production start: `npm run bench -- attack [--rate 0]`; only on its own), `s3`, `lighthouse` (Lighthouse's mobile preset on seven pages: `npm run bench -- lighthouse --runs 3`; only on its own), `scale` (on PostgreSQL, ~10 minutes; only on its own), `browser-scale` (the assets list in Chromium at the seed's 600 and at a million assets: `npm run bench -- browser-scale --large-url <database at a million>`; only on its own), `load` (two instances under 200 clients, on PostgreSQL; only on its own: `npm run bench -- load --seconds 60 --soak 600`), `fuzz` (`npm run bench -- fuzz 1000` for fewer cases), or `viewer`, which takes options: `npm run bench -- viewer --runs 3`).
 import { execFileSync, execSync } from 'node:child_process';
 import { buildReport } from './build-report';
 import { benchFileValidation } from './files/validate';
@@ -57,6 +57,13 @@ if (only === 'lighthouse') {
     'Lighthouse, mobile preset: sign-in, dashboard, assets list, asset page, users, Trash, embed',
   );
   await (await import('./lighthouse')).benchLighthouse(process.argv.slice(3));
+  process.exit(0);
+}
+if (only === 'attack') {
+  section(
+    'A flood from one address: sign-in and /healthz from elsewhere, quiet, under 10 guests doing their worst, and under a /healthz flood',
+  );
+  await (await import('./server-attack')).benchServerAttack(process.argv.slice(3));
   process.exit(0);
 }
 if (only === 'auth-check') {

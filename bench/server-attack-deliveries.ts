@@ -1,0 +1,187 @@
+/**
+ * Delivery fairness under hostile uploads, part of `npm run bench -- attack` when
+ * TEST_DATABASE_URL names a PostgreSQL server: a production start on a database of its own
+ * (made there and dropped at the end); two uploaders each upload 3 slow models (textures of
+ * 4096² pixels, the largest the caps allow, a few KB each), then a third uploads an ordinary
+ * avatar. Prints how long the third one's delivery version took from its upload, and the order
+ * the derivations finished in.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Document, NodeIO } from '@gltf-transform/core';
+import { EXTTextureWebP } from '@gltf-transform/extensions';
+import pg from 'pg';
+import sharp from 'sharp';
+
+const ADMIN = 'admin@bench-deliveries.test';
+const PASSWORD = 'correct horse battery staple 42';
+const ORDINARY = resolve('..', 'shared', 'fixtures', 'avatars', 'halfBodyAPIv2.glb');
+const SLOW_SIDE = 4096;
+
+/** One triangle textured with a `side`² lossless WebP of one colour: a few KB, slow to derive. */
+async function slowModel(side: number, shade: number): Promise<Uint8Array> {
+  const webp = await sharp({
+    create: { width: side, height: side, channels: 3, background: { r: shade, g: 128, b: 128 } },
+  })
+    .webp({ lossless: true })
+    .toBuffer();
+  const doc = new Document();
+  const buffer = doc.createBuffer();
+  doc.createExtension(EXTTextureWebP).setRequired(true);
+  const texture = doc.createTexture().setImage(new Uint8Array(webp)).setMimeType('image/webp');
+  const accessor = (type: 'VEC2' | 'VEC3', values: number[]) =>
+    doc.createAccessor().setType(type).setArray(new Float32Array(values)).setBuffer(buffer);
+  const triangle = doc
+    .createPrimitive()
+    .setAttribute('POSITION', accessor('VEC3', [0, 0, 0, 1, 0, 0, 0, 1, 0]))
+    .setAttribute('TEXCOORD_0', accessor('VEC2', [0, 0, 1, 0, 0, 1]))
+    .setMaterial(doc.createMaterial().setBaseColorTexture(texture));
+  doc.createScene().addChild(doc.createNode().setMesh(doc.createMesh().addPrimitive(triangle)));
+  return new NodeIO().registerExtensions([EXTTextureWebP]).writeBinary(doc);
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function benchDeliveryFairness(): Promise<void> {
+  const serverUrl = new URL(process.env.TEST_DATABASE_URL!);
+  const name = `bench_deliveries_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl.href });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const dbUrl = new URL(serverUrl.href);
+  dbUrl.pathname = `/${name}`;
+  const db = new pg.Client({ connectionString: dbUrl.href });
+  const port = 19000 + Math.floor(Math.random() * 1000);
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-deliveries-')),
+      DATABASE_URL: dbUrl.href,
+      ADMIN_EMAIL: ADMIN,
+      ADMIN_PASSWORD: PASSWORD,
+      SMTP_URL: 'smtp://127.0.0.1:1',
+      PUBLIC_URL: base,
+      JWT_SECRET: 'bench-deliveries-secret-0123456789abcdef0123456789abcdef',
+      REQUIRE_ADMIN_2FA: 'false',
+      LOG_LEVEL: 'error',
+      SHUTDOWN_DEREGISTER_MS: '0',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const call = async (method: string, path: string, body?: unknown, token?: string) => {
+    const res = await fetch(base + path, {
+      method,
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return {
+      status: res.status,
+      body: (await res.json().catch(() => undefined)) as
+        { data?: { token?: string; url?: string } } | undefined,
+    };
+  };
+  const signIn = async (email: string) => {
+    const answer = await call('POST', '/v1/auth/login', { email, password: PASSWORD });
+    if (!answer.body?.data?.token) throw new Error(`Sign-in answered ${answer.status}`);
+    return answer.body.data.token;
+  };
+  const upload = async (token: string, file: Uint8Array) => {
+    const started = performance.now();
+    const res = await fetch(`${base}/v1/uploads/model`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: new Uint8Array(file),
+    });
+    const body = (await res.json()) as { data?: { url?: string } };
+    return {
+      status: res.status,
+      key: body.data?.url?.slice('file://'.length),
+      ms: performance.now() - started,
+    };
+  };
+  try {
+    const slow = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => slowModel(SLOW_SIDE, 40 + i * 20)),
+    );
+    for (let i = 0; ; i += 1) {
+      if (i > 600) throw new Error('The server did not start in 150 s');
+      if (
+        await fetch(`${base}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
+      await pause(250);
+    }
+    await db.connect();
+    const adminToken = await signIn(ADMIN);
+    for (const who of ['a', 'b']) {
+      const answer = await call('POST', '/v1/auth/signup', {
+        email: `${who}@bench-deliveries.test`,
+        password: PASSWORD,
+      });
+      if (answer.status !== 200) throw new Error(`Sign-up answered ${answer.status}`);
+    }
+    await db.query(
+      `UPDATE users SET role = 'developer', verified_at = now()
+       WHERE email IN ('a@bench-deliveries.test', 'b@bench-deliveries.test')`,
+    );
+    const a = await signIn('a@bench-deliveries.test');
+    const b = await signIn('b@bench-deliveries.test');
+    const load = loadavg()[0]!.toFixed(1);
+    const slowUploads = [0, 1, 2].flatMap((i) => [upload(a, slow[i]!), upload(b, slow[i + 3]!)]);
+    // Their six are queued before the third uploader's model.
+    for (let i = 0; ; i += 1) {
+      if (i > 1200) throw new Error('The slow models were never queued');
+      const { rows } = await db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM model_deliveries WHERE status = 'pending'",
+      );
+      if (rows[0]!.n >= 6) break;
+      await pause(100);
+    }
+    const asked = performance.now();
+    const ordinary = await upload(adminToken, readFileSync(ORDINARY));
+    let readyMs = NaN;
+    for (let i = 0; ; i += 1) {
+      if (i > 3000) throw new Error('The ordinary avatar was never delivered');
+      const { rows } = await db.query<{ status: string }>(
+        'SELECT status FROM model_deliveries WHERE model_key = $1',
+        [ordinary.key],
+      );
+      if (rows[0] && rows[0].status !== 'pending') {
+        readyMs = performance.now() - asked;
+        break;
+      }
+      await pause(100);
+    }
+    const slowDone = await Promise.all(slowUploads);
+    const { rows } = await db.query<{ who: string; status: string }>(
+      `SELECT coalesce(split_part(u.email, '@', 1), 'server') AS who, d.status
+       FROM model_deliveries d LEFT JOIN users u ON u.id = d.requested_by
+       WHERE d.requested_by IS NOT NULL ORDER BY d.updated_at`,
+    );
+    const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    console.log(
+      `Delivery fairness (PostgreSQL, load ${load}-${loadavg()[0]!.toFixed(1)}): two uploaders' 6 models of ${SLOW_SIDE}² texture pixels queued first; ` +
+        `the third uploader's avatar delivered ${s(readyMs)} after its upload began (its upload answered in ${s(ordinary.ms)}, ${ordinary.status}); ` +
+        `the slow uploads answered in ${slowDone.map((u) => s(u.ms)).join(', ')}`,
+    );
+    console.log(`  finished in order: ${rows.map((row) => `${row.who}:${row.status}`).join(' ')}`);
+  } finally {
+    server.kill('SIGTERM');
+    if (server.exitCode === null) await new Promise((resolve) => server.once('exit', resolve));
+    await db.end().catch(() => undefined);
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
