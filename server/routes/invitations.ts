@@ -16,7 +16,7 @@ import {
 } from '../../contract/account-schemas';
 import type { Role } from '../../contract/schemas';
 import { takeMailAttempt } from '../auth/code-mail';
-import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import type { AuthEnv } from '../auth/middleware';
 import { hashPassword } from '../auth/password';
 import { requireAcceptablePassword } from '../auth/password-policy';
 import { LIMITS, takeAttempt } from '../auth/rate-limit';
@@ -24,10 +24,10 @@ import { refuseDisabled, startSession } from '../auth/session';
 import { PG_UNIQUE_VIOLATION, isDbError, type Db } from '../db';
 import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
+import { declaredRoutes } from '../http/declared';
 import { recordInvitationEvent, recordUserEvent } from '../events';
 import { fail } from '../http/errors';
 import { keepAnswer } from '../http/idempotency';
-import { readBody } from '../http/validate';
 import {
   createInvitation,
   findUsableInvitation,
@@ -50,13 +50,17 @@ function noInvitation(id: string): never {
   fail(404, 'NOT_FOUND', `No pending invitation with id ${id}`);
 }
 
-/** Routes mounted at /private/v1/invitations (behind the PrivateApi check). */
+/**
+ * Routes mounted at /private/v1/invitations (behind the PrivateApi check), each from its
+ * declaration (contract/routes.ts): `manage User`.
+ */
 export function adminInvitationRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
-  app.use('*', requireAuth(deps), requireAbility('manage', 'User'));
+  const mount = '/private/v1/invitations';
+  const on = declaredRoutes(app, deps, mount);
 
-  app.get('/', async (c) =>
+  on('get', mount, undefined, async (c) =>
     c.json(await listInvitations(deps, db, parseInvitationListQuery(c.req.queries()), deps.now())),
   );
 
@@ -67,8 +71,7 @@ export function adminInvitationRoutes(deps: Deps) {
     invitation: Omit<Parameters<typeof recordInvitationEvent>[1], 'actorId'>,
   ) => recordInvitationEvent(tx, { ...invitation, actorId: c.get('auth').userId });
 
-  app.post('/', async (c) => {
-    const { email, role } = await readBody(c, invitationBodySchema);
+  on('post', mount, invitationBodySchema, async (c, { email, role }) => {
     const now = deps.now();
     await takeMailAttempt(deps, clientAddress(c, deps.config));
     const { invitation } = await db
@@ -107,8 +110,8 @@ export function adminInvitationRoutes(deps: Deps) {
   });
 
   // A new link and a new week; the old link stops working.
-  app.post('/:id/resend', async (c) => {
-    const id = c.req.param('id');
+  on('post', `${mount}/{id}/resend`, undefined, async (c) => {
+    const id = c.req.param('id')!;
     await takeMailAttempt(deps, clientAddress(c, deps.config));
     const now = deps.now();
     const renewed = await db.transaction(async (tx) => {
@@ -130,8 +133,8 @@ export function adminInvitationRoutes(deps: Deps) {
     return c.json({ data: renewed.invitation });
   });
 
-  app.delete('/:id', async (c) => {
-    const id = c.req.param('id');
+  on('delete', `${mount}/{id}`, undefined, async (c) => {
+    const id = c.req.param('id')!;
     const now = deps.now();
     await db.transaction(async (tx) => {
       const email = (await revokeInvitation(tx, id, now)) ?? noInvitation(id);
@@ -167,14 +170,17 @@ async function takeTokenAttempt(deps: Deps, c: Context) {
   );
 }
 
-/** Routes mounted at /v1/invitations: the invitee's side, without a session. */
+/**
+ * Routes mounted at /v1/invitations, each from its declaration: the invitee's side, without a
+ * session.
+ */
 export function invitationRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
+  const on = declaredRoutes(app, deps, '/v1/invitations');
 
   // What the accept page shows (the address and role) before a password is chosen.
-  app.post('/lookup', async (c) => {
-    const { token } = await readBody(c, invitationLookupBodySchema);
+  on('post', '/v1/invitations/lookup', invitationLookupBodySchema, async (c, { token }) => {
     const attempt = await takeTokenAttempt(deps, c);
     const invitation = await findUsableInvitation(deps, db, token, deps.now());
     if (!invitation) fail(404, 'INVALID_INVITATION', INVALID_LINK);
@@ -183,8 +189,8 @@ export function invitationRoutes(deps: Deps) {
     return c.json({ data: { email, role, expiresAt } });
   });
 
-  app.post('/accept', async (c) => {
-    const { token, password } = await readBody(c, invitationAcceptBodySchema);
+  on('post', '/v1/invitations/accept', invitationAcceptBodySchema, async (c, body) => {
+    const { token, password } = body;
     const now = deps.now();
     const attempt = await takeTokenAttempt(deps, c);
     const found = await findUsableInvitation(deps, db, token, now);
