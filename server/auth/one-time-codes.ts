@@ -300,6 +300,7 @@ export async function consumeCode(db: Db, input: ConsumeCode): Promise<ConsumeRe
  * attempt: they cannot be right. Forgotten when this server
  * issues or uses a code of the address; one issued on another server is compared at most this
  * much later.
+ * @internal Exported for tests.
  */
 export const SPENT_MEMORY_MS = 10_000;
 /** Addresses (or verification ids) remembered per database, and clients per address. */

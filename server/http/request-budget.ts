@@ -45,6 +45,7 @@ interface Bucket {
   at: number;
 }
 
+/** @internal Exported for tests; the server makes its budget with `requestBudgetOf`. */
 export function createRequestBudget(options: {
   /** Requests a second a client may keep sending. */
   rate: number;
@@ -126,7 +127,7 @@ const REFUSAL_HEADERS = {
  * `rate_limit_refusals_total{limit="clientRequests"}`; the log gets at most one line a minute
  * saying how many were refused and from whom.
  */
-export function budgetRequests(
+function budgetRequests(
   listener: RequestListener,
   budget: RequestBudget,
   config: Pick<Config, 'trustProxy'>,
