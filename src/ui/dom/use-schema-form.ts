@@ -18,7 +18,7 @@ function fieldErrors(schema: z.core.$ZodType, values: unknown): Record<string, s
  *
  * Why not a form library: the account screens load before anything else and must stay
  * within the sign-in page's JavaScript budget; react-hook-form, TanStack Form and Conform
- * each cost 9-13 KB gzip, this costs well under 1 KB. See docs/architecture.md "Sign-in page budget".
+ * each cost 9-14 KB gzip, this costs well under 1 KB. See docs/architecture.md "Sign-in page budget".
  */
 export function useSchemaForm<Values extends Record<string, string>>(options: {
   schema: z.ZodMiniType<Values, Values>;
