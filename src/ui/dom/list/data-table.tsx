@@ -240,8 +240,10 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
         )}
         {layoutKey ? (
           <ResizableTableContainer
-            // Another layout's widths (a reset, a saved view) start the columns afresh.
-            key={layout.epoch}
+            // Another layout (a reset, a saved view, columns shown or moved) starts the table
+            // afresh: React Aria's collection, updated in place, lost a column when columns
+            // moved and one came back in the same change.
+            key={layout.key}
             className="data-table-resizable"
             onResizeEnd={layout.resized}
           >
@@ -278,8 +280,9 @@ const virtualize = (grid: ReactNode) => (
 /**
  * The columns as the user's layout of this list shows them (all of them, as given, without a
  * `layoutKey`), and what a resize keeps. React Aria holds the widths while columns are
- * dragged; `epoch` changes when the layout's widths change from elsewhere, so the table takes
- * them up, but not when this table's own resize stored them (the resizer keeps its focus).
+ * dragged; `key` changes when the layout's widths change from elsewhere, so the table takes
+ * them up, but not when this table's own resize stored them (the resizer keeps its focus),
+ * and when the columns shown or their order change.
  */
 function useShownLayout<Row>(all: ListColumn<Row>[], layoutKey: string | undefined) {
   const [stored, setLayout] = useColumnLayout(layoutKey ?? '');
@@ -318,7 +321,8 @@ function useShownLayout<Row>(all: ListColumn<Row>[], layoutKey: string | undefin
     setOwn(JSON.stringify(repaired.widths));
     setLayout(repaired);
   };
-  return { columns, epoch, resized };
+  const key = `${epoch}:${columns.map((c) => c.field).join(',')}`;
+  return { columns, key, resized };
 }
 
 /**
