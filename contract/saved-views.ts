@@ -29,15 +29,15 @@ export const SAVED_VIEW_LISTS = {
 >;
 
 export type SavedViewList = keyof typeof SAVED_VIEW_LISTS;
-export const savedViewListSchema = z.enum(
+const savedViewListSchema = z.enum(
   Object.keys(SAVED_VIEW_LISTS) as [SavedViewList, ...SavedViewList[]],
 );
 
 /** Views one user may keep, over all lists. */
 export const SAVED_VIEW_MAX_PER_USER = 100;
 /** The most a view's search may take as JSON text. */
-export const SAVED_VIEW_MAX_SEARCH_BYTES = 4096;
-export const SAVED_VIEW_NAME_MAX = 80;
+const SAVED_VIEW_MAX_SEARCH_BYTES = 4096;
+const SAVED_VIEW_NAME_MAX = 80;
 
 /** A name as shown in menus: trimmed, 1-80 characters, no control characters. */
 const nameSchema = z.string().check(
@@ -54,7 +54,7 @@ const scalar = z.union([z.string().check(z.maxLength(200)), z.number(), z.boolea
  * A list's address state as a view keeps it (src/api/list-url.ts ListSearch): the filter, the
  * sort and the page size; never a page (a view is a set of rows, not a place in them).
  */
-export const savedViewSearchSchema = z
+const savedViewSearchSchema = z
   .strictObject({
     filter: z.optional(
       z
@@ -78,7 +78,7 @@ export type SavedViewSearch = z.infer<typeof savedViewSearchSchema>;
  * (src/ui/dom/list/column-layout.ts), so a shared view costs no more than the list's own columns.
  */
 const field = z.string().check(z.minLength(1), z.maxLength(64));
-export const savedViewColumnsSchema = z.object({
+const savedViewColumnsSchema = z.object({
   order: z.array(field).check(z.maxLength(64)),
   hidden: z.array(field).check(z.maxLength(64)),
   widths: z

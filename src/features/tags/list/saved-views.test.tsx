@@ -58,7 +58,7 @@ const view = (overrides: Partial<SavedView> = {}): SavedView => ({
 function serve(given: { mine?: SavedView[]; byId?: Partial<Record<string, SavedView>> } = {}) {
   let mine = given.mine ?? [];
   const byId = given.byId ?? {};
-  const asked: { method: string; path: string; body?: unknown }[] = [];
+  const asked: { method: string; path: string; body?: unknown; ifMatch: string | null }[] = [];
   configureHttp({
     baseUrl: 'http://api.test/',
     fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -66,7 +66,12 @@ function serve(given: { mine?: SavedView[]; byId?: Partial<Record<string, SavedV
       const url = new URL(request.url);
       const text = await request.text();
       const body: unknown = text ? JSON.parse(text) : undefined;
-      asked.push({ method: request.method, path: `${url.pathname}${url.search}`, body });
+      asked.push({
+        method: request.method,
+        path: `${url.pathname}${url.search}`,
+        body,
+        ifMatch: request.headers.get('if-match'),
+      });
       if (url.pathname === '/v1/tags') {
         const rows = [tag('t1', 'Mint'), tag('t2', 'Olive')];
         return jsonResponse(200, {
@@ -89,7 +94,16 @@ function serve(given: { mine?: SavedView[]; byId?: Partial<Record<string, SavedV
         return jsonResponse(200, { data: saved });
       }
       const id = /^\/v1\/saved-views\/(.+)$/.exec(url.pathname)?.[1];
-      const found = id === undefined ? undefined : byId[id];
+      const found = id === undefined ? undefined : (byId[id] ?? mine.find((v) => v.id === id));
+      if (found && request.method === 'DELETE') {
+        mine = mine.filter((v) => v.id !== id);
+        return jsonResponse(200, { data: found });
+      }
+      if (found && request.method === 'PATCH') {
+        const changed = { ...found, ...(body as Partial<SavedView>), version: found.version + 1 };
+        mine = mine.map((v) => (v.id === id ? changed : v));
+        return jsonResponse(200, { data: changed });
+      }
       if (found) return jsonResponse(200, { data: found });
       return jsonResponse(404, { status: 404, code: 'NOT_FOUND', message: 'No saved view' });
     },
@@ -178,6 +192,40 @@ describe('the Views menu', { timeout: 60_000 }, () => {
       ),
     );
     expect(await screen.findByText('Link to this view copied')).toBeTruthy();
+  });
+
+  it('renames the view on screen on its version, and deletes it with Undo', async () => {
+    const asked = serve({ mine: [view()] });
+    show('/tags');
+    await screen.findByRole('rowheader', { name: /Olive/ }, { timeout: 20_000 });
+    await openMenu();
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Mint tags' }));
+    await screen.findByRole('button', { name: 'View: Mint tags' }, { timeout: 10_000 });
+
+    await openMenu();
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Rename…' }));
+    const name = await screen.findByRole('textbox', { name: /Name/ });
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Fresh mint');
+    await userEvent.click(screen.getByRole('button', { name: 'Rename' }));
+    await screen.findByRole('button', { name: 'View: Fresh mint' }, { timeout: 10_000 });
+    expect(asked.find((a) => a.method === 'PATCH')).toMatchObject({
+      body: { name: 'Fresh mint' },
+      ifMatch: '"1"',
+    });
+
+    await openMenu();
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Delete view' }));
+    expect(await screen.findByText('View “Fresh mint” deleted')).toBeTruthy();
+    await screen.findByRole('button', { name: 'Views' });
+    await userEvent.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(await screen.findByText('View “Fresh mint” saved again')).toBeTruthy();
+    expect(asked.filter((a) => a.method === 'POST').at(-1)?.body).toEqual({
+      list: 'tags',
+      name: 'Fresh mint',
+      search: { filter: { search: 'mint' }, order: '-createdAt' },
+      columns: null,
+    });
   });
 
   it('opens a linked view of someone else and says whose it is', async () => {
