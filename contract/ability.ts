@@ -12,7 +12,7 @@ import {
 } from '@casl/ability';
 import { unpackRules, type PackRule } from '@casl/ability/extra';
 import { jwtDecode } from 'jwt-decode';
-import type { Role } from './schemas';
+import type { Role } from './user-schemas';
 
 export type Action = 'manage' | 'create' | 'read' | 'update' | 'delete' | 'access';
 export type Subject =

@@ -9,7 +9,7 @@ import {
   emailSchema,
   invitedRoleSchema,
   passwordSchema,
-} from './schemas';
+} from './user-schemas';
 
 const currentPasswordSchema = z.string().check(z.minLength(1), z.maxLength(256));
 
