@@ -9,7 +9,7 @@ import { OVERSIZED_MODELS } from '../core/files/test-models';
 import { newId } from './ids';
 import { MORPH_LIMITS } from './morph';
 import { startMorphWorker } from './morph-worker';
-import { MAX_ACTIVE_MORPH_JOBS } from './routes/morphs';
+import { MAX_ACTIVE_MORPH_JOBS } from './morph-queue-store';
 import { fileUrl } from './storage';
 import { dataOf, expectError, useTestApp } from './test-app';
 import { readAvatar } from './test-files';
