@@ -147,7 +147,7 @@ export function createApp(input: AppDeps) {
   app.route('/v1/invitations', invitationRoutes(deps));
   app.route('/v1/users', userRoutes(deps));
   app.route('/v1/tags', tagRoutes(deps));
-  app.route('/v1/tags', restoreRoutes(deps, 'tag'));
+  app.route('/v1/tags', restoreRoutes(deps, 'tag', '/v1/tags'));
   app.route('/v1/trash', trashRoutes(deps));
   app.route('/v1/bulk-jobs', bulkJobRoutes(deps));
   app.route('/v1/cage-meshes', cageMeshRoutes(deps));
@@ -178,15 +178,16 @@ export function createApp(input: AppDeps) {
     app.route(`${prefix}/assets`, assetRoutes(deps, { privateApi: prefix === '/private/v1' }));
     app.route(`${prefix}/assets`, assetApplicationRoutes(deps));
     app.route(`${prefix}/assets`, assetBulkRoutes(deps));
-    app.route(`${prefix}/assets`, restoreRoutes(deps, 'asset'));
+    app.route(`${prefix}/assets`, restoreRoutes(deps, 'asset', `${prefix}/assets`));
     app.route(`${prefix}/applications`, applicationRoutes(deps));
     app.route(`${prefix}/application-assets`, applicationAssetRoutes(deps));
     app.route(`${prefix}/application-morphed-assets`, applicationMorphedAssetRoutes(deps));
     app.route(`${prefix}/morphed-asset-queue`, morphQueueRoutes(deps));
     // Kinds whose delete and restore are the Trash's own routes (docs/api.md "Trash").
     for (const [path, kind] of TRASHED_BY_THE_TRASH) {
-      app.route(`${prefix}/${path}`, deleteRoutes(deps, kind));
-      app.route(`${prefix}/${path}`, restoreRoutes(deps, kind));
+      const mount = `${prefix}/${path}`;
+      app.route(mount, deleteRoutes(deps, kind, mount));
+      app.route(mount, restoreRoutes(deps, kind, mount));
     }
   }
 

@@ -15,10 +15,10 @@ import {
   type TrashRef,
   type TrashResult,
 } from '../../contract/schemas';
-import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import type { AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
+import { declaredRoutes } from '../http/declared';
 import { fail } from '../http/errors';
-import { readBody } from '../http/validate';
 import { parseListQuery } from '../list';
 import { readIfMatch, refuseIfMatch } from '../versions';
 import { checkTrashedVersion, trashRecords, trashSubject, uniqueRefs } from '../trash';
@@ -55,14 +55,14 @@ async function changeTrash(deps: Deps, c: Context<AuthEnv>, refs: TrashRef[], ch
   return c.json({ data: { items } satisfies TrashResult });
 }
 
-/** Routes mounted at /v1/trash. */
+/** Routes mounted at /v1/trash, each from its declaration (contract/routes.ts). */
 export function trashRoutes(deps: Deps) {
   const app = new Hono<AuthEnv>();
-  app.use('*', requireAuth(deps));
+  const on = declaredRoutes(app, deps, '/v1/trash');
   const spec = trashListSpec(deps.config.trashRetentionDays);
 
   // Only the kinds the caller may delete; a caller who may delete none is refused.
-  app.get('/', async (c) => {
+  on('get', '/v1/trash', undefined, async (c) => {
     const { ability } = c.get('auth');
     const kinds = trashKindSchema.options.filter((kind) =>
       ability.can('delete', trashSubject(kind)),
@@ -72,53 +72,54 @@ export function trashRoutes(deps: Deps) {
     return c.json(await listTrash(deps.db, spec, query, kinds));
   });
 
-  app.post('/bulk-restore', async (c) => {
+  on('post', '/v1/trash/bulk-restore', trashItemsBodySchema, async (c, { items }) => {
     refuseIfMatch(c);
-    const { items } = await readBody(c, trashItemsBodySchema);
     return changeTrash(deps, c, items, restoreFromTrash);
   });
 
-  app.post('/bulk-delete', async (c) => {
+  on('post', '/v1/trash/bulk-delete', trashItemsBodySchema, async (c, { items }) => {
     refuseIfMatch(c);
-    const { items } = await readBody(c, trashItemsBodySchema);
     return changeTrash(deps, c, items, purgeFromTrash);
   });
 
-  app.delete('/:kind/:id', async (c) => {
+  on('delete', '/v1/trash/{kind}/{id}', undefined, async (c) => {
     const kind = trashKindSchema.safeParse(c.req.param('kind'));
     if (!kind.success) {
       fail(404, 'NOT_FOUND', `The Trash holds no ${c.req.param('kind')} records`);
     }
-    const ref = { kind: kind.data, id: c.req.param('id') };
+    const ref = { kind: kind.data, id: c.req.param('id')! };
     return changeTrash(deps, c, [ref], basedOn(c, kind.data, purgeFromTrash));
   });
 
   return app;
 }
 
-/** POST /{id}/restore and /bulk-restore { ids } of one kind, mounted next to its routes. */
-export function restoreRoutes(deps: Deps, kind: TrashKind) {
+/**
+ * POST /{id}/restore and /bulk-restore { ids } of one kind, mounted at `mount` next to its
+ * routes (e.g. /v1/tags), from their declarations.
+ */
+export function restoreRoutes(deps: Deps, kind: TrashKind, mount: string) {
   const app = new Hono<AuthEnv>();
-  const auth = requireAuth(deps);
-  app.post('/bulk-restore', auth, async (c) => {
+  const on = declaredRoutes(app, deps, mount);
+  on('post', `${mount}/bulk-restore`, assetBulkDeleteBodySchema, async (c, { ids }) => {
     refuseIfMatch(c);
-    const { ids } = await readBody(c, assetBulkDeleteBodySchema);
     const refs = ids.map((id) => ({ kind, id }));
     return changeTrash(deps, c, refs, restoreFromTrash);
   });
-  app.post('/:id/restore', auth, (c) =>
-    changeTrash(deps, c, [{ kind, id: c.req.param('id') }], basedOn(c, kind, restoreFromTrash)),
+  on('post', `${mount}/{id}/restore`, undefined, (c) =>
+    changeTrash(deps, c, [{ kind, id: c.req.param('id')! }], basedOn(c, kind, restoreFromTrash)),
   );
   return app;
 }
 
 /**
  * DELETE /{id} and POST /bulk-delete { ids } of a kind whose delete changes nothing else (cage
- * meshes, applications, morphed assets): the records move to the Trash, all or none.
+ * meshes, applications, morphed assets), mounted at `mount` from their declarations: the
+ * records move to the Trash, all or none.
  */
-export function deleteRoutes(deps: Deps, kind: TrashKind) {
+export function deleteRoutes(deps: Deps, kind: TrashKind, mount: string) {
   const app = new Hono<AuthEnv>();
-  const guard = [requireAuth(deps), requireAbility('delete', trashSubject(kind))] as const;
+  const on = declaredRoutes(app, deps, mount);
   const trash = async (c: Context<AuthEnv>, ids: string[], base?: number) => {
     const { userId } = c.get('auth');
     const items = await deps.db.transaction((tx) =>
@@ -126,14 +127,14 @@ export function deleteRoutes(deps: Deps, kind: TrashKind) {
     );
     return c.json({ data: { items } satisfies TrashResult });
   };
-  app.post('/bulk-delete', ...guard, async (c) => {
+  on('post', `${mount}/bulk-delete`, assetBulkDeleteBodySchema, async (c, { ids }) => {
     refuseIfMatch(c);
-    return trash(c, (await readBody(c, assetBulkDeleteBodySchema)).ids);
+    return trash(c, ids);
   });
   // With If-Match (a versioned kind), a record changed since that version is not deleted.
-  app.delete('/:id', ...guard, (c) => {
+  on('delete', `${mount}/{id}`, undefined, (c) => {
     if (kind === 'morphed-asset') refuseIfMatch(c);
-    return trash(c, [c.req.param('id')], readIfMatch(c));
+    return trash(c, [c.req.param('id')!], readIfMatch(c));
   });
   return app;
 }
