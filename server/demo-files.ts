@@ -11,7 +11,7 @@ import { Document, NodeIO } from '@gltf-transform/core';
 import { concat } from '../core/files/bytes';
 import { ihdrChunk, pngChunk, pngFile } from '../core/files/png-writer';
 import type { Db } from './db';
-import { DEMO_COLOURS } from './seed';
+import { DEMO_COLOURS } from './seed-data';
 import type { Storage } from './storage';
 import { nameWithExtensionOf, recordStoredFile } from './stored-files';
 
