@@ -2,7 +2,7 @@
  * Stored files nothing refers to any more (a replaced icon, an upload never saved to an asset,
  * the files of an asset purged from the Trash) are removed by a periodic sweep through the
  * storage interface, together with partial uploads a crashed process left behind. The same
- * sweep first purges the Trash records past their retention (server/trash.ts).
+ * sweep first purges the Trash records past their retention (server/trash-purge.ts).
  *
  * A file is only removed once it is older than a grace period (an upload is stored before the
  * form that uses it is saved) and no row refers to it. "Refers" means: a text column named
@@ -93,7 +93,7 @@ export interface SweepOptions {
   graceMs?: number;
   /** Partial uploads last written longer ago than this are removed; default PARTIAL_UPLOAD_AGE_MS. */
   partialAgeMs?: number;
-  /** When given, Trash records older than this many days are purged first (server/trash.ts). */
+  /** When given, Trash records older than this many days are purged first (server/trash-purge.ts). */
   trashRetentionDays?: number;
 }
 
