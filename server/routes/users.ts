@@ -15,7 +15,7 @@ import {
   sendPasswordRemovedNotice,
   takeMailAttempt,
 } from '../auth/code-mail';
-import { readBearer, requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import { readBearer, requireAuth, type AuthEnv } from '../auth/middleware';
 import { consumeCode, failCode } from '../auth/one-time-codes';
 import { hashPassword } from '../auth/password';
 import { requireAcceptablePassword } from '../auth/password-policy';
@@ -25,6 +25,7 @@ import { hasSecondFactor } from '../auth/second-factor';
 import { proveAddress } from '../auth/session';
 import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
+import { declaredRoutes } from '../http/declared';
 import { fail } from '../http/errors';
 import { readBody, readParam } from '../http/validate';
 import { findById, parseListQuery, runList } from '../list';
@@ -136,15 +137,18 @@ export function userRoutes(deps: Deps) {
   return app;
 }
 
-/** Routes mounted at /private/v1/users (behind the PrivateApi check). */
+/**
+ * Routes mounted at /private/v1/users (behind the PrivateApi check), each from its declaration
+ * (contract/routes.ts).
+ */
 export function adminUserRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
-  app.use('*', requireAuth(deps));
+  const on = declaredRoutes(app, deps, '/private/v1/users');
 
   // Find users by e-mail (e.g. to assign them assets); an admin asking for `invited` also gets
   // the pending invitations (server/user-admin.ts peopleListSpec).
-  app.get('/', requireAbility('read', 'User'), async (c) => {
+  on('get', '/private/v1/users', undefined, async (c) => {
     const query = parseListQuery(peopleListSpec, c.req.queries());
     const invited =
       query.filters.status?.includes('invited') && c.get('auth').ability.can('manage', 'User');
@@ -154,8 +158,8 @@ export function adminUserRoutes(deps: Deps) {
 
   // Whether two-step sign-in is on is for those who may reset it: to others it would only say
   // which accounts a stolen password opens alone.
-  app.get('/:id', requireAbility('read', 'User'), async (c) => {
-    const data = await findById(db, userListSpec, c.req.param('id'), 'user');
+  on('get', '/private/v1/users/{id}', undefined, async (c) => {
+    const data = await findById(db, userListSpec, c.req.param('id')!, 'user');
     setVersionTag(c, data);
     if (!c.get('auth').ability.can('manage', 'User')) return c.json({ data });
     return c.json({ data: { ...data, secondFactor: await hasSecondFactor(db, data.id) } });
@@ -165,10 +169,9 @@ export function adminUserRoutes(deps: Deps) {
   // theirs (server/user-admin.ts). The new role applies from the user's next request: tokens of
   // the old role are refused (401), so clients refresh. With If-Match, a role someone else
   // changed since that version is a 409.
-  app.patch('/:id', requireAbility('manage', 'User'), async (c) => {
-    const id = c.req.param('id');
+  on('patch', '/private/v1/users/{id}', userRoleBodySchema, async (c, { role }) => {
+    const id = c.req.param('id')!;
     const base = readIfMatch(c);
-    const { role } = await readBody(c, userRoleBodySchema);
     const change = { kind: 'role', role } as const;
     const actorId = c.get('auth').userId;
     refuseSelf(actorId, [id], change);
