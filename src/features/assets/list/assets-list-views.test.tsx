@@ -60,6 +60,8 @@ const show = (view: AssetsView, address: string, rules?: unknown[]) =>
   renderScreen(() => <AssetsList list={list} view={view} />, {
     address,
     validateSearch: list.validateSearch,
+    // The views' own addresses, so that the list writes its query where it is.
+    paths: { assets: () => null, 'assets/editable': () => null, 'assets/defaults': () => null },
     ...(rules ? { rules } : {}),
   });
 
@@ -77,6 +79,8 @@ describe('the assets list views', { timeout: 60_000 }, () => {
     expect(views().getByRole('link', { name: 'Editable by me' }).getAttribute('aria-current')).toBe(
       'page',
     );
+    // Only the view open is marked, not All, whose address this one's starts with.
+    expect(views().getByRole('link', { name: 'All' }).getAttribute('aria-current')).toBeNull();
     // The other views keep the filter.
     const defaults = views().getByRole('link', { name: 'Default per type' });
     expect(decodeURIComponent(defaults.getAttribute('href')!)).toBe(

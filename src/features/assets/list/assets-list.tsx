@@ -53,7 +53,7 @@ export function AssetsList({ list, view }: { list: ListDefinition; view: AssetsV
 }
 
 /** The views as links, the current one marked; "Editable by me" for a role that edits. */
-function AssetViews({ view, can }: { view: AssetsView; can: Can }) {
+function AssetViews({ can }: { can: Can }) {
   const { t } = useTranslation();
   const offered = (Object.keys(VIEWS) as AssetsView[]).filter(
     (name) => name !== 'editable' || can('update', 'Asset'),
@@ -65,7 +65,8 @@ function AssetViews({ view, can }: { view: AssetsView; can: Can }) {
           key={name}
           to={VIEWS[name].to}
           className="button"
-          aria-current={name === view ? 'page' : undefined}
+          // The router marks the one open (aria-current): this address only, whatever its query.
+          activeOptions={{ exact: true, includeSearch: false }}
           // The filter goes along: the same assets seen another way.
           search={(previous: { filter?: ListFilter }) =>
             previous.filter === undefined ? {} : { filter: previous.filter }
@@ -99,7 +100,7 @@ const assetsList = (
   // Bulk jobs this tab started show their progress here until they end.
   toolbar: (list: ListControls) => (
     <>
-      <AssetViews view={view} can={can} />
+      <AssetViews can={can} />
       {(can('create', 'Asset') || can('update', 'Asset') || can('delete', 'Asset')) && (
         <BulkJobsInProgress list={list} />
       )}
