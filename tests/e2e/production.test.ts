@@ -3,6 +3,7 @@
  * outside, as a stranger on the network would: what it refuses to start with, what it does
  * not serve, and the account attacks (takeover, parallel guessing, code floods).
  */
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSink } from '../helpers/smtp-sink';
 import { startServer, type TestServer } from '../helpers/server';
@@ -164,6 +165,42 @@ describe('a production start', () => {
       ...mailedCodes,
     ]) {
       expect(log).not.toContain(secret);
+    }
+  });
+
+  it('answers a flood from one address 429 with Retry-After before the app, and serves another address', async () => {
+    const small = await startServer({
+      ...PRODUCTION,
+      ADMIN_PASSWORD: ADMIN.password,
+      SMTP_URL: sink.url,
+      CLIENT_REQUEST_RATE: '1',
+    });
+    try {
+      const { port } = new URL(small.url);
+      const get = (from: string) =>
+        new Promise<{ status: number; retryAfter?: string; body: string }>((resolve, reject) => {
+          const req = request({ port, path: '/healthz', localAddress: from }, (res) => {
+            let body = '';
+            res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            res.on('end', () =>
+              resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], body }),
+            );
+          });
+          req.on('error', reject);
+          req.end();
+        });
+      // The start-up's health checks came from this address too: its 10 at once are spent soon.
+      const flood = await Promise.all(Array.from({ length: 30 }, () => get('127.0.0.1')));
+      const refused = flood.filter((answer) => answer.status === 429);
+      expect(refused.length).toBeGreaterThanOrEqual(15);
+      expect(Number(refused[0]!.retryAfter)).toBeGreaterThanOrEqual(1);
+      expect(JSON.parse(refused[0]!.body)).toMatchObject({ code: 'TOO_MANY_REQUESTS' });
+      expect((await get('127.0.0.2')).status).toBe(200);
+      // The requests served are logged one by one, the refused ones are not.
+      expect(small.output()).toMatch(/"status":200/);
+      expect(small.output()).not.toMatch(/"status":429/);
+    } finally {
+      await small.stop();
     }
   });
 });
