@@ -11,7 +11,8 @@ import type { DataTableLabels } from './data-table-labels';
  * a new header would make it build its collection again on top of that.
  */
 export function useHeader<Row>(
-  columns: ListColumn<Row>[],
+  /** `share`: an unsized column's part of the free width (resizable only; 1 when left out). */
+  columns: (ListColumn<Row> & { share?: number })[],
   options: {
     /** Whether the owner sorts (a sortable column's header then sorts by it). */
     sortable: boolean;
@@ -55,7 +56,7 @@ export function useHeader<Row>(
               // Resizable, the widths are React Aria's (from these), which it sets on the cell.
               {...(resizable
                 ? {
-                    defaultWidth: width,
+                    defaultWidth: width ?? (c.share ? `${c.share}fr` : null),
                     minWidth: MIN_COLUMN_WIDTH,
                     maxWidth: MAX_COLUMN_WIDTH,
                   }

@@ -113,7 +113,19 @@ const ROW_HEIGHT = 56;
 function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
   const { labels, selection, layoutKey } = props;
   const layout = useShownLayout(props.columns, layoutKey);
-  const { columns } = layout;
+  // Resizable columns have set widths: until the user sets some, the columns share the table's
+  // width in proportion to the widths their content gave them in the table's first look at its
+  // rows (measured once), so they fill it as before.
+  const [natural, setNatural] = useState<Record<string, number>>();
+  const resizable = Boolean(layoutKey) && natural !== undefined;
+  const columns = useMemo(
+    () =>
+      layout.columns.map((c) => {
+        const width = c.width === undefined ? natural?.[c.field] : undefined;
+        return width ? { ...c, share: width } : c;
+      }),
+    [layout.columns, natural],
+  );
   const sortDescriptor = sortDescriptorOf(props.order);
   // The rows, and whether they load, stay as they were while a pointer is pressed on the table:
   // a search's answer arriving under the press would move the pressed row, losing the click.
@@ -155,6 +167,17 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
     if (isLoading) gridRef.current?.setAttribute('aria-busy', 'true');
     else gridRef.current?.removeAttribute('aria-busy');
   }, [isLoading, virtualized]);
+  const measure = Boolean(layoutKey) && natural === undefined && !showSkeleton && rows.length > 0;
+  useLayoutEffect(() => {
+    const grid = gridRef.current;
+    if (!measure || !grid) return;
+    const widths: Record<string, number> = {};
+    for (const header of grid.querySelectorAll<HTMLElement>('[role="columnheader"][data-key]')) {
+      const width = Math.round(header.getBoundingClientRect().width);
+      if (width > 0 && header.dataset.key) widths[header.dataset.key] = width;
+    }
+    setNatural(widths);
+  }, [measure]);
   const { rowLabel, rowActions, onSetOrder, removedIds, isFiltered, onClearFilters } = props;
   const { createdId } = props;
   const { isLoadingMore, onLoadMore } = props;
@@ -164,7 +187,7 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
   const selectLabel = selection?.selectLabel;
 
   const header = useHeader(columns, {
-    resizable: Boolean(layoutKey),
+    resizable,
     sortable: Boolean(props.onSort),
     reorderable,
     hasSelection,
@@ -238,7 +261,7 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
             <div className="progress-bar-fill" />
           </ProgressBar>
         )}
-        {layoutKey ? (
+        {resizable ? (
           <ResizableTableContainer
             // Another layout (a reset, a saved view, columns shown or moved) starts the table
             // afresh: React Aria's collection, updated in place, lost a column when columns
