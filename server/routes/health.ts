@@ -3,13 +3,17 @@
  * (readiness: server/readiness.ts), for load balancers and orchestrators.
  */
 import { Hono } from 'hono';
+import type { AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
+import { declaredRoutes } from '../http/declared';
 import { createReadiness } from '../readiness';
 import { log } from '../log';
 
+/** Routes mounted at the root, from their declarations (contract/routes.ts). */
 export function healthRoutes(deps: Deps) {
-  const app = new Hono();
-  app.get('/healthz', async (c) => {
+  const app = new Hono<AuthEnv>();
+  const on = declaredRoutes(app, deps, '');
+  on('get', '/healthz', undefined, async (c) => {
     try {
       await deps.db.query('SELECT 1');
       return c.json({ status: 'ok' });
@@ -24,7 +28,7 @@ export function healthRoutes(deps: Deps) {
     onFailure: (check, error) =>
       log.warn({ err: error, check }, `Readiness: the ${check} check failed`),
   });
-  app.get('/readyz', async (c) => {
+  on('get', '/readyz', undefined, async (c) => {
     c.header('Cache-Control', 'no-store');
     // Before any check: a proxy stops sending new requests here at its next probe.
     if (deps.leaving?.aborted || deps.stopping?.aborted) {
