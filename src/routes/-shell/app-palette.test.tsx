@@ -10,13 +10,15 @@ import { Outlet, useRouterState } from '@tanstack/react-router';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../api/query';
 import { jsonResponse, serveApi } from '../../api/testing';
-import { initI18n } from '../../i18n';
+import { initI18n, loadBackOfficeTexts } from '../../i18n';
 import { loadPermissions } from '../../machines/permissions.view';
 import { renderScreen } from '../../machines/testing/render-screen.view';
 import { AppPalette } from './app-palette';
 
 beforeAll(async () => {
   initI18n();
+  // The signed-in area has them before the palette opens (role names).
+  await loadBackOfficeTexts();
   await loadPermissions();
 });
 beforeEach(() => queryClient.clear());
@@ -85,10 +87,10 @@ describe('the command palette’s records', { timeout: 20_000 }, () => {
         .sort(),
     );
     const group = (name: string) => within(dialog).getByRole('group', { name });
-    expect(within(group('Assets')).getByRole('menuitem').textContent).toBe('Zyx hat');
-    expect(within(group('Users')).getByRole('menuitem').textContent).toBe('zyx@example.com');
-    expect(within(group('Tags')).getByRole('menuitem').textContent).toBe('zyxish');
-    expect(within(group('Applications')).getByRole('menuitem').textContent).toBe('Zyx app');
+    expect(within(group('Assets')).getByRole('menuitem')).toHaveAccessibleName('Zyx hat');
+    expect(within(group('Users')).getByRole('menuitem')).toHaveAccessibleName('zyx@example.com');
+    expect(within(group('Tags')).getByRole('menuitem')).toHaveAccessibleName('zyxish');
+    expect(within(group('Applications')).getByRole('menuitem')).toHaveAccessibleName('Zyx app');
     expect(within(dialog).getByRole('status').textContent).toBe('');
 
     await user.keyboard('{Enter}');
@@ -146,5 +148,42 @@ describe('the command palette’s records', { timeout: 20_000 }, () => {
     await screen.findByRole('menuitem', { name: 'Zyx hat' });
     expect(status.textContent).toBe('Could not search users. Try again in a moment.');
     expect(lists(server.sent()).filter((call) => call.includes('search=zyx '))).toHaveLength(4);
+  });
+
+  it('tells records of the same name apart: an asset by its type and id, a user by role, a tag or an application by id', async () => {
+    serve({
+      'GET v1/assets?page=1&limit=5&search=zyx': page([
+        { id: 'a1', name: 'Zyx hat', type: 'top' },
+        { id: 'a2', name: 'Zyx hat', type: 'headwear' },
+      ]),
+      'GET private/v1/users?page=1&limit=5&search=zyx': page([
+        { id: 'u9', email: 'zyx@example.com', role: 'developer' },
+        { id: 'u8', email: null, role: 'anonymous' },
+      ]),
+      'GET v1/tags?page=1&limit=5&search=zyx': page([{ id: 't1', name: 'zyxish' }]),
+      'GET v1/applications?page=1&limit=5&search=zyx': page([
+        { id: 'p1', name: 'Zyx app' },
+        { id: 'p2', name: 'Zyx app' },
+      ]),
+    });
+    const user = userEvent.setup();
+    renderPalette();
+    await user.type(await screen.findByRole('searchbox'), 'zyx');
+    const dialog = screen.getByRole('dialog', { name: 'Commands' });
+    const group = (name: string) => within(dialog).getByRole('group', { name });
+    await within(dialog).findAllByRole('menuitem', { name: 'Zyx hat' });
+    const [hat, cap] = within(group('Assets')).getAllByRole('menuitem', { name: 'Zyx hat' });
+    expect(hat).toHaveAccessibleDescription('Top · a1');
+    expect(cap).toHaveAccessibleDescription('Headwear · a2');
+    expect(hat).toHaveTextContent('Top · a1');
+    const users = within(group('Users')).getAllByRole('menuitem');
+    expect(users[0]).toHaveAccessibleName('zyx@example.com');
+    expect(users[0]).toHaveAccessibleDescription('Developer');
+    expect(users[1]).toHaveAccessibleName('(guest, no e-mail)');
+    expect(users[1]).toHaveAccessibleDescription('Guest · u8');
+    expect(within(group('Tags')).getByRole('menuitem')).toHaveAccessibleDescription('t1');
+    const apps = within(group('Applications')).getAllByRole('menuitem', { name: 'Zyx app' });
+    expect(apps[0]).toHaveAccessibleDescription('p1');
+    expect(apps[1]).toHaveAccessibleDescription('p2');
   });
 });

@@ -87,6 +87,7 @@ function useAppCommands(screens: readonly Screen[], records: readonly FoundRecor
     commands.push({
       id: `${RECORD_PREFIX}${record.kind}:${record.id}`,
       label: record.label,
+      detail: record.detail,
       group: t(`palette.${record.kind}`),
       run: record.open,
     });

@@ -7,11 +7,15 @@
  */
 import { useQueries } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
+import type { TFunction } from 'i18next';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { anyRowSchema, listPageQuery } from '../../api/lists';
 import { queryClient } from '../../api/query';
 import { usePermissions } from '../../machines/permissions.view';
+import { displayLabel } from '../../ui/dom/list/asset-filters';
 import type { Action, Subject } from '../../../contract/ability';
+import type { Role } from '../../../contract/schemas';
 import { endpoint, ENDPOINTS } from '../../../contract/paths';
 import type { ListRow } from '../../../contract/list-query';
 
@@ -29,6 +33,8 @@ export interface FoundRecord {
   kind: RecordKind;
   id: string;
   label: string;
+  /** What tells it apart from another of the same label. */
+  detail: string;
   open: () => void;
 }
 
@@ -46,33 +52,46 @@ interface Kind {
   kind: RecordKind;
   endpoint: string;
   needs: readonly [Action, Exclude<Subject, 'all'>];
-  /** The field the row is known by. */
-  field: 'name' | 'email';
+  /** What the row is known by. */
+  label: (row: FoundRow, t: TFunction) => string;
+  /** What tells it apart from another row of the same label. */
+  detail: (row: FoundRow, t: TFunction) => string;
   open: (navigate: Navigate, row: FoundRow) => Promise<void>;
 }
 
-type FoundRow = ListRow & { name?: string; email?: string };
+type FoundRow = ListRow & { name?: string; email?: string | null; type?: string; role?: Role };
+
+const named = (row: FoundRow) => row.name ?? row.id;
+/** Names need not be unique: the id is what differs. */
+const byId = (row: FoundRow) => row.id;
+const joined = (...parts: (string | undefined)[]) => parts.filter(Boolean).join(' · ');
 
 const KINDS: readonly Kind[] = [
   {
     kind: 'assets',
     endpoint: endpoint(ENDPOINTS.assets),
     needs: ['read', 'Asset'],
-    field: 'name',
+    label: named,
+    detail: (row) => joined(row.type && displayLabel(row.type), row.id),
     open: (navigate, row) => navigate({ to: '/assets/$assetId', params: { assetId: row.id } }),
   },
   {
     kind: 'users',
     endpoint: endpoint(ENDPOINTS.users),
     needs: ['read', 'User'],
-    field: 'email',
+    // The users screen's own words (its feature stays out of the shell's bundle).
+    label: (row, t) => row.email ?? t('users.noEmail'),
+    // An e-mail is one person's; an account without one is told apart by its id.
+    detail: (row, t) =>
+      joined(row.role && t(`users.roles.${row.role}`), row.email ? undefined : row.id),
     open: (navigate, row) => navigate({ to: '/users/$userId', params: { userId: row.id } }),
   },
   {
     kind: 'tags',
     endpoint: endpoint(ENDPOINTS.tags),
     needs: ['read', 'Tag'],
-    field: 'name',
+    label: named,
+    detail: byId,
     // A tag has no page of its own: the tags list, searched for it.
     open: (navigate, row) =>
       navigate({
@@ -84,7 +103,8 @@ const KINDS: readonly Kind[] = [
     kind: 'applications',
     endpoint: endpoint(ENDPOINTS.applications),
     needs: ['read', 'Application'],
-    field: 'name',
+    label: named,
+    detail: byId,
     open: (navigate, row) =>
       navigate({
         to: '/applications/$applicationId/assets',
@@ -106,6 +126,7 @@ function useSettled(value: string, ms: number): string {
 /** The records matching `text` (trimmed), searched once the typing pauses. */
 export function useRecordSearch(text: string): RecordSearch {
   const navigate = useNavigate();
+  const { t } = useTranslation();
   const can = usePermissions();
   const typed = text.trim();
   const settled = useSettled(typed, RECORD_SEARCH_DEBOUNCE_MS);
@@ -134,7 +155,8 @@ export function useRecordSearch(text: string): RecordSearch {
           (results[index]?.data?.data ?? []).map((row: FoundRow) => ({
             kind: kind.kind,
             id: row.id,
-            label: row[kind.field] ?? row.id,
+            label: kind.label(row, t),
+            detail: kind.detail(row, t),
             open: () => void kind.open(navigate, row),
           })),
         )

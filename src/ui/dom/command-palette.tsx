@@ -15,6 +15,7 @@ import {
   MenuSection,
   Modal,
   SearchField,
+  Text,
 } from 'react-aria-components';
 import { fuzzyMatch } from './fuzzy-match';
 
@@ -26,6 +27,8 @@ export interface Command {
   keywords?: string;
   /** A shortcut that does the same, shown beside it ("/", "Ctrl+S"). */
   shortcut?: string;
+  /** What tells it apart from another of the same label (a record's type and id), beside it. */
+  detail?: string;
   run: () => void;
 }
 
@@ -90,7 +93,12 @@ export function CommandPalette(props: CommandPaletteProps) {
                       className="menu-item"
                       textValue={`${command.label} ${command.keywords ?? ''}`}
                     >
-                      <span>{command.label}</span>
+                      <Text slot="label">{command.label}</Text>
+                      {command.detail && (
+                        <Text slot="description" className="palette-detail">
+                          {command.detail}
+                        </Text>
+                      )}
                       {command.shortcut && <kbd className="palette-kbd">{command.shortcut}</kbd>}
                     </MenuItem>
                   ))}
