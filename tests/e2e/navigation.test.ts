@@ -1,8 +1,9 @@
 /**
  * Finding one's way: the sidebar (its groups in one column at 1280 px, the current place
  * marked, collapsed to icons and remembered after a reload), the phone's Menu as a modal drawer
- * (focus kept inside, Escape closes it and focus returns to Menu), Ctrl+K finding a record by
- * its name and opening it, and `?` listing the shortcuts; axe-clean in both schemes.
+ * (focus kept inside, Escape closes it and focus returns to Menu; taller than a short screen, it
+ * scrolls to Sign out), Ctrl+K finding a record by its name and opening it, and `?` listing the
+ * shortcuts; axe-clean in both schemes.
  */
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -113,6 +114,33 @@ describe('the menu at 390 px', () => {
     await mainNav(page).getByRole('link', { name: 'Tags' }).click();
     await page.getByRole('heading', { name: 'Tags' }).waitFor();
     await expect.poll(() => drawer.count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('scrolls a menu taller than the screen, so Sign out is reached by scrolling it', async () => {
+    const short = { width: 390, height: 600 };
+    const page = await signedInPage(app, undefined, short);
+    await page.getByRole('button', { name: 'Menu', exact: true }).click();
+    const drawer = page.getByRole('dialog', { name: 'Menu' });
+    await mainNav(page).getByRole('link', { name: 'Assets', exact: true }).waitFor();
+    const signOut = drawer.getByRole('button', { name: 'Sign out' });
+    /** Where Sign out ends, in the screen's pixels. */
+    const bottom = async () => {
+      const box = await signOut.boundingBox();
+      return box ? box.y + box.height : Infinity;
+    };
+    await shot(page, 'nav-390x600-menu');
+    // Below the fold at first: the menu is taller than the screen.
+    expect(await bottom()).toBeGreaterThan(short.height);
+    const box = await drawer.boundingBox();
+    await page.mouse.move((box?.x ?? 0) + 40, 300);
+    await expect
+      .poll(async () => {
+        await page.mouse.wheel(0, 400);
+        return bottom();
+      })
+      .toBeLessThanOrEqual(short.height);
+    await shot(page, 'nav-390x600-menu-scrolled');
     await page.context().close();
   });
 });
