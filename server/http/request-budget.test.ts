@@ -98,6 +98,35 @@ describe('the per-client request budget', () => {
     expect(await get(port, '127.0.0.1')).toMatchObject({ status: 429, retryAfter: '4' });
   });
 
+  it('holds a refusal for a second, so a flood waiting for each answer slows to its connections', async () => {
+    const { port } = await listening(0.001, 1);
+    expect((await get(port, '127.0.0.1')).status).toBe(200);
+    const started = performance.now();
+    expect((await get(port, '127.0.0.1')).status).toBe(429);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(900);
+    // Another client is served meanwhile, at once.
+    const other = get(port, '127.0.0.2');
+    const flood = get(port, '127.0.0.1');
+    const first = await Promise.race([other.then(() => 'other'), flood.then(() => 'flood')]);
+    expect(first).toBe('other');
+    await flood;
+  });
+
+  it('holds at most 256 refusals of one client: past them it answers at once', async () => {
+    const { port } = await listening(0.001, 1);
+    await get(port, '127.0.0.1');
+    const started = performance.now();
+    const times = await Promise.all(
+      Array.from({ length: 300 }, () =>
+        get(port, '127.0.0.1').then((answer) => {
+          expect(answer.status).toBe(429);
+          return performance.now() - started;
+        }),
+      ),
+    );
+    expect(times.filter((ms) => ms < 900)).toHaveLength(44);
+  });
+
   it('closes a refused connection whose body it did not read', async () => {
     const { port } = await listening(0.001, 1);
     await get(port, '127.0.0.1');

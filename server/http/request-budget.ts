@@ -5,6 +5,9 @@
  * refuses anyway (wrong passwords, code guesses) still costs each of them the app's work, and
  * every other client's requests wait behind them on the event loop.
  *
+ * A refusal is held for a second before it is sent (see HOLD_MS), so a flood that waits for each
+ * answer slows to the pace of its connections.
+ *
  * A token bucket per client (`clientKey`: an IPv4 address, an IPv6 /64), refilled at `rate`
  * requests a second up to `burst`. The buckets live in a bounded map: a bucket that has refilled
  * is the same as none and is dropped, and past `maxClients` the least recently seen client goes,
@@ -26,6 +29,15 @@ import { addressOf, clientKey } from './client-address';
 const BURST_SECONDS = 10;
 /** Clients remembered at most (a bucket is a few dozen bytes). */
 const MAX_CLIENTS = 100_000;
+/**
+ * How long a refusal is held before it is sent. A flood sends its next request when the last one
+ * is answered: held, each of its connections sends one a second instead of as many as the server
+ * can refuse, and those refusals no longer crowd other clients' requests on the event loop.
+ */
+const HOLD_MS = 1000;
+/** Refusals held at once for one client, and for all; past either, a refusal is sent at once. */
+const HOLD_PER_CLIENT = 256;
+const HOLD_TOTAL = 4096;
 /** At most one summary line of the refusals in this long. */
 const SUMMARY_MS = 60_000;
 /** Clients counted apart in a summary; past them only the total grows. */
@@ -134,6 +146,32 @@ function budgetRequests(
 ): RequestListener {
   const refusals = rateLimitRefusals.labels({ limit: 'clientRequests' });
   const summary = summarise();
+  const held = new Map<string, number>();
+  let heldTotal = 0;
+  /** Sends `send` after HOLD_MS while `client` and everyone are under their holds, else now. */
+  const hold = (client: string, res: ServerResponse, send: () => void) => {
+    const mine = held.get(client) ?? 0;
+    if (mine >= HOLD_PER_CLIENT || heldTotal >= HOLD_TOTAL) {
+      send();
+      return;
+    }
+    held.set(client, mine + 1);
+    heldTotal += 1;
+    const release = () => {
+      clearTimeout(timer);
+      res.off('close', release);
+      heldTotal -= 1;
+      const left = (held.get(client) ?? 1) - 1;
+      if (left > 0) held.set(client, left);
+      else held.delete(client);
+    };
+    const timer = setTimeout(() => {
+      release();
+      send();
+    }, HOLD_MS);
+    // A client that gives up frees its place at once.
+    res.on('close', release);
+  };
   return (req: IncomingMessage, res: ServerResponse) => {
     const forwarded = req.headers['x-forwarded-for'];
     const client = clientKey(
@@ -154,12 +192,14 @@ function budgetRequests(
     const body =
       req.headers['transfer-encoding'] !== undefined ||
       (req.headers['content-length'] ?? '0') !== '0';
-    res.writeHead(429, {
-      ...REFUSAL_HEADERS,
-      'retry-after': String(wait),
-      ...(body ? { connection: 'close' } : {}),
+    hold(client, res, () => {
+      res.writeHead(429, {
+        ...REFUSAL_HEADERS,
+        'retry-after': String(wait),
+        ...(body ? { connection: 'close' } : {}),
+      });
+      res.end(REFUSAL);
     });
-    res.end(REFUSAL);
   };
 }
 
