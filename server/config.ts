@@ -78,7 +78,7 @@ export interface Config {
   /** Bearer token of GET /metrics (METRICS_TOKEN); unset, the route does not exist. */
   metricsToken: string | undefined;
   /**
-   * Requests a second one client may keep sending, with a burst of ten seconds' worth
+   * Requests a second one client may keep sending, with a burst of four seconds' worth
    * (CLIENT_REQUEST_RATE, server/http/request-budget.ts); 0 is off. On in production only.
    */
   clientRequestRate: number;
@@ -299,9 +299,9 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`LOG_FORMAT must be json or pretty (got "${logFormat}")`);
   }
 
-  // A cold page load of the asset list sends about 70 requests in its first second (chunks,
-  // decoders, thumbnails, API calls): 50 a second with 500 at once is far past what an admin
-  // sends. Off outside production, where tests and benches send many requests from loopback.
+  // A cold page load of the asset list sends about 70 requests in its first second and 140 in
+  // five (chunks, decoders, thumbnails, API calls): 50 a second with 200 at once is past what an
+  // admin sends, and the burst is what a flood gets through before it is held back. Off outside production, where tests and benches send many requests from loopback.
   const clientRequestRate = int('CLIENT_REQUEST_RATE', production ? 50 : 0, 0, 100_000);
   const metricsToken = str('METRICS_TOKEN');
   if (metricsToken !== undefined && !/^[\x21-\x7e]{32,}$/.test(metricsToken)) {

@@ -25,8 +25,11 @@ import { log } from '../log';
 import { rateLimitRefusals } from '../metrics';
 import { addressOf, clientKey } from './client-address';
 
-/** How long a client's budget lasts from full: the burst is this many seconds of `rate`. */
-const BURST_SECONDS = 10;
+/**
+ * How long a client's budget lasts from full: the burst is this many seconds of `rate`. A cold
+ * page load fits in it; a flood gets no more than it through to the app before it is held back.
+ */
+const BURST_SECONDS = 4;
 /** Clients remembered at most (a bucket is a few dozen bytes). */
 const MAX_CLIENTS = 100_000;
 /**
