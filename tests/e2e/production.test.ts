@@ -189,7 +189,7 @@ describe('a production start', () => {
           req.on('error', reject);
           req.end();
         });
-      // The start-up's health checks came from this address too: its 10 at once are spent soon.
+      // The start-up's health checks came from this address too: its 4 at once are spent soon.
       const flood = await Promise.all(Array.from({ length: 30 }, () => get('127.0.0.1')));
       const refused = flood.filter((answer) => answer.status === 429);
       expect(refused.length).toBeGreaterThanOrEqual(15);
