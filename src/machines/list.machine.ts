@@ -17,7 +17,6 @@ import {
   raise,
   sendTo,
   setup,
-  type SnapshotFrom,
 } from 'xstate';
 import { errorInfo } from '../api/error-info';
 import { sameSearch, toListSearch } from '../api/list-url';
@@ -458,4 +457,3 @@ export const listMachine = setup({
 });
 
 export type ListMachine = typeof listMachine;
-export type ListSnapshot = SnapshotFrom<ListMachine>;
