@@ -456,4 +456,5 @@ export const listMachine = setup({
   },
 });
 
+/** @internal The machine's type, for tests that drive it. */
 export type ListMachine = typeof listMachine;
