@@ -13,7 +13,7 @@ interface VitestJsonReport {
       fullName?: string;
       status?: string;
       failureMessages?: string[];
-      meta?: { machineCoverage?: MachineCoverage };
+      meta?: { machineCoverage?: MachineCoverage; openPages?: string[] };
     }[];
   }[];
 }
@@ -49,7 +49,9 @@ for (const file of existsSync(dir) ? readdirSync(dir) : []) {
           .split('\n')
           .slice(0, 6)
           .join('\n    ');
-        failures.push(`FAILED ${where} > ${assertion.fullName ?? ''}\n    ${message}`);
+        // An end-to-end test's pages, where they were when it failed (tests/helpers/app.ts).
+        const pages = (assertion.meta?.openPages ?? []).map((page) => `\n    ${page}`).join('');
+        failures.push(`FAILED ${where} > ${assertion.fullName ?? ''}\n    ${message}${pages}`);
       }
       const machine = assertion.meta?.machineCoverage;
       if (machine) coverage.set(machine.machine, machine);

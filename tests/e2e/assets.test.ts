@@ -362,16 +362,22 @@ describe('asset preview', () => {
     const page = await assetsPage({ search: name });
     // 800 px: the preview's card is narrower than the viewer's first size (300 px).
     await page.setViewportSize({ width: 800, height: 800 });
-    // The viewer's code is held back, so the preview shows what stands in for it.
+    // The viewer's code is held back, so the preview shows what stands in for it. Its dots
+    // are measured once the code is asked for: before, the preview (not yet idle) shows dots
+    // of its own that the ones of the viewer's loading replace.
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = () => {};
+    const requested = new Promise<void>((resolve) => (asked = resolve));
     await page.route('**/assets/viewer-*.js', async (route) => {
+      asked();
       await held;
       await route.fallback();
     });
     await page.getByRole('link', { name }).click();
     const preview = page.getByRole('region', { name: 'Preview', exact: true });
     const loader = preview.getByRole('progressbar', { name: 'Loading…' });
+    await requested;
     await loader.waitFor();
     const box = (await page.locator('.asset-preview').boundingBox())!;
     const middleDot = (await loader.locator('span').nth(1).boundingBox())!;

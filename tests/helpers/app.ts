@@ -42,7 +42,7 @@ export function appUnderTest(
   beforeEach(() => app.browser?.pool.testBegins());
   afterEach(async ({ task }) => {
     // Before the profiles a test left open go back to the pool, where they are cleared.
-    if (task.result?.state === 'fail') await showOpenPages(app, task.name);
+    if (task.result?.state === 'fail') task.meta.openPages = await showOpenPages(app, task.name);
     await app.browser?.pool.takeBack();
   });
   afterAll(async () => {
@@ -55,17 +55,26 @@ export function appUnderTest(
 /** Where a failed test's pages are pictured (scripts/test.sh keeps .tmp/test-results). */
 const FAILURES_DIR = join('.tmp', 'test-results', 'failures');
 
+declare module 'vitest' {
+  interface TaskMeta {
+    /** Where each page still open was when the test failed (the CI summary prints it). */
+    openPages?: string[];
+  }
+}
+
 /**
  * What the pages still open when a test failed showed: each one's address, headings and
- * focused element in the log, and a screenshot in FAILURES_DIR, so that a failure seen once
- * (a race) says where the page was, not only what the test waited for.
+ * focused element, in the log and returned (for the test's report, whose summary ends the CI
+ * log), and a screenshot in FAILURES_DIR, so that a failure seen once (a race) says where the
+ * page was, not only what the test waited for.
  */
-async function showOpenPages(app: AppUnderTest, test: string) {
+async function showOpenPages(app: AppUnderTest, test: string): Promise<string[]> {
   const pages = (
     app.browser?.browser.contexts().flatMap((context) => context.pages()) ?? []
   ).filter((page) => !app.browser.pool.isFree(page));
   const name = test.replace(/[^a-z0-9]+/gi, '-').slice(0, 80);
   mkdirSync(FAILURES_DIR, { recursive: true });
+  const shown: string[] = [];
   for (const [index, page] of pages.entries()) {
     const state = await page
       .evaluate(() => ({
@@ -81,7 +90,9 @@ async function showOpenPages(app: AppUnderTest, test: string) {
     const path = join(FAILURES_DIR, `${name}-${index}.png`);
     await page.screenshot({ path }).catch(() => undefined);
     console.log(`Open page ${index} when "${test}" failed (${path}):`, state);
+    shown.push(`open page ${index}: ${JSON.stringify(state)}`);
   }
+  return shown;
 }
 
 /** The admin the server seeds (its published development password). */
