@@ -10,7 +10,7 @@ import type { ListActor } from './list.actor.view';
  * (that write, back, forward, a pasted link) is the list's query (ADDRESS_CHANGED). Listening
  * starts before the first ADDRESS_CHANGED, whose answer may be the normalised address. A list
  * the user is leaving (a link followed while it still wrote its address) writes nothing: its
- * address would replace the one the user went to.
+ * query would land in the address the user went to (`to: '.'` is the router's latest location).
  */
 export function useListAddress(
   actor: ListActor,
