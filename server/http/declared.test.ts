@@ -2,9 +2,141 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
 import { bulkJobCreateBodySchema } from '../../contract/bulk-jobs';
+import { createApp } from '../app';
 import type { AuthEnv } from '../auth/middleware';
+import type { Db } from '../db';
 import type { Deps } from '../deps';
-import { declaredRoutes } from './declared';
+import { createDevMailbox } from '../mail';
+import type { Storage } from '../storage';
+import { testConfig } from '../test-app';
+import { declaredRoutes, mountedAsDeclared } from './declared';
+
+/** Routes still mounted by hand, by their file in server/routes, until each is mounted from its declarations. */
+const BY_HAND: Record<string, string[]> = {
+  metrics: ['GET /metrics'],
+  openapi: ['GET /v1/openapi.json', 'GET /v1/docs', 'GET /v1/docs/{file}'],
+  dev: ['GET /dev/mailbox'],
+  files: ['GET /files/{key}', 'GET /v1/files/{key}'],
+  events: ['GET /v1/events'],
+  tags: [
+    'GET /v1/tags',
+    'POST /v1/tags',
+    'GET /v1/tags/{tagId}',
+    'PUT /v1/tags/{tagId}',
+    'DELETE /v1/tags/{tagId}',
+    'POST /v1/tags/set-tag',
+    'POST /v1/tags/remove-tag',
+  ],
+  morphs: [
+    'GET /private/v1/morphed-asset-queue',
+    'GET /private/v1/morphed-asset-queue/status',
+    'GET /v1/morphed-asset-queue',
+    'GET /v1/morphed-asset-queue/status',
+    'GET /private/v1/morphed-assets',
+    'GET /private/v1/morphed-assets/status',
+    'POST /v1/morphed-assets/generate',
+    'POST /private/v1/morphed-assets/generate',
+  ],
+  applications: [
+    'GET /private/v1/applications',
+    'GET /private/v1/applications/{id}',
+    'POST /private/v1/applications',
+    'PATCH /private/v1/applications/{id}',
+    'GET /private/v1/application-assets',
+    'PATCH /private/v1/application-assets/{id}/position',
+    'POST /private/v1/application-assets/{id}/sync-with-parent',
+    'POST /private/v1/application-morphed-assets',
+    'GET /v1/applications',
+    'GET /v1/applications/{id}',
+    'POST /v1/applications',
+    'PATCH /v1/applications/{id}',
+    'GET /v1/application-assets',
+    'PATCH /v1/application-assets/{id}/position',
+    'POST /v1/application-assets/{id}/sync-with-parent',
+    'POST /v1/application-morphed-assets',
+  ],
+  'asset-applications': [
+    'GET /private/v1/assets/export/{applicationId}',
+    'GET /private/v1/assets/{id}/application',
+    'POST /private/v1/assets/{id}/application',
+    'PATCH /private/v1/assets/{id}/application',
+    'DELETE /private/v1/assets/{id}/application',
+    'GET /v1/assets/export/{applicationId}',
+    'GET /v1/assets/{id}/application',
+    'POST /v1/assets/{id}/application',
+    'PATCH /v1/assets/{id}/application',
+    'DELETE /v1/assets/{id}/application',
+  ],
+  'asset-bulk': [
+    'POST /private/v1/assets/bulk-delete',
+    'POST /private/v1/assets/bulk-lock',
+    'POST /private/v1/assets/bulk-unlock',
+    'POST /private/v1/assets/bulk-set-tag',
+    'POST /private/v1/assets/bulk-remove-tag',
+    'POST /v1/assets/bulk-delete',
+    'POST /v1/assets/bulk-lock',
+    'POST /v1/assets/bulk-unlock',
+    'POST /v1/assets/bulk-set-tag',
+    'POST /v1/assets/bulk-remove-tag',
+  ],
+  assets: [
+    'DELETE /private/v1/assets/{id}',
+    'GET /private/v1/assets',
+    'GET /private/v1/assets/authorize-default',
+    'GET /private/v1/assets/authorized',
+    'GET /private/v1/assets/countByType',
+    'GET /private/v1/assets/editable',
+    'GET /private/v1/assets/{id}',
+    'GET /private/v1/assets/{id}/backoffice-changelog',
+    'PATCH /private/v1/assets/{id}',
+    'PATCH /private/v1/assets/{id}/position',
+    'POST /private/v1/assets',
+    'POST /private/v1/assets/validate',
+    'POST /private/v1/assets/{id}/generate-icon-from-model',
+    'PUT /private/v1/assets/{id}/lock',
+    'PUT /private/v1/assets/{id}/unlock',
+    'POST /private/v1/assets/predict-texture',
+    'DELETE /v1/assets/{id}',
+    'GET /v1/assets',
+    'GET /v1/assets/authorize-default',
+    'GET /v1/assets/authorized',
+    'GET /v1/assets/countByType',
+    'GET /v1/assets/editable',
+    'GET /v1/assets/{id}',
+    'GET /v1/assets/{id}/backoffice-changelog',
+    'PATCH /v1/assets/{id}',
+    'PATCH /v1/assets/{id}/position',
+    'POST /v1/assets',
+    'POST /v1/assets/validate',
+    'POST /v1/assets/{id}/generate-icon-from-model',
+    'PUT /v1/assets/{id}/lock',
+    'PUT /v1/assets/{id}/unlock',
+    'POST /v1/assets/predict-texture',
+    'POST /private/v1/assets/using-template',
+  ],
+  auth: [
+    'POST /v1/auth/login',
+    'POST /v1/auth/logout',
+    'POST /v1/auth/password-id-verification',
+    'POST /v1/auth/refresh',
+    'POST /v1/auth/request-login-code',
+    'POST /v1/auth/signup',
+    'POST /v1/auth/signup/passwordless',
+  ],
+  account: [
+    'DELETE /v1/users/me',
+    'POST /v1/users/me/email',
+    'POST /v1/users/me/email/confirm',
+    'PUT /v1/users/me/password',
+  ],
+  users: [
+    'GET /v1/users/me',
+    'GET /v1/users/email/{email}',
+    'PATCH /v1/users/password-by-code',
+    'POST /v1/users/reset-password',
+    'POST /v1/users/verify',
+  ],
+};
 
 const noDeps = {} as Deps;
 const ok = () => new Response('ok');
@@ -29,5 +161,24 @@ describe('a handler mounted from its declaration', () => {
     on('post', '/v1/bulk-jobs/{id}/cancel', undefined, ok);
     const handlers = app.routes.map((route) => `${route.method} ${route.path}`);
     expect(new Set(handlers)).toEqual(new Set(['POST /', 'POST /:id/cancel']));
+  });
+});
+
+describe('the app', () => {
+  it('mounts every route from its declaration (contract/routes), none by hand', () => {
+    // Every optional mount on: the metrics, the API documents and the dev mailbox.
+    const config = testConfig({ METRICS_TOKEN: 'm'.repeat(32), API_DOCS: 'on' });
+    const mailbox = createDevMailbox({ now: () => new Date() });
+    const app = createApp({ config, db: {} as Db, mail: mailbox, mailbox, storage: {} as Storage });
+    const byHand = app.routes
+      // Middleware of every method (`use`, `all`) is the app's own, not a route.
+      .filter((route) => route.method !== 'ALL')
+      .map((route) => ({
+        key: `${route.method} ${route.path.replace(/:([^/{]+)(\{[^}]*\})?/g, '{$1}')}`,
+        handler: route.handler,
+      }))
+      .filter(({ key, handler }) => !mountedAsDeclared(handler, key))
+      .map(({ key }) => key);
+    expect([...new Set(byHand)].sort()).toEqual(Object.values(BY_HAND).flat().sort());
   });
 });

@@ -15,6 +15,19 @@ import { readBody } from './validate';
 
 type Handler<T> = (c: Context<AuthEnv>, body: T) => Response | Promise<Response>;
 
+/** `METHOD /path/{param}` of the declaration each function mounted from one serves. */
+const declaredAs = new WeakMap<object, Set<string>>();
+
+/**
+ * Whether `handler`, found on the app at `METHOD /path/{param}` (`key`), was mounted there
+ * from that route's declaration: a handler mounted by hand, or a declared one mounted at
+ * another address, is not.
+ * @internal
+ */
+export function mountedAsDeclared(handler: object, key: string): boolean {
+  return declaredAs.get(handler)?.has(key) ?? false;
+}
+
 /** The caller's token must allow one of `needs` (403 otherwise). */
 function requireAnyOf(needs: readonly Need[]): MiddlewareHandler<AuthEnv> {
   return async (c, next) => {
@@ -56,9 +69,14 @@ export function declaredRoutes(app: Hono<AuthEnv>, deps: Deps, mount: string) {
     }
     if (route.anyOf?.length) middleware.push(requireAnyOf(route.anyOf));
     const relative = path.slice(mount.length).replace(/\{([^}]+)\}/g, ':$1') || '/';
-    app.on(method.toUpperCase(), [relative], ...middleware, async (c) => {
+    const answer: MiddlewareHandler<AuthEnv> = async (c) => {
       const body = bodySchema ? await readBody(c, bodySchema) : undefined;
       return handler(c, body as S extends z.core.$ZodType ? z.infer<S> : undefined);
-    });
+    };
+    const key = `${method.toUpperCase()} ${path}`;
+    for (const mounted of [...middleware, answer]) {
+      declaredAs.set(mounted, (declaredAs.get(mounted) ?? new Set()).add(key));
+    }
+    app.on(method.toUpperCase(), [relative], ...middleware, answer);
   };
 }
