@@ -12,7 +12,7 @@ import { assetRoutes } from './routes/assets';
 import { bulkJobRoutes } from './routes/bulk-jobs';
 import { cageMeshRoutes, catalogueRoutes, morphRoutes } from './routes/catalogue';
 import { fileRoutes } from './routes/files';
-import { devRoutes, liveRoutes, probeRoutes } from './routes/operations';
+import { devRoutes, liveRoutes, metricsRoute, probeRoutes } from './routes/operations';
 import { both, type Route } from './routes/route';
 import { savedViewRoutes } from './routes/saved-views';
 import { tagRoutes, trashRoutes } from './routes/tags';
@@ -36,3 +36,10 @@ export const ROUTES: readonly Route[] = [
   ...both(catalogueRoutes),
   ...devRoutes,
 ];
+
+/**
+ * Routes the server mounts that the API document leaves out on purpose: the operator's metrics
+ * are read by a scraper with the operator's own token (METRICS_TOKEN, not an account's), exist
+ * only where it is set, and are no part of the API a client or an integrator calls.
+ */
+export const UNDOCUMENTED_ROUTES: readonly Route[] = [metricsRoute];

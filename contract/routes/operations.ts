@@ -64,6 +64,13 @@ export const liveRoutes: Route[] = [
   ),
 ];
 
+/** GET /metrics: Prometheus text for the operator (not in the document: contract/routes.ts). */
+export const metricsRoute: Route = open('get', '/metrics', 'Operations', 'Metrics (Prometheus)', {
+  answerType: 'text/plain',
+  // 401 without the operator's token; 404 where METRICS_TOKEN is unset (no route).
+  errors: [401, 404],
+});
+
 /** Development only. */
 export const devRoutes: Route[] = [
   open('get', '/dev/mailbox', 'Development', 'The development mailbox (absent in production)', {

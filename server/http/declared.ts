@@ -1,12 +1,13 @@
 /**
- * Mounts a handler from its declaration in the route table (contract/routes.ts): the method, the
- * path, the token and abilities it needs and the body it reads come from there, so a handler
- * cannot disagree with the document. A handler names the body schema it expects; a schema other
- * than the declaration's is an error at start-up, not a request that slips past the document.
+ * Mounts a handler from its declaration in the route table (contract/routes.ts, or among the
+ * routes the document leaves out there): the method, the path, the token and abilities it needs
+ * and the body it reads come from there, so a handler cannot disagree with the document. A
+ * handler names the body schema it expects; a schema other than the declaration's is an error
+ * at start-up, not a request that slips past the document.
  */
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { z } from 'zod/mini';
-import { ROUTES } from '../../contract/routes';
+import { ROUTES, UNDOCUMENTED_ROUTES } from '../../contract/routes';
 import type { Method, Need } from '../../contract/routes/route';
 import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
@@ -52,7 +53,9 @@ export function declaredRoutes(app: Hono<AuthEnv>, deps: Deps, mount: string) {
     bodySchema: S,
     handler: Handler<S extends z.core.$ZodType ? z.infer<S> : undefined>,
   ): void {
-    const route = ROUTES.find((r) => r.method === method && r.path === path);
+    const route = [...ROUTES, ...UNDOCUMENTED_ROUTES].find(
+      (r) => r.method === method && r.path === path,
+    );
     if (!route) throw new Error(`${method} ${path} is not in contract/routes.ts`);
     if (!path.startsWith(mount)) throw new Error(`${path} is not under ${mount}`);
     if (route.body !== bodySchema) {

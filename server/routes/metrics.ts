@@ -5,7 +5,9 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
+import type { AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
+import { declaredRoutes } from '../http/declared';
 import { errorResponse } from '../http/errors';
 import {
   eventStreamClients,
@@ -19,8 +21,9 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 
 export function metricsRoutes(deps: Deps, token: string) {
   const expected = digest(`Bearer ${token}`);
-  const app = new Hono();
-  app.get('/metrics', async (c) => {
+  const app = new Hono<AuthEnv>();
+  const on = declaredRoutes(app, deps, '');
+  on('get', '/metrics', undefined, async (c) => {
     // Digests of equal length, compared in constant time.
     if (!timingSafeEqual(digest(c.req.header('authorization') ?? ''), expected)) {
       c.header('WWW-Authenticate', 'Bearer');
