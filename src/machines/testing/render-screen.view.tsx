@@ -14,11 +14,13 @@ import {
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createActor } from 'xstate';
-import { vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { queryClient } from '../../api/query';
 import { configureSession } from '../../api/session-bridge';
 import { freshToken } from '../../api/testing';
+import { initI18n, loadBackOfficeTexts } from '../../i18n';
 import { Toasts } from '../../ui/dom/toasts';
+import { loadPermissions } from '../permissions.view';
 import { defaultSessionUser, sessionContextFrom, sessionMachine } from '../session.machine';
 import type { RouterContext } from '../session.view';
 
@@ -78,4 +80,24 @@ export function stubWideScreen() {
     addEventListener: () => {},
     removeEventListener: () => {},
   }));
+}
+
+/**
+ * A screen test file's set-up: the texts and abilities loaded once; before each test an empty
+ * query cache on a wide screen; after each, no stubbed global and nothing left in storage.
+ */
+export function setUpScreenTests() {
+  beforeAll(async () => {
+    initI18n();
+    await loadBackOfficeTexts();
+    await loadPermissions();
+  });
+  beforeEach(() => {
+    queryClient.clear();
+    stubWideScreen();
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    localStorage.clear();
+  });
 }

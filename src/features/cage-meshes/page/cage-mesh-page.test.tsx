@@ -3,31 +3,16 @@ import userEvent from '@testing-library/user-event';
 import { Outlet, useParams } from '@tanstack/react-router';
 import { Suspense } from 'react';
 import { z } from 'zod/mini';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configureHttp } from '../../../api/http';
 import { defineList } from '../../../api/list-url';
-import { queryClient } from '../../../api/query';
 import { jsonResponse } from '../../../api/testing';
-import { initI18n, loadBackOfficeTexts } from '../../../i18n';
-import { loadPermissions } from '../../../machines/permissions.view';
-import { renderScreen, stubWideScreen } from '../../../machines/testing/render-screen.view';
+import { renderScreen, setUpScreenTests } from '../../../machines/testing/render-screen.view';
 import { GENDERS } from '../../../../contract/assets';
 import { CageMeshesList } from '../list/cage-meshes-list';
 import { CageMeshPage } from './cage-mesh-page';
 
-beforeAll(async () => {
-  initI18n();
-  await loadBackOfficeTexts();
-  await loadPermissions();
-});
-beforeEach(() => {
-  queryClient.clear();
-  stubWideScreen();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  localStorage.clear();
-});
+setUpScreenTests();
 
 // As the cage meshes route declares it.
 const list = defineList({

@@ -1,28 +1,13 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configureHttp } from '../../../api/http';
 import { defineList } from '../../../api/list-url';
-import { queryClient } from '../../../api/query';
 import { jsonResponse } from '../../../api/testing';
-import { initI18n, loadBackOfficeTexts } from '../../../i18n';
-import { loadPermissions } from '../../../machines/permissions.view';
-import { renderScreen, stubWideScreen } from '../../../machines/testing/render-screen.view';
+import { renderScreen, setUpScreenTests } from '../../../machines/testing/render-screen.view';
 import { MorphedAssetsList } from './morphed-assets-list';
 
-beforeAll(async () => {
-  initI18n();
-  await loadBackOfficeTexts();
-  await loadPermissions();
-});
-beforeEach(() => {
-  queryClient.clear();
-  stubWideScreen();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  localStorage.clear();
-});
+setUpScreenTests();
 
 // As the morphed assets route declares it.
 const list = defineList({ sortFields: ['name', 'createdAt'], defaultOrder: { createdAt: 'desc' } });

@@ -1,35 +1,20 @@
 /** The list toolbar's Views menu, on the tags list: save, apply, copy a link, open a link. */
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { SavedView } from '../../../../contract/saved-views';
 import { configureHttp } from '../../../api/http';
 import { defineList } from '../../../api/list-url';
-import { queryClient } from '../../../api/query';
 import { jsonResponse } from '../../../api/testing';
 import { TagsList } from './tags-list';
-import { initI18n, loadBackOfficeTexts } from '../../../i18n';
-import { loadPermissions } from '../../../machines/permissions.view';
-import { renderScreen, stubWideScreen } from '../../../machines/testing/render-screen.view';
+import { renderScreen, setUpScreenTests } from '../../../machines/testing/render-screen.view';
 
 const list = defineList({
   sortFields: ['name', 'createdAt', 'assetCount'],
   defaultOrder: { name: 'asc' },
 });
 
-beforeAll(async () => {
-  initI18n();
-  await loadBackOfficeTexts();
-  await loadPermissions();
-});
-beforeEach(() => {
-  queryClient.clear();
-  stubWideScreen();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  localStorage.clear();
-});
+setUpScreenTests();
 
 const tag = (id: string, name: string) => ({
   id,

@@ -1,31 +1,18 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { z } from 'zod/mini';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { BulkJob } from '../../../../contract/bulk-jobs';
 import { configureHttp } from '../../../api/http';
 import { defineList } from '../../../api/list-url';
 import { applyLiveMessage, setLiveStatus } from '../../../api/live-cache';
-import { queryClient } from '../../../api/query';
 import { jsonResponse } from '../../../api/testing';
-import { initI18n, loadBackOfficeTexts } from '../../../i18n';
-import { loadPermissions } from '../../../machines/permissions.view';
-import { renderScreen, stubWideScreen } from '../../../machines/testing/render-screen.view';
+import { renderScreen, setUpScreenTests } from '../../../machines/testing/render-screen.view';
 import { TRASH_KINDS } from '../../../../contract/schemas';
 import { TrashList } from './trash-list';
 
-beforeAll(async () => {
-  initI18n();
-  await loadBackOfficeTexts();
-  await loadPermissions();
-});
-beforeEach(() => {
-  queryClient.clear();
-  stubWideScreen();
-});
+setUpScreenTests();
 afterEach(() => {
-  vi.unstubAllGlobals();
-  localStorage.clear();
   setLiveStatus(null);
 });
 

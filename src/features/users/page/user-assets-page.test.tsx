@@ -1,27 +1,12 @@
 import { screen } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configureHttp } from '../../../api/http';
 import { defineList } from '../../../api/list-url';
-import { queryClient } from '../../../api/query';
 import { jsonResponse, testAsset } from '../../../api/testing';
-import { initI18n, loadBackOfficeTexts } from '../../../i18n';
-import { loadPermissions } from '../../../machines/permissions.view';
-import { renderScreen, stubWideScreen } from '../../../machines/testing/render-screen.view';
+import { renderScreen, setUpScreenTests } from '../../../machines/testing/render-screen.view';
 import { UserAssetsPage } from './user-assets-page';
 
-beforeAll(async () => {
-  initI18n();
-  await loadBackOfficeTexts();
-  await loadPermissions();
-});
-beforeEach(() => {
-  queryClient.clear();
-  stubWideScreen();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  localStorage.clear();
-});
+setUpScreenTests();
 
 const list = defineList({ sortFields: ['name'], defaultOrder: { name: 'asc' } });
 
