@@ -86,3 +86,26 @@ export function failingDb(message: string): Db {
     close: () => Promise.resolve(),
   };
 }
+
+/** `inner` with a count of the statements and transactions sent through it. */
+export function countingDb(inner: Db): { db: Db; sent: () => number } {
+  let sent = 0;
+  const db: Db = {
+    ...inner,
+    query: (sql, params) => {
+      sent += 1;
+      return inner.query(sql, params);
+    },
+    exec: (sql) => {
+      sent += 1;
+      return inner.exec(sql);
+    },
+    transaction: (fn) => {
+      sent += 1;
+      return inner.transaction(fn);
+    },
+    listen: (...args) => inner.listen(...args),
+    close: () => inner.close(),
+  };
+  return { db, sent: () => sent };
+}

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db';
-import { createTestDb, type TestDb } from '../test-db';
+import { countingDb, createTestDb, type TestDb } from '../test-db';
 import {
   consumeCode,
   GUESSES_PER_CODE,
@@ -16,30 +16,14 @@ import {
 import { LIMITS } from './rate-limit';
 
 let testDb: TestDb;
-/** Statements and transactions sent to the database. */
-let sent = 0;
+/** The test database, counting what is sent to it. */
 let db: Db;
+/** Statements and transactions sent to the database so far. */
+let sent: () => number;
 
 beforeAll(async () => {
   testDb = await createTestDb();
-  const inner = testDb.db;
-  db = {
-    ...inner,
-    query: (sql, params) => {
-      sent += 1;
-      return inner.query(sql, params);
-    },
-    exec: (sql) => {
-      sent += 1;
-      return inner.exec(sql);
-    },
-    transaction: (fn) => {
-      sent += 1;
-      return inner.transaction(fn);
-    },
-    listen: (...args) => inner.listen(...args),
-    close: () => inner.close(),
-  };
+  ({ db, sent } = countingDb(testDb.db));
 });
 afterAll(() => testDb.close());
 
@@ -52,7 +36,7 @@ function issue(email: string, client: string, now: Date) {
 
 /** The guess's answer (`ok`, a failure's reason, or the refusal's status) and what it sent. */
 async function guess(email: string, code: string, client: string, now: Date) {
-  const before = sent;
+  const before = sent();
   try {
     const result = await consumeCode(db, {
       lookup: { email },
@@ -62,9 +46,9 @@ async function guess(email: string, code: string, client: string, now: Date) {
       now,
       secret: SECRET,
     });
-    return { answer: result.ok ? 'ok' : result.reason, sent: sent - before };
+    return { answer: result.ok ? 'ok' : result.reason, sent: sent() - before };
   } catch (error) {
-    return { answer: (error as { status: number }).status, sent: sent - before };
+    return { answer: (error as { status: number }).status, sent: sent() - before };
   }
 }
 

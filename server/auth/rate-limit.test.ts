@@ -1,34 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db';
-import { createTestDb, type TestDb } from '../test-db';
+import { countingDb, createTestDb, type TestDb } from '../test-db';
 import { LIMITS, REFUSAL_MEMORY_MS, takeAttempt, type LimitCheck } from './rate-limit';
 
 let testDb: TestDb;
-/** Statements and transactions the limits sent the database. */
-let sent = 0;
 /** The test database, counting what is sent to it. */
 let db: Db;
+/** Statements and transactions sent to the database so far. */
+let sent: () => number;
 
 beforeAll(async () => {
   testDb = await createTestDb();
-  const inner = testDb.db;
-  db = {
-    ...inner,
-    query: (sql, params) => {
-      sent += 1;
-      return inner.query(sql, params);
-    },
-    exec: (sql) => {
-      sent += 1;
-      return inner.exec(sql);
-    },
-    transaction: (fn) => {
-      sent += 1;
-      return inner.transaction(fn);
-    },
-    listen: (...args) => inner.listen(...args),
-    close: () => inner.close(),
-  };
+  ({ db, sent } = countingDb(testDb.db));
 });
 afterAll(() => testDb.close());
 
@@ -36,13 +19,13 @@ const at = (start: number, ms: number) => new Date(start + ms);
 
 /** Whether the attempt is taken (true) or refused with 429 (false), and what it sent. */
 async function attempt(checks: LimitCheck[], now: Date) {
-  const before = sent;
+  const before = sent();
   try {
     await takeAttempt(db, checks, now);
-    return { taken: true, sent: sent - before };
+    return { taken: true, sent: sent() - before };
   } catch (error) {
     expect(error).toMatchObject({ status: 429 });
-    return { taken: false, sent: sent - before };
+    return { taken: false, sent: sent() - before };
   }
 }
 
