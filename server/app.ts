@@ -138,7 +138,7 @@ export function createApp(input: AppDeps) {
   app.route('/', healthRoutes(deps));
   if (deps.config.metricsToken) app.route('/', metricsRoutes(deps, deps.config.metricsToken));
 
-  if (deps.config.apiDocs) app.route('/v1', openApiRoutes());
+  if (deps.config.apiDocs) app.route('/v1', openApiRoutes(deps));
   app.route('/v1/auth', authRoutes(deps));
   app.route('/v1/auth', secondFactorSignInRoutes(deps));
   app.route('/v1/users/me/second-factor', secondFactorAccountRoutes(deps));
@@ -192,7 +192,7 @@ export function createApp(input: AppDeps) {
   }
 
   if (deps.config.nodeEnv !== 'production' && deps.mailbox) {
-    app.route('/dev', devRoutes(deps.mailbox));
+    app.route('/dev', devRoutes(deps, deps.mailbox));
   }
   mountSpa(app, deps.config.staticDir, {
     sourceMaps: deps.config.nodeEnv !== 'production',

@@ -13,8 +13,6 @@ import { declaredRoutes, mountedAsDeclared } from './declared';
 
 /** Routes still mounted by hand, by their file in server/routes, until each is mounted from its declarations. */
 const BY_HAND: Record<string, string[]> = {
-  openapi: ['GET /v1/openapi.json', 'GET /v1/docs', 'GET /v1/docs/{file}'],
-  dev: ['GET /dev/mailbox'],
   files: ['GET /files/{key}', 'GET /v1/files/{key}'],
   events: ['GET /v1/events'],
   tags: [

@@ -5,6 +5,9 @@ import { createHash } from 'node:crypto';
 import { Hono } from 'hono';
 import { z } from 'zod/mini';
 import { emailSchema, type DevMail } from '../../contract/schemas';
+import type { AuthEnv } from '../auth/middleware';
+import type { Deps } from '../deps';
+import { declaredRoutes } from '../http/declared';
 import { readParam } from '../http/validate';
 import type { DevMailbox } from '../mail';
 
@@ -12,9 +15,10 @@ import type { DevMailbox } from '../mail';
  * Routes mounted at /dev: GET /dev/mailbox?to=EMAIL lists mails sent, newest first, as JSON, or,
  * to a browser (Accept: text/html), as a page to read them on.
  */
-export function devRoutes(mailbox: DevMailbox) {
-  const app = new Hono();
-  app.get('/mailbox', (c) => {
+export function devRoutes(deps: Deps, mailbox: DevMailbox) {
+  const app = new Hono<AuthEnv>();
+  const on = declaredRoutes(app, deps, '/dev');
+  on('get', '/dev/mailbox', undefined, (c) => {
     const to = readParam(z.optional(emailSchema), c.req.query('to'), 'to');
     const mails = mailbox.list(to);
     if (!(c.req.header('accept') ?? '').includes('text/html')) return c.json({ data: mails });

@@ -10,6 +10,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Hono } from 'hono';
 import { openApiDocument } from '../../contract/openapi';
+import type { AuthEnv } from '../auth/middleware';
+import type { Deps } from '../deps';
+import { declaredRoutes } from '../http/declared';
 import { fail } from '../http/errors';
 import { DOCS_PATH } from '../http/paths';
 
@@ -49,16 +52,19 @@ const ASSETS: Record<string, string> = {
 const distDir = () =>
   dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
-/** Routes mounted at /v1. */
-export function openApiRoutes() {
-  const app = new Hono();
+/** Routes mounted at /v1, from their declarations (contract/routes.ts). */
+export function openApiRoutes(deps: Deps) {
+  const app = new Hono<AuthEnv>();
+  const on = declaredRoutes(app, deps, '/v1');
   let document: ReturnType<typeof openApiDocument> | undefined;
   const files = new Map<string, Promise<Buffer>>();
 
-  app.get('/openapi.json', (c) => c.json((document ??= openApiDocument(API_VERSION))));
-  app.get('/docs', (c) => c.html(PAGE));
-  app.get('/docs/:file', async (c) => {
-    const name = c.req.param('file');
+  on('get', '/v1/openapi.json', undefined, (c) =>
+    c.json((document ??= openApiDocument(API_VERSION))),
+  );
+  on('get', '/v1/docs', undefined, (c) => c.html(PAGE));
+  on('get', '/v1/docs/{file}', undefined, async (c) => {
+    const name = c.req.param('file')!;
     if (name === 'init.js')
       return c.body(INIT, 200, { 'content-type': ASSETS['swagger-ui-bundle.js']! });
     const type = ASSETS[name];
