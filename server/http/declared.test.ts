@@ -15,15 +15,6 @@ import { declaredRoutes, mountedAsDeclared } from './declared';
 const BY_HAND: Record<string, string[]> = {
   files: ['GET /files/{key}', 'GET /v1/files/{key}'],
   events: ['GET /v1/events'],
-  tags: [
-    'GET /v1/tags',
-    'POST /v1/tags',
-    'GET /v1/tags/{tagId}',
-    'PUT /v1/tags/{tagId}',
-    'DELETE /v1/tags/{tagId}',
-    'POST /v1/tags/set-tag',
-    'POST /v1/tags/remove-tag',
-  ],
   morphs: [
     'GET /private/v1/morphed-asset-queue',
     'GET /private/v1/morphed-asset-queue/status',

@@ -4,10 +4,10 @@
  */
 import { Hono } from 'hono';
 import { assetTagBodySchema, tagBodySchema } from '../../contract/schemas';
-import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import type { AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
+import { declaredRoutes } from '../http/declared';
 import { keepAnswer } from '../http/idempotency';
-import { readBody } from '../http/validate';
 import { newId } from '../ids';
 import { listHandler } from '../list';
 import { readIfMatch, setVersionTag } from '../versions';
@@ -21,16 +21,15 @@ import {
   uniqueName,
 } from '../tag-store';
 
-/** Routes mounted at /v1/tags. */
+/** Routes mounted at /v1/tags, each from its declaration (contract/routes.ts). */
 export function tagRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
-  app.use('*', requireAuth(deps));
+  const on = declaredRoutes(app, deps, '/v1/tags');
 
-  app.get('/', requireAbility('read', 'Tag'), listHandler(db, tagListSpec));
+  on('get', '/v1/tags', undefined, listHandler(db, tagListSpec));
 
-  app.post('/', requireAbility('create', 'Tag'), async (c) => {
-    const { name } = await readBody(c, tagBodySchema);
+  on('post', '/v1/tags', tagBodySchema, async (c, { name }) => {
     const id = newId();
     const now = deps.now();
     const data = await uniqueName(name, () =>
@@ -44,12 +43,11 @@ export function tagRoutes(deps: Deps) {
   });
 
   // Tagging changes the asset, so it needs `update Asset`; If-Match names the asset's version.
-  for (const path of ['/set-tag', '/remove-tag'] as const) {
-    app.post(path, requireAbility('update', 'Asset'), async (c) => {
+  for (const path of ['/v1/tags/set-tag', '/v1/tags/remove-tag'] as const) {
+    on('post', path, assetTagBodySchema, async (c, { assetId, tagId }) => {
       const base = readIfMatch(c);
-      const { assetId, tagId } = await readBody(c, assetTagBodySchema);
       const at = deps.now();
-      const adds = path === '/set-tag';
+      const adds = path === '/v1/tags/set-tag';
       const data = await db.transaction((tx) =>
         changeTagOnAsset(tx, { assetId, tagId, adds }, base, c.get('auth').userId, at),
       );
@@ -58,17 +56,16 @@ export function tagRoutes(deps: Deps) {
     });
   }
 
-  app.get('/:tagId', requireAbility('read', 'Tag'), async (c) => {
-    const data = await getTag(db, c.req.param('tagId'));
+  on('get', '/v1/tags/{tagId}', undefined, async (c) => {
+    const data = await getTag(db, c.req.param('tagId')!);
     setVersionTag(c, data);
     return c.json({ data });
   });
 
   // A rename; with If-Match, a name someone else changed since that version is a 409.
-  app.put('/:tagId', requireAbility('update', 'Tag'), async (c) => {
+  on('put', '/v1/tags/{tagId}', tagBodySchema, async (c, { name }) => {
     const base = readIfMatch(c);
-    const { name } = await readBody(c, tagBodySchema);
-    const id = c.req.param('tagId');
+    const id = c.req.param('tagId')!;
     const data = await uniqueName(name, () =>
       db.transaction((tx) => renameTag(tx, id, name, base, c.get('auth').userId, deps.now())),
     );
@@ -78,10 +75,10 @@ export function tagRoutes(deps: Deps) {
 
   // The tag goes to the Trash and leaves every asset it was on; with If-Match, a tag changed
   // since that version is not deleted (412).
-  app.delete('/:tagId', requireAbility('delete', 'Tag'), async (c) => {
+  on('delete', '/v1/tags/{tagId}', undefined, async (c) => {
     const base = readIfMatch(c);
     const at = deps.now();
-    const id = c.req.param('tagId');
+    const id = c.req.param('tagId')!;
     const data = await db.transaction((tx) => trashTag(tx, id, base, c.get('auth').userId, at));
     return c.json({ data });
   });
