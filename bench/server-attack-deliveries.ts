@@ -11,37 +11,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Document, NodeIO } from '@gltf-transform/core';
-import { EXTTextureWebP } from '@gltf-transform/extensions';
 import pg from 'pg';
-import sharp from 'sharp';
+import { webpTexturedModel } from '../server/test-models';
 
 const ADMIN = 'admin@bench-deliveries.test';
 const PASSWORD = 'correct horse battery staple 42';
 const ORDINARY = resolve('..', 'shared', 'fixtures', 'avatars', 'halfBodyAPIv2.glb');
 const SLOW_SIDE = 4096;
-
-/** One triangle textured with a `side`² lossless WebP of one colour: a few KB, slow to derive. */
-async function slowModel(side: number, shade: number): Promise<Uint8Array> {
-  const webp = await sharp({
-    create: { width: side, height: side, channels: 3, background: { r: shade, g: 128, b: 128 } },
-  })
-    .webp({ lossless: true })
-    .toBuffer();
-  const doc = new Document();
-  const buffer = doc.createBuffer();
-  doc.createExtension(EXTTextureWebP).setRequired(true);
-  const texture = doc.createTexture().setImage(new Uint8Array(webp)).setMimeType('image/webp');
-  const accessor = (type: 'VEC2' | 'VEC3', values: number[]) =>
-    doc.createAccessor().setType(type).setArray(new Float32Array(values)).setBuffer(buffer);
-  const triangle = doc
-    .createPrimitive()
-    .setAttribute('POSITION', accessor('VEC3', [0, 0, 0, 1, 0, 0, 0, 1, 0]))
-    .setAttribute('TEXCOORD_0', accessor('VEC2', [0, 0, 1, 0, 0, 1]))
-    .setMaterial(doc.createMaterial().setBaseColorTexture(texture));
-  doc.createScene().addChild(doc.createNode().setMesh(doc.createMesh().addPrimitive(triangle)));
-  return new NodeIO().registerExtensions([EXTTextureWebP]).writeBinary(doc);
-}
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -110,7 +86,7 @@ export async function benchDeliveryFairness(): Promise<void> {
   };
   try {
     const slow = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => slowModel(SLOW_SIDE, 40 + i * 20)),
+      Array.from({ length: 6 }, (_, i) => webpTexturedModel(SLOW_SIDE, 40 + i * 20)),
     );
     for (let i = 0; ; i += 1) {
       if (i > 600) throw new Error('The server did not start in 150 s');

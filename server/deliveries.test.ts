@@ -1,6 +1,4 @@
 import { Document, NodeIO } from '@gltf-transform/core';
-import { EXTTextureWebP } from '@gltf-transform/extensions';
-import sharp from 'sharp';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { assetSchema, type ModelDelivery } from '../contract/schemas';
 import {
@@ -16,6 +14,7 @@ import { fileUrl, keyOfFileUrl } from './storage';
 import { createTestDb } from './test-db';
 import { dataOf, useRoleTokens, useTestApp } from './test-app';
 import { glbOfSize, readAvatar, uploadFile } from './test-files';
+import { webpTexturedModel } from './test-models';
 
 const t = useTestApp();
 const tokens = useRoleTokens(t);
@@ -48,31 +47,6 @@ async function storedModel(bytes: Uint8Array) {
     maxBytes: bytes.byteLength,
   });
   return fileUrl(stored.key);
-}
-
-/**
- * A WebP bomb: one triangle textured with a `side` × `side` lossless WebP of one colour, a few
- * KB that decode to `side`² pixels (8192: 7 s of the derivation's CPU on the 2-core machine).
- */
-async function webpBombModel(side: number): Promise<Uint8Array> {
-  const webp = await sharp({
-    create: { width: side, height: side, channels: 3, background: '#808080' },
-  })
-    .webp({ lossless: true })
-    .toBuffer();
-  const doc = new Document();
-  const buffer = doc.createBuffer();
-  doc.createExtension(EXTTextureWebP).setRequired(true);
-  const texture = doc.createTexture().setImage(new Uint8Array(webp)).setMimeType('image/webp');
-  const accessor = (type: 'VEC2' | 'VEC3', values: number[]) =>
-    doc.createAccessor().setType(type).setArray(new Float32Array(values)).setBuffer(buffer);
-  const triangle = doc
-    .createPrimitive()
-    .setAttribute('POSITION', accessor('VEC3', [0, 0, 0, 1, 0, 0, 0, 1, 0]))
-    .setAttribute('TEXCOORD_0', accessor('VEC2', [0, 0, 1, 0, 0, 1]))
-    .setMaterial(doc.createMaterial().setBaseColorTexture(texture));
-  doc.createScene().addChild(doc.createNode().setMesh(doc.createMesh().addPrimitive(triangle)));
-  return new NodeIO().registerExtensions([EXTTextureWebP]).writeBinary(doc);
 }
 
 /** An animation of `samplers` samplers (sharing their two accessors: a small file). */
@@ -162,7 +136,7 @@ describe('delivery versions of uploaded models', () => {
 
 describe('what a derivation may cost', () => {
   it('delivers a WebP bomb as uploaded, with its pixels as the reason, without decoding it', async () => {
-    const bomb = await webpBombModel(8192);
+    const bomb = await webpTexturedModel(8192);
     expect(bomb.byteLength).toBeLessThan(8_000);
     const { url } = await uploadFile(t.request, 'model', bomb, tokens.developer);
     const asset = await createAsset(url);
