@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, type ReactElement } from 'react';
 import { Button, Cell, Checkbox, Row, TableBody, TableLoadMoreItem } from 'react-aria-components';
 import type { ListColumn } from './columns';
 import type { DataTableLabels } from './data-table-labels';
@@ -24,6 +24,19 @@ const plainValue = (value: unknown): string =>
  */
 function revealCreated(row: HTMLTableRowElement | null) {
   row?.scrollIntoView?.({ block: 'nearest' });
+}
+
+/** The element made for each row object, made on the first ask. */
+function elementsPerRow<Data extends object>() {
+  const made = new WeakMap<Data, ReactElement>();
+  return (row: Data, make: (row: Data) => ReactElement) => {
+    let element = made.get(row);
+    if (!element) {
+      element = make(row);
+      made.set(row, element);
+    }
+    return element;
+  };
 }
 
 export function useBody<Data extends { id: string }>(options: {
@@ -52,11 +65,10 @@ export function useBody<Data extends { id: string }>(options: {
   const { hasSelection, selectLabel, showSkeleton, skeletonRows, virtualized } = options;
   const hasActions = Boolean(rowActions);
   const removedKey = removedIds?.join('\u0000') ?? '';
-  return useMemo(() => {
-    const removedNow = new Set(removedKey ? removedKey.split('\u0000') : []);
+  const skeletonCells = useMemo(() => {
     // Skeleton rows pulse together: the whole body while they stand in for the rows, each row
     // while the next page loads below rows already there (data-table.css, .skeleton-pulse).
-    const skeletonCells = (key: string, pulse: boolean) => (
+    return (key: string, pulse: boolean) => (
       <Row
         key={key}
         id={key}
@@ -74,9 +86,14 @@ export function useBody<Data extends { id: string }>(options: {
         {hasActions && <Cell />}
       </Row>
     );
-    // Each row's element is kept (by React Aria, per row object) until the row's data or what
-    // this body depends on changes, so a selection or an open menu re-renders no row's content.
-    const renderRow = (row: Data) => {
+  }, [columns, hasActions, hasSelection, reorderable, virtualized]);
+  // A row's element is made once per row object (and what every row shows: its columns, menu,
+  // labels): a sort, a selection or the next rows arriving leave a row that did not change as
+  // React Aria built it, so its cells do not render again.
+  const renderRow = useMemo(() => {
+    const removedNow = new Set(removedKey ? removedKey.split('\u0000') : []);
+    const made = elementsPerRow<Data>();
+    const rowOf = (row: Data) => {
       const removed = removedNow.has(row.id);
       return (
         <Row
@@ -131,6 +148,20 @@ export function useBody<Data extends { id: string }>(options: {
         </Row>
       );
     };
+    return (row: Data) => made(row, rowOf);
+  }, [
+    columns,
+    createdId,
+    labels,
+    onSetOrder,
+    removedKey,
+    reorderable,
+    rowActions,
+    rowLabel,
+    hasSelection,
+    selectLabel,
+  ]);
+  return useMemo(() => {
     return (
       <TableBody
         className={showSkeleton ? 'react-aria-TableBody skeleton-pulse' : 'react-aria-TableBody'}
@@ -162,24 +193,15 @@ export function useBody<Data extends { id: string }>(options: {
       </TableBody>
     );
   }, [
-    columns,
-    createdId,
-    hasActions,
-    hasSelection,
     isFiltered,
     isLoadingMore,
     labels,
     onClearFilters,
     onLoadMore,
-    onSetOrder,
-    removedKey,
-    reorderable,
-    rowActions,
-    rowLabel,
+    renderRow,
     rows,
-    selectLabel,
     showSkeleton,
+    skeletonCells,
     skeletonRows,
-    virtualized,
   ]);
 }

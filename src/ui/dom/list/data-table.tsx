@@ -1,5 +1,6 @@
 import {
   memo,
+  useCallback,
   useEffect,
   useEffectEvent,
   useLayoutEffect,
@@ -126,7 +127,7 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
       }),
     [layout.columns, natural],
   );
-  const sortDescriptor = sortDescriptorOf(props.order);
+  const sortDescriptor = useMemo(() => sortDescriptorOf(props.order), [props.order]);
   // The rows, and whether they load, stay as they were while a pointer is pressed on the table:
   // a search's answer arriving under the press would move the pressed row, losing the click.
   const [shown, holdWhilePressed] = useHeldWhilePressed(
@@ -146,7 +147,28 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
     [showSkeleton, rows],
   );
   const chosenIds = [...(selection?.selectedIds ?? [])];
-  const selectedOnScreen = chosenIds.filter((id) => shownIds.has(id));
+  const selectedKey = chosenIds.filter((id) => shownIds.has(id)).join('\u0000');
+  // Kept while the ids are the same: React Aria gives every row its table's new state when the
+  // selection it is handed is a new set, and each row renders again.
+  const selectedOnScreen = useMemo(
+    () => (selectedKey ? selectedKey.split('\u0000') : []),
+    [selectedKey],
+  );
+  const selectedKeys = useMemo(() => new Set(selectedOnScreen), [selectedOnScreen]);
+  const onSelectionChange = selection?.onChange;
+  const selectionChanged = useCallback(
+    (keys: 'all' | Set<Key>) =>
+      onSelectionChange?.(
+        rows.filter((row) => keys === 'all' || keys.has(row.id)).map((row) => row.id),
+      ),
+    [onSelectionChange, rows],
+  );
+  const { onSort } = props;
+  // The owner applies the spec's toggle; the table says which column was chosen.
+  const sortChanged = useCallback(
+    (descriptor: SortDescriptor) => onSort?.(String(descriptor.column)),
+    [onSort],
+  );
   const dropUnshown = useEffectEvent(() => {
     if (selectedOnScreen.length < chosenIds.length) selection?.onChange(selectedOnScreen);
   });
@@ -216,37 +238,51 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
     virtualized,
   });
 
-  const grid = (
-    <Table
-      ref={gridRef}
-      aria-label={labels.table}
-      className={virtualized ? 'data-table virtualized' : 'data-table'}
-      sortDescriptor={sortDescriptor}
-      // The owner applies the spec's toggle; the table says which column was chosen.
-      onSortChange={(d) => props.onSort?.(String(d.column))}
-      {...(selection
-        ? {
-            // Nothing to select while skeleton rows stand in: the header checkbox would select
-            // the rows they hide.
-            selectionMode: showSkeleton ? ('none' as const) : ('multiple' as const),
-            selectionBehavior: 'toggle' as const,
-            // Only the checkboxes select: a press on the row (its name link, a cell) is not
-            // a selection, so links in rows keep working while rows are selected.
-            onRowAction: () => undefined,
-            // This page's selected rows only, so the header checkbox speaks for this page.
-            selectedKeys: new Set(selectedOnScreen),
-            onSelectionChange: (keys: 'all' | Set<Key>) =>
-              selection.onChange(
-                rows.filter((row) => keys === 'all' || keys.has(row.id)).map((row) => row.id),
-              ),
-          }
-        : {})}
-      // Constant for the table's life: React Aria calls hooks through it.
-      dragAndDropHooks={reorderable ? dragAndDropHooks : undefined}
-    >
-      {header}
-      {body}
-    </Table>
+  // React Aria's table hands each row a new state whenever it renders, and every row renders
+  // again: it renders only when what it shows changes, not when the bulk bar or a press does.
+  const grid = useMemo(
+    () => (
+      <Table
+        ref={gridRef}
+        aria-label={labels.table}
+        className={virtualized ? 'data-table virtualized' : 'data-table'}
+        sortDescriptor={sortDescriptor}
+        onSortChange={sortChanged}
+        {...(hasSelection
+          ? {
+              // Nothing to select while skeleton rows stand in: the header checkbox would select
+              // the rows they hide.
+              selectionMode: showSkeleton ? ('none' as const) : ('multiple' as const),
+              selectionBehavior: 'toggle' as const,
+              // Only the checkboxes select: a press on the row (its name link, a cell) is not
+              // a selection, so links in rows keep working while rows are selected.
+              onRowAction: noRowAction,
+              // This page's selected rows only, so the header checkbox speaks for this page.
+              selectedKeys,
+              onSelectionChange: selectionChanged,
+            }
+          : {})}
+        // Constant for the table's life: React Aria calls hooks through it.
+        dragAndDropHooks={reorderable ? dragAndDropHooks : undefined}
+      >
+        {header}
+        {body}
+      </Table>
+    ),
+    [
+      body,
+      dragAndDropHooks,
+      hasSelection,
+      header,
+      labels.table,
+      reorderable,
+      selectedKeys,
+      selectionChanged,
+      showSkeleton,
+      sortChanged,
+      sortDescriptor,
+      virtualized,
+    ],
   );
 
   return (
@@ -293,6 +329,8 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
     </>
   );
 }
+
+const noRowAction = () => undefined;
 
 const virtualize = (grid: ReactNode) => (
   <Virtualizer layout={TableLayout} layoutOptions={{ rowHeight: ROW_HEIGHT, headingHeight: 44 }}>

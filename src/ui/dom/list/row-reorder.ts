@@ -1,5 +1,10 @@
-import { useEffect, useRef } from 'react';
-import { useDragAndDrop, type DropTarget, type Key } from 'react-aria-components';
+import { useEffect, useMemo, useRef } from 'react';
+import {
+  useDragAndDrop,
+  type DragAndDropOptions,
+  type DropTarget,
+  type Key,
+} from 'react-aria-components';
 
 /** The new index of row `from` dropped at `target`, or null for a target that is not a row gap. */
 export function reorderIndex(
@@ -42,38 +47,44 @@ export function useRowReorder(
   useEffect(() => {
     idsRef.current = ids;
   });
-  const { dragAndDropHooks } = useDragAndDrop<object>({
-    // The dragged row's id also travels as a type of its own: the drop checks read the types.
-    getItems: (keys) => {
-      const id = String([...keys][0] ?? '');
-      drag.current = { id, target: null };
-      return [{ 'text/plain': id, [rowType(id)]: id }];
-    },
-    onDragEnd: () => {
-      drag.current = null;
-    },
-    onDropEnter: (event) => {
-      if (drag.current) drag.current.target = event.target;
-    },
-    getDropOperation: (target, types) => {
-      if (target.type !== 'item' || target.dropPosition === 'on') return 'move';
-      const isDragged = (key: Key | undefined) =>
-        key !== undefined && types.has(rowType(String(key)));
-      const index = ids.indexOf(String(target.key));
-      // The gap after the dragged row is where a drag starts (React Aria's default); the gap
-      // before it means the same place (no move), so it is no drop position.
-      const gapBefore =
-        target.dropPosition === 'before' ? isDragged(target.key) : isDragged(ids[index + 1]);
-      return gapBefore ? 'cancel' : 'move';
-    },
-    onReorder: (event) => {
-      const moved = [...event.keys][0];
-      if (moved === undefined) return;
-      const from = ids.indexOf(String(moved));
-      const to = from < 0 ? null : reorderIndex(ids, from, event.target);
-      if (to !== null && to !== from) onMove?.(String(moved), to);
-    },
-  });
+  // The options change only with the rows and the owner's move, so the hooks (and the table
+  // they are handed to) stay the same while other things render.
+  const options: DragAndDropOptions<object> = useMemo(
+    () => ({
+      // The dragged row's id also travels as a type of its own: the drop checks read the types.
+      getItems: (keys) => {
+        const id = String([...keys][0] ?? '');
+        drag.current = { id, target: null };
+        return [{ 'text/plain': id, [rowType(id)]: id }];
+      },
+      onDragEnd: () => {
+        drag.current = null;
+      },
+      onDropEnter: (event) => {
+        if (drag.current) drag.current.target = event.target;
+      },
+      getDropOperation: (target, types) => {
+        if (target.type !== 'item' || target.dropPosition === 'on') return 'move';
+        const isDragged = (key: Key | undefined) =>
+          key !== undefined && types.has(rowType(String(key)));
+        const index = ids.indexOf(String(target.key));
+        // The gap after the dragged row is where a drag starts (React Aria's default); the gap
+        // before it means the same place (no move), so it is no drop position.
+        const gapBefore =
+          target.dropPosition === 'before' ? isDragged(target.key) : isDragged(ids[index + 1]);
+        return gapBefore ? 'cancel' : 'move';
+      },
+      onReorder: (event) => {
+        const moved = [...event.keys][0];
+        if (moved === undefined) return;
+        const from = ids.indexOf(String(moved));
+        const to = from < 0 ? null : reorderIndex(ids, from, event.target);
+        if (to !== null && to !== from) onMove?.(String(moved), to);
+      },
+    }),
+    [ids, onMove],
+  );
+  const { dragAndDropHooks } = useDragAndDrop<object>(options);
   useEffect(() => {
     // Before React Aria's own key handler (document, capture phase).
     const onKeyDown = (event: KeyboardEvent) => {
