@@ -223,13 +223,31 @@ export async function storeDemoFiles(
 /**
  * The tables and columns that may hold a `/demo/` placeholder. A morphed asset owns its file
  * (see fileFor), so its rows are pointed at their files one by one.
+ * @internal Exported for the test of their plans.
  */
-const PLACEHOLDER_COLUMNS = [
+export const PLACEHOLDER_COLUMNS = [
   { table: 'assets', column: 'icon_url', owned: false },
   { table: 'assets', column: 'model_url', owned: false },
   { table: 'cage_meshes', column: 'model_url', owned: false },
   { table: 'morphed_assets', column: 'model_url', owned: true },
 ] as const;
+
+/**
+ * A placeholder, written as the partial indexes of migration 046 are (a literal pattern, not a
+ * parameter), so that finding the placeholders left reads those indexes, not the table.
+ */
+const isPlaceholder = (column: string) => `${column} LIKE '${DEMO_PREFIX}%'`;
+
+/**
+ * The placeholders left in `column`: a morphed asset's each, a shared file's once per
+ * placeholder and colour word.
+ * @internal Exported for its plan's test.
+ */
+export const placeholdersSql = (table: string, column: string, owned: boolean) =>
+  owned
+    ? `SELECT id, name, ${column} AS url FROM ${table} WHERE ${isPlaceholder(column)}`
+    : `SELECT min(id) AS id, min(name) AS name, ${column} AS url FROM ${table}
+       WHERE ${isPlaceholder(column)} GROUP BY ${column}, split_part(name, ' ', 1)`;
 
 /**
  * Stores a file for every `/demo/` placeholder left in the database and points its rows at
@@ -244,13 +262,7 @@ export async function provideDemoFiles(db: Db, storage: Storage): Promise<number
     await tx.query('SELECT pg_advisory_xact_lock($1)', [DEMO_FILES_LOCK_KEY]);
     const files = demoFileStore(tx, storage);
     for (const { table, column, owned } of PLACEHOLDER_COLUMNS) {
-      const { rows } = await tx.query<DemoPlaceholder>(
-        owned
-          ? `SELECT id, name, ${column} AS url FROM ${table} WHERE ${column} LIKE $1`
-          : `SELECT min(id) AS id, min(name) AS name, ${column} AS url FROM ${table}
-             WHERE ${column} LIKE $1 GROUP BY ${column}, split_part(name, ' ', 1)`,
-        [`${DEMO_PREFIX}%`],
-      );
+      const { rows } = await tx.query<DemoPlaceholder>(placeholdersSql(table, column, owned));
       if (rows.length === 0) continue;
       const addresses = await files.addressesOf(rows);
       await (owned
@@ -262,7 +274,8 @@ export async function provideDemoFiles(db: Db, storage: Storage): Promise<number
         : tx.query(
             `UPDATE ${table} t SET ${column} = m.file
              FROM unnest($1::text[], $2::text[], $3::text[]) AS m(url, colour, file)
-             WHERE t.${column} = m.url AND split_part(t.name, ' ', 1) = m.colour`,
+             WHERE t.${column} = m.url AND ${isPlaceholder(`t.${column}`)}
+               AND split_part(t.name, ' ', 1) = m.colour`,
             [rows.map((row) => row.url), rows.map((row) => colourWordOf(row.name)), addresses],
           ));
     }
