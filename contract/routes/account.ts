@@ -45,6 +45,17 @@ import { bearer, open, ok, type Route } from './route';
 
 const S = 'Sign-in';
 
+/** A route that mails a code to the address given (answering the same whether it has an account). */
+const MAILS_A_CODE: Partial<Route> = {
+  body: emailOnlyBodySchema,
+  answer: ok(sentResultSchema),
+  errors: [429],
+};
+
+/** A route of the signed-in user about themselves: any role may call it. */
+const mine = (method: Route['method'], path: string, summary: string, rest: Partial<Route> = {}) =>
+  bearer(method, path, 'Account', summary, [], rest);
+
 /** Routes of whoever signs in, and of the signed-in user about themselves. */
 export const accountRoutes: Route[] = [
   open('post', '/v1/auth/signup', S, 'Sign up', {
@@ -52,16 +63,8 @@ export const accountRoutes: Route[] = [
     answer: ok(signupResultSchema),
     errors: [401, 409, 429],
   }),
-  open('post', '/v1/auth/signup/passwordless', S, 'Sign up by e-mail code', {
-    body: emailOnlyBodySchema,
-    answer: ok(sentResultSchema),
-    errors: [429],
-  }),
-  open('post', '/v1/auth/request-login-code', S, 'Mail a sign-in code', {
-    body: emailOnlyBodySchema,
-    answer: ok(sentResultSchema),
-    errors: [429],
-  }),
+  open('post', '/v1/auth/signup/passwordless', S, 'Sign up by e-mail code', MAILS_A_CODE),
+  open('post', '/v1/auth/request-login-code', S, 'Mail a sign-in code', MAILS_A_CODE),
   open('post', '/v1/auth/login', S, 'Sign in', {
     body: loginBodySchema,
     answer: ok(signInResultSchema),
@@ -88,55 +91,52 @@ export const accountRoutes: Route[] = [
     errors: [403, 429],
   }),
 
-  bearer('get', '/v1/users/me/sessions', 'Account', 'My sessions', [], {
+  mine('get', '/v1/users/me/sessions', 'My sessions', {
     answer: ok(z.array(sessionInfoSchema)),
   }),
-  bearer('delete', '/v1/users/me/sessions', 'Account', 'End my other sessions', [], {
+  mine('delete', '/v1/users/me/sessions', 'End my other sessions', {
     answer: ok(sessionsEndedSchema),
   }),
-  bearer('delete', '/v1/users/me/sessions/{id}', 'Account', 'End a session', [], {
+  mine('delete', '/v1/users/me/sessions/{id}', 'End a session', {
     answer: ok(sessionsEndedSchema),
   }),
-  bearer('post', '/v1/users/me/email', 'Account', 'Change my e-mail address', [], {
+  mine('post', '/v1/users/me/email', 'Change my e-mail address', {
     body: emailChangeBodySchema,
     answer: ok(verifyRequestResultSchema),
     errors: [403, 409, 429],
   }),
-  bearer('post', '/v1/users/me/email/confirm', 'Account', 'Confirm the new address', [], {
+  mine('post', '/v1/users/me/email/confirm', 'Confirm the new address', {
     body: emailChangeConfirmBodySchema,
     answer: ok(userSchema),
   }),
-  bearer('put', '/v1/users/me/password', 'Account', 'Change my password', [], {
+  mine('put', '/v1/users/me/password', 'Change my password', {
     body: passwordChangeBodySchema,
     answer: ok(userSchema),
     errors: [403, 429],
   }),
-  bearer('delete', '/v1/users/me', 'Account', 'Delete my account', [], {
+  mine('delete', '/v1/users/me', 'Delete my account', {
     body: accountDeleteBodySchema,
     errors: [403, 429],
   }),
-  bearer('get', '/v1/users/me/second-factor', 'Account', 'My two-step sign-in', [], {
+  mine('get', '/v1/users/me/second-factor', 'My two-step sign-in', {
     answer: ok(secondFactorStatusSchema),
   }),
-  bearer('post', '/v1/users/me/second-factor/totp', 'Account', 'Set up an authenticator', [], {
+  mine('post', '/v1/users/me/second-factor/totp', 'Set up an authenticator', {
     body: totpEnrolmentBodySchema,
     answer: ok(totpEnrolmentSchema),
     errors: [403, 409, 429],
   }),
-  bearer(
-    'post',
-    '/v1/users/me/second-factor/totp/confirm',
-    'Account',
-    'Turn two-step sign-in on',
-    [],
-    { body: totpConfirmBodySchema, answer: ok(recoveryCodesSchema), errors: [403, 409, 429] },
-  ),
-  bearer('delete', '/v1/users/me/second-factor', 'Account', 'Turn two-step sign-in off', [], {
+  mine('post', '/v1/users/me/second-factor/totp/confirm', 'Turn two-step sign-in on', {
+    body: totpConfirmBodySchema,
+    answer: ok(recoveryCodesSchema),
+    errors: [403, 409, 429],
+  }),
+  mine('delete', '/v1/users/me/second-factor', 'Turn two-step sign-in off', {
     body: secondFactorDisableBodySchema,
     answer: ok(secondFactorRemovedSchema),
     errors: [403, 429],
   }),
-  bearer('post', '/v1/users/me/second-factor/recovery-codes', 'Account', 'New recovery codes', [], {
+  mine('post', '/v1/users/me/second-factor/recovery-codes', 'New recovery codes', {
     body: recoveryCodesRenewBodySchema,
     answer: ok(recoveryCodesSchema),
     errors: [403, 409, 429],
@@ -153,11 +153,7 @@ export const accountRoutes: Route[] = [
     errors: [403, 404, 409, 429],
   }),
 
-  open('post', '/v1/users/reset-password', S, 'Mail a password reset code', {
-    body: emailOnlyBodySchema,
-    answer: ok(sentResultSchema),
-    errors: [429],
-  }),
+  open('post', '/v1/users/reset-password', S, 'Mail a password reset code', MAILS_A_CODE),
   open('patch', '/v1/users/password-by-code', S, 'Set a password by code', {
     body: passwordByCodeBodySchema,
     answer: ok(userSchema),
@@ -173,5 +169,5 @@ export const accountRoutes: Route[] = [
     answer: ok(emailExistsResultSchema),
     errors: [429],
   }),
-  bearer('get', '/v1/users/me', 'Account', 'Who I am', [], { answer: ok(userSchema) }),
+  mine('get', '/v1/users/me', 'Who I am', { answer: ok(userSchema) }),
 ];
