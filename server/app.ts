@@ -182,7 +182,10 @@ export function createApp(input: AppDeps) {
     app.route(`${prefix}/applications`, applicationRoutes(deps));
     app.route(`${prefix}/application-assets`, applicationAssetRoutes(deps));
     app.route(`${prefix}/application-morphed-assets`, applicationMorphedAssetRoutes(deps));
-    app.route(`${prefix}/morphed-asset-queue`, morphQueueRoutes(deps));
+    app.route(
+      `${prefix}/morphed-asset-queue`,
+      morphQueueRoutes(deps, `${prefix}/morphed-asset-queue`),
+    );
     // Kinds whose delete and restore are the Trash's own routes (docs/api.md "Trash").
     for (const [path, kind] of TRASHED_BY_THE_TRASH) {
       const mount = `${prefix}/${path}`;

@@ -15,16 +15,6 @@ import { declaredRoutes, mountedAsDeclared } from './declared';
 const BY_HAND: Record<string, string[]> = {
   files: ['GET /files/{key}', 'GET /v1/files/{key}'],
   events: ['GET /v1/events'],
-  morphs: [
-    'GET /private/v1/morphed-asset-queue',
-    'GET /private/v1/morphed-asset-queue/status',
-    'GET /v1/morphed-asset-queue',
-    'GET /v1/morphed-asset-queue/status',
-    'GET /private/v1/morphed-assets',
-    'GET /private/v1/morphed-assets/status',
-    'POST /v1/morphed-assets/generate',
-    'POST /private/v1/morphed-assets/generate',
-  ],
   applications: [
     'GET /private/v1/applications',
     'GET /private/v1/applications/{id}',

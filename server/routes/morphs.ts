@@ -5,12 +5,13 @@
  * the work (docs/api.md "Morph queue").
  */
 import { Hono, type Context } from 'hono';
+import type { z } from 'zod/mini';
 import { morphGenerateBodySchema } from '../../contract/schemas';
-import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import type { AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
+import { declaredRoutes } from '../http/declared';
 import { fail } from '../http/errors';
 import { keepAnswer } from '../http/idempotency';
-import { readBody } from '../http/validate';
 import { listHandler } from '../list';
 import { morphedListSpec, morphStatuses, queueListSpec, queueMorphs } from '../morph-queue-store';
 
@@ -27,14 +28,17 @@ function readIds(c: Context): string[] {
   return list;
 }
 
-/** Routes mounted at /v1/morphed-asset-queue and /private/v1/morphed-asset-queue. */
-export function morphQueueRoutes(deps: Deps) {
+/**
+ * Routes mounted at `mount`, /v1/morphed-asset-queue or /private/v1/morphed-asset-queue, from
+ * their declarations (contract/routes.ts).
+ */
+export function morphQueueRoutes(deps: Deps, mount: string) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
-  app.use('*', requireAuth(deps), requireAbility('read', 'MorphedAsset'));
+  const on = declaredRoutes(app, deps, mount);
 
-  app.get('/', listHandler(db, queueListSpec));
-  app.get('/status', morphStatusHandler(deps));
+  on('get', mount, undefined, listHandler(db, queueListSpec));
+  on('get', `${mount}/status`, undefined, morphStatusHandler(deps));
 
   return app;
 }
@@ -49,8 +53,7 @@ function morphStatusHandler(deps: Deps) {
  * records morphQueueEntryCreated on the source asset; the worker picks the entries up.
  */
 function generateHandler(deps: Deps) {
-  return async (c: Context<AuthEnv>) => {
-    const body = await readBody(c, morphGenerateBodySchema);
+  return async (c: Context<AuthEnv>, body: z.infer<typeof morphGenerateBodySchema>) => {
     const { sourceAssetId } = body;
     const bodyAssetIds = [...new Set(body.bodyAssetIds)];
     if (bodyAssetIds.includes(sourceAssetId)) {
@@ -69,26 +72,23 @@ function generateHandler(deps: Deps) {
 /** Routes mounted at /v1/morphed-assets: generation only (the lists are private). */
 export function morphGenerateRoutes(deps: Deps) {
   const app = new Hono<AuthEnv>();
-  app.post(
-    '/generate',
-    requireAuth(deps),
-    requireAbility('update', 'Asset'),
-    generateHandler(deps),
-  );
+  const on = declaredRoutes(app, deps, '/v1/morphed-assets');
+  on('post', '/v1/morphed-assets/generate', morphGenerateBodySchema, generateHandler(deps));
   return app;
 }
 
-/** Routes mounted at /private/v1/morphed-assets. */
+/** Routes mounted at /private/v1/morphed-assets, from their declarations (contract/routes.ts). */
 export function morphedAssetRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
-  app.use('*', requireAuth(deps), requireAbility('read', 'MorphedAsset'));
+  const mount = '/private/v1/morphed-assets';
+  const on = declaredRoutes(app, deps, mount);
 
-  app.post('/generate', requireAbility('update', 'Asset'), generateHandler(deps));
+  on('post', `${mount}/generate`, morphGenerateBodySchema, generateHandler(deps));
 
-  app.get('/', listHandler(db, morphedListSpec));
+  on('get', mount, undefined, listHandler(db, morphedListSpec));
   // The generation status of queue entries, as on /v1/morphed-asset-queue/status.
-  app.get('/status', morphStatusHandler(deps));
+  on('get', `${mount}/status`, undefined, morphStatusHandler(deps));
 
   return app;
 }
