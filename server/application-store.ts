@@ -23,7 +23,14 @@ import {
   type ListSpec,
 } from './list';
 import { morphedListSpec } from './morph-queue-store';
-import { applicationLockKey, lockPositions, moveToPosition, placeSql } from './positions';
+import {
+  PAGE_PLACE,
+  applicationLockKey,
+  lockPositions,
+  moveToPosition,
+  pagePlaces,
+  placeSql,
+} from './positions';
 import { changeOf, checkBase } from './versions';
 
 interface ApplicationDbRow {
@@ -61,12 +68,19 @@ export interface ApplicationAssetDbRow {
   version: number;
 }
 
+/** Application asset columns of aliases `aa` and `a` with the entry's place `place`. */
+const applicationAssetColumns = (place: string) => `aa.id, aa.application_id, aa.asset_id,
+    ${place} AS position, aa.synced_at, aa.created_at, aa.version,
+    json_build_object('id', a.id, 'name', a.name, 'type', a.type, 'gender', a.gender,
+                      'iconUrl', a.icon_url, 'locked', a.locked) AS asset`;
+
 export const applicationAssetListSpec: ListSpec<ApplicationAsset> = {
   from: 'application_assets aa JOIN assets a ON a.id = aa.asset_id',
-  columns: `aa.id, aa.application_id, aa.asset_id, ${placeSql('application_assets', 'aa')} AS position,
-    aa.synced_at, aa.created_at, aa.version,
-    json_build_object('id', a.id, 'name', a.name, 'type', a.type, 'gender', a.gender,
-                      'iconUrl', a.icon_url, 'locked', a.locked) AS asset`,
+  columns: applicationAssetColumns(placeSql('application_assets', 'aa')),
+  page: {
+    ...pagePlaces('application_assets', 'aa'),
+    columns: applicationAssetColumns(PAGE_PLACE),
+  },
   orders: { position: ['aa.position', 'aa.rank'], name: 'a.name', createdAt: 'aa.created_at' },
   defaultOrder: 'position',
   idColumn: 'aa.id',

@@ -25,6 +25,10 @@ type AssetApplicationDbRow = ApplicationAssetDbRow & { application_name: string 
 export const assetApplicationListSpec: ListSpec<AssetApplication> = {
   from: `${applicationAssetListSpec.from} JOIN applications ap ON ap.id = aa.application_id`,
   columns: `${applicationAssetListSpec.columns}, ap.name AS application_name`,
+  page: {
+    ...applicationAssetListSpec.page!,
+    columns: `${applicationAssetListSpec.page!.columns}, ap.name AS application_name`,
+  },
   // An asset is in few applications: its place in each is counted per row to sort by it.
   orders: {
     name: 'ap.name',

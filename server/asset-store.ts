@@ -19,7 +19,13 @@ import { recordAssetEvents, type AssetEventInput } from './events';
 import { fail } from './http/errors';
 import { newId } from './ids';
 import { anyOfFilter, booleanFilter, isoString, searchFilter, type ListSpec } from './list';
-import { lockPositions, placeSql, type OrderedCollection } from './positions';
+import {
+  PAGE_PLACE,
+  lockPositions,
+  pagePlaces,
+  placeSql,
+  type OrderedCollection,
+} from './positions';
 import { contentTypeOfKey, keyOfFileUrl, type Storage, type StoredFile } from './storage';
 import { checkBase } from './versions';
 
@@ -45,15 +51,16 @@ interface AssetDbRow {
   model_delivery: ModelDelivery | null;
 }
 
-/** Asset columns of alias `a`, tags aggregated so a page is one query. */
-const ASSET_COLUMNS = `a.id, a.name, a.type, a.gender, a.description, a.icon_url, a.model_url,
-  a.texture_url, a.normal_map_url, a.source_url, a.is_template, a.template_id, a.locked,
-  ${placeSql('assets', 'a')} AS position, a.created_at, a.updated_at, a.version,
+/** Asset columns of alias `a` with its place `place`, tags aggregated so a page is one query. */
+const assetColumns = (place: string) => `a.id, a.name, a.type, a.gender, a.description,
+  a.icon_url, a.model_url, a.texture_url, a.normal_map_url, a.source_url, a.is_template,
+  a.template_id, a.locked, ${place} AS position, a.created_at, a.updated_at, a.version,
   COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name) ORDER BY t.name, t.id)
             FROM asset_tags x JOIN tags t ON t.id = x.tag_id WHERE x.asset_id = a.id),
            '[]'::json) AS tags,
   (SELECT ${DELIVERY_JSON} FROM model_deliveries d
    WHERE a.model_url LIKE '/files/%' AND d.model_key = substr(a.model_url, 8)) AS model_delivery`;
+const ASSET_COLUMNS = assetColumns(placeSql('assets', 'a'));
 
 function toAsset(row: AssetDbRow): Asset {
   return {
@@ -83,6 +90,7 @@ function toAsset(row: AssetDbRow): Asset {
 export const assetListSpec: ListSpec<Asset> = {
   from: 'assets a',
   columns: ASSET_COLUMNS,
+  page: { ...pagePlaces('assets', 'a'), columns: assetColumns(PAGE_PLACE) },
   orders: {
     name: 'a.name',
     type: 'a.type',

@@ -63,6 +63,13 @@ export interface ListSpec<Row> {
    */
   narrowedBy?: (filters: FilterValues) => ListSpec<Row> | undefined;
   filters: Record<string, FilterDef>;
+  /**
+   * How a page reads its rows where some columns cost less computed once for the whole page than
+   * once per row (the rows' places, server/positions.ts): `with` holds WITH entries that read
+   * the page's ids from `page_ids (id, n)`, `join` brings them into `from`, and `columns` is the
+   * select list that reads them. `columns` above still reads a row alone.
+   */
+  page?: { with: string; join: string; columns: string };
   /** Filters a list query must carry (e.g. applicationId of application assets). */
   requiredFilters?: readonly string[];
   /** Maps a database row (typed by the spec's own row interface) to the wire row. */
@@ -395,12 +402,19 @@ export async function runList<Row>(
     // With keys of their own, the page keeps the order its ids were read in (the sort key
     // need not be a column of `from`).
     const { rows } = await db.query<never>(
-      spec.keys
-        ? `SELECT ${spec.columns} FROM ${spec.from}
+      spec.page
+        ? `WITH page_ids AS MATERIALIZED (
+             SELECT id, n FROM unnest(ARRAY(${ids})) WITH ORDINALITY AS page_ids (id, n)),
+           ${spec.page.with}
+           SELECT ${spec.page.columns} FROM ${spec.from}
+           JOIN page_ids ON ${spec.idColumn} = page_ids.id ${spec.page.join}
+           ORDER BY page_ids.n ${window.reversed ? 'DESC' : 'ASC'}`
+        : spec.keys
+          ? `SELECT ${spec.columns} FROM ${spec.from}
            JOIN unnest(ARRAY(${ids})) WITH ORDINALITY AS page_ids (id, n)
              ON ${spec.idColumn} = page_ids.id
            ORDER BY page_ids.n ${window.reversed ? 'DESC' : 'ASC'}`
-        : `SELECT ${spec.columns} FROM ${spec.from}
+          : `SELECT ${spec.columns} FROM ${spec.from}
            WHERE ${spec.idColumn} = ANY(ARRAY(${ids}))
            ORDER BY ${orderBy(spec, query.order)}`,
       pageParams,

@@ -59,6 +59,60 @@ export function placeSql(table: OrderedCollection['table'], alias: string): stri
     + 1)::int`;
 }
 
+/** A page row's place, in the select list of a page that reads `pagePlaces`. */
+export const PAGE_PLACE = 'page_places.place';
+
+/** The places of a page's rows of `table` (alias `alias`), as a list spec's `page` reads them. */
+export function pagePlaces(
+  table: OrderedCollection['table'],
+  alias: string,
+): { with: string; join: string } {
+  return {
+    with: pagePlacesSql(table),
+    join: `LEFT JOIN page_places ON page_places.id = ${alias}.id`,
+  };
+}
+
+/**
+ * WITH entries giving the 1-based places of the rows of `table` whose ids `page_ids (id)` lists,
+ * as `page_places (id, place)`, counted once for the page rather than once per row: each
+ * collection's block counts are summed in one pass, and each block holding page rows is read
+ * once, from its nearer end (by position) to its farthest page row. Exact as `placeSql`, as
+ * both rest on the counts of `order_blocks`, kept in the same transaction as the rows.
+ */
+function pagePlacesSql(table: OrderedCollection['table']): string {
+  const application = table === 'assets' ? '' : 'application_id, ';
+  const same = table === 'assets' ? '' : 'p.application_id = b.application_id AND ';
+  const ordered = (order: string) =>
+    `row_number() OVER (ORDER BY p.position ${order}, p.rank ${order}, p.id ${order})`;
+  return `page_rows AS MATERIALIZED (
+      SELECT t.id, ${application}${blocksKey(table, 't')} AS collection, t.position,
+        ${blockOf('t.position')} AS block
+      FROM ${table} t WHERE t.id IN (SELECT id FROM page_ids)),
+    page_blocks AS (
+      SELECT ${application}collection, block, min(position) AS low, max(position) AS high
+      FROM page_rows GROUP BY ${application}collection, block),
+    block_counts AS (
+      SELECT k.collection, o.block, o.n, o.before
+      FROM (SELECT collection, max(block) AS last FROM page_blocks GROUP BY collection) AS k
+      CROSS JOIN LATERAL (
+        SELECT block, n, sum(n) OVER (ORDER BY block) - n AS before FROM order_blocks
+        WHERE collection = k.collection AND block <= k.last) AS o),
+    block_places AS (
+      SELECT q.id, c.before + q.k AS place
+      FROM page_blocks b JOIN block_counts c ON c.collection = b.collection AND c.block = b.block
+      CROSS JOIN LATERAL (
+        SELECT p.id, ${ordered('ASC')} AS k FROM ${table} p
+        WHERE b.high - b.block * ${BLOCK} <= (b.block + 1) * ${BLOCK} - b.low
+          AND ${same}p.position >= b.block * ${BLOCK} AND p.position <= b.high
+        UNION ALL
+        SELECT p.id, c.n + 1 - ${ordered('DESC')} FROM ${table} p
+        WHERE b.high - b.block * ${BLOCK} > (b.block + 1) * ${BLOCK} - b.low
+          AND ${same}p.position >= b.low AND p.position < (b.block + 1) * ${BLOCK}) AS q),
+    page_places AS (
+      SELECT r.id, x.place::int AS place FROM page_rows r JOIN block_places x ON x.id = r.id)`;
+}
+
 /** Serialises key writers of one collection until the transaction ends. */
 export async function lockPositions(tx: Db, lockKey: string): Promise<void> {
   await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`positions:${lockKey}`]);
