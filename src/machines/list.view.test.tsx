@@ -1,5 +1,6 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import i18next from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/mini';
 import { configureHttp } from '../api/http';
@@ -7,6 +8,7 @@ import { defineList } from '../api/list-url';
 import { queryClient } from '../api/query';
 import { jsonResponse } from '../api/testing';
 import { initI18n, loadBackOfficeTexts } from '../i18n';
+import { searchFilter } from '../ui/dom/list/asset-filters';
 import { ListScreen, type ListScreenConfig } from './list.view';
 import { loadPermissions } from './permissions.view';
 import { renderScreen, stubWideScreen } from './testing/render-screen.view';
@@ -260,5 +262,136 @@ describe('a filter in the address that cannot be read', { timeout: 20_000 }, () 
     renderList(`/?filter=${encodeURIComponent('{"search":"Thing"}')}`);
     expect(await screen.findByRole('rowheader', { name: 'Thing 1' })).toBeTruthy();
     expect(screen.queryByText(/could not be read/)).toBeNull();
+  });
+});
+
+/** For a find on a busy machine (the rows come after a render or two). */
+const SLOW = { timeout: 10_000 };
+
+/**
+ * Three hundred things (an exact total) that a `search` matches by name; records the search
+ * and filter each read asked with.
+ */
+function serveSearchable() {
+  const filters: (string | null)[] = [];
+  configureHttp({
+    baseUrl: 'http://api.test/',
+    fetch: (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      const url = new URL(request.url);
+      const search = url.searchParams.get('search') ?? '';
+      filters.push(url.search.replace(/[?&](page|limit|order)=[^&]*/g, '') || null);
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const limit = Number(url.searchParams.get('limit') ?? 10);
+      const matching = Array.from({ length: 300 }, (_, index) => ({
+        id: `t${index + 1}`,
+        name: `Thing ${index + 1}`,
+      })).filter((thing) => thing.name.includes(search));
+      const totalPages = Math.max(1, Math.ceil(matching.length / limit));
+      return Promise.resolve(
+        jsonResponse(200, {
+          data: matching.slice((page - 1) * limit, page * limit),
+          pagination: {
+            page,
+            limit,
+            totalDocs: matching.length,
+            totalPages,
+            hasNextPage: page < totalPages,
+          },
+        }),
+      );
+    },
+  });
+  return filters;
+}
+
+describe('a filter of a field the list does not have', { timeout: 20_000 }, () => {
+  it('leaves the address and the read, and the whole list is shown', async () => {
+    const filters = serveSearchable();
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const router = renderList(`/?filter=${encodeURIComponent('{"colour":"red"}')}`);
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1' }, SLOW)).toBeTruthy();
+    expect(screen.getByText('300 items')).toBeTruthy();
+    expect(filters).toEqual([null]);
+    await waitFor(() => expect(router.state.location.searchStr).not.toContain('filter'));
+  });
+});
+
+describe('a search that matches nothing', { timeout: 20_000 }, () => {
+  it('shows the empty state with no count of the previous answer and no pager; Clear Filters restores', async () => {
+    serveSearchable();
+    const user = userEvent.setup();
+    const router = renderList('/', () => ({ ...thingsList(), filters: [searchFilter(i18next.t)] }));
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1' }, SLOW)).toBeTruthy();
+    expect(screen.getByText('300 items')).toBeTruthy();
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'zzzz-no-such-thing');
+    const empty = await screen.findByText('No listings matched your search query', {}, SLOW);
+    expect(await screen.findByText('0 items', {}, SLOW)).toBeTruthy();
+    expect(screen.queryByText('300 items')).toBeNull();
+    expect(screen.queryByRole('navigation', { name: 'Pages' })).toBeNull();
+    expect(screen.queryByRole('rowheader', { name: /^Thing/ })).toBeNull();
+
+    const emptyState = empty.closest<HTMLElement>('.empty-state')!;
+    await user.click(within(emptyState).getByRole('button', { name: 'Clear Filters' }));
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1' }, SLOW)).toBeTruthy();
+    expect(screen.getByText('300 items')).toBeTruthy();
+    expect(screen.getByRole('navigation', { name: 'Pages' })).toBeTruthy();
+    await waitFor(() => expect(router.state.location.searchStr).not.toContain('filter'));
+  });
+});
+
+describe('the page size', { timeout: 30_000 }, () => {
+  /**
+   * The rows the grid shows (loaded ones: skeleton rows stand in while a page loads). Read
+   * without role queries, which take seconds over a page of rows in jsdom.
+   */
+  const rowCount = () =>
+    document.querySelectorAll('[role="row"]:not(.skeleton-row) [role="rowheader"]').length;
+  const shown = (name: string) =>
+    screen.findByText(name, { selector: '[role="rowheader"], [role="rowheader"] *' }, SLOW);
+
+  it('is chosen below the rows and kept in the address; the list opens with it again, another list keeps its own', async () => {
+    serveSearchable();
+    const user = userEvent.setup();
+    const router = renderList('/');
+    await shown('Thing 1');
+    expect(rowCount()).toBe(10);
+    await user.click(screen.getByRole('button', { name: /Rows per page/ }));
+    await user.click(await screen.findByRole('option', { name: '25' }));
+    await shown('Thing 25');
+    expect(rowCount()).toBe(25);
+    await waitFor(() => expect(router.state.location.search).toMatchObject({ limit: 25, page: 1 }));
+
+    // Opened again without a size: 25, and the address says so.
+    cleanup();
+    const again = renderList('/');
+    await shown('Thing 25');
+    expect(rowCount()).toBe(25);
+    await waitFor(() => expect(again.state.location.search).toMatchObject({ limit: 25 }));
+
+    // Another list remembers nothing of it.
+    cleanup();
+    renderList('/', () => ({ ...thingsList(), endpoint: 'v1/other-things' }));
+    await shown('Thing 1');
+    expect(rowCount()).toBe(10);
+  });
+
+  it('asked for by the address but not offered by the lists is the remembered one, without an error', async () => {
+    serveSearchable();
+    const user = userEvent.setup();
+    renderList('/');
+    await shown('Thing 1');
+    await user.click(screen.getByRole('button', { name: /Rows per page/ }));
+    await user.click(await screen.findByRole('option', { name: '25' }));
+    await shown('Thing 25');
+
+    for (const limit of ['9999', 'abc']) {
+      cleanup();
+      const router = renderList(`/?limit=${limit}`);
+      await shown('Thing 25');
+      expect(rowCount()).toBe(25);
+      await waitFor(() => expect(router.state.location.search).toMatchObject({ limit: 25 }));
+      expect(screen.queryByRole('alert')).toBeNull();
+    }
   });
 });

@@ -146,39 +146,6 @@ describe('the assets list', () => {
     await page.close();
   });
 
-  it('ignores a malformed filter in the address with a warning and still works', async () => {
-    const page = await adminPage();
-    const warnings: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'warning') warnings.push(message.text());
-    });
-    await page.goto(`${app.server.url}/assets?filter=%7Bnot-json&page=1`);
-    await waitForRows(page, 10);
-    await page.getByText('300 items').waitFor();
-    expect(warnings.some((text) => text.includes('Error parsing filters'))).toBe(true);
-
-    await page.goto(`${app.server.url}/assets?filter=${encodeURIComponent('{"colour":"red"}')}`);
-    await page.getByText('300 items').waitFor();
-    expect(search(page).get('filter')).toBeNull();
-    await page.close();
-  });
-
-  it('shows the empty state for a search that matches nothing, and Clear Filters restores', async () => {
-    const page = await adminPage();
-    await page.goto(`${app.server.url}/assets`);
-    await waitForRows(page, 10);
-    await page.getByRole('searchbox', { name: 'Search' }).fill('zzzz-no-such-asset');
-    await page.getByText('No listings matched your search query').waitFor();
-    // What is shown describes this answer: no count of the previous one, no pager.
-    await page.getByText('0 items').waitFor();
-    expect(await page.getByRole('navigation', { name: 'Pages' }).count()).toBe(0);
-    await page.locator('.empty-state').getByRole('button', { name: 'Clear Filters' }).click();
-    await waitForRows(page, 10);
-    await page.getByText('300 items').waitFor();
-    expect(search(page).get('filter')).toBeNull();
-    await page.close();
-  });
-
   it('moves an asset to the top from its row menu', async () => {
     const page = await adminPage();
     await page.goto(`${app.server.url}/assets?page=3`);
