@@ -73,25 +73,31 @@ const savedViewSearchSchema = z
   );
 export type SavedViewSearch = z.infer<typeof savedViewSearchSchema>;
 
+/** Narrowest and widest a column may be dragged or stored. */
+export const MIN_COLUMN_WIDTH = 64;
+export const MAX_COLUMN_WIDTH = 1200;
+
 /**
- * A list's columns as a view keeps them: the shape and bounds of the table's column layout
- * (src/ui/dom/list/column-layout.ts), so a shared view costs no more than the list's own columns.
+ * A list's columns as the user arranged them (order, hidden, widths), kept in the browser and in
+ * saved views. A layout can arrive from storage another version wrote or from a shared view's
+ * link: the bounds keep a crafted one from costing more than a list's own columns would.
  */
 const field = z.string().check(z.minLength(1), z.maxLength(64));
-const savedViewColumnsSchema = z.object({
+export const columnLayoutSchema = z.object({
   order: z.array(field).check(z.maxLength(64)),
   hidden: z.array(field).check(z.maxLength(64)),
   widths: z
-    .record(field, z.number().check(z.gte(64), z.lte(1200)))
+    .record(field, z.number().check(z.gte(MIN_COLUMN_WIDTH), z.lte(MAX_COLUMN_WIDTH)))
     .check(z.refine((widths) => Object.keys(widths).length <= 64, 'At most 64 widths')),
 });
+export type ColumnLayout = z.infer<typeof columnLayoutSchema>;
 
 /** POST /v1/saved-views. */
 export const savedViewCreateBodySchema = z.strictObject({
   list: savedViewListSchema,
   name: nameSchema,
   search: savedViewSearchSchema,
-  columns: z.optional(z.nullable(savedViewColumnsSchema)),
+  columns: z.optional(z.nullable(columnLayoutSchema)),
 });
 export type SavedViewCreateBody = z.infer<typeof savedViewCreateBodySchema>;
 
@@ -100,7 +106,7 @@ export const savedViewPatchBodySchema = z
   .strictObject({
     name: z.optional(nameSchema),
     search: z.optional(savedViewSearchSchema),
-    columns: z.optional(z.nullable(savedViewColumnsSchema)),
+    columns: z.optional(z.nullable(columnLayoutSchema)),
   })
   .check(z.refine((body) => Object.keys(body).length > 0, 'Give a name, a search or columns'));
 export type SavedViewPatchBody = z.infer<typeof savedViewPatchBodySchema>;
@@ -114,7 +120,7 @@ export const savedViewSchema = z.object({
   list: savedViewListSchema,
   name: z.string(),
   search: savedViewSearchSchema,
-  columns: z.nullable(savedViewColumnsSchema),
+  columns: z.nullable(columnLayoutSchema),
   /** Whose view it is; the e-mail address only for callers who may read users (and the owner). */
   owner: z.object({ id: z.string(), email: z.nullable(z.string()) }),
   /** Whether the caller owns it (may rename, change and delete it). */

@@ -3,11 +3,11 @@ import { createElement, type ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ColumnLayoutUser,
-  columnLayoutSchema,
   repairColumnLayout,
   useColumnLayout,
   type ColumnLayout,
 } from './column-layout';
+import { columnLayoutSchema } from '../../../../contract/saved-views';
 
 const fields = ['name', 'type', 'createdAt', 'position'];
 const as =

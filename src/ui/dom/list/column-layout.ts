@@ -3,25 +3,17 @@
  * user and per list in this browser. Saved views save and apply a layout through this module.
  */
 import { createContext, useCallback, useContext, useSyncExternalStore } from 'react';
-import { z } from 'zod/mini';
+import {
+  columnLayoutSchema,
+  MAX_COLUMN_WIDTH,
+  MIN_COLUMN_WIDTH,
+  type ColumnLayout,
+} from '../../../../contract/saved-views';
 
-/** A list's columns as the user arranged them; `undefined` where a hook answers means the defaults. */
-export type ColumnLayout = { order: string[]; hidden: string[]; widths: Record<string, number> };
-
-/** Narrowest and widest a column may be dragged or stored. */
-export const MIN_COLUMN_WIDTH = 64;
-export const MAX_COLUMN_WIDTH = 1200;
-
-// A layout can arrive from storage another version wrote or from a shared view's link: the
-// bounds keep a crafted one from costing more than a list's own columns would.
-const field = z.string().check(z.minLength(1), z.maxLength(64));
-export const columnLayoutSchema = z.object({
-  order: z.array(field).check(z.maxLength(64)),
-  hidden: z.array(field).check(z.maxLength(64)),
-  widths: z
-    .record(field, z.number().check(z.gte(MIN_COLUMN_WIDTH), z.lte(MAX_COLUMN_WIDTH)))
-    .check(z.refine((widths) => Object.keys(widths).length <= 64)),
-});
+// The shape and bounds of a layout are the contract's: saved views keep layouts too. Where a hook
+// answers `undefined`, the list shows its default columns.
+export type { ColumnLayout };
+export { MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH };
 
 /**
  * A layout fitted to the list's columns as they are now: unknown columns are dropped, columns
