@@ -66,15 +66,6 @@ export function roleRules(role: Role, userId: string): AppRule[] {
   }
 }
 
-/**
- * What the live event stream (GET /v1/events) needs: every role but a guest's reads tags, so a
- * guest, and an account with a guest's rules (address unproven), is not offered the stream.
- */
-export const LIVE_EVENTS_NEED = ['read', 'Tag'] as const satisfies readonly [
-  Action,
-  Exclude<Subject, 'all'>,
-];
-
 /** Rebuilds an ability from a token's packed rules; throws when the claim is not packed rules. */
 export function abilityFromPacked(packed: unknown): AppAbility {
   if (!Array.isArray(packed) || !packed.every((rule) => Array.isArray(rule))) {

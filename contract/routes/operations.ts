@@ -44,7 +44,10 @@ export const liveRoutes: Route[] = [
   bearer('get', '/v1/services', 'Operations', 'Optional model services', [], {
     answer: ok(servicesSchema),
   }),
-  // LIVE_EVENTS_NEED (./ability.ts), written out: this table imports no CASL.
+  // Every role but a guest's reads tags: a guest (or an account with a guest's rules, its
+  // address unproven) would get bare notices of catalogue changes that its read-only screens
+  // show at their next read, not worth a held connection and replays to accounts anyone can
+  // make by the dozen.
   bearer('get', '/v1/events', 'Events', 'Live events (Server-Sent Events)', [['read', 'Tag']], {
     answerType: 'text/event-stream',
     errors: [429],

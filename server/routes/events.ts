@@ -7,9 +7,9 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod/mini';
-import { LIVE_EVENTS_NEED } from '../../contract/ability';
-import { requireAuth, sessionRefusal, type AuthEnv } from '../auth/middleware';
+import { sessionRefusal, type AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
+import { declaredRoutes } from '../http/declared';
 import { openEventStream } from '../event-stream';
 import { clientAddress } from '../http/client-address';
 import { errorResponse, fail } from '../http/errors';
@@ -94,15 +94,10 @@ export function eventRoutes(deps: Deps) {
   // shared count would add a database write to every open, the cost it is meant to bound.
   const opens = minuteBudget(deps.now);
 
-  app.get('/', requireAuth(deps), (c) => {
+  // From its declaration (contract/routes.ts), which keeps guests out.
+  declaredRoutes(app, deps, '/v1/events')('get', '/v1/events', undefined, (c) => {
     const claims = c.get('auth');
     const { userId, ability, expiresAt } = claims;
-    // A guest (or an account whose address is unproven, which has a guest's rules) would get
-    // bare notices of catalogue changes that its read-only screens show at their next read:
-    // not worth a held connection and replays to accounts anyone can make by the dozen.
-    if (!ability.can(...LIVE_EVENTS_NEED)) {
-      fail(403, 'FORBIDDEN', 'The live event stream is for registered accounts');
-    }
     const raw = c.req.header('last-event-id') || c.req.query('lastEventId') || undefined;
     const after = lastEventIdSchema.safeParse(raw);
     if (!after.success) {

@@ -154,7 +154,7 @@ function Shell() {
   const myAssets = userId && can('read', 'UserAsset', { userId }) ? `/users/${userId}/assets` : '';
   const current = currentLink(pathname, [...nav.map((item) => item.to), myAssets]);
   // One live stream per tab: what others change reaches every screen without a reload. Not
-  // for a guest, whom the server refuses it (LIVE_EVENTS_NEED, written out: CASL loads lazily).
+  // for a guest, whom the server refuses it (the stream's declaration in contract/routes).
   const live = useLiveConnection(isLoggedIn && !isLoggingOut && can('read', 'Tag'));
   const liveLabels = {
     connecting: t('live.connecting'),
