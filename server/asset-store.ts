@@ -157,10 +157,13 @@ export async function findAsset(db: Db, id: string): Promise<Asset | undefined> 
   return rows[0] && toAsset(rows[0]);
 }
 
-/** The assets of `ids` that exist, with their tags, in id order. */
+/** The assets of `ids` that exist, with their tags, in id order; their places counted at once. */
 export async function findAssets(db: Db, ids: readonly string[]): Promise<Asset[]> {
+  const { with: places, join } = pagePlaces('assets', 'a');
   const { rows } = await db.query<AssetDbRow>(
-    `SELECT ${ASSET_COLUMNS} FROM assets a WHERE a.id = ANY($1::text[]) ORDER BY a.id`,
+    `WITH page_ids AS MATERIALIZED (SELECT DISTINCT unnest($1::text[]) AS id), ${places}
+     SELECT ${assetColumns(PAGE_PLACE)} FROM assets a JOIN page_ids ON page_ids.id = a.id ${join}
+     ORDER BY a.id`,
     [ids],
   );
   return rows.map(toAsset);

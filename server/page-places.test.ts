@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db, SqlParam } from './db';
-import { assetListSpec } from './asset-store';
+import { assetListSpec, findAssets } from './asset-store';
 import { parseListQuery, runList } from './list';
 import { dataOf, useTestApp } from './test-app';
 
@@ -168,5 +168,33 @@ describe('the cost of a page’s places', () => {
       expect(read.get('order_blocks') ?? 0).toBeLessThanOrEqual(blocks);
       expect(read.get('assets p') ?? 0).toBeLessThanOrEqual(assets);
     }
+  });
+
+  it('reads each block count at most once for the assets of a batch, with their places', async () => {
+    const expected = await places('assets');
+    const ids = [...expected.keys()].filter((_, i) => i % 3 === 0);
+    const statements: { sql: string; params: readonly SqlParam[] }[] = [];
+    const found = await findAssets(
+      {
+        ...t.db,
+        query: (sql, params) => {
+          statements.push({ sql, params: params ?? [] });
+          return t.db.query(sql, params);
+        },
+      },
+      ids,
+    );
+    expect(found.map((asset) => asset.id)).toEqual([...ids].sort());
+    for (const asset of found) expect(asset.position).toBe(expected.get(asset.id));
+    const { rows } = await t.db.query<{ 'QUERY PLAN': unknown }>(
+      `EXPLAIN (ANALYZE, FORMAT JSON) ${statements[0]!.sql}`,
+      statements[0]!.params,
+    );
+    const { rows: counts } = await t.db.query<{ blocks: number }>(
+      "SELECT count(*)::int AS blocks FROM order_blocks WHERE collection = 'assets'",
+    );
+    expect(rowsRead(rows[0]!['QUERY PLAN']).get('order_blocks') ?? 0).toBeLessThanOrEqual(
+      counts[0]!.blocks,
+    );
   });
 });
