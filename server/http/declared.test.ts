@@ -13,7 +13,6 @@ import { declaredRoutes, mountedAsDeclared } from './declared';
 
 /** Routes still mounted by hand, by their file in server/routes, until each is mounted from its declarations. */
 const BY_HAND: Record<string, string[]> = {
-  files: ['GET /files/{key}', 'GET /v1/files/{key}'],
   applications: [
     'GET /private/v1/applications',
     'GET /private/v1/applications/{id}',

@@ -14,8 +14,9 @@
  */
 import { Hono } from 'hono';
 import { withoutFormatControls } from '../../core/files/file-name';
-import { requireAuth, type AuthEnv } from '../auth/middleware';
+import type { AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
+import { declaredRoutes } from '../http/declared';
 import { errorResponse } from '../http/errors';
 import { findDelivery } from '../delivery-records';
 import { contentTypeOfKey, keyOfFileUrl } from '../storage';
@@ -38,9 +39,9 @@ async function deliveredKey(deps: Deps, key: string): Promise<string> {
   return (url && keyOfFileUrl(url)) ?? key;
 }
 
-/** Routes mounted at /files. */
+/** Routes mounted at /files, from their declarations (contract/routes.ts). */
 export function fileRoutes(deps: Deps) {
-  const app = new Hono();
+  const app = new Hono<AuthEnv>();
   const notFound = (key: string) => `No stored file ${JSON.stringify(key)}`;
   /** `?download`: saved under the name it was uploaded with. */
   const attachmentOf = async (key: string) => {
@@ -50,8 +51,8 @@ export function fileRoutes(deps: Deps) {
 
   const compressed = compressedModels();
 
-  app.get('/:key', async (c) => {
-    const requested = c.req.param('key');
+  declaredRoutes(app, deps, '/files')('get', '/files/{key}', undefined, async (c) => {
+    const requested = c.req.param('key')!;
     const delivery = c.req.query('delivery') !== undefined;
     const key = delivery ? await deliveredKey(deps, requested) : requested;
     const file = await deps.storage.stat(key);
@@ -164,8 +165,8 @@ export function attachment(fileName: string): string {
 /** GET /v1/files/{key} (signed in): a stored file's original name, size and type. */
 export function storedFileInfoRoutes(deps: Deps) {
   const app = new Hono<AuthEnv>();
-  app.get('/:key', requireAuth(deps), async (c) => {
-    const key = c.req.param('key');
+  declaredRoutes(app, deps, '/v1/files')('get', '/v1/files/{key}', undefined, async (c) => {
+    const key = c.req.param('key')!;
     const info = await storedFileInfo(deps.db, deps.storage, key);
     if (!info) return errorResponse(c, 404, 'NOT_FOUND', `No stored file ${JSON.stringify(key)}`);
     return c.json({ data: info });
