@@ -22,7 +22,7 @@ import {
   type FilterValues,
   type ListSpec,
 } from './list';
-import { morphedListSpec } from './morph-queue-store';
+import { morphedListSpec, type MorphedDbRow } from './morph-queue-store';
 import {
   PAGE_PLACE,
   applicationLockKey,
@@ -74,7 +74,7 @@ const applicationAssetColumns = (place: string) => `aa.id, aa.application_id, aa
     json_build_object('id', a.id, 'name', a.name, 'type', a.type, 'gender', a.gender,
                       'iconUrl', a.icon_url, 'locked', a.locked) AS asset`;
 
-export const applicationAssetListSpec: ListSpec<ApplicationAsset> = {
+export const applicationAssetListSpec: ListSpec<ApplicationAsset, ApplicationAssetDbRow> = {
   from: 'application_assets aa JOIN assets a ON a.id = aa.asset_id',
   columns: applicationAssetColumns(placeSql('application_assets', 'aa')),
   page: {
@@ -245,7 +245,7 @@ export async function syncApplicationAsset(
   });
 }
 
-interface PlacementDbRow {
+interface PlacementDbRow extends MorphedDbRow {
   placement_id: string;
   application_id: string;
   placed_at: Date;
@@ -321,7 +321,7 @@ export async function applicationMorphedAssets(
   return ids.flatMap((id) => {
     const row = byId.get(id);
     if (!row) return [];
-    const morphedAsset = morphedListSpec.toRow(row as never);
+    const morphedAsset = morphedListSpec.toRow(row);
     return [
       {
         id,

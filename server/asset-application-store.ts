@@ -16,13 +16,13 @@ import {
   type ApplicationAssetDbRow,
 } from './application-store';
 import { getAsset } from './asset-store';
-import { morphedListSpec } from './morph-queue-store';
+import { morphedListSpec, type MorphedDbRow } from './morph-queue-store';
 import { changeOf, checkBase, checkWhole } from './versions';
 
 type AssetApplicationDbRow = ApplicationAssetDbRow & { application_name: string };
 
 /** GET /v1/assets/{id}/application: the application assets of one asset (scope by asset). */
-export const assetApplicationListSpec: ListSpec<AssetApplication> = {
+export const assetApplicationListSpec: ListSpec<AssetApplication, AssetApplicationDbRow> = {
   from: `${applicationAssetListSpec.from} JOIN applications ap ON ap.id = aa.application_id`,
   columns: `${applicationAssetListSpec.columns}, ap.name AS application_name`,
   page: {
@@ -39,7 +39,7 @@ export const assetApplicationListSpec: ListSpec<AssetApplication> = {
   idColumn: 'aa.id',
   filters: { search: searchFilter('ap.name') },
   toRow: (row: AssetApplicationDbRow) => ({
-    ...applicationAssetListSpec.toRow(row as never),
+    ...applicationAssetListSpec.toRow(row),
     applicationName: row.application_name,
   }),
 };
@@ -55,7 +55,7 @@ async function findPlacement(
      WHERE aa.asset_id = $1 AND aa.application_id = $2`,
     [assetId, applicationId],
   );
-  return rows[0] && assetApplicationListSpec.toRow(rows[0] as never);
+  return rows[0] && assetApplicationListSpec.toRow(rows[0]);
 }
 
 async function getPlacement(db: Db, assetId: string, applicationId: string) {
@@ -107,7 +107,7 @@ export async function exportApplication(
      WHERE aa.application_id = $1 ORDER BY aa.position, aa.rank, aa.id`,
     [applicationId],
   );
-  const { rows: morphed } = await tx.query(
+  const { rows: morphed } = await tx.query<MorphedDbRow>(
     `SELECT ${morphedListSpec.columns}
      FROM application_morphed_assets am JOIN ${morphedListSpec.from} ON m.id = am.morphed_asset_id
      WHERE am.application_id = $1 ORDER BY am.created_at, am.id`,
@@ -150,7 +150,7 @@ export async function exportApplication(
       sourceUrl: absolute(row.source_url),
     })),
     morphedAssets: morphed.map((row) => {
-      const morphedAsset = morphedListSpec.toRow(row as never);
+      const morphedAsset = morphedListSpec.toRow(row);
       return { ...morphedAsset, modelUrl: absolute(morphedAsset.modelUrl) };
     }),
   };

@@ -35,7 +35,11 @@ export interface FilterDef {
   param?: (value: string) => SqlParam;
 }
 
-export interface ListSpec<Row> {
+/**
+ * How a list endpoint reads its rows; `DbRow` is what its `columns` select, where a store reads
+ * rows through the spec outside a list query (a generic list query reads them untyped).
+ */
+export interface ListSpec<Row, DbRow = never> {
   /** FROM clause, with the aliases the other fragments use. */
   from: string;
   /** SELECT list. */
@@ -61,7 +65,7 @@ export interface ListSpec<Row> {
    * one tag's links, which carry copies of the sort keys), or undefined where this one serves.
    * It takes the same filters and orders, so the query is parsed with this spec.
    */
-  narrowedBy?: (filters: FilterValues) => ListSpec<Row> | undefined;
+  narrowedBy?: (filters: FilterValues) => ListSpec<Row, DbRow> | undefined;
   filters: Record<string, FilterDef>;
   /**
    * How a page reads its rows where some columns cost less computed once for the whole page than
@@ -73,7 +77,7 @@ export interface ListSpec<Row> {
   /** Filters a list query must carry (e.g. applicationId of application assets). */
   requiredFilters?: readonly string[];
   /** Maps a database row (typed by the spec's own row interface) to the wire row. */
-  toRow: (row: never) => Row;
+  toRow: (row: DbRow) => Row;
 }
 
 export type FilterValues = Record<string, string[]>;

@@ -32,7 +32,7 @@ interface QueueDbRow {
 
 const sourceName = searchFilter('s.name');
 
-export const queueListSpec: ListSpec<MorphQueueEntry> = {
+export const queueListSpec: ListSpec<MorphQueueEntry, QueueDbRow> = {
   from: `morph_queue q JOIN assets a ON a.id = q.source_asset_id
     LEFT JOIN assets b ON b.id = q.body_asset_id`,
   // The count and the page's ids read the queue alone (through its indexes): the joins only
@@ -68,7 +68,7 @@ export const queueListSpec: ListSpec<MorphQueueEntry> = {
   }),
 };
 
-interface MorphedDbRow {
+export interface MorphedDbRow {
   id: string;
   source_asset_id: string;
   body_asset_id: string;
@@ -77,7 +77,7 @@ interface MorphedDbRow {
   created_at: Date;
 }
 
-export const morphedListSpec: ListSpec<MorphedAsset> = {
+export const morphedListSpec: ListSpec<MorphedAsset, MorphedDbRow> = {
   from: 'morphed_assets m',
   columns: 'm.id, m.source_asset_id, m.body_asset_id, m.name, m.model_url, m.created_at',
   orders: { createdAt: 'm.created_at', name: 'm.name' },
@@ -116,7 +116,7 @@ async function queueEntries(db: Db, ids: readonly string[]): Promise<MorphQueueE
     `SELECT ${queueListSpec.columns} FROM ${queueListSpec.from} WHERE q.id = ANY($1::text[])`,
     [ids],
   );
-  const byId = new Map(rows.map((row) => [row.id, queueListSpec.toRow(row as never)]));
+  const byId = new Map(rows.map((row) => [row.id, queueListSpec.toRow(row)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 

@@ -50,7 +50,7 @@ const USER_COLUMNS =
 const STATUS_SQL = `CASE WHEN u.disabled_at IS NULL THEN 'active' ELSE 'disabled' END`;
 
 /** Single reads of users, and the changes' locks. */
-export const userListSpec: ListSpec<UserListRow> = {
+export const userListSpec: ListSpec<UserListRow, UserDbRow> = {
   from: 'users u',
   columns: `${USER_COLUMNS}, ${STATUS_SQL} AS status`,
   orders: {
@@ -145,7 +145,7 @@ export async function lockUsersForChange(
   }
   const missing = ids.filter((id) => !rows.some((row) => row.id === id));
   if (missing.length > 0) fail(404, 'NOT_FOUND', `No users with ids ${missing.join(', ')}`);
-  return ids.map((id) => userListSpec.toRow(rows.find((row) => row.id === id)! as never));
+  return ids.map((id) => userListSpec.toRow(rows.find((row) => row.id === id)!));
 }
 
 /** Whether `change` would change `user`. */
@@ -195,7 +195,7 @@ export async function applyUserChange(
     `SELECT ${userListSpec.columns} FROM users u WHERE u.id = ANY($1::text[])`,
     [users.map((user) => user.id)],
   );
-  const byId = new Map(rows.map((row) => [row.id, userListSpec.toRow(row as never)]));
+  const byId = new Map(rows.map((row) => [row.id, userListSpec.toRow(row)]));
   return { changed, users: users.map((user) => byId.get(user.id)!) };
 }
 

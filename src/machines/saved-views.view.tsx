@@ -105,7 +105,7 @@ function SavedViewsOfList({
 
   const show = (view: SavedView, replace = false) => {
     setLayout(view.columns ?? undefined);
-    void navigate({ to: path, search: view.search as never, replace });
+    void navigate({ to: path, search: view.search, replace });
   };
   const apply = (view: SavedView) => {
     setCurrent(view);
