@@ -1,14 +1,15 @@
-import { HTTPError, TimeoutError } from 'ky';
+import { TimeoutError } from 'ky';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiError, isSessionEndingError, tagService, toApiError } from './errors';
+import { httpError } from './testing';
 
 const request = new Request('http://api.test/v1/x');
 
 describe('toApiError', () => {
-  it('keeps the server code, message and body of an HTTP error', () => {
+  it('keeps the server code, message and body of an HTTP error', async () => {
     const body = { status: 422, code: 'INVALID', message: 'Bad e-mail' };
-    const error = new HTTPError(new Response(null, { status: 422 }), request, {} as never);
+    const error = await httpError(new Response(null, { status: 422 }));
     Object.assign(error, { data: body });
 
     expect(toApiError(error)).toMatchObject({

@@ -1,7 +1,7 @@
-import { HTTPError } from 'ky';
 import { describe, expect, it, vi } from 'vitest';
 import { connectLive, type LiveMessage, type LiveStatus } from './live';
 import { noteReadPosition, streamCovers } from './read-positions';
+import { httpError } from './testing';
 import type { StreamEvent } from '../../contract/schemas';
 
 const event = (seq: number, routingKey = 'asset.locked.v1'): StreamEvent => ({
@@ -143,7 +143,7 @@ describe('the live connection', () => {
     let opened = 0;
     const waits: number[] = [];
     const close = connectLive({
-      open: () => {
+      open: async () => {
         const refusal = refusals[opened];
         opened += 1;
         if (!refusal) return new Promise<Response>(() => {});
@@ -153,9 +153,7 @@ describe('the live connection', () => {
           status: refusal.status,
           headers,
         });
-        return Promise.reject(
-          new HTTPError(response, new Request('http://localhost/v1/events'), {} as never),
-        );
+        throw await httpError(response, 'http://localhost/v1/events');
       },
       onMessage: () => {},
       wait: (ms) => {

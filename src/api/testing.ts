@@ -3,6 +3,7 @@
  * layer sends to, and what a test reads back (the calls sent, the cache's state, a failure).
  * Used by tests only.
  */
+import ky, { HTTPError } from 'ky';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Asset } from '../../contract/schemas';
 import { ApiError } from './errors';
@@ -12,6 +13,20 @@ import { configureSession, type SessionBridge } from './session-bridge';
 
 const base64Url = (value: unknown) =>
   btoa(JSON.stringify(value)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+
+/** The HTTPError ky throws when the server answers `response` to a request for `url`. */
+export async function httpError(
+  response: Response,
+  url = 'http://api.test/v1/x',
+): Promise<HTTPError> {
+  const fetch = () => Promise.resolve(response);
+  const error = await ky(url, { fetch, retry: 0, timeout: false }).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  if (!(error instanceof HTTPError)) throw new Error(`ky took ${response.status} as an answer`);
+  return error;
+}
 
 /** An unsigned JWT carrying `claims` (the client never verifies signatures). */
 export function fakeJwt(claims: Record<string, unknown>): string {

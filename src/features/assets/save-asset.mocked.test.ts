@@ -5,6 +5,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createAsset, createAssetFromTemplate, updateAsset } from './api/requests';
 import { updateAssetApplication } from './api/placements';
+import type { AssetApplication } from '../../../contract/catalogue-schemas';
+import { testAsset } from '../../api/testing';
 import type { SaveTarget } from '../../machines/entity-editor.machine';
 import { saveWith } from '../../machines/testing/save-with';
 import { saveAssetTarget } from './save-asset';
@@ -27,13 +29,25 @@ vi.mock('./api/cache', async (importOriginal) => ({
   placementsChanged: vi.fn(),
 }));
 
-const entity = { id: 'e1' };
-const calls = [createAsset, createAssetFromTemplate, updateAsset, updateAssetApplication];
+const asset = testAsset({ id: 'e1' });
+const placement: AssetApplication = {
+  id: 'e1',
+  applicationId: 'app1',
+  assetId: 'a1',
+  position: 1,
+  syncedAt: null,
+  createdAt: '2030-01-01T00:00:00.000Z',
+  asset,
+  applicationName: 'Mirror',
+};
 
 /** Saves `values` to `target` through the editor with the feature's saver; answers the calls. */
 async function save(target: SaveTarget, values: Record<string, unknown> = { name: 'Jacket' }) {
   vi.clearAllMocks();
-  for (const call of calls) vi.mocked(call).mockResolvedValue(entity as never);
+  for (const call of [createAsset, createAssetFromTemplate, updateAsset]) {
+    vi.mocked(call).mockResolvedValue(asset);
+  }
+  vi.mocked(updateAssetApplication).mockResolvedValue(placement);
   await saveWith(saveAssetTarget, target, values);
   return {
     createAsset: vi.mocked(createAsset).mock.calls,

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { createCageMesh, updateCageMesh } from './api/requests';
+import type { CageMesh } from '../../../contract/catalogue-schemas';
 import type { SaveTarget } from '../../machines/entity-editor.machine';
 import { saveWith } from '../../machines/testing/save-with';
 import { saveCageMeshTarget } from './save-cage-mesh';
@@ -16,12 +17,20 @@ vi.mock('./api/requests', async (importOriginal) => ({
   cageMeshSaved: vi.fn(),
 }));
 
+const saved: CageMesh = {
+  id: 'e1',
+  name: 'Cage',
+  gender: 'male',
+  bodyType: null,
+  modelUrl: null,
+  createdAt: '2030-01-01T00:00:00.000Z',
+  updatedAt: '2030-01-01T00:00:00.000Z',
+};
+
 /** Saves `target` through the editor with the feature's saver; answers the calls made. */
 async function save(target: SaveTarget) {
   vi.clearAllMocks();
-  for (const call of [createCageMesh, updateCageMesh]) {
-    vi.mocked(call).mockResolvedValue({ id: 'e1' } as never);
-  }
+  for (const call of [createCageMesh, updateCageMesh]) vi.mocked(call).mockResolvedValue(saved);
   await saveWith(saveCageMeshTarget, target);
   return {
     createCageMesh: vi.mocked(createCageMesh).mock.calls,

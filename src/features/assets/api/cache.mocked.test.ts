@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../../api/query';
 import { assetApplicationsQuery, assetChangelogQuery } from './cache';
 import { assetApplications } from './placements';
-import { assetChangelog } from './requests';
+import { assetChangelog, type Page } from './requests';
 
 vi.mock('./requests', async (importOriginal) => ({
   ...(await importOriginal<typeof import('./requests')>()),
@@ -19,7 +19,11 @@ vi.mock('./placements', async (importOriginal) => ({
   assetApplications: vi.fn(),
 }));
 
-const page = { data: [], pagination: { page: 1, limit: 10, hasNextPage: false } };
+/** An empty first page, as either section's request answers it. */
+const page = <R>(): Page<R> => ({
+  data: [],
+  pagination: { page: 1, limit: 10, totalDocs: 0, totalPages: 0, hasNextPage: false },
+});
 
 afterEach(() => {
   queryClient.clear();
@@ -28,8 +32,8 @@ afterEach(() => {
 
 describe("the asset page's sections", () => {
   it('are read once: by the loader, and the panels show what it read', async () => {
-    vi.mocked(assetApplications).mockResolvedValue(page as never);
-    vi.mocked(assetChangelog).mockResolvedValue(page as never);
+    vi.mocked(assetApplications).mockResolvedValue(page());
+    vi.mocked(assetChangelog).mockResolvedValue(page());
     // The route's loader.
     await Promise.all([
       queryClient.prefetchQuery(assetApplicationsQuery('a1')),
@@ -49,7 +53,7 @@ describe("the asset page's sections", () => {
   });
 
   it('are read again when a change makes them stale while the page shows them', async () => {
-    vi.mocked(assetApplications).mockResolvedValue(page as never);
+    vi.mocked(assetApplications).mockResolvedValue(page());
     await queryClient.prefetchQuery(assetApplicationsQuery('a1'));
     const applications = new QueryObserver(queryClient, assetApplicationsQuery('a1'));
     const unsubscribe = applications.subscribe(() => {});
