@@ -81,7 +81,12 @@ export const ListHeader = memo(function ListHeader({
       )}
       <div className="list-header">
         <h1 id="list-title">{title}</h1>
-        {status === 'success' && <ListTotal total={totalDocs} estimate={totalIsEstimate} />}
+        {/* Its place is kept while the list loads: the toolbar beside it does not jump. */}
+        {status === 'success' ? (
+          <ListTotal total={totalDocs} estimate={totalIsEstimate} />
+        ) : (
+          <span className="count count-place" aria-hidden="true" />
+        )}
         {/* Announced as it appears: rows others added wait here rather than push rows down. */}
         <span role="status" className="incoming">
           {incoming > 0 && (
@@ -209,16 +214,24 @@ export const ListPager = memo(function ListPager({
     [actor],
   );
   if (place === 'top') {
+    // The pager's place is kept while the list loads and when it has one page: the rows do not
+    // move down when the answer brings the pager (Lighthouse's layout shift on a list's load).
     return (
       <div className="list-pager-top">
-        <Pager
-          compact
-          page={page}
-          totalPages={totalPages}
-          estimate={estimate}
-          onPage={setPage}
-          labels={{ ...labels, nav: t('list.pagesTop') }}
-        />
+        {totalPages > 1 ? (
+          <Pager
+            compact
+            page={page}
+            totalPages={totalPages}
+            estimate={estimate}
+            onPage={setPage}
+            labels={{ ...labels, nav: t('list.pagesTop') }}
+          />
+        ) : (
+          <div className="pager compact pager-place" aria-hidden="true">
+            <span className="button">&nbsp;</span>
+          </div>
+        )}
       </div>
     );
   }

@@ -1,0 +1,69 @@
+/**
+ * A list's first paint holds still: while the rows load, the table, the pager's place and the
+ * header's total keep the room the answer fills, so nothing moves when the rows come
+ * (Lighthouse's cumulative layout shift on the list's load).
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { appUnderTest, signedInPage } from '../helpers/app';
+
+const app = appUnderTest();
+const WIDTHS = [1280, 390] as const;
+const viewport = (width: number) => ({ width, height: width > 500 ? 800 : 844 });
+const ROWS = '[role="grid"] [role="row"]:not(.skeleton-row):has([role="rowheader"])';
+
+/**
+ * The layout shifts since the page loaded (the browser keeps them for a late observer), without
+ * those that follow an input: Lighthouse's CLS of a load with no interaction.
+ */
+const layoutShift = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let total = 0;
+        const observer = new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & {
+            value: number;
+            hadRecentInput: boolean;
+          })[]) {
+            if (!entry.hadRecentInput) total += entry.value;
+          }
+        });
+        observer.observe({ type: 'layout-shift', buffered: true });
+        // The buffered entries come in the observer's first callback, a task after observe().
+        setTimeout(() => {
+          observer.disconnect();
+          resolve(total);
+        }, 0);
+      }),
+  );
+
+describe('a list loads without moving', () => {
+  for (const width of WIDTHS) {
+    for (const path of ['/assets', '/users']) {
+      it(`${path} at ${width} px: its rows arrive without a layout shift`, async () => {
+        const page = await signedInPage(app, undefined, viewport(width));
+        // The answer is held back until the loading screen has been painted, as on a slow
+        // network: the rows replace skeleton rows the user already saw.
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        const api = path === '/assets' ? '**/v1/assets?*' : '**/private/v1/users?*';
+        await page.route(api, async (route) => {
+          await held;
+          await route.continue();
+        });
+        await page.goto(`${app.server.url}${path}`);
+        await page.locator('.skeleton-row').first().waitFor();
+        release();
+        await page.locator(ROWS).first().waitFor();
+        await page.getByText(/\d+ items?$/).waitFor();
+        // Two frames: the browser reports a shift with the frame that painted it.
+        await page.evaluate(
+          () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+        );
+        expect(await layoutShift(page)).toBeLessThan(0.05);
+        await page.unroute(api);
+      });
+    }
+  }
+});
