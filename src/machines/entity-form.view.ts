@@ -1,19 +1,18 @@
 /**
- * What the asset form and the cage mesh form do alike: a TanStack form validated on change, blur
- * and submit by the shared create-body schema plus the upload fields' own errors; a blocked
+ * What the asset form and the cage mesh form do alike: a form (useSchemaForm) validated on
+ * change, blur and submit by the shared create-body schema plus the upload fields' own errors; a blocked
  * submit focusing the first invalid field; the save machine with shared editing (only the
  * changed fields, on the version the edits started from; the stored record followed while
  * there are no edits); the file fields under the naming rule; and the props of EntityForm and
  * SaveBar. Each form keeps only its fields and their layout.
  */
-import { useForm, useStore } from '@tanstack/react-form';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod/mini';
 import type { StreamEvent } from '../../contract/schemas';
 import type { FileError } from '../../core/files/validate';
-import { changedLabels, fileErrorText, schemaErrors, useFormStatus } from '../ui/dom/form-status';
-import { focusFirstInvalid } from '../ui/dom/form-controls';
+import { changedLabels, fileErrorText, schemaErrors } from '../ui/dom/form-status';
+import { useSchemaForm } from '../ui/dom/schema-form';
 import type { SaveEntity, SaveRequest } from './entity-editor.machine';
 import { saveRequestOf, useEntitySave, useOnSaved, type FileFieldDef } from './entity-editor.view';
 import { useEditBase, useRemoteEvent } from './shared-edit.view';
@@ -50,24 +49,23 @@ export function useEntityForm<V extends object, R extends { id: string; version?
 ) {
   const { record, fileDefs, bodyOf, readOnly } = options;
   const { t } = useTranslation();
-  const formRef = useRef<HTMLFormElement>(null);
-  const fileErrors = useRef<Partial<Record<string, FileError>>>({});
+  const [fileErrors, setFileErrors] = useState<Partial<Record<string, FileError>>>({});
   const [blocked, setBlocked] = useState(false);
 
-  const validate = ({ value }: { value: V }) => {
+  const validate = (value: V) => {
     const fields = schemaErrors(options.schema, bodyOf(value), t);
     for (const { field } of fileDefs) {
-      const error = fileErrors.current[field];
+      const error = fileErrors[field];
       if (error) fields[`${field}File`] = fileErrorText(error, t);
     }
-    return Object.keys(fields).length > 0 ? { fields } : undefined;
+    return fields;
   };
 
   const saver = useEntitySave(options.save);
-  const form = useForm({
+  const form = useSchemaForm({
     defaultValues: options.defaultValues,
-    validators: { onChange: validate, onBlur: validate, onSubmit: validate },
-    onSubmit: ({ value }) => {
+    rules: validate,
+    onSubmit: (value) => {
       setBlocked(false);
       const target = record
         ? { entity: options.entity, id: record.id, baseVersion: edit.baseVersion }
@@ -83,11 +81,7 @@ export function useEntityForm<V extends object, R extends { id: string; version?
       if (record) request.values = edit.changedOnly(request.values);
       saver.save(request);
     },
-    onSubmitInvalid: () => {
-      setBlocked(true);
-      // After React has rendered the errors the blocked submit revealed.
-      setTimeout(() => focusFirstInvalid(formRef.current), 0);
-    },
+    onSubmitInvalid: () => setBlocked(true),
   });
 
   // The stored record changed elsewhere (another admin, another tab) while the form holds
@@ -99,60 +93,63 @@ export function useEntityForm<V extends object, R extends { id: string; version?
     edit.adopt(saved);
     options.onSaved?.(saved);
   });
-  const status = useFormStatus(form);
-  const files = useStore(form.store, (state) =>
-    Object.fromEntries(
-      fileDefs.map(({ field }) => [
-        field,
-        ((state.values as Record<string, unknown>)[`${field}File`] as File | null) ?? null,
-      ]),
-    ),
+  // The field names are built from the file fields' names, which TypeScript cannot follow.
+  const values = form.values as Record<string, unknown>;
+  const setValue = form.setValue as (name: string, value: unknown) => void;
+  const files = Object.fromEntries(
+    fileDefs.map(({ field }) => [field, (values[`${field}File`] as File | null) ?? null]),
   );
   // A pending conflict holds the form as it was sent until the user chose (the panel).
   const locked = readOnly || saver.conflict !== null;
-  // The field names are built from the file fields' names, which TypeScript cannot follow.
-  const setValue = form.setFieldValue as (name: string, value: unknown) => void;
 
   return {
     form,
     saver,
     edit,
     remote,
-    ...status,
+    isDirty: form.isDirty,
+    submitted: form.submitted,
     locked,
+    /** The props of a field's labelled control (name, value, onChange, onBlur, error). */
+    field: form.field,
+    /** An upload field's file and stored address. */
+    fileOf: (field: FileFieldDef['field']) => ({
+      file: (values[`${field}File`] as File | null) ?? null,
+      url: (values[`${field}Url`] as string | null) ?? null,
+    }),
     /** A file field changed: its error kept for validation; removed, its stored address too. */
-    fileChanged: (
-      field: FileFieldDef['field'],
-      api: { handleChange: (file: File | null) => void; handleBlur: () => void },
-      file: File | null,
-      error: FileError | null,
-    ) => {
-      if (error) fileErrors.current[field] = error;
-      else delete fileErrors.current[field];
+    fileChanged: (field: FileFieldDef['field'], file: File | null, error: FileError | null) => {
+      setFileErrors((previous) => {
+        const next = { ...previous };
+        if (error) next[field] = error;
+        else delete next[field];
+        return next;
+      });
       // Form naming rule: removing the file also clears its stored address.
       if (!file) setValue(`${field}Url`, null);
-      api.handleChange(file);
-      api.handleBlur();
+      setValue(`${field}File`, file);
     },
     /** EntityForm's props, but its label. */
     formProps: {
-      formRef,
+      formRef: form.formRef,
       onSubmit: () => form.handleSubmit(),
-      isBlocking: () => !readOnly && !form.state.isDefaultValue,
-      canSave: status.isDirty && !locked && !saver.isSaving,
+      isBlocking: () => !readOnly && form.isDirtyNow(),
+      canSave: form.isDirty && !locked && !saver.isSaving,
     },
     /** SaveBar's props, but its submit label. */
     saveBarProps: {
       saver,
       files,
-      blocked: blocked && !status.isValid,
+      blocked: blocked && !form.isValid,
       disabled: locked,
-      isDirty: status.isDirty,
-      changes: changedLabels(status.changed, options.labels),
+      isDirty: form.isDirty,
+      changes: changedLabels(form.changed, options.labels),
       onDiscard: () => {
-        fileErrors.current = {};
+        setFileErrors({});
         setBlocked(false);
-        form.reset();
+        // Back to the stored record as it is now, which may have changed since the edits began.
+        if (record) edit.adopt(record);
+        else form.reset();
       },
     },
   };

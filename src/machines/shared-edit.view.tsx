@@ -4,7 +4,6 @@
  * the form held unsaved edits. The save itself, and a conflict's panel, are the entity editor's
  * (entity-editor.machine.ts, ConflictPanel).
  */
-import { useStore } from '@tanstack/react-form';
 import { useSelector } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -43,10 +42,10 @@ export const changedSince = (values: Record<string, unknown>, base: Record<strin
     ),
   );
 
-/** What useEditBase reads from and does to a TanStack Form. */
+/** What useEditBase reads from and does to a form (useSchemaForm). */
 interface EditedForm<V> {
-  store: Parameters<typeof useStore<{ isDefaultValue: boolean }>>[0];
-  state: { isDefaultValue: boolean };
+  isDirty: boolean;
+  isDirtyNow: () => boolean;
   reset: (values: V) => void;
 }
 
@@ -75,12 +74,14 @@ export function useEditBase<R extends { version?: number }, V>(
     valuesOfRef.current = valuesOf;
   });
   const [base, setBase] = useState(record);
-  const isDefault = useStore(form.store, (state) => state.isDefaultValue);
+  const isDefault = !form.isDirty;
   if (isDefault && base !== record) setBase(record);
-  // Without unsaved edits the form shows the stored record (someone else's save, a lock).
+  // Without unsaved edits the form shows the stored record (someone else's save, a lock, or
+  // the user's own edits undone after the record changed).
+  const { isDirtyNow, reset } = form;
   useEffect(() => {
-    if (record && form.state.isDefaultValue) form.reset(valuesOfRef.current(record));
-  }, [record, form]);
+    if (record && !isDirtyNow()) reset(valuesOfRef.current(record));
+  }, [record, isDefault, isDirtyNow, reset]);
   const changedElsewhere =
     record && base && !isDefault ? Object.keys(changedSince(fieldsOf(record), fieldsOf(base))) : [];
   return {

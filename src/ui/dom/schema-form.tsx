@@ -1,10 +1,181 @@
-import type { ReactNode } from 'react';
+/**
+ * The app's one form system: useSchemaForm declares a form (values, rules, submit) and gives
+ * each field a labelled control's props; SchemaForm lays out a form of text fields with it (the
+ * account screens, the tag and application dialogs). The record forms use the hook through
+ * useEntityForm (src/machines/entity-form.view.ts).
+ */
+import {
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type FormEvent,
+  type ReactNode,
+} from 'react';
 import { useTranslation } from 'react-i18next';
-import type { z } from 'zod/mini';
+import { z } from 'zod/mini';
 import { ActionButton } from './action-button';
 import { Alert } from './alert';
 import { TextField } from './text-field';
-import { useSchemaForm } from './use-schema-form';
+
+/** `{ field: message }`: the error of each invalid field. */
+type FieldErrors = Partial<Record<string, string>>;
+
+/**
+ * A form's rules: a zod schema, whose first issue per field path ("email", "address.city") is
+ * that field's error, or a function of the values answering the errors itself.
+ */
+type FormRules<Values> = z.core.$ZodType | ((values: Values) => FieldErrors);
+
+function errorsOf<Values>(rules: FormRules<Values>, values: Values): FieldErrors {
+  if (typeof rules === 'function') return rules(values);
+  const result = z.safeParse(rules, values);
+  const errors: FieldErrors = {};
+  if (!result.success) {
+    for (const issue of result.error.issues) errors[issue.path.join('.')] ??= issue.message;
+  }
+  return errors;
+}
+
+/** Field values are strings, booleans, files or lists of ids: identity, or the same items. */
+function same(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  return (
+    Array.isArray(a) &&
+    Array.isArray(b) &&
+    a.length === b.length &&
+    a.every((item, index) => Object.is(item, b[index]))
+  );
+}
+
+const changedFields = <Values extends object>(values: Values, base: Values) =>
+  (Object.keys(values) as (keyof Values & string)[]).filter((key) => !same(values[key], base[key]));
+
+interface FormState<Values> {
+  values: Values;
+  /** What the form was loaded with or last reset to: a field that differs is changed. */
+  defaults: Values;
+  touched: Partial<Record<keyof Values, true>>;
+  attempts: number;
+  isSubmitting?: boolean;
+}
+
+/**
+ * The form's state outside React's, so that what it holds is true the moment it changes: a
+ * reset before a navigation is seen by the unsaved-changes guard that navigation asks.
+ */
+function createFormStore<Values extends object>(values: Values) {
+  const fresh = (next: Values) => ({ values: next, defaults: next, touched: {}, attempts: 0 });
+  let state: FormState<Values> = fresh(values);
+  const listeners = new Set<() => void>();
+  const set = (next: Partial<FormState<Values>>) => {
+    state = { ...state, ...next };
+    listeners.forEach((listener) => listener());
+  };
+  return {
+    get: () => state,
+    subscribe: (listener: () => void) => {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    set,
+    reset: (next: Values = state.defaults) => set(fresh(next)),
+    isDirty: () => changedFields(state.values, state.defaults).length > 0,
+    /** Sets a field's value as the user would (it counts as touched); no value: left. */
+    change: <K extends keyof Values>(name: K, value: Values[K] = state.values[name]) =>
+      set({
+        values: { ...state.values, [name]: value },
+        touched: { ...state.touched, [name]: true },
+      }),
+  };
+}
+
+interface FormOptions<Values extends object> {
+  /** The values the form starts from (reset gives it new ones). */
+  defaultValues: Values;
+  rules: FormRules<Values>;
+  /** A submit whose values pass the rules. */
+  onSubmit: (values: Values) => unknown;
+  /** A submit the rules refused (after the fields show their errors, focus goes to the first). */
+  onSubmitInvalid?: () => void;
+  /** Empty the form after a submit whose handler did not answer `false`. */
+  resetOnSuccess?: boolean;
+}
+
+/**
+ * The one way a form is declared here: its values, its rules (a zod schema from contract/ or
+ * the feature, or a function) and its submit. The rules run on every change; a field's error
+ * shows once it was touched (changed or left) or a submit was tried; a submit with errors is
+ * refused and moves focus to the first invalid field. `field(name)` is what a labelled control
+ * takes (name, value, onChange, onBlur, error); the form also says which fields differ from
+ * its defaults (`changed`), and `reset` starts afresh.
+ *
+ * Why not a form library: the account screens load before anything else and must stay
+ * within the sign-in page's JavaScript budget; react-hook-form, TanStack Form and Conform
+ * each cost 9-16 KB gzip, this about 1 KB. See docs/architecture.md "Sign-in page budget".
+ */
+export function useSchemaForm<Values extends object>(options: FormOptions<Values>) {
+  const [store] = useState(() => createFormStore(options.defaultValues));
+  const state = useSyncExternalStore(store.subscribe, store.get);
+  const formRef = useRef<HTMLFormElement>(null);
+  const [focusRequest, setFocusRequest] = useState(0);
+
+  // Runs after the refused submit rendered its invalid markers.
+  useEffect(() => {
+    if (focusRequest > 0)
+      formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [focusRequest]);
+
+  const { rules, onSubmit, onSubmitInvalid, resetOnSuccess } = options;
+  const { values, touched, attempts } = state;
+  const errors = useMemo(() => errorsOf(rules, values), [rules, values]);
+  const isValid = Object.keys(errors).length === 0;
+  const submitted = attempts > 0;
+  const changed = useMemo(() => changedFields(values, state.defaults), [values, state.defaults]);
+
+  const handleSubmit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    store.set({ attempts: attempts + 1 });
+    if (!isValid) {
+      onSubmitInvalid?.();
+      setFocusRequest(attempts + 1);
+      return;
+    }
+    store.set({ isSubmitting: true });
+    try {
+      const outcome = await onSubmit(values);
+      if (resetOnSuccess && outcome !== false) store.reset();
+    } finally {
+      store.set({ isSubmitting: false });
+    }
+  };
+
+  return {
+    formRef,
+    values,
+    field: <K extends keyof Values & string>(name: K) => ({
+      name,
+      value: values[name],
+      onChange: (value: Values[K]) => store.change(name, value),
+      onBlur: () => store.change(name),
+      error: touched[name] || submitted ? (errors[name] ?? null) : null,
+    }),
+    setValue: store.change,
+    handleSubmit,
+    /** Back to `values` (which become the defaults), or to the defaults. */
+    reset: store.reset,
+    /** Whether the values differ from the defaults now (for a guard asked outside rendering). */
+    isDirtyNow: store.isDirty,
+    isSubmitting: Boolean(state.isSubmitting),
+    isDirty: changed.length > 0,
+    changed,
+    isValid,
+    submitted,
+    /** A submit was tried and errors remain. */
+    isBlocked: submitted && !isValid,
+  };
+}
 
 export interface FieldSpec<Name extends string> {
   name: Name;
@@ -48,13 +219,18 @@ interface SchemaFormProps<Values extends StringRecord> {
 }
 
 /**
- * A form built from a zod schema: validates on change, blur and submit, shows a field's
- * error once it was touched or the form submitted, blocks a submit with errors and moves
- * focus to the first invalid field.
+ * A form of text fields built from a zod schema (useSchemaForm, laid out): validates on change,
+ * blur and submit, shows a field's error once it was touched or the form submitted, blocks a
+ * submit with errors and moves focus to the first invalid field.
  */
 export function SchemaForm<Values extends StringRecord>(props: SchemaFormProps<Values>) {
   const { t } = useTranslation();
-  const { formRef, field, handleSubmit, isSubmitting, isBlocked } = useSchemaForm(props);
+  const { formRef, field, handleSubmit, isSubmitting, isBlocked } = useSchemaForm({
+    defaultValues: props.defaultValues,
+    rules: props.schema,
+    onSubmit: props.onSubmit,
+    resetOnSuccess: props.resetOnSuccess ?? false,
+  });
   const pending = isSubmitting || Boolean(props.isPending);
   const hasServerFieldError = Object.values(props.serverFieldErrors ?? {}).some(Boolean);
 
@@ -76,6 +252,9 @@ export function SchemaForm<Values extends StringRecord>(props: SchemaFormProps<V
           <TextField
             key={spec.name}
             {...state}
+            value={state.value ?? ''}
+            // Text fields: every value is a string (StringRecord), whatever narrower type it has.
+            onChange={state.onChange as (value: string) => void}
             error={state.error ? t(state.error) : serverError}
             label={spec.label}
             type={spec.type ?? 'text'}

@@ -172,7 +172,7 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
     readOnly,
     onSaved,
   });
-  const { form, saver, edit } = editor;
+  const { field, saver, edit } = editor;
   const disabled = editor.locked || saver.isSaving;
 
   return (
@@ -188,79 +188,53 @@ export function AssetForm({ asset, template, readOnly = false, onSaved }: AssetF
       )}
       <fieldset disabled={editor.locked} className="form-section">
         <legend>{t('assetEditor.details')}</legend>
-        <form.Field name="name">
-          {(field) => <TextField label={t('assetEditor.name')} {...editor.bind(field)} />}
-        </form.Field>
+        <TextField label={t('assetEditor.name')} {...field('name')} />
         <div className="field-row">
-          <form.Field name="type">
-            {(field) => (
-              <SelectField
-                label={t('assetEditor.type')}
-                placeholder={t('assetEditor.choose')}
-                options={toOptions(ASSET_TYPES)}
-                {...editor.bind(field)}
-              />
-            )}
-          </form.Field>
-          <form.Field name="gender">
-            {(field) => (
-              <SelectField
-                label={t('assetEditor.gender')}
-                placeholder={t('assetEditor.choose')}
-                options={toOptions(GENDERS satisfies readonly Gender[])}
-                {...editor.bind(field)}
-              />
-            )}
-          </form.Field>
+          <SelectField
+            label={t('assetEditor.type')}
+            placeholder={t('assetEditor.choose')}
+            options={toOptions(ASSET_TYPES)}
+            {...field('type')}
+          />
+          <SelectField
+            label={t('assetEditor.gender')}
+            placeholder={t('assetEditor.choose')}
+            options={toOptions(GENDERS satisfies readonly Gender[])}
+            {...field('gender')}
+          />
         </div>
-        <form.Field name="description">
-          {(field) => (
-            <TextAreaField label={t('assetEditor.description')} {...editor.bind(field)} />
-          )}
-        </form.Field>
-        <form.Field name="isTemplate">
-          {(field) => (
-            <CheckboxField
-              name="isTemplate"
-              label={t('assetEditor.isTemplate')}
-              description={t('assetEditor.isTemplateHint')}
-              checked={field.state.value}
-              onChange={field.handleChange}
-              onBlur={field.handleBlur}
-            />
-          )}
-        </form.Field>
+        <TextAreaField label={t('assetEditor.description')} {...field('description')} />
+        <CheckboxField
+          name="isTemplate"
+          label={t('assetEditor.isTemplate')}
+          description={t('assetEditor.isTemplateHint')}
+          checked={field('isTemplate').value}
+          onChange={field('isTemplate').onChange}
+          onBlur={field('isTemplate').onBlur}
+        />
         {isNew && (
-          <form.Field name="tagIds">
-            {(field) => (
-              <EntityPicker
-                label={t('assetEditor.tags')}
-                field="tagIds"
-                endpoint={endpoint(ENDPOINTS.tags)}
-                multiple
-                value={field.state.value}
-                onChange={field.handleChange}
-              />
-            )}
-          </form.Field>
+          <EntityPicker
+            label={t('assetEditor.tags')}
+            field="tagIds"
+            endpoint={endpoint(ENDPOINTS.tags)}
+            multiple
+            value={field('tagIds').value}
+            onChange={field('tagIds').onChange}
+          />
         )}
       </fieldset>
       <fieldset disabled={editor.locked} className="form-section">
         <legend>{t('assetEditor.files')}</legend>
         <div className="file-grid">
           {FILE_FIELDS.map((name) => (
-            <form.Field key={name} name={`${name}File`}>
-              {(field) => (
-                <UploadField
-                  def={fileDefs[name]}
-                  file={field.state.value}
-                  url={form.getFieldValue(`${name}Url`)}
-                  submitted={editor.submitted}
-                  disabled={disabled}
-                  onChange={(file, error) => editor.fileChanged(name, field, file, error)}
-                />
-              )}
-            </form.Field>
+            <UploadField
+              key={name}
+              def={fileDefs[name]}
+              {...editor.fileOf(name)}
+              submitted={editor.submitted}
+              disabled={disabled}
+              onChange={(file, error) => editor.fileChanged(name, file, error)}
+            />
           ))}
         </div>
       </fieldset>

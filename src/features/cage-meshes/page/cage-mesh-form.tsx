@@ -93,7 +93,7 @@ export function CageMeshForm({ cageMesh, onSaved, readOnly = false }: CageMeshFo
     readOnly,
     onSaved,
   });
-  const { form, saver, edit } = editor;
+  const { field, saver, edit } = editor;
 
   return (
     <EntityForm label={t('cageMeshes.title')} {...editor.formProps}>
@@ -108,36 +108,23 @@ export function CageMeshForm({ cageMesh, onSaved, readOnly = false }: CageMeshFo
       )}
       <fieldset className="form-section" disabled={editor.locked}>
         <legend>{t('assetEditor.details')}</legend>
-        <form.Field name="name">
-          {(field) => <TextField label={t('cageMeshes.name')} {...editor.bind(field)} />}
-        </form.Field>
+        <TextField label={t('cageMeshes.name')} {...field('name')} />
         <div className="field-row">
-          <form.Field name="gender">
-            {(field) => (
-              <SelectField
-                label={t('cageMeshes.gender')}
-                placeholder={t('assetEditor.choose')}
-                options={toOptions(GENDERS)}
-                {...editor.bind(field)}
-              />
-            )}
-          </form.Field>
-          <form.Field name="bodyType">
-            {(field) => <TextField label={t('cageMeshes.bodyType')} {...editor.bind(field)} />}
-          </form.Field>
+          <SelectField
+            label={t('cageMeshes.gender')}
+            placeholder={t('assetEditor.choose')}
+            options={toOptions(GENDERS)}
+            {...field('gender')}
+          />
+          <TextField label={t('cageMeshes.bodyType')} {...field('bodyType')} />
         </div>
-        <form.Field name="modelFile">
-          {(field) => (
-            <UploadField
-              def={modelDef}
-              file={field.state.value}
-              url={form.getFieldValue('modelUrl')}
-              submitted={editor.submitted}
-              disabled={editor.locked || saver.isSaving}
-              onChange={(file, error) => editor.fileChanged('model', field, file, error)}
-            />
-          )}
-        </form.Field>
+        <UploadField
+          def={modelDef}
+          {...editor.fileOf('model')}
+          submitted={editor.submitted}
+          disabled={editor.locked || saver.isSaving}
+          onChange={(file, error) => editor.fileChanged('model', file, error)}
+        />
       </fieldset>
       <SaveConflict saver={saver} labels={labels} />
       {!readOnly && (
