@@ -176,7 +176,7 @@ export function createApp(input: AppDeps) {
   // The same handlers on both mounts.
   for (const prefix of ['/v1', '/private/v1']) {
     app.route(`${prefix}/assets`, assetRoutes(deps, { privateApi: prefix === '/private/v1' }));
-    app.route(`${prefix}/assets`, assetApplicationRoutes(deps));
+    app.route(`${prefix}/assets`, assetApplicationRoutes(deps, `${prefix}/assets`));
     app.route(`${prefix}/assets`, assetBulkRoutes(deps));
     app.route(`${prefix}/assets`, restoreRoutes(deps, 'asset', `${prefix}/assets`));
     app.route(`${prefix}/applications`, applicationRoutes(deps));

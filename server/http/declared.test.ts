@@ -31,18 +31,6 @@ const BY_HAND: Record<string, string[]> = {
     'POST /v1/application-assets/{id}/sync-with-parent',
     'POST /v1/application-morphed-assets',
   ],
-  'asset-applications': [
-    'GET /private/v1/assets/export/{applicationId}',
-    'GET /private/v1/assets/{id}/application',
-    'POST /private/v1/assets/{id}/application',
-    'PATCH /private/v1/assets/{id}/application',
-    'DELETE /private/v1/assets/{id}/application',
-    'GET /v1/assets/export/{applicationId}',
-    'GET /v1/assets/{id}/application',
-    'POST /v1/assets/{id}/application',
-    'PATCH /v1/assets/{id}/application',
-    'DELETE /v1/assets/{id}/application',
-  ],
   'asset-bulk': [
     'POST /private/v1/assets/bulk-delete',
     'POST /private/v1/assets/bulk-lock',

@@ -1,6 +1,6 @@
 /**
  * An asset's applications and an application's export, mounted on /v1/assets and
- * /private/v1/assets next to the asset routes (so every route carries its own middleware):
+ * /private/v1/assets next to the asset routes, each from its declaration (contract/routes.ts):
  * GET, POST, PATCH, DELETE /{id}/application and GET /export/{applicationId}
  * (server/asset-application-store.ts does each in the database).
  *
@@ -13,9 +13,9 @@ import {
   assetApplicationMoveBodySchema,
   assetApplicationRemoveBodySchema,
 } from '../../contract/schemas';
-import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import type { AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
-import { readBody } from '../http/validate';
+import { declaredRoutes } from '../http/declared';
 import { parseListQuery, runList } from '../list';
 import { getAsset } from '../asset-store';
 import {
@@ -43,17 +43,15 @@ function attachment(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
-/** Routes mounted at /v1/assets and /private/v1/assets. */
-export function assetApplicationRoutes(deps: Deps) {
+/** Routes mounted at `mount`: /v1/assets or /private/v1/assets. */
+export function assetApplicationRoutes(deps: Deps, mount: string) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
-  const auth = requireAuth(deps);
-  const canRead = requireAbility('read', 'Application');
-  const canUpdate = requireAbility('update', 'Application');
+  const on = declaredRoutes(app, deps, mount);
   const actor = (c: Context<AuthEnv>) => c.get('auth').userId;
 
-  app.get('/export/:applicationId', auth, canRead, async (c) => {
-    const applicationId = c.req.param('applicationId');
+  on('get', `${mount}/export/{applicationId}`, undefined, async (c) => {
+    const applicationId = c.req.param('applicationId')!;
     // PUBLIC_URL, never the request's Host: a forged Host would put its own host in the file.
     const origin = deps.config.publicUrl;
     const absolute = (url: string | null) =>
@@ -66,8 +64,8 @@ export function assetApplicationRoutes(deps: Deps) {
     return c.json(document);
   });
 
-  app.get('/:id/application', auth, canRead, async (c) => {
-    const assetId = c.req.param('id');
+  on('get', `${mount}/{id}/application`, undefined, async (c) => {
+    const assetId = c.req.param('id')!;
     await getAsset(db, assetId);
     const query = parseListQuery(assetApplicationListSpec, c.req.queries());
     return c.json(
@@ -78,10 +76,9 @@ export function assetApplicationRoutes(deps: Deps) {
   });
 
   // Adds the asset at the end of the application, or at `position` (past the end: last).
-  app.post('/:id/application', auth, canUpdate, async (c) => {
-    const body = await readBody(c, assetApplicationAddBodySchema);
+  on('post', `${mount}/{id}/application`, assetApplicationAddBodySchema, async (c, body) => {
     const { applicationId } = body;
-    const assetId = c.req.param('id');
+    const assetId = c.req.param('id')!;
     const data = await db.transaction((tx) =>
       addToApplication(tx, { assetId, applicationId, position: body.position }, actor(c), deps.now),
     );
@@ -90,10 +87,10 @@ export function assetApplicationRoutes(deps: Deps) {
 
   // Moves the asset within the application (docs/api.md "Order updates", without a filter). With
   // If-Match (the entry's version), a position someone else changed since then is a 409.
-  app.patch('/:id/application', auth, canUpdate, async (c) => {
+  on('patch', `${mount}/{id}/application`, assetApplicationMoveBodySchema, async (c, body) => {
     const base = readIfMatch(c);
-    const { applicationId, position } = await readBody(c, assetApplicationMoveBodySchema);
-    const assetId = c.req.param('id');
+    const { applicationId, position } = body;
+    const assetId = c.req.param('id')!;
     const data = await db.transaction((tx) =>
       moveInApplication(tx, { assetId, applicationId, position }, base, actor(c), deps.now),
     );
@@ -103,10 +100,10 @@ export function assetApplicationRoutes(deps: Deps) {
 
   // Removes the asset from the application and closes the gap; answers the removed row. With
   // If-Match (the entry's version), an entry changed since then is not removed (412).
-  app.delete('/:id/application', auth, canUpdate, async (c) => {
+  on('delete', `${mount}/{id}/application`, assetApplicationRemoveBodySchema, async (c, body) => {
     const base = readIfMatch(c);
-    const { applicationId } = await readBody(c, assetApplicationRemoveBodySchema);
-    const assetId = c.req.param('id');
+    const { applicationId } = body;
+    const assetId = c.req.param('id')!;
     const data = await db.transaction((tx) =>
       removeFromApplication(tx, { assetId, applicationId }, base, actor(c), deps.now),
     );
