@@ -89,6 +89,8 @@ describe('Columns', () => {
 
   it('resizes a column from its edge with the keyboard', async () => {
     render(<Screen />);
+    // Resizable once the table measured its first rows' content.
+    await screen.findByRole('slider', { name: /Resize Type/ });
     const type = screen.getByRole('columnheader', { name: /Type/ });
     expect(type.style.width).toBe('120px');
     // From the rows up to the Name header, then right along the headers: a name, its edge.

@@ -11,8 +11,11 @@ import type { DataTableLabels } from './data-table-labels';
  * a new header would make it build its collection again on top of that.
  */
 export function useHeader<Row>(
-  /** `share`: an unsized column's part of the free width (resizable only; 1 when left out). */
-  columns: (ListColumn<Row> & { share?: number })[],
+  /** An unsized column's widths from its content (resizable only: column-widths.ts). */
+  columns: (ListColumn<Row> & {
+    defaultWidth?: number | `${number}fr`;
+    minWidth?: number;
+  })[],
   options: {
     /** Whether the owner sorts (a sortable column's header then sorts by it). */
     sortable: boolean;
@@ -31,12 +34,12 @@ export function useHeader<Row>(
     () => (
       <TableHeader>
         {reorderable && (
-          <Column className="col-drag" width={44}>
+          <Column className="col-drag" width={44} minWidth={44}>
             <span className="visually-hidden">{labels.dragHandle('')}</span>
           </Column>
         )}
         {hasSelection && (
-          <Column className="col-select" width={44}>
+          <Column className="col-select" width={44} minWidth={44}>
             {/* React Aria checks it when every row of the page is selected, and shows it
                 indeterminate when some are. */}
             <Checkbox slot="selection" aria-label={selectAllLabel} className="checkbox">
@@ -56,8 +59,8 @@ export function useHeader<Row>(
               // Resizable, the widths are React Aria's (from these), which it sets on the cell.
               {...(resizable
                 ? {
-                    defaultWidth: width ?? (c.share ? `${c.share}fr` : null),
-                    minWidth: MIN_COLUMN_WIDTH,
+                    defaultWidth: width ?? c.defaultWidth ?? null,
+                    minWidth: c.minWidth ?? MIN_COLUMN_WIDTH,
                     maxWidth: MAX_COLUMN_WIDTH,
                   }
                 : { width, style: width === null ? undefined : { width } })}
@@ -96,7 +99,7 @@ export function useHeader<Row>(
           );
         })}
         {hasActions && (
-          <Column className="col-actions" width={64}>
+          <Column className="col-actions" width={64} minWidth={64}>
             <span className="visually-hidden">{labels.actions}</span>
           </Column>
         )}

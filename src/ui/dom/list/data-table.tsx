@@ -21,6 +21,7 @@ import {
 import type { ListOrder } from '../../../../contract/list-query';
 import { repairColumnLayout, useColumnLayout, type ColumnLayout } from './column-layout';
 import type { ListColumn } from './columns';
+import { defaultColumnWidth, measureWhenRowsShow, type NaturalWidth } from './column-widths';
 import { useHeldWhilePressed } from '../held-while-pressed';
 import { useBody } from './data-table-body';
 import type { DataTableLabels } from './data-table-labels';
@@ -114,16 +115,15 @@ const ROW_HEIGHT = 56;
 function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
   const { labels, selection, layoutKey } = props;
   const layout = useShownLayout(props.columns, layoutKey);
-  // Resizable columns have set widths: until the user sets some, the columns share the table's
-  // width in proportion to the widths their content gave them in the table's first look at its
-  // rows (measured once), so they fill it as before.
-  const [natural, setNatural] = useState<Record<string, number>>();
+  // Resizable columns have set widths: until the user sets some, they are the ones the content
+  // gave them in the table's first look at its rows (measured once, column-widths.ts).
+  const [natural, setNatural] = useState<Record<string, NaturalWidth>>();
   const resizable = Boolean(layoutKey) && natural !== undefined;
   const columns = useMemo(
     () =>
-      layout.columns.map((c) => {
-        const width = c.width === undefined ? natural?.[c.field] : undefined;
-        return width ? { ...c, share: width } : c;
+      layout.columns.map((c, index) => {
+        const measured = c.width === undefined ? natural?.[c.field] : undefined;
+        return measured ? { ...c, ...defaultColumnWidth(index, measured) } : c;
       }),
     [layout.columns, natural],
   );
@@ -193,12 +193,7 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
   useLayoutEffect(() => {
     const grid = gridRef.current;
     if (!measure || !grid) return;
-    const widths: Record<string, number> = {};
-    for (const header of grid.querySelectorAll<HTMLElement>('[role="columnheader"][data-key]')) {
-      const width = Math.round(header.getBoundingClientRect().width);
-      if (width > 0 && header.dataset.key) widths[header.dataset.key] = width;
-    }
-    setNatural(widths);
+    return measureWhenRowsShow(grid, setNatural);
   }, [measure]);
   const { rowLabel, rowActions, onSetOrder, removedIds, isFiltered, onClearFilters } = props;
   const { createdId } = props;
