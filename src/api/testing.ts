@@ -15,10 +15,7 @@ const base64Url = (value: unknown) =>
   btoa(JSON.stringify(value)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 
 /** The HTTPError ky throws when the server answers `response` to a request for `url`. */
-export async function httpError(
-  response: Response,
-  url = 'http://api.test/v1/x',
-): Promise<HTTPError> {
+export async function httpError(response: Response, url = 'http://api.test/'): Promise<HTTPError> {
   const fetch = () => Promise.resolve(response);
   const error = await ky(url, { fetch, retry: 0, timeout: false }).then(
     () => undefined,
@@ -92,6 +89,19 @@ export function scriptedFetch(routes: Record<string, Handler>) {
     return handler(call, request);
   };
   return { fetch, calls };
+}
+
+/** The API at http://api.test/ answering each request with `answer`, installed as the HTTP layer's fetch. */
+export function serveRequests(
+  answer: (url: URL, request: Request) => Response | Promise<Response>,
+) {
+  configureHttp({
+    baseUrl: 'http://api.test/',
+    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      return answer(new URL(request.url), request);
+    },
+  });
 }
 
 /** A route's answer: a handler, or the status and JSON body it always answers. */

@@ -6,9 +6,8 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { configureHttp } from '../api/http';
 import { defineList } from '../api/list-url';
-import { jsonResponse, testAsset } from '../api/testing';
+import { jsonResponse, testAsset, serveRequests } from '../api/testing';
 import { renderScreen, setUpScreenTests } from '../machines/testing/render-screen.view';
 import { ApplicationsList } from './applications/list/applications-list';
 import { MorphQueueList } from './morphs/list/morph-queue-list';
@@ -49,27 +48,22 @@ const rowsOf: Record<string, unknown> = {
 };
 
 function serve() {
-  configureHttp({
-    baseUrl: 'http://api.test/',
-    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-      const request = input instanceof Request ? input : new Request(input, init);
-      const url = new URL(request.url);
-      await Promise.resolve();
-      if (url.pathname === '/private/v1/users/u2') {
-        return jsonResponse(200, { data: { _id: 'u2', email: 'ann@example.com', role: 'user' } });
-      }
-      const row = rowsOf[url.pathname];
-      return jsonResponse(200, {
-        data: row ? [row] : [],
-        pagination: {
-          page: 1,
-          limit: 10,
-          totalDocs: row ? 1 : 0,
-          totalPages: 1,
-          hasNextPage: false,
-        },
-      });
-    },
+  serveRequests(async (url) => {
+    await Promise.resolve();
+    if (url.pathname === '/private/v1/users/u2') {
+      return jsonResponse(200, { data: { _id: 'u2', email: 'ann@example.com', role: 'user' } });
+    }
+    const row = rowsOf[url.pathname];
+    return jsonResponse(200, {
+      data: row ? [row] : [],
+      pagination: {
+        page: 1,
+        limit: 10,
+        totalDocs: row ? 1 : 0,
+        totalPages: 1,
+        hasNextPage: false,
+      },
+    });
   });
 }
 

@@ -4,8 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { roleRules } from '../../../../contract/ability';
 import type { Role } from '../../../../contract/user-schemas';
-import { configureHttp } from '../../../api/http';
-import { jsonResponse, testAsset } from '../../../api/testing';
+import { jsonResponse, testAsset, serveRequests } from '../../../api/testing';
 import { renderScreen, setUpScreenTests } from '../../../machines/testing/render-screen.view';
 import { AssetsList } from './assets-list';
 import { assetsListDefinition as list } from './list-definition';
@@ -15,22 +14,17 @@ setUpScreenTests();
 /** An asset on every read, a tag on the tags' suggestions; the paths asked for are recorded. */
 function serve() {
   const asked: string[] = [];
-  configureHttp({
-    baseUrl: 'http://api.test/',
-    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-      const request = input instanceof Request ? input : new Request(input, init);
-      const url = new URL(request.url);
-      await Promise.resolve();
-      asked.push(url.pathname);
-      const rows =
-        url.pathname === '/v1/tags'
-          ? [{ id: 't1', name: 'Vintage', createdAt: '2030-01-01T00:00:00.000Z' }]
-          : [testAsset({ id: 'a1', name: 'Olive Cyber', type: 'top' })];
-      return jsonResponse(200, {
-        data: rows,
-        pagination: { page: 1, limit: 10, totalDocs: 1, totalPages: 1, hasNextPage: false },
-      });
-    },
+  serveRequests(async (url) => {
+    await Promise.resolve();
+    asked.push(url.pathname);
+    const rows =
+      url.pathname === '/v1/tags'
+        ? [{ id: 't1', name: 'Vintage', createdAt: '2030-01-01T00:00:00.000Z' }]
+        : [testAsset({ id: 'a1', name: 'Olive Cyber', type: 'top' })];
+    return jsonResponse(200, {
+      data: rows,
+      pagination: { page: 1, limit: 10, totalDocs: 1, totalPages: 1, hasNextPage: false },
+    });
   });
   return asked;
 }

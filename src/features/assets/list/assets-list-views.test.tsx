@@ -1,7 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { configureHttp } from '../../../api/http';
-import { jsonResponse, testAsset } from '../../../api/testing';
+import { jsonResponse, testAsset, serveRequests } from '../../../api/testing';
 import { renderScreen, setUpScreenTests } from '../../../machines/testing/render-screen.view';
 import { AssetsList, type AssetsView } from './assets-list';
 import { assetsListDefinition as list } from './list-definition';
@@ -18,25 +17,20 @@ function serve() {
     '/v1/assets/editable': [asset('a2', 'Mint Beard', 'beard')],
     '/v1/assets/authorize-default': [asset('a3', 'First Top', 'top')],
   };
-  configureHttp({
-    baseUrl: 'http://api.test/',
-    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-      const request = input instanceof Request ? input : new Request(input, init);
-      const url = new URL(request.url);
-      await Promise.resolve();
-      asked.push(`${url.pathname}${url.search}`);
-      const rows = rowsOf[url.pathname] ?? [];
-      return jsonResponse(200, {
-        data: rows,
-        pagination: {
-          page: 1,
-          limit: 25,
-          totalDocs: rows.length,
-          totalPages: 1,
-          hasNextPage: false,
-        },
-      });
-    },
+  serveRequests(async (url) => {
+    await Promise.resolve();
+    asked.push(`${url.pathname}${url.search}`);
+    const rows = rowsOf[url.pathname] ?? [];
+    return jsonResponse(200, {
+      data: rows,
+      pagination: {
+        page: 1,
+        limit: 25,
+        totalDocs: rows.length,
+        totalPages: 1,
+        hasNextPage: false,
+      },
+    });
   });
   return asked;
 }

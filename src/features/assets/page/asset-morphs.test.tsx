@@ -2,9 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Asset } from '../../../../contract/schemas';
-import { configureHttp } from '../../../api/http';
 import { queryClient } from '../../../api/query';
-import { jsonResponse } from '../../../api/testing';
+import { jsonResponse, serveRequests } from '../../../api/testing';
 import { initI18n, loadBackOfficeTexts } from '../../../i18n';
 import { loadPermissions } from '../../../machines/permissions.view';
 import { renderScreen } from '../../../machines/testing/render-screen.view';
@@ -40,35 +39,30 @@ const entry = (bodyAssetId: string) => ({
 /** The body search, the generate call (recorded) and the queue's status. */
 function serve() {
   const generated: unknown[] = [];
-  configureHttp({
-    baseUrl: 'http://api.test/',
-    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-      const request = input instanceof Request ? input : new Request(input, init);
-      const url = new URL(request.url);
-      await Promise.resolve();
-      if (url.pathname.endsWith('/generate')) {
-        const body = (await request.json()) as { bodyAssetIds: string[] };
-        generated.push(body);
-        return jsonResponse(200, { data: body.bodyAssetIds.map(entry) });
-      }
-      if (url.pathname.endsWith('/status')) {
-        return jsonResponse(200, {
-          data: url.searchParams.getAll('ids').map((id) => ({
-            id,
-            status: 'queued',
-            progress: 0,
-            error: null,
-            morphedAssetId: null,
-          })),
-        });
-      }
-      const one = /\/assets\/(\w+)$/.exec(url.pathname);
-      if (one) return jsonResponse(200, { data: bodies.find((body) => body.id === one[1]) });
+  serveRequests(async (url, request) => {
+    await Promise.resolve();
+    if (url.pathname.endsWith('/generate')) {
+      const body = (await request.json()) as { bodyAssetIds: string[] };
+      generated.push(body);
+      return jsonResponse(200, { data: body.bodyAssetIds.map(entry) });
+    }
+    if (url.pathname.endsWith('/status')) {
       return jsonResponse(200, {
-        data: bodies,
-        pagination: { page: 1, limit: 5, totalDocs: 2, totalPages: 1, hasNextPage: false },
+        data: url.searchParams.getAll('ids').map((id) => ({
+          id,
+          status: 'queued',
+          progress: 0,
+          error: null,
+          morphedAssetId: null,
+        })),
       });
-    },
+    }
+    const one = /\/assets\/(\w+)$/.exec(url.pathname);
+    if (one) return jsonResponse(200, { data: bodies.find((body) => body.id === one[1]) });
+    return jsonResponse(200, {
+      data: bodies,
+      pagination: { page: 1, limit: 5, totalDocs: 2, totalPages: 1, hasNextPage: false },
+    });
   });
   return generated;
 }

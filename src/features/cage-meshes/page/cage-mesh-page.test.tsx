@@ -4,9 +4,8 @@ import { Outlet, useParams } from '@tanstack/react-router';
 import { Suspense } from 'react';
 import { z } from 'zod/mini';
 import { describe, expect, it } from 'vitest';
-import { configureHttp } from '../../../api/http';
 import { defineList } from '../../../api/list-url';
-import { jsonResponse } from '../../../api/testing';
+import { jsonResponse, serveRequests } from '../../../api/testing';
 import { renderScreen, setUpScreenTests } from '../../../machines/testing/render-screen.view';
 import { GENDERS } from '../../../../contract/assets';
 import { CageMeshesList } from '../list/cage-meshes-list';
@@ -38,33 +37,28 @@ const mesh = (id: string, gender: 'male' | 'female') => ({
 /** Cage meshes of both genders; a bulk delete takes them out. */
 function serveCageMeshes() {
   let rows = [mesh('m1', 'female'), mesh('m2', 'female'), mesh('m3', 'male')];
-  configureHttp({
-    baseUrl: 'http://api.test/',
-    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-      const request = input instanceof Request ? input : new Request(input, init);
-      const url = new URL(request.url);
-      await Promise.resolve();
-      if (request.method === 'POST' && url.pathname.endsWith('/bulk-delete')) {
-        const { ids } = (await request.json()) as { ids: string[] };
-        rows = rows.filter((row) => !ids.includes(row.id));
-        const items = ids.map((id) => ({ kind: 'cage-mesh', id }));
-        return jsonResponse(200, { data: { items } });
-      }
-      const one = /\/cage-meshes\/(\w+)$/.exec(url.pathname);
-      if (one) return jsonResponse(200, { data: rows.find((row) => row.id === one[1]) });
-      const gender = url.searchParams.get('gender');
-      const matches = rows.filter((row) => !gender || row.gender === gender);
-      return jsonResponse(200, {
-        data: matches,
-        pagination: {
-          page: 1,
-          limit: 25,
-          totalDocs: matches.length,
-          totalPages: 1,
-          hasNextPage: false,
-        },
-      });
-    },
+  serveRequests(async (url, request) => {
+    await Promise.resolve();
+    if (request.method === 'POST' && url.pathname.endsWith('/bulk-delete')) {
+      const { ids } = (await request.json()) as { ids: string[] };
+      rows = rows.filter((row) => !ids.includes(row.id));
+      const items = ids.map((id) => ({ kind: 'cage-mesh', id }));
+      return jsonResponse(200, { data: { items } });
+    }
+    const one = /\/cage-meshes\/(\w+)$/.exec(url.pathname);
+    if (one) return jsonResponse(200, { data: rows.find((row) => row.id === one[1]) });
+    const gender = url.searchParams.get('gender');
+    const matches = rows.filter((row) => !gender || row.gender === gender);
+    return jsonResponse(200, {
+      data: matches,
+      pagination: {
+        page: 1,
+        limit: 25,
+        totalDocs: matches.length,
+        totalPages: 1,
+        hasNextPage: false,
+      },
+    });
   });
 }
 

@@ -2,9 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { z } from 'zod/mini';
 import { describe, expect, it } from 'vitest';
-import { configureHttp } from '../../../api/http';
 import { defineList } from '../../../api/list-url';
-import { jsonResponse } from '../../../api/testing';
+import { jsonResponse, serveRequests } from '../../../api/testing';
 import { renderScreen, setUpScreenTests } from '../../../machines/testing/render-screen.view';
 import { morphStatusSchema } from '../../../../contract/schemas';
 import { MorphQueueList } from './morph-queue-list';
@@ -43,30 +42,25 @@ function serveQueue() {
     job('q2', 'Jacket', 'failed', 'The body model has no meshes'),
     job('q1', 'Coat', 'completed'),
   ];
-  configureHttp({
-    baseUrl: 'http://api.test/',
-    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-      const request = input instanceof Request ? input : new Request(input, init);
-      const url = new URL(request.url);
-      await Promise.resolve();
-      if (url.pathname.endsWith('/generate')) {
-        const body = (await request.json()) as { sourceAssetId: string };
-        generated.push(body);
-        const again = { ...job('q3', 'Jacket', 'queued'), sourceAssetId: body.sourceAssetId };
-        rows = [again, ...rows];
-        return jsonResponse(200, { data: [again] });
-      }
-      return jsonResponse(200, {
-        data: rows,
-        pagination: {
-          page: 1,
-          limit: 20,
-          totalDocs: rows.length,
-          totalPages: 1,
-          hasNextPage: false,
-        },
-      });
-    },
+  serveRequests(async (url, request) => {
+    await Promise.resolve();
+    if (url.pathname.endsWith('/generate')) {
+      const body = (await request.json()) as { sourceAssetId: string };
+      generated.push(body);
+      const again = { ...job('q3', 'Jacket', 'queued'), sourceAssetId: body.sourceAssetId };
+      rows = [again, ...rows];
+      return jsonResponse(200, { data: [again] });
+    }
+    return jsonResponse(200, {
+      data: rows,
+      pagination: {
+        page: 1,
+        limit: 20,
+        totalDocs: rows.length,
+        totalPages: 1,
+        hasNextPage: false,
+      },
+    });
   });
   return generated;
 }

@@ -1,9 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { configureHttp } from '../../../api/http';
 import { defineList } from '../../../api/list-url';
-import { jsonResponse } from '../../../api/testing';
+import { jsonResponse, serveRequests } from '../../../api/testing';
 import { renderScreen, setUpScreenTests } from '../../../machines/testing/render-screen.view';
 import { MorphedAssetsList } from './morphed-assets-list';
 
@@ -30,31 +29,26 @@ const page = (data: unknown[]) => ({
 /** The morphed assets, the application search, and the placements (recorded). */
 function serve() {
   const placed: unknown[] = [];
-  configureHttp({
-    baseUrl: 'http://api.test/',
-    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-      const request = input instanceof Request ? input : new Request(input, init);
-      const url = new URL(request.url);
-      await Promise.resolve();
-      if (url.pathname === '/v1/application-morphed-assets' && request.method === 'POST') {
-        const body = (await request.json()) as { morphedAssetIds: string[] };
-        placed.push(body);
-        return jsonResponse(200, {
-          data: body.morphedAssetIds.map((id) => ({
-            id: `p-${id}`,
-            applicationId: application.id,
-            morphedAssetId: id,
-            createdAt: '2030-01-02T00:00:00.000Z',
-            morphedAsset: rows.find((row) => row.id === id),
-          })),
-        });
-      }
-      if (url.pathname === `/v1/applications/${application.id}`) {
-        return jsonResponse(200, { data: application });
-      }
-      if (url.pathname === '/v1/applications') return jsonResponse(200, page([application]));
-      return jsonResponse(200, page(rows));
-    },
+  serveRequests(async (url, request) => {
+    await Promise.resolve();
+    if (url.pathname === '/v1/application-morphed-assets' && request.method === 'POST') {
+      const body = (await request.json()) as { morphedAssetIds: string[] };
+      placed.push(body);
+      return jsonResponse(200, {
+        data: body.morphedAssetIds.map((id) => ({
+          id: `p-${id}`,
+          applicationId: application.id,
+          morphedAssetId: id,
+          createdAt: '2030-01-02T00:00:00.000Z',
+          morphedAsset: rows.find((row) => row.id === id),
+        })),
+      });
+    }
+    if (url.pathname === `/v1/applications/${application.id}`) {
+      return jsonResponse(200, { data: application });
+    }
+    if (url.pathname === '/v1/applications') return jsonResponse(200, page([application]));
+    return jsonResponse(200, page(rows));
   });
   return placed;
 }

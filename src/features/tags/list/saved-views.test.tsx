@@ -3,9 +3,8 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { SavedView } from '../../../../contract/saved-views';
-import { configureHttp } from '../../../api/http';
 import { defineList } from '../../../api/list-url';
-import { jsonResponse } from '../../../api/testing';
+import { jsonResponse, serveRequests } from '../../../api/testing';
 import { TagsList } from './tags-list';
 import { renderScreen, setUpScreenTests } from '../../../machines/testing/render-screen.view';
 
@@ -44,54 +43,49 @@ function serve(given: { mine?: SavedView[]; byId?: Partial<Record<string, SavedV
   let mine = given.mine ?? [];
   const byId = given.byId ?? {};
   const asked: { method: string; path: string; body?: unknown; ifMatch: string | null }[] = [];
-  configureHttp({
-    baseUrl: 'http://api.test/',
-    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-      const request = input instanceof Request ? input : new Request(input, init);
-      const url = new URL(request.url);
-      const text = await request.text();
-      const body: unknown = text ? JSON.parse(text) : undefined;
-      asked.push({
-        method: request.method,
-        path: `${url.pathname}${url.search}`,
-        body,
-        ifMatch: request.headers.get('if-match'),
+  serveRequests(async (url, request) => {
+    const text = await request.text();
+    const body: unknown = text ? JSON.parse(text) : undefined;
+    asked.push({
+      method: request.method,
+      path: `${url.pathname}${url.search}`,
+      body,
+      ifMatch: request.headers.get('if-match'),
+    });
+    if (url.pathname === '/v1/tags') {
+      const rows = [tag('t1', 'Mint'), tag('t2', 'Olive')];
+      return jsonResponse(200, {
+        data: rows,
+        pagination: {
+          page: 1,
+          limit: 10,
+          totalDocs: rows.length,
+          totalPages: 1,
+          hasNextPage: false,
+        },
       });
-      if (url.pathname === '/v1/tags') {
-        const rows = [tag('t1', 'Mint'), tag('t2', 'Olive')];
-        return jsonResponse(200, {
-          data: rows,
-          pagination: {
-            page: 1,
-            limit: 10,
-            totalDocs: rows.length,
-            totalPages: 1,
-            hasNextPage: false,
-          },
-        });
-      }
-      if (url.pathname === '/v1/saved-views' && request.method === 'GET') {
-        return jsonResponse(200, { data: mine });
-      }
-      if (url.pathname === '/v1/saved-views' && request.method === 'POST') {
-        const saved = view({ ...(body as Partial<SavedView>), id: 'new-view-id' });
-        mine = [...mine, saved];
-        return jsonResponse(200, { data: saved });
-      }
-      const id = /^\/v1\/saved-views\/(.+)$/.exec(url.pathname)?.[1];
-      const found = id === undefined ? undefined : (byId[id] ?? mine.find((v) => v.id === id));
-      if (found && request.method === 'DELETE') {
-        mine = mine.filter((v) => v.id !== id);
-        return jsonResponse(200, { data: found });
-      }
-      if (found && request.method === 'PATCH') {
-        const changed = { ...found, ...(body as Partial<SavedView>), version: found.version + 1 };
-        mine = mine.map((v) => (v.id === id ? changed : v));
-        return jsonResponse(200, { data: changed });
-      }
-      if (found) return jsonResponse(200, { data: found });
-      return jsonResponse(404, { status: 404, code: 'NOT_FOUND', message: 'No saved view' });
-    },
+    }
+    if (url.pathname === '/v1/saved-views' && request.method === 'GET') {
+      return jsonResponse(200, { data: mine });
+    }
+    if (url.pathname === '/v1/saved-views' && request.method === 'POST') {
+      const saved = view({ ...(body as Partial<SavedView>), id: 'new-view-id' });
+      mine = [...mine, saved];
+      return jsonResponse(200, { data: saved });
+    }
+    const id = /^\/v1\/saved-views\/(.+)$/.exec(url.pathname)?.[1];
+    const found = id === undefined ? undefined : (byId[id] ?? mine.find((v) => v.id === id));
+    if (found && request.method === 'DELETE') {
+      mine = mine.filter((v) => v.id !== id);
+      return jsonResponse(200, { data: found });
+    }
+    if (found && request.method === 'PATCH') {
+      const changed = { ...found, ...(body as Partial<SavedView>), version: found.version + 1 };
+      mine = mine.map((v) => (v.id === id ? changed : v));
+      return jsonResponse(200, { data: changed });
+    }
+    if (found) return jsonResponse(200, { data: found });
+    return jsonResponse(404, { status: 404, code: 'NOT_FOUND', message: 'No saved view' });
   });
   return asked;
 }

@@ -3,10 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { z } from 'zod/mini';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BulkJob } from '../../../../contract/bulk-jobs';
-import { configureHttp } from '../../../api/http';
 import { defineList } from '../../../api/list-url';
 import { applyLiveMessage, setLiveStatus } from '../../../api/live-cache';
-import { jsonResponse } from '../../../api/testing';
+import { jsonResponse, serveRequests } from '../../../api/testing';
 import { renderScreen, setUpScreenTests } from '../../../machines/testing/render-screen.view';
 import { TRASH_KINDS } from '../../../../contract/schemas';
 import { TrashList } from './trash-list';
@@ -52,45 +51,40 @@ const job = (changes: Partial<BulkJob> = {}): BulkJob => ({
 /** A Trash of 2,500 trashed assets, paged; records the calls made. */
 function serveTrash() {
   const asked: string[] = [];
-  configureHttp({
-    baseUrl: 'http://api.test/',
-    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-      const request = input instanceof Request ? input : new Request(input, init);
-      const url = new URL(request.url);
-      const body = request.method === 'POST' ? await request.text() : '';
-      asked.push(`${request.method} ${url.pathname.slice(1)}${url.search} ${body}`.trim());
-      if (request.method === 'POST' && url.pathname === '/v1/bulk-jobs') {
-        return jsonResponse(201, { data: job() });
-      }
-      if (request.method === 'POST' && url.pathname === '/v1/bulk-jobs/job1/cancel') {
-        return jsonResponse(200, { data: job({ state: 'cancelled', done: 500, changed: 500 }) });
-      }
-      if (url.pathname !== '/v1/trash') return jsonResponse(404, { status: 404 });
-      const page = Number(url.searchParams.get('page') ?? 1);
-      const limit = Number(url.searchParams.get('limit') ?? 10);
-      const data = Array.from({ length: limit }, (_, i) => {
-        const n = (page - 1) * limit + i + 1;
-        return {
-          kind: 'asset',
-          id: `a${n}`,
-          name: `Trashed hoodie ${n}`,
-          deletedAt: '2030-01-01T00:00:00.000Z',
-          deletedBy: 'u1',
-          deletedByEmail: 'admin@example.com',
-          purgeAt: '2030-01-31T00:00:00.000Z',
-        };
-      });
-      return jsonResponse(200, {
-        data,
-        pagination: {
-          page,
-          limit,
-          totalDocs: TOTAL,
-          totalPages: TOTAL / limit,
-          hasNextPage: page < TOTAL / limit,
-        },
-      });
-    },
+  serveRequests(async (url, request) => {
+    const body = request.method === 'POST' ? await request.text() : '';
+    asked.push(`${request.method} ${url.pathname.slice(1)}${url.search} ${body}`.trim());
+    if (request.method === 'POST' && url.pathname === '/v1/bulk-jobs') {
+      return jsonResponse(201, { data: job() });
+    }
+    if (request.method === 'POST' && url.pathname === '/v1/bulk-jobs/job1/cancel') {
+      return jsonResponse(200, { data: job({ state: 'cancelled', done: 500, changed: 500 }) });
+    }
+    if (url.pathname !== '/v1/trash') return jsonResponse(404, { status: 404 });
+    const page = Number(url.searchParams.get('page') ?? 1);
+    const limit = Number(url.searchParams.get('limit') ?? 10);
+    const data = Array.from({ length: limit }, (_, i) => {
+      const n = (page - 1) * limit + i + 1;
+      return {
+        kind: 'asset',
+        id: `a${n}`,
+        name: `Trashed hoodie ${n}`,
+        deletedAt: '2030-01-01T00:00:00.000Z',
+        deletedBy: 'u1',
+        deletedByEmail: 'admin@example.com',
+        purgeAt: '2030-01-31T00:00:00.000Z',
+      };
+    });
+    return jsonResponse(200, {
+      data,
+      pagination: {
+        page,
+        limit,
+        totalDocs: TOTAL,
+        totalPages: TOTAL / limit,
+        hasNextPage: page < TOTAL / limit,
+      },
+    });
   });
   return asked;
 }

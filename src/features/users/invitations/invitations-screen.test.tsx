@@ -1,8 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { configureHttp } from '../../../api/http';
-import { jsonResponse } from '../../../api/testing';
+import { jsonResponse, serveRequests } from '../../../api/testing';
 import { invitationsList } from './invitations-list';
 import { InvitationsScreen } from './invitations-screen';
 import { renderScreen, setUpScreenTests } from '../../../machines/testing/render-screen.view';
@@ -25,36 +24,31 @@ const invitation = (n: number) => ({
 function serveInvitations() {
   const asked: string[] = [];
   let rows = Array.from({ length: 25 }, (_, i) => invitation(i + 1));
-  configureHttp({
-    baseUrl: 'http://api.test/',
-    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-      const request = input instanceof Request ? input : new Request(input, init);
-      const url = new URL(request.url);
-      asked.push(`${request.method} ${url.pathname.slice(1)}${url.search}`);
-      const resend = /^\/private\/v1\/invitations\/(\w+)\/resend$/.exec(url.pathname);
-      if (request.method === 'POST' && resend) {
-        rows = rows.map((row) => (row.id === resend[1] ? { ...row, status: 'pending' } : row));
-        return jsonResponse(200, { data: rows.find((row) => row.id === resend[1]) });
-      }
-      const page = Number(url.searchParams.get('page') ?? 1);
-      const limit = Number(url.searchParams.get('limit') ?? 10);
-      const search = url.searchParams.get('search') ?? '';
-      const order = url.searchParams.get('order') ?? '-sentAt';
-      const matches = rows.filter((row) => row.email.includes(search));
-      if (order === '-email') matches.reverse();
-      const totalPages = Math.ceil(matches.length / limit);
-      await Promise.resolve();
-      return jsonResponse(200, {
-        data: matches.slice((page - 1) * limit, page * limit),
-        pagination: {
-          page,
-          limit,
-          totalDocs: matches.length,
-          totalPages,
-          hasNextPage: page < totalPages,
-        },
-      });
-    },
+  serveRequests(async (url, request) => {
+    asked.push(`${request.method} ${url.pathname.slice(1)}${url.search}`);
+    const resend = /^\/private\/v1\/invitations\/(\w+)\/resend$/.exec(url.pathname);
+    if (request.method === 'POST' && resend) {
+      rows = rows.map((row) => (row.id === resend[1] ? { ...row, status: 'pending' } : row));
+      return jsonResponse(200, { data: rows.find((row) => row.id === resend[1]) });
+    }
+    const page = Number(url.searchParams.get('page') ?? 1);
+    const limit = Number(url.searchParams.get('limit') ?? 10);
+    const search = url.searchParams.get('search') ?? '';
+    const order = url.searchParams.get('order') ?? '-sentAt';
+    const matches = rows.filter((row) => row.email.includes(search));
+    if (order === '-email') matches.reverse();
+    const totalPages = Math.ceil(matches.length / limit);
+    await Promise.resolve();
+    return jsonResponse(200, {
+      data: matches.slice((page - 1) * limit, page * limit),
+      pagination: {
+        page,
+        limit,
+        totalDocs: matches.length,
+        totalPages,
+        hasNextPage: page < totalPages,
+      },
+    });
   });
   return asked;
 }

@@ -1,8 +1,7 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { configureHttp } from '../../../api/http';
 import { defineList } from '../../../api/list-url';
-import { jsonResponse, testAsset } from '../../../api/testing';
+import { jsonResponse, testAsset, serveRequests } from '../../../api/testing';
 import { renderScreen, setUpScreenTests } from '../../../machines/testing/render-screen.view';
 import { UserAssetsPage } from './user-assets-page';
 
@@ -13,22 +12,17 @@ const list = defineList({ sortFields: ['name'], defaultOrder: { name: 'asc' } })
 /** The user u2 and the assets of whoever is asked for; the paths asked for are recorded. */
 function serve() {
   const asked: string[] = [];
-  configureHttp({
-    baseUrl: 'http://api.test/',
-    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-      const request = input instanceof Request ? input : new Request(input, init);
-      const url = new URL(request.url);
-      await Promise.resolve();
-      asked.push(url.pathname);
-      if (url.pathname.endsWith('/users/u2')) {
-        return jsonResponse(200, { data: { _id: 'u2', email: 'ann@example.com', role: 'user' } });
-      }
-      const owner = url.pathname.split('/').at(-1);
-      return jsonResponse(200, {
-        data: [testAsset({ id: `a-${owner}`, name: `Hat of ${owner}` })],
-        pagination: { page: 1, limit: 25, totalDocs: 1, totalPages: 1, hasNextPage: false },
-      });
-    },
+  serveRequests(async (url) => {
+    await Promise.resolve();
+    asked.push(url.pathname);
+    if (url.pathname.endsWith('/users/u2')) {
+      return jsonResponse(200, { data: { _id: 'u2', email: 'ann@example.com', role: 'user' } });
+    }
+    const owner = url.pathname.split('/').at(-1);
+    return jsonResponse(200, {
+      data: [testAsset({ id: `a-${owner}`, name: `Hat of ${owner}` })],
+      pagination: { page: 1, limit: 25, totalDocs: 1, totalPages: 1, hasNextPage: false },
+    });
   });
   return asked;
 }
