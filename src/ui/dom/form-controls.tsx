@@ -74,10 +74,3 @@ export function CheckboxField(props: CheckboxFieldProps) {
     </div>
   );
 }
-
-/** Moves focus to the first control marked invalid inside `root`, if any. */
-export function focusFirstInvalid(root: HTMLElement | null): boolean {
-  const target = root?.querySelector<HTMLElement>('[aria-invalid="true"]');
-  target?.focus();
-  return target !== null && target !== undefined;
-}
