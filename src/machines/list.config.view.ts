@@ -36,6 +36,8 @@ export interface ListScreenConfig<Row extends { id: string }> extends ListDefini
   rowActions?: (row: Row, list: ListControls) => ActionMenuItem<Row>[];
   /** Buttons or forms above the list (create, add...). */
   toolbar?: (list: ListControls) => ReactNode;
+  /** Other controls above the list (another view of it...), behind More on a phone. */
+  toolbarMore?: (list: ListControls) => ReactNode;
   /**
    * With it, rows can be selected (a checkbox each, one per page) and these actions act on
    * the selected ids; the selection stays after a change, less the rows that left the list.

@@ -4,7 +4,8 @@
  * a page turn the pagers and the rows, a keystroke in a filter the filter bar.
  */
 import { useSelector } from '@xstate/react';
-import { memo, useCallback, useMemo, type ReactNode } from 'react';
+import { memo, useCallback, useId, useMemo, useState, type ReactNode } from 'react';
+import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { canonical, LIST_PAGE_SIZES, sortOf } from '../../contract/list-query';
 import { describeError } from '../api/error-info';
@@ -52,14 +53,21 @@ import { useListSelection } from './list.selection.view';
  */
 const sameContent = (a: unknown, b: unknown) => a === b || canonical(a) === canonical(b);
 
-/** The breadcrumbs, title, total, rows others added, the scroll switch and the toolbar. */
+/**
+ * The breadcrumbs, title, total, rows others added, the scroll switch and the toolbar. On a
+ * phone the toolbar is one row, its primary actions and More, which shows the other controls
+ * below it. They stay mounted while folded: a view opened by link applies, a dialog one opened
+ * stays, and what they say (whose view this is) still shows.
+ */
 export const ListHeader = memo(function ListHeader({
   actor,
   title,
   breadcrumbs,
   scroll,
   scrollKey,
+  more,
   toolbar,
+  isMobile,
 }: {
   actor: ListActor;
   title: string;
@@ -67,13 +75,27 @@ export const ListHeader = memo(function ListHeader({
   scroll: ScrollChoice | undefined;
   /** The name the scroll choice is remembered by. */
   scrollKey: string;
+  /** The controls a phone folds into More (views, columns, a list's own). */
+  more: ReactNode;
+  /** The primary actions (New, Invite...), in reach at every width. */
   toolbar: ReactNode;
+  isMobile: boolean;
 }) {
   const { t } = useTranslation();
   const status = useSelector(actor, selectStatus);
   const totalDocs = useSelector(actor, selectTotalDocs);
   const totalIsEstimate = useSelector(actor, selectTotalIsEstimate);
   const incoming = useSelector(actor, selectIncomingCount);
+  const [moreShown, setMoreShown] = useState(false);
+  const moreId = useId();
+  const scrollSwitch = scroll && (
+    <ScrollSwitch
+      list={scrollKey}
+      scrolls={scroll.scrolls}
+      onChange={scroll.onChange}
+      label={t('list.scroll')}
+    />
+  );
   return (
     <>
       {breadcrumbs && (
@@ -95,15 +117,38 @@ export const ListHeader = memo(function ListHeader({
             </ActionButton>
           )}
         </span>
-        {scroll && (
-          <ScrollSwitch
-            list={scrollKey}
-            scrolls={scroll.scrolls}
-            onChange={scroll.onChange}
-            label={t('list.scroll')}
-          />
+        {isMobile ? (
+          <>
+            <div className="list-toolbar">
+              {toolbar}
+              <Button
+                className="button list-more-button"
+                aria-expanded={moreShown}
+                aria-controls={moreId}
+                onPress={() => setMoreShown(!moreShown)}
+              >
+                {t('list.more')}
+                <span aria-hidden="true">{moreShown ? ' ▴' : ' ▾'}</span>
+              </Button>
+            </div>
+            <div
+              id={moreId}
+              role="group"
+              aria-label={t('list.more')}
+              className="list-more"
+              data-shown={moreShown || undefined}
+            >
+              {scrollSwitch}
+              {more}
+            </div>
+          </>
+        ) : (
+          <>
+            {scrollSwitch}
+            {more}
+            {toolbar}
+          </>
         )}
-        {toolbar}
       </div>
     </>
   );

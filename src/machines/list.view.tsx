@@ -84,6 +84,7 @@ function ListScreenBody<Row extends { id: string }>({
   const { controls, createdId } = useListControls(actor);
   useDocumentTitle(...(config.documentTitle ?? [config.title]));
   const toolbar = useMemo(() => config.toolbar?.(controls), [config, controls]);
+  const toolbarMore = useMemo(() => config.toolbarMore?.(controls), [config, controls]);
   return (
     <section className="list-screen" aria-labelledby="list-title">
       <ListHeader
@@ -92,13 +93,15 @@ function ListScreenBody<Row extends { id: string }>({
         breadcrumbs={config.breadcrumbs}
         scroll={scroll}
         scrollKey={key}
-        toolbar={
+        more={
           <>
             {urlState && <SavedViews search={search} columnsKey={key} />}
             <ColumnsMenu listKey={key} columns={config.columns} labels={columnsMenuLabels(t)} />
-            {toolbar}
+            {toolbarMore}
           </>
         }
+        toolbar={toolbar}
+        isMobile={isMobile}
       />
       <IgnoredFilterNotice
         ignored={filterIgnored.ignored}

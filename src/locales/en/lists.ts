@@ -66,6 +66,8 @@ export const enLists = {
     pageSize: 'Rows per page',
     /** Reads a paged list as one endless list instead. */
     scroll: 'Endless scroll',
+    /** On a phone, the button that shows the list's other controls (views, columns...). */
+    more: 'More',
     sortBy: 'Sort by',
     sorted: { asc: '{{field}}, ascending', desc: '{{field}}, descending' },
     total_one: '{{count}} item',

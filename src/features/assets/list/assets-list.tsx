@@ -97,10 +97,10 @@ const assetsList = (
     ? { reorder: { endpoint: endpoint(ENDPOINTS.assetPosition) } }
     : {}),
   rowLabel: (asset) => asset.name,
+  toolbarMore: () => <AssetViews can={can} />,
   // Bulk jobs this tab started show their progress here until they end.
   toolbar: (list: ListControls) => (
     <>
-      <AssetViews can={can} />
       {(can('create', 'Asset') || can('update', 'Asset') || can('delete', 'Asset')) && (
         <BulkJobsInProgress list={list} />
       )}
