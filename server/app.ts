@@ -177,7 +177,7 @@ export function createApp(input: AppDeps) {
   for (const prefix of ['/v1', '/private/v1']) {
     app.route(`${prefix}/assets`, assetRoutes(deps, { privateApi: prefix === '/private/v1' }));
     app.route(`${prefix}/assets`, assetApplicationRoutes(deps, `${prefix}/assets`));
-    app.route(`${prefix}/assets`, assetBulkRoutes(deps));
+    app.route(`${prefix}/assets`, assetBulkRoutes(deps, `${prefix}/assets`));
     app.route(`${prefix}/assets`, restoreRoutes(deps, 'asset', `${prefix}/assets`));
     app.route(`${prefix}/applications`, applicationRoutes(deps));
     app.route(`${prefix}/application-assets`, applicationAssetRoutes(deps));

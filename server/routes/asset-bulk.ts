@@ -1,6 +1,6 @@
 /**
  * Changes of several assets at once, mounted on /v1/assets and /private/v1/assets next to the
- * asset routes (so every route carries its own middleware): POST /bulk-lock, /bulk-unlock,
+ * asset routes, each from its declaration (contract/routes.ts): POST /bulk-lock, /bulk-unlock,
  * /bulk-set-tag and /bulk-remove-tag. Like POST /bulk-delete (routes/assets.ts) each is one
  * transaction, all or none: an unknown id (404), or for tags a missing tag (404) or a locked
  * asset (409 naming every locked one), changes nothing. Each asset the change touches records
@@ -15,12 +15,12 @@ import {
   assetBulkTagBodySchema,
   type AssetBulkChangeResult,
 } from '../../contract/schemas';
-import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import type { AuthEnv } from '../auth/middleware';
 import type { Db } from '../db';
 import type { Deps } from '../deps';
 import { recordAssetEvents } from '../events';
+import { declaredRoutes } from '../http/declared';
 import { fail } from '../http/errors';
-import { readBody } from '../http/validate';
 import { changeTagOnAssets, findAssets, shareTags } from '../asset-store';
 import { refuseIfMatch } from '../versions';
 
@@ -46,19 +46,18 @@ async function lockAssets(tx: Db, ids: readonly string[]): Promise<LockedRow[]> 
 
 const uniqueSorted = (ids: readonly string[]) => [...new Set(ids)].sort();
 
-/** Routes mounted at /v1/assets and /private/v1/assets. */
-export function assetBulkRoutes(deps: Deps) {
+/** Routes mounted at `mount`: /v1/assets or /private/v1/assets. */
+export function assetBulkRoutes(deps: Deps, mount: string) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
-  const auth = requireAuth(deps);
+  const on = declaredRoutes(app, deps, mount);
 
   for (const [action, locked] of [
     ['lock', true],
     ['unlock', false],
   ] as const) {
-    app.post(`/bulk-${action}`, auth, requireAbility('update', 'Asset'), async (c) => {
+    on('post', `${mount}/bulk-${action}`, assetBulkLockBodySchema, async (c, body) => {
       refuseIfMatch(c);
-      const body = await readBody(c, assetBulkLockBodySchema);
       const ids = uniqueSorted(body.ids);
       const at = deps.now();
       const actorId = c.get('auth').userId;
@@ -91,9 +90,8 @@ export function assetBulkRoutes(deps: Deps) {
     ['set-tag', true],
     ['remove-tag', false],
   ] as const) {
-    app.post(`/bulk-${action}`, auth, requireAbility('update', 'Asset'), async (c) => {
+    on('post', `${mount}/bulk-${action}`, assetBulkTagBodySchema, async (c, body) => {
       refuseIfMatch(c);
-      const body = await readBody(c, assetBulkTagBodySchema);
       const ids = uniqueSorted(body.ids);
       const { tagId } = body;
       const at = deps.now();
