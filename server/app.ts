@@ -179,9 +179,13 @@ export function createApp(input: AppDeps) {
     app.route(`${prefix}/assets`, assetApplicationRoutes(deps, `${prefix}/assets`));
     app.route(`${prefix}/assets`, assetBulkRoutes(deps, `${prefix}/assets`));
     app.route(`${prefix}/assets`, restoreRoutes(deps, 'asset', `${prefix}/assets`));
-    app.route(`${prefix}/applications`, applicationRoutes(deps));
-    app.route(`${prefix}/application-assets`, applicationAssetRoutes(deps));
-    app.route(`${prefix}/application-morphed-assets`, applicationMorphedAssetRoutes(deps));
+    for (const [path, routes] of [
+      ['applications', applicationRoutes],
+      ['application-assets', applicationAssetRoutes],
+      ['application-morphed-assets', applicationMorphedAssetRoutes],
+    ] as const) {
+      app.route(`${prefix}/${path}`, routes(deps, `${prefix}/${path}`));
+    }
     app.route(
       `${prefix}/morphed-asset-queue`,
       morphQueueRoutes(deps, `${prefix}/morphed-asset-queue`),

@@ -13,24 +13,6 @@ import { declaredRoutes, mountedAsDeclared } from './declared';
 
 /** Routes still mounted by hand, by their file in server/routes, until each is mounted from its declarations. */
 const BY_HAND: Record<string, string[]> = {
-  applications: [
-    'GET /private/v1/applications',
-    'GET /private/v1/applications/{id}',
-    'POST /private/v1/applications',
-    'PATCH /private/v1/applications/{id}',
-    'GET /private/v1/application-assets',
-    'PATCH /private/v1/application-assets/{id}/position',
-    'POST /private/v1/application-assets/{id}/sync-with-parent',
-    'POST /private/v1/application-morphed-assets',
-    'GET /v1/applications',
-    'GET /v1/applications/{id}',
-    'POST /v1/applications',
-    'PATCH /v1/applications/{id}',
-    'GET /v1/application-assets',
-    'PATCH /v1/application-assets/{id}/position',
-    'POST /v1/application-assets/{id}/sync-with-parent',
-    'POST /v1/application-morphed-assets',
-  ],
   assets: [
     'POST /private/v1/assets/bulk-delete',
     'POST /v1/assets/bulk-delete',

@@ -9,11 +9,11 @@ import {
   applicationMorphedAssetBodySchema,
   positionBodySchema,
 } from '../../contract/schemas';
-import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import type { AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
+import { declaredRoutes } from '../http/declared';
 import { fail } from '../http/errors';
 import { keepAnswer } from '../http/idempotency';
-import { readBody } from '../http/validate';
 import { newId } from '../ids';
 import { filterFromJson, listHandler, parseListQuery, runList } from '../list';
 import { readIfMatch, setVersionTag } from '../versions';
@@ -32,25 +32,25 @@ import {
 } from '../application-store';
 
 /**
- * Routes mounted at /v1/applications and /private/v1/applications. Creating and renaming an
- * application needs `manage Application` (admins): a developer's `update Application` orders
- * and places assets in applications, it does not define them.
+ * Routes mounted at `mount`, /v1/applications or /private/v1/applications, from their
+ * declarations (contract/routes.ts). Creating and renaming an application needs `manage
+ * Application` (admins): a developer's `update Application` orders and places assets in
+ * applications, it does not define them.
  */
-export function applicationRoutes(deps: Deps) {
+export function applicationRoutes(deps: Deps, mount: string) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
-  app.use('*', requireAuth(deps), requireAbility('read', 'Application'));
+  const on = declaredRoutes(app, deps, mount);
 
-  app.get('/', listHandler(db, applicationListSpec));
+  on('get', mount, undefined, listHandler(db, applicationListSpec));
 
-  app.get('/:id', async (c) => {
-    const data = await getApplication(db, c.req.param('id'));
+  on('get', `${mount}/{id}`, undefined, async (c) => {
+    const data = await getApplication(db, c.req.param('id')!);
     setVersionTag(c, data);
     return c.json({ data });
   });
 
-  app.post('/', requireAbility('manage', 'Application'), async (c) => {
-    const { name } = await readBody(c, applicationBodySchema);
+  on('post', mount, applicationBodySchema, async (c, { name }) => {
     const id = newId();
     const at = deps.now();
     const data = await uniqueName(name, () =>
@@ -66,10 +66,9 @@ export function applicationRoutes(deps: Deps) {
 
   // A rename; with If-Match, a name someone else changed since that version is a 409 (412 for
   // a version that never existed). The same name again changes and records nothing.
-  app.patch('/:id', requireAbility('manage', 'Application'), async (c) => {
+  on('patch', `${mount}/{id}`, applicationBodySchema, async (c, { name }) => {
     const base = readIfMatch(c);
-    const { name } = await readBody(c, applicationBodySchema);
-    const id = c.req.param('id');
+    const id = c.req.param('id')!;
     const data = await uniqueName(name, () =>
       db.transaction((tx) => renameApplication(tx, id, name, base, c.get('auth').userId, deps.now)),
     );
@@ -80,13 +79,13 @@ export function applicationRoutes(deps: Deps) {
   return app;
 }
 
-/** Routes mounted at /v1/application-assets and /private/v1/application-assets. */
-export function applicationAssetRoutes(deps: Deps) {
+/** Routes mounted at `mount`: /v1/application-assets or /private/v1/application-assets. */
+export function applicationAssetRoutes(deps: Deps, mount: string) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
-  const auth = requireAuth(deps);
+  const on = declaredRoutes(app, deps, mount);
 
-  app.get('/', auth, requireAbility('read', 'Application'), async (c) => {
+  on('get', mount, undefined, async (c) => {
     const query = parseListQuery(applicationAssetListSpec, c.req.queries());
     return c.json(await runList(db, applicationAssetListSpec, query));
   });
@@ -94,11 +93,10 @@ export function applicationAssetRoutes(deps: Deps) {
   // Moves within the row's own application; `filter` narrows the list the position counts in.
   // With If-Match, a position someone else changed since that version is a 409 (with a filter
   // the requested position counts in another list, so any such change is).
-  app.patch('/:id/position', auth, requireAbility('update', 'Application'), async (c) => {
+  on('patch', `${mount}/{id}/position`, positionBodySchema, async (c, body) => {
     const base = readIfMatch(c);
-    const body = await readBody(c, positionBodySchema);
     const filters = filterFromJson(applicationAssetListSpec, body.filter);
-    const id = c.req.param('id');
+    const id = c.req.param('id')!;
     const { applicationId } = await getApplicationAsset(db, id);
     const found = await db.transaction((tx) =>
       moveApplicationAssetFrom(
@@ -117,9 +115,9 @@ export function applicationAssetRoutes(deps: Deps) {
   // Marks the application's copy as synced with its parent asset now. The copy holds no fields
   // of its own in this API, so syncing records the time (syncedAt) and the event only.
   // With If-Match, a sync someone else made since that version is a 409.
-  app.post('/:id/sync-with-parent', auth, requireAbility('update', 'Application'), async (c) => {
+  on('post', `${mount}/{id}/sync-with-parent`, undefined, async (c) => {
     const base = readIfMatch(c);
-    const id = c.req.param('id');
+    const id = c.req.param('id')!;
     const { userId } = c.get('auth');
     await db.transaction((tx) => syncApplicationAsset(tx, id, base, userId, deps.now()));
     const data = await getApplicationAsset(db, id);
@@ -131,26 +129,30 @@ export function applicationAssetRoutes(deps: Deps) {
 }
 
 /**
- * Routes mounted at /v1/application-morphed-assets and /private/v1/application-morphed-assets:
- * POST places morphed assets in an application (all or none) and records addedToApplication on
- * each one's source asset.
+ * Routes mounted at `mount`, /v1/application-morphed-assets or
+ * /private/v1/application-morphed-assets: POST places morphed assets in an application (all or
+ * none) and records addedToApplication on each one's source asset.
  */
-export function applicationMorphedAssetRoutes(deps: Deps) {
+export function applicationMorphedAssetRoutes(deps: Deps, mount: string) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
 
-  app.post('/', requireAuth(deps), requireAbility('update', 'Application'), async (c) => {
-    const body = await readBody(c, applicationMorphedAssetBodySchema);
-    const { applicationId } = body;
-    const morphedIds = [
-      ...new Set('morphedAssetId' in body ? [body.morphedAssetId] : body.morphedAssetIds),
-    ];
-    const { userId } = c.get('auth');
-    const placed = await db.transaction((tx) =>
-      placeMorphedAssets(tx, applicationId, morphedIds, userId, deps.now),
-    );
-    return c.json({ data: await applicationMorphedAssets(db, placed) });
-  });
+  declaredRoutes(app, deps, mount)(
+    'post',
+    mount,
+    applicationMorphedAssetBodySchema,
+    async (c, body) => {
+      const { applicationId } = body;
+      const morphedIds = [
+        ...new Set('morphedAssetId' in body ? [body.morphedAssetId] : body.morphedAssetIds),
+      ];
+      const { userId } = c.get('auth');
+      const placed = await db.transaction((tx) =>
+        placeMorphedAssets(tx, applicationId, morphedIds, userId, deps.now),
+      );
+      return c.json({ data: await applicationMorphedAssets(db, placed) });
+    },
+  );
 
   return app;
 }
