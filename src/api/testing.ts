@@ -5,9 +5,11 @@
  */
 import ky, { HTTPError } from 'ky';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BulkJob } from '../../contract/bulk-jobs';
 import type { Asset } from '../../contract/schemas';
 import { ApiError } from './errors';
 import { configureHttp } from './http';
+import { applyLiveMessage } from './live-cache';
 import { queryClient } from './query';
 import { configureSession, type SessionBridge } from './session-bridge';
 
@@ -204,3 +206,25 @@ export const testAsset = (changes: Partial<Asset> = {}): Asset => ({
   updatedAt: '2026-01-01T00:00:00.000Z',
   ...changes,
 });
+
+let liveSeq = 1000;
+/** The live stream's progress event of `job` as it now is, delivered to the page. */
+export function sendBulkJobProgress(job: BulkJob) {
+  liveSeq += 1;
+  const { id, action, state, done, total, totalIsEstimate, changed, skipped } = job;
+  applyLiveMessage({
+    type: 'event',
+    event: {
+      id: `e${liveSeq}`,
+      seq: liveSeq,
+      routingKey: 'bulk-job.progressed.v1',
+      assetId: null,
+      cageMeshId: null,
+      bulkJobId: id,
+      actorId: 'u1',
+      actorEmail: 'admin@example.com',
+      data: { action, state, done, total, totalIsEstimate, changed, skipped },
+      createdAt: '2030-01-01T00:00:01.000Z',
+    },
+  });
+}

@@ -4,8 +4,8 @@ import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { configureSession } from '../../../api/session-bridge';
-import { jsonResponse, serveApi, signedInSession } from '../../../api/testing';
-import { applyLiveMessage, setLiveStatus } from '../../../api/live-cache';
+import { jsonResponse, sendBulkJobProgress, serveApi, signedInSession } from '../../../api/testing';
+import { setLiveStatus } from '../../../api/live-cache';
 import { queryClient } from '../../../api/query';
 import { initI18n, loadBackOfficeTexts } from '../../../i18n';
 import type { BulkScope, ListControls } from '../../../machines/list.view';
@@ -37,27 +37,8 @@ const job = (changes: Partial<BulkJob> = {}): BulkJob => ({
   ...changes,
 });
 
-let seq = 1000;
 /** The live stream's progress event of job1 as it now is. */
-const progress = (changes: Partial<BulkJob>) => {
-  seq += 1;
-  const { state, done, total, totalIsEstimate, changed, skipped } = job(changes);
-  applyLiveMessage({
-    type: 'event',
-    event: {
-      id: `e${seq}`,
-      seq,
-      routingKey: 'bulk-job.progressed.v1',
-      assetId: null,
-      cageMeshId: null,
-      bulkJobId: 'job1',
-      actorId: 'u1',
-      actorEmail: 'admin@example.com',
-      data: { action: 'lock', state, done, total, totalIsEstimate, changed, skipped },
-      createdAt: '2030-01-01T00:00:01.000Z',
-    },
-  });
-};
+const progress = (changes: Partial<BulkJob>) => sendBulkJobProgress(job(changes));
 
 function listControls() {
   const said: string[] = [];

@@ -4,8 +4,8 @@ import { z } from 'zod/mini';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BulkJob } from '../../../../contract/bulk-jobs';
 import { defineList } from '../../../api/list-url';
-import { applyLiveMessage, setLiveStatus } from '../../../api/live-cache';
-import { jsonResponse, serveRequests } from '../../../api/testing';
+import { setLiveStatus } from '../../../api/live-cache';
+import { jsonResponse, sendBulkJobProgress, serveRequests } from '../../../api/testing';
 import { renderScreen, setUpScreenTests } from '../../../machines/testing/render-screen.view';
 import { TRASH_KINDS } from '../../../../contract/schemas';
 import { TrashList } from './trash-list';
@@ -98,27 +98,8 @@ function renderTrash(address: string) {
   });
 }
 
-let seq = 1000;
 /** The live stream's progress event of job1 as it now is. */
-const progress = (changes: Partial<BulkJob>) => {
-  seq += 1;
-  const { state, done, total, totalIsEstimate, changed, skipped } = job(changes);
-  applyLiveMessage({
-    type: 'event',
-    event: {
-      id: `e${seq}`,
-      seq,
-      routingKey: 'bulk-job.progressed.v1',
-      assetId: null,
-      cageMeshId: null,
-      bulkJobId: 'job1',
-      actorId: 'u1',
-      actorEmail: 'admin@example.com',
-      data: { action: 'restore', state, done, total, totalIsEstimate, changed, skipped },
-      createdAt: '2030-01-01T00:00:01.000Z',
-    },
-  });
-};
+const progress = (changes: Partial<BulkJob>) => sendBulkJobProgress(job(changes));
 
 describe('the Trash over every record a filter matches', { timeout: 30_000 }, () => {
   it('offers all the matches once the page is selected, and restores them as a job with its progress and a last word', async () => {
