@@ -4,10 +4,10 @@
  * rate limits do not reveal whether an account exists.
  */
 import type { Context } from 'hono';
-import { emailOnlyBodySchema } from '../../contract/schemas';
+import type { z } from 'zod/mini';
+import type { emailOnlyBodySchema } from '../../contract/schemas';
 import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
-import { readBody } from '../http/validate';
 import type { MailMessage } from '../mail';
 import { queueMail } from '../mail-outbox';
 import { findUserByEmail, type UserRow } from '../users';
@@ -93,13 +93,15 @@ export function takeMailAttempt(deps: Deps, client: string): Promise<Attempt> {
   return takeAttempt(deps.db, [{ key: `mail:${client}`, limit: LIMITS.mailPerClient }], deps.now());
 }
 
+/** What a code request sends. */
+type EmailOnlyBody = z.infer<typeof emailOnlyBodySchema>;
+
 /**
  * The handler of a code request (`{ email }` in): takes the client's mail attempt, mails a
  * `purpose` code when the address has an account and answers `{ sent: true }` either way.
  */
 export function codeRequestHandler(deps: Deps, purpose: 'login' | 'reset') {
-  return async (c: Context) => {
-    const { email } = await readBody(c, emailOnlyBodySchema);
+  return async (c: Context, { email }: EmailOnlyBody) => {
     const client = clientAddress(c, deps.config);
     await takeMailAttempt(deps, client);
     await sendCode(deps, { email, user: await findUserByEmail(deps.db, email), purpose, client });

@@ -65,13 +65,6 @@ const BY_HAND: Record<string, string[]> = {
     'POST /v1/users/me/email/confirm',
     'PUT /v1/users/me/password',
   ],
-  users: [
-    'GET /v1/users/me',
-    'GET /v1/users/email/{email}',
-    'PATCH /v1/users/password-by-code',
-    'POST /v1/users/reset-password',
-    'POST /v1/users/verify',
-  ],
 };
 
 const noDeps = {} as Deps;

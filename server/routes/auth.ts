@@ -147,7 +147,10 @@ export function authRoutes(deps: Deps) {
     return c.json({ data: { sent: true } });
   });
 
-  app.post('/request-login-code', codeRequestHandler(deps, 'login'));
+  const requestLoginCode = codeRequestHandler(deps, 'login');
+  app.post('/request-login-code', async (c) =>
+    requestLoginCode(c, await readBody(c, emailOnlyBodySchema)),
+  );
 
   app.post('/login', async (c) => {
     const body = await readBody(c, loginBodySchema);

@@ -4,6 +4,7 @@
  */
 import { Hono } from 'hono';
 import {
+  emailOnlyBodySchema,
   emailSchema,
   passwordByCodeBodySchema,
   userRoleBodySchema,
@@ -15,7 +16,7 @@ import {
   sendPasswordRemovedNotice,
   takeMailAttempt,
 } from '../auth/code-mail';
-import { readBearer, requireAuth, type AuthEnv } from '../auth/middleware';
+import { readBearer, type AuthEnv } from '../auth/middleware';
 import { consumeCode, failCode } from '../auth/one-time-codes';
 import { hashPassword } from '../auth/password';
 import { requireAcceptablePassword } from '../auth/password-policy';
@@ -27,7 +28,7 @@ import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
 import { declaredRoutes } from '../http/declared';
 import { fail } from '../http/errors';
-import { readBody, readParam } from '../http/validate';
+import { readParam } from '../http/validate';
 import { findById, parseListQuery, runList } from '../list';
 import {
   applyUserChange,
@@ -40,16 +41,16 @@ import {
 import { findUserByEmail, findUserById, markVerified, setPassword, toWireUser } from '../users';
 import { changeOf, checkBase, readIfMatch, setVersionTag } from '../versions';
 
-/** Routes mounted at /v1/users. */
+/** Routes mounted at /v1/users, from their declarations (contract/routes.ts). */
 export function userRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
+  const on = declaredRoutes(app, deps, '/v1/users');
 
-  app.post('/reset-password', codeRequestHandler(deps, 'reset'));
+  on('post', '/v1/users/reset-password', emailOnlyBodySchema, codeRequestHandler(deps, 'reset'));
 
   // A new password ends every session of the account: whoever knew the old one is signed out.
-  app.patch('/password-by-code', async (c) => {
-    const body = await readBody(c, passwordByCodeBodySchema);
+  on('patch', '/v1/users/password-by-code', passwordByCodeBodySchema, async (c, body) => {
     const now = deps.now();
     // Refused before the code is looked at, so a weak password costs no guess.
     requireAcceptablePassword(body.password, body.email);
@@ -76,8 +77,7 @@ export function userRoutes(deps: Deps) {
   });
 
   // { email } (re)sends a verification code; { verificationId, code } completes verification.
-  app.post('/verify', async (c) => {
-    const body = await readBody(c, verifyBodySchema);
+  on('post', '/v1/users/verify', verifyBodySchema, async (c, body) => {
     const client = clientAddress(c, deps.config);
     if ('email' in body) {
       await takeMailAttempt(deps, client);
@@ -113,7 +113,7 @@ export function userRoutes(deps: Deps) {
 
   // Says whether an address has an account (the spec's call): limited per client, shared with
   // sign-up's 409, so nobody can sweep a list of addresses.
-  app.get('/email/:email', async (c) => {
+  on('get', '/v1/users/email/{email}', undefined, async (c) => {
     const email = readParam(emailSchema, c.req.param('email'), 'email');
     await takeAttempt(
       db,
@@ -128,7 +128,7 @@ export function userRoutes(deps: Deps) {
     return c.json({ data: { exists: (await findUserByEmail(db, email)) !== undefined } });
   });
 
-  app.get('/me', requireAuth(deps), async (c) => {
+  on('get', '/v1/users/me', undefined, async (c) => {
     const user = await findUserById(db, c.get('auth').userId);
     if (!user) fail(401, 'UNAUTHORIZED', 'The signed-in user no longer exists');
     return c.json({ data: toWireUser(user) });
