@@ -59,12 +59,6 @@ const BY_HAND: Record<string, string[]> = {
     'POST /v1/auth/signup',
     'POST /v1/auth/signup/passwordless',
   ],
-  account: [
-    'DELETE /v1/users/me',
-    'POST /v1/users/me/email',
-    'POST /v1/users/me/email/confirm',
-    'PUT /v1/users/me/password',
-  ],
 };
 
 const noDeps = {} as Deps;

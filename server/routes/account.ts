@@ -13,7 +13,7 @@ import {
   passwordChangeBodySchema,
 } from '../../contract/account-schemas';
 import { sendCode } from '../auth/code-mail';
-import { requireAuth, type AuthEnv } from '../auth/middleware';
+import type { AuthEnv } from '../auth/middleware';
 import { lockLiveCaller } from '../auth/live-caller';
 import { consumeCode, failCode } from '../auth/one-time-codes';
 import { hashPassword, verifyPassword } from '../auth/password';
@@ -23,10 +23,10 @@ import { revokeAllForUser, revokeSessionsOf } from '../auth/refresh-tokens';
 import { PG_UNIQUE_VIOLATION, isDbError, type Db } from '../db';
 import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
+import { declaredRoutes } from '../http/declared';
 import { forgetAddressesOf, recordUserEvent } from '../events';
 import { fail } from '../http/errors';
 import { keepAnswer } from '../http/idempotency';
-import { readBody } from '../http/validate';
 import { queueMail } from '../mail-outbox';
 import { lockAdmins } from '../user-admin';
 import { findUserByEmail, findUserById, setPassword, toWireUser, type UserRow } from '../users';
@@ -69,14 +69,17 @@ export async function confirmPassword(
   await attempt.giveBack();
 }
 
-/** Routes mounted at /v1/users/me (beside GET /v1/users/me of routes/users.ts). */
+/**
+ * Routes mounted at /v1/users/me (beside GET /v1/users/me of routes/users.ts), from their
+ * declarations (contract/routes.ts).
+ */
 export function accountRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
+  const on = declaredRoutes(app, deps, '/v1/users/me');
 
   // Mails a code to the new address; nothing changes until it comes back (below).
-  app.post('/email', requireAuth(deps), async (c) => {
-    const body = await readBody(c, emailChangeBodySchema);
+  on('post', '/v1/users/me/email', emailChangeBodySchema, async (c, body) => {
     const user = await registeredCaller(db, c);
     await confirmPassword(deps, user, body.password, 'password');
     if (body.email.toLowerCase() === user.email?.toLowerCase()) {
@@ -106,8 +109,7 @@ export function accountRoutes(deps: Deps) {
     return c.json({ data: { verificationId } });
   });
 
-  app.post('/email/confirm', requireAuth(deps), async (c) => {
-    const body = await readBody(c, emailChangeConfirmBodySchema);
+  on('post', '/v1/users/me/email/confirm', emailChangeConfirmBodySchema, async (c, body) => {
     const user = await registeredCaller(db, c);
     const now = deps.now();
     const result = await consumeCode(db, {
@@ -172,8 +174,7 @@ export function accountRoutes(deps: Deps) {
   });
 
   // Every other session ends: whoever knew the old password is signed out.
-  app.put('/password', requireAuth(deps), async (c) => {
-    const body = await readBody(c, passwordChangeBodySchema);
+  on('put', '/v1/users/me/password', passwordChangeBodySchema, async (c, body) => {
     const { sessionId } = c.get('auth');
     const user = await registeredCaller(db, c);
     requireAcceptablePassword(body.password, user.email);
@@ -192,8 +193,7 @@ export function accountRoutes(deps: Deps) {
   // The user row goes with what cascades from it (sessions, codes, assignments); references
   // that outlive it are set to null or keep a bare id no record names, and the log forgets its
   // addresses (docs/api.md "Your account").
-  app.delete('/', requireAuth(deps), async (c) => {
-    const body = await readBody(c, accountDeleteBodySchema);
+  on('delete', '/v1/users/me', accountDeleteBodySchema, async (c, body) => {
     const { userId } = c.get('auth');
     const user = await findUserById(db, userId);
     if (!user) fail(401, 'UNAUTHORIZED', 'The signed-in user no longer exists');
