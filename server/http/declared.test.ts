@@ -50,15 +50,6 @@ const BY_HAND: Record<string, string[]> = {
     'POST /v1/assets/predict-texture',
     'POST /private/v1/assets/using-template',
   ],
-  auth: [
-    'POST /v1/auth/login',
-    'POST /v1/auth/logout',
-    'POST /v1/auth/password-id-verification',
-    'POST /v1/auth/refresh',
-    'POST /v1/auth/request-login-code',
-    'POST /v1/auth/signup',
-    'POST /v1/auth/signup/passwordless',
-  ],
 };
 
 const noDeps = {} as Deps;

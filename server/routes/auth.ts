@@ -20,7 +20,7 @@ import {
   takeMailAttempt,
 } from '../auth/code-mail';
 import { lockLiveCaller } from '../auth/live-caller';
-import { readBearer, requireAuth, type AuthEnv } from '../auth/middleware';
+import { readBearer, type AuthEnv } from '../auth/middleware';
 import { consumeCode } from '../auth/one-time-codes';
 import { getDecoyHash, hashPassword, verifyPassword } from '../auth/password';
 import { requireAcceptablePassword } from '../auth/password-policy';
@@ -36,8 +36,8 @@ import { proveAddress, refuseDisabled, startSession, tokenSettings } from '../au
 import { PG_UNIQUE_VIOLATION, isDbError } from '../db';
 import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
+import { declaredRoutes } from '../http/declared';
 import { fail } from '../http/errors';
-import { readBody } from '../http/validate';
 import {
   createUser,
   findUserByEmail,
@@ -57,16 +57,16 @@ function emailTaken(): never {
   fail(409, 'CONFLICT', 'An account with this e-mail address already exists');
 }
 
-/** Routes mounted at /v1/auth. */
+/** Routes mounted at /v1/auth, from their declarations (contract/routes.ts). */
 export function authRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
+  const on = declaredRoutes(app, deps, '/v1/auth');
 
   // Without e-mail: a new anonymous user. With e-mail and password: a registered user; when
   // the caller is signed in as an anonymous user, that user is upgraded in place (same _id,
   // assets and wallets) and its anonymous sessions are revoked.
-  app.post('/signup', async (c) => {
-    const body = await readBody(c, signupBodySchema);
+  on('post', '/v1/auth/signup', signupBodySchema, async (c, body) => {
     const caller = await readBearer(deps, c);
     const now = deps.now();
     const client = clientAddress(c, deps.config);
@@ -129,8 +129,7 @@ export function authRoutes(deps: Deps) {
     return c.json({ data });
   });
 
-  app.post('/signup/passwordless', async (c) => {
-    const { email } = await readBody(c, emailOnlyBodySchema);
+  on('post', '/v1/auth/signup/passwordless', emailOnlyBodySchema, async (c, { email }) => {
     const client = clientAddress(c, deps.config);
     await takeMailAttempt(deps, client);
     let user = await findUserByEmail(db, email);
@@ -147,13 +146,9 @@ export function authRoutes(deps: Deps) {
     return c.json({ data: { sent: true } });
   });
 
-  const requestLoginCode = codeRequestHandler(deps, 'login');
-  app.post('/request-login-code', async (c) =>
-    requestLoginCode(c, await readBody(c, emailOnlyBodySchema)),
-  );
+  on('post', '/v1/auth/request-login-code', emailOnlyBodySchema, codeRequestHandler(deps, 'login'));
 
-  app.post('/login', async (c) => {
-    const body = await readBody(c, loginBodySchema);
+  on('post', '/v1/auth/login', loginBodySchema, async (c, body) => {
     const now = deps.now();
     let user: UserRow | undefined;
     if ('password' in body) {
@@ -203,8 +198,7 @@ export function authRoutes(deps: Deps) {
 
   // `token` (the old access token) is accepted for compatibility; the refresh token alone
   // identifies the session.
-  app.post('/refresh', async (c) => {
-    const { refreshToken } = await readBody(c, refreshBodySchema);
+  on('post', '/v1/auth/refresh', refreshBodySchema, async (c, { refreshToken }) => {
     const result = await rotateRefreshToken(
       db,
       refreshToken,
@@ -224,8 +218,7 @@ export function authRoutes(deps: Deps) {
     return c.json({ data: { ...toWireUser(user), token, refreshToken: result.refreshToken } });
   });
 
-  app.post('/logout', async (c) => {
-    const { refreshToken } = await readBody(c, logoutBodySchema);
+  on('post', '/v1/auth/logout', logoutBodySchema, async (c, { refreshToken }) => {
     if (!(await revokeFamilyOf(db, refreshToken, deps.now()))) {
       fail(401, REFRESH_FAILURES.not_found.code, REFRESH_FAILURES.not_found.message);
     }
@@ -233,23 +226,27 @@ export function authRoutes(deps: Deps) {
   });
 
   // Re-authentication before sensitive actions: confirms the signed-in user's password.
-  app.post('/password-id-verification', requireAuth(deps), async (c) => {
-    const { password } = await readBody(c, passwordIdVerificationBodySchema);
-    const { userId } = c.get('auth');
-    const now = deps.now();
-    const attempt = await takeAttempt(
-      db,
-      [{ key: `reauth:${userId}`, limit: LIMITS.reauthPerUser }],
-      now,
-    );
-    const user = await findUserById(db, userId);
-    if (!user) fail(401, 'UNAUTHORIZED', 'The signed-in user no longer exists');
-    const verified = user.password_hash
-      ? await verifyPassword(password, user.password_hash, `user:${userId}`)
-      : false;
-    if (verified) await attempt.giveBack();
-    return c.json({ data: { verified } });
-  });
+  on(
+    'post',
+    '/v1/auth/password-id-verification',
+    passwordIdVerificationBodySchema,
+    async (c, { password }) => {
+      const { userId } = c.get('auth');
+      const now = deps.now();
+      const attempt = await takeAttempt(
+        db,
+        [{ key: `reauth:${userId}`, limit: LIMITS.reauthPerUser }],
+        now,
+      );
+      const user = await findUserById(db, userId);
+      if (!user) fail(401, 'UNAUTHORIZED', 'The signed-in user no longer exists');
+      const verified = user.password_hash
+        ? await verifyPassword(password, user.password_hash, `user:${userId}`)
+        : false;
+      if (verified) await attempt.giveBack();
+      return c.json({ data: { verified } });
+    },
+  );
 
   return app;
 }
