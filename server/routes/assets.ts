@@ -22,10 +22,11 @@ import {
   type CountByType,
   type UploadResult,
 } from '../../contract/schemas';
-import { requireAbility, requireAuth, type AuthEnv } from '../auth/middleware';
+import type { AuthEnv } from '../auth/middleware';
 import type { Db } from '../db';
 import { deliveredModelUrl } from '../../core/model-delivery';
 import type { Deps } from '../deps';
+import { declaredRoutes } from '../http/declared';
 import {
   assetEventListSpec,
   CHANGELOG_HIDDEN_KEYS,
@@ -36,7 +37,6 @@ import { holdFileReferences } from '../file-sweeper';
 import { moveToTrash } from '../trash';
 import { fail } from '../http/errors';
 import { keepAnswer } from '../http/idempotency';
-import { readBody } from '../http/validate';
 import {
   filterConditions,
   filterFromJson,
@@ -117,14 +117,10 @@ const keptAssetCount: KeptCount = (params, { type, tagId, ...others }) => {
 export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) {
   const { db, storage } = deps;
   const app = new Hono<AuthEnv>();
-  const auth = requireAuth(deps);
+  const mount = options.privateApi ? '/private/v1/assets' : '/v1/assets';
+  const on = declaredRoutes(app, deps, mount);
 
-  app.get(
-    '/',
-    auth,
-    requireAbility('read', 'Asset'),
-    listHandler(db, assetListSpec, keptAssetCount),
-  );
+  on('get', mount, undefined, listHandler(db, assetListSpec, keptAssetCount));
 
   // Assets the caller may read: every asset for roles that read Asset, otherwise the ones
   // assigned to the caller.
@@ -139,14 +135,14 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
           ];
     };
 
-  app.get('/authorized', auth, async (c) => {
+  on('get', `${mount}/authorized`, undefined, async (c) => {
     const query = parseListQuery(assetListSpec, c.req.queries());
     return c.json(await runList(db, assetListSpec, query, authorizedScope(c)));
   });
 
   // The default pick (docs/api.md "Lists"): per type, the first asset in the catalogue
   // order among those the caller is authorized to use that match the filters.
-  app.get('/authorize-default', auth, async (c) => {
+  on('get', `${mount}/authorize-default`, undefined, async (c) => {
     const { filters, ...rest } = parseListQuery(assetListSpec, c.req.queries());
     const scope: ListScope = (params) => {
       const conditions = [
@@ -163,7 +159,7 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
   });
 
   // Assets the caller may change: unlocked ones, for roles that update Asset.
-  app.get('/editable', auth, async (c) => {
+  on('get', `${mount}/editable`, undefined, async (c) => {
     const canUpdate = c.get('auth').ability.can('update', 'Asset');
     const scope: ListScope = () => [canUpdate ? 'NOT a.locked' : 'false'];
     const query = parseListQuery(assetListSpec, c.req.queries());
@@ -171,7 +167,7 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
   });
 
   // Takes the filters of the asset list (page, limit and order are accepted and ignored).
-  app.get('/countByType', auth, requireAbility('read', 'Asset'), async (c) => {
+  on('get', `${mount}/countByType`, undefined, async (c) => {
     const { filters } = parseListQuery(assetListSpec, c.req.queries());
     const params = new SqlParams();
     const conditions = filterConditions(assetListSpec, filters, params);
@@ -189,8 +185,7 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
     return c.json({ data });
   });
 
-  app.post('/', auth, requireAbility('create', 'Asset'), async (c) => {
-    const body: AssetCreateBody = await readBody(c, assetCreateBodySchema);
+  on('post', mount, assetCreateBodySchema, async (c, body: AssetCreateBody) => {
     const at = deps.now();
     const data = await db.transaction(async (tx) => {
       await holdFileReferences(tx);
@@ -224,8 +219,8 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
   if (options.privateApi) {
     // A new, unlocked asset with the template's fields, files and tags (files are immutable,
     // so the copy shares them); it remembers its template in templateId.
-    app.post('/using-template', auth, requireAbility('create', 'Asset'), async (c) => {
-      const { templateId, name } = await readBody(c, assetFromTemplateBodySchema);
+    on('post', `${mount}/using-template`, assetFromTemplateBodySchema, async (c, body) => {
+      const { templateId, name } = body;
       const at = deps.now();
       const data = await db.transaction(async (tx) => {
         // The copy refers to the template's files: a sweep must not remove them meanwhile.
@@ -255,8 +250,7 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
     });
   }
 
-  app.post('/validate', auth, requireAbility('update', 'Asset'), async (c) => {
-    const { modelUrl } = await readBody(c, assetValidateBodySchema);
+  on('post', `${mount}/validate`, assetValidateBodySchema, async (c, { modelUrl }) => {
     const model = await storedFileFor(storage, 'modelUrl', modelUrl, 'model');
     const bytes =
       (await storage.read(model.key)) ??
@@ -264,8 +258,7 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
     return c.json({ data: await validateStoredModel(bytes, modelUrl) });
   });
 
-  app.post('/predict-texture', auth, requireAbility('update', 'Asset'), async (c) => {
-    const { modelUrl } = await readBody(c, assetPredictTextureBodySchema);
+  on('post', `${mount}/predict-texture`, assetPredictTextureBodySchema, async (c, { modelUrl }) => {
     const url = serviceUrl(
       deps.config.texturePredictorUrl,
       'TEXTURE_PREDICTOR_URL',
@@ -283,18 +276,17 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
     return c.json({ data });
   });
 
-  app.get('/:id', auth, requireAbility('read', 'Asset'), async (c) => {
-    const data = await getAsset(db, c.req.param('id'));
+  on('get', `${mount}/{id}`, undefined, async (c) => {
+    const data = await getAsset(db, c.req.param('id')!);
     setVersionTag(c, data);
     return c.json({ data });
   });
 
   // Any subset of the fields; an update that changes nothing writes and records nothing. With
   // If-Match, fields changed by someone else since that version are a 409 (server/versions.ts).
-  app.patch('/:id', auth, requireAbility('update', 'Asset'), async (c) => {
+  on('patch', `${mount}/{id}`, assetPatchBodySchema, async (c, body) => {
     const base = readIfMatch(c);
-    const body = await readBody(c, assetPatchBodySchema);
-    const id = c.req.param('id');
+    const id = c.req.param('id')!;
     const data = await db.transaction(async (tx) => {
       await holdFileReferences(tx);
       await checkFileFields(storage, body);
@@ -306,9 +298,9 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
 
   // Several assets at once, all or none: an unknown id (404) or a locked asset (409, naming
   // every locked one) deletes nothing. Deleted assets go to the Trash (server/trash.ts). Each deleted asset records `asset.bulk-deleted.v1`.
-  app.post('/bulk-delete', auth, requireAbility('delete', 'Asset'), async (c) => {
+  on('post', `${mount}/bulk-delete`, assetBulkDeleteBodySchema, async (c, body) => {
     refuseIfMatch(c);
-    const ids = [...new Set((await readBody(c, assetBulkDeleteBodySchema)).ids)].sort();
+    const ids = [...new Set(body.ids)].sort();
     const at = deps.now();
     const data = await db.transaction(async (tx) => {
       await lockPositions(tx, ASSETS.lockKey);
@@ -355,9 +347,9 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
   });
 
   // A locked asset is protected from deletion; unlock it first. It goes to the Trash.
-  app.delete('/:id', auth, requireAbility('delete', 'Asset'), async (c) => {
+  on('delete', `${mount}/{id}`, undefined, async (c) => {
     const base = readIfMatch(c);
-    const id = c.req.param('id');
+    const id = c.req.param('id')!;
     const at = deps.now();
     const data = await db.transaction(async (tx) => {
       await lockPositions(tx, ASSETS.lockKey);
@@ -388,10 +380,9 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
     ['lock', true],
     ['unlock', false],
   ] as const) {
-    app.put(`/:id/${action}`, auth, requireAbility('update', 'Asset'), async (c) => {
+    on('put', `${mount}/{id}/${action}`, assetLockBodySchema, async (c, { reason }) => {
       const base = readIfMatch(c);
-      const { reason } = await readBody(c, assetLockBodySchema);
-      const id = c.req.param('id');
+      const id = c.req.param('id')!;
       const at = deps.now();
       const data = await db.transaction(async (tx) => {
         const { rows: held } = await tx.query<{ locked: boolean; version: number }>(
@@ -425,11 +416,10 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
 
   // With If-Match, a position someone else changed since that version is a 409 (with a filter
   // the position counts in another list, so any such change is), as for application entries.
-  app.patch('/:id/position', auth, requireAbility('update', 'Asset'), async (c) => {
+  on('patch', `${mount}/{id}/position`, positionBodySchema, async (c, body) => {
     const base = readIfMatch(c);
-    const body = await readBody(c, positionBodySchema);
     const filters = filterFromJson(assetListSpec, body.filter);
-    const id = c.req.param('id');
+    const id = c.req.param('id')!;
     const found = await db.transaction(async (tx) => {
       if (base !== undefined) {
         await lockPositions(tx, ASSETS.lockKey);
@@ -450,8 +440,8 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
   });
 
   // The asset's events, newest first; still readable after the asset was deleted.
-  app.get('/:id/backoffice-changelog', auth, requireAbility('update', 'Asset'), async (c) => {
-    const id = c.req.param('id');
+  on('get', `${mount}/{id}/backoffice-changelog`, undefined, async (c) => {
+    const id = c.req.param('id')!;
     const query = parseListQuery(assetEventListSpec, c.req.queries());
     const result = await runList(db, assetEventListSpec, query, (params) => [
       `e.asset_id = ${params.add(id)}`,
@@ -465,10 +455,10 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
 
   // Renders the icon from the model with the configured renderer and stores it as iconUrl.
   // With If-Match, an icon someone else changed since that version is a 409.
-  app.post('/:id/generate-icon-from-model', auth, requireAbility('update', 'Asset'), async (c) => {
+  on('post', `${mount}/{id}/generate-icon-from-model`, undefined, async (c) => {
     const base = readIfMatch(c);
     const url = serviceUrl(deps.config.iconRendererUrl, 'ICON_RENDERER_URL', 'Icon rendering');
-    const id = c.req.param('id');
+    const id = c.req.param('id')!;
     const asset = await getAsset(db, id);
     if (asset.locked) fail(409, 'ASSET_LOCKED', 'The asset is locked; unlock it first');
     if (!asset.modelUrl) fail(400, 'VALIDATION_ERROR', 'The asset has no model to render');
