@@ -85,6 +85,9 @@ describe('deleting a cage mesh', { timeout: 20_000 }, () => {
       validateSearch: list.validateSearch,
       toasts: true,
     });
+    // Clicked once the table measured its rows' content and became resizable (its table
+    // replaces the first one).
+    await screen.findAllByRole('slider', { name: /^Resize / });
     await actor.click(await screen.findByRole('link', { name: 'Cage m1' }));
     await actor.click(await screen.findByRole('button', { name: 'Delete' }));
 

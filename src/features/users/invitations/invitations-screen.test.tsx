@@ -101,6 +101,9 @@ describe('the invitations screen', { timeout: 20_000 }, () => {
     const asked = serveInvitations();
     const user = userEvent.setup();
     renderInvitations('/');
+    // The rows are held once the table measured their content and became resizable (its
+    // table replaces the first one).
+    await screen.findAllByRole('slider', { name: /^Resize / });
     const row = (await screen.findByRole('rowheader', { name: 'guest02@example.com' })).closest(
       'tr',
     )!;

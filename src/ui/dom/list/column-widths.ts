@@ -8,6 +8,7 @@
  * share the rest, never below their `minWidth`. A column given "the rest" without a minimum
  * gets nothing once the fixed ones fill the table, hence the minimum from its content.
  */
+import { flushSync } from 'react-dom';
 import { MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH } from './column-layout';
 
 /** A column's widths with its content on one line (`max`) and wrapped at every space (`min`). */
@@ -56,11 +57,13 @@ export function measureWhenRowsShow(
     measured(measureNaturalWidths(grid));
     return () => undefined;
   }
-  // Called before the next paint, once the content went in.
+  // Called once the content went in, before the next paint and before any input is handled:
+  // the table the widths make (resizable, a new element) replaces this one at once, so no click
+  // lands on a row that is about to go.
   const observer = new MutationObserver(() => {
     if (!shown()) return;
     observer.disconnect();
-    measured(measureNaturalWidths(grid));
+    flushSync(() => measured(measureNaturalWidths(grid)));
   });
   observer.observe(grid, { childList: true, characterData: true, subtree: true });
   return () => observer.disconnect();
