@@ -9,6 +9,7 @@ import { queryClient } from '../api/query';
 import { jsonResponse } from '../api/testing';
 import { initI18n, loadBackOfficeTexts } from '../i18n';
 import { searchFilter } from '../ui/dom/list/asset-filters';
+import { moveActions } from '../ui/dom/list/move-actions';
 import { ListScreen, type ListScreenConfig } from './list.view';
 import { loadPermissions } from './permissions.view';
 import { renderScreen, stubWideScreen } from './testing/render-screen.view';
@@ -393,5 +394,68 @@ describe('the page size', { timeout: 30_000 }, () => {
       await waitFor(() => expect(router.state.location.search).toMatchObject({ limit: 25 }));
       expect(screen.queryByRole('alert')).toBeNull();
     }
+  });
+});
+
+describe('a move that the server refuses', { timeout: 30_000 }, () => {
+  it('puts the previous order back and says so', async () => {
+    // Three pages of things; each position change fails as a server error does.
+    const asked: string[] = [];
+    configureHttp({
+      baseUrl: 'http://api.test/',
+      fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+        const request = input instanceof Request ? input : new Request(input, init);
+        const url = new URL(request.url);
+        await Promise.resolve();
+        asked.push(`${request.method} ${url.pathname}`);
+        if (url.pathname.endsWith('/position')) {
+          return jsonResponse(500, {
+            status: 500,
+            code: 'INTERNAL_ERROR',
+            message: 'Unexpected error',
+          });
+        }
+        const page = Number(url.searchParams.get('page') ?? 1);
+        const data = Array.from({ length: 10 }, (_, index) => ({
+          id: `t${(page - 1) * 10 + index + 1}`,
+          name: `Thing ${(page - 1) * 10 + index + 1}`,
+        }));
+        return jsonResponse(200, {
+          data,
+          pagination: { page, limit: 10, totalDocs: 30, totalPages: 3, hasNextPage: page < 3 },
+        });
+      },
+    });
+    const user = userEvent.setup();
+    renderScreen(
+      () => (
+        <ListScreen
+          config={() => ({
+            ...thingsList(),
+            reorder: { endpoint: 'v1/things/{id}/position' },
+            rowActions: () => moveActions<Thing>(i18next.t),
+          })}
+        />
+      ),
+      { address: '/', validateSearch: list.validateSearch, toasts: true },
+    );
+    await screen.findByText(
+      'Thing 4',
+      { selector: '[role="rowheader"], [role="rowheader"] *' },
+      SLOW,
+    );
+    const order = () =>
+      Array.from(
+        document.querySelectorAll('[role="row"]:not(.skeleton-row) [role="rowheader"]'),
+        (header) => header.textContent?.trim(),
+      ).slice(0, 4);
+    expect(order()).toEqual(['Thing 1', 'Thing 2', 'Thing 3', 'Thing 4']);
+    // (By its label: a role query over a page of rows takes seconds in jsdom.)
+    await user.click(document.querySelector('button[aria-label="Actions: Thing 4"]')!);
+    await user.click(await screen.findByRole('menuitem', { name: 'Move' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Move to top' }));
+    expect(await screen.findByText(/The new order could not be saved/, {}, SLOW)).toBeTruthy();
+    expect(asked).toContain('PATCH /v1/things/t4/position');
+    await waitFor(() => expect(order()).toEqual(['Thing 1', 'Thing 2', 'Thing 3', 'Thing 4']));
   });
 });
