@@ -1,6 +1,6 @@
 /**
- * `npm run bench -- load [--clients 200] [--seconds 60] [--warmup 15] [--soak 0]
- * [--template scale_1m] [--metrics-out <file>]`: two instances of the real server on one
+ * `npm run bench -- load [--clients 200] [--seconds 60] [--warmup 15] [--soak 0] [--think 2000]
+ * [--template scale_1m] [--metrics-out <file>] [--sql <file>] [--pg-log-ms <ms>]`: two instances of the real server on one
  * PostgreSQL database (a copy of `--template`, a database seeded by `npm run seed:scale`, on
  * the server of TEST_DATABASE_URL or DATABASE_URL; dropped at the end) and one S3 bucket (Ceph,
  * as tests/helpers/instances.ts starts them), behind the round-robin proxy (in a process of its
@@ -10,8 +10,12 @@
  * cleared in the copy first (clearDemoPlaceholders: a start would otherwise spend an UPDATE per
  * row on them, far past the wait for its health check).
  *
- * Load comes from autocannon, one instance per kind of call (its connections are that kind's
- * clients), so each kind has its own latencies. Prints per kind p50/p95/p99, throughput and
+ * Each client pauses between two actions (`--think`, thinkLoad); `--think 0` runs the closed
+ * loop with no pause, from autocannon, one instance per kind of call (its connections are that
+ * kind's clients), so each kind has its own latencies. Both print the offered rate. For the
+ * measured phase it prints the CPU time of each process group (cpu-split.ts) and per answered
+ * request. `--sql` runs a file on the copy first (to try an index); `--pg-log-ms` has
+ * PostgreSQL log the copy's statements slower than that, with their durations. Prints per kind p50/p95/p99, throughput and
  * errors by status; each instance's resident memory and heap (from its /metrics) at the start,
  * after the warm-up and at the end, and every minute of a `--soak` of that many seconds after
  * the run, with a verdict on it, "flat" or "growing" (memoryVerdict states the rule). Every 5 s
@@ -22,6 +26,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -29,6 +34,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { startInstances } from '../tests/helpers/instances';
+import { cpuRows, named, ofUser, snapshot, tree, uidOf, type Group } from './cpu-split';
 
 const METRICS_TOKEN = randomBytes(24).toString('hex');
 const ADMIN = { email: 'admin@avatar.studio', password: 'avatar-studio-admin' };
@@ -41,6 +47,11 @@ const SESSIONS = 8;
 const MAX_STREAMS = 16;
 const SCRAPE_MS = 5000;
 const READ_GOAL_MS = 500;
+/**
+ * The default pause between two actions of one client, ms: an admin reads a list or a form
+ * before the next click. `--think 0` is the closed loop with no pause, the capacity figure.
+ */
+const THINK_MS = 2000;
 
 /** Shares of the clients, by kind of work. */
 const MIX = {
@@ -243,12 +254,103 @@ async function load(url: string, data: Data, clients: number, seconds: number): 
   return phase;
 }
 
+/**
+ * Runs the mix over `url` for `seconds` with `clients` clients in all, each pausing between two
+ * of its requests for a random time, uniform between 0.5 and 1.5 times `thinkMs` (and once
+ * before its first, uniform up to `thinkMs`, so they do not start in step), as an admin reads
+ * a page before the next click. The same requests as `load`'s, sent over keep-alive
+ * connections, one per client.
+ */
+async function thinkLoad(
+  url: string,
+  data: Data,
+  clients: number,
+  seconds: number,
+  thinkMs: number,
+): Promise<Phase> {
+  const phase: Phase = { seconds, kinds: new Map(), failures: new Map() };
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+  const target = new URL(url);
+  const ends = performance.now() + seconds * 1000;
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const send = (req: autocannon.Request) =>
+    new Promise<{ status: number; headers: Record<string, string> }>((resolveSend, reject) => {
+      const outgoing = httpRequest(
+        {
+          agent,
+          host: target.hostname,
+          port: target.port,
+          method: req.method,
+          path: req.path,
+          headers: req.headers,
+          timeout: 30_000,
+        },
+        (response) => {
+          response.resume();
+          response.once('end', () =>
+            resolveSend({
+              status: response.statusCode ?? 0,
+              headers: response.headers as Record<string, string>,
+            }),
+          );
+          response.once('error', reject);
+        },
+      );
+      outgoing.once('timeout', () => outgoing.destroy(new Error('timed out')));
+      outgoing.once('error', reject);
+      outgoing.end(req.body);
+    });
+  const client = async (work: Work, requests: Req[]) => {
+    await pause(Math.random() * thinkMs);
+    while (performance.now() < ends) {
+      // A new context each round, as autocannon gives its connections.
+      const context: Context = {};
+      for (const request of requests) {
+        const base: autocannon.Request = { method: request.method };
+        const setup = request.setupRequest as
+          ((req: autocannon.Request, context: Context) => autocannon.Request | null) | undefined;
+        const req = setup ? setup(base, context) : base;
+        if (!req) break;
+        const began = performance.now();
+        try {
+          const { status, headers } = await send(req);
+          if (performance.now() > ends) return;
+          const ms = performance.now() - began;
+          if (typeof request.onResponse === 'function') {
+            request.onResponse(status, '', context, headers);
+          }
+          const figures = phase.kinds.get(request.kind) ?? {
+            ms: [],
+            statuses: new Map<number, number>(),
+          };
+          phase.kinds.set(request.kind, figures);
+          figures.ms.push(ms);
+          figures.statuses.set(status, (figures.statuses.get(status) ?? 0) + 1);
+        } catch {
+          phase.failures.set(work, (phase.failures.get(work) ?? 0) + 1);
+        }
+        await pause(thinkMs * (0.5 + Math.random()));
+        if (performance.now() > ends) return;
+      }
+    }
+  };
+  const running: Promise<void>[] = [];
+  for (const [work, share] of Object.entries(MIX) as [Work, number][]) {
+    const connections = Math.max(1, Math.round(clients * share));
+    const requests = requestsOf(work, data);
+    for (let i = 0; i < connections; i++) running.push(client(work, requests));
+  }
+  await Promise.all(running);
+  agent.destroy();
+  return phase;
+}
+
 const percentile = (sorted: number[], p: number) =>
   sorted.length === 0
     ? NaN
     : sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
 
-function printPhase(title: string, phase: Phase, streams: Streams) {
+function printPhase(title: string, phase: Phase, streams: Streams, offered?: string) {
   console.log(`\n${title} (${phase.seconds} s)`);
   const rows = [...phase.kinds.entries()].map(([kind, { ms, statuses }]) => {
     const sorted = [...ms].sort((a, b) => a - b);
@@ -270,6 +372,10 @@ function printPhase(title: string, phase: Phase, streams: Streams) {
   const calls = rows.reduce((sum, row) => sum + row.calls, 0);
   const errors = rows.reduce((sum, row) => sum + row.errors, 0);
   const unanswered = [...phase.failures.values()].reduce((sum, n) => sum + n, 0);
+  console.log(
+    `Offered: ${((calls + unanswered) / phase.seconds).toFixed(1)} requests/s sent` +
+      (offered ? ` (${offered})` : ''),
+  );
   const worstRead = Math.max(...rows.filter((r) => READS.has(r.kind)).map((r) => r['p99 ms']));
   console.log(
     `Throughput: ${(calls / phase.seconds).toFixed(1)} answered requests/s; ` +
@@ -502,10 +608,42 @@ async function startProxy(targets: string[]) {
   });
   return {
     url,
+    pid: child.pid!,
     stop: () => {
       child.kill();
     },
   };
+}
+
+/**
+ * The groups of processes whose CPU a run reports: each instance, the proxy, this process (the
+ * clients), PostgreSQL (its backends for the bench's database, and the whole server), and Ceph.
+ */
+async function cpuGroups(databaseUrl: string, servers: { pid: number }[], proxyPid: number) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const postgres = uidOf('postgres');
+  const groups: Group[] = [
+    ...servers.map((server, i) => ({ name: `instance ${i + 1}`, members: tree(server.pid) })),
+    { name: 'proxy', members: tree(proxyPid) },
+    { name: 'clients (this process)', members: () => [process.pid], withReaped: false },
+    {
+      name: "PostgreSQL: this database's backends",
+      members: async () =>
+        (
+          await client.query<{ pid: number }>(
+            'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+          )
+        ).rows.map((row) => row.pid),
+      withReaped: false,
+      inTotal: false,
+    },
+    ...(postgres === undefined
+      ? []
+      : [{ name: 'PostgreSQL: whole server', members: ofUser(postgres) }]),
+    { name: 'Ceph', members: named('radosgw', 'ceph-osd', 'ceph-mon', 'ceph-mgr') },
+  ];
+  return { groups, close: () => client.end() };
 }
 
 async function json<T>(url: string, init: RequestInit = {}): Promise<T> {
@@ -555,6 +693,9 @@ export async function benchServerLoad(args: string[]): Promise<void> {
       seconds: { type: 'string', default: '60' },
       warmup: { type: 'string', default: '15' },
       soak: { type: 'string', default: '0' },
+      think: { type: 'string', default: String(THINK_MS) },
+      'pg-log-ms': { type: 'string' },
+      sql: { type: 'string' },
       template: { type: 'string', default: 'scale_1m' },
       'metrics-out': { type: 'string', default: join(tmpdir(), 'avatar-studio-load-metrics.json') },
     },
@@ -563,6 +704,7 @@ export async function benchServerLoad(args: string[]): Promise<void> {
   const seconds = Number(values.seconds);
   const warmup = Number(values.warmup);
   const soak = Number(values.soak);
+  const think = Number(values.think);
   const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
   if (!serverUrl) {
     throw new Error(
@@ -586,6 +728,27 @@ export async function benchServerLoad(args: string[]): Promise<void> {
       `Copied ${values.template} in ${copied.toFixed(0)} s; cleared the demo file placeholders ` +
         `of ${cleared} rows in ${((performance.now() - began) / 1000).toFixed(0)} s`,
     );
+    if (values.sql !== undefined) {
+      // A change to try on the copy before the instances start (an index, a setting).
+      began = performance.now();
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      await client.query(readFileSync(values.sql, 'utf8'));
+      await client.end();
+      console.log(
+        `Ran ${values.sql} on the copy in ${((performance.now() - began) / 1000).toFixed(0)} s`,
+      );
+    }
+    if (values['pg-log-ms'] !== undefined) {
+      // The copy's statements that take longer go to PostgreSQL's log, with their durations.
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      await client.query(
+        `ALTER DATABASE ${new URL(database.url).pathname.slice(1)} ` +
+          `SET log_min_duration_statement = ${Number(values['pg-log-ms'])}`,
+      );
+      await client.end();
+    }
     const instances = await startInstances(2, {
       DATABASE_URL: database.url,
       METRICS_TOKEN,
@@ -613,10 +776,37 @@ export async function benchServerLoad(args: string[]): Promise<void> {
     const streams = openStreams(proxy.url, data, streamCount);
     stops.push(() => streams.close());
     const callers = clients - streamCount;
+    const run = (phaseSeconds: number) =>
+      think > 0
+        ? thinkLoad(proxy.url, data, callers, phaseSeconds, think)
+        : load(proxy.url, data, callers, phaseSeconds);
+    const offered =
+      think > 0
+        ? `${callers} clients pausing ${think / 2}-${(think * 3) / 2} ms between actions: ` +
+          `at most ${((callers * 1000) / think).toFixed(0)}/s were every answer instant`
+        : `closed loop: ${callers} clients, each sends its next request when answered`;
+    console.log(`Clients: ${offered}`);
     began = performance.now();
-    printPhase('Warm-up', await load(proxy.url, data, callers, warmup), streams);
+    printPhase('Warm-up', await run(warmup), streams, offered);
     const afterWarmup = await memory(urls);
-    printPhase('Load', await load(proxy.url, data, callers, seconds), streams);
+    const cpu = await cpuGroups(database.url, instances.servers, proxy.pid);
+    const before = await snapshot(cpu.groups);
+    const measured = await run(seconds);
+    const after = await snapshot(cpu.groups);
+    await cpu.close();
+    printPhase('Load', measured, streams, offered);
+    const answered = [...measured.kinds.values()].reduce((sum, k) => sum + k.ms.length, 0);
+    console.log(
+      `\nCPU over the ${seconds} s load (user + system, from /proc; ms per answered request; ` +
+        `PostgreSQL's whole server includes other work on it, its backends for this database ` +
+        `do not):`,
+    );
+    console.table(cpuRows(before, after, answered));
+    console.log(
+      `Load average at the end: ${loadavg()
+        .map((n) => n.toFixed(1))
+        .join(' ')}`,
+    );
     const atEnd = await memory(urls);
     console.log(`\nMemory at start: ${atStart}`);
     console.log(`After the warm-up: ${afterWarmup}`);
@@ -626,7 +816,7 @@ export async function benchServerLoad(args: string[]): Promise<void> {
       console.log(`\nSoak: ${soak} s more of the same load, memory each minute`);
       soakFrom = Date.now();
       for (let done = 0; done < soak; done += 60) {
-        const phase = await load(proxy.url, data, callers, Math.min(60, soak - done));
+        const phase = await run(Math.min(60, soak - done));
         const calls = [...phase.kinds.values()].reduce((sum, k) => sum + k.ms.length, 0);
         const errors = [...phase.kinds.values()]
           .flatMap((k) => [...k.statuses.entries()])
