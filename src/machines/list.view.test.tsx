@@ -132,9 +132,12 @@ function renderList(address: string, config: () => ListScreenConfig<Thing> = thi
   });
 }
 
+/** For a find on a busy machine (the rows come after a render or two). */
+const SLOW = { timeout: 10_000 };
+
 /** The message that takes the rows' place when the page asked for is too deep. */
 async function tooDeep() {
-  const text = await screen.findByText(/too far from both ends/);
+  const text = await screen.findByText(/too far from both ends/, {}, SLOW);
   return text.closest<HTMLElement>('[role="status"]')!;
 }
 
@@ -151,7 +154,7 @@ describe('a list of a million rows', { timeout: 20_000 }, () => {
     expect(within(region).queryByRole('button', { name: 'Try again' })).toBeNull();
 
     await user.click(within(region).getByRole('button', { name: 'Sort the other way' }));
-    expect(await screen.findByRole('rowheader', { name: 'Thing 1000000' })).toBeTruthy();
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1000000' }, SLOW)).toBeTruthy();
     expect(asked.at(-1)).toBe('page 1 descending');
     expect(screen.queryByText(/too far from both ends/)).toBeNull();
   });
@@ -160,7 +163,7 @@ describe('a list of a million rows', { timeout: 20_000 }, () => {
     const asked = serveMillion();
     const user = userEvent.setup();
     const router = renderList('/');
-    expect(await screen.findByRole('rowheader', { name: 'Thing 1' })).toBeTruthy();
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1' }, SLOW)).toBeTruthy();
     expect(screen.getByText('about 1 million items')).toBeTruthy();
 
     const pager = screen.getByRole('navigation', { name: 'Pages' });
@@ -169,7 +172,7 @@ describe('a list of a million rows', { timeout: 20_000 }, () => {
     expect(last.textContent).toBe('Last');
     expect(within(pager).getByRole('button', { name: 'Page 3' })).toBeTruthy();
     await user.click(last);
-    expect(await screen.findByRole('rowheader', { name: 'Thing 1000000' })).toBeTruthy();
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1000000' }, SLOW)).toBeTruthy();
     expect(asked.at(-1)).toBe('page 100000');
 
     // A page the pager's window does not show, reached through the address.
@@ -177,21 +180,21 @@ describe('a list of a million rows', { timeout: 20_000 }, () => {
     const region = await tooDeep();
     expect(region.textContent).toMatch(/^Page 50,000 is too far from both ends/);
     await user.click(within(region).getByRole('button', { name: 'First page' }));
-    expect(await screen.findByRole('rowheader', { name: 'Thing 1' })).toBeTruthy();
-    await waitFor(() => expect(router.state.location.search).toMatchObject({ page: 1 }));
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1' }, SLOW)).toBeTruthy();
+    await waitFor(() => expect(router.state.location.search).toMatchObject({ page: 1 }), SLOW);
   });
 
   it('offers the next page above the rows too, saying which page of how many', async () => {
     const asked = serveMillion();
     const user = userEvent.setup();
     renderList('/');
-    expect(await screen.findByRole('rowheader', { name: 'Thing 1' })).toBeTruthy();
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1' }, SLOW)).toBeTruthy();
     const top = screen.getByRole('navigation', { name: 'Page navigation above the list' });
     expect(top.textContent).toContain('Page 1 of about 100,000');
     const grid = screen.getByRole('grid');
     expect(top.compareDocumentPosition(grid) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     await user.click(within(top).getByRole('button', { name: 'Next' }));
-    expect(await screen.findByRole('rowheader', { name: 'Thing 11' })).toBeTruthy();
+    expect(await screen.findByRole('rowheader', { name: 'Thing 11' }, SLOW)).toBeTruthy();
     expect(asked.at(-1)).toBe('page 2');
     expect(top.textContent).toContain('Page 2 of about 100,000');
   });
@@ -207,13 +210,13 @@ describe('a list of a million rows', { timeout: 20_000 }, () => {
     });
     try {
       renderList('/', thingsWithCreate);
-      expect(await screen.findByRole('rowheader', { name: 'Thing 7' })).toBeTruthy();
+      expect(await screen.findByRole('rowheader', { name: 'Thing 7' }, SLOW)).toBeTruthy();
       const row = () => screen.getByRole('rowheader', { name: 'Thing 7' }).closest('[role="row"]');
       expect(row()).not.toHaveAttribute('data-created');
       await user.click(screen.getByRole('button', { name: 'Create' }));
-      await waitFor(() => expect(row()).toHaveAttribute('data-created'));
+      await waitFor(() => expect(row()).toHaveAttribute('data-created'), SLOW);
       expect(document.querySelectorAll('[data-created]')).toHaveLength(1);
-      await waitFor(() => expect(scrolled).toContain(row()));
+      await waitFor(() => expect(scrolled).toContain(row()), SLOW);
     } finally {
       delete (Element.prototype as Partial<Element>).scrollIntoView;
     }
@@ -223,11 +226,11 @@ describe('a list of a million rows', { timeout: 20_000 }, () => {
     const asked = serveMillion();
     const user = userEvent.setup();
     renderList('/?order=-name');
-    expect(await screen.findByRole('rowheader', { name: 'Thing 1000000' })).toBeTruthy();
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1000000' }, SLOW)).toBeTruthy();
     const endless = screen.getByRole('button', { name: 'Endless scroll' });
     expect(endless.getAttribute('aria-pressed')).toBe('false');
     await user.click(endless);
-    expect(await screen.findByRole('rowheader', { name: 'Thing 1000000' })).toBeTruthy();
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1000000' }, SLOW)).toBeTruthy();
     expect(
       screen.getByRole('button', { name: 'Endless scroll' }).getAttribute('aria-pressed'),
     ).toBe('true');
@@ -236,7 +239,7 @@ describe('a list of a million rows', { timeout: 20_000 }, () => {
 
     cleanup();
     renderList('/');
-    expect(await screen.findByRole('rowheader', { name: 'Thing 1' })).toBeTruthy();
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1' }, SLOW)).toBeTruthy();
     expect(
       screen.getByRole('button', { name: 'Endless scroll' }).getAttribute('aria-pressed'),
     ).toBe('true');
@@ -249,8 +252,8 @@ describe('a filter in the address that cannot be read', { timeout: 20_000 }, () 
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const user = userEvent.setup();
     renderList('/?filter=%7Bnot-json');
-    expect(await screen.findByRole('rowheader', { name: 'Thing 1' })).toBeTruthy();
-    const notice = await screen.findByText(/The filter in the address could not be read/);
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1' }, SLOW)).toBeTruthy();
+    const notice = await screen.findByText(/The filter in the address could not be read/, {}, SLOW);
     expect(notice.closest('[role="status"]')).toBeTruthy();
     expect(warn).toHaveBeenCalledWith('Error parsing filters', expect.anything());
     await user.click(screen.getByRole('button', { name: 'Dismiss' }));
@@ -261,13 +264,10 @@ describe('a filter in the address that cannot be read', { timeout: 20_000 }, () 
   it('says nothing of a filter it reads', async () => {
     serveMillion();
     renderList(`/?filter=${encodeURIComponent('{"search":"Thing"}')}`);
-    expect(await screen.findByRole('rowheader', { name: 'Thing 1' })).toBeTruthy();
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1' }, SLOW)).toBeTruthy();
     expect(screen.queryByText(/could not be read/)).toBeNull();
   });
 });
-
-/** For a find on a busy machine (the rows come after a render or two). */
-const SLOW = { timeout: 10_000 };
 
 /**
  * Three hundred things (an exact total) that a `search` matches by name; records the search
