@@ -246,6 +246,14 @@ describe('the keyboard', () => {
       const dialog = page.getByRole('dialog', { name: 'Commands' });
       await dialog.waitFor();
       await checkA11y(page, 'command-palette');
+      if (width < 768) {
+        // At phone width the palette's layout is what differs (read by axe above); what the
+        // keys find and do is the same at any width, walked once at 1280 px below.
+        await page.keyboard.press('Escape');
+        await expect.poll(() => dialog.count()).toBe(0);
+        await page.close();
+        return;
+      }
       await page.keyboard.type('cge msh');
       await page.keyboard.press('Enter');
       await page.waitForURL(/\/cage-meshes(\?|$)/);
@@ -294,9 +302,10 @@ describe('the keyboard', () => {
       /**
        * Keyboard only, as a keyboard user does it: Tab from the top of the page into the grid
        * (one stop: it focuses a row), the arrows to row `index` and right to its drag handle,
-       * Enter, the `arrows` (checking where each puts the drop), Enter.
+       * Enter, the `arrows` (checking where each puts the drop), then `drop` (Enter, or Escape
+       * to put the row back).
        */
-      async function move(index: number, arrows: [string, string][]) {
+      async function move(index: number, arrows: [string, string][], drop = 'Enter') {
         const rows = await rowNames();
         await page.locator('body').evaluate((body) => {
           (document.activeElement as HTMLElement | null)?.blur();
@@ -318,7 +327,7 @@ describe('the keyboard', () => {
           await page.keyboard.press(arrow);
           await expect.poll(focused).toContain(between);
         }
-        await page.keyboard.press('Enter');
+        await page.keyboard.press(drop);
       }
 
       /** Where the page was scrolled when the last drag began. */
@@ -351,8 +360,12 @@ describe('the keyboard', () => {
       ]);
       await page.waitForTimeout(500);
       expect(await rowNames()).toEqual(movedUp);
+      // Escape after an arrow puts the row back where it was, the focus on its handle.
+      await move(1, [['ArrowDown', `${b} and ${d}`]], 'Escape');
+      await expect.poll(focused).toBe(`Drag to reorder ${c}`);
+      expect(await rowNames()).toEqual(movedUp);
 
-      // The order is the server's: a reload shows it.
+      // The order is the server's, without the move Escape undid: a reload shows it.
       await page.reload();
       await page.getByRole('heading', { name: /^Assets of / }).waitFor();
       await expect.poll(rowNames).toEqual(movedUp);

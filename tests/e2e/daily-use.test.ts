@@ -223,43 +223,6 @@ describe.each(WIDTHS)('an edit conflict at %i px', (width) => {
   );
 });
 
-describe('reordering from the keyboard', () => {
-  it('picks the row up with Enter, moves it one place per arrow, and Escape puts it back', async () => {
-    const page = await signedInPage(app);
-    const moves: string[] = [];
-    page.on('request', (request) => {
-      if (request.url().includes('/position')) moves.push(request.url());
-    });
-    await page.goto(`${app.server.url}/applications`);
-    await page.locator(ROWS).first().waitFor({ timeout: 60_000 });
-    await page.getByRole('grid').getByRole('link').first().click();
-    await page.getByRole('heading', { name: /^Assets of / }).waitFor();
-    const headers = page.locator(`${ROWS} [role="rowheader"]`);
-    await expect.poll(() => headers.count()).toBeGreaterThan(3);
-    const before = await headers.allInnerTexts();
-    const focused = () =>
-      page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
-    const handle = `Drag to reorder ${before[0]}`;
-    for (let attempt = 0; attempt < 5 && (await focused()) !== handle; attempt++) {
-      await page.getByRole('button', { name: handle }).focus();
-      await page.keyboard.press('ArrowRight');
-    }
-    expect(await focused()).toBe(handle);
-    // Picked up where it is: the first arrow down already moves it below the next row.
-    await page.keyboard.press('Enter');
-    await expect.poll(focused).toMatch(/^Insert/);
-    await page.keyboard.press('ArrowDown');
-    expect(await focused()).toContain(`${before[1]} and ${before[2]}`);
-    await page.keyboard.press('ArrowDown');
-    expect(await focused()).toContain(`${before[2]} and ${before[3]}`);
-    await page.keyboard.press('Escape');
-    await expect.poll(focused).toBe(handle);
-    expect(await headers.allInnerTexts()).toEqual(before);
-    expect(moves).toEqual([]);
-    await page.context().close();
-  });
-});
-
 describe.each(WIDTHS)('a form at %i px', (width) => {
   it('clears a refused file with Remove, takes the same file again, and asks before discarding', async () => {
     const page = await signedInAt(app, `${app.server.url}/assets/new`, undefined, viewport(width));
