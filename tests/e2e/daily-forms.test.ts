@@ -9,7 +9,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, login } from '../helpers/accounts';
-import { appUnderTest, readyToPick, signedInPage } from '../helpers/app';
+import { appUnderTest, readyToPick, signedInAt } from '../helpers/app';
 import { seriousViolationsInBothSchemes, useScheme } from '../helpers/axe';
 import { shot } from '../helpers/shots';
 
@@ -25,8 +25,12 @@ beforeAll(async () => {
 const read = (path: string) => api(app.server.url, path, token);
 const stamp = () => String(Date.now());
 
-/** A signed-in admin page of `width` px, with the save shortcut of Linux (Ctrl). */
-const adminPage = (width: number) => signedInPage(app, undefined, { width, height: HEIGHT });
+/**
+ * A signed-in admin page of `width` px opened at `url` (no dashboard load first), with the save
+ * shortcut of Linux (Ctrl).
+ */
+const adminAt = (url: string, width: number) =>
+  signedInAt(app, url, undefined, { width, height: HEIGHT });
 
 /** No serious axe violation in the light and the dark scheme; a screenshot of each if asked. */
 async function checkA11y(page: Page, where: string) {
@@ -63,8 +67,7 @@ describe('the save bar', () => {
         type: 'top',
         gender: 'male',
       });
-      const page = await adminPage(width);
-      await page.goto(`${app.server.url}/assets/${String(id)}`);
+      const page = await adminAt(`${app.server.url}/assets/${String(id)}`, width);
       const nameField = page.getByLabel('Name', { exact: true });
       await expect.poll(() => nameField.inputValue()).toBe(name);
       const patches = countRequests(page, 'PATCH', `/assets/${String(id)}`);
@@ -123,8 +126,7 @@ describe('the save bar', () => {
   );
 
   it('is in the cage mesh form too (390 px)', async () => {
-    const page = await adminPage(390);
-    await page.goto(`${app.server.url}/cage-meshes/new`);
+    const page = await adminAt(`${app.server.url}/cage-meshes/new`, 390);
     await page.getByLabel('Name', { exact: true }).fill('Bar mesh');
     await page.getByText('1 unsaved change: Name').waitFor();
     expect(await inView(page, 'Discard changes')).toBe(true);
@@ -150,8 +152,7 @@ describe('what was picked', () => {
         type: 'top',
         gender: 'male',
       });
-      const page = await adminPage(width);
-      await page.goto(`${app.server.url}/assets/${String(id)}`);
+      const page = await adminAt(`${app.server.url}/assets/${String(id)}`, width);
       const picker = page.getByRole('combobox', { name: 'Application' });
       await readyToPick(page, picker);
       await picker.fill(application.slice(0, 3));
@@ -177,8 +178,7 @@ describe('what was picked', () => {
     async (width) => {
       const long = `Walk cycle with a long descriptive name ${stamp()}`;
       await api(app.server.url, '/v1/tags', token, 'POST', { name: long });
-      const page = await adminPage(width);
-      await page.goto(`${app.server.url}/assets/new`);
+      const page = await adminAt(`${app.server.url}/assets/new`, width);
       const tags = page.getByRole('combobox', { name: 'Tags' });
       await tags.fill(long.slice(0, 12));
       await page.getByRole('option', { name: long }).click();
@@ -230,8 +230,7 @@ describe('the keyboard', () => {
   it.each(WIDTHS)(
     '`/` goes to the list search, Ctrl+K to any screen and action (%i px)',
     async (width) => {
-      const page = await adminPage(width);
-      await page.goto(`${app.server.url}/assets`);
+      const page = await adminAt(`${app.server.url}/assets`, width);
       await page.locator('input[type="search"]').waitFor();
       // `/` from anywhere but a text field.
       await page.keyboard.press('/');
@@ -285,8 +284,7 @@ describe('the keyboard', () => {
   it.each(WIDTHS)(
     'keyboard only: reorders one place per arrow, never wraps to the other end, and keeps the order after a reload (%i px)',
     async (width) => {
-      const page = await adminPage(width);
-      await page.goto(`${app.server.url}/applications`);
+      const page = await adminAt(`${app.server.url}/applications`, width);
       await page.getByRole('grid').getByRole('link').first().click();
       await page.getByRole('heading', { name: /^Assets of / }).waitFor();
       const rowNames = () =>

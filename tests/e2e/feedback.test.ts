@@ -5,12 +5,14 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appUnderTest, blankPage, readyToPick, signedInPage } from '../helpers/app';
+import { appUnderTest, blankPage, readyToPick, signedInAt, signedInPage } from '../helpers/app';
 import { adminApi } from '../helpers/accounts';
 
 const app = appUnderTest();
 
 const adminPage = () => signedInPage(app);
+/** As `adminPage`, opened at `url` rather than the dashboard. */
+const adminAt = (url: string) => signedInAt(app, url);
 
 const ROW = '[role="grid"] [role="row"]:not(.skeleton-row)';
 const toasts = (page: Page) => page.getByRole('region', { name: 'Notifications' });
@@ -140,8 +142,7 @@ describe('what an action did', () => {
     const asset = await api<ApiAsset>('POST', '/v1/assets', { name, type: 'top', gender: 'male' });
     const [application] = await api<{ name: string }[]>('GET', '/v1/applications?limit=1');
     const app1 = application!.name;
-    const page = await adminPage();
-    await page.goto(`${app.server.url}/assets/${asset.id}`);
+    const page = await adminAt(`${app.server.url}/assets/${asset.id}`);
     const panel = page.getByRole('region', { name: 'Applications', exact: true });
     const row = panel.getByRole('listitem').filter({ hasText: app1 });
     const position = row.getByRole('spinbutton', { name: 'Position' });
@@ -209,8 +210,7 @@ describe('what an action did', () => {
 
 describe('names and places', () => {
   it('names the application a list belongs to, in the heading, the breadcrumbs and the tab', async () => {
-    const page = await adminPage();
-    await page.goto(`${app.server.url}/applications`);
+    const page = await adminAt(`${app.server.url}/applications`);
     const link = page.locator(`${ROW} [role="rowheader"] a`).first();
     const application = (await link.innerText()).trim();
     await link.click();
@@ -224,8 +224,7 @@ describe('names and places', () => {
   });
 
   it('says an unknown application is not found instead of listing nothing', async () => {
-    const page = await adminPage();
-    await page.goto(`${app.server.url}/applications/000000000000000000000000/assets`);
+    const page = await adminAt(`${app.server.url}/applications/000000000000000000000000/assets`);
     await page.getByRole('heading', { name: 'Application not found' }).waitFor();
     await page.getByRole('link', { name: 'Back to applications' }).waitFor();
     expect(await page.getByRole('grid').count()).toBe(0);

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appUnderTest, signedInPage } from '../helpers/app';
+import { appUnderTest, signedInAt, signedInPage } from '../helpers/app';
 import { shot } from '../helpers/shots';
 
 declare global {
@@ -21,6 +21,9 @@ const app = appUnderTest();
 /** A fresh profile signed in as the seeded admin. */
 const adminPage = (viewport?: { width: number; height: number }) =>
   signedInPage(app, undefined, viewport);
+/** As `adminPage`, opened at `url` rather than the dashboard. */
+const adminAt = (url: string, viewport?: { width: number; height: number }) =>
+  signedInAt(app, url, undefined, viewport);
 
 const grid = (page: Page) => page.getByRole('grid');
 const ROW_HEADERS = '[role="grid"] [role="row"]:not(.skeleton-row) [role="rowheader"]';
@@ -87,8 +90,7 @@ async function holdAnswers(page: Page, url: string) {
 
 describe('the assets list', () => {
   it('filters, sorts and pages, and reload and back restore it exactly', async () => {
-    const page = await adminPage();
-    await page.goto(`${app.server.url}/assets`);
+    const page = await adminAt(`${app.server.url}/assets`);
     await waitForRows(page, 10);
     await page.getByText('300 items').waitFor();
 
@@ -147,8 +149,7 @@ describe('the assets list', () => {
   });
 
   it('moves a row to the top from its row menu, renumbering the Position column at once, also from another page', async () => {
-    const page = await adminPage();
-    await page.goto(`${app.server.url}/assets`);
+    const page = await adminAt(`${app.server.url}/assets`);
     await page.getByText('300 items').waitFor();
     await waitForRows(page, 10);
     expect(await positions(page, 4)).toEqual(['1', '2', '3', '4']);

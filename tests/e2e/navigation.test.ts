@@ -7,7 +7,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appUnderTest, signedInPage } from '../helpers/app';
+import { appUnderTest, signedInAt, signedInPage } from '../helpers/app';
 import { seriousViolationsInBothSchemes } from '../helpers/axe';
 import { shot } from '../helpers/shots';
 
@@ -147,8 +147,7 @@ describe('the menu at 390 px', () => {
 
 describe('the keyboard', () => {
   it('Ctrl+K finds an asset by its name and Enter opens it; `?` lists the shortcuts', async () => {
-    const page = await signedInPage(app, undefined, WIDE);
-    await page.goto(`${app.server.url}/assets`);
+    const page = await signedInAt(app, `${app.server.url}/assets`, undefined, WIDE);
     const first = page.locator(ROW_LINKS).first();
     const name = (await first.innerText()).trim();
     const href = (await first.getAttribute('href')) ?? '';

@@ -133,8 +133,7 @@ describe('user administration', () => {
   it('a row pressed while the search is answered opens the user pressed', async () => {
     const developer = await account('developer');
     const person = await account();
-    const page = await signedInPage(app, developer);
-    await page.goto(`${app.server.url}/users?limit=100`);
+    const page = await signedInAt(app, `${app.server.url}/users?limit=100`, developer);
     const link = page.getByRole('link', { name: person.email });
     await link.scrollIntoViewIfNeeded();
     const box = await link.boundingBox();
