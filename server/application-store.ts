@@ -13,15 +13,8 @@ import { isDbError, PG_UNIQUE_VIOLATION, type Db } from './db';
 import { recordApplicationEvent, recordAssetEvent, recordAssetEvents } from './events';
 import { fail } from './http/errors';
 import { newId } from './ids';
-import {
-  anyOfFilter,
-  isoOrNull,
-  findById,
-  isoString,
-  searchFilter,
-  type FilterValues,
-  type ListSpec,
-} from './list';
+import { anyOfFilter, findById, searchFilter, type FilterValues, type ListSpec } from './list';
+import { isoOrNull, isoString } from './timestamps';
 import { morphedListSpec, type MorphedDbRow } from './morph-queue-store';
 import {
   PAGE_PLACE,

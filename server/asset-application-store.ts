@@ -8,7 +8,8 @@ import type { Db } from './db';
 import { ASSET_EVENT_KEYS, recordAssetEvent } from './events';
 import { fail } from './http/errors';
 import { newId } from './ids';
-import { isoOrNull, searchFilter, type ListSpec } from './list';
+import { searchFilter, type ListSpec } from './list';
+import { isoOrNull } from './timestamps';
 import { applicationLockKey, lockPositions, placeSql } from './positions';
 import {
   applicationAssetListSpec,

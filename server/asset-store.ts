@@ -18,7 +18,8 @@ import { DELIVERY_JSON } from './delivery-records';
 import { recordAssetEvents, type AssetEventInput } from './events';
 import { fail } from './http/errors';
 import { newId } from './ids';
-import { anyOfFilter, booleanFilter, isoString, searchFilter, type ListSpec } from './list';
+import { anyOfFilter, booleanFilter, searchFilter, type ListSpec } from './list';
+import { isoString } from './timestamps';
 import {
   PAGE_PLACE,
   lockPositions,

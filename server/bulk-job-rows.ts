@@ -2,7 +2,8 @@
 import type { BulkJob, BulkJobAction } from '../contract/bulk-jobs';
 import type { Db } from './db';
 import { recordBulkJobEvent } from './events';
-import { filterFromJson, isoString, type FilterValues, type ListSpec } from './list';
+import { filterFromJson, type FilterValues, type ListSpec } from './list';
+import { isoString } from './timestamps';
 import { assetListSpec } from './asset-store';
 import { trashListSpec } from './trash-list';
 

@@ -11,7 +11,8 @@
 import type { AssetEvent, StreamEvent } from '../contract/schemas';
 import type { Db } from './db';
 import { newId } from './ids';
-import { anyOfFilter, isoString, type ListSpec } from './list';
+import { anyOfFilter, type ListSpec } from './list';
+import { isoString } from './timestamps';
 
 /**
  * Routing keys of the asset service: `asset.<event>.v<version>`. Every key is version 1

@@ -495,13 +495,3 @@ export function anyOfFilter(column: string, values?: readonly string[]): FilterD
 export function booleanFilter(column: string): FilterDef {
   return { values: ['true', 'false'], where: (p) => `${column} = ${p}::boolean` };
 }
-
-/** Timestamps as the API shows them. */
-export function isoString(value: unknown): string {
-  return value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
-}
-
-/** Optional timestamps. */
-export function isoOrNull(value: unknown): string | null {
-  return value === null || value === undefined ? null : isoString(value);
-}

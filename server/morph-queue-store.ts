@@ -14,7 +14,8 @@ import type { Db } from './db';
 import { recordAssetEvents } from './events';
 import { fail } from './http/errors';
 import { newId } from './ids';
-import { anyOfFilter, isoString, searchFilter, type ListSpec } from './list';
+import { anyOfFilter, searchFilter, type ListSpec } from './list';
+import { isoString } from './timestamps';
 
 interface QueueDbRow {
   id: string;

@@ -6,7 +6,8 @@ import type { Asset, TagRow } from '../contract/schemas';
 import { PG_UNIQUE_VIOLATION, isDbError, type Db } from './db';
 import { recordAssetEvents, recordTagEvent } from './events';
 import { fail } from './http/errors';
-import { findById, isoString, searchFilter, type ListSpec } from './list';
+import { findById, searchFilter, type ListSpec } from './list';
+import { isoString } from './timestamps';
 import { moveToTrash } from './trash';
 import { changeOf, checkBase, checkWhole } from './versions';
 import {

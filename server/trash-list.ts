@@ -1,14 +1,8 @@
 /** The Trash's list (GET /v1/trash). */
 import { TRASH_KINDS, type TrashKind, type TrashRow } from '../contract/schemas';
 import type { Db } from './db';
-import {
-  anyOfFilter,
-  isoString,
-  runList,
-  searchFilter,
-  type ListQuery,
-  type ListSpec,
-} from './list';
+import { anyOfFilter, runList, searchFilter, type ListQuery, type ListSpec } from './list';
+import { isoString } from './timestamps';
 
 interface TrashDbRow {
   kind: TrashKind;

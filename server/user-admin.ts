@@ -26,7 +26,8 @@ import { announceSessionChange } from './auth/session-check';
 import type { Db } from './db';
 import { recordUserEvent } from './events';
 import { fail } from './http/errors';
-import { anyOfFilter, isoOrNull, isoString, searchFilter, type ListSpec } from './list';
+import { anyOfFilter, searchFilter, type ListSpec } from './list';
+import { isoOrNull, isoString } from './timestamps';
 
 interface UserDbRow {
   id: string;

@@ -9,7 +9,7 @@ import type { Context } from 'hono';
 import type { EditConflict } from '../contract/schemas';
 import type { Db } from './db';
 import { fail } from './http/errors';
-import { isoString } from './list';
+import { isoString } from './timestamps';
 
 /** The kinds of versioned records, as record_changes names them. */
 export type RecordKind =

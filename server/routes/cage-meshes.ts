@@ -20,14 +20,8 @@ import { holdFileReferences } from '../file-sweeper';
 import { fail } from '../http/errors';
 import { keepAnswer } from '../http/idempotency';
 import { newId } from '../ids';
-import {
-  anyOfFilter,
-  findById,
-  isoString,
-  listHandler,
-  searchFilter,
-  type ListSpec,
-} from '../list';
+import { anyOfFilter, findById, listHandler, searchFilter, type ListSpec } from '../list';
+import { isoString } from '../timestamps';
 import { storedFileFor } from '../asset-store';
 import { checkBase, readIfMatch, setVersionTag } from '../versions';
 

@@ -17,7 +17,7 @@ import type { AuthEnv } from '../auth/middleware';
 import type { Db } from '../db';
 import type { Deps } from '../deps';
 import { declaredRoutes } from '../http/declared';
-import { isoString } from '../list';
+import { isoString } from '../timestamps';
 
 const DAY_MS = 24 * 3600 * 1000;
 /** How far a bounded count goes before it says "more". */

@@ -23,7 +23,7 @@ import { declaredRoutes } from '../http/declared';
 import { fail } from '../http/errors';
 import { keepAnswer } from '../http/idempotency';
 import { readParam } from '../http/validate';
-import { isoString } from '../list';
+import { isoString } from '../timestamps';
 import { checkWhole, readIfMatch, setVersionTag } from '../versions';
 
 interface SavedViewRow {
