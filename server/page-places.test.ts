@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Db, SqlParam } from './db';
 import { assetListSpec, findAssets } from './asset-store';
 import { parseListQuery, runList } from './list';
 import { dataOf, useTestApp } from './test-app';
+import { pageStatements, recordingDb, scansOf, type Statement } from './test-plans';
 
 const t = useTestApp();
 let token = '';
@@ -112,52 +112,30 @@ describe('the places a page of a list shows', () => {
 });
 
 /**
- * The rows the scans of `plan` (an EXPLAIN ANALYZE JSON) return, summed over their loops, by
- * table and alias: `order_blocks`, and `assets p` for the rows a place counts (placeSql's and
- * pagePlaces' alias; a page's own ids and rows are read under others).
+ * The rows the scans of `statement`'s plan return, summed over their loops, by table and alias:
+ * `order_blocks`, and `assets p` for the rows a place counts (placeSql's and pagePlaces' alias; a
+ * page's own ids and rows are read under others).
  */
-function rowsRead(plan: unknown): Map<string, number> {
-  const parsed: unknown = typeof plan === 'string' ? JSON.parse(plan) : plan;
+async function rowsRead(statement: Statement): Promise<Map<string, number>> {
   const read = new Map<string, number>();
-  const walk = (node: Record<string, unknown>) => {
-    const table = node['Relation Name'];
-    if (typeof table === 'string') {
-      const alias = String(node.Alias).replace(/_\d+$/, '');
-      const key = table === 'order_blocks' ? table : `${table} ${alias}`;
-      const rows = Number(node['Actual Rows']) * Number(node['Actual Loops']);
-      read.set(key, (read.get(key) ?? 0) + rows);
-    }
-    for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
-  };
-  walk((parsed as [{ Plan: Record<string, unknown> }])[0].Plan);
+  for (const scan of await scansOf(t.db, statement)) {
+    const key = scan.table === 'order_blocks' ? scan.table : `${scan.table} ${scan.alias}`;
+    read.set(key, (read.get(key) ?? 0) + scan.returned);
+  }
   return read;
 }
 
 describe('the cost of a page’s places', () => {
   it('reads each block count and each row of the catalogue at most once for a page', async () => {
-    const statements: { sql: string; params: readonly SqlParam[] }[] = [];
-    const recording = (inner: Db): Db => ({
-      ...inner,
-      query: (sql, params) => {
-        statements.push({ sql, params: params ?? [] });
-        return inner.query(sql, params);
-      },
-      transaction: (fn) => inner.transaction((tx) => fn(recording(tx))),
-    });
+    const { db, statements } = recordingDb(t.db);
     for (const order of ['name', '-position']) {
       statements.length = 0;
       const query = parseListQuery(assetListSpec, { order: [order], limit: ['100'] });
-      const { data } = await runList(recording(t.db), assetListSpec, query);
+      const { data } = await runList(db, assetListSpec, query);
       expect(data).toHaveLength(100);
-      const page = statements.filter(
-        (s) => /^\s*(WITH|SELECT)/.test(s.sql) && !/AS total/.test(s.sql),
-      );
+      const page = pageStatements(statements);
       expect(page).toHaveLength(1);
-      const { rows } = await t.db.query<{ 'QUERY PLAN': unknown }>(
-        `EXPLAIN (ANALYZE, FORMAT JSON) ${page[0]!.sql}`,
-        page[0]!.params,
-      );
-      const read = rowsRead(rows[0]!['QUERY PLAN']);
+      const read = await rowsRead(page[0]!);
       const { rows: counts } = await t.db.query<{ blocks: number; assets: number }>(
         `SELECT (SELECT count(*)::int FROM order_blocks WHERE collection = 'assets') AS blocks,
                 (SELECT count(*)::int FROM assets) AS assets`,
@@ -173,27 +151,14 @@ describe('the cost of a page’s places', () => {
   it('reads each block count at most once for the assets of a batch, with their places', async () => {
     const expected = await places('assets');
     const ids = [...expected.keys()].filter((_, i) => i % 3 === 0);
-    const statements: { sql: string; params: readonly SqlParam[] }[] = [];
-    const found = await findAssets(
-      {
-        ...t.db,
-        query: (sql, params) => {
-          statements.push({ sql, params: params ?? [] });
-          return t.db.query(sql, params);
-        },
-      },
-      ids,
-    );
+    const { db, statements } = recordingDb(t.db);
+    const found = await findAssets(db, ids);
     expect(found.map((asset) => asset.id)).toEqual([...ids].sort());
     for (const asset of found) expect(asset.position).toBe(expected.get(asset.id));
-    const { rows } = await t.db.query<{ 'QUERY PLAN': unknown }>(
-      `EXPLAIN (ANALYZE, FORMAT JSON) ${statements[0]!.sql}`,
-      statements[0]!.params,
-    );
     const { rows: counts } = await t.db.query<{ blocks: number }>(
       "SELECT count(*)::int AS blocks FROM order_blocks WHERE collection = 'assets'",
     );
-    expect(rowsRead(rows[0]!['QUERY PLAN']).get('order_blocks') ?? 0).toBeLessThanOrEqual(
+    expect((await rowsRead(statements[0]!)).get('order_blocks') ?? 0).toBeLessThanOrEqual(
       counts[0]!.blocks,
     );
   });
