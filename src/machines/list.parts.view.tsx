@@ -24,6 +24,7 @@ import { AutocompleteFilter } from './autocomplete.view';
 import type { ListActor } from './list.actor.view';
 import { listKey, type ListScreenConfig, type ScrollChoice } from './list.config.view';
 import {
+  selectAwaitsFirstAnswer,
   selectCanLoadMore,
   selectError,
   selectFilter,
@@ -254,16 +255,19 @@ export const ListPager = memo(function ListPager({
   const estimate = useSelector(actor, selectTotalIsEstimate);
   const totalDocs = useSelector(actor, selectTotalDocs);
   const limit = useSelector(actor, selectLimit);
+  const awaitsFirstAnswer = useSelector(actor, selectAwaitsFirstAnswer);
   const setPage = useCallback(
     (next: number) => actor.send({ type: 'SET_PAGE', page: next }),
     [actor],
   );
   if (place === 'top') {
-    // The pager's place is kept while the list loads and when it has one page: the rows do not
-    // move down when the answer brings the pager (Lighthouse's layout shift on a list's load).
-    return (
-      <div className="list-pager-top">
-        {totalPages > 1 ? (
+    // While the first answer is awaited the pager's place is kept, so that the rows do not move
+    // down when it brings a pager (Lighthouse's layout shift on a list's load). That answer
+    // paints the rows and takes the place away in one render when the list has one page;
+    // after it, the pager comes and goes with the rows of the answer that says so.
+    if (totalPages > 1) {
+      return (
+        <div className="list-pager-top">
           <Pager
             compact
             page={page}
@@ -272,11 +276,15 @@ export const ListPager = memo(function ListPager({
             onPage={setPage}
             labels={{ ...labels, nav: t('list.pagesTop') }}
           />
-        ) : (
-          <div className="pager compact pager-place" aria-hidden="true">
-            <span className="button">&nbsp;</span>
-          </div>
-        )}
+        </div>
+      );
+    }
+    if (!awaitsFirstAnswer) return null;
+    return (
+      <div className="list-pager-top">
+        <div className="pager compact pager-place" aria-hidden="true">
+          <span className="button">&nbsp;</span>
+        </div>
       </div>
     );
   }

@@ -46,6 +46,12 @@ export const selectTotalIsEstimate = (snapshot: ListSnapshotView) =>
   snapshot.context.totalIsEstimate;
 export const selectTotalPages = (snapshot: ListSnapshotView) =>
   snapshot.context.rows.length === 0 ? 0 : snapshot.context.totalPages;
+/**
+ * The first answer is on its way: how many pages the list has is not known yet (a failed read
+ * says nothing of it either, but is no longer awaited).
+ */
+export const selectAwaitsFirstAnswer = (snapshot: ListSnapshotView) =>
+  snapshot.context.shown === null && selectStatus(snapshot) !== 'error';
 export const selectError = (snapshot: ListSnapshotView) => snapshot.context.error;
 /**
  * The page asked for lies deeper than the server serves from either end of a large list: a

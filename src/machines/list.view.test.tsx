@@ -6,7 +6,7 @@ import { z } from 'zod/mini';
 import { configureHttp } from '../api/http';
 import { defineList } from '../api/list-url';
 import { queryClient } from '../api/query';
-import { jsonResponse } from '../api/testing';
+import { jsonResponse, serveRequests } from '../api/testing';
 import { initI18n, loadBackOfficeTexts } from '../i18n';
 import { searchFilter } from '../ui/dom/list/asset-filters';
 import { moveActions } from '../ui/dom/list/move-actions';
@@ -457,5 +457,116 @@ describe('a move that the server refuses', { timeout: 30_000 }, () => {
     expect(await screen.findByText(/The new order could not be saved/, {}, SLOW)).toBeTruthy();
     expect(asked).toContain('PATCH /v1/things/t4/position');
     await waitFor(() => expect(order()).toEqual(['Thing 1', 'Thing 2', 'Thing 3', 'Thing 4']));
+  });
+});
+
+/**
+ * `count` things that a `search` matches by name (an exact total), each read answered only once
+ * `release` is called: the test sees the screen while a page is on its way.
+ */
+function serveHeld(count: number) {
+  let open = false;
+  let waiting: (() => void)[] = [];
+  serveRequests(async (url) => {
+    if (!open) await new Promise<void>((resolve) => waiting.push(resolve));
+    const search = url.searchParams.get('search') ?? '';
+    const page = Number(url.searchParams.get('page') ?? 1);
+    const limit = Number(url.searchParams.get('limit') ?? 10);
+    const matching = Array.from({ length: count }, (_, index) => ({
+      id: `t${index + 1}`,
+      name: `Thing ${index + 1}`,
+    })).filter((thing) => thing.name.includes(search));
+    const totalPages = Math.max(1, Math.ceil(matching.length / limit));
+    return jsonResponse(200, {
+      data: matching.slice((page - 1) * limit, page * limit),
+      pagination: {
+        page,
+        limit,
+        totalDocs: matching.length,
+        totalPages,
+        hasNextPage: page < totalPages,
+      },
+    });
+  });
+  return {
+    /** Answers the reads waiting; with `keepOpen`, the later ones at once. */
+    release(keepOpen = false) {
+      open = keepOpen;
+      for (const answer of waiting) answer();
+      waiting = [];
+    },
+    hold() {
+      open = false;
+    },
+  };
+}
+
+describe('the room above the rows', { timeout: 20_000 }, () => {
+  /** What is above the table: the top pager, its empty place, or nothing. */
+  const above = () => {
+    const top = document.querySelector('.list-pager-top');
+    if (!top) return 'nothing';
+    return top.querySelector('.pager-place') ? 'place' : 'pager';
+  };
+  const skeleton = () => document.querySelector('.skeleton-row') !== null;
+
+  it('is kept while the first page loads, and goes with its answer on a list of one page', async () => {
+    const server = serveHeld(4);
+    renderList('/');
+    await waitFor(() => expect(skeleton()).toBe(true), SLOW);
+    expect(above()).toBe('place');
+    expect(document.querySelector('.pager-place')).toHaveAttribute('aria-hidden', 'true');
+    // The answer's rows and the band's going in the same commit: no state between them.
+    const seen = new Set<string>();
+    const observer = new MutationObserver(() => seen.add(`${skeleton()} ${above()}`));
+    observer.observe(document.body, { childList: true, subtree: true });
+    server.release(true);
+    expect(await screen.findByRole('rowheader', { name: 'Thing 4' }, SLOW)).toBeTruthy();
+    observer.disconnect();
+    expect(above()).toBe('nothing');
+    expect([...seen].filter((state) => state !== 'true place')).toEqual(['false nothing']);
+  });
+
+  it('holds the pager of a list of many pages, which goes with the rows when a search leaves one page', async () => {
+    const server = serveHeld(300);
+    const user = userEvent.setup();
+    renderList('/', () => ({ ...thingsList(), filters: [searchFilter(i18next.t)] }));
+    await waitFor(() => expect(skeleton()).toBe(true), SLOW);
+    expect(above()).toBe('place');
+    server.release(true);
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1' }, SLOW)).toBeTruthy();
+    expect(above()).toBe('pager');
+
+    // While the search's answer is on its way the pager stays, above skeleton rows.
+    server.hold();
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'Thing 30');
+    await waitFor(() => expect(skeleton()).toBe(true), SLOW);
+    expect(above()).toBe('pager');
+    const seen = new Set<string>();
+    const observer = new MutationObserver(() => seen.add(`${skeleton()} ${above()}`));
+    observer.observe(document.body, { childList: true, subtree: true });
+    server.release(true);
+    expect(await screen.findByRole('rowheader', { name: 'Thing 300' }, SLOW)).toBeTruthy();
+    observer.disconnect();
+    expect(screen.getByText('2 items')).toBeTruthy();
+    expect(above()).toBe('nothing');
+    expect([...seen].filter((state) => state !== 'true pager')).toEqual(['false nothing']);
+
+    // A search that matches nothing: the empty state, with nothing above it.
+    await user.clear(screen.getByRole('searchbox', { name: 'Search' }));
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'zzzz');
+    expect(await screen.findByText('No listings matched your search query', {}, SLOW)).toBeTruthy();
+    expect(above()).toBe('nothing');
+  });
+
+  it('has no pager nor place in an endless list', async () => {
+    const server = serveHeld(300);
+    localStorage.clear();
+    renderList('/', () => ({ ...thingsList(), mode: 'infinite', urlState: false }));
+    await waitFor(() => expect(skeleton()).toBe(true), SLOW);
+    expect(above()).toBe('nothing');
+    server.release(true);
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1' }, SLOW)).toBeTruthy();
+    expect(above()).toBe('nothing');
   });
 });

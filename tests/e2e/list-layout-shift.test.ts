@@ -1,11 +1,14 @@
 /**
  * A list's first paint holds still: while the rows load, the table, the pager's place and the
  * header's total keep the room the answer fills, so nothing moves when the rows come
- * (Lighthouse's cumulative layout shift on the list's load).
+ * (Lighthouse's cumulative layout shift on the list's load). A list of one page (the users)
+ * then keeps no empty band above its table; one of many (the assets) has its pager there.
+ * Set SHOTS_DIR=<folder> to keep pictures of both lists loaded at both widths, light and dark.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { appUnderTest, signedInPage } from '../helpers/app';
+import { shot } from '../helpers/shots';
 
 const app = appUnderTest();
 const WIDTHS = [1280, 390] as const;
@@ -41,7 +44,7 @@ const layoutShift = (page: Page) =>
 describe('a list loads without moving', () => {
   for (const width of WIDTHS) {
     for (const path of ['/assets', '/users']) {
-      it(`${path} at ${width} px: its rows arrive without a layout shift`, async () => {
+      it(`${path} at ${width} px: its rows arrive without a layout shift, the pager or nothing above`, async () => {
         const page = await signedInPage(app, undefined, viewport(width));
         // The answer is held back until the loading screen has been painted, as on a slow
         // network: the rows replace skeleton rows the user already saw.
@@ -62,6 +65,18 @@ describe('a list loads without moving', () => {
           () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
         );
         expect(await layoutShift(page)).toBeLessThan(0.05);
+        // Above the table: the pager on a list of many pages, nothing on a list of one.
+        const top = page.locator('.list-pager-top');
+        if (path === '/assets') {
+          const pager = top.getByRole('navigation', { name: 'Page navigation above the list' });
+          expect(await pager.isVisible()).toBe(true);
+        } else {
+          expect(await top.count()).toBe(0);
+        }
+        for (const scheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme: scheme });
+          await shot(page, `list-loaded-${path.slice(1)}-${width}-${scheme}`);
+        }
       });
     }
   }
