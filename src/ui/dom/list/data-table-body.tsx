@@ -1,5 +1,13 @@
 import { useMemo, type ReactElement } from 'react';
-import { Button, Cell, Checkbox, Row, TableBody, TableLoadMoreItem } from 'react-aria-components';
+import {
+  Button,
+  ButtonContext,
+  Cell,
+  Checkbox,
+  Row,
+  TableBody,
+  TableLoadMoreItem,
+} from 'react-aria-components';
 import type { ListColumn } from './columns';
 import type { DataTableLabels } from './data-table-labels';
 import { RowMenu, type ActionMenuItem } from './row-menu';
@@ -136,12 +144,17 @@ export function useBody<Data extends { id: string }>(options: {
           {rowActions && (
             <Cell className="col-actions">
               {!removed && (
-                <RowMenu
-                  label={`${labels.actions}: ${rowLabel(row)}`}
-                  items={() => rowActions(row)}
-                  row={row}
-                  onSetOrder={onSetOrder}
-                />
+                // The row offers its buttons a new context whenever React Aria renders it (a
+                // focus, a selection); the menu's button takes nothing from it, so it is cut off
+                // and renders only when its own menu does.
+                <ButtonContext.Provider value={null}>
+                  <RowMenu
+                    label={`${labels.actions}: ${rowLabel(row)}`}
+                    items={() => rowActions(row)}
+                    row={row}
+                    onSetOrder={onSetOrder}
+                  />
+                </ButtonContext.Provider>
               )}
             </Cell>
           )}

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { useState } from 'react';
@@ -42,8 +42,9 @@ const rowActions = () => [{ title: 'Edit', onAction: () => undefined }];
 /**
  * Ten rows as a list screen shows them (selectable, sortable, a menu per row), with the props
  * its owner keeps stable (list.parts.view.tsx); a sort shows the same row objects reordered.
+ * With a `layoutKey` its columns resize, as the assets list's do.
  */
-function Screen() {
+function Screen({ layoutKey }: { layoutKey?: string }) {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [order, setOrder] = useState<ListOrder>({ name: 'asc' });
   const [labels] = useState(() => dataTableLabels(i18next.t.bind(i18next), 'Assets'));
@@ -60,6 +61,7 @@ function Screen() {
       order={order}
       onSort={onSort}
       selection={{ selectedIds: selected, onChange }}
+      {...(layoutKey ? { layoutKey } : {})}
     />
   );
 }
@@ -70,22 +72,48 @@ beforeAll(async () => {
 });
 
 describe('DataTable renders', () => {
-  it('renders no row again for a press on the table that changes nothing', () => {
+  it.each([
+    ['fixed', undefined],
+    ['resizable', 'renders-test'],
+  ])(
+    'renders no row again for a press on the table that changes nothing (%s columns)',
+    async (_, layoutKey) => {
+      const counter = renderCounter();
+      render(counter.wrap(<Screen layoutKey={layoutKey} />));
+      // Resizable columns come with the widths measured from the first rows.
+      await waitFor(() =>
+        expect(Boolean(document.querySelector('.data-table-resizable'))).toBe(Boolean(layoutKey)),
+      );
+      const area = screen.getByRole('grid').closest('.data-table-container')!;
+      // The first press anywhere tells React Aria a pointer is in use (its focus rings read
+      // that): the table renders for it once.
+      fireEvent.pointerDown(document.body);
+      fireEvent.pointerUp(document.body);
+      counter.reset();
+      // The rows are held while a pointer is down on the table's area (a search answer must not
+      // move them): holding them changes nothing on screen. (A press on a row itself moves React
+      // Aria's focus there, which its every row renders for.)
+      fireEvent.pointerDown(area);
+      fireEvent.pointerUp(window);
+      expect(counter.rows()).toEqual(new Set());
+    },
+  );
+
+  it('renders the rows twice for a selection (the focus, the selection) and no menu button', async () => {
     const counter = renderCounter();
-    render(counter.wrap(<Screen />));
-    const area = screen.getByRole('grid').closest('.data-table-container')!;
-    // The first press anywhere tells React Aria a pointer is in use (its focus rings read
-    // that): the table renders for it once.
-    fireEvent.pointerDown(document.body);
-    fireEvent.pointerUp(document.body);
+    render(counter.wrap(<Screen layoutKey="renders-select" />));
+    await waitFor(() => expect(document.querySelector('.data-table-resizable')).not.toBeNull());
+    await userEvent.click(screen.getByRole('checkbox', { name: /Item 2/ }));
     counter.reset();
-    // The rows are held while a pointer is down on the table's area (a search answer must not
-    // move them): holding them changes nothing on screen. (A press on a row itself moves React
-    // Aria's focus there, which its every row renders for.)
-    fireEvent.pointerDown(area);
-    fireEvent.pointerUp(window);
-    expect(counter.rows()).toEqual(new Set());
-  });
+    await userEvent.click(screen.getByRole('checkbox', { name: /Item 4/ }));
+    expect(screen.getByRole('checkbox', { name: /Item 4/ })).toBeChecked();
+    // React Aria renders every row when its focus moves to the row pressed and when the
+    // selection changes (and the row pressed and the row left once more, for their own focus);
+    // a press and its release on the table's area add nothing.
+    expect(counter.byName().TableRowElementType).toBeLessThanOrEqual(2 * 10 + 2);
+    // A row's menu button takes nothing from its row: it renders only when its own menu does.
+    expect(counter.byName().Button).toBeUndefined();
+  }, 60_000);
 
   it('draws no cell again when a sort only reorders the rows, nor for a selection', async () => {
     const counter = renderCounter();

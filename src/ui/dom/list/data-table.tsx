@@ -365,18 +365,24 @@ function useShownLayout<Row>(all: ListColumn<Row>[], layoutKey: string | undefin
     setSeen(widthsKey);
     if (widthsKey !== own) setEpoch(epoch + 1);
   }
-  const resized = (widths: Map<Key, number | string>) => {
-    if (!layout) return;
-    const next = { ...layout.widths };
-    for (const [key, width] of widths) {
-      if (typeof width === 'number' && fields.includes(String(key))) {
-        next[String(key)] = Math.round(width);
+  // Kept while the layout is: React Aria hands its table a new state when the container's
+  // handlers change, and every row and cell renders again (a press on the table re-renders
+  // this component, to hold its rows).
+  const resized = useCallback(
+    (widths: Map<Key, number | string>) => {
+      if (!layout) return;
+      const next = { ...layout.widths };
+      for (const [key, width] of widths) {
+        if (typeof width === 'number' && fields.includes(String(key))) {
+          next[String(key)] = Math.round(width);
+        }
       }
-    }
-    const repaired = repairColumnLayout({ ...layout, widths: next }, fields);
-    setOwn(JSON.stringify(repaired.widths));
-    setLayout(repaired);
-  };
+      const repaired = repairColumnLayout({ ...layout, widths: next }, fields);
+      setOwn(JSON.stringify(repaired.widths));
+      setLayout(repaired);
+    },
+    [layout, fields, setLayout],
+  );
   const key = `${epoch}:${columns.map((c) => c.field).join(',')}`;
   return { columns, key, resized };
 }
