@@ -2,9 +2,17 @@ import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useShownWhenIdle } from './use-shown-when-idle';
 
-function Heavy() {
-  const [ref, shown] = useShownWhenIdle<HTMLDivElement>();
+function Heavy({ touchWaitsForInput = false }: { touchWaitsForInput?: boolean }) {
+  const [ref, shown] = useShownWhenIdle<HTMLDivElement>({ touchWaitsForInput });
   return <div ref={ref}>{shown ? 'viewer' : 'placeholder'}</div>;
+}
+
+/** A screen whose primary pointer is a finger (`coarse`) or a mouse. */
+function stubPointer(coarse: boolean) {
+  vi.stubGlobal('matchMedia', (query: string) => ({
+    matches: coarse && query === '(pointer: coarse)',
+    media: query,
+  }));
 }
 
 /** An IntersectionObserver the test moves on and off screen. */
@@ -46,6 +54,32 @@ describe('a heavy part shown when idle', () => {
     expect(screen.getByText('placeholder')).toBeTruthy();
     scroll(true);
     expect(screen.getByText('placeholder')).toBeTruthy();
+    await act(() => vi.runAllTimersAsync());
+    expect(screen.getByText('viewer')).toBeTruthy();
+  });
+
+  it('on a touch screen, waits for the first touch, key or scroll as well', async () => {
+    vi.useFakeTimers();
+    stubPointer(true);
+    const scroll = stubObserver();
+    render(<Heavy touchWaitsForInput />);
+    scroll(true);
+    await act(() => vi.runAllTimersAsync());
+    // On screen, loaded and idle: a phone still keeps its CPU and data for the page.
+    expect(screen.getByText('placeholder')).toBeTruthy();
+    act(() => {
+      window.dispatchEvent(new Event('pointerdown'));
+    });
+    await act(() => vi.runAllTimersAsync());
+    expect(screen.getByText('viewer')).toBeTruthy();
+  });
+
+  it('with a mouse, does not wait for input', async () => {
+    vi.useFakeTimers();
+    stubPointer(false);
+    const scroll = stubObserver();
+    render(<Heavy touchWaitsForInput />);
+    scroll(true);
     await act(() => vi.runAllTimersAsync());
     expect(screen.getByText('viewer')).toBeTruthy();
   });

@@ -9,7 +9,9 @@ import { useShownWhenIdle } from '../../../ui/dom/use-shown-when-idle';
 import { Panel } from './panel';
 
 // The viewer (three.js, R3F) loads with this panel only, once it is on screen and the page has
-// loaded: its code and its model would otherwise compete with the form's first paint.
+// loaded (on a phone, once the person has touched or scrolled the page as well): its code, its
+// model and its start (seconds of one task on a phone's CPU) would otherwise compete with the
+// form's first paint and its first touches.
 const AvatarViewer = lazy(() =>
   import('../../../viewer').then((m) => ({ default: m.AvatarViewer })),
 );
@@ -17,7 +19,7 @@ const AvatarViewer = lazy(() =>
 /** One model in the avatar viewer. */
 function ModelView({ modelSrc, label }: { modelSrc: string; label: string }) {
   const { t } = useTranslation();
-  const [ref, shown] = useShownWhenIdle<HTMLDivElement>();
+  const [ref, shown] = useShownWhenIdle<HTMLDivElement>({ touchWaitsForInput: true });
   const dots = <DotLoader label={t('assetEditor.loading')} />;
   return (
     <div className="asset-preview" ref={ref}>
