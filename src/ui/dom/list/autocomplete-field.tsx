@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
-import { useMemo, type ReactNode } from 'react';
+import { useMemo, useRef, type ReactNode } from 'react';
 import { IconLabel } from '../icon-label';
+import { ComboPopover } from './combo-popover';
 import {
   Button,
   ButtonContext,
@@ -10,7 +11,6 @@ import {
   ListBox,
   ListBoxItem,
   ListBoxLoadMoreItem,
-  Popover,
   Tag,
   TagGroup,
   TagList,
@@ -107,6 +107,7 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
   const clearText = () => {
     if (props.inputValue !== '') props.onInputChange('');
   };
+  const fieldRef = useRef<HTMLDivElement>(null);
   const typed = props.inputValue.trim();
   const offersCreate =
     props.create !== undefined &&
@@ -171,7 +172,7 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
         }}
       >
         <IconLabel icon={props.icon} label={props.label} />
-        <div className="combo-input">
+        <div className="combo-input" ref={fieldRef}>
           <Input
             // The placeholder ("Any") only while nothing is chosen.
             placeholder={props.selected.length > 0 ? undefined : props.placeholder}
@@ -198,7 +199,7 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
             ▾
           </Button>
         </div>
-        <Popover className="menu-popover">
+        <ComboPopover className="menu-popover" fieldRef={fieldRef}>
           <ListBox
             className="menu"
             renderEmptyState={() =>
@@ -244,7 +245,7 @@ export function AutocompleteField(props: AutocompleteFieldProps) {
               </ListBoxLoadMoreItem>
             )}
           </ListBox>
-        </Popover>
+        </ComboPopover>
       </ComboBox>
       {/* The chosen values sit inside the field's box, before the text (at most limitTags,
           then "+N"): the field keeps its height and the bar its rows. Outside the ComboBox,
