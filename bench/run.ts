@@ -14,7 +14,8 @@ const only = process.argv[2];
 const VIEWER_TITLE =
   'Viewer: first painted frame of ours (/embed) against visage and <model-viewer> (bench/viewer)';
 if (only === 'viewer') {
-  const { benchViewer, viewerOptionsFromArgs } = await import('./viewer/run');
+  const { benchViewer } = await import('./viewer/run');
+  const { viewerOptionsFromArgs } = await import('./viewer/options');
   section(VIEWER_TITLE);
   await benchViewer(viewerOptionsFromArgs(process.argv.slice(3)));
   process.exit(0);
