@@ -4,7 +4,7 @@
  * a page turn the pagers and the rows, a keystroke in a filter the filter bar.
  */
 import { useSelector } from '@xstate/react';
-import { memo, useCallback, useId, useMemo, useState, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { canonical, LIST_PAGE_SIZES, sortOf } from '../../contract/list-query';
@@ -17,7 +17,7 @@ import { dataTableLabels } from '../ui/dom/list/data-table-labels';
 import { FilterBar, filterBarLabels, type FilterDef } from '../ui/dom/list/filter-bar';
 import { ListTotal } from '../ui/dom/list/list-total';
 import { PageSize } from '../ui/dom/list/page-size';
-import { Pager } from '../ui/dom/list/pager';
+import { Pager, rememberedTotal, rememberTotal } from '../ui/dom/list/pager';
 import { ScrollSwitch } from '../ui/dom/list/scroll-switch';
 import { SortMenu } from '../ui/dom/list/sort-menu';
 import { AutocompleteFilter } from './autocomplete.view';
@@ -245,7 +245,74 @@ export const ListPager = memo(function ListPager({
   actor: ListActor;
   place: 'top' | 'bottom';
   isMobile: boolean;
-  /** The name the page size is remembered by. */
+  /** The name the page size (and the whole list's total) is remembered by. */
+  sizeKey: string;
+}) {
+  return place === 'top' ? (
+    <TopPager actor={actor} sizeKey={sizeKey} />
+  ) : (
+    <BottomPager actor={actor} isMobile={isMobile} sizeKey={sizeKey} />
+  );
+});
+
+function TopPager({ actor, sizeKey }: { actor: ListActor; sizeKey: string }) {
+  const { t } = useTranslation();
+  const labels = usePagerLabels();
+  const page = useSelector(actor, selectPage);
+  const totalPages = useSelector(actor, selectTotalPages);
+  const estimate = useSelector(actor, selectTotalIsEstimate);
+  const totalDocs = useSelector(actor, selectTotalDocs);
+  const status = useSelector(actor, selectStatus);
+  const filtered = useSelector(actor, selectIsFilterActive);
+  const awaitsFirstAnswer = useSelector(actor, selectAwaitsFirstAnswer);
+  // Read once, with the page the list opens at and its size: a filter only narrows the list.
+  const [fitsOnePage] = useState(() => {
+    const total = rememberedTotal(sizeKey);
+    const { page: first, limit } = actor.getSnapshot().context;
+    return total !== null && first === 1 && total <= limit;
+  });
+  useEffect(() => {
+    if (status === 'success' && !filtered) rememberTotal(sizeKey, totalDocs);
+  }, [status, filtered, sizeKey, totalDocs]);
+  const setPage = useCallback(
+    (next: number) => actor.send({ type: 'SET_PAGE', page: next }),
+    [actor],
+  );
+  if (totalPages > 1) {
+    return (
+      <div className="list-pager-top">
+        <Pager
+          compact
+          page={page}
+          totalPages={totalPages}
+          estimate={estimate}
+          onPage={setPage}
+          labels={{ ...labels, nav: t('list.pagesTop') }}
+        />
+      </div>
+    );
+  }
+  // While the first answer is awaited the pager's place is kept, so that the rows do not move
+  // down when it brings a pager (Lighthouse's layout shift on a list's load); a list that
+  // fitted one page when last shown keeps none. The answer that says there is one page takes
+  // the place away in the render that paints its rows.
+  if (!awaitsFirstAnswer || fitsOnePage) return null;
+  return (
+    <div className="list-pager-top">
+      <div className="pager compact pager-place" aria-hidden="true">
+        <span className="button">&nbsp;</span>
+      </div>
+    </div>
+  );
+}
+
+function BottomPager({
+  actor,
+  isMobile,
+  sizeKey,
+}: {
+  actor: ListActor;
+  isMobile: boolean;
   sizeKey: string;
 }) {
   const { t } = useTranslation();
@@ -255,39 +322,10 @@ export const ListPager = memo(function ListPager({
   const estimate = useSelector(actor, selectTotalIsEstimate);
   const totalDocs = useSelector(actor, selectTotalDocs);
   const limit = useSelector(actor, selectLimit);
-  const awaitsFirstAnswer = useSelector(actor, selectAwaitsFirstAnswer);
   const setPage = useCallback(
     (next: number) => actor.send({ type: 'SET_PAGE', page: next }),
     [actor],
   );
-  if (place === 'top') {
-    // While the first answer is awaited the pager's place is kept, so that the rows do not move
-    // down when it brings a pager (Lighthouse's layout shift on a list's load). That answer
-    // paints the rows and takes the place away in one render when the list has one page;
-    // after it, the pager comes and goes with the rows of the answer that says so.
-    if (totalPages > 1) {
-      return (
-        <div className="list-pager-top">
-          <Pager
-            compact
-            page={page}
-            totalPages={totalPages}
-            estimate={estimate}
-            onPage={setPage}
-            labels={{ ...labels, nav: t('list.pagesTop') }}
-          />
-        </div>
-      );
-    }
-    if (!awaitsFirstAnswer) return null;
-    return (
-      <div className="list-pager-top">
-        <div className="pager compact pager-place" aria-hidden="true">
-          <span className="button">&nbsp;</span>
-        </div>
-      </div>
-    );
-  }
   return (
     <div className="list-footer">
       <Pager
@@ -309,7 +347,7 @@ export const ListPager = memo(function ListPager({
       )}
     </div>
   );
-});
+}
 
 /**
  * The rows, or why there are none: the table (with its selection, bulk bar, menus and moves),

@@ -559,6 +559,64 @@ describe('the room above the rows', { timeout: 20_000 }, () => {
     expect(above()).toBe('nothing');
   });
 
+  it('is not kept while a list that fitted one page when last opened loads again, until it grows', async () => {
+    let server = serveHeld(4);
+    renderList('/');
+    server.release(true);
+    expect(await screen.findByRole('rowheader', { name: 'Thing 4' }, SLOW)).toBeTruthy();
+
+    // Opened again (nothing cached): no room while it loads, as its answer brings no pager.
+    cleanup();
+    queryClient.clear();
+    server = serveHeld(4);
+    renderList('/');
+    await waitFor(() => expect(skeleton()).toBe(true), SLOW);
+    expect(above()).toBe('nothing');
+    server.release(true);
+    expect(await screen.findByRole('rowheader', { name: 'Thing 4' }, SLOW)).toBeTruthy();
+    expect(above()).toBe('nothing');
+
+    // It has grown meanwhile: its pager comes with its rows, and the next load keeps its place.
+    cleanup();
+    queryClient.clear();
+    server = serveHeld(300);
+    renderList('/');
+    await waitFor(() => expect(skeleton()).toBe(true), SLOW);
+    expect(above()).toBe('nothing');
+    server.release(true);
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1' }, SLOW)).toBeTruthy();
+    expect(above()).toBe('pager');
+    cleanup();
+    queryClient.clear();
+    server = serveHeld(300);
+    renderList('/');
+    await waitFor(() => expect(skeleton()).toBe(true), SLOW);
+    expect(above()).toBe('place');
+    server.release(true);
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1' }, SLOW)).toBeTruthy();
+  });
+
+  it('is kept while a list loads whose last answer was filtered: that says nothing of the whole list', async () => {
+    let server = serveHeld(300);
+    renderList(`/?filter=${encodeURIComponent('{"search":"Thing 30"}')}`, () => ({
+      ...thingsList(),
+      filters: [searchFilter(i18next.t)],
+    }));
+    server.release(true);
+    expect(await screen.findByRole('rowheader', { name: 'Thing 300' }, SLOW)).toBeTruthy();
+    expect(above()).toBe('nothing');
+
+    cleanup();
+    queryClient.clear();
+    server = serveHeld(300);
+    renderList('/');
+    await waitFor(() => expect(skeleton()).toBe(true), SLOW);
+    expect(above()).toBe('place');
+    server.release(true);
+    expect(await screen.findByRole('rowheader', { name: 'Thing 1' }, SLOW)).toBeTruthy();
+    expect(above()).toBe('pager');
+  });
+
   it('has no pager nor place in an endless list', async () => {
     const server = serveHeld(300);
     localStorage.clear();
