@@ -1,187 +1,44 @@
 /**
- * Accessibility, checked by axe-core at 1280 and 390 px, in light and dark: no serious or
- * critical violation on any screen (the account screens, every list, the detail and new
- * screens, "not available for your role", not found, the embeddable viewer with a model) nor
- * in the states that add to a screen (the phone's open menu and All Filters, the bulk bar, a
- * toast, a form's errors). Screens are checked once they have settled (rows loaded, nothing
- * loading). Each width signs in once and visits every screen in that profile; each screen is
- * checked in the light scheme and then, for its colours, in the dark one (the app follows the
- * system's scheme, which the test switches).
+ * Accessibility where the viewer draws a model, checked by axe-core at 1280 and 390 px, in
+ * light and dark: /embed with a model and an asset's page with its preview drawn have no
+ * serious or critical violation. Every other screen and state is checked without WebGL
+ * (a11y.test.ts), where the asset page's viewer shows its error state instead.
  */
-import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ADMIN, appUnderTest, blankPage } from '../helpers/app';
+import { adminApi } from '../helpers/accounts';
+import { ADMIN, appUnderTest, blankPage, signedInAt } from '../helpers/app';
+import { axeChecker } from '../helpers/axe';
 import { serveFixtures } from '../helpers/browser';
-import { seriousViolationsInBothSchemes } from '../helpers/axe';
 
-// WebGL on: the asset page's preview and /embed show their model, not the viewer's error.
 const app = appUnderTest({ webgl: true });
-const UNKNOWN_ID = '000000000000000000000000';
-const ROW = '[role="grid"] [role="row"]:not(.skeleton-row)';
-const ROWS = `${ROW} [role="rowheader"]`;
-const BUSY = '.skeleton-row, .react-aria-TableLoadingIndicator, [aria-busy="true"]';
-
-const viewerSettled = (page: Page) =>
-  page.locator('[data-state="spawned"], [data-state="error"]').first().waitFor();
-
-/**
- * Serious or critical violations of the page as it is, in the light and then the dark scheme
- * ("where scheme: rule (targets)").
- */
-async function problemsInBothSchemes(page: Page, where: string): Promise<string[]> {
-  return (await seriousViolationsInBothSchemes(page)).map((problem) => `${where} ${problem}`);
-}
+const DRAWN = '[data-state="spawned"]';
 
 describe.each([1280, 390])('at %i px', (width) => {
-  const phone = width < 768;
+  const viewport = { width, height: 800 };
 
-  /** A profile that holds nothing at this width, following the system's scheme; /fixtures/* from ../shared. */
-  async function newPage(): Promise<Page> {
-    const page = await blankPage(app, { width, height: 800 });
-    await serveFixtures(page.context());
-    page.setDefaultTimeout(20_000);
-    return page;
-  }
+  it('has no serious or critical axe violation where the viewer draws a model', async () => {
+    const embed = await blankPage(app, viewport);
+    await serveFixtures(embed.context());
+    embed.setDefaultTimeout(30_000);
+    const embedChecks = axeChecker(embed, app.server.url);
+    await embedChecks.visit(
+      '/embed?modelSrc=/fixtures/avatars/male-emissive.glb&fit=true',
+      embed.locator(DRAWN),
+    );
+    await embed.context().close();
 
-  /** What a test checks a page with; `found` collects the problems. */
-  function checker(page: Page) {
-    const found: string[] = [];
-    /** Checks the page once `ready` shows and nothing is loading any more. */
-    const check = async (where: string, ready: Locator) => {
-      await ready.first().waitFor();
-      await expect.poll(() => page.locator(BUSY).count()).toBe(0);
-      found.push(...(await problemsInBothSchemes(page, where)));
-    };
-    const visit = async (path: string, ready: Locator) => {
-      await page.goto(`${app.server.url}${path}`);
-      await check(path, ready);
-    };
-    const heading = (name: string | RegExp) => page.getByRole('heading', { name });
-    const button = (name: string | RegExp) => page.getByRole('button', { name, exact: true });
-    const signIn = async () => {
-      await page.goto(`${app.server.url}/signin`);
-      await page.getByLabel('E-mail').fill(ADMIN.email);
-      await page.getByLabel('Password').fill(ADMIN.password);
-      await button('Sign in').click();
-    };
-    return { found, check, visit, heading, button, signIn };
-  }
-
-  it("people: the users, a user, invitations, the activity log and one's account", async () => {
-    const page = await newPage();
-    const { found, check, visit, heading, signIn } = checker(page);
-    await signIn();
-    await heading('Dashboard').waitFor();
-    const rows = page.locator(ROWS);
-    await visit('/users', rows);
-    const someone = page.locator(`${ROWS} a`).first();
-    const someoneName = (await someone.textContent()) ?? '';
-    await someone.click();
-    await check("a user's page", heading(someoneName));
-    await visit('/users/invitations', heading('Invitations'));
-    await visit('/activity', rows);
-    await visit('/account', heading('Your account'));
-    expect(found).toEqual([]);
+    const bodies = await adminApi<{ id: string; modelUrl?: string | null }[]>(
+      app.server.url,
+      'GET',
+      '/v1/assets?type=body&limit=20',
+    );
+    const asset = bodies.find((body) => body.modelUrl)!;
+    const page = await signedInAt(app, `${app.server.url}/assets/${asset.id}`, ADMIN, viewport);
+    page.setDefaultTimeout(30_000);
+    const pageChecks = axeChecker(page, app.server.url);
+    await pageChecks.check("an asset's page with its model drawn", page.locator(DRAWN));
     await page.context().close();
+
+    expect([...embedChecks.found, ...pageChecks.found]).toEqual([]);
   });
-
-  it('has no serious or critical axe violation on any screen or state', async () => {
-    const page = await newPage();
-    const { found, check, visit, heading, button, signIn } = checker(page);
-
-    // Signed out: the account screens, not found and the embeddable viewer.
-    await visit('/signin', page.getByLabel('E-mail', { exact: true }));
-    await visit('/signup', page.getByLabel('Confirm password'));
-    await page.getByLabel('E-mail').fill('bad');
-    await page.getByLabel('Password', { exact: true }).fill('short');
-    await page.getByLabel('Confirm password').fill('x');
-    await button('Sign up').click();
-    await check('/signup with errors', page.locator('[aria-invalid="true"]'));
-    await visit('/forgot-password', page.getByLabel('E-mail', { exact: true }));
-    await visit('/passwordless', page.getByLabel('E-mail', { exact: true }));
-    await visit('/passwordless?email=ada@example.test', page.getByLabel('Code', { exact: true }));
-    await visit('/verify-email', page.getByLabel('E-mail', { exact: true }));
-    await visit(
-      '/verify-email?verificationId=x&code=123456&email=ada@example.test',
-      page.getByLabel('Code', { exact: true }),
-    );
-    await visit('/no/such/page', heading(/does not exist|not found/i));
-    await page.goto(
-      `${app.server.url}/embed?modelSrc=/fixtures/avatars/male-emissive.glb&fit=true`,
-    );
-    await viewerSettled(page);
-    await check('/embed with a model', page.locator('[data-state="spawned"]'));
-
-    // A guest, on a screen that is not for their role.
-    const guest = await newPage();
-    await guest.goto(`${app.server.url}/signin`);
-    await guest.getByRole('button', { name: 'Continue as guest' }).click();
-    await guest.getByRole('heading', { name: 'Dashboard' }).waitFor();
-    await guest.goto(`${app.server.url}/tags`);
-    await guest.getByRole('heading', { name: 'Not available for your role' }).waitFor();
-    found.push(...(await problemsInBothSchemes(guest, '/tags as a guest')));
-    await guest.context().close();
-
-    // The admin: every screen of the back office.
-    await signIn();
-    await check('/', page.getByText('Total'));
-    if (phone) {
-      await button('Menu').click();
-      await check('the open menu', page.getByRole('navigation', { name: 'Main' }));
-      // The menu is a modal drawer: Escape closes it.
-      await page.keyboard.press('Escape');
-      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-    }
-    const rows = page.locator(ROWS);
-
-    // The assets list and its states: All Filters (phone), the bulk bar, a toast; an asset.
-    await visit('/assets', rows);
-    if (phone) {
-      await page.getByRole('button', { name: /^All Filters/ }).click();
-      await check('All Filters', page.getByRole('dialog'));
-      await page.keyboard.press('Escape');
-      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-    }
-    const dataRows = page.locator(ROW).filter({ has: page.getByRole('rowheader') });
-    for (const nth of [1, 2]) await dataRows.nth(nth).locator('.checkbox').click();
-    await check('the bulk bar', page.getByRole('toolbar', { name: '2 selected' }));
-    const toasts = page.getByRole('region', { name: 'Notifications' });
-    await page.getByRole('toolbar').getByRole('button', { name: 'Lock', exact: true }).click();
-    await check('a toast', toasts.getByText('2 assets locked'));
-    await toasts.getByRole('button', { name: 'Undo' }).click();
-    await toasts.getByText('2 assets unlocked').waitFor();
-    await page.locator(`${ROWS} a`).first().click();
-    await viewerSettled(page);
-    await check('an asset', heading(/^Asset /));
-    await visit('/assets/new', heading('New asset'));
-    await button('Create asset').click();
-    await check('/assets/new with errors', page.getByText('Please fix the highlighted fields.'));
-    await visit(`/assets/${UNKNOWN_ID}`, heading('Asset not found'));
-
-    await visit('/applications', rows);
-    await page.getByRole('grid').getByRole('link').first().click();
-    await check("an application's assets", page.getByRole('button', { name: /^Drag to reorder/ }));
-    await visit('/morph-queue', rows);
-    await visit('/morphed-assets', rows);
-    await visit('/cage-meshes', rows);
-    await page.locator(`${ROWS} a`).first().click();
-    await check('a cage mesh', heading(/^Cage mesh /));
-    await visit('/cage-meshes/new', heading('New cage mesh'));
-    await visit('/tags', rows);
-    await visit('/trash', heading('Trash'));
-
-    if (phone) await button('Menu').click();
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: 'My assets' })
-      .click();
-    // Its heading first: until then the rows are the previous list's.
-    await heading(/^Assets of /).waitFor();
-    await check("a user's assets", rows);
-
-    expect(found).toEqual([]);
-    await page.context().close();
-    // About 30 screens and states, each read by axe in both schemes: 70-90 s on 2 cores, so
-    // this one test gets more than the project's 90 s.
-  }, 150_000);
 });

@@ -168,7 +168,7 @@ async function openAccount(page: Page) {
 }
 
 describe('your account', () => {
-  // The admin's account page is checked at both widths in a11y.webgl.test.ts; this is a new user's,
+  // The admin's account page is checked at both widths in a11y.test.ts; this is a new user's,
   // on a phone.
   it('lists this session, and is axe clean for a new user at 390 px', async () => {
     const { page } = await verifiedAccount(390);

@@ -1,7 +1,7 @@
 /**
  * The activity log: a rename an admin makes in one browser arrives live at the top of another
  * browser's /activity; its filters narrow it; each row links to its record, or says it was
- * deleted and links to the Trash. Axe checks the screen at 1280 and 390 px in a11y.webgl.test.ts.
+ * deleted and links to the Trash. Axe checks the screen at 1280 and 390 px in a11y.test.ts.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';

@@ -4,7 +4,7 @@
  * and the activity log but changes nothing and cannot invite; the demo-style user and a guest
  * are told the people screens are not for them; everyone has an account page, a guest one that
  * turns it into a registered account. Every screen is axe clean (the admin's are covered by
- * a11y.webgl.test.ts). Screenshots go to $SHOTS_DIR when it is set.
+ * a11y.test.ts). Screenshots go to $SHOTS_DIR when it is set.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';

@@ -3,7 +3,7 @@
  * disabled user's open tab is signed out within seconds and cannot sign in again. Ending a
  * session from the user page makes that browser's next request land on
  * /signin?reason=login_required. A developer sees the list and the user page read-only. Axe
- * checks both screens at 1280 and 390 px in a11y.webgl.test.ts.
+ * checks both screens at 1280 and 390 px in a11y.test.ts.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';

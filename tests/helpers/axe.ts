@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AxeResults, Result, RunOptions } from 'axe-core';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 const axeSource = readFileSync(
   createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
@@ -82,4 +83,26 @@ export async function seriousViolationsInBothSchemes(
     await inScheme?.(scheme);
   }
   return found;
+}
+
+/** What the page shows while part of it is still loading (skeleton rows, a busy region). */
+const BUSY = '.skeleton-row, .react-aria-TableLoadingIndicator, [aria-busy="true"]';
+
+/**
+ * What a test checks the screens of one page with: `check` waits for `ready` and for nothing to
+ * be loading any more, then collects the serious or critical violations in both schemes in
+ * `found` ("where scheme: rule (targets)"); `visit` opens `path` of `origin` first.
+ */
+export function axeChecker(page: Page, origin: string) {
+  const found: string[] = [];
+  const check = async (where: string, ready: Locator) => {
+    await ready.first().waitFor();
+    await expect.poll(() => page.locator(BUSY).count()).toBe(0);
+    found.push(...(await seriousViolationsInBothSchemes(page)).map((p) => `${where} ${p}`));
+  };
+  const visit = async (path: string, ready: Locator) => {
+    await page.goto(`${origin}${path}`);
+    await check(path, ready);
+  };
+  return { found, check, visit };
 }
