@@ -19,7 +19,6 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
 import type { Page } from 'playwright-core';
 import { createApp } from '../server/app';
@@ -31,6 +30,7 @@ import { migrate } from '../server/migrate';
 import { seedScale } from '../scripts/seed-scale';
 import { launchBrowser } from '../tests/helpers/browser';
 import { freePort } from '../tests/helpers/server';
+import { benchOptions } from './args';
 import { startPostgres } from './server-scale';
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -321,13 +321,10 @@ async function measureSize(
 }
 
 export async function benchBrowserScale(args: string[] = []): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      'large-url': { type: 'string' },
-      runs: { type: 'string', default: '3' },
-      out: { type: 'string', default: '.tmp/browser-scale' },
-    },
+  const values = benchOptions(args, {
+    'large-url': undefined,
+    runs: '3',
+    out: '.tmp/browser-scale',
   });
   const runs = Number(values.runs);
   const out = values.out;

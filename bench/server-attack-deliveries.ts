@@ -6,13 +6,14 @@
  * avatar. Prints how long the third one's delivery version took from its upload, and the order
  * the derivations finished in.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import pg from 'pg';
 import { webpTexturedModel } from '../server/test-models';
+import { createDatabase } from './pg-database';
+import { startProduction } from './production';
 
 const ADMIN = 'admin@bench-deliveries.test';
 const PASSWORD = 'correct horse battery staple 42';
@@ -22,34 +23,17 @@ const SLOW_SIDE = 4096;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function benchDeliveryFairness(): Promise<void> {
-  const serverUrl = new URL(process.env.TEST_DATABASE_URL!);
-  const name = `bench_deliveries_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl.href });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const dbUrl = new URL(serverUrl.href);
-  dbUrl.pathname = `/${name}`;
-  const db = new pg.Client({ connectionString: dbUrl.href });
-  const port = 19000 + Math.floor(Math.random() * 1000);
-  const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-deliveries-')),
-      DATABASE_URL: dbUrl.href,
-      ADMIN_EMAIL: ADMIN,
-      ADMIN_PASSWORD: PASSWORD,
-      SMTP_URL: 'smtp://127.0.0.1:1',
-      PUBLIC_URL: base,
-      JWT_SECRET: 'bench-deliveries-secret-0123456789abcdef0123456789abcdef',
-      REQUIRE_ADMIN_2FA: 'false',
-      LOG_LEVEL: 'error',
-      SHUTDOWN_DEREGISTER_MS: '0',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const database = await createDatabase(
+    process.env.TEST_DATABASE_URL!,
+    `bench_deliveries_${randomBytes(4).toString('hex')}`,
+  );
+  const db = new pg.Client({ connectionString: database.url });
+  const server = startProduction({
+    name: 'deliveries',
+    firstPort: 19000,
+    env: { DATABASE_URL: database.url, ADMIN_EMAIL: ADMIN, ADMIN_PASSWORD: PASSWORD },
   });
+  const { base } = server;
   const call = async (method: string, path: string, body?: unknown, token?: string) => {
     const res = await fetch(base + path, {
       method,
@@ -88,17 +72,7 @@ export async function benchDeliveryFairness(): Promise<void> {
     const slow = await Promise.all(
       Array.from({ length: 6 }, (_, i) => webpTexturedModel(SLOW_SIDE, 40 + i * 20)),
     );
-    for (let i = 0; ; i += 1) {
-      if (i > 600) throw new Error('The server did not start in 150 s');
-      if (
-        await fetch(`${base}/healthz`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        break;
-      await pause(250);
-    }
+    await server.ready();
     await db.connect();
     const adminToken = await signIn(ADMIN);
     for (const who of ['a', 'b']) {
@@ -154,10 +128,8 @@ export async function benchDeliveryFairness(): Promise<void> {
     );
     console.log(`  finished in order: ${rows.map((row) => `${row.who}:${row.status}`).join(' ')}`);
   } finally {
-    server.kill('SIGTERM');
-    if (server.exitCode === null) await new Promise((resolve) => server.once('exit', resolve));
+    await server.stop();
     await db.end().catch(() => undefined);
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await database.drop();
   }
 }

@@ -15,12 +15,13 @@
  * benchDeliveryFairness); without it, that part is skipped with a line saying so.
  * Measurements, never pass/fail; the load average is printed with each phase.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { loadavg } from 'node:os';
+import { benchOptions } from './args';
+import { startProduction } from './production';
+import { percentile } from './stats';
 
 const ADMIN = 'admin@bench-attack.test';
 const PASSWORD = 'correct horse battery staple 42';
@@ -92,11 +93,6 @@ function request(
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
 
 interface Phase {
   label: string;
@@ -271,53 +267,26 @@ function table(phases: Phase[]): void {
 }
 
 export async function benchServerAttack(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      rate: { type: 'string' },
-      signins: { type: 'string', default: '30' },
-      prof: { type: 'string' },
-    },
-  });
+  const values = benchOptions(argv, { rate: undefined, signins: '30', prof: undefined });
   const signIns = Number(values.signins);
-  const port = 18000 + Math.floor(Math.random() * 1000);
-  const target = { port };
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-attack-'));
-  const server = spawn(
-    process.execPath,
-    [
-      ...(values.prof ? ['--cpu-prof', `--cpu-prof-dir=${values.prof}`] : []),
-      '--import',
-      'tsx',
-      'server/main.ts',
-    ],
-    {
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        PORT: String(port),
-        DATA_DIR: dataDir,
-        ADMIN_EMAIL: ADMIN,
-        ADMIN_PASSWORD: PASSWORD,
-        // Mail is queued, never sent: nothing listens there.
-        SMTP_URL: 'smtp://127.0.0.1:1',
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        JWT_SECRET: 'bench-attack-secret-0123456789abcdef0123456789abcdef',
-        REQUIRE_ADMIN_2FA: 'false',
-        LOG_LEVEL: 'error',
-        SHUTDOWN_DEREGISTER_MS: '0',
-        ...(values.rate !== undefined ? { CLIENT_REQUEST_RATE: values.rate } : {}),
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
+  const production = startProduction({
+    name: 'attack',
+    firstPort: 18000,
+    env: {
+      ADMIN_EMAIL: ADMIN,
+      ADMIN_PASSWORD: PASSWORD,
+      ...(values.rate !== undefined ? { CLIENT_REQUEST_RATE: values.rate } : {}),
     },
-  );
+    nodeArgs: values.prof ? ['--cpu-prof', `--cpu-prof-dir=${values.prof}`] : [],
+    stdout: 'inherit',
+  });
+  const target = { port: production.port };
+  const server = production.child;
   try {
-    for (let i = 0; ; i += 1) {
-      if (i > 600) throw new Error('The server did not start in 150 s');
+    await production.ready(async () => {
       const answer = await request(target, 'GET', '/healthz', { from: '127.0.0.3' });
-      if (answer.status === 200) break;
-      await pause(250);
-    }
+      return answer.status === 200;
+    });
     console.log(
       `Request budget: ${values.rate === '0' ? 'off (--rate 0)' : `CLIENT_REQUEST_RATE=${values.rate ?? 'the production default'}`}`,
     );
@@ -353,8 +322,7 @@ export async function benchServerAttack(argv: string[]): Promise<void> {
       );
     }
   } finally {
-    server.kill('SIGTERM');
-    if (server.exitCode === null) await new Promise((resolve) => server.once('exit', resolve));
+    await production.stop();
     if (values.prof) console.log(`CPU profile in ${values.prof}`);
   }
   await benchDeliveryFairness();

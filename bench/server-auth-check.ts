@@ -15,6 +15,7 @@ import { createPgliteDb } from '../server/db';
 import { createDevMailbox } from '../server/mail';
 import { migrate } from '../server/migrate';
 import { signedInBenchApp } from './server-app';
+import { percentile } from './stats';
 
 const ASSETS = 1000;
 const ROUNDS = 10;
@@ -23,10 +24,6 @@ const SEQUENTIAL = 200;
 /** Requests in flight at once for the throughput figure. */
 const CONCURRENCY = 16;
 const CONCURRENT = 800;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 export async function benchServerAuthCheck(): Promise<void> {
   const db = await createPgliteDb();
@@ -89,7 +86,6 @@ export async function benchServerAuthCheck(): Promise<void> {
   await db.close();
 
   const rows = [...times].map(([name, list]) => {
-    list.sort((a, b) => a - b);
     return {
       name,
       p50: percentile(list, 50),

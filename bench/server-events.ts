@@ -14,6 +14,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { HostReply, HostRequest } from './server-events-host';
+import { percentile } from './stats';
 
 const CLIENTS = 100;
 const CHANGES = 1000;
@@ -139,10 +140,6 @@ async function until(check: () => boolean, what: string) {
   }
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
 interface Result {
   perSecond: number;
   p50: number;
@@ -158,7 +155,7 @@ async function followBurst(host: ChildProcess, followers: Follower[]): Promise<R
     () => followers.every((f) => f.latencies.length >= CHANGES),
     'every client to get every change',
   );
-  const latencies = followers.flatMap((f) => f.latencies).sort((a, b) => a - b);
+  const latencies = followers.flatMap((f) => f.latencies);
   const lastAt = Math.max(...followers.map((f) => f.lastAt));
   for (const follower of followers) follower.stop();
   return {

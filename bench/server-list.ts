@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { createPgliteDb } from '../server/db';
 import { migrate } from '../server/migrate';
 import { signedInBenchApp } from './server-app';
+import { percentile } from './stats';
 
 const ASSETS = 100_000;
 const WARMUP = 20;
@@ -20,10 +21,6 @@ const SCENARIOS: [name: string, query: string][] = [
   ['type + gender filter', 'type=hair&gender=female'],
   ['order by name desc', 'order=-name'],
 ];
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 /** Seeds 100k assets, then times each scenario and prints the table. */
 export async function benchServerList(): Promise<void> {
@@ -63,7 +60,6 @@ export async function benchServerList(): Promise<void> {
       totalDocs = body.pagination?.totalDocs ?? 0;
       if (run >= WARMUP) times.push(elapsed);
     }
-    times.sort((a, b) => a - b);
     results.push({ name, p50: percentile(times, 50), p95: percentile(times, 95), totalDocs });
   }
   await db.close();

@@ -10,13 +10,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
-import pg from 'pg';
 import { createApp } from '../server/app';
 import { createSessionCheck } from '../server/auth/session-check';
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, loadConfig } from '../server/config';
@@ -25,6 +22,10 @@ import { createEventBus } from '../server/event-bus';
 import { log as serverLog } from '../server/log';
 import { createDevMailbox } from '../server/mail';
 import { seedScale } from '../scripts/seed-scale';
+import { freePort } from '../tests/helpers/server';
+import { benchOptions } from './args';
+import { createDatabase } from './pg-database';
+import { percentile } from './stats';
 
 interface Timing {
   median: number;
@@ -33,38 +34,13 @@ interface Timing {
   note: string;
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** A PostgreSQL server for the bench: DATABASE_URL's, or a throwaway cluster. */
 export async function startPostgres(): Promise<{ url: string; stop: () => Promise<void> }> {
   const name = `avatar_studio_scale_${process.pid}`;
   const existing = process.env.DATABASE_URL;
   if (existing) {
-    const admin = new pg.Client({ connectionString: existing });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(existing);
-    url.pathname = `/${name}`;
-    return {
-      url: url.toString(),
-      stop: async () => {
-        const client = new pg.Client({ connectionString: existing });
-        await client.connect();
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await client.end();
-      },
-    };
+    const database = await createDatabase(existing, name);
+    return { url: database.url, stop: database.drop };
   }
   const versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(a) - Number(b));
   const bin = `/usr/lib/postgresql/${versions.at(-1)}/bin`;
@@ -154,7 +130,6 @@ async function measureAll(
       // The first run warms the plan and the caches.
       if (run > 0) times.push(elapsed);
     }
-    times.sort((a, b) => a - b);
     const timing = { median: percentile(times, 50), p95: percentile(times, 95), note };
     results.set(name, timing);
     log(`  ${name.padEnd(48)} ${timing.median.toFixed(1).padStart(8)} ms  ${note}`);
@@ -287,15 +262,12 @@ async function signIn(base: string): Promise<string> {
 
 /** Seeds the small size, measures, grows to the large size, measures, prints the table. */
 export async function benchServerScale(args: string[] = []): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      runs: { type: 'string', default: '9' },
-      timeout: { type: 'string', default: '20' },
-      small: { type: 'string', default: '10000' },
-      large: { type: 'string', default: '1000000' },
-      only: { type: 'string', default: '' },
-    },
+  const values = benchOptions(args, {
+    runs: '9',
+    timeout: '20',
+    small: '10000',
+    large: '1000000',
+    only: '',
   });
   const only = values.only.split(',').filter(Boolean);
   const runs = Number(values.runs);
