@@ -1,6 +1,6 @@
 import { useSearch } from '@tanstack/react-router';
 import type { TFunction } from 'i18next';
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ListSearch } from '../api/list-url';
 import type { Can } from '../../contract/ability';
@@ -85,6 +85,10 @@ function ListScreenBody<Row extends { id: string }>({
   useDocumentTitle(...(config.documentTitle ?? [config.title]));
   const toolbar = useMemo(() => config.toolbar?.(controls), [config, controls]);
   const toolbarMore = useMemo(() => config.toolbarMore?.(controls), [config, controls]);
+  // The title and toolbar are drawn first; the filters, pagers and table (most of a list's
+  // rendering) follow in a background render, so a phone paints where it is before building
+  // the table. They appear below the header, so nothing drawn moves.
+  const bodyShown = useDeferredValue(true, false);
   return (
     <section className="list-screen" aria-labelledby="list-title">
       <ListHeader
@@ -109,14 +113,18 @@ function ListScreenBody<Row extends { id: string }>({
         dismissLabel={t('list.dismiss')}
         onDismiss={filterIgnored.dismiss}
       />
-      <ListFilters actor={actor} filters={config.filters} />
-      {isMobile && <ListSortMenu actor={actor} columns={config.columns} />}
-      {config.mode === 'paged' && (
-        <ListPager actor={actor} place="top" isMobile={isMobile} sizeKey={key} />
-      )}
-      <ListRows actor={actor} config={config} controls={controls} createdId={createdId} />
-      {config.mode === 'paged' && (
-        <ListPager actor={actor} place="bottom" isMobile={isMobile} sizeKey={key} />
+      {bodyShown && (
+        <>
+          <ListFilters actor={actor} filters={config.filters} />
+          {isMobile && <ListSortMenu actor={actor} columns={config.columns} />}
+          {config.mode === 'paged' && (
+            <ListPager actor={actor} place="top" isMobile={isMobile} sizeKey={key} />
+          )}
+          <ListRows actor={actor} config={config} controls={controls} createdId={createdId} />
+          {config.mode === 'paged' && (
+            <ListPager actor={actor} place="bottom" isMobile={isMobile} sizeKey={key} />
+          )}
+        </>
       )}
     </section>
   );
