@@ -39,6 +39,7 @@ import {
   selectRemovedIds,
   selectRows,
   selectSetFilterCount,
+  selectShownQuery,
   selectStatus,
   selectTotalDocs,
   selectTotalIsEstimate,
@@ -265,6 +266,13 @@ function TopPager({ actor, sizeKey }: { actor: ListActor; sizeKey: string }) {
   const status = useSelector(actor, selectStatus);
   const filtered = useSelector(actor, selectIsFilterActive);
   const awaitsFirstAnswer = useSelector(actor, selectAwaitsFirstAnswer);
+  // The room above the rows follows the answers that replace them (a list's first, a page, a
+  // filter): others' changes merged into the rows on screen neither add it nor take it away,
+  // as they move no row (the pager below offers a page they add).
+  const shown = useSelector(actor, selectShownQuery);
+  const [taken, setTaken] = useState({ shown, pages: totalPages });
+  if (taken.shown !== shown) setTaken({ shown, pages: totalPages });
+  const roomFor = taken.shown === shown ? taken.pages : totalPages;
   // Read once, with the page the list opens at and its size: a filter only narrows the list.
   const [fitsOnePage] = useState(() => {
     const total = rememberedTotal(sizeKey);
@@ -278,7 +286,7 @@ function TopPager({ actor, sizeKey }: { actor: ListActor; sizeKey: string }) {
     (next: number) => actor.send({ type: 'SET_PAGE', page: next }),
     [actor],
   );
-  if (totalPages > 1) {
+  if (totalPages > 1 && roomFor > 1) {
     return (
       <div className="list-pager-top">
         <Pager
@@ -296,7 +304,7 @@ function TopPager({ actor, sizeKey }: { actor: ListActor; sizeKey: string }) {
   // down when it brings a pager (Lighthouse's layout shift on a list's load); a list that
   // fitted one page when last shown keeps none. The answer that says there is one page takes
   // the place away in the render that paints its rows.
-  if (!awaitsFirstAnswer || fitsOnePage) return null;
+  if (roomFor <= 1 && (!awaitsFirstAnswer || fitsOnePage)) return null;
   return (
     <div className="list-pager-top">
       <div className="pager compact pager-place" aria-hidden="true">

@@ -52,6 +52,8 @@ export const selectTotalPages = (snapshot: ListSnapshotView) =>
  */
 export const selectAwaitsFirstAnswer = (snapshot: ListSnapshotView) =>
   snapshot.context.shown === null && selectStatus(snapshot) !== 'error';
+/** The query whose answer replaced the rows last: a new object with each such answer. */
+export const selectShownQuery = (snapshot: ListSnapshotView) => snapshot.context.shown;
 export const selectError = (snapshot: ListSnapshotView) => snapshot.context.error;
 /**
  * The page asked for lies deeper than the server serves from either end of a large list: a

@@ -4,6 +4,7 @@ import i18next from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/mini';
 import { configureHttp } from '../api/http';
+import { applyLiveMessage } from '../api/live-cache';
 import { defineList } from '../api/list-url';
 import { queryClient } from '../api/query';
 import { jsonResponse, serveRequests } from '../api/testing';
@@ -465,6 +466,7 @@ describe('a move that the server refuses', { timeout: 30_000 }, () => {
  * `release` is called: the test sees the screen while a page is on its way.
  */
 function serveHeld(count: number) {
+  let total = count;
   let open = false;
   let waiting: (() => void)[] = [];
   serveRequests(async (url) => {
@@ -472,7 +474,7 @@ function serveHeld(count: number) {
     const search = url.searchParams.get('search') ?? '';
     const page = Number(url.searchParams.get('page') ?? 1);
     const limit = Number(url.searchParams.get('limit') ?? 10);
-    const matching = Array.from({ length: count }, (_, index) => ({
+    const matching = Array.from({ length: total }, (_, index) => ({
       id: `t${index + 1}`,
       name: `Thing ${index + 1}`,
     })).filter((thing) => thing.name.includes(search));
@@ -497,6 +499,10 @@ function serveHeld(count: number) {
     },
     hold() {
       open = false;
+    },
+    /** Others add or delete things: the list now holds `count`. */
+    setCount(next: number) {
+      total = next;
     },
   };
 }
@@ -615,6 +621,36 @@ describe('the room above the rows', { timeout: 20_000 }, () => {
     server.release(true);
     expect(await screen.findByRole('rowheader', { name: 'Thing 1' }, SLOW)).toBeTruthy();
     expect(above()).toBe('pager');
+  });
+
+  it("is neither added nor taken away by others' changes, which do not move the rows", async () => {
+    const server = serveHeld(10);
+    renderList('/');
+    server.release(true);
+    expect(await screen.findByRole('rowheader', { name: 'Thing 10' }, SLOW)).toBeTruthy();
+    expect(above()).toBe('nothing');
+
+    // Someone adds an eleventh: the pager below the rows offers page 2, none comes above.
+    server.setCount(11);
+    applyLiveMessage({ type: 'reset' });
+    await screen.findByRole('navigation', { name: 'Pages' }, SLOW);
+    expect(screen.getByText('11 items')).toBeTruthy();
+    expect(above()).toBe('nothing');
+
+    // Opened again with two pages, and one is deleted: the pager's room stays, empty.
+    cleanup();
+    queryClient.clear();
+    renderList('/');
+    expect(await screen.findByRole('rowheader', { name: 'Thing 10' }, SLOW)).toBeTruthy();
+    expect(above()).toBe('pager');
+    server.setCount(10);
+    applyLiveMessage({ type: 'reset' });
+    await waitFor(
+      () => expect(screen.queryByRole('navigation', { name: 'Pages' })).toBeNull(),
+      SLOW,
+    );
+    expect(screen.getByText('10 items')).toBeTruthy();
+    expect(above()).toBe('place');
   });
 
   it('has no pager nor place in an endless list', async () => {
