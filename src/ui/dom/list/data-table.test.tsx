@@ -532,6 +532,16 @@ describe('DataTable row selection', () => {
     expect(names()).toEqual(['Beanie']);
   });
 
+  // The header does not move with the rows, and a sort's skeleton rows should show with the
+  // sort it made, not in a render of their own after the release.
+  it('does not hold the rows while a column header is pressed', () => {
+    const { rerender } = render(<Table order={{ name: 'asc' }} onSort={vi.fn()} />);
+    fireEvent.pointerDown(screen.getByRole('columnheader', { name: /Name/ }));
+    rerender(<Table order={{ name: 'desc' }} onSort={vi.fn()} isLoading isStale />);
+    expect(screen.queryAllByRole('rowheader', { name: /Aviator|Beanie/ })).toEqual([]);
+    expect(screen.getByRole('grid')).toHaveAttribute('aria-busy', 'true');
+  });
+
   it('lets go of a press whose release never comes after a moment', async () => {
     vi.useFakeTimers();
     try {

@@ -7,6 +7,7 @@ import {
   useMemo,
   useRef,
   useState,
+  type PointerEvent,
   type ReactNode,
 } from 'react';
 import {
@@ -137,6 +138,14 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
     ),
   );
   const { rows, isLoading } = shown;
+  // Not for a press on the header: nothing there moves with the rows, and a sort's skeleton rows
+  // show with the sort it made instead of in renders of their own after the release.
+  const holdUnlessHeader = useCallback(
+    (event: PointerEvent) => {
+      if (!(event.target as Element).closest('[role="columnheader"]')) holdWhilePressed();
+    },
+    [holdWhilePressed],
+  );
   const showSkeleton = isLoading && (rows.length === 0 || Boolean(shown.isStale));
   // Ids of rows that left the screen would stay selected, out of sight, and a bulk action would
   // reach them: the table shows only the ids of rows on screen as selected and hands the owner
@@ -284,7 +293,7 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
     <>
       <div
         className="data-table-container"
-        onPointerDownCapture={holdWhilePressed}
+        onPointerDownCapture={holdUnlessHeader}
         ref={layoutKey ? markOverflow : undefined}
       >
         {props.showProgress && isLoading && (
