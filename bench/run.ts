@@ -10,86 +10,86 @@ import { benchServerList } from './server-list';
 import { benchServerS3 } from './server-s3';
 import { benchServerUpload } from './server-upload';
 
+/** The sections that run by name (`npm run bench -- <name> [options]`): title and run. */
+const SECTIONS: Record<string, { title: string; run: (args: string[]) => Promise<unknown> }> = {
+  viewer: {
+    title:
+      'Viewer: first painted frame of ours (/embed) against visage and <model-viewer> (bench/viewer)',
+    run: async (args) => {
+      const { benchViewer } = await import('./viewer/run');
+      const { viewerOptionsFromArgs } = await import('./viewer/options');
+      await benchViewer(viewerOptionsFromArgs(args));
+    },
+  },
+  fuzz: {
+    title: 'Fuzzing: every reader of untrusted input, 100,000 cases each (bench/fuzz.ts)',
+    // A process of its own: the fuzz targets are typed with the browser's modules (tests/fuzz).
+    run: (args) => {
+      execFileSync(process.execPath, ['--import', 'tsx', 'bench/fuzz.ts', ...args], {
+        stdio: 'inherit',
+      });
+      return Promise.resolve();
+    },
+  },
+  s3: {
+    title:
+      'Two instances on one PostgreSQL and one S3 bucket (Ceph): 50 concurrent 5 MB uploads, 500 concurrent downloads from the other instance',
+    run: () => benchServerS3(),
+  },
+  scale: {
+    title: 'Lists and writes at 10,000 and at 1,000,000 assets and events, on PostgreSQL',
+    run: async (args) => (await import('./server-scale')).benchServerScale(args),
+  },
+  // Against the build in dist/ as it is (npm run build first).
+  'browser-scale': {
+    title: 'The assets list in Chromium at 600 and at 1,000,000 assets, on PostgreSQL',
+    run: async (args) => (await import('./browser-scale')).benchBrowserScale(args),
+  },
+  load: {
+    title:
+      'Load: two instances on PostgreSQL (a million assets) and S3 behind a round-robin proxy, signed-in clients doing what admins do',
+    run: async (args) => (await import('./server-load')).benchServerLoad(args),
+  },
+  lighthouse: {
+    title:
+      'Lighthouse, mobile preset: sign-in, dashboard, assets list, asset page, users, Trash, embed',
+    run: async (args) => (await import('./lighthouse')).benchLighthouse(args),
+  },
+  attack: {
+    title:
+      'A flood from one address: sign-in and /healthz from elsewhere, quiet, under 10 guests doing their worst, and under a /healthz flood',
+    run: async (args) => (await import('./server-attack')).benchServerAttack(args),
+  },
+  'auth-check': {
+    title: 'Session check: an authenticated list request with the check on and off',
+    run: () => benchServerAuthCheck(),
+  },
+  // Against the build in dist/ as it is (npm run build first).
+  lists: {
+    title:
+      'List screens in Chromium: typing, event timing (INP) of keys, select, menu, sort and page, infinite paging, scrolling',
+    run: async () => (await import('./lists')).benchLists(),
+  },
+  textures: {
+    title:
+      'Delivery textures: WebP against KTX2/Basis (ETC1S, UASTC), bytes, decode in Chromium, GPU memory',
+    run: async () => (await import('./textures')).benchTextures(),
+  },
+  events: {
+    title: 'Live events: 100 clients, a burst of 1,000 changes, SSE against polling',
+    run: () => benchServerEvents(),
+  },
+};
+
+async function runSection(name: string, args: string[] = []) {
+  const { title, run } = SECTIONS[name]!;
+  section(title);
+  await run(args);
+}
+
 const only = process.argv[2];
-const VIEWER_TITLE =
-  'Viewer: first painted frame of ours (/embed) against visage and <model-viewer> (bench/viewer)';
-if (only === 'viewer') {
-  const { benchViewer } = await import('./viewer/run');
-  const { viewerOptionsFromArgs } = await import('./viewer/options');
-  section(VIEWER_TITLE);
-  await benchViewer(viewerOptionsFromArgs(process.argv.slice(3)));
-  process.exit(0);
-}
-if (only === 'fuzz') {
-  section('Fuzzing: every reader of untrusted input, 100,000 cases each (bench/fuzz.ts)');
-  // A process of its own: the fuzz targets are typed with the browser's modules (tests/fuzz).
-  execFileSync(process.execPath, ['--import', 'tsx', 'bench/fuzz.ts', ...process.argv.slice(3)], {
-    stdio: 'inherit',
-  });
-  process.exit(0);
-}
-const S3_TITLE =
-  'Two instances on one PostgreSQL and one S3 bucket (Ceph): 50 concurrent 5 MB uploads, 500 concurrent downloads from the other instance';
-if (only === 's3') {
-  section(S3_TITLE);
-  await benchServerS3();
-  process.exit(0);
-}
-if (only === 'scale') {
-  section('Lists and writes at 10,000 and at 1,000,000 assets and events, on PostgreSQL');
-  await (await import('./server-scale')).benchServerScale(process.argv.slice(3));
-  process.exit(0);
-}
-if (only === 'browser-scale') {
-  // Against the build in dist/ as it is (npm run build first).
-  section('The assets list in Chromium at 600 and at 1,000,000 assets, on PostgreSQL');
-  await (await import('./browser-scale')).benchBrowserScale(process.argv.slice(3));
-  process.exit(0);
-}
-if (only === 'load') {
-  section(
-    'Load: two instances on PostgreSQL (a million assets) and S3 behind a round-robin proxy, signed-in clients doing what admins do',
-  );
-  await (await import('./server-load')).benchServerLoad(process.argv.slice(3));
-  process.exit(0);
-}
-if (only === 'lighthouse') {
-  section(
-    'Lighthouse, mobile preset: sign-in, dashboard, assets list, asset page, users, Trash, embed',
-  );
-  await (await import('./lighthouse')).benchLighthouse(process.argv.slice(3));
-  process.exit(0);
-}
-if (only === 'attack') {
-  section(
-    'A flood from one address: sign-in and /healthz from elsewhere, quiet, under 10 guests doing their worst, and under a /healthz flood',
-  );
-  await (await import('./server-attack')).benchServerAttack(process.argv.slice(3));
-  process.exit(0);
-}
-if (only === 'auth-check') {
-  section('Session check: an authenticated list request with the check on and off');
-  await benchServerAuthCheck();
-  process.exit(0);
-}
-const LISTS_TITLE =
-  'List screens in Chromium: typing, event timing (INP) of keys, select, menu, sort and page, infinite paging, scrolling';
-if (only === 'lists') {
-  // Against the build in dist/ as it is (npm run build first).
-  section(LISTS_TITLE);
-  await (await import('./lists')).benchLists();
-  process.exit(0);
-}
-const TEXTURES_TITLE =
-  'Delivery textures: WebP against KTX2/Basis (ETC1S, UASTC), bytes, decode in Chromium, GPU memory';
-if (only === 'textures') {
-  section(TEXTURES_TITLE);
-  await (await import('./textures')).benchTextures();
-  process.exit(0);
-}
-if (only === 'events') {
-  section('Live events: 100 clients, a burst of 1,000 changes, SSE against polling');
-  await benchServerEvents();
+if (only !== undefined && Object.hasOwn(SECTIONS, only)) {
+  await runSection(only, process.argv.slice(3));
   process.exit(0);
 }
 
@@ -123,26 +123,20 @@ if (signin) {
 section('Server list latency with 100,000 assets (PGlite, in process)');
 await benchServerList();
 
-section('Session check: an authenticated list request with the check on and off');
-await benchServerAuthCheck();
+await runSection('auth-check');
 
 section('Server memory while a 50 MB model uploads (streamed; target growth under 20 MB)');
 await benchServerUpload();
 
-section('Live events: 100 clients, a burst of 1,000 changes, SSE against polling');
-await benchServerEvents();
+await runSection('events');
 
-section(S3_TITLE);
-await benchServerS3();
+await runSection('s3');
 
 section('Upload validation of a 50 MB PNG: header rules and chunk walk against a full decode');
 await benchFileValidation();
 
-section(LISTS_TITLE);
-await (await import('./lists')).benchLists();
+await runSection('lists');
 
-section(TEXTURES_TITLE);
-await (await import('./textures')).benchTextures();
+await runSection('textures');
 
-section(VIEWER_TITLE);
-await (await import('./viewer/run')).benchViewer();
+await runSection('viewer');
