@@ -244,7 +244,7 @@ describe('the Views menu', { timeout: 60_000 }, () => {
         timeout: 20_000,
       }),
     ).toBeTruthy();
-    await screen.findByRole('rowheader', { name: /Olive/ });
+    await screen.findByRole('rowheader', { name: /Olive/ }, { timeout: 20_000 });
     expect(router.state.location.search).not.toHaveProperty('filter');
     expect(
       asked.filter((a) => a.path.startsWith('/v1/tags')).every((a) => !a.path.includes('search=')),
