@@ -6,13 +6,13 @@
 // list, and frame times while scrolling 2,000 rows. Each figure has a baseline measured in the
 // same run: one request per keystroke, the same interactions on a static page, one request per
 // page, and the same scroll over a plain static table of 2,000 rows.
-import type { Page, Route } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { launchBrowser } from '../tests/helpers/browser';
 import { startServer } from '../tests/helpers/server';
-import type { MorphQueueEntry } from '../contract/schemas';
+import { fakeQueue, INFINITE_TOTAL, scrollFrameTimes, scrollUntil } from './lists-infinite';
+import { percentile } from './stats';
 
 const QUERY = 'sneakers 2'; // 10 characters
-const INFINITE_TOTAL = 2000;
 
 async function signIn(page: Page, url: string) {
   await page.goto(`${url}/signin`);
@@ -40,110 +40,7 @@ async function typingRequests(page: Page, url: string) {
   await page.waitForTimeout(1000);
   const stamps = await page.evaluate<number[]>('window.__keys');
   const gaps = stamps.slice(1).map((stamp, index) => stamp - stamps[index]!);
-  return { requests, gapMs: median([...gaps].sort((a, b) => a - b)) };
-}
-
-/** The highest page of the synthetic queue served so far. */
-let servedPage = 0;
-
-/** A synthetic morph queue of INFINITE_TOTAL entries, served page by page. */
-async function fakeQueue(route: Route) {
-  const params = new URL(route.request().url()).searchParams;
-  const page = Number(params.get('page') ?? 1);
-  const limit = Number(params.get('limit') ?? 20);
-  servedPage = Math.max(servedPage, page);
-  const totalPages = Math.ceil(INFINITE_TOTAL / limit);
-  const at = new Date('2026-01-01T00:00:00Z').toISOString();
-  const data = Array.from(
-    { length: Math.max(0, Math.min(limit, INFINITE_TOTAL - (page - 1) * limit)) },
-    (_, i): MorphQueueEntry => {
-      const n = (page - 1) * limit + i + 1;
-      // Typed as the API's entry: an entry missing a field the app now reads failed to parse.
-      return {
-        id: `entry-${n}`,
-        sourceAssetId: `asset-${n}`,
-        sourceAssetName: `Asset number ${n}`,
-        bodyAssetId: 'body-1',
-        bodyAssetName: 'Male body',
-        status: 'completed',
-        progress: 100,
-        error: null,
-        morphedAssetId: `morphed-${n}`,
-        createdAt: at,
-        updatedAt: at,
-      };
-    },
-  );
-  await route.fulfill({
-    json: {
-      data,
-      pagination: {
-        page,
-        limit,
-        totalDocs: INFINITE_TOTAL,
-        totalPages,
-        hasNextPage: page < totalPages,
-      },
-    },
-  });
-}
-
-/**
- * Brings the last row into view until `page` pages were served; answers the list requests it
- * took. The table virtualises long lists, so progress is counted in pages served, not rows.
- */
-async function scrollUntil(page: Page, target: number): Promise<number> {
-  let requests = 0;
-  const count = (request: { url: () => string }) => {
-    if (new URL(request.url()).pathname === '/v1/morphed-asset-queue') requests += 1;
-  };
-  page.on('request', count);
-  const deadline = Date.now() + 300_000;
-  while (servedPage < target) {
-    if (Date.now() > deadline) throw new Error(`only ${servedPage} pages after 300 s`);
-    await page.evaluate(() => {
-      window.scrollTo(0, document.documentElement.scrollHeight);
-      const rows = document.querySelectorAll('[role="grid"] [role="row"]');
-      rows[rows.length - 1]?.scrollIntoView({ block: 'end' });
-    });
-    await page.waitForTimeout(50);
-  }
-  await page.waitForTimeout(300);
-  page.off('request', count);
-  return requests;
-}
-
-/** Frame intervals (ms) while the list scrolls from top to bottom over ~3 s. */
-async function scrollFrameTimes(page: Page): Promise<number[]> {
-  return page.evaluate(async () => {
-    // The table's own scroll area when it has one (virtualised lists), else the page.
-    const grid = document.querySelector('[role="grid"]');
-    let scroller: Element = document.scrollingElement ?? document.documentElement;
-    for (let e: Element | null = grid; e; e = e.parentElement) {
-      if (e.scrollHeight > e.clientHeight + 1 && getComputedStyle(e).overflowY !== 'visible') {
-        scroller = e;
-        break;
-      }
-    }
-    scroller.scrollTop = 0;
-    await new Promise((r) => requestAnimationFrame(r));
-    const end = scroller.scrollHeight - scroller.clientHeight;
-    const frames: number[] = [];
-    const start = performance.now();
-    let last = start;
-    await new Promise<void>((resolve) => {
-      const step = (now: number) => {
-        frames.push(now - last);
-        last = now;
-        const t = Math.min(1, (now - start) / 3000);
-        scroller.scrollTop = end * t;
-        if (t < 1) requestAnimationFrame(step);
-        else resolve();
-      };
-      requestAnimationFrame(step);
-    });
-    return frames.slice(1);
-  });
+  return { requests, gapMs: median(gaps) };
 }
 
 /** The page's event timing entries (the INP metric's source), kept for the bench to read. */
@@ -199,7 +96,8 @@ async function interactionMs(page: Page, expected: number, act: () => Promise<vo
   return durations.sort((a, b) => a - b);
 }
 
-const median = (values: number[]) => values[Math.floor((values.length - 1) / 2)] ?? 0;
+/** The lower middle value (nearest-rank p50). */
+const median = (values: readonly number[]) => percentile(values, 50);
 
 /** Components rendered by each interaction timed since the last `takeRenders()`. */
 let renders: number[] = [];
@@ -419,10 +317,7 @@ async function assetListTimings(page: Page, url: string) {
   };
 }
 
-const p95 = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? 0;
-};
+const p95 = (values: readonly number[]) => percentile(values, 95);
 
 export async function benchLists() {
   const server = await startServer();
