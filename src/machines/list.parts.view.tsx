@@ -256,13 +256,22 @@ export const ListPager = memo(function ListPager({
   );
 });
 
-function TopPager({ actor, sizeKey }: { actor: ListActor; sizeKey: string }) {
-  const { t } = useTranslation();
-  const labels = usePagerLabels();
+/** What both pagers show and do: the page, the pages, the total, and a page chosen. */
+function usePagerState(actor: ListActor) {
   const page = useSelector(actor, selectPage);
   const totalPages = useSelector(actor, selectTotalPages);
   const estimate = useSelector(actor, selectTotalIsEstimate);
   const totalDocs = useSelector(actor, selectTotalDocs);
+  const setPage = useCallback(
+    (next: number) => actor.send({ type: 'SET_PAGE', page: next }),
+    [actor],
+  );
+  return { labels: usePagerLabels(), page, totalPages, estimate, totalDocs, setPage };
+}
+
+function TopPager({ actor, sizeKey }: { actor: ListActor; sizeKey: string }) {
+  const { t } = useTranslation();
+  const { labels, page, totalPages, estimate, totalDocs, setPage } = usePagerState(actor);
   const status = useSelector(actor, selectStatus);
   const filtered = useSelector(actor, selectIsFilterActive);
   const awaitsFirstAnswer = useSelector(actor, selectAwaitsFirstAnswer);
@@ -282,10 +291,6 @@ function TopPager({ actor, sizeKey }: { actor: ListActor; sizeKey: string }) {
   useEffect(() => {
     if (status === 'success' && !filtered) rememberTotal(sizeKey, totalDocs);
   }, [status, filtered, sizeKey, totalDocs]);
-  const setPage = useCallback(
-    (next: number) => actor.send({ type: 'SET_PAGE', page: next }),
-    [actor],
-  );
   if (totalPages > 1 && roomFor > 1) {
     return (
       <div className="list-pager-top">
@@ -324,16 +329,8 @@ function BottomPager({
   sizeKey: string;
 }) {
   const { t } = useTranslation();
-  const labels = usePagerLabels();
-  const page = useSelector(actor, selectPage);
-  const totalPages = useSelector(actor, selectTotalPages);
-  const estimate = useSelector(actor, selectTotalIsEstimate);
-  const totalDocs = useSelector(actor, selectTotalDocs);
+  const { labels, page, totalPages, estimate, totalDocs, setPage } = usePagerState(actor);
   const limit = useSelector(actor, selectLimit);
-  const setPage = useCallback(
-    (next: number) => actor.send({ type: 'SET_PAGE', page: next }),
-    [actor],
-  );
   return (
     <div className="list-footer">
       <Pager
