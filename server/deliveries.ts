@@ -187,6 +187,22 @@ export async function stopDeliveries(
 }
 
 /**
+ * Stops this server's side of the queue (stopDeliveries) and waits until the derivations it was
+ * running have ended: a test's storage and database go right after, and a derivation still
+ * writing its file would outlive them.
+ * @internal
+ */
+export async function settleDeliveries(deps: Pick<Deps, 'db' | 'now'>): Promise<void> {
+  const queue = queueOf(deps.db);
+  await stopDeliveries(deps, queue);
+  // A derivation ends within its time limit (DELIVERY_LIMITS), whatever its model.
+  const deadline = Date.now() + 60_000;
+  while ((queue.running > 0 || queue.claiming) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
  * Derives a claimed model and records the result; false when the database or storage failed
  * (the waiters here get the error). Never rejects.
  */

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { apiErrorSchema, authResultSchema, type AuthResult, type Role } from '../contract/schemas';
 import { createApp, type AppDeps } from './app';
+import { settleDeliveries } from './deliveries';
 import { hashPassword } from './auth/password';
 import { createSessionCheck, type SessionCheck } from './auth/session-check';
 import { loadConfig, type Config } from './config';
@@ -152,6 +153,8 @@ export function useTestApp(
     });
   });
   afterAll(async () => {
+    // The app's model derivations first: one still running writes to the storage removed here.
+    if (testDb) await settleDeliveries({ db: testDb.db, now });
     await events?.close();
     await sessions?.close();
     await testDb?.close();
