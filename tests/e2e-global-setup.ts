@@ -13,7 +13,7 @@
  * projects in one run: they share one folder (about 12 s of seeding each), removed once the
  * last of them is done.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -32,7 +32,7 @@ declare module 'vitest' {
  * project loads this file as a module of its own (in the same process).
  */
 const run = globalThis as {
-  e2eSeed?: { removeFolders: () => void; dir: Promise<string>; users: number };
+  e2eSeed?: { removeFolders: () => Promise<void>; dir: Promise<string>; users: number };
 };
 
 /**
@@ -42,15 +42,57 @@ const run = globalThis as {
  * and Playwright left its profile behind: about 15 MB a run). Answers what removes it and puts
  * TMPDIR back.
  */
-function runTemporaryFolder(): () => void {
+function runTemporaryFolder(): () => Promise<void> {
   const before = process.env.TMPDIR;
   const folder = mkdtempSync(join(tmpdir(), 'avatar-studio-e2e-run-'));
   process.env.TMPDIR = folder;
-  return () => {
+  return async () => {
     if (before === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = before;
-    rmSync(folder, { recursive: true, force: true });
+    await browsersGone(folder);
+    rmSync(folder, { recursive: true, force: true, maxRetries: 3 });
   };
+}
+
+/** The processes whose command line names a path inside `folder` (Linux's /proc). */
+function processesUsing(folder: string): number[] {
+  if (!existsSync('/proc/self/cmdline')) return [];
+  const inside = `${folder}/`;
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(inside);
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
+}
+
+/**
+ * Waits for the Chromiums whose profiles lie in `folder` to end, killing those still there after
+ * 15 s. Vitest tears the set-up down while it is still stopping the workers: a worker's
+ * Playwright closes its Chromium as the worker goes, and that Chromium writes its profile as it
+ * closes, so removing the folder meanwhile failed with ENOTEMPTY.
+ */
+async function browsersGone(folder: string) {
+  const deadline = Date.now() + 15_000;
+  let left = processesUsing(folder);
+  while (left.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    left = processesUsing(folder);
+  }
+  for (const pid of left) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+  while (processesUsing(folder).length > 0 && Date.now() < deadline + 5_000) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /**
@@ -88,8 +130,8 @@ export default async function setup(project: TestProject) {
     const removeFolder = runTemporaryFolder();
     let removeServer = () => {};
     run.e2eSeed = {
-      removeFolders: () => {
-        removeFolder();
+      removeFolders: async () => {
+        await removeFolder();
         removeServer();
       },
       dir: compiledServer().then((remove) => {
@@ -107,6 +149,6 @@ export default async function setup(project: TestProject) {
     if (run.e2eSeed === seeded) delete run.e2eSeed;
     await seeded.dir.catch(() => undefined);
     // The seeded folder and the compiled server with it.
-    seeded.removeFolders();
+    await seeded.removeFolders();
   };
 }
