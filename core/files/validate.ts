@@ -9,6 +9,7 @@
  */
 import { readBytes, unreadable, type ByteSource } from './bytes';
 import type { FileError } from './file-error';
+import { formatBytes } from './format-bytes';
 import { checkGlbHeader } from './glb';
 import { checkModelLimits, hasNoGeometry, modelOverLimit } from './gltf-limits';
 import { checkPsdHeader } from './psd';
@@ -19,18 +20,7 @@ import { contentMismatch, CONTENT_NAMES, describeContent, nameTypes, SNIFF_BYTES
 import type { SniffedType } from './sniff';
 
 export type { FileError, FileErrorKey } from './file-error';
-
-/** A byte count for people, with MB = 1024 × 1024 bytes as the spec counts: '5 MB', '1.5 KB'. */
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB'] as const;
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${unit === 0 ? value : Math.round(value * 10) / 10} ${units[unit]}`;
-}
+export { formatBytes } from './format-bytes';
 
 /** The extensions a rule accepts, for messages: '.png, .jpg, .jpeg'. */
 const acceptedExtensions = (rule: UploadRule) => Object.values(rule.accept).flat().join(', ');

@@ -14,7 +14,7 @@ import { Alert } from '../../ui/dom/alert';
 import { CountCards } from '../../ui/dom/count-cards';
 import { displayLabel } from '../../ui/dom/list/asset-filters';
 import { dateCell, formatDate } from '../../ui/dom/list/cells';
-import { formatBytes } from '../../../core/files/validate';
+import { formatBytes } from '../../../core/files/format-bytes';
 import { DASHBOARD_DAYS, DASHBOARD_WEEKS, type Dashboard } from '../../../contract/dashboard';
 import type { ListFilter } from '../../../contract/list-query';
 import { changeDetail, changeTitle, recordCell } from '../activity';

@@ -2,7 +2,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Asset, ModelDelivery } from '../../../../contract/schemas';
 import { deliveredModelUrl } from '../../../../core/model-delivery';
-import { formatBytes } from '../../../../core/files/validate';
+import { formatBytes } from '../../../../core/files/format-bytes';
 import { DotLoader } from '../../../ui/canvas/dot-loader';
 import { CheckboxField } from '../../../ui/dom/form-controls';
 import { useShownWhenIdle } from '../../../ui/dom/use-shown-when-idle';
