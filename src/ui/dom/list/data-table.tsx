@@ -28,6 +28,7 @@ import { useBody } from './data-table-body';
 import type { DataTableLabels } from './data-table-labels';
 import { useHeader } from './data-table-header';
 import type { ActionMenuItem } from './row-menu';
+import { GatedRows } from './row-gates';
 import { useRowReorder } from './row-reorder';
 
 interface DataTableProps<Row extends { id: string }> {
@@ -244,8 +245,8 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
 
   // React Aria's table hands each row a new state whenever it renders, and every row renders
   // again: it renders only when what it shows changes, not when the bulk bar or a press does.
-  const grid = useMemo(
-    () => (
+  const grid = useMemo(() => {
+    const table = (
       <Table
         ref={gridRef}
         aria-label={labels.table}
@@ -272,22 +273,24 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
         {header}
         {body}
       </Table>
-    ),
-    [
-      body,
-      dragAndDropHooks,
-      hasSelection,
-      header,
-      labels.table,
-      reorderable,
-      selectedKeys,
-      selectionChanged,
-      showSkeleton,
-      sortChanged,
-      sortDescriptor,
-      virtualized,
-    ],
-  );
+    );
+    // Its rows render only when what they show changes (row-gates.tsx); a virtualised table has
+    // its own renderer, and dragging rows changes what each row shows while it lasts.
+    return virtualized || reorderable ? table : <GatedRows>{table}</GatedRows>;
+  }, [
+    body,
+    dragAndDropHooks,
+    hasSelection,
+    header,
+    labels.table,
+    reorderable,
+    selectedKeys,
+    selectionChanged,
+    showSkeleton,
+    sortChanged,
+    sortDescriptor,
+    virtualized,
+  ]);
 
   return (
     <>

@@ -96,8 +96,16 @@ export function renderCounter() {
     get total() {
       return renders.length;
     },
-    /** The rows (their keys) any rendered component belongs to. */
-    rows: () => new Set(renders.flatMap((fiber) => rowOf(fiber) ?? [])),
+    /**
+     * The rows (their keys) any rendered component belongs to, or only those of components of
+     * one name (a component above the rows, such as the table's body, counts as its first row).
+     */
+    rows: (name?: string) =>
+      new Set(
+        renders.flatMap((fiber) =>
+          name === undefined || nameOf(fiber.type) === name ? (rowOf(fiber) ?? []) : [],
+        ),
+      ),
     /** How many renders each component name had (for reading what rendered). */
     byName: () => {
       const counts: Record<string, number> = {};
