@@ -171,6 +171,135 @@ const treeshake = {
   moduleSideEffects: [{ test: /[\\/]src[\\/]features[\\/].*\.tsx?$/, sideEffects: false }],
 };
 
+/** This folder with `/` separators, to name modules by their path in the project. */
+const PROJECT = fileURLToPath(new URL('.', import.meta.url)).replaceAll('\\', '/');
+
+/**
+ * A group test over a module's path in the project (`src/api/http.ts`,
+ * `node_modules/ky/distribution/index.js`, with `/` separators); modules outside it (Vite's and
+ * rolldown's own) never match.
+ */
+function projectPath(pattern: RegExp): (id: string) => boolean {
+  return (id) => {
+    const path = id.replaceAll('\\', '/');
+    return path.startsWith(PROJECT) && pattern.test(path.slice(PROJECT.length));
+  };
+}
+
+/** A feature's requests and cache (`api/`) and its top-level files, as `feature-<name>`. */
+const FEATURE_SHARED = /^src\/features\/([^/]+)\/(?:api\/)?[^/]+$/;
+
+/**
+ * The back office's code in a few chunks by area, so that a screen's first paint waits for
+ * about a dozen requests rather than one per small shared module (over HTTP/1.1 a browser
+ * fetches six at a time: docs/benchmarks.md "Lighthouse: mobile"). A screen loads every group
+ * it uses any of, so a group holds what the screens that load it share.
+ *
+ * A group takes the modules its test matches and, unless `includeDependenciesRecursively` is
+ * off, the modules they import that no group of a higher priority took, so it imports only
+ * those groups. `main` is first: the modules the entry imports (tag `$initial`) stay in the
+ * entry chunk (the group holding the entry module is the entry chunk), so no later group pulls
+ * start-up code into a chunk of the signed-in area; `forms`, next, holds what the account
+ * screens share with it. The sign-in page loads main, start, router, forms and its own chunk
+ * (its budget: docs/architecture.md "Sign-in page budget"). With recursion off (lists, editor,
+ * features) a group holds only its matches, and what they import goes to the groups after it
+ * or is split automatically, like everything no group takes: a screen's own code, and the 3D
+ * viewer and three.js, which load on demand.
+ */
+const screenGroups = [
+  { name: 'main', priority: 7, tags: ['$initial' as const] },
+  {
+    // Besides their own code, every account screen (sign-in, sign-up, password reset, …) loads
+    // these: one chunk instead of six.
+    name: 'forms',
+    priority: 6,
+    test: projectPath(
+      /^src\/ui\/dom\/(action-button|spinner|schema-form|text-field)\.tsx$|^src\/features\/account\/(fields|forms|second-step)\.tsx?$/,
+    ),
+  },
+  {
+    // Requests and the query cache, for every signed-in screen and the account screens that
+    // call the API as they open (password reset, invitation, code sign-in, e-mail check).
+    // contract/ability.ts (CASL) stays a chunk of its own that the signed-in area imports
+    // when it starts.
+    name: 'data',
+    priority: 5,
+    test: projectPath(
+      /^node_modules\/(@tanstack\/(query-core|react-query)|ky|jwt-decode)\/|^src\/api\/(?!(uploads|files|analytics)\.)|^contract\/(?!ability\.)/,
+    ),
+  },
+  {
+    // The signed-in layout (its route chunk joins this group, with the React Aria code of its
+    // menus and dialogs) and the little every screen under it shares, the dashboard included:
+    // date cells, filter labels and icons, byte counts.
+    name: 'shell',
+    priority: 4,
+    test: projectPath(
+      /^src\/routes\/_app\.tsx\?tsr-split=component$|^src\/ui\/dom\/list\/(cells|filter-icons|asset-filters)\.tsx?$|^core\/files\/format-bytes\.ts$/,
+    ),
+  },
+  {
+    // The command palette (Ctrl+K, loaded on first use) with the React Aria search field and
+    // list box that lists use too: without it they would sit in `aria` below, and the palette
+    // would bring all of it to a screen without a list.
+    name: 'palette',
+    priority: 3,
+    test: projectPath(/^src\/ui\/dom\/command-palette\.tsx$/),
+  },
+  {
+    // The widgets record screens and lists share, with their React Aria code: notices,
+    // breadcrumbs, selects and form fields, row menus and dialogs.
+    name: 'widgets',
+    priority: 3,
+    test: projectPath(
+      /^src\/ui\/dom\/(toasts|breadcrumbs|select-box|form-controls|icon-label|section-crumbs|held-while-pressed)\.tsx?$|^src\/ui\/dom\/list\/row-menu\.tsx$/,
+    ),
+  },
+  {
+    // The list screen: its machine, table, filters, pagers and autocomplete. Only these modules:
+    // the React Aria code it shares with the editor is in `aria` below, so neither imports the
+    // other.
+    name: 'lists',
+    priority: 2,
+    includeDependenciesRecursively: false,
+    test: projectPath(
+      /^src\/ui\/dom\/list\/|^src\/machines\/(autocomplete|list|saved-views|ignored-filter|bulk-jobs|trash-actions)\./,
+    ),
+  },
+  {
+    // Editing a record: the entity editor, its file fields, uploads and file checks.
+    name: 'editor',
+    priority: 2,
+    includeDependenciesRecursively: false,
+    test: projectPath(
+      /^core\/files\/|^src\/api\/(uploads|files|analytics)\.|^src\/machines\/(rename-dialog|entity-editor|entity-form|file-field|conflict-panel|shared-edit)\.|^src\/ui\/dom\/(form-status|file-drop)\./,
+    ),
+  },
+  {
+    // The rest of React Aria, what lists and editors use (tables, grids, drag and drop,
+    // combo boxes).
+    name: 'aria',
+    priority: 1,
+    test: projectPath(
+      /^node_modules\/(react-aria|react-aria-components|react-stately|@react-aria|@react-stately|@internationalized|clsx)\//,
+    ),
+  },
+  {
+    // What a feature's screens share of its requests and top-level files, one chunk per
+    // feature; a feature's screens themselves stay with their routes.
+    name: (id: string) => {
+      const path = id.replaceAll('\\', '/');
+      if (!path.startsWith(PROJECT)) return null;
+      const feature = FEATURE_SHARED.exec(path.slice(PROJECT.length))?.[1];
+      return feature ? `feature-${feature}` : null;
+    },
+    priority: 0,
+    minShareCount: 2,
+    includeDependenciesRecursively: false,
+    test: projectPath(FEATURE_SHARED),
+  },
+];
+
 /**
  * The environment prefilter's worker (src/ui/canvas/prefilter.worker.ts): one file, its HDR and
  * EXR readers in it, so it can read its environment as soon as the file is in (as chunks, the
@@ -234,14 +363,17 @@ export default defineConfig({
               // chunk's imports: one chunk instead of the many small shared chunks automatic
               // splitting makes of them (each costs its own gzip).
               name: 'start',
+              priority: 8,
               test: /node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next|xstate|@xstate[\\/]react|use-sync-external-store|zod)[\\/]|^\0vite[\\/]preload-helper/,
             },
             {
               // The router and its helpers: one chunk instead of the many small ones automatic
               // splitting makes of them.
               name: 'router',
+              priority: 8,
               test: /node_modules[\\/]@tanstack[\\/](react-router|router-core|history|store|react-store)[\\/]|node_modules[\\/](cookie-es|seroval|tiny-invariant|tiny-warning)[\\/]/,
             },
+            ...screenGroups,
           ],
         },
       },
