@@ -5,9 +5,10 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser';
+import { seededCopy } from '../helpers/app';
+import { workerBrowser } from '../helpers/browser';
 import { startServer, type TestServer } from '../helpers/server';
 
 /** Strings only the inspector code contains: the panel, the sanitizer, the Stately library. */
@@ -37,20 +38,22 @@ describe('inspector code', () => {
 
 describe('inspector panel (development build)', () => {
   let server: TestServer;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    server = await startServer({ STATIC_DIR: 'dist-dev' });
-    browser = await launchBrowser();
+    server = await startServer({ STATIC_DIR: 'dist-dev' }, { dataDir: seededCopy() });
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
     await server?.stop();
   });
 
+  /** A page in a new profile of the worker's Chromium (none of the pool's: another build). */
   async function newPage(path: string) {
-    const page = await (await browser.newContext()).newPage();
+    const context = await (await workerBrowser()).newContext();
+    contexts.push(context);
+    const page = await context.newPage();
     // A development build (unminified React) on a busy machine: more time than accounts.test.ts.
     page.setDefaultTimeout(30_000);
     await page.goto(`${server.url}${path}`);

@@ -4,11 +4,10 @@
  * back while changes are made elsewhere.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser';
+import { describe, expect, it } from 'vitest';
 import { api, login, secondAdmin } from '../helpers/accounts';
 import { appUnderTest, signedInPage, signedInAt } from '../helpers/app';
-import { startServer, type TestServer } from '../helpers/server';
+import { startServer } from '../helpers/server';
 
 /** Everything live must show within this (the issue's promise). */
 const LIVE_MS = 2_000;
@@ -128,32 +127,25 @@ describe('two admins', () => {
 });
 
 describe('a server that goes away', () => {
-  let first: TestServer | undefined;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
-  beforeAll(async () => {
-    first = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await first?.stop();
-  });
+  // The file's server on a copy of the seeded data, at the worker's address, in the worker's
+  // Chromium: the test stops it and starts it again on the same data and address.
+  const app = appUnderTest();
 
   it('misses nothing that another process changed meanwhile, once it is back', async () => {
-    const url = first!.url;
+    const url = app.server.url;
     const token = await login(url);
     const stamp = Date.now();
     const names = [1, 2, 3].map((n) => `Resume ${stamp} ${n}`);
     const ids = [];
     for (const name of names) ids.push(await createAsset(url, token, name));
-    const page = await signedInPage({ server: first!, browser });
+    const page = await signedInPage(app);
     await searchList(page, String(stamp));
     for (const name of names) await row(page, name).waitFor();
 
     // The first process stops; a second one on the same data makes the changes, then stops;
     // the first comes back on its address.
-    const place = { port: Number(new URL(url).port), dataDir: first!.dataDir };
-    await first!.stop({ keepData: true });
+    const place = { port: Number(new URL(url).port), dataDir: app.server.dataDir };
+    await app.server.stop({ keepData: true });
     await page.getByText(/Reconnecting|Offline/).waitFor();
     const second = await startServer({}, place);
     const elsewhere = await login(second.url);
@@ -163,7 +155,7 @@ describe('a server that goes away', () => {
       });
     }
     await second.stop({ keepData: true });
-    first = await startServer({}, place);
+    app.server = await startServer({}, place);
 
     await page.getByText('Live', { exact: true }).waitFor({ timeout: 20_000 });
     for (const index of [1, 2, 3]) await row(page, `Resumed ${stamp} ${index}`).waitFor();

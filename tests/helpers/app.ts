@@ -15,8 +15,12 @@ export interface AppUnderTest {
   browser: Awaited<ReturnType<typeof workerBrowser>>;
 }
 
-/** A throwaway copy of the data folder the global set-up migrated and seeded. */
-function seededCopy(): string {
+/**
+ * A throwaway copy of the data folder the global set-up migrated and seeded: a server of a
+ * file's own (other settings, a restart) starts on it in a second or two, where a fresh folder
+ * is migrated, seeded and has its demo models derived first.
+ */
+export function seededCopy(): string {
   const dataDir = mkdtempSync(join(tmpdir(), 'avatar-studio-e2e-'));
   cpSync(inject('seededDataDir'), dataDir, { recursive: true });
   return dataDir;
