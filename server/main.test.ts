@@ -67,7 +67,7 @@ async function post(base: string, path: string, body: unknown, token?: string) {
 }
 
 describe('server/main.ts', () => {
-  it('serves, stops cleanly on SIGINT/SIGTERM and reuses its data on the next start', async () => {
+  it('serves, stops cleanly on SIGINT, reuses its data on the next start, and on SIGTERM answers /readyz 503 and serves new connections for SHUTDOWN_DEREGISTER_MS, then stops', async () => {
     const dataDir = tempDir('avatar-studio-main-');
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
@@ -111,7 +111,8 @@ describe('server/main.ts', () => {
     const twoDaysAgo = new Date(Date.now() - 48 * 3600 * 1000);
     utimesSync(orphan, twoDaysAgo, twoDaysAgo);
 
-    const second = start(env);
+    // The next start stays reachable a while after SIGTERM, as it would behind a proxy.
+    const second = start({ ...env, SHUTDOWN_DEREGISTER_MS: '3000' });
     await waitForListening(second);
     expect(second.output()).not.toContain('Seeded');
     expect(second.output()).toContain('Removed 1 partial uploads and 1 unreferenced files.');
@@ -124,8 +125,21 @@ describe('server/main.ts', () => {
     expect(
       (await post(base, '/v1/auth/refresh', { refreshToken: session.refreshToken })).status,
     ).toBe(200);
+
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    const signalled = Date.now();
     second.child.kill('SIGTERM');
+    await vi.waitFor(async () => expect((await fetch(`${base}/readyz`)).status).toBe(503), {
+      timeout: 2000,
+      interval: 20,
+    });
+    // A request the proxy sent before its health check saw that 503, on a new connection: it is
+    // answered, not refused or reset.
+    const late = await fetch(`${base}/healthz`, { headers: { connection: 'close' } });
+    expect(late.status).toBe(200);
     expect(await second.exited).toBe(0);
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(3000);
+    expect(second.output()).toContain('serving for 3000 ms more');
   }, 120_000);
 
   it('on SIGTERM refuses connections, lets an upload finish, ends streams with a retry hint, hands its morph job back and exits 0', async () => {
@@ -272,33 +286,6 @@ describe('server/main.ts', () => {
       await bucket.close();
       await s3.stop();
     }
-  }, 120_000);
-
-  it('on SIGTERM answers /readyz 503 and serves new connections for SHUTDOWN_DEREGISTER_MS, then stops', async () => {
-    const dataDir = tempDir('avatar-studio-leave-');
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const running = start({
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      STATIC_DIR: join(dataDir, 'no-dist'),
-      SHUTDOWN_DEREGISTER_MS: '3000',
-    });
-    await waitForListening(running);
-    expect((await fetch(`${base}/readyz`)).status).toBe(200);
-    const signalled = Date.now();
-    running.child.kill('SIGTERM');
-    await vi.waitFor(async () => expect((await fetch(`${base}/readyz`)).status).toBe(503), {
-      timeout: 2000,
-      interval: 20,
-    });
-    // A request the proxy sent before its health check saw that 503, on a new connection: it is
-    // answered, not refused or reset.
-    const late = await fetch(`${base}/healthz`, { headers: { connection: 'close' } });
-    expect(late.status).toBe(200);
-    expect(await running.exited).toBe(0);
-    expect(Date.now() - signalled).toBeGreaterThanOrEqual(3000);
-    expect(running.output()).toContain('serving for 3000 ms more');
   }, 120_000);
 
   it('refuses to start with an invalid configuration', async () => {
