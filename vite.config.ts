@@ -186,8 +186,11 @@ function projectPath(pattern: RegExp): (id: string) => boolean {
   };
 }
 
-/** A feature's requests and cache (`api/`) and its top-level files, as `feature-<name>`. */
-const FEATURE_SHARED = /^src\/features\/([^/]+)\/(?:api\/)?[^/]+$/;
+/**
+ * A feature's requests and cache (`api/`) and its top-level modules, not its styles, as
+ * `feature-<name>`.
+ */
+const FEATURE_SHARED = /^src\/features\/([^/]+)\/(?:api\/)?[^/]+\.tsx?$/;
 
 /**
  * The back office's code in a few chunks by area, so that a screen's first paint waits for
