@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appUnderTest, blankPage, signedInPage } from '../helpers/app';
+import { appUnderTest, blankPage, signedInAt, signedInPage } from '../helpers/app';
 import { seriousViolations } from '../helpers/axe';
 import { waitForMail } from '../helpers/server';
 import { shot } from '../helpers/shots';
@@ -233,9 +233,11 @@ describe('your account', () => {
     expect(page.url()).toMatch(/\/signin/);
 
     // The admin's activity log says an account was deleted, not whose.
-    const admin = await signedInPage(app);
     const filter = JSON.stringify({ routingKey: ['user.deleted.v1'] });
-    await admin.goto(`${app.server.url}/activity?filter=${encodeURIComponent(filter)}`);
+    const admin = await signedInAt(
+      app,
+      `${app.server.url}/activity?filter=${encodeURIComponent(filter)}`,
+    );
     const first = admin.locator('[role="grid"] [role="row"]:not(.skeleton-row)').nth(1);
     await expect.poll(() => first.innerText()).toContain('a deleted account');
     expect(await admin.locator('main').innerText()).not.toContain(email);

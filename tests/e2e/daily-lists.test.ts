@@ -421,9 +421,11 @@ describe.each(WIDTHS)('a kept selection at %i px', (width) => {
             .id,
         );
       }
-      const page = await signedInPage(app, undefined, viewport(width));
-      await page.goto(
+      const page = await signedInAt(
+        app,
         `${app.server.url}/assets?filter=${encodeURIComponent(JSON.stringify({ search: prefix }))}`,
+        ADMIN,
+        viewport(width),
       );
       await page.getByText('2 items').waitFor();
       for (const name of names) await rowNamed(page, name).locator('.checkbox').click();
@@ -516,10 +518,11 @@ describe('cards at 390 px', () => {
   it(
     'are two lines where the row allows, with 44 px checkbox and menu targets',
     async () => {
-      const page = await signedInPage(app, undefined, viewport(390));
+      const paths = ['/assets', '/applications', '/tags'];
+      const page = await signedInAt(app, `${app.server.url}${paths[0]}`, ADMIN, viewport(390));
       const heights: Record<string, number> = {};
-      for (const path of ['/assets', '/applications', '/tags']) {
-        await page.goto(`${app.server.url}${path}`);
+      for (const [index, path] of paths.entries()) {
+        if (index > 0) await page.goto(`${app.server.url}${path}`);
         await firstRow(page);
         const card = page.locator(ROWS).first();
         heights[path] = (await card.boundingBox())!.height;

@@ -9,7 +9,7 @@ import type { Locator } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureBytes, PNG_SUITE } from '../../core/files/test-fixtures';
 import { api, login, secondAdmin } from '../helpers/accounts';
-import { appUnderTest, signedInAt, signedInPage } from '../helpers/app';
+import { appUnderTest, signedInAt } from '../helpers/app';
 import { seriousViolationsInBothSchemes } from '../helpers/axe';
 import { shot } from '../helpers/shots';
 
@@ -181,10 +181,9 @@ describe.each(WIDTHS)('an edit conflict at %i px', (width) => {
         gender: 'male',
       });
       const path = `${app.server.url}/assets/${String(id)}`;
-      const a = await signedInPage(app, undefined, viewport(width));
-      const b = await signedInPage(app, await secondAdmin(app.server.url), viewport(width));
+      const a = await signedInAt(app, path, undefined, viewport(width));
+      const b = await signedInAt(app, path, await secondAdmin(app.server.url), viewport(width));
       for (const page of [a, b]) {
-        await page.goto(path);
         await expect.poll(() => page.getByLabel('Name', { exact: true }).inputValue()).toBe(name);
       }
       // A edits at the top of the form; B saves another name meanwhile.

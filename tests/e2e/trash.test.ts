@@ -191,9 +191,8 @@ describe('the Trash', () => {
     );
     const mesh = await newCageMesh('E2E trash cage shown');
     await api('DELETE', `/v1/cage-meshes/${mesh.id}`);
-    const page = await signedInPage(app);
+    const page = await signedInAt(app, listUrl('/applications', { search: application!.name }));
 
-    await page.goto(listUrl('/applications', { search: application!.name }));
     await rowAction(page, application!.name, 'Delete');
     await toasts(page).getByText(`${application!.name} moved to the Trash`).waitFor();
     await page.goto(listUrl('/morphed-assets', { search: morphed!.name }));
