@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser';
+import { workerBrowser } from '../helpers/browser';
 import { freePort, startServer, type TestServer } from '../helpers/server';
 
 const MODEL = readFileSync(resolve('..', 'shared', 'fixtures', 'avatars', 'male-emissive.glb'));
@@ -34,7 +34,7 @@ async function modelHost() {
 let allowed: Awaited<ReturnType<typeof modelHost>>;
 let other: Awaited<ReturnType<typeof modelHost>>;
 let server: TestServer;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
+let browser: Awaited<ReturnType<typeof workerBrowser>>;
 
 beforeAll(async () => {
   [allowed, other] = await Promise.all([modelHost(), modelHost()]);
@@ -45,10 +45,10 @@ beforeAll(async () => {
     PUBLIC_URL: 'https://avatars.example',
     MODEL_ORIGINS: allowed.origin,
   });
-  browser = await launchBrowser({ webgl: true });
+  // The worker's WebGL Chromium: each look opens a profile of its own and closes it.
+  browser = await workerBrowser({ webgl: true });
 });
 afterAll(async () => {
-  await browser?.close();
   await server?.stop();
   await Promise.all([allowed?.close(), other?.close()]);
 });
