@@ -1,6 +1,7 @@
 import { Document, NodeIO } from '@gltf-transform/core';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { assetSchema, type ModelDelivery } from '../contract/schemas';
+import { checkGlbHeader } from '../core/files/glb';
 import {
   backfillDeliveries,
   createDeliveryQueue,
@@ -425,6 +426,39 @@ describe('backfillDeliveries', () => {
     t.advance(DELIVERY_LEASE_MS + 1000);
     await backfillDeliveries(deps);
     expect((await assetOf(asset.id)).modelDelivery?.status).toBe('ready');
+  });
+
+  it('passes over a model whose file goes while it is read, and derives the others', async () => {
+    const gone = await storedModel(readAvatar('maleIdle.glb'));
+    const kept = await storedModel(readAvatar('spawn-effect.glb'));
+    const [replaced, asset] = [await createAsset(gone), await createAsset(kept)];
+    // The file goes after its header is read, as a morph done again removes the model it
+    // replaced; reading on fails as a file opened with fs.openAsBlob does then.
+    const storage = Object.create(t.storage) as typeof t.storage;
+    storage.blob = async (key) => {
+      const blob = await t.storage.blob(key);
+      if (!blob || key !== keyOfFileUrl(gone)) return blob;
+      // As many reads as checking its header takes succeed.
+      let reads = 0;
+      await checkGlbHeader({
+        size: blob.size,
+        slice: (start, end) => (reads++, blob.slice(start, end)),
+      });
+      return {
+        size: blob.size,
+        slice: (start, end) => ({
+          arrayBuffer: async () => {
+            if ((reads -= 1) >= 0) return blob.slice(start, end).arrayBuffer();
+            await t.storage.delete(key);
+            throw new DOMException('The blob could not be read', 'NotReadableError');
+          },
+        }),
+      };
+    };
+    const run = await backfillDeliveries({ ...deps, storage });
+    expect(run.skipped).toBe(1);
+    expect((await assetOf(asset.id)).modelDelivery?.status).toBe('ready');
+    expect((await assetOf(replaced.id)).modelDelivery ?? null).toBeNull();
   });
 
   it('retries failed derivations only when asked', async () => {

@@ -383,7 +383,7 @@ async function derived(
 export interface BackfillResult {
   /** Models whose delivery this run recorded (ready, original or failed). */
   derived: number;
-  /** Models left alone: another process held their claim. */
+  /** Models left alone: another process held their claim, or their file went meanwhile. */
   skipped: number;
 }
 
@@ -421,7 +421,17 @@ export async function backfillDeliveries(
     if (signal?.aborted) break;
     const key = keyOfFileUrl(model_url);
     if (!key) continue;
-    const { claimed, delivery } = await deliverModel(deps, key, options);
+    let outcome: Awaited<ReturnType<typeof deliverModel>>;
+    try {
+      outcome = await deliverModel(deps, key, options);
+    } catch (error) {
+      // Its file went while it was read (a morph done again replaces its model and removes the
+      // one it replaced): there is nothing left to deliver. Any other failure stops the run.
+      if (await deps.storage.stat(key)) throw error;
+      result.skipped += 1;
+      continue;
+    }
+    const { claimed, delivery } = outcome;
     if (claimed) result.derived += 1;
     else result.skipped += 1;
     onModel?.(key, delivery);
