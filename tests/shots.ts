@@ -129,7 +129,9 @@ try {
       await menu.click();
       await page.getByRole('navigation', { name: 'Main' }).waitFor();
       await shot('menu');
-      await menu.click();
+      // The open menu is a dialog: the page behind it, its button included, is inert.
+      await page.keyboard.press('Escape');
+      await page.getByRole('navigation', { name: 'Main' }).waitFor({ state: 'hidden' });
     }
     await page.goto(`${server.url}/assets`);
     await settled(page);
