@@ -15,7 +15,8 @@ import { readImageHeader } from '../../core/files/image-header';
 import { checkPngIntegrity } from '../../core/files/png-integrity';
 import { ihdrChunk, pngChunk, pngFile } from '../../core/files/png-writer';
 import { UPLOAD_RULES } from '../../core/files/rules';
-import { checkImageRules, formatBytes } from '../../core/files/validate';
+import { formatBytes } from '../../core/files/format-bytes';
+import { checkImageRules } from '../../core/files/validate';
 
 const SIDE = 3600;
 const CHANNELS = 4;

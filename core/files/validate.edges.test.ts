@@ -17,7 +17,8 @@ import {
   PNG_SUITE,
   withChunksAfterIhdr,
 } from './test-fixtures';
-import { checkDropRules, checkImageRules, formatBytes, validateFileContent } from './validate';
+import { formatBytes } from './format-bytes';
+import { checkDropRules, checkImageRules, validateFileContent } from './validate';
 
 const { icon, texture, model, source } = UPLOAD_RULES;
 

@@ -20,7 +20,6 @@ import { contentMismatch, CONTENT_NAMES, describeContent, nameTypes, SNIFF_BYTES
 import type { SniffedType } from './sniff';
 
 export type { FileError, FileErrorKey } from './file-error';
-export { formatBytes } from './format-bytes';
 
 /** The extensions a rule accepts, for messages: '.png, .jpg, .jpeg'. */
 const acceptedExtensions = (rule: UploadRule) => Object.values(rule.accept).flat().join(', ');

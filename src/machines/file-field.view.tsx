@@ -6,7 +6,8 @@ import { storedFileKey, storedFileQuery } from '../api/files';
 import { queryClient } from '../api/query';
 import type { UploadKind } from '../../contract/schemas';
 import { UPLOAD_RULES } from '../../core/files/rules';
-import { formatBytes, type FileError } from '../../core/files/validate';
+import { formatBytes } from '../../core/files/format-bytes';
+import type { FileError } from '../../core/files/validate';
 import {
   selectFileName,
   selectIsDragging,

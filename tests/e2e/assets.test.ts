@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { formatBytes } from '../../core/files/validate';
+import { formatBytes } from '../../core/files/format-bytes';
 import { ihdrChunk, pngChunk, pngFile } from '../../core/files/png-writer';
 import {
   FIXTURES,
