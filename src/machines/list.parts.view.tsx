@@ -4,9 +4,19 @@
  * a page turn the pagers and the rows, a keystroke in a filter the filter bar.
  */
 import { useSelector } from '@xstate/react';
-import { memo, useCallback, useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import {
+  memo,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useId,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
+import type { SnapshotFrom } from 'xstate';
 import { canonical, LIST_PAGE_SIZES, sortOf } from '../../contract/list-query';
 import { describeError } from '../api/error-info';
 import { ActionButton } from '../ui/dom/action-button';
@@ -50,6 +60,21 @@ import { useListReorder } from './list.reorder.view';
 import { useListSelection } from './list.selection.view';
 
 /**
+ * A value of the list the rows go with (the rows, the pages, the total, the load state), as a
+ * background render shows it: a page, sort or page size chosen paints the press at once, and
+ * the rows, pagers and total of the new page follow together in one time-sliced render (the
+ * deferred values of one update render in the same pass). An answer that arrives before that
+ * render is done restarts it, so its rows mount once, without skeleton rows before them.
+ */
+function useShown<T>(
+  actor: ListActor,
+  selector: (snapshot: SnapshotFrom<ListActor>) => T,
+  compare?: (a: T, b: T) => boolean,
+): T {
+  return useDeferredValue(useSelector(actor, selector, compare));
+}
+
+/**
  * The filter and the order keep their content across a page turn or a sort of the other one,
  * but the machine makes them anew: compared by content, what shows them is not drawn again.
  */
@@ -84,9 +109,9 @@ export const ListHeader = memo(function ListHeader({
   isMobile: boolean;
 }) {
   const { t } = useTranslation();
-  const status = useSelector(actor, selectStatus);
-  const totalDocs = useSelector(actor, selectTotalDocs);
-  const totalIsEstimate = useSelector(actor, selectTotalIsEstimate);
+  const status = useShown(actor, selectStatus);
+  const totalDocs = useShown(actor, selectTotalDocs);
+  const totalIsEstimate = useShown(actor, selectTotalIsEstimate);
   const incoming = useSelector(actor, selectIncomingCount);
   const [moreShown, setMoreShown] = useState(false);
   const moreId = useId();
@@ -258,10 +283,10 @@ export const ListPager = memo(function ListPager({
 
 /** What both pagers show and do: the page, the pages, the total, and a page chosen. */
 function usePagerState(actor: ListActor) {
-  const page = useSelector(actor, selectPage);
-  const totalPages = useSelector(actor, selectTotalPages);
-  const estimate = useSelector(actor, selectTotalIsEstimate);
-  const totalDocs = useSelector(actor, selectTotalDocs);
+  const page = useShown(actor, selectPage);
+  const totalPages = useShown(actor, selectTotalPages);
+  const estimate = useShown(actor, selectTotalIsEstimate);
+  const totalDocs = useShown(actor, selectTotalDocs);
   const setPage = useCallback(
     (next: number) => actor.send({ type: 'SET_PAGE', page: next }),
     [actor],
@@ -272,13 +297,13 @@ function usePagerState(actor: ListActor) {
 function TopPager({ actor, sizeKey }: { actor: ListActor; sizeKey: string }) {
   const { t } = useTranslation();
   const { labels, page, totalPages, estimate, totalDocs, setPage } = usePagerState(actor);
-  const status = useSelector(actor, selectStatus);
-  const filtered = useSelector(actor, selectIsFilterActive);
-  const awaitsFirstAnswer = useSelector(actor, selectAwaitsFirstAnswer);
+  const status = useShown(actor, selectStatus);
+  const filtered = useShown(actor, selectIsFilterActive);
+  const awaitsFirstAnswer = useShown(actor, selectAwaitsFirstAnswer);
   // The room above the rows follows the answers that replace them (a list's first, a page, a
   // filter): others' changes merged into the rows on screen neither add it nor take it away,
   // as they move no row (the pager below offers a page they add).
-  const shown = useSelector(actor, selectShownQuery);
+  const shown = useShown(actor, selectShownQuery);
   const [taken, setTaken] = useState({ shown, pages: totalPages });
   if (taken.shown !== shown) setTaken({ shown, pages: totalPages });
   const roomFor = taken.shown === shown ? taken.pages : totalPages;
@@ -330,7 +355,7 @@ function BottomPager({
 }) {
   const { t } = useTranslation();
   const { labels, page, totalPages, estimate, totalDocs, setPage } = usePagerState(actor);
-  const limit = useSelector(actor, selectLimit);
+  const limit = useShown(actor, selectLimit);
   return (
     <div className="list-footer">
       <Pager
@@ -370,21 +395,21 @@ function ListRowsView<Row extends { id: string }>({
   createdId: string | undefined;
 }) {
   const { t } = useTranslation();
-  const status = useSelector(actor, selectStatus);
-  const rows = useSelector(actor, selectRows) as Row[];
-  const page = useSelector(actor, selectPage);
-  const limit = useSelector(actor, selectLimit);
-  const totalDocs = useSelector(actor, selectTotalDocs);
-  const totalIsEstimate = useSelector(actor, selectTotalIsEstimate);
-  const order = useSelector(actor, selectOrder, sameContent);
-  const filter = useSelector(actor, selectFilter, sameContent);
-  const error = useSelector(actor, selectError);
-  const isTooDeep = useSelector(actor, selectIsTooDeep);
-  const isLoadingMore = useSelector(actor, selectIsLoadingMore);
-  const isStale = useSelector(actor, selectIsLoadingOtherRows);
-  const removedIds = useSelector(actor, selectRemovedIds);
-  const active = useSelector(actor, selectIsFilterActive);
-  const canLoadMore = useSelector(actor, selectCanLoadMore);
+  const status = useShown(actor, selectStatus);
+  const rows = useShown(actor, selectRows) as Row[];
+  const page = useShown(actor, selectPage);
+  const limit = useShown(actor, selectLimit);
+  const totalDocs = useShown(actor, selectTotalDocs);
+  const totalIsEstimate = useShown(actor, selectTotalIsEstimate);
+  const order = useShown(actor, selectOrder, sameContent);
+  const filter = useShown(actor, selectFilter, sameContent);
+  const error = useShown(actor, selectError);
+  const isTooDeep = useShown(actor, selectIsTooDeep);
+  const isLoadingMore = useShown(actor, selectIsLoadingMore);
+  const isStale = useShown(actor, selectIsLoadingOtherRows);
+  const removedIds = useShown(actor, selectRemovedIds);
+  const active = useShown(actor, selectIsFilterActive);
+  const canLoadMore = useShown(actor, selectCanLoadMore);
   const selection = useListSelection(config, controls, {
     rows,
     filter,
