@@ -96,6 +96,8 @@ describe('DataTable renders', () => {
       fireEvent.pointerDown(area);
       fireEvent.pointerUp(window);
       expect(counter.rows()).toEqual(new Set());
+      // Nor the table around them, nor the container: the table's owner alone renders.
+      expect(counter.byName()).toEqual({ DataTableView: 1 });
     },
   );
 

@@ -292,6 +292,36 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
     virtualized,
   ]);
 
+  // Kept while the grid and layout are: a press on the table renders this component (to hold
+  // its rows), which would otherwise render the container and the table around the rows again.
+  const table = useMemo(
+    () =>
+      resizable ? (
+        <ResizableTableContainer
+          // Another layout (a reset, a saved view, columns shown or moved) starts the table
+          // afresh: React Aria's collection, updated in place, lost a column when columns
+          // moved and one came back in the same change.
+          key={layout.key}
+          className="data-table-resizable"
+          onResizeEnd={layout.resized}
+        >
+          {virtualized ? virtualize(grid) : grid}
+        </ResizableTableContainer>
+      ) : virtualized ? (
+        virtualize(grid)
+      ) : (
+        grid
+      ),
+    [grid, layout.key, layout.resized, resizable, virtualized],
+  );
+  // Made again only when the selection or what the screen's actions need changes (not on a
+  // press that holds the rows).
+  const bulkActions = selection?.bulkActions;
+  const bulkBar = useMemo(
+    () => (selectedOnScreen.length > 0 ? bulkActions?.(selectedOnScreen) : undefined),
+    [bulkActions, selectedOnScreen],
+  );
+
   return (
     <>
       <div
@@ -304,31 +334,16 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
             <div className="progress-bar-fill" />
           </ProgressBar>
         )}
-        {resizable ? (
-          <ResizableTableContainer
-            // Another layout (a reset, a saved view, columns shown or moved) starts the table
-            // afresh: React Aria's collection, updated in place, lost a column when columns
-            // moved and one came back in the same change.
-            key={layout.key}
-            className="data-table-resizable"
-            onResizeEnd={layout.resized}
-          >
-            {virtualized ? virtualize(grid) : grid}
-          </ResizableTableContainer>
-        ) : virtualized ? (
-          virtualize(grid)
-        ) : (
-          grid
-        )}
+        {table}
       </div>
       {/* After the rows, sticky at the bottom of the window, in a slot of its own height that
           a selectable list always keeps: the bar appears without moving a row, so a tap lands
           where the finger aimed, and the last row can still be scrolled clear of it. */}
-      {selection?.bulkActions && (
+      {bulkActions && (
         <div className="selection-bar-slot">
           {selectedOnScreen.length > 0 && (
             <div className="selection-bar" ref={keepToastsClear}>
-              {selection.bulkActions(selectedOnScreen)}
+              {bulkBar}
             </div>
           )}
         </div>
