@@ -12,6 +12,9 @@ import {
   ENVIRONMENT_URL_DIR,
 } from './core/environment-presets';
 import { prefilteredEnvironment } from './scripts/prefilter-environment';
+import { en } from './src/locales/en';
+import { enBackOffice } from './src/locales/en-back-office';
+import { FIRST_PAINT_HEADINGS } from './src/routes/-shell/first-paint';
 
 /** URL folder (under the base) where the avatar viewer finds the Draco decoder. */
 const DRACO_URL_DIR = 'decoders/draco';
@@ -316,6 +319,39 @@ export const prefilterWorker = {
 } as const;
 
 /**
+ * Writes `.vite/first-paint.json` into the build: the app's name and each screen's first
+ * heading (src/routes/-shell/first-paint.ts) in the app's own English texts, from which the
+ * server draws a page's frame before the scripts run (server/first-paint.ts). A key with no
+ * text fails the build.
+ */
+export function firstPaintTexts(): Plugin {
+  const text = (key: string): string => {
+    // As i18next has them once the back office's texts are added (src/i18n.ts): the start-up
+    // texts win.
+    for (const texts of [en, enBackOffice]) {
+      let value: unknown = texts;
+      for (const part of key.split('.')) value = (value as Record<string, unknown>)?.[part];
+      if (typeof value === 'string') return value;
+    }
+    throw new Error(`first-paint: no English text for ${key}`);
+  };
+  return {
+    name: 'first-paint-texts',
+    apply: 'build',
+    generateBundle() {
+      const headings = Object.fromEntries(
+        Object.entries(FIRST_PAINT_HEADINGS).map(([path, key]) => [path, text(key)]),
+      );
+      this.emitFile({
+        type: 'asset',
+        fileName: '.vite/first-paint.json',
+        source: JSON.stringify({ appName: text('app.name'), headings }),
+      });
+    },
+  };
+}
+
+/**
  * The back office (index.html): `vite build`, and the dev server, which serves /embed too.
  * /embed is built on its own (vite.embed.config.ts, after this one, into the same folder).
  */
@@ -339,6 +375,7 @@ export default defineConfig({
     react(),
     viewerAssets(),
     threeFromSources(),
+    firstPaintTexts(),
   ],
   worker: prefilterWorker,
   server: {

@@ -60,7 +60,16 @@ function build() {
   writeFileSync(
     join(dir, 'index.html'),
     '<!doctype html><html><head><title>Avatar Studio</title>' +
-      '<script type="module" crossorigin src="/assets/main-1.js"></script></head><body></body></html>',
+      '<script type="module" crossorigin src="/assets/main-1.js"></script></head>' +
+      '<body><div id="root"></div></body></html>',
+  );
+  // As the build writes them (vite.config.ts, firstPaintTexts).
+  writeFileSync(
+    join(dir, '.vite', 'first-paint.json'),
+    JSON.stringify({
+      appName: 'Avatar Studio',
+      headings: { '/': 'Dashboard', '/assets': 'Assets & <more>' },
+    }),
   );
   return dir;
 }
@@ -132,5 +141,36 @@ describe('the page of a client route', () => {
     const other = await (await app.request('/somewhere')).text();
     expect(other).not.toContain('modulepreload');
     expect(other).toContain('<title>Avatar Studio</title>');
+  });
+});
+
+describe('the page of a signed-in screen', () => {
+  const dir = build();
+  const app = answers.createApp({
+    db: failingDb('no database in this test'),
+    mail: createDevMailbox(),
+    config: testConfig({ STATIC_DIR: dir }),
+  });
+  const page = async (path: string) => (await app.request(path)).text();
+  /** The markup after React's element, up to the end of the body. */
+  const frame = (html: string) => /<div id="root"><\/div>([\s\S]*)<\/body>/.exec(html)?.[1] ?? '';
+
+  it('draws the frame and the heading after #root, so they paint before the scripts run', async () => {
+    const assets = frame(await page('/assets'));
+    expect(assets).toContain('class="app-shell first-paint"');
+    expect(assets).toContain('<main class="app-main"><h1>Assets &amp; &lt;more&gt;</h1></main>');
+    // The dashboard is `/`, which is also the build folder's index.html.
+    const dashboard = await page('/');
+    expect(frame(dashboard)).toContain('<h1>Dashboard</h1>');
+    expect(dashboard).toContain('href="/assets/dashboard-1.js"');
+    expect(frame(await page('/assets/'))).toContain('<h1>Assets &amp; &lt;more&gt;</h1>');
+  });
+
+  it("draws no heading it does not know (a record's page), and no frame on a public page", async () => {
+    const record = frame(await page('/assets/5f2a9c0e1b7d4a6f8e3c2b1a'));
+    expect(record).toContain('class="app-shell first-paint"');
+    expect(record).toContain('<main class="app-main"></main>');
+    expect(frame(await page('/signin'))).not.toContain('first-paint');
+    expect(frame(await page('/somewhere'))).not.toContain('first-paint');
   });
 });

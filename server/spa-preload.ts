@@ -23,6 +23,14 @@ interface RouteFiles {
   pattern: Pattern;
   scripts: string[];
   styles: string[];
+  /** Under the signed-in layout (`_app`). */
+  signedIn: boolean;
+}
+
+/** What the page of a route names in its <head>, and whether the route is signed-in. */
+export interface RoutePage {
+  links: string;
+  signedIn: boolean;
 }
 
 /** Keys of the chunks `key` loads statically, itself included. */
@@ -81,6 +89,12 @@ const LAYOUT_LOADS: Record<string, string[]> = {
  * beyond what index.html already names (undefined: no manifest, or no route of that path).
  */
 export function routePreloads(dir: string): (path: string) => string | undefined {
+  const page = routePages(dir);
+  return (path) => page(path)?.links;
+}
+
+/** As `routePreloads`, with whether the path's route is in the signed-in area. */
+export function routePages(dir: string): (path: string) => RoutePage | undefined {
   const file = join(dir, '.vite', 'manifest.json');
   if (!existsSync(file)) return () => undefined;
   const manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
@@ -109,9 +123,10 @@ export function routePreloads(dir: string): (path: string) => string | undefined
       pattern: patternOf(routeFile),
       scripts: needed.map((k) => manifest[k]!.file).filter((f) => f.endsWith('.js')),
       styles: [...new Set(needed.flatMap((k) => manifest[k]!.css ?? []))],
+      signedIn: layoutsOf(routeFile).includes('_app'),
     });
   }
-  const cache = new Map<RouteFiles, string>();
+  const cache = new Map<RouteFiles, RoutePage>();
   const tags = (route: RouteFiles) =>
     [
       ...route.styles.map((f) => `<link rel="stylesheet" crossorigin href="/${f}">`),
@@ -126,8 +141,9 @@ export function routePreloads(dir: string): (path: string) => string | undefined
       if (score > bestFit) [best, bestFit] = [route, score];
     }
     if (!best) return undefined;
-    let html = cache.get(best);
-    if (html === undefined) cache.set(best, (html = tags(best)));
-    return html;
+    let page = cache.get(best);
+    if (page === undefined)
+      cache.set(best, (page = { links: tags(best), signedIn: best.signedIn }));
+    return page;
   };
 }

@@ -10,10 +10,13 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context, Env, Hono, MiddlewareHandler } from 'hono';
 import { embedPreloadLinks } from './embed-preload';
 import { isApiPath } from './http/paths';
-import { routePreloads } from './spa-preload';
+import { firstPaint } from './first-paint';
+import { routePages, type RoutePage } from './spa-preload';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const NO_CACHE = 'no-cache';
+/** The element index.html gives React; a signed-in screen's frame is drawn after it. */
+const ROOT = '<div id="root"></div>';
 
 /** A back office has nothing for search engines; this keeps well-behaved crawlers out. */
 const ROBOTS_TXT = 'User-agent: *\nDisallow: /\n';
@@ -47,18 +50,25 @@ export function mountSpa<E extends Env>(
   const index = serveStatic<E>({ root: dir, path: 'index.html', precompressed: true });
   // /embed is a page of its own (embed.html): the viewer without the back office.
   const embed = serveStatic<E>({ root: dir, path: 'embed.html', precompressed: true });
-  // index.html naming the files of the route asked for (./spa-preload.ts). Read again when the
-  // build changes (npm run build beside a running server), as serveStatic serves a new build.
-  let build: { stamp: string; html: string; preloads: (path: string) => string | undefined };
+  // index.html naming the files of the route asked for (./spa-preload.ts), and for a signed-in
+  // screen its frame and heading (./first-paint.ts). Read again when the build changes (npm run
+  // build beside a running server), as serveStatic serves a new build.
+  let build: {
+    stamp: string;
+    html: string;
+    pages: (path: string) => RoutePage | undefined;
+    firstPaint: (path: string) => string | undefined;
+  };
   const currentBuild = () => {
-    const stamp = ['index.html', '.vite/manifest.json']
+    const stamp = ['index.html', '.vite/manifest.json', '.vite/first-paint.json']
       .map((name) => statSync(join(dir, name), { throwIfNoEntry: false })?.mtimeMs)
       .join();
     if (build?.stamp !== stamp && existsSync(join(dir, 'index.html'))) {
       build = {
         stamp,
         html: readFileSync(join(dir, 'index.html'), 'utf8'),
-        preloads: routePreloads(dir),
+        pages: routePages(dir),
+        firstPaint: firstPaint(dir),
       };
     }
     return build;
@@ -89,7 +99,8 @@ export function mountSpa<E extends Env>(
     // Build files live under /assets/ and always have an extension; /assets/new or
     // /assets/<id> are client-side routes of the same name.
     const hashed = /^\/assets\/[^/]+\.[a-z0-9]+$/i.test(path);
-    const file = await serve(files, c, hashed ? IMMUTABLE : NO_CACHE);
+    // `/` is the dashboard's route, not the folder's index.html: it gets its route's page below.
+    const file = path === '/' ? undefined : await serve(files, c, hashed ? IMMUTABLE : NO_CACHE);
     if (file) return file;
     // A missing hashed file is a real 404: answering HTML for a script fails more confusingly.
     // So is any other file-like name (favicon.ico, sitemap.xml, probes for .php or .env): the
@@ -105,10 +116,13 @@ export function mountSpa<E extends Env>(
       return page ?? next();
     }
     const page = currentBuild();
-    const links = page?.preloads(path);
-    if (page && links && page.html.includes('</head>')) {
+    const route = page?.pages(path);
+    if (page && route && page.html.includes('</head>')) {
       c.header('Cache-Control', NO_CACHE);
-      return c.html(page.html.replace('</head>', `  ${links}\n  </head>`));
+      let html = page.html.replace('</head>', `  ${route.links}\n  </head>`);
+      const frame = route.signedIn ? page.firstPaint(path) : undefined;
+      if (frame) html = html.replace(ROOT, `${ROOT}\n    ${frame}`);
+      return c.html(html);
     }
     return (await serve(index, c, NO_CACHE)) ?? next();
   });

@@ -23,6 +23,7 @@ import { AppShell, type NavGroup } from '../ui/dom/app-shell';
 import { ColumnLayoutUser } from '../ui/dom/list/column-layout';
 import { NavIcon, type NavIconName } from '../ui/dom/nav-icons';
 import { ActionButton } from '../ui/dom/action-button';
+import { firstPaintShown } from '../ui/dom/first-paint';
 import { RouteProgress } from '../ui/dom/route-progress';
 import { LiveIndicator } from '../ui/dom/live-indicator';
 import { ThemeSwitch } from '../ui/dom/theme-switch';
@@ -38,7 +39,8 @@ export const Route = createFileRoute('/_app')({
       throw redirect({ to: '/signin', search: { redirect: location.href } });
     }
   },
-  loader: () => Promise.all([loadBackOfficeTexts(), loadPermissions()]),
+  // The frame and heading the server drew are painted before the first screen replaces them.
+  loader: () => Promise.all([loadBackOfficeTexts(), loadPermissions(), firstPaintShown()]),
   component: Shell,
 });
 

@@ -159,7 +159,8 @@ async function openAs(
 ) {
   const page = await pageWithSession(app, await apiSession(app, body), viewport);
   await page.goto(at ?? app.server.url);
-  if (!at) await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  // The app's heading (in #main), not the one the server draws before the scripts run.
+  if (!at) await page.locator('#main').getByRole('heading', { name: 'Dashboard' }).waitFor();
   return page;
 }
 

@@ -1,5 +1,6 @@
 import { useState, type MouseEvent, type ReactNode } from 'react';
 import { Button, Dialog, DialogTrigger, Modal, ModalOverlay } from 'react-aria-components';
+import { useFirstPaintGone } from './first-paint';
 import { NavIcon } from './nav-icons';
 import { useMediaQuery } from './use-media-query';
 
@@ -85,6 +86,7 @@ export function AppShell(props: AppShellProps) {
     setCollapsed(!collapsed);
   };
   const folded = collapsed && !phone;
+  useFirstPaintGone();
   const brand = (
     <p className="brand">
       <span className="brand-mark" aria-hidden="true" />{' '}

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useFirstPaintGone } from './first-paint';
 import { useDocumentTitle } from './use-document-title';
 
 interface AuthCardProps {
@@ -15,6 +16,7 @@ interface AuthCardProps {
 export function AuthCard(props: AuthCardProps) {
   const { appName, title, intro, children, footer } = props;
   useDocumentTitle(props.documentTitle ?? title);
+  useFirstPaintGone();
   return (
     <main id="main" className="auth-page">
       <section className="auth-card" aria-labelledby="auth-title">

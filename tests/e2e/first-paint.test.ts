@@ -1,0 +1,84 @@
+/**
+ * A signed-in screen's first visit paints its frame and heading from the page the server sends,
+ * before the app's scripts have run (server/first-paint.ts): on a phone's network the heading,
+ * the page's largest text, no longer waits seconds for the scripts. The app then draws the same
+ * heading in the same place, and the page holds one frame and one heading.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { FIRST_PAINT_HEADINGS } from '../../src/routes/-shell/first-paint';
+import { ADMIN, appUnderTest, signedInPage } from '../helpers/app';
+import { seriousViolations, useScheme } from '../helpers/axe';
+
+const app = appUnderTest();
+
+/** The colour tokens in force on the page (src/ui/base.css). */
+const tokens = (page: Page) =>
+  page.evaluate(() => {
+    const style = getComputedStyle(document.documentElement);
+    return Object.fromEntries(
+      [...style].filter((name) => name.startsWith('--')).map((n) => [n, style.getPropertyValue(n)]),
+    );
+  });
+
+/** The page's first-level headings, with where each sits and its colours. */
+const headings = (page: Page) =>
+  page.locator('h1').evaluateAll((all) =>
+    all
+      .filter((h1) => h1.checkVisibility())
+      .map((h1) => {
+        const box = h1.getBoundingClientRect();
+        return {
+          text: h1.textContent,
+          x: Math.round(box.x),
+          y: Math.round(box.y),
+          height: Math.round(box.height),
+          color: getComputedStyle(h1).color,
+          background: getComputedStyle(document.documentElement).backgroundColor,
+        };
+      }),
+  );
+
+describe.each([1280, 390])('at %i px', (width) => {
+  const viewport = { width, height: 800 };
+
+  it("draws each screen's heading before the scripts run, where and as the screen draws it", async () => {
+    const page = await signedInPage(app, ADMIN, viewport);
+    for (const path of Object.keys(FIRST_PAINT_HEADINGS)) {
+      await page.route(/\.js$/, (route) => route.abort());
+      await page.goto(`${app.server.url}${path}`);
+      const before = await headings(page);
+      await page.unroute(/\.js$/);
+      await page.goto(`${app.server.url}${path}`);
+      await page.locator('#main h1').waitFor();
+      expect({ path, headings: await headings(page) }).toEqual({ path, headings: before });
+      expect(before).toHaveLength(1);
+    }
+    await page.context().close();
+  });
+
+  it('follows the system colour scheme before the scripts run', async () => {
+    const page = await signedInPage(app, ADMIN, viewport);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.route(/\.js$/, (route) => route.abort());
+    await page.goto(`${app.server.url}/assets`);
+    const before = { headings: await headings(page), tokens: await tokens(page) };
+    expect(before.headings).toHaveLength(1);
+    await page.unroute(/\.js$/);
+    await page.goto(`${app.server.url}/assets`);
+    await useScheme(page, 'dark');
+    expect({ headings: await headings(page), tokens: await tokens(page) }).toEqual(before);
+    await page.context().close();
+  });
+
+  it('leaves one frame and one heading once the app has started, and axe finds nothing', async () => {
+    const page = await signedInPage(app, ADMIN, viewport);
+    await page.goto(`${app.server.url}/assets`);
+    await page.locator('#main h1').waitFor();
+    expect(await page.locator('.first-paint').count()).toBe(0);
+    expect(await page.locator('h1').allTextContents()).toEqual(['Assets']);
+    expect(await page.getByRole('main').count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+});
