@@ -105,7 +105,7 @@ describe('DataTable renders', () => {
   const rowsRendered = (counter: ReturnType<typeof renderCounter>) =>
     [...counter.rows('TableRowElementType')].filter((key) => key.startsWith('item-')).sort();
 
-  it('renders only the rows whose selection or focus changed for a selection, and no menu button', async () => {
+  it('renders only the rows whose selection or focus changed for a selection, no menu button and no column header', async () => {
     const counter = renderCounter();
     render(counter.wrap(<Screen layoutKey="renders-select" />));
     await waitFor(() => expect(document.querySelector('.data-table-resizable')).not.toBeNull());
@@ -117,15 +117,19 @@ describe('DataTable renders', () => {
     expect(rowsRendered(counter)).toEqual(['item-2', 'item-4']);
     // A row's menu button takes nothing from its row: it renders only when its own menu does.
     expect(counter.byName().Button).toBeUndefined();
+    // Nor does a column header: a selection changes none (the select-all box follows it alone).
+    expect(counter.byName().ColumnElementType).toBeUndefined();
   }, 60_000);
 
-  it("renders only the menu's row when a row menu opens", async () => {
+  it("renders only the menu's row when a row menu opens, and no column header", async () => {
     const counter = renderCounter();
-    render(counter.wrap(<Screen />));
+    render(counter.wrap(<Screen layoutKey="renders-menu" />));
+    await waitFor(() => expect(document.querySelector('.data-table-resizable')).not.toBeNull());
     counter.reset();
     await userEvent.click(screen.getByRole('button', { name: /Actions: Item 5/ }));
     expect(await screen.findByRole('menu')).toBeInTheDocument();
     expect(rowsRendered(counter)).toEqual(['item-5']);
+    expect(counter.byName().ColumnElementType).toBeUndefined();
   }, 60_000);
 
   it("adds to the selection from a row that has not rendered since it changed (a screen reader's click)", async () => {

@@ -3,6 +3,7 @@ import {
   CollectionRendererContext,
   DefaultCollectionRenderer,
   DragAndDropContext,
+  TableColumnResizeStateContext,
   TableStateContext,
   type Key,
 } from 'react-aria-components';
@@ -14,7 +15,8 @@ import {
  * The renderer below stands between the table's body and its rows: each row keeps the state
  * object it last rendered with until something that row shows changes (its selection, its
  * focus, the rows themselves, the selection mode; see `rowShows`), so only the rows concerned
- * render.
+ * render. The header's column headers are gated the same way (their sort and focus; see
+ * `columnShows`).
  *
  * A row that keeps an older state must still act on the current one: its handlers read the
  * state (and its selection manager) they rendered with, and React Aria registers each state
@@ -24,6 +26,7 @@ import {
  */
 
 type TableState = NonNullable<React.ContextType<typeof TableStateContext>>;
+type ResizeState = React.ContextType<typeof TableColumnResizeStateContext>;
 type Manager = TableState['selectionManager'];
 type Renderer = React.ContextType<typeof CollectionRendererContext>;
 type BranchProps = React.ComponentProps<Renderer['CollectionBranch']>;
@@ -63,17 +66,37 @@ function rowShows(state: TableState, key: Key): unknown[] {
   ];
 }
 
+/**
+ * What a column header draws from the table's state: its sort, its focus, the table emptying
+ * (headers are not focusable then). The select-all checkbox takes the selection through a
+ * context of the header row, so it follows the selection on its own.
+ */
+function columnShows(state: TableState, key: Key): unknown[] {
+  const manager = state.selectionManager;
+  const focused = manager.focusedKey === key;
+  return [
+    state.collection,
+    state.sortDescriptor?.column,
+    state.sortDescriptor?.direction,
+    state.isKeyboardNavigationDisabled,
+    manager.selectionMode,
+    focused,
+    focused && manager.isFocused,
+    focused ? manager.childFocusStrategy : null,
+  ];
+}
+
 const same = (a: unknown[], b: unknown[]) => a.every((value, i) => Object.is(value, b[i]));
 
 // Nothing to drag or drop: only a table without drag and drop hooks has its rows gated.
 const NO_DRAG_AND_DROP = {};
 
 /**
- * The body's children for the table's current state, each row under the state it keeps. Made
- * once per body: it remembers each row's state, and the element React Aria made for each row
- * node (as its default renderer does).
+ * The children of a body (its rows) or a header row (its columns) for the table's current
+ * state, each under the state it keeps. Made once per branch: it remembers each child's state,
+ * and the element React Aria made for each node (as its default renderer does).
  */
-function bodyRows() {
+function gatedChildren(kind: 'item' | 'column', showsOf: typeof rowShows) {
   const kept = new Map<Key, Kept>();
   const elements = new WeakMap<CollectionNode, ReactNode>();
   return ({ collection, parent }: BranchProps, current: TableState) => {
@@ -86,13 +109,13 @@ function bodyRows() {
         element = node.render?.(node) ?? null;
         elements.set(node, element);
       }
-      if (node.type !== 'item') {
+      if (node.type !== kind) {
         // The rows still to load (TableLoadMoreItem): as React Aria renders it.
         children.push(<Fragment key={node.key}>{element}</Fragment>);
         continue;
       }
       shown.add(node.key);
-      const shows = rowShows(current, node.key);
+      const shows = showsOf(current, node.key);
       let row = kept.get(node.key);
       if (!row || !same(row.shows, shows)) {
         row = { state: current, manager: current.selectionManager, shows };
@@ -117,8 +140,43 @@ function bodyRows() {
 
 function GatedBody(props: BranchProps) {
   const current = useContext(TableStateContext)!;
-  const [rows] = useState(bodyRows);
+  const [rows] = useState(() => gatedChildren('item', rowShows));
   return rows(props, current);
+}
+
+/**
+ * The column widths of a resizable table as its headers last rendered with them: React Aria
+ * makes them anew with every table state, which every header reads. Kept (and given the
+ * current fields, so a resize acts on the current state) until the widths or the column being
+ * resized change.
+ */
+function keptResizeState() {
+  let kept: ResizeState = null;
+  return (current: ResizeState) => {
+    if (
+      !kept ||
+      !current ||
+      kept.columnWidths !== current.columnWidths ||
+      kept.resizingColumn !== current.resizingColumn
+    ) {
+      kept = current;
+    } else if (kept !== current) {
+      Object.assign(kept, current);
+    }
+    return kept;
+  };
+}
+
+function GatedHeaderRow(props: BranchProps) {
+  const current = useContext(TableStateContext)!;
+  const resize = useContext(TableColumnResizeStateContext);
+  const [columns] = useState(() => gatedChildren('column', columnShows));
+  const [resizeState] = useState(keptResizeState);
+  return (
+    <TableColumnResizeStateContext.Provider value={resizeState(resize)}>
+      {columns(props, current)}
+    </TableColumnResizeStateContext.Provider>
+  );
 }
 
 const defaultBranch = DefaultCollectionRenderer.CollectionBranch as (
@@ -133,8 +191,9 @@ const GATED_ROWS: Renderer = {
   ...DefaultCollectionRenderer,
   CollectionBranch(props: BranchProps) {
     // The same branch of this for a component's whole life: a body stays a body.
-    if (props.parent.type !== 'tablebody') return defaultBranch(props);
-    return <GatedBody {...props} />;
+    if (props.parent.type === 'tablebody') return <GatedBody {...props} />;
+    if (props.parent.type === 'headerrow') return <GatedHeaderRow {...props} />;
+    return defaultBranch(props);
   },
 };
 
