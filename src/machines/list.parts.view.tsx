@@ -26,8 +26,8 @@ import { DataTable } from '../ui/dom/list/data-table';
 import { dataTableLabels } from '../ui/dom/list/data-table-labels';
 import { FilterBar, filterBarLabels, type FilterDef } from '../ui/dom/list/filter-bar';
 import { ListTotal } from '../ui/dom/list/list-total';
-import { PageSize } from '../ui/dom/list/page-size';
-import { Pager, rememberedTotal, rememberTotal } from '../ui/dom/list/pager';
+import { PageSize as PageSizeView } from '../ui/dom/list/page-size';
+import { Pager as PagerView, rememberedTotal, rememberTotal } from '../ui/dom/list/pager';
 import { ScrollSwitch } from '../ui/dom/list/scroll-switch';
 import { SortMenu } from '../ui/dom/list/sort-menu';
 import { AutocompleteFilter } from './autocomplete.view';
@@ -258,6 +258,11 @@ function usePagerLabels() {
   );
 }
 
+// Memoised, with props kept stable: a page chosen renders the pagers' owners at once (with the
+// page on screen, the new one following in the background render), and nothing below them.
+const Pager = memo(PagerView);
+const PageSize = memo(PageSizeView);
+
 /**
  * A paged list's pager: above the rows (compact: where the rows are longer than the window,
  * the way to the next page is above them too) or below them with the page size.
@@ -304,6 +309,7 @@ function TopPager({ actor, sizeKey }: { actor: ListActor; sizeKey: string }) {
   // filter): others' changes merged into the rows on screen neither add it nor take it away,
   // as they move no row (the pager below offers a page they add).
   const shown = useShown(actor, selectShownQuery);
+  const topLabels = useMemo(() => ({ ...labels, nav: t('list.pagesTop') }), [labels, t]);
   const [taken, setTaken] = useState({ shown, pages: totalPages });
   if (taken.shown !== shown) setTaken({ shown, pages: totalPages });
   const roomFor = taken.shown === shown ? taken.pages : totalPages;
@@ -325,7 +331,7 @@ function TopPager({ actor, sizeKey }: { actor: ListActor; sizeKey: string }) {
           totalPages={totalPages}
           estimate={estimate}
           onPage={setPage}
-          labels={{ ...labels, nav: t('list.pagesTop') }}
+          labels={topLabels}
         />
       </div>
     );
@@ -356,6 +362,10 @@ function BottomPager({
   const { t } = useTranslation();
   const { labels, page, totalPages, estimate, totalDocs, setPage } = usePagerState(actor);
   const limit = useShown(actor, selectLimit);
+  const setLimit = useCallback(
+    (size: number) => actor.send({ type: 'SET_LIMIT', limit: size }),
+    [actor],
+  );
   return (
     <div className="list-footer">
       <Pager
@@ -368,12 +378,7 @@ function BottomPager({
       />
       {/* Only where there is more than the smallest page to show, or a larger one chosen. */}
       {(totalDocs > LIST_PAGE_SIZES[0] || limit !== LIST_PAGE_SIZES[0]) && (
-        <PageSize
-          list={sizeKey}
-          value={limit}
-          label={t('list.pageSize')}
-          onChange={(size) => actor.send({ type: 'SET_LIMIT', limit: size })}
-        />
+        <PageSize list={sizeKey} value={limit} label={t('list.pageSize')} onChange={setLimit} />
       )}
     </div>
   );
