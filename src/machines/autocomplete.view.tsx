@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { inspect } from '../devtools/inspect';
 import {
@@ -175,8 +175,11 @@ interface EntityPickerProps {
   describe?: DescribeRow;
 }
 
-/** Picks one or more rows of a resource by name (tags, applications, body assets). */
-export function EntityPicker({
+/**
+ * Picks one or more rows of a resource by name (tags, applications, body assets). Memoised: in
+ * a bulk bar it sits beside a count that changes with every row selected, and it draws the same.
+ */
+export const EntityPicker = memo(function EntityPicker({
   label,
   field,
   endpoint,
@@ -211,7 +214,7 @@ export function EntityPicker({
       {...(describe ? { describe } : {})}
     />
   );
-}
+});
 
 /** A filter value as the ids the autocomplete holds, in the same shape (one, several, none). */
 const asIds = (value: FilterValue): AutocompleteValue =>
