@@ -10,19 +10,38 @@ export function useFirstPaintGone(): void {
   useEffect(() => document.querySelector('body > .first-paint')?.remove(), []);
 }
 
+/** How long the app waits at most for the first paint (a browser that never reports one). */
+const FIRST_PAINT_WAIT_MS = 1500;
+
 /**
- * Resolves once the browser has painted the frame and heading the server drew, at once when
- * there are none (or the page is hidden, and paints nothing). The signed-in layout waits for it
- * before its first screen replaces them: on a phone they have painted long before the scripts
- * arrived, and this costs one frame; where the scripts come at once (a cached or local visit),
- * the app's first render could otherwise come before any paint, and the heading be painted
- * only with all the scripts run.
+ * Resolves once the browser has painted the frame and heading the server drew (its first
+ * contentful paint), at once when there are none or the page is hidden (it paints nothing).
+ * The signed-in layout waits for it before its first screen replaces them: on a phone they have
+ * painted long before the scripts arrived, and this costs nothing; where the scripts come at
+ * once (a cached or local visit, a busy machine), the app's first render could otherwise come
+ * before the browser's first frame, and the heading be painted only with all the scripts run.
+ * A requestAnimationFrame callback is no proof: the browser may hold its first frames back.
  */
 export function firstPaintShown(): Promise<void> {
-  if (!document.querySelector('body > .first-paint') || document.visibilityState !== 'visible') {
+  const painted = () => performance.getEntriesByName('first-contentful-paint').length > 0;
+  if (
+    !document.querySelector('body > .first-paint') ||
+    document.visibilityState !== 'visible' ||
+    !PerformanceObserver.supportedEntryTypes.includes('paint') ||
+    painted()
+  ) {
     return Promise.resolve();
   }
-  // A requestAnimationFrame callback runs just before its frame's paint; the task after it,
-  // after the paint.
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  return new Promise((resolve) => {
+    const done = () => {
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve();
+    };
+    const observer = new PerformanceObserver(() => {
+      if (painted()) done();
+    });
+    observer.observe({ type: 'paint' });
+    const timer = setTimeout(done, FIRST_PAINT_WAIT_MS);
+  });
 }
