@@ -14,7 +14,7 @@ import {
 import { prefilteredEnvironment } from './scripts/prefilter-environment';
 import { en } from './src/locales/en';
 import { enBackOffice } from './src/locales/en-back-office';
-import { FIRST_PAINT_HEADINGS } from './src/routes/-shell/first-paint';
+import { FIRST_PAINT_HEADINGS } from './scripts/first-paint-headings';
 
 /** URL folder (under the base) where the avatar viewer finds the Draco decoder. */
 const DRACO_URL_DIR = 'decoders/draco';
@@ -320,7 +320,7 @@ export const prefilterWorker = {
 
 /**
  * Writes `.vite/first-paint.json` into the build: the app's name and each screen's first
- * heading (src/routes/-shell/first-paint.ts) in the app's own English texts, from which the
+ * heading (scripts/first-paint-headings.ts) in the app's own English texts, from which the
  * server draws a page's frame before the scripts run (server/first-paint.ts). A key with no
  * text fails the build.
  */

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { routePreloads } from '../server/spa-preload';
+import { routePages } from '../server/spa-preload';
 
 const PAGES = [
   { name: 'sign-in', path: '/signin' },
@@ -31,7 +31,8 @@ function scriptsOf(dir: string, path: string, preloads: (path: string) => string
 export function benchFirstPaintJs(args: string[]) {
   const { values } = parseArgs({ args, options: { 'static-dir': { type: 'string' } } });
   const dir = values['static-dir'] ?? 'dist';
-  const preloads = routePreloads(dir);
+  const pages = routePages(dir);
+  const preloads = (path: string) => pages(path)?.links;
   const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
   console.log(
     'page'.padEnd(12),

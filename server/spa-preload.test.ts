@@ -2,7 +2,7 @@ import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDevMailbox } from './mail';
-import { routePreloads } from './spa-preload';
+import { routePages } from './spa-preload';
 import { testConfig, useAnswerCheck } from './test-app';
 import { failingDb } from './test-db';
 import { tempDir } from '../tests/temp-dir';
@@ -80,7 +80,8 @@ const hrefs = (html: string | undefined) =>
   );
 
 describe('the files a route loads', () => {
-  const preloads = routePreloads(build());
+  const pages = routePages(build());
+  const preloads = (path: string) => pages(path)?.links;
 
   it('are the screen, its layout and what they import, less what the page loads anyway', () => {
     expect(hrefs(preloads('/assets'))).toEqual([
@@ -109,7 +110,7 @@ describe('the files a route loads', () => {
   });
 
   it('are nothing without a manifest', () => {
-    expect(routePreloads(tempDir('no-manifest-'))('/assets')).toBeUndefined();
+    expect(routePages(tempDir('no-manifest-'))('/assets')).toBeUndefined();
   });
 });
 

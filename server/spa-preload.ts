@@ -86,14 +86,9 @@ const LAYOUT_LOADS: Record<string, string[]> = {
 
 /**
  * Reads `dir`'s manifest; answers, for a path, the <link> tags of the files its route loads
- * beyond what index.html already names (undefined: no manifest, or no route of that path).
+ * beyond what index.html already names, and whether the route is in the signed-in area
+ * (undefined: no manifest, or no route of that path).
  */
-export function routePreloads(dir: string): (path: string) => string | undefined {
-  const page = routePages(dir);
-  return (path) => page(path)?.links;
-}
-
-/** As `routePreloads`, with whether the path's route is in the signed-in area. */
 export function routePages(dir: string): (path: string) => RoutePage | undefined {
   const file = join(dir, '.vite', 'manifest.json');
   if (!existsSync(file)) return () => undefined;

@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { FIRST_PAINT_HEADINGS } from '../../src/routes/-shell/first-paint';
+import { FIRST_PAINT_HEADINGS } from '../../scripts/first-paint-headings';
 import { ADMIN, appUnderTest, signedInPage } from '../helpers/app';
 import { seriousViolations, useScheme } from '../helpers/axe';
 
