@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { adminApi } from '../helpers/accounts';
 import { appUnderTest, signedInPage } from '../helpers/app';
-import { seriousViolationsInBothSchemes } from '../helpers/axe';
+import { seriousViolationsInBothSchemes, useScheme } from '../helpers/axe';
 import { shot } from '../helpers/shots';
 
 const app = appUnderTest();
@@ -38,6 +38,29 @@ async function thisWeeksCount(page: Page, type: string): Promise<number> {
   return Number((cells[column] ?? '0').replace(/\D/g, ''));
 }
 
+/**
+ * How many of the charts' canvas pixels are painted in the theme's chart palette (as the page
+ * resolves its colour tokens), and the palette as `rgb()` strings.
+ */
+const paletteOnCanvas = (page: Page) =>
+  page.locator('.dashboard').evaluate((dashboard) => {
+    const probe = dashboard.appendChild(document.createElement('span'));
+    const palette = Array.from({ length: 10 }, (_, i) => {
+      probe.style.color = `var(--chart-${i + 1})`;
+      return getComputedStyle(probe).color;
+    });
+    probe.remove();
+    const colours = new Set(palette);
+    let pixels = 0;
+    for (const canvas of dashboard.querySelectorAll<HTMLCanvasElement>('.chart-canvas canvas')) {
+      const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+      for (let i = 0; i < data.length; i += 4) {
+        if (colours.has(`rgb(${data[i]}, ${data[i + 1]}, ${data[i + 2]})`)) pixels += 1;
+      }
+    }
+    return { palette, pixels };
+  });
+
 describe('the dashboard', () => {
   it('draws its charts from the demo data, shows each as a table, and follows new assets live', async () => {
     const page = await dashboardAt(1280);
@@ -67,6 +90,16 @@ describe('the dashboard', () => {
       gender: 'male',
     });
     await expect.poll(() => thisWeeksCount(page, 'Facewear'), { timeout: 15_000 }).toBe(before + 1);
+
+    // The charts are painted in the scheme's palette, and again in the other one when it changes.
+    await useScheme(page, 'light');
+    const light = await paletteOnCanvas(page);
+    expect(light.pixels).toBeGreaterThan(100);
+    await useScheme(page, 'dark');
+    await expect.poll(async () => (await paletteOnCanvas(page)).pixels).toBeGreaterThan(100);
+    const dark = await paletteOnCanvas(page);
+    // Nine of the ten colours change with the scheme (the last serves both).
+    expect(dark.palette.filter((colour, i) => colour !== light.palette[i])).toHaveLength(9);
     await page.context().close();
   });
 

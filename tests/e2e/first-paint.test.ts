@@ -12,13 +12,24 @@ import { seriousViolations, useScheme } from '../helpers/axe';
 
 const app = appUnderTest();
 
-/** The colour tokens in force on the page (src/ui/base.css). */
+/**
+ * The colour tokens in force on the page (src/ui/base.css), as the page resolves them: each is a
+ * `light-dark()` pair, which the page's colour scheme decides.
+ */
 const tokens = (page: Page) =>
   page.evaluate(() => {
-    const style = getComputedStyle(document.documentElement);
-    return Object.fromEntries(
-      [...style].filter((name) => name.startsWith('--')).map((n) => [n, style.getPropertyValue(n)]),
+    const names = [...getComputedStyle(document.documentElement)].filter((n) => n.startsWith('--'));
+    const probe = document.body.appendChild(document.createElement('span'));
+    const resolved = Object.fromEntries(
+      names.map((name) => {
+        probe.style.color = `var(${name})`;
+        probe.style.boxShadow = `var(${name})`;
+        const style = getComputedStyle(probe);
+        return [name, `${style.color} ${style.boxShadow}`];
+      }),
     );
+    probe.remove();
+    return resolved;
   });
 
 /** The page's first-level headings, with where each sits and its colours. */

@@ -1,7 +1,7 @@
 /**
  * One dashboard chart drawn by uPlot (a canvas), loaded with the dashboard alone (React.lazy in
- * chart-card.tsx). Its colours are the theme's chart tokens (dashboard.css), read when it is
- * drawn and again when the theme changes; bars and lines differ by shape and dash as well as
+ * chart-card.tsx). Its colours are the theme's tokens (base.css, dashboard.css: `light-dark()`
+ * pairs), resolved for the page's colour scheme when it is drawn and again when the theme changes; bars and lines differ by shape and dash as well as
  * colour. The numbers are in the card's table, for screen readers: the canvas is hidden from them.
  */
 import { useEffect, useRef } from 'react';
@@ -19,8 +19,27 @@ const COUNT_STEPS = [1, 2, 5]
 /** Seconds of a UTC day `YYYY-MM-DD`. */
 const secondsOf = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
 
-function options(props: ChartProps, width: number, style: CSSStyleDeclaration): uPlot.Options {
-  const token = (name: string) => style.getPropertyValue(name).trim();
+/**
+ * `draw` given colour tokens as a canvas takes them: a token's value is a `light-dark()` pair,
+ * which only a styled element resolves, so a hidden probe in `element` is coloured with it and
+ * read back.
+ */
+function withTokens<T>(element: HTMLElement, draw: (token: (name: string) => string) => T): T {
+  const probe = document.createElement('span');
+  probe.hidden = true;
+  element.append(probe);
+  const style = getComputedStyle(probe);
+  try {
+    return draw((name) => {
+      probe.style.color = `var(${name})`;
+      return style.color;
+    });
+  } finally {
+    probe.remove();
+  }
+}
+
+function options(props: ChartProps, width: number, token: (name: string) => string): uPlot.Options {
   const axis: uPlot.Axis = {
     stroke: token('--muted'),
     grid: { stroke: token('--row-border'), width: 1 },
@@ -84,7 +103,7 @@ export default function Chart(props: ChartProps) {
     const draw = () => {
       plot?.destroy();
       plot = new uPlot(
-        options(props, element.clientWidth, getComputedStyle(element)),
+        withTokens(element, (token) => options(props, element.clientWidth, token)),
         data,
         element,
       );
