@@ -319,6 +319,41 @@ export const prefilterWorker = {
 } as const;
 
 /**
+ * The built page paints before the app's scripts are fetched (public/boot.js): Vite's entry
+ * script and its module preloads move into an inert `<template class="app-modules">` (the
+ * server adds the screen's own in another, server/spa-preload.ts), which boot.js turns into
+ * live preloads and an import of the entry once the first frame is on screen. On a phone the
+ * frame, and on a signed-in screen its heading (server/first-paint.ts), then paint with the
+ * HTML and the stylesheet, not after the scripts have been fetched and compiled.
+ */
+export function paintFirst(): Plugin {
+  return {
+    name: 'paint-first',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const entry = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
+        if (!entry?.[1]) throw new Error('paint-first: index.html has no entry script');
+        const preloads = [
+          ...html.matchAll(/\s*(<link rel="modulepreload" crossorigin href="[^"]+">)/g),
+        ];
+        let page = html.replace(entry[0], '');
+        for (const [tag] of preloads) page = page.replace(tag, '');
+        const modules = [
+          `<link rel="modulepreload" crossorigin href="${entry[1]}" data-entry>`,
+          ...preloads.map((match) => match[1]),
+        ].join('');
+        return page.replace(
+          '</head>',
+          `  <script type="module" src="/boot.js"></script>\n    <template class="app-modules">${modules}</template>\n  </head>`,
+        );
+      },
+    },
+  };
+}
+
+/**
  * Writes `.vite/first-paint.json` into the build: the app's name and each screen's first
  * heading (scripts/first-paint-headings.ts) in the app's own English texts, from which the
  * server draws a page's frame before the scripts run (server/first-paint.ts). A key with no
@@ -376,6 +411,7 @@ export default defineConfig({
     viewerAssets(),
     threeFromSources(),
     firstPaintTexts(),
+    paintFirst(),
   ],
   worker: prefilterWorker,
   server: {

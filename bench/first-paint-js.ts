@@ -1,8 +1,8 @@
 /**
  * `npm run bench -- first-paint-js [--static-dir DIR]`: for the pages the Lighthouse bench opens
- * (bench/lighthouse.ts), the JavaScript a first visit fetches before its first paint: the
- * scripts index.html names and the route's modulepreload list that the server adds to the page
- * (server/spa-preload.ts). Per page: the requests, how many of them are under 2 KB, and their
+ * (bench/lighthouse.ts), the JavaScript a first visit fetches before the app's first render:
+ * the scripts index.html names (public/boot.js, and the app's modules it loads once the page
+ * has painted) and the route's that the server adds to the page (server/spa-preload.ts). Per page: the requests, how many of them are under 2 KB, and their
  * raw and gzip -9 bytes. Against the build in dist/ as it is (npm run build first), or DIR.
  * Counts and bytes, so the machine's load does not move them.
  */
@@ -21,7 +21,7 @@ const PAGES = [
   { name: 'Trash', path: '/trash' },
 ];
 
-/** The scripts a page of `dir` fetches before it runs: index.html's and the route's preloads. */
+/** The scripts a page of `dir` fetches before the app renders: index.html's and the route's. */
 function scriptsOf(dir: string, path: string, preloads: (path: string) => string | undefined) {
   const html = readFileSync(join(dir, 'index.html'), 'utf8') + (preloads(path) ?? '');
   const scripts = [...html.matchAll(/<(?:script|link)[^>]*?(?:src|href)="\/([^"]+\.js)"/g)];

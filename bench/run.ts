@@ -73,7 +73,7 @@ const SECTIONS: Record<string, { title: string; run: (args: string[]) => Promise
   // Against the build in dist/ as it is (npm run build first), or --static-dir.
   'first-paint-js': {
     title:
-      'JavaScript before the first paint: requests and bytes of the pages the Lighthouse bench opens',
+      'JavaScript before the first render of the app: requests and bytes of the pages the Lighthouse bench opens',
     run: async (args) => (await import('./first-paint-js')).benchFirstPaintJs(args),
   },
   // Against the build in dist/ as it is (npm run build first).

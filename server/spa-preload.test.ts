@@ -115,7 +115,7 @@ describe('the files a route loads', () => {
 });
 
 describe('the page of a client route', () => {
-  it("names its screen's files, so they load with the start-up bundle", async () => {
+  it("names its screen's files, for public/boot.js to load with the start-up bundle once the page has painted", async () => {
     const dir = build();
     const app = answers.createApp({
       db: failingDb('no database in this test'),
@@ -128,7 +128,7 @@ describe('the page of a client route', () => {
     const html = await response.text();
     expect(html).toContain('<title>Avatar Studio</title>');
     expect(html).toMatch(
-      /<link rel="modulepreload" crossorigin href="\/assets\/assets\._assetId-1\.js">\s*<\/head>/,
+      /<template class="app-modules">(<link [^>]+>)*<link rel="modulepreload" crossorigin href="\/assets\/assets\._assetId-1\.js"><\/template>\s*<\/head>/,
     );
     // A build written while the server runs is the one the next page names.
     const rebuilt = JSON.stringify(MANIFEST).replaceAll('-1.', '-2.');

@@ -122,10 +122,13 @@ export function routePages(dir: string): (path: string) => RoutePage | undefined
     });
   }
   const cache = new Map<RouteFiles, RoutePage>();
+  // The scripts go in an inert template that public/boot.js makes live once the page has painted.
   const tags = (route: RouteFiles) =>
     [
       ...route.styles.map((f) => `<link rel="stylesheet" crossorigin href="/${f}">`),
-      ...route.scripts.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`),
+      `<template class="app-modules">${route.scripts
+        .map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`)
+        .join('')}</template>`,
     ].join('\n    ');
   return (path) => {
     const segments = path.split('/').filter(Boolean);

@@ -82,10 +82,21 @@ describe.each([1280, 390])('at %i px', (width) => {
     await page.context().close();
   });
 
-  it('leaves one frame and one heading once the app has started, and axe finds nothing', async () => {
+  it("paints the page before it asks for the app's scripts, then leaves one frame and one heading, and axe finds nothing", async () => {
     const page = await signedInPage(app, ADMIN, viewport);
     await page.goto(`${app.server.url}/assets`);
     await page.locator('#main h1').waitFor();
+    // public/boot.js asks for the app's chunks once the first frame is painted.
+    const { painted, chunks } = await page.evaluate(() => ({
+      painted: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+      chunks: performance
+        .getEntriesByType('resource')
+        .filter((entry) => /\/assets\/[^/]+\.js$/.test(new URL(entry.name).pathname))
+        .map((entry) => entry.startTime),
+    }));
+    expect(chunks.length).toBeGreaterThan(5);
+    expect(painted).toBeDefined();
+    expect(Math.min(...chunks)).toBeGreaterThanOrEqual(painted!);
     expect(await page.locator('.first-paint').count()).toBe(0);
     expect(await page.locator('h1').allTextContents()).toEqual(['Assets']);
     expect(await page.getByRole('main').count()).toBe(1);
