@@ -21,7 +21,7 @@ function load() {
   if (entry) import(entry);
 }
 
-const drawn = document.querySelector('#root > *');
+const drawn = document.querySelector('.first-paint');
 if (document.visibilityState === 'hidden') {
   load();
 } else if (drawn && PerformanceObserver.supportedEntryTypes?.includes('paint')) {
