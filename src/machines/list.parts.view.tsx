@@ -4,20 +4,10 @@
  * a page turn the pagers and the rows, a keystroke in a filter the filter bar.
  */
 import { useSelector } from '@xstate/react';
-import {
-  memo,
-  useCallback,
-  useDeferredValue,
-  useEffect,
-  useId,
-  useMemo,
-  useState,
-  type ReactNode,
-} from 'react';
+import { memo, useCallback, useId, useMemo, useState, type ReactNode } from 'react';
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import type { SnapshotFrom } from 'xstate';
-import { canonical, LIST_PAGE_SIZES, sortOf } from '../../contract/list-query';
+import { canonical, sortOf } from '../../contract/list-query';
 import { describeError } from '../api/error-info';
 import { ActionButton } from '../ui/dom/action-button';
 import { Alert } from '../ui/dom/alert';
@@ -26,15 +16,12 @@ import { DataTable } from '../ui/dom/list/data-table';
 import { dataTableLabels } from '../ui/dom/list/data-table-labels';
 import { FilterBar, filterBarLabels, type FilterDef } from '../ui/dom/list/filter-bar';
 import { ListTotal } from '../ui/dom/list/list-total';
-import { PageSize as PageSizeView } from '../ui/dom/list/page-size';
-import { Pager as PagerView, rememberedTotal, rememberTotal } from '../ui/dom/list/pager';
 import { ScrollSwitch } from '../ui/dom/list/scroll-switch';
 import { SortMenu } from '../ui/dom/list/sort-menu';
 import { AutocompleteFilter } from './autocomplete.view';
 import type { ListActor } from './list.actor.view';
 import { listKey, type ListScreenConfig, type ScrollChoice } from './list.config.view';
 import {
-  selectAwaitsFirstAnswer,
   selectCanLoadMore,
   selectError,
   selectFilter,
@@ -49,30 +36,14 @@ import {
   selectRemovedIds,
   selectRows,
   selectSetFilterCount,
-  selectShownQuery,
   selectStatus,
   selectTotalDocs,
   selectTotalIsEstimate,
-  selectTotalPages,
 } from './list.machine';
 import type { ListControls } from './list.outcome.view';
 import { useListReorder } from './list.reorder.view';
+import { useShown } from './list.shown.view';
 import { useListSelection } from './list.selection.view';
-
-/**
- * A value of the list the rows go with (the rows, the pages, the total, the load state), as a
- * background render shows it: a page, sort or page size chosen paints the press at once, and
- * the rows, pagers and total of the new page follow together in one time-sliced render (the
- * deferred values of one update render in the same pass). An answer that arrives before that
- * render is done restarts it, so its rows mount once, without skeleton rows before them.
- */
-function useShown<T>(
-  actor: ListActor,
-  selector: (snapshot: SnapshotFrom<ListActor>) => T,
-  compare?: (a: T, b: T) => boolean,
-): T {
-  return useDeferredValue(useSelector(actor, selector, compare));
-}
 
 /**
  * The filter and the order keep their content across a page turn or a sort of the other one,
@@ -239,150 +210,6 @@ export const ListSortMenu = memo(function ListSortMenu({
     />
   );
 });
-
-function usePagerLabels() {
-  const { t } = useTranslation();
-  return useMemo(
-    () => ({
-      nav: t('list.pages'),
-      previous: t('list.previous'),
-      next: t('list.next'),
-      page: (n: number) => t('list.page', { page: n }),
-      number: (n: number) => t('list.pageNumber', { page: n }),
-      last: t('list.last'),
-      lastPage: t('list.lastPage'),
-      of: (n: number, total: number, estimate: boolean) =>
-        t(estimate ? 'list.pageOfAbout' : 'list.pageOf', { page: n, total }),
-    }),
-    [t],
-  );
-}
-
-// Memoised, with props kept stable: a page chosen renders the pagers' owners at once (with the
-// page on screen, the new one following in the background render), and nothing below them.
-const Pager = memo(PagerView);
-const PageSize = memo(PageSizeView);
-
-/**
- * A paged list's pager: above the rows (compact: where the rows are longer than the window,
- * the way to the next page is above them too) or below them with the page size.
- */
-export const ListPager = memo(function ListPager({
-  actor,
-  place,
-  isMobile,
-  sizeKey,
-}: {
-  actor: ListActor;
-  place: 'top' | 'bottom';
-  isMobile: boolean;
-  /** The name the page size (and the whole list's total) is remembered by. */
-  sizeKey: string;
-}) {
-  return place === 'top' ? (
-    <TopPager actor={actor} sizeKey={sizeKey} />
-  ) : (
-    <BottomPager actor={actor} isMobile={isMobile} sizeKey={sizeKey} />
-  );
-});
-
-/** What both pagers show and do: the page, the pages, the total, and a page chosen. */
-function usePagerState(actor: ListActor) {
-  const page = useShown(actor, selectPage);
-  const totalPages = useShown(actor, selectTotalPages);
-  const estimate = useShown(actor, selectTotalIsEstimate);
-  const totalDocs = useShown(actor, selectTotalDocs);
-  const setPage = useCallback(
-    (next: number) => actor.send({ type: 'SET_PAGE', page: next }),
-    [actor],
-  );
-  return { labels: usePagerLabels(), page, totalPages, estimate, totalDocs, setPage };
-}
-
-function TopPager({ actor, sizeKey }: { actor: ListActor; sizeKey: string }) {
-  const { t } = useTranslation();
-  const { labels, page, totalPages, estimate, totalDocs, setPage } = usePagerState(actor);
-  const status = useShown(actor, selectStatus);
-  const filtered = useShown(actor, selectIsFilterActive);
-  const awaitsFirstAnswer = useShown(actor, selectAwaitsFirstAnswer);
-  // The room above the rows follows the answers that replace them (a list's first, a page, a
-  // filter): others' changes merged into the rows on screen neither add it nor take it away,
-  // as they move no row (the pager below offers a page they add).
-  const shown = useShown(actor, selectShownQuery);
-  const topLabels = useMemo(() => ({ ...labels, nav: t('list.pagesTop') }), [labels, t]);
-  const [taken, setTaken] = useState({ shown, pages: totalPages });
-  if (taken.shown !== shown) setTaken({ shown, pages: totalPages });
-  const roomFor = taken.shown === shown ? taken.pages : totalPages;
-  // Read once, with the page the list opens at and its size: a filter only narrows the list.
-  const [fitsOnePage] = useState(() => {
-    const total = rememberedTotal(sizeKey);
-    const { page: first, limit } = actor.getSnapshot().context;
-    return total !== null && first === 1 && total <= limit;
-  });
-  useEffect(() => {
-    if (status === 'success' && !filtered) rememberTotal(sizeKey, totalDocs);
-  }, [status, filtered, sizeKey, totalDocs]);
-  if (totalPages > 1 && roomFor > 1) {
-    return (
-      <div className="list-pager-top">
-        <Pager
-          compact
-          page={page}
-          totalPages={totalPages}
-          estimate={estimate}
-          onPage={setPage}
-          labels={topLabels}
-        />
-      </div>
-    );
-  }
-  // While the first answer is awaited the pager's place is kept, so that the rows do not move
-  // down when it brings a pager (Lighthouse's layout shift on a list's load); a list that
-  // fitted one page when last shown keeps none. The answer that says there is one page takes
-  // the place away in the render that paints its rows.
-  if (roomFor <= 1 && (!awaitsFirstAnswer || fitsOnePage)) return null;
-  return (
-    <div className="list-pager-top">
-      <div className="pager compact pager-place" aria-hidden="true">
-        <span className="button">&nbsp;</span>
-      </div>
-    </div>
-  );
-}
-
-function BottomPager({
-  actor,
-  isMobile,
-  sizeKey,
-}: {
-  actor: ListActor;
-  isMobile: boolean;
-  sizeKey: string;
-}) {
-  const { t } = useTranslation();
-  const { labels, page, totalPages, estimate, totalDocs, setPage } = usePagerState(actor);
-  const limit = useShown(actor, selectLimit);
-  const setLimit = useCallback(
-    (size: number) => actor.send({ type: 'SET_LIMIT', limit: size }),
-    [actor],
-  );
-  return (
-    <div className="list-footer">
-      <Pager
-        page={page}
-        totalPages={totalPages}
-        estimate={estimate}
-        onPage={setPage}
-        labels={labels}
-        span={isMobile ? 0 : 2}
-      />
-      {/* Only where there is more than the smallest page to show, or a larger one chosen. */}
-      {(totalDocs > LIST_PAGE_SIZES[0] || limit !== LIST_PAGE_SIZES[0]) && (
-        <PageSize list={sizeKey} value={limit} label={t('list.pageSize')} onChange={setLimit} />
-      )}
-    </div>
-  );
-}
 
 /**
  * The rows, or why there are none: the table (with its selection, bulk bar, menus and moves),

@@ -16,7 +16,8 @@ import { useListAddress, useListViewport } from './list.address.view';
 import { listKey, type ListScreenConfig, type ScrollChoice } from './list.config.view';
 import { useListControls } from './list.controls.view';
 import { useLiveList } from './list.live.view';
-import { ListFilters, ListHeader, ListPager, ListRows, ListSortMenu } from './list.parts.view';
+import { ListPager } from './list.pager.view';
+import { ListFilters, ListHeader, ListRows, ListSortMenu } from './list.parts.view';
 import { Allowed, usePermissions } from './permissions.view';
 import { SavedViews } from './saved-views.view';
 
