@@ -77,6 +77,7 @@ describe.each([1280, 390])('at %i px', (width) => {
     expect(before.headings).toHaveLength(1);
     await page.unroute(/\.js$/);
     await page.goto(`${app.server.url}/assets`);
+    await page.locator('#main h1').waitFor();
     await useScheme(page, 'dark');
     expect({ headings: await headings(page), tokens: await tokens(page) }).toEqual(before);
     await page.context().close();
