@@ -94,10 +94,11 @@ function namesIds(body: z.core.$ZodType | undefined): boolean {
  * (404); a change by a token can meet a locked or changed record (409) and names the version it
  * is based on in If-Match (412); a POST with a token can carry another request's Idempotency-Key
  * (422); a request with a body over the server's limit (413, every method
- * but GET); a JSON body sent as another type (415).
+ * but GET); a JSON body sent as another type (415). Any request can also come from a network
+ * that has sent too many (429: CLIENT_REQUEST_RATE, on in production).
  */
 function errorStatuses(route: Route): number[] {
-  const statuses = new Set<number>([...(route.errors ?? []), 400, 500, 503]);
+  const statuses = new Set<number>([...(route.errors ?? []), 400, 429, 500, 503]);
   if (route.auth === 'bearer') statuses.add(401);
   if (route.abilities?.length || route.anyOf?.length) statuses.add(403);
   if (pathParams(route.path).length > 0 || namesIds(route.body)) statuses.add(404);
