@@ -1,6 +1,6 @@
 // npm run bench: measurements, never pass/fail. Each section prints figures and, where
 // there is a baseline, the ratio against it measured in the same run. `npm run bench -- <name>`
-// runs one section (`lists`, `textures`, `events`, `auth-check`, `attack` (a flood from one address against a production start: `npm run bench -- attack [--rate 0]`; only on its own), `s3`, `lighthouse` (Lighthouse's mobile preset on seven pages: `npm run bench -- lighthouse --runs 3`; only on its own), `first-paint-js` (the JavaScript those pages fetch before their first paint, from a build: `npm run bench -- first-paint-js [--static-dir DIR]`), `long-tasks` (the long tasks of a first visit of those pages, CPU 4x slower: `npm run bench -- long-tasks [--static-dir DIR[,DIR2]] [--runs 5]`; only on its own), `scale` (on PostgreSQL, ~10 minutes; only on its own), `browser-scale` (the assets list in Chromium at the seed's 600 and at a million assets: `npm run bench -- browser-scale --large-url <database at a million>`; only on its own), `load` (two instances under 200 clients, on PostgreSQL; only on its own: `npm run bench -- load --seconds 60 --soak 600`), `fuzz` (`npm run bench -- fuzz 1000` for fewer cases), or `viewer`, which takes options: `npm run bench -- viewer --runs 3`).
+// runs one section (`lists`, `textures`, `events`, `auth-check`, `attack` (a flood from one address against a production start: `npm run bench -- attack [--rate 0]`; only on its own), `s3`, `server-start` (the server's start, compiled against tsx: `npm run bench -- server-start [--runs 7]`), `lighthouse` (Lighthouse's mobile preset on seven pages: `npm run bench -- lighthouse --runs 3`; only on its own), `first-paint-js` (the JavaScript those pages fetch before their first paint, from a build: `npm run bench -- first-paint-js [--static-dir DIR]`), `long-tasks` (the long tasks of a first visit of those pages, CPU 4x slower: `npm run bench -- long-tasks [--static-dir DIR[,DIR2]] [--runs 5]`; only on its own), `scale` (on PostgreSQL, ~10 minutes; only on its own), `browser-scale` (the assets list in Chromium at the seed's 600 and at a million assets: `npm run bench -- browser-scale --large-url <database at a million>`; only on its own), `load` (two instances under 200 clients, on PostgreSQL; only on its own: `npm run bench -- load --seconds 60 --soak 600`), `fuzz` (`npm run bench -- fuzz 1000` for fewer cases), or `viewer`, which takes options: `npm run bench -- viewer --runs 3`).
 import { execFileSync, execSync } from 'node:child_process';
 import { buildReport } from './build-report';
 import { benchFileValidation } from './files/validate';
@@ -59,6 +59,10 @@ const SECTIONS: Record<string, { title: string; run: (args: string[]) => Promise
     title:
       'A flood from one address: sign-in and /healthz from elsewhere, quiet, under 10 guests doing their worst, and under a /healthz flood',
     run: async (args) => (await import('./server-attack')).benchServerAttack(args),
+  },
+  'server-start': {
+    title: 'Server start: process to first /healthz answer, compiled (npm run serve) against tsx',
+    run: async (args) => (await import('./server-start')).benchServerStart(args),
   },
   'auth-check': {
     title: 'Session check: an authenticated list request with the check on and off',
@@ -136,6 +140,8 @@ section('Server list latency with 100,000 assets (PGlite, in process)');
 await benchServerList();
 
 await runSection('auth-check');
+
+await runSection('server-start');
 
 section('Server memory while a 50 MB model uploads (streamed; target growth under 20 MB)');
 await benchServerUpload();
