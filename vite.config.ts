@@ -460,10 +460,10 @@ export default defineConfig({
 /**
  * /embed (embed.html, src/embed-main.tsx), built on its own into the same folder after the
  * back office (vite.embed.config.ts): sharing no chunk with the back office, the page starts
- * with two scripts (its own and three.js's classes), where with the back office it had eleven
- * of about the same code, and the JavaScript before its first frame went from 299 KiB
- * compressed to 272 (docs/benchmarks.md "Viewer: first painted frame"). The viewer's files (decoders, environments) and
- * public/ come from the back office's build.
+ * with two scripts (its own and three.js's classes) rather than the eleven of the back office's
+ * chunks that hold the same code, and fewer bytes before its first frame (docs/benchmarks.md
+ * "Viewer: first painted frame"). The viewer's files (decoders, environments) and public/ come
+ * from the back office's build.
  */
 export const embedConfig = defineConfig({
   plugins: [react(), threeFromSources()],

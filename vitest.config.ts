@@ -40,7 +40,7 @@ export default defineConfig({
       // 2 cores, so only components (*.test.tsx) and the few files that need a browser's
       // globals (*.dom.test.ts: storage, navigator, FileReader) get one.
       // Their files share a worker's modules (isolate: false): importing them again for each
-      // file was a third of these projects' time (73 s against 48 s on 2 cores for the three).
+      // file costs a third of these projects' time on 2 cores.
       {
         test: {
           name: 'unit',
@@ -105,10 +105,10 @@ export default defineConfig({
       },
       // End-to-end: a real server and Chromium per file. The one that times typing at a
       // person's pace runs first with nothing beside it (beside another file, 80 ms between
-      // keys became 250); then two files at a time (a file keeps about a core busy: three at a
-      // time took 845 s against 801 s for two); then the files that draw with WebGL
+      // keys stretch to about 250); then two files at a time (a file keeps about a core busy:
+      // three at a time are slower than two); then the files that draw with WebGL
       // (*.webgl.test.ts: SwiftShader renders on the CPU), also two at a time: one at a time
-      // left a third of 2 cores idle (322 s alone against 211 s for two, on a quiet machine).
+      // leaves a third of 2 cores idle.
       // scripts/test.sh runs the server suite on PostgreSQL beside them.
       e2e({ name: 'e2e-quiet', include: QUIET, maxWorkers: 1 }, 1),
       e2e({ name: 'e2e', exclude: [...WEBGL, ...QUIET], maxWorkers: 2 }, 2),

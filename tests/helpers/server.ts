@@ -43,8 +43,7 @@ export function freePort(): Promise<number> {
  * How tests run the server's entry point (node's arguments). PGlite's 9 MB of WebAssembly is
  * compiled once, by the baseline compiler, as it is first run: V8 otherwise optimises all of it
  * at every start, 2.4 of a test server's 6 s of CPU until it answers (on these 2 cores), which a
- * server that lives for one test file never earns back. Its requests took no longer (100 list
- * and page requests: 0.45 s against 0.63 s of CPU).
+ * server that lives for one test file never earns back. Its requests take no longer.
  */
 export const SERVER_ARGS = [
   '--wasm-lazy-compilation',
@@ -57,7 +56,7 @@ export const SERVER_ARGS = [
 /**
  * The end-to-end runs' server: the entry point their global set-up compiled (E2E_SERVER_ENTRY,
  * tests/e2e-global-setup.ts), as `npm start` runs it; a start then takes half the CPU it takes
- * through tsx (1.7 s against 3.4 s on a seeded folder). Elsewhere, the sources through tsx.
+ * through tsx. Elsewhere, the sources through tsx.
  */
 function serverArgs(): string[] {
   const entry = process.env.E2E_SERVER_ENTRY;
