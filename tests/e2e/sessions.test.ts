@@ -36,6 +36,16 @@ describe('ending a session', () => {
     const secondSession = sessionOf(await storedToken(second));
     expect(secondSession).not.toBe(sessionOf(firstToken));
 
+    // The refusal is read on its way to the page, which leaves for /signin as soon as it has
+    // it (a body read afterwards is gone with the page it came to). Watched from before the
+    // session ends: the second browser's event stream also ends with it, and the app may meet
+    // the refusal on its own reconnect first.
+    let refusal: unknown;
+    await second.route('**/v1/auth/refresh', async (route) => {
+      const response = await route.fetch();
+      if (response.status() === 401) refusal ??= await response.json();
+      await route.fulfill({ response });
+    });
     const ended = await fetch(`${app.server.url}/v1/users/me/sessions/${secondSession}`, {
       method: 'DELETE',
       headers: { authorization: `Bearer ${firstToken}` },
@@ -44,16 +54,16 @@ describe('ending a session', () => {
     expect(await ended.json()).toEqual({ data: { ended: 1 } });
 
     // The second browser's access token has not expired, yet its next request is refused; the
-    // refresh that follows is refused too, which ends the session in the app.
-    // The refusal is read on its way to the page, which leaves for /signin as soon as it has
-    // it (a body read afterwards is gone with the page it came to).
-    let refusal: unknown;
-    await second.route('**/v1/auth/refresh', async (route) => {
-      const response = await route.fetch();
-      if (response.status() === 401) refusal ??= await response.json();
-      await route.fulfill({ response });
-    });
-    await second.reload();
+    // refresh that follows is refused too, which ends the session in the app. The request goes
+    // through the app's own client, not a reload: a reload while the app is already signing
+    // out would open the page with no session at all.
+    await second
+      .evaluate(() =>
+        (
+          window as unknown as Record<string, { request(path: string): Promise<unknown> }>
+        ).avatarStudio!.request('v1/assets?limit=1'),
+      )
+      .catch(() => undefined);
     await second.waitForURL(/\/signin\?reason=login_required/);
     expect(refusal).toMatchObject({ message: 'Refresh token revoked' });
     await second.getByText('Your session has ended. Please sign in again.').waitFor();
