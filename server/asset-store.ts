@@ -170,18 +170,6 @@ export async function findAssets(db: Db, ids: readonly string[]): Promise<Asset[
   return rows.map(toAsset);
 }
 
-/**
- * Takes assets `ids` out of the `users.assets` of the users they are assigned to, found through
- * user_assets' asset index (call it before the assets' delete cascades to user_assets).
- */
-export async function forgetAssignments(tx: Db, ids: readonly string[]) {
-  await tx.query(
-    `UPDATE users SET assets = ARRAY(SELECT x FROM unnest(assets) AS x WHERE x <> ALL($1::text[]))
-     WHERE id IN (SELECT user_id FROM user_assets WHERE asset_id = ANY($1::text[]))`,
-    [ids],
-  );
-}
-
 /** One asset, or 404. */
 export async function getAsset(db: Db, id: string): Promise<Asset> {
   return (await findAsset(db, id)) ?? fail(404, 'NOT_FOUND', `No asset with id ${id}`);

@@ -6,10 +6,10 @@ import type { Asset, TrashKind } from '../contract/schemas';
 import { isDbError, PG_UNIQUE_VIOLATION, type Db } from './db';
 import { recordAssetEvents, type AssetEventInput } from './events';
 import { filterConditions, SqlParams } from './list';
-import { applicationLockKey, lockPositions } from './positions';
-import { ASSETS, findAssets, forgetAssignments, changeTagOnAssets, shareTags } from './asset-store';
+import { lockPositions } from './positions';
+import { ASSETS, findAssets, changeTagOnAssets, shareTags } from './asset-store';
+import { findHeldAssets, removeAssets, writeLock } from './asset-writes';
 import { listOf, type BulkJobRow } from './bulk-job-rows';
-import { moveToTrash } from './trash';
 import { restoreFromTrash } from './trash-restore';
 
 /** What one batch did to its rows. */
@@ -42,15 +42,6 @@ export async function nextRows(
   return rows;
 }
 
-/** Locks the assets of `ids` in id order; answers those that still exist. */
-async function lockAssetRows(tx: Db, ids: readonly string[]) {
-  const { rows } = await tx.query<{ id: string; locked: boolean }>(
-    'SELECT id, locked FROM assets WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE',
-    [ids],
-  );
-  return rows;
-}
-
 /** Adds the job's mark to events, so the stream leaves them to the job's progress event. */
 const marked = (events: readonly AssetEventInput[], bulkJobId: string): AssetEventInput[] =>
   events.map((event) => ({ ...event, data: { ...event.data, bulkJobId } }));
@@ -62,25 +53,9 @@ async function lockBatch(
   locked: boolean,
   at: Date,
 ): Promise<BatchResult> {
-  const rows = await lockAssetRows(tx, ids);
+  const rows = await findHeldAssets(tx, ids);
   const changed = rows.filter((row) => row.locked !== locked).map((row) => row.id);
-  if (changed.length > 0) {
-    await tx.query('UPDATE assets SET locked = $2, updated_at = $3 WHERE id = ANY($1::text[])', [
-      changed,
-      locked,
-      at,
-    ]);
-    await recordAssetEvents(
-      tx,
-      changed.map((assetId) => ({
-        assetId,
-        event: 'locked' as const,
-        actorId: job.user_id,
-        data: { locked, bulkJobId: job.id },
-        at,
-      })),
-    );
-  }
+  await writeLock(tx, changed, locked, job.user_id, at, { bulkJobId: job.id });
   return { changed: changed.length, skipped: 0 };
 }
 
@@ -91,7 +66,7 @@ async function tagBatch(tx: Db, job: BulkJobRow, ids: string[], at: Date): Promi
   if ((await shareTags(tx, [tagId])).length > 0) {
     throw new JobFailed('The tag was deleted while the job ran');
   }
-  const rows = await lockAssetRows(tx, ids);
+  const rows = await findHeldAssets(tx, ids);
   const free = rows.filter((row) => !row.locked).map((row) => row.id);
   const skipped = rows.length - free.length;
   if (free.length === 0) return { changed: 0, skipped };
@@ -104,22 +79,12 @@ async function deleteBatch(tx: Db, job: BulkJobRow, ids: string[], at: Date): Pr
   // The locks of DELETE /v1/assets/{id}, in its order: the global order, the rows, then the
   // orders of their applications (sorted).
   await lockPositions(tx, ASSETS.lockKey);
-  const rows = await lockAssetRows(tx, ids);
+  const rows = await findHeldAssets(tx, ids);
   const free = rows.filter((row) => !row.locked).map((row) => row.id);
   const skipped = rows.length - free.length;
   if (free.length === 0) return { changed: 0, skipped };
   const assets: Asset[] = await findAssets(tx, free);
-  const { rows: placements } = await tx.query<{ application_id: string }>(
-    `SELECT DISTINCT application_id FROM application_assets
-     WHERE asset_id = ANY($1::text[]) ORDER BY application_id`,
-    [free],
-  );
-  for (const { application_id } of placements) {
-    await lockPositions(tx, applicationLockKey(application_id));
-  }
-  for (const id of free) await moveToTrash(tx, { kind: 'asset', id }, job.user_id, at);
-  await forgetAssignments(tx, free);
-  await tx.query('DELETE FROM assets WHERE id = ANY($1::text[])', [free]);
+  await removeAssets(tx, free, job.user_id, at);
   await recordAssetEvents(
     tx,
     assets.map((asset) => ({

@@ -16,33 +16,11 @@ import {
   type AssetBulkChangeResult,
 } from '../../contract/schemas';
 import type { AuthEnv } from '../auth/middleware';
-import type { Db } from '../db';
 import type { Deps } from '../deps';
-import { recordAssetEvents } from '../events';
 import { declaredRoutes } from '../http/declared';
-import { fail } from '../http/errors';
-import { changeTagOnAssets, findAssets, shareTags } from '../asset-store';
+import { findAssets } from '../asset-store';
+import { changeTagOfAssets, setAssetsLock } from '../asset-writes';
 import { refuseIfMatch } from '../versions';
-
-interface LockedRow {
-  id: string;
-  name: string;
-  locked: boolean;
-}
-
-/**
- * Locks the rows of `ids` (sorted, so two bulk changes never wait on each other in opposite
- * order) and answers them; an unknown id is a 404 before anything changes.
- */
-async function lockAssets(tx: Db, ids: readonly string[]): Promise<LockedRow[]> {
-  const { rows } = await tx.query<LockedRow>(
-    'SELECT id, name, locked FROM assets WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE',
-    [ids],
-  );
-  const missing = ids.filter((id) => !rows.some((row) => row.id === id));
-  if (missing.length > 0) fail(404, 'NOT_FOUND', `No assets with ids ${missing.join(', ')}`);
-  return rows;
-}
 
 const uniqueSorted = (ids: readonly string[]) => [...new Set(ids)].sort();
 
@@ -59,27 +37,9 @@ export function assetBulkRoutes(deps: Deps, mount: string) {
     on('post', `${mount}/bulk-${action}`, assetBulkLockBodySchema, async (c, body) => {
       refuseIfMatch(c);
       const ids = uniqueSorted(body.ids);
-      const at = deps.now();
-      const actorId = c.get('auth').userId;
+      const change = { locked, reason: body.reason };
       const data = await db.transaction(async (tx): Promise<AssetBulkChangeResult> => {
-        const rows = await lockAssets(tx, ids);
-        const changed = rows.filter((row) => row.locked !== locked).map((row) => row.id);
-        if (changed.length > 0) {
-          await tx.query(
-            'UPDATE assets SET locked = $2, updated_at = $3 WHERE id = ANY($1::text[])',
-            [changed, locked, at],
-          );
-          await recordAssetEvents(
-            tx,
-            changed.map((assetId) => ({
-              assetId,
-              event: 'locked' as const,
-              actorId,
-              data: { locked, ...(body.reason ? { reason: body.reason } : {}) },
-              at,
-            })),
-          );
-        }
+        const changed = await setAssetsLock(tx, ids, change, c.get('auth').userId, deps.now());
         return { changed, assets: await findAssets(tx, ids) };
       });
       return c.json({ data });
@@ -93,26 +53,9 @@ export function assetBulkRoutes(deps: Deps, mount: string) {
     on('post', `${mount}/bulk-${action}`, assetBulkTagBodySchema, async (c, body) => {
       refuseIfMatch(c);
       const ids = uniqueSorted(body.ids);
-      const { tagId } = body;
-      const at = deps.now();
-      const actorId = c.get('auth').userId;
+      const tag = { tagId: body.tagId, adds };
       const data = await db.transaction(async (tx): Promise<AssetBulkChangeResult> => {
-        // The tag before the assets (the lock order at `shareTags`): the tag cannot go while
-        // it is put on, and a delete that holds it is waited for, not deadlocked with.
-        if ((await shareTags(tx, [tagId])).length > 0) {
-          fail(404, 'NOT_FOUND', `No tag with id ${tagId}`);
-        }
-        const rows = await lockAssets(tx, ids);
-        const locked = rows.filter((row) => row.locked).map((row) => row.name);
-        if (locked.length > 0) {
-          fail(
-            409,
-            'ASSET_LOCKED',
-            `Locked assets cannot be ${adds ? 'tagged' : 'untagged'}; unlock them first: ${locked.join(', ')}`,
-          );
-        }
-        const { changed, events } = await changeTagOnAssets(tx, ids, { tagId, adds }, actorId, at);
-        await recordAssetEvents(tx, events);
+        const changed = await changeTagOfAssets(tx, ids, tag, c.get('auth').userId, deps.now());
         return { changed, assets: await findAssets(tx, ids) };
       });
       return c.json({ data });

@@ -17,98 +17,42 @@ import {
   assetPredictTextureBodySchema,
   assetValidateBodySchema,
   positionBodySchema,
-  type Asset,
   type AssetCreateBody,
-  type CountByType,
   type UploadResult,
 } from '../../contract/schemas';
 import type { AuthEnv } from '../auth/middleware';
-import type { Db } from '../db';
 import { deliveredModelUrl } from '../../core/model-delivery';
 import type { Deps } from '../deps';
 import { declaredRoutes } from '../http/declared';
-import {
-  assetEventListSpec,
-  CHANGELOG_HIDDEN_KEYS,
-  recordAssetEvent,
-  recordAssetEvents,
-} from '../events';
+import { assetEventListSpec, recordAssetEvent } from '../events';
 import { holdFileReferences } from '../file-sweeper';
-import { moveToTrash } from '../trash';
 import { fail } from '../http/errors';
 import { keepAnswer } from '../http/idempotency';
-import {
-  filterConditions,
-  filterFromJson,
-  listHandler,
-  parseListQuery,
-  runList,
-  SqlParams,
-  type KeptCount,
-  type ListScope,
-} from '../list';
+import { listHandler, parseListQuery } from '../list';
 import { validateStoredModel } from '../model-validator';
-import { applicationLockKey, lockPositions, moveToPosition } from '../positions';
 import { fileUrl } from '../storage';
 import {
-  ASSETS,
-  assetForChange,
+  assetChangelog,
+  authorizedAssets,
+  countByType,
+  defaultAssets,
+  editableAssets,
+  keptAssetCount,
+} from '../asset-lists';
+import {
   assetListSpec,
   checkFileFields,
-  findAsset,
-  findAssets,
-  forgetAssignments,
   getAsset,
   insertAsset,
   storedFileFor,
   updateAsset,
 } from '../asset-store';
+import { deleteAsset, deleteAssets, moveAsset, setAssetLock } from '../asset-writes';
 import { runModelService, serviceUrl } from '../model-services';
 import { nameWithExtensionOf, recordStoredFile } from '../stored-files';
-import {
-  changeOf,
-  checkBase,
-  checkWhole,
-  readIfMatch,
-  refuseIfMatch,
-  setVersionTag,
-} from '../versions';
+import { readIfMatch, refuseIfMatch, setVersionTag } from '../versions';
 
 const actorOf = (c: Context<AuthEnv>) => c.get('auth').userId;
-
-/** Records `event` on an asset with the whole asset as its data (created, deleted). */
-function recordWhole(
-  tx: Db,
-  c: Context<AuthEnv>,
-  event: 'created' | 'deleted',
-  asset: Asset,
-  at: Date,
-) {
-  return recordAssetEvent(tx, {
-    assetId: asset.id,
-    event,
-    actorId: actorOf(c),
-    data: { asset },
-    at,
-  });
-}
-
-/**
- * The whole catalogue's count under a filter by type alone or by one tag alone: the sums
- * migration 033's triggers keep (counting one tag's assets looked each one up).
- */
-const keptAssetCount: KeptCount = (params, { type, tagId, ...others }) => {
-  if (Object.keys(others).length > 0) return undefined;
-  if (type && !tagId) {
-    return `SELECT coalesce(sum(n), 0)::int AS total FROM asset_type_counts
-            WHERE type = ANY(${params.add(type)}::text[])`;
-  }
-  if (tagId?.length === 1 && !type) {
-    return `SELECT coalesce(sum(n), 0)::int AS total FROM tag_asset_counts
-            WHERE tag_id = ${params.add(tagId[0]!)}`;
-  }
-  return undefined;
-};
 
 /**
  * Routes mounted at /v1/assets and /private/v1/assets; `{ privateApi: true }` adds the
@@ -122,68 +66,21 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
 
   on('get', mount, undefined, listHandler(db, assetListSpec, keptAssetCount));
 
-  // Assets the caller may read: every asset for roles that read Asset, otherwise the ones
-  // assigned to the caller.
-  const authorizedScope =
-    (c: Context<AuthEnv>): ListScope =>
-    (params) => {
-      const { ability, userId } = c.get('auth');
-      return ability.can('read', 'Asset')
-        ? []
-        : [
-            `EXISTS (SELECT 1 FROM user_assets x WHERE x.asset_id = a.id AND x.user_id = ${params.add(userId)})`,
-          ];
-    };
-
-  on('get', `${mount}/authorized`, undefined, async (c) => {
-    const query = parseListQuery(assetListSpec, c.req.queries());
-    return c.json(await runList(db, assetListSpec, query, authorizedScope(c)));
-  });
-
-  // The default pick (docs/api.md "Lists"): per type, the first asset in the catalogue
-  // order among those the caller is authorized to use that match the filters.
-  on('get', `${mount}/authorize-default`, undefined, async (c) => {
-    const { filters, ...rest } = parseListQuery(assetListSpec, c.req.queries());
-    const scope: ListScope = (params) => {
-      const conditions = [
-        ...authorizedScope(c)(params),
-        ...filterConditions(assetListSpec, filters, params),
-      ];
-      return [
-        `a.id IN (SELECT DISTINCT ON (a.type) a.id FROM assets a
-           ${conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''}
-           ORDER BY a.type, a.position, a.rank, a.id)`,
-      ];
-    };
-    return c.json(await runList(db, assetListSpec, { ...rest, filters: {} }, scope));
-  });
-
-  // Assets the caller may change: unlocked ones, for roles that update Asset.
-  on('get', `${mount}/editable`, undefined, async (c) => {
-    const canUpdate = c.get('auth').ability.can('update', 'Asset');
-    const scope: ListScope = () => [canUpdate ? 'NOT a.locked' : 'false'];
-    const query = parseListQuery(assetListSpec, c.req.queries());
-    return c.json(await runList(db, assetListSpec, query, scope));
-  });
-
+  // The variants of the list (server/asset-lists.ts), each under the list's query.
+  const queryOf = (c: Context<AuthEnv>) => parseListQuery(assetListSpec, c.req.queries());
+  on('get', `${mount}/authorized`, undefined, async (c) =>
+    c.json(await authorizedAssets(db, c.get('auth'), queryOf(c))),
+  );
+  on('get', `${mount}/authorize-default`, undefined, async (c) =>
+    c.json(await defaultAssets(db, c.get('auth'), queryOf(c))),
+  );
+  on('get', `${mount}/editable`, undefined, async (c) =>
+    c.json(await editableAssets(db, c.get('auth'), queryOf(c))),
+  );
   // Takes the filters of the asset list (page, limit and order are accepted and ignored).
-  on('get', `${mount}/countByType`, undefined, async (c) => {
-    const { filters } = parseListQuery(assetListSpec, c.req.queries());
-    const params = new SqlParams();
-    const conditions = filterConditions(assetListSpec, filters, params);
-    // Unfiltered, the counts kept by migration 033's triggers: grouping every asset would
-    // cost in proportion to the catalogue.
-    const { rows } = await db.query<{ type: string; count: number }>(
-      conditions.length === 0
-        ? `SELECT type, sum(n)::int AS count FROM asset_type_counts
-           GROUP BY type HAVING sum(n) > 0 ORDER BY type`
-        : `SELECT a.type, count(*)::int AS count FROM assets a WHERE ${conditions.join(' AND ')}
-           GROUP BY a.type ORDER BY a.type`,
-      params.values,
-    );
-    const data: CountByType = rows.map(({ type, count }) => ({ type, count }));
-    return c.json({ data });
-  });
+  on('get', `${mount}/countByType`, undefined, async (c) =>
+    c.json({ data: await countByType(db, queryOf(c).filters) }),
+  );
 
   on('post', mount, assetCreateBodySchema, async (c, body: AssetCreateBody) => {
     const at = deps.now();
@@ -209,7 +106,13 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
         at,
       );
       const asset = await getAsset(tx, id);
-      await recordWhole(tx, c, 'created', asset, at);
+      await recordAssetEvent(tx, {
+        assetId: id,
+        event: 'created',
+        actorId: actorOf(c),
+        data: { asset },
+        at,
+      });
       await keepAnswer(tx, c, c.json({ data: asset }));
       return asset;
     });
@@ -296,80 +199,19 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
     return c.json({ data });
   });
 
-  // Several assets at once, all or none: an unknown id (404) or a locked asset (409, naming
-  // every locked one) deletes nothing. Deleted assets go to the Trash (server/trash.ts). Each deleted asset records `asset.bulk-deleted.v1`.
+  // Several assets at once, all or none, into the Trash (server/asset-writes.ts).
   on('post', `${mount}/bulk-delete`, assetBulkDeleteBodySchema, async (c, body) => {
     refuseIfMatch(c);
     const ids = [...new Set(body.ids)].sort();
-    const at = deps.now();
-    const data = await db.transaction(async (tx) => {
-      await lockPositions(tx, ASSETS.lockKey);
-      const { rows } = await tx.query<{ id: string; name: string; locked: boolean }>(
-        'SELECT id, name, locked FROM assets WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE',
-        [ids],
-      );
-      const missing = ids.filter((id) => !rows.some((row) => row.id === id));
-      if (missing.length > 0) fail(404, 'NOT_FOUND', `No assets with ids ${missing.join(', ')}`);
-      const locked = rows.filter((row) => row.locked).map((row) => row.name);
-      if (locked.length > 0) {
-        fail(
-          409,
-          'ASSET_LOCKED',
-          `Locked assets cannot be deleted; unlock them first: ${locked.join(', ')}`,
-        );
-      }
-      const assets = await findAssets(tx, ids);
-      const placements = await tx.query<{ application_id: string }>(
-        `SELECT DISTINCT application_id FROM application_assets
-         WHERE asset_id = ANY($1::text[]) ORDER BY application_id`,
-        [ids],
-      );
-      const applicationIds = placements.rows.map((row) => row.application_id);
-      for (const applicationId of applicationIds) {
-        await lockPositions(tx, applicationLockKey(applicationId));
-      }
-      for (const id of ids) await moveToTrash(tx, { kind: 'asset', id }, actorOf(c), at);
-      await forgetAssignments(tx, ids);
-      await tx.query('DELETE FROM assets WHERE id = ANY($1::text[])', [ids]);
-      await recordAssetEvents(
-        tx,
-        assets.map((asset) => ({
-          assetId: asset.id,
-          event: 'bulkDeleted' as const,
-          actorId: actorOf(c),
-          data: { asset, ids },
-          at,
-        })),
-      );
-      return { deleted: ids };
-    });
-    return c.json({ data });
+    await db.transaction((tx) => deleteAssets(tx, ids, actorOf(c), deps.now()));
+    return c.json({ data: { deleted: ids } });
   });
 
   // A locked asset is protected from deletion; unlock it first. It goes to the Trash.
   on('delete', `${mount}/{id}`, undefined, async (c) => {
     const base = readIfMatch(c);
     const id = c.req.param('id')!;
-    const at = deps.now();
-    const data = await db.transaction(async (tx) => {
-      await lockPositions(tx, ASSETS.lockKey);
-      const asset = await assetForChange(tx, id);
-      checkWhole(asset, base);
-      const { rows } = await tx.query<{ application_id: string }>(
-        'SELECT application_id FROM application_assets WHERE asset_id = $1 ORDER BY application_id',
-        [id],
-      );
-      const applicationIds = rows.map((row) => row.application_id);
-      // Sorted, so two deletes never wait on each other's locks in opposite order.
-      for (const applicationId of applicationIds) {
-        await lockPositions(tx, applicationLockKey(applicationId));
-      }
-      await moveToTrash(tx, { kind: 'asset', id }, actorOf(c), at);
-      await forgetAssignments(tx, [id]);
-      await tx.query('DELETE FROM assets WHERE id = $1', [id]);
-      await recordWhole(tx, c, 'deleted', asset, at);
-      return asset;
-    });
+    const data = await db.transaction((tx) => deleteAsset(tx, id, actorOf(c), deps.now(), base));
     return c.json({ data });
   });
 
@@ -383,30 +225,8 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
     on('put', `${mount}/{id}/${action}`, assetLockBodySchema, async (c, { reason }) => {
       const base = readIfMatch(c);
       const id = c.req.param('id')!;
-      const at = deps.now();
       const data = await db.transaction(async (tx) => {
-        const { rows: held } = await tx.query<{ locked: boolean; version: number }>(
-          'SELECT locked, version FROM assets WHERE id = $1 FOR UPDATE',
-          [id],
-        );
-        if (held[0]) {
-          const changes = changeOf('locked', held[0].locked, locked);
-          await checkBase(tx, 'asset', { id, version: held[0].version }, base, changes);
-        }
-        const { rows } = await tx.query<{ id: string }>(
-          `UPDATE assets SET locked = $2, updated_at = $3
-           WHERE id = $1 AND locked <> $2 RETURNING id`,
-          [id, locked, at],
-        );
-        if (rows[0]) {
-          await recordAssetEvent(tx, {
-            assetId: id,
-            event: 'locked',
-            actorId: actorOf(c),
-            data: { locked, ...(reason ? { reason } : {}) },
-            at,
-          });
-        }
+        await setAssetLock(tx, id, { locked, reason }, actorOf(c), deps.now(), base);
         return getAsset(tx, id);
       });
       setVersionTag(c, data);
@@ -414,43 +234,18 @@ export function assetRoutes(deps: Deps, options: { privateApi?: boolean } = {}) 
     });
   }
 
-  // With If-Match, a position someone else changed since that version is a 409 (with a filter
-  // the position counts in another list, so any such change is), as for application entries.
+  // Into the catalogue order or a filtered list's (server/asset-writes.ts `moveAsset`).
   on('patch', `${mount}/{id}/position`, positionBodySchema, async (c, body) => {
     const base = readIfMatch(c);
-    const filters = filterFromJson(assetListSpec, body.filter);
     const id = c.req.param('id')!;
-    const found = await db.transaction(async (tx) => {
-      if (base !== undefined) {
-        await lockPositions(tx, ASSETS.lockKey);
-        const { rows } = await tx.query<{ position: number; version: number }>(
-          'SELECT position, version FROM assets WHERE id = $1 FOR UPDATE',
-          [id],
-        );
-        if (rows[0]) {
-          const moves = body.filter !== undefined || rows[0].position !== body.position;
-          const changes = changeOf('position', rows[0].position, body.position, moves);
-          await checkBase(tx, 'asset', { id, version: rows[0].version }, base, changes);
-        }
-      }
-      return moveToPosition(tx, assetListSpec, ASSETS, { id, position: body.position, filters });
-    });
+    const found = await db.transaction((tx) => moveAsset(tx, id, body, base));
     if (!found) fail(404, 'NOT_FOUND', `No asset with id ${id}`);
     return c.json({ data: await getAsset(db, id) });
   });
 
-  // The asset's events, newest first; still readable after the asset was deleted.
   on('get', `${mount}/{id}/backoffice-changelog`, undefined, async (c) => {
-    const id = c.req.param('id')!;
     const query = parseListQuery(assetEventListSpec, c.req.queries());
-    const result = await runList(db, assetEventListSpec, query, (params) => [
-      `e.asset_id = ${params.add(id)}`,
-      `NOT (e.routing_key = ANY(${params.add(CHANGELOG_HIDDEN_KEYS)}::text[]))`,
-    ]);
-    if (result.pagination.totalDocs === 0 && !(await findAsset(db, id))) {
-      fail(404, 'NOT_FOUND', `No asset with id ${id}`);
-    }
-    return c.json(result);
+    return c.json(await assetChangelog(db, c.req.param('id')!, query));
   });
 
   // Renders the icon from the model with the configured renderer and stores it as iconUrl.
