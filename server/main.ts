@@ -36,6 +36,7 @@ import { PARTIAL_UPLOAD_AGE_MS, sweepFiles, startFileSweeper } from './file-swee
 import { DEMO_USER, seed } from './seed';
 import { hasSpa } from './static';
 import { openStorage } from './open-storage';
+import { withStoppableWrites } from './storage';
 import { startTracing, stopTracing, tracingEnabled } from './tracing';
 
 const PRUNE_INTERVAL_MS = 3600 * 1000;
@@ -71,7 +72,7 @@ async function main(): Promise<void> {
   configureLog(config.log);
   if (tracingEnabled(process.env)) await startTracing();
   // A bucket that is missing or refuses the credentials stops the start with one line.
-  const storage = await openStorage(config).catch((error: unknown) => {
+  const storage = await openStorage(config).then(withStoppableWrites, (error: unknown) => {
     log.fatal(error instanceof Error ? error.message : String(error));
     process.exit(1);
   });
@@ -214,8 +215,13 @@ async function main(): Promise<void> {
       else log.info('Stopping: every request in progress has finished.');
     });
     await Promise.all([jobs, streams, drained]);
-    // The mail being sent and a sweep in progress get what is left of the time.
-    const background = Promise.all([mailWorker.stop(), sweeper.stop(), backfill]);
+    // The mail being sent, a sweep in progress and the files being written get what is left of
+    // the time: a write cut off by the exit would leave a partial upload.
+    const background = Promise.all([
+      mailWorker.stop(),
+      sweeper.stop(),
+      backfill.then(() => storage.stopWrites()),
+    ]);
     if ((await Promise.race([background, timeUp.then(() => 'time up' as const)])) === 'time up') {
       log.warn('Stopping: background work still running is left to its lease.');
     }

@@ -6,7 +6,12 @@ import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLocalStorage, StorageLimitError } from './storage';
+import {
+  createLocalStorage,
+  StorageLimitError,
+  StorageUnavailableError,
+  withStoppableWrites,
+} from './storage';
 
 /** How late a slow disk opens a file. */
 const OPEN_DELAY_MS = 50;
@@ -92,6 +97,37 @@ describe('put', () => {
       StorageLimitError,
     );
     expect(await readdir(dir)).toEqual([]);
+  });
+});
+
+describe('withStoppableWrites', () => {
+  it('lets a write in progress finish, then refuses new ones, leaving no partial file', async () => {
+    const storage = withStoppableWrites(createLocalStorage(dir));
+    // A body whose second half arrives only when the test says: the write is under way.
+    let finish!: () => void;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array(4096).fill(0x89, 0, 1));
+        finish = () => {
+          controller.enqueue(new Uint8Array(4096));
+          controller.close();
+        };
+      },
+    });
+    const write = storage.put(body, { maxBytes: 100_000 });
+    let stopped = false;
+    const stopping = storage.stopWrites().then(() => (stopped = true));
+    await vi.waitFor(async () => expect(await readdir(dir)).toHaveLength(1));
+    expect(stopped).toBe(false);
+    finish();
+    const stored = await write;
+    await stopping;
+    expect(await readdir(dir)).toEqual([stored.key]);
+    expect(stored.size).toBe(8192);
+    await expect(storage.put(bytes(100), { maxBytes: 1000 })).rejects.toBeInstanceOf(
+      StorageUnavailableError,
+    );
+    expect(await readdir(dir)).toEqual([stored.key]);
   });
 });
 

@@ -216,6 +216,35 @@ export async function sniffUpload(
   return { contentType, chunks: chunks(), size: () => size };
 }
 
+/**
+ * `storage` whose writes a stopping server ends cleanly: `stopWrites()` refuses new ones (503,
+ * as a store that is down) and resolves once those in progress have ended. A write still running
+ * at exit (a delivery version, a morph, finished after its job was handed back) would leave a
+ * partial upload for the next start to sweep.
+ */
+export function withStoppableWrites(storage: Storage): Storage & { stopWrites(): Promise<void> } {
+  const writing = new Set<Promise<StoredFile>>();
+  let stopped = false;
+  return {
+    ...storage,
+    put(body, options) {
+      if (stopped) {
+        void body.cancel().catch(() => undefined);
+        return Promise.reject(new StorageUnavailableError('the server is stopping'));
+      }
+      const write = storage.put(body, options);
+      writing.add(write);
+      const ended = () => writing.delete(write);
+      write.then(ended, ended);
+      return write;
+    },
+    async stopWrites() {
+      stopped = true;
+      await Promise.allSettled([...writing]);
+    },
+  };
+}
+
 /** Storage on local disk under `dir`. */
 export function createLocalStorage(dir: string): Storage {
   const pathOf = (key: string) => join(dir, key);
