@@ -13,6 +13,9 @@ import { authResultSchema } from '../contract/schemas';
 import { startServer, type TestServer } from '../tests/helpers/server';
 import { createTestDb, type TestDb } from './test-db';
 import { glbOfSize } from './test-files';
+import { useAnswerCheck } from './test-app';
+
+const answers = useAnswerCheck();
 
 const onPostgres = process.env.TEST_DATABASE_URL !== undefined;
 const started: TestServer[] = [];
@@ -24,7 +27,7 @@ afterAll(async () => {
 });
 
 async function login(base: string): Promise<string> {
-  const response = await fetch(`${base}/v1/auth/login`, {
+  const response = await answers.fetch(`${base}/v1/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email: 'admin@avatar.studio', password: 'avatar-studio-admin' }),
@@ -98,7 +101,7 @@ describe.runIf(onPostgres)('a server killed mid-upload', () => {
     const { rows } = await testDb.db.query<{ key: string }>('SELECT key FROM stored_files');
     expect(rows.filter((row) => !before.includes(row.key))).toEqual([]);
     // And the server that took over serves uploads.
-    const again = await fetch(`${second.url}/v1/uploads/model`, {
+    const again = await answers.fetch(`${second.url}/v1/uploads/model`, {
       method: 'POST',
       headers: { authorization: `Bearer ${await login(second.url)}` },
       body: new Blob([glbOfSize(4096) as Uint8Array<ArrayBuffer>]),

@@ -17,6 +17,9 @@ import { createPgliteDb } from './db';
 import { STOPPING_RETRY_MS } from './event-stream';
 import { readAvatar } from './test-files';
 import { s3TestStorage } from './test-storage';
+import { useAnswerCheck } from './test-app';
+
+const answers = useAnswerCheck();
 
 const ROOT = join(import.meta.dirname, '..');
 const children: ChildProcess[] = [];
@@ -58,7 +61,7 @@ async function waitForListening(running: Running): Promise<void> {
 async function post(base: string, path: string, body: unknown, token?: string) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
-  const response = await fetch(`${base}${path}`, {
+  const response = await answers.fetch(`${base}${path}`, {
     method: 'POST',
     headers,
     body: JSON.stringify(body),
@@ -82,14 +85,16 @@ describe('server/main.ts', () => {
     const lines = first.output().trimEnd().split('\n');
     expect(lines.at(-2)).toMatch(/^ {2}Admin: admin@avatar\.studio \/ avatar-studio-admin /);
     expect(lines.at(-1)).toMatch(/^ {2}Demo user: \S+@\S+ \/ \S+$/);
-    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' });
+    expect(await (await answers.fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' });
     const signup = await post(base, '/v1/auth/signup', {
       email: 'keeper@example.com',
       password: 'password-123',
     });
     expect(signup.status).toBe(200);
     const session = authResultSchema.parse(signup.body.data);
-    const mails = (await (await fetch(`${base}/dev/mailbox?to=keeper@example.com`)).json()) as {
+    const mails = (await (
+      await answers.fetch(`${base}/dev/mailbox?to=keeper@example.com`)
+    ).json()) as {
       data: unknown[];
     };
     expect(mails.data).toHaveLength(1);
@@ -118,7 +123,7 @@ describe('server/main.ts', () => {
     expect(second.output()).toContain('Removed 1 partial uploads and 1 unreferenced files.');
     expect(readdirSync(files).sort()).toEqual(demoFiles);
     // Same secret and same database: the old session still works.
-    const me = await fetch(`${base}/v1/users/me`, {
+    const me = await answers.fetch(`${base}/v1/users/me`, {
       headers: { authorization: `Bearer ${session.token}` },
     });
     expect(me.status).toBe(200);
@@ -126,16 +131,16 @@ describe('server/main.ts', () => {
       (await post(base, '/v1/auth/refresh', { refreshToken: session.refreshToken })).status,
     ).toBe(200);
 
-    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    expect((await answers.fetch(`${base}/readyz`)).status).toBe(200);
     const signalled = Date.now();
     second.child.kill('SIGTERM');
-    await vi.waitFor(async () => expect((await fetch(`${base}/readyz`)).status).toBe(503), {
+    await vi.waitFor(async () => expect((await answers.fetch(`${base}/readyz`)).status).toBe(503), {
       timeout: 2000,
       interval: 20,
     });
     // A request the proxy sent before its health check saw that 503, on a new connection: it is
     // answered, not refused or reset.
-    const late = await fetch(`${base}/healthz`, { headers: { connection: 'close' } });
+    const late = await answers.fetch(`${base}/healthz`, { headers: { connection: 'close' } });
     expect(late.status).toBe(200);
     expect(await second.exited).toBe(0);
     expect(Date.now() - signalled).toBeGreaterThanOrEqual(3000);
@@ -170,11 +175,14 @@ describe('server/main.ts', () => {
       const { token } = authResultSchema.parse(login.body.data);
       const bearer = { authorization: `Bearer ${token}` };
       const get = async (path: string) =>
-        ((await (await fetch(`${base}${path}`, { headers: bearer })).json()) as { data: unknown })
-          .data;
+        (
+          (await (await answers.fetch(`${base}${path}`, { headers: bearer })).json()) as {
+            data: unknown;
+          }
+        ).data;
 
       // An open event stream.
-      const stream = await fetch(`${base}/v1/events`, {
+      const stream = await answers.fetch(`${base}/v1/events`, {
         headers: { ...bearer, accept: 'text/event-stream' },
       });
       expect(stream.status).toBe(200);

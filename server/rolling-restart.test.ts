@@ -18,6 +18,9 @@ import { startInstances, type Instances } from '../tests/helpers/instances';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../tests/helpers/proxy';
 import { startServer } from '../tests/helpers/server';
 import { startRelay } from '../tests/helpers/relay';
+import { useAnswerCheck } from './test-app';
+
+const answers = useAnswerCheck();
 
 /** How often the proxy asks each instance's /readyz. */
 const HEALTH_CHECK_MS = 100;
@@ -67,7 +70,7 @@ describe('a rolling restart behind a proxy', () => {
       headers: Record<string, string> = {},
     ): Promise<{ data: Record<string, unknown> } | undefined> => {
       try {
-        const response = await fetch(`${proxy.url}${path}`, {
+        const response = await answers.fetch(`${proxy.url}${path}`, {
           method,
           headers: {
             authorization: `Bearer ${token}`,
@@ -129,7 +132,7 @@ describe('a rolling restart behind a proxy', () => {
       let lastId: string | undefined;
       while (!streaming.signal.aborted) {
         try {
-          const response = await fetch(`${proxy.url}/v1/events`, {
+          const response = await answers.fetch(`${proxy.url}/v1/events`, {
             headers: {
               authorization: `Bearer ${token}`,
               accept: 'text/event-stream',

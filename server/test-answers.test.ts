@@ -1,3 +1,4 @@
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createDevMailbox } from './mail';
@@ -33,6 +34,22 @@ describe('the answer check of the server tests', () => {
     expect(status).toContain('undocumented status 418');
     const error = await answerProblem('GET', '/v1/tags/t1', json({ status: 404 }, 404));
     expect(error).toContain('404 answer outside its schema');
+  });
+
+  it('reads a compressed answer as the client would, in either encoding', async () => {
+    const compressed = (body: unknown, encoding: 'br' | 'gzip') => {
+      const text = JSON.stringify(body);
+      const bytes = encoding === 'br' ? brotliCompressSync(text) : gzipSync(text);
+      return new Response(bytes, {
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+      });
+    };
+    for (const encoding of ['br', 'gzip'] as const) {
+      const good = await answerProblem('GET', '/v1/tags/t1', compressed({ data: row }, encoding));
+      expect(good).toBeUndefined();
+      const extra = compressed({ data: { ...row, x: 1 } }, encoding);
+      expect(await answerProblem('GET', '/v1/tags/t1', extra)).toContain('Property "x"');
+    }
   });
 
   it('wants 405 for a method an address lacks, and leaves addresses the document lacks alone', async () => {

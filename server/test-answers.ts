@@ -6,6 +6,7 @@
  * most literal first, as the router picks. Paths the document does not name (the SPA, unknown
  * addresses) are not checked; a documented path with a method it lacks must answer 405.
  */
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Validator, type Schema } from '@cfworker/json-schema';
 import type { MiddlewareHandler } from 'hono';
 import { openApiDocument } from '../contract/openapi';
@@ -80,8 +81,8 @@ export async function answerProblem(
   const type = response.headers.get('content-type') ?? '';
   const schema = declared.content?.['application/json']?.schema;
   if (method === 'HEAD' || !schema || !type.startsWith('application/json')) return undefined;
-  if (response.headers.get('content-encoding')) return undefined;
-  const text = await response.clone().text();
+  const text = await answerText(response);
+  if (text === undefined) return `${name}: ${response.status} in an unknown encoding (${where})`;
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -96,6 +97,16 @@ export async function answerProblem(
     .slice(0, 3)
     .map((error) => `${error.instanceLocation} ${error.error}`);
   return `${name}: ${response.status} answer outside its schema: ${errors.join('; ')} (${where}: ${text.slice(0, 300)})`;
+}
+
+/** The answer's text, decoded from the encodings the server compresses JSON in. */
+async function answerText(response: Response): Promise<string | undefined> {
+  const encoding = response.headers.get('content-encoding');
+  if (!encoding) return response.clone().text();
+  const bytes = Buffer.from(await response.clone().arrayBuffer());
+  if (encoding === 'br') return brotliDecompressSync(bytes).toString('utf8');
+  if (encoding === 'gzip') return gunzipSync(bytes).toString('utf8');
+  return undefined;
 }
 
 /**

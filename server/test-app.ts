@@ -22,7 +22,7 @@ import { createLocalStorage, type Storage } from './storage';
 import { createTestDb, type TestDb } from './test-db';
 import type { TestStorage } from './test-storage';
 import { newId } from './ids';
-import { checkAnswers } from './test-answers';
+import { answerProblem, checkAnswers } from './test-answers';
 import { createUser } from './users';
 
 export const TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256!';
@@ -87,10 +87,11 @@ export function useAnswerCheck() {
   const outside: string[] = [];
   let reported = 0;
   const record = process.env.ANSWER_CHECK_LOG;
-  const answerCheck = checkAnswers((problem) => {
+  const report = (problem: string) => {
     if (record) appendFileSync(record, `${problem}\n`);
     else outside.push(problem);
-  });
+  };
+  const answerCheck = checkAnswers(report);
   /** The problems not yet reported. */
   const take = () => {
     const problems = outside.slice(reported);
@@ -107,6 +108,18 @@ export function useAnswerCheck() {
     answerCheck,
     take,
     createApp: (deps: Omit<AppDeps, 'answerCheck'>) => createApp({ ...deps, answerCheck }),
+    /** `fetch` to a server the test started as a process, whose answers are checked the same. */
+    fetch: async (url: string, init?: RequestInit) => {
+      const response = await fetch(url, init);
+      // fetch has decoded the body already; the header still names the encoding it came in.
+      const headers = new Headers(response.headers);
+      headers.delete('content-encoding');
+      const { status } = response;
+      const decoded = new Response(response.clone().body, { status, headers });
+      const problem = await answerProblem(init?.method ?? 'GET', new URL(url).pathname, decoded);
+      if (problem) report(problem);
+      return response;
+    },
   };
 }
 
