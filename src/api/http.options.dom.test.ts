@@ -87,9 +87,11 @@ describe('where the client sends its calls by default', () => {
     return addresses[0]!;
   }
 
-  it('calls the site root from any page when VITE_API_BASE is not set', async () => {
-    vi.stubEnv('VITE_API_BASE', '');
+  it('calls the site root from any page when VITE_API_BASE is not set, or set empty', async () => {
     vi.stubGlobal('location', { href: 'https://studio.example/assets/a1?filter=x' });
+    vi.stubEnv('VITE_API_BASE', undefined);
+    expect(await firstAddress()).toBe('https://studio.example/v1/tags');
+    vi.stubEnv('VITE_API_BASE', '');
     expect(await firstAddress()).toBe('https://studio.example/v1/tags');
   });
 
@@ -105,6 +107,29 @@ describe('where the client sends its calls by default', () => {
     vi.stubEnv('VITE_API_BASE', '');
     vi.stubGlobal('location', undefined);
     expect(await firstAddress()).toBe('http://localhost/v1/tags');
+  });
+});
+
+describe('bodies at their edges', () => {
+  it('sends a JSON body of null as JSON, not as a flagged body', async () => {
+    const server = scriptedFetch({ 'POST v1/tags': () => jsonResponse(200, { data: TAG }) });
+    configureHttp({ fetch: server.fetch });
+    signedIn();
+    expect(await apiRequest('v1/tags', tagAnswer, { method: 'post', json: null })).toEqual(TAG);
+    expect(server.calls).toMatchObject([{ method: 'POST', path: 'v1/tags', body: null }]);
+  });
+
+  it('resolves a silent call whose error answer is empty, with no body', async () => {
+    const server = scriptedFetch({ 'POST v1/tags': () => new Response(null, { status: 409 }) });
+    configureHttp({ fetch: server.fetch });
+    signedIn();
+    const json = { name: 'Summer', silent: true as const };
+    expect(await apiRequest('v1/tags', tagAnswer, { method: 'post', json })).toEqual({
+      ok: false,
+      status: 409,
+      body: undefined,
+    });
+    expect(server.calls[0]!.body).toEqual({ name: 'Summer' });
   });
 });
 
