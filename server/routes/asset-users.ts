@@ -6,18 +6,8 @@ import { Hono } from 'hono';
 import type { AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
 import { declaredRoutes } from '../http/declared';
-import { fail } from '../http/errors';
-import { parseListQuery, runList, type ListSpec } from '../list';
-import { userListSpec } from '../user-admin';
-
-// A page reads one range of the asset's assignments (migration 044), then its users' rows.
-const assetHolderListSpec: ListSpec<ReturnType<typeof userListSpec.toRow>> = {
-  ...userListSpec,
-  keys: { from: 'user_assets x', idColumn: 'x.user_id' },
-  orders: { assignedAt: 'x.created_at' },
-  defaultOrder: '-assignedAt',
-  filters: {},
-};
+import { parseListQuery } from '../list';
+import { assetHolderListSpec, assetHolders } from '../user-asset-store';
 
 /** Routes mounted at /private/v1/asset-users: who holds an asset, for those who read both. */
 export function assetUserRoutes(deps: Deps) {
@@ -26,14 +16,8 @@ export function assetUserRoutes(deps: Deps) {
   // Under /private/v1 only roles whose rules carry no condition get here, so the declared
   // `read UserAsset` and `read User` allow any.
   on('get', '/private/v1/asset-users/{assetId}', undefined, async (c) => {
-    const assetId = c.req.param('assetId')!;
-    const { rows } = await deps.db.query('SELECT 1 FROM assets WHERE id = $1', [assetId]);
-    if (rows.length === 0) fail(404, 'NOT_FOUND', `No asset with id ${assetId}`);
     const query = parseListQuery(assetHolderListSpec, c.req.queries());
-    const scope = (params: { add(value: string): string }) => [
-      `x.asset_id = ${params.add(assetId)}`,
-    ];
-    return c.json(await runList(deps.db, assetHolderListSpec, query, scope));
+    return c.json(await assetHolders(deps.db, c.req.param('assetId')!, query));
   });
   return app;
 }
