@@ -147,6 +147,14 @@ export async function listInvitations(
   return { ...page, data: await withStatus(deps, db, page.data, now) };
 }
 
+/**
+ * Holds the lock of invitations to `email` (any case) until the transaction ends: inviting and
+ * accepting an address take it, so two of them never both find it free.
+ */
+export async function lockInvitationAddress(tx: Db, email: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`invite:${email.toLowerCase()}`]);
+}
+
 /** Inserts a pending invitation; a pending one for the address raises the unique violation. */
 export async function createInvitation(
   db: Db,

@@ -7,6 +7,7 @@
  * names, outcomes.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Deps } from './deps';
 
 export const metrics = new Registry();
 // Memory, CPU, handles and event-loop lag (nodejs_eventloop_lag_*).
@@ -175,3 +176,28 @@ export const dbPoolRefusals = new Counter({
 
 /** Seconds since `started` (a performance.now() reading). */
 export const secondsSince = (started: number) => (performance.now() - started) / 1000;
+
+/**
+ * Sets the gauges read at scrape time: the event stream's clients, the outbox and the morph
+ * queue (one indexed read each; the morph count stops at 10,000).
+ */
+export async function readQueues({ db, events }: Pick<Deps, 'db' | 'events'>) {
+  eventStreamClients.set(events.subscribers());
+  const [outbox, morphs] = await Promise.all([
+    db.query<{ depth: number; age: number | null }>(
+      `SELECT count(*)::int AS depth,
+              extract(epoch FROM now() - min(created_at))::float8 AS age
+         FROM mail_outbox`,
+    ),
+    db.query<{ status: string; depth: number }>(
+      `SELECT status, count(*)::int AS depth FROM (
+         SELECT status FROM morph_queue WHERE status IN ('queued', 'processing') LIMIT 10000
+       ) AS waiting GROUP BY status`,
+    ),
+  ]);
+  mailOutboxDepth.set(outbox.rows[0]?.depth ?? 0);
+  mailOutboxAge.set(Math.max(outbox.rows[0]?.age ?? 0, 0));
+  for (const status of ['queued', 'processing']) {
+    morphQueueDepth.set({ status }, morphs.rows.find((row) => row.status === status)?.depth ?? 0);
+  }
+}

@@ -124,6 +124,16 @@ export async function lockAdmins(tx: Db): Promise<void> {
   await tx.query("SELECT pg_advisory_xact_lock(hashtext('admins'))");
 }
 
+/** Whether an active administrator other than `userId` remains (read under lockAdmins). */
+export async function anotherActiveAdmin(tx: Db, userId: string): Promise<boolean> {
+  const { rows } = await tx.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM users
+     WHERE role = 'admin' AND disabled_at IS NULL AND id <> $1`,
+    [userId],
+  );
+  return rows[0]!.count > 0;
+}
+
 /**
  * Locks the administrators (lockAdmins), then `actorId` and the users `ids` (sorted) for a
  * change; answers the users in `ids` order. An unknown id is a 404, an actor who is no longer

@@ -129,6 +129,20 @@ export async function markVerified(db: Db, id: string, now: Date): Promise<UserR
   return rows[0]!;
 }
 
+/** Moves the user to address `email`, verified at `now`; false when the user is gone. */
+export async function setEmail(db: Db, id: string, email: string, now: Date): Promise<boolean> {
+  const { rows } = await db.query(
+    'UPDATE users SET email = $2, verified_at = $3 WHERE id = $1 RETURNING id',
+    [id, email, now],
+  );
+  return rows.length > 0;
+}
+
+/** Deletes the user's row: what refers to it cascades or loses the reference (migrations). */
+export async function deleteUser(db: Db, id: string): Promise<void> {
+  await db.query('DELETE FROM users WHERE id = $1', [id]);
+}
+
 /** Replaces the password hash and records that the password was changed. */
 export async function setPassword(
   db: Db,

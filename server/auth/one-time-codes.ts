@@ -383,6 +383,15 @@ const FAILURE_MESSAGES: Record<CodeFailure, string> = {
   used: 'Code already used; request a new one',
 };
 
+/** The address code `id` was mailed to (a code consumed in this transaction still has one). */
+export async function addressOfCode(db: Db, id: string): Promise<string> {
+  const { rows } = await db.query<{ email: string }>(
+    'SELECT email FROM one_time_codes WHERE id = $1',
+    [id],
+  );
+  return rows[0]!.email;
+}
+
 /** Answers a failed code check with 400 INVALID_CODE. */
 export function failCode(reason: CodeFailure): never {
   fail(400, 'INVALID_CODE', FAILURE_MESSAGES[reason]);

@@ -15,7 +15,7 @@ import {
 import { sendCode } from '../auth/code-mail';
 import type { AuthEnv } from '../auth/middleware';
 import { lockLiveCaller } from '../auth/live-caller';
-import { consumeCode, failCode } from '../auth/one-time-codes';
+import { addressOfCode, consumeCode, failCode } from '../auth/one-time-codes';
 import { hashPassword, verifyPassword } from '../auth/password';
 import { requireAcceptablePassword } from '../auth/password-policy';
 import { LIMITS, takeAttempt } from '../auth/rate-limit';
@@ -28,8 +28,16 @@ import { forgetAddressesOf, recordUserEvent } from '../events';
 import { fail } from '../http/errors';
 import { keepAnswer } from '../http/idempotency';
 import { queueMail } from '../mail-outbox';
-import { lockAdmins } from '../user-admin';
-import { findUserByEmail, findUserById, setPassword, toWireUser, type UserRow } from '../users';
+import { anotherActiveAdmin, lockAdmins } from '../user-admin';
+import {
+  deleteUser,
+  findUserByEmail,
+  findUserById,
+  setEmail,
+  setPassword,
+  toWireUser,
+  type UserRow,
+} from '../users';
 
 function emailTaken(): never {
   fail(409, 'CONFLICT', 'An account with this e-mail address already exists');
@@ -131,21 +139,16 @@ export function accountRoutes(deps: Deps) {
         // The session is read again under the row lock: an accepted invitation, a reset or a
         // disable that ended it meanwhile wins, or the address would follow a stranger's code.
         const current = await lockLiveCaller(tx, c.get('auth'), now);
-        const { rows } = await tx.query<{ email: string }>(
-          'SELECT email FROM one_time_codes WHERE id = $1',
-          [body.verificationId],
-        );
-        const { rows: users } = await tx.query<{ id: string }>(
-          'UPDATE users SET email = $2, verified_at = $3 WHERE id = $1 RETURNING id',
-          [user.id, rows[0]!.email, now],
-        );
-        if (users.length === 0) fail(401, 'UNAUTHORIZED', 'The signed-in user no longer exists');
+        const email = await addressOfCode(tx, body.verificationId);
+        if (!(await setEmail(tx, user.id, email, now))) {
+          fail(401, 'UNAUTHORIZED', 'The signed-in user no longer exists');
+        }
         // Administrators see it in the activity log (the user's own change: they are the actor).
         await recordUserEvent(tx, {
           userId: user.id,
           event: 'emailChanged',
           actorId: user.id,
-          data: { changes: { email: { from: current.email, to: rows[0]!.email } } },
+          data: { changes: { email: { from: current.email, to: email } } },
           at: now,
         });
         const after = (await findUserById(tx, user.id))!;
@@ -204,18 +207,11 @@ export function accountRoutes(deps: Deps) {
       // "not the last"; the role is read again under it (a promotion may have committed since).
       await lockAdmins(tx);
       const current = await lockLiveCaller(tx, c.get('auth'), now);
-      if (current.role === 'admin') {
-        const { rows } = await tx.query<{ count: number }>(
-          `SELECT count(*)::int AS count FROM users
-           WHERE role = 'admin' AND disabled_at IS NULL AND id <> $1`,
-          [userId],
-        );
-        if (rows[0]!.count === 0) {
-          fail(409, 'LAST_ADMIN', 'You are the last administrator: make someone else one first');
-        }
+      if (current.role === 'admin' && !(await anotherActiveAdmin(tx, userId))) {
+        fail(409, 'LAST_ADMIN', 'You are the last administrator: make someone else one first');
       }
       await revokeAllForUser(tx, userId, now);
-      await tx.query('DELETE FROM users WHERE id = $1', [userId]);
+      await deleteUser(tx, userId);
       // The address read under the lock: one changed since the password check is forgotten too.
       await forgetAddressesOf(tx, userId, current.email);
       await recordUserEvent(tx, { userId, event: 'deleted', actorId: userId, at: now });

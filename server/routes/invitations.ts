@@ -37,6 +37,7 @@ import {
   markInvitationAccepted,
   renewInvitation,
   revokeInvitation,
+  lockInvitationAddress,
 } from '../invitations';
 import { revokeAllForUser } from '../auth/refresh-tokens';
 import { lockAdmins } from '../user-admin';
@@ -77,9 +78,7 @@ export function adminInvitationRoutes(deps: Deps) {
     const { invitation } = await db
       .transaction(async (tx) => {
         // Serializes with sign-ups and accepts of this address (they insert the user).
-        await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
-          `invite:${email.toLowerCase()}`,
-        ]);
+        await lockInvitationAddress(tx, email);
         if (await findUserByEmail(tx, email)) accountExists();
         const created = await createInvitation(tx, {
           email,
@@ -215,7 +214,7 @@ export function invitationRoutes(deps: Deps) {
         // The sender's authority is read under the lock that demoting, disabling or deleting
         // an admin takes: one that commits first is seen, a later one waits for this.
         await lockAdmins(tx);
-        await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`invite:${found.email}`]);
+        await lockInvitationAddress(tx, found.email);
         // Read again under lock: a concurrent accept of the same link, a revoke or a resend.
         const invitation = await findUsableInvitation(deps, tx, token, now, true);
         if (!invitation) fail(404, 'INVALID_INVITATION', INVALID_LINK);

@@ -9,13 +9,7 @@ import type { AuthEnv } from '../auth/middleware';
 import type { Deps } from '../deps';
 import { declaredRoutes } from '../http/declared';
 import { errorResponse } from '../http/errors';
-import {
-  eventStreamClients,
-  mailOutboxAge,
-  mailOutboxDepth,
-  metrics,
-  morphQueueDepth,
-} from '../metrics';
+import { metrics, readQueues } from '../metrics';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -34,26 +28,4 @@ export function metricsRoutes(deps: Deps, token: string) {
     return c.body(await metrics.metrics());
   });
   return app;
-}
-
-/** The outbox and the morph queue, one indexed read each; the morph count stops at 10,000. */
-async function readQueues({ db, events }: Deps) {
-  eventStreamClients.set(events.subscribers());
-  const [outbox, morphs] = await Promise.all([
-    db.query<{ depth: number; age: number | null }>(
-      `SELECT count(*)::int AS depth,
-              extract(epoch FROM now() - min(created_at))::float8 AS age
-         FROM mail_outbox`,
-    ),
-    db.query<{ status: string; depth: number }>(
-      `SELECT status, count(*)::int AS depth FROM (
-         SELECT status FROM morph_queue WHERE status IN ('queued', 'processing') LIMIT 10000
-       ) AS waiting GROUP BY status`,
-    ),
-  ]);
-  mailOutboxDepth.set(outbox.rows[0]?.depth ?? 0);
-  mailOutboxAge.set(Math.max(outbox.rows[0]?.age ?? 0, 0));
-  for (const status of ['queued', 'processing']) {
-    morphQueueDepth.set({ status }, morphs.rows.find((row) => row.status === status)?.depth ?? 0);
-  }
 }
