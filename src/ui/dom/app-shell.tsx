@@ -2,7 +2,7 @@ import { useState, type MouseEvent, type ReactNode } from 'react';
 import { Button, Dialog, DialogTrigger, Modal, ModalOverlay } from 'react-aria-components';
 import { useFirstPaintGone } from './first-paint';
 import { NavIcon } from './nav-icons';
-import { useMediaQuery } from './use-media-query';
+import { PHONE_QUERY, useMediaQuery } from './use-media-query';
 
 /** One place of the navigation: its label (the tooltip of a collapsed sidebar) and its link. */
 interface NavItem {
@@ -42,8 +42,6 @@ interface AppShellProps {
   children: ReactNode;
 }
 
-/** The phone's layout: the navigation and the account behind Menu. */
-const PHONE = '(max-width: 767px)';
 const COLLAPSED_KEY = 'avatar-studio.nav-collapsed';
 
 function rememberedCollapse(): boolean {
@@ -74,7 +72,8 @@ function rememberCollapse(collapsed: boolean) {
 export function AppShell(props: AppShellProps) {
   const { appName, skipLabel, navLabel, menuLabel, closeMenuLabel, groups, status } = props;
   const { menuStatus, account } = props;
-  const phone = useMediaQuery(PHONE);
+  // A phone keeps the navigation and the account behind Menu.
+  const phone = useMediaQuery(PHONE_QUERY);
   const [collapsed, setCollapsed] = useState(rememberedCollapse);
   const [menuOpen, setMenuOpen] = useState(false);
   // Following a link in the menu closes it.

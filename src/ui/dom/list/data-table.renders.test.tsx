@@ -2,7 +2,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { useState } from 'react';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toggleSort, type ListOrder } from '../../../../contract/list-query';
 import { initI18n, loadBackOfficeTexts } from '../../../i18n';
 import { renderCounter } from '../testing/count-renders';
@@ -72,6 +72,35 @@ beforeAll(async () => {
 });
 
 describe('DataTable renders', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  /** How many Type cells a table of the ten items draws until it settles. */
+  async function cellsDrawnBy(layoutKey: string | undefined) {
+    typeCellsDrawn = [];
+    const view = render(<Screen layoutKey={layoutKey} />);
+    await screen.findByRole('rowheader', { name: 'Item 9' });
+    // Resizable columns come with the widths measured from the first rows (a second table).
+    await waitFor(() =>
+      expect(document.querySelectorAll('[role="rowheader"]').length).toBe(items.length),
+    );
+    const resizable = Boolean(document.querySelector('.data-table-resizable'));
+    view.unmount();
+    return { drawn: typeCellsDrawn.length, resizable };
+  }
+
+  it('draws the rows once on a phone, where rows are cards: no columns measured or resized', async () => {
+    const wide = await cellsDrawnBy('renders-phone');
+    const fixed = await cellsDrawnBy(undefined);
+    expect(wide.resizable).toBe(true);
+    expect(wide.drawn).toBeGreaterThan(fixed.drawn);
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query === '(max-width: 767px)',
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    }));
+    expect(await cellsDrawnBy('renders-phone')).toEqual({ drawn: fixed.drawn, resizable: false });
+  });
+
   it.each([
     ['fixed', undefined],
     ['resizable', 'renders-test'],

@@ -24,6 +24,7 @@ import { repairColumnLayout, useColumnLayout, type ColumnLayout } from './column
 import type { ListColumn } from './columns';
 import { defaultColumnWidth, measureWhenRowsShow, type NaturalWidth } from './column-widths';
 import { useHeldWhilePressed } from '../held-while-pressed';
+import { PHONE_QUERY, useMediaQuery } from '../use-media-query';
 import { useBody } from './data-table-body';
 import type { DataTableLabels } from './data-table-labels';
 import { useHeader } from './data-table-header';
@@ -118,9 +119,13 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
   const { labels, selection, layoutKey } = props;
   const layout = useShownLayout(props.columns, layoutKey);
   // Resizable columns have set widths: until the user sets some, they are the ones the content
-  // gave them in the table's first look at its rows (measured once, column-widths.ts).
+  // gave them in the table's first look at its rows (measured once, column-widths.ts). A phone
+  // shows the rows as cards, with no columns to size: it neither measures nor draws the table a
+  // second time.
   const [natural, setNatural] = useState<Record<string, NaturalWidth>>();
-  const resizable = Boolean(layoutKey) && natural !== undefined;
+  const phone = useMediaQuery(PHONE_QUERY);
+  const sizesColumns = Boolean(layoutKey) && !phone;
+  const resizable = sizesColumns && natural !== undefined;
   const columns = useMemo(
     () =>
       layout.columns.map((c, index) => {
@@ -199,7 +204,7 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
     if (isLoading) gridRef.current?.setAttribute('aria-busy', 'true');
     else gridRef.current?.removeAttribute('aria-busy');
   }, [isLoading, virtualized]);
-  const measure = Boolean(layoutKey) && natural === undefined && !showSkeleton && rows.length > 0;
+  const measure = sizesColumns && natural === undefined && !showSkeleton && rows.length > 0;
   useLayoutEffect(() => {
     const grid = gridRef.current;
     if (!measure || !grid) return;

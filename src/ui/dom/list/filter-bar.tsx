@@ -10,7 +10,7 @@ import {
   type ListFilter,
 } from '../../../../contract/list-query';
 import { SelectBox } from '../select-box';
-import { useMediaQuery } from '../use-media-query';
+import { PHONE_QUERY, useMediaQuery } from '../use-media-query';
 
 /** Spec §3 filter definition. */
 export interface FilterDef {
@@ -79,9 +79,6 @@ interface FilterBarProps {
     onChange: (value: FilterValue) => void,
   ) => ReactNode;
 }
-
-/** The medium breakpoint: below it the bar collapses to mobile filters + "All Filters". */
-export const MOBILE_QUERY = '(max-width: 767px)';
 
 /** Spec §3: the filters' initial values (`value`): the list's filter before any choice. */
 export function initialValuesOf(filters: readonly FilterDef[]): ListFilter {
@@ -227,7 +224,7 @@ function FilterControl(props: {
  * show on a phone has no All Filters.
  */
 export function FilterBar(props: FilterBarProps) {
-  const isMobile = useMediaQuery(MOBILE_QUERY);
+  const isMobile = useMediaQuery(PHONE_QUERY);
   const [draft, setDraft] = useState<ListFilter | null>(null);
   const visible = props.filters.filter(
     (f) => !isHiddenFilter(f) && (!isMobile || f.visibleOnMobile),
