@@ -90,9 +90,9 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          // The files share one worker's modules: a file of its own imported the server
-          // (Hono, PGlite, glTF-Transform, the S3 client) again, about a second each, 180 s
-          // against 120 s for the project on PGlite. Each file still gets its own database.
+          // The files share one worker's modules: a file of its own would import the server
+          // (Hono, PGlite, glTF-Transform, the S3 client) again, about a second each. Each file
+          // still gets its own database.
           isolate: false,
           globalSetup: ['./server/test-global-setup.ts'],
           setupFiles: ['./tests/setup-bytes.ts'],
