@@ -332,7 +332,7 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
       <div
         className="data-table-container"
         onPointerDownCapture={holdUnlessHeader}
-        ref={layoutKey ? markOverflow : undefined}
+        ref={resizable ? markOverflow : undefined}
       >
         {props.showProgress && isLoading && (
           <ProgressBar aria-label={labels.loading} isIndeterminate className="progress-bar">
@@ -420,8 +420,9 @@ function useShownLayout<Row>(all: ListColumn<Row>[], layoutKey: string | undefin
 }
 
 /**
- * Marks the container while its table is wider than it (columns resized wide): a wide window's
- * container clips, for headers that stick to the window, so such a table scrolls instead.
+ * Marks the container while its resizable table is wider than it (columns resized wide; no other
+ * table outgrows its place): a wide window's container clips, for headers that stick to the
+ * window, so such a table scrolls instead.
  */
 function markOverflow(container: HTMLDivElement | null) {
   if (!container || typeof ResizeObserver === 'undefined') return undefined;
