@@ -49,4 +49,11 @@ describe('with API_DOCS=on', () => {
     expect((await t.get('/v1/openapi.json')).status).toBe(200);
     expect((await t.get('/v1/docs')).status).toBe(200);
   });
+
+  it("answers 404 for a file the page does not use, an object's own property names too", async () => {
+    expect((await t.get('/v1/docs/swagger-ui.css')).status).toBe(200);
+    for (const name of ['valueOf', 'constructor', '__proto__', 'toString', 'index.html']) {
+      expect((await t.get(`/v1/docs/${name}`)).status, name).toBe(404);
+    }
+  });
 });

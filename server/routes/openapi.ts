@@ -42,11 +42,14 @@ const INIT = `window.ui = SwaggerUIBundle({
 });
 `;
 
-/** The renderer's files this page uses, by name, and their types. */
-const ASSETS: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-};
+/**
+ * The renderer's files this page uses, by name, and their types: a Map, so a name such as
+ * `valueOf` or `__proto__` in the address finds nothing rather than an object's own property.
+ */
+const ASSETS = new Map([
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+  ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+]);
 
 /** Where the swagger-ui-dist package keeps its files (looked up at the first request for one). */
 const distDir = () =>
@@ -66,8 +69,8 @@ export function openApiRoutes(deps: Deps) {
   on('get', '/v1/docs/{file}', undefined, async (c) => {
     const name = c.req.param('file')!;
     if (name === 'init.js')
-      return c.body(INIT, 200, { 'content-type': ASSETS['swagger-ui-bundle.js']! });
-    const type = ASSETS[name];
+      return c.body(INIT, 200, { 'content-type': ASSETS.get('swagger-ui-bundle.js')! });
+    const type = ASSETS.get(name);
     if (!type) fail(404, 'NOT_FOUND', `No route for GET ${c.req.path}`);
     if (!files.has(name)) files.set(name, readFile(join(distDir(), name)));
     return c.body(new Uint8Array(await files.get(name)!), 200, { 'content-type': type });
