@@ -1,4 +1,5 @@
 import {
+  Fragment,
   memo,
   useCallback,
   useEffect,
@@ -312,10 +313,10 @@ function DataTableView<Row extends { id: string }>(props: DataTableProps<Row>) {
         >
           {virtualized ? virtualize(grid) : grid}
         </ResizableTableContainer>
-      ) : virtualized ? (
-        virtualize(grid)
       ) : (
-        grid
+        // Keyed by the layout as the resizable container is (a phone's cards, a table before
+        // its widths are measured): updated in place, React Aria's collection lost a column.
+        <Fragment key={layout.key}>{virtualized ? virtualize(grid) : grid}</Fragment>
       ),
     [grid, layout.key, layout.resized, resizable, virtualized],
   );
