@@ -16,6 +16,7 @@ import { displayLabel } from '../../ui/dom/list/asset-filters';
 import { dateCell, formatDate } from '../../ui/dom/list/cells';
 import { formatBytes } from '../../../core/files/format-bytes';
 import { DASHBOARD_DAYS, DASHBOARD_WEEKS, type Dashboard } from '../../../contract/dashboard';
+import { ASSET_TYPES } from '../../../contract/assets';
 import type { ListFilter } from '../../../contract/list-query';
 import { changeDetail, changeTitle, recordCell } from '../activity';
 import { assetCountsQuery } from '../assets';
@@ -45,6 +46,8 @@ export function DashboardScreen() {
       ) : (
         <CountCards
           counts={counts.data ?? null}
+          // The total and one card per type.
+          expected={ASSET_TYPES.length + 1}
           // Each card leads to the assets it counts.
           cardLink={(type, content) => (
             <Link

@@ -1,17 +1,40 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { displayLabel } from './list/asset-filters';
 interface CountCardsProps {
   /** null while loading. */
   counts: { type: string; count: number }[] | null;
+  /** How many cards to expect while loading the first time in this browser (then remembered). */
+  expected: number;
   labels: { heading: string; total: string; empty: string; loading: string };
   /** Makes a card's content a link: to the assets of its type, or all of them (type null). */
   cardLink?: (type: string | null, content: ReactNode) => ReactNode;
 }
 
-const SKELETON_CARDS = 6;
+const CARDS_KEY = 'avatar-studio:count-cards';
 
-/** Asset counts by type as cards, with skeleton cards while they load. */
-export function CountCards({ counts, labels, cardLink }: CountCardsProps) {
+/** The cards shown last time in this browser (storage may be off: then `expected`). */
+function rememberedCards(expected: number) {
+  try {
+    const stored = Number(localStorage.getItem(CARDS_KEY) ?? Number.NaN);
+    return Number.isInteger(stored) && stored > 0 ? stored : expected;
+  } catch {
+    return expected;
+  }
+}
+
+/**
+ * Asset counts by type as cards, with skeleton cards while they load: as many as were shown last
+ * time, so that what is below them does not move when the counts come (a layout shift).
+ */
+export function CountCards({ counts, expected, labels, cardLink }: CountCardsProps) {
+  const shown = counts === null ? null : counts.length === 0 ? 0 : counts.length + 1;
+  useEffect(() => {
+    try {
+      if (shown !== null) localStorage.setItem(CARDS_KEY, String(Math.max(shown, 1)));
+    } catch {
+      // Not remembered: the next load expects `expected` cards.
+    }
+  }, [shown]);
   const linked = (type: string | null, content: ReactNode) =>
     cardLink ? cardLink(type, content) : content;
   if (counts === null) {
@@ -22,7 +45,7 @@ export function CountCards({ counts, labels, cardLink }: CountCardsProps) {
           {labels.loading}
         </p>
         <ul className="count-cards skeleton-pulse">
-          {Array.from({ length: SKELETON_CARDS }, (_, i) => (
+          {Array.from({ length: rememberedCards(expected) }, (_, i) => (
             <li key={i} className="count-card skeleton" aria-hidden="true">
               <span className="skeleton-line short" />
               <span className="skeleton-line tall" />
