@@ -309,15 +309,12 @@ const paged = setup({
   states: {
     uninitialized: {
       on: {
-        HALF_TICK: [
-          {
-            guard: 'halfway',
-            target: 'uninitialized',
-            actions: assign({ elapsed: JUST_BEFORE_MS }),
-          },
-          { target: 'fetching', actions: assign(({ context }) => ({ reading: context.page })) },
-        ],
-        // A change before the first read only restarts its debounce.
+        // The first read does not wait for the debounce: it goes a task after the start.
+        HALF_TICK: {
+          target: 'fetching',
+          actions: assign(({ context }) => ({ reading: context.page })),
+        },
+        // A change before the first read is read in its place.
         ...queryChanges('uninitialized'),
       },
     },
@@ -445,25 +442,31 @@ function pagedEvents(h: Harness) {
     h.actor.send(event);
   };
   const firstRowId = () => h.context().rows[0]?.id ?? '';
-  /** Superseded reads answer now, before the newest, with rows of their own outdated query. */
-  const answerLate = async (m: ModelContext) => {
+  /** The model's state before the step under way (none before the first). */
+  let before: ModelContext | undefined;
+  /**
+   * Superseded reads answer now, before the newest, with rows of their own outdated query. A
+   * step is given the state it leads to, where the answer has cleared `superseded`: whether
+   * there are any is the model's state before the step (`before`).
+   */
+  const answerLate = async () => {
     const stale = h.fetches.filter((call) => !call.settled && call.signal.aborted);
-    expect(stale.length > 0).toBe(m.superseded);
-    const before = h.actor.getSnapshot();
+    expect(stale.length > 0).toBe(before?.superseded ?? false);
+    const snapshot = h.actor.getSnapshot();
     for (const call of stale) await call.settle({ ok: serverAnswer(call.input) });
-    expect(h.actor.getSnapshot()).toBe(before);
+    expect(h.actor.getSnapshot()).toBe(snapshot);
   };
-  return {
+  const events = {
     // `state` is where the step leads: still waiting after the first tick, reading after the second.
     HALF_TICK: ({ state }: { state: ModelSnapshot & { value: unknown } }) =>
       h.clock.increment(state.value === 'fetching' ? 1 : JUST_BEFORE_MS),
-    ANSWER: async ({ state }: { state: ModelSnapshot }) => {
-      await answerLate(state.context);
+    ANSWER: async () => {
+      await answerLate();
       const call = h.current();
       await call.settle({ ok: serverAnswer(call.input) });
     },
-    FAIL: async ({ state }: { state: ModelSnapshot }) => {
-      await answerLate(state.context);
+    FAIL: async () => {
+      await answerLate();
       await h.current().settle({ error: FAILURE });
     },
     RETRY: send({ type: 'RETRY' }),
@@ -507,6 +510,17 @@ function pagedEvents(h: Harness) {
       });
     },
   };
+  type Step = { state: ModelSnapshot & { value: unknown } };
+  // Each step then leaves its state as the next one's `before`.
+  return Object.fromEntries(
+    Object.entries(events).map(([type, exec]) => [
+      type,
+      async (step: Step) => {
+        await exec(step);
+        before = step.state.context;
+      },
+    ]),
+  ) as Record<keyof typeof events, (step: Step) => Promise<void>>;
 }
 
 // ---------------------------------------------------------------- paged mode: the suite

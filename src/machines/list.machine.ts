@@ -160,7 +160,12 @@ export const listMachine = setup({
     input: {} as ListInput,
     emitted: {} as ListEmitted,
   },
-  delays: { DEBOUNCE: LIST_DEBOUNCE_MS, REMOTE_SYNC: REMOTE_SYNC_MS, REMOVED: REMOVED_MS },
+  delays: {
+    FIRST_READ: 0,
+    DEBOUNCE: LIST_DEBOUNCE_MS,
+    REMOTE_SYNC: REMOTE_SYNC_MS,
+    REMOVED: REMOVED_MS,
+  },
   actors: {
     observePages: observePages(),
     // No abort signal: once sent, an order update is left to finish even if the screen moves on.
@@ -343,10 +348,13 @@ export const listMachine = setup({
     REFRESH: [{ guard: 'readSinceAsked' }, { target: '.debouncing', actions: 'startRefresh' }],
   },
   states: {
-    /** Nothing read yet: the first request waits for the debounce like every other. */
+    /**
+     * Nothing read yet: the first request goes once the screen's mount has sent what it
+     * changes (a task later), not after the debounce, which is for changes a person makes.
+     */
     uninitialized: {
       on: FIRST_QUERY_CHANGES,
-      after: { DEBOUNCE: 'observing' },
+      after: { FIRST_READ: 'observing' },
     },
     /**
      * Another query (or a refresh) waits for the input to settle; what is read next replaces
