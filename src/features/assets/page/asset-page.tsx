@@ -1,4 +1,5 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
+import { useDeferredValue } from 'react';
 import { useTranslation } from 'react-i18next';
 import { assetQuery } from '../api/cache';
 import { Alert } from '../../../ui/dom/alert';
@@ -29,6 +30,10 @@ export function AssetPage({ assetId }: { assetId: string }) {
   const can = usePermissions();
   const canEdit = can('update', 'Asset');
   useDocumentTitle(asset.name, t('assets.title'));
+  // The heading and notices are drawn first; the form and the sections (most of the page's
+  // rendering) follow in a background render, so the asset's name paints without waiting for
+  // them. They appear below the heading, so nothing drawn moves.
+  const bodyShown = useDeferredValue(true, false);
   return (
     <section className="asset-page" aria-labelledby="asset-title">
       <SectionCrumbs section="/assets" current={asset.name} />
@@ -41,36 +46,44 @@ export function AssetPage({ assetId }: { assetId: string }) {
       <RemoteChange assetId={assetId} />
       {!canEdit && <Alert tone="info">{t('assetEditor.readOnlyNotice')}</Alert>}
       {canEdit && asset.locked && <Alert tone="info">{t('assetEditor.lockedNotice')}</Alert>}
-      <div className="asset-layout">
-        {canEdit ? (
-          <AssetForm asset={asset} readOnly={asset.locked} />
-        ) : (
-          <AssetDetails asset={asset} />
-        )}
-        {/* On a phone: preview and actions, then the form, then tags and the changelog. */}
-        <div className="asset-side">
-          <div className="asset-lead">
-            <AssetPreview asset={asset} />
-            {(canEdit || can('delete', 'Asset')) && (
-              <AssetActions asset={asset} canEdit={canEdit} canDelete={can('delete', 'Asset')} />
+      {bodyShown && (
+        <>
+          <div className="asset-layout">
+            {canEdit ? (
+              <AssetForm asset={asset} readOnly={asset.locked} />
+            ) : (
+              <AssetDetails asset={asset} />
             )}
+            {/* On a phone: preview and actions, then the form, then tags and the changelog. */}
+            <div className="asset-side">
+              <div className="asset-lead">
+                <AssetPreview asset={asset} />
+                {(canEdit || can('delete', 'Asset')) && (
+                  <AssetActions
+                    asset={asset}
+                    canEdit={canEdit}
+                    canDelete={can('delete', 'Asset')}
+                  />
+                )}
+              </div>
+              <div className="asset-more">
+                <AssetTags asset={asset} readOnly={!canEdit} />
+                {canEdit && <AssetChangelog asset={asset} />}
+              </div>
+            </div>
           </div>
-          <div className="asset-more">
-            <AssetTags asset={asset} readOnly={!canEdit} />
-            {canEdit && <AssetChangelog asset={asset} />}
+          <div className="asset-sections">
+            {can('read', 'Application') && (
+              <AssetApplications asset={asset} canEdit={can('update', 'Application')} />
+            )}
+            {/* A role whose rules on users' assets carry no condition (not a user's own assets). */}
+            {can('access', 'PrivateApi') && can('read', 'User') && (
+              <AssetUsers asset={asset} canEdit={can('update', 'UserAsset')} />
+            )}
+            {canEdit && <AssetMorphs asset={asset} />}
           </div>
-        </div>
-      </div>
-      <div className="asset-sections">
-        {can('read', 'Application') && (
-          <AssetApplications asset={asset} canEdit={can('update', 'Application')} />
-        )}
-        {/* A role whose rules on users' assets carry no condition (not a user's own assets). */}
-        {can('access', 'PrivateApi') && can('read', 'User') && (
-          <AssetUsers asset={asset} canEdit={can('update', 'UserAsset')} />
-        )}
-        {canEdit && <AssetMorphs asset={asset} />}
-      </div>
+        </>
+      )}
     </section>
   );
 }
