@@ -1,13 +1,15 @@
 /**
  * The dashboard on a real server with the demo data: its charts are drawn (uPlot's canvases),
  * each has a table of its numbers that "Show as table" shows, a new asset arrives live, and axe
- * finds nothing serious in light and dark at 1280 and 390 px. SHOTS_DIR keeps the pictures.
+ * finds nothing serious in light and dark at 1280 and 390 px, and nothing moves when the counts
+ * come after the charts. SHOTS_DIR keeps the pictures.
  */
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { adminApi } from '../helpers/accounts';
 import { appUnderTest, signedInPage } from '../helpers/app';
 import { seriousViolationsInBothSchemes, useScheme } from '../helpers/axe';
+import { layoutShift, twoFrames } from '../helpers/layout-shift';
 import { shot } from '../helpers/shots';
 
 const app = appUnderTest();
@@ -100,6 +102,28 @@ describe('the dashboard', () => {
     const dark = await paletteOnCanvas(page);
     // Nine of the ten colours change with the scheme (the last serves both).
     expect(dark.palette.filter((colour, i) => colour !== light.palette[i])).toHaveLength(9);
+    await page.context().close();
+  });
+
+  it('keeps the room of the count cards while they load on a phone, so the charts below stay put', async () => {
+    const page = await signedInPage(app, undefined, { width: 390, height: 844 });
+    // The counts answer last, as on a slow network where the charts' answer came first.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const hold = async (route: Route) => {
+      await held;
+      await route.continue();
+    };
+    await page.route('**/assets/countByType*', hold);
+    await page.goto(`${app.server.url}/`);
+    await page.locator('.count-card.skeleton').first().waitFor();
+    await page.locator('.chart-card').first().waitFor();
+    release();
+    await page.getByText('Total', { exact: true }).waitFor();
+    await twoFrames(page);
+    await page.unroute('**/assets/countByType*', hold);
+    // One card per type and the total, the demo data having assets of every type.
+    expect(await layoutShift(page)).toBeLessThan(0.01);
     await page.context().close();
   });
 

@@ -8,38 +8,13 @@
 import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { appUnderTest, signedInPage } from '../helpers/app';
+import { layoutShift, twoFrames } from '../helpers/layout-shift';
 import { shot } from '../helpers/shots';
 
 const app = appUnderTest();
 const WIDTHS = [1280, 390] as const;
 const viewport = (width: number) => ({ width, height: width > 500 ? 800 : 844 });
 const ROWS = '[role="grid"] [role="row"]:not(.skeleton-row):has([role="rowheader"])';
-
-/**
- * The layout shifts since the page loaded (the browser keeps them for a late observer), without
- * those that follow an input: Lighthouse's CLS of a load with no interaction.
- */
-const layoutShift = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        let total = 0;
-        const observer = new PerformanceObserver((list) => {
-          for (const entry of list.getEntries() as (PerformanceEntry & {
-            value: number;
-            hadRecentInput: boolean;
-          })[]) {
-            if (!entry.hadRecentInput) total += entry.value;
-          }
-        });
-        observer.observe({ type: 'layout-shift', buffered: true });
-        // The buffered entries come in the observer's first callback, a task after observe().
-        setTimeout(() => {
-          observer.disconnect();
-          resolve(total);
-        }, 0);
-      }),
-  );
 
 /**
  * Opens `path` with its list's answer held back until the loading screen has been painted, as
@@ -60,10 +35,7 @@ async function heldLoad(page: Page, path: string) {
   release();
   await page.locator(ROWS).first().waitFor();
   await page.getByText(/\d+ items?$/).waitFor();
-  // Two frames: the browser reports a shift with the frame that painted it.
-  await page.evaluate(
-    () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
-  );
+  await twoFrames(page);
   await page.unroute(api, hold);
   return layoutShift(page);
 }
