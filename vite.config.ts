@@ -14,7 +14,7 @@ import {
 import { prefilteredEnvironment } from './scripts/prefilter-environment';
 import { en } from './src/locales/en';
 import { enBackOffice } from './src/locales/en-back-office';
-import { FIRST_PAINT_HEADINGS } from './scripts/first-paint-headings';
+import { FIRST_PAINT_HEADINGS, FIRST_PAINT_RECORDS } from './scripts/first-paint-headings';
 
 /** URL folder (under the base) where the avatar viewer finds the Draco decoder. */
 const DRACO_URL_DIR = 'decoders/draco';
@@ -327,9 +327,16 @@ export const prefilterWorker = {
  * HTML and the stylesheet, not after the scripts have been fetched and compiled.
  */
 export function paintFirst(): Plugin {
+  // The API's address when it is not this origin's (src/api/http.ts), for boot.js's first read.
+  let apiBase = '';
   return {
     name: 'paint-first',
     apply: 'build',
+    configResolved(config) {
+      const configured: unknown = config.env.VITE_API_BASE;
+      apiBase =
+        typeof configured === 'string' ? configured.replace(/["&<>]/g, encodeURIComponent) : '';
+    },
     transformIndexHtml: {
       order: 'post',
       handler(html) {
@@ -346,7 +353,7 @@ export function paintFirst(): Plugin {
         ].join('');
         return page.replace(
           '</head>',
-          `  <script type="module" src="/boot.js"></script>\n    <template class="app-modules">${modules}</template>\n  </head>`,
+          `  <script type="module" src="/boot.js"${apiBase ? ` data-api-base="${apiBase}"` : ''}></script>\n    <template class="app-modules">${modules}</template>\n  </head>`,
         );
       },
     },
@@ -377,10 +384,20 @@ export function firstPaintTexts(): Plugin {
       const headings = Object.fromEntries(
         Object.entries(FIRST_PAINT_HEADINGS).map(([path, key]) => [path, text(key)]),
       );
+      const records = FIRST_PAINT_RECORDS.map((record) => ({
+        ...record,
+        sectionTitle: text(record.sectionTitle),
+        heading: text(record.heading),
+      }));
       this.emitFile({
         type: 'asset',
         fileName: '.vite/first-paint.json',
-        source: JSON.stringify({ appName: text('app.name'), headings }),
+        source: JSON.stringify({
+          appName: text('app.name'),
+          breadcrumb: text('nav.breadcrumb'),
+          headings,
+          records,
+        }),
       });
     },
   };

@@ -10,18 +10,39 @@
  * (src/ui/dom/app-shell.css), and the app removes it then (src/ui/dom/first-paint.ts).
  *
  * The server does not know who is signed in (the session lives in the browser's storage), so
- * the frame holds no navigation, account or record: a visitor who is not signed in sees the
- * frame and the heading until the app sends them to the sign-in form.
+ * the frame holds no navigation or account: a visitor who is not signed in sees the frame and
+ * the heading until the app sends them to the sign-in form. A record's page (an asset) gets its
+ * breadcrumbs and heading in a template that names the record in the API: public/boot.js reads
+ * it with the session the page's storage keeps and writes the record's name into them
+ * (scripts/first-paint-headings.ts, `FIRST_PAINT_RECORDS`).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { endpoint, ENDPOINTS } from '../contract/paths';
+
+/** A record screen whose heading boot.js draws (scripts/first-paint-headings.ts). */
+interface FirstPaintRecord {
+  section: string;
+  sectionTitle: string;
+  /** The heading, `{{name}}` standing for the record's name. */
+  heading: string;
+  endpoint: 'asset';
+  page: string;
+  header: string;
+}
 
 /** Written by the build (vite.config.ts, `firstPaintTexts`). */
 interface FirstPaintTexts {
   appName: string;
+  /** The breadcrumbs' name (their navigation landmark's). */
+  breadcrumb?: string;
   /** The heading each screen draws first, by its address. */
   headings: Record<string, string>;
+  records?: FirstPaintRecord[];
 }
+
+/** A record's id as the screens' addresses carry it (a segment, never `new`). */
+const RECORD_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 const escape = (text: string) =>
   text.replace(
@@ -46,9 +67,28 @@ export function firstPaint(dir: string): (path: string) => string | undefined {
     `<header class="app-header">${brand}` +
     '<div class="account"><span class="button first-paint-place" aria-hidden="true">&nbsp;</span></div>' +
     '<span class="button menu-button first-paint-place" aria-hidden="true">&nbsp;</span></header>';
+  /**
+   * The breadcrumbs and heading of a record's screen as the app draws them (src/ui/dom/
+   * breadcrumbs.tsx), empty: boot.js fills in the record's name, as text, once it has read it.
+   */
+  const recordTemplate = (record: FirstPaintRecord, id: string) =>
+    `<template class="first-paint-record" data-read="${escape(endpoint(ENDPOINTS[record.endpoint], { id }))}">` +
+    `<section class="${record.page}">` +
+    `<nav aria-label="${escape(texts.breadcrumb ?? 'Breadcrumb')}" class="breadcrumbs"><ol>` +
+    `<li><a href="${record.section}">${escape(record.sectionTitle)}</a></li>` +
+    '<li aria-current="page" data-name></li></ol></nav>' +
+    `<div class="${record.header}"><h1 data-heading="${escape(record.heading)}"></h1></div>` +
+    '</section></template>';
   return (path) => {
-    const heading = texts.headings['/' + path.split('/').filter(Boolean).join('/')];
-    const main = heading ? `<h1>${escape(heading)}</h1>` : '';
+    const segments = path.split('/').filter(Boolean);
+    const heading = texts.headings['/' + segments.join('/')];
+    const record = texts.records?.find(({ section }) => section === '/' + segments[0]);
+    const id = segments.length === 2 && segments[1] !== 'new' ? segments[1]! : undefined;
+    const main = heading
+      ? `<h1>${escape(heading)}</h1>`
+      : record && id !== undefined && RECORD_ID.test(id)
+        ? recordTemplate(record, id)
+        : '';
     return (
       `<div class="app-shell first-paint"><div class="app-sidebar">${brand}</div>` +
       `<div class="app-frame">${header}<main class="app-main">${main}</main></div></div>`

@@ -68,7 +68,18 @@ function build() {
     join(dir, '.vite', 'first-paint.json'),
     JSON.stringify({
       appName: 'Avatar Studio',
+      breadcrumb: 'Breadcrumb',
       headings: { '/': 'Dashboard', '/assets': 'Assets & <more>' },
+      records: [
+        {
+          section: '/assets',
+          sectionTitle: 'Assets & <more>',
+          heading: 'Asset "{{name}}"',
+          endpoint: 'asset',
+          page: 'asset-page',
+          header: 'asset-page-header',
+        },
+      ],
     }),
   );
   return dir;
@@ -167,10 +178,22 @@ describe('the page of a signed-in screen', () => {
     expect(frame(await page('/assets/'))).toContain('<h1>Assets &amp; &lt;more&gt;</h1>');
   });
 
-  it("draws no heading it does not know (a record's page), and no frame on a public page", async () => {
+  it("leaves a record's heading to boot.js: a template naming the record in the API, its name left out", async () => {
     const record = frame(await page('/assets/5f2a9c0e1b7d4a6f8e3c2b1a'));
     expect(record).toContain('class="app-shell first-paint"');
-    expect(record).toContain('<main class="app-main"></main>');
+    expect(record).toContain(
+      '<main class="app-main"><template class="first-paint-record" data-read="v1/assets/5f2a9c0e1b7d4a6f8e3c2b1a">' +
+        '<section class="asset-page"><nav aria-label="Breadcrumb" class="breadcrumbs"><ol>' +
+        '<li><a href="/assets">Assets &amp; &lt;more&gt;</a></li><li aria-current="page" data-name></li></ol></nav>' +
+        '<div class="asset-page-header"><h1 data-heading="Asset &quot;{{name}}&quot;"></h1></div>' +
+        '</section></template></main>',
+    );
+    // No record there: a new asset's form, an address that is no record's id.
+    expect(frame(await page('/assets/new'))).toContain('<main class="app-main"></main>');
+    expect(frame(await page('/assets/a%22b'))).toContain('<main class="app-main"></main>');
+  });
+
+  it('draws no frame on a public page', async () => {
     expect(frame(await page('/signin'))).not.toContain('first-paint');
     expect(frame(await page('/somewhere'))).not.toContain('first-paint');
   });

@@ -15,6 +15,7 @@ import { envelope, refreshResultSchema, type RefreshResult } from '../../contrac
 import { endpoint, ENDPOINTS, EVENT_POSITION_HEADER } from '../../contract/paths';
 import { sessionBridge as bridgeNow, type SessionTokens } from './session-bridge';
 import { noteReadPosition, streamCovers } from './read-positions';
+import { takeFirstRead } from './first-read';
 
 /** Refresh when the access token expires within this margin. */
 export const REFRESH_MARGIN_MS = 30_000;
@@ -182,6 +183,8 @@ function createClient(config: HttpConfig): KyInstance {
           if (tokens?.token) request.headers.set('authorization', `Bearer ${tokens.token}`);
           contextOf(options).streamCovered = streamCovers();
         },
+        // A record's page: the answer boot.js read before the scripts ran, if it is this one.
+        (request) => takeFirstRead(request),
       ],
       beforeError: [
         async (error) => {

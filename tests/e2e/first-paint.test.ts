@@ -7,6 +7,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { FIRST_PAINT_HEADINGS } from '../../scripts/first-paint-headings';
+import { adminApi } from '../helpers/accounts';
 import { ADMIN, appUnderTest, signedInPage } from '../helpers/app';
 import { seriousViolations, useScheme } from '../helpers/axe';
 
@@ -65,6 +66,40 @@ describe.each([1280, 390])('at %i px', (width) => {
       expect({ path, headings: await headings(page) }).toEqual({ path, headings: before });
       expect(before).toHaveLength(1);
     }
+    await page.context().close();
+  });
+
+  it("draws an asset's name in its breadcrumbs and heading before the scripts run, where the page draws them, reading the asset once", async () => {
+    // A name that is markup: written as text, never as HTML.
+    const name = `<b>First & "paint"</b> ${width}`;
+    const asset = await adminApi<{ id: string }>(app.server.url, 'POST', '/v1/assets', {
+      name,
+      type: 'hair',
+      gender: 'male',
+    });
+    const page = await signedInPage(app, ADMIN, viewport);
+    const path = `/assets/${asset.id}`;
+    const crumbs = () => page.locator('nav.breadcrumbs li').allTextContents();
+    // The app's chunks do not come; boot.js does.
+    const chunks = /\/assets\/[^/]+\.js$/;
+    await page.route(chunks, (route) => route.abort());
+    await page.goto(`${app.server.url}${path}`);
+    await page.getByRole('heading', { name: `Asset ${name}` }).waitFor();
+    const before = { headings: await headings(page), crumbs: await crumbs() };
+    expect(before.crumbs).toEqual(['Assets', name]);
+    expect(await page.locator('main b').count()).toBe(0);
+    await page.unroute(chunks);
+    const reads: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === `/v1/assets/${asset.id}`)
+        reads.push(request.method());
+    });
+    await page.goto(`${app.server.url}${path}`);
+    await page.locator('#main h1').waitFor();
+    await page.getByRole('group', { name: 'Details' }).waitFor();
+    expect({ headings: await headings(page), crumbs: await crumbs() }).toEqual(before);
+    // boot.js's read, which the app's own took.
+    expect(reads).toEqual(['GET']);
     await page.context().close();
   });
 

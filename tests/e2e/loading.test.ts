@@ -200,9 +200,10 @@ describe('opening an asset', () => {
     // So do the stored files' names and sizes, read once the form shows.
     const files = await holdRequests(page, (address) => address.pathname.startsWith('/v1/files/'));
     await page.goto(`${url}/assets/${asset!.id}`);
-    const heading = page.getByRole('heading', { level: 1 });
+    await expect.poll(() => services.seen.length).toBe(1);
+    // The app's heading (boot.js drew the page's own before the scripts came).
+    const heading = page.locator('#main h1');
     await heading.waitFor({ timeout: 1_500 }).catch(() => undefined);
-    expect(services.seen).toHaveLength(1);
     services.release();
     await page.getByText('Predict texture is unavailable').waitFor();
     // The icon's field while its file's name is read: the name (its storage key meanwhile)
