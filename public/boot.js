@@ -30,6 +30,7 @@ function load() {
 function readRecord(template) {
   let token;
   try {
+    // The session as the app keeps it (src/machines/session-persistence.ts).
     token = JSON.parse(localStorage.getItem('persist:user') ?? 'null')?.data?.token;
   } catch {
     return;

@@ -3,18 +3,16 @@
  * choice is applied as `data-theme` on <html> before the first render (no inline script: the
  * Content-Security-Policy forbids them).
  */
+import { remember, remembered } from './remembered';
+
 export type ThemeChoice = 'system' | 'light' | 'dark';
 
 const KEY = 'avatar-studio.theme';
 const DARK = '(prefers-color-scheme: dark)';
 
 export function storedTheme(): ThemeChoice {
-  try {
-    const value = localStorage.getItem(KEY);
-    return value === 'light' || value === 'dark' ? value : 'system';
-  } catch {
-    return 'system';
-  }
+  const value = remembered(KEY);
+  return value === 'light' || value === 'dark' ? value : 'system';
 }
 
 function apply(choice: ThemeChoice): void {
@@ -32,12 +30,8 @@ export function startTheme(): void {
 
 /** Keeps and applies the user's choice. */
 export function chooseTheme(choice: ThemeChoice): void {
-  try {
-    if (choice === 'system') localStorage.removeItem(KEY);
-    else localStorage.setItem(KEY, choice);
-  } catch {
-    // Private mode: the choice holds for this page only.
-  }
+  // Private mode: the choice holds for this page only.
+  remember(KEY, choice === 'system' ? null : choice);
   apply(choice);
   window.dispatchEvent(new Event(THEME_EVENT));
 }

@@ -2,6 +2,7 @@ import { useState, type MouseEvent, type ReactNode } from 'react';
 import { Button, Dialog, DialogTrigger, Modal, ModalOverlay } from 'react-aria-components';
 import { useFirstPaintGone } from './first-paint';
 import { NavIcon } from './nav-icons';
+import { remember, remembered } from '../remembered';
 import { PHONE_QUERY, useMediaQuery } from './use-media-query';
 
 /** One place of the navigation: its label (the tooltip of a collapsed sidebar) and its link. */
@@ -44,23 +45,9 @@ interface AppShellProps {
 
 const COLLAPSED_KEY = 'avatar-studio.nav-collapsed';
 
-function rememberedCollapse(): boolean {
-  try {
-    return localStorage.getItem(COLLAPSED_KEY) === 'true';
-  } catch {
-    // Storage may be off (private windows, policies): the sidebar opens whole.
-    return false;
-  }
-}
+const rememberedCollapse = () => remembered(COLLAPSED_KEY) === 'true';
 
-function rememberCollapse(collapsed: boolean) {
-  try {
-    if (collapsed) localStorage.setItem(COLLAPSED_KEY, 'true');
-    else localStorage.removeItem(COLLAPSED_KEY);
-  } catch {
-    // Not remembered, still applied.
-  }
-}
+const rememberCollapse = (collapsed: boolean) => remember(COLLAPSED_KEY, collapsed ? 'true' : null);
 
 /**
  * The signed-in frame. On a wide screen: a sidebar with the brand and the navigation in

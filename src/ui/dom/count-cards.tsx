@@ -1,5 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { displayLabel } from './list/asset-filters';
+import { remember, remembered } from '../remembered';
 interface CountCardsProps {
   /** null while loading. */
   counts: { type: string; count: number }[] | null;
@@ -12,14 +13,10 @@ interface CountCardsProps {
 
 const CARDS_KEY = 'avatar-studio:count-cards';
 
-/** The cards shown last time in this browser (storage may be off: then `expected`). */
+/** The cards shown last time in this browser, else `expected`. */
 function rememberedCards(expected: number) {
-  try {
-    const stored = Number(localStorage.getItem(CARDS_KEY) ?? Number.NaN);
-    return Number.isInteger(stored) && stored > 0 ? stored : expected;
-  } catch {
-    return expected;
-  }
+  const stored = Number(remembered(CARDS_KEY) ?? Number.NaN);
+  return Number.isInteger(stored) && stored > 0 ? stored : expected;
 }
 
 /**
@@ -29,11 +26,7 @@ function rememberedCards(expected: number) {
 export function CountCards({ counts, expected, labels, cardLink }: CountCardsProps) {
   const shown = counts === null ? null : counts.length === 0 ? 0 : counts.length + 1;
   useEffect(() => {
-    try {
-      if (shown !== null) localStorage.setItem(CARDS_KEY, String(Math.max(shown, 1)));
-    } catch {
-      // Not remembered: the next load expects `expected` cards.
-    }
+    if (shown !== null) remember(CARDS_KEY, String(Math.max(shown, 1)));
   }, [shown]);
   const linked = (type: string | null, content: ReactNode) =>
     cardLink ? cardLink(type, content) : content;

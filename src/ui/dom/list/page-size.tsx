@@ -3,27 +3,19 @@
  * remembered per list screen in this browser, so the list opens with it next time.
  */
 import { LIST_PAGE_SIZES } from '../../../../contract/list-query';
+import { remember, remembered } from '../../remembered';
 import { SelectBox } from '../select-box';
 
 const KEY = 'avatar-studio:page-size:';
 
 /** The page size last chosen for a list in this browser, if it is one the lists offer. */
 export function rememberedPageSize(list: string): number | undefined {
-  try {
-    const stored = Number(localStorage.getItem(KEY + list));
-    return LIST_PAGE_SIZES.find((size) => size === stored);
-  } catch {
-    // Storage may be off (private windows, policies): the list keeps its default.
-    return undefined;
-  }
+  const stored = Number(remembered(KEY + list));
+  return LIST_PAGE_SIZES.find((size) => size === stored);
 }
 
 function rememberPageSize(list: string, size: number) {
-  try {
-    localStorage.setItem(KEY + list, String(size));
-  } catch {
-    // Not remembered, still applied.
-  }
+  remember(KEY + list, String(size));
 }
 
 interface PageSizeProps {

@@ -1,3 +1,5 @@
+import { remember, remembered } from '../../remembered';
+
 const TOTAL_KEY = 'avatar-studio:list-total:';
 
 /**
@@ -5,21 +7,12 @@ const TOTAL_KEY = 'avatar-studio:list-total:';
  * that fitted one page then is expected to still: its first load keeps no room for a pager.
  */
 export function rememberedTotal(list: string): number | null {
-  try {
-    const stored = localStorage.getItem(TOTAL_KEY + list);
-    return stored === null || !Number.isFinite(Number(stored)) ? null : Number(stored);
-  } catch {
-    // Storage may be off (private windows, policies): the room is kept while the list loads.
-    return null;
-  }
+  const stored = remembered(TOTAL_KEY + list);
+  return stored === null || !Number.isFinite(Number(stored)) ? null : Number(stored);
 }
 
 export function rememberTotal(list: string, total: number) {
-  try {
-    localStorage.setItem(TOTAL_KEY + list, String(total));
-  } catch {
-    // Not remembered: the next load keeps the room.
-  }
+  remember(TOTAL_KEY + list, String(total));
 }
 
 interface PagerProps {

@@ -3,26 +3,17 @@
  * title, remembered per list screen in this browser, so the list opens the same way next time.
  */
 import { ToggleButton } from 'react-aria-components';
+import { remember, remembered } from '../../remembered';
 
 const KEY = 'avatar-studio:list-scroll:';
 
 /** Whether the list was last read as one endless list in this browser. */
 export function rememberedScroll(list: string): boolean {
-  try {
-    return localStorage.getItem(KEY + list) === 'true';
-  } catch {
-    // Storage may be off (private windows, policies): the list opens with its pager.
-    return false;
-  }
+  return remembered(KEY + list) === 'true';
 }
 
 function rememberScroll(list: string, scrolls: boolean) {
-  try {
-    if (scrolls) localStorage.setItem(KEY + list, 'true');
-    else localStorage.removeItem(KEY + list);
-  } catch {
-    // Not remembered, still applied.
-  }
+  remember(KEY + list, scrolls ? 'true' : null);
 }
 
 interface ScrollSwitchProps {
