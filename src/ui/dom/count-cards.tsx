@@ -40,8 +40,9 @@ export function CountCards({ counts, expected, labels, cardLink }: CountCardsPro
         <ul className="count-cards skeleton-pulse">
           {Array.from({ length: rememberedCards(expected) }, (_, i) => (
             <li key={i} className="count-card skeleton" aria-hidden="true">
-              <span className="skeleton-line short" />
-              <span className="skeleton-line tall" />
+              {/* The label's and the count's own lines: a skeleton card is as tall as a card. */}
+              <span className="count-label skeleton-text short">&nbsp;</span>
+              <span className="count-value skeleton-text tall">&nbsp;</span>
             </li>
           ))}
         </ul>
