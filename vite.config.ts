@@ -6,6 +6,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import MagicString from 'magic-string';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
+import optimizeLocales from '@react-aria/optimize-locales-plugin';
 import {
   ENVIRONMENT_PRESET_EXTENSION,
   ENVIRONMENT_PRESET_FILES,
@@ -424,6 +425,11 @@ export default defineConfig({
     }),
     lazyRoutes(),
     embedPage(),
+    // React Aria's own texts (its controls' labels and screen reader announcements) in the
+    // app's one language only: it ships them in 34, most of the `aria` chunk, and a browser in
+    // another language would announce them in it beside the app's English. A language left
+    // out falls back to en-US.
+    optimizeLocales.vite({ locales: ['en-US'] }),
     react(),
     viewerAssets(),
     threeFromSources(),
