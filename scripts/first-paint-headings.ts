@@ -23,9 +23,9 @@ export const FIRST_PAINT_HEADINGS: Record<string, string> = {
 };
 
 /**
- * The record screens whose heading public/boot.js draws before the scripts run: the server puts
+ * The record screens whose heading src/boot.ts draws before the scripts run: the server puts
  * the screen's breadcrumbs and heading in a template with the record's address in the API
- * (server/first-paint.ts), and boot.js reads the record with the session the page's storage
+ * (server/first-paint.ts), and boot.ts reads the record with the session the page's storage
  * keeps and writes its name into them; the app's same read then takes that answer
  * (src/api/first-read.ts). By the screen's address under `section`, as keys of the English
  * texts: the section's title (the breadcrumb's link) and the heading, whose `{{name}}` is the

@@ -54,7 +54,7 @@ import {
   secondFactorAdminRoutes,
   secondFactorSignInRoutes,
 } from './routes/second-factor';
-import { mountSpa } from './static';
+import { mountSpa, spaFiles } from './static';
 import { createLocalStorage } from './storage';
 import { traceRequests } from './tracing';
 
@@ -101,7 +101,11 @@ export function createApp(input: AppDeps) {
       httpDuration.observe(labels, seconds);
     }),
   );
-  app.use('*', securityHeaders(deps.config));
+  const spa = spaFiles(deps.config.staticDir);
+  app.use(
+    '*',
+    securityHeaders(deps.config, () => spa.current()?.inlineScripts ?? []),
+  );
   app.use('*', compressJson());
   app.onError(onError);
   app.notFound((c) =>
@@ -201,7 +205,7 @@ export function createApp(input: AppDeps) {
   if (deps.config.nodeEnv !== 'production' && deps.mailbox) {
     app.route('/dev', devRoutes(deps, deps.mailbox));
   }
-  mountSpa(app, deps.config.staticDir, {
+  mountSpa(app, spa, {
     sourceMaps: deps.config.nodeEnv !== 'production',
     publicUrl: deps.config.publicUrl,
   });

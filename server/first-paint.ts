@@ -12,7 +12,7 @@
  * The server does not know who is signed in (the session lives in the browser's storage), so
  * the frame holds no navigation or account: a visitor who is not signed in sees the frame and
  * the heading until the app sends them to the sign-in form. A record's page (an asset) gets its
- * breadcrumbs and heading in a template that names the record in the API: public/boot.js reads
+ * breadcrumbs and heading in a template that names the record in the API: src/boot.ts reads
  * it with the session the page's storage keeps and writes the record's name into them
  * (scripts/first-paint-headings.ts, `FIRST_PAINT_RECORDS`).
  */
@@ -20,7 +20,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { endpoint, ENDPOINTS } from '../contract/paths';
 
-/** A record screen whose heading boot.js draws (scripts/first-paint-headings.ts). */
+/** A record screen whose heading boot.ts draws (scripts/first-paint-headings.ts). */
 interface FirstPaintRecord {
   section: string;
   sectionTitle: string;
@@ -69,7 +69,7 @@ export function firstPaint(dir: string): (path: string) => string | undefined {
     '<span class="button menu-button first-paint-place" aria-hidden="true">&nbsp;</span></header>';
   /**
    * The breadcrumbs and heading of a record's screen as the app draws them (src/ui/dom/
-   * breadcrumbs.tsx), empty: boot.js fills in the record's name, as text, once it has read it.
+   * breadcrumbs.tsx), empty: boot.ts fills in the record's name, as text, once it has read it.
    */
   const recordTemplate = (record: FirstPaintRecord, id: string) =>
     `<template class="first-paint-record" data-read="${escape(endpoint(ENDPOINTS[record.endpoint], { id }))}">` +

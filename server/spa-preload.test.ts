@@ -24,7 +24,6 @@ const MANIFEST = {
     file: 'assets/assets.index-1.js',
     isDynamicEntry: true,
     imports: ['_query.js'],
-    css: ['assets/assets-1.css'],
   },
   'src/routes/_app/assets.$assetId.tsx?tsr-split=component---loader': {
     file: 'assets/assets._assetId-1.js',
@@ -96,7 +95,6 @@ describe('the files a route loads', () => {
 
   it('are the screen, its layout and what they import, less what the page loads anyway', () => {
     expect(hrefs(preloads('/assets'))).toEqual([
-      'stylesheet /assets/assets-1.css',
       'modulepreload /assets/_app-1.js',
       'modulepreload /assets/query-1.js',
       // What the signed-in layout's loader reads first: its texts and the abilities.
@@ -126,7 +124,7 @@ describe('the files a route loads', () => {
 });
 
 describe('the page of a client route', () => {
-  it("names its screen's files, for public/boot.js to load with the start-up bundle once the page has painted", async () => {
+  it("names its screen's files, for src/boot.ts to load with the start-up bundle once the page has painted", async () => {
     const dir = build();
     const app = answers.createApp({
       db: failingDb('no database in this test'),
@@ -178,7 +176,7 @@ describe('the page of a signed-in screen', () => {
     expect(frame(await page('/assets/'))).toContain('<h1>Assets &amp; &lt;more&gt;</h1>');
   });
 
-  it("leaves a record's heading to boot.js: a template naming the record in the API, its name left out", async () => {
+  it("leaves a record's heading to boot.ts: a template naming the record in the API, its name left out", async () => {
     const record = frame(await page('/assets/5f2a9c0e1b7d4a6f8e3c2b1a'));
     expect(record).toContain('class="app-shell first-paint"');
     expect(record).toContain(

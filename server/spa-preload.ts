@@ -1,6 +1,6 @@
 /**
- * The scripts and styles each client route needs, read from the build's Vite manifest, so the
- * page names them in its <head>: the browser fetches the screen's code with the start-up
+ * The scripts each client route needs, read from the build's Vite manifest, so the page names
+ * them in its <head>: the browser fetches the screen's code with the start-up
  * bundle, in one wave, rather than after it (the router asks for a screen's chunk only once the
  * start-up bundle has run). On a phone's network the second wave was most of the first paint.
  */
@@ -12,7 +12,6 @@ interface ManifestChunk {
   src?: string;
   isEntry?: boolean;
   imports?: string[];
-  css?: string[];
 }
 type Manifest = Record<string, ManifestChunk>;
 
@@ -22,7 +21,6 @@ type Pattern = (string | null)[];
 interface RouteFiles {
   pattern: Pattern;
   scripts: string[];
-  styles: string[];
   /** Under the signed-in layout (`_app`). */
   signedIn: boolean;
 }
@@ -117,19 +115,16 @@ export function routePages(dir: string): (path: string) => RoutePage | undefined
     routes.push({
       pattern: patternOf(routeFile),
       scripts: needed.map((k) => manifest[k]!.file).filter((f) => f.endsWith('.js')),
-      styles: [...new Set(needed.flatMap((k) => manifest[k]!.css ?? []))],
       signedIn: layoutsOf(routeFile).includes('_app'),
     });
   }
   const cache = new Map<RouteFiles, RoutePage>();
-  // The scripts go in an inert template that public/boot.js makes live once the page has painted.
+  // The scripts go in an inert template that src/boot.ts makes live once the page has painted
+  // (the build makes one stylesheet, which index.html names).
   const tags = (route: RouteFiles) =>
-    [
-      ...route.styles.map((f) => `<link rel="stylesheet" crossorigin href="/${f}">`),
-      `<template class="app-modules">${route.scripts
-        .map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`)
-        .join('')}</template>`,
-    ].join('\n    ');
+    `<template class="app-modules">${route.scripts
+      .map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`)
+      .join('')}</template>`;
   return (path) => {
     const segments = path.split('/').filter(Boolean);
     let best: RouteFiles | undefined;

@@ -4,6 +4,7 @@
  * Brotli or gzip copies made at build time are sent to browsers that accept them. A path that
  * names a file (its last segment has a dot) and is not in the build answers 404, not the page.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
@@ -34,6 +35,61 @@ function isSourceMapPath(path: string): boolean {
   return /\.map(\.(gz|br|zst))*$/i.test(path);
 }
 
+/** The build the server serves, as the pages need it. */
+interface SpaBuild {
+  stamp: string;
+  html: string;
+  pages: (path: string) => RoutePage | undefined;
+  firstPaint: (path: string) => string | undefined;
+  /** The Content-Security-Policy sources that allow index.html's inline scripts (their hashes). */
+  inlineScripts: string[];
+}
+
+/** The build in `dir`, read again when it changes (npm run build beside a running server). */
+export interface SpaFiles {
+  dir: string;
+  current: () => SpaBuild | undefined;
+}
+
+/**
+ * `'sha256-…'` for each inline script of `html` (the page's loader, src/boot.ts, which the
+ * build writes into the page), for the Content-Security-Policy to allow exactly those.
+ */
+function inlineScriptHashes(html: string): string[] {
+  return [...html.matchAll(/<script\b(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map(
+    ([, code]) =>
+      `'sha256-${createHash('sha256')
+        .update(code ?? '')
+        .digest('base64')}'`,
+  );
+}
+
+/**
+ * The build in `dir`: index.html naming the files of the route asked for (./spa-preload.ts),
+ * and for a signed-in screen its frame and heading (./first-paint.ts). Read again when the
+ * build changes, as serveStatic serves a new build.
+ */
+export function spaFiles(dir: string): SpaFiles {
+  let build: SpaBuild | undefined;
+  const current = () => {
+    const stamp = ['index.html', '.vite/manifest.json', '.vite/first-paint.json']
+      .map((name) => statSync(join(dir, name), { throwIfNoEntry: false })?.mtimeMs)
+      .join();
+    if (build?.stamp !== stamp && existsSync(join(dir, 'index.html'))) {
+      const html = readFileSync(join(dir, 'index.html'), 'utf8');
+      build = {
+        stamp,
+        html,
+        pages: routePages(dir),
+        firstPaint: firstPaint(dir),
+        inlineScripts: inlineScriptHashes(html),
+      };
+    }
+    return build;
+  };
+  return { dir, current };
+}
+
 /**
  * Adds the SPA routes to `app`; returns false (and adds nothing) without `dir`/index.html.
  * `sourceMaps: false` (production) answers 404 for the build's source maps, however named.
@@ -41,38 +97,16 @@ function isSourceMapPath(path: string): boolean {
  */
 export function mountSpa<E extends Env>(
   app: Hono<E>,
-  dir: string,
+  spa: SpaFiles,
   { sourceMaps, publicUrl }: { sourceMaps: boolean; publicUrl?: string },
 ): boolean {
+  const { dir } = spa;
   if (!hasSpa(dir)) return false;
   // The build writes .br/.gz beside each file (scripts/compress-dist.ts).
   const files = serveStatic<E>({ root: dir, precompressed: true });
   const index = serveStatic<E>({ root: dir, path: 'index.html', precompressed: true });
   // /embed is a page of its own (embed.html): the viewer without the back office.
   const embed = serveStatic<E>({ root: dir, path: 'embed.html', precompressed: true });
-  // index.html naming the files of the route asked for (./spa-preload.ts), and for a signed-in
-  // screen its frame and heading (./first-paint.ts). Read again when the build changes (npm run
-  // build beside a running server), as serveStatic serves a new build.
-  let build: {
-    stamp: string;
-    html: string;
-    pages: (path: string) => RoutePage | undefined;
-    firstPaint: (path: string) => string | undefined;
-  };
-  const currentBuild = () => {
-    const stamp = ['index.html', '.vite/manifest.json', '.vite/first-paint.json']
-      .map((name) => statSync(join(dir, name), { throwIfNoEntry: false })?.mtimeMs)
-      .join();
-    if (build?.stamp !== stamp && existsSync(join(dir, 'index.html'))) {
-      build = {
-        stamp,
-        html: readFileSync(join(dir, 'index.html'), 'utf8'),
-        pages: routePages(dir),
-        firstPaint: firstPaint(dir),
-      };
-    }
-    return build;
-  };
   // Returns the file's response, or undefined when serveStatic found nothing.
   const serve = async (
     handler: MiddlewareHandler<E>,
@@ -115,7 +149,7 @@ export function mountSpa<E extends Env>(
       if (page && links) page.headers.set('Link', links);
       return page ?? next();
     }
-    const page = currentBuild();
+    const page = spa.current();
     const route = page?.pages(path);
     if (page && route && page.html.includes('</head>')) {
       c.header('Cache-Control', NO_CACHE);

@@ -21,7 +21,7 @@ function server(name: string) {
   return api;
 }
 
-/** What public/boot.js leaves for the app: its read of `url`, answered with `response`. */
+/** What src/boot.ts leaves for the app: its read of `url`, answered with `response`. */
 const earlyRead = (url: string, response: Response | Error, token = TOKEN) => {
   window.avatarStudioFirstRead = {
     url,
@@ -33,8 +33,8 @@ const earlyRead = (url: string, response: Response | Error, token = TOKEN) => {
 beforeEach(() => delete window.avatarStudioFirstRead);
 afterEach(() => configureSession(null));
 
-describe("the app's first read of a record boot.js has read", () => {
-  it("takes boot.js's answer instead of asking again, once", async () => {
+describe("the app's first read of a record boot.ts has read", () => {
+  it("takes boot.ts's answer instead of asking again, once", async () => {
     const api = server('Asked');
     earlyRead(
       'http://api.test/v1/assets/a1',
@@ -47,7 +47,7 @@ describe("the app's first read of a record boot.js has read", () => {
     expect(api.calls).toHaveLength(1);
   });
 
-  it('asks itself when boot.js read another address, with another token, or failed', async () => {
+  it('asks itself when boot.ts read another address, with another token, or failed', async () => {
     const api = server('Asked');
     const early = () => jsonResponse(200, { data: { id: 'a1', name: 'Early' } });
     earlyRead('http://api.test/v1/assets/a2', early());

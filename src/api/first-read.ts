@@ -1,5 +1,5 @@
 /**
- * The read public/boot.js made before the app's scripts ran: on a record's page it asks the API
+ * The read src/boot.ts made before the app's scripts ran: on a record's page it asks the API
  * for the record, with the session in the page's storage, to draw the page's heading at once.
  * The app's own first request for the same address, with the same token, takes that answer
  * instead of asking again; once, and only a successful one (anything else is asked again, with

@@ -183,7 +183,7 @@ function createClient(config: HttpConfig): KyInstance {
           if (tokens?.token) request.headers.set('authorization', `Bearer ${tokens.token}`);
           contextOf(options).streamCovered = streamCovers();
         },
-        // A record's page: the answer boot.js read before the scripts ran, if it is this one.
+        // A record's page: the answer boot.ts read before the scripts ran, if it is this one.
         (request) => takeFirstRead(request),
       ],
       beforeError: [

@@ -365,12 +365,11 @@ const STATIC_DIR = process.env.E2E_STATIC_DIR ?? 'dist';
 
 /**
  * The source modules a served script was built from, by the source map beside it; none for the
- * bundler's own runtime and the page's loader (public/boot.js), which have no map (nor any
- * module of ours or of a package).
+ * bundler's own runtime, which has no map (nor any module of ours or of a package).
  */
 function modulesOf(url: string): string[] {
   const path = new URL(url).pathname;
-  if (/\/rolldown-runtime-[\w-]+\.js$/.test(path) || path === '/boot.js') return [];
+  if (/\/rolldown-runtime-[\w-]+\.js$/.test(path)) return [];
   const map = readFileSync(join(STATIC_DIR, `${path}.map`), 'utf8');
   return (JSON.parse(map) as { sources: string[] }).sources;
 }

@@ -80,7 +80,7 @@ describe.each([1280, 390])('at %i px', (width) => {
     const page = await signedInPage(app, ADMIN, viewport);
     const path = `/assets/${asset.id}`;
     const crumbs = () => page.locator('nav.breadcrumbs li').allTextContents();
-    // The app's chunks do not come; boot.js does.
+    // The app's chunks do not come; boot.ts does.
     const chunks = /\/assets\/[^/]+\.js$/;
     await page.route(chunks, (route) => route.abort());
     await page.goto(`${app.server.url}${path}`);
@@ -98,7 +98,7 @@ describe.each([1280, 390])('at %i px', (width) => {
     await page.locator('#main h1').waitFor();
     await page.getByRole('group', { name: 'Details' }).waitFor();
     expect({ headings: await headings(page), crumbs: await crumbs() }).toEqual(before);
-    // boot.js's read, which the app's own took.
+    // boot.ts's read, which the app's own took.
     expect(reads).toEqual(['GET']);
     await page.context().close();
   });
@@ -122,7 +122,7 @@ describe.each([1280, 390])('at %i px', (width) => {
     const page = await signedInPage(app, ADMIN, viewport);
     await page.goto(`${app.server.url}/assets`);
     await page.locator('#main h1').waitFor();
-    // public/boot.js asks for the app's chunks once the first frame is painted.
+    // src/boot.ts asks for the app's chunks once the first frame is painted.
     const { painted, chunks } = await page.evaluate(() => ({
       painted: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
       chunks: performance

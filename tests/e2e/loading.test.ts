@@ -201,7 +201,7 @@ describe('opening an asset', () => {
     const files = await holdRequests(page, (address) => address.pathname.startsWith('/v1/files/'));
     await page.goto(`${url}/assets/${asset!.id}`);
     await expect.poll(() => services.seen.length).toBe(1);
-    // The app's heading (boot.js drew the page's own before the scripts came).
+    // The app's heading (boot.ts drew the page's own before the scripts came).
     const heading = page.locator('#main h1');
     await heading.waitFor({ timeout: 1_500 }).catch(() => undefined);
     services.release();
