@@ -16,6 +16,7 @@ import { endpoint, ENDPOINTS, EVENT_POSITION_HEADER } from '../../contract/paths
 import { sessionBridge as bridgeNow, type SessionTokens } from './session-bridge';
 import { noteReadPosition, streamCovers } from './read-positions';
 import { takeFirstRead } from './first-read';
+import { noteAnswer } from './first-answer';
 
 /** Refresh when the access token expires within this margin. */
 export const REFRESH_MARGIN_MS = 30_000;
@@ -205,6 +206,7 @@ function createClient(config: HttpConfig): KyInstance {
       afterResponse: [
         async (request, options, response) => {
           const context = contextOf(options);
+          if (response.ok) noteAnswer();
           const position = response.headers.get(EVENT_POSITION_HEADER);
           if (position !== null && /^\d{1,15}$/.test(position)) {
             noteReadPosition(Number(position), context.streamCovered ?? false);

@@ -233,6 +233,40 @@ describe('the live connection', () => {
     }
   });
 
+  it('says Connecting at once but opens the stream only once it may, and not at all if closed before', async () => {
+    const opened: (string | undefined)[] = [];
+    const statuses: LiveStatus[] = [];
+    const gate = () => {
+      let open!: () => void;
+      const ready = new Promise<void>((resolve) => (open = resolve));
+      return { ready: () => ready, open };
+    };
+    const options = (ready: () => Promise<void>) => ({
+      ready,
+      open: (lastEventId: string | undefined) => {
+        opened.push(lastEventId);
+        return Promise.resolve(stream().response);
+      },
+      onMessage: () => {},
+      onStatus: (status: LiveStatus) => statuses.push(status),
+    });
+    const first = gate();
+    const close = connectLive(options(first.ready));
+    await tick();
+    expect(statuses).toEqual(['connecting']);
+    expect(opened).toEqual([]);
+    first.open();
+    await tick();
+    expect(opened).toEqual([undefined]);
+    close();
+
+    const second = gate();
+    connectLive(options(second.ready))();
+    second.open();
+    await tick();
+    expect(opened).toEqual([undefined]);
+  });
+
   it('opens nothing more once closed', async () => {
     const h = harness();
     await tick();

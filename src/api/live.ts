@@ -38,6 +38,8 @@ export interface LiveOptions {
   wait?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** A stream silent for this long is dropped and opened again (default STALE_MS). */
   staleMs?: number;
+  /** Resolves when the stream may open (the app's: once the page's first answer is drawn). */
+  ready?: () => Promise<void>;
 }
 
 /** A connection that stayed up this long counts as healthy: the next break retries at once. */
@@ -109,6 +111,7 @@ export function connectLive(options: LiveOptions): () => void {
     isOnline = () => typeof navigator === 'undefined' || navigator.onLine,
     wait = sleep,
     staleMs = STALE_MS,
+    ready = () => Promise.resolve(),
   } = options;
   const closed = new AbortController();
   // How long the stream may stay silent: learnt from the server's first frame.
@@ -155,6 +158,7 @@ export function connectLive(options: LiveOptions): () => void {
     let failures = 0;
     let retryMs: number | undefined;
     onStatus('connecting');
+    await ready();
     while (!closed.signal.aborted) {
       const startedAt = Date.now();
       // What a refusal's Retry-After asks for.

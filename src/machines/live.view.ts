@@ -4,6 +4,7 @@
  * how the connection is doing for the shell's indicator.
  */
 import { useEffect, useState, useSyncExternalStore } from 'react';
+import { afterFirstAnswer } from '../api/first-answer';
 import { connectLive, type LiveStatus } from '../api/live';
 import { applyLiveMessage, liveStatus, onLiveStatus, setLiveStatus } from '../api/live-cache';
 
@@ -13,6 +14,8 @@ export function useLiveConnection(enabled: boolean): LiveStatus | null {
   useEffect(() => {
     if (!enabled) return;
     const close = connectLive({
+      // After the page's first answer is drawn: its own reads come first on a slow network.
+      ready: afterFirstAnswer,
       onMessage: applyLiveMessage,
       onStatus: (next) => {
         setStatus(next);

@@ -6,7 +6,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useRouter } from '@tanstack/react-router';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { canonical } from '../../contract/list-query';
 import {
@@ -16,6 +16,7 @@ import {
   type SavedViewSearch,
 } from '../../contract/saved-views';
 import { describeError } from '../api/error-info';
+import { firstAnswerSettled, onFirstAnswerSettled } from '../api/first-answer';
 import type { ListSearch } from '../api/list-url';
 import {
   changeView,
@@ -93,7 +94,9 @@ function SavedViewsOfList({
   });
   // The view the user chose here (null: the one on screen was deleted); until then, the linked one.
   const [chosen, setCurrent] = useState<SavedView | null>();
-  const mine = useQuery(savedViewsQuery(list));
+  // The user's views are read once the page's first answer is drawn: the rows come first.
+  const settled = useSyncExternalStore(onFirstAnswerSettled, firstAnswerSettled);
+  const mine = useQuery({ ...savedViewsQuery(list), enabled: settled });
   const linked = useQuery({ ...savedViewQuery(linkedId ?? ''), enabled: linkedId !== undefined });
   const linkedView = linked.data?.list === list ? linked.data : undefined;
   const current = chosen === undefined ? linkedView : (chosen ?? undefined);

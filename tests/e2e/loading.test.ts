@@ -134,6 +134,27 @@ describe('loading the rows of a list', () => {
   });
 });
 
+describe('opening a list', () => {
+  it('asks for its rows before anything beside them: its saved views and the live stream wait until the rows are drawn', async () => {
+    const page = await signedInPage(app);
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (/^\/(private\/)?v1\//.test(pathname)) asked.push(pathname);
+    });
+    // A page of its own, whose first answer is this screen's (the dashboard's last requests
+    // may still be in the list before it).
+    await page.goto(`${app.server.url}/users`);
+    await page.locator('#main tbody tr a').first().waitFor();
+    await expect.poll(() => asked.includes('/v1/saved-views')).toBe(true);
+    const rows = asked.indexOf('/private/v1/users');
+    expect(rows).toBeGreaterThanOrEqual(0);
+    expect(asked.indexOf('/v1/saved-views')).toBeGreaterThan(rows);
+    await expect.poll(() => asked.lastIndexOf('/v1/events')).toBeGreaterThan(rows);
+    await page.context().close();
+  });
+});
+
 describe('changing screens', () => {
   it('shows a progress bar while the next screen is still loading', async () => {
     const page = await signedInPage(app);
