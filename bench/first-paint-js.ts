@@ -1,8 +1,9 @@
 /**
  * `npm run bench -- first-paint-js [--static-dir DIR]`: for the pages the Lighthouse bench opens
  * (bench/lighthouse.ts), the JavaScript a first visit fetches before the app's first render:
- * the scripts index.html names (src/boot.ts, and the app's modules it loads once the page
- * has painted) and the route's that the server adds to the page (server/spa-preload.ts). Per page: the requests, how many of them are under 2 KB, and their
+ * the app's modules index.html names (src/boot.ts, written into the page, loads them once the
+ * page has painted) and the route's that the server adds to the page (server/spa-preload.ts).
+ * Per page: the requests, how many of them are under 2 KB, and their
  * raw and gzip -9 bytes. Against the build in dist/ as it is (npm run build first), or DIR.
  * Counts and bytes, so the machine's load does not move them.
  */
