@@ -86,7 +86,8 @@ describe('a production start', () => {
     });
     expect(demo.status).toBe(401);
     const html = await (await fetch(server.url)).text();
-    const script = /<script[^>]+src="([^"]+\.js)"/.exec(html)?.[1];
+    // The app's entry, whose map the build wrote beside it (the page's loader is inline).
+    const script = /<link[^>]+href="(\/assets\/[^"]+\.js)"[^>]*data-entry/.exec(html)?.[1];
     expect(script).toBeDefined();
     expect((await fetch(`${server.url}${script}`)).status).toBe(200);
     for (const map of [`${script}.map`, `${script}.map.br`, `${script}.map.gz`]) {
