@@ -320,15 +320,15 @@ export const prefilterWorker = {
 } as const;
 
 /**
- * The built page paints before the app's scripts are fetched (src/boot.ts): Vite's entry
- * script and its module preloads move into an inert `<template class="app-modules">` (the
- * server adds the screen's own in another, server/spa-preload.ts), which it turns into
- * live preloads and an import of the entry once the first frame is on screen. On a phone the
- * frame, and on a signed-in screen its heading (server/first-paint.ts), then paint with the
- * HTML and the stylesheet, not after the scripts have been fetched and compiled. The loader is in
- * the page itself, minified (1.5 KB): as a file of its own it cost a request on a connection of
- * its own before the scripts could be asked for. The server's Content-Security-Policy allows
- * it by its hash (server/http/security-headers.ts).
+ * The built page paints before the app's scripts are fetched: Vite's entry script and its
+ * module preloads move into an inert `<template class="app-modules">` (the server adds the
+ * screen's own in another, server/spa-preload.ts), which the page's loader (src/boot.ts) turns
+ * into live preloads and an import of the entry once the first frame is on screen. On a phone
+ * the frame, and on a signed-in screen its heading (server/first-paint.ts), then paint with the
+ * HTML and the stylesheet, not after the scripts have been fetched and compiled. The loader is
+ * in the page itself, minified (1.5 KB): as a file of its own it cost a request on a connection
+ * of its own before the scripts could be asked for. The server's Content-Security-Policy
+ * allows it by its hash (server/http/security-headers.ts).
  */
 const BOOT_SCRIPT = fileURLToPath(new URL('./src/boot.ts', import.meta.url));
 
