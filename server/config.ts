@@ -118,6 +118,8 @@ export interface ServerKeys {
   secondFactorChallenge: string;
   /** Keys the HMAC of stored recovery codes. */
   recoveryCodeHashing: string;
+  /** Keys the HMAC that fingerprints a request kept under an Idempotency-Key. */
+  idempotencyFingerprint: string;
 }
 
 /** Derives one key per purpose from the server secret (HKDF-SHA256, the purpose as info). */
@@ -131,6 +133,7 @@ export function deriveKeys(secret: string): ServerKeys {
     secondFactorSecrets: derive('second-factor-secret-encryption'),
     secondFactorChallenge: derive('second-factor-challenge-signing'),
     recoveryCodeHashing: derive('recovery-code-hmac'),
+    idempotencyFingerprint: derive('idempotency-request-fingerprint'),
   };
 }
 

@@ -122,11 +122,13 @@ export const accountRoutes: Route[] = [
     answer: ok(secondFactorStatusSchema),
   }),
   mine('post', '/v1/users/me/second-factor/totp', 'Set up an authenticator', {
+    secret: true,
     body: totpEnrolmentBodySchema,
     answer: ok(totpEnrolmentSchema),
     errors: [403, 409, 429],
   }),
   mine('post', '/v1/users/me/second-factor/totp/confirm', 'Turn two-step sign-in on', {
+    secret: true,
     body: totpConfirmBodySchema,
     answer: ok(recoveryCodesSchema),
     errors: [403, 409, 429],
@@ -137,6 +139,7 @@ export const accountRoutes: Route[] = [
     errors: [403, 429],
   }),
   mine('post', '/v1/users/me/second-factor/recovery-codes', 'New recovery codes', {
+    secret: true,
     body: recoveryCodesRenewBodySchema,
     answer: ok(recoveryCodesSchema),
     errors: [403, 409, 429],

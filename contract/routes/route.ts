@@ -48,6 +48,12 @@ export interface Route {
   answers?: Readonly<Record<number, Schema>>;
   /** Statuses besides the success and those its shape implies (contract/openapi.ts `errorStatuses`). */
   errors?: readonly number[];
+  /**
+   * The answer carries a secret (an authenticator's secret, recovery codes, tokens): no
+   * Idempotency-Key is honoured, so the answer is never kept to be replayed
+   * (server/http/idempotency.ts).
+   */
+  secret?: true;
 }
 
 export const ok = envelope;

@@ -4,9 +4,15 @@
  * gets that answer again (with `Idempotent-Replayed: true`) instead of being applied twice. The
  * key with another request (method, address or body) is a 422; while the first is still being
  * served, a 409 to retry. Uploads (raw bytes, not kept to be compared) ignore the key.
+ *
+ * Nothing secret is kept: the routes whose answer carries one (declared `secret` in the route
+ * table: an authenticator's secret, recovery codes) ignore the key, and the request's
+ * fingerprint is an HMAC keyed by the server secret, so a copy of the table holds no answer
+ * worth replaying and no hash of a body (a password) to guess at.
  */
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { Context, Next } from 'hono';
+import { ROUTES } from '../../contract/routes';
 import type { Db } from '../db';
 import type { Deps } from '../deps';
 import { log } from '../log';
@@ -29,6 +35,19 @@ const KEPT_HEADERS = ['content-type', 'etag', 'location'];
  * given, a limit's window over) are not kept; neither are failures of the server.
  */
 const RETRYABLE = new Set([400, 401, 403, 413, 415, 429]);
+/**
+ * Keys one user holds at most: a new one lets go of the oldest past this many. A retry comes
+ * within seconds of its request, and the table stays bounded however fast a session posts.
+ */
+export const MAX_KEYS_PER_USER = 1000;
+
+/** `METHOD /path` patterns of the routes whose answer carries a secret (never kept). */
+const SECRET_ROUTES = ROUTES.filter((route) => route.secret).map(
+  (route) =>
+    new RegExp(`^${route.method.toUpperCase()} ${route.path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+);
+const answersSecret = (method: string, path: string) =>
+  SECRET_ROUTES.some((pattern) => pattern.test(`${method} ${path}`));
 
 /** Requests already under a key: requireAuth may run twice for one (/private/v1). */
 const underKey = new WeakSet<Request>();
@@ -48,7 +67,7 @@ interface KeptAnswer {
  * one (see the file's comment); without one, just runs `next`.
  */
 export async function underIdempotencyKey(
-  deps: Pick<Deps, 'db' | 'now'>,
+  deps: Pick<Deps, 'db' | 'now' | 'config'>,
   c: Context,
   userId: string,
   next: Next,
@@ -56,13 +75,15 @@ export async function underIdempotencyKey(
   const key = c.req.header('idempotency-key');
   const { raw } = c.req;
   if (key === undefined || raw.method !== 'POST' || underKey.has(raw)) return next();
-  if (c.req.path.startsWith('/v1/uploads/')) return next();
+  if (c.req.path.startsWith('/v1/uploads/') || answersSecret(raw.method, c.req.path)) {
+    return next();
+  }
   underKey.add(raw);
   if (!KEY_PATTERN.test(key)) {
     fail(400, 'VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
   }
   const url = new URL(raw.url);
-  const hash = createHash('sha256')
+  const hash = createHmac('sha256', deps.config.keys.idempotencyFingerprint)
     .update(`${raw.method} ${url.pathname}${url.search}\n`)
     .update(await c.req.text())
     .digest('hex');
@@ -92,6 +113,7 @@ export async function underIdempotencyKey(
     c.res = await keptAnswer(c, deps, userId, key, hash);
     return;
   }
+  await letGoOfOldest(db, userId);
   const mine = { userId, key, kept: false };
   taken.set(raw, mine);
   // An answer kept by the create's own transaction stays: that create was committed.
@@ -121,6 +143,17 @@ export async function underIdempotencyKey(
     // key counts as abandoned.
     log.warn({ err: error }, 'The answer of an Idempotency-Key request could not be kept');
   }
+}
+
+/** Lets go of the user's oldest answered keys past MAX_KEYS_PER_USER (a bounded index walk). */
+async function letGoOfOldest(db: Pick<Db, 'query'>, userId: string): Promise<void> {
+  await db.query(
+    `DELETE FROM idempotency_keys WHERE user_id = $1 AND key IN (
+       SELECT key FROM idempotency_keys WHERE user_id = $1
+       ORDER BY created_at DESC OFFSET $2 LIMIT 10)
+     AND status IS NOT NULL`,
+    [userId, MAX_KEYS_PER_USER],
+  );
 }
 
 function keptHeaders(answer: Response): Record<string, string> {
