@@ -1,25 +1,30 @@
 /**
- * The morph queue worker (docs/api.md "Morph queue"). It claims the oldest queued entry
- * with `FOR UPDATE SKIP LOCKED` in a short transaction, so any number of server processes can
- * share one PostgreSQL queue without two of them taking the same entry; does the model work
+ * The morph queue worker (docs/api.md "Morph queue"). It claims an entry in a short
+ * transaction, taking turns between the users who queued (server/morph-claims.ts), so any
+ * number of server processes share one PostgreSQL queue without two of them taking the same
+ * entry and without one user's entries holding back everyone else's; does the model work
  * (server/morph.ts) outside any lock, reporting progress; and ends the entry completed (with
- * its morphed asset) or failed (with the reason).
- *
- * Every write after the claim names the entry's `attempts` as it was claimed: once lease
- * recovery has handed the entry to someone else, the old claimant's writes match nothing and
- * its result is thrown away, so an entry ends exactly once.
- *
- * Every change of an entry's status or progress records `asset.morph-queue-entry-updated.v1`
- * on its source asset in the same transaction, so the live stream carries job progress.
+ * its morphed asset) or failed (with the reason). A claim that lease recovery handed to someone
+ * else meanwhile writes nothing, so an entry ends exactly once.
  */
 import { FILE_LIMITS } from '../core/files/rules';
 import { ConfigError } from './config';
-import type { Db, SqlParam } from './db';
-import type { Deps } from './deps';
-import { recordAssetEvents } from './events';
 import { newId } from './ids';
 import { deliverModel } from './deliveries';
 import { MorphError, morphModelInThread } from './morph';
+import {
+  claimNext,
+  handBack,
+  LeaseLost,
+  recordEntryUpdates,
+  recoverAbandoned,
+  reportProgress,
+  RETURNING_ENTRY,
+  updateEntries,
+  type Claim,
+  type EntryRow,
+  type WorkerDeps,
+} from './morph-claims';
 import { fileUrl, keyOfFileUrl, StorageLimitError, type Storage } from './storage';
 import { log } from './log';
 import { startPollLoops } from './poll-loops';
@@ -52,7 +57,7 @@ export interface MorphWorkerOptions {
 }
 
 export interface MorphWorker {
-  /** Claims and processes the oldest queued entry; false when none was queued. */
+  /** Claims and processes the next entry (users take turns); false when none was queued. */
   runOnce(): Promise<boolean>;
   /**
    * Stops polling and waits up to the grace period for the entries in progress to end; those
@@ -70,140 +75,12 @@ const MORPH_MAX_ATTEMPTS = 3;
 /** Progress reported after the inputs are read, the model is built, and the file is stored. */
 const MORPH_PROGRESS = { read: 10, built: 50, stored: 90 } as const;
 
-type WorkerDeps = Pick<Deps, 'db' | 'storage' | 'now'>;
-
-interface Claim {
-  id: string;
-  sourceAssetId: string;
-  bodyAssetId: string;
-  /** The entry's attempts after this claim: the claim's token in later writes. */
-  attempts: number;
-  /** Set when a stopping worker gave the entry back: the work stops at its next step. */
-  handedBack?: boolean;
-}
-
-/** This claim no longer owns its entry (recovered and re-claimed elsewhere, or deleted). */
-class LeaseLost extends Error {}
-
-/** A queue entry as its update event reports it. */
-interface EntryRow {
-  id: string;
-  source_asset_id: string;
-  body_asset_id: string;
-  status: string;
-  progress: number;
-  error: string | null;
-  morphed_asset_id: string | null;
-}
-const RETURNING_ENTRY =
-  'RETURNING id, source_asset_id, body_asset_id, status, progress, error, morphed_asset_id';
-
-/** Records the state of updated entries (call it in the transaction of the update). */
-function recordEntryUpdates(tx: Db, rows: readonly EntryRow[], at: Date) {
-  return recordAssetEvents(
-    tx,
-    rows.map((row) => ({
-      assetId: row.source_asset_id,
-      event: 'morphQueueEntryUpdated' as const,
-      actorId: null,
-      data: {
-        queueEntryId: row.id,
-        bodyAssetId: row.body_asset_id,
-        status: row.status,
-        progress: row.progress,
-        error: row.error,
-        morphedAssetId: row.morphed_asset_id,
-      },
-      at,
-    })),
-  );
-}
-
-/** Runs an `UPDATE morph_queue …` (without RETURNING) and records an event per updated entry. */
-function updateEntries(deps: WorkerDeps, sql: string, params: readonly SqlParam[]) {
-  return deps.db.transaction(async (tx) => {
-    const { rows } = await tx.query<EntryRow>(`${sql} ${RETURNING_ENTRY}`, params);
-    await recordEntryUpdates(tx, rows, deps.now());
-    return rows;
-  });
-}
-
 /** `MORPH_WORKER`: unset or `on` runs the worker in this process, `off` does not. */
 export function morphWorkerEnabled(env: Record<string, string | undefined>): boolean {
   const value = env.MORPH_WORKER?.trim() ?? '';
   if (value === '' || value === 'on') return true;
   if (value === 'off') return false;
   throw new ConfigError([`MORPH_WORKER must be "on" or "off" (got "${value}")`]);
-}
-
-/** Re-queues (or, out of attempts, fails) entries whose worker stopped while processing them. */
-async function recoverAbandoned(deps: WorkerDeps, leaseMs: number, maxAttempts: number) {
-  const now = deps.now();
-  await updateEntries(
-    deps,
-    `UPDATE morph_queue SET
-       status = CASE WHEN attempts < $2 THEN 'queued' ELSE 'failed' END,
-       progress = CASE WHEN attempts < $2 THEN 0 ELSE progress END,
-       error = CASE WHEN attempts < $2 THEN NULL ELSE $3::text END,
-       updated_at = $4
-     WHERE status = 'processing' AND updated_at < $1`,
-    [
-      new Date(now.getTime() - leaseMs),
-      maxAttempts,
-      `Gave up after ${maxAttempts} attempts: the worker stopped each time before finishing`,
-      now,
-    ],
-  );
-}
-
-async function claimNext(deps: WorkerDeps): Promise<Claim | undefined> {
-  return deps.db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ id: string }>(
-      `SELECT id FROM morph_queue WHERE status = 'queued'
-       ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-    );
-    if (!rows[0]) return undefined;
-    const { rows: claimed } = await tx.query<EntryRow & { attempts: number }>(
-      `UPDATE morph_queue SET status = 'processing', progress = 0, error = NULL,
-         attempts = attempts + 1, updated_at = $2
-       WHERE id = $1 ${RETURNING_ENTRY}, attempts`,
-      [rows[0].id, deps.now()],
-    );
-    await recordEntryUpdates(tx, claimed, deps.now());
-    const row = claimed[0]!;
-    return {
-      id: rows[0].id,
-      sourceAssetId: row.source_asset_id,
-      bodyAssetId: row.body_asset_id,
-      attempts: row.attempts,
-    };
-  });
-}
-
-/**
- * Gives a claimed entry back: queued again with its progress reset, its attempts kept (they are
- * the claim's token, so they never go down). The claim's later writes then match nothing.
- */
-async function handBack(deps: WorkerDeps, claim: Claim): Promise<boolean> {
-  const rows = await updateEntries(
-    deps,
-    `UPDATE morph_queue SET status = 'queued', progress = 0, error = NULL, updated_at = $3
-     WHERE id = $1 AND attempts = $2 AND status = 'processing'`,
-    [claim.id, claim.attempts, deps.now()],
-  );
-  return rows.length > 0;
-}
-
-/** Updates the progress (and so the lease) of a claimed entry; throws LeaseLost when not ours. */
-async function reportProgress(deps: WorkerDeps, claim: Claim, progress: number) {
-  if (claim.handedBack) throw new LeaseLost();
-  const rows = await updateEntries(
-    deps,
-    `UPDATE morph_queue SET progress = $3, updated_at = $4
-     WHERE id = $1 AND attempts = $2 AND status = 'processing'`,
-    [claim.id, claim.attempts, progress, deps.now()],
-  );
-  if (rows.length === 0) throw new LeaseLost();
 }
 
 interface AssetModel {
