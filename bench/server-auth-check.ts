@@ -46,6 +46,7 @@ export async function benchServerAuthCheck(): Promise<void> {
         expiresAt: new Date(8.64e15),
         revoked: false,
         disabled: false,
+        secondFactor: false,
       }),
     close: () => Promise.resolve(),
   };

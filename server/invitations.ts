@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { abilityFromPacked } from '../contract/ability';
 import { invitedRoleSchema, type Invitation, type InvitedRole } from '../contract/account-schemas';
 import { packedRulesFor } from './auth/abilities';
-import { lacksRequiredFactor } from './auth/second-factor';
+import { tokenFactorOf } from './auth/session';
 import type { Db } from './db';
 import type { Deps } from './deps';
 import { newId } from './ids';
@@ -215,7 +215,8 @@ export async function revokeInvitation(db: Db, id: string, now: Date): Promise<s
 async function mayInvite(deps: Deps, db: Db, id: string | null): Promise<boolean> {
   const user = id === null ? undefined : await findUserById(db, id);
   if (!user || user.disabled_at !== null) return false;
-  const rules = packedRulesFor(user, await lacksRequiredFactor(deps, db, user));
+  const { lacksRequiredFactor } = await tokenFactorOf(deps, db, user);
+  const rules = packedRulesFor(user, lacksRequiredFactor);
   return abilityFromPacked(rules).can('manage', 'User');
 }
 

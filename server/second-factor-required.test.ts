@@ -112,12 +112,39 @@ describe('REQUIRE_ADMIN_2FA', () => {
       404,
       'INVALID_INVITATION',
     );
-    // Set up again, the link works.
-    await enrol(refreshed.token, 'password-123');
+    // Set up again (on a token issued without the factor), the link works.
+    const reduced = refreshResultSchema.parse(
+      dataOf(await t.post('/v1/auth/refresh', { refreshToken: refreshed.refreshToken })),
+    );
+    await enrol(reduced.token, 'password-123');
     const accepted = authResultSchema.parse(
       dataOf(await t.post('/v1/invitations/accept', { token, password: PASSWORD })),
     );
     expect(accepted.role).toBe('developer');
+  });
+
+  it('ends the admin powers of a token the moment its factor goes, until it is refreshed', async () => {
+    const { token, refreshToken } = await adminWithFactor();
+    dataOf(
+      await t.request('DELETE', '/v1/users/me/second-factor', {
+        body: { password: 'password-123' },
+        token,
+      }),
+    );
+    const refused = expectError(await usersList(token), 401, 'UNAUTHORIZED');
+    expect(refused.message).toMatch(/refresh the access token/);
+    const reduced = refreshResultSchema.parse(
+      dataOf(await t.post('/v1/auth/refresh', { refreshToken })),
+    );
+    expectError(await usersList(reduced.token), 403);
+  });
+
+  it('ends them when the factor goes behind this server’s back (another server, the database)', async () => {
+    const { token, _id } = await adminWithFactor();
+    dataOf(await usersList(token)); // the session's state is cached now
+    // No announcement from this process: only the database's notification can tell it.
+    await t.db.query('UPDATE user_totp SET enabled_at = NULL WHERE user_id = $1', [_id]);
+    await within(1000, async () => (await usersList(token)).status === 401);
   });
 
   it('leaves other roles as they are', async () => {
@@ -129,6 +156,26 @@ describe('REQUIRE_ADMIN_2FA', () => {
     expect(status.required).toBe(false);
   });
 });
+
+/** The seeded admin with an authenticator on, and a token of the admin's powers. */
+async function adminWithFactor() {
+  const admin = await t.loginAs('admin');
+  await enrol(admin.token, 'password-123');
+  const refreshed = refreshResultSchema.parse(
+    dataOf(await t.post('/v1/auth/refresh', { refreshToken: admin.refreshToken })),
+  );
+  dataOf(await usersList(refreshed.token));
+  return { ...refreshed, _id: admin._id };
+}
+
+/** Polls `check` until it holds, failing after `ms`: a notification takes a moment. */
+async function within(ms: number, check: () => Promise<boolean>): Promise<void> {
+  const started = performance.now();
+  while (!(await check())) {
+    if (performance.now() - started > ms) throw new Error(`not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 async function enrol(token: string, password: string) {
   const { secret } = totpEnrolmentSchema.parse(

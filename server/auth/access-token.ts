@@ -1,7 +1,8 @@
 /**
  * Short-lived access tokens: HS256 JWTs carrying `sub`, `sid` (the session: the refresh-token
- * family), `role`, `iat`, `exp` and the packed CASL rules of the role in `ability`. A valid
- * signature is not enough: the session must still be live (server/auth/middleware.ts).
+ * family), `role`, `iat`, `exp`, the packed CASL rules of the role in `ability`, and `mfa: true`
+ * when those rules rest on the account's second factor. A valid signature is not enough: the
+ * session must still be live (server/auth/middleware.ts).
  */
 import { SignJWT, errors, jwtVerify } from 'jose';
 import { roleSchema, type Role } from '../../contract/schemas';
@@ -28,6 +29,19 @@ export interface AccessClaims {
   expiresAt: Date;
   /** When it was issued (`iat`, whole seconds). */
   issuedAt: Date;
+  /**
+   * Its rules are the role's only because the account has a second factor (`mfa`): refused
+   * once the factor goes (server/auth/live-caller.ts).
+   */
+  restsOnSecondFactor: boolean;
+}
+
+/** What the account's second factor does to its tokens (server/auth/session.ts `tokenFactorOf`). */
+export interface TokenFactor {
+  /** The role needs a factor the account lacks: a guest's rules until one is set up. */
+  lacksRequiredFactor?: boolean;
+  /** The role needs a factor and the account has one: the token says so (`mfa`). */
+  restsOnSecondFactor?: boolean;
 }
 
 const keyCache = new Map<string, Uint8Array>();
@@ -48,11 +62,16 @@ export async function signAccessToken(
   settings: TokenSettings,
   user: { id: string; role: Role; verified_at: Date | null },
   sessionId: string,
-  { lacksRequiredFactor = false } = {},
+  { lacksRequiredFactor = false, restsOnSecondFactor = false }: TokenFactor = {},
 ): Promise<string> {
   const iat = Math.floor(settings.now().getTime() / 1000);
   const ability = packedRulesFor(user, lacksRequiredFactor);
-  const claims = { sid: sessionId, role: user.role, ability };
+  const claims = {
+    sid: sessionId,
+    role: user.role,
+    ability,
+    ...(restsOnSecondFactor ? { mfa: true } : {}),
+  };
   return new SignJWT(claims)
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setSubject(user.id)
@@ -112,6 +131,7 @@ export async function verifyAccessToken(
       ability: abilityFromPacked(payload.ability),
       expiresAt: new Date(payload.exp * 1000),
       issuedAt: new Date(payload.iat * 1000),
+      restsOnSecondFactor: payload.mfa === true,
     };
     const refusal = timeRefusal(claims, settings.now());
     if (refusal) return refusal;

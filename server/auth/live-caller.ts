@@ -14,11 +14,13 @@ import type { Db } from '../db';
 import { fail } from '../http/errors';
 import { findUserById, type UserRow } from '../users';
 import type { AccessClaims } from './access-token';
-import type { SessionState } from './session-check';
+import { readSession, type SessionState } from './session-check';
 
 /**
  * Why session `session` no longer lets the token of `claims` through at `now` (ended, expired,
- * user disabled, role changed), or undefined while it does.
+ * user disabled, role changed, or the second factor its rules rest on gone), or undefined while
+ * it does. A token refused for what it may do is refreshed by the client, and the new one
+ * carries the rules the account has now.
  */
 export function refusalOf(
   session: SessionState | undefined,
@@ -35,6 +37,9 @@ export function refusalOf(
     return 'This session has ended: sign in again';
   }
   if (session.role !== claims.role) return 'Your role has changed: refresh the access token';
+  if (claims.restsOnSecondFactor && !session.secondFactor) {
+    return 'Your two-step sign-in was turned off: refresh the access token';
+  }
   return undefined;
 }
 
@@ -46,19 +51,7 @@ export function refusalOf(
 export async function lockLiveCaller(tx: Db, claims: AccessClaims, now: Date): Promise<UserRow> {
   const user = await findUserById(tx, claims.userId, true);
   if (!user) fail(401, 'UNAUTHORIZED', 'The signed-in user no longer exists');
-  const { rows } = await tx.query<{ user_id: string; expires_at: Date; revoked: boolean }>(
-    'SELECT user_id, expires_at, revoked_at IS NOT NULL AS revoked FROM sessions WHERE id = $1',
-    [claims.sessionId],
-  );
-  const row = rows[0];
-  const session = row && {
-    userId: row.user_id,
-    role: user.role,
-    expiresAt: row.expires_at,
-    revoked: row.revoked,
-    disabled: user.disabled_at !== null,
-  };
-  const refusal = refusalOf(session, claims, now);
+  const refusal = refusalOf(await readSession(tx, claims.sessionId), claims, now);
   if (refusal) fail(401, 'UNAUTHORIZED', refusal);
   return user;
 }

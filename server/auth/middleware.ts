@@ -1,8 +1,9 @@
 /**
  * Bearer-token middleware. `requireAuth` answers 401 for a missing, expired or tampered token,
  * and for a token whose session has ended (signed out, ended from the sessions list, password
- * reset, user disabled) or whose role is no longer the user's: the client refreshes, which
- * fails for an ended session and gives a token of the new role otherwise. `requireAbility`
+ * reset, user disabled), whose role is no longer the user's, or whose rules rested on a second
+ * factor the account no longer has: the client refreshes, which fails for an ended session and
+ * gives a token of the rules the account has now otherwise. `requireAbility`
  * answers 403 when the token's rules do not allow the route.
  */
 import type { Context, MiddlewareHandler } from 'hono';
@@ -36,8 +37,8 @@ export async function readBearer(deps: Deps, c: Context): Promise<AccessClaims |
 }
 
 /**
- * Why the session of a valid token no longer lets it through (ended, user disabled, role
- * changed), or undefined while it does. Also checked by open event streams.
+ * Why the session of a valid token no longer lets it through (ended, user disabled, role or
+ * second factor changed), or undefined while it does. Also checked by open event streams.
  */
 export async function sessionRefusal(
   deps: Deps,

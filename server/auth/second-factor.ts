@@ -17,6 +17,7 @@ import type { UserRow } from '../users';
 import type { AccessClaims } from './access-token';
 import { lockLiveCaller } from './live-caller';
 import { takeAttempt, type Limit } from './rate-limit';
+import { announceSessionChange } from './session-check';
 
 const ISSUER = 'Avatar Studio';
 const STEP_S = 30;
@@ -81,18 +82,6 @@ async function totpRowOf(db: Db, userId: string): Promise<TotpRow | undefined> {
 /** Whether `userId` signs in with a second factor. */
 export async function hasSecondFactor(db: Db, userId: string): Promise<boolean> {
   return (await totpRowOf(db, userId))?.enabled_at != null;
-}
-
-/**
- * Whether `user`'s tokens get a guest's rules until a factor is enrolled: an admin, with
- * REQUIRE_ADMIN_2FA on, who has none.
- */
-export async function lacksRequiredFactor(deps: Deps, db: Db, user: UserRow): Promise<boolean> {
-  return (
-    deps.config.requireAdminSecondFactor &&
-    user.role === 'admin' &&
-    !(await hasSecondFactor(db, user.id))
-  );
 }
 
 /** The state the account page shows. */
@@ -233,6 +222,8 @@ export async function confirmEnrolment(
       [user.id, deps.now()],
     );
     if (rows.length === 0) fail(409, 'SECOND_FACTOR_ENABLED', 'Two-step sign-in is on already');
+    // The sessions' cached states say whether the account has a factor (migration 050).
+    announceSessionChange(tx, `u:${user.id}`);
     await tx.query('DELETE FROM recovery_codes WHERE user_id = $1', [user.id]);
     await tx.query(
       `INSERT INTO recovery_codes (user_id, code_hash)
@@ -281,6 +272,8 @@ export async function removeSecondFactor(db: Db, userId: string): Promise<boolea
       'DELETE FROM user_totp WHERE user_id = $1 RETURNING enabled_at',
       [userId],
     );
+    // Tokens whose rules rested on the factor end at their next request (migration 050).
+    if (rows[0]?.enabled_at != null) announceSessionChange(tx, `u:${userId}`);
     await tx.query('DELETE FROM recovery_codes WHERE user_id = $1', [userId]);
     await tx.query('DELETE FROM second_factor_challenges WHERE user_id = $1', [userId]);
     return rows[0]?.enabled_at != null;

@@ -4,8 +4,8 @@
  * lookup, not a query.
  *
  * The cache is only trusted while this server listens on `auth_sessions`: whatever ends a
- * session or changes its user's role or status notifies that channel in the same transaction
- * (triggers of migration 010), on every server of the database, and a notification drops the
+ * session or changes its user's role, status or second factor notifies that channel in the same
+ * transaction (triggers of migrations 010 and 050), on every server of the database, and a notification drops the
  * entries it names. Before listening starts, while a lost listening connection is away, and
  * until it is back (when anything may have been missed, so everything is dropped), lookups
  * read the database instead. A read that a notification overtook is not cached. Entries are
@@ -50,6 +50,8 @@ export interface SessionState {
   revoked: boolean;
   /** The user is disabled (`users.disabled_at`). */
   disabled: boolean;
+  /** The user has a second factor turned on. */
+  secondFactor: boolean;
 }
 
 export interface SessionCheck {
@@ -65,19 +67,23 @@ interface SessionStateRow {
   expires_at: Date;
   revoked: boolean;
   disabled: boolean;
+  second_factor: boolean;
 }
 
-async function readSession(db: Db, sessionId: string): Promise<SessionState | undefined> {
+/** The state of session `sessionId` in the database now; undefined when there is none. */
+export async function readSession(db: Db, sessionId: string): Promise<SessionState | undefined> {
   const { rows } = await db.query<SessionStateRow>(
     `SELECT s.user_id, u.role, s.expires_at, s.revoked_at IS NOT NULL AS revoked,
-            u.disabled_at IS NOT NULL AS disabled
+            u.disabled_at IS NOT NULL AS disabled,
+            EXISTS (SELECT 1 FROM user_totp t
+                    WHERE t.user_id = s.user_id AND t.enabled_at IS NOT NULL) AS second_factor
      FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = $1`,
     [sessionId],
   );
   const row = rows[0];
   if (!row) return undefined;
   const { user_id: userId, role, expires_at: expiresAt, revoked, disabled } = row;
-  return { userId, role, expiresAt, revoked, disabled };
+  return { userId, role, expiresAt, revoked, disabled, secondFactor: row.second_factor };
 }
 
 /** A session check on `db`; it starts listening at the first lookup. */

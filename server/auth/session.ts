@@ -11,9 +11,14 @@ import type { Deps } from '../deps';
 import { remoteAddress } from '../http/client-address';
 import { fail } from '../http/errors';
 import { findUserById, markVerified, toWireUser, type UserRow } from '../users';
-import { signAccessToken, type AccessClaims, type TokenSettings } from './access-token';
+import {
+  signAccessToken,
+  type AccessClaims,
+  type TokenFactor,
+  type TokenSettings,
+} from './access-token';
 import { revokeAllForUser, startRefreshFamily } from './refresh-tokens';
-import { hasSecondFactor, lacksRequiredFactor, openChallenge } from './second-factor';
+import { hasSecondFactor, openChallenge } from './second-factor';
 
 /** The access-token settings of this server. */
 export function tokenSettings(deps: Deps): TokenSettings {
@@ -22,6 +27,16 @@ export function tokenSettings(deps: Deps): TokenSettings {
     ttlSeconds: deps.config.accessTokenTtl,
     now: deps.now,
   };
+}
+
+/**
+ * What `user`'s second factor does to their next token: with REQUIRE_ADMIN_2FA, an admin without
+ * one gets a guest's rules, and an admin with one gets a token that ends when it goes.
+ */
+export async function tokenFactorOf(deps: Deps, db: Db, user: UserRow): Promise<TokenFactor> {
+  if (!deps.config.requireAdminSecondFactor || user.role !== 'admin') return {};
+  const held = await hasSecondFactor(db, user.id);
+  return { lacksRequiredFactor: !held, restsOnSecondFactor: held };
 }
 
 /** Refuses a disabled user a new session or token (403 ACCOUNT_DISABLED). */
@@ -71,9 +86,12 @@ export async function issueSession(
     },
   });
   await db.query('UPDATE users SET last_sign_in_at = $2 WHERE id = $1', [user.id, deps.now()]);
-  const token = await signAccessToken(tokenSettings(deps), user, sessionId, {
-    lacksRequiredFactor: await lacksRequiredFactor(deps, db, user),
-  });
+  const token = await signAccessToken(
+    tokenSettings(deps),
+    user,
+    sessionId,
+    await tokenFactorOf(deps, db, user),
+  );
   return { ...toWireUser(user), token, refreshToken };
 }
 

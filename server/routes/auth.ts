@@ -31,8 +31,13 @@ import {
   type RefreshFailure,
 } from '../auth/refresh-tokens';
 import { LIMITS, takeAttempt } from '../auth/rate-limit';
-import { lacksRequiredFactor } from '../auth/second-factor';
-import { proveAddress, refuseDisabled, startSession, tokenSettings } from '../auth/session';
+import {
+  proveAddress,
+  refuseDisabled,
+  startSession,
+  tokenFactorOf,
+  tokenSettings,
+} from '../auth/session';
 import { PG_UNIQUE_VIOLATION, isDbError } from '../db';
 import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
@@ -212,9 +217,12 @@ export function authRoutes(deps: Deps) {
     const user = await findUserById(db, result.userId);
     if (!user) fail(401, REFRESH_FAILURES.not_found.code, REFRESH_FAILURES.not_found.message);
     refuseDisabled(user);
-    const token = await signAccessToken(tokenSettings(deps), user, result.sessionId, {
-      lacksRequiredFactor: await lacksRequiredFactor(deps, db, user),
-    });
+    const token = await signAccessToken(
+      tokenSettings(deps),
+      user,
+      result.sessionId,
+      await tokenFactorOf(deps, db, user),
+    );
     return c.json({ data: { ...toWireUser(user), token, refreshToken: result.refreshToken } });
   });
 
