@@ -7,10 +7,26 @@ const preload = (address: string) => `<${address}>; rel=preload; as=fetch; cross
 
 describe("/embed's preload links", () => {
   it('names the model and the default environment, so both are fetched with the page', () => {
-    expect(links({ modelSrc: 'https://models.example/avatar.glb' })).toBe(
-      [preload('https://models.example/avatar.glb'), preload('/environments/city.pmrem')].join(
-        ', ',
-      ),
+    expect(links({ modelSrc: '/models/avatar.glb' })).toBe(
+      [preload('/models/avatar.glb'), preload('/environments/city.pmrem')].join(', '),
+    );
+  });
+
+  it("names no other site's address, a model's or an environment's: only the studio's own", () => {
+    const origins = ['https://studio.example'];
+    for (const modelSrc of [
+      'https://elsewhere.example/a.glb',
+      'http://studio.example/a.glb',
+      'https://studio.example.evil.example/a.glb',
+      JSON.stringify(['https://elsewhere.example/a.glb', 'https://cdn.example/b.glb']),
+    ]) {
+      expect(links({ modelSrc }, origins), modelSrc).toBeUndefined();
+    }
+    expect(
+      links({ modelSrc: '/a.glb', environment: 'https://elsewhere.example/soft.pmrem' }, origins),
+    ).toBe(preload('/a.glb'));
+    expect(links({ modelSrc: 'https://studio.example/a.glb' }, origins)).toBe(
+      [preload('https://studio.example/a.glb'), preload('/environments/city.pmrem')].join(', '),
     );
   });
 
@@ -33,9 +49,8 @@ describe("/embed's preload links", () => {
     expect(at(`http://127.0.0.1:3000/files/${key}`)).toBe(
       preload(`http://127.0.0.1:3000/files/${key}?delivery`),
     );
-    // Another origin, another path, or an address that already asks for something: as given.
+    // Another path, or an address that already asks for something: as given.
     for (const other of [
-      `https://elsewhere.example/files/${key}`,
       `https://studio.example/models/${key}`,
       `https://studio.example/files/${key}?v=2`,
     ]) {
@@ -44,8 +59,8 @@ describe("/embed's preload links", () => {
   });
 
   it('maps a preset to its file and keeps a custom .pmrem address', () => {
-    expect(links({ modelSrc: 'https://cdn.example/a.glb', environment: 'hub' })).toBe(
-      [preload('https://cdn.example/a.glb'), preload('/environments/hall.pmrem')].join(', '),
+    expect(links({ modelSrc: '/a.glb', environment: 'hub' })).toBe(
+      [preload('/a.glb'), preload('/environments/hall.pmrem')].join(', '),
     );
     expect(links({ modelSrc: '/a.glb', environment: '/env/soft.pmrem?v=2' })).toBe(
       [preload('/a.glb'), preload('/env/soft.pmrem?v=2')].join(', '),
@@ -53,8 +68,10 @@ describe("/embed's preload links", () => {
   });
 
   it('leaves .hdr and .exr environments to the prefilter worker, which fetches them itself', () => {
-    for (const environment of ['/env/soft.hdr?v=2', 'https://cdn.example/studio.EXR'])
-      expect(links({ modelSrc: '/a.glb', environment })).toBe(preload('/a.glb'));
+    for (const environment of ['/env/soft.hdr?v=2', 'https://studio.example/studio.EXR'])
+      expect(links({ modelSrc: '/a.glb', environment }, ['https://studio.example'])).toBe(
+        preload('/a.glb'),
+      );
   });
 
   it('names a few models of a list, and nothing that is not an http(s) or path address', () => {

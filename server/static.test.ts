@@ -61,6 +61,21 @@ describe('the built SPA', () => {
     expect((await app.request('/assets?modelSrc=/a.glb')).headers.get('link')).toBeNull();
   });
 
+  it("has /embed preload only the studio's own models, never naming another site", async () => {
+    const key = '0123456789abcdef01234567.glb';
+    const own = await app.request(
+      `/embed?modelSrc=${encodeURIComponent(`http://localhost/files/${key}`)}`,
+    );
+    expect(own.headers.get('link')).toMatch(
+      new RegExp(`^<http://localhost/files/${key}\\?delivery>`),
+    );
+    for (const modelSrc of ['https://elsewhere.example/a.glb', '//elsewhere.example/a.glb']) {
+      const response = await app.request(`/embed?modelSrc=${encodeURIComponent(modelSrc)}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('link')).toBeNull();
+    }
+  });
+
   it('falls back to index.html without caching for client routes', async () => {
     for (const path of [
       '/',
