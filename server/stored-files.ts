@@ -1,11 +1,16 @@
 /**
  * Original names of stored files. An upload may say what it was called (the `X-File-Name`
- * header, percent-encoded UTF-8); the name is cleaned, kept beside the random storage key and
- * served with the file's size, so the app shows "avatar.glb, 1.1 MB" rather than the key and
- * downloads save under the original name.
+ * header, percent-encoded UTF-8); the name is cleaned, ends with the file's real type
+ * (core/files/file-name.ts), is kept beside the random storage key and served with the file's
+ * size, so the app shows "avatar.glb, 1.1 MB" rather than the key and downloads save under the
+ * original name.
  */
 import type { UploadResult } from '../contract/schemas';
-import { cleanFileName as cleanName, withoutFormatControls } from '../core/files/file-name';
+import {
+  cleanFileName as cleanName,
+  nameForType,
+  withoutFormatControls,
+} from '../core/files/file-name';
 import type { Db } from './db';
 import { fileUrl, type Storage, type StoredFile } from './storage';
 
@@ -31,16 +36,17 @@ export function nameWithExtensionOf(base: string, key: string): string {
 }
 
 /**
- * Records the original name of a file just stored (named after its kind when it had none);
- * answers the file as an upload answers it.
+ * Records the original name of a file just stored (named after its kind when it had none), its
+ * extension the file's real one; answers the file as an upload answers it.
  */
 export async function recordStoredFile(
   db: Db,
   file: StoredFile,
-  name: string,
+  given: string,
   uploadedBy: string | null,
   now: Date,
 ): Promise<UploadResult> {
+  const name = nameForType(given, file.contentType);
   await db.query(
     `INSERT INTO stored_files (key, original_name, size, content_type, uploaded_by, created_at)
      VALUES ($1, $2, $3, $4, $5, $6)
@@ -64,8 +70,9 @@ export async function storedFileInfo(
   );
   return {
     url: fileUrl(key),
-    // Names kept before bidirectional controls were dropped lose them here.
-    name: withoutFormatControls(rows[0]?.original_name ?? key),
+    // Names kept before bidirectional controls were dropped, or before a name ended with its
+    // file's type, are shown and downloaded as they would be kept now.
+    name: nameForType(withoutFormatControls(rows[0]?.original_name ?? key), file.contentType),
     size: file.size,
     contentType: file.contentType,
   };
