@@ -1,10 +1,17 @@
 /**
  * Strangers trying to lock an owner out of signing in, each from client addresses of their
- * own: the owner, from any other network, still signs in with what their mailbox holds or with
- * their password.
+ * own: the owner, from any other network, still signs in with what their mailbox holds, with
+ * their password or with their authenticator.
  */
+import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
+import {
+  recoveryCodesSchema,
+  secondFactorChallengeSchema,
+  totpEnrolmentSchema,
+} from '../contract/account-schemas';
 import { authResultSchema } from '../contract/schemas';
+import { hashPassword } from './auth/password';
 import { MAX_CODES_PER_WINDOW, RATE_WINDOW_MS } from './auth/one-time-codes';
 import { LIMITS } from './auth/rate-limit';
 import { dataOf, expectError, uniqueClient, uniqueEmail, useTestApp } from './test-app';
@@ -195,6 +202,98 @@ describe('strangers filling the server-wide ceilings', () => {
     }
     const body = { email: uniqueEmail(), password: 'wrong-password-5' };
     expectError(await stranger.post('/v1/auth/login', body), 429, 'RATE_LIMITED');
+  });
+});
+
+describe('strangers who know the password guessing authenticator codes', () => {
+  const STEP_MS = 30_000;
+  type Network = ReturnType<typeof t.from>;
+
+  /** The code an authenticator with `secret` shows now, or one of none of the accepted steps. */
+  function codeOf(secret: string, wrong = false): string {
+    const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 });
+    const at = t.clock.current.getTime();
+    if (!wrong) return totp.generate({ timestamp: at });
+    const right = [-1, 0, 1].map((steps) => totp.generate({ timestamp: at + steps * STEP_MS }));
+    return wrongCode(right);
+  }
+
+  /** A password account with two-step sign-in on: its secret and recovery codes. */
+  async function enrolled() {
+    const email = uniqueEmail();
+    const now = t.clock.current;
+    const passwordHash = await hashPassword(PASSWORD);
+    await createUser(t.db, { email, passwordHash, role: 'user', verifiedAt: now, now });
+    const { token } = await t.login(email, PASSWORD);
+    const { secret } = totpEnrolmentSchema.parse(
+      dataOf(await t.post('/v1/users/me/second-factor/totp', { password: PASSWORD }, token)),
+    );
+    const confirm = { code: codeOf(secret) };
+    const { recoveryCodes } = recoveryCodesSchema.parse(
+      dataOf(await t.post('/v1/users/me/second-factor/totp/confirm', confirm, token)),
+    );
+    t.advance(STEP_MS);
+    return { email, secret, recoveryCodes };
+  }
+
+  /** The password's sign-in from `network`: the challenge its second step answers. */
+  async function challengeFrom(network: Network, email: string) {
+    const answer = dataOf(await network.post('/v1/auth/login', { email, password: PASSWORD }));
+    return secondFactorChallengeSchema.parse(answer).challenge;
+  }
+
+  /** Wrong codes from `network`, a new sign-in every 5, until refused: how many were compared. */
+  async function guessUntilRefused(network: Network, email: string, secret: string) {
+    let challenge = '';
+    for (let guesses = 0; guesses < 30; guesses += 1) {
+      if (guesses % 5 === 0) challenge = await challengeFrom(network, email);
+      const guess = { challenge, code: codeOf(secret, true) };
+      const answer = await network.post('/v1/auth/second-factor', guess);
+      if (answer.status === 429) return guesses;
+      expectError(answer, 401, 'INVALID_SECOND_FACTOR');
+    }
+    throw new Error('30 wrong codes and never refused');
+  }
+
+  it('leave the owner’s right code working from a network of their own', async () => {
+    const who = await enrolled();
+    // Two networks spend what the account allows all clients, and each its own free guesses.
+    const compared = [
+      await guessUntilRefused(t.from(), who.email, who.secret),
+      await guessUntilRefused(t.from(), who.email, who.secret),
+    ];
+    expect(compared[0]! + compared[1]!).toBeLessThanOrEqual(3 * 2 + 10);
+    const owner = t.from();
+    const second = (challenge: string, code: string) =>
+      owner.post('/v1/auth/second-factor', { challenge, code });
+    authResultSchema.parse(
+      dataOf(await second(await challengeFrom(owner, who.email), codeOf(who.secret))),
+    );
+    // The owner's own wrong codes still meet the account's limit once past their free ones.
+    t.advance(STEP_MS);
+    const challenge = await challengeFrom(owner, who.email);
+    for (let i = 0; i < 3; i += 1) {
+      expectError(await second(challenge, codeOf(who.secret, true)), 401);
+    }
+    expectError(await second(challenge, codeOf(who.secret)), 429, 'TOO_MANY_ATTEMPTS');
+    // A recovery code still signs in.
+    authResultSchema.parse(dataOf(await second(challenge, who.recoveryCodes[0]!)));
+  });
+
+  it('count under the server-wide ceiling, which refuses no owner', async () => {
+    const who = await enrolled();
+    // The ceiling's wrong codes of the hour, as strangers' networks left them.
+    await t.db.query(
+      `INSERT INTO rate_limit_events (key, created_at)
+       SELECT 'code:*', $1 FROM generate_series(1, $2)`,
+      [t.clock.current, LIMITS.codeGuessesGlobal.max],
+    );
+    const owner = t.from();
+    const challenge = await challengeFrom(owner, who.email);
+    const code = codeOf(who.secret);
+    authResultSchema.parse(dataOf(await owner.post('/v1/auth/second-factor', { challenge, code })));
+    // A stranger's network is held by the ceiling once past its own few wrong codes.
+    expect(await guessUntilRefused(t.from(), who.email, who.secret)).toBe(3);
   });
 });
 

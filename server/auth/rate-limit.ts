@@ -96,8 +96,9 @@ export const LIMITS = {
   /** Wrong one-time codes from one client address, across addresses and purposes. */
   codeGuessesPerClient,
   /**
-   * Wrong codes for one address from one client: only counted, so that the limits of the
-   * address hold a client past its free guesses (`freeCodeGuesses`).
+   * Wrong codes for one address (or one account's authenticator) from one client: only counted,
+   * so that the limits of the address (or account) hold a client past its free guesses
+   * (`freeCodeGuesses`).
    */
   codeGuessesPerAddressClient,
   /**
@@ -128,6 +129,20 @@ export const LIMITS = {
     windowMs: HOUR_MS,
     ...tooManyCodes,
     holdsAfter: { own: codeGuessesPerClient, attempts: 3 },
+  },
+  /**
+   * Wrong authenticator codes of one account from all clients. With 3 codes right of 10^6 at
+   * any time, N networks that know the password get 3N + 10 guesses a day (3(3N + 10) / 10^6 of
+   * finding one). It holds only clients past their free wrong codes at the account, so the owner
+   * on a network of their own is never refused by what strangers spent; recovery codes (50
+   * random bits each) are not counted.
+   */
+  totpGuessesPerAccount: {
+    max: 10,
+    windowMs: DAY_MS,
+    code: 'TOO_MANY_ATTEMPTS',
+    message: 'Too many wrong codes for this account: use a recovery code, or try again tomorrow',
+    holdsAfter: freeCodeGuesses,
   },
   /** Calls that send mail (codes, verification), from one client address. */
   mailPerClient: {

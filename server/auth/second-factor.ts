@@ -16,7 +16,7 @@ import { newId } from '../ids';
 import type { UserRow } from '../users';
 import type { AccessClaims } from './access-token';
 import { lockLiveCaller } from './live-caller';
-import { takeAttempt, type Limit } from './rate-limit';
+import { LIMITS, takeAttempt, type LimitCheck } from './rate-limit';
 import { announceSessionChange } from './session-check';
 
 const ISSUER = 'Avatar Studio';
@@ -28,18 +28,6 @@ const CHALLENGE_TTL_MS = 5 * 60_000;
 /** Wrong codes one challenge takes; then the sign-in starts again (with the password). */
 export const CHALLENGE_MAX_ATTEMPTS = 5;
 export const RECOVERY_CODE_COUNT = 10;
-
-/**
- * Wrong authenticator codes of one account from all its challenges. With 3 codes right of 10^6
- * at any time, 10 a day give a holder of the password 3 × 10^-5 a day; recovery codes still work
- * while it bites (they are not guessable: 50 random bits each).
- */
-export const TOTP_FAILURES_PER_ACCOUNT: Limit = {
-  max: 10,
-  windowMs: 24 * 60 * 60_000,
-  code: 'TOO_MANY_ATTEMPTS',
-  message: 'Too many wrong codes for this account: use a recovery code, or try again tomorrow',
-};
 
 function totpOf(secret: Secret, label = ''): TOTP {
   return new TOTP({ issuer: ISSUER, label, secret, digits: DIGITS, period: STEP_S });
@@ -126,24 +114,39 @@ export async function startEnrolment(deps: Deps, user: UserRow, caller: AccessCl
 }
 
 /**
+ * The limits a guess at `userId`'s authenticator is taken under. At sign-in, from `client`: the
+ * client's back-off and the server-wide ceiling, as for e-mailed codes, and the account's limit,
+ * which holds only a client past its own free wrong codes at the account, so strangers who know
+ * the password cannot spend the owner's (rate-limit.ts `holdsAfter`). Without a client, the
+ * account's limit alone, which then holds every guess.
+ */
+function totpChecks(userId: string, client: string | undefined): LimitCheck[] {
+  const account = { key: `second-factor:${userId}`, limit: LIMITS.totpGuessesPerAccount };
+  if (client === undefined) return [account];
+  return [
+    account,
+    { key: `second-factor:${userId}:${client}`, limit: LIMITS.codeGuessesPerAddressClient },
+    { key: `code-client:${client}`, limit: LIMITS.codeGuessesPerClient },
+    { key: 'code:*', limit: LIMITS.codeGuessesGlobal },
+  ];
+}
+
+/**
  * Checks an authenticator code of `userId` and spends its time step: a code of a step at or
  * before the last accepted one is refused, and of two concurrent requests with one code only
  * one passes (the step moves in one conditional UPDATE). `pending` checks the secret of an
- * enrolment not yet confirmed. Wrong codes count against the account's limit; a right one
- * gives its attempt back.
+ * enrolment not yet confirmed. Wrong codes count against the limits of `totpChecks`; a right
+ * one gives its attempt back.
  */
 async function spendTotpCode(
   deps: Deps,
   userId: string,
   code: string,
   pending = false,
+  client?: string,
 ): Promise<boolean> {
   const now = deps.now();
-  const attempt = await takeAttempt(
-    deps.db,
-    [{ key: `second-factor:${userId}`, limit: TOTP_FAILURES_PER_ACCOUNT }],
-    now,
-  );
+  const attempt = await takeAttempt(deps.db, totpChecks(userId, client), now);
   const row = await totpRowOf(deps.db, userId);
   if (!row || (row.enabled_at === null) !== pending) return false;
   const secret = decryptSecret(deps.config.keys.secondFactorSecrets, userId, row.totp_secret);
@@ -187,10 +190,18 @@ async function spendRecoveryCode(deps: Deps, userId: string, code: string): Prom
 
 const isTotpCode = (code: string) => /^\d{6}$/.test(code);
 
-/** Checks an authenticator code or a recovery code of an enabled factor, spending it. */
-export function spendSecondFactor(deps: Deps, userId: string, code: string): Promise<boolean> {
+/**
+ * Checks an authenticator code or a recovery code of an enabled factor, spending it; `client`
+ * is the address of a sign-in's second step (`totpChecks`).
+ */
+export function spendSecondFactor(
+  deps: Deps,
+  userId: string,
+  code: string,
+  client?: string,
+): Promise<boolean> {
   return isTotpCode(code)
-    ? spendTotpCode(deps, userId, code)
+    ? spendTotpCode(deps, userId, code, false, client)
     : spendRecoveryCode(deps, userId, code);
 }
 
@@ -331,14 +342,15 @@ function challengeExpired(): never {
 }
 
 /**
- * The second step: checks `code` against the challenge's account and answers its user id once
- * the code is right. Each call takes one of the challenge's 5 tries before the code is looked
- * at (atomically, so a parallel burst gets 5 in all); the first right code spends it.
+ * The second step, from `client`: checks `code` against the challenge's account and answers its
+ * user id once the code is right. Each call takes one of the challenge's 5 tries before the code
+ * is looked at (atomically, so a parallel burst gets 5 in all); the first right code spends it.
  */
 export async function answerChallenge(
   deps: Deps,
   challenge: string,
   code: string,
+  client: string,
 ): Promise<string> {
   const now = deps.now();
   let id: string;
@@ -361,7 +373,7 @@ export async function answerChallenge(
   );
   const userId = rows[0]?.user_id;
   if (userId === undefined) challengeExpired();
-  if (!(await spendSecondFactor(deps, userId, code))) {
+  if (!(await spendSecondFactor(deps, userId, code, client))) {
     fail(401, 'INVALID_SECOND_FACTOR', 'code: Wrong or used code');
   }
   const spent = await deps.db.query(

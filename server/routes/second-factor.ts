@@ -28,6 +28,7 @@ import {
 } from '../auth/second-factor';
 import { issueSession } from '../auth/session';
 import type { Deps } from '../deps';
+import { clientAddress } from '../http/client-address';
 import { declaredRoutes } from '../http/declared';
 import { fail } from '../http/errors';
 import { recordUserAdminEvent } from '../user-admin';
@@ -39,7 +40,8 @@ export function secondFactorSignInRoutes(deps: Deps) {
   const app = new Hono<AuthEnv>();
   const on = declaredRoutes(app, deps, '/v1/auth');
   on('post', '/v1/auth/second-factor', secondFactorBodySchema, async (c, { challenge, code }) => {
-    const userId = await answerChallenge(deps, challenge, code);
+    const client = clientAddress(c, deps.config);
+    const userId = await answerChallenge(deps, challenge, code, client);
     const user = await findUserById(deps.db, userId);
     if (!user) fail(401, 'CHALLENGE_EXPIRED', 'This account no longer exists');
     return c.json({ data: await issueSession(deps, deps.db, user, c) });
