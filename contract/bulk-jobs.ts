@@ -33,6 +33,8 @@ export type BulkJobCreateBody = z.infer<typeof bulkJobCreateBodySchema>;
 /** A job and how far it got. */
 export const bulkJobSchema = z.object({
   id: z.string(),
+  /** The user who started it: every batch runs with their authority as it is then. */
+  userId: z.string(),
   action: bulkJobActionSchema,
   list: z.enum(['assets', 'trash']),
   filter: z.record(z.string(), z.unknown()),
@@ -51,7 +53,15 @@ export const bulkJobSchema = z.object({
    */
   skipped: z.number(),
   error: z.nullable(z.string()),
+  /** Who cancelled it (its starter, or an admin); null unless cancelled. */
+  cancelledBy: z.nullable(z.string()),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type BulkJob = z.infer<typeof bulkJobSchema>;
+
+/** A job in the admins' list of everyone's jobs: with its starter's address. */
+export const bulkJobOfAnyoneSchema = z.extend(bulkJobSchema, {
+  userEmail: z.nullable(z.string()),
+});
+export type BulkJobOfAnyone = z.infer<typeof bulkJobOfAnyoneSchema>;

@@ -40,7 +40,7 @@ import { serviceRoutes } from './routes/services';
 import { adminSessionRoutes, sessionRoutes } from './routes/sessions';
 import { tagRoutes } from './routes/tags';
 import { deleteRoutes, restoreRoutes, trashRoutes } from './routes/trash';
-import { bulkJobRoutes } from './routes/bulk-jobs';
+import { adminBulkJobRoutes, bulkJobRoutes } from './routes/bulk-jobs';
 import { savedViewRoutes } from './routes/saved-views';
 import { activityRoutes } from './routes/activity';
 import { dashboardRoutes } from './routes/dashboard';
@@ -177,6 +177,7 @@ export function createApp(input: AppDeps) {
   app.route('/private/v1/users', userAdminRoutes(deps));
   app.route('/private/v1/users', secondFactorAdminRoutes(deps));
   app.route('/private/v1/invitations', adminInvitationRoutes(deps));
+  app.route('/private/v1/bulk-jobs', adminBulkJobRoutes(deps));
   // The same handlers on both mounts.
   for (const prefix of ['/v1', '/private/v1']) {
     app.route(`${prefix}/assets`, assetRoutes(deps, { privateApi: prefix === '/private/v1' }));

@@ -1,5 +1,5 @@
 /**
- * What one batch of a bulk job does to its rows, per action (server/bulk-jobs.ts runs the
+ * What one batch of a bulk job does to its rows, per action (server/bulk-job-worker.ts runs the
  * batches): each locks and changes its rows and records their events as the per-id route does.
  */
 import type { Asset, TrashKind } from '../contract/schemas';

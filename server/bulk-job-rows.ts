@@ -23,6 +23,7 @@ export interface BulkJobRow {
   cursor_id: string | null;
   attempts: number;
   error: string | null;
+  cancelled_by: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -30,6 +31,7 @@ export interface BulkJobRow {
 export function toBulkJob(row: BulkJobRow): BulkJob {
   return {
     id: row.id,
+    userId: row.user_id,
     action: row.action,
     list: row.list,
     filter: row.filter,
@@ -41,6 +43,7 @@ export function toBulkJob(row: BulkJobRow): BulkJob {
     changed: row.changed,
     skipped: row.skipped,
     error: row.error,
+    cancelledBy: row.cancelled_by,
     createdAt: isoString(row.created_at),
     updatedAt: isoString(row.updated_at),
   };

@@ -8,12 +8,8 @@ import type { AppAbility } from '../contract/ability';
 import { MB } from '../core/files/rules';
 import { bulkJobSchema, type BulkJob } from '../contract/bulk-jobs';
 import { assetSchema, tagRowSchema, type Asset } from '../contract/schemas';
-import {
-  BULK_LEASE_MS,
-  BULK_MAX_ACTIVE_PER_USER,
-  startBulkWorker,
-  type BulkWorkerOptions,
-} from './bulk-jobs';
+import { BULK_MAX_ACTIVE_PER_USER } from './bulk-jobs';
+import { BULK_LEASE_MS, startBulkWorker, type BulkWorkerOptions } from './bulk-job-worker';
 import { openEventStream } from './event-stream';
 import { latestEventSeq } from './events';
 import { dataOf, expectError, useRoleTokens, useTestApp } from './test-app';
@@ -24,7 +20,12 @@ const tokens = useRoleTokens(t);
 /** A worker of this app's database and clock, run by hand (small batches: a few rows each). */
 const worker = (options: BulkWorkerOptions = {}) =>
   startBulkWorker(
-    { db: t.db, now: () => new Date(t.clock.current), trashRetentionDays: 30 },
+    {
+      db: t.db,
+      now: () => new Date(t.clock.current),
+      trashRetentionDays: 30,
+      requireAdminSecondFactor: false,
+    },
     { concurrency: 0, batchSize: 3, ...options },
   );
 

@@ -1,48 +1,29 @@
 /**
- * Bulk jobs (docs/api.md "Bulk jobs"): one change over every row a list filter matches,
- * run in the background. Creating one counts the matches (exact, or the planner's estimate
- * past the list's exact limit) and queues it; a worker claims it and walks the matching rows
- * in id order, BULK_BATCH_SIZE at a time. Each batch is one transaction that locks its rows,
- * applies the change, records each changed row's events as its single route records them
- * (marked with the job's id), moves the job's cursor and counts, and records one progress
- * event of the job: a worker that stops anywhere leaves the job at a batch boundary, and
- * whoever takes it next starts after the cursor, so no row is changed or recorded twice.
- *
- * The claim follows the morph queue (server/morph-worker.ts): `FOR UPDATE SKIP LOCKED`, the
- * job's `attempts` as the claim's token in every later write, a lease renewed by each batch; a
- * job whose lease ran out (its worker died) is claimed again, and one claimed
- * BULK_MAX_ATTEMPTS times without ending fails. A cancel sets the state at once; it waits for
- * the batch in progress (which holds the job's row), and the next batch finds the job no
- * longer running.
+ * Bulk jobs (docs/api.md "Bulk jobs"): one change over every row a list filter matches, run in
+ * the background by the worker (server/bulk-job-worker.ts). Creating one counts the matches
+ * (exact, or the planner's estimate past the list's exact limit) and queues it. Its starter
+ * reads and cancels it; an admin sees and cancels everyone's. A cancel sets the state at once;
+ * it waits for the batch in progress (which holds the job's row).
  */
 import type { AppAbility, Subject } from '../contract/ability';
-import type { BulkJob, BulkJobAction, BulkJobCreateBody } from '../contract/bulk-jobs';
+import type {
+  BulkJob,
+  BulkJobAction,
+  BulkJobCreateBody,
+  BulkJobOfAnyone,
+} from '../contract/bulk-jobs';
 import { trashKindSchema } from '../contract/schemas';
 import type { Db } from './db';
 import type { Deps } from './deps';
 import { fail } from './http/errors';
 import { newId } from './ids';
 import { filterFromJson, runList } from './list';
-import { log } from './log';
-import { startPollLoops } from './poll-loops';
-import { applyBatch, JobFailed, nextRows } from './bulk-batches';
 import { listOf, recordProgress, toBulkJob, type BulkJobRow } from './bulk-job-rows';
 import { trashSubject } from './trash';
 import { trashListSpec } from './trash-list';
 
-const jobLog = log.child({ job: 'bulk' });
-
-/** Rows changed per transaction: a few hundred milliseconds of locks at most. */
-const BULK_BATCH_SIZE = 500;
-
 /** Jobs one user may have queued or running at once; more is a 429. */
 export const BULK_MAX_ACTIVE_PER_USER = 3;
-
-/** A running job whose lease (renewed by every batch) ran out this long ago was abandoned. */
-export const BULK_LEASE_MS = 60 * 1000;
-
-/** Claims a job gets before it fails (each batch's progress is kept across claims). */
-const BULK_MAX_ATTEMPTS = 10;
 
 /** The jobs GET /v1/bulk-jobs lists: the caller's newest. */
 const BULK_RECENT_JOBS = 20;
@@ -57,6 +38,24 @@ const ACTION_NEEDS: Record<Exclude<BulkJobAction, 'restore'>, ['update' | 'delet
 };
 
 const isTagAction = (action: BulkJobAction) => action === 'setTag' || action === 'removeTag';
+
+/**
+ * The first ability job `row` needs that `ability` does not allow (as "delete Asset"), or
+ * undefined: the action's, or for a restore the delete of each kind its filter names.
+ */
+export function missingNeed(
+  ability: AppAbility,
+  row: Pick<BulkJobRow, 'action' | 'filter'>,
+): string | undefined {
+  const needs: [string, Subject][] =
+    row.action === 'restore'
+      ? trashKindSchema.options
+          .filter((kind) => (row.filter.kind as unknown[] | undefined)?.includes(kind) ?? true)
+          .map((kind) => ['delete', trashSubject(kind)])
+      : [ACTION_NEEDS[row.action]];
+  const missing = needs.find(([verb, what]) => !ability.can(verb as 'delete', what));
+  return missing && `${missing[0]} ${missing[1]}`;
+}
 
 /**
  * Validates and queues a job of `userId` (whose abilities are `ability`); answers it. A tag
@@ -83,9 +82,8 @@ export async function createBulkJob(
     if (kinds.length === 0) fail(403, 'FORBIDDEN', 'Your role may not restore these records');
     filter = { ...filter, kind: kinds };
   } else {
-    const [verb, what] = ACTION_NEEDS[action];
-    if (!caller.ability.can(verb, what))
-      fail(403, 'FORBIDDEN', `Your role may not ${verb} ${what}`);
+    const missing = missingNeed(caller.ability, { action, filter });
+    if (missing) fail(403, 'FORBIDDEN', `Your role may not ${missing}`);
   }
   if (isTagAction(action) !== (body.tagId !== undefined)) {
     fail(400, 'VALIDATION_ERROR', 'tagId: Give a tag for setTag and removeTag, and only for them');
@@ -165,211 +163,65 @@ export async function listBulkJobs(db: Db, userId: string): Promise<BulkJob[]> {
 }
 
 /**
- * Cancels job `id` of `userId`: a queued or running job ends `cancelled` (a running one after
- * the batch it is in, which holds its row); an ended one stays as it is. Answers the job.
+ * Cancels job `id` for `callerId`: their own, or with `anyone` (an admin, from the jobs list)
+ * anyone's. A queued or running job ends `cancelled` (a running one after the batch it is in,
+ * which holds its row), naming who cancelled it; an ended one stays as it is. Answers the job:
+ * another's job is a 404 without `anyone`.
  */
 export async function cancelBulkJob(
   deps: Pick<Deps, 'db' | 'now'>,
-  userId: string,
+  callerId: string,
   id: string,
+  { anyone = false } = {},
 ): Promise<BulkJob> {
   const at = deps.now();
   return deps.db.transaction(async (tx) => {
     const { rows } = await tx.query<BulkJobRow>(
-      `UPDATE bulk_jobs SET state = 'cancelled', leased_until = NULL, updated_at = $3
-       WHERE id = $1 AND user_id = $2 AND state IN ('queued', 'running') RETURNING *`,
-      [id, userId, at],
+      `UPDATE bulk_jobs
+       SET state = 'cancelled', cancelled_by = $2, leased_until = NULL, updated_at = $3
+       WHERE id = $1 AND (user_id = $2 OR $4) AND state IN ('queued', 'running') RETURNING *`,
+      [id, callerId, at, anyone],
     );
-    if (!rows[0]) return getBulkJob(tx, userId, id);
+    if (!rows[0]) return anyone ? getAnyonesBulkJob(tx, id) : getBulkJob(tx, callerId, id);
     await recordProgress(tx, rows[0], at);
     return toBulkJob(rows[0]);
   });
 }
 
-// The worker.
+// The admins' view of everyone's jobs.
 
-type WorkerDeps = Pick<Deps, 'db' | 'now'> & { trashRetentionDays: number };
+/** Queued and running jobs the admins' list shows at most (users hold 3 each). */
+const ADMIN_ACTIVE_JOBS = 500;
 
-interface Claim {
-  id: string;
-  attempts: number;
+type RowOfAnyone = BulkJobRow & { user_email: string | null };
+const ofAnyone = (row: RowOfAnyone): BulkJobOfAnyone => ({
+  ...toBulkJob(row),
+  userEmail: row.user_email,
+});
+const SELECT_OF_ANYONE = `SELECT j.*, u.email AS user_email
+  FROM bulk_jobs j LEFT JOIN users u ON u.id = j.user_id`;
+
+/** Job `id` of any user, with its starter's address, or a 404. */
+export async function getAnyonesBulkJob(db: Db, id: string): Promise<BulkJobOfAnyone> {
+  const { rows } = await db.query<RowOfAnyone>(`${SELECT_OF_ANYONE} WHERE j.id = $1`, [id]);
+  if (!rows[0]) fail(404, 'NOT_FOUND', `No bulk job with id ${id}`);
+  return ofAnyone(rows[0]);
 }
 
-/** The claim no longer owns the job: cancelled, ended, or recovered by another worker. */
-class LeaseLost extends Error {}
-
-export interface BulkWorkerOptions {
-  /** How long an idle loop waits before looking for jobs again. */
-  pollMs?: number;
-  /** 0 starts no loop (tests call runOnce). */
-  concurrency?: number;
-  leaseMs?: number;
-  maxAttempts?: number;
-  /** Rows a batch changes (default BULK_BATCH_SIZE). */
-  batchSize?: number;
-  onError?: (error: unknown) => void;
-  /**
-   * Called inside each batch's transaction after its change, before its commit (tests make a
-   * worker die there).
-   */
-  beforeCommit?: (job: BulkJob) => Promise<void> | void;
-}
-
-export interface BulkWorker {
-  /**
-   * Claims the oldest queued (or abandoned) job and runs its batches until it ends, at most
-   * `maxBatches` of them (then it returns holding the lease, as a worker that died would);
-   * false when there was nothing to claim.
-   */
-  runOnce(options?: { maxBatches?: number }): Promise<boolean>;
-  /** Stops after the batches in progress; their jobs are handed back for any worker. */
-  stop(): Promise<void>;
-}
-
-/** Runs one batch of a claimed job; answers whether the job goes on. */
-async function runBatch(
-  deps: WorkerDeps,
-  claim: Claim,
-  options: Pick<BulkWorkerOptions, 'beforeCommit'> & { leaseMs: number; batchSize: number },
-): Promise<boolean> {
-  return deps.db.transaction(async (tx) => {
-    const { rows: owned } = await tx.query<BulkJobRow>(
-      `SELECT * FROM bulk_jobs WHERE id = $1 AND attempts = $2 AND state = 'running' FOR UPDATE`,
-      [claim.id, claim.attempts],
-    );
-    const job = owned[0];
-    if (!job) throw new LeaseLost();
-    const at = deps.now();
-    const rows = await nextRows(tx, job, deps.trashRetentionDays, options.batchSize);
-    const result = rows.length > 0 ? await applyBatch(tx, job, rows, at) : undefined;
-    const last = rows.at(-1)?.id ?? job.cursor_id;
-    const ended = rows.length < options.batchSize;
-    const { rows: updated } = await tx.query<BulkJobRow>(
-      `UPDATE bulk_jobs SET cursor_id = $2, done = done + $3, changed = changed + $4,
-         skipped = skipped + $5, state = $6, leased_until = $7, updated_at = $8
-       WHERE id = $1 RETURNING *`,
-      [
-        job.id,
-        last,
-        rows.length,
-        result?.changed ?? 0,
-        result?.skipped ?? 0,
-        ended ? 'done' : 'running',
-        ended ? null : new Date(at.getTime() + options.leaseMs),
-        at,
-      ],
-    );
-    await recordProgress(tx, updated[0]!, at);
-    await options.beforeCommit?.(toBulkJob(updated[0]!));
-    return !ended;
-  });
-}
-
-async function claimNext(deps: WorkerDeps, leaseMs: number): Promise<Claim | undefined> {
-  const at = deps.now();
-  return deps.db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ id: string }>(
-      `SELECT id FROM bulk_jobs
-       WHERE state = 'queued' OR (state = 'running' AND leased_until < $1)
-       ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-      [at],
-    );
-    if (!rows[0]) return undefined;
-    const { rows: claimed } = await tx.query<BulkJobRow>(
-      `UPDATE bulk_jobs SET state = 'running', attempts = attempts + 1, leased_until = $2,
-         updated_at = $3
-       WHERE id = $1 RETURNING *`,
-      [rows[0].id, new Date(at.getTime() + leaseMs), at],
-    );
-    await recordProgress(tx, claimed[0]!, at);
-    return { id: claimed[0]!.id, attempts: claimed[0]!.attempts };
-  });
-}
-
-/** Ends a claimed job `failed` with `message` (nothing when the claim is no longer its owner). */
-async function failJob(deps: WorkerDeps, claim: Claim, message: string) {
-  const at = deps.now();
-  await deps.db.transaction(async (tx) => {
-    const { rows } = await tx.query<BulkJobRow>(
-      `UPDATE bulk_jobs SET state = 'failed', error = $3, leased_until = NULL, updated_at = $4
-       WHERE id = $1 AND attempts = $2 AND state = 'running' RETURNING *`,
-      [claim.id, claim.attempts, message, at],
-    );
-    if (rows[0]) await recordProgress(tx, rows[0], at);
-  });
-}
-
-/** Gives a claimed job back (queued, its progress kept) for any worker to go on with. */
-async function handBack(deps: WorkerDeps, claim: Claim) {
-  await deps.db.query(
-    `UPDATE bulk_jobs SET state = 'queued', leased_until = NULL, updated_at = $3
-     WHERE id = $1 AND attempts = $2 AND state = 'running'`,
-    [claim.id, claim.attempts, deps.now()],
+/**
+ * Every user's queued and running jobs (the newest ADMIN_ACTIVE_JOBS), newest first, then the
+ * newest BULK_RECENT_JOBS that ended: what an admin needs to see what runs and stop it.
+ */
+export async function listEveryonesBulkJobs(db: Db): Promise<BulkJobOfAnyone[]> {
+  const { rows: active } = await db.query<RowOfAnyone>(
+    `${SELECT_OF_ANYONE} WHERE j.state IN ('queued', 'running')
+     ORDER BY j.created_at DESC, j.id DESC LIMIT $1`,
+    [ADMIN_ACTIVE_JOBS],
   );
-}
-
-/** Starts the worker: `concurrency` loops that each claim and run jobs. */
-export function startBulkWorker(deps: WorkerDeps, options: BulkWorkerOptions = {}): BulkWorker {
-  const {
-    pollMs = 1000,
-    concurrency = 1,
-    leaseMs = BULK_LEASE_MS,
-    maxAttempts = BULK_MAX_ATTEMPTS,
-    batchSize = BULK_BATCH_SIZE,
-    onError = (error: unknown) => jobLog.error({ err: error }, 'Bulk job worker failed'),
-    beforeCommit,
-  } = options;
-  let stopped = false;
-
-  const runOnce = async ({ maxBatches = Infinity } = {}): Promise<boolean> => {
-    const claim = await claimNext(deps, leaseMs);
-    if (!claim) return false;
-    const started = performance.now();
-    if (claim.attempts > maxAttempts) {
-      await failJob(
-        deps,
-        claim,
-        `Gave up after ${maxAttempts} attempts: the worker stopped each time`,
-      );
-      return true;
-    }
-    let batches = 0;
-    try {
-      for (;;) {
-        if (batches >= maxBatches) return true;
-        if (stopped) {
-          await handBack(deps, claim);
-          return true;
-        }
-        batches += 1;
-        if (!(await runBatch(deps, claim, { leaseMs, beforeCommit, batchSize }))) break;
-      }
-    } catch (error) {
-      if (error instanceof LeaseLost) return true;
-      if (error instanceof JobFailed) {
-        await failJob(deps, claim, error.message);
-        return true;
-      }
-      // Database trouble: the job goes back; its lease brings it back if that fails too.
-      onError(error);
-      await handBack(deps, claim).catch(onError);
-      return true;
-    } finally {
-      jobLog.info(
-        { jobId: claim.id, batches, durationMs: Math.round(performance.now() - started) },
-        'Bulk job claim ended',
-      );
-    }
-    return true;
-  };
-
-  const loops = startPollLoops({ concurrency, pollMs, runOnce: () => runOnce(), onError });
-
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      await loops.stop();
-    },
-  };
+  const { rows: ended } = await db.query<RowOfAnyone>(
+    `${SELECT_OF_ANYONE} WHERE j.state NOT IN ('queued', 'running')
+     ORDER BY j.created_at DESC, j.id DESC LIMIT $1`,
+    [BULK_RECENT_JOBS],
+  );
+  return [...active, ...ended].map(ofAnyone);
 }

@@ -30,7 +30,7 @@ import { configureLog, log } from './log';
 import { migrate } from './migrate';
 import { startMailWorker } from './mail-outbox';
 import { morphWorkerEnabled, startMorphWorker } from './morph-worker';
-import { startBulkWorker } from './bulk-jobs';
+import { startBulkWorker } from './bulk-job-worker';
 import { provideDemoFiles } from './demo-files';
 import { PARTIAL_UPLOAD_AGE_MS, sweepFiles, startFileSweeper } from './file-sweeper';
 import { DEMO_USER, seed } from './seed';
@@ -130,6 +130,7 @@ async function main(): Promise<void> {
     db,
     now: () => new Date(),
     trashRetentionDays: config.trashRetentionDays,
+    requireAdminSecondFactor: config.requireAdminSecondFactor,
   });
   const events = createEventBus(db);
   const mailDeps = openMail(config);

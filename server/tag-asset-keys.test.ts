@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assetSchema, listResponseSchema, tagRowSchema, type Asset } from '../contract/schemas';
-import { startBulkWorker } from './bulk-jobs';
+import { startBulkWorker } from './bulk-job-worker';
 import { dataOf, useRoleTokens, useTestApp } from './test-app';
 
 const t = useTestApp();
@@ -114,7 +114,12 @@ describe("a tag's links keep copies of their assets' sort keys", () => {
 
     // Bulk jobs over a filter: tag, untag, and delete to the Trash, then purge.
     const worker = startBulkWorker(
-      { db: t.db, now: () => new Date(t.clock.current), trashRetentionDays: 30 },
+      {
+        db: t.db,
+        now: () => new Date(t.clock.current),
+        trashRetentionDays: 30,
+        requireAdminSecondFactor: false,
+      },
       { concurrency: 0, batchSize: 2 },
     );
     const job = async (body: unknown) => {

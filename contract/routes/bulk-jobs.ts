@@ -1,9 +1,12 @@
 /** Bulk jobs: a change to every asset a filter matches, as a background job. */
 import { z } from 'zod/mini';
-import { bulkJobCreateBodySchema, bulkJobSchema } from '../bulk-jobs';
-import { bearer, ok, type Route, type Need } from './route';
+import { bulkJobCreateBodySchema, bulkJobOfAnyoneSchema, bulkJobSchema } from '../bulk-jobs';
+import { bearer, ok, PRIVATE, type Route, type Need } from './route';
 
-/** Bulk jobs: whoever may update or delete assets; each action checks its own ability. */
+/**
+ * Bulk jobs: whoever may update or delete assets; each action checks its own ability. Admins
+ * also see and cancel everyone's under /private/v1.
+ */
 export const bulkJobRoutes = (): Route[] => {
   const T = 'Bulk jobs';
   const anyOf: readonly Need[] = [
@@ -43,5 +46,24 @@ export const bulkJobRoutes = (): Route[] => {
         answer: ok(bulkJobSchema),
       },
     ),
+    bearer(
+      'get',
+      '/private/v1/bulk-jobs',
+      T,
+      "Every user's queued and running bulk jobs, then the newest ended ones",
+      [PRIVATE, ADMIN],
+      { answer: ok(z.array(bulkJobOfAnyoneSchema)) },
+    ),
+    bearer(
+      'post',
+      '/private/v1/bulk-jobs/{id}/cancel',
+      T,
+      "Cancel any user's bulk job (after its current batch)",
+      [PRIVATE, ADMIN],
+      { answer: ok(bulkJobOfAnyoneSchema) },
+    ),
   ];
 };
+
+/** Admins only: every ability. */
+const ADMIN: Need = ['manage', 'all'];

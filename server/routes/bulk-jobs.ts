@@ -1,14 +1,21 @@
 /**
  * Bulk jobs (server/bulk-jobs.ts), mounted at /v1/bulk-jobs: POST queues one, GET lists the
- * caller's recent ones, GET /{id} reads one, POST /{id}/cancel cancels it. Each caller sees and
- * cancels only their own jobs (another's is a 404, admins included): a job's filter and
- * progress are the business of whoever started it, and the rows it changes are seen by
- * everyone through the lists and the live stream.
+ * caller's recent ones, GET /{id} reads one, POST /{id}/cancel cancels it. There each caller
+ * sees and cancels only their own jobs (another's is a 404). Under /private/v1/bulk-jobs admins
+ * see everyone's and cancel any: a job changes rows every user sees, so someone must be able
+ * to stop it.
  */
 import { Hono } from 'hono';
 import { bulkJobCreateBodySchema } from '../../contract/bulk-jobs';
 import type { AuthEnv } from '../auth/middleware';
-import { cancelBulkJob, createBulkJob, getBulkJob, listBulkJobs } from '../bulk-jobs';
+import {
+  cancelBulkJob,
+  createBulkJob,
+  getAnyonesBulkJob,
+  getBulkJob,
+  listBulkJobs,
+  listEveryonesBulkJobs,
+} from '../bulk-jobs';
 import type { Deps } from '../deps';
 import { declaredRoutes } from '../http/declared';
 import { keepAnswer } from '../http/idempotency';
@@ -40,6 +47,24 @@ export function bulkJobRoutes(deps: Deps) {
   on('post', '/v1/bulk-jobs/{id}/cancel', undefined, async (c) =>
     c.json({ data: await cancelBulkJob(deps, c.get('auth').userId, c.req.param('id')!) }),
   );
+
+  return app;
+}
+
+/** Routes mounted at /private/v1/bulk-jobs, for admins: every user's jobs, and cancelling any. */
+export function adminBulkJobRoutes(deps: Deps) {
+  const app = new Hono<AuthEnv>();
+  const on = declaredRoutes(app, deps, '/private/v1/bulk-jobs');
+
+  on('get', '/private/v1/bulk-jobs', undefined, async (c) =>
+    c.json({ data: await listEveryonesBulkJobs(deps.db) }),
+  );
+
+  on('post', '/private/v1/bulk-jobs/{id}/cancel', undefined, async (c) => {
+    const id = c.req.param('id')!;
+    await cancelBulkJob(deps, c.get('auth').userId, id, { anyone: true });
+    return c.json({ data: await getAnyonesBulkJob(deps.db, id) });
+  });
 
   return app;
 }

@@ -207,6 +207,27 @@ export const testAsset = (changes: Partial<Asset> = {}): Asset => ({
   ...changes,
 });
 
+/** A bulk job of user u1 as the server answers it, queued over 100,000 assets. */
+export const testBulkJob = (changes: Partial<BulkJob> = {}): BulkJob => ({
+  id: 'job1',
+  userId: 'u1',
+  action: 'lock',
+  list: 'assets',
+  filter: { search: 'hoodie' },
+  tagId: null,
+  state: 'queued',
+  total: 100_000,
+  totalIsEstimate: false,
+  done: 0,
+  changed: 0,
+  skipped: 0,
+  error: null,
+  cancelledBy: null,
+  createdAt: '2030-01-01T00:00:00.000Z',
+  updatedAt: '2030-01-01T00:00:00.000Z',
+  ...changes,
+});
+
 let liveSeq = 1000;
 /** The live stream's progress event of `job` as it now is, delivered to the page. */
 export function sendBulkJobProgress(job: BulkJob) {

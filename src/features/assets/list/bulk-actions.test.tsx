@@ -4,7 +4,13 @@ import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { configureSession } from '../../../api/session-bridge';
-import { jsonResponse, sendBulkJobProgress, serveApi, signedInSession } from '../../../api/testing';
+import {
+  jsonResponse,
+  sendBulkJobProgress,
+  serveApi,
+  signedInSession,
+  testBulkJob,
+} from '../../../api/testing';
 import { setLiveStatus } from '../../../api/live-cache';
 import { queryClient } from '../../../api/query';
 import { initI18n, loadBackOfficeTexts } from '../../../i18n';
@@ -19,23 +25,7 @@ beforeAll(async () => {
 });
 afterEach(() => setLiveStatus(null));
 
-const job = (changes: Partial<BulkJob> = {}): BulkJob => ({
-  id: 'job1',
-  action: 'lock',
-  list: 'assets',
-  filter: { search: 'hoodie' },
-  tagId: null,
-  state: 'queued',
-  total: 100_000,
-  totalIsEstimate: false,
-  done: 0,
-  changed: 0,
-  skipped: 0,
-  error: null,
-  createdAt: '2030-01-01T00:00:00.000Z',
-  updatedAt: '2030-01-01T00:00:00.000Z',
-  ...changes,
-});
+const job = testBulkJob;
 
 /** The live stream's progress event of job1 as it now is. */
 const progress = (changes: Partial<BulkJob>) => sendBulkJobProgress(job(changes));

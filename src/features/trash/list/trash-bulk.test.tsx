@@ -5,7 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { BulkJob } from '../../../../contract/bulk-jobs';
 import { defineList } from '../../../api/list-url';
 import { setLiveStatus } from '../../../api/live-cache';
-import { jsonResponse, sendBulkJobProgress, serveRequests } from '../../../api/testing';
+import {
+  jsonResponse,
+  sendBulkJobProgress,
+  serveRequests,
+  testBulkJob,
+} from '../../../api/testing';
 import { renderScreen, setUpScreenTests } from '../../../machines/testing/render-screen.view';
 import { TRASH_KINDS } from '../../../../contract/schemas';
 import { TrashList } from './trash-list';
@@ -30,23 +35,14 @@ const TOTAL = 2_500;
 /** The Trash filtered to assets, as its address holds it. */
 const TRASHED_ASSETS = `/?filter=${encodeURIComponent(JSON.stringify({ kind: ['asset'] }))}`;
 
-const job = (changes: Partial<BulkJob> = {}): BulkJob => ({
-  id: 'job1',
-  action: 'restore',
-  list: 'trash',
-  filter: { kind: ['asset'] },
-  tagId: null,
-  state: 'queued',
-  total: TOTAL,
-  totalIsEstimate: false,
-  done: 0,
-  changed: 0,
-  skipped: 0,
-  error: null,
-  createdAt: '2030-01-01T00:00:00.000Z',
-  updatedAt: '2030-01-01T00:00:00.000Z',
-  ...changes,
-});
+const job = (changes: Partial<BulkJob> = {}): BulkJob =>
+  testBulkJob({
+    action: 'restore',
+    list: 'trash',
+    filter: { kind: ['asset'] },
+    total: TOTAL,
+    ...changes,
+  });
 
 /** A Trash of 2,500 trashed assets, paged; records the calls made. */
 function serveTrash() {
