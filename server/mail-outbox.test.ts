@@ -181,6 +181,44 @@ describe('mail outbox', () => {
     expect(await queued(invitee)).toEqual([]);
   }, 30_000);
 
+  it('logs a refused mail by its id, never the address the relay refused nor the account it would not sign in', async () => {
+    await t.deliverMail();
+    for (const refuse of ['recipients', 'login'] as const) {
+      const relay = await startSmtpSink(0, refuse);
+      const account = 'relay.account@corp-mail.example';
+      const url = relay.url.replace('//', `//${encodeURIComponent(account)}:relay-secret@`);
+      const smtp = createSmtpTransport(url, 'studio@example.com');
+      const victim = uniqueEmail('victim.person').replace('example.com', 'private-domain.example');
+      await queueMail({ db: t.db, now }, { to: victim, kind: 'notice', subject: 's', text: 't' });
+      const log = captureLog();
+      try {
+        expect(await sendDueMail({ db: t.db, mail: smtp, now })).toBe(1);
+      } finally {
+        log.restore();
+        await relay.close();
+      }
+      // The relay's reason stays, and which mail it was: the queued row, by its id.
+      const { rows } = await t.db.query<{ id: string }>(
+        `SELECT id::text FROM mail_outbox WHERE message->>'to' = $1`,
+        [victim],
+      );
+      const id = rows[0]!.id;
+      expect(log.entries()).toMatchObject([
+        {
+          level: 'warn',
+          mailId: id,
+          kind: 'notice',
+          msg: `Mail ${id} failed (attempt 1), will retry`,
+        },
+      ]);
+      expect(log.text()).toMatch(refuse === 'recipients' ? /550 5\.1\.1/ : /535 5\.7\.8/);
+      expect(log.text()).not.toMatch(/victim|private-domain|relay\.account|corp-mail/);
+      // Still queued: it goes once the relay takes it.
+      t.advance(5 * 60_000);
+      expect(await t.deliverMail()).toBe(1);
+    }
+  });
+
   it('gives a mail up once it is 7 days old (an invitation link is dead by then), not before', async () => {
     const email = uniqueEmail();
     await queueMail({ db: t.db, now }, { to: email, kind: 'notice', subject: 's', text: 't' });

@@ -11,7 +11,7 @@
  * deletes it. A failed send is retried with back-off (at most RETRY_CAP_MS apart), so a mail
  * server that is down for hours gets its mail once it is back; a mail still unsent after MAX_AGE_MS
  * is given up. Delivery is at least once: a claimant that stalls past its lease may see its mail
- * sent twice.
+ * sent twice. A failure is logged by the row's id and the mail's kind, never by its address.
  */
 import type { Db } from './db';
 import type { Deps } from './deps';
@@ -82,14 +82,14 @@ export async function sendNextMail(deps: OutboxDeps): Promise<boolean> {
   } catch (error) {
     if (now.getTime() - new Date(row.created_at).getTime() >= MAX_AGE_MS) {
       mailLog.error(
-        { err: error, mailId: row.id, attempts: row.attempts },
-        `Mail to ${message.to} dropped after ${row.attempts} attempts`,
+        { err: error, mailId: row.id, kind: message.kind, attempts: row.attempts },
+        `Mail ${row.id} dropped after ${row.attempts} attempts`,
       );
       await deps.db.query('DELETE FROM mail_outbox WHERE id = $1', [row.id]);
     } else {
       mailLog.warn(
-        { err: error, mailId: row.id, attempts: row.attempts },
-        `Mail to ${message.to} failed (attempt ${row.attempts}), will retry`,
+        { err: error, mailId: row.id, kind: message.kind, attempts: row.attempts },
+        `Mail ${row.id} failed (attempt ${row.attempts}), will retry`,
       );
       const delay = Math.min(RETRY_CAP_MS, FIRST_RETRY_MS * 2 ** Math.min(row.attempts - 1, 20));
       const retryAt = new Date(deps.now().getTime() + delay);

@@ -69,7 +69,9 @@ function openMail(config: Config): { mail: MailTransport; mailbox?: DevMailbox }
 
 async function main(): Promise<void> {
   const { config, morphWorker } = loadConfigOrExit();
-  configureLog(config.log);
+  // Addresses are masked in every line, except while the log is the development mailbox (no
+  // SMTP_URL, which production refuses): there its lines say which address got which code.
+  configureLog({ ...config.log, emails: config.smtpUrl ? 'masked' : 'shown' });
   if (tracingEnabled(process.env)) await startTracing();
   // A bucket that is missing or refuses the credentials stops the start with one line.
   const storage = await openStorage(config).then(withStoppableWrites, (error: unknown) => {

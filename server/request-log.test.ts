@@ -135,6 +135,40 @@ describe('the logger', () => {
     expect(captured.text()).not.toMatch(/p-1|t-1|123456|r-1|p-2|rc-1|a-1|c-1/);
   });
 
+  it('masks every e-mail address, in the message and at any depth, keeping the line readable', () => {
+    const captured = captureLog();
+    const victim = 'victim.person@private-domain.example';
+    const refusal = Object.assign(new Error(`550 5.1.1 <${victim}>: Recipient address rejected`), {
+      recipient: victim,
+    });
+    const failure = Object.assign(new Error("Can't send mail - all recipients were rejected"), {
+      code: 'EENVELOPE',
+      rejected: [victim, 'Zoë.Ünïcode@exämple.example'],
+      rejectedErrors: [refusal],
+    });
+    log.error(
+      {
+        err: failure,
+        deep: { a: { b: { c: { d: [`"${victim}"`, `line one\n${victim}`, `\t${victim}`] } } } },
+        [victim]: 'an address as a key',
+      },
+      `Mail to ${victim} failed`,
+    );
+    const text = captured.text();
+    expect(text).not.toMatch(/private-domain|victim|Zoë|exämple/);
+    const [entry] = captured.entries();
+    expect(entry).toMatchObject({
+      msg: 'Mail to [email] failed',
+      err: { rejected: ['[email]', '[email]'], rejectedErrors: [{ recipient: '[email]' }] },
+      deep: { a: { b: { c: { d: ['"[email]"', 'line one\n[email]', '\t[email]'] } } } },
+    });
+    // What is not an address stays: package versions, scoped paths, a bare @.
+    log.info('nodemailer@6.9.1 at /app/node_modules/@hono/node-server/dist/index.js, @ noon');
+    expect(captured.entries()[1]!.msg).toBe(
+      'nodemailer@6.9.1 at /app/node_modules/@hono/node-server/dist/index.js, @ noon',
+    );
+  });
+
   it('writes a readable line in the pretty format', () => {
     const line = prettyLine(
       JSON.stringify({

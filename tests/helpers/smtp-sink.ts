@@ -11,8 +11,10 @@ export interface SinkMail {
  * A minimal SMTP server on loopback that accepts every message and keeps it, standing in for
  * the mail relay of a production start. It speaks just what nodemailer needs (no TLS, no auth).
  * `port` 0 takes a free one; a given port lets a test bring a relay back where it was.
+ * `refuse` makes it a relay that refuses, naming what it refused as real ones do: every
+ * recipient (550), or every login (it asks for one, then answers 535).
  */
-export async function startSmtpSink(port = 0) {
+export async function startSmtpSink(port = 0, refuse?: 'recipients' | 'login') {
   const mails: SinkMail[] = [];
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
@@ -43,8 +45,17 @@ export async function startSmtpSink(port = 0) {
         const line = buffer.slice(0, newline);
         buffer = buffer.slice(newline + 2);
         const verb = line.slice(0, 4).toUpperCase();
-        if (verb === 'EHLO' || verb === 'HELO') reply('250 sink');
-        else if (verb === 'MAIL') {
+        if (verb === 'EHLO' || verb === 'HELO') {
+          reply(refuse === 'login' ? '250-sink\r\n250 AUTH PLAIN' : '250 sink');
+        } else if (verb === 'AUTH') {
+          // AUTH PLAIN's answer: base64 of NUL, the user, NUL, the password.
+          const [, user = ''] = Buffer.from(line.split(' ').at(-1) ?? '', 'base64')
+            .toString()
+            .split('\0');
+          reply(`535 5.7.8 Authentication failed for ${user}`);
+        } else if (verb === 'RCPT' && refuse === 'recipients') {
+          reply(`550 5.1.1 <${/<([^>]*)>/.exec(line)?.[1]}>: Recipient address rejected`);
+        } else if (verb === 'MAIL') {
           current.from = /<([^>]*)>/.exec(line)?.[1] ?? '';
           reply('250 ok');
         } else if (verb === 'RCPT') {
