@@ -77,13 +77,9 @@ export function abilityFromPacked(packed: unknown): AppAbility {
 /**
  * Whether the user may do `action` on `subject`; with `record`, on that record (conditions
  * such as "own user assets" are checked against it). Without a record, true when some rule
- * could allow it.
+ * could allow it. Subject `all` asks for a rule over every subject (`manage all`: an admin).
  */
-export type Can = (
-  action: Action,
-  subject: Exclude<Subject, 'all'>,
-  record?: SubjectFields,
-) => boolean;
+export type Can = (action: Action, subject: Subject, record?: SubjectFields) => boolean;
 
 /** The `ability` claim of an access token, or none when it is missing or malformed. */
 export function abilityClaimOf(token: string | null): unknown {
@@ -103,5 +99,7 @@ export function permissionsOf(claim: unknown): Can {
     ability = createMongoAbility<AppAbility>([]);
   }
   return (action, subject, record) =>
-    record ? ability.can(action, typed(subject, { ...record })) : ability.can(action, subject);
+    record && subject !== 'all'
+      ? ability.can(action, typed(subject, { ...record }))
+      : ability.can(action, subject);
 }

@@ -86,6 +86,9 @@ export const ENDPOINTS = {
   bulkJobs: '/v1/bulk-jobs',
   bulkJob: '/v1/bulk-jobs/{id}',
   bulkJobCancel: '/v1/bulk-jobs/{id}/cancel',
+  // Everyone's jobs, for admins.
+  bulkJobsOfAnyone: '/private/v1/bulk-jobs',
+  bulkJobOfAnyoneCancel: '/private/v1/bulk-jobs/{id}/cancel',
 
   // Users and invitations (administration).
   users: '/private/v1/users',

@@ -19,6 +19,7 @@ import { Route as VerifyEmailRouteImport } from './routes/verify-email'
 import { Route as AppIndexRouteImport } from './routes/_app/index'
 import { Route as AppAccountRouteImport } from './routes/_app/account'
 import { Route as AppActivityRouteImport } from './routes/_app/activity'
+import { Route as AppBulkJobsRouteImport } from './routes/_app/bulk-jobs'
 import { Route as AppMorphQueueRouteImport } from './routes/_app/morph-queue'
 import { Route as AppMorphedAssetsRouteImport } from './routes/_app/morphed-assets'
 import { Route as AppTagsRouteImport } from './routes/_app/tags'
@@ -85,6 +86,11 @@ const AppAccountRoute = AppAccountRouteImport.update({
 const AppActivityRoute = AppActivityRouteImport.update({
   id: '/activity',
   path: '/activity',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppBulkJobsRoute = AppBulkJobsRouteImport.update({
+  id: '/bulk-jobs',
+  path: '/bulk-jobs',
   getParentRoute: () => AppRoute,
 } as any)
 const AppMorphQueueRoute = AppMorphQueueRouteImport.update({
@@ -189,6 +195,7 @@ export interface FileRoutesByFullPath {
   '/verify-email': typeof VerifyEmailRoute
   '/account': typeof AppAccountRoute
   '/activity': typeof AppActivityRoute
+  '/bulk-jobs': typeof AppBulkJobsRoute
   '/morph-queue': typeof AppMorphQueueRoute
   '/morphed-assets': typeof AppMorphedAssetsRoute
   '/tags': typeof AppTagsRoute
@@ -217,6 +224,7 @@ export interface FileRoutesByTo {
   '/verify-email': typeof VerifyEmailRoute
   '/account': typeof AppAccountRoute
   '/activity': typeof AppActivityRoute
+  '/bulk-jobs': typeof AppBulkJobsRoute
   '/morph-queue': typeof AppMorphQueueRoute
   '/morphed-assets': typeof AppMorphedAssetsRoute
   '/tags': typeof AppTagsRoute
@@ -248,6 +256,7 @@ export interface FileRoutesById {
   '/verify-email': typeof VerifyEmailRoute
   '/_app/account': typeof AppAccountRoute
   '/_app/activity': typeof AppActivityRoute
+  '/_app/bulk-jobs': typeof AppBulkJobsRoute
   '/_app/morph-queue': typeof AppMorphQueueRoute
   '/_app/morphed-assets': typeof AppMorphedAssetsRoute
   '/_app/tags': typeof AppTagsRoute
@@ -280,6 +289,7 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/account'
     | '/activity'
+    | '/bulk-jobs'
     | '/morph-queue'
     | '/morphed-assets'
     | '/tags'
@@ -308,6 +318,7 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/account'
     | '/activity'
+    | '/bulk-jobs'
     | '/morph-queue'
     | '/morphed-assets'
     | '/tags'
@@ -338,6 +349,7 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/_app/account'
     | '/_app/activity'
+    | '/_app/bulk-jobs'
     | '/_app/morph-queue'
     | '/_app/morphed-assets'
     | '/_app/tags'
@@ -439,6 +451,13 @@ declare module '@tanstack/react-router' {
       path: '/activity'
       fullPath: '/activity'
       preLoaderRoute: typeof AppActivityRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/bulk-jobs': {
+      id: '/_app/bulk-jobs'
+      path: '/bulk-jobs'
+      fullPath: '/bulk-jobs'
+      preLoaderRoute: typeof AppBulkJobsRouteImport
       parentRoute: typeof AppRoute
     }
     '/_app/morph-queue': {
@@ -573,6 +592,7 @@ declare module '@tanstack/react-router' {
 interface AppRouteChildren {
   AppAccountRoute: typeof AppAccountRoute
   AppActivityRoute: typeof AppActivityRoute
+  AppBulkJobsRoute: typeof AppBulkJobsRoute
   AppMorphQueueRoute: typeof AppMorphQueueRoute
   AppMorphedAssetsRoute: typeof AppMorphedAssetsRoute
   AppTagsRoute: typeof AppTagsRoute
@@ -597,6 +617,7 @@ interface AppRouteChildren {
 const AppRouteChildren: AppRouteChildren = {
   AppAccountRoute: AppAccountRoute,
   AppActivityRoute: AppActivityRoute,
+  AppBulkJobsRoute: AppBulkJobsRoute,
   AppMorphQueueRoute: AppMorphQueueRoute,
   AppMorphedAssetsRoute: AppMorphedAssetsRoute,
   AppTagsRoute: AppTagsRoute,

@@ -12,7 +12,12 @@ import { endpoint, ENDPOINTS } from '../../contract/paths';
 import { cleanFilter, type ListFilter } from '../../contract/list-query';
 import { queryClient } from './query';
 import { onLiveEvent } from './live-cache';
-import { bulkJobSchema, type BulkJob, type BulkJobCreateBody } from '../../contract/bulk-jobs';
+import {
+  BULK_JOB_ENDED,
+  bulkJobSchema,
+  type BulkJob,
+  type BulkJobCreateBody,
+} from '../../contract/bulk-jobs';
 import type { StreamEvent } from '../../contract/schemas';
 
 const bulkJobsService = tagService('bulk-jobs');
@@ -69,6 +74,18 @@ function withProgress(job: BulkJob, event: StreamEvent): BulkJob | undefined {
 }
 
 /**
+ * The job as it ended: read again, since a progress event carries its counts but not who
+ * cancelled it or why it failed; as the event says when that read fails.
+ */
+async function readEnded(id: string, said: BulkJob): Promise<void> {
+  try {
+    await queryClient.fetchQuery({ ...bulkJobQuery(id), staleTime: 0, retry: false });
+  } catch {
+    queryClient.setQueryData(jobKey(id), said);
+  }
+}
+
+/**
  * Keeps the cached job `id` up to date from the live stream; answers the unsubscribe. A
  * progress event older than what the cache holds (a resume's replay) changes nothing.
  */
@@ -76,6 +93,8 @@ export function followBulkJob(id: string): () => void {
   return onLiveEvent((event) => {
     const job = queryClient.getQueryData<BulkJob>(jobKey(id));
     const next = job && withProgress(job, event);
-    if (next && next.done >= job.done) queryClient.setQueryData(jobKey(id), next);
+    if (!next || next.done < job.done) return;
+    if (BULK_JOB_ENDED.includes(next.state)) void readEnded(id, next);
+    else queryClient.setQueryData(jobKey(id), next);
   });
 }

@@ -7,6 +7,7 @@ import { enUsers } from './en/users';
 import { enAccount } from './en/account';
 import { enActivity } from './en/activity';
 import { enDashboard } from './en/dashboard';
+import { enBulkJobs } from './en/bulk-jobs';
 
 /**
  * English texts of the signed-in back office, one file per area under ./en/. Loaded with the
@@ -22,4 +23,5 @@ export const enBackOffice = {
   ...enAccount,
   ...enActivity,
   ...enDashboard,
+  ...enBulkJobs,
 } as const;

@@ -75,6 +75,7 @@ export const en = {
     trash: 'Trash',
     users: 'Users',
     activity: 'Activity',
+    bulkJobs: 'Bulk jobs',
     myAssets: 'My assets',
     signOut: 'Sign out',
     signingOut: 'Signing out…',

@@ -6,14 +6,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Label, ProgressBar } from 'react-aria-components';
 import type { TFunction } from 'i18next';
 import { bulkJobQuery, cancelBulkJob, followBulkJob, startBulkJob } from '../api/bulk-jobs';
 import { liveStatus, onLiveStatus } from '../api/live-cache';
 import type { BulkScope, ListControls } from './list.view';
 import { ActionButton } from '../ui/dom/action-button';
+import { JobProgressBar } from '../ui/dom/list/job-progress';
 import { BULK_JOB_ENDED, type BulkJob, type BulkJobCreateBody } from '../../contract/bulk-jobs';
-import '../ui/dom/list/bulk-job.css';
 
 // The jobs this tab started, shown above the list until each ends (they outlive the selection
 // that started them: a delete takes its rows off the screen).
@@ -35,11 +34,16 @@ function showBulkJob(job: BulkJob): void {
 
 const number = (value: number) => value.toLocaleString();
 
+/** Whether someone other than its starter cancelled `job` (an admin, from the jobs screen). */
+export const cancelledByOther = (job: BulkJob): boolean =>
+  job.state === 'cancelled' && job.cancelledBy !== null && job.cancelledBy !== job.userId;
+
 /** What a job did, for the toast at its end. */
 function bulkJobOutcome(t: TFunction, job: BulkJob): string {
   if (job.state === 'failed') return t('bulk.job.failed', { error: job.error ?? '' });
+  const stopped = cancelledByOther(job) ? 'bulk.job.cancelledByAdmin' : 'bulk.job.cancelled';
   const said = [
-    ...(job.state === 'cancelled' ? [t('bulk.job.cancelled')] : []),
+    ...(job.state === 'cancelled' ? [t(stopped)] : []),
     t(`bulk.job.done.${job.action}`, { count: job.changed, n: number(job.changed) }),
     ...(job.skipped > 0
       ? [
@@ -72,35 +76,34 @@ function BulkJobProgress({ job, list }: { job: BulkJob; list: ListControls }) {
     list.refresh();
     setShown(shownJobs.filter((shown) => shown.id !== job.id));
   }, [ended, data, job.id, list, t]);
-  const total = Math.max(data.total, data.done);
-  const valueLabel = t(data.totalIsEstimate ? 'bulk.job.progressAbout' : 'bulk.job.progress', {
-    done: number(data.done),
-    total: number(total),
-  });
   return (
     <div className="bulk-job">
-      <ProgressBar
-        className="bulk-job-bar"
-        value={data.done}
-        maxValue={Math.max(total, 1)}
-        valueLabel={valueLabel}
-      >
-        {({ percentage }) => (
-          <>
-            <span className="bulk-job-text">
-              <Label>{t(`bulk.job.progressLabel.${data.action}`)}</Label>
-              <span className="bulk-job-value">{valueLabel}</span>
-            </span>
-            <span className="bulk-job-track">
-              <span className="bulk-job-fill" style={{ width: `${percentage ?? 0}%` }} />
-            </span>
-          </>
-        )}
-      </ProgressBar>
+      <BulkJobBar job={data} />
       <ActionButton isDisabled={ended} onPress={() => void list.run(() => cancelBulkJob(job.id))}>
         {t('list.cancel')}
       </ActionButton>
     </div>
+  );
+}
+
+/**
+ * A job's bar, named by what it does ("Locking"), with "12,500 of 100,000" ("of about" when the
+ * total is the planner's estimate). `labelHidden` where a column header names it already.
+ */
+export function BulkJobBar({ job, labelHidden }: { job: BulkJob; labelHidden?: boolean }) {
+  const { t } = useTranslation();
+  const total = Math.max(job.total, job.done);
+  return (
+    <JobProgressBar
+      label={t(`bulk.job.progressLabel.${job.action}`)}
+      labelHidden={labelHidden}
+      done={job.done}
+      total={total}
+      valueLabel={t(job.totalIsEstimate ? 'bulk.job.progressAbout' : 'bulk.job.progress', {
+        done: number(job.done),
+        total: number(total),
+      })}
+    />
   );
 }
 

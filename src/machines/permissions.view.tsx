@@ -36,7 +36,7 @@ export function usePermissions(): Can {
 }
 
 /** A screen's requirement: the action, the subject and, for conditions, the record. */
-export type Requirement = readonly [Action, Exclude<Subject, 'all'>, SubjectFields?];
+export type Requirement = readonly [Action, Subject, SubjectFields?];
 
 /** Shows `children` when the user may do `requires`, else a page saying it is not for them. */
 export function Allowed({ requires, children }: { requires: Requirement; children: ReactNode }) {

@@ -123,6 +123,14 @@ const NAV = [
     group: 'system',
     needs: ['update', 'Asset'],
   },
+  // Everyone's background changes, which only an admin may see and stop (docs/api.md "Bulk jobs").
+  {
+    to: '/bulk-jobs',
+    label: 'nav.bulkJobs',
+    icon: 'bulkJobs',
+    group: 'system',
+    needs: ['manage', 'all'],
+  },
 ] as const satisfies readonly {
   to: string;
   label: string;

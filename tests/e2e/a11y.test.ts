@@ -136,6 +136,7 @@ describe.each([1280, 390])('at %i px', (width) => {
     await visit('/cage-meshes/new', heading('New cage mesh'));
     await visit('/tags', rows);
     await visit('/trash', heading('Trash'));
+    await visit('/bulk-jobs', heading('Bulk jobs'));
 
     if (phone) await button('Menu').click();
     await page

@@ -117,8 +117,19 @@ const CATALOGUE = [
 ];
 /** A developer's: the catalogue, the users (read only) and the activity log. */
 const EVERY_SCREEN = [...CATALOGUE, 'Users', 'My assets', 'Activity'];
-/** An admin's: also the invitations and the Trash (whoever may delete may restore). */
-const ADMIN_SCREENS = [...CATALOGUE, 'Users', 'Invitations', 'My assets', 'Trash', 'Activity'];
+/**
+ * An admin's: also the invitations, the Trash (whoever may delete may restore) and everyone's
+ * bulk jobs.
+ */
+const ADMIN_SCREENS = [
+  ...CATALOGUE,
+  'Users',
+  'Invitations',
+  'My assets',
+  'Trash',
+  'Activity',
+  'Bulk jobs',
+];
 
 describe('what each role is offered', () => {
   it('admin: every screen, New, row actions including Delete', async () => {

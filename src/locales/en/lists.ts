@@ -211,6 +211,7 @@ export const enLists = {
       notRestored_one: '{{n}} record could not be restored',
       notRestored_other: '{{n}} records could not be restored',
       cancelled: 'Stopped part way',
+      cancelledByAdmin: 'Cancelled by an administrator',
       failed: 'The change stopped: {{error}}',
     },
   },

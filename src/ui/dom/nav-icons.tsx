@@ -15,6 +15,7 @@ const PATHS = {
   myAssets: 'M12 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8z M4 21v-1a8 8 0 0 1 16 0v1',
   trash: 'M4 7h16 M9 7V4h6v3 M6 7l1 13h10l1-13 M10 11v6 M14 11v6',
   activity: 'M3 12h4l3-8 4 16 3-8h4',
+  bulkJobs: 'M3 5h18v4H3z M3 15h18v4H3z M5 7h9 M5 17h4',
   collapse: 'M4 4h16v16H4z M9 4v16 M15.5 9.5 13 12l2.5 2.5',
   expand: 'M4 4h16v16H4z M9 4v16 M13 9.5l2.5 2.5-2.5 2.5',
   close: 'M6 6l12 12 M18 6 6 18',

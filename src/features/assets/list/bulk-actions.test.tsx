@@ -43,14 +43,17 @@ function listControls() {
   return { list, said };
 }
 
+/** The API for job1; `reads` sets the job GET answers from then on (queued until then). */
 function serve() {
+  let read = job();
   const server = serveApi({
+    'GET v1/bulk-jobs/job1': () => jsonResponse(200, { data: read }),
     'POST v1/bulk-jobs': () => jsonResponse(200, { data: job() }),
     'POST v1/bulk-jobs/job1/cancel': () =>
       jsonResponse(200, { data: job({ state: 'cancelled', done: 12_500, changed: 12_500 }) }),
   });
   configureSession(signedInSession());
-  return server;
+  return { ...server, reads: (now: BulkJob) => void (read = now) };
 }
 
 const scope: BulkScope = {
@@ -100,7 +103,9 @@ describe('the bulk bar over every asset a filter matches', { timeout: 20_000 }, 
     });
     expect(results.violations.map((violation) => violation.id)).toEqual([]);
 
-    progress({ state: 'done', done: 100_000, changed: 99_000, skipped: 1_000 });
+    const end: Partial<BulkJob> = { state: 'done', done: 100_000, changed: 99_000, skipped: 1_000 };
+    server.reads(job(end));
+    progress(end);
     await waitFor(() =>
       expect(said).toEqual(['99,000 assets locked · 1,000 locked assets skipped']),
     );
@@ -119,6 +124,33 @@ describe('the bulk bar over every asset a filter matches', { timeout: 20_000 }, 
     await waitFor(() => expect(said).toEqual(['Stopped part way · 12,500 assets locked']));
     expect(server.sent()).toContain('POST v1/bulk-jobs/job1/cancel ');
   });
+
+  it.each([
+    {
+      ended: 'cancelled by an administrator',
+      read: { state: 'cancelled', cancelledBy: 'admin1', done: 12_500, changed: 12_500 },
+      said: 'Cancelled by an administrator · 12,500 assets locked',
+    },
+    {
+      ended: 'failed',
+      read: { state: 'failed', error: 'Stopped: the account was disabled' },
+      said: 'The change stopped: Stopped: the account was disabled',
+    },
+  ] as const)(
+    'says at its end how a job $ended ended, from the job as read then (its event has only counts)',
+    async ({ read, said: expected }) => {
+      setLiveStatus('connected');
+      const server = serve();
+      const { list, said } = listControls();
+      renderBar(list);
+      await userEvent.click(screen.getByRole('button', { name: /^Select all/ }));
+      await userEvent.click(screen.getByRole('button', { name: 'Lock' }));
+      await screen.findByRole('progressbar', { name: 'Locking' });
+      server.reads(job(read));
+      progress({ state: read.state, done: 12_500, changed: 12_500 });
+      await waitFor(() => expect(said).toEqual([expected]));
+    },
+  );
 
   it('offers no more than the selection while part of the page is selected', () => {
     serve();
