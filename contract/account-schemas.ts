@@ -13,25 +13,39 @@ import {
 
 const currentPasswordSchema = z.string().check(z.minLength(1), z.maxLength(256));
 
-/** POST /v1/users/me/email: mails a code to the new address (the current password when set). */
-export const emailChangeBodySchema = z.strictObject({
-  email: emailSchema,
+/**
+ * What confirms a change that decides who can sign in: the current password of an account that
+ * has one; of one without, `code`, mailed to its address by POST /v1/users/me/proof-code.
+ */
+const proof = {
   password: z.optional(currentPasswordSchema),
+  code: z.optional(codeSchema),
+};
+/**
+ * GET /v1/users/me/proof: which of the two this account confirms changes with, and the address
+ * a code goes to (`none`: a guest, which has neither and confirms nothing).
+ */
+export const proofMethodSchema = z.object({
+  method: z.enum(['password', 'code', 'none']),
+  email: z.nullable(z.string()),
 });
+export type ProofMethod = z.infer<typeof proofMethodSchema>;
+
+/** POST /v1/users/me/email: mails a code to the new address, once the owner is proven. */
+export const emailChangeBodySchema = z.strictObject({ email: emailSchema, ...proof });
 /** POST /v1/users/me/email/confirm: the code mailed to the new address makes it count. */
 export const emailChangeConfirmBodySchema = z.strictObject({
   verificationId: z.string().check(z.minLength(1), z.maxLength(64)),
   code: codeSchema,
 });
-/** PUT /v1/users/me/password: the current password (when the account has one) and a new one. */
+/** PUT /v1/users/me/password: the current password (or a first one's mailed code) and a new one. */
 export const passwordChangeBodySchema = z.strictObject({
-  currentPassword: z.optional(currentPasswordSchema),
+  currentPassword: proof.password,
+  code: proof.code,
   password: passwordSchema,
 });
-/** DELETE /v1/users/me: the current password confirms (when the account has one). */
-export const accountDeleteBodySchema = z.strictObject({
-  password: z.optional(currentPasswordSchema),
-});
+/** DELETE /v1/users/me: the current password, or the mailed code, confirms. */
+export const accountDeleteBodySchema = z.strictObject(proof);
 
 // Defined beside the roles: the invitations list's address is read by the start-up bundle,
 // which must not carry this module's other schemas.
@@ -110,10 +124,8 @@ export const secondFactorStatusSchema = z.object({
   /** The account's role must have one (REQUIRE_ADMIN_2FA): its tokens are a guest's until then. */
   required: z.boolean(),
 });
-/** POST /v1/users/me/second-factor/totp: the current password, when the account has one. */
-export const totpEnrolmentBodySchema = z.strictObject({
-  password: z.optional(currentPasswordSchema),
-});
+/** POST /v1/users/me/second-factor/totp: the current password, or the mailed code. */
+export const totpEnrolmentBodySchema = z.strictObject(proof);
 /** The new secret (base32, for typing in) and the otpauth:// address the QR code carries. */
 export const totpEnrolmentSchema = z.object({ secret: z.string(), uri: z.string() });
 export type TotpEnrolment = z.infer<typeof totpEnrolmentSchema>;

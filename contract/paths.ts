@@ -24,6 +24,8 @@ export const ENDPOINTS = {
   myEmail: '/v1/users/me/email',
   myEmailConfirm: '/v1/users/me/email/confirm',
   myPassword: '/v1/users/me/password',
+  myProof: '/v1/users/me/proof',
+  myProofCode: '/v1/users/me/proof-code',
   secondFactor: '/v1/auth/second-factor',
   mySecondFactor: '/v1/users/me/second-factor',
   myTotp: '/v1/users/me/second-factor/totp',

@@ -169,7 +169,7 @@ export const devMailSchema = z.object({
   code: z.nullable(z.string()),
   verificationId: z.nullable(z.string()),
   /** A code's purpose (`email`: a new address), `notice` (no code) or `invitation` (a link). */
-  kind: z.enum(['login', 'verify', 'reset', 'email', 'notice', 'invitation']),
+  kind: z.enum(['login', 'verify', 'reset', 'email', 'proof', 'notice', 'invitation']),
   /** The link an invitation carries (server/routes/invitations.ts). */
   link: z.optional(z.nullable(z.string())),
   sentAt: z.string(),

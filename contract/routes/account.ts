@@ -8,6 +8,7 @@ import {
   invitationLookupBodySchema,
   invitationLookupResultSchema,
   passwordChangeBodySchema,
+  proofMethodSchema,
   recoveryCodesRenewBodySchema,
   recoveryCodesSchema,
   secondFactorBodySchema,
@@ -99,6 +100,13 @@ export const accountRoutes: Route[] = [
   }),
   mine('delete', '/v1/users/me/sessions/{id}', 'End a session', {
     answer: ok(sessionsEndedSchema),
+  }),
+  mine('get', '/v1/users/me/proof', 'How I confirm changes', {
+    answer: ok(proofMethodSchema),
+  }),
+  mine('post', '/v1/users/me/proof-code', 'Mail me a code to confirm a change', {
+    answer: ok(sentResultSchema),
+    errors: [409, 429],
   }),
   mine('post', '/v1/users/me/email', 'Change my e-mail address', {
     body: emailChangeBodySchema,

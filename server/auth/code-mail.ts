@@ -49,6 +49,14 @@ function message(
         subject: 'Confirm your new Avatar Studio e-mail address',
         text: `Your code to confirm this address is ${code}. It expires in ${MINUTES} minutes.\nIf you did not ask to use this address, ignore this mail.`,
       };
+    case 'proof':
+      return {
+        to,
+        kind: 'proof',
+        code,
+        subject: 'Your Avatar Studio code to confirm it is you',
+        text: `Your code to confirm a change to your account is ${code}. It expires in ${MINUTES} minutes.\nIf you did not ask for it, someone may be using your session: sign out of your other sessions on the account page.`,
+      };
     case 'reset':
       return {
         to,

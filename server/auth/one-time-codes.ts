@@ -1,6 +1,7 @@
 /**
- * Six-digit one-time codes for passwordless login, e-mail verification, password reset and
- * changes of e-mail address.
+ * Six-digit one-time codes for passwordless login, e-mail verification, password reset,
+ * changes of e-mail address and the proof an account without a password gives before a change
+ * that decides who can sign in.
  * A code is single use and expires after CODE_TTL_MS. A new code does not cancel the ones
  * already sent, so nobody can break an owner's sign-in by asking for codes: the newest
  * MAX_LIVE_CODES of an address and purpose are accepted. Past the issuing limit of an address,
@@ -22,8 +23,11 @@ import { fail } from '../http/errors';
 import { newId } from '../ids';
 import { LIMITS, refuseIfRemembered, takeAttempt, type LimitCheck } from './rate-limit';
 
-/** `email`: a code mailed to the new address of an e-mail change (server/routes/account.ts). */
-export type CodePurpose = 'login' | 'verify' | 'reset' | 'email';
+/**
+ * `email`: a code mailed to the new address of an e-mail change (server/routes/account.ts).
+ * `proof`: a code mailed to a signed-in account's address to confirm a change (fresh-proof.ts).
+ */
+export type CodePurpose = 'login' | 'verify' | 'reset' | 'email' | 'proof';
 
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const MAX_LIVE_CODES = 3;

@@ -1,9 +1,11 @@
 /**
  * /v1/users/me: the signed-in user's own account (docs/api.md "Your account"): change the
  * e-mail address (it counts once a code mailed to the new address comes back), change the
- * password (the current one required; the other sessions end) and delete the account (its
- * sessions end, its records go as documented). A guest turns into a registered user with the
- * spec's sign-up call (POST /v1/auth/signup with the guest's bearer), not here.
+ * password (the other sessions end) and delete the account (its sessions end, its records go as
+ * documented), each confirmed by fresh proof of the owner (auth/fresh-proof.ts: the current
+ * password, or a code mailed to the address of an account without one). A guest turns into a
+ * registered user with the spec's sign-up call (POST /v1/auth/signup with the guest's bearer),
+ * not here.
  */
 import { Hono, type Context } from 'hono';
 import {
@@ -13,10 +15,11 @@ import {
   passwordChangeBodySchema,
 } from '../../contract/account-schemas';
 import { sendCode } from '../auth/code-mail';
+import { confirmOwner, proofMethodOf, sendProofCode } from '../auth/fresh-proof';
 import type { AuthEnv } from '../auth/middleware';
 import { lockLiveCaller } from '../auth/live-caller';
 import { addressOfCode, consumeCode, failCode } from '../auth/one-time-codes';
-import { hashPassword, verifyPassword } from '../auth/password';
+import { hashPassword } from '../auth/password';
 import { requireAcceptablePassword } from '../auth/password-policy';
 import { LIMITS, takeAttempt } from '../auth/rate-limit';
 import { revokeAllForUser, revokeSessionsOf } from '../auth/refresh-tokens';
@@ -54,30 +57,6 @@ export async function registeredCaller(db: Db, c: Context<AuthEnv>): Promise<Use
 }
 
 /**
- * Confirms a sensitive change with the account's current password, when it has one (an account
- * signed in only by codes has none: its mailbox is its proof). Wrong passwords share the
- * re-authentication limit of POST /v1/auth/password-id-verification.
- */
-export async function confirmPassword(
-  deps: Deps,
-  user: UserRow,
-  password: string | undefined,
-  field: string,
-): Promise<void> {
-  if (user.password_hash === null) return;
-  if (password === undefined) fail(400, 'VALIDATION_ERROR', `${field}: Required`);
-  const attempt = await takeAttempt(
-    deps.db,
-    [{ key: `reauth:${user.id}`, limit: LIMITS.reauthPerUser }],
-    deps.now(),
-  );
-  if (!(await verifyPassword(password, user.password_hash, `user:${user.id}`))) {
-    fail(403, 'WRONG_PASSWORD', `${field}: This is not your current password`);
-  }
-  await attempt.giveBack();
-}
-
-/**
  * Routes mounted at /v1/users/me (beside GET /v1/users/me of routes/users.ts), from their
  * declarations (contract/routes.ts).
  */
@@ -86,10 +65,21 @@ export function accountRoutes(deps: Deps) {
   const app = new Hono<AuthEnv>();
   const on = declaredRoutes(app, deps, '/v1/users/me');
 
+  on('get', '/v1/users/me/proof', undefined, async (c) => {
+    const user = await findUserById(db, c.get('auth').userId);
+    if (!user) fail(401, 'UNAUTHORIZED', 'The signed-in user no longer exists');
+    return c.json({ data: { method: proofMethodOf(user), email: user.email } });
+  });
+
+  on('post', '/v1/users/me/proof-code', undefined, async (c) => {
+    await sendProofCode(deps, c, await registeredCaller(db, c));
+    return c.json({ data: { sent: true } });
+  });
+
   // Mails a code to the new address; nothing changes until it comes back (below).
   on('post', '/v1/users/me/email', emailChangeBodySchema, async (c, body) => {
     const user = await registeredCaller(db, c);
-    await confirmPassword(deps, user, body.password, 'password');
+    await confirmOwner(deps, c, user, body);
     if (body.email.toLowerCase() === user.email?.toLowerCase()) {
       fail(400, 'VALIDATION_ERROR', 'email: This is already your e-mail address');
     }
@@ -181,7 +171,8 @@ export function accountRoutes(deps: Deps) {
     const { sessionId } = c.get('auth');
     const user = await registeredCaller(db, c);
     requireAcceptablePassword(body.password, user.email);
-    await confirmPassword(deps, user, body.currentPassword, 'currentPassword');
+    const proof = { password: body.currentPassword, code: body.code };
+    await confirmOwner(deps, c, user, proof, 'currentPassword');
     const passwordHash = await hashPassword(body.password, `user:${user.id}`);
     const now = deps.now();
     const updated = await db.transaction(async (tx) => {
@@ -200,7 +191,7 @@ export function accountRoutes(deps: Deps) {
     const { userId } = c.get('auth');
     const user = await findUserById(db, userId);
     if (!user) fail(401, 'UNAUTHORIZED', 'The signed-in user no longer exists');
-    await confirmPassword(deps, user, body.password, 'password');
+    await confirmOwner(deps, c, user, body);
     const now = deps.now();
     await db.transaction(async (tx) => {
       // Serializes with other admins leaving, being demoted or disabled, so two cannot both be

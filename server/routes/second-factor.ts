@@ -12,6 +12,7 @@ import {
   totpConfirmBodySchema,
   totpEnrolmentBodySchema,
 } from '../../contract/account-schemas';
+import { confirmOwner, confirmPassword } from '../auth/fresh-proof';
 import { lockLiveCaller } from '../auth/live-caller';
 import type { AuthEnv } from '../auth/middleware';
 import { revokeAllForUser } from '../auth/refresh-tokens';
@@ -33,7 +34,7 @@ import { declaredRoutes } from '../http/declared';
 import { fail } from '../http/errors';
 import { recordUserAdminEvent } from '../user-admin';
 import { findUserById } from '../users';
-import { confirmPassword, registeredCaller } from './account';
+import { registeredCaller } from './account';
 
 /** POST /second-factor, mounted at /v1/auth beside the first step. */
 export function secondFactorSignInRoutes(deps: Deps) {
@@ -61,10 +62,11 @@ export function secondFactorAccountRoutes(deps: Deps) {
     return c.json({ data: await secondFactorStatus(deps, user) });
   });
 
-  // A new secret, not yet enabled: the password first (a borrowed session cannot lock the owner
-  // out), and a proven address (whoever signed up with someone else's address cannot set one
-  // up before the owner takes the account back by a code).
-  on('post', `${path}/totp`, totpEnrolmentBodySchema, async (c, { password }) => {
+  // A new secret, not yet enabled: fresh proof first, the password or a code mailed to the
+  // address (a borrowed session cannot lock the owner out), and a proven address (whoever signed
+  // up with someone else's address cannot set one up before the owner takes the account back by
+  // a code).
+  on('post', `${path}/totp`, totpEnrolmentBodySchema, async (c, proof) => {
     const user = await registeredCaller(db, c);
     if (user.verified_at === null) {
       fail(
@@ -73,7 +75,7 @@ export function secondFactorAccountRoutes(deps: Deps) {
         'Verify your e-mail address before setting up two-step sign-in',
       );
     }
-    await confirmPassword(deps, user, password, 'password');
+    await confirmOwner(deps, c, user, proof);
     return c.json({ data: await startEnrolment(deps, user, c.get('auth')) });
   });
 

@@ -1,7 +1,7 @@
 /**
  * The account page (docs/api.md "Your account"): one's sessions, e-mail address, password,
- * deletion, and a guest's upgrade (the spec's sign-up call with the guest's token). Every
- * failure carries `service: 'account'`.
+ * deletion, how changes are confirmed, and a guest's upgrade (the spec's sign-up call with the
+ * guest's token). Every failure carries `service: 'account'`.
  */
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod/mini';
@@ -10,11 +10,13 @@ import {
   emailChangeBodySchema,
   emailChangeConfirmBodySchema,
   passwordChangeBodySchema,
+  proofMethodSchema,
   recoveryCodesRenewBodySchema,
   recoveryCodesSchema,
   secondFactorDisableBodySchema,
   secondFactorRemovedSchema,
   secondFactorStatusSchema,
+  totpEnrolmentBodySchema,
   totpEnrolmentSchema,
   type TotpEnrolment,
 } from '../../contract/account-schemas';
@@ -23,6 +25,7 @@ import { apiRequest } from './http';
 import { endpoint, ENDPOINTS } from '../../contract/paths';
 import { queryClient } from './query';
 import {
+  sentResultSchema,
   sessionInfoSchema,
   sessionsEndedSchema,
   signupResultSchema,
@@ -71,6 +74,26 @@ export function endOtherSessions(): Promise<number> {
   });
 }
 
+const PROOF_KEY = ['me', 'proof'] as const;
+
+/**
+ * How the signed-in account confirms a change that decides who can sign in (its password, a
+ * code mailed to `email`, or nothing: a guest).
+ */
+export const myProofQuery = () =>
+  queryOptions({
+    queryKey: PROOF_KEY,
+    queryFn: ({ signal }) =>
+      accountService(() => apiRequest(endpoint(ENDPOINTS.myProof), proofMethodSchema, { signal })),
+  });
+
+/** Mails a code that confirms a change to the account's address (an account without a password). */
+export function requestProofCode(): Promise<unknown> {
+  return accountService(() =>
+    apiRequest(endpoint(ENDPOINTS.myProofCode), sentResultSchema, { method: 'post' }),
+  );
+}
+
 /** Mails a code to a new address; answers the id to confirm it with. */
 export function requestEmailChange(body: z.input<typeof emailChangeBodySchema>): Promise<string> {
   return accountService(async () => {
@@ -86,19 +109,26 @@ export function requestEmailChange(body: z.input<typeof emailChangeBodySchema>):
 export function confirmEmailChange(
   body: z.input<typeof emailChangeConfirmBodySchema>,
 ): Promise<User> {
-  return accountService(() =>
-    apiRequest(endpoint(ENDPOINTS.myEmailConfirm), userSchema, { method: 'post', json: body }),
-  );
+  return accountService(async () => {
+    const user = await apiRequest(endpoint(ENDPOINTS.myEmailConfirm), userSchema, {
+      method: 'post',
+      json: body,
+    });
+    // Codes that confirm changes go to the new address now.
+    await queryClient.invalidateQueries({ queryKey: PROOF_KEY });
+    return user;
+  });
 }
 
-/** Sets a new password (the current one confirms); every other session ends. */
+/** Sets a new password (the current one, or a mailed code, confirms); every other session ends. */
 export function changePassword(body: z.input<typeof passwordChangeBodySchema>): Promise<User> {
   return accountService(async () => {
     const user = await apiRequest(endpoint(ENDPOINTS.myPassword), userSchema, {
       method: 'put',
       json: body,
     });
-    await sessionsChanged();
+    // A first password is what confirms changes from now on.
+    await Promise.all([sessionsChanged(), queryClient.invalidateQueries({ queryKey: PROOF_KEY })]);
     return user;
   });
 }
@@ -136,8 +166,10 @@ async function secondFactorChanged(): Promise<void> {
   await queryClient.invalidateQueries({ queryKey: SECOND_FACTOR_KEY });
 }
 
-/** Starts setting up an authenticator (the current password confirms): its secret and URI. */
-export function startTotpEnrolment(body: { password?: string }): Promise<TotpEnrolment> {
+/** Starts setting up an authenticator (the password or a mailed code confirms): its secret and URI. */
+export function startTotpEnrolment(
+  body: z.input<typeof totpEnrolmentBodySchema>,
+): Promise<TotpEnrolment> {
   return accountService(() =>
     apiRequest(endpoint(ENDPOINTS.myTotp), totpEnrolmentSchema, { method: 'post', json: body }),
   );

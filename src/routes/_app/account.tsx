@@ -1,10 +1,14 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { mySessionsQuery } from '../../api/account';
+import { myProofQuery, mySessionsQuery } from '../../api/account';
 import { queryClient } from '../../api/query';
 import { AccountPage } from '../../features/account';
 
 export const Route = createFileRoute('/_app/account')({
-  // Started, not awaited: the sessions show their own loading state.
-  loader: () => void queryClient.prefetchQuery(mySessionsQuery()),
+  // The sessions are started, not awaited: they show their own loading state. How changes are
+  // confirmed is awaited, so the forms open with the right field (a password, or a mailed code).
+  loader: async () => {
+    void queryClient.prefetchQuery(mySessionsQuery());
+    await queryClient.prefetchQuery(myProofQuery());
+  },
   component: AccountPage,
 });

@@ -1,6 +1,6 @@
 import { useNavigate } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import {
@@ -21,6 +21,7 @@ import { TextField } from '../../../ui/dom/text-field';
 import { announce } from '../../../ui/dom/toasts';
 import { authFields } from '../fields';
 import { codeForm, newPasswordForm, signupForm } from '../forms';
+import { proofBody, proofFields, proofRule, SendProofCode, useOwnerProof } from './owner-proof';
 
 /** Runs a form's request and keeps its error for the form; answers false when it failed. */
 function useRequest() {
@@ -38,34 +39,26 @@ function useRequest() {
   return { error, run };
 }
 
-const currentPasswordForm = z.object({ currentPassword: z.string() });
-const emailChangeForm = z.extend(currentPasswordForm, {
-  email: z.pipe(
-    z.string().check(z.trim(), z.minLength(1, 'form.required')),
-    z.email('form.invalidEmail'),
-  ),
-});
-const passwordChangeForm = z.extend(newPasswordForm, currentPasswordForm.shape);
+const newEmail = z.pipe(
+  z.string().check(z.trim(), z.minLength(1, 'form.required')),
+  z.email('form.invalidEmail'),
+);
 
-/** The current password: optional, as an account signed in only by codes has none. */
-function useCurrentPasswordField() {
-  const { t } = useTranslation();
-  return {
-    name: 'currentPassword',
-    label: t('account.currentPassword'),
-    type: 'password',
-    autoComplete: 'current-password',
-    description: t('account.currentPasswordHint'),
-  } as const;
-}
+/** The server's reason for refusing the proof (a password or a code), for its field. */
+const proofErrorOf = (error: unknown, passwordField = 'password') =>
+  fieldErrorOf(error, passwordField) ?? fieldErrorOf(error, 'code');
 
-/** A new address counts once the code mailed to it comes back. */
+/**
+ * A new address counts once the code mailed to it comes back; asking for it takes fresh proof
+ * (the password, or a code mailed to the current address).
+ */
 export function EmailSection() {
   const { t } = useTranslation();
   const actor = useSessionActor();
   const email = useSelector(actor, (s) => selectUser(s).email);
   const verified = useSelector(actor, (s) => selectUser(s).settings.isEmailVerified);
-  const currentPassword = useCurrentPasswordField();
+  const proof = useOwnerProof();
+  const schema = useMemo(() => z.object({ email: newEmail, proof: proofRule(proof) }), [proof]);
   const ask = useRequest();
   const confirm = useRequest();
   const [pending, setPending] = useState<{ email: string; verificationId: string } | null>(null);
@@ -111,83 +104,111 @@ export function EmailSection() {
           </p>
           <SchemaForm
             label={t('account.changeEmail')}
-            schema={emailChangeForm}
-            defaultValues={{ email: '', currentPassword: '' }}
-            fields={[{ ...authFields(t).email, label: t('account.newEmail') }, currentPassword]}
+            schema={schema}
+            defaultValues={{ email: '', proof: '' }}
+            fields={[
+              { ...authFields(t).email, label: t('account.newEmail') },
+              ...proofFields(t, proof),
+            ]}
             submitLabel={t('account.sendCode')}
             pendingLabel={t('account.sendingCode')}
             error={describeError(ask.error, t)}
-            serverFieldErrors={{ currentPassword: fieldErrorOf(ask.error, 'password') }}
+            serverFieldErrors={{ proof: proofErrorOf(ask.error) }}
             onSubmit={(values) =>
               ask.run(async () => {
                 const verificationId = await requestEmailChange({
                   email: values.email,
-                  ...(values.currentPassword ? { password: values.currentPassword } : {}),
+                  ...proofBody(proof, values.proof),
                 });
                 setPending({ email: values.email, verificationId });
               })
             }
-          />
+          >
+            <SendProofCode proof={proof} />
+          </SchemaForm>
         </>
       )}
     </section>
   );
 }
 
-/** A new password; the current one confirms it, and every other session ends. */
+/**
+ * A new password; the current one confirms it (an account that signs in by codes sets a first
+ * one, confirmed by a mailed code), and every other session ends.
+ */
 export function PasswordSection() {
   const { t } = useTranslation();
   const actor = useSessionActor();
   const request = useRequest();
-  const currentPassword = useCurrentPasswordField();
+  const proof = useOwnerProof();
+  const schema = useMemo(() => z.extend(newPasswordForm, { proof: proofRule(proof) }), [proof]);
+  const first = proof.method === 'code';
+  const title = first ? t('account.setPassword') : t('account.changePassword');
+  const newPassword = authFields(t).newPassword(t('form.newPassword'));
+  const confirm = proofFields(t, proof);
   return (
     <section className="account-section" aria-labelledby="account-password">
-      <h2 id="account-password">{t('account.changePassword')}</h2>
+      <h2 id="account-password">{title}</h2>
+      {first && <p>{t('account.setPasswordIntro')}</p>}
       <SchemaForm
-        label={t('account.changePassword')}
-        schema={passwordChangeForm}
-        defaultValues={{ currentPassword: '', password: '', confirmPassword: '' }}
-        fields={[currentPassword, ...authFields(t).newPassword(t('form.newPassword'))]}
-        submitLabel={t('account.savePassword')}
+        label={title}
+        schema={schema}
+        defaultValues={{ proof: '', password: '', confirmPassword: '' }}
+        // The mailed code last, beside the button that sends it.
+        fields={first ? [...newPassword, ...confirm] : [...confirm, ...newPassword]}
+        submitLabel={first ? title : t('account.savePassword')}
         pendingLabel={t('account.savingPassword')}
         error={describeError(request.error, t)}
         serverFieldErrors={{
-          currentPassword: fieldErrorOf(request.error, 'currentPassword'),
+          proof: proofErrorOf(request.error, 'currentPassword'),
           password: fieldErrorOf(request.error, 'password'),
         }}
         resetOnSuccess
         onSubmit={(values) =>
           request.run(async () => {
+            const { password: currentPassword, code } = proofBody(proof, values.proof);
             await changePassword({
               password: values.password,
-              ...(values.currentPassword ? { currentPassword: values.currentPassword } : {}),
+              ...(currentPassword ? { currentPassword } : {}),
+              ...(code ? { code } : {}),
             });
             actor.send({ type: 'PASSWORD_UPDATED' });
             announce({ tone: 'success', title: t('account.passwordChanged') });
           })
         }
-      />
+      >
+        <SendProofCode proof={proof} />
+      </SchemaForm>
     </section>
   );
 }
 
-/** Deletes the account after a confirmation (the password, when it has one). */
+/** Deletes the account after a confirmation (the password, or a mailed code; a guest's: none). */
 export function DeleteSection() {
   const { t } = useTranslation();
   const actor = useSessionActor();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
-  const [password, setPassword] = useState('');
+  const [value, setValue] = useState('');
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const proof = useOwnerProof();
+  const field = proofFields(t, proof, t('form.password'))[0];
   const request = useRequest();
   const submit = () => {
+    const check = z.safeParse(proofRule(proof), value);
+    if (!check.success) {
+      setInvalid(check.error.issues[0]?.message ?? 'form.required');
+      return false;
+    }
     void request
-      .run(() => deleteAccount(password ? { password } : {}))
+      .run(() => deleteAccount(proofBody(proof, value)))
       .then(async (deleted) => {
         if (!deleted) return;
         actor.send({ type: 'RESET' });
         // Said on the sign-in page, which stays: a toast would go with the signed-in area.
         await navigate({ to: '/signin', search: { notice: 'account_deleted' } });
       });
+    return true;
   };
   return (
     <section className="account-section danger-zone" aria-labelledby="account-delete">
@@ -201,7 +222,8 @@ export function DeleteSection() {
         isOpen={open}
         onClose={() => {
           setOpen(false);
-          setPassword('');
+          setValue('');
+          setInvalid(null);
         }}
         title={t('account.deleteConfirmTitle')}
         submitLabel={t('account.deleteConfirm')}
@@ -210,15 +232,19 @@ export function DeleteSection() {
         onSubmit={submit}
       >
         <p>{t('account.deleteIntro')}</p>
-        <TextField
-          name="password"
-          label={t('form.password')}
-          type="password"
-          autoComplete="current-password"
-          description={t('account.deletePasswordHint')}
-          value={password}
-          onChange={setPassword}
-        />
+        {field && (
+          <TextField
+            {...field}
+            description={field.description ?? t('account.deletePasswordHint')}
+            value={value}
+            onChange={(next) => {
+              setValue(next);
+              setInvalid(null);
+            }}
+            error={invalid && t(invalid)}
+          />
+        )}
+        <SendProofCode proof={proof} />
       </FormDialog>
     </section>
   );

@@ -2,6 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { myProofQuery } from '../../../api/account';
 import { queryClient } from '../../../api/query';
 import { configureSession } from '../../../api/session-bridge';
 import { jsonResponse, serveApi, signedInSession } from '../../../api/testing';
@@ -18,7 +19,10 @@ const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const CODES = [...'abcdefghij'].map((letter) => `${letter}bcde-fgh23`);
 const NEW_CODES = [...'abcdefghij'].map((letter) => `${letter}wxyz-fgh45`);
 
-function serve(status: { enabled: boolean; required: boolean }) {
+function serve(
+  status: { enabled: boolean; required: boolean },
+  proof: 'password' | 'code' = 'password',
+) {
   let current = {
     ...status,
     enabledAt: status.enabled ? '2030-01-01T00:00:00.000Z' : null,
@@ -26,6 +30,8 @@ function serve(status: { enabled: boolean; required: boolean }) {
   };
   const server = serveApi({
     'GET v1/users/me/second-factor': () => jsonResponse(200, { data: current }),
+    'GET v1/users/me/proof': [200, { data: { method: proof, email: 'a@b.c' } }],
+    'POST v1/users/me/proof-code': [200, { data: { sent: true } }],
     'POST v1/users/me/second-factor/totp': [
       200,
       {
@@ -72,18 +78,21 @@ function serve(status: { enabled: boolean; required: boolean }) {
   return server;
 }
 
-const renderSection = () =>
+/** The section once the account page's loader read how changes are confirmed. */
+async function renderSection() {
+  await queryClient.prefetchQuery(myProofQuery());
   render(
     <QueryClientProvider client={queryClient}>
       <TwoStepSection />
     </QueryClientProvider>,
   );
+}
 
 describe('the two-step sign-in section', () => {
   it('sets up an authenticator: QR code and key, a first code, the recovery codes once', async () => {
     const server = serve({ enabled: false, required: true });
     const user = userEvent.setup();
-    renderSection();
+    await renderSection();
     // An admin who must have it is told why.
     expect(await screen.findByText(/Your role needs two-step sign-in/)).toBeTruthy();
     const setUp = screen.getByRole('form', { name: 'Set up two-step sign-in' });
@@ -120,10 +129,26 @@ describe('the two-step sign-in section', () => {
     expect(screen.queryByRole('list', { name: 'Recovery codes' })).toBeNull();
   });
 
+  it('starts setting up an account without a password with a code mailed to it', async () => {
+    const server = serve({ enabled: false, required: false }, 'code');
+    const user = userEvent.setup();
+    await renderSection();
+    const setUp = await screen.findByRole('form', { name: 'Set up two-step sign-in' });
+    expect(within(setUp).queryByLabelText('Current password')).toBeNull();
+    await user.click(within(setUp).getByRole('button', { name: 'Send a code to a@b.c' }));
+    await within(setUp).findByText('Code sent to a@b.c. It works for 10 minutes.');
+    await user.type(within(setUp).getByLabelText('Confirmation code'), '246810');
+    await user.click(within(setUp).getByRole('button', { name: 'Set up' }));
+    expect(
+      await screen.findByRole('img', { name: 'QR code for your authenticator app' }),
+    ).toBeTruthy();
+    expect(server.sent()).toContain('POST v1/users/me/second-factor/totp {"code":"246810"}');
+  });
+
   it('makes new recovery codes, confirmed with the password, and shows them once', async () => {
     const server = serve({ enabled: true, required: false });
     const user = userEvent.setup();
-    renderSection();
+    await renderSection();
     await user.click(await screen.findByRole('button', { name: 'New recovery codes' }));
     const form = screen.getByRole('form', { name: 'Make new recovery codes' });
     expect(screen.getByText(/the ones you have now stop working/)).toBeTruthy();
@@ -152,7 +177,7 @@ describe('the two-step sign-in section', () => {
   it('goes back from new recovery codes without making any', async () => {
     const server = serve({ enabled: true, required: false });
     const user = userEvent.setup();
-    renderSection();
+    await renderSection();
     await user.click(await screen.findByRole('button', { name: 'New recovery codes' }));
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(await screen.findByRole('form', { name: 'Turn two-step sign-in off' })).toBeTruthy();
@@ -162,7 +187,7 @@ describe('the two-step sign-in section', () => {
   it('turns it off with a current code', async () => {
     const server = serve({ enabled: true, required: false });
     const user = userEvent.setup();
-    renderSection();
+    await renderSection();
     const form = await screen.findByRole('form', { name: 'Turn two-step sign-in off' });
     await user.type(within(form).getByLabelText('Or a code from the app'), '123456');
     await user.click(within(form).getByRole('button', { name: 'Turn off' }));

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { renderSVG } from 'uqr';
 import { z } from 'zod/mini';
@@ -18,11 +18,14 @@ import { Alert } from '../../../ui/dom/alert';
 import { SchemaForm, type FieldSpec } from '../../../ui/dom/schema-form';
 import { announce } from '../../../ui/dom/toasts';
 import { codeForm } from '../forms';
+import { proofBody, proofFields, proofRule, SendProofCode, useOwnerProof } from './owner-proof';
 
-const optionalPassword = z.object({ password: z.string() });
-/** The password or a current code, whichever is filled in (the code when both are). */
-const proofForm = z.object({ password: z.string(), code: z.string() });
-const proofOf = ({ password, code }: z.infer<typeof proofForm>) =>
+/**
+ * Turning the factor off and new recovery codes: the password or a current code of the factor,
+ * whichever is filled in (the code when both are).
+ */
+const factorProofForm = z.object({ password: z.string(), code: z.string() });
+const factorProofOf = ({ password, code }: z.infer<typeof factorProofForm>) =>
   code.trim() ? { code: code.trim() } : password ? { password } : {};
 
 type Step =
@@ -38,6 +41,8 @@ type Step =
 export function TwoStepSection() {
   const { t } = useTranslation();
   const status = useQuery(mySecondFactorQuery());
+  const proof = useOwnerProof();
+  const enrolForm = useMemo(() => z.object({ proof: proofRule(proof) }), [proof]);
   const [step, setStep] = useState<Step>({ kind: 'idle' });
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -58,7 +63,7 @@ export function TwoStepSection() {
     setError(null);
     setStep(next);
   };
-  const proofFields = [
+  const factorProofFields = [
     {
       name: 'password',
       label: t('account.currentPassword'),
@@ -82,16 +87,16 @@ export function TwoStepSection() {
         <p>{t('twoStep.newCodesIntro')}</p>
         <SchemaForm
           label={t('twoStep.newCodesTitle')}
-          schema={proofForm}
+          schema={factorProofForm}
           defaultValues={{ password: '', code: '' }}
-          fields={proofFields}
+          fields={factorProofFields}
           submitLabel={t('twoStep.makeCodes')}
           pendingLabel={t('twoStep.makingCodes')}
           isPending={pending}
           error={errorText}
           onSubmit={(values) =>
             run(async () => {
-              const codes = await renewRecoveryCodes(proofOf(values));
+              const codes = await renewRecoveryCodes(factorProofOf(values));
               setStep({ kind: 'codes', codes });
               announce({ tone: 'success', title: t('twoStep.codesRenewed') });
             })
@@ -171,16 +176,16 @@ export function TwoStepSection() {
         </div>
         <SchemaForm
           label={t('twoStep.disableTitle')}
-          schema={proofForm}
+          schema={factorProofForm}
           defaultValues={{ password: '', code: '' }}
-          fields={proofFields}
+          fields={factorProofFields}
           submitLabel={t('twoStep.disable')}
           pendingLabel={t('twoStep.disabling')}
           isPending={pending}
           error={errorText}
           onSubmit={(values) =>
             run(async () => {
-              await disableSecondFactor(proofOf(values));
+              await disableSecondFactor(factorProofOf(values));
               await refreshSession({ force: true }).catch(() => undefined);
               announce({ tone: 'success', title: t('twoStep.disabled') });
             })
@@ -194,28 +199,22 @@ export function TwoStepSection() {
         {status.data.required && <Alert tone="info">{t('twoStep.required')}</Alert>}
         <SchemaForm
           label={t('twoStep.setUpTitle')}
-          schema={optionalPassword}
-          defaultValues={{ password: '' }}
-          fields={[
-            {
-              name: 'password',
-              label: t('account.currentPassword'),
-              type: 'password',
-              autoComplete: 'current-password',
-              description: t('account.currentPasswordHint'),
-            },
-          ]}
+          schema={enrolForm}
+          defaultValues={{ proof: '' }}
+          fields={proofFields(t, proof)}
           submitLabel={t('twoStep.setUp')}
           pendingLabel={t('twoStep.settingUp')}
           isPending={pending}
           error={errorText}
-          onSubmit={({ password }) =>
+          onSubmit={(values) =>
             run(async () => {
-              const enrolment = await startTotpEnrolment(password ? { password } : {});
+              const enrolment = await startTotpEnrolment(proofBody(proof, values.proof));
               setStep({ kind: 'scan', enrolment });
             })
           }
-        />
+        >
+          <SendProofCode proof={proof} />
+        </SchemaForm>
       </>
     );
   }
