@@ -17,7 +17,7 @@ const currentPasswordSchema = z.string().check(z.minLength(1), z.maxLength(256))
  * What confirms a change that decides who can sign in: the current password of an account that
  * has one; of one without, `code`, mailed to its address by POST /v1/users/me/proof-code.
  */
-const proof = {
+export const proof = {
   password: z.optional(currentPasswordSchema),
   code: z.optional(codeSchema),
 };
@@ -98,10 +98,13 @@ export const invitationAcceptBodySchema = z.strictObject({
  * code answers the session.
  */
 export const secondFactorChallengeSchema = z.object({
-  secondFactor: z.literal('totp'),
+  /** `totp`: an authenticator's or a recovery code answers; `passkey`: only a passkey does. */
+  secondFactor: z.enum(['totp', 'passkey']),
   /** Signed, single use, valid until `expiresAt` (5 minutes), 5 wrong codes at most. */
   challenge: z.string(),
   expiresAt: z.string(),
+  /** The account's passkeys may answer: WebAuthn's request options, as JSON. */
+  passkey: z.optional(z.record(z.string(), z.unknown())),
 });
 export type SecondFactorChallenge = z.infer<typeof secondFactorChallengeSchema>;
 /** What every call that signs in answers: a session, or the challenge of its second step. */
@@ -111,10 +114,19 @@ export type SignInResult = z.infer<typeof signInResultSchema>;
 /** An authenticator's 6 digits, or a recovery code (`xxxxx-xxxxx`, spaces and case ignored). */
 export const secondFactorCodeSchema = z.string().check(z.trim(), z.minLength(6), z.maxLength(32));
 /** POST /v1/auth/second-factor. */
-export const secondFactorBodySchema = z.strictObject({
-  challenge: z.string().check(z.minLength(1), z.maxLength(2048)),
-  code: secondFactorCodeSchema,
-});
+export const secondFactorBodySchema = z
+  .strictObject({
+    challenge: z.string().check(z.minLength(1), z.maxLength(2048)),
+    code: z.optional(secondFactorCodeSchema),
+    /** A passkey's response to the challenge's `passkey` options, instead of a code. */
+    passkey: z.optional(z.record(z.string(), z.unknown())),
+  })
+  .check(
+    z.refine(
+      (body) => (body.code === undefined) !== (body.passkey === undefined),
+      'code: Send a code or a passkey',
+    ),
+  );
 /** GET /v1/users/me/second-factor. */
 export const secondFactorStatusSchema = z.object({
   enabled: z.boolean(),

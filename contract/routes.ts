@@ -12,6 +12,7 @@ import { assetRoutes } from './routes/assets';
 import { bulkJobRoutes } from './routes/bulk-jobs';
 import { cageMeshRoutes, catalogueRoutes, morphRoutes } from './routes/catalogue';
 import { fileRoutes } from './routes/files';
+import { passkeyRoutes } from './routes/passkeys';
 import { devRoutes, liveRoutes, metricsRoute, probeRoutes } from './routes/operations';
 import { both, type Route } from './routes/route';
 import { savedViewRoutes } from './routes/saved-views';
@@ -22,6 +23,7 @@ import { userAdminRoutes } from './routes/users';
 export const ROUTES: readonly Route[] = [
   ...probeRoutes,
   ...accountRoutes,
+  ...passkeyRoutes,
   ...tagRoutes,
   ...trashRoutes,
   ...bulkJobRoutes(),

@@ -41,6 +41,7 @@ import { adminSessionRoutes, sessionRoutes } from './routes/sessions';
 import { tagRoutes } from './routes/tags';
 import { deleteRoutes, restoreRoutes, trashRoutes } from './routes/trash';
 import { adminBulkJobRoutes, bulkJobRoutes } from './routes/bulk-jobs';
+import { passkeyAccountRoutes, passkeySignInRoutes } from './routes/passkeys';
 import { savedViewRoutes } from './routes/saved-views';
 import { activityRoutes } from './routes/activity';
 import { dashboardRoutes } from './routes/dashboard';
@@ -145,7 +146,9 @@ export function createApp(input: AppDeps) {
   if (deps.config.apiDocs) app.route('/v1', openApiRoutes(deps));
   app.route('/v1/auth', authRoutes(deps));
   app.route('/v1/auth', secondFactorSignInRoutes(deps));
+  app.route('/v1/auth', passkeySignInRoutes(deps));
   app.route('/v1/users/me/second-factor', secondFactorAccountRoutes(deps));
+  app.route('/v1/users/me/passkeys', passkeyAccountRoutes(deps));
   app.route('/v1/users/me/sessions', sessionRoutes(deps));
   app.route('/v1/users/me', accountRoutes(deps));
   app.route('/v1/invitations', invitationRoutes(deps));

@@ -120,6 +120,8 @@ export interface ServerKeys {
   recoveryCodeHashing: string;
   /** Keys the HMAC that fingerprints a request kept under an Idempotency-Key. */
   idempotencyFingerprint: string;
+  /** Signs passkey ceremonies and derives the second step's WebAuthn challenge. */
+  passkeyCeremony: string;
 }
 
 /** Derives one key per purpose from the server secret (HKDF-SHA256, the purpose as info). */
@@ -134,6 +136,7 @@ export function deriveKeys(secret: string): ServerKeys {
     secondFactorChallenge: derive('second-factor-challenge-signing'),
     recoveryCodeHashing: derive('recovery-code-hmac'),
     idempotencyFingerprint: derive('idempotency-request-fingerprint'),
+    passkeyCeremony: derive('passkey-ceremony'),
   };
 }
 

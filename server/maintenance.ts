@@ -7,8 +7,8 @@ import type { Db } from './db';
 const DAY_MS = 24 * 3600 * 1000;
 
 /**
- * Deletes codes, failures and Idempotency-Key answers older than a day and sessions (with their
- * tokens) expired a day ago.
+ * Deletes codes, failures and Idempotency-Key answers older than a day, sessions (with their
+ * tokens) expired a day ago, and the answered passkey ceremonies that can no longer be sent.
  */
 export async function pruneExpired(db: Db, now: Date): Promise<void> {
   const dayAgo = new Date(now.getTime() - DAY_MS);
@@ -16,4 +16,5 @@ export async function pruneExpired(db: Db, now: Date): Promise<void> {
   await db.query('DELETE FROM rate_limit_events WHERE created_at < $1', [dayAgo]);
   await db.query('DELETE FROM sessions WHERE expires_at < $1', [dayAgo]);
   await db.query('DELETE FROM idempotency_keys WHERE created_at < $1', [dayAgo]);
+  await db.query('DELETE FROM passkey_ceremonies_used WHERE expires_at < $1', [now]);
 }

@@ -17,6 +17,7 @@ import type { UserRow } from '../users';
 import type { AccessClaims } from './access-token';
 import { lockLiveCaller } from './live-caller';
 import { LIMITS, takeAttempt, type LimitCheck } from './rate-limit';
+import { answerSecondStepWithPasskey, hasPasskey, secondStepOptions } from './passkeys';
 import { announceSessionChange } from './session-check';
 
 const ISSUER = 'Avatar Studio';
@@ -67,9 +68,14 @@ async function totpRowOf(db: Db, userId: string): Promise<TotpRow | undefined> {
   return rows[0];
 }
 
-/** Whether `userId` signs in with a second factor. */
-export async function hasSecondFactor(db: Db, userId: string): Promise<boolean> {
+/** Whether `userId` has an authenticator app turned on. */
+export async function hasAuthenticator(db: Db, userId: string): Promise<boolean> {
   return (await totpRowOf(db, userId))?.enabled_at != null;
+}
+
+/** Whether `userId` signs in with a second factor: an authenticator app, or a passkey. */
+export async function hasSecondFactor(db: Db, userId: string): Promise<boolean> {
+  return (await hasAuthenticator(db, userId)) || hasPasskey(db, userId);
 }
 
 /** The state the account page shows. */
@@ -94,7 +100,7 @@ export async function secondFactorStatus(deps: Deps, user: UserRow) {
  * code shows.
  */
 export async function startEnrolment(deps: Deps, user: UserRow, caller: AccessClaims) {
-  if (await hasSecondFactor(deps.db, user.id)) {
+  if (await hasAuthenticator(deps.db, user.id)) {
     fail(409, 'SECOND_FACTOR_ENABLED', 'Two-step sign-in is on already: turn it off first');
   }
   const secret = new Secret({ size: 20 });
@@ -216,7 +222,7 @@ export async function confirmEnrolment(
   code: string,
   caller: AccessClaims,
 ) {
-  if (await hasSecondFactor(deps.db, user.id)) {
+  if (await hasAuthenticator(deps.db, user.id)) {
     fail(409, 'SECOND_FACTOR_ENABLED', 'Two-step sign-in is on already');
   }
   if (!(await totpRowOf(deps.db, user.id))) {
@@ -276,18 +282,29 @@ export function noSecondFactor(): never {
   fail(409, 'NO_SECOND_FACTOR', 'Two-step sign-in is off for this account');
 }
 
-/** Removes the factor of `userId` (authenticator and recovery codes); false when it had none. */
-export async function removeSecondFactor(db: Db, userId: string): Promise<boolean> {
+/**
+ * Removes the authenticator of `userId` and its recovery codes, and with `passkeys` (an
+ * administrator's reset) the passkeys too; false when there was none of them.
+ */
+export async function removeSecondFactor(
+  db: Db,
+  userId: string,
+  { passkeys = false } = {},
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const { rows } = await tx.query<{ enabled_at: Date | null }>(
       'DELETE FROM user_totp WHERE user_id = $1 RETURNING enabled_at',
       [userId],
     );
+    const { rows: keys } = passkeys
+      ? await tx.query('DELETE FROM passkeys WHERE user_id = $1 RETURNING id', [userId])
+      : { rows: [] };
+    const removed = rows[0]?.enabled_at != null || keys.length > 0;
     // Tokens whose rules rested on the factor end at their next request (migration 050).
-    if (rows[0]?.enabled_at != null) announceSessionChange(tx, `u:${userId}`);
+    if (removed) announceSessionChange(tx, `u:${userId}`);
     await tx.query('DELETE FROM recovery_codes WHERE user_id = $1', [userId]);
     await tx.query('DELETE FROM second_factor_challenges WHERE user_id = $1', [userId]);
-    return rows[0]?.enabled_at != null;
+    return removed;
   });
 }
 
@@ -330,7 +347,14 @@ export async function openChallenge(deps: Deps, user: UserRow): Promise<SecondFa
     .setIssuedAt(Math.floor(now.getTime() / 1000))
     .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
     .sign(keyBytes(deps));
-  return { secondFactor: 'totp', challenge, expiresAt: expiresAt.toISOString() };
+  const passkey = await secondStepOptions(deps, user.id, id);
+  const authenticator = await hasAuthenticator(deps.db, user.id);
+  return {
+    secondFactor: authenticator ? 'totp' : 'passkey',
+    challenge,
+    expiresAt: expiresAt.toISOString(),
+    ...(passkey ? { passkey } : {}),
+  };
 }
 
 function challengeExpired(): never {
@@ -342,14 +366,15 @@ function challengeExpired(): never {
 }
 
 /**
- * The second step, from `client`: checks `code` against the challenge's account and answers its
- * user id once the code is right. Each call takes one of the challenge's 5 tries before the code
- * is looked at (atomically, so a parallel burst gets 5 in all); the first right code spends it.
+ * The second step, from `client`: checks `answer` (an authenticator's or a recovery code, or a
+ * passkey's response) against the challenge's account and answers its user id once it is right.
+ * Each call takes one of the challenge's 5 tries before the answer is looked at (atomically, so
+ * a parallel burst gets 5 in all); the first right answer spends it.
  */
 export async function answerChallenge(
   deps: Deps,
   challenge: string,
-  code: string,
+  answer: { code: string } | { passkey: Record<string, unknown> },
   client: string,
 ): Promise<string> {
   const now = deps.now();
@@ -373,7 +398,9 @@ export async function answerChallenge(
   );
   const userId = rows[0]?.user_id;
   if (userId === undefined) challengeExpired();
-  if (!(await spendSecondFactor(deps, userId, code, client))) {
+  if ('passkey' in answer) {
+    await answerSecondStepWithPasskey(deps, userId, id, answer.passkey);
+  } else if (!(await spendSecondFactor(deps, userId, answer.code, client))) {
     fail(401, 'INVALID_SECOND_FACTOR', 'code: Wrong or used code');
   }
   const spent = await deps.db.query(

@@ -75,8 +75,9 @@ export async function readSession(db: Db, sessionId: string): Promise<SessionSta
   const { rows } = await db.query<SessionStateRow>(
     `SELECT s.user_id, u.role, s.expires_at, s.revoked_at IS NOT NULL AS revoked,
             u.disabled_at IS NOT NULL AS disabled,
-            EXISTS (SELECT 1 FROM user_totp t
-                    WHERE t.user_id = s.user_id AND t.enabled_at IS NOT NULL) AS second_factor
+            (EXISTS (SELECT 1 FROM user_totp t
+                     WHERE t.user_id = s.user_id AND t.enabled_at IS NOT NULL)
+             OR EXISTS (SELECT 1 FROM passkeys p WHERE p.user_id = s.user_id)) AS second_factor
      FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = $1`,
     [sessionId],
   );

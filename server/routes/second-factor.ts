@@ -20,7 +20,7 @@ import {
   answerChallenge,
   checkSecondFactorCode,
   confirmEnrolment,
-  hasSecondFactor,
+  hasAuthenticator,
   noSecondFactor,
   removeSecondFactor,
   renewRecoveryCodes,
@@ -40,9 +40,10 @@ import { registeredCaller } from './account';
 export function secondFactorSignInRoutes(deps: Deps) {
   const app = new Hono<AuthEnv>();
   const on = declaredRoutes(app, deps, '/v1/auth');
-  on('post', '/v1/auth/second-factor', secondFactorBodySchema, async (c, { challenge, code }) => {
+  on('post', '/v1/auth/second-factor', secondFactorBodySchema, async (c, body) => {
     const client = clientAddress(c, deps.config);
-    const userId = await answerChallenge(deps, challenge, code, client);
+    const answer = body.passkey ? { passkey: body.passkey } : { code: body.code ?? '' };
+    const userId = await answerChallenge(deps, body.challenge, answer, client);
     const user = await findUserById(deps.db, userId);
     if (!user) fail(401, 'CHALLENGE_EXPIRED', 'This account no longer exists');
     return c.json({ data: await issueSession(deps, deps.db, user, c) });
@@ -106,7 +107,7 @@ export function secondFactorAccountRoutes(deps: Deps) {
   on('post', `${path}/recovery-codes`, recoveryCodesRenewBodySchema, async (c, body) => {
     const { password, code } = body;
     const user = await registeredCaller(db, c);
-    if (!(await hasSecondFactor(db, user.id))) noSecondFactor();
+    if (!(await hasAuthenticator(db, user.id))) noSecondFactor();
     if (code !== undefined) await checkSecondFactorCode(deps, user, code);
     else if (user.password_hash === null) fail(400, 'VALIDATION_ERROR', 'code: Required');
     else await confirmPassword(deps, user, password, 'password');
@@ -135,7 +136,7 @@ export function secondFactorAdminRoutes(deps: Deps) {
     if (!user) fail(404, 'NOT_FOUND', `No user with id ${id}`);
     const now = deps.now();
     await db.transaction(async (tx) => {
-      if (!(await removeSecondFactor(tx, id))) {
+      if (!(await removeSecondFactor(tx, id, { passkeys: true }))) {
         fail(409, 'NO_SECOND_FACTOR', 'This user has no two-step sign-in to reset');
       }
       await revokeAllForUser(tx, id, now);
