@@ -47,7 +47,12 @@ type WorkerDeps = Pick<Deps, 'db' | 'now'> & {
 
 /** Why the starter of job `row` may no longer run it, or undefined while they may. */
 async function starterRefusal(deps: WorkerDeps, tx: Db, row: BulkJobRow) {
-  const authority = await currentAuthority(tx, row.user_id, deps.requireAdminSecondFactor);
+  const { requireAdminSecondFactor } = deps;
+  const authority = await currentAuthority(
+    { config: { requireAdminSecondFactor } },
+    tx,
+    row.user_id,
+  );
   if ('refusal' in authority) return `Stopped: ${authority.refusal}`;
   const missing = missingNeed(authority.ability, row);
   return missing && `Stopped: the role of the account that started it may no longer ${missing}`;

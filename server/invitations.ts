@@ -5,10 +5,8 @@
  * server/routes/invitations.ts.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { abilityFromPacked } from '../contract/ability';
 import { invitedRoleSchema, type Invitation, type InvitedRole } from '../contract/account-schemas';
-import { packedRulesFor } from './auth/abilities';
-import { tokenFactorOf } from './auth/session';
+import { currentAuthority } from './auth/current-authority';
 import type { Db } from './db';
 import type { Deps } from './deps';
 import { newId } from './ids';
@@ -22,7 +20,6 @@ import {
   type ListSpec,
 } from './list';
 import { queueMail } from './mail-outbox';
-import { findUserById } from './users';
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -213,11 +210,8 @@ export async function revokeInvitation(db: Db, id: string, now: Date): Promise<s
  * role with its sender's authority, so it is honoured only while they have it.
  */
 async function mayInvite(deps: Deps, db: Db, id: string | null): Promise<boolean> {
-  const user = id === null ? undefined : await findUserById(db, id);
-  if (!user || user.disabled_at !== null) return false;
-  const { lacksRequiredFactor } = await tokenFactorOf(deps, db, user);
-  const rules = packedRulesFor(user, lacksRequiredFactor);
-  return abilityFromPacked(rules).can('manage', 'User');
+  const authority = await currentAuthority(deps, db, id);
+  return 'ability' in authority && authority.ability.can('manage', 'User');
 }
 
 /**

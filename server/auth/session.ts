@@ -7,6 +7,7 @@ import type { Context } from 'hono';
 import type { SignInResult } from '../../contract/account-schemas';
 import type { AuthResult, SessionInfo } from '../../contract/schemas';
 import type { Db } from '../db';
+import type { Config } from '../config';
 import type { Deps } from '../deps';
 import { remoteAddress } from '../http/client-address';
 import { fail } from '../http/errors';
@@ -33,7 +34,11 @@ export function tokenSettings(deps: Deps): TokenSettings {
  * What `user`'s second factor does to their next token: with REQUIRE_ADMIN_2FA, an admin without
  * one gets a guest's rules, and an admin with one gets a token that ends when it goes.
  */
-export async function tokenFactorOf(deps: Deps, db: Db, user: UserRow): Promise<TokenFactor> {
+export async function tokenFactorOf(
+  deps: { config: Pick<Config, 'requireAdminSecondFactor'> },
+  db: Db,
+  user: UserRow,
+): Promise<TokenFactor> {
   if (!deps.config.requireAdminSecondFactor || user.role !== 'admin') return {};
   const held = await hasSecondFactor(db, user.id);
   return { lacksRequiredFactor: !held, restsOnSecondFactor: held };
