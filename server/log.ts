@@ -13,7 +13,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const LOG_FORMATS = ['json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
-/** Keys whose values never reach a line, at the top of an entry and one level down. */
+/** Keys whose values never reach a line, at any depth (SECRET_IN_JSON, and pino's redact). */
 const SECRET_KEYS = [
   'authorization',
   'cookie',
@@ -23,11 +23,25 @@ const SECRET_KEYS = [
   'password',
   'currentPassword',
   'newPassword',
-  'code',
   'recoveryCode',
   'secret',
   'lastEventId',
 ];
+/** One JSON string, its escapes included. */
+const JSON_STRING = String.raw`"(?:[^"\\]|\\.)*"`;
+/**
+ * A secret's value in a JSON line, at any depth: a string or a number under one of SECRET_KEYS,
+ * and under `code` one shaped like a one-time or recovery code (6 digits, `xxxxx-xxxxx`), so an
+ * error's code (`ECONNREFUSED`, PostgreSQL's `23505`) stays readable. Objects under those keys
+ * are pino's redact's, at the top of an entry and one level down.
+ */
+const SECRET_IN_JSON = new RegExp(
+  String.raw`("(?:${SECRET_KEYS.join('|')})":)(?:${JSON_STRING}|-?\d[\d.eE+-]*)` +
+    String.raw`|("code":)"(?:\d{6}|[a-z\d]{5}-[a-z\d]{5})"`,
+  'gi',
+);
+const redactSecrets = (line: string) =>
+  line.replace(SECRET_IN_JSON, (_, key?: string, code?: string) => `${key ?? code}"[redacted]"`);
 
 /** What may stand in an address's local part (a slash, an equals sign or a colon ends it). */
 const LOCAL = String.raw`\p{L}\p{N}\p{M}.!#$%&'*+?^_{|}~-`;
@@ -90,7 +104,12 @@ export const log: Logger = pino(
       censor: '[redacted]',
     },
   },
-  { write: (line: string) => destination.write(masking ? maskEmails(line) : line) },
+  {
+    write: (line: string) => {
+      const redacted = redactSecrets(line);
+      destination.write(masking ? maskEmails(redacted) : redacted);
+    },
+  },
 );
 
 /**

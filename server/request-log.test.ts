@@ -135,6 +135,30 @@ describe('the logger', () => {
     expect(captured.text()).not.toMatch(/p-1|t-1|123456|r-1|p-2|rc-1|a-1|c-1/);
   });
 
+  it('replaces secrets at any depth, and keeps the codes of errors', () => {
+    const captured = captureLog();
+    log.error(
+      {
+        err: Object.assign(new Error('Insert failed'), { code: '23505' }),
+        upstream: { attempt: { code: 'ECONNREFUSED' } },
+        request: { body: { user: { password: 'deep-p', token: 'deep-t', code: '654321' } } },
+        recovery: { one: { two: { code: 'abcde-12345', secret: 'deep-s', attempts: 3 } } },
+      },
+      'A deep line',
+    );
+    const text = captured.text();
+    expect(text).not.toMatch(/deep-p|deep-t|654321|abcde-12345|deep-s/);
+    const [entry] = captured.entries();
+    expect(entry).toMatchObject({
+      err: { code: '23505' },
+      upstream: { attempt: { code: 'ECONNREFUSED' } },
+      request: {
+        body: { user: { password: '[redacted]', token: '[redacted]', code: '[redacted]' } },
+      },
+      recovery: { one: { two: { code: '[redacted]', secret: '[redacted]', attempts: 3 } } },
+    });
+  });
+
   it('masks every e-mail address, in the message and at any depth, keeping the line readable', () => {
     const captured = captureLog();
     const victim = 'victim.person@private-domain.example';
