@@ -9,10 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
 import { recoveryCodesSchema, totpEnrolmentSchema } from '../contract/account-schemas';
 import { ROUTES } from '../contract/routes';
-import { hashPassword } from './auth/password';
 import { MAX_KEYS_PER_USER } from './http/idempotency';
-import { dataOf, uniqueEmail, useTestApp } from './test-app';
-import { createUser } from './users';
+import { dataOf, useTestApp } from './test-app';
 
 const t = useTestApp();
 const PASSWORD = 'password-123';
@@ -23,17 +21,10 @@ const uniqueKey = () => `secret-key-${process.pid}-${(counter += 1)}`;
 const keyed = (path: string, body: unknown, token: string, key: string) =>
   t.request('POST', path, { body, token, headers: { 'idempotency-key': key } });
 
+/** A verified user, signed in with PASSWORD (t.loginAs's). */
 async function account() {
-  const email = uniqueEmail('keys');
-  await createUser(t.db, {
-    email,
-    passwordHash: await hashPassword(PASSWORD),
-    role: 'user',
-    verifiedAt: t.clock.current,
-    now: t.clock.current,
-  });
-  const session = await t.login(email, PASSWORD);
-  return { id: session._id, token: session.token };
+  const { _id: id, token } = await t.loginAs('user');
+  return { id, token };
 }
 
 /** Every row the store keeps for `userId`, as a copy of the database would show it. */

@@ -6,25 +6,16 @@ import { describe, expect, it } from 'vitest';
 import { secondFactorChallengeSchema, signInResultSchema } from '../contract/account-schemas';
 import { passkeyCeremonySchema, passkeySchema } from '../contract/passkey-schemas';
 import { authResultSchema } from '../contract/schemas';
-import { hashPassword } from './auth/password';
-import { dataOf, expectError, uniqueEmail, useTestApp } from './test-app';
+import { dataOf, expectError, useTestApp } from './test-app';
 import { softPasskey } from './test-passkeys';
-import { createUser } from './users';
 
 const t = useTestApp({ REQUIRE_ADMIN_2FA: 'true' });
 const PASSWORD = 'password-123';
 
+/** A verified account with `role`, signed in with PASSWORD (t.loginAs's). */
 async function account(role: 'admin' | 'user') {
-  const email = uniqueEmail(`passkey-${role}`);
-  await createUser(t.db, {
-    email,
-    passwordHash: await hashPassword(PASSWORD),
-    role,
-    verifiedAt: t.clock.current,
-    now: t.clock.current,
-  });
-  const session = await t.login(email, PASSWORD);
-  return { email, id: session._id, token: session.token };
+  const { email, _id: id, token } = await t.loginAs(role);
+  return { email: email!, id, token };
 }
 
 async function addPasskey(token: string) {
@@ -35,6 +26,13 @@ async function addPasskey(token: string) {
   const body = { ceremony, name: 'Security key', response: key.register(options) };
   passkeySchema.parse(dataOf(await t.post('/v1/users/me/passkeys', body, token)));
   return key;
+}
+
+/** Signs in with the password, then answers the second step with passkey `key`. */
+async function signInWithPasskeyStep(email: string, key: ReturnType<typeof softPasskey>) {
+  const step = await challengeOf(email);
+  const answer = { challenge: step.challenge, passkey: key.answer(step.passkey!) };
+  return authResultSchema.parse(dataOf(await t.post('/v1/auth/second-factor', answer)));
 }
 
 /** Signs in with the password: the second step's challenge. */
@@ -90,28 +88,11 @@ describe('a passkey as the second factor', () => {
     // Without a second factor, an admin's token has a guest's rules.
     expectError(await t.get('/private/v1/users', admin.token), 403);
     const key = await addPasskey(admin.token);
-    const step = await challengeOf(admin.email);
-    const session = authResultSchema.parse(
-      dataOf(
-        await t.post('/v1/auth/second-factor', {
-          challenge: step.challenge,
-          passkey: key.answer(step.passkey!),
-        }),
-      ),
-    );
+    const session = await signInWithPasskeyStep(admin.email, key);
     expect((await t.get('/private/v1/users', session.token)).status).toBe(200);
 
     const other = await account('admin');
-    const otherKey = await addPasskey(other.token);
-    const otherStep = await challengeOf(other.email);
-    const otherSession = authResultSchema.parse(
-      dataOf(
-        await t.post('/v1/auth/second-factor', {
-          challenge: otherStep.challenge,
-          passkey: otherKey.answer(otherStep.passkey!),
-        }),
-      ),
-    );
+    const otherSession = await signInWithPasskeyStep(other.email, await addPasskey(other.token));
     const reset = await t.request('DELETE', `/private/v1/users/${admin.id}/second-factor`, {
       token: otherSession.token,
     });

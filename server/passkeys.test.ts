@@ -6,25 +6,16 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
 import { passkeyCeremonySchema, passkeySchema } from '../contract/passkey-schemas';
 import { authResultSchema } from '../contract/schemas';
-import { hashPassword } from './auth/password';
-import { dataOf, expectError, uniqueEmail, useTestApp } from './test-app';
+import { dataOf, expectError, useTestApp } from './test-app';
 import { softPasskey } from './test-passkeys';
-import { createUser } from './users';
 
 const t = useTestApp();
 const PASSWORD = 'password-123';
 
+/** A verified user, signed in with PASSWORD (t.loginAs's). */
 async function account() {
-  const email = uniqueEmail('passkey');
-  await createUser(t.db, {
-    email,
-    passwordHash: await hashPassword(PASSWORD),
-    role: 'user',
-    verifiedAt: t.clock.current,
-    now: t.clock.current,
-  });
-  const session = await t.login(email, PASSWORD);
-  return { email, id: session._id, token: session.token };
+  const { email, _id: id, token } = await t.loginAs('user');
+  return { email: email!, id, token };
 }
 
 /** Adds a new software passkey named `name` to the account of `token`. */
