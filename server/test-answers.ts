@@ -51,9 +51,14 @@ function validatorOf(schema: Json): Validator {
   return validator;
 }
 
-/** The operations whose template matches `path` (any method), the most literal first. */
+/**
+ * The operations whose template matches `path` (any method), the most literal first; a path
+ * that is a template of its own is that template's alone (server/http/method-not-allowed.ts).
+ */
 function operationsAt(path: string): Operation[] {
-  return operations.filter((operation) => operation.pattern.test(path));
+  const all = operations.filter((operation) => operation.pattern.test(path));
+  const literal = all.filter((operation) => !operation.template.includes('{'));
+  return literal.length > 0 ? literal : all;
 }
 
 /** What is wrong with `response` as the answer to `method path` (undefined: nothing). */

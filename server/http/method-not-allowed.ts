@@ -2,6 +2,10 @@
  * 405 with `Allow` for a method the API does not have at an address it knows (RFC 9110 15.5.6),
  * answered before authentication: what a path allows is in the public document, the same for
  * every caller, so a stranger learns nothing from it. Addresses no route names go on to 404.
+ *
+ * A literal path wins over a template with a parameter it also matches: `/v1/assets/validate`
+ * is that route's address, not an asset's id, so `PATCH /v1/assets/validate` is a 405 naming
+ * POST rather than "no asset with id validate".
  */
 import type { MiddlewareHandler } from 'hono';
 import { errorResponse } from './errors';
@@ -14,6 +18,8 @@ interface Routed {
 interface Template {
   pattern: RegExp;
   methods: Set<string>;
+  /** No parameter: the path is this template's own. */
+  literal: boolean;
 }
 
 /** The app's routes with a method (not middleware, not wildcards), grouped by path. */
@@ -29,6 +35,7 @@ function templatesOf(app: Routed): Template[] {
   return [...byPath].map(([path, methods]) => ({
     pattern: new RegExp(`^${path.replace(/:[^/]+/g, '[^/]+')}$`),
     methods,
+    literal: !path.includes(':'),
   }));
 }
 
@@ -38,7 +45,9 @@ export function methodNotAllowed(app: Routed): MiddlewareHandler {
   return async (c, next) => {
     templates ??= templatesOf(app);
     const path = c.req.path;
-    const matching = templates.filter((template) => template.pattern.test(path));
+    const all = templates.filter((template) => template.pattern.test(path));
+    const literal = all.filter((template) => template.literal);
+    const matching = literal.length > 0 ? literal : all;
     if (matching.length === 0 || matching.some((t) => t.methods.has(c.req.method))) {
       return next();
     }
