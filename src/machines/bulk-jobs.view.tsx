@@ -35,7 +35,7 @@ function showBulkJob(job: BulkJob): void {
 const number = (value: number) => value.toLocaleString();
 
 /** Whether someone other than its starter cancelled `job` (an admin, from the jobs screen). */
-export const cancelledByOther = (job: BulkJob): boolean =>
+const cancelledByOther = (job: BulkJob): boolean =>
   job.state === 'cancelled' && job.cancelledBy !== null && job.cancelledBy !== job.userId;
 
 /** What a job did, for the toast at its end. */

@@ -40,7 +40,7 @@ function filterPart(t: TFunction, field: string, values: string[]): string {
 }
 
 /** The rows a job walks, in words: its list's filter, or every row of that list. */
-export function filterSummary(t: TFunction, job: Pick<BulkJob, 'filter' | 'list'>): string {
+function filterSummary(t: TFunction, job: Pick<BulkJob, 'filter' | 'list'>): string {
   const parts = Object.entries(job.filter).flatMap(([field, value]) => {
     const values = valuesOf(value);
     return values.length > 0 ? [filterPart(t, field, values)] : [];

@@ -51,7 +51,7 @@ export const enBulkJobs = {
     cancelLabel: 'Cancel the job of {{email}}',
     cancelTitle: 'Cancel this bulk job?',
     cancelBody:
-      '“{{what}}”, started by {{email}}, stops after the batch in hand. What it changed so far stays changed, and its starter is told an administrator cancelled it.',
+      '“{{what}}”, started by {{email}}, stops after the batch in hand. What it changed so far stays changed.',
     confirmCancel: 'Cancel job',
     keepRunning: 'Keep it running',
     cancelling: 'Cancelling…',
