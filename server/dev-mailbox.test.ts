@@ -3,7 +3,8 @@
  * mails as a page, their text escaped, their web addresses links, under a policy with no script.
  */
 import { describe, expect, it } from 'vitest';
-import { uniqueEmail, useTestApp } from './test-app';
+import { openApiDocument } from '../contract/openapi';
+import { expectError, uniqueEmail, useTestApp } from './test-app';
 
 const t = useTestApp();
 const page = (to: string) =>
@@ -41,5 +42,18 @@ describe('the development mailbox page', () => {
   it('still answers JSON to a client that does not ask for a page', async () => {
     const response = await t.get(`/dev/mailbox?to=${encodeURIComponent(uniqueEmail())}`);
     expect(response.body).toEqual({ data: [] });
+  });
+
+  it('answers every mail without `to`, and a 400 for a `to` that is not an address, as documented', async () => {
+    expect((await t.get('/dev/mailbox')).status).toBe(200);
+    expectError(await t.get('/dev/mailbox?to=nobody'), 400, 'VALIDATION_ERROR');
+    const { parameters } = openApiDocument('1').paths['/dev/mailbox']!.get!;
+    expect(parameters).toEqual([
+      expect.objectContaining({
+        name: 'to',
+        required: false,
+        schema: expect.objectContaining({ format: 'email' }),
+      }),
+    ]);
   });
 });

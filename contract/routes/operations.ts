@@ -1,6 +1,6 @@
 /** Probes, the API's own documents, live events and counts, and the dev mailbox. */
 import { z } from 'zod/mini';
-import { activityRowSchema, devMailSchema, servicesSchema } from '../schemas';
+import { activityRowSchema, devMailSchema, emailSchema, servicesSchema } from '../schemas';
 import { activityList, listQuery } from '../list-params';
 import { dashboardSchema } from '../dashboard';
 import { bearer, open, ok, list, type Route } from './route';
@@ -77,9 +77,10 @@ export const metricsRoute: Route = open('get', '/metrics', 'Operations', 'Metric
 /** Development only. */
 export const devRoutes: Route[] = [
   open('get', '/dev/mailbox', 'Development', 'The development mailbox (absent in production)', {
-    query: z.object({ to: z.string() }),
+    // Without `to`, every address's mail; a `to` that is not an address is a 400.
+    query: z.object({ to: z.optional(emailSchema) }),
     // Production mounts no dev route.
-    errors: [404],
+    errors: [400, 404],
     answer: ok(z.array(devMailSchema)),
   }),
 ];
