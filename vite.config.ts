@@ -169,10 +169,14 @@ const apiTarget = process.env.API_TARGET ?? 'http://127.0.0.1:8081';
 /**
  * Modules whose side effects are only declarations: a feature folder's (src/features/<name>,
  * docs/architecture.md "Feature folders"). A screen that imports one thing through the feature's index gets
- * that thing and what it uses, not the whole feature.
+ * that thing and what it uses, not the whole feature. SimpleWebAuthn's too (its package does not
+ * say so): the sign-in page's support check would otherwise load the chunk of the whole library.
  */
 const treeshake = {
-  moduleSideEffects: [{ test: /[\\/]src[\\/]features[\\/].*\.tsx?$/, sideEffects: false }],
+  moduleSideEffects: [
+    { test: /[\\/]src[\\/]features[\\/].*\.tsx?$/, sideEffects: false },
+    { test: /[\\/]node_modules[\\/]@simplewebauthn[\\/]browser[\\/]/, sideEffects: false },
+  ],
 };
 
 /** This folder with `/` separators, to name modules by their path in the project. */
@@ -217,11 +221,12 @@ const screenGroups = [
   { name: 'main', priority: 7, tags: ['$initial' as const] },
   {
     // Besides their own code, every account screen (sign-in, sign-up, password reset, …) loads
-    // these: one chunk instead of six.
+    // these: one chunk instead of six. SimpleWebAuthn's support check too: the sign-in page asks
+    // it whether to offer passkeys, and the rest of the library comes with the requests (data).
     name: 'forms',
     priority: 6,
     test: projectPath(
-      /^src\/ui\/dom\/(action-button|spinner|schema-form|text-field)\.tsx$|^src\/features\/account\/(fields|forms|second-step)\.tsx?$/,
+      /^src\/ui\/dom\/(action-button|spinner|schema-form|text-field)\.tsx$|^src\/features\/account\/(fields|forms|second-step)\.tsx?$|^node_modules\/@simplewebauthn\/browser\/esm\/helpers\/browserSupportsWebAuthn\.js$/,
     ),
   },
   {

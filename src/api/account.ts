@@ -20,8 +20,16 @@ import {
   totpEnrolmentSchema,
   type TotpEnrolment,
 } from '../../contract/account-schemas';
+import {
+  passkeyCeremonySchema,
+  passkeyDeleteBodySchema,
+  passkeyOptionsBodySchema,
+  passkeySchema,
+  type Passkey,
+} from '../../contract/passkey-schemas';
 import { tagService } from './errors';
-import { apiRequest } from './http';
+import { apiRequest, refreshSession } from './http';
+import { createPasskeyCredential } from './passkey-prompt';
 import { endpoint, ENDPOINTS } from '../../contract/paths';
 import { queryClient } from './query';
 import {
@@ -214,5 +222,90 @@ export function disableSecondFactor(
     });
     await secondFactorChanged();
     return result;
+  });
+}
+
+const PASSKEYS_KEY = ['me', 'passkeys'] as const;
+
+/** One's passkeys (docs/api.md "Passkeys"), oldest first. */
+export const myPasskeysQuery = () =>
+  queryOptions({
+    queryKey: PASSKEYS_KEY,
+    queryFn: ({ signal }) =>
+      accountService(() =>
+        apiRequest(endpoint(ENDPOINTS.myPasskeys), z.array(passkeySchema), { signal }),
+      ),
+  });
+
+/**
+ * A passkey or the account's last factor changed: the list, and the session, whose token
+ * carries the role's rules where the role needs a second factor (REQUIRE_ADMIN_2FA).
+ */
+async function passkeysChanged(passkeys?: Passkey[]): Promise<void> {
+  if (passkeys) queryClient.setQueryData(PASSKEYS_KEY, passkeys);
+  else await queryClient.invalidateQueries({ queryKey: PASSKEYS_KEY });
+  await refreshSession({ force: true }).catch(() => undefined);
+}
+
+/** A passkey the browser made, to be named and saved (`addPasskey`) within the ceremony's 5 minutes. */
+export interface NewPasskey {
+  ceremony: string;
+  response: Record<string, unknown>;
+}
+
+/**
+ * Starts adding a passkey: fresh proof (the password or a mailed code) opens the ceremony, and
+ * the browser's prompt makes the passkey (rejecting with PASSKEY_CANCELLED or PASSKEY_EXISTS
+ * when it does not).
+ */
+export function createPasskey(body: z.input<typeof passkeyOptionsBodySchema>): Promise<NewPasskey> {
+  return accountService(async () => {
+    const { ceremony, options } = await apiRequest(
+      endpoint(ENDPOINTS.myPasskeyOptions),
+      passkeyCeremonySchema,
+      { method: 'post', json: body },
+    );
+    return { ceremony, response: await createPasskeyCredential(options) };
+  });
+}
+
+/** Saves the passkey the browser made under `name`; it signs in from now on. */
+export function addPasskey(passkey: NewPasskey & { name: string }): Promise<Passkey> {
+  return accountService(async () => {
+    const added = await apiRequest(endpoint(ENDPOINTS.myPasskeys), passkeySchema, {
+      method: 'post',
+      json: passkey,
+    });
+    await passkeysChanged();
+    return added;
+  });
+}
+
+/** Gives passkey `id` another name. */
+export function renamePasskey(id: string, name: string): Promise<Passkey> {
+  return accountService(async () => {
+    const renamed = await apiRequest(endpoint(ENDPOINTS.myPasskey, { id }), passkeySchema, {
+      method: 'patch',
+      json: { name },
+    });
+    queryClient.setQueryData<Passkey[]>(PASSKEYS_KEY, (list) =>
+      list?.map((passkey) => (passkey.id === id ? renamed : passkey)),
+    );
+    return renamed;
+  });
+}
+
+/** Removes passkey `id` (the password or a mailed code confirms); it no longer signs in. */
+export function removePasskey(
+  id: string,
+  body: z.input<typeof passkeyDeleteBodySchema>,
+): Promise<Passkey[]> {
+  return accountService(async () => {
+    const left = await apiRequest(endpoint(ENDPOINTS.myPasskey, { id }), z.array(passkeySchema), {
+      method: 'delete',
+      json: body,
+    });
+    await passkeysChanged(left);
+    return left;
   });
 }

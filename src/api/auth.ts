@@ -7,6 +7,8 @@ import {
   signInResultSchema,
   type SignInResult,
 } from '../../contract/account-schemas';
+import { passkeyCeremonySchema, passkeySignInResultSchema } from '../../contract/passkey-schemas';
+import { passkeyAssertion } from './passkey-prompt';
 import {
   authResultSchema,
   emailOnlyBodySchema,
@@ -65,11 +67,42 @@ export function login<B extends LoginBody>(body: B): Promise<Outcome<B, SignInRe
   });
 }
 
-/** The second step of a sign-in: the challenge and an authenticator or recovery code. */
+/** The second step of a sign-in: the challenge and an authenticator or recovery code, or a passkey's answer. */
 export function secondFactor(body: z.input<typeof secondFactorBodySchema>): Promise<AuthResult> {
   return apiRequest(endpoint(ENDPOINTS.secondFactor), authResultSchema, {
     method: 'post',
     json: body,
+    auth: false,
+  });
+}
+
+/**
+ * The second step answered by one of the account's passkeys: the browser's prompt for the
+ * challenge's `passkey` options, then its answer with the challenge.
+ */
+export async function secondFactorByPasskey(input: {
+  challenge: string;
+  options: Record<string, unknown>;
+}): Promise<AuthResult> {
+  const passkey = await passkeyAssertion(input.options);
+  return secondFactor({ challenge: input.challenge, passkey });
+}
+
+/**
+ * Signs in with a passkey alone (docs/api.md "Passkeys"): the server opens a ceremony, the
+ * browser asks for any passkey of this site, and its answer is the session. The passkey verified
+ * its user, so no second step follows.
+ */
+export async function signInWithPasskey(): Promise<AuthResult> {
+  const { ceremony, options } = await apiRequest(
+    endpoint(ENDPOINTS.passkeySignInOptions),
+    passkeyCeremonySchema,
+    { method: 'post', auth: false },
+  );
+  const response = await passkeyAssertion(options);
+  return apiRequest(endpoint(ENDPOINTS.passkeySignIn), passkeySignInResultSchema, {
+    method: 'post',
+    json: { ceremony, response },
     auth: false,
   });
 }

@@ -5,9 +5,12 @@
  */
 import type { TFunction } from 'i18next';
 
-/** Failures that never produced a usable HTTP answer. */
-type FetchFailureStatus = 'FETCH_ERROR' | 'TIMEOUT_ERROR' | 'PARSING_ERROR';
-export type ApiErrorStatus = number | FetchFailureStatus;
+/**
+ * Failures that never produced a usable HTTP answer; PASSKEY_ERROR: the browser's passkey prompt
+ * ended without an answer, so nothing was sent.
+ */
+type ClientFailureStatus = 'FETCH_ERROR' | 'TIMEOUT_ERROR' | 'PARSING_ERROR' | 'PASSKEY_ERROR';
+export type ApiErrorStatus = number | ClientFailureStatus;
 
 /** The plain, serialisable part of an ApiError: what machines keep in context and the UI shows. */
 export interface ApiErrorInfo {
@@ -53,6 +56,7 @@ const KNOWN_CODES = new Set([
   'RATE_LIMITED',
   'INVALID_SECOND_FACTOR',
   'CHALLENGE_EXPIRED',
+  'PASSKEY_CANCELLED',
 ]);
 
 /** Turns an API or session error into one sentence for the user; null when there is none. */

@@ -114,6 +114,9 @@ export const en = {
     RATE_LIMITED: 'Too many attempts. Wait a few minutes and try again.',
     INVALID_SECOND_FACTOR: 'This code is wrong or was used already. Try the next one.',
     CHALLENGE_EXPIRED: 'This sign-in has expired or had too many wrong codes. Sign in again.',
+    // The browser does not say whether the person cancelled or the prompt timed out.
+    PASSKEY_CANCELLED:
+      'No passkey was used: the prompt was closed or timed out. Try again when ready.',
     generic: 'The request failed: {{message}}',
   },
   signin: {
@@ -131,6 +134,8 @@ export const en = {
     or: 'or',
     guest: 'Continue as guest',
     guestPending: 'Starting a guest session…',
+    passkey: 'Sign in with a passkey',
+    passkeyPending: 'Waiting for your passkey…',
     resendVerification: 'Send a new verification code',
   },
   secondStep: {
@@ -146,6 +151,9 @@ export const en = {
     useRecovery: 'Use a recovery code instead',
     useApp: 'Use the authenticator app instead',
     cancel: 'Sign in with another account',
+    introPasskey: 'Confirm it is you with a passkey of this account.',
+    usePasskey: 'Use your passkey',
+    noPasskeys: 'This browser cannot use passkeys: sign in with one that can.',
   },
   signup: {
     title: 'Create an account',

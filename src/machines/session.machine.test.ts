@@ -21,6 +21,7 @@ import {
   type SignupCredentials,
 } from './session.machine';
 import { describeMachinePaths, pathSuite, type PathTools } from './testing/path-tests';
+import { passkeyPaths } from './testing/session-passkey-paths';
 
 // ---------------------------------------------------------------- the abstract model
 
@@ -672,6 +673,7 @@ describeMachinePaths(sessionMachine, {
       },
       system: secondStepSystem,
     }),
+    passkeyPaths,
   ],
 });
 

@@ -36,7 +36,10 @@ export interface SessionContext {
   error: SessionError | null;
   /** The verificationId of the last e-mail sign-up, for the "check your mail" step. Never persisted. */
   lastVerificationId: string | null;
-  /** A sign-in waiting for its second step (a code of the account's authenticator). Never persisted. */
+  /**
+   * A sign-in waiting for its second step (a code of the account's authenticator, or one of its
+   * passkeys). Never persisted.
+   */
   secondFactor: SecondFactorChallenge | null;
 }
 
@@ -48,13 +51,20 @@ export interface SessionRecord {
 export type PasswordCredentials = { email: string; password: string };
 export type CodeCredentials = { email: string; code: string };
 export type SignupCredentials = { email?: string; password?: string };
+/** What answers the second step: a code, or a passkey asked with the challenge's options. */
+export type SecondStepInput =
+  { challenge: string; code: string } | { challenge: string; passkey: Record<string, unknown> };
 
 export type SessionEvent =
   | ({ type: 'LOGIN' } & (PasswordCredentials | CodeCredentials))
   | ({ type: 'LOGIN_VERIFIED' } & PasswordCredentials)
   | ({ type: 'SIGNUP' } & SignupCredentials)
+  /** Signing in with a passkey alone: the browser's prompt, then the session (no second step). */
+  | { type: 'LOGIN_PASSKEY' }
   /** The second step of a sign-in: an authenticator's code or a recovery code. */
   | { type: 'SECOND_FACTOR'; code: string }
+  /** The second step answered by a passkey of the account (the challenge carries its options). */
+  | { type: 'SECOND_FACTOR_PASSKEY' }
   /** Back to the first step (another account, another way to sign in). */
   | { type: 'CANCEL_SECOND_FACTOR' }
   | { type: 'LOGOUT' }
@@ -159,6 +169,14 @@ const signupInput = (event: SessionEvent): SignupCredentials => {
   return credentials;
 };
 
+const secondStepInput = (context: SessionContext, event: SessionEvent): SecondStepInput => {
+  assertEvent(event, ['SECOND_FACTOR', 'SECOND_FACTOR_PASSKEY']);
+  const challenge = context.secondFactor?.challenge ?? '';
+  return event.type === 'SECOND_FACTOR'
+    ? { challenge, code: event.code }
+    : { challenge, passkey: context.secondFactor?.passkey ?? {} };
+};
+
 /** The session of a sign-in answer the `needsSecondFactor` guard has let through. */
 const sessionOf = (result: SignInResult): AuthResult => result as AuthResult;
 
@@ -176,9 +194,13 @@ export const sessionMachine = setup({
     login: fromPromise<SignInResult, PasswordCredentials | CodeCredentials>(async ({ input }) =>
       (await authApi()).login(input),
     ),
-    secondFactor: fromPromise<AuthResult, { challenge: string; code: string }>(async ({ input }) =>
-      (await authApi()).secondFactor(input),
-    ),
+    passkeyLogin: fromPromise<AuthResult>(async () => (await authApi()).signInWithPasskey()),
+    secondFactor: fromPromise<AuthResult, SecondStepInput>(async ({ input }) => {
+      const api = await authApi();
+      return 'code' in input
+        ? api.secondFactor(input)
+        : api.secondFactorByPasskey({ challenge: input.challenge, options: input.passkey });
+    }),
     signup: fromPromise<SignupResult, SignupCredentials>(async ({ input }) =>
       (await authApi()).signup(input),
     ),
@@ -278,6 +300,7 @@ export const sessionMachine = setup({
       on: {
         LOGIN: { target: 'authenticating.login', actions: 'resetStore' },
         LOGIN_VERIFIED: { target: 'authenticating.verifiedLogin', actions: 'resetStore' },
+        LOGIN_PASSKEY: { target: 'authenticating.passkey', actions: 'resetStore' },
         SIGNUP: { target: 'authenticating.signup', actions: ['resetStore', 'startCreating'] },
         LOGOUT: [
           { guard: 'hasRefreshToken', target: 'loggingOut' },
@@ -357,6 +380,23 @@ export const sessionMachine = setup({
             },
           },
         },
+        /** Only a verified account holds a passkey, and it verified its user: no second step. */
+        passkey: {
+          invoke: {
+            src: 'passkeyLogin',
+            onDone: {
+              target: '#session.idle',
+              actions: { type: 'setUser', params: ({ event }) => ({ result: event.output }) },
+            },
+            onError: {
+              target: '#session.idle',
+              actions: {
+                type: 'setError',
+                params: ({ event }) => ({ error: errorInfo(event.error) }),
+              },
+            },
+          },
+        },
         discardingUnverified: {
           // The user was never stored; the server-side session it opened is revoked right away.
           entry: { type: 'setError', params: { error: USER_NOT_VERIFIED } },
@@ -370,10 +410,7 @@ export const sessionMachine = setup({
         secondStep: {
           invoke: {
             src: 'secondFactor',
-            input: ({ context, event }) => {
-              assertEvent(event, 'SECOND_FACTOR');
-              return { challenge: context.secondFactor?.challenge ?? '', code: event.code };
-            },
+            input: ({ context, event }) => secondStepInput(context, event),
             onDone: {
               target: '#session.idle',
               actions: { type: 'setUser', params: ({ event }) => ({ result: event.output }) },
@@ -425,10 +462,11 @@ export const sessionMachine = setup({
         },
       },
     },
-    /** The password or code was right; the account's second factor is asked for. */
+    /** The password or code was right; the account's second factor is asked for (a code or a passkey). */
     secondFactor: {
       on: {
         SECOND_FACTOR: { target: 'authenticating.secondStep', actions: 'clearError' },
+        SECOND_FACTOR_PASSKEY: { target: 'authenticating.secondStep', actions: 'clearError' },
         CANCEL_SECOND_FACTOR: { target: 'idle', actions: ['forgetChallenge', 'clearError'] },
       },
     },

@@ -1,7 +1,8 @@
 /**
  * The session machine's second step of a sign-in (docs/api.md "Two-step sign-in"): an
- * account with an authenticator answers the password or the code with a challenge, and only a
- * right code of the authenticator (or a recovery code) makes a session.
+ * account with an authenticator or a passkey answers the password or the code with a challenge,
+ * and only a right code of the authenticator (or a recovery code), or one of its passkeys, makes
+ * a session.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
@@ -13,12 +14,22 @@ import {
   sessionMachine,
   type CodeCredentials,
   type PasswordCredentials,
+  type SecondStepInput,
 } from './session.machine';
 
 const CHALLENGE: SecondFactorChallenge = {
   secondFactor: 'totp',
   challenge: 'signed-challenge',
   expiresAt: '2030-01-01T00:05:00.000Z',
+};
+/** An account whose only second factor is a passkey: WebAuthn's request options come along. */
+const PASSKEY_CHALLENGE: SecondFactorChallenge = {
+  ...CHALLENGE,
+  secondFactor: 'passkey',
+  passkey: {
+    challenge: 'webauthn-challenge',
+    allowCredentials: [{ id: 'key-1', type: 'public-key' }],
+  },
 };
 const SESSION: AuthResult = {
   _id: 'u1',
@@ -33,18 +44,19 @@ const SESSION: AuthResult = {
 };
 
 /** The machine with the server's answers given per test. */
-function start(secondStep: (input: { challenge: string; code: string }) => Promise<AuthResult>) {
+function start(
+  secondStep: (input: SecondStepInput) => Promise<AuthResult>,
+  challenge: SecondFactorChallenge = CHALLENGE,
+) {
   const secondFactor = vi.fn(secondStep);
   const logout = vi.fn(() => Promise.resolve({ success: true }));
   const actor = createActor(
     sessionMachine.provide({
       actors: {
         login: fromPromise<SignInResult, PasswordCredentials | CodeCredentials>(() =>
-          Promise.resolve(CHALLENGE),
+          Promise.resolve(challenge),
         ),
-        secondFactor: fromPromise<AuthResult, { challenge: string; code: string }>(({ input }) =>
-          secondFactor(input),
-        ),
+        secondFactor: fromPromise<AuthResult, SecondStepInput>(({ input }) => secondFactor(input)),
         logout: fromPromise<unknown, { refreshToken: string }>(logout),
       },
     }),
@@ -139,5 +151,49 @@ describe('the second step of a sign-in', () => {
     expect(actor.getSnapshot().value).toBe('idle');
     expect(actor.getSnapshot().context.secondFactor).toBeNull();
     expect(secondFactor).not.toHaveBeenCalled();
+  });
+
+  it("answers it with the account's passkey, asked with the challenge's options", async () => {
+    const { actor, secondFactor, settled } = start(
+      () => Promise.resolve(SESSION),
+      PASSKEY_CHALLENGE,
+    );
+    actor.send({ type: 'LOGIN_VERIFIED', email: 'ada@example.com', password: 'pw' });
+    await settled();
+    expect(actor.getSnapshot().context.secondFactor).toEqual(PASSKEY_CHALLENGE);
+
+    actor.send({ type: 'SECOND_FACTOR_PASSKEY' });
+    await settled();
+    expect(secondFactor).toHaveBeenCalledWith({
+      challenge: 'signed-challenge',
+      passkey: PASSKEY_CHALLENGE.passkey,
+    });
+    expect(isLoggedIn(actor.getSnapshot().context)).toBe(true);
+    expect(actor.getSnapshot().context.secondFactor).toBeNull();
+  });
+
+  it('keeps the step when the passkey prompt was closed, and a code still answers', async () => {
+    const { actor, secondFactor, settled } = start(
+      () =>
+        Promise.reject(
+          new ApiError({ status: 'PASSKEY_ERROR', code: 'PASSKEY_CANCELLED', message: 'closed' }),
+        ),
+      { ...PASSKEY_CHALLENGE, secondFactor: 'totp' },
+    );
+    actor.send({ type: 'LOGIN_VERIFIED', email: 'ada@example.com', password: 'pw' });
+    await settled();
+    actor.send({ type: 'SECOND_FACTOR_PASSKEY' });
+    await settled();
+    expect(actor.getSnapshot().value).toBe('secondFactor');
+    expect(actor.getSnapshot().context.error?.code).toBe('PASSKEY_CANCELLED');
+
+    secondFactor.mockImplementation(() => Promise.resolve(SESSION));
+    actor.send({ type: 'SECOND_FACTOR', code: '123456' });
+    await settled();
+    expect(secondFactor).toHaveBeenLastCalledWith({
+      challenge: 'signed-challenge',
+      code: '123456',
+    });
+    expect(isLoggedIn(actor.getSnapshot().context)).toBe(true);
   });
 });

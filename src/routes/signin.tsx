@@ -1,3 +1,4 @@
+import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { useState } from 'react';
@@ -36,7 +37,9 @@ function SignIn() {
   const { actor, isBusy, error, errorText, t } = useSessionForm(search.redirect ?? '/', {
     allowAnonymous: true,
   });
-  const [action, setAction] = useState<'signin' | 'guest' | null>(null);
+  const [action, setAction] = useState<'signin' | 'passkey' | 'guest' | null>(null);
+  // Read once: a browser does not gain or lose WebAuthn while the page is open.
+  const [passkeys] = useState(browserSupportsWebAuthn);
   const [email, setEmail] = useState(search.email ?? '');
   const [resendError, setResendError] = useState<string | null>(null);
   const [resending, setResending] = useState(false);
@@ -107,7 +110,22 @@ function SignIn() {
         }}
       />
       <div className="divider">{t('signin.or')}</div>
-      {action === 'guest' && errorText && !isBusy && <Alert tone="error">{errorText}</Alert>}
+      {(action === 'passkey' || action === 'guest') && errorText && !isBusy && (
+        <Alert tone="error">{errorText}</Alert>
+      )}
+      {passkeys && (
+        <ActionButton
+          wide
+          isPending={isBusy && action === 'passkey'}
+          pendingLabel={t('signin.passkeyPending')}
+          onPress={() => {
+            setAction('passkey');
+            actor.send({ type: 'LOGIN_PASSKEY' });
+          }}
+        >
+          {t('signin.passkey')}
+        </ActionButton>
+      )}
       <ActionButton
         wide
         isPending={isBusy && action === 'guest'}

@@ -1,4 +1,4 @@
-/** English back-office texts: The account screen and two-step sign-in. */
+/** English back-office texts: The account screen, two-step sign-in and passkeys. */
 export const enAccount = {
   account: {
     title: 'Your account',
@@ -100,5 +100,44 @@ export const enAccount = {
     makeCodes: 'Make new codes',
     makingCodes: 'Making codes…',
     codesRenewed: 'New recovery codes made: the old ones no longer work',
+  },
+  passkeys: {
+    title: 'Passkeys',
+    intro:
+      'A passkey signs you in with your fingerprint, face or device PIN instead of a password, and answers the second step of a password sign-in. Your device or password manager keeps it.',
+    unsupported:
+      'This browser cannot make or use passkeys. Open this page in a recent browser to add or manage them.',
+    listLabel: 'Your passkeys',
+    none: 'You have no passkeys yet.',
+    added: 'Added',
+    neverUsed: 'Never used',
+    synced: 'Synced',
+    add: 'Add a passkey',
+    addIntro: 'Confirm it is you; then your browser asks where to keep the new passkey.',
+    continue: 'Continue',
+    waiting: 'Waiting for your passkey…',
+    nameTitle: 'Name the passkey',
+    nameIntro:
+      'The passkey is made. Name it after the device or password manager that keeps it, so you know it again.',
+    name: 'Name',
+    nameTooLong: 'Use at most 100 characters',
+    nameControl: 'A name has no tabs or line breaks',
+    save: 'Save passkey',
+    saving: 'Saving…',
+    saved: 'Passkey “{{name}}” added',
+    exists:
+      'This device or password manager already holds a passkey for your account. Use that one, or add one somewhere else.',
+    rename: 'Rename',
+    renameLabel: 'Rename the passkey {{name}}',
+    renameTitle: 'Rename passkey',
+    renamed: 'Passkey renamed to “{{name}}”',
+    remove: 'Remove',
+    removeLabel: 'Remove the passkey {{name}}',
+    removeTitle: 'Remove the passkey “{{name}}”?',
+    removeIntro:
+      'It no longer signs you in. You may delete it from the device or password manager too.',
+    removeConfirm: 'Remove passkey',
+    removed: 'Passkey “{{name}}” removed',
+    defaultName: 'Passkey',
   },
 } as const;

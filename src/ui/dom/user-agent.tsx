@@ -5,7 +5,7 @@ import './user-agent.css';
  * The browser and the system of a user agent as people name them ("Chrome", "iPhone"), or
  * undefined when the browser is not one a parser knows (a script, a command-line client).
  */
-function describeUserAgent(
+export function describeUserAgent(
   userAgent: string,
 ): { browser: string; system: string | undefined } | undefined {
   const parsed = parse(userAgent);

@@ -15,17 +15,23 @@ import { selectUser } from '../../../machines/app-session';
 import { useSessionActor } from '../../../machines/session.view';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { Alert } from '../../../ui/dom/alert';
-import { FormDialog } from '../../../ui/dom/list/row-menu';
 import { SchemaForm } from '../../../ui/dom/schema-form';
-import { TextField } from '../../../ui/dom/text-field';
 import { announce } from '../../../ui/dom/toasts';
 import { authFields } from '../fields';
 import { codeForm, newPasswordForm, signupForm } from '../forms';
-import { proofBody, proofFields, proofRule, SendProofCode, useOwnerProof } from './owner-proof';
+import {
+  proofBody,
+  proofFields,
+  ProofDialog,
+  proofRule,
+  SendProofCode,
+  useOwnerProof,
+} from './owner-proof';
 
 /** Runs a form's request and keeps its error for the form; answers false when it failed. */
-function useRequest() {
+export function useRequest() {
   const [error, setError] = useState<unknown>(null);
+  const clear = () => setError(null);
   const run = async (work: () => Promise<unknown>): Promise<boolean> => {
     setError(null);
     try {
@@ -36,7 +42,7 @@ function useRequest() {
       return false;
     }
   };
-  return { error, run };
+  return { error, run, clear };
 }
 
 const newEmail = z.pipe(
@@ -45,7 +51,7 @@ const newEmail = z.pipe(
 );
 
 /** The server's reason for refusing the proof (a password or a code), for its field. */
-const proofErrorOf = (error: unknown, passwordField = 'password') =>
+export const proofErrorOf = (error: unknown, passwordField = 'password') =>
   fieldErrorOf(error, passwordField) ?? fieldErrorOf(error, 'code');
 
 /**
@@ -189,27 +195,7 @@ export function DeleteSection() {
   const actor = useSessionActor();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
-  const [value, setValue] = useState('');
-  const [invalid, setInvalid] = useState<string | null>(null);
-  const proof = useOwnerProof();
-  const field = proofFields(t, proof, t('form.password'))[0];
   const request = useRequest();
-  const submit = () => {
-    const check = z.safeParse(proofRule(proof), value);
-    if (!check.success) {
-      setInvalid(check.error.issues[0]?.message ?? 'form.required');
-      return false;
-    }
-    void request
-      .run(() => deleteAccount(proofBody(proof, value)))
-      .then(async (deleted) => {
-        if (!deleted) return;
-        actor.send({ type: 'RESET' });
-        // Said on the sign-in page, which stays: a toast would go with the signed-in area.
-        await navigate({ to: '/signin', search: { notice: 'account_deleted' } });
-      });
-    return true;
-  };
   return (
     <section className="account-section danger-zone" aria-labelledby="account-delete">
       <h2 id="account-delete">{t('account.deleteTitle')}</h2>
@@ -218,34 +204,26 @@ export function DeleteSection() {
       <ActionButton variant="danger" onPress={() => setOpen(true)}>
         {t('account.deleteTitle')}
       </ActionButton>
-      <FormDialog
+      <ProofDialog
         isOpen={open}
-        onClose={() => {
-          setOpen(false);
-          setValue('');
-          setInvalid(null);
-        }}
+        onClose={() => setOpen(false)}
         title={t('account.deleteConfirmTitle')}
         submitLabel={t('account.deleteConfirm')}
-        cancelLabel={t('account.cancel')}
-        tone="danger"
-        onSubmit={submit}
+        passwordLabel={t('form.password')}
+        passwordHint={t('account.deletePasswordHint')}
+        onConfirm={(proof) =>
+          void request
+            .run(() => deleteAccount(proof))
+            .then(async (deleted) => {
+              if (!deleted) return;
+              actor.send({ type: 'RESET' });
+              // Said on the sign-in page, which stays: a toast would go with the signed-in area.
+              await navigate({ to: '/signin', search: { notice: 'account_deleted' } });
+            })
+        }
       >
         <p>{t('account.deleteIntro')}</p>
-        {field && (
-          <TextField
-            {...field}
-            description={field.description ?? t('account.deletePasswordHint')}
-            value={value}
-            onChange={(next) => {
-              setValue(next);
-              setInvalid(null);
-            }}
-            error={invalid && t(invalid)}
-          />
-        )}
-        <SendProofCode proof={proof} />
-      </FormDialog>
+      </ProofDialog>
     </section>
   );
 }

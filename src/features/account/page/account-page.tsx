@@ -4,12 +4,16 @@ import { selectIsAnonymous } from '../../../machines/app-session';
 import { useSessionActor } from '../../../machines/session.view';
 import { useDocumentTitle } from '../../../ui/dom/use-document-title';
 import { DeleteSection, EmailSection, PasswordSection, UpgradeSection } from './account-forms';
+import { PasskeysSection } from './passkeys-section';
 import { SessionsSection } from './sessions-section';
 import { TwoStepSection } from './two-step-section';
 import '../../../ui/dom/page-sections.css';
 import './account.css';
 
-/** Every signed-in user's own account: address, password, sessions, deletion; a guest's upgrade. */
+/**
+ * Every signed-in user's own account: address, password, two-step sign-in, passkeys, sessions,
+ * deletion; a guest's upgrade.
+ */
 export function AccountPage() {
   const { t } = useTranslation();
   const actor = useSessionActor();
@@ -25,6 +29,7 @@ export function AccountPage() {
           <EmailSection />
           <PasswordSection />
           <TwoStepSection />
+          <PasskeysSection />
         </>
       )}
       <SessionsSection />

@@ -6,7 +6,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod/mini';
 import type { ProofMethod } from '../../../../contract/account-schemas';
@@ -14,7 +14,9 @@ import { myProofQuery, requestProofCode } from '../../../api/account';
 import { describeError } from '../../../api/error-info';
 import { ActionButton } from '../../../ui/dom/action-button';
 import { Alert } from '../../../ui/dom/alert';
+import { FormDialog } from '../../../ui/dom/list/row-menu';
 import type { FieldSpec } from '../../../ui/dom/schema-form';
+import { TextField } from '../../../ui/dom/text-field';
 
 /** Until the server says otherwise (or if it cannot), the password is asked for, as before. */
 const ASSUMED: ProofMethod = { method: 'password', email: null };
@@ -89,5 +91,75 @@ export function SendProofCode({ proof }: { proof: ProofMethod }) {
       <p role="status">{sent && !pending ? t('proof.sent', { email: proof.email }) : null}</p>
       {error !== null && <Alert tone="error">{describeError(error, t)}</Alert>}
     </div>
+  );
+}
+
+interface ProofDialogProps {
+  isOpen: boolean;
+  onClose: () => void;
+  title: string;
+  submitLabel: string;
+  /** What the change does, above the field. */
+  children: ReactNode;
+  /** The password field's label and hint, where the account has a password. */
+  passwordLabel?: string;
+  passwordHint?: string;
+  /** The request's failure, said inside the dialog (for a dialog that stays open meanwhile). */
+  error?: string | null;
+  /**
+   * Gets what a request's body carries of the proof once the field is valid; answer `false` to
+   * keep the dialog open (while the request runs).
+   */
+  onConfirm: (proof: ReturnType<typeof proofBody>) => unknown;
+}
+
+/**
+ * A change that decides who can sign in, asked first: what it does, the `proof` field (the
+ * password, or a mailed code with "Send a code"), Cancel first and a red confirm button.
+ */
+export function ProofDialog(props: ProofDialogProps) {
+  const { t } = useTranslation();
+  const proof = useOwnerProof();
+  const [value, setValue] = useState('');
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const field = proofFields(t, proof, props.passwordLabel)[0];
+  const submit = () => {
+    const check = z.safeParse(proofRule(proof), value);
+    if (!check.success) {
+      setInvalid(check.error.issues[0]?.message ?? 'form.required');
+      return false;
+    }
+    return props.onConfirm(proofBody(proof, value));
+  };
+  return (
+    <FormDialog
+      isOpen={props.isOpen}
+      onClose={() => {
+        props.onClose();
+        setValue('');
+        setInvalid(null);
+      }}
+      title={props.title}
+      submitLabel={props.submitLabel}
+      cancelLabel={t('account.cancel')}
+      tone="danger"
+      onSubmit={submit}
+    >
+      {props.children}
+      {field && (
+        <TextField
+          {...field}
+          description={field.description ?? props.passwordHint}
+          value={value}
+          onChange={(next) => {
+            setValue(next);
+            setInvalid(null);
+          }}
+          error={invalid && t(invalid)}
+        />
+      )}
+      <SendProofCode proof={proof} />
+      {props.error && <Alert tone="error">{props.error}</Alert>}
+    </FormDialog>
   );
 }

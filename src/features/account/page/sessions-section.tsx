@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { endOtherSessions, endSession, mySessionsQuery } from '../../../api/account';
@@ -8,6 +9,10 @@ import { Alert } from '../../../ui/dom/alert';
 import { dateCell } from '../../../ui/dom/list/cells';
 import { announce } from '../../../ui/dom/toasts';
 import { UserAgent } from '../../../ui/dom/user-agent';
+
+/** A browser as people name it, "Chrome on Linux", from what a user agent says. */
+export const browserOn = (t: TFunction) => (browser: string, system: string | undefined) =>
+  system ? t('account.browserOn', { browser, system }) : browser;
 
 /** One's live sessions: where, since when; the others can be ended one by one or together. */
 export function SessionsSection() {
@@ -61,9 +66,7 @@ export function SessionsSection() {
                     <UserAgent
                       value={session.userAgent}
                       unknownLabel={t('account.unknown')}
-                      describe={(browser, system) =>
-                        system ? t('account.browserOn', { browser, system }) : browser
-                      }
+                      describe={browserOn(t)}
                     />
                   </td>
                   <td>{session.clientAddress ?? t('account.unknown')}</td>

@@ -1,7 +1,8 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Passkey } from '../../../../contract/passkey-schemas';
 import { myProofQuery } from '../../../api/account';
 import { queryClient } from '../../../api/query';
 import { configureSession } from '../../../api/session-bridge';
@@ -22,6 +23,7 @@ const NEW_CODES = [...'abcdefghij'].map((letter) => `${letter}wxyz-fgh45`);
 function serve(
   status: { enabled: boolean; required: boolean },
   proof: 'password' | 'code' = 'password',
+  passkeys: Passkey[] = [],
 ) {
   let current = {
     ...status,
@@ -31,6 +33,7 @@ function serve(
   const server = serveApi({
     'GET v1/users/me/second-factor': () => jsonResponse(200, { data: current }),
     'GET v1/users/me/proof': [200, { data: { method: proof, email: 'a@b.c' } }],
+    'GET v1/users/me/passkeys': [200, { data: passkeys }],
     'POST v1/users/me/proof-code': [200, { data: { sent: true } }],
     'POST v1/users/me/second-factor/totp': [
       200,
@@ -127,6 +130,22 @@ describe('the two-step sign-in section', () => {
     // Shown once: gone for good, the section says it is on.
     expect(await screen.findByText(/10 recovery codes left/)).toBeTruthy();
     expect(screen.queryByRole('list', { name: 'Recovery codes' })).toBeNull();
+  });
+
+  it('does not ask a role that needs a factor for one when a passkey is that factor', async () => {
+    const laptop = {
+      id: 'pk1',
+      name: 'Laptop',
+      createdAt: '2030-01-01T00:00:00.000Z',
+      lastUsedAt: null,
+      backedUp: false,
+    };
+    serve({ enabled: false, required: true }, 'password', [laptop]);
+    await renderSection();
+    expect(await screen.findByRole('form', { name: 'Set up two-step sign-in' })).toBeTruthy();
+    await vi.waitFor(() =>
+      expect(screen.queryByText(/Your role needs two-step sign-in/)).toBeNull(),
+    );
   });
 
   it('starts setting up an account without a password with a code mailed to it', async () => {

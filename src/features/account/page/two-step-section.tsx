@@ -7,6 +7,7 @@ import type { TotpEnrolment } from '../../../../contract/account-schemas';
 import {
   confirmTotpEnrolment,
   disableSecondFactor,
+  myPasskeysQuery,
   mySecondFactorQuery,
   renewRecoveryCodes,
   startTotpEnrolment,
@@ -41,6 +42,8 @@ type Step =
 export function TwoStepSection() {
   const { t } = useTranslation();
   const status = useQuery(mySecondFactorQuery());
+  // A passkey is the factor the role asks for too (docs/api.md "Two-step sign-in").
+  const hasPasskey = Boolean(useQuery(myPasskeysQuery()).data?.length);
   const proof = useOwnerProof();
   const enrolForm = useMemo(() => z.object({ proof: proofRule(proof) }), [proof]);
   const [step, setStep] = useState<Step>({ kind: 'idle' });
@@ -196,7 +199,7 @@ export function TwoStepSection() {
   } else if (status.data) {
     body = (
       <>
-        {status.data.required && <Alert tone="info">{t('twoStep.required')}</Alert>}
+        {status.data.required && !hasPasskey && <Alert tone="info">{t('twoStep.required')}</Alert>}
         <SchemaForm
           label={t('twoStep.setUpTitle')}
           schema={enrolForm}
