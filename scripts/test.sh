@@ -100,7 +100,7 @@ step "unit and component" vitest_json unit --project unit --project dom --projec
 no_database=(server/main.test.ts server/config.test.ts server/storage.test.ts
   server/model-validator.test.ts server/embed-preload.test.ts server/delivery-derive.test.ts
   server/auth/
-  server/http/compressed-models.test.ts scripts/ tests/fuzz/)
+  server/http/compressed-models.test.ts server/bulk-job-rests.test.ts scripts/ tests/fuzz/)
 database_itself=(server/migrate.test.ts server/event-stream.test.ts server/versions.test.ts
   server/refresh.test.ts server/reorder.test.ts server/tag-lock-order.test.ts
   server/morph-worker.test.ts server/deliveries.test.ts server/file-sweeper.test.ts)

@@ -75,6 +75,13 @@ export interface BulkWorkerOptions {
   maxAttempts?: number;
   /** Rows a batch changes (default BULK_BATCH_SIZE). */
   batchSize?: number;
+  /**
+   * How long to rest after a batch that took `batchMs` (default none). On a database of one
+   * connection (PGlite) the next batch would take it back before a waiting request's next query:
+   * PGlite lets a query in only once no transaction holds the connection, and a loop of
+   * transactions never lets go, so everyone else would wait for the whole job.
+   */
+  restAfterBatch?: (batchMs: number) => number;
   onError?: (error: unknown) => void;
   /**
    * Called inside each batch's transaction after its change, before its commit (tests make a
@@ -188,6 +195,7 @@ export function startBulkWorker(deps: WorkerDeps, options: BulkWorkerOptions = {
     batchSize = BULK_BATCH_SIZE,
     onError = (error: unknown) => jobLog.error({ err: error }, 'Bulk job worker failed'),
     beforeCommit,
+    restAfterBatch,
   } = options;
   let stopped = false;
 
@@ -212,7 +220,10 @@ export function startBulkWorker(deps: WorkerDeps, options: BulkWorkerOptions = {
           return true;
         }
         batches += 1;
+        const batchStarted = performance.now();
         if (!(await runBatch(deps, claim, { leaseMs, beforeCommit, batchSize }))) break;
+        const rest = restAfterBatch?.(performance.now() - batchStarted) ?? 0;
+        if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
       }
     } catch (error) {
       if (error instanceof LeaseLost) return true;
