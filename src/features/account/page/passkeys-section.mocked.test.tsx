@@ -221,7 +221,8 @@ describe('the passkeys section', () => {
     const user = userEvent.setup();
     await renderSection();
     await user.click(await screen.findByRole('button', { name: 'Remove the passkey Work laptop' }));
-    const dialog = screen.getByRole('alertdialog', { name: 'Remove the passkey “Work laptop”?' });
+    const question = { name: 'Remove the passkey “Work laptop”?' };
+    const dialog = screen.getByRole('alertdialog', question);
     expect(within(dialog).getByText(/no longer signs you in/)).toBeTruthy();
     const password = within(dialog).getByLabelText('Current password');
     await user.type(password, 'not my password');
@@ -231,7 +232,7 @@ describe('the passkeys section', () => {
     await user.clear(password);
     await user.type(password, 'my password');
     await user.click(within(dialog).getByRole('button', { name: 'Remove passkey' }));
-    await vi.waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    await vi.waitFor(() => expect(screen.queryByRole('alertdialog', question)).toBeNull());
     const list = screen.getByRole('list', { name: 'Your passkeys' });
     expect(
       within(list)

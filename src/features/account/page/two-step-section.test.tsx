@@ -111,7 +111,7 @@ describe('the two-step sign-in section', () => {
     expect(field.getAttribute('autocomplete')).toBe('one-time-code');
     await user.type(field, '654321');
     await user.click(within(confirm).getByRole('button', { name: 'Turn on' }));
-    expect((await screen.findByRole('alert')).textContent).toMatch(/not the code/);
+    expect((await within(confirm).findByRole('alert')).textContent).toMatch(/not the code/);
 
     await user.clear(field);
     await user.type(field, '123456');
