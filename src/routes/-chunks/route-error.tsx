@@ -3,7 +3,7 @@ import { useRouter, type ErrorComponentProps } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../ui/dom/alert';
 import { useDocumentTitle } from '../../ui/dom/use-document-title';
-import { isChunkLoadError } from './chunk-error';
+import { isChunkLoadError, retryChunk } from './chunk-error';
 
 /** Why a screen failed. */
 function routeErrorMessage(error: unknown, t: TFunction) {
@@ -30,9 +30,13 @@ export function RouteError({ error, reset }: ErrorComponentProps) {
           type="button"
           className="button"
           onClick={() => {
-            // Loads the route again: its code (the failed import is tried afresh) and data.
-            reset();
-            void router.invalidate();
+            // Loads the route again: its code and data.
+            const again = () => {
+              reset();
+              void router.invalidate();
+            };
+            if (chunk) void retryChunk(error, again);
+            else again();
           }}
         >
           {chunk ? t('app.chunkRetry') : t('app.retry')}
